@@ -1,0 +1,259 @@
+"""Binary features and their candidate thresholds (paper, Sec. 4.3).
+
+A scoring list adds points for *literals*: binary conditions on one input column.
+
+- A 0/1 column (or a boolean one) is used as it is: the literal is ``x == 1``.
+- A numeric column becomes ``x > t``; the candidate thresholds t are the mid-points
+  between consecutive distinct training values, plus one cut below the minimum and one
+  above the maximum (half a median gap beyond them). The two outer cuts make the literal
+  constant, which lets the search effectively ignore a feature.
+- A text or categorical column becomes one readable binary feature per category,
+  ``x == "asymptomatic"`` (one-hot).
+
+When the score set cannot express a negative contribution of a literal (a score s whose
+negative -s is not in the set, e.g. the positive-only set {1, 2, 3}), the search also
+tries the complement ``x <= t`` / ``x == 0`` / ``x != category``. With a symmetric score
+set the complement with score s is the literal with score -s shifted by a constant, which
+gives the same calibrated probabilities, so it is not tried twice.
+
+Missing values are not guessed: :func:`read_columns` rejects them with a
+:class:`~psl_core.errors.DataError` that names the columns. Prepare the table first
+(impute or drop rows, see :mod:`psl_core.data`); at the bedside an unknown answer is
+handled explicitly by :mod:`psl_core.decision`.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .errors import DataError
+
+NUMERIC = "numeric"
+BINARY = "binary"
+CATEGORY = "category"
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A binary condition on one input column.
+
+    Attributes
+    ----------
+    column : str or int
+        Column name (DataFrame input) or position (array input).
+    kind : {"numeric", "binary", "category"}
+    threshold : float or None
+        For a numeric column the literal is ``x > threshold`` (``x <= threshold`` when
+        negated); None otherwise.
+    category : str or None
+        For a categorical column the literal is ``x == category`` (``!=`` when negated).
+    negated : bool
+        Whether the condition is the complement.
+    """
+
+    column: object
+    kind: str
+    threshold: float = None
+    category: str = None
+    negated: bool = False
+
+    def evaluate(self, values):
+        """Indicator of the literal for one column's values, shape (n,) of 0/1 ints."""
+        if self.kind == CATEGORY:
+            hit = np.asarray(pd.Series(values).astype(str).to_numpy() == self.category)
+        elif self.kind == BINARY:
+            hit = np.asarray(values, dtype=float) > 0.5
+        else:
+            hit = np.asarray(values, dtype=float) > self.threshold
+        return (hit != self.negated).astype(np.int64)
+
+    def describe(self, label=None, unit=None, precision=4):
+        """Plain-words condition, e.g. ``"Max heart rate > 147.5 bpm"``.
+
+        ``label`` replaces the column name and ``unit`` follows a threshold.
+        """
+        name = str(self.column) if label is None else label
+        if self.kind == CATEGORY:
+            return f"{name} {'≠' if self.negated else '='} {self.category}"
+        if self.kind == BINARY:
+            return f"{name} = {'no' if self.negated else 'yes'}"
+        value = f"{self.threshold:.{precision}g}" + (f" {unit}" if unit else "")
+        return f"{name} {'≤' if self.negated else '>'} {value}"
+
+
+@dataclass
+class Column:
+    """One input column as the learner sees it."""
+
+    name: object
+    kind: str
+    values: np.ndarray  # float for numeric/binary, str objects for categorical
+
+
+@dataclass
+class CandidateFeature:
+    """A binary feature family with its candidate cuts, precomputed once per fit.
+
+    ``values`` is the float column (0/1 indicator for a category), ``order`` the stable
+    argsort of ``values``, ``cuts`` the candidate thresholds (shape (C,)) and
+    ``positions`` the number of rows with ``value <= cut`` for each cut (shape (C,)).
+    """
+
+    column: object
+    kind: str
+    category: object
+    values: np.ndarray
+    order: np.ndarray
+    cuts: np.ndarray
+    positions: np.ndarray
+
+    def literal(self, cut_index, negated=False):
+        """The literal this family gives at one cut."""
+        threshold = float(self.cuts[cut_index]) if self.kind == NUMERIC else None
+        return Literal(self.column, self.kind, threshold, self.category, bool(negated))
+
+
+def _is_binary(values):
+    return np.isin(values, (0.0, 1.0)).all()
+
+
+def _column_kind(series):
+    if isinstance(series.dtype, pd.CategoricalDtype) or not (
+        pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)
+    ):
+        return CATEGORY
+    return BINARY if _is_binary(series.to_numpy(dtype=float)) else NUMERIC
+
+
+def _check_finite(values, name):
+    if np.isnan(values).any():
+        raise DataError(
+            f"column {name!r} has missing values: impute them or drop those rows first "
+            "(psl_core.data.prepare_training_data does either); a scoring list does not guess them"
+        )
+    if np.isinf(values).any():
+        raise DataError(f"column {name!r} has infinite values: replace them with finite numbers")
+
+
+def read_columns(X):
+    """Split X into typed columns, validating as it goes.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+        A DataFrame may mix numeric, boolean, text and categorical columns; an array
+        must be numeric.
+
+    Returns
+    -------
+    list of Column
+        Column names for a DataFrame, positions for an array.
+
+    Raises
+    ------
+    DataError
+        Empty data, missing or infinite values, non-numeric array data.
+    """
+    if isinstance(X, pd.DataFrame):
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise DataError(f"X is empty (shape {X.shape}): it needs at least one row and one column")
+        columns = []
+        for position, name in enumerate(X.columns):
+            series = X.iloc[:, position]
+            kind = _column_kind(series)
+            if kind == CATEGORY:
+                if series.isna().any():
+                    _check_finite(np.array([np.nan]), name)
+                values = series.astype(str).to_numpy(dtype=object)
+            else:
+                values = series.to_numpy(dtype=float)
+                _check_finite(values, name)
+            columns.append(Column(name, kind, values))
+        return columns
+    try:
+        array = np.asarray(X)
+    except Exception as exc:  # ragged nested lists and the like
+        raise DataError(f"X cannot be read as a 2-D table: {exc}") from None
+    if array.ndim != 2:
+        raise DataError(
+            f"X must be 2-D (n_samples, n_features), got an array of shape {array.shape}; "
+            "reshape a single feature with X.reshape(-1, 1)"
+        )
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise DataError(f"X is empty (shape {array.shape}): it needs at least one row and one column")
+    if np.iscomplexobj(array):
+        raise DataError("X has complex values: a scoring list needs real numbers")
+    try:
+        array = array.astype(float)
+    except (TypeError, ValueError):
+        raise DataError(
+            "X has non-numeric values: pass a pandas DataFrame to use text or categorical columns"
+        ) from None
+    columns = []
+    for position in range(array.shape[1]):
+        values = array[:, position]
+        _check_finite(values, position)
+        columns.append(Column(position, BINARY if _is_binary(values) else NUMERIC, values))
+    return columns
+
+
+def numeric_cuts(values):
+    """Candidate thresholds of a numeric column and the rows at or below each.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n,)
+
+    Returns
+    -------
+    cuts : ndarray of shape (C,)
+        One cut below the minimum, the mid-points between consecutive distinct values,
+        one cut above the maximum (C = number of distinct values + 1).
+    positions : ndarray of int, shape (C,)
+        Number of rows with ``value <= cut``.
+    """
+    distinct, counts = np.unique(values, return_counts=True)
+    gaps = np.diff(distinct)
+    margin = 0.5 * (np.median(gaps) if len(gaps) else 1.0)
+    cuts = np.concatenate(
+        ([distinct[0] - margin], (distinct[:-1] + distinct[1:]) / 2, [distinct[-1] + margin])
+    )
+    positions = np.concatenate(([0], np.cumsum(counts)))
+    return cuts, positions
+
+
+def candidate_features(columns):
+    """The binary feature families of typed columns (one per category of a categorical).
+
+    Parameters
+    ----------
+    columns : list of Column
+
+    Returns
+    -------
+    list of CandidateFeature
+    """
+    features = []
+    for column in columns:
+        if column.kind == CATEGORY:
+            for category in np.unique(column.values):
+                indicator = (column.values == category).astype(float)
+                features.append(_binary_feature(column.name, CATEGORY, str(category), indicator))
+        elif column.kind == BINARY:
+            features.append(_binary_feature(column.name, BINARY, None, column.values))
+        else:
+            cuts, positions = numeric_cuts(column.values)
+            order = np.argsort(column.values, kind="stable")
+            features.append(
+                CandidateFeature(column.name, NUMERIC, None, column.values, order, cuts, positions)
+            )
+    return features
+
+
+def _binary_feature(name, kind, category, indicator):
+    order = np.argsort(indicator, kind="stable")
+    zeros = int(np.sum(indicator < 0.5))
+    return CandidateFeature(
+        name, kind, category, indicator, order, np.array([0.5]), np.array([zeros])
+    )

@@ -1,0 +1,460 @@
+"""The estimator: :class:`ProbabilisticScoringList` (paper, Def. 3)."""
+
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import train_test_split
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+
+from . import serialization
+from .binarization import NUMERIC, CandidateFeature, candidate_features, numeric_cuts, read_columns
+from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
+from .errors import DataError, PSLError
+from .intervals import clopper_pearson_band
+from .search import (
+    CRITERION_CODES,
+    LabelEvaluator,
+    greedy_search,
+    score_tracks,
+    stage_options,
+    first_minimum,
+)
+
+_CHOICES = {
+    "calibration": tuple(CALIBRATION_CODES),
+    "binarization": ("in-search", "preprocess"),
+    "threshold_search": ("bisect", "brute"),
+    "loss": tuple(CRITERION_CODES),
+}
+
+
+def check_score_set(score_set):
+    """Validate a score set: non-empty, distinct non-zero integers; returns a sorted tuple."""
+    try:
+        values = list(score_set)
+    except TypeError:
+        raise PSLError(f"score_set must be a collection of integers, got {score_set!r}") from None
+    if not values:
+        raise PSLError("score_set is empty: give at least one non-zero integer score")
+    checked = []
+    for value in values:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, numbers.Real)):
+            raise PSLError(f"score_set must hold integers, got {value!r}")
+        if float(value) != int(value):
+            raise PSLError(f"score_set must hold integers, got the non-integer {value!r}")
+        if int(value) == 0:
+            raise PSLError("score_set must not contain 0: a feature worth 0 points adds nothing")
+        checked.append(int(value))
+    if len(set(checked)) != len(checked):
+        raise PSLError(f"score_set has repeated scores: {sorted(checked)}")
+    return tuple(sorted(checked))
+
+
+class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
+    """A probabilistic scoring list: features in order, integer points, and calibrated
+    probabilities with confidence intervals at every stage (Hanselle et al., Def. 3).
+
+    At stage k the first k features are known; a case's total is the sum of the points
+    of its satisfied features, and q(k, T) is the calibrated probability of the positive
+    class for total T, non-decreasing in T. Stage 0 is the prior.
+
+    Parameters
+    ----------
+    score_set : collection of int, default=(-3, -2, -1, 1, 2, 3)
+        Points a feature may get (the paper's set). Non-zero, distinct integers.
+    calibration : {"isotonic", "beta"}, default="isotonic"
+        Pool adjacent violators, or beta calibration (eq. 9) of the totals.
+    binarization : {"in-search", "preprocess"}, default="in-search"
+        Choose a numeric feature's threshold during the search given the features
+        already chosen, or once per feature beforehand.
+    threshold_search : {"bisect", "brute"}, default="bisect"
+        Hierarchical search assuming a quasi-convex criterion, or every mid-point.
+    loss : {"entropy", "soft_rank"}, default="entropy"
+        Selection criterion: expected entropy (eq. 7) or soft rank loss (eq. 14).
+    max_stages : int or None, default=None
+        Maximal number of features; None uses every feature.
+    lookahead : int, default=1
+        1 is plain greedy; L > 1 rates each option by the criterion after L - 1 more
+        greedy stages.
+    calibration_size : float in (0, 1) or None, default=None
+        If set, this share of the training rows (stratified) is held out from the
+        search and used alone to calibrate the probabilities and count the intervals.
+    random_state : int or None, default=None
+        Seed of the calibration split.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels, negative first (sorted; the second is the positive class).
+    n_stages_ : int
+        K + 1: the number of stages including stage 0.
+    features_ : list
+        Feature of stages 1..K: column names for a DataFrame, positions for an array.
+    scores_ : list of int
+        Points of stages 1..K.
+    thresholds_ : list of float or None
+        Threshold of stages 1..K (``x > t``); None for a binary or categorical feature.
+    literals_ : list of Literal
+        The full condition of each stage (threshold, category, polarity).
+    stage_totals_ : list of ndarray of int
+        Sigma_k, the reachable totals of stages 0..K.
+    stage_probabilities_ : list of ndarray
+        q(k, T) for T in Sigma_k.
+    stage_positives_, stage_negatives_ : list of ndarray of int
+        Training counts per (k, T), used by the intervals.
+    stage_criterion_ : ndarray of shape (n_stages_,)
+        Training value of the selection criterion at each stage.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only for DataFrame input with string column names.
+
+    Notes
+    -----
+    Missing values are not guessed: ``fit`` and the predict methods raise a
+    :class:`~psl_core.errors.DataError` naming the column. Impute or drop rows first
+    (:mod:`psl_core.data`); at the bedside, unknown answers are handled by
+    :mod:`psl_core.decision` as the range over both possible answers.
+    """
+
+    def __init__(
+        self,
+        score_set=(-3, -2, -1, 1, 2, 3),
+        calibration="isotonic",
+        binarization="in-search",
+        threshold_search="bisect",
+        loss="entropy",
+        max_stages=None,
+        lookahead=1,
+        calibration_size=None,
+        random_state=None,
+    ):
+        self.score_set = score_set
+        self.calibration = calibration
+        self.binarization = binarization
+        self.threshold_search = threshold_search
+        self.loss = loss
+        self.max_stages = max_stages
+        self.lookahead = lookahead
+        self.calibration_size = calibration_size
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ validation
+    def _check_params(self):
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                raise PSLError(f"{name} must be one of {list(choices)}, got {value!r}")
+        score_set = check_score_set(self.score_set)
+        if self.max_stages is not None and (
+            isinstance(self.max_stages, bool)
+            or not isinstance(self.max_stages, numbers.Integral)
+            or self.max_stages < 0
+        ):
+            raise PSLError(f"max_stages must be None or an integer >= 0, got {self.max_stages!r}")
+        if (
+            isinstance(self.lookahead, bool)
+            or not isinstance(self.lookahead, numbers.Integral)
+            or self.lookahead < 1
+        ):
+            raise PSLError(f"lookahead must be an integer >= 1, got {self.lookahead!r}")
+        if self.calibration_size is not None and not (
+            isinstance(self.calibration_size, numbers.Real) and 0 < self.calibration_size < 1
+        ):
+            raise PSLError(
+                f"calibration_size must be None or a fraction in (0, 1), got {self.calibration_size!r}"
+            )
+        return score_set
+
+    def _read_X(self, X, reset):
+        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+            raise DataError("sparse input is not supported: convert X with X.toarray() first")
+        validate_data(self, X, reset=reset, skip_check_array=True)
+        columns = read_columns(X)
+        if not reset and len(columns) != self.n_features_in_:
+            raise DataError(
+                f"X has {len(columns)} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input."
+            )
+        return columns
+
+    def _read_y(self, y, n_rows):
+        if y is None:
+            raise DataError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None."
+            )
+        y = column_or_1d(y, warn=True)
+        if len(y) != n_rows:
+            raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} labels in y")
+        if pd.isna(pd.Series(y)).any():
+            raise DataError("y has missing labels: drop those rows or fill in the outcome")
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if len(classes) < 2:
+            raise DataError(
+                f"y has only one class ({classes[0]!r}): a scoring list needs cases of two classes"
+            )
+        if len(classes) > 2:
+            raise DataError(
+                f"y has {len(classes)} classes {list(classes)[:10]}: a scoring list needs exactly "
+                "two; choose the positive class and map the other labels to negative"
+            )
+        return classes, (y == classes[1]).astype(np.int64)
+
+    # ------------------------------------------------------------------ learning
+    def fit(self, X, y, progress=None):
+        """Learn the list from labelled data.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+            Numeric, 0/1, boolean, text or categorical columns (text and categorical
+            only in a DataFrame). No missing or infinite values.
+        y : array-like of shape (n_samples,)
+            Exactly two distinct labels; the larger (sorted) one is the positive class.
+        progress : callable or None
+            ``progress(stage, n_stages)`` after each learned stage (for progress bars).
+
+        Returns
+        -------
+        self
+        """
+        score_set = self._check_params()
+        columns = self._read_X(X, reset=True)
+        self.classes_, y01 = self._read_y(y, len(columns[0].values))
+        search_rows = calibration_rows = np.arange(len(y01))
+        if self.calibration_size is not None:
+            search_rows, calibration_rows = train_test_split(
+                search_rows, test_size=self.calibration_size, stratify=y01,
+                random_state=self.random_state,
+            )
+        features = [_subset(f, search_rows) for f in candidate_features(columns)]
+        evaluator = LabelEvaluator(
+            features, y01[search_rows], score_set,
+            CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss],
+        )
+        if self.binarization == "preprocess":
+            features = _preprocess_cuts(evaluator, score_set, self.threshold_search)
+            evaluator.features = features
+        options = greedy_search(
+            evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
+        )
+        self.literals_ = [features[o.feature].literal(o.cut, o.negated) for o in options]
+        self.scores_ = [o.score for o in options]
+        self.stage_criterion_ = np.array(
+            [_prior_value(evaluator)] + [o.value for o in options]
+        )
+        self._calibrate(columns, calibration_rows, y01)
+        return self
+
+    def _calibrate(self, columns, rows, y01):
+        by_name = {c.name: c for c in columns}
+        totals = np.zeros(len(rows), dtype=np.int64)
+        self.stage_totals_, self.stage_probabilities_ = [], []
+        self.stage_positives_, self.stage_negatives_ = [], []
+        for k in range(len(self.literals_) + 1):
+            if k > 0:
+                literal = self.literals_[k - 1]
+                totals = totals + self.scores_[k - 1] * literal.evaluate(by_name[literal.column].values[rows])
+            reachable = reachable_totals(self.scores_[:k])
+            q, pos, neg = calibrate_stage(totals, y01[rows], reachable, self.calibration)
+            self.stage_totals_.append(reachable)
+            self.stage_probabilities_.append(q)
+            self.stage_positives_.append(pos)
+            self.stage_negatives_.append(neg)
+
+    # ------------------------------------------------------------------ attributes
+    @property
+    def n_stages_(self):
+        check_is_fitted(self, "literals_")
+        return len(self.literals_) + 1
+
+    @property
+    def features_(self):
+        check_is_fitted(self, "literals_")
+        return [literal.column for literal in self.literals_]
+
+    @property
+    def thresholds_(self):
+        check_is_fitted(self, "literals_")
+        return [literal.threshold for literal in self.literals_]
+
+    # ------------------------------------------------------------------ prediction
+    def _stage(self, stage):
+        check_is_fitted(self, "literals_")
+        if stage is None:
+            return len(self.literals_)
+        if isinstance(stage, bool) or not isinstance(stage, numbers.Integral):
+            raise PSLError(f"stage must be None or an integer, got {stage!r}")
+        if not 0 <= stage <= len(self.literals_):
+            raise PSLError(f"stage must lie in 0..{len(self.literals_)} for this list, got {stage}")
+        return int(stage)
+
+    def total_scores(self, X, stage=None):
+        """Total score of each row after the first ``stage`` features.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+        """
+        stage = self._stage(stage)
+        columns = self._read_X(X, reset=False)
+        by_name = {c.name: c for c in columns}
+        fitted_names = getattr(self, "feature_names_in_", None)
+        totals = np.zeros(len(columns[0].values), dtype=np.int64)
+        for literal, score in zip(self.literals_[:stage], self.scores_[:stage]):
+            column = by_name.get(literal.column)
+            if column is None and fitted_names is not None:
+                # Fitted on a DataFrame, predicting on an array: match by position.
+                column = columns[list(fitted_names).index(literal.column)]
+            if column is None:
+                raise DataError(f"X has no column {literal.column!r}, which this list uses")
+            totals += score * literal.evaluate(column.values)
+        return totals
+
+    def _lookup(self, X, stage):
+        stage = self._stage(stage)
+        totals = self.total_scores(X, stage)
+        return stage, np.searchsorted(self.stage_totals_[stage], totals)
+
+    def predict_proba(self, X, stage=None):
+        """Calibrated class probabilities at a stage.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        stage : int or None
+            0..K; None is the last stage.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``: P(negative), P(positive).
+        """
+        stage, index = self._lookup(X, stage)
+        p = self.stage_probabilities_[stage][index]
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X, stage=None):
+        """Most probable class at a stage (positive when P(positive) > 0.5)."""
+        p = self.predict_proba(X, stage)[:, 1]
+        return self.classes_[(p > 0.5).astype(int)]
+
+    def stage_interval(self, stage=None, confidence=0.95):
+        """Simultaneous interval of every reachable total of a stage (eqs. 10–13).
+
+        Returns
+        -------
+        totals, lower, point, upper : ndarrays of shape (|Sigma_k|,)
+        """
+        stage = self._stage(stage)
+        q = self.stage_probabilities_[stage]
+        lower, upper = clopper_pearson_band(
+            self.stage_positives_[stage], self.stage_negatives_[stage], q, confidence
+        )
+        return self.stage_totals_[stage], lower, q, upper
+
+    def predict_interval(self, X, stage=None, confidence=0.95):
+        """Confidence interval of P(positive) at a stage.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 3)
+            Lower bound, point estimate and upper bound.
+        """
+        stage, index = self._lookup(X, stage)
+        _, lower, q, upper = self.stage_interval(stage, confidence)
+        return np.column_stack([lower[index], q[index], upper[index]])
+
+    def stage_table(self, labels=None, units=None):
+        """The list laid out like the paper's Table 1.
+
+        One row per stage 0..K: the condition in words, the feature, threshold and
+        points, then one column per total T (union over stages) with q(k, T), NaN
+        where T is not reachable at that stage.
+
+        Parameters
+        ----------
+        labels, units : dict or None
+            Readable column labels and units for the conditions.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        check_is_fitted(self, "literals_")
+        labels, units = labels or {}, units or {}
+        all_totals = np.unique(np.concatenate(self.stage_totals_))
+        rows = []
+        for k in range(self.n_stages_):
+            literal = self.literals_[k - 1] if k else None
+            row = {
+                "stage": k,
+                "condition": literal.describe(labels.get(literal.column), units.get(literal.column))
+                if literal else "(prior)",
+                "feature": literal.column if literal else None,
+                "threshold": literal.threshold if literal else None,
+                "score": self.scores_[k - 1] if k else None,
+            }
+            lookup = dict(zip(self.stage_totals_[k].tolist(), self.stage_probabilities_[k]))
+            for t in all_totals.tolist():
+                row[t] = lookup.get(t, np.nan)
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("stage")
+
+    # ------------------------------------------------------------------ persistence
+    def to_json(self):
+        """The fitted list as versioned, human-readable JSON text (see serialization)."""
+        check_is_fitted(self, "literals_")
+        return serialization.dumps(self)
+
+    @classmethod
+    def from_json(cls, text):
+        """Load a list written by :meth:`to_json`; raises ModelFileError if invalid."""
+        return serialization.loads(text, cls)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = False
+        tags.input_tags.categorical = True
+        tags.input_tags.string = False
+        return tags
+
+
+def _subset(feature, rows):
+    """A candidate feature restricted to some rows (for a held-out calibration set)."""
+    if len(rows) == len(feature.values):
+        return feature
+    values = feature.values[rows]
+    order = np.argsort(values, kind="stable")
+    if feature.kind == NUMERIC:
+        cuts, positions = numeric_cuts(values)
+    else:
+        cuts, positions = feature.cuts, np.array([int(np.sum(values < 0.5))])
+    return CandidateFeature(feature.column, feature.kind, feature.category, values, order, cuts, positions)
+
+
+def _prior_value(evaluator):
+    evaluator.set_totals(np.zeros(len(evaluator.y), dtype=np.int64), 0, 0)
+    return evaluator.current_value()
+
+
+def _preprocess_cuts(evaluator, score_set, threshold_search):
+    """Binarize numeric features beforehand: each feature's best cut on its own."""
+    evaluator.set_totals(np.zeros(len(evaluator.y), dtype=np.int64), 0, 0)
+    tracks = score_tracks(score_set, first_stage=True)
+    options = stage_options(evaluator, range(len(evaluator.features)), tracks, threshold_search)
+    fixed = []
+    for f, feature in enumerate(evaluator.features):
+        own = [o for o in options if o.feature == f]
+        best = own[first_minimum([o.value for o in own])]
+        fixed.append(
+            CandidateFeature(
+                feature.column, feature.kind, feature.category, feature.values, feature.order,
+                feature.cuts[[best.cut]], feature.positions[[best.cut]],
+            )
+        )
+    return fixed

@@ -129,11 +129,11 @@ def _column_kind(series):
 def _check_finite(values, name):
     if np.isnan(values).any():
         raise DataError(
-            f"column {name!r} has missing values: impute them or drop those rows first "
+            f"column {name!r} has missing values (NaN): impute them or drop those rows first "
             "(psl_core.data.prepare_training_data does either); a scoring list does not guess them"
         )
     if np.isinf(values).any():
-        raise DataError(f"column {name!r} has infinite values: replace them with finite numbers")
+        raise DataError(f"column {name!r} has infinite values (inf): replace them with finite numbers")
 
 
 def read_columns(X):
@@ -156,8 +156,7 @@ def read_columns(X):
         Empty data, missing or infinite values, non-numeric array data.
     """
     if isinstance(X, pd.DataFrame):
-        if X.shape[0] == 0 or X.shape[1] == 0:
-            raise DataError(f"X is empty (shape {X.shape}): it needs at least one row and one column")
+        _check_not_empty(X.shape)
         columns = []
         for position, name in enumerate(X.columns):
             series = X.iloc[:, position]
@@ -177,16 +176,15 @@ def read_columns(X):
         raise DataError(f"X cannot be read as a 2-D table: {exc}") from None
     if array.ndim != 2:
         raise DataError(
-            f"X must be 2-D (n_samples, n_features), got an array of shape {array.shape}; "
-            "reshape a single feature with X.reshape(-1, 1)"
+            f"X must be 2-D (n_samples, n_features), got an array of shape {array.shape}. "
+            "Reshape your data with X.reshape(-1, 1) if it has a single feature"
         )
-    if array.shape[0] == 0 or array.shape[1] == 0:
-        raise DataError(f"X is empty (shape {array.shape}): it needs at least one row and one column")
+    _check_not_empty(array.shape)
     if np.iscomplexobj(array):
-        raise DataError("X has complex values: a scoring list needs real numbers")
+        raise DataError("Complex data not supported: a scoring list needs real numbers")
     try:
         array = array.astype(float)
-    except (TypeError, ValueError):
+    except ValueError:
         raise DataError(
             "X has non-numeric values: pass a pandas DataFrame to use text or categorical columns"
         ) from None
@@ -196,6 +194,13 @@ def read_columns(X):
         _check_finite(values, position)
         columns.append(Column(position, BINARY if _is_binary(values) else NUMERIC, values))
     return columns
+
+
+def _check_not_empty(shape):
+    if shape[0] == 0:
+        raise DataError(f"X is empty: 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
+    if shape[1] == 0:
+        raise DataError(f"X is empty: 0 feature(s) (shape={shape}) while a minimum of 1 is required.")
 
 
 def numeric_cuts(values):

@@ -171,8 +171,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     def _read_X(self, X, reset):
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):
             raise DataError("sparse input is not supported: convert X with X.toarray() first")
-        validate_data(self, X, reset=reset, skip_check_array=True)
         columns = read_columns(X)
+        validate_data(self, X, reset=reset, skip_check_array=True)
         if not reset and len(columns) != self.n_features_in_:
             raise DataError(
                 f"X has {len(columns)} features, but {type(self).__name__} is expecting "
@@ -198,8 +198,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             )
         if len(classes) > 2:
             raise DataError(
-                f"y has {len(classes)} classes {list(classes)[:10]}: a scoring list needs exactly "
-                "two; choose the positive class and map the other labels to negative"
+                f"Only binary classification is supported: y has {len(classes)} classes "
+                f"{list(classes)[:10]}; choose the positive class and map the other labels to negative"
             )
         return classes, (y == classes[1]).astype(np.int64)
 

@@ -1,0 +1,121 @@
+"""Properties that must hold for every list on many random datasets."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core import ProbabilisticScoringList
+
+
+def random_table(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 250))
+    frame = pd.DataFrame(
+        {
+            "age": rng.integers(20, 90, n).astype(float),
+            "marker": np.round(rng.lognormal(size=n), 2),
+            "smoker": rng.integers(0, 2, n),
+            "ward": rng.choice(["north", "south", "east"], n),
+        }
+    )
+    logit = (frame["age"] - 55) / 15 + np.log(frame["marker"]) + frame["smoker"] - 0.5
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    if y.min() == y.max():
+        y[:2] = [0, 1]
+    return frame, y
+
+
+CONFIGS = [
+    {},
+    {"calibration": "beta"},
+    {"threshold_search": "brute"},
+    {"binarization": "preprocess"},
+    {"score_set": (1, 2, 3)},
+    {"loss": "soft_rank"},
+    {"calibration_size": 0.3, "random_state": 0},
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[str(c) for c in CONFIGS])
+@pytest.mark.parametrize("seed", range(8))
+def test_list_invariants(seed, config):
+    X, y = random_table(seed)
+    psl = ProbabilisticScoringList(**config).fit(X, y)
+    for k in range(psl.n_stages_):
+        q = psl.stage_probabilities_[k]
+        assert np.all(np.diff(q) >= -1e-12), "q(k, .) must be monotone in the total"
+        assert np.all((q >= 0) & (q <= 1))
+        for confidence in (0.8, 0.95, 0.99):
+            _, lower, point, upper = psl.stage_interval(k, confidence)
+            assert np.all(lower <= point + 1e-12) and np.all(point <= upper + 1e-12)
+            assert np.all(np.diff(lower) >= -1e-12) and np.all(np.diff(upper) >= -1e-12)
+        rows = psl.predict_interval(X, stage=k)
+        assert np.all(rows[:, 0] <= rows[:, 1]) and np.all(rows[:, 1] <= rows[:, 2])
+        proba = psl.predict_proba(X, stage=k)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # wider confidence, wider intervals
+    narrow = psl.predict_interval(X, confidence=0.8)
+    wide = psl.predict_interval(X, confidence=0.99)
+    assert np.all(wide[:, 0] <= narrow[:, 0] + 1e-12) and np.all(wide[:, 2] >= narrow[:, 2] - 1e-12)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_json_round_trip_gives_identical_predictions(seed):
+    X, y = random_table(seed)
+    psl = ProbabilisticScoringList(calibration="beta" if seed % 2 else "isotonic").fit(X, y)
+    loaded = ProbabilisticScoringList.from_json(psl.to_json())
+    assert loaded.to_json() == psl.to_json()
+    for k in range(psl.n_stages_):
+        np.testing.assert_array_equal(loaded.predict_proba(X, stage=k), psl.predict_proba(X, stage=k))
+        np.testing.assert_array_equal(loaded.predict_interval(X, stage=k), psl.predict_interval(X, stage=k))
+    assert loaded.get_params() == psl.get_params() | {"score_set": list(psl.score_set)}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_predictions_are_invariant_to_row_order(seed):
+    X, y = random_table(seed)
+    order = np.random.default_rng(seed + 100).permutation(len(y))
+    a = ProbabilisticScoringList().fit(X, y)
+    b = ProbabilisticScoringList().fit(X.iloc[order].reset_index(drop=True), y[order])
+    assert a.literals_ == b.literals_ and a.scores_ == b.scores_
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    np.testing.assert_array_equal(a.predict_interval(X), b.predict_interval(X))
+
+
+def test_labels_of_any_kind_negative_first():
+    X, y = random_table(3)
+    labels = np.where(y == 1, "sick", "healthy")
+    psl = ProbabilisticScoringList(max_stages=2).fit(X, labels)
+    assert list(psl.classes_) == ["healthy", "sick"]
+    reference = ProbabilisticScoringList(max_stages=2).fit(X, y)
+    np.testing.assert_array_equal(psl.predict_proba(X), reference.predict_proba(X))
+    assert set(psl.predict(X)) <= {"healthy", "sick"}
+
+
+def test_categorical_columns_become_readable_one_hot_features():
+    rng = np.random.default_rng(0)
+    n = 300
+    pain = rng.choice(["typical angina", "atypical angina", "asymptomatic"], n)
+    X = pd.DataFrame({"chest pain": pd.Categorical(pain), "noise": rng.normal(size=n)})
+    y = (rng.random(n) < np.where(pain == "asymptomatic", 0.85, 0.15)).astype(int)
+    psl = ProbabilisticScoringList(max_stages=1).fit(X, y)
+    literal = psl.literals_[0]
+    assert psl.features_ == ["chest pain"] and literal.category == "asymptomatic"
+    assert psl.thresholds_ == [None]
+    assert literal.describe() == "chest pain = asymptomatic"
+    assert psl.stage_table().loc[1, "condition"] == "chest pain = asymptomatic"
+
+
+def test_max_stages_limits_the_list():
+    X, y = random_table(1)
+    assert ProbabilisticScoringList(max_stages=2).fit(X, y).n_stages_ == 3
+    assert ProbabilisticScoringList(max_stages=0).fit(X, y).n_stages_ == 1
+    full = ProbabilisticScoringList().fit(X, y)
+    assert full.n_stages_ == 1 + 3 + 3  # age, marker, smoker and one feature per ward
+
+
+def test_progress_is_reported_per_stage():
+    X, y = random_table(2)
+    calls = []
+    ProbabilisticScoringList(max_stages=3).fit(X, y, progress=lambda k, n: calls.append((k, n)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]

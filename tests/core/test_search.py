@@ -1,0 +1,170 @@
+"""The greedy search against an exhaustive, independent implementation (Sec. 4.1, 4.3)."""
+
+import numpy as np
+import pytest
+from sklearn.isotonic import IsotonicRegression
+from sklearn.metrics import roc_auc_score
+
+from psl_core import ProbabilisticScoringList
+from psl_core.binarization import numeric_cuts
+from psl_core.search import LabelEvaluator, TIE_TOLERANCE, score_tracks
+from psl_core.binarization import candidate_features, read_columns
+
+
+def entropy_bits(p):
+    p = np.clip(p, 1e-300, 1 - 1e-16)
+    h = -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
+    return np.where((p <= 1e-300) | (p >= 1 - 1e-16), 0.0, h)
+
+
+def naive_isotonic(totals, y):
+    """Calibrated estimates of every row with scikit-learn's own isotonic regression."""
+    return IsotonicRegression(increasing=True).fit(totals, y).predict(totals)
+
+
+def naive_criterion(totals, y, loss):
+    q = naive_isotonic(totals, y)
+    if loss == "entropy":
+        return float(np.mean(entropy_bits(q)))
+    return 1.0 - roc_auc_score(y, q)
+
+
+def all_candidates(X, score_set, first_stage, used):
+    """(feature, cut, score, negated, indicator) of every candidate, in enumeration order."""
+    tracks = score_tracks(score_set, first_stage)
+    for j in range(X.shape[1]):
+        if j in used:
+            continue
+        column = X[:, j]
+        if np.isin(column, (0, 1)).all():
+            cuts = np.array([0.5])
+        else:
+            cuts, _ = numeric_cuts(column)
+        for s, negated in tracks:
+            for c, cut in enumerate(cuts):
+                yield j, c, s, negated, ((column > cut) != negated).astype(int)
+
+
+def random_data(seed, n=40):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack(
+        [
+            rng.integers(0, 5, n).astype(float),  # few distinct values
+            rng.integers(0, 2, n).astype(float),  # binary
+            np.round(rng.normal(size=n), 1),
+        ]
+    )
+    logit = X[:, 0] - 2 + 1.5 * X[:, 1] - X[:, 2]
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("loss", ["entropy", "soft_rank"])
+@pytest.mark.parametrize("seed", range(6))
+def test_each_stage_is_the_exhaustive_minimizer(seed, loss):
+    X, y = random_data(seed)
+    score_set = (-2, -1, 1, 2)
+    psl = ProbabilisticScoringList(score_set=score_set, threshold_search="brute", loss=loss).fit(X, y)
+    totals = np.zeros(len(y), dtype=int)
+    used = set()
+    for k, (literal, score) in enumerate(zip(psl.literals_, psl.scores_)):
+        values = []
+        for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used):
+            values.append(((j, c, s, negated), naive_criterion(totals + s * hit, y, loss)))
+        best = min(v for _, v in values)
+        first = next(key for key, v in values if v <= best + 1e-9)
+        chosen_hit = literal.evaluate(X[:, literal.column])
+        chosen_value = naive_criterion(totals + score * chosen_hit, y, loss)
+        # the greedy choice minimizes the criterion; ties go to the first in enumeration order
+        assert chosen_value == pytest.approx(best, abs=1e-9)
+        assert psl.stage_criterion_[k + 1] == pytest.approx(chosen_value, abs=1e-9)
+        assert (literal.column, score, literal.negated) == (first[0], first[2], first[3])
+        totals = totals + score * chosen_hit
+        used.add(literal.column)
+
+
+def is_quasi_convex(values, tol=TIE_TOLERANCE):
+    """No value above the larger of two values on either side of it."""
+    values = np.asarray(values)
+    for i in range(1, len(values) - 1):
+        if values[i] > max(values[: i].min(), values[i + 1 :].min()) + tol:
+            return False
+    return True
+
+
+def test_bisect_equals_brute_where_the_criterion_is_quasi_convex():
+    checked = sum(_compare_bisect_with_brute(seed) for seed in range(30))
+    assert checked >= 20  # enough quasi-convex curves to make the comparison meaningful
+
+
+def _compare_bisect_with_brute(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(30, 300))
+    X = np.column_stack([rng.normal(size=n), rng.integers(0, 40, n), rng.integers(0, 2, n)])
+    y = (rng.random(n) < 1 / (1 + np.exp(-(X[:, 0] + X[:, 1] / 20 - 1)))).astype(int)
+    features = candidate_features(read_columns(X))
+    evaluator = LabelEvaluator(features, y, (-3, -2, -1, 1, 2, 3), 0, 0)
+    totals = np.where(X[:, 2] > 0.5, 2, 0) if seed % 2 else np.zeros(n, dtype=int)
+    evaluator.set_totals(totals, 0, 2)
+    tracks = score_tracks((-3, -2, -1, 1, 2, 3), first_stage=False)
+    scores = np.array([s for s, _ in tracks])
+    negated = np.array([n for _, n in tracks])
+    checked = 0
+    for f, feature in enumerate(features[:2]):
+        brute_cut, brute_value = evaluator.search(f, feature.positions, scores, negated, brute=True)
+        bisect_cut, bisect_value = evaluator.search(f, feature.positions, scores, negated, brute=False)
+        for t in range(len(tracks)):
+            curve = [
+                evaluator.search(f, feature.positions[[c]], scores[[t]], negated[[t]], True)[1][0]
+                for c in range(len(feature.positions))
+            ]
+            assert brute_value[t] == pytest.approx(min(curve), abs=1e-12)
+            if is_quasi_convex(curve):
+                checked += 1
+                assert bisect_cut[t] == brute_cut[t]
+                assert bisect_value[t] == pytest.approx(brute_value[t], abs=1e-12)
+            else:
+                assert bisect_value[t] >= brute_value[t] - 1e-12
+    return checked
+
+
+def test_bisect_on_a_monotone_relation_finds_the_true_cut():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 100, 2000)
+    y = (rng.random(2000) < np.where(x > 61.0, 0.9, 0.1)).astype(int)
+    psl = ProbabilisticScoringList(max_stages=1).fit(x.reshape(-1, 1), y)
+    brute = ProbabilisticScoringList(max_stages=1, threshold_search="brute").fit(x.reshape(-1, 1), y)
+    assert psl.thresholds_ == brute.thresholds_
+    assert abs(psl.thresholds_[0] - 61.0) < 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lookahead_never_ends_stage_two_worse_than_greedy(seed):
+    X, y = random_data(seed, n=80)
+    greedy = ProbabilisticScoringList(max_stages=2).fit(X, y)
+    ahead = ProbabilisticScoringList(max_stages=2, lookahead=2).fit(X, y)
+    assert ahead.stage_criterion_[2] <= greedy.stage_criterion_[2] + 1e-12
+
+
+def test_preprocess_fixes_each_threshold_beforehand():
+    X, y = random_data(7, n=120)
+    psl = ProbabilisticScoringList(binarization="preprocess", threshold_search="brute").fit(X, y)
+    for literal in psl.literals_:
+        if literal.kind != "numeric":
+            continue
+        column = X[:, literal.column]
+        cuts, _ = numeric_cuts(column)
+        values = []
+        for cut in cuts:
+            for s in (-3, 3):
+                values.append((naive_criterion(s * (column > cut), y, "entropy"), cut))
+        best = min(v for v, _ in values)
+        assert literal.threshold == next(cut for v, cut in values if v <= best + 1e-9)
+
+
+def test_entropy_criterion_is_the_training_entropy_of_the_estimates():
+    X, y = random_data(11, n=150)
+    psl = ProbabilisticScoringList().fit(X, y)
+    for k in range(psl.n_stages_):
+        p = psl.predict_proba(X, stage=k)[:, 1]
+        assert psl.stage_criterion_[k] == pytest.approx(np.mean(entropy_bits(p)), abs=1e-9)

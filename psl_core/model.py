@@ -172,12 +172,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):
             raise DataError("sparse input is not supported: convert X with X.toarray() first")
         columns = read_columns(X)
-        validate_data(self, X, reset=reset, skip_check_array=True)
-        if not reset and len(columns) != self.n_features_in_:
-            raise DataError(
-                f"X has {len(columns)} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        try:
+            validate_data(self, X, reset=reset, skip_check_array=True)
+        except ValueError as exc:  # feature names or count differ from the fitted ones
+            raise DataError(str(exc)) from None
         return columns
 
     def _read_y(self, y, n_rows):

@@ -1,0 +1,110 @@
+"""Calibration (Sec. 4.2) and intervals (Sec. 4.4) against independent computations."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.isotonic import IsotonicRegression
+
+from psl_core import ProbabilisticScoringList
+from psl_core.calibration import beta_probabilities, isotonic_probabilities, reachable_totals, tau_of_total
+from psl_core.intervals import clopper_pearson_band
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_isotonic_on_counts_equals_isotonic_on_rows(seed):
+    rng = np.random.default_rng(seed)
+    totals = np.arange(-4, 5)
+    pos = rng.integers(0, 6, len(totals))
+    neg = rng.integers(0, 6, len(totals))
+    pos[0] = neg[0] = 0  # an empty total at the edge
+    if seed % 3 == 0:
+        pos[4] = neg[4] = 0  # and one inside
+    rows_t = np.repeat(totals, pos + neg)
+    rows_y = np.concatenate([[1] * p + [0] * n for p, n in zip(pos, neg)])
+    reference = IsotonicRegression(increasing=True, out_of_bounds="clip").fit(rows_t, rows_y)
+    np.testing.assert_allclose(isotonic_probabilities(totals, pos, neg), reference.predict(totals), atol=1e-12)
+
+
+def beta_reference(tau, pos, neg):
+    """Eq. 9 fitted by scipy's bounded optimizer on the log-loss."""
+
+    def loss(params):
+        a, b, c = params
+        z = a * np.log(tau) - b * np.log(1 - tau) + c
+        return np.sum(pos * np.logaddexp(0, -z) + neg * np.logaddexp(0, z))
+
+    result = minimize(loss, [1.0, 1.0, 0.0], bounds=[(0, None), (0, None), (None, None)], method="L-BFGS-B",
+                      options={"ftol": 1e-14, "gtol": 1e-10})
+    a, b, c = result.x
+    return 1 / (1 + np.exp(-(a * np.log(tau) - b * np.log(1 - tau) + c))), result.fun
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_beta_calibration_matches_a_bounded_optimizer(seed):
+    rng = np.random.default_rng(seed)
+    totals = np.arange(-3, 4)
+    true = 1 / (1 + np.exp(-(totals * rng.uniform(-0.5, 1.0))))
+    n = rng.integers(5, 40, len(totals))
+    pos = rng.binomial(n, true)
+    neg = n - pos
+    got, (a, b, c) = beta_probabilities(totals, pos, neg, totals[0], totals[-1])
+    tau = tau_of_total(totals, totals[0], totals[-1])
+    expected, best_loss = beta_reference(tau, pos, neg)
+    z = a * np.log(tau) - b * np.log(1 - tau) + c
+    our_loss = np.sum(pos * np.logaddexp(0, -z) + neg * np.logaddexp(0, z))
+    assert a >= 0 and b >= 0
+    assert our_loss <= best_loss + 1e-6
+    np.testing.assert_allclose(got, expected, atol=2e-3)
+    assert np.all(np.diff(got) >= -1e-12)
+
+
+def test_tau_maps_the_reachable_range_into_the_open_interval():
+    tau = tau_of_total(np.arange(-3, 4), -3, 3)
+    assert tau[0] == pytest.approx(1 / 8) and tau[-1] == pytest.approx(7 / 8)
+    assert np.all(np.diff(tau) > 0)
+
+
+def test_reachable_totals_are_subset_sums():
+    assert reachable_totals([]).tolist() == [0]
+    assert reachable_totals([3, -2]).tolist() == [-2, 0, 1, 3]
+    assert reachable_totals([1, 1, 1]).tolist() == [0, 1, 2, 3]
+
+
+def test_band_takes_bounds_of_empty_totals_from_neighbours():
+    q = np.array([0.1, 0.2, 0.3, 0.6])
+    lower, upper = clopper_pearson_band([1, 0, 3, 6], [9, 0, 7, 4], q, 0.9)
+    # the empty total gets the lower bound of the total below and the upper of the one above
+    assert lower[1] == pytest.approx(min(lower[0], q[1]))
+    assert upper[1] == pytest.approx(upper[2])
+
+
+@pytest.mark.slow
+def test_simultaneous_coverage_reaches_the_nominal_level():
+    """Sample counts from known monotone rates; all m intervals cover at >= 95 %."""
+    rng = np.random.default_rng(2024)
+    true = np.array([0.02, 0.1, 0.3, 0.5, 0.55, 0.8, 0.97])
+    n = np.array([15, 40, 8, 60, 25, 30, 12])
+    hits = 0
+    trials = 2000
+    for _ in range(trials):
+        pos = rng.binomial(n, true)
+        q = isotonic_probabilities(np.arange(len(true)), pos, n - pos)
+        lower, upper = clopper_pearson_band(pos, n - pos, q, 0.95)
+        hits += np.all((lower <= true) & (true <= upper))
+    assert hits / trials >= 0.95
+
+
+@pytest.mark.slow
+def test_coverage_of_a_learned_list():
+    """A list learned from data drawn from a known one-feature model covers its rates."""
+    rng = np.random.default_rng(7)
+    truth = {0: 0.2, 1: 0.7}
+    covered = 0
+    trials = 300
+    for _ in range(trials):
+        x = rng.integers(0, 2, 120)
+        y = (rng.random(120) < np.where(x == 1, truth[1], truth[0])).astype(int)
+        psl = ProbabilisticScoringList(max_stages=1).fit(x.reshape(-1, 1), y)
+        lower, _, upper = psl.predict_interval(np.array([[0], [1]]), confidence=0.95).T
+        covered += np.all((lower <= [truth[0], truth[1]]) & ([truth[0], truth[1]] <= upper))
+    assert covered / trials >= 0.95

@@ -1,0 +1,74 @@
+"""Every bad input raises the documented error with a message naming the problem."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core import DataError, ModelFileError, ProbabilisticScoringList, PSLError
+
+X = np.array([[0.0, 1.0], [1.0, 2.0], [0.0, 3.0], [1.0, 4.0]])
+Y = np.array([0, 1, 0, 1])
+
+
+@pytest.mark.parametrize(
+    "X_bad, y_bad, message",
+    [
+        (np.empty((0, 2)), np.array([]), "0 sample"),
+        (np.empty((4, 0)), Y, "0 feature"),
+        (X, np.zeros(4), "only one class"),
+        (X, np.array([0, 1, 2, 1]), "Only binary classification"),
+        (X, np.array([0, 1, 0]), "different lengths"),
+        (np.array([[0.0, np.inf]] * 4), Y, "infinite"),
+        (np.array([[0.0, np.nan]] * 4), Y, "missing values"),
+        (pd.DataFrame({"age": [1.0, None, 2.0, 3.0]}), Y, "'age' has missing values"),
+        (np.array([1.0, 2.0, 3.0, 4.0]), Y, "Reshape your data"),
+        (np.array([["a", "b"]] * 4), Y, "pass a pandas DataFrame"),
+        (X, None, "requires y"),
+        (X, np.array([0, 1, None, 1], dtype=object), "missing labels"),
+    ],
+)
+def test_bad_data(X_bad, y_bad, message):
+    with pytest.raises(DataError, match=message):
+        ProbabilisticScoringList().fit(X_bad, y_bad)
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"score_set": (0, 1, 2)}, "must not contain 0"),
+        ({"score_set": (1.5, 2)}, "non-integer 1.5"),
+        ({"score_set": ()}, "score_set is empty"),
+        ({"score_set": (1, 1)}, "repeated"),
+        ({"score_set": "abc"}, "integers"),
+        ({"calibration": "platt"}, "calibration must be one of"),
+        ({"binarization": "quantiles"}, "binarization must be one of"),
+        ({"threshold_search": "golden"}, "threshold_search must be one of"),
+        ({"loss": "hinge"}, "loss must be one of"),
+        ({"max_stages": -1}, "max_stages"),
+        ({"max_stages": 2.5}, "max_stages"),
+        ({"lookahead": 0}, "lookahead"),
+        ({"calibration_size": 1.5}, "calibration_size"),
+    ],
+)
+def test_bad_options_name_the_parameter(params, message):
+    with pytest.raises(PSLError, match=message):
+        ProbabilisticScoringList(**params).fit(X, Y)
+
+
+def test_prediction_input_is_checked():
+    psl = ProbabilisticScoringList().fit(X, Y)
+    with pytest.raises(DataError, match="X has 3 features, but ProbabilisticScoringList is expecting 2"):
+        psl.predict_proba(np.zeros((2, 3)))
+    with pytest.raises(DataError, match="missing values"):
+        psl.predict_proba(np.array([[np.nan, 1.0]]))
+    with pytest.raises(PSLError, match="stage must lie in 0..2"):
+        psl.predict_proba(X, stage=5)
+    with pytest.raises(PSLError, match="confidence must lie strictly between 0 and 1"):
+        psl.predict_interval(X, confidence=1.0)
+    frame = ProbabilisticScoringList().fit(pd.DataFrame(X, columns=["a", "b"]), Y)
+    with pytest.raises(DataError, match="missing:\n- b"):
+        frame.predict_proba(pd.DataFrame({"a": [1.0]}))
+
+
+def test_errors_are_value_errors():
+    assert issubclass(DataError, ValueError) and issubclass(ModelFileError, ValueError)

@@ -68,15 +68,21 @@ class Literal:
             hit = np.asarray(values, dtype=float) > self.threshold
         return (hit != self.negated).astype(np.int64)
 
-    def describe(self, label=None, unit=None, precision=4):
+    def describe(self, label=None, unit=None, category_labels=None, precision=4):
         """Plain-words condition, e.g. ``"Max heart rate > 147.5 bpm"``.
 
-        ``label`` replaces the column name and ``unit`` follows a threshold.
+        ``label`` replaces the column name, ``unit`` follows a threshold, and
+        ``category_labels`` (dict) gives readable names of categories, or of the values
+        "1" and "0" of a binary column ("Sex = male").
         """
         name = str(self.column) if label is None else label
+        names = category_labels or {}
         if self.kind == CATEGORY:
-            return f"{name} {'≠' if self.negated else '='} {self.category}"
+            return f"{name} {'≠' if self.negated else '='} {names.get(self.category, self.category)}"
         if self.kind == BINARY:
+            value = "0" if self.negated else "1"
+            if value in names:
+                return f"{name} = {names[value]}"
             return f"{name} = {'no' if self.negated else 'yes'}"
         value = f"{self.threshold:.{precision}g}" + (f" {unit}" if unit else "")
         return f"{name} {'≤' if self.negated else '>'} {value}"

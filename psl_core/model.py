@@ -366,7 +366,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         _, lower, q, upper = self.stage_interval(stage, confidence)
         return np.column_stack([lower[index], q[index], upper[index]])
 
-    def stage_table(self, labels=None, units=None):
+    def stage_table(self, columns=None):
         """The list laid out like the paper's Table 1.
 
         One row per stage 0..K: the condition in words, the feature, threshold and
@@ -375,23 +375,22 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        labels, units : dict or None
-            Readable column labels and units for the conditions.
+        columns : dict or None
+            Readable names per column: ``{column: {"label": ..., "unit": ...,
+            "category_labels": {...}}}`` (the ``"columns"`` entry of model metadata).
 
         Returns
         -------
         pandas.DataFrame
         """
         check_is_fitted(self, "literals_")
-        labels, units = labels or {}, units or {}
         all_totals = np.unique(np.concatenate(self.stage_totals_))
         rows = []
         for k in range(self.n_stages_):
             literal = self.literals_[k - 1] if k else None
             row = {
                 "stage": k,
-                "condition": literal.describe(labels.get(literal.column), units.get(literal.column))
-                if literal else "(prior)",
+                "condition": self.describe_stage(k, columns) if literal else "(prior)",
                 "feature": literal.column if literal else None,
                 "threshold": literal.threshold if literal else None,
                 "score": self.scores_[k - 1] if k else None,
@@ -402,11 +401,24 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             rows.append(row)
         return pd.DataFrame(rows).set_index("stage")
 
+    def describe_stage(self, stage, columns=None):
+        """The condition of stage 1..K in words, with readable names from ``columns``."""
+        stage = self._stage(stage)
+        if stage == 0:
+            raise PSLError("stage 0 is the prior: it has no condition")
+        literal = self.literals_[stage - 1]
+        info = (columns or {}).get(str(literal.column), {})
+        return literal.describe(info.get("label"), info.get("unit"), info.get("category_labels"))
+
     # ------------------------------------------------------------------ persistence
-    def to_json(self):
-        """The fitted list as versioned, human-readable JSON text (see serialization)."""
+    def to_json(self, metadata=None):
+        """The fitted list as versioned, human-readable JSON text (see serialization).
+
+        ``metadata`` (a JSON-ready dict: name, column labels, ...) is stored with it;
+        by default the ``metadata_`` a loaded model came with.
+        """
         check_is_fitted(self, "literals_")
-        return serialization.dumps(self)
+        return serialization.dumps(self, metadata)
 
     @classmethod
     def from_json(cls, text):

@@ -1,0 +1,81 @@
+"""Model files: every kind of broken or hostile file is rejected with a clear message."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core import ModelFileError, ProbabilisticScoringList
+
+
+@pytest.fixture(scope="module")
+def document():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"age": rng.integers(30, 80, 200).astype(float), "smoker": rng.integers(0, 2, 200)})
+    y = ((X["age"] > 60) ^ (rng.random(200) < 0.2)).astype(int)
+    return json.loads(ProbabilisticScoringList().fit(X, y).to_json({"name": "test"}))
+
+
+def edited(document, change):
+    copy = json.loads(json.dumps(document))
+    change(copy)
+    return json.dumps(copy)
+
+
+def set_path(path, value):
+    def change(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+CASES = [
+    (set_path(["schema_version"], 99), "schema version 99 is not supported"),
+    (set_path(["format"], "something else"), "format is"),
+    (set_path(["calibration", 1, "probabilities"], [0.9, 0.1]), "must be monotone"),
+    (set_path(["calibration", 1, "probabilities"], [0.1, 1.5]), "outside \\[0, 1\\]"),
+    (set_path(["calibration", 1, "positives"], [-1, 3]), "negative counts"),
+    (set_path(["calibration", 1, "totals"], [0, 7]), "the scores reach"),
+    (set_path(["stages", 0, "feature"], "weight"), "unknown feature 'weight'"),
+    (set_path(["stages", 0, "score"], 9), "not in the score set"),
+    (set_path(["stages", 0, "kind"], "python"), "unknown kind"),
+    (set_path(["params", "calibration"], "platt"), "params are invalid"),
+    (set_path(["params", "__reduce__"], "os.system"), "unknown entries"),
+    (set_path(["py/object"], "builtins.eval"), "unknown entries"),
+    (set_path(["metadata", "__class__"], "x"), "code-like entry"),
+    (set_path(["classes"], [1]), "two distinct labels"),
+    (lambda doc: doc.pop("stages"), "lacks \\['stages'\\]"),
+]
+
+
+@pytest.mark.parametrize("change, message", CASES)
+def test_invalid_files_are_rejected(document, change, message):
+    with pytest.raises(ModelFileError, match=message):
+        ProbabilisticScoringList.from_json(edited(document, change))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "\x00\xff garbage", '{"format": NaN}'])
+def test_malformed_text_is_rejected(text):
+    with pytest.raises(ModelFileError, match="not a valid model file"):
+        ProbabilisticScoringList.from_json(text)
+
+
+def test_truncated_file_is_rejected(document):
+    text = json.dumps(document)
+    with pytest.raises(ModelFileError, match="truncated or edited"):
+        ProbabilisticScoringList.from_json(text[: len(text) // 2])
+
+
+def test_duplicate_keys_are_rejected(document):
+    text = json.dumps(document)
+    with pytest.raises(ModelFileError, match="repeated keys"):
+        ProbabilisticScoringList.from_json(text[:-1] + ', "format": "x"}')
+
+
+def test_valid_file_round_trips(document):
+    model = ProbabilisticScoringList.from_json(json.dumps(document))
+    assert model.metadata_ == {"name": "test"}
+    assert json.loads(model.to_json()) == document

@@ -1,0 +1,70 @@
+"""The model store: versioned files, atomic and concurrent saves, validated loads."""
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from psl_core import ModelFileError, ProbabilisticScoringList
+from psl_core.store import list_models, load_model, model_dir, save_model, slugify
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(100, 3)).astype(float)
+    y = (X[:, 0] + rng.random(100) > 1).astype(int)
+    return ProbabilisticScoringList().fit(X, y), X
+
+
+def test_save_list_load(tmp_path, fitted):
+    model, X = fitted
+    first = save_model(model, "Chest pain triage", {"note": "first"}, tmp_path)
+    second = save_model(model, "Chest pain triage", None, tmp_path)
+    assert first.path.name == "chest-pain-triage-v1.json" and second.version == 2
+    models, problems = list_models(tmp_path)
+    assert {m.version for m in models} == {1, 2} and not problems
+    loaded = load_model(first.path)
+    assert loaded.metadata_["note"] == "first" and loaded.metadata_["version"] == 1
+    np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    assert not list(tmp_path.glob(".saving-*"))
+
+
+def test_concurrent_saves_all_succeed(tmp_path, fitted):
+    model, _ = fitted
+    results, errors = [], []
+
+    def save():
+        try:
+            results.append(save_model(model, "ward", None, tmp_path))
+        except Exception as exc:  # noqa: BLE001 - the test reports any failure
+            errors.append(exc)
+
+    threads = [threading.Thread(target=save) for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sorted(r.version for r in results) == list(range(1, 11))
+    for r in results:
+        assert json.loads(r.path.read_text())["metadata"]["version"] == r.version
+        load_model(r.path)
+
+
+def test_unreadable_files_are_reported_not_fatal(tmp_path, fitted):
+    model, _ = fitted
+    save_model(model, "good", None, tmp_path)
+    (tmp_path / "broken-v1.json").write_text("{ not json")
+    models, problems = list_models(tmp_path)
+    assert [m.name for m in models] == ["good"]
+    assert problems and "broken-v1.json" in problems[0]
+    with pytest.raises(ModelFileError, match="cannot be read"):
+        load_model(tmp_path / "broken-v1.json")
+
+
+def test_store_folder_from_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path / "store"))
+    assert model_dir() == tmp_path / "store"
+    assert slugify("  Sepsis: ICU / v2 ") == "sepsis-icu-v2"

@@ -209,12 +209,14 @@ def _check_not_empty(shape):
         raise DataError(f"X is empty: 0 feature(s) (shape={shape}) while a minimum of 1 is required.")
 
 
-def numeric_cuts(values):
+def numeric_cuts(values, order=None):
     """Candidate thresholds of a numeric column and the rows at or below each.
 
     Parameters
     ----------
     values : ndarray of shape (n,)
+    order : ndarray of int, shape (n,), optional
+        ``argsort(values)`` if already known.
 
     Returns
     -------
@@ -224,14 +226,30 @@ def numeric_cuts(values):
     positions : ndarray of int, shape (C,)
         Number of rows with ``value <= cut``.
     """
-    distinct, counts = np.unique(values, return_counts=True)
+    if order is None:
+        order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    distinct = ordered[starts]
     gaps = np.diff(distinct)
     margin = 0.5 * (np.median(gaps) if len(gaps) else 1.0)
     cuts = np.concatenate(
         ([distinct[0] - margin], (distinct[:-1] + distinct[1:]) / 2, [distinct[-1] + margin])
     )
-    positions = np.concatenate(([0], np.cumsum(counts)))
+    positions = np.concatenate(([0], starts[1:], [len(values)]))
     return cuts, positions
+
+
+def candidate_feature(column, kind, category, values):
+    """The candidate feature of one 0/1 indicator (binary, category) or numeric column."""
+    if kind == NUMERIC:
+        order = np.argsort(values, kind="stable")
+        cuts, positions = numeric_cuts(values, order)
+    else:
+        zeros, ones = np.flatnonzero(values < 0.5), np.flatnonzero(values >= 0.5)
+        order = np.concatenate((zeros, ones))
+        cuts, positions = np.array([0.5]), np.array([len(zeros)])
+    return CandidateFeature(column, kind, category, values, order, cuts, positions)
 
 
 def candidate_features(columns):
@@ -250,21 +268,7 @@ def candidate_features(columns):
         if column.kind == CATEGORY:
             for category in np.unique(column.values):
                 indicator = (column.values == category).astype(float)
-                features.append(_binary_feature(column.name, CATEGORY, str(category), indicator))
-        elif column.kind == BINARY:
-            features.append(_binary_feature(column.name, BINARY, None, column.values))
+                features.append(candidate_feature(column.name, CATEGORY, str(category), indicator))
         else:
-            cuts, positions = numeric_cuts(column.values)
-            order = np.argsort(column.values, kind="stable")
-            features.append(
-                CandidateFeature(column.name, NUMERIC, None, column.values, order, cuts, positions)
-            )
+            features.append(candidate_feature(column.name, column.kind, None, column.values))
     return features
-
-
-def _binary_feature(name, kind, category, indicator):
-    order = np.argsort(indicator, kind="stable")
-    zeros = int(np.sum(indicator < 0.5))
-    return CandidateFeature(
-        name, kind, category, indicator, order, np.array([0.5]), np.array([zeros])
-    )

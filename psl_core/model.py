@@ -10,7 +10,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import serialization
-from .binarization import NUMERIC, CandidateFeature, candidate_features, numeric_cuts, read_columns
+from .binarization import CandidateFeature, candidate_feature, candidate_features, read_columns
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
 from .errors import DataError, PSLError
 from .intervals import clopper_pearson_band
@@ -438,13 +438,7 @@ def _subset(feature, rows):
     """A candidate feature restricted to some rows (for a held-out calibration set)."""
     if len(rows) == len(feature.values):
         return feature
-    values = feature.values[rows]
-    order = np.argsort(values, kind="stable")
-    if feature.kind == NUMERIC:
-        cuts, positions = numeric_cuts(values)
-    else:
-        cuts, positions = feature.cuts, np.array([int(np.sum(values < 0.5))])
-    return CandidateFeature(feature.column, feature.kind, feature.category, values, order, cuts, positions)
+    return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows])
 
 
 def _prior_value(evaluator):

@@ -31,6 +31,10 @@ CRITERION_CODES = {"entropy": ENTROPY, "soft_rank": SOFT_RANK}
 # enumerated first (features in column order, scores in increasing order, the plain
 # literal before its complement, thresholds in increasing order).
 TIE_TOLERANCE = 1e-12
+# A bisect grid that comes back flat is refined up to this many points; a grid still
+# flat then is a plateau (typically a score of the wrong sign, which pools every total),
+# and its first cut is taken. This bounds the evaluations per track.
+MAX_GRID_POINTS = 65
 
 
 @njit(cache=True)
@@ -87,18 +91,20 @@ def _criterion_value(pos, neg, q, criterion):
 
 
 @njit(cache=True)
-def _code_buckets(codes_sorted, n_codes):
-    """Counting sort of positions by code: bucket c holds, in increasing order, the
-    positions j with ``codes_sorted[j] == c`` (``positions[start[c]:start[c + 1]]``)."""
+def _code_buckets(codes, order, n_codes):
+    """Counting sort of sorted positions by code: bucket c holds, in increasing order,
+    the positions j with ``codes[order[j]] == c`` (``positions[start[c]:start[c + 1]]``)."""
     start = np.zeros(n_codes + 1, dtype=np.int64)
-    for j in range(codes_sorted.shape[0]):
-        start[codes_sorted[j] + 1] += 1
+    ordered = np.empty(order.shape[0], dtype=np.int64)
+    for j in range(order.shape[0]):
+        ordered[j] = codes[order[j]]
+        start[ordered[j] + 1] += 1
     for c in range(n_codes):
         start[c + 1] += start[c]
     fill = start[:-1].copy()
-    positions = np.empty(codes_sorted.shape[0], dtype=np.int64)
-    for j in range(codes_sorted.shape[0]):
-        c = codes_sorted[j]
+    positions = np.empty(order.shape[0], dtype=np.int64)
+    for j in range(order.shape[0]):
+        c = ordered[j]
         positions[fill[c]] = j
         fill[c] += 1
     return start, positions
@@ -152,7 +158,7 @@ def _candidate_value(
 
 @njit(cache=True)
 def _search_feature(
-    codes_sorted, cut_positions, totals_of_group, group_slot, scores, negated,
+    codes, order, cut_positions, totals_of_group, group_slot, scores, negated,
     size, reach_lo_slot, reach_hi_slot, method, criterion, brute,
 ):
     """Best cut of one feature for every track (score, polarity).
@@ -160,16 +166,18 @@ def _search_feature(
     ``brute`` evaluates every cut. Otherwise each round evaluates a grid of cuts on the
     track's current interval and keeps the interval between the grid neighbours of the
     first and last grid minimum: for a quasi-convex criterion that interval holds every
-    minimizer. A round that cannot shrink the interval (a flat grid) doubles the grid.
-    Once the interval is no longer than the grid every cut in it is evaluated, so on
-    quasi-convex criteria the answer equals brute force: the first minimizing cut.
+    minimizer. A round that cannot shrink the interval doubles the grid, up to
+    :data:`MAX_GRID_POINTS`; a grid of that size that is entirely flat is a plateau and
+    its first cut is taken. Once the interval is no longer than the grid every cut in
+    it is evaluated, so on quasi-convex criteria without such a plateau the answer
+    equals brute force: the first minimizing cut.
 
     Returns
     -------
     best_cut : ndarray of int, shape (n_tracks,)
     best_value : ndarray, shape (n_tracks,)
     """
-    start, positions = _code_buckets(codes_sorted, 2 * group_slot.shape[0])
+    start, positions = _code_buckets(codes, order, 2 * group_slot.shape[0])
     n_cuts = cut_positions.shape[0]
     n_tracks = scores.shape[0]
     pos = np.empty(size)
@@ -214,7 +222,8 @@ def _search_feature(
                     if first < 0:
                         first = i
                     last = i
-            if exhaustive:
+            plateau = first == 0 and last == n_grid - 1 and points >= MAX_GRID_POINTS
+            if exhaustive or plateau:
                 best_cut[t] = grid[first]
                 best_value[t] = values[first]
                 break
@@ -286,7 +295,7 @@ class LabelEvaluator:
         """
         order = self.features[feature].order if feature >= 0 else np.arange(len(self.y))
         return _search_feature(
-            self.codes[order], np.asarray(cut_positions, dtype=np.int64), self.totals_of_group,
+            self.codes, order, np.asarray(cut_positions, dtype=np.int64), self.totals_of_group,
             self.group_slot, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
             self.size, self.reach_lo_slot, self.reach_hi_slot, self.method, self.criterion, brute,
         )

@@ -1,0 +1,40 @@
+# PSL Triage: the Streamlit app on port 8501, models kept in the volume /data/models.
+#   docker build -t psl-triage .
+#   docker run --rm -p 8501:8501 -v psl-models:/data/models psl-triage
+FROM python:3.11-slim
+
+# The code under /app is read-only for the app user, so numba caches compiled code in /tmp.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    NUMBA_CACHE_DIR=/tmp/numba-cache \
+    PSL_MODEL_DIR=/data/models \
+    PSL_MAX_UPLOAD_MB=50
+
+RUN groupadd --system --gid 10001 psl \
+    && useradd --system --uid 10001 --gid psl --create-home --home-dir /home/psl \
+       --shell /usr/sbin/nologin psl
+
+WORKDIR /app
+
+# Dependencies first, so a code change does not reinstall them. This is the only
+# step that uses the network.
+COPY requirements.txt ./
+RUN pip install -r requirements.txt
+
+COPY . .
+RUN mkdir -p /data/models \
+    && chown psl:psl /data/models
+
+USER psl
+VOLUME /data/models
+EXPOSE 8501
+
+# python:3.11-slim has no curl; Python's urllib asks Streamlit's health endpoint.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://localhost:8501/_stcore/health', timeout=4).read().strip() != b'ok')"]
+
+# A shell only to read PSL_MAX_UPLOAD_MB at start (docker run -e PSL_MAX_UPLOAD_MB=200);
+# exec hands PID 1 to Streamlit so `docker stop` reaches it.
+CMD ["sh", "-c", "exec streamlit run app.py --server.port 8501 --server.address 0.0.0.0 --server.maxUploadSize \"${PSL_MAX_UPLOAD_MB}\""]

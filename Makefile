@@ -1,0 +1,73 @@
+# PSL Triage: the two commands a new clone needs are `make run` and `make test`.
+# Both create .venv on first use and reinstall requirements only when a
+# requirements file changed (stamp files inside .venv record the last install).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8501
+# Patient data stays on this machine: serve this computer only unless told otherwise
+# (make run ADDRESS=0.0.0.0 serves the whole network).
+ADDRESS ?= 127.0.0.1
+# Streamlit's own upload limit follows the app's setting (megabytes).
+PSL_MAX_UPLOAD_MB ?= 50
+PIP_INSTALL := $(PY) -m pip install --quiet --disable-pip-version-check --progress-bar off
+CHROMIUM := /usr/bin/chromium
+
+RUN_STAMP  := $(VENV)/.installed-requirements
+TEST_STAMP := $(VENV)/.installed-requirements-test
+
+.PHONY: run test bench chromium clean help
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make run    set up .venv and start the app on http://localhost:$(PORT) (PORT=8600 to change)"
+	@echo "make test   set up .venv (and Debian chromium when root) and run the whole test suite"
+	@echo "make bench  psl_core against scikit-psl and FasterRisk (BENCH_ARGS=\"--splits 10\"; see bench/README.md)"
+	@echo "make clean  remove .venv and test artifacts"
+
+$(PY):
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "PSL Triage needs Python 3.11 or newer; '$(PYTHON)' is $$($(PYTHON) -V 2>&1)." >&2; \
+		  echo "Point make at another interpreter: make PYTHON=python3.11 ..." >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): requirements.txt | $(PY)
+	$(PIP_INSTALL) -r requirements.txt
+	@touch $@
+
+$(TEST_STAMP): requirements-test.txt requirements.txt | $(PY)
+	$(PIP_INSTALL) -r requirements-test.txt
+	@touch $@
+
+run: $(RUN_STAMP)
+	PSL_MAX_UPLOAD_MB=$(PSL_MAX_UPLOAD_MB) $(VENV)/bin/streamlit run app.py \
+		--server.address $(ADDRESS) --server.port $(PORT) --server.maxUploadSize $(PSL_MAX_UPLOAD_MB)
+
+# Browser tests drive Debian's chromium through Playwright (Playwright's own
+# browser download cannot work on a closed network).
+chromium:
+	@if [ -x $(CHROMIUM) ]; then \
+		true; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends chromium; \
+	else \
+		echo "NOTE: $(CHROMIUM) is missing and this is not root, so the browser tests will be skipped."; \
+		echo "      Install it with: sudo apt-get install chromium"; \
+	fi
+
+# pytest's exit code 5 means "no tests were collected": reported, not a failure.
+test: $(TEST_STAMP) chromium
+	@status=0; $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; status=0; fi; \
+	exit $$status
+
+# The peers live in their own venv (bench/.venv-peers): their pins clash with ours.
+bench: $(RUN_STAMP)
+	bash bench/setup_peers.sh
+	$(PY) bench/compare.py $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -1,0 +1,253 @@
+"""Browser tests: the real app in a Streamlit server, driven by Debian's Chromium.
+
+Fixtures
+--------
+streamlit_server  session: starts ``streamlit run app.py`` on a free port with an
+                  empty model store (PSL_MODEL_DIR) and yields its base URL.
+browser           session: headless Chromium (/usr/bin/chromium) through Playwright.
+page              test: a fresh browser context and page, base URL set to the server;
+                  a screenshot lands in test-artifacts/ when the test fails.
+app               test: a :class:`StreamlitApp` around that page, the usual way in.
+
+Without /usr/bin/chromium the browser tests are skipped, except on CI (CI set),
+where they fail: CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+# The machine's network is closed: without the background-networking flags
+# Chromium keeps opening connections that are refused. --disable-dev-shm-usage
+# because Debian's launcher fails to detect a small /dev/shm on some machines.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+SERVER_START_TIMEOUT_S = 60
+# Milliseconds: a 2-core CI machine compiles numba code on first use.
+DEFAULT_TIMEOUT_MS = 30_000
+VIEWPORT = {"width": 1280, "height": 900}
+
+BROWSER_DIR = Path(__file__).resolve().parent
+PROJECT_ROOT = BROWSER_DIR.parent.parent
+ARTIFACTS_DIR = PROJECT_ROOT / "test-artifacts"
+
+# Streamlit sets data-test-script-state on the stApp element; these two values
+# mean the script is not running (finished normally, or failed to compile).
+IDLE_APP = (
+    '[data-testid="stApp"][data-test-script-state="notRunning"], '
+    '[data-testid="stApp"][data-test-script-state="compilationError"]'
+)
+
+expect.set_options(timeout=DEFAULT_TIMEOUT_MS)
+
+_REPORTS = pytest.StashKey[dict]()
+
+
+def _ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if BROWSER_DIR in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    item.stash.setdefault(_REPORTS, {})[report.when] = report
+    return report
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def wait_for_app_idle(page: Page, timeout_ms: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until Streamlit has finished the current (re)run of the script.
+
+    Call it after every interaction that triggers a rerun (a click, a typed value,
+    an upload). A short pause first lets a just-sent rerun request reach the app,
+    then the app must report "not running" and the running-status widget be gone.
+    """
+    page.wait_for_timeout(150)
+    page.locator(IDLE_APP).wait_for(state="attached", timeout=timeout_ms)
+    expect(page.get_by_test_id("stStatusWidget")).to_be_hidden(timeout=timeout_ms)
+
+
+def assert_no_exception(page: Page) -> None:
+    """Fail with the app's own message when it shows an exception box."""
+    exceptions = page.get_by_test_id("stException")
+    if exceptions.count():
+        shown = "\n---\n".join(text.strip() for text in exceptions.all_inner_texts())
+        pytest.fail(f"the app shows {exceptions.count()} exception(s):\n{shown}", pytrace=False)
+
+
+class StreamlitApp:
+    """The app as one browser tab sees it.
+
+    ``open("Triage")`` loads the page whose URL path is ``/Triage`` (Streamlit
+    derives it from ``pages/N_Triage.py``) and waits until it is idle.
+    ``page_errors`` collects uncaught JavaScript errors of the tab.
+    """
+
+    def __init__(self, page: Page, base_url: str):
+        self.page = page
+        self.base_url = base_url
+        self.page_errors: list[str] = []
+        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+
+    def open(self, path: str = "") -> Page:
+        self.page.goto(f"{self.base_url}/{path.lstrip('/')}")
+        self.wait_idle()
+        return self.page
+
+    def wait_idle(self, timeout_ms: float = DEFAULT_TIMEOUT_MS) -> None:
+        wait_for_app_idle(self.page, timeout_ms)
+
+    def assert_no_exception(self) -> None:
+        assert_no_exception(self.page)
+
+
+# --------------------------------------------------------------- fixtures
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no server log)"
+
+
+def _wait_for_health(url: str, server: subprocess.Popen, log_path: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(
+                f"the Streamlit server exited with code {server.returncode} before it was "
+                f"healthy; last lines of {log_path}:\n{_tail(log_path)}",
+                pytrace=False,
+            )
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.read().decode().strip() == "ok":
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.25)
+    pytest.fail(
+        f"the Streamlit server did not answer 'ok' on {url} within {SERVER_START_TIMEOUT_S} s; "
+        f"last lines of {log_path}:\n{_tail(log_path)}",
+        pytrace=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(tmp_path_factory: pytest.TempPathFactory):
+    """Start the app with an empty model store; yield its base URL."""
+    if not (PROJECT_ROOT / "app.py").is_file():
+        pytest.fail(f"{PROJECT_ROOT / 'app.py'} is missing: there is no app to test", pytrace=False)
+    port = _free_port()
+    model_dir = tmp_path_factory.mktemp("server-models")
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
+    log_path = ARTIFACTS_DIR / "streamlit-server.log"
+    env = {
+        **os.environ,
+        "PSL_MODEL_DIR": str(model_dir),
+        "PYTHONUNBUFFERED": "1",
+    }
+    command = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+        # The app hides error details from its users; a failing test should show them.
+        "--client.showErrorDetails", "full",
+    ]
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(
+            command, cwd=PROJECT_ROOT, env=env, stdin=subprocess.DEVNULL,
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_health(f"{base_url}/_stcore/health", server, log_path)
+        yield base_url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> Path:
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    reason = f"{CHROMIUM} is missing (Debian package chromium; `make test` installs it when run as root)"
+    if _ci():
+        pytest.fail(f"{reason}: CI must run the browser tests", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_executable: Path):
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_executable, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, streamlit_server: str, request: pytest.FixtureRequest):
+    context = browser.new_context(base_url=streamlit_server, viewport=VIEWPORT)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    page = context.new_page()
+    yield page
+    call = request.node.stash.get(_REPORTS, {}).get("call")
+    if call is not None and call.failed:
+        ARTIFACTS_DIR.mkdir(exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
+        try:
+            page.screenshot(path=ARTIFACTS_DIR / f"{name}.png", full_page=True)
+        except Exception as error:  # a crashed tab must not hide the test's own failure
+            print(f"no failure screenshot for {request.node.nodeid}: {error}")
+    context.close()
+
+
+@pytest.fixture
+def app(page: Page, streamlit_server: str) -> StreamlitApp:
+    return StreamlitApp(page, streamlit_server)

@@ -17,6 +17,7 @@ from .intervals import clopper_pearson_band
 from .search import (
     CRITERION_CODES,
     LabelEvaluator,
+    PairEvaluator,
     greedy_search,
     score_tracks,
     stage_options,
@@ -233,19 +234,58 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             features, y01[search_rows], score_set,
             CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss],
         )
+        self._search(evaluator, score_set, progress)
+        self._calibrate(columns, calibration_rows, y01)
+        return self
+
+    def fit_pairs(self, X, pairs, progress=None):
+        """Learn the list from pairwise comparisons alone (Sec. 4.5, soft rank loss).
+
+        The list then ranks cases by their total score (:meth:`total_scores`); with no
+        labels there are no probabilities, so ``predict_proba``, ``predict_interval``
+        and ``to_json`` raise. The ``loss`` parameter is not used: pairs are always
+        judged by the soft rank loss (eq. 14).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        pairs : array-like of int, shape (n_pairs, 2)
+            Rows of (preferred row index, other row index): the first case should
+            rank above the second.
+        progress : callable or None
+
+        Returns
+        -------
+        self
+        """
+        score_set = self._check_params()
+        columns = self._read_X(X, reset=True)
+        n_rows = len(columns[0].values)
+        pairs = np.asarray(pairs)
+        if pairs.ndim != 2 or pairs.shape[1] != 2 or len(pairs) == 0:
+            raise DataError(f"pairs must have shape (n_pairs, 2) with n_pairs >= 1, got shape {pairs.shape}")
+        if not np.issubdtype(pairs.dtype, np.integer):
+            raise DataError("pairs must hold integer row indices")
+        if pairs.min() < 0 or pairs.max() >= n_rows:
+            raise DataError(f"pairs refer to rows outside 0..{n_rows - 1}")
+        if np.any(pairs[:, 0] == pairs[:, 1]):
+            raise DataError("pairs compare a row with itself; each pair needs two different rows")
+        evaluator = PairEvaluator(candidate_features(columns), pairs)
+        self._search(evaluator, score_set, progress)
+        self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
+        self.stage_probabilities_ = None
+        return self
+
+    def _search(self, evaluator, score_set, progress):
+        """Run the greedy search and keep the chosen literals, scores and criteria."""
         if self.binarization == "preprocess":
-            features = _preprocess_cuts(evaluator, score_set, self.threshold_search)
-            evaluator.features = features
+            evaluator.features = _preprocess_cuts(evaluator, score_set, self.threshold_search)
         options = greedy_search(
             evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
         )
-        self.literals_ = [features[o.feature].literal(o.cut, o.negated) for o in options]
+        self.literals_ = [evaluator.features[o.feature].literal(o.cut, o.negated) for o in options]
         self.scores_ = [o.score for o in options]
-        self.stage_criterion_ = np.array(
-            [_prior_value(evaluator)] + [o.value for o in options]
-        )
-        self._calibrate(columns, calibration_rows, y01)
-        return self
+        self.stage_criterion_ = np.array([_prior_value(evaluator)] + [o.value for o in options])
 
     def _calibrate(self, columns, rows, y01):
         by_name = {c.name: c for c in columns}
@@ -312,7 +352,16 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             totals += score * literal.evaluate(column.values)
         return totals
 
+    def _check_probabilities(self):
+        check_is_fitted(self, "literals_")
+        if self.stage_probabilities_ is None:
+            raise PSLError(
+                "this list was fitted from pairwise comparisons: it ranks cases by total_scores "
+                "but has no probabilities or intervals; fit it on labelled data for those"
+            )
+
     def _lookup(self, X, stage):
+        self._check_probabilities()
         stage = self._stage(stage)
         totals = self.total_scores(X, stage)
         return stage, np.searchsorted(self.stage_totals_[stage], totals)
@@ -347,6 +396,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         -------
         totals, lower, point, upper : ndarrays of shape (|Sigma_k|,)
         """
+        self._check_probabilities()
         stage = self._stage(stage)
         q = self.stage_probabilities_[stage]
         lower, upper = clopper_pearson_band(
@@ -395,7 +445,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 "threshold": literal.threshold if literal else None,
                 "score": self.scores_[k - 1] if k else None,
             }
-            lookup = dict(zip(self.stage_totals_[k].tolist(), self.stage_probabilities_[k]))
+            probabilities = self.stage_probabilities_ or [[np.nan] * len(t) for t in self.stage_totals_]
+            lookup = dict(zip(self.stage_totals_[k].tolist(), probabilities[k]))
             for t in all_totals.tolist():
                 row[t] = lookup.get(t, np.nan)
             rows.append(row)
@@ -417,7 +468,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ``metadata`` (a JSON-ready dict: name, column labels, ...) is stored with it;
         by default the ``metadata_`` a loaded model came with.
         """
-        check_is_fitted(self, "literals_")
+        self._check_probabilities()
         return serialization.dumps(self, metadata)
 
     @classmethod
@@ -442,13 +493,13 @@ def _subset(feature, rows):
 
 
 def _prior_value(evaluator):
-    evaluator.set_totals(np.zeros(len(evaluator.y), dtype=np.int64), 0, 0)
+    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
     return evaluator.current_value()
 
 
 def _preprocess_cuts(evaluator, score_set, threshold_search):
     """Binarize numeric features beforehand: each feature's best cut on its own."""
-    evaluator.set_totals(np.zeros(len(evaluator.y), dtype=np.int64), 0, 0)
+    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
     tracks = score_tracks(score_set, first_stage=True)
     options = stage_options(evaluator, range(len(evaluator.features)), tracks, threshold_search)
     fixed = []

@@ -126,11 +126,11 @@ def _count_below(start, positions, code, p):
 
 
 @njit(cache=True)
-def _candidate_value(
+def _label_value(
     start, positions, p, s, negated, totals_of_group, group_slot,
     reach_lo_slot, reach_hi_slot, method, criterion, pos, neg, q,
 ):
-    """Criterion after adding a literal to the current totals.
+    """Criterion after adding a literal to the current totals of labelled rows.
 
     The literal is true for rows after the first p of the feature's sorted order
     (``value > cut``), or for the first p when ``negated``; its rows move from their
@@ -157,11 +157,68 @@ def _candidate_value(
 
 
 @njit(cache=True)
+def _wrong_order(difference):
+    """Soft rank loss of one pair whose preferred case leads by ``difference`` points."""
+    if difference > 0:
+        return 0.0
+    if difference == 0:
+        return 0.5
+    return 1.0
+
+
+@njit(cache=True)
+def _pair_value(start, positions, p, s, negated, group_difference, group_size):
+    """Soft rank loss (eq. 14) over comparison pairs after adding a literal.
+
+    Pairs are grouped by the current difference of totals (preferred minus other).
+    Bucket 4g holds, for pairs of group g whose preferred case sorts above the other,
+    the other's position, bucket 4g + 1 the preferred's; buckets 4g + 2 and 4g + 3 the
+    same for pairs sorted the other way. A cut after the first p rows then separates
+    ``count(4g, < p) - count(4g + 1, < p)`` pairs in the preferred case's favour.
+    """
+    loss = 0.0
+    total = 0.0
+    for g in range(group_difference.shape[0]):
+        n = group_size[g]
+        d = group_difference[g]
+        ahead = _count_below(start, positions, 4 * g, p) - _count_below(start, positions, 4 * g + 1, p)
+        behind = _count_below(start, positions, 4 * g + 2, p) - _count_below(start, positions, 4 * g + 3, p)
+        if negated:
+            ahead, behind = behind, ahead
+        loss += (n - ahead - behind) * _wrong_order(d) + ahead * _wrong_order(d + s) + behind * _wrong_order(d - s)
+        total += n
+    return loss / total
+
+
+LABELS = 0
+PAIRS = 1
+
+
+@njit(cache=True)
+def _candidate_value(
+    problem, start, positions, p, s, negated, group_int, group_float,
+    reach_lo_slot, reach_hi_slot, method, criterion, pos, neg, q,
+):
+    """Criterion of one candidate for labelled rows or for comparison pairs."""
+    if problem == PAIRS:
+        return _pair_value(start, positions, p, s, negated, group_int, group_float[:, 0])
+    return _label_value(
+        start, positions, p, s, negated, group_float, group_int,
+        reach_lo_slot, reach_hi_slot, method, criterion, pos, neg, q,
+    )
+
+
+@njit(cache=True)
 def _search_feature(
-    codes, order, cut_positions, totals_of_group, group_slot, scores, negated,
+    problem, start, positions, cut_positions, group_int, group_float, scores, negated,
     size, reach_lo_slot, reach_hi_slot, method, criterion, brute,
 ):
     """Best cut of one feature for every track (score, polarity).
+
+    ``start``/``positions`` are the feature's count buckets (:func:`_code_buckets` for
+    labelled rows, :meth:`PairEvaluator.search` for pairs); ``group_int``/``group_float``
+    describe the current groups (slots and counts for labels, differences and sizes
+    for pairs).
 
     ``brute`` evaluates every cut. Otherwise each round evaluates a grid of cuts on the
     track's current interval and keeps the interval between the grid neighbours of the
@@ -177,7 +234,6 @@ def _search_feature(
     best_cut : ndarray of int, shape (n_tracks,)
     best_value : ndarray, shape (n_tracks,)
     """
-    start, positions = _code_buckets(codes, order, 2 * group_slot.shape[0])
     n_cuts = cut_positions.shape[0]
     n_tracks = scores.shape[0]
     pos = np.empty(size)
@@ -205,8 +261,8 @@ def _search_feature(
                 c = grid[i]
                 if np.isnan(memo[c]):
                     memo[c] = _candidate_value(
-                        start, positions, cut_positions[c], scores[t], negated[t],
-                        totals_of_group, group_slot, reach_lo_slot, reach_hi_slot,
+                        problem, start, positions, cut_positions[c], scores[t], negated[t],
+                        group_int, group_float, reach_lo_slot, reach_hi_slot,
                         method, criterion, pos, neg, q,
                     )
                     touched[n_touched] = c
@@ -267,6 +323,7 @@ class LabelEvaluator:
     def __init__(self, features, y, score_set, method, criterion):
         self.features = features
         self.y = np.asarray(y, dtype=np.int64)
+        self.n_rows = len(self.y)
         self.max_abs_score = int(max(abs(s) for s in score_set))
         self.method = method
         self.criterion = criterion
@@ -293,11 +350,70 @@ class LabelEvaluator:
 
         ``feature = -1`` with one cut and score 0 evaluates the totals as they are.
         """
-        order = self.features[feature].order if feature >= 0 else np.arange(len(self.y))
+        order = self.features[feature].order if feature >= 0 else np.arange(self.n_rows)
+        start, positions = _code_buckets(self.codes, order, 2 * len(self.group_slot))
         return _search_feature(
-            self.codes, order, np.asarray(cut_positions, dtype=np.int64), self.totals_of_group,
-            self.group_slot, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
+            LABELS, start, positions, np.asarray(cut_positions, dtype=np.int64), self.group_slot,
+            self.totals_of_group, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
             self.size, self.reach_lo_slot, self.reach_hi_slot, self.method, self.criterion, brute,
+        )
+
+
+class PairEvaluator:
+    """Searches candidates by the soft rank loss over comparison pairs (Sec. 4.5).
+
+    Parameters
+    ----------
+    features : list of CandidateFeature
+    pairs : ndarray of int, shape (P, 2)
+        Rows of (preferred row index, other row index).
+    """
+
+    def __init__(self, features, pairs):
+        self.features = features
+        self.pairs = np.asarray(pairs, dtype=np.int64)
+        self.n_rows = len(features[0].values)
+        self.ranks = []
+        for feature in features:
+            rank = np.empty(self.n_rows, dtype=np.int64)
+            rank[feature.order] = np.arange(self.n_rows)
+            self.ranks.append(rank)
+
+    def set_totals(self, totals, reach_lo, reach_hi):
+        """Group the pairs by their current difference of totals."""
+        difference = totals[self.pairs[:, 0]] - totals[self.pairs[:, 1]]
+        self.group_difference, self.group = np.unique(difference, return_inverse=True)
+        sizes = np.bincount(self.group, minlength=len(self.group_difference)).astype(float)
+        self.group_size = np.column_stack([sizes, sizes])
+
+    def current_value(self):
+        """Soft rank loss of the current totals."""
+        _, value = self.search(-1, np.zeros(1), np.zeros(1), np.zeros(1), brute=True)
+        return value[0]
+
+    def search(self, feature, cut_positions, scores, negated, brute):
+        """Best cut per (score, polarity) track of one feature (``-1``: no feature)."""
+        n_codes = 4 * len(self.group_difference)
+        if feature >= 0:
+            rank = self.ranks[feature]
+            preferred, other = rank[self.pairs[:, 0]], rank[self.pairs[:, 1]]
+            ahead = preferred > other
+            low = np.where(ahead, other, preferred)
+            high = np.where(ahead, preferred, other)
+            base = 4 * self.group + np.where(ahead, 0, 2)
+            codes = np.concatenate([base, base + 1])
+            places = np.concatenate([low, high])
+            order = np.lexsort((places, codes))
+            positions = places[order]
+            start = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=n_codes))))
+        else:
+            positions = np.zeros(0, dtype=np.int64)
+            start = np.zeros(n_codes + 1, dtype=np.int64)
+        return _search_feature(
+            PAIRS, start.astype(np.int64), positions.astype(np.int64),
+            np.asarray(cut_positions, dtype=np.int64), self.group_difference.astype(np.int64),
+            self.group_size, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
+            1, 0, 0, 0, 0, brute,
         )
 
 
@@ -368,7 +484,7 @@ def greedy_search(
 
     Parameters
     ----------
-    evaluator : LabelEvaluator
+    evaluator : LabelEvaluator or PairEvaluator
     score_set : sequence of int
     max_stages : int or None
         Maximal number of features; None = until every feature is used.
@@ -386,7 +502,7 @@ def greedy_search(
         The chosen option of each stage, in order.
     """
     features = evaluator.features
-    n_rows = len(features[0].values)
+    n_rows = evaluator.n_rows
     n_stages = len(features) if max_stages is None else min(max_stages, len(features))
     totals = np.zeros(n_rows, dtype=np.int64)
     reach = (0, 0)

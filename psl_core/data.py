@@ -71,11 +71,12 @@ _IDENTIFIER_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|mrn|record|index|un
 _POSITIVE_WORDS = {
     "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
     "case", "cases", "abnormal", "died", "dead", "death", "deceased", "event", "sick", "ill",
-    "malignant", "high", "+",
+    "malignant", "high", "+", "oui", "si", "sí", "ja", "sim",
 }
 _NEGATIVE_WORDS = {
     "0", "no", "n", "false", "f", "negative", "neg", "absent", "absence", "none", "normal",
-    "control", "controls", "alive", "survived", "healthy", "benign", "low", "-",
+    "control", "controls", "alive", "survived", "healthy", "benign", "low", "-", "non", "nein",
+    "nee", "nej", "não", "nao",
 }
 _OUTCOME_NAME = re.compile(
     r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|mortality|"
@@ -356,7 +357,10 @@ def _read_text_table(data: bytes, filename: str, delimiter: str | None, notes: l
     if not text.strip():
         raise DataError(f"{filename} contains only blank space, no table.")
     delimiter = delimiter or _sniff_delimiter(text)
-    header = next(csv.reader(io.StringIO(text.lstrip("\r\n")), delimiter=delimiter), [])
+    try:
+        header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter), [])
+    except csv.Error as exc:
+        raise DataError(f"{filename} has no readable header row: {exc}") from exc
     _check_header(header, filename)
     try:
         return pd.read_csv(
@@ -378,8 +382,8 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     try:
         workbook = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
         sheet = workbook.sheet_names[0]
-        header = workbook.parse(sheet, header=None, nrows=1)
-        frame = workbook.parse(sheet, na_values=EXTRA_MISSING_MARKERS)
+        header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
+        frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
     except (zipfile.BadZipFile, KeyError, OSError) as exc:
         raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.") from exc
     except Exception as exc:  # openpyxl meets arbitrary user bytes; any failure is bad data
@@ -480,11 +484,12 @@ def _normalized(series: pd.Series) -> pd.Series:
 def outcome_classes(series: pd.Series) -> list:
     """Distinct non-missing values of a column, as plain Python values, in natural order.
 
-    Values with the same canonical text (1, 1.0, "1") count once, as their first occurrence.
+    Values with the same canonical text (1, 1.0, "1") count once, as their first occurrence;
+    text is stripped, integer-valued floats become ints.
     """
-    values = _normalized(series).dropna()
+    present = series[_normalized(series).notna()]
     firsts: dict[str, object] = {}
-    for value in values.unique().tolist():
+    for value in present.unique().tolist():
         firsts.setdefault(_value_text(value), value)
     return [_plain(firsts[text]) for text in sorted(firsts, key=_natural_key)]
 
@@ -505,9 +510,11 @@ def value_label(value: object, spec: ColumnSpec | None = None) -> str:
 
 
 def _plain(value: object) -> object:
-    """An integer-valued float as int, so the page shows 1, not 1.0."""
+    """A value as the page shows it: 1 rather than 1.0, text without surrounding spaces."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return int(value)
+    if isinstance(value, str):
+        return value.strip()
     return value
 
 
@@ -580,7 +587,8 @@ def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
     """A likely outcome column, or None.
 
     Preference: a binary column whose name sounds like an outcome ("outcome", "diagnosis",
-    "death", "class", ...), then any such column with few values, then the last binary column.
+    "death", "class", ...), then any such column with few values (even one value, so that the
+    user learns what is wrong with it), then the last binary column.
     """
     named = [name for name in df.columns if _OUTCOME_NAME.search(str(name).lower().replace("_", " "))]
     binary = [name for name in df.columns if types.get(name) == "binary"]
@@ -588,7 +596,7 @@ def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
         if name in binary:
             return name
     for name in named:
-        if 2 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
+        if 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
             return name
     return binary[-1] if binary else None
 
@@ -878,6 +886,12 @@ def prepare_training_data(
         {name: _final_column(series, types[name]) for name, series in converted.items()},
         index=df.index[keep.to_numpy()],
     )
+    for name in X.columns:
+        if _separates_perfectly(X[name], y):
+            notes.append(
+                f"{str(name)!r} alone separates the outcome perfectly. If it is derived from the "
+                "outcome or recorded after it, set it to 'ignore'."
+            )
     columns = {
         name: _column_info(name, types[name], X[name], binary_values[name], fill_values.get(name), specs.get(name))
         for name in X.columns
@@ -1050,6 +1064,16 @@ def _final_column(series: pd.Series, kind: str) -> pd.Series | pd.Categorical:
         categories = sorted(series.unique().tolist(), key=_natural_key)
         return pd.Categorical(series.astype(str), categories=pd.Index(categories, dtype="str"))
     return series.astype("float64")
+
+
+def _separates_perfectly(column: pd.Series, y: np.ndarray) -> bool:
+    """Whether a threshold (numbers) or the categories alone predict y without error."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        classes_per_category = pd.Series(y, index=column.index).groupby(column, observed=True).nunique()
+        return bool((classes_per_category == 1).all())
+    values = column.to_numpy(dtype=float)
+    positives, negatives = values[y == 1], values[y == 0]
+    return bool(positives.min() > negatives.max() or negatives.min() > positives.max())
 
 
 def _column_info(

@@ -1,0 +1,235 @@
+"""The landing page (app.py) in Streamlit's AppTest: demo by default, choices, uploads, errors."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_core.data import PreparedData
+
+DOCUMENTED_KEYS = (
+    "data_source",
+    "data_name",
+    "raw_df",
+    "dataset_meta",
+    "data_notes",
+    "column_types",
+    "outcome",
+    "positive_class",
+    "missing_handling",
+    "prepared",
+    "prepare_error",
+)
+
+
+def study_csv(n: int = 40, outcome=None) -> bytes:
+    """A small uploaded study: an id, two numbers, a text binary and a text outcome."""
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(
+        {
+            "patient_id": range(1, n + 1),
+            "age": rng.integers(30, 80, n),
+            "crp": rng.normal(10, 3, n).round(1),
+            "smoker": ["yes", "no"] * (n // 2),
+            "outcome": outcome if outcome is not None else ["died", "alive", "alive", "died"] * (n // 4),
+        }
+    )
+    return frame.to_csv(index=False).encode()
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = AppTest.from_file("../../app.py", default_timeout=30)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def texts(elements) -> list[str]:
+    return [element.value for element in elements]
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    if at.session_state["w_source"] != "upload":
+        at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="w_upload").set_value((name, data, "application/octet-stream")).run()
+    assert not at.exception
+    return at
+
+
+def test_demo_loads_by_default_and_is_prepared(app):
+    state = app.session_state
+    for key in DOCUMENTED_KEYS:
+        assert key in state
+    assert state["data_source"] == "demo" and state["data_name"] == "Heart disease (UCI, Cleveland)"
+    assert state["raw_df"].shape == (303, 15)
+    assert state["outcome"] == "heart_disease" and state["positive_class"] == [1]
+    assert state["missing_handling"] == "drop"
+    assert state["column_types"]["cp"] == "categorical" and state["column_types"]["num"] == "ignore"
+    prepared = state["prepared"]
+    assert isinstance(prepared, PreparedData)
+    assert prepared.n_rows_after == 297 and prepared.X.shape[1] == 13 and prepared.n_positive == 137
+    assert state["prepare_error"] is None
+    assert not app.error
+    assert "297 rows and 13 features" in texts(app.success)[-1]
+    assert "6 rows (2.0 %) have a missing value and will be dropped; 297 of 303 rows remain." in texts(app.info)
+    assert app.title[0].value == "PSL Triage"
+
+
+def test_imputing_keeps_all_303_rows(app):
+    app.radio(key="w_missing").set_value("impute").run()
+    assert app.session_state["missing_handling"] == "impute"
+    assert app.session_state["prepared"].n_rows_after == 303
+    assert any("Filled in 4 missing values of 'ca'" in text for text in texts(app.markdown))
+
+
+def test_changing_the_outcome_guesses_its_positive_class(app):
+    app.selectbox(key="w_outcome").set_value("exang").run()
+    state = app.session_state
+    assert state["outcome"] == "exang" and state["positive_class"] == [1]
+    prepared = state["prepared"]
+    assert prepared.outcome == "exang" and "exang" not in prepared.X
+    assert prepared.n_positive == int((state["raw_df"].dropna()["exang"] == 1).sum())
+    app.selectbox(key="w_positive").set_value(0).run()
+    assert app.session_state["positive_class"] == [0]
+    assert app.session_state["prepared"].n_negative == prepared.n_positive
+
+
+def test_outcome_with_five_classes_asks_for_the_positive_ones(app):
+    app.selectbox(key="w_outcome").set_value("num").run()
+    assert app.session_state["prepared"] is None
+    assert "pick the positive class" in texts(app.error)[0]
+    app.multiselect(key="w_positive_multi").set_value([1, 2, 3, 4]).run()
+    prepared = app.session_state["prepared"]
+    assert not app.error and prepared.n_positive == 137 and prepared.positive_class == (1, 2, 3, 4)
+    assert any("1, 2, 3, 4 count as positive, 0 as negative" in text for text in texts(app.markdown))
+
+
+def test_changing_a_column_type(app):
+    app.selectbox(key="w_type::cp").set_value("ignore").run()
+    assert app.session_state["column_types"]["cp"] == "ignore"
+    assert "cp" not in app.session_state["prepared"].X
+    app.selectbox(key="w_type::ca").set_value("categorical").run()
+    assert isinstance(app.session_state["prepared"].X["ca"].dtype, pd.CategoricalDtype)
+
+
+def test_good_upload_becomes_the_active_dataset(app):
+    upload(app, "study.csv", study_csv())
+    state = app.session_state
+    assert state["data_source"] == "upload" and state["data_name"] == "study.csv"
+    assert state["column_types"]["patient_id"] == "ignore"
+    assert state["outcome"] == "outcome" and state["positive_class"] == ["died"]
+    prepared = state["prepared"]
+    assert prepared.n_rows_after == 40 and list(prepared.X.columns) == ["age", "crp", "smoker"]
+    assert not app.error
+
+
+def test_bad_upload_keeps_the_previous_dataset(app):
+    upload(app, "study.csv", study_csv())
+    good = app.session_state["prepared"]
+    upload(app, "garbage.csv", bytes(range(256)) * 8)
+    assert "garbage.csv is a binary file" in texts(app.error)[0]
+    assert "Still using the previous data: study.csv." in texts(app.info)
+    assert app.session_state["data_name"] == "study.csv"
+    assert app.session_state["prepared"] is good
+    # The app stays usable: choices still work after the bad upload.
+    app.radio(key="w_missing").set_value("impute").run()
+    assert not app.exception and app.session_state["prepared"].n_rows_after == 40
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("empty.csv", b"", "empty"),
+        ("dup.csv", b"a,b,a\n1,2,3\n", "duplicate column names"),
+        ("book.xlsx", b"not really excel", "Excel"),
+        ("notes.txt", b"dear colleague\nplease find attached\n", "does not look like a table"),
+    ],
+)
+def test_first_bad_upload_keeps_the_demo(app, name, data, message):
+    upload(app, name, data)
+    assert message in texts(app.error)[0]
+    assert app.session_state["data_source"] == "demo"
+    assert app.session_state["prepared"].n_rows_after == 297
+
+
+def test_upload_with_unusable_outcome_shows_why(app):
+    upload(app, "one_class.csv", study_csv(outcome=["alive"] * 40))
+    assert app.session_state["data_name"] == "one_class.csv"
+    assert app.session_state["prepared"] is None
+    assert any("outcome" in text for text in texts(app.error))
+    few = ["died"] * 5 + ["alive"] * 35
+    upload(app, "few.csv", study_csv(outcome=few))
+    assert app.session_state["outcome"] == "outcome"
+    assert "5 positive (died) and 35 negative (alive); at least 10 of each" in texts(app.error)[0]
+
+
+def test_latin1_upload_says_how_it_was_read(app):
+    data = study_csv().decode().replace("patient_id", "n°").encode("latin-1")
+    upload(app, "latin.csv", data)
+    assert app.session_state["data_name"] == "latin.csv"
+    assert any("read as Windows-1252" in text for text in texts(app.info))
+
+
+def test_xlsx_upload(app):
+    buffer = io.BytesIO()
+    pd.read_csv(io.BytesIO(study_csv())).to_excel(buffer, index=False)
+    upload(app, "study.xlsx", buffer.getvalue())
+    assert app.session_state["data_name"] == "study.xlsx"
+    assert app.session_state["prepared"].n_rows_after == 40
+
+
+def test_upload_size_limit_from_environment(monkeypatch):
+    monkeypatch.setenv("PSL_MAX_UPLOAD_MB", "1")
+    at = AppTest.from_file("../../app.py", default_timeout=30).run()
+    at.radio(key="w_source").set_value("upload").run()
+    assert "up to 1 MB" in at.file_uploader(key="w_upload").label
+    big = study_csv() + b"\n" * (2**20)
+    upload(at, "big.csv", big)
+    assert "the limit is 1.0 MB" in texts(at.error)[0]
+    assert at.session_state["data_source"] == "demo"
+
+
+def test_invalid_size_limit_warns_and_uses_the_default(monkeypatch):
+    monkeypatch.setenv("PSL_MAX_UPLOAD_MB", "lots")
+    at = AppTest.from_file("../../app.py", default_timeout=30).run()
+    at.radio(key="w_source").set_value("upload").run()
+    assert "PSL_MAX_UPLOAD_MB must be a positive whole number" in texts(at.warning)[0]
+    assert "up to 50 MB" in at.file_uploader(key="w_upload").label
+
+
+def test_switching_between_demo_and_upload_loses_nothing(app):
+    app.radio(key="w_missing").set_value("impute").run()
+    upload(app, "study.csv", study_csv())
+    app.selectbox(key="w_type::crp").set_value("ignore").run()
+    app.radio(key="w_source").set_value("demo").run()
+    state = app.session_state
+    assert state["data_source"] == "demo" and state["missing_handling"] == "impute"
+    assert state["prepared"].n_rows_after == 303
+    app.radio(key="w_source").set_value("upload").run()
+    state = app.session_state
+    assert state["data_name"] == "study.csv" and state["column_types"]["crp"] == "ignore"
+    assert list(state["prepared"].X.columns) == ["age", "smoker"]
+
+
+def test_widgets_come_back_with_the_stored_choices(app):
+    """Streamlit drops widget state when another page runs; the page rebuilds it from the keys."""
+    app.radio(key="w_missing").set_value("impute").run()
+    app.selectbox(key="w_outcome").set_value("exang").run()
+    app.selectbox(key="w_type::age").set_value("ignore").run()
+    returning = AppTest.from_file("../../app.py", default_timeout=30)
+    for key in (*DOCUMENTED_KEYS, "stashed_datasets", "dataset_version"):
+        returning.session_state[key] = app.session_state[key]
+    returning.run()
+    assert not returning.exception
+    assert returning.radio(key="w_missing").value == "impute"
+    assert returning.selectbox(key="w_outcome").value == "exang"
+    assert returning.selectbox(key="w_positive").value == 1
+    assert returning.selectbox(key="w_type::age").value == "ignore"
+    assert returning.selectbox(key="w_type::cp").value == "categorical"
+    prepared = returning.session_state["prepared"]
+    assert prepared.outcome == "exang" and "age" not in prepared.X and prepared.n_rows_after == 303

@@ -1,0 +1,719 @@
+"""Tests of psl_core.data and psl_core.demo: reading uploads, column types, guesses, preparation."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import string
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from psl_core.data import (
+    DEFAULT_MAX_UPLOAD_MB,
+    KINDS,
+    MIN_ROWS_PER_CLASS,
+    ColumnSpec,
+    PreparedData,
+    column_summary,
+    count_classes,
+    describe_missing_handling,
+    guess_missing_handling,
+    guess_outcome,
+    guess_positive_class,
+    infer_column_types,
+    load_table,
+    missing_report,
+    outcome_classes,
+    prepare_training_data,
+    read_table,
+    upload_limit_mb,
+    value_label,
+)
+from psl_core.demo import HEART_META, load_demo
+from psl_core.errors import DataError
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return load_demo()
+
+
+@pytest.fixture(scope="module")
+def demo_types(demo):
+    df, meta = demo
+    return infer_column_types(df, meta.columns)
+
+
+def balanced_table(n: int = 40, **extra) -> pd.DataFrame:
+    """A small table with a balanced 0/1 outcome and a numeric feature, plus ``extra`` columns."""
+    rng = np.random.default_rng(0)
+    table = {"outcome": [0, 1] * (n // 2), "value": rng.normal(size=n).round(3)}
+    table.update(extra)
+    return pd.DataFrame(table)
+
+
+def xlsx_bytes(sheets: dict[str, pd.DataFrame]) -> bytes:
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+        for name, frame in sheets.items():
+            frame.to_excel(writer, sheet_name=name, index=False)
+    return buffer.getvalue()
+
+
+# --- demo data --------------------------------------------------------------------------------
+
+
+def test_demo_has_303_rows_and_derived_outcome(demo):
+    df, meta = demo
+    assert df.shape == (303, 15)
+    assert meta.outcome == "heart_disease" and meta.positive_class == 1
+    assert list(df.columns).index("heart_disease") == list(df.columns).index("num") + 1
+    assert (df["heart_disease"] == (df["num"] > 0)).all()
+    assert df["heart_disease"].sum() == 139  # 45.9 %
+    assert df[["ca", "thal"]].isna().sum().tolist() == [4, 2]
+
+
+def test_demo_specs_give_clinical_labels_units_and_codes():
+    columns = HEART_META.columns
+    assert (columns["thalach"].label, columns["thalach"].unit) == ("Max heart rate", "bpm")
+    assert (columns["oldpeak"].label, columns["oldpeak"].unit) == ("ST depression", "mm")
+    assert (columns["trestbps"].label, columns["trestbps"].unit) == ("Resting blood pressure", "mm Hg")
+    assert (columns["chol"].label, columns["chol"].unit) == ("Serum cholesterol", "mg/dl")
+    assert columns["ca"].label == "Major vessels coloured by fluoroscopy"
+    assert columns["cp"].categories[4] == "asymptomatic"
+    assert columns["restecg"].categories[2] == "left ventricular hypertrophy"
+    assert columns["slope"].categories == {1: "upsloping", 2: "flat", 3: "downsloping"}
+    assert columns["thal"].categories == {3: "normal", 6: "fixed defect", 7: "reversible defect"}
+    assert columns["sex"].kind == "binary" and columns["sex"].binary_one == 1
+    assert columns["num"].kind == "ignore"
+    # Every column of the demo table has a spec.
+    df, _ = load_demo()
+    assert set(columns) == set(df.columns)
+
+
+def test_demo_types_mark_coded_columns_categorical(demo, demo_types):
+    assert {name: demo_types[name] for name in ("cp", "restecg", "slope", "thal")} == dict.fromkeys(
+        ("cp", "restecg", "slope", "thal"), "categorical"
+    )
+    assert demo_types["sex"] == demo_types["fbs"] == demo_types["exang"] == "binary"
+    assert demo_types["thalach"] == demo_types["oldpeak"] == "numeric"
+    assert demo_types["num"] == "ignore"
+
+
+def test_prepare_demo_dropping_missing_rows(demo, demo_types):
+    df, meta = demo
+    prepared = prepare_training_data(df, demo_types, "heart_disease", 1, "drop", meta.columns)
+    assert isinstance(prepared, PreparedData)
+    assert (prepared.n_rows_before, prepared.n_rows_after) == (303, 297)
+    assert prepared.X.shape == (297, 13)
+    assert "num" not in prepared.X and "heart_disease" not in prepared.X
+    assert prepared.y.dtype == np.int64 and set(np.unique(prepared.y)) == {0, 1}
+    assert (prepared.n_positive, prepared.n_negative) == (137, 160)
+    assert prepared.positive_class == (1,)
+    assert (prepared.outcome_label, prepared.positive_label, prepared.negative_label) == (
+        "Heart disease",
+        "heart disease",
+        "no heart disease",
+    )
+    assert prepared.notes == ["Dropped 6 rows (2.0 %) with a missing value."]
+    assert not prepared.X.isna().any().any()
+    # The source row index is kept, so rows can be traced back to the table.
+    assert prepared.X.index.equals(df.dropna().index)
+    np.testing.assert_array_equal(prepared.y, df.loc[prepared.X.index, "heart_disease"].to_numpy())
+
+
+def test_prepared_demo_columns_have_kinds_dtypes_and_metadata(demo, demo_types):
+    df, meta = demo
+    prepared = prepare_training_data(df, demo_types, "heart_disease", 1, "drop", meta.columns)
+    X, info = prepared.X, prepared.columns
+    assert list(info) == list(X.columns)
+    assert X["thalach"].dtype == np.float64
+    assert info["thalach"].display_name == "Max heart rate (bpm)"
+    assert set(X["sex"].unique()) == {0.0, 1.0}
+    assert (X["sex"] == df.loc[X.index, "sex"]).all()  # 1 = male stays 1
+    assert info["sex"].category_labels == {"1": "male", "0": "female"} and info["sex"].one_value == 1
+    assert isinstance(X["cp"].dtype, pd.CategoricalDtype)
+    assert list(X["cp"].cat.categories) == ["1", "2", "3", "4"]
+    assert info["cp"].category_labels["4"] == "asymptomatic"
+    assert info["thal"].category_labels == {"3": "normal", "6": "fixed defect", "7": "reversible defect"}
+    assert info["ca"].kind == "numeric" and info["ca"].fill_value is None
+
+
+def test_prepare_demo_imputing(demo, demo_types):
+    df, meta = demo
+    prepared = prepare_training_data(df, demo_types, "heart_disease", 1, "impute", meta.columns)
+    assert prepared.n_rows_after == 303 and not prepared.X.isna().any().any()
+    assert prepared.columns["ca"].fill_value == 0
+    assert prepared.columns["thal"].fill_value == "3"
+    assert prepared.notes == [
+        "Filled in 4 missing values of 'ca' with the median, 0.",
+        "Filled in 2 missing values of 'thal' with the most frequent value, 3.",
+    ]
+
+
+# --- reading uploads ----------------------------------------------------------------------
+
+
+def test_read_csv():
+    df = read_table(b"age,sex,died\n50,m,yes\n61,f,no\n", "patients.csv")
+    assert list(df.columns) == ["age", "sex", "died"]
+    assert df["age"].tolist() == [50, 61] and df["sex"].tolist() == ["m", "f"]
+
+
+def test_read_tsv_and_tab_separated_txt():
+    data = b"age\tsex\n50\tm\n61\tf\n"
+    for name in ("patients.tsv", "patients.txt"):
+        assert read_table(data, name).shape == (2, 2)
+
+
+def test_read_semicolon_csv_with_decimal_points():
+    df = read_table(b"age;bmi\n50;21.5\n61;30.1\n", "european.csv")
+    assert df["bmi"].tolist() == [21.5, 30.1]
+
+
+def test_column_names_are_stripped_and_question_mark_is_missing():
+    df = read_table(b" age , ca \n50,?\n61,1\n", "uci.csv")
+    assert list(df.columns) == ["age", "ca"]
+    assert df["ca"].isna().tolist() == [True, False]
+
+
+def test_utf8_with_byte_order_mark():
+    loaded = load_table(codecs.BOM_UTF8 + "âge,sexe\n50,m\n61,f\n".encode(), "excel.csv")
+    assert list(loaded.frame.columns) == ["âge", "sexe"] and loaded.notes == []
+
+
+def test_latin1_falls_back_and_says_so():
+    loaded = load_table("âge,ville\n50,Zürich\n61,Genève\n".encode("latin-1"), "old.csv")
+    assert list(loaded.frame.columns) == ["âge", "ville"]
+    assert loaded.frame["ville"].tolist() == ["Zürich", "Genève"]
+    assert len(loaded.notes) == 1 and "not UTF-8" in loaded.notes[0] and "Windows-1252" in loaded.notes[0]
+
+
+def test_windows_1252_quotes_are_read():
+    loaded = load_table("name,remark\na,“ok”\nb,fine\n".encode("cp1252"), "win.csv")
+    assert loaded.frame["remark"].tolist() == ["“ok”", "fine"]
+
+
+def test_utf16_text_export_from_excel():
+    data = "age\tsex\n50\tm\n61\tf\n".encode("utf-16")
+    assert read_table(data, "unicode.txt").shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "message"),
+    [
+        (b"", "empty.csv", "empty"),
+        (b"  \n\n ", "blank.csv", "blank"),
+        (bytes(range(256)) * 4, "garbage.csv", "binary"),
+        (b"\x8d\x81\x8f\x01\x02\x03\x04\x05\x06\x07\x08" * 50, "noise.csv", "readable text"),
+        (b"PK\x03\x04\x14\x00\x06\x00rest", "book.csv", ".xlsx"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "old.csv", "old Office"),
+        (b"a,b,a\n1,2,3\n", "dup.csv", "duplicate column names: 'a'"),
+        (b"a, b,b \n1,2,3\n", "dup_spaces.csv", "duplicate column names: 'b'"),
+        (b"a,b\n", "header_only.csv", "no data rows"),
+        (b"a,b\n,\n,\n", "empty_rows.csv", "no data rows"),
+        (b"just one column\nsome text\nmore text\n", "notes.csv", "does not look like a table"),
+        (b"a,b\n1,2\n3,4,5,6\n", "ragged.csv", "same number of fields"),
+        (b"\n\n,\n1,2\n", "no_header.csv", "no header row"),
+        (b"a,b\n1,2\n", "table.xls", "Save the sheet as .xlsx"),
+        (b"a,b\n1,2\n", "table.json", "unsupported file type .json"),
+        (b"a,b\n1,2\n", "table", "(no extension)"),
+        (b"not a zip at all", "fake.xlsx", "Excel"),
+        (b"PK\x03\x04broken zip", "broken.xlsx", "Excel"),
+    ],
+)
+def test_bad_uploads_raise_clear_data_errors(data, name, message):
+    with pytest.raises(DataError, match=None) as caught:
+        read_table(data, name)
+    assert message in str(caught.value)
+    assert name in str(caught.value)
+
+
+def test_size_limit():
+    data = b"a,b\n" + b"1,2\n" * 1000
+    assert read_table(data, "ok.csv", max_bytes=len(data)).shape == (1000, 2)
+    with pytest.raises(DataError, match="the limit is 0.0 MB.*PSL_MAX_UPLOAD_MB"):
+        read_table(data, "big.csv", max_bytes=len(data) - 1)
+
+
+def test_upload_limit_from_environment_value():
+    assert upload_limit_mb(None) == upload_limit_mb("") == DEFAULT_MAX_UPLOAD_MB == 50
+    assert upload_limit_mb(" 200 ") == 200
+    for bad in ("abc", "0", "-5", "1.5"):
+        with pytest.raises(DataError, match="PSL_MAX_UPLOAD_MB"):
+            upload_limit_mb(bad)
+
+
+def test_empty_rows_and_unnamed_empty_columns_are_dropped_with_notes():
+    loaded = load_table(b"a,b,\n1,2,\n,,\n3,4,\n", "trailing.csv")
+    assert loaded.frame.shape == (2, 2)
+    assert loaded.notes == ["Dropped 1 empty column without a name.", "Dropped 1 empty row."]
+
+
+def test_xlsx_round_trip_reads_first_sheet_and_says_so():
+    patients = pd.DataFrame({"age": [50, 61, 70], "sex": ["m", "f", "m"], "bmi": [21.5, None, 30.0]})
+    data = xlsx_bytes({"patients": patients, "readme": pd.DataFrame({"x": [1]})})
+    loaded = load_table(data, "study.xlsx")
+    pd.testing.assert_frame_equal(loaded.frame, patients, check_dtype=False)
+    assert loaded.notes == ["study.xlsx has 2 sheets; the first, 'patients', was read."]
+
+
+def test_xlsx_duplicate_and_missing_header():
+    data = xlsx_bytes({"s": pd.DataFrame([[1, 2, 3]], columns=["a", "b", "c"]).rename(columns={"c": "a"})})
+    with pytest.raises(DataError, match="duplicate column names: 'a'"):
+        read_table(data, "dup.xlsx")
+    with pytest.raises(DataError, match="no data rows"):
+        read_table(xlsx_bytes({"s": pd.DataFrame(columns=["a", "b"])}), "header_only.xlsx")
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=400), suffix=st.sampled_from([".csv", ".tsv", ".txt", ".xlsx", ".bin"]))
+def test_any_bytes_give_a_table_or_a_data_error(data, suffix):
+    try:
+        df = read_table(data, "upload" + suffix)
+    except DataError:
+        return
+    assert isinstance(df, pd.DataFrame) and len(df.columns) >= 2 and len(df) >= 1
+    assert not df.columns.has_duplicates
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(list("ab1.5 ,;\t\"'\n\r?é€-")), max_size=200),
+    suffix=st.sampled_from([".csv", ".tsv"]),
+)
+def test_any_delimited_text_gives_a_table_or_a_data_error(text, suffix):
+    try:
+        df = read_table(text.encode("utf-8"), "upload" + suffix)
+    except DataError:
+        return
+    assert len(df.columns) >= 2 and len(df) >= 1 and not df.columns.has_duplicates
+
+
+# --- column types and guesses --------------------------------------------------------------
+
+
+def test_infer_column_types_rules():
+    n = 40
+    df = pd.DataFrame(
+        {
+            "patient_id": [f"P{i:03d}" for i in range(n)],
+            "record": list(range(1000, 1000 + n)),
+            "row_counter": list(range(1, n + 1)),
+            "age": np.linspace(30, 80, n).round(),
+            "lipid": np.linspace(1, 5, n),  # ends in "id", is not an identifier
+            "codes": [1, 2, 3, 4] * 10,
+            "sex": ["m", "f"] * 20,
+            "smoker": [True, False] * 20,
+            "blood_group": ["A", "B", "AB", "O"] * 10,
+            "comment": [f"free text {i}" for i in range(n)],
+            "empty": [None] * n,
+            "constant": [7] * n,
+            "numbers_as_text": pd.Series([str(i % 5) for i in range(n)], dtype=object),
+            "visit": pd.date_range("2020-01-01", periods=n),
+        }
+    )
+    assert infer_column_types(df) == {
+        "patient_id": "ignore",
+        "record": "ignore",
+        "row_counter": "ignore",
+        "age": "numeric",
+        "lipid": "numeric",
+        "codes": "numeric",
+        "sex": "binary",
+        "smoker": "binary",
+        "blood_group": "categorical",
+        "comment": "ignore",
+        "empty": "ignore",
+        "constant": "ignore",
+        "numbers_as_text": "numeric",
+        "visit": "ignore",
+    }
+    assert infer_column_types(df, {"codes": ColumnSpec(kind="categorical"), "absent": ColumnSpec(kind="binary")})[
+        "codes"
+    ] == "categorical"
+
+
+def test_column_summary_explains_ignored_columns(demo, demo_types):
+    df = pd.DataFrame({"a": [None, None, None], "b": [1, 1, 1], "c": [1, 2, 3]})
+    summary = column_summary(df, infer_column_types(df))
+    assert summary["note"].tolist() == ["all values are missing", "the same value in every row", ""]
+    assert summary["missing"].tolist() == [3, 0, 0]
+    demo_summary = column_summary(*demo[:1], demo_types, demo[1].columns)
+    row = demo_summary.set_index("column").loc["num"]
+    assert row["type"] == "ignore" and "derived" in row["note"]
+    assert demo_summary.set_index("column").loc["thalach", "label"] == "Max heart rate"
+
+
+def test_guess_outcome():
+    assert guess_outcome(*_with_types(pd.DataFrame({"x": [1, 2, 3], "Died": [0, 1, 0], "sex": [0, 1, 1]}))) == "Died"
+    assert guess_outcome(*_with_types(pd.DataFrame({"x": [1, 2, 3], "a": [0, 1, 0], "b": ["u", "v", "v"]}))) == "b"
+    assert guess_outcome(*_with_types(pd.DataFrame({"x": [1, 2, 3], "class": ["a", "b", "c"]}))) == "class"
+    assert guess_outcome(*_with_types(pd.DataFrame({"x": [1, 2, 3], "y": [4.0, 5.5, 6.1]}))) == "y"
+    assert guess_outcome(*_with_types(pd.DataFrame({"x": [1, 2, 3], "z": [4.0, 5.5, 6.1]}))) is None
+    one_class = pd.DataFrame({"outcome": ["alive"] * 3, "smoker": ["y", "n", "n"]})
+    assert guess_outcome(*_with_types(one_class)) == "outcome"  # so the page can say what is wrong
+    df, _ = load_demo()
+    assert guess_outcome(df, infer_column_types(df)) == "heart_disease"
+
+
+def _with_types(df):
+    return df, infer_column_types(df)
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        (["no", "yes", "no"], "yes"),
+        (["Negative", "Positive"], "Positive"),
+        ([0, 1, 1], 1),
+        ([0.0, 1.0], 1),
+        ([True, False, False], 1),  # booleans are numbers: True is 1
+        (["alive", "x", "alive"], "x"),
+        (["benign", "malignant"], "malignant"),
+        (["a", "b", "b", "b"], "a"),  # the rarer value
+        (["a", "b"], "b"),  # a tie: the later value
+        ([1, 2, 2, 2], 1),
+        (["a", "b", "c"], None),
+        (["a", "a"], None),
+        ([None, None], None),
+    ],
+)
+def test_guess_positive_class(values, expected):
+    assert guess_positive_class(pd.Series(values, dtype=object)) == expected
+
+
+def test_outcome_classes_and_counts_merge_equal_values():
+    series = pd.Series([1, 1.0, "1", 2, None, " 2 "], dtype=object)
+    assert outcome_classes(series) == [1, 2]
+    assert count_classes(series) == [(1, 3), (2, 2)]
+    assert outcome_classes(pd.Series([10.0, 9.0, 2.5])) == [2.5, 9, 10]
+    assert outcome_classes(pd.Series(["b", "A", "10", "9"])) == ["9", "10", "A", "b"]
+
+
+def test_value_label():
+    spec = ColumnSpec(categories={1: "male", 0: "female"})
+    assert value_label(1.0, spec) == "male" and value_label(0, spec) == "female"
+    assert value_label(2, spec) == "2" and value_label("x") == "x"
+
+
+def test_missing_report_counts_blank_text_and_infinity():
+    df = pd.DataFrame({"a": [1.0, np.inf, None, 4.0], "b": ["x", " ", None, "y"], "c": [1, 2, 3, 4]})
+    report = missing_report(df)
+    assert report["column"].tolist() == ["a", "b", "c"]
+    assert report["missing"].tolist() == [2, 2, 0]
+    assert report["percent"].tolist() == [50.0, 50.0, 0.0]
+    assert missing_report(df, ["c"])["missing"].tolist() == [0]
+
+
+def test_describe_missing_handling(demo, demo_types):
+    df, _ = demo
+    assert describe_missing_handling(df, demo_types, "heart_disease", "drop") == (
+        "6 rows (2.0 %) have a missing value and will be dropped; 297 of 303 rows remain."
+    )
+    assert describe_missing_handling(df, demo_types, "heart_disease", "impute") == (
+        "Will fill in 4 missing values in 'ca' with the median; 2 missing values in 'thal' "
+        "with the most frequent value; 303 of 303 rows are kept."
+    )
+    complete = dict(demo_types, ca="ignore", thal="ignore")
+    assert describe_missing_handling(df, complete, "heart_disease", "drop") == (
+        "No missing values in the columns in use; all 303 rows are kept."
+    )
+    with_gaps = pd.DataFrame({"y": [0, 1, None, 1], "x": [1.0, None, 2.0, 3.0]})
+    types = {"y": "binary", "x": "numeric"}
+    assert describe_missing_handling(with_gaps, types, "y", "impute") == (
+        "Will fill in 1 missing value in 'x' with the median; 3 of 4 rows are kept. "
+        "1 row without an outcome will be dropped."
+    )
+    with pytest.raises(DataError, match="'drop' or 'impute'"):
+        describe_missing_handling(with_gaps, types, "y", "mean")
+
+
+def test_guess_missing_handling(demo, demo_types):
+    df, _ = demo
+    assert guess_missing_handling(df, demo_types, "heart_disease") == "drop"
+    sparse = balanced_table(values2=[None, 1.0, 2.0, 3.0] * 10)
+    assert guess_missing_handling(sparse, infer_column_types(sparse), "outcome") == "impute"
+
+
+# --- preparing training data: outcomes --------------------------------------------------------
+
+
+def test_more_than_two_classes_need_a_positive_class(demo, demo_types):
+    df, meta = demo
+    with pytest.raises(DataError, match=r"5 values \(0, 1, 2, 3, 4\); pick the positive class"):
+        prepare_training_data(df, demo_types, "num", None, "drop", meta.columns)
+    prepared = prepare_training_data(df, demo_types, "num", [1, 2, 3, 4], "drop", meta.columns)
+    assert prepared.n_positive == 137 and prepared.positive_class == (1, 2, 3, 4)
+    assert prepared.notes[0] == "The outcome 'num' has 5 values: 1, 2, 3, 4 count as positive, 0 as negative."
+    # heart_disease is now a feature that gives the answer away: the notes say so.
+    assert any("'heart_disease' alone separates the outcome perfectly" in note for note in prepared.notes)
+    single = prepare_training_data(df, demo_types, "num", 1, "drop", meta.columns)
+    assert single.n_positive == 54 and "1 counts as positive, 0, 2, 3, 4 as negative" in single.notes[0]
+
+
+def test_positive_class_matches_by_canonical_text():
+    df = balanced_table()
+    types = infer_column_types(df)
+    for positive in (1, 1.0, "1", [1], (1.0,), True):
+        prepared = prepare_training_data(df, types, "outcome", positive)
+        np.testing.assert_array_equal(prepared.y, df["outcome"].to_numpy())
+    with pytest.raises(DataError, match="'2' does not occur"):
+        prepare_training_data(df, types, "outcome", 2)
+    with pytest.raises(DataError, match="leave at least one value"):
+        prepare_training_data(df, types, "outcome", [0, 1])
+
+
+def test_positive_class_guessed_for_two_classes_with_a_note():
+    df = balanced_table()
+    df["outcome"] = df["outcome"].map({0: "alive", 1: "died"})
+    prepared = prepare_training_data(df, infer_column_types(df), "outcome", None)
+    assert prepared.positive_class == ("died",) and prepared.positive_label == "died"
+    assert prepared.notes == ["No positive class was given; used 'died'."]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "message"),
+    [
+        ([1] * 40, "only one value, '1'"),
+        ([None] * 40, "no values (all missing)"),
+        (list(range(40)), "40 different values; it looks like a measurement"),
+    ],
+)
+def test_unusable_outcomes(outcome, message):
+    df = balanced_table(target=outcome)
+    with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        prepare_training_data(df, infer_column_types(df), "target", 1)
+
+
+def test_too_few_rows_of_a_class_names_the_counts():
+    df = pd.DataFrame({"outcome": [1] * 7 + [0] * 30, "x": np.arange(37.0)})
+    with pytest.raises(DataError, match=r"7 positive \(1\) and 30 negative \(0\); at least 10 of each"):
+        prepare_training_data(df, {"x": "numeric"}, "outcome", 1)
+    assert MIN_ROWS_PER_CLASS == 10
+
+
+def test_rows_without_outcome_are_always_dropped():
+    df = balanced_table()
+    df.loc[[0, 1], "outcome"] = None
+    for missing in ("drop", "impute"):
+        prepared = prepare_training_data(df, {"value": "numeric"}, "outcome", 1, missing)
+        assert prepared.n_rows_after == 38
+        assert "Dropped 2 rows without a value for the outcome 'outcome'." in prepared.notes
+
+
+def test_outcome_not_in_table_and_duplicate_columns():
+    df = balanced_table()
+    with pytest.raises(DataError, match="'nope' is not in the table"):
+        prepare_training_data(df, {}, "nope", 1)
+    duplicated = pd.concat([df, df[["value"]]], axis=1)
+    with pytest.raises(DataError, match="Duplicate column names: value"):
+        prepare_training_data(duplicated, {}, "outcome", 1)
+
+
+# --- preparing training data: features --------------------------------------------------------
+
+
+def test_text_binary_feature_maps_to_zero_one_with_the_mapping_recorded():
+    df = balanced_table(smoker=["yes", "no", "no", "no"] * 10, sex=["M", "F", "F", "M"] * 10)
+    prepared = prepare_training_data(df, {"smoker": "binary", "sex": "binary"}, "outcome", 1)
+    assert prepared.X["smoker"].tolist() == [1.0, 0.0, 0.0, 0.0] * 10
+    smoker = prepared.columns["smoker"]
+    assert smoker.one_value == "yes" and smoker.category_labels == {"1": "yes", "0": "no"}
+    sex = prepared.columns["sex"]
+    assert sex.category_labels == {"1": "M", "0": "F"}  # a tie: the later value in natural order
+    assert prepared.X["sex"].tolist() == [1.0, 0.0, 0.0, 1.0] * 10
+
+
+def test_spec_decides_which_binary_value_is_one():
+    df = balanced_table(sex=[1, 2, 2, 2] * 10)
+    specs = {"sex": ColumnSpec("Sex", categories={1: "male", 2: "female"}, binary_one=2)}
+    prepared = prepare_training_data(df, {"sex": "binary"}, "outcome", 1, specs=specs)
+    assert prepared.X["sex"].tolist() == [0.0, 1.0, 1.0, 1.0] * 10
+    assert prepared.columns["sex"].category_labels == {"1": "female", "0": "male"}
+
+
+def test_binary_column_with_three_values_is_refused():
+    df = balanced_table(grade=["a", "b", "c", "a"] * 10)
+    with pytest.raises(DataError, match="'grade' has 3 different values"):
+        prepare_training_data(df, {"grade": "binary"}, "outcome", 1)
+
+
+def test_categorical_column_becomes_string_categories():
+    df = balanced_table(code=[1.0, 2.0, 10.0, None] * 10)
+    prepared = prepare_training_data(df, {"code": "categorical"}, "outcome", 1, "impute")
+    column = prepared.X["code"]
+    assert isinstance(column.dtype, pd.CategoricalDtype)
+    assert list(column.cat.categories) == ["1", "2", "10"]
+    assert column.cat.categories.dtype == "str"
+    assert prepared.columns["code"].fill_value == "1"  # tie between 1, 2, 10: the first
+
+
+def test_too_many_categories_are_refused():
+    df = balanced_table(n=80, name=[f"n{i}" for i in range(80)])
+    with pytest.raises(DataError, match="'name' has 80 categories"):
+        prepare_training_data(df, {"name": "categorical"}, "outcome", 1)
+
+
+def test_numeric_text_column_with_some_words():
+    df = balanced_table(lab=["<5", "7", "8.5", "9"] * 10)
+    prepared = prepare_training_data(df, {"lab": "numeric"}, "outcome", 1)
+    assert prepared.n_rows_after == 30
+    assert "10 values in 'lab' are not a number (e.g. '<5') and counted as missing." in prepared.notes
+    assert describe_missing_handling(df, {"lab": "numeric"}, "outcome", "drop").startswith("10 rows (25.0 %)")
+    words = balanced_table(word=["a", "b", "c", "d"] * 10)
+    with pytest.raises(DataError, match="'word' has no numbers"):
+        prepare_training_data(words, {"word": "numeric"}, "outcome", 1)
+
+
+def test_infinite_values_count_as_missing():
+    df = balanced_table(x=[np.inf, 1.0, 2.0, -np.inf] * 10)
+    prepared = prepare_training_data(df, {"x": "numeric"}, "outcome", 1, "impute")
+    assert "20 infinite values in 'x' counted as missing." in prepared.notes
+    assert np.isfinite(prepared.X["x"]).all()
+
+
+def test_all_missing_and_constant_features_are_left_out_with_notes():
+    df = balanced_table(empty=[None] * 40, same=[3] * 40, later_same=[5] * 39 + [None])
+    types = {"value": "numeric", "empty": "numeric", "same": "categorical", "later_same": "numeric"}
+    prepared = prepare_training_data(df, types, "outcome", 1)
+    assert list(prepared.X.columns) == ["value"]
+    assert "Left out 'empty': all values are missing." in prepared.notes
+    assert "Left out 'same': it has the same value in every row used." in prepared.notes
+    assert "Left out 'later_same': it has the same value in every row used." in prepared.notes
+
+
+def test_no_features_no_rows_and_bad_choices_are_refused():
+    df = balanced_table()
+    with pytest.raises(DataError, match="No feature columns"):
+        prepare_training_data(df, {"value": "ignore"}, "outcome", 1)
+    gappy = balanced_table(gaps=[None, 1.0] * 20)
+    gappy.loc[1::2, "value"] = None
+    with pytest.raises(DataError, match="No rows are left"):
+        prepare_training_data(gappy, {"value": "numeric", "gaps": "numeric"}, "outcome", 1, "drop")
+    with pytest.raises(DataError, match="type 'number'"):
+        prepare_training_data(df, {"value": "number"}, "outcome", 1)
+    with pytest.raises(DataError, match="'drop' or 'impute', got 'mean'"):
+        prepare_training_data(df, {"value": "numeric"}, "outcome", 1, "mean")
+
+
+def test_dates_cannot_be_numeric():
+    df = balanced_table(visit=pd.date_range("2020-01-01", periods=40))
+    with pytest.raises(DataError, match="'visit' holds dates"):
+        prepare_training_data(df, {"visit": "numeric"}, "outcome", 1)
+
+
+def test_uploaded_table_end_to_end():
+    """A researcher's CSV: semicolons, Latin-1, "?" for missing, text outcome and binary."""
+    rows = ["Patient ID;Âge;Sexe;Tabac;Décès"]
+    for i in range(40):
+        age = "?" if i == 3 else str(40 + i)
+        rows.append(f"{i + 1};{age};{'H' if i % 3 else 'F'};{'oui' if i % 4 else 'non'};{'oui' if i % 2 else 'non'}")
+    loaded = load_table("\n".join(rows).encode("latin-1"), "étude.csv")
+    df = loaded.frame
+    types = infer_column_types(df)
+    assert types == {"Patient ID": "ignore", "Âge": "numeric", "Sexe": "binary", "Tabac": "binary", "Décès": "binary"}
+    outcome = guess_outcome(df, types)
+    assert outcome == "Décès"
+    positive = guess_positive_class(df[outcome])
+    assert positive == "oui"
+    prepared = prepare_training_data(df, types, outcome, positive, guess_missing_handling(df, types, outcome))
+    assert prepared.n_rows_after == 39 and list(prepared.X.columns) == ["Âge", "Sexe", "Tabac"]
+    assert prepared.columns["Tabac"].category_labels == {"1": "oui", "0": "non"}
+
+
+# --- property tests -------------------------------------------------------------------------
+
+_missing = st.sampled_from([None, np.nan, "", " ", "?"])
+_cells = {
+    "float": st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.sampled_from([0.0, -0.0, 1e308, -1e308, 5e-324, 1e15, 1e16]),
+    ),
+    "int": st.integers(-(2**62), 2**62),
+    "code": st.sampled_from([0, 1, 2, 3]),
+    "bool": st.booleans(),
+    "text": st.text(alphabet=string.ascii_letters + "éß中 ", max_size=4),
+    "word": st.sampled_from(["yes", "no", "maybe", "Yes ", "1", "0"]),
+}
+
+
+@st.composite
+def tables(draw):
+    n_rows = draw(st.integers(0, 60))
+    names = draw(
+        st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=5, unique=True)
+    )
+    table = {}
+    for name in names:
+        kind = draw(st.sampled_from(["float", "int", "code", "bool", "text", "word", "constant", "empty", "mixed"]))
+        if kind == "constant":
+            values = [draw(_cells["word"])] * n_rows
+        elif kind == "empty":
+            values = [None] * n_rows
+        elif kind == "mixed":
+            values = draw(st.lists(st.one_of(_cells["float"], _cells["text"], _missing), min_size=n_rows, max_size=n_rows))
+        else:
+            cell = st.one_of(_cells[kind], _missing) if draw(st.booleans()) else _cells[kind]
+            values = draw(st.lists(cell, min_size=n_rows, max_size=n_rows))
+        table[name] = pd.Series(values, dtype=object) if kind in ("mixed", "empty") or draw(st.booleans()) else values
+    balanced = draw(st.booleans())
+    if balanced:
+        table["__outcome"] = [i % 2 for i in range(n_rows)]
+    return pd.DataFrame(table) if table else pd.DataFrame(index=range(n_rows))
+
+
+def _check_prepared(prepared: PreparedData, df: pd.DataFrame, types: dict, outcome: object) -> None:
+    X, y = prepared.X, prepared.y
+    assert len(X) == len(y) == prepared.n_rows_after <= prepared.n_rows_before == len(df)
+    assert y.dtype == np.int64 and set(np.unique(y)) == {0, 1}
+    assert min(prepared.n_positive, prepared.n_negative) >= MIN_ROWS_PER_CLASS
+    assert outcome not in X.columns and list(prepared.columns) == list(X.columns)
+    assert not X.isna().any().any()
+    for name in X.columns:
+        kind = types[name]
+        assert prepared.columns[name].kind == kind
+        if kind == "categorical":
+            assert isinstance(X[name].dtype, pd.CategoricalDtype)
+            assert all(isinstance(category, str) for category in X[name].cat.categories)
+        else:
+            assert X[name].dtype == np.float64 and np.isfinite(X[name]).all()
+            if kind == "binary":
+                assert set(X[name].unique()) <= {0.0, 1.0}
+        assert X[name].nunique() >= 2
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(df=tables(), data=st.data())
+def test_random_tables_prepare_or_raise_data_error(df, data):
+    inferred = infer_column_types(df)
+    assert set(inferred) == set(df.columns) and set(inferred.values()) <= set(KINDS)
+    missing_report(df)
+    column_summary(df, inferred)
+    if df.columns.empty:
+        return
+    types = data.draw(st.one_of(st.just(inferred), st.fixed_dictionaries({c: st.sampled_from(KINDS) for c in df.columns})))
+    outcome = guess_outcome(df, inferred) or data.draw(st.sampled_from(list(df.columns)))
+    classes = outcome_classes(df[outcome])
+    positive = data.draw(
+        st.one_of(
+            st.none(),
+            st.sampled_from(classes) if classes else st.none(),
+            st.lists(st.sampled_from(classes), max_size=3) if classes else st.none(),
+            st.just(guess_positive_class(df[outcome])),
+            _cells["word"],
+        )
+    )
+    missing = data.draw(st.sampled_from(["drop", "impute"]))
+    guess_missing_handling(df, types, outcome)
+    describe_missing_handling(df, types, outcome, missing)
+    try:
+        prepared = prepare_training_data(df, types, outcome, positive, missing)
+    except DataError as error:
+        assert str(error)
+        return
+    _check_prepared(prepared, df, types, outcome)

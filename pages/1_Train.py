@@ -1,0 +1,357 @@
+"""Train: learn a probabilistic scoring list from the prepared data, read it, save or load one.
+
+The page reads widgets, calls :mod:`psl_core.training` and renders. Training runs only when
+the Train button is pressed; the result stays in the session until the next training or load.
+
+Session state read (set by the landing page, ``app.py``):
+
+``"prepared"``          psl_core.data.PreparedData | None: the training data.
+``"prepare_error"``     str | None: why "prepared" is None.
+``"data_name"``         str: the dataset's name.
+
+Session state written, the contract with the later pages (Triage, ...):
+
+``"trained_model"``     psl_core.model.ProbabilisticScoringList: the current list, the one just
+                        trained or loaded from a file. Absent until then.
+``"trained_metadata"``  dict: its model-file metadata (psl_core.modelcard.model_metadata: dataset,
+                        readable "columns", "performance" per stage, "training_options",
+                        "source"; a loaded or saved list also has "name", "version", "created").
+
+Internal to this page: ``"train_origin"`` (one sentence: where the current list comes from),
+``"train_saved"`` (the last save's message for the current list, or None),
+``"train_load_message"`` (the last upload's outcome: dict with "kind", "text", "details")
+and the widget keys ``"w_train_*"``, which keep their values across page switches.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from contextlib import contextmanager
+
+import streamlit as st
+
+from psl_core.errors import PSLError
+from psl_core.store import model_dir, save_model
+from psl_core.training import (
+    DEFAULT_CONFIDENCE,
+    SCORE_SET_PRESETS,
+    TrainingOptions,
+    default_model_name,
+    download_file_name,
+    list_table,
+    parse_score_set,
+    performance_figure,
+    performance_long,
+    performance_table,
+    read_model_upload,
+    readable_columns,
+    score_set_label,
+    train_list,
+)
+
+PAPER = " (paper default)"
+SCORE_SET_LABELS = {
+    "paper": f"Paper: {score_set_label(SCORE_SET_PRESETS['paper'])}{PAPER}",
+    "positive": f"Positive only: {score_set_label(SCORE_SET_PRESETS['positive'])}",
+    "custom": "Custom (type it below)",
+}
+CALIBRATION_LABELS = {"isotonic": f"Isotonic{PAPER}", "beta": "Beta"}
+BINARIZATION_LABELS = {
+    "in-search": f"During the search{PAPER}",
+    "preprocess": "Beforehand, once per feature",
+}
+THRESHOLD_SEARCH_LABELS = {
+    "bisect": f"Bisection{PAPER}",
+    "brute": "Every mid-point (brute force)",
+}
+MAX_UPLOAD_MB = 5
+
+ss = st.session_state
+
+
+@contextmanager
+def friendly_errors(doing: str):
+    """Show psl_core's message for bad input, a plain sentence and details for anything else."""
+    try:
+        yield
+    except PSLError as exc:
+        st.error(str(exc))
+    except Exception:
+        st.error(
+            f"Something unexpected went wrong while {doing}. Nothing was changed; try again, "
+            "and if it happens again, send the details below to whoever maintains the app."
+        )
+        with st.expander("Details"):
+            st.code(traceback.format_exc(), language=None)
+
+
+def make_current(model, metadata: dict, origin: str) -> None:
+    """Make a list the one this page shows and later pages use."""
+    ss.trained_model, ss.trained_metadata, ss.train_origin = model, metadata, origin
+    ss.train_saved = ss.train_load_message = None
+    ss.w_train_model_name = default_model_name(metadata)
+
+
+def load_uploaded_model() -> None:
+    """on_change of the uploader: a valid model file becomes the current list."""
+    uploaded = ss.get("w_train_upload")
+    ss.train_load_message = None
+    if uploaded is None:
+        return
+    try:
+        model = read_model_upload(uploaded.getvalue(), uploaded.name)
+    except PSLError as exc:
+        ss.train_load_message = {"kind": "error", "text": str(exc), "details": None}
+        return
+    except Exception:  # a user's file must never crash the page
+        ss.train_load_message = {
+            "kind": "error",
+            "text": f"{uploaded.name} could not be loaded: something unexpected went wrong.",
+            "details": traceback.format_exc(),
+        }
+        return
+    metadata = dict(getattr(model, "metadata_", None) or {})
+    make_current(model, metadata, f"Loaded from the file {uploaded.name}.")
+    ss.train_load_message = {
+        "kind": "info",
+        "text": f"Loaded {uploaded.name}: a list of {model.n_stages_ - 1} stages. "
+        "It is now the current list, shown above and used by the next pages.",
+        "details": None,
+    }
+
+
+def options_from_widgets() -> TrainingOptions:
+    preset = ss.w_train_score_preset
+    score_set = parse_score_set(ss.w_train_custom_scores) if preset == "custom" else SCORE_SET_PRESETS[preset]
+    max_stages = ss.w_train_max_stages
+    return TrainingOptions(
+        score_set=score_set,
+        calibration=ss.w_train_calibration,
+        binarization=ss.w_train_binarization,
+        threshold_search=ss.w_train_threshold_search,
+        max_stages=None if max_stages is None else int(max_stages),
+        test_fraction=float(ss.w_train_test_fraction),
+        seed=int(ss.w_train_seed),
+    )
+
+
+def train(prepared, data_name: str) -> None:
+    options = options_from_widgets()
+    bar = st.progress(0.0, text="Starting…")
+
+    def progress(stage: int, n_stages: int) -> None:
+        bar.progress(stage / n_stages, text=f"Stage {stage} of {n_stages}")
+
+    start = time.perf_counter()
+    model, metadata = train_list(prepared, data_name, options, progress=progress)
+    seconds = time.perf_counter() - start
+    bar.progress(1.0, text=f"Done: {model.n_stages_ - 1} stages in {seconds:.1f} s")
+    counts = metadata["training_options"]
+    test_part = f", measured on {counts['n_test']} test rows" if counts["n_test"] else ", no test rows"
+    make_current(
+        model,
+        metadata,
+        f"Trained on {data_name} ({counts['n_train']} training rows{test_part}) "
+        f"with the score set {score_set_label(options.score_set)}.",
+    )
+
+
+# --- page ------------------------------------------------------------------------------------
+
+st.set_page_config(page_title="Train · PSL Triage", page_icon="🩺", layout="wide")
+st.title("Train a scoring list")
+st.markdown(
+    "The learner picks the features one at a time: at each stage the feature, threshold and "
+    "points that make the risk estimates most certain (lowest expected entropy). The result is "
+    "a list a clinician works through from the top, with the risk of every total at every stage."
+)
+
+st.header("Training data")
+prepared = ss.get("prepared")
+data_name = ss.get("data_name") or "the data"
+if prepared is None:
+    reason = ss.get("prepare_error")
+    if reason:
+        st.warning(f"The data is not ready for training yet: {reason}")
+    else:
+        st.info("No data loaded yet. Load a table (or the demo) and choose the outcome first.")
+    st.page_link("app.py", label="Go to the data page", icon=":material/arrow_back:")
+else:
+    st.markdown(
+        f"**{data_name}**: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
+        f"{prepared.n_positive} rows with {prepared.positive_label} (positive), "
+        f"{prepared.n_negative} with {prepared.negative_label}."
+    )
+
+    st.header("Options")
+    with st.form("w_train_form", border=True):
+        left, middle, right = st.columns(3)
+        with left:
+            st.radio(
+                "Score set: the points a feature may get",
+                list(SCORE_SET_LABELS),
+                format_func=SCORE_SET_LABELS.get,
+                key="w_train_score_preset",
+                persist_state="session",
+            )
+            st.text_input(
+                "Custom score set (used when Custom is chosen)",
+                value="-2, -1, 1, 2",
+                help="Whole numbers other than 0, separated by commas; ±2 stands for -2 and 2.",
+                key="w_train_custom_scores",
+                persist_state="session",
+            )
+        with middle:
+            st.radio(
+                "Calibration of the probabilities",
+                list(CALIBRATION_LABELS),
+                format_func=CALIBRATION_LABELS.get,
+                key="w_train_calibration",
+                persist_state="session",
+            )
+            st.radio(
+                "Thresholds of numeric features are chosen",
+                list(BINARIZATION_LABELS),
+                format_func=BINARIZATION_LABELS.get,
+                key="w_train_binarization",
+                persist_state="session",
+            )
+            st.radio(
+                "Threshold search",
+                list(THRESHOLD_SEARCH_LABELS),
+                format_func=THRESHOLD_SEARCH_LABELS.get,
+                key="w_train_threshold_search",
+                persist_state="session",
+            )
+        with right:
+            st.number_input(
+                "Maximum number of stages",
+                min_value=1,
+                value=None,
+                step=1,
+                placeholder="all features" + PAPER,
+                help="Leave empty to use every feature.",
+                key="w_train_max_stages",
+                persist_state="session",
+            )
+            st.number_input(
+                "Test fraction: share of rows held out to measure the list",
+                min_value=0.0,
+                max_value=0.9,
+                value=1 / 3,
+                step=0.05,
+                format="%.2f",
+                help="1/3" + PAPER + ". 0 trains on every row and measures on the training rows only.",
+                key="w_train_test_fraction",
+                persist_state="session",
+            )
+            st.number_input(
+                "Random seed of the train/test split",
+                min_value=0,
+                value=0,
+                step=1,
+                key="w_train_seed",
+                persist_state="session",
+            )
+        submitted = st.form_submit_button("Train", type="primary", key="w_train_submit")
+    if submitted:
+        with friendly_errors("training the list"):
+            train(prepared, data_name)
+
+st.header("The list")
+model = ss.get("trained_model")
+metadata = ss.get("trained_metadata") or {}
+if model is None:
+    st.info("No list yet: train one above, or load a saved model file below.")
+else:
+    with friendly_errors("showing the list"):
+        st.caption(ss.get("train_origin", ""))
+        show_intervals = st.toggle(
+            f"Show intervals ({DEFAULT_CONFIDENCE:.0%} confidence)",
+            key="w_train_show_intervals",
+            persist_state="session",
+        )
+        dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+        outcome = dataset.get("positive_label") or "the positive outcome"
+        st.markdown(
+            f"Each row adds one feature. Its points count when the condition holds; the columns "
+            f"are the possible totals so far, and each cell is the probability of **{outcome}** "
+            "for a patient with that total at that stage (empty: total not reachable)."
+            + (
+                " In brackets: the simultaneous confidence interval of the stage, wider where "
+                "few training rows had that total."
+                if show_intervals
+                else ""
+            )
+        )
+        table = list_table(model, readable_columns(metadata), intervals=show_intervals)
+        config = {name: st.column_config.Column(pinned=True) for name in ("Stage", "Feature", "Points")}
+        if show_intervals:  # room for "34% (21–49%)"
+            config.update({name: st.column_config.Column(width=115) for name in table.columns[3:]})
+        st.dataframe(table, hide_index=True, height="content", column_config=config, key="w_train_list_table")
+
+    st.header("Performance stage by stage")
+    with friendly_errors("showing the performance"):
+        long = performance_long(metadata)
+        if long.empty:
+            st.info("This model file records no performance measures.")
+        else:
+            st.markdown(
+                "Expected entropy (lower: more certain estimates), Brier score (lower: better "
+                "probabilities) and AUC (higher: better ranking of patients) after each stage, on "
+                "the training rows and, if some were held out, the test rows."
+            )
+            measures = performance_table(long)
+            st.dataframe(
+                measures,
+                hide_index=True,
+                height="content",
+                column_config={
+                    name: st.column_config.NumberColumn(format="%.3f") for name in measures.columns[1:]
+                },
+                key="w_train_performance_table",
+            )
+            st.plotly_chart(performance_figure(long), key="w_train_performance_chart")
+
+st.header("Save, download or load")
+if model is not None:
+    with friendly_errors("preparing the save options"):
+        if "w_train_model_name" not in ss:
+            ss.w_train_model_name = default_model_name(metadata)
+        name = st.text_input("Model name", key="w_train_model_name", persist_state="session")
+        save_column, download_column = st.columns(2)
+        with save_column:
+            if st.button("Save to the model store", key="w_train_save", type="primary"):
+                with friendly_errors("saving the list"):
+                    stored = save_model(model, name, metadata)
+                    ss.trained_metadata = metadata = dict(
+                        metadata, name=stored.name, version=stored.version, created=stored.created
+                    )
+                    ss.train_saved = f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}."
+            if ss.get("train_saved"):
+                st.success(ss.train_saved)
+            else:
+                st.caption(f"Saved lists go to {model_dir()}; a name saved again becomes its next version.")
+        with download_column:
+            st.download_button(
+                "Download the model file (JSON)",
+                data=model.to_json(metadata),
+                file_name=download_file_name(name),
+                mime="application/json",
+                on_click="ignore",
+                key="w_train_download",
+            )
+st.file_uploader(
+    "Load a model file (.json) saved or downloaded before",
+    type=["json"],
+    max_upload_size=MAX_UPLOAD_MB,
+    on_change=load_uploaded_model,
+    key="w_train_upload",
+)
+message = ss.get("train_load_message")
+if message:
+    (st.error if message["kind"] == "error" else st.info)(message["text"])
+    if message["details"]:
+        with st.expander("Details"):
+            st.code(message["details"], language=None)

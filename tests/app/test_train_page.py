@@ -1,0 +1,209 @@
+"""The Train page in Streamlit's AppTest: train, read the list, save, download and load.
+
+The page links to the landing page, and Streamlit resolves a page link against the app's
+entry point, so each test starts from ``app.py`` and switches to the Train page before the
+first run: only the Train page runs, on the session state the test sets.
+"""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_core.data import infer_column_types, prepare_training_data
+from psl_core.demo import load_demo
+from psl_core.model import ProbabilisticScoringList
+
+TRAIN_PAGE = "pages/1_Train.py"
+DEMO_NAME = "Heart disease (UCI, Cleveland)"
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    df, meta = load_demo()
+    types = infer_column_types(df, meta.columns)
+    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
+
+
+def open_train_page(project_root, **state):
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    return at.switch_page(TRAIN_PAGE).run()
+
+
+@pytest.fixture
+def page(project_root, prepared):
+    return open_train_page(project_root, prepared=prepared, data_name=DEMO_NAME, prepare_error=None)
+
+
+def click_train(at):
+    return at.button(key="w_train_submit").click().run()
+
+
+def texts(elements):
+    return " ".join(element.value for element in elements)
+
+
+def list_table(at):
+    return next(frame.value for frame in at.dataframe if "Feature" in frame.value.columns)
+
+
+def measures_table(at):
+    return next(frame.value for frame in at.dataframe if "AUC (train)" in frame.value.columns)
+
+
+def test_without_data_the_page_says_so_and_links_to_the_data_page(project_root):
+    at = open_train_page(project_root)
+    assert not at.exception
+    assert "No data loaded yet" in texts(at.info)
+    assert [link.value for link in at.get("page_link")] == ["Go to the data page"]
+    assert not at.get("form")
+    assert "trained_model" not in at.session_state
+
+
+def test_data_that_is_not_ready_shows_the_reason(project_root):
+    at = open_train_page(project_root, prepared=None, prepare_error="Choose the outcome column.")
+    assert not at.exception
+    assert "Choose the outcome column." in texts(at.warning)
+    assert at.get("page_link")
+
+
+def test_train_shows_the_list_the_measures_and_keeps_the_model(page):
+    assert not page.exception
+    assert "No list yet" in texts(page.info)
+    click_train(page)
+    assert not page.exception and not page.error
+    model = page.session_state["trained_model"]
+    assert isinstance(model, ProbabilisticScoringList)
+    table = list_table(page)
+    assert len(table) == model.n_stages_
+    assert table["Feature"].iloc[1] == "Thallium stress test = normal"
+    assert {"-3", "0", "+3"} <= set(table.columns)
+    assert len(measures_table(page)) == model.n_stages_
+    assert page.get("plotly_chart")
+    progress = page.get("progress")[0]
+    assert progress.value == 100 and progress.text.startswith(f"Done: {model.n_stages_ - 1} stages")
+    metadata = page.session_state["trained_metadata"]
+    assert metadata["source"] == "trained" and metadata["training_options"]["test_fraction"] == pytest.approx(1 / 3)
+    assert "198 training rows" in texts(page.caption)
+
+
+def test_the_result_survives_reruns_without_retraining(page):
+    click_train(page)
+    model = page.session_state["trained_model"]
+    page.run()
+    assert not page.exception
+    assert page.session_state["trained_model"] is model
+    assert len(list_table(page)) == model.n_stages_
+    assert not page.get("progress")
+
+
+def test_show_intervals_adds_the_interval_to_every_cell(page):
+    click_train(page)
+    page.toggle(key="w_train_show_intervals").set_value(True).run()
+    assert not page.exception
+    cells = [c for c in list_table(page).iloc[:, 3:].to_numpy().ravel() if c]
+    assert cells and all("(" in c and "–" in c for c in cells)
+
+
+def test_options_reach_the_learner(page):
+    page.radio(key="w_train_score_preset").set_value("positive")
+    page.radio(key="w_train_calibration").set_value("beta")
+    page.number_input(key="w_train_max_stages").set_value(3)
+    page.number_input(key="w_train_test_fraction").set_value(0.0)
+    click_train(page)
+    assert not page.exception and not page.error
+    model = page.session_state["trained_model"]
+    assert model.n_stages_ == 4 and model.calibration == "beta"
+    assert set(model.scores_) <= {1, 2, 3}
+    assert len(list_table(page)) == 4
+    assert [c for c in measures_table(page).columns if "(test)" in c] == []
+
+
+def test_a_custom_score_set_is_used(page):
+    page.radio(key="w_train_score_preset").set_value("custom")
+    page.text_input(key="w_train_custom_scores").input("±1, ±4")
+    click_train(page)
+    assert not page.exception and not page.error
+    assert set(page.session_state["trained_model"].scores_) <= {-4, -1, 1, 4}
+
+
+def test_a_bad_custom_score_set_is_explained_and_nothing_is_trained(page):
+    page.radio(key="w_train_score_preset").set_value("custom")
+    page.text_input(key="w_train_custom_scores").input("1, two, 3")
+    click_train(page)
+    assert not page.exception
+    assert "'two', which is not a whole number" in texts(page.error)
+    assert "trained_model" not in page.session_state
+
+
+def test_a_test_fraction_too_small_for_both_classes_is_explained(page):
+    page.number_input(key="w_train_test_fraction").set_value(0.001)
+    click_train(page)
+    assert not page.exception
+    assert "too few to hold both outcome classes" in texts(page.error)
+
+
+def test_an_unexpected_failure_is_reported_in_plain_words_with_details(page, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("psl_core.training.train_list", broken)
+    click_train(page)
+    assert not page.exception
+    assert "Something unexpected went wrong while training the list" in texts(page.error)
+    assert "disk on fire" in texts(page.code)
+    assert "trained_model" not in page.session_state
+
+
+def test_save_writes_a_new_version_to_the_model_store(page, tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    click_train(page)
+    assert page.text_input(key="w_train_model_name").value == DEMO_NAME
+    page.text_input(key="w_train_model_name").input("Chest pain triage")
+    page.button(key="w_train_save").click().run()
+    assert not page.exception
+    assert "chest-pain-triage-v1.json (version 1)" in texts(page.success)
+    saved = json.loads((tmp_path / "chest-pain-triage-v1.json").read_text(encoding="utf-8"))
+    assert saved["metadata"]["name"] == "Chest pain triage" and saved["metadata"]["source"] == "trained"
+    assert page.session_state["trained_metadata"]["version"] == 1
+    page.button(key="w_train_save").click().run()
+    assert "chest-pain-triage-v2.json (version 2)" in texts(page.success)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chest-pain-triage-v1.json", "chest-pain-triage-v2.json"]
+
+
+def test_the_model_file_can_be_downloaded(page):
+    click_train(page)
+    button = page.get("download_button")[0]
+    assert button.label == "Download the model file (JSON)"
+    assert not page.exception
+
+
+def test_a_broken_model_file_is_refused_and_the_current_list_stays(page):
+    click_train(page)
+    model = page.session_state["trained_model"]
+    page.file_uploader(key="w_train_upload").upload("broken.json", b'{"format": "psl", "st', "application/json")
+    page.run()
+    assert not page.exception
+    assert "broken.json" in texts(page.error) and "not a valid model file" in texts(page.error)
+    assert page.session_state["trained_model"] is model
+
+
+def test_a_saved_model_file_loads_as_the_current_list(project_root, prepared):
+    trainer = open_train_page(project_root, prepared=prepared, data_name=DEMO_NAME)
+    trainer.number_input(key="w_train_max_stages").set_value(2)
+    click_train(trainer)
+    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
+    text = model.to_json(dict(metadata, name="Two questions"))
+
+    at = open_train_page(project_root)  # a new session, without data
+    at.file_uploader(key="w_train_upload").upload("two-questions.json", text.encode(), "application/json")
+    at.run()
+    assert not at.exception and not at.error
+    assert "Loaded two-questions.json" in texts(at.info)
+    loaded = at.session_state["trained_model"]
+    assert loaded.to_json(metadata) == model.to_json(metadata)
+    assert at.session_state["trained_metadata"]["name"] == "Two questions"
+    assert list_table(at)["Feature"].tolist() == list_table(trainer)["Feature"].tolist()
+    assert at.text_input(key="w_train_model_name").value == "Two questions"

@@ -1,0 +1,285 @@
+"""Training as the Train page does it: options, split, the list as Table 1, measures, model files."""
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core.data import infer_column_types, prepare_training_data
+from psl_core.demo import load_demo
+from psl_core.errors import DataError, ModelFileError, PSLError
+from psl_core.training import (
+    MEASURES,
+    MAX_ABS_SCORE,
+    TrainingOptions,
+    default_model_name,
+    download_file_name,
+    format_percent,
+    list_table,
+    parse_score_set,
+    performance_figure,
+    performance_long,
+    performance_table,
+    read_model_upload,
+    readable_columns,
+    score_set_label,
+    split_rows,
+    total_label,
+    train_list,
+)
+
+DEMO_NAME = "Heart disease (UCI, Cleveland)"
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    df, meta = load_demo()
+    types = infer_column_types(df, meta.columns)
+    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
+
+
+@pytest.fixture(scope="module")
+def trained(prepared):
+    return train_list(prepared, DEMO_NAME, TrainingOptions())
+
+
+# --------------------------------------------------------------------------- score sets
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("-2,-1,1,2", (-2, -1, 1, 2)),
+        (" 2 ; -1  1 ", (-1, 1, 2)),
+        ("±1, ±2, ±3", (-3, -2, -1, 1, 2, 3)),
+        ("+3, −2", (-2, 3)),  # a typographic minus, as copied from a paper
+        ("1,2,3,", (1, 2, 3)),
+    ],
+)
+def test_custom_score_sets_in_the_forms_people_type(text, expected):
+    assert parse_score_set(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "empty"),
+        (" , ", "empty"),
+        ("1, two", "'two', which is not a whole number"),
+        ("1.5, 2", "'1.5', which is not a whole number"),
+        ("0, 1", "has 0"),
+        ("1, -1, 1", "repeats 1"),
+        (f"1, {MAX_ABS_SCORE + 1}", f"beyond ±{MAX_ABS_SCORE}"),
+    ],
+)
+def test_a_bad_custom_score_set_says_what_is_wrong(text, words):
+    with pytest.raises(PSLError, match=re.escape(words)):
+        parse_score_set(text)
+
+
+def test_score_set_labels_read_like_the_paper():
+    assert score_set_label((-3, -2, -1, 1, 2, 3)) == "±{1, 2, 3}"
+    assert score_set_label((1, 2, 3)) == "{1, 2, 3}"
+    assert score_set_label((-2, 1)) == "{-2, 1}"
+
+
+# --------------------------------------------------------------------------- options and split
+
+
+def test_the_default_options_are_the_papers_setup():
+    options = TrainingOptions()
+    assert options.score_set == (-3, -2, -1, 1, 2, 3)
+    assert (options.calibration, options.binarization, options.threshold_search) == (
+        "isotonic", "in-search", "bisect",
+    )
+    assert options.max_stages is None and options.test_fraction == pytest.approx(1 / 3)
+    assert json.loads(json.dumps(options.to_dict()))["score_set"] == [-3, -2, -1, 1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"test_fraction": 1.0}, "test fraction"),
+        ({"test_fraction": -0.1}, "test fraction"),
+        ({"test_fraction": float("nan")}, "test fraction"),
+        ({"seed": -1}, "seed"),
+        ({"max_stages": 0}, "at least 1"),
+        ({"calibration": "platt"}, "calibration"),
+        ({"score_set": (0, 1)}, "0"),
+    ],
+)
+def test_bad_options_are_refused_with_a_message(change, words):
+    with pytest.raises(PSLError, match=words):
+        TrainingOptions(**change)
+
+
+def test_the_split_is_stratified_and_repeatable(prepared):
+    X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, 1 / 3, seed=0)
+    assert len(y_test) == 99 and len(y_train) == len(prepared.y) - 99
+    assert y_test.mean() == pytest.approx(prepared.y.mean(), abs=0.01)
+    assert set(X_train.index).isdisjoint(X_test.index)
+    again = split_rows(prepared.X, prepared.y, 1 / 3, seed=0)[1]
+    assert list(again.index) == list(X_test.index)
+    assert list(split_rows(prepared.X, prepared.y, 1 / 3, seed=1)[1].index) != list(X_test.index)
+
+
+def test_a_test_fraction_of_zero_trains_on_every_row(prepared):
+    X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, 0, seed=0)
+    assert X_test is None and y_test is None and len(y_train) == len(prepared.y)
+
+
+def test_a_test_part_too_small_for_both_classes_is_explained(prepared):
+    with pytest.raises(DataError, match="too few to hold both outcome classes"):
+        split_rows(prepared.X, prepared.y, 0.001, seed=0)
+
+
+# --------------------------------------------------------------------------- training
+
+
+def test_training_records_the_options_the_rows_and_both_measures(prepared, trained):
+    model, metadata = trained
+    options = metadata["training_options"]
+    assert options["n_train"] + options["n_test"] == prepared.n_rows_after
+    assert options["n_test"] == 99 and metadata["source"] == "trained"
+    assert metadata["dataset"]["name"] == DEMO_NAME
+    for part in ("train", "test"):
+        assert len(metadata["performance"][part]["auc"]) == model.n_stages_
+    json.dumps(metadata)  # the model file must be able to hold it
+
+
+def test_training_reports_every_stage_and_honours_max_stages(prepared):
+    seen = []
+    model, metadata = train_list(
+        prepared, DEMO_NAME, TrainingOptions(max_stages=3, test_fraction=0), progress=lambda k, n: seen.append((k, n))
+    )
+    assert model.n_stages_ == 4
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    assert "test" not in metadata["performance"] and metadata["training_options"]["n_test"] == 0
+
+
+def test_the_same_seed_learns_the_same_list(prepared, trained):
+    model, _ = trained
+    again, _ = train_list(prepared, DEMO_NAME, TrainingOptions())
+    assert again.to_json({}) == model.to_json({})
+
+
+# --------------------------------------------------------------------------- the list as Table 1
+
+
+@pytest.mark.parametrize(
+    "p, text", [(0.0, "0%"), (0.004, "<1%"), (0.006, "1%"), (0.344, "34%"), (0.996, ">99%"), (1.0, "100%")]
+)
+def test_percentages_never_round_a_small_risk_to_zero(p, text):
+    assert format_percent(p) == text
+
+
+def test_the_table_has_a_row_per_stage_and_the_probability_of_every_reachable_total(trained):
+    model, metadata = trained
+    columns = readable_columns(metadata)
+    table = list_table(model, columns)
+    all_totals = np.unique(np.concatenate(model.stage_totals_))
+    assert list(table.columns) == ["Stage", "Feature", "Points"] + [total_label(t) for t in all_totals]
+    assert table["Stage"].tolist() == list(range(model.n_stages_))
+    assert table["Feature"].iloc[1] == model.describe_stage(1, columns)
+    assert table["Points"].iloc[1] == f"{model.scores_[0]:+d}"
+    for k in range(model.n_stages_):
+        reachable = dict(zip(model.stage_totals_[k].tolist(), model.stage_probabilities_[k]))
+        for t in all_totals.tolist():
+            expected = format_percent(reachable[t]) if t in reachable else ""
+            assert table.loc[k, total_label(t)] == expected
+
+
+def test_the_features_read_in_plain_words_with_units(trained):
+    model, metadata = trained
+    features = " | ".join(list_table(model, readable_columns(metadata))["Feature"])
+    assert "Thallium stress test = normal" in features
+    assert re.search(r"ST depression [>≤] [0-9.]+ mm", features)
+
+
+def test_interval_cells_hold_the_estimate_inside_its_bounds(trained):
+    model, metadata = trained
+    table = list_table(model, readable_columns(metadata), intervals=True)
+    cells = [c for c in table.iloc[:, 3:].to_numpy().ravel() if c]
+    assert cells
+    for cell in cells:
+        match = re.fullmatch(r"([<>]?)(\d+)% \(([<>]?)(\d+)–([<>]?)(\d+)%\)", cell)
+        assert match, cell
+        point, lower, upper = int(match[2]), int(match[4]), int(match[6])
+        assert lower <= point <= upper
+
+
+def test_a_list_without_readable_names_uses_the_column_names(trained):
+    model, _ = trained
+    assert list_table(model)["Feature"].iloc[1] == model.describe_stage(1)
+
+
+def test_malformed_column_names_in_a_file_are_skipped_not_fatal():
+    columns = readable_columns(
+        {"columns": {"a": "not a dict", "b": {"label": 3, "unit": "mm", "category_labels": [1]}, "c": {"label": "C"}}}
+    )
+    assert columns == {
+        "b": {"label": None, "unit": "mm", "category_labels": {}},
+        "c": {"label": "C", "unit": None, "category_labels": {}},
+    }
+    assert readable_columns({"columns": []}) == {} and readable_columns(None) == {}
+
+
+# --------------------------------------------------------------------------- measures
+
+
+def test_the_measures_table_has_train_and_test_per_measure(trained):
+    model, metadata = trained
+    long = performance_long(metadata)
+    assert set(long["data"]) == {"train", "test"} and set(long["measure"]) == set(MEASURES.values())
+    table = performance_table(long)
+    assert table["Stage"].tolist() == list(range(model.n_stages_))
+    assert list(table.columns[1:]) == [f"{m} ({d})" for m in MEASURES.values() for d in ("train", "test")]
+    assert table["AUC (test)"].tolist() == pytest.approx(metadata["performance"]["test"]["auc"])
+    assert table["Brier score (train)"].iloc[0] > table["Brier score (train)"].iloc[-1]
+
+
+def test_the_chart_has_one_panel_per_measure_and_a_line_per_part(trained):
+    _, metadata = trained
+    figure = performance_figure(performance_long(metadata))
+    assert {a.text for a in figure.layout.annotations} == set(MEASURES.values())
+    assert len(figure.data) == 2 * len(MEASURES)
+    assert {trace.name for trace in figure.data} == {"train", "test"}
+
+
+def test_a_file_without_measures_gives_an_empty_table():
+    long = performance_long({"performance": {"train": {"auc": "n/a"}}})
+    assert long.empty and isinstance(performance_table(long), pd.DataFrame)
+
+
+# --------------------------------------------------------------------------- names and files
+
+
+def test_names_for_saving_and_downloading():
+    assert default_model_name({"name": "Chest pain", "dataset": {"name": "x"}}) == "Chest pain"
+    assert default_model_name({"dataset": {"name": DEMO_NAME}}) == DEMO_NAME
+    assert default_model_name({}) == "PSL"
+    assert download_file_name("Chest pain triage") == "chest-pain-triage.json"
+    assert download_file_name("???") == "psl-model.json"
+
+
+def test_an_uploaded_model_file_loads_back_to_the_same_list(trained):
+    model, metadata = trained
+    loaded = read_model_upload(model.to_json(metadata).encode("utf-8"), "mine.json")
+    assert loaded.to_json(metadata) == model.to_json(metadata)
+    assert loaded.metadata_["dataset"]["name"] == DEMO_NAME
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        (b'{"format": "psl", "stages": [', "cannot be read"),
+        (b"\xff\xfe\x00garbage", "not UTF-8"),
+        (b'{"hello": "world"}', "lacks"),
+        (b"[1, 2, 3]", "must be an object"),
+    ],
+)
+def test_a_file_that_is_not_a_model_is_refused_naming_the_file(data, words):
+    with pytest.raises(ModelFileError, match=rf"broken\.json.*{words}"):
+        read_model_upload(data, "broken.json")

@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.model_selection import train_test_split
+from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -73,8 +73,14 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         already chosen, or once per feature beforehand.
     threshold_search : {"bisect", "brute"}, default="bisect"
         Hierarchical search assuming a quasi-convex criterion, or every mid-point.
-    loss : {"entropy", "soft_rank"}, default="entropy"
-        Selection criterion: expected entropy (eq. 7) or soft rank loss (eq. 14).
+    loss : {"entropy", "soft_rank", "cv_brier", "cv_log_loss"}, default="entropy"
+        Selection criterion: expected entropy (eq. 7) or soft rank loss (eq. 14) of the
+        calibrated estimates on the training data, or the Brier score / log-loss of
+        estimates calibrated on ``cv_folds - 1`` folds and scored on the held-out fold,
+        summed over the folds (a criterion that judges candidates on unseen cases).
+    cv_folds : int >= 2, default=5
+        Folds of the cross-validated criteria (stratified, shuffled with
+        ``random_state``).
     max_stages : int or None, default=None
         Maximal number of features; None uses every feature.
     lookahead : int, default=1
@@ -85,6 +91,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         search and used alone to calibrate the probabilities and count the intervals.
     random_state : int or None, default=None
         Seed of the calibration split.
+    prior_strength : float >= 0, default=0.0
+        Regularization of the probabilities: before calibrating, every total with cases
+        gets this many pseudo-cases at the training rate of the positive class, which
+        pulls rare totals toward it (0 = the paper's unregularized estimates). The
+        search judges candidates with the same shrunk estimates.
 
     Attributes
     ----------
@@ -131,6 +142,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         lookahead=1,
         calibration_size=None,
         random_state=None,
+        prior_strength=0.0,
+        cv_folds=5,
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -141,6 +154,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.lookahead = lookahead
         self.calibration_size = calibration_size
         self.random_state = random_state
+        self.prior_strength = prior_strength
+        self.cv_folds = cv_folds
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -167,6 +182,12 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             raise PSLError(
                 f"calibration_size must be None or a fraction in (0, 1), got {self.calibration_size!r}"
             )
+        if isinstance(self.prior_strength, bool) or not (
+            isinstance(self.prior_strength, numbers.Real) and 0 <= self.prior_strength < np.inf
+        ):
+            raise PSLError(f"prior_strength must be a finite number >= 0, got {self.prior_strength!r}")
+        if isinstance(self.cv_folds, bool) or not isinstance(self.cv_folds, numbers.Integral) or self.cv_folds < 2:
+            raise PSLError(f"cv_folds must be an integer >= 2, got {self.cv_folds!r}")
         return score_set
 
     def _read_X(self, X, reset):
@@ -230,9 +251,12 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 random_state=self.random_state,
             )
         features = [_subset(f, search_rows) for f in candidate_features(columns)]
+        folds = None
+        if self.loss.startswith("cv_"):
+            folds = _stratified_folds(y01[search_rows], self.cv_folds, self.random_state)
         evaluator = LabelEvaluator(
             features, y01[search_rows], score_set,
-            CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss],
+            CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
         )
         self._search(evaluator, score_set, progress)
         self._calibrate(columns, calibration_rows, y01)
@@ -297,7 +321,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 literal = self.literals_[k - 1]
                 totals = totals + self.scores_[k - 1] * literal.evaluate(by_name[literal.column].values[rows])
             reachable = reachable_totals(self.scores_[:k])
-            q, pos, neg = calibrate_stage(totals, y01[rows], reachable, self.calibration)
+            shrink = np.array([float(self.prior_strength), y01[rows].mean()])
+            q, pos, neg = calibrate_stage(totals, y01[rows], reachable, self.calibration, shrink)
             self.stage_totals_.append(reachable)
             self.stage_probabilities_.append(q)
             self.stage_positives_.append(pos)
@@ -490,6 +515,16 @@ def _subset(feature, rows):
     if len(rows) == len(feature.values):
         return feature
     return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows])
+
+
+def _stratified_folds(y01, n_folds, random_state):
+    """Fold number of each row, stratified by class; fewer folds if a class is rare."""
+    n_folds = max(2, min(n_folds, int(np.bincount(y01).min())))
+    folds = np.empty(len(y01), dtype=np.int64)
+    splitter = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
+    for fold, (_, held_out) in enumerate(splitter.split(np.zeros(len(y01)), y01)):
+        folds[held_out] = fold
+    return folds
 
 
 def _prior_value(evaluator):

@@ -6,6 +6,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import roc_auc_score
 
 from psl_core import ProbabilisticScoringList
+from psl_core.model import _stratified_folds
 from psl_core.binarization import numeric_cuts
 from psl_core.search import LabelEvaluator, TIE_TOLERANCE, score_tracks
 from psl_core.binarization import candidate_features, read_columns
@@ -22,7 +23,19 @@ def naive_isotonic(totals, y):
     return IsotonicRegression(increasing=True).fit(totals, y).predict(totals)
 
 
-def naive_criterion(totals, y, loss):
+def naive_criterion(totals, y, loss, folds=None):
+    if loss.startswith("cv_"):
+        total = 0.0
+        for f in np.unique(folds):
+            train, test = folds != f, folds == f
+            model = IsotonicRegression(increasing=True, out_of_bounds="clip").fit(totals[train], y[train])
+            q = model.predict(totals[test])
+            if loss == "cv_brier":
+                total += np.sum((q - y[test]) ** 2)
+            else:
+                q = np.clip(q, 1e-3, 1 - 1e-3)
+                total -= np.sum(y[test] * np.log(q) + (1 - y[test]) * np.log(1 - q))
+        return total / len(y)
     q = naive_isotonic(totals, y)
     if loss == "entropy":
         return float(np.mean(entropy_bits(q)))
@@ -59,22 +72,25 @@ def random_data(seed, n=40):
     return X, y
 
 
-@pytest.mark.parametrize("loss", ["entropy", "soft_rank"])
+@pytest.mark.parametrize("loss", ["entropy", "soft_rank", "cv_brier", "cv_log_loss"])
 @pytest.mark.parametrize("seed", range(6))
 def test_each_stage_is_the_exhaustive_minimizer(seed, loss):
     X, y = random_data(seed)
     score_set = (-2, -1, 1, 2)
-    psl = ProbabilisticScoringList(score_set=score_set, threshold_search="brute", loss=loss).fit(X, y)
+    psl = ProbabilisticScoringList(
+        score_set=score_set, threshold_search="brute", loss=loss, cv_folds=3, random_state=seed
+    ).fit(X, y)
+    folds = _stratified_folds(y, 3, seed)
     totals = np.zeros(len(y), dtype=int)
     used = set()
     for k, (literal, score) in enumerate(zip(psl.literals_, psl.scores_)):
         values = []
         for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used):
-            values.append(((j, c, s, negated), naive_criterion(totals + s * hit, y, loss)))
+            values.append(((j, c, s, negated), naive_criterion(totals + s * hit, y, loss, folds)))
         best = min(v for _, v in values)
         first = next(key for key, v in values if v <= best + 1e-9)
         chosen_hit = literal.evaluate(X[:, literal.column])
-        chosen_value = naive_criterion(totals + score * chosen_hit, y, loss)
+        chosen_value = naive_criterion(totals + score * chosen_hit, y, loss, folds)
         # the greedy choice minimizes the criterion; ties go to the first in enumeration order
         assert chosen_value == pytest.approx(best, abs=1e-9)
         assert psl.stage_criterion_[k + 1] == pytest.approx(chosen_value, abs=1e-9)

@@ -1,0 +1,552 @@
+"""The compiled loops of psl_core (numba), in the order of the paper's sections.
+
+Every numba-compiled function lives in this one module on purpose: numba's on-disk cache
+is keyed by the file a function is defined in, and does not notice when a function it
+calls from another file changes. With all kernels here, any edit recompiles all of them,
+so a stale compiled kernel can never compute with old code.
+
+Section 4.2, calibration on aggregated counts: pool adjacent violators
+(:func:`_isotonic_dense`), beta calibration (:func:`_beta_fit`), pseudo-counts
+(:func:`_shrunk`) and :func:`_calibrate_dense`, which picks between them.
+Section 4.1/4.3/4.5, the search: class counts below a cut (:func:`_code_buckets`,
+:func:`_count_below`), the criteria (:func:`_criterion_value`, :func:`_held_out_score`,
+:func:`_pair_value`), one candidate (:func:`_label_value`) and the threshold search of one
+feature (:func:`_search_feature`). The Python-level API and its documentation are in
+:mod:`psl_core.calibration` and :mod:`psl_core.search`.
+"""
+
+import numpy as np
+from numba import njit
+
+# Calibration methods.
+ISOTONIC = 0
+BETA = 1
+# Selection criteria.
+ENTROPY = 0
+SOFT_RANK = 1
+CV_BRIER = 2
+CV_LOG_LOSS = 3
+# Kinds of learning problem.
+LABELS = 0
+PAIRS = 1
+
+# Small ridge on the beta slopes: keeps the Newton steps finite when a stage separates
+# the classes perfectly (the unpenalized maximum-likelihood estimate is then infinite).
+_BETA_RIDGE = 1e-6
+# Held-out log-loss of a probability of exactly 0 or 1 would be infinite; estimates are
+# clipped to [eps, 1 - eps] for that score only.
+_LOG_LOSS_EPS = 1e-3
+# Candidates whose criteria differ by less than this are ties; ties go to the candidate
+# enumerated first (features in column order, scores in increasing order, the plain
+# literal before its complement, thresholds in increasing order).
+TIE_TOLERANCE = 1e-12
+# A bisect grid that comes back flat is refined up to this many points; a grid still
+# flat then is a plateau (typically a score of the wrong sign, which pools every total),
+# and its first cut is taken. This bounds the evaluations per track.
+MAX_GRID_POINTS = 65
+
+
+@njit(cache=True)
+def _isotonic_dense(pos, neg, out):
+    """Pool adjacent violators over a dense array of counts.
+
+    Parameters
+    ----------
+    pos, neg : ndarray of shape (R,)
+        Positive and negative counts per total, in increasing order of the total.
+    out : ndarray of shape (R,)
+        Receives the fitted probability of every slot (see the interpolation of empty
+        slots below).
+    """
+    size = pos.shape[0]
+    block_pos = np.empty(size)
+    block_w = np.empty(size)
+    block_start = np.empty(size, dtype=np.int64)
+    n_blocks = 0
+    for i in range(size):
+        w = pos[i] + neg[i]
+        if w <= 0.0:
+            continue
+        block_pos[n_blocks] = pos[i]
+        block_w[n_blocks] = w
+        block_start[n_blocks] = i
+        n_blocks += 1
+        # Merge while the previous block's rate is at least the last one's (ties are
+        # pooled too, so blocks end up with strictly increasing rates).
+        while n_blocks > 1 and (
+            block_pos[n_blocks - 2] * block_w[n_blocks - 1]
+            >= block_pos[n_blocks - 1] * block_w[n_blocks - 2]
+        ):
+            block_pos[n_blocks - 2] += block_pos[n_blocks - 1]
+            block_w[n_blocks - 2] += block_w[n_blocks - 1]
+            n_blocks -= 1
+    if n_blocks == 0:
+        out[:] = np.nan
+        return
+    # Slots with cases take their block's rate; empty slots are interpolated linearly
+    # between the nearest slots with cases and held constant beyond the outermost ones
+    # (as scikit-learn's IsotonicRegression(out_of_bounds="clip") predicts).
+    previous = -1
+    for b in range(n_blocks):
+        end = size if b == n_blocks - 1 else block_start[b + 1]
+        rate = block_pos[b] / block_w[b]
+        for i in range(block_start[b], end):
+            if pos[i] + neg[i] <= 0.0:
+                continue
+            out[i] = rate
+            if previous < 0:
+                out[:i] = rate
+            else:
+                for j in range(previous + 1, i):
+                    out[j] = out[previous] + (rate - out[previous]) * (j - previous) / (i - previous)
+            previous = i
+    out[previous + 1:] = out[previous]
+
+
+@njit(cache=True)
+def _logistic_fit(x1, x2, use1, use2, pos, neg):
+    """Weighted logistic regression ``logit q = a x1 + b x2 + c`` by Newton's method.
+
+    ``use1``/``use2`` switch the slopes a/b on; a switched-off slope is fixed at 0.
+    Returns (a, b, c, loss) with loss the weighted log-loss (natural log) plus the
+    ridge term.
+    """
+    a = 0.0
+    b = 0.0
+    total = 0.0
+    total_pos = 0.0
+    for i in range(pos.shape[0]):
+        total += pos[i] + neg[i]
+        total_pos += pos[i]
+    rate = min(max(total_pos / total, 1e-12), 1.0 - 1e-12)
+    c = np.log(rate / (1.0 - rate))
+    loss = _logistic_loss(x1, x2, a, b, c, pos, neg)
+    for _ in range(100):
+        g = np.zeros(3)
+        h = np.zeros((3, 3))
+        for i in range(pos.shape[0]):
+            w = pos[i] + neg[i]
+            if w <= 0.0:
+                continue
+            z = a * x1[i] + b * x2[i] + c
+            p = 1.0 / (1.0 + np.exp(-z))
+            r = p * w - pos[i]
+            s = w * p * (1.0 - p)
+            v = (x1[i], x2[i], 1.0)
+            for j in range(3):
+                g[j] += r * v[j]
+                for k in range(3):
+                    h[j, k] += s * v[j] * v[k]
+        g[0] += _BETA_RIDGE * a
+        g[1] += _BETA_RIDGE * b
+        h[0, 0] += _BETA_RIDGE
+        h[1, 1] += _BETA_RIDGE
+        h[2, 2] += 1e-12
+        if not use1:
+            g[0] = 0.0
+            h[0, :] = 0.0
+            h[:, 0] = 0.0
+            h[0, 0] = 1.0
+        if not use2:
+            g[1] = 0.0
+            h[1, :] = 0.0
+            h[:, 1] = 0.0
+            h[1, 1] = 1.0
+        step = np.linalg.solve(h, g)
+        # Backtracking keeps every step a descent step on the convex loss.
+        t = 1.0
+        while True:
+            na = a - t * step[0]
+            nb = b - t * step[1]
+            nc = c - t * step[2]
+            new_loss = _logistic_loss(x1, x2, na, nb, nc, pos, neg)
+            if new_loss <= loss + 1e-15 or t < 1e-8:
+                break
+            t *= 0.5
+        converged = loss - new_loss < 1e-12 * max(1.0, total)
+        if new_loss <= loss:
+            a, b, c, loss = na, nb, nc, new_loss
+        if converged:
+            break
+    return a, b, c, loss
+
+
+@njit(cache=True)
+def _logistic_loss(x1, x2, a, b, c, pos, neg):
+    loss = 0.5 * _BETA_RIDGE * (a * a + b * b)
+    for i in range(pos.shape[0]):
+        if pos[i] + neg[i] <= 0.0:
+            continue
+        z = a * x1[i] + b * x2[i] + c
+        # log(1 + exp(-z)) and log(1 + exp(z)), computed stably
+        if z > 0:
+            lp = np.log1p(np.exp(-z))
+            ln = z + lp
+        else:
+            ln = np.log1p(np.exp(z))
+            lp = ln - z
+        loss += pos[i] * lp + neg[i] * ln
+    return loss
+
+
+@njit(cache=True)
+def _beta_fit(tau, pos, neg):
+    """Fit eq. 9 with a, b >= 0 on counts per tau; returns (a, b, c).
+
+    The log-loss is convex, so the constrained minimizer is the best feasible one among
+    the minimizers on the four faces {a, b free}, {a = 0}, {b = 0}, {a = b = 0}.
+    """
+    x1 = np.log(tau)
+    x2 = -np.log(1.0 - tau)
+    best_a, best_b, best_c, best_loss = 0.0, 0.0, 0.0, np.inf
+    for face in range(4):
+        use1 = face == 0 or face == 2
+        use2 = face == 0 or face == 1
+        a, b, c, loss = _logistic_fit(x1, x2, use1, use2, pos, neg)
+        if a < -1e-12 or b < -1e-12:
+            continue
+        if loss < best_loss - 1e-12:
+            best_a, best_b, best_c, best_loss = max(a, 0.0), max(b, 0.0), c, loss
+    return best_a, best_b, best_c
+
+
+@njit(cache=True)
+def _beta_eval(tau, a, b, c, out):
+    for i in range(tau.shape[0]):
+        z = a * np.log(tau[i]) - b * np.log(1.0 - tau[i]) + c
+        out[i] = 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True)
+def _shrunk(pos, neg, shrink):
+    """Counts with pseudo-counts toward a prior rate added to every total with cases.
+
+    ``shrink = (strength, rate)``: each non-empty total gets ``strength * rate`` extra
+    positives and ``strength * (1 - rate)`` extra negatives, which pulls the estimates of
+    rare totals toward the rate while leaving well-populated totals nearly unchanged.
+    Strength 0 returns the counts as they are.
+    """
+    strength = shrink[0]
+    if strength <= 0.0:
+        return pos, neg
+    rate = shrink[1]
+    pos2 = pos.copy()
+    neg2 = neg.copy()
+    for i in range(pos.shape[0]):
+        if pos[i] + neg[i] > 0.0:
+            pos2[i] += strength * rate
+            neg2[i] += strength * (1.0 - rate)
+    return pos2, neg2
+
+
+@njit(cache=True)
+def _calibrate_dense(pos, neg, method, lo_slot, hi_slot, shrink, out):
+    """Calibrated probability per slot of a dense count array.
+
+    ``lo_slot``/``hi_slot`` are the slots of the smallest and largest *reachable*
+    totals (beta calibration maps that range into (0, 1)); ``shrink`` is
+    (strength, rate) of the pseudo-counts (see :func:`_shrunk`).
+    """
+    pos, neg = _shrunk(pos, neg, shrink)
+    if method == ISOTONIC:
+        _isotonic_dense(pos, neg, out)
+        return
+    size = pos.shape[0]
+    tau = np.empty(size)
+    for i in range(size):
+        tau[i] = (i - lo_slot + 1.0) / (hi_slot - lo_slot + 2.0)
+        # Slots outside the reachable range carry no case; keep tau inside (0, 1).
+        tau[i] = min(max(tau[i], 1e-9), 1.0 - 1e-9)
+    a, b, c = _beta_fit(tau, pos, neg)
+    _beta_eval(tau, a, b, c, out)
+
+
+@njit(cache=True)
+def _entropy_bits(p):
+    if p <= 0.0 or p >= 1.0:
+        return 0.0
+    return -(p * np.log2(p) + (1.0 - p) * np.log2(1.0 - p))
+
+
+@njit(cache=True)
+def _criterion_value(pos, neg, q, criterion):
+    """Selection criterion of calibrated estimates ``q`` given counts per slot.
+
+    Expected entropy (eq. 7): sum over totals of N_T / N * H(q_T), in bits.
+    Soft rank loss (eq. 14): share of (positive, negative) pairs ordered wrongly by q,
+    ties counting one half.
+    """
+    size = pos.shape[0]
+    if criterion == ENTROPY:
+        acc = 0.0
+        total = 0.0
+        for i in range(size):
+            w = pos[i] + neg[i]
+            if w > 0.0:
+                acc += w * _entropy_bits(q[i])
+                total += w
+        return acc / total
+    n_pos = 0.0
+    n_neg = 0.0
+    for i in range(size):
+        n_pos += pos[i]
+        n_neg += neg[i]
+    if n_pos == 0.0 or n_neg == 0.0:
+        return 0.0
+    # Walk totals from the highest down; q is non-decreasing in the total, so equal q
+    # values sit next to each other and form the tie groups.
+    loss = 0.0
+    neg_above = 0.0
+    i = size - 1
+    while i >= 0:
+        if pos[i] + neg[i] <= 0.0:
+            i -= 1
+            continue
+        level = q[i]
+        group_pos = 0.0
+        group_neg = 0.0
+        while i >= 0 and (pos[i] + neg[i] <= 0.0 or q[i] == level):
+            group_pos += pos[i]
+            group_neg += neg[i]
+            i -= 1
+        loss += group_pos * (neg_above + 0.5 * group_neg)
+        neg_above += group_neg
+    return loss / (n_pos * n_neg)
+
+
+@njit(cache=True)
+def _code_buckets(codes, order, n_codes):
+    """Counting sort of sorted positions by code: bucket c holds, in increasing order,
+    the positions j with ``codes[order[j]] == c`` (``positions[start[c]:start[c + 1]]``)."""
+    start = np.zeros(n_codes + 1, dtype=np.int64)
+    ordered = np.empty(order.shape[0], dtype=np.int64)
+    for j in range(order.shape[0]):
+        ordered[j] = codes[order[j]]
+        start[ordered[j] + 1] += 1
+    for c in range(n_codes):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    positions = np.empty(order.shape[0], dtype=np.int64)
+    for j in range(order.shape[0]):
+        c = ordered[j]
+        positions[fill[c]] = j
+        fill[c] += 1
+    return start, positions
+
+
+@njit(cache=True)
+def _count_below(start, positions, code, p):
+    """Number of entries of ``code`` among the first p of the sorted order."""
+    lo = start[code]
+    hi = start[code + 1]
+    first = lo
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if positions[mid] < p:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - first
+
+
+@njit(cache=True)
+def _held_out_score(pos, neg, q, criterion):
+    """Brier score or log-loss summed over held-out counts given estimates q."""
+    total = 0.0
+    for i in range(pos.shape[0]):
+        if pos[i] + neg[i] <= 0.0:
+            continue
+        if criterion == CV_BRIER:
+            total += pos[i] * (1.0 - q[i]) ** 2 + neg[i] * q[i] ** 2
+        else:
+            p = min(max(q[i], _LOG_LOSS_EPS), 1.0 - _LOG_LOSS_EPS)
+            total -= pos[i] * np.log(p) + neg[i] * np.log(1.0 - p)
+    return total
+
+
+@njit(cache=True)
+def _label_value(
+    start, positions, p, s, negated, totals_of_group, group_slot,
+    reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+):
+    """Criterion after adding a literal to the current totals of labelled rows.
+
+    The literal is true for rows after the first p of the feature's sorted order
+    (``value > cut``), or for the first p when ``negated``; its rows move from their
+    group's slot to the slot ``s`` higher.
+
+    Rows carry a fold (one fold unless the criterion is cross-validated): the code of a
+    row is ``(2 g + y) F + fold`` and ``totals_of_group[g, y F + fold]`` counts them.
+    A cross-validated criterion calibrates on all folds but one and scores the held-out
+    fold, for every fold. ``fold_pos``/``fold_neg`` (F, size) and ``pos``, ``neg``, ``q``
+    (size) are work arrays over the dense range of totals.
+    """
+    n_folds = fold_pos.shape[0]
+    fold_pos[:, :] = 0.0
+    fold_neg[:, :] = 0.0
+    for g in range(group_slot.shape[0]):
+        slot = group_slot[g]
+        for f in range(n_folds):
+            code = 2 * n_folds * g + f
+            low_neg = _count_below(start, positions, code, p)
+            low_pos = _count_below(start, positions, code + n_folds, p)
+            high_neg = totals_of_group[g, f] - low_neg
+            high_pos = totals_of_group[g, n_folds + f] - low_pos
+            if negated:
+                low_neg, high_neg = high_neg, low_neg
+                low_pos, high_pos = high_pos, low_pos
+            fold_pos[f, slot] += low_pos
+            fold_neg[f, slot] += low_neg
+            fold_pos[f, slot + s] += high_pos
+            fold_neg[f, slot + s] += high_neg
+    lo_slot = reach_lo_slot + min(0, s)
+    hi_slot = reach_hi_slot + max(0, s)
+    if criterion != CV_BRIER and criterion != CV_LOG_LOSS:
+        _calibrate_dense(fold_pos[0], fold_neg[0], method, lo_slot, hi_slot, shrink, q)
+        return _criterion_value(fold_pos[0], fold_neg[0], q, criterion)
+    all_pos = fold_pos.sum(axis=0)
+    all_neg = fold_neg.sum(axis=0)
+    loss = 0.0
+    for f in range(n_folds):
+        pos[:] = all_pos - fold_pos[f]
+        neg[:] = all_neg - fold_neg[f]
+        _calibrate_dense(pos, neg, method, lo_slot, hi_slot, shrink, q)
+        loss += _held_out_score(fold_pos[f], fold_neg[f], q, criterion)
+    return loss / (all_pos.sum() + all_neg.sum())
+
+
+@njit(cache=True)
+def _wrong_order(difference):
+    """Soft rank loss of one pair whose preferred case leads by ``difference`` points."""
+    if difference > 0:
+        return 0.0
+    if difference == 0:
+        return 0.5
+    return 1.0
+
+
+@njit(cache=True)
+def _pair_value(start, positions, p, s, negated, group_difference, group_size):
+    """Soft rank loss (eq. 14) over comparison pairs after adding a literal.
+
+    Pairs are grouped by the current difference of totals (preferred minus other).
+    Bucket 4g holds, for pairs of group g whose preferred case sorts above the other,
+    the other's position, bucket 4g + 1 the preferred's; buckets 4g + 2 and 4g + 3 the
+    same for pairs sorted the other way. A cut after the first p rows then separates
+    ``count(4g, < p) - count(4g + 1, < p)`` pairs in the preferred case's favour.
+    """
+    loss = 0.0
+    total = 0.0
+    for g in range(group_difference.shape[0]):
+        n = group_size[g]
+        d = group_difference[g]
+        ahead = _count_below(start, positions, 4 * g, p) - _count_below(start, positions, 4 * g + 1, p)
+        behind = _count_below(start, positions, 4 * g + 2, p) - _count_below(start, positions, 4 * g + 3, p)
+        if negated:
+            ahead, behind = behind, ahead
+        loss += (n - ahead - behind) * _wrong_order(d) + ahead * _wrong_order(d + s) + behind * _wrong_order(d - s)
+        total += n
+    return loss / total
+
+
+@njit(cache=True)
+def _candidate_value(
+    problem, start, positions, p, s, negated, group_int, group_float,
+    reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+):
+    """Criterion of one candidate for labelled rows or for comparison pairs."""
+    if problem == PAIRS:
+        return _pair_value(start, positions, p, s, negated, group_int, group_float[:, 0])
+    return _label_value(
+        start, positions, p, s, negated, group_float, group_int,
+        reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+    )
+
+
+@njit(cache=True)
+def _search_feature(
+    problem, start, positions, cut_positions, group_int, group_float, scores, negated,
+    size, reach_lo_slot, reach_hi_slot, method, shrink, criterion, brute,
+):
+    """Best cut of one feature for every track (score, polarity).
+
+    ``start``/``positions`` are the feature's count buckets (:func:`_code_buckets` for
+    labelled rows, :meth:`PairEvaluator.search` for pairs); ``group_int``/``group_float``
+    describe the current groups (slots and counts for labels, differences and sizes
+    for pairs).
+
+    ``brute`` evaluates every cut. Otherwise each round evaluates a grid of cuts on the
+    track's current interval and keeps the interval between the grid neighbours of the
+    first and last grid minimum: for a quasi-convex criterion that interval holds every
+    minimizer. A round that cannot shrink the interval doubles the grid, up to
+    :data:`MAX_GRID_POINTS`; a grid of that size that is entirely flat is a plateau and
+    its first cut is taken. Once the interval is no longer than the grid every cut in
+    it is evaluated, so on quasi-convex criteria without such a plateau the answer
+    equals brute force: the first minimizing cut.
+
+    Returns
+    -------
+    best_cut : ndarray of int, shape (n_tracks,)
+    best_value : ndarray, shape (n_tracks,)
+    """
+    n_cuts = cut_positions.shape[0]
+    n_tracks = scores.shape[0]
+    pos = np.empty(size)
+    neg = np.empty(size)
+    q = np.empty(size)
+    n_folds = group_float.shape[1] // 2 if problem == LABELS else 1
+    fold_pos = np.empty((n_folds, size))
+    fold_neg = np.empty((n_folds, size))
+    memo = np.full(n_cuts, np.nan)
+    touched = np.empty(n_cuts, dtype=np.int64)
+    best_cut = np.zeros(n_tracks, dtype=np.int64)
+    best_value = np.zeros(n_tracks)
+    grid = np.empty(n_cuts, dtype=np.int64)
+    values = np.empty(n_cuts)
+    for t in range(n_tracks):
+        n_touched = 0
+        lo = 0
+        hi = n_cuts - 1
+        points = n_cuts if brute else 5
+        while True:
+            exhaustive = hi - lo + 1 <= points
+            n_grid = hi - lo + 1 if exhaustive else points
+            for i in range(n_grid):
+                if exhaustive:
+                    grid[i] = lo + i
+                else:
+                    grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
+                c = grid[i]
+                if np.isnan(memo[c]):
+                    memo[c] = _candidate_value(
+                        problem, start, positions, cut_positions[c], scores[t], negated[t],
+                        group_int, group_float, reach_lo_slot, reach_hi_slot,
+                        method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+                    )
+                    touched[n_touched] = c
+                    n_touched += 1
+                values[i] = memo[c]
+            smallest = values[0]
+            for i in range(n_grid):
+                smallest = min(smallest, values[i])
+            first = -1
+            last = -1
+            for i in range(n_grid):
+                if values[i] <= smallest + TIE_TOLERANCE:
+                    if first < 0:
+                        first = i
+                    last = i
+            plateau = first == 0 and last == n_grid - 1 and points >= MAX_GRID_POINTS
+            if exhaustive or plateau:
+                best_cut[t] = grid[first]
+                best_value[t] = values[first]
+                break
+            new_lo = grid[max(first - 1, 0)]
+            new_hi = grid[min(last + 1, n_grid - 1)]
+            shrunk = new_lo > lo or new_hi < hi
+            points = 5 if shrunk else 2 * points - 1
+            lo = new_lo
+            hi = new_hi
+        for i in range(n_touched):
+            memo[touched[i]] = np.nan
+    return best_cut, best_value

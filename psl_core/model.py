@@ -13,7 +13,7 @@ from . import serialization
 from .binarization import CandidateFeature, candidate_feature, candidate_features, read_columns
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
 from .errors import DataError, PSLError
-from .intervals import clopper_pearson_band
+from .intervals import CORRECTIONS, clopper_pearson_band
 from .search import (
     CRITERION_CODES,
     LabelEvaluator,
@@ -29,6 +29,7 @@ _CHOICES = {
     "binarization": ("in-search", "preprocess"),
     "threshold_search": ("bisect", "brute"),
     "loss": tuple(CRITERION_CODES),
+    "interval_correction": CORRECTIONS,
 }
 
 
@@ -78,6 +79,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         calibrated estimates on the training data, or the Brier score / log-loss of
         estimates calibrated on ``cv_folds - 1`` folds and scored on the held-out fold,
         summed over the folds (a criterion that judges candidates on unseen cases).
+    interval_correction : {"bonferroni", "sidak"}, default="bonferroni"
+        How the simultaneous intervals share their level among a stage's totals: the
+        paper's Bonferroni over every reachable total, or Šidák over the totals with
+        training cases (never wider, same simultaneous coverage; see
+        :mod:`psl_core.intervals`).
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
         ``random_state``).
@@ -144,6 +150,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         random_state=None,
         prior_strength=0.0,
         cv_folds=5,
+        interval_correction="bonferroni",
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -156,6 +163,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.prior_strength = prior_strength
         self.cv_folds = cv_folds
+        self.interval_correction = interval_correction
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -417,6 +425,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     def stage_interval(self, stage=None, confidence=0.95):
         """Simultaneous interval of every reachable total of a stage (eqs. 10–13).
 
+        ``confidence`` may also be an array of L levels; lower and upper then have shape
+        (L, |Sigma_k|).
+
         Returns
         -------
         totals, lower, point, upper : ndarrays of shape (|Sigma_k|,)
@@ -425,7 +436,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         stage = self._stage(stage)
         q = self.stage_probabilities_[stage]
         lower, upper = clopper_pearson_band(
-            self.stage_positives_[stage], self.stage_negatives_[stage], q, confidence
+            self.stage_positives_[stage], self.stage_negatives_[stage], q, confidence,
+            self.interval_correction,
         )
         return self.stage_totals_[stage], lower, q, upper
 

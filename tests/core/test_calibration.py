@@ -108,3 +108,38 @@ def test_coverage_of_a_learned_list():
         lower, _, upper = psl.predict_interval(np.array([[0], [1]]), confidence=0.95).T
         covered += np.all((lower <= [truth[0], truth[1]]) & ([truth[0], truth[1]] <= upper))
     assert covered / trials >= 0.95
+
+
+def test_sidak_is_never_wider_than_bonferroni_and_several_levels_agree():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        m = int(rng.integers(2, 30))
+        n = rng.integers(0, 30, m) * (rng.random(m) < 0.6)
+        pos = rng.binomial(n, 0.4)
+        q = isotonic_probabilities(np.arange(m), pos, n - pos) if n.sum() else np.full(m, 0.4)
+        for level in (0.8, 0.95):
+            b_low, b_up = clopper_pearson_band(pos, n - pos, q, level, "bonferroni")
+            s_low, s_up = clopper_pearson_band(pos, n - pos, q, level, "sidak")
+            assert np.all(s_low >= b_low - 1e-12) and np.all(s_up <= b_up + 1e-12)
+        many_low, many_up = clopper_pearson_band(pos, n - pos, q, np.array([0.8, 0.95]), "sidak")
+        one_low, one_up = clopper_pearson_band(pos, n - pos, q, 0.95, "sidak")
+        np.testing.assert_allclose(many_low[1], one_low)
+        np.testing.assert_allclose(many_up[1], one_up)
+
+
+@pytest.mark.slow
+def test_sidak_keeps_simultaneous_coverage_on_many_synthetic_lists():
+    """Sparse lists (many reachable totals without cases): all intervals cover at >= 95 %."""
+    rng = np.random.default_rng(11)
+    lists, misses, trials = 40, 0, 0
+    for _ in range(lists):
+        m = int(rng.integers(4, 25))
+        true = np.sort(rng.uniform(0, 1, m))
+        n = rng.integers(1, 25, m) * (rng.random(m) < 0.5)  # about half the totals empty
+        for _ in range(100):
+            pos = rng.binomial(n, true)
+            q = isotonic_probabilities(np.arange(m), pos, n - pos) if n.sum() else np.full(m, 0.5)
+            lower, upper = clopper_pearson_band(pos, n - pos, q, 0.95, "sidak")
+            misses += not np.all((lower <= true) & (true <= upper))
+            trials += 1
+    assert 1 - misses / trials >= 0.95

@@ -33,6 +33,8 @@ CONFIGS = [
     {"score_set": (1, 2, 3)},
     {"loss": "soft_rank"},
     {"calibration_size": 0.3, "random_state": 0},
+    {"interval_correction": "sidak", "prior_strength": 2.0},
+    {"loss": "cv_brier", "random_state": 0},
 ]
 
 

@@ -33,6 +33,7 @@ NEGATIVE = "negative"
 CONTINUE = "continue"
 UNCERTAIN = "uncertain"
 BASES = ("upper", "point")
+BASIS_WORDS = {"upper": "upper bound of the interval", "point": "point estimate"}
 
 
 def decision_threshold(cost_ratio):
@@ -284,8 +285,10 @@ def record_text(record):
     """The triage record as plain text."""
     lines = [
         f"PSL Triage record — model {record['model']['name']} (version {record['model']['version']})",
-        "Settings: M = {cost_ratio_M:g}, {confidence:.0%} interval, decisions on the {decision_basis}, "
-        "threshold 1/(1+M) = {decision_threshold:.1%}".format(**record["settings"]),
+        "Settings: M = {cost_ratio_M:g}, {confidence:.0%} interval, decisions on the {basis}, "
+        "threshold 1/(1+M) = {decision_threshold:.1%}".format(
+            basis=BASIS_WORDS[record["settings"]["decision_basis"]], **record["settings"]
+        ),
         "",
     ]
     for i, item in enumerate(record["answers"], start=1):

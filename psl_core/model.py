@@ -4,9 +4,10 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import serialization
@@ -84,6 +85,12 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         paper's Bonferroni over every reachable total, or Šidák over the totals with
         training cases (never wider, same simultaneous coverage; see
         :mod:`psl_core.intervals`).
+    recommend_folds : int >= 2 or None, default=None
+        If set, an internal stratified cross-validation with this many folds (seeded
+        by ``random_state``) refits the list on each training part and scores every
+        stage on the held-out part by the Brier score. ``recommended_stages_`` is then
+        the shortest list whose mean held-out Brier score is within one standard error
+        of the best stage's (the one-standard-error rule): where to stop the list.
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
         ``random_state``).
@@ -151,6 +158,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         prior_strength=0.0,
         cv_folds=5,
         interval_correction="bonferroni",
+        recommend_folds=None,
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -164,6 +172,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.prior_strength = prior_strength
         self.cv_folds = cv_folds
         self.interval_correction = interval_correction
+        self.recommend_folds = recommend_folds
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -196,6 +205,12 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             raise PSLError(f"prior_strength must be a finite number >= 0, got {self.prior_strength!r}")
         if isinstance(self.cv_folds, bool) or not isinstance(self.cv_folds, numbers.Integral) or self.cv_folds < 2:
             raise PSLError(f"cv_folds must be an integer >= 2, got {self.cv_folds!r}")
+        if self.recommend_folds is not None and (
+            isinstance(self.recommend_folds, bool)
+            or not isinstance(self.recommend_folds, numbers.Integral)
+            or self.recommend_folds < 2
+        ):
+            raise PSLError(f"recommend_folds must be None or an integer >= 2, got {self.recommend_folds!r}")
         return score_set
 
     def _read_X(self, X, reset):
@@ -268,7 +283,29 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         )
         self._search(evaluator, score_set, progress)
         self._calibrate(columns, calibration_rows, y01)
+        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
+        if self.recommend_folds is not None:
+            self._recommend_stages(X, y01)
         return self
+
+    def _recommend_stages(self, X, y01):
+        """Held-out Brier score per stage by internal cross-validation (1-SE rule)."""
+        n_folds = max(2, min(self.recommend_folds, int(np.bincount(y01).min())))
+        splitter = StratifiedKFold(n_folds, shuffle=True, random_state=self.random_state)
+        inner = clone(self).set_params(recommend_folds=None, max_stages=len(self.literals_))
+        scores = np.full((n_folds, self.n_stages_), np.nan)
+        for fold, (train, test) in enumerate(splitter.split(np.zeros(len(y01)), y01)):
+            model = inner.fit(_safe_indexing(X, train), y01[train])
+            X_test = _safe_indexing(X, test)
+            for k in range(min(model.n_stages_, self.n_stages_)):
+                p = model.predict_proba(X_test, stage=k)[:, 1]
+                scores[fold, k] = np.mean((p - y01[test]) ** 2)
+        reached = np.sum(~np.isnan(scores), axis=0)
+        self.validation_brier_ = np.nanmean(scores, axis=0)
+        self.validation_brier_se_ = np.nanstd(scores, axis=0, ddof=1) / np.sqrt(reached)
+        best = int(np.nanargmin(self.validation_brier_))
+        limit = self.validation_brier_[best] + np.nan_to_num(self.validation_brier_se_[best])
+        self.recommended_stages_ = int(np.flatnonzero(self.validation_brier_ <= limit)[0])
 
     def fit_pairs(self, X, pairs, progress=None):
         """Learn the list from pairwise comparisons alone (Sec. 4.5, soft rank loss).
@@ -306,6 +343,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self._search(evaluator, score_set, progress)
         self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
         self.stage_probabilities_ = None
+        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
         return self
 
     def _search(self, evaluator, score_set, progress):
@@ -458,7 +496,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
 
         One row per stage 0..K: the condition in words, the feature, threshold and
         points, then one column per total T (union over stages) with q(k, T), NaN
-        where T is not reachable at that stage.
+        where T is not reachable at that stage. A list fitted with ``recommend_folds``
+        also shows each stage's held-out Brier score and marks the recommended stage.
 
         Parameters
         ----------
@@ -482,6 +521,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 "threshold": literal.threshold if literal else None,
                 "score": self.scores_[k - 1] if k else None,
             }
+            if getattr(self, "validation_brier_", None) is not None:
+                row["validation_brier"] = self.validation_brier_[k]
+                row["recommended"] = k == self.recommended_stages_
             probabilities = self.stage_probabilities_ or [[np.nan] * len(t) for t in self.stage_totals_]
             lookup = dict(zip(self.stage_totals_[k].tolist(), probabilities[k]))
             for t in all_totals.tolist():

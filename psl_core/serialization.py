@@ -14,6 +14,8 @@ A model file is one JSON object::
       "calibration": [{"totals": [...], "probabilities": [...],
                        "positives": [...], "negatives": [...]}, ...],  # stages 0..K
       "criterion": [...],                                          # stages 0..K
+      "validation": null | {"brier": [...], "brier_se": [...],     # stages 0..K
+                            "recommended_stages": k},
       "metadata": {...}                 # free description: name, labels, units, ...
     }
 
@@ -35,7 +37,11 @@ from .errors import ModelFileError, PSLError
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
 SCHEMA_VERSION = 1
-_TOP_KEYS = {"format", "schema_version", "params", "classes", "input", "stages", "calibration", "criterion", "metadata"}
+_TOP_KEYS = {
+    "format", "schema_version", "params", "classes", "input", "stages", "calibration", "criterion",
+    "validation", "metadata",
+}
+_VALIDATION_KEYS = {"brier", "brier_se", "recommended_stages"}
 _STAGE_KEYS = {"feature", "kind", "threshold", "category", "negated", "score"}
 _CALIBRATION_KEYS = {"totals", "probabilities", "positives", "negatives"}
 _INPUT_KEYS = {"kind", "n_features", "feature_names"}
@@ -86,8 +92,17 @@ def to_dict(model, metadata=None):
             )
         ],
         "criterion": [float(v) for v in model.stage_criterion_],
+        "validation": None if getattr(model, "validation_brier_", None) is None else {
+            "brier": [_finite_or_none(v) for v in model.validation_brier_],
+            "brier_se": [_finite_or_none(v) for v in model.validation_brier_se_],
+            "recommended_stages": int(model.recommended_stages_),
+        },
         "metadata": dict(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
     }
+
+
+def _finite_or_none(value):
+    return float(value) if np.isfinite(value) else None
 
 
 def dumps(model, metadata=None):
@@ -267,6 +282,22 @@ def loads(text, cls):
     criterion = data["criterion"]
     if not isinstance(criterion, list) or len(criterion) != len(stages) + 1:
         _fail("criterion must have one value per stage")
+
+    validation = data["validation"]
+    if validation is not None:
+        _keys(validation, _VALIDATION_KEYS, "validation")
+        for key in ("brier", "brier_se"):
+            values = validation[key]
+            if not isinstance(values, list) or len(values) != len(stages) + 1:
+                _fail(f"validation {key} must have one value per stage")
+            validation[key] = np.array([np.nan if v is None else _number(v, f"validation {key}") for v in values])
+        recommended = _int(validation["recommended_stages"], "validation recommended_stages")
+        if not 0 <= recommended <= len(stages):
+            _fail(f"validation recommends {recommended} stages, but the list has {len(stages)}")
+        model.validation_brier_, model.validation_brier_se_ = validation["brier"], validation["brier_se"]
+        model.recommended_stages_ = recommended
+    else:
+        model.validation_brier_ = model.validation_brier_se_ = model.recommended_stages_ = None
 
     model.classes_ = np.array(classes)
     model.n_features_in_ = n_features

@@ -121,3 +121,25 @@ def test_progress_is_reported_per_stage():
     calls = []
     ProbabilisticScoringList(max_stages=3).fit(X, y, progress=lambda k, n: calls.append((k, n)))
     assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_recommended_stages_by_internal_validation(demo_csv_path):
+    frame = pd.read_csv(demo_csv_path).dropna()
+    y = (frame.pop("num") > 0).astype(int).to_numpy()
+    psl = ProbabilisticScoringList(recommend_folds=5, random_state=0, max_stages=8).fit(frame, y)
+    k = psl.recommended_stages_
+    assert 1 <= k <= 8
+    brier, se = psl.validation_brier_, psl.validation_brier_se_
+    assert brier.shape == (9,) and np.all(np.isfinite(brier))
+    # the one-standard-error rule: k is the shortest list within one SE of the best
+    best = int(np.argmin(brier))
+    assert brier[k] <= brier[best] + se[best]
+    assert np.all(brier[:k] > brier[best] + se[best])
+    table = psl.stage_table()
+    assert table["recommended"].sum() == 1 and table.loc[k, "recommended"]
+    np.testing.assert_allclose(table["validation_brier"], brier)
+    loaded = ProbabilisticScoringList.from_json(psl.to_json())
+    assert loaded.recommended_stages_ == k
+    np.testing.assert_allclose(loaded.validation_brier_, brier)
+    # the prior of the held-out folds scores about p(1 - p)
+    assert brier[0] == pytest.approx(y.mean() * (1 - y.mean()), abs=0.01)

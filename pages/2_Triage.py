@@ -1,0 +1,422 @@
+"""Triage: the bedside step-through of a probabilistic scoring list (issue #3).
+
+The clinician picks a list (the one just trained, or a saved one), answers its questions one
+at a time, and after every answer sees the total score, the calibrated probability with its
+interval, the decision and, when the list stops, why. All the logic lives in
+:mod:`psl_core.decision` and :mod:`psl_core.questions`; this page reads widgets, calls them
+and renders.
+
+Session state. The page reads ``"trained_model"`` and ``"trained_metadata"`` (set by Train);
+its own keys all start with ``"triage_"``. Nothing about a patient leaves this state (the
+session's memory on the server): it is never written to disk or sent anywhere.
+
+``"triage_model_choice"``  widget: "trained" or the path of a saved model file.
+``"triage_cost_ratio"``    widget: M, the cost of a missed case relative to a false alarm.
+``"triage_confidence"``    widget: level of the intervals (0.8, 0.9, 0.95 or 0.99).
+``"triage_basis"``         widget: decide on the interval's "upper" bound or the "point" estimate.
+``"triage_model_ref"``     the model the answers belong to; another model restarts the triage.
+``"triage_seen_trained"``  the Train page's list at the last visit; a new one becomes the choice.
+``"triage_bands"``         (model, confidence, StageBands): the intervals, kept between reruns.
+``"triage_answers"``       dict column -> raw answer (a number, 1.0/0.0, a category; None =
+                           unknown), in the order asked. A column is asked once: later stages
+                           on the same column take its answer.
+``"triage_stage"``         int: stages answered so far (asked or taken from an earlier answer).
+``"triage_override"``      bool: the clinician chose "Continue anyway" past a stop.
+``"triage_input_error"``   str | None: why the last "Next" was not accepted.
+``"triage_q<n>"``          widget: the answer to question n + 1 (index of the option, or the
+                           number); ``"triage_q<n>_unknown"`` the "unknown" box of a number.
+``"triage_next"``, ``"triage_continue"``, ``"triage_undo"``, ``"triage_restart"``,
+``"triage_chart"``, ``"triage_download_text"``, ``"triage_download_json"``: buttons and chart.
+
+The settings and the model choice persist across page switches (``persist_state="session"``);
+a changed model restarts the triage, changed settings recompute it with the answers kept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
+
+from psl_core.binarization import NUMERIC
+from psl_core.decision import StageBands, decision_threshold, record_text, triage_record, triage_step
+from psl_core.errors import PSLError
+from psl_core.questions import (
+    UNKNOWN_TEXT,
+    advance,
+    build_questions,
+    first_stage_of,
+    interval_text,
+    percent,
+    probability_text,
+    recorded_answers,
+    stage_answers,
+    totals_text,
+    triage_figure,
+    triage_steps,
+)
+from psl_core.store import list_models, load_model
+
+TRAINED = "trained"
+DEFAULT_COST_RATIO = 10.0
+CONFIDENCES = (0.80, 0.90, 0.95, 0.99)
+BASIS_LABELS = {
+    "upper": "Risk-averse: the upper end of the interval",
+    "point": "The probability itself (point estimate)",
+}
+# Colour and words of each decision; the words alone carry the meaning.
+DECISION_STYLE = {
+    "positive": ("red", "Positive"),
+    "negative": ("green", "Negative"),
+    "continue": ("blue", "Continue: not decided yet"),
+    "uncertain": ("orange", "Uncertain: refer or gather more evidence"),
+}
+STOP_RULES = {
+    "confident": "the decision is confident: the whole interval lies on one side of the decision threshold.",
+    "settled": "the decision is settled: no answers to the remaining questions could change it.",
+    "end of list": "every question of the list is answered.",
+}
+BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
+
+ss = st.session_state
+
+
+@st.cache_resource(show_spinner=False)
+def cached_model(path: str, modified: float):
+    """A saved model; files are never overwritten, the time only guards against a replaced file."""
+    return load_model(path)
+
+
+def restart() -> None:
+    ss.triage_answers = {}
+    ss.triage_stage = 0
+    ss.triage_override = False
+    ss.triage_input_error = None
+    for key in [key for key in ss if str(key).startswith("triage_q")]:
+        del ss[key]
+
+
+def record_answer(question, widget_key: str) -> None:
+    """Callback of "Next": turn the widget's value into the raw answer, or say what is missing."""
+    value = ss.get(widget_key)
+    if question.kind == NUMERIC:
+        unknown = ss.get(f"{widget_key}_unknown", False)
+        if unknown and value is not None:
+            ss.triage_input_error = f"Either enter a value or tick \"{UNKNOWN_TEXT}\", not both."
+            return
+        if not unknown and value is None:
+            ss.triage_input_error = f"Enter the value, or tick \"{UNKNOWN_TEXT}\"."
+            return
+        raw = None if unknown else float(value)
+    else:
+        if value is None:
+            ss.triage_input_error = f"Choose an answer, or \"{UNKNOWN_TEXT}\"."
+            return
+        raw = None if value == len(question.options) else question.options[value][0]
+    ss.triage_answers[question.column] = raw
+    ss.triage_stage = question.stage
+    ss.triage_input_error = None
+
+
+def undo_last(questions) -> None:
+    column = next(reversed(ss.triage_answers))
+    del ss.triage_answers[column]
+    ss.triage_stage = first_stage_of(questions, column)
+    ss.triage_input_error = None
+
+
+def continue_anyway() -> None:
+    ss.triage_override = True
+
+
+def stage_bands(model, confidence: float) -> StageBands:
+    kept = ss.get("triage_bands")
+    if kept is None or kept[0] is not model or kept[1] != confidence:
+        ss.triage_bands = (model, confidence, StageBands(model, confidence))
+    return ss.triage_bands[2]
+
+
+def model_options() -> tuple[dict[str, str], list[str]]:
+    stored, problems = list_models()
+    options = {}
+    if ss.get("trained_model") is not None:
+        metadata = ss.get("trained_metadata") or {}
+        saved = f"v{metadata['version']}" if "version" in metadata else "not saved"
+        options[TRAINED] = f"The list on the Train page: {metadata.get('name') or 'just trained'} ({saved})"
+    options.update({str(entry.path): entry.label for entry in stored})
+    return options, problems
+
+
+def chosen_model(choice: str):
+    """(model, metadata, name, version) of the chosen option."""
+    if choice == TRAINED:
+        metadata = ss.get("trained_metadata") or {}
+        model = ss.trained_model
+        return model, metadata, metadata.get("name") or "List just trained", metadata.get("version", "not saved")
+    model = cached_model(choice, Path(choice).stat().st_mtime)
+    metadata = getattr(model, "metadata_", None) or {}
+    return model, metadata, metadata.get("name") or Path(choice).stem, metadata.get("version", "?")
+
+
+def link_to_train() -> None:
+    try:
+        st.page_link("pages/1_Train.py", label="Go to Train", icon=":material/model_training:")
+    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
+        st.markdown("Open **Train** in the sidebar.")
+
+
+# --- page ------------------------------------------------------------------------------------
+
+st.set_page_config(page_title="Triage · PSL Triage", page_icon="🩺", layout="centered")
+if "triage_answers" not in ss:
+    restart()
+
+st.title("Triage")
+st.markdown(
+    "Answer one question at a time. After each answer the list shows the risk with its "
+    "uncertainty and stops as soon as the decision is clear."
+)
+options, problems = model_options()
+for problem in problems:
+    st.caption(f"{problem}.")
+if not options:
+    st.info(
+        "There is no list to triage with yet. Train one (or load a model file) on the **Train** "
+        "page; it appears here straight away."
+    )
+    link_to_train()
+    st.stop()
+
+trained = ss.get("trained_model")
+if trained is not None and ss.get("triage_seen_trained") is not trained:
+    ss.triage_seen_trained = trained  # a list trained or loaded since the last visit comes first
+    ss.triage_model_choice = TRAINED
+if ss.get("triage_model_choice") not in options:
+    ss.triage_model_choice = next(iter(options))
+choice = st.selectbox(
+    "Scoring list", list(options), format_func=options.get, key="triage_model_choice", persist_state="session"
+)
+st.caption(
+    ":material/lock: Nothing about the patient is stored: the answers are kept only in this "
+    "session's memory, never written to disk or sent anywhere, and are gone when you restart or "
+    "close the tab. Download the record below to keep it."
+)
+try:
+    model, metadata, model_name, model_version = chosen_model(choice)
+except (OSError, PSLError) as exc:
+    st.error(f"This saved model cannot be used: {exc}. Choose another one.")
+    st.stop()
+if ss.get("triage_model_ref") is not model:
+    ss.triage_model_ref = model
+    restart()
+
+dataset = metadata.get("dataset") or {}
+positive_label = dataset.get("positive_label") or "the positive class"
+negative_label = dataset.get("negative_label") or "the negative class"
+
+with st.expander("Settings: cost of a miss, confidence, decision basis"):
+    cost_ratio = st.number_input(
+        "M: cost of a missed case relative to a false alarm",
+        min_value=0.1, max_value=1000.0, value=DEFAULT_COST_RATIO, step=1.0, format="%g",
+        key="triage_cost_ratio", persist_state="session",
+    )
+    st.caption(
+        f"M = {cost_ratio:g} means missing one case of {positive_label} is as bad as {cost_ratio:g} "
+        f"false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive when the risk exceeds 1/(1+M) = "
+        f"{percent(decision_threshold(cost_ratio))} (the paper uses M = 10)."
+    )
+    confidence = st.radio(
+        "Confidence level of the interval", CONFIDENCES, index=CONFIDENCES.index(0.95),
+        format_func=lambda level: f"{level:.0%}", horizontal=True,
+        key="triage_confidence", persist_state="session",
+    )
+    st.caption(
+        "How sure we want to be that the true risk lies inside the interval; higher means wider "
+        "intervals and later stops."
+    )
+    basis = st.radio(
+        "Decide on", list(BASIS_LABELS), format_func=BASIS_LABELS.get,
+        key="triage_basis", persist_state="session",
+    )
+    st.caption(
+        "Risk-averse (default) decides positive when the risk may plausibly exceed the threshold, so an "
+        "underestimated risk never sends a patient home; the point estimate uses the probability alone."
+    )
+
+threshold = decision_threshold(cost_ratio)
+st.caption(
+    f"{model_name} (version {model_version}): {len(model.literals_)} questions. Deciding with M = "
+    f"{cost_ratio:g} (threshold {percent(threshold)}), {confidence:.0%} intervals, on the "
+    f"{'upper bound' if basis == 'upper' else 'point estimate'}."
+)
+
+with st.expander("How this works"):
+    st.markdown(
+        f"""
+- Each question is a condition worth a few points ("Max heart rate > 147.5 bpm: −2 points").
+  The points of the conditions that hold add up to the **total score**.
+- Each total maps to a **calibrated probability** of {positive_label}, learned from the
+  training data, with a **{confidence:.0%} interval**: the range the true risk lies in with
+  that confidence, wider where the training data had few patients with that total.
+- The decision weighs a missed case M times as heavily as a false alarm: **positive** when the
+  risk is above 1/(1+M) = {percent(threshold)}, **negative** otherwise. Risk-averse decisions
+  use the upper end of the interval instead of the probability.
+- The list **stops** when the decision is **confident** (the whole interval lies on one side
+  of the threshold) or **settled** (no answers to the remaining questions could change it).
+  You may continue anyway. If every question is answered and the interval still contains the
+  threshold, the outcome is **uncertain: refer or gather more evidence**.
+- An answer can be **unknown / not measured**. It is never guessed: the list then follows
+  both possible answers, shows every total they allow, and reports the range of
+  probabilities and the widest interval over them, so unknown answers make the decision
+  more cautious, never less.
+- A feature that appears in several questions (one per category of a categorical feature)
+  is asked once; its later questions use the same answer.
+- Nothing you enter is saved to disk or sent anywhere; the record below exists only in this
+  session until you download it.
+"""
+    )
+
+questions = build_questions(model, metadata.get("columns"))
+n_questions = len(questions)
+bands = stage_bands(model, confidence)
+answers = ss.triage_answers
+
+
+def halts(n_answered: int) -> bool:
+    if ss.triage_override:
+        return False
+    _, holds = stage_answers(questions, answers, n_answered)
+    return triage_step(bands, holds, cost_ratio, basis).stop_reason is not None
+
+
+ss.triage_stage = advance(questions, answers, min(ss.triage_stage, n_questions), halts)
+n_answered = ss.triage_stage
+steps = triage_steps(bands, questions, answers, n_answered, cost_ratio, basis)
+current = steps[-1]
+halted = (current.stop_reason is not None and not ss.triage_override) or n_answered == n_questions
+_, holds = stage_answers(questions, answers, n_answered)
+
+# --- where the triage stands -------------------------------------------------------------
+
+st.subheader("Before the first question" if n_answered == 0 else f"After question {n_answered} of {n_questions}")
+colour, words = DECISION_STYLE[current.decision]
+if current.decision in ("positive", "negative"):
+    words += f" ({positive_label if current.decision == 'positive' else negative_label})"
+st.markdown(f"## :{colour}[{words}]")
+with st.container(horizontal=True, gap="medium"):  # wraps onto more lines on a narrow screen
+    st.metric("Total score", totals_text(current.totals), width="content")
+    st.metric(f"Probability of {positive_label}", probability_text(current), width="content")
+    st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
+st.markdown(current.explanation)
+if None in holds:
+    st.info(
+        f":material/help: {holds.count(None)} answer(s) unknown. The list does not guess them: it "
+        f"shows every total they allow ({totals_text(current.totals)}) and the range over both "
+        "answers of each, so the interval is wider and the decision more cautious."
+    )
+
+if halted:
+    where = "before the first question" if n_answered == 0 else f"after question {n_answered}"
+    if current.decision == "uncertain":
+        st.warning(
+            f"**Uncertain: refer or gather more evidence.** All {n_questions} questions are answered "
+            f"and the {confidence:.0%} interval ({interval_text(current)}) still contains the decision "
+            f"threshold of {percent(threshold)}."
+        )
+    else:
+        st.success(f"**Stopped {where}** because {STOP_RULES[current.stop_reason]}", icon=":material/flag:")
+elif current.stop_reason is not None:
+    st.caption(f"The list would stop here ({current.stop_reason}); you chose to continue.")
+
+# --- the next question -------------------------------------------------------------------
+
+if not halted:
+    question = questions[n_answered]
+    widget_key = f"triage_q{n_answered}"
+    with st.form("triage_form"):
+        st.caption(f"Question {question.stage} of {n_questions}")
+        st.markdown(f"### {question.prompt}")
+        st.markdown(f"**{question.rule}**")
+        if question.kind == NUMERIC:
+            st.number_input(
+                question.prompt, value=None, step=1.0, format="%g", key=widget_key,
+                placeholder="Type the value, then press Enter", label_visibility="collapsed",
+            )
+            st.checkbox(UNKNOWN_TEXT, key=f"{widget_key}_unknown")
+        else:
+            choices = list(range(len(question.options) + 1))
+            texts = [text for _, text in question.options] + [UNKNOWN_TEXT]
+            if len(choices) <= BUTTONS_MAX_OPTIONS:
+                st.segmented_control(
+                    question.prompt, choices, format_func=texts.__getitem__, key=widget_key,
+                    label_visibility="collapsed", width="stretch",
+                )
+            else:
+                st.selectbox(
+                    question.prompt, choices, index=None, format_func=texts.__getitem__, key=widget_key,
+                    label_visibility="collapsed", placeholder="Choose an answer",
+                )
+        st.form_submit_button(
+            "Next", type="primary", icon=":material/arrow_forward:", width="stretch", key="triage_next",
+            on_click=record_answer, args=(question, widget_key),
+        )
+    if ss.triage_input_error:
+        st.warning(ss.triage_input_error)
+
+with st.container(horizontal=True):
+    if halted and n_answered < n_questions:
+        st.button(
+            "Continue anyway", key="triage_continue", on_click=continue_anyway, type="primary",
+            icon=":material/skip_next:",
+        )
+    st.button(
+        "Change the last answer", key="triage_undo", on_click=undo_last, args=(questions,),
+        disabled=not answers, icon=":material/undo:",
+    )
+    st.button("Restart", key="triage_restart", on_click=restart, icon=":material/restart_alt:")
+
+# --- the way here ------------------------------------------------------------------------
+
+st.subheader("Risk after each answer")
+st.plotly_chart(
+    triage_figure(steps, threshold, confidence), key="triage_chart", config={"displayModeBar": False},
+)
+recorded = recorded_answers(questions, answers, n_answered)
+if n_answered:
+    st.table(
+        pd.DataFrame(
+            [
+                {
+                    "Question": question.rule,
+                    "Answer": answer or "unknown",
+                    "Total": totals_text(step.totals),
+                    "Probability": probability_text(step),
+                    "Decision": step.decision,
+                    f"{confidence:.0%} interval": interval_text(step),
+                }
+                for question, answer, step in zip(questions, recorded, steps[1:])
+            ],
+            index=[f"Q{step.stage}" for step in steps[1:]],
+        )
+    )
+
+st.subheader("Record for the notes")
+record = triage_record(
+    model_name, model_version, [q.record_line for q in questions[:n_answered]], recorded, steps,
+    cost_ratio, confidence, basis,
+)
+text = record_text(record)
+st.code(text, language=None, wrap_lines=True)
+text_column, json_column = st.columns(2)
+text_column.download_button(
+    "Download as text", text, file_name="psl-triage-record.txt", mime="text/plain",
+    key="triage_download_text", on_click="ignore", width="stretch", icon=":material/download:",
+)
+json_column.download_button(
+    "Download as JSON", json.dumps(record, indent=2, ensure_ascii=False), file_name="psl-triage-record.json",
+    mime="application/json", key="triage_download_json", on_click="ignore", width="stretch",
+    icon=":material/download:",
+)

@@ -1,0 +1,258 @@
+"""The Triage page driven through its widgets (streamlit.testing.v1.AppTest).
+
+A list is fitted on synthetic data with a numeric (heart rate), a binary (sex) and a
+categorical (chest pain type) column and handed to the page as the list just trained. What
+the page shows after each answer must equal psl_core.decision.triage_step for the same
+answers.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_core import ProbabilisticScoringList
+from psl_core.decision import StageBands, answer_for, triage_step
+from psl_core.questions import percent
+from psl_core.store import save_model
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
+UNKNOWN = "Unknown / not measured"
+MINUS = "\u2212"
+COLUMNS = {
+    "hr": {"label": "Max heart rate", "unit": "bpm", "kind": "numeric", "category_labels": {}},
+    "sex": {"label": "Sex", "unit": "", "kind": "binary", "category_labels": {"1": "male", "0": "female"}},
+    "cp": {
+        "label": "Chest pain type", "unit": "", "kind": "categorical",
+        "category_labels": {"1": "typical angina", "2": "atypical angina", "4": "asymptomatic"},
+    },
+}
+METADATA = {
+    "name": "Synthetic chest pain",
+    "columns": COLUMNS,
+    "dataset": {
+        "outcome_label": "Heart disease", "positive_label": "heart disease", "negative_label": "no heart disease",
+    },
+}
+DECISION_WORDS = {"positive": "Positive", "negative": "Negative", "continue": "Continue", "uncertain": "Uncertain"}
+
+
+@pytest.fixture(scope="module")
+def model():
+    rng = np.random.default_rng(0)
+    n = 600
+    hr = rng.normal(150, 20, n).round()
+    sex = rng.integers(0, 2, n).astype(float)
+    cp = rng.choice(["1", "2", "4"], n, p=[0.3, 0.3, 0.4])
+    logit = -0.08 * (hr - 150) + 1.5 * sex + np.select([cp == "4", cp == "2"], [2.0, -1.0], -2.0) - 0.6
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    X = pd.DataFrame({"hr": hr, "sex": sex, "cp": pd.Categorical(cp)})
+    fitted = ProbabilisticScoringList(score_set=(-2, -1, 1, 2)).fit(X, y)
+    columns = [literal.column for literal in fitted.literals_]
+    # The tests below need every kind of question and a column that comes back.
+    assert {"hr", "sex", "cp"} <= set(columns) and len(columns) > len(set(columns))
+    return fitted
+
+
+@pytest.fixture(autouse=True)
+def empty_store(tmp_path, monkeypatch):
+    store = tmp_path / "models"
+    monkeypatch.setenv("PSL_MODEL_DIR", str(store))
+    return store
+
+
+def open_page(model=None, cost_ratio=None):
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    if model is not None:
+        at.session_state["trained_model"] = model
+        at.session_state["trained_metadata"] = METADATA
+    at.run()
+    if cost_ratio is not None:
+        at.number_input(key="triage_cost_ratio").set_value(cost_ratio).run()
+    assert not at.exception
+    return at
+
+
+def asked_column(at, model):
+    """The column of the question on screen (None when no question is shown)."""
+    if not at.get("form"):
+        return None
+    return model.literals_[at.session_state["triage_stage"]].column
+
+
+def answer(at, value):
+    """Answer the question on screen: an option's text, a number, or None for unknown; press Next."""
+    key = f"triage_q{at.session_state['triage_stage']}"
+    if key in [widget.key for widget in at.number_input]:
+        if value is None:
+            at.checkbox(key=f"{key}_unknown").check()
+        else:
+            at.number_input(key=key).set_value(value)
+    else:
+        buttons = at.segmented_control(key=key)
+        buttons.set_value(buttons.options.index(UNKNOWN if value is None else value))
+    at.button(key="triage_next").click().run()
+    assert not at.exception
+
+
+def expected_step(model, raw_by_column, n_answered, cost_ratio=10.0, confidence=0.95, basis="upper"):
+    holds = [answer_for(literal, raw_by_column[literal.column]) for literal in model.literals_[:n_answered]]
+    return triage_step(StageBands(model, confidence), holds, cost_ratio, basis)
+
+
+def assert_shows(at, step):
+    metrics = {metric.label: metric.value for metric in at.metric}
+    totals = [str(t).replace("-", MINUS) for t in step.totals]
+    assert all(total in metrics["Total score"] for total in totals)
+    probability = metrics["Probability of heart disease"]
+    assert percent(step.probability_low) in probability and percent(step.probability_high) in probability
+    assert metrics["95% interval"] == f"{percent(step.lower)} to {percent(step.upper)}"
+    headline = next(md.value for md in at.markdown if md.value.startswith("## "))
+    assert DECISION_WORDS[step.decision] in headline
+    assert step.explanation in [md.value for md in at.markdown]
+
+
+def test_without_a_model_the_page_points_to_train():
+    at = open_page()
+    assert "no list to triage with" in at.info[0].value
+    assert any("Train" in md.value for md in at.markdown) or at.get("page_link")
+    assert not at.get("form")
+
+
+def test_each_answer_shows_what_triage_step_says(model):
+    at = open_page(model, cost_ratio=1.0)
+    assert_shows(at, expected_step(model, {}, 0, cost_ratio=1.0))
+    patient = {"hr": 171.0, "sex": 0.0, "cp": "2"}
+    shown = {"hr": 171.0, "sex": "female", "cp": "atypical angina"}
+    asked = []
+    while True:
+        column = asked_column(at, model)
+        if column is not None:
+            answer(at, shown[column])
+            asked.append(column)
+            assert_shows(at, expected_step(model, patient, at.session_state["triage_stage"], cost_ratio=1.0))
+        elif "triage_continue" in [button.key for button in at.button]:
+            at.button(key="triage_continue").click().run()
+        else:
+            break
+    # Every column was asked once; its later stages took the same answer.
+    assert sorted(asked) == sorted(COLUMNS)
+    assert at.session_state["triage_stage"] == len(model.literals_)
+
+
+def test_an_unknown_answer_shows_the_range_over_both_answers(model):
+    at = open_page(model, cost_ratio=1.0)
+    column = asked_column(at, model)
+    answer(at, None)
+    step = expected_step(model, {column: None}, 1, cost_ratio=1.0)
+    assert len(step.totals) == 2 and step.probability_low < step.probability_high
+    assert_shows(at, step)
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert " or " in metrics["Total score"] and " to " in metrics["Probability of heart disease"]
+    assert "does not guess" in at.info[0].value
+
+
+def test_a_confident_list_stops_and_may_continue_anyway(model):
+    at = open_page(model)  # M = 10: the prior alone is above the 9.1 % threshold
+    step = expected_step(model, {}, 0)
+    assert step.stop_reason == "confident"
+    assert_shows(at, step)
+    assert "Stopped before the first question" in at.success[0].value
+    assert "confident" in at.success[0].value
+    assert not at.get("form")
+    at.button(key="triage_continue").click().run()
+    assert not at.exception
+    assert at.get("form") and "would stop here" in " ".join(caption.value for caption in at.caption)
+
+
+def test_all_unknown_ends_uncertain(model):
+    at = open_page(model, cost_ratio=1.0)
+    while asked_column(at, model) is not None:
+        answer(at, None)
+    n_stages = len(model.literals_)
+    assert at.session_state["triage_stage"] == n_stages
+    step = expected_step(model, {c: None for c in COLUMNS}, n_stages, cost_ratio=1.0)
+    assert step.decision == "uncertain"
+    assert_shows(at, step)
+    assert "Uncertain: refer or gather more evidence" in at.warning[0].value
+
+
+def test_next_without_an_answer_asks_for_one(model):
+    at = open_page(model, cost_ratio=1.0)
+    at.button(key="triage_next").click().run()
+    assert not at.exception
+    assert at.session_state["triage_stage"] == 0 and at.session_state["triage_answers"] == {}
+    assert "Choose an answer" in at.warning[0].value or "Enter the value" in at.warning[0].value
+
+
+def test_restart_and_undo_clear_answers(model):
+    at = open_page(model, cost_ratio=1.0)
+    first = asked_column(at, model)
+    answer(at, None)
+    second = asked_column(at, model)
+    assert second is not None and second != first
+    answer(at, None)
+    at.button(key="triage_undo").click().run()
+    assert list(at.session_state["triage_answers"]) == [first]
+    assert asked_column(at, model) == second
+    at.button(key="triage_restart").click().run()
+    assert not at.exception
+    assert at.session_state["triage_answers"] == {} and at.session_state["triage_stage"] == 0
+    assert asked_column(at, model) == first
+    assert_shows(at, expected_step(model, {}, 0, cost_ratio=1.0))
+
+
+def test_settings_change_recomputes_with_the_answers_kept(model):
+    at = open_page(model, cost_ratio=1.0)
+    column = asked_column(at, model)
+    answer(at, None)
+    at.radio(key="triage_confidence").set_value(0.99).run()
+    at.radio(key="triage_basis").set_value("point").run()
+    assert not at.exception
+    assert at.session_state["triage_answers"] == {column: None}
+    step = expected_step(model, {column: None}, 1, cost_ratio=1.0, confidence=0.99, basis="point")
+    metrics = {metric.label: metric.value for metric in at.metric}
+    assert metrics["99% interval"] == f"{percent(step.lower)} to {percent(step.upper)}"
+    assert step.explanation in [md.value for md in at.markdown]
+
+
+def test_the_record_holds_questions_answers_and_result(model):
+    at = open_page(model, cost_ratio=1.0)
+    shown = {"hr": 171.0, "sex": "female", "cp": "atypical angina"}
+    while (column := asked_column(at, model)) is not None:
+        answer(at, shown[column])
+    record = at.code[0].value
+    assert record.startswith("PSL Triage record — model Synthetic chest pain (version not saved)")
+    n_answered = at.session_state["triage_stage"]
+    for literal in model.literals_[:n_answered]:
+        assert {"hr": "171 bpm", "sex": "female", "cp": "atypical angina"}[literal.column] in record
+    step = expected_step(model, {"hr": 171.0, "sex": 0.0, "cp": "2"}, n_answered, cost_ratio=1.0)
+    assert f"Result: {step.decision.upper()}" in record and step.explanation in record
+    assert len(at.get("download_button")) == 2
+
+
+def test_a_saved_model_can_be_chosen_and_switching_restarts(model, empty_store):
+    stored = save_model(model, "Stored chest pain", METADATA)
+    at = open_page(model, cost_ratio=1.0)
+    choice = at.selectbox(key="triage_model_choice")
+    assert at.session_state["triage_model_choice"] == "trained"
+    assert choice.options[1].startswith("Stored chest pain (v1")
+    answer(at, None)
+    assert at.session_state["triage_answers"]
+    at.selectbox(key="triage_model_choice").set_value(str(stored.path)).run()
+    assert not at.exception
+    assert at.session_state["triage_answers"] == {} and at.session_state["triage_stage"] == 0
+    assert "Stored chest pain (version 1)" in " ".join(caption.value for caption in at.caption)
+
+
+def test_a_new_list_from_train_becomes_the_choice(model, empty_store):
+    stored = save_model(model, "Stored chest pain", METADATA)
+    at = open_page(model)
+    at.selectbox(key="triage_model_choice").set_value(str(stored.path)).run()
+    assert at.session_state["triage_model_choice"] == str(stored.path)
+    at.session_state["trained_model"] = ProbabilisticScoringList.from_json(model.to_json())
+    at.run()
+    assert not at.exception
+    assert at.session_state["triage_model_choice"] == "trained"

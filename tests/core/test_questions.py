@@ -1,0 +1,176 @@
+"""The bedside questionnaire: questions in words, answers per column, steps and the chart."""
+
+import json
+
+import numpy as np
+import pytest
+
+from psl_core import ProbabilisticScoringList
+from psl_core.calibration import reachable_totals
+from psl_core.decision import StageBands, answer_for, decision_threshold, triage_step
+from psl_core.questions import (
+    OTHER,
+    advance,
+    answer_text,
+    build_questions,
+    first_stage_of,
+    percent,
+    points_text,
+    probability_text,
+    recorded_answers,
+    stage_answers,
+    totals_text,
+    triage_figure,
+    triage_steps,
+)
+from psl_core.serialization import FORMAT
+
+STAGES = [
+    {"feature": "thalach", "kind": "numeric", "threshold": 147.5, "category": None, "negated": False, "score": -2},
+    {"feature": "sex", "kind": "binary", "threshold": None, "category": None, "negated": False, "score": 2},
+    {"feature": "cp", "kind": "category", "threshold": None, "category": "4", "negated": False, "score": 3},
+    {"feature": "cp", "kind": "category", "threshold": None, "category": "1", "negated": False, "score": 1},
+]
+COLUMNS = {
+    "thalach": {"label": "Max heart rate", "unit": "bpm", "kind": "numeric", "category_labels": {}},
+    "sex": {"label": "Sex", "unit": "", "kind": "binary", "category_labels": {"1": "male", "0": "female"}},
+    "cp": {
+        "label": "Chest pain type", "unit": "", "kind": "categorical",
+        "category_labels": {"1": "typical angina", "2": "atypical angina", "4": "asymptomatic"},
+    },
+}
+
+
+def handmade_model():
+    """A four-stage list (heart rate, sex, two chest pain categories) with made-up counts.
+
+    Every reachable total has data; the rate of positives rises with the total.
+    """
+    scores = [stage["score"] for stage in STAGES]
+    calibration = []
+    for k in range(len(STAGES) + 1):
+        totals = reachable_totals(scores[:k]).tolist()
+        positives = [5 + 3 * i for i in range(len(totals))]
+        negatives = [50 - 3 * i for i in range(len(totals))]
+        rates = [p / (p + n) for p, n in zip(positives, negatives)]
+        calibration.append({"totals": totals, "probabilities": rates, "positives": positives, "negatives": negatives})
+    model = {
+        "format": FORMAT, "schema_version": 1, "params": {"score_set": [-3, -2, -1, 1, 2, 3]},
+        "classes": [0, 1],
+        "input": {"kind": "dataframe", "n_features": 3, "feature_names": ["thalach", "sex", "cp"]},
+        "stages": STAGES, "calibration": calibration, "criterion": [0.0] * (len(STAGES) + 1),
+        "metadata": {"columns": COLUMNS},
+    }
+    return ProbabilisticScoringList.from_json(json.dumps(model))
+
+
+@pytest.fixture(scope="module")
+def model():
+    return handmade_model()
+
+
+def test_questions_phrase_condition_points_and_answers(model):
+    hr, sex, asymptomatic, typical = build_questions(model, COLUMNS)
+    assert [q.stage for q in (hr, sex, asymptomatic, typical)] == [1, 2, 3, 4]
+    assert hr.rule == "Max heart rate > 147.5 bpm: \u22122 points"
+    assert hr.prompt == "Max heart rate (bpm)" and hr.options == ()
+    assert sex.prompt == "Sex: male / female"
+    assert sex.options == ((1.0, "male"), (0.0, "female"))
+    assert sex.rule == "Sex = male: +2 points"
+    assert asymptomatic.rule == "Chest pain type = asymptomatic: +3 points"
+    assert asymptomatic.prompt == "Chest pain type"
+    assert asymptomatic.options == (("1", "typical angina"), ("2", "atypical angina"), ("4", "asymptomatic"))
+    assert typical.rule == "Chest pain type = typical angina: +1 point"
+    assert typical.record_line == "Chest pain type = typical angina (+1 point)"
+
+
+def test_without_metadata_questions_use_column_names_and_offer_other(model):
+    hr, sex, asymptomatic, typical = build_questions(model)
+    assert hr.rule == "thalach > 147.5: \u22122 points"
+    assert sex.prompt == "sex: yes / no"
+    # Both categories the list uses, and "none of these", which meets neither condition.
+    assert asymptomatic.options == typical.options == (("4", "4"), ("1", "1"), (OTHER, "other (none of these)"))
+    assert answer_for(asymptomatic.literal, OTHER) is False
+    assert answer_for(typical.literal, OTHER) is False
+
+
+def test_raw_answers_become_yes_no_unknown_per_stage(model):
+    questions = build_questions(model, COLUMNS)
+    answers = {"thalach": 147.5, "sex": 1.0, "cp": "1"}
+    raw, holds = stage_answers(questions, answers, 4)
+    assert raw == [147.5, 1.0, "1", "1"]
+    assert holds == [False, True, False, True]  # 147.5 is not > 147.5
+    _, holds = stage_answers(questions, {"thalach": 160.0, "sex": None, "cp": "4"}, 4)
+    assert holds == [True, None, True, False]
+    assert answer_text(questions[0], 152.0) == "152 bpm"
+    assert answer_text(questions[1], 0.0) == "female"
+    assert answer_text(questions[2], "4") == "asymptomatic"
+    assert answer_text(questions[2], None) == "unknown"
+
+
+def test_a_column_is_asked_once_and_its_later_stages_follow(model):
+    questions = build_questions(model, COLUMNS)
+    assert first_stage_of(questions, "cp") == 2
+    answers = {"thalach": 160.0, "sex": 0.0, "cp": "2"}
+    never = lambda n: False  # noqa: E731
+    assert advance(questions, answers, 3, never) == 4
+    assert advance(questions, {"thalach": 160.0}, 1, never) == 1  # sex is not answered yet
+    assert advance(questions, answers, 3, lambda n: n == 3) == 3  # a stop is not skipped
+    assert recorded_answers(questions, answers, 4) == [
+        "160 bpm (condition met)",
+        "female (not met)",
+        "atypical angina (not met)",
+        "atypical angina (not met; as answered at question 3)",
+    ]
+    assert recorded_answers(questions, {"thalach": None}, 1) == [None]
+
+
+def test_triage_steps_are_triage_step_per_stage(model):
+    questions = build_questions(model, COLUMNS)
+    bands = StageBands(model, 0.9)
+    answers = {"thalach": 120.0, "sex": None, "cp": "4"}
+    steps = triage_steps(bands, questions, answers, 4, 3.0, "point")
+    holds = [False, None, True, False]
+    assert [s.to_dict() for s in steps] == [
+        triage_step(bands, holds[:k], 3.0, "point").to_dict() for k in range(5)
+    ]
+
+
+def test_figure_plots_the_steps_and_the_threshold(model):
+    questions = build_questions(model, COLUMNS)
+    bands = StageBands(model, 0.95)
+    steps = triage_steps(bands, questions, {"thalach": 160.0, "sex": None, "cp": "1"}, 4, 10.0, "upper")
+    assert steps[2].probability_low < steps[2].probability_high  # the unknown answer leaves a range
+    figure = triage_figure(steps, decision_threshold(10.0), confidence=0.95)
+    upper, lower, probability = figure.data
+    stages = [0, 1, 2, 3, 4]
+    assert list(upper.x) == stages and list(lower.x) == stages
+    np.testing.assert_allclose(upper.y, [s.upper for s in steps])
+    np.testing.assert_allclose(lower.y, [s.lower for s in steps])
+    assert lower.fill == "tonexty" and lower.name == "95% interval"
+    # One vertical segment per stage, from the lowest to the highest estimate.
+    x = [v for v in probability.x if v is not None]
+    y = [v for v in probability.y if v is not None]
+    assert x == [s for s in stages for _ in range(2)]
+    np.testing.assert_allclose(y, [p for s in steps for p in (s.probability_low, s.probability_high)])
+    (line,) = figure.layout.shapes
+    assert line.y0 == line.y1 == pytest.approx(1 / 11)
+    assert list(figure.layout.xaxis.ticktext) == ["Start", "Q1", "Q2", "Q3", "Q4"]
+
+
+def test_numbers_read_plainly():
+    assert points_text(-2) == "\u22122 points" and points_text(1) == "+1 point"
+    assert totals_text([3]) == "3" and totals_text([-2, 0, 3]) == "\u22122, 0 or 3"
+    assert percent(0.0912) == "9.1%" and percent(0) == "0.0%" and percent(1) == "100.0%"
+    assert percent(0.00001) == "< 0.1%" and percent(0.99999) == "> 99.9%"
+
+
+def test_probability_text_shows_a_range_only_when_answers_are_unknown(model):
+    questions = build_questions(model, COLUMNS)
+    bands = StageBands(model, 0.95)
+    known, unknown = (
+        triage_steps(bands, questions, answers, 1, 10.0, "upper")[-1]
+        for answers in ({"thalach": 100.0}, {"thalach": None})
+    )
+    assert " to " not in probability_text(known)
+    assert probability_text(unknown) == f"{percent(unknown.probability_low)} to {percent(unknown.probability_high)}"

@@ -55,7 +55,7 @@ def handmade_list(counts):
             {"feature": "b", "kind": "numeric", "threshold": 5.0, "category": None, "negated": False, "score": s}
             for i, s in enumerate(scores)
         ],
-        "calibration": calibration, "criterion": [0.0, 0.0, 0.0], "metadata": {},
+        "calibration": calibration, "criterion": [0.0, 0.0, 0.0], "validation": None, "metadata": {},
     }
     return ProbabilisticScoringList.from_json(json.dumps(model))
 

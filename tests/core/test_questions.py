@@ -59,7 +59,7 @@ def handmade_model():
         "classes": [0, 1],
         "input": {"kind": "dataframe", "n_features": 3, "feature_names": ["thalach", "sex", "cp"]},
         "stages": STAGES, "calibration": calibration, "criterion": [0.0] * (len(STAGES) + 1),
-        "metadata": {"columns": COLUMNS},
+        "validation": None, "metadata": {"columns": COLUMNS},
     }
     return ProbabilisticScoringList.from_json(json.dumps(model))
 

@@ -245,10 +245,28 @@ with st.expander("Settings: cost of a miss, confidence, decision basis"):
         "Risk-averse (default) decides positive when the risk may plausibly exceed the threshold, so an "
         "underestimated risk never sends a patient home; the point estimate uses the probability alone."
     )
+    full_length = len(model.literals_)
+    recommended = model.recommended_stages_
+    if recommended is not None and 0 < recommended < full_length:
+        length = st.radio(
+            "Questions to ask",
+            [recommended, full_length],
+            format_func=lambda n: (
+                f"Recommended: the first {n} (validated on held-out patients)" if n == recommended
+                else f"The whole list: {n}"
+            ),
+            horizontal=True, key="triage_length",
+        )
+        st.caption(
+            "Cross-validation during training found that questions beyond the recommended number "
+            "do not improve the held-out accuracy of the probabilities."
+        )
+    else:
+        length = full_length
 
 threshold = decision_threshold(cost_ratio)
 st.caption(
-    f"{model_name} (version {model_version}): {len(model.literals_)} questions. Deciding with M = "
+    f"{model_name} (version {model_version}): {length} of {len(model.literals_)} questions. Deciding with M = "
     f"{cost_ratio:g} (threshold {percent(threshold)}), {confidence:.0%} intervals, on the "
     f"{'upper bound' if basis == 'upper' else 'point estimate'}."
 )
@@ -279,7 +297,7 @@ with st.expander("How this works"):
 """
     )
 
-questions = build_questions(model, metadata.get("columns"))
+questions = build_questions(model, metadata.get("columns"))[:length]
 n_questions = len(questions)
 bands = stage_bands(model, confidence)
 answers = ss.triage_answers
@@ -289,7 +307,7 @@ def halts(n_answered: int) -> bool:
     if ss.triage_override:
         return False
     _, holds = stage_answers(questions, answers, n_answered)
-    return triage_step(bands, holds, cost_ratio, basis).stop_reason is not None
+    return triage_step(bands, holds, cost_ratio, basis, n_stages=n_questions).stop_reason is not None
 
 
 ss.triage_stage = advance(questions, answers, min(ss.triage_stage, n_questions), halts)

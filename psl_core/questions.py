@@ -244,7 +244,9 @@ def advance(questions, answers, n_answered, halts):
 def triage_steps(bands, questions, answers, n_answered, cost_ratio, basis):
     """StepResults of stages 0..n_answered for the given answers."""
     _, holds = stage_answers(questions, answers, n_answered)
-    return [triage_step(bands, holds[:k], cost_ratio, basis) for k in range(n_answered + 1)]
+    return [
+        triage_step(bands, holds[:k], cost_ratio, basis, n_stages=len(questions)) for k in range(n_answered + 1)
+    ]
 
 
 def triage_figure(steps, threshold, confidence=None, stage_labels=None):

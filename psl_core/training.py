@@ -93,6 +93,11 @@ def score_set_label(score_set):
     return "{" + ", ".join(map(str, scores)) + "}"
 
 
+# Folds of the internal cross-validation that recommends the list's length (the triage
+# page asks that many questions by default).
+RECOMMEND_FOLDS = 5
+
+
 @dataclass(frozen=True)
 class TrainingOptions:
     """The learner's options on the Train page; the defaults are the paper's setup.
@@ -108,7 +113,8 @@ class TrainingOptions:
     test_fraction : float in [0, 1)
         Share of the rows held out (stratified) to measure the list on; 0 keeps none.
     seed : int >= 0
-        Seed of the train/test split.
+        Seed of the train/test split and of the internal cross-validation that
+        recommends where to stop the list (:data:`RECOMMEND_FOLDS` folds).
     """
 
     score_set: tuple = SCORE_SET_PRESETS["paper"]
@@ -143,6 +149,8 @@ class TrainingOptions:
             binarization=self.binarization,
             threshold_search=self.threshold_search,
             max_stages=self.max_stages,
+            recommend_folds=RECOMMEND_FOLDS,
+            random_state=self.seed,
         )
 
     def to_dict(self):
@@ -271,7 +279,9 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
 
     Returns
     -------
-    pandas.DataFrame with columns "Stage", "Feature", "Points" and one per total.
+    pandas.DataFrame with columns "Stage", "Feature", "Points", for a list with a
+    recommended length "Held-out Brier" and "Recommended stop" (★ on the recommended
+    stage), and one per total.
     """
     all_totals = np.unique(np.concatenate(model.stage_totals_)).tolist()
     rows = []
@@ -281,6 +291,9 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
             "Feature": model.describe_stage(k, columns) if k else "Before any feature (prior)",
             "Points": f"{model.scores_[k - 1]:+d}" if k else "",
         }
+        if model.recommended_stages_ is not None:
+            row["Held-out Brier"] = f"{model.validation_brier_[k]:.3f}"
+            row["Recommended stop"] = "★" if k == model.recommended_stages_ else ""
         totals, lower, point, upper = model.stage_interval(k, confidence)
         cells = {}
         for t, lo, p, hi in zip(totals.tolist(), lower, point, upper):

@@ -103,7 +103,7 @@ def test_show_intervals_adds_the_interval_to_every_cell(page):
     click_train(page)
     page.toggle(key="w_train_show_intervals").set_value(True).run()
     assert not page.exception
-    cells = [c for c in list_table(page).iloc[:, 3:].to_numpy().ravel() if c]
+    cells = [c for c in list_table(page).iloc[:, 5:].to_numpy().ravel() if c]
     assert cells and all("(" in c and "–" in c for c in cells)
 
 

@@ -256,3 +256,17 @@ def test_a_new_list_from_train_becomes_the_choice(model, empty_store):
     at.run()
     assert not at.exception
     assert at.session_state["triage_model_choice"] == "trained"
+
+
+def test_the_recommended_length_is_the_default_and_the_whole_list_is_a_choice(model):
+    shortened = ProbabilisticScoringList.from_json(model.to_json())
+    shortened.recommended_stages_ = 2
+    shortened.validation_brier_ = np.full(shortened.n_stages_, 0.2)
+    shortened.validation_brier_se_ = np.full(shortened.n_stages_, 0.01)
+    at = open_page(shortened)
+    length = at.radio(key="triage_length")
+    assert length.value == 2
+    assert any("2 of" in caption.value for caption in at.caption)
+    length.set_value(shortened.n_stages_ - 1).run()
+    assert not at.exception
+    assert any(f"{shortened.n_stages_ - 1} of" in caption.value for caption in at.caption)

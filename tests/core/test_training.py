@@ -180,7 +180,11 @@ def test_the_table_has_a_row_per_stage_and_the_probability_of_every_reachable_to
     columns = readable_columns(metadata)
     table = list_table(model, columns)
     all_totals = np.unique(np.concatenate(model.stage_totals_))
-    assert list(table.columns) == ["Stage", "Feature", "Points"] + [total_label(t) for t in all_totals]
+    assert list(table.columns) == ["Stage", "Feature", "Points", "Held-out Brier", "Recommended stop"] + [
+        total_label(t) for t in all_totals
+    ]
+    assert table["Recommended stop"].tolist().index("★") == model.recommended_stages_
+    assert table["Held-out Brier"].tolist() == [f"{v:.3f}" for v in model.validation_brier_]
     assert table["Stage"].tolist() == list(range(model.n_stages_))
     assert table["Feature"].iloc[1] == model.describe_stage(1, columns)
     assert table["Points"].iloc[1] == f"{model.scores_[0]:+d}"
@@ -201,7 +205,7 @@ def test_the_features_read_in_plain_words_with_units(trained):
 def test_interval_cells_hold_the_estimate_inside_its_bounds(trained):
     model, metadata = trained
     table = list_table(model, readable_columns(metadata), intervals=True)
-    cells = [c for c in table.iloc[:, 3:].to_numpy().ravel() if c]
+    cells = [c for c in table.iloc[:, 5:].to_numpy().ravel() if c]
     assert cells
     for cell in cells:
         match = re.fullmatch(r"([<>]?)(\d+)% \(([<>]?)(\d+)–([<>]?)(\d+)%\)", cell)

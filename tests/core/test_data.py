@@ -9,8 +9,10 @@ import string
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+
+from psl_core import ProbabilisticScoringList, PSLError
 
 from psl_core.data import (
     DEFAULT_MAX_UPLOAD_MB,
@@ -689,7 +691,9 @@ def _check_prepared(prepared: PreparedData, df: pd.DataFrame, types: dict, outco
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(df=tables(), data=st.data())
-def test_random_tables_prepare_or_raise_data_error(df, data):
+def test_random_tables_prepare_and_train_or_raise_documented_errors(df, data):
+    """Random tables through data preparation and training: each either trains or raises
+    the project's documented error (DataError / PSLError); nothing else escapes."""
     inferred = infer_column_types(df)
     assert set(inferred) == set(df.columns) and set(inferred.values()) <= set(KINDS)
     missing_report(df)
@@ -717,3 +721,14 @@ def test_random_tables_prepare_or_raise_data_error(df, data):
         assert str(error)
         return
     _check_prepared(prepared, df, types, outcome)
+    if prepared.X.shape[1] == 0:
+        return
+    options = data.draw(st.sampled_from([{}, {"calibration": "beta"}, {"loss": "cv_brier", "random_state": 0}]))
+    try:
+        model = ProbabilisticScoringList(max_stages=3, **options).fit(prepared.X, prepared.y)
+    except PSLError as error:
+        assert str(error)
+        return
+    event("trained")
+    proba = model.predict_proba(prepared.X)
+    assert proba.shape == (len(prepared.y), 2) and np.all((proba >= 0) & (proba <= 1))

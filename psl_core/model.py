@@ -99,6 +99,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     lookahead : int, default=1
         1 is plain greedy; L > 1 rates each option by the criterion after L - 1 more
         greedy stages.
+    beam_width : int, default=1
+        1 is the paper's greedy search; W > 1 keeps the W best partial lists at each
+        stage (ranked by the sum of their stagewise criteria) and returns the best
+        complete one (see :func:`psl_core.search.greedy_search`).
     calibration_size : float in (0, 1) or None, default=None
         If set, this share of the training rows (stratified) is held out from the
         search and used alone to calibrate the probabilities and count the intervals.
@@ -153,6 +157,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         loss="entropy",
         max_stages=None,
         lookahead=1,
+        beam_width=1,
         calibration_size=None,
         random_state=None,
         prior_strength=0.0,
@@ -167,6 +172,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.loss = loss
         self.max_stages = max_stages
         self.lookahead = lookahead
+        self.beam_width = beam_width
         self.calibration_size = calibration_size
         self.random_state = random_state
         self.prior_strength = prior_strength
@@ -193,6 +199,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             or self.lookahead < 1
         ):
             raise PSLError(f"lookahead must be an integer >= 1, got {self.lookahead!r}")
+        if isinstance(self.beam_width, bool) or not isinstance(self.beam_width, numbers.Integral) or self.beam_width < 1:
+            raise PSLError(f"beam_width must be an integer >= 1, got {self.beam_width!r}")
         if self.calibration_size is not None and not (
             isinstance(self.calibration_size, numbers.Real) and 0 < self.calibration_size < 1
         ):
@@ -352,6 +360,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             evaluator.features = _preprocess_cuts(evaluator, score_set, self.threshold_search)
         options = greedy_search(
             evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
+            self.beam_width,
         )
         self.literals_ = [evaluator.features[o.feature].literal(o.cut, o.negated) for o in options]
         self.scores_ = [o.score for o in options]

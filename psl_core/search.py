@@ -228,10 +228,29 @@ def indicator(feature, cut, negated):
     return (hit != negated).astype(np.int64)
 
 
+@dataclass
+class _Prefix:
+    """A partial list in the beam: its options, the sum of their criteria, and state."""
+
+    chosen: list
+    cumulative: float
+    totals: np.ndarray
+    reach: tuple
+    available: list
+
+
 def greedy_search(
-    evaluator, score_set, max_stages, threshold_search, lookahead, progress=None,
+    evaluator, score_set, max_stages, threshold_search, lookahead, progress=None, beam_width=1,
 ):
-    """Greedy list construction with optional lookahead.
+    """List construction: greedy, or beam search over prefixes, with optional lookahead.
+
+    Each prefix is extended by the best option per (feature, score, polarity); every
+    extension is ranked by the sum of the stagewise criteria of its stages (plus, with
+    lookahead, the criterion after further greedy stages instead of its own), and the
+    ``beam_width`` best extensions are kept (ties: the one enumerated first). With
+    ``beam_width = 1`` this is the paper's greedy search: every prefix shares its past,
+    so the rank is the new stage's criterion alone. At the end, the kept list with the
+    smallest sum of stagewise criteria wins: a list that is good early stops early.
 
     Parameters
     ----------
@@ -241,11 +260,12 @@ def greedy_search(
         Maximal number of features; None = until every feature is used.
     threshold_search : {"bisect", "brute"}
     lookahead : int >= 1
-        1 = plain greedy. With L > 1 each stage's best option per (feature, score,
-        polarity) is rated by the best criterion reachable after L - 1 further greedy
-        stages, and the option with the best rating is kept.
+        1 = rank an option by its own criterion. With L > 1 an option is rated by the
+        best criterion reachable after L - 1 further greedy stages.
     progress : callable or None
         Called as ``progress(stage, n_stages)`` after each stage.
+    beam_width : int >= 1
+        Number of prefixes kept per stage.
 
     Returns
     -------
@@ -253,28 +273,43 @@ def greedy_search(
         The chosen option of each stage, in order.
     """
     features = evaluator.features
-    n_rows = evaluator.n_rows
     n_stages = len(features) if max_stages is None else min(max_stages, len(features))
-    totals = np.zeros(n_rows, dtype=np.int64)
-    reach = (0, 0)
-    available = list(range(len(features)))
-    chosen = []
+    beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), list(range(len(features))))]
     for stage in range(n_stages):
-        options = _options_at(evaluator, totals, reach, available, score_set, threshold_search, not chosen)
-        if lookahead > 1:
-            ratings = [
-                _rating(evaluator, option, totals, reach, available, score_set, threshold_search, lookahead - 1)
-                for option in options
-            ]
-        else:
-            ratings = [option.value for option in options]
-        best = options[first_minimum(ratings)]
-        chosen.append(best)
-        totals, reach = _apply(features, best, totals, reach)
-        available.remove(best.feature)
+        extensions = []
+        for prefix in beam:
+            options = _options_at(
+                evaluator, prefix.totals, prefix.reach, prefix.available, score_set, threshold_search, stage == 0,
+            )
+            for option in options:
+                rating = option.value if lookahead == 1 else _rating(
+                    evaluator, option, prefix.totals, prefix.reach, prefix.available,
+                    score_set, threshold_search, lookahead - 1,
+                )
+                extensions.append((prefix.cumulative + rating, prefix, option))
+        ranks = np.array([rank for rank, _, _ in extensions])
+        beam = []
+        for index in _first_of_ties(ranks, beam_width):
+            _, prefix, option = extensions[index]
+            totals, reach = _apply(features, option, prefix.totals, prefix.reach)
+            beam.append(_Prefix(
+                prefix.chosen + [option], prefix.cumulative + option.value, totals, reach,
+                [f for f in prefix.available if f != option.feature],
+            ))
         if progress is not None:
             progress(stage + 1, n_stages)
-    return chosen
+    return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen
+
+
+def _first_of_ties(ranks, width):
+    """Indices of the ``width`` smallest ranks; near-equal ranks keep enumeration order."""
+    remaining = list(range(len(ranks)))
+    kept = []
+    while remaining and len(kept) < width:
+        best = remaining[first_minimum(ranks[remaining])]
+        kept.append(best)
+        remaining.remove(best)
+    return kept
 
 
 def _options_at(evaluator, totals, reach, available, score_set, threshold_search, first_stage):

@@ -184,3 +184,15 @@ def test_entropy_criterion_is_the_training_entropy_of_the_estimates():
     for k in range(psl.n_stages_):
         p = psl.predict_proba(X, stage=k)[:, 1]
         assert psl.stage_criterion_[k] == pytest.approx(np.mean(entropy_bits(p)), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_beam_search_keeps_the_greedy_list_within_reach(seed):
+    X, y = random_data(seed, n=80)
+    greedy = ProbabilisticScoringList(max_stages=2).fit(X, y)
+    same = ProbabilisticScoringList(max_stages=2, beam_width=1).fit(X, y)
+    assert same.literals_ == greedy.literals_ and same.scores_ == greedy.scores_
+    # a beam wide enough to keep every stage-1 option extends the greedy one too, so its
+    # best two-stage list is at least as good by the summed criteria
+    wide = ProbabilisticScoringList(max_stages=2, beam_width=1000).fit(X, y)
+    assert wide.stage_criterion_[1:].sum() <= greedy.stage_criterion_[1:].sum() + 1e-12

@@ -57,7 +57,11 @@ def isotonic_probabilities(totals, positives, negatives, shrink=NO_SHRINK):
         between the nearest totals with cases and held constant beyond the outermost
         ones (as scikit-learn's ``IsotonicRegression(out_of_bounds="clip")`` does).
     """
-    totals = np.asarray(totals, dtype=float)
+    totals = np.asarray(totals)
+    if not np.issubdtype(totals.dtype, np.integer) and not np.all(np.mod(totals, 1) == 0):
+        raise ValueError("isotonic_probabilities needs integer totals (scores); pass ranks for other values")
+    if np.any(np.diff(totals) <= 0):
+        raise ValueError("isotonic_probabilities needs distinct totals in increasing order")
     pos = np.asarray(positives, dtype=float)
     neg = np.asarray(negatives, dtype=float)
     seen = (pos + neg) > 0

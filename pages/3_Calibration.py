@@ -1,0 +1,176 @@
+"""Calibration: do the list's probabilities match what happened to the patients?
+
+For the current list (from Train) on the prepared data (from the landing page): the paper's
+Figure 1 (outcome against total score with isotonic and beta calibration), a reliability
+diagram with the expected calibration error, the Brier score split into calibration and
+refinement loss for every stage, and the ROC curve with its convex hull. All numbers come
+from :mod:`psl_core.evaluation` and :mod:`psl_core.plots`; this page reads widgets, calls
+them and renders, with a CSV download of the numbers behind every plot.
+
+Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"prepared"``
+(landing page). Written: ``"calibration_held_out"`` ((model, prepared, HeldOut): the
+train/test rows, recovered or refitted once per list and data) and the widget keys
+``"calibration_rows"``, ``"calibration_stage"``, ``"calibration_bins"`` and
+``"calibration_download_*"``.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
+
+from psl_core.errors import PSLError
+from psl_core.evaluation import expected_calibration_error, held_out_rows, hull_segments
+from psl_core.metrics import auc
+from psl_core.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
+
+ROWS = {"test": "Held-out test rows", "train": "Training rows"}
+
+ss = st.session_state
+
+
+@contextmanager
+def shown_errors(doing: str):
+    """psl_core's message for bad input, a plain sentence for anything else; never a traceback."""
+    try:
+        yield
+    except PSLError as exc:
+        st.error(str(exc))
+    except Exception as exc:
+        st.error(f"Something unexpected went wrong while {doing} ({type(exc).__name__}: {exc}).")
+
+
+def link(page: str, label: str, fallback: str) -> None:
+    try:
+        st.page_link(page, label=label)
+    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
+        st.markdown(fallback)
+
+
+def csv_download(table, name: str, key: str) -> None:
+    st.download_button(
+        "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
+        mime="text/csv", key=f"calibration_download_{key}",
+    )
+
+
+def held_out(model, metadata, prepared):
+    """The list's train/test rows, computed once per list and dataset."""
+    cached = ss.get("calibration_held_out")
+    if cached is None or cached[0] is not model or cached[1] is not prepared:
+        cached = (model, prepared, held_out_rows(model, metadata, prepared.X, prepared.y))
+        ss.calibration_held_out = cached
+    return cached[2]
+
+
+st.set_page_config(page_title="Calibration · PSL Triage", page_icon="🩺", layout="wide")
+st.title("Calibration")
+st.markdown(
+    "Can the list's probabilities be taken at face value? If the list says 30 %, about 30 in "
+    "100 such patients should have the outcome. Judge it on rows it never saw: the held-out "
+    "test rows."
+)
+
+model = ss.get("trained_model")
+prepared = ss.get("prepared")
+if model is None:
+    st.info("There is no list yet. Train one (or load a model file) on the **Train** page.")
+    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
+    st.stop()
+if prepared is None:
+    st.info("There are no data to judge the list on. Load and prepare a table on the start page.")
+    link("app.py", "Go to the start page", "Open the start page (**app**) in the sidebar.")
+    st.stop()
+
+split = None
+with shown_errors("splitting the data into training and test rows"):
+    split = held_out(model, ss.get("trained_metadata") or {}, prepared)
+if split is None:
+    st.stop()
+st.caption(split.description)
+
+left, right = st.columns(2)
+with left:
+    rows = st.radio("Rows", list(ROWS), format_func=ROWS.get, key="calibration_rows", horizontal=True,
+                    persist_state="session")
+with right:
+    last = split.model.n_stages_ - 1
+    if ss.get("calibration_stage", last) > last:
+        del ss["calibration_stage"]
+    stage = st.slider("Stage (number of features asked)", 0, max(last, 1), last, key="calibration_stage",
+                      disabled=last == 0, persist_state="session")
+    stage = min(stage, last)
+X, y = (split.X_test, split.y_test) if rows == "test" else (split.X_train, split.y_train)
+fitted = split.model
+
+st.header("Outcome by total score")
+st.markdown(
+    f"Each dot is a patient of the {ROWS[rows].lower()} at their total score after {stage} "
+    "feature(s), at the top if they had the outcome, at the bottom if not (spread out a little "
+    "so they do not overlap). The lines are the two calibrations of the paper fitted to these "
+    "dots: isotonic (a staircase that never goes down) and beta (a smooth curve); the diamonds "
+    "are the list's own probabilities."
+)
+with shown_errors("drawing the calibration plot"):
+    figure, table = calibration_figure(fitted, X, y, stage)
+    st.plotly_chart(figure, key="calibration_figure1")
+    csv_download(table, f"calibration_stage_{stage}", "figure1")
+
+st.header("Reliability")
+st.markdown(
+    "Patients grouped by their predicted probability: the observed share with the outcome "
+    "against the mean prediction. On the diagonal the list is calibrated; the expected "
+    "calibration error (ECE) is the average distance, weighted by group size."
+)
+with shown_errors("drawing the reliability diagram"):
+    n_bins = st.slider("Groups (bins of equal width)", 2, 20, 10, key="calibration_bins",
+                       persist_state="session")
+    p = fitted.predict_proba(X, stage=stage)[:, 1]
+    figure, table = reliability_figure(y, p, n_bins)
+    st.metric("Expected calibration error", f"{expected_calibration_error(table):.3f}")
+    st.plotly_chart(figure, key="calibration_reliability")
+    csv_download(table, f"reliability_stage_{stage}", "reliability")
+
+st.header("Brier score: calibration and refinement")
+st.markdown(
+    "The Brier score (mean squared difference between probability and outcome; lower is "
+    "better) of every stage, split exactly into **calibration loss** (the probabilities differ "
+    "from the observed rates of their groups) and **refinement loss** (the groups mix patients "
+    "with and without the outcome: only more or better features lower it). "
+    "*Refinement after monotone recalibration* is the Brier score the stage would reach if its "
+    "probabilities were recalibrated on these rows without changing their order."
+)
+with shown_errors("splitting the Brier score"):
+    figure, table = brier_figure(fitted, X, y)
+    st.plotly_chart(figure, key="calibration_brier")
+    st.dataframe(
+        table.rename(columns={
+            "stage": "Stage", "brier": "Brier score", "calibration_loss": "Calibration loss",
+            "refinement_loss": "Refinement loss",
+            "hull_refinement_loss": "Refinement after monotone recalibration",
+        }),
+        hide_index=True, key="calibration_brier_table",
+    )
+    csv_download(table, "brier_decomposition", "brier")
+
+st.header("ROC curve")
+st.markdown(
+    "How well the stage ranks patients with the outcome above those without: each point is a "
+    "cut-off on the probability. The convex hull joins the best cut-offs; the share of patients "
+    "with the outcome on each of its segments is the isotonic calibration of those probabilities."
+)
+with shown_errors("drawing the ROC curve"):
+    figure, table = roc_figure(y, p)
+    st.metric("AUC (area under the ROC curve)", f"{auc(y, p):.3f}")
+    st.plotly_chart(figure, key="calibration_roc")
+    csv_download(table, f"roc_stage_{stage}", "roc")
+    st.dataframe(
+        hull_segments(y, p).rename(columns={
+            "score_high": "Highest probability", "score_low": "Lowest probability",
+            "positives": "With outcome", "negatives": "Without outcome",
+            "rate": "Share with outcome", "slope": "Slope",
+        }),
+        hide_index=True, key="calibration_hull_table",
+    )

@@ -1,0 +1,112 @@
+"""Intervals: how sure is the list at each total score, and when can it decide?
+
+For the current list (from Train): the probability of every reachable total of a stage with
+its simultaneous confidence interval, against the decision threshold 1/(1+M) (the paper's
+Figure 5), and the same for every stage side by side, so the widening of the intervals as
+the list grows is visible. Only the list is needed: the intervals come from its training
+counts. Figures and tables come from :mod:`psl_core.plots`; this page reads widgets, calls
+them and renders.
+
+Session state read: ``"trained_model"`` (Train). Written: the widget keys
+``"intervals_cost_ratio"``, ``"intervals_confidence"``, ``"intervals_stage"`` and
+``"intervals_download_*"``.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
+
+from psl_core.decision import decision_threshold
+from psl_core.errors import PSLError
+from psl_core.plots import interval_figure, interval_grid_figure
+
+ss = st.session_state
+
+
+@contextmanager
+def shown_errors(doing: str):
+    """psl_core's message for bad input, a plain sentence for anything else; never a traceback."""
+    try:
+        yield
+    except PSLError as exc:
+        st.error(str(exc))
+    except Exception as exc:
+        st.error(f"Something unexpected went wrong while {doing} ({type(exc).__name__}: {exc}).")
+
+
+def csv_download(table, name: str, key: str) -> None:
+    st.download_button(
+        "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
+        mime="text/csv", key=f"intervals_download_{key}",
+    )
+
+
+st.set_page_config(page_title="Intervals · PSL Triage", page_icon="🩺", layout="wide")
+st.title("Intervals")
+st.markdown(
+    "Every probability of the list is estimated from the training patients with that total "
+    "score, so it comes with an interval: narrow where many patients had the total, wide where "
+    "few did. The list can decide for a patient only when the whole interval lies on one side "
+    "of the decision threshold."
+)
+
+model = ss.get("trained_model")
+if model is None:
+    st.info("There is no list yet. Train one (or load a model file) on the **Train** page.")
+    try:
+        st.page_link("pages/1_Train.py", label="Go to Train")
+    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
+        st.markdown("Open **Train** in the sidebar.")
+    st.stop()
+
+left, middle, right = st.columns(3)
+with left:
+    cost_ratio = st.slider(
+        "M: cost of a missed case relative to a false alarm", 1.0, 50.0, 10.0, step=0.5,
+        key="intervals_cost_ratio", persist_state="session",
+        help="With M = 10 (the paper's choice) missing a patient with the outcome is ten times as "
+        "bad as a needless referral, so the list refers from a probability of 1/11 = 9 % on.",
+    )
+with middle:
+    confidence = st.slider(
+        "Confidence level of the intervals", 0.50, 0.99, 0.95, step=0.01, key="intervals_confidence",
+        persist_state="session",
+        help="Simultaneous over all totals of a stage (Bonferroni): at 95 %, all of a stage's "
+        "intervals hold together with probability at least 95 %.",
+    )
+with right:
+    last = model.n_stages_ - 1
+    if ss.get("intervals_stage", last) > last:
+        del ss["intervals_stage"]
+    stage = min(
+        st.slider("Stage (number of features asked)", 0, max(last, 1), last, key="intervals_stage",
+                  disabled=last == 0, persist_state="session"),
+        last,
+    )
+st.markdown(
+    f"Decision threshold 1/(1+M) = **{decision_threshold(cost_ratio):.1%}**. "
+    ":red[Red]: the whole interval lies above it, **confidently positive**. "
+    ":blue[Blue]: at or below it, **confidently negative**. Grey: the interval crosses it, "
+    "**uncertain** (ask the next question). Hollow: no training patient had this total; its "
+    "interval is borrowed from the neighbouring totals."
+)
+
+st.header(f"Stage {stage}")
+with shown_errors("drawing the intervals"):
+    figure, table = interval_figure(model, stage, cost_ratio, confidence)
+    st.plotly_chart(figure, key="intervals_stage_figure")
+    st.dataframe(table, hide_index=True, key="intervals_stage_table")
+    csv_download(table, f"intervals_stage_{stage}", "stage")
+
+st.header("Every stage")
+st.markdown(
+    "The same for every stage on one scale. Each feature splits the patients into more "
+    "totals with fewer patients each, so the intervals widen as the list grows."
+)
+with shown_errors("drawing the intervals of every stage"):
+    figure, table = interval_grid_figure(model, cost_ratio, confidence)
+    st.plotly_chart(figure, key="intervals_grid_figure")
+    csv_download(table, "intervals_all_stages", "grid")

@@ -1,0 +1,201 @@
+"""Evaluation: how good is a list learned this way, against logistic regression?
+
+The paper's evaluation on the prepared data: many random stratified train/test splits; on
+each, a list with the current list's settings is learned on the training part and every
+stage is measured on the test part (expected entropy, Brier score, AUC, expected loss),
+next to logistic regressions on the same features. The page shows the stagewise mean over
+the splits with a 95 % confidence band (the paper's Figures 3, 4, 6, 8) and the three-way
+view: how many test patients the list decides at each confidence level, and how well. All
+numbers come from :func:`psl_core.evaluation.monte_carlo_cv`; this page reads widgets, runs
+it with a progress bar when asked, and renders, with a CSV download behind every plot.
+
+Session state read: ``"trained_model"`` (Train: its settings are evaluated) and
+``"prepared"`` (landing page). Written: ``"evaluation_result"`` (dict: the model and data
+it belongs to, ``"result"``: CVResult), and the widget keys ``"evaluation_splits"``,
+``"evaluation_test_size"``, ``"evaluation_cost_ratio"``, ``"evaluation_confidence"``,
+``"evaluation_run"``, ``"evaluation_rule"``, ``"evaluation_stage"`` and
+``"evaluation_download_*"``.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+
+import streamlit as st
+from sklearn.base import clone
+from streamlit.errors import StreamlitPageNotFoundError
+
+from psl_core.errors import PSLError
+from psl_core.evaluation import (
+    FIXED_STAGE,
+    MEASURE_LABELS,
+    MEASURES,
+    STEPWISE,
+    band_summary,
+    monte_carlo_cv,
+)
+from psl_core.plots import stagewise_figure, three_way_figure
+
+RULES = {
+    STEPWISE: "Bedside: ask until the list is confident, then stop",
+    FIXED_STAGE: "Every patient is asked the first questions up to a stage",
+}
+
+ss = st.session_state
+
+
+@contextmanager
+def shown_errors(doing: str):
+    """psl_core's message for bad input, a plain sentence for anything else; never a traceback."""
+    try:
+        yield
+    except PSLError as exc:
+        st.error(str(exc))
+    except Exception as exc:
+        st.error(f"Something unexpected went wrong while {doing} ({type(exc).__name__}: {exc}).")
+
+
+def link(page: str, label: str, fallback: str) -> None:
+    try:
+        st.page_link(page, label=label)
+    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
+        st.markdown(fallback)
+
+
+def csv_download(table, name: str, key: str) -> None:
+    st.download_button(
+        "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
+        mime="text/csv", key=f"evaluation_download_{key}",
+    )
+
+
+def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
+    bar = st.progress(0.0, text="Starting…")
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(done / total, text=f"Split {done} of {total}")
+
+    def make_model():
+        # The list's internal cross-validation only recommends where to stop; every stage is
+        # measured here, so skipping it gives the same lists several times faster.
+        return clone(model).set_params(recommend_folds=None)
+
+    start = time.perf_counter()
+    result = monte_carlo_cv(
+        prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,
+        cost_ratio=cost_ratio, confidence=confidence, progress=progress,
+    )
+    bar.progress(1.0, text=f"Done: {n_splits} splits in {time.perf_counter() - start:.1f} s")
+    ss.evaluation_result = {"model": model, "prepared": prepared, "result": result}
+
+
+st.set_page_config(page_title="Evaluation · PSL Triage", page_icon="🩺", layout="wide")
+st.title("Evaluation")
+st.markdown(
+    "One train/test split can be lucky. Here the data are split at random many times; each "
+    "time a list with the current list's settings is learned on the training part and judged "
+    "on the test part, next to logistic regression on the same yes/no features "
+    "(regularized with C = 1, and without penalty). The lines are means over the splits, the "
+    "shaded bands their 95 % confidence intervals."
+)
+
+model = ss.get("trained_model")
+prepared = ss.get("prepared")
+if model is None:
+    st.info("There is no list yet. Train one (or load a model file) on the **Train** page: "
+            "its settings are what this page evaluates.")
+    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
+    st.stop()
+if prepared is None:
+    st.info("There are no data to evaluate on. Load and prepare a table on the start page.")
+    link("app.py", "Go to the start page", "Open the start page (**app**) in the sidebar.")
+    st.stop()
+
+with st.form("evaluation_form"):
+    columns = st.columns(4)
+    n_splits = columns[0].number_input("Random splits", 2, 1000, 100, step=10, key="evaluation_splits",
+                                       persist_state="session", help="The paper uses 100.")
+    test_size = columns[1].number_input("Test fraction", 0.1, 0.5, 1 / 3, step=0.05, format="%.2f",
+                                        key="evaluation_test_size", persist_state="session",
+                                        help="The paper holds out 1/3.")
+    cost_ratio = columns[2].number_input("M: cost of a missed case relative to a false alarm", 0.5, 100.0,
+                                         10.0, step=0.5, key="evaluation_cost_ratio", persist_state="session")
+    confidence = columns[3].number_input("Confidence level of the intervals", 0.5, 0.99, 0.95, step=0.01,
+                                         key="evaluation_confidence", persist_state="session")
+    submitted = st.form_submit_button("Run the evaluation", type="primary", key="evaluation_run")
+st.caption(
+    "Expected loss: the list decides positive when the upper end of its interval is above "
+    "1/(1+M) (risk-averse), logistic regression when its probability is; a missed case costs M, "
+    "a false alarm 1."
+)
+if submitted:
+    with shown_errors("running the evaluation"):
+        run(model, prepared, int(n_splits), float(test_size), float(cost_ratio), float(confidence))
+
+stored = ss.get("evaluation_result")
+if stored is None or stored["model"] is not model or stored["prepared"] is not prepared:
+    st.info("Press **Run the evaluation**. On the demo data, 100 splits take about ten seconds "
+            "on an idle machine.")
+    st.stop()
+result = stored["result"]
+settings = result.settings
+st.caption(
+    f"{settings['n_splits']} splits, test fraction {settings['test_size']:.2f}, "
+    f"M = {settings['cost_ratio']:g}, {settings['confidence']:.0%} intervals."
+)
+
+st.header("Stage by stage, against logistic regression")
+with shown_errors("summarizing the splits"):
+    summary = band_summary(result.measures)
+    grid = st.columns(2)
+    for index, measure in enumerate(MEASURES):
+        with grid[index % 2]:
+            figure, _ = stagewise_figure(summary, measure)
+            st.plotly_chart(figure, key=f"evaluation_{measure}")
+    st.markdown(
+        "Lower is better for expected entropy (how uncertain the estimates are), the Brier score "
+        "and the expected loss; higher is better for the AUC (ranking)."
+    )
+    left, right = st.columns(2)
+    with left:
+        csv_download(summary.assign(measure_name=summary["measure"].map(MEASURE_LABELS)),
+                     "evaluation_summary", "summary")
+    with right:
+        st.download_button(
+            "Download every split (CSV)", result.measures.to_csv(index=False).encode(),
+            file_name="evaluation_splits.csv", mime="text/csv", key="evaluation_download_splits",
+        )
+
+st.header("Decide or refer: the three-way view")
+st.markdown(
+    "A patient is *decided* when the interval lies wholly above 1/(1+M) (positive) or wholly "
+    "at or below it (negative); otherwise the list abstains: ask more, or refer. A higher "
+    "confidence level means wider intervals: fewer patients decided, but those more reliably. "
+    "Coverage is the share of test patients decided; accuracy and loss are over the decided ones."
+)
+with shown_errors("drawing the three-way view"):
+    three_way = band_summary(result.three_way)
+    rule = st.radio("Rule", list(RULES), format_func=RULES.get, key="evaluation_rule", persist_state="session")
+    stage = None
+    if rule == FIXED_STAGE:
+        last = int(result.measures["stage"].max())
+        stage = st.slider("Stage", 0, max(last, 1), min(last, 3), key="evaluation_stage",
+                          persist_state="session")
+    figure, table = three_way_figure(three_way, rule, stage)
+    st.plotly_chart(figure, key="evaluation_three_way")
+    if rule == STEPWISE:
+        questions = table[table["measure"] == "questions"][["confidence", "mean"]]
+        if (questions["mean"] == 0).all():
+            st.info(
+                "Before any question the interval of the prior (the share of patients with the "
+                "outcome) already lies wholly on one side of "
+                f"1/(1+M) = {1 / (1 + settings['cost_ratio']):.1%}, "
+                "so at the bedside the list decides every patient without asking anything. A larger "
+                "or smaller M, or the fixed-stage rule, shows what the questions add."
+            )
+        st.dataframe(
+            questions.rename(columns={"confidence": "Confidence level", "mean": "Questions asked (mean)"}),
+            hide_index=True, key="evaluation_questions",
+        )
+    csv_download(three_way, "three_way", "three_way")

@@ -1,0 +1,203 @@
+"""The Calibration, Intervals and Evaluation pages in Streamlit's AppTest.
+
+Each page gets the demo data as prepared by the landing page and a list trained by the Train
+page's own function, as a real session would hold them, and must render its plots and
+downloads without an exception or an error message; without a list or data it must say what
+to do instead.
+"""
+
+import base64
+from pathlib import Path
+
+import numpy as np
+import plotly.io as pio
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_core.data import infer_column_types, prepare_training_data
+from psl_core.demo import load_demo
+from psl_core.training import TrainingOptions, train_list
+
+PAGES = Path(__file__).resolve().parents[2] / "pages"
+CALIBRATION, INTERVALS, EVALUATION = (
+    str(PAGES / name) for name in ("3_Calibration.py", "4_Intervals.py", "5_Evaluation.py")
+)
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    df, meta = load_demo()
+    types = infer_column_types(df, meta.columns)
+    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
+
+
+@pytest.fixture(scope="module")
+def trained(prepared):
+    return train_list(prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
+
+
+def open_page(page, prepared=None, trained=None):
+    at = AppTest.from_file(page, default_timeout=90)
+    if prepared is not None:
+        at.session_state["prepared"] = prepared
+    if trained is not None:
+        at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    at.run()
+    assert not at.exception
+    return at
+
+
+def figures(at):
+    return [pio.from_json(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def values(array):
+    """A trace array from the page's JSON: plotly sends numbers as base64 typed arrays."""
+    if isinstance(array, dict) and "bdata" in array:
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"])).tolist()
+    return list(array)
+
+
+def trace_names(figure):
+    return {t.name for t in figure.data}
+
+
+def assert_clean(at):
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+
+
+# ---------------------------------------------------------------------------- nothing to show yet
+@pytest.mark.parametrize("page", [CALIBRATION, INTERVALS, EVALUATION])
+def test_without_a_list_the_page_points_to_train(page, prepared):
+    at = open_page(page, prepared=prepared)
+    assert_clean(at)
+    assert any("Train" in info.value for info in at.info)
+    assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("page", [CALIBRATION, EVALUATION])
+def test_without_data_the_page_points_to_the_start_page(page, trained):
+    at = open_page(page, trained=trained)
+    assert_clean(at)
+    assert any("start page" in info.value for info in at.info)
+    assert not at.get("plotly_chart")
+
+
+# ---------------------------------------------------------------------------- Calibration
+def test_calibration_page_shows_its_four_plots_on_held_out_rows(prepared, trained):
+    at = open_page(CALIBRATION, prepared, trained)
+    assert_clean(at)
+    assert "99 test rows the Train page held out" in at.caption[0].value
+    calibration, reliability, brier, roc = figures(at)
+    shown = trace_names(calibration)
+    assert {"isotonic calibration", "beta calibration", "positive cases", "negative cases"} <= shown
+    assert "observed rate" in trace_names(reliability)
+    assert {"calibration loss", "refinement loss"} <= trace_names(brier)
+    assert {"ROC curve", "ROC convex hull"} <= trace_names(roc)
+    # The held-out rows are plotted: 99 dots at the last stage.
+    dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("positive cases", "negative cases"))
+    assert dots == 99
+    assert len(at.get("download_button")) == 4
+    assert [m.label for m in at.metric] == ["Expected calibration error", "AUC (area under the ROC curve)"]
+
+
+def test_calibration_page_follows_its_widgets(prepared, trained):
+    at = open_page(CALIBRATION, prepared, trained)
+    at.slider(key="calibration_stage").set_value(2).run()
+    at.radio(key="calibration_rows").set_value("train").run()
+    at.slider(key="calibration_bins").set_value(4).run()
+    assert_clean(at)
+    calibration, reliability, *_ = figures(at)
+    assert calibration.layout.title.text.startswith("Stage 2")
+    dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("positive cases", "negative cases"))
+    assert dots == 198
+    assert "(4 bins)" in reliability.layout.title.text
+
+
+def test_a_bad_split_in_the_metadata_gives_a_message_not_a_traceback(prepared, trained):
+    model, metadata = trained
+    broken = dict(metadata, training_options=dict(metadata["training_options"], test_fraction=0.999))
+    at = open_page(CALIBRATION, prepared, (model, broken))
+    assert not at.exception
+    assert len(at.error) == 1 and "test fraction" in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+# ---------------------------------------------------------------------------- Intervals
+def test_intervals_page_shows_one_stage_and_every_stage(trained):
+    at = open_page(INTERVALS, trained=trained)
+    assert_clean(at)
+    single, grid = figures(at)
+    model = trained[0]
+    threshold = next(t for t in single.data if t.name == "decision threshold 1/(1+M)")
+    assert values(threshold.y) == pytest.approx([1 / 11, 1 / 11])
+    totals, lower, point, upper = model.stage_interval(model.n_stages_ - 1, 0.95)
+    plotted = {
+        x: y + e
+        for t in single.data
+        if t.error_y.array is not None
+        for x, y, e in zip(values(t.x), values(t.y), values(t.error_y.array))
+    }
+    assert [plotted[t] for t in totals.tolist()] == pytest.approx(upper)
+    assert len({t.yaxis for t in grid.data}) == model.n_stages_
+    assert len(at.get("download_button")) == 2
+
+
+def test_intervals_page_follows_m_confidence_and_stage(trained):
+    at = open_page(INTERVALS, trained=trained)
+    at.slider(key="intervals_cost_ratio").set_value(1.0).run()
+    at.slider(key="intervals_confidence").set_value(0.5).run()
+    at.slider(key="intervals_stage").set_value(3).run()
+    assert_clean(at)
+    single, _ = figures(at)
+    threshold = next(t for t in single.data if t.name == "decision threshold 1/(1+M)")
+    assert values(threshold.y) == pytest.approx([0.5, 0.5])
+    assert single.layout.title.text.startswith("Stage 3: 50%")
+    assert "50.0%" in at.markdown[1].value
+    table = at.dataframe[0].value
+    assert set(table["stage"]) == {3}
+    assert {"confidently positive", "confidently negative"} <= set(table["decision"])
+
+
+# ---------------------------------------------------------------------------- Evaluation
+def test_evaluation_page_runs_few_splits_and_shows_every_view(prepared, trained):
+    at = open_page(EVALUATION, prepared, trained)
+    assert_clean(at)
+    assert at.number_input(key="evaluation_splits").value == 100
+    assert any("Run the evaluation" in info.value for info in at.info)
+    at.number_input(key="evaluation_splits").set_value(5)
+    at.number_input(key="evaluation_cost_ratio").set_value(2.0)
+    at.button(key="evaluation_run").click().run()
+    assert_clean(at)
+    result = at.session_state["evaluation_result"]["result"]
+    assert result.settings["n_splits"] == 5 and result.settings["cost_ratio"] == 2.0
+    charts = figures(at)
+    assert len(charts) == 5
+    for chart in charts[:4]:
+        assert {"PSL", "LR (C = 1)", "LR (unregularized)"} <= trace_names(chart)
+    assert "coverage (share decided)" in trace_names(charts[4])
+    assert len(at.get("download_button")) == 3
+    assert at.dataframe, "the stepwise rule lists the questions asked"
+
+    at.radio(key="evaluation_rule").set_value("fixed stage").run()
+    at.slider(key="evaluation_stage").set_value(2).run()
+    assert_clean(at)
+    three_way = figures(at)[4]
+    coverage = next(t for t in three_way.data if t.name == "coverage (share decided)")
+    rows = result.three_way
+    expected = rows[(rows["rule"] == "fixed stage") & (rows["stage"] == 2) & (rows["measure"] == "coverage")]
+    assert values(coverage.y) == pytest.approx(expected.groupby("confidence")["value"].mean().tolist())
+
+
+def test_evaluation_results_belong_to_their_list(prepared, trained):
+    at = open_page(EVALUATION, prepared, trained)
+    at.number_input(key="evaluation_splits").set_value(2)
+    at.button(key="evaluation_run").click().run()
+    assert len(at.get("plotly_chart")) == 5
+    other = train_list(prepared, "demo", TrainingOptions(max_stages=2))
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = other
+    at.run()
+    assert_clean(at)
+    assert not at.get("plotly_chart")
+    assert any("Run the evaluation" in info.value for info in at.info)

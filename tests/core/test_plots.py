@@ -1,0 +1,299 @@
+"""The figures (psl_core.plots): the plotted data must equal values computed independently
+here from the model and the data, and every figure must carry the named traces a reader
+uses."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from plotly.graph_objects import Figure
+
+from psl_core import ProbabilisticScoringList
+from psl_core.calibration import beta_probabilities
+from psl_core.data import infer_column_types, prepare_training_data
+from psl_core.demo import load_demo
+from psl_core.errors import PSLError
+from psl_core.evaluation import (
+    FIXED_STAGE,
+    MEASURES,
+    METHODS,
+    STEPWISE,
+    band_summary,
+    brier_decomposition,
+    monte_carlo_cv,
+)
+from psl_core.plots import (
+    CONFIDENT_NEGATIVE,
+    CONFIDENT_POSITIVE,
+    NO_TRAINING_CASE,
+    THRESHOLD_NAME,
+    UNCERTAIN,
+    brier_figure,
+    calibration_figure,
+    interval_figure,
+    interval_grid_figure,
+    reliability_figure,
+    roc_figure,
+    stagewise_figure,
+    three_way_figure,
+)
+
+STAGES = 7
+
+
+@pytest.fixture(scope="module")
+def demo():
+    df, meta = load_demo()
+    types = infer_column_types(df, meta.columns)
+    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
+
+
+@pytest.fixture(scope="module")
+def model(demo):
+    return ProbabilisticScoringList(max_stages=STAGES).fit(demo.X, demo.y)
+
+
+def trace(figure, name):
+    matches = [t for t in figure.data if t.name == name]
+    assert len(matches) == 1, f"expected one trace named {name!r}, found {[t.name for t in figure.data]}"
+    return matches[0]
+
+
+def names(figure):
+    return [t.name for t in figure.data]
+
+
+# ---------------------------------------------------------------------------- calibration
+def counts_by_hand(model, X, y, stage):
+    totals = model.total_scores(X, stage)
+    reachable = model.stage_totals_[stage]
+    positives = np.array([np.sum((totals == t) & (y == 1)) for t in reachable])
+    negatives = np.array([np.sum((totals == t) & (y == 0)) for t in reachable])
+    return totals, reachable, positives, negatives
+
+
+@pytest.mark.parametrize("stage", [0, 1, 3, STAGES])
+def test_calibration_figure_on_training_rows_shows_the_lists_calibration(demo, model, stage):
+    figure, table = calibration_figure(model, demo.X, demo.y, stage)
+    assert isinstance(figure, Figure)
+    totals, reachable, positives, negatives = counts_by_hand(model, demo.X, demo.y, stage)
+    assert table["total"].tolist() == reachable.tolist()
+    assert table["positives"].tolist() == positives.tolist()
+    assert table["negatives"].tolist() == negatives.tolist()
+    # An isotonic list calibrated on these rows: its own estimates are the isotonic curve.
+    assert table["isotonic"].to_numpy() == pytest.approx(model.stage_probabilities_[stage])
+    assert list(trace(figure, "isotonic calibration").y) == pytest.approx(model.stage_probabilities_[stage])
+    assert list(trace(figure, "the list's estimate").y) == pytest.approx(model.stage_probabilities_[stage])
+    # One jittered point per row, near its total, at its outcome.
+    shown_positive, shown_negative = trace(figure, "positive cases"), trace(figure, "negative cases")
+    assert len(shown_positive.x) == demo.y.sum() and len(shown_negative.x) == len(demo.y) - demo.y.sum()
+    assert np.abs(np.asarray(shown_positive.x) - totals[demo.y == 1]).max() <= 0.15
+    assert np.all((np.asarray(shown_positive.y) > 0.9) & (np.asarray(shown_positive.y) <= 1))
+    assert np.all((np.asarray(shown_negative.y) >= 0) & (np.asarray(shown_negative.y) < 0.1))
+
+
+def test_beta_curve_is_the_beta_lists_calibration(demo):
+    beta_list = ProbabilisticScoringList(max_stages=4, calibration="beta").fit(demo.X, demo.y)
+    for stage in range(beta_list.n_stages_):
+        figure, table = calibration_figure(beta_list, demo.X, demo.y, stage)
+        expected = beta_list.stage_probabilities_[stage]
+        assert list(trace(figure, "beta calibration").y) == pytest.approx(expected, abs=1e-9)
+        assert table["list_estimate"].to_numpy() == pytest.approx(beta_list.stage_probabilities_[stage])
+
+
+def test_calibration_curves_on_other_rows_are_fitted_to_those_rows(demo, model):
+    X, y = demo.X.iloc[::3], demo.y[::3]
+    figure, table = calibration_figure(model, X, y, 3)
+    _, reachable, positives, negatives = counts_by_hand(model, X, y, 3)
+    beta, _ = beta_probabilities(reachable, positives, negatives, reachable[0], reachable[-1])
+    assert table["beta"].to_numpy() == pytest.approx(beta)
+    seen = positives + negatives > 0
+    curve = table["isotonic"].to_numpy()
+    assert np.all(np.diff(curve) >= 0)
+    # Pool adjacent violators: every pooled block's value is its rate of positives.
+    for value in np.unique(curve[seen]):
+        block = seen & np.isclose(curve, value)
+        assert positives[block].sum() / (positives[block] + negatives[block]).sum() == pytest.approx(value)
+    # The same call draws the same figure (seeded jitter).
+    again, _ = calibration_figure(model, X, y, 3)
+    assert list(again.data[0].x) == list(figure.data[0].x)
+
+
+def test_bad_stage_is_a_psl_error(demo, model):
+    with pytest.raises(PSLError, match="stage"):
+        calibration_figure(model, demo.X, demo.y, STAGES + 1)
+    with pytest.raises(PSLError, match="stage"):
+        interval_figure(model, -1)
+
+
+# ---------------------------------------------------------------------------- reliability, Brier, ROC
+def test_reliability_figure_plots_the_bins_by_hand(demo, model):
+    p = model.predict_proba(demo.X.iloc[1::2], stage=3)[:, 1]
+    y = demo.y[1::2]
+    figure, table = reliability_figure(y, p, n_bins=5)
+    bins = np.minimum((p * 5).astype(int), 4)
+    used = np.unique(bins)
+    observed = [y[bins == b].mean() for b in used]
+    predicted = [p[bins == b].mean() for b in used]
+    assert list(trace(figure, "observed rate").x) == pytest.approx(predicted)
+    assert list(trace(figure, "observed rate").y) == pytest.approx(observed)
+    ece = sum(np.mean(bins == b) * abs(o - q) for b, o, q in zip(used, observed, predicted))
+    assert f"{ece:.3f}" in figure.layout.title.text
+    assert "perfect calibration" in names(figure)
+    assert len(table) == len(used)
+
+
+def test_brier_figure_stacks_to_the_brier_score(demo, model):
+    X, y = demo.X.iloc[::2], demo.y[::2]
+    figure, table = brier_figure(model, X, y)
+    assert figure.layout.barmode == "stack"
+    calibration = np.asarray(trace(figure, "calibration loss").y)
+    refinement = np.asarray(trace(figure, "refinement loss").y)
+    for k in range(model.n_stages_):
+        p = model.predict_proba(X, stage=k)[:, 1]
+        assert calibration[k] + refinement[k] == pytest.approx(np.mean((p - y) ** 2), abs=1e-12)
+        hull = brier_decomposition(y, p)["hull_refinement_loss"]
+        assert table.loc[k, "hull_refinement_loss"] == pytest.approx(hull)
+    assert list(trace(figure, "Brier score").y) == pytest.approx(table["brier"].tolist())
+
+
+def test_roc_figure_hull_is_convex(demo, model):
+    X, y = demo.X.iloc[1::2], demo.y[1::2]
+    p = model.predict_proba(X, stage=STAGES)[:, 1]
+    figure, table = roc_figure(y, p)
+    hull = trace(figure, "ROC convex hull")
+    x, h = np.asarray(hull.x), np.asarray(hull.y)
+    with np.errstate(divide="ignore"):  # a vertical first segment has slope inf
+        slopes = np.diff(h) / np.diff(x)
+    assert np.all(np.diff(slopes) < 0)
+    curve = trace(figure, "ROC curve")
+    assert np.all(np.asarray(curve.y) <= np.interp(curve.x, x, h) + 1e-12)
+    assert len(curve.x) == len(np.unique(p)) + 1
+
+
+# ---------------------------------------------------------------------------- intervals
+def first_stage_with_empty_total(model):
+    for k in range(model.n_stages_):
+        if np.any(model.stage_positives_[k] + model.stage_negatives_[k] == 0):
+            return k
+    raise AssertionError("the demo list should have a total without training case")
+
+
+def plotted_points(figure):
+    """total -> (trace name, y, error plus, error minus, marker symbol) over the interval traces."""
+    points = {}
+    for t in figure.data:
+        if t.name == THRESHOLD_NAME:
+            continue
+        for i, x in enumerate(t.x):
+            assert x not in points, f"total {x} plotted twice"
+            points[x] = (t.name, t.y[i], t.error_y.array[i], t.error_y.arrayminus[i], t.marker.symbol)
+    return points
+
+
+@pytest.mark.parametrize("cost_ratio, confidence", [(10.0, 0.95), (1.0, 0.8), (3.0, 0.5)])
+def test_error_bars_are_the_stage_intervals(model, cost_ratio, confidence):
+    for stage in range(model.n_stages_):
+        figure, table = interval_figure(model, stage, cost_ratio, confidence)
+        totals, lower, point, upper = model.stage_interval(stage, confidence)
+        threshold = 1 / (1 + cost_ratio)
+        assert list(trace(figure, THRESHOLD_NAME).y) == pytest.approx([threshold, threshold])
+        points = plotted_points(figure)
+        assert sorted(points) == totals.tolist()
+        counts = model.stage_positives_[stage] + model.stage_negatives_[stage]
+        for t, lo, q, hi, n in zip(totals.tolist(), lower, point, upper, counts):
+            name, y, plus, minus, symbol = points[t]
+            assert y == pytest.approx(q) and y + plus == pytest.approx(hi) and y - minus == pytest.approx(lo)
+            if n == 0:
+                assert name == NO_TRAINING_CASE and symbol == "circle-open"
+            else:
+                expected = (
+                    CONFIDENT_POSITIVE if lo > threshold else CONFIDENT_NEGATIVE if hi <= threshold else UNCERTAIN
+                )
+                assert name == expected and symbol == "circle"
+        assert table["upper"].to_numpy() == pytest.approx(upper)
+        assert table["no_training_case"].tolist() == (counts == 0).tolist()
+
+
+def test_no_training_case_totals_are_hollow_and_coloured_by_decision(model):
+    stage = first_stage_with_empty_total(model)
+    figure, table = interval_figure(model, stage, 10.0, 0.95)
+    hollow = trace(figure, NO_TRAINING_CASE)
+    empty = table[table["no_training_case"]]
+    assert list(hollow.x) == empty["total"].tolist()
+    assert hollow.showlegend
+    colours = {CONFIDENT_POSITIVE: "#D55E00", CONFIDENT_NEGATIVE: "#0072B2", UNCERTAIN: "#7F7F7F"}
+    assert list(hollow.marker.color) == [colours[d] for d in empty["decision"]]
+
+
+def test_all_three_decisions_appear_in_the_legend(model):
+    # M = 2 at 50 %: the demo list has totals on both sides of 1/3 and across it.
+    figure, table = interval_figure(model, STAGES, 2.0, 0.5)
+    assert set(table["decision"]) == {CONFIDENT_POSITIVE, CONFIDENT_NEGATIVE, UNCERTAIN}
+    shown = {t.name for t in figure.data if t.showlegend is not False and len(t.x)}
+    assert {CONFIDENT_POSITIVE, CONFIDENT_NEGATIVE, UNCERTAIN, THRESHOLD_NAME} <= shown
+
+
+def test_interval_grid_has_a_panel_per_stage_on_one_y_axis(model):
+    figure, table = interval_grid_figure(model, 10.0, 0.95)
+    panels = {}
+    for t in figure.data:
+        panels.setdefault(t.yaxis or "y", []).append(t)
+    assert len(panels) == model.n_stages_
+    layout = figure.layout
+    y_axes = [name for name in layout if name.startswith("yaxis")]
+    assert len(y_axes) >= model.n_stages_
+    # Plotly shares an axis by "matches": every y axis but one matches that one.
+    free = [name for name in y_axes if layout[name].matches is None]
+    assert len(free) == 1
+    reference = free[0].replace("axis", "")
+    assert all(layout[name].matches == reference for name in y_axes if name != free[0])
+    assert sorted(table["stage"].unique()) == list(range(model.n_stages_))
+    # Each panel's error bars are that stage's intervals.
+    for k, (axis, traces) in enumerate(sorted(panels.items(), key=lambda item: int(item[0][1:] or 1))):
+        totals, lower, point, upper = model.stage_interval(k, 0.95)
+        plotted = {}
+        for t in traces:
+            if t.name != THRESHOLD_NAME:
+                plotted.update({x: (y + e) for x, y, e in zip(t.x, t.y, t.error_y.array)})
+        assert [plotted[t] for t in totals.tolist()] == pytest.approx(upper)
+    # Every kind of point has one legend entry.
+    legend = [t.name for t in figure.data if t.showlegend]
+    assert len(legend) == len(set(legend))
+    assert NO_TRAINING_CASE in legend and THRESHOLD_NAME in legend
+
+
+# ---------------------------------------------------------------------------- evaluation figures
+@pytest.fixture(scope="module")
+def cv(demo):
+    return monte_carlo_cv(demo.X, demo.y, lambda: ProbabilisticScoringList(max_stages=4), n_splits=4,
+                          cost_ratio=2.0, confidences=(0.5, 0.9))
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+def test_stagewise_figure_draws_means_and_bands(cv, measure):
+    summary = band_summary(cv.measures)
+    figure, table = stagewise_figure(summary, measure)
+    for method in METHODS:
+        rows = table[table["method"] == method].sort_values("stage")
+        values = cv.measures[(cv.measures["method"] == method) & (cv.measures["measure"] == measure)]
+        means = values.groupby("stage")["value"].mean()
+        sds = values.groupby("stage")["value"].std()
+        assert list(trace(figure, method).y) == pytest.approx(means.tolist())
+        band = np.asarray(trace(figure, f"{method}: 95% band").y)
+        upper = band[: len(rows)]
+        assert upper == pytest.approx((means + 1.96 * sds / np.sqrt(4)).to_numpy())
+
+
+@pytest.mark.parametrize("rule, stage", [(STEPWISE, None), (FIXED_STAGE, 2)])
+def test_three_way_figure(cv, rule, stage):
+    summary = band_summary(cv.three_way)
+    figure, table = three_way_figure(summary, rule, stage)
+    assert {"coverage (share decided)", "accuracy on the decided", "loss on the decided"} <= set(names(figure))
+    rows = cv.three_way[(cv.three_way["rule"] == rule) & (cv.three_way["measure"] == "coverage")]
+    if stage is not None:
+        rows = rows[rows["stage"] == stage]
+    expected = rows.groupby("confidence")["value"].mean()
+    coverage = trace(figure, "coverage (share decided)")
+    assert list(coverage.x) == pytest.approx(expected.index.tolist())
+    assert list(coverage.y) == pytest.approx(expected.tolist())
+    assert isinstance(table, pd.DataFrame) and set(table["rule"]) == {rule}

@@ -19,15 +19,13 @@ Session state written, the contract with the later pages (Triage, ...):
 
 Internal to this page: ``"train_origin"`` (one sentence: where the current list comes from),
 ``"train_saved"`` (the last save's message for the current list, or None),
-``"train_load_message"`` (the last upload's outcome: dict with "kind", "text", "details")
+``"train_load_message"`` (the last upload's outcome: dict with "kind" and "text")
 and the widget keys ``"w_train_*"``, which keep their values across page switches.
 """
 
 from __future__ import annotations
 
 import time
-import traceback
-from contextlib import contextmanager
 
 import streamlit as st
 
@@ -49,6 +47,7 @@ from psl_core.training import (
     score_set_label,
     train_list,
 )
+from ui import link, logger, shown_errors
 
 PAPER = " (paper default)"
 SCORE_SET_LABELS = {
@@ -70,22 +69,6 @@ MAX_UPLOAD_MB = 5
 ss = st.session_state
 
 
-@contextmanager
-def friendly_errors(doing: str):
-    """Show psl_core's message for bad input, a plain sentence and details for anything else."""
-    try:
-        yield
-    except PSLError as exc:
-        st.error(str(exc))
-    except Exception:
-        st.error(
-            f"Something unexpected went wrong while {doing}. Nothing was changed; try again, "
-            "and if it happens again, send the details below to whoever maintains the app."
-        )
-        with st.expander("Details"):
-            st.code(traceback.format_exc(), language=None)
-
-
 def make_current(model, metadata: dict, origin: str) -> None:
     """Make a list the one this page shows and later pages use."""
     ss.trained_model, ss.trained_metadata, ss.train_origin = model, metadata, origin
@@ -102,13 +85,14 @@ def load_uploaded_model() -> None:
     try:
         model = read_model_upload(uploaded.getvalue(), uploaded.name)
     except PSLError as exc:
-        ss.train_load_message = {"kind": "error", "text": str(exc), "details": None}
+        ss.train_load_message = {"kind": "error", "text": str(exc)}
         return
     except Exception:  # a user's file must never crash the page
+        logger.exception("unexpected error while loading %s", uploaded.name)
         ss.train_load_message = {
             "kind": "error",
-            "text": f"{uploaded.name} could not be loaded: something unexpected went wrong.",
-            "details": traceback.format_exc(),
+            "text": f"{uploaded.name} could not be loaded: something unexpected went wrong "
+            "(the details are in the server log).",
         }
         return
     metadata = dict(getattr(model, "metadata_", None) or {})
@@ -117,7 +101,6 @@ def load_uploaded_model() -> None:
         "kind": "info",
         "text": f"Loaded {uploaded.name}: a list of {model.n_stages_ - 1} stages. "
         "It is now the current list, shown above and used by the next pages.",
-        "details": None,
     }
 
 
@@ -176,7 +159,7 @@ if prepared is None:
         st.warning(f"The data is not ready for training yet: {reason}")
     else:
         st.info("No data loaded yet. Load a table (or the demo) and choose the outcome first.")
-    st.page_link("app.py", label="Go to the data page", icon=":material/arrow_back:")
+    link("app.py", "Go to the data page", "Open the start page (**app**) in the sidebar.")
 else:
     st.markdown(
         f"**{data_name}**: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
@@ -256,7 +239,7 @@ else:
             )
         submitted = st.form_submit_button("Train", type="primary", key="w_train_submit")
     if submitted:
-        with friendly_errors("training the list"):
+        with shown_errors("training the list"):
             train(prepared, data_name)
 
 st.header("The list")
@@ -265,7 +248,7 @@ metadata = ss.get("trained_metadata") or {}
 if model is None:
     st.info("No list yet: train one above, or load a saved model file below.")
 else:
-    with friendly_errors("showing the list"):
+    with shown_errors("showing the list"):
         st.caption(ss.get("train_origin", ""))
         show_intervals = st.toggle(
             f"Show intervals ({DEFAULT_CONFIDENCE:.0%} confidence)",
@@ -292,7 +275,7 @@ else:
         st.dataframe(table, hide_index=True, height="content", column_config=config, key="w_train_list_table")
 
     st.header("Performance stage by stage")
-    with friendly_errors("showing the performance"):
+    with shown_errors("showing the performance"):
         long = performance_long(metadata)
         if long.empty:
             st.info("This model file records no performance measures.")
@@ -316,14 +299,14 @@ else:
 
 st.header("Save, download or load")
 if model is not None:
-    with friendly_errors("preparing the save options"):
+    with shown_errors("preparing the save options"):
         if "w_train_model_name" not in ss:
             ss.w_train_model_name = default_model_name(metadata)
         name = st.text_input("Model name", key="w_train_model_name", persist_state="session")
         save_column, download_column = st.columns(2)
         with save_column:
             if st.button("Save to the model store", key="w_train_save", type="primary"):
-                with friendly_errors("saving the list"):
+                with shown_errors("saving the list"):
                     stored = save_model(model, name, metadata)
                     ss.trained_metadata = metadata = dict(
                         metadata, name=stored.name, version=stored.version, created=stored.created
@@ -352,6 +335,3 @@ st.file_uploader(
 message = ss.get("train_load_message")
 if message:
     (st.error if message["kind"] == "error" else st.info)(message["text"])
-    if message["details"]:
-        with st.expander("Details"):
-            st.code(message["details"], language=None)

@@ -39,7 +39,6 @@ from pathlib import Path
 
 import pandas as pd
 import streamlit as st
-from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core.binarization import NUMERIC
 from psl_core.decision import StageBands, decision_threshold, record_text, triage_record, triage_step
@@ -59,6 +58,7 @@ from psl_core.questions import (
     triage_steps,
 )
 from psl_core.store import list_models, load_model
+from ui import link
 
 TRAINED = "trained"
 DEFAULT_COST_RATIO = 10.0
@@ -162,10 +162,7 @@ def chosen_model(choice: str):
 
 
 def link_to_train() -> None:
-    try:
-        st.page_link("pages/1_Train.py", label="Go to Train", icon=":material/model_training:")
-    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
-        st.markdown("Open **Train** in the sidebar.")
+    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
 
 
 # --- page ------------------------------------------------------------------------------------

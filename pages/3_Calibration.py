@@ -16,44 +16,19 @@ train/test rows, recovered or refitted once per list and data) and the widget ke
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import streamlit as st
-from streamlit.errors import StreamlitPageNotFoundError
 
-from psl_core.errors import PSLError
 from psl_core.evaluation import expected_calibration_error, held_out_rows, hull_segments
 from psl_core.metrics import auc
 from psl_core.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
+from ui import csv_download, link, shown_errors
 
 ROWS = {"test": "Held-out test rows", "train": "Training rows"}
 
 ss = st.session_state
 
 
-@contextmanager
-def shown_errors(doing: str):
-    """psl_core's message for bad input, a plain sentence for anything else; never a traceback."""
-    try:
-        yield
-    except PSLError as exc:
-        st.error(str(exc))
-    except Exception as exc:
-        st.error(f"Something unexpected went wrong while {doing} ({type(exc).__name__}: {exc}).")
-
-
-def link(page: str, label: str, fallback: str) -> None:
-    try:
-        st.page_link(page, label=label)
-    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
-        st.markdown(fallback)
-
-
-def csv_download(table, name: str, key: str) -> None:
-    st.download_button(
-        "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
-        mime="text/csv", key=f"calibration_download_{key}",
-    )
 
 
 def held_out(model, metadata, prepared):
@@ -116,7 +91,7 @@ st.markdown(
 with shown_errors("drawing the calibration plot"):
     figure, table = calibration_figure(fitted, X, y, stage)
     st.plotly_chart(figure, key="calibration_figure1")
-    csv_download(table, f"calibration_stage_{stage}", "figure1")
+    csv_download(table, f"calibration_stage_{stage}", "calibration_download_figure1")
 
 st.header("Reliability")
 st.markdown(
@@ -131,7 +106,7 @@ with shown_errors("drawing the reliability diagram"):
     figure, table = reliability_figure(y, p, n_bins)
     st.metric("Expected calibration error", f"{expected_calibration_error(table):.3f}")
     st.plotly_chart(figure, key="calibration_reliability")
-    csv_download(table, f"reliability_stage_{stage}", "reliability")
+    csv_download(table, f"reliability_stage_{stage}", "calibration_download_reliability")
 
 st.header("Brier score: calibration and refinement")
 st.markdown(
@@ -153,7 +128,7 @@ with shown_errors("splitting the Brier score"):
         }),
         hide_index=True, key="calibration_brier_table",
     )
-    csv_download(table, "brier_decomposition", "brier")
+    csv_download(table, "brier_decomposition", "calibration_download_brier")
 
 st.header("ROC curve")
 st.markdown(
@@ -165,7 +140,7 @@ with shown_errors("drawing the ROC curve"):
     figure, table = roc_figure(y, p)
     st.metric("AUC (area under the ROC curve)", f"{auc(y, p):.3f}")
     st.plotly_chart(figure, key="calibration_roc")
-    csv_download(table, f"roc_stage_{stage}", "roc")
+    csv_download(table, f"roc_stage_{stage}", "calibration_download_roc")
     st.dataframe(
         hull_segments(y, p).rename(columns={
             "score_high": "Highest probability", "score_low": "Lowest probability",

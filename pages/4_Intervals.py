@@ -14,34 +14,16 @@ Session state read: ``"trained_model"`` (Train). Written: the widget keys
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import streamlit as st
-from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core.decision import decision_threshold
-from psl_core.errors import PSLError
 from psl_core.plots import interval_figure, interval_grid_figure
+from ui import csv_download, link, shown_errors
 
 ss = st.session_state
 
 
-@contextmanager
-def shown_errors(doing: str):
-    """psl_core's message for bad input, a plain sentence for anything else; never a traceback."""
-    try:
-        yield
-    except PSLError as exc:
-        st.error(str(exc))
-    except Exception as exc:
-        st.error(f"Something unexpected went wrong while {doing} ({type(exc).__name__}: {exc}).")
-
-
-def csv_download(table, name: str, key: str) -> None:
-    st.download_button(
-        "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
-        mime="text/csv", key=f"intervals_download_{key}",
-    )
 
 
 st.set_page_config(page_title="Intervals · PSL Triage", page_icon="🩺", layout="wide")
@@ -56,10 +38,7 @@ st.markdown(
 model = ss.get("trained_model")
 if model is None:
     st.info("There is no list yet. Train one (or load a model file) on the **Train** page.")
-    try:
-        st.page_link("pages/1_Train.py", label="Go to Train")
-    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
-        st.markdown("Open **Train** in the sidebar.")
+    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
     st.stop()
 
 left, middle, right = st.columns(3)
@@ -99,7 +78,7 @@ with shown_errors("drawing the intervals"):
     figure, table = interval_figure(model, stage, cost_ratio, confidence)
     st.plotly_chart(figure, key="intervals_stage_figure")
     st.dataframe(table, hide_index=True, key="intervals_stage_table")
-    csv_download(table, f"intervals_stage_{stage}", "stage")
+    csv_download(table, f"intervals_stage_{stage}", "intervals_download_stage")
 
 st.header("Every stage")
 st.markdown(
@@ -109,4 +88,4 @@ st.markdown(
 with shown_errors("drawing the intervals of every stage"):
     figure, table = interval_grid_figure(model, cost_ratio, confidence)
     st.plotly_chart(figure, key="intervals_grid_figure")
-    csv_download(table, "intervals_all_stages", "grid")
+    csv_download(table, "intervals_all_stages", "intervals_download_grid")

@@ -20,13 +20,10 @@ it belongs to, ``"result"``: CVResult), and the widget keys ``"evaluation_splits
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
 
 import streamlit as st
 from sklearn.base import clone
-from streamlit.errors import StreamlitPageNotFoundError
 
-from psl_core.errors import PSLError
 from psl_core.evaluation import (
     FIXED_STAGE,
     MEASURE_LABELS,
@@ -36,6 +33,7 @@ from psl_core.evaluation import (
     monte_carlo_cv,
 )
 from psl_core.plots import stagewise_figure, three_way_figure
+from ui import csv_download, link, shown_errors
 
 RULES = {
     STEPWISE: "Bedside: ask until the list is confident, then stop",
@@ -45,29 +43,6 @@ RULES = {
 ss = st.session_state
 
 
-@contextmanager
-def shown_errors(doing: str):
-    """psl_core's message for bad input, a plain sentence for anything else; never a traceback."""
-    try:
-        yield
-    except PSLError as exc:
-        st.error(str(exc))
-    except Exception as exc:
-        st.error(f"Something unexpected went wrong while {doing} ({type(exc).__name__}: {exc}).")
-
-
-def link(page: str, label: str, fallback: str) -> None:
-    try:
-        st.page_link(page, label=label)
-    except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other pages
-        st.markdown(fallback)
-
-
-def csv_download(table, name: str, key: str) -> None:
-    st.download_button(
-        "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
-        mime="text/csv", key=f"evaluation_download_{key}",
-    )
 
 
 def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
@@ -198,4 +173,4 @@ with shown_errors("drawing the three-way view"):
             questions.rename(columns={"confidence": "Confidence level", "mean": "Questions asked (mean)"}),
             hide_index=True, key="evaluation_questions",
         )
-    csv_download(three_way, "three_way", "three_way")
+    csv_download(three_way, "three_way", "evaluation_download_three_way")

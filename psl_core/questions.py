@@ -99,13 +99,15 @@ def number_text(value):
     return f"{MINUS}{-value}" if value < 0 else str(value)
 
 
-def percent(p):
-    """A probability in percent, one decimal: "12.3%"; never rounds to a false 0 or 100."""
-    if 0 < p < 0.0005:
-        return "< 0.1%"
-    if 0.9995 < p < 1:
-        return "> 99.9%"
-    return f"{100 * p:.1f}%"
+def percent(p, decimals=1):
+    """A probability in percent: "12.3%" (or "12%" with ``decimals=0``); a probability
+    strictly between 0 and 1 never rounds to a false 0 % or 100 % ("<0.1%", ">99.9%")."""
+    step = 10.0 ** -decimals
+    if 0 < 100 * p < step / 2:
+        return f"<{step:g}%"
+    if 100 - step / 2 < 100 * p < 100:
+        return f">{100 - step:g}%"
+    return f"{100 * p:.{decimals}f}%"
 
 
 def totals_text(totals):

@@ -26,6 +26,7 @@ from sklearn.model_selection import train_test_split
 from .errors import DataError, ModelFileError, PSLError
 from .model import ProbabilisticScoringList, check_score_set
 from .modelcard import model_metadata
+from .questions import percent
 from .store import slugify
 
 SCORE_SET_PRESETS = {
@@ -246,15 +247,6 @@ def readable_columns(metadata):
     return readable
 
 
-def format_percent(p):
-    """A probability as a whole percentage; "<1%" and ">99%" instead of rounding to 0 or 100."""
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 < p < 1:
-        return ">99%"
-    return f"{100 * p:.0f}%"
-
-
 def total_label(total):
     """Column name of a total: "-3", "0", "+2"."""
     return f"{total:+d}" if total else "0"
@@ -297,9 +289,9 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
         totals, lower, point, upper = model.stage_interval(k, confidence)
         cells = {}
         for t, lo, p, hi in zip(totals.tolist(), lower, point, upper):
-            cell = format_percent(p)
+            cell = percent(p, 0)
             if intervals:
-                cell += f" ({format_percent(lo).removesuffix('%')}–{format_percent(hi)})"
+                cell += f" ({percent(lo, 0).removesuffix('%')}–{percent(hi, 0)})"
             cells[t] = cell
         row.update({total_label(t): cells.get(t, "") for t in all_totals})
         rows.append(row)

@@ -162,7 +162,7 @@ def test_numbers_read_plainly():
     assert points_text(-2) == "\u22122 points" and points_text(1) == "+1 point"
     assert totals_text([3]) == "3" and totals_text([-2, 0, 3]) == "\u22122, 0 or 3"
     assert percent(0.0912) == "9.1%" and percent(0) == "0.0%" and percent(1) == "100.0%"
-    assert percent(0.00001) == "< 0.1%" and percent(0.99999) == "> 99.9%"
+    assert percent(0.00001) == "<0.1%" and percent(0.99999) == ">99.9%"
 
 
 def test_probability_text_shows_a_range_only_when_answers_are_unknown(model):

@@ -10,13 +10,13 @@ import pytest
 from psl_core.data import infer_column_types, prepare_training_data
 from psl_core.demo import load_demo
 from psl_core.errors import DataError, ModelFileError, PSLError
+from psl_core.questions import percent
 from psl_core.training import (
     MEASURES,
     MAX_ABS_SCORE,
     TrainingOptions,
     default_model_name,
     download_file_name,
-    format_percent,
     list_table,
     parse_score_set,
     performance_figure,
@@ -172,7 +172,7 @@ def test_the_same_seed_learns_the_same_list(prepared, trained):
     "p, text", [(0.0, "0%"), (0.004, "<1%"), (0.006, "1%"), (0.344, "34%"), (0.996, ">99%"), (1.0, "100%")]
 )
 def test_percentages_never_round_a_small_risk_to_zero(p, text):
-    assert format_percent(p) == text
+    assert percent(p, 0) == text
 
 
 def test_the_table_has_a_row_per_stage_and_the_probability_of_every_reachable_total(trained):
@@ -191,7 +191,7 @@ def test_the_table_has_a_row_per_stage_and_the_probability_of_every_reachable_to
     for k in range(model.n_stages_):
         reachable = dict(zip(model.stage_totals_[k].tolist(), model.stage_probabilities_[k]))
         for t in all_totals.tolist():
-            expected = format_percent(reachable[t]) if t in reachable else ""
+            expected = percent(reachable[t], 0) if t in reachable else ""
             assert table.loc[k, total_label(t)] == expected
 
 

@@ -37,8 +37,9 @@ _BETA_RIDGE = 1e-6
 # clipped to [eps, 1 - eps] for that score only.
 _LOG_LOSS_EPS = 1e-3
 # Candidates whose criteria differ by less than this are ties; ties go to the candidate
-# enumerated first (features in column order, scores in increasing order, the plain
-# literal before its complement, thresholds in increasing order).
+# enumerated first (features in column order, scores by decreasing absolute value with
+# the positive first, the plain literal before its complement, thresholds in increasing
+# order).
 TIE_TOLERANCE = 1e-12
 # A bisect grid that comes back flat is refined up to this many points; a grid still
 # flat then is a plateau (typically a score of the wrong sign, which pools every total),

@@ -207,9 +207,11 @@ def score_tracks(score_set, first_stage):
 
     At the first stage only the largest absolute score is used (paper, footnote 2):
     with isotonic calibration every positive scaling of one literal gives the same
-    estimates, so the sign is the only choice that matters.
+    estimates, so the sign is the only choice that matters. Scores are tried by
+    decreasing absolute value, positive first, so that among tied candidates the larger
+    score wins, as in the reference implementation.
     """
-    scores = sorted(score_set)
+    scores = sorted(score_set, key=lambda s: (-abs(s), -s))
     if first_stage:
         top = max(abs(s) for s in scores)
         scores = [s for s in scores if abs(s) == top]

@@ -1,0 +1,72 @@
+"""Stagewise test Brier score of psl_core's options on the shared datasets.
+
+Run from the repository root with the project's python:
+
+    python bench/quality.py                 # 4 datasets, 10 splits, 6 stages
+    python bench/quality.py --splits 3 --max-stages 5
+
+Same data and splits as ``compare.py``: ``StratifiedShuffleSplit(n_splits, test_size=1/3,
+random_state=0)``. For each configuration it prints the mean test Brier score of stages
+0..K, the value at 5 features, the best stage, and the mean fit time. The configurations are
+the paper's setup and the options beyond it (regularized probabilities, beta calibration,
+beam search, cross-validated selection); use it to choose defaults by evidence.
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.model_selection import StratifiedShuffleSplit
+
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR))
+sys.path.insert(0, str(BENCH_DIR.parent))
+from bench_datasets import DATASETS, load_dataset  # noqa: E402
+
+from psl_core import ProbabilisticScoringList  # noqa: E402
+
+CONFIGS = {
+    "paper": {},
+    "prior2": {"prior_strength": 2.0},
+    "beta+prior2": {"calibration": "beta", "prior_strength": 2.0},
+    "prior2+beam4": {"prior_strength": 2.0, "beam_width": 4},
+    "prior2+cv_brier": {"prior_strength": 2.0, "loss": "cv_brier", "random_state": 0},
+    "beta+prior2+cv_brier": {"calibration": "beta", "prior_strength": 2.0, "loss": "cv_brier", "random_state": 0},
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--splits", type=int, default=10)
+    parser.add_argument("--max-stages", type=int, default=6)
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    args = parser.parse_args()
+    for name in args.datasets:
+        X, y, _ = load_dataset(name)
+        splitter = StratifiedShuffleSplit(n_splits=args.splits, test_size=1 / 3, random_state=0)
+        splits = list(splitter.split(X, y))
+        print(f"=== {name} (n={len(y)}, d={X.shape[1]}, splits={args.splits}) ===")
+        print(f"{'config':>22}  Brier of stages 0..{args.max_stages}")
+        for label, params in CONFIGS.items():
+            brier = np.full((len(splits), args.max_stages + 1), np.nan)
+            seconds = []
+            for i, (train, test) in enumerate(splits):
+                model = ProbabilisticScoringList(max_stages=args.max_stages, **params)
+                start = time.perf_counter()
+                model.fit(X[train], y[train])
+                seconds.append(time.perf_counter() - start)
+                for k in range(model.n_stages_):
+                    p = model.predict_proba(X[test], stage=k)[:, 1]
+                    brier[i, k] = np.mean((p - y[test]) ** 2)
+            mean = np.nanmean(brier, axis=0)
+            at5 = f"{mean[5]:.4f}" if len(mean) > 5 else "  -   "
+            print(
+                f"{label:>22}  " + " ".join(f"{v:.4f}" for v in mean)
+                + f"  @5 {at5}  best {np.nanmin(mean):.4f}  fit {1000 * np.median(seconds):.0f} ms"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,8 @@ scikit-learn estimator on every row.
 - Isotonic calibration: pool adjacent violators (PAV) over the totals in increasing
   order, weighted by their counts. The fitted probability of a total is the empirical
   rate of its pooled block; this equals the empirical rates on the ROC convex hull.
+- Sigmoid calibration (an option beyond the paper): ``logit q = a tau + c`` with a >= 0,
+  the logistic link of risk scores such as FasterRisk's, fitted the same way.
 - Beta calibration (eq. 9): ``logit q = a ln(tau) - b ln(1 - tau) + c`` with a, b >= 0,
   which makes q non-decreasing in tau; tau is the linear map of T in the reachable range
   [lo, hi] into (0, 1) given by :func:`tau_of_total`. Fitted by (weighted) log-loss with
@@ -21,9 +23,9 @@ candidates per stage); this module is their Python-level interface.
 
 import numpy as np
 
-from .kernels import BETA, ISOTONIC, _beta_eval, _beta_fit, _calibrate_dense, _shrunk
+from .kernels import BETA, ISOTONIC, SIGMOID, _beta_eval, _beta_fit, _calibrate_dense, _shrunk
 
-CALIBRATION_CODES = {"isotonic": ISOTONIC, "beta": BETA}
+CALIBRATION_CODES = {"isotonic": ISOTONIC, "beta": BETA, "sigmoid": SIGMOID}
 
 
 def tau_of_total(total, lo, hi):
@@ -38,8 +40,8 @@ def tau_of_total(total, lo, hi):
 NO_SHRINK = np.zeros(2)
 
 
-def isotonic_probabilities(totals, positives, negatives, shrink=NO_SHRINK):
-    """Isotonic calibration of counts per total, defined at every given total.
+def calibrated_probabilities(totals, positives, negatives, method="isotonic", lo=None, hi=None, shrink=NO_SHRINK):
+    """Calibrated probability at every given total from counts per total.
 
     Parameters
     ----------
@@ -47,33 +49,46 @@ def isotonic_probabilities(totals, positives, negatives, shrink=NO_SHRINK):
         Distinct totals in increasing order (for example the reachable set of a stage).
     positives, negatives : array-like, shape (m,)
         Training counts per total; totals without any case may have 0 and 0.
+    method : {"isotonic", "beta", "sigmoid"}
+    lo, hi : int, optional
+        Smallest and largest reachable totals, which beta and sigmoid calibration map
+        into (0, 1) (:func:`tau_of_total`); by default the first and last total.
     shrink : (strength, rate), optional
-        Pseudo-counts toward a prior rate (see :func:`_shrunk`); none by default.
+        Pseudo-counts toward a prior rate (see :func:`psl_core.kernels._shrunk`).
 
     Returns
     -------
     ndarray of shape (m,)
-        Non-decreasing probabilities. Totals without cases are linearly interpolated
-        between the nearest totals with cases and held constant beyond the outermost
-        ones (as scikit-learn's ``IsotonicRegression(out_of_bounds="clip")`` does).
+        Non-decreasing probabilities. With isotonic calibration, totals without cases are
+        linearly interpolated between the nearest totals with cases and held constant
+        beyond the outermost ones (as scikit-learn's
+        ``IsotonicRegression(out_of_bounds="clip")`` predicts).
     """
     totals = np.asarray(totals)
     if not np.issubdtype(totals.dtype, np.integer) and not np.all(np.mod(totals, 1) == 0):
-        raise ValueError("isotonic_probabilities needs integer totals (scores); pass ranks for other values")
+        raise ValueError("calibrated_probabilities needs integer totals (scores); pass ranks for other values")
     if np.any(np.diff(totals) <= 0):
-        raise ValueError("isotonic_probabilities needs distinct totals in increasing order")
+        raise ValueError("calibrated_probabilities needs distinct totals in increasing order")
     pos = np.asarray(positives, dtype=float)
     neg = np.asarray(negatives, dtype=float)
-    seen = (pos + neg) > 0
-    if not seen.any():
-        raise ValueError("isotonic_probabilities needs at least one total with cases")
-    dense_pos = np.zeros(int(totals[-1] - totals[0]) + 1)
-    dense_neg = np.zeros_like(dense_pos)
-    slots = (totals - totals[0]).astype(np.int64)
+    if not (pos + neg > 0).any():
+        raise ValueError("calibrated_probabilities needs at least one total with cases")
+    lo = int(totals[0]) if lo is None else int(lo)
+    hi = int(totals[-1]) if hi is None else int(hi)
+    slots = (totals - lo).astype(np.int64)
+    dense_pos = np.zeros(hi - lo + 1)
+    dense_neg = np.zeros(hi - lo + 1)
     dense_pos[slots], dense_neg[slots] = pos, neg
     fitted = np.empty(len(dense_pos))
-    _calibrate_dense(dense_pos, dense_neg, ISOTONIC, 0, len(fitted) - 1, np.asarray(shrink, dtype=float), fitted)
+    _calibrate_dense(
+        dense_pos, dense_neg, CALIBRATION_CODES[method], 0, hi - lo, np.asarray(shrink, dtype=float), fitted,
+    )
     return fitted[slots]
+
+
+def isotonic_probabilities(totals, positives, negatives, shrink=NO_SHRINK):
+    """:func:`calibrated_probabilities` with isotonic calibration."""
+    return calibrated_probabilities(totals, positives, negatives, "isotonic", shrink=shrink)
 
 
 def beta_probabilities(totals, positives, negatives, lo, hi, shrink=NO_SHRINK):
@@ -132,9 +147,9 @@ def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK):
     y : ndarray of 0/1, shape (n,)
     reachable : ndarray of int, shape (m,)
         Sigma_k, sorted.
-    method : {"isotonic", "beta"}
+    method : {"isotonic", "beta", "sigmoid"}
     shrink : (strength, rate), optional
-        Pseudo-counts toward a prior rate (see :func:`_shrunk`).
+        Pseudo-counts toward a prior rate (see :func:`psl_core.kernels._shrunk`).
 
     Returns
     -------
@@ -144,10 +159,5 @@ def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK):
     index = np.searchsorted(reachable, row_totals)
     positives = np.bincount(index, weights=y, minlength=len(reachable))
     negatives = np.bincount(index, minlength=len(reachable)) - positives
-    if method == "isotonic":
-        probabilities = isotonic_probabilities(reachable, positives, negatives, shrink)
-    else:
-        probabilities, _ = beta_probabilities(
-            reachable, positives, negatives, reachable[0], reachable[-1], shrink
-        )
+    probabilities = calibrated_probabilities(reachable, positives, negatives, method, shrink=shrink)
     return probabilities, positives.astype(np.int64), negatives.astype(np.int64)

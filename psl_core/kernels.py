@@ -6,8 +6,9 @@ calls from another file changes. With all kernels here, any edit recompiles all 
 so a stale compiled kernel can never compute with old code.
 
 Section 4.2, calibration on aggregated counts: pool adjacent violators
-(:func:`_isotonic_dense`), beta calibration (:func:`_beta_fit`), pseudo-counts
-(:func:`_shrunk`) and :func:`_calibrate_dense`, which picks between them.
+(:func:`_isotonic_dense`), beta calibration (:func:`_beta_fit`), a logistic (sigmoid) link
+in the total, pseudo-counts (:func:`_shrunk`) and :func:`_calibrate_dense`, which picks
+between them.
 Section 4.1/4.3/4.5, the search: class counts below a cut (:func:`_code_buckets`,
 :func:`_count_below`), the criteria (:func:`_criterion_value`, :func:`_held_out_score`,
 :func:`_pair_value`), one candidate (:func:`_label_value`) and the threshold search of one
@@ -21,6 +22,7 @@ from numba import njit
 # Calibration methods.
 ISOTONIC = 0
 BETA = 1
+SIGMOID = 2
 # Selection criteria.
 ENTROPY = 0
 SOFT_RANK = 1
@@ -258,8 +260,17 @@ def _calibrate_dense(pos, neg, method, lo_slot, hi_slot, shrink, out):
         tau[i] = (i - lo_slot + 1.0) / (hi_slot - lo_slot + 2.0)
         # Slots outside the reachable range carry no case; keep tau inside (0, 1).
         tau[i] = min(max(tau[i], 1e-9), 1.0 - 1e-9)
-    a, b, c = _beta_fit(tau, pos, neg)
-    _beta_eval(tau, a, b, c, out)
+    if method == BETA:
+        a, b, c = _beta_fit(tau, pos, neg)
+        _beta_eval(tau, a, b, c, out)
+        return
+    # SIGMOID: logit q = a tau + c with a >= 0, the logistic link of risk scores; the
+    # constant fit (a = 0) is the constrained optimum whenever the free slope is negative.
+    a, _, c, _ = _logistic_fit(tau, tau, True, False, pos, neg)
+    if a < 0.0:
+        a, _, c, _ = _logistic_fit(tau, tau, False, False, pos, neg)
+    for i in range(size):
+        out[i] = 1.0 / (1.0 + np.exp(-(a * tau[i] + c)))
 
 
 @njit(cache=True)

@@ -68,8 +68,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     ----------
     score_set : collection of int, default=(-3, -2, -1, 1, 2, 3)
         Points a feature may get (the paper's set). Non-zero, distinct integers.
-    calibration : {"isotonic", "beta"}, default="isotonic"
-        Pool adjacent violators, or beta calibration (eq. 9) of the totals.
+    calibration : {"isotonic", "beta", "sigmoid"}, default="isotonic"
+        Pool adjacent violators, beta calibration (eq. 9) of the totals, or a logistic
+        link in the total (slope >= 0; beyond the paper).
     binarization : {"in-search", "preprocess"}, default="in-search"
         Choose a numeric feature's threshold during the search given the features
         already chosen, or once per feature beforehand.

@@ -6,7 +6,13 @@ from scipy.optimize import minimize
 from sklearn.isotonic import IsotonicRegression
 
 from psl_core import ProbabilisticScoringList
-from psl_core.calibration import beta_probabilities, isotonic_probabilities, reachable_totals, tau_of_total
+from psl_core.calibration import (
+    beta_probabilities,
+    calibrated_probabilities,
+    isotonic_probabilities,
+    reachable_totals,
+    tau_of_total,
+)
 from psl_core.intervals import clopper_pearson_band
 
 
@@ -143,3 +149,23 @@ def test_sidak_keeps_simultaneous_coverage_on_many_synthetic_lists():
             misses += not np.all((lower <= true) & (true <= upper))
             trials += 1
     assert 1 - misses / trials >= 0.95
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_sigmoid_calibration_matches_a_bounded_optimizer(seed):
+    rng = np.random.default_rng(seed)
+    totals = np.arange(-4, 5)
+    true = 1 / (1 + np.exp(-(totals * rng.uniform(-0.6, 0.9))))
+    n = rng.integers(3, 30, len(totals))
+    pos = rng.binomial(n, true)
+    got = calibrated_probabilities(totals, pos, n - pos, "sigmoid")
+    tau = tau_of_total(totals, totals[0], totals[-1])
+
+    def loss(params):
+        z = params[0] * tau + params[1]
+        return np.sum(pos * np.logaddexp(0, -z) + (n - pos) * np.logaddexp(0, z))
+
+    best = minimize(loss, [1.0, 0.0], bounds=[(0, None), (None, None)], method="L-BFGS-B",
+                    options={"ftol": 1e-14, "gtol": 1e-10}).x
+    np.testing.assert_allclose(got, 1 / (1 + np.exp(-(best[0] * tau + best[1]))), atol=2e-3)
+    assert np.all(np.diff(got) >= -1e-12)

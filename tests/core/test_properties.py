@@ -28,6 +28,7 @@ def random_table(seed):
 CONFIGS = [
     {},
     {"calibration": "beta"},
+    {"calibration": "sigmoid", "prior_strength": 1.0},
     {"threshold_search": "brute"},
     {"binarization": "preprocess"},
     {"score_set": (1, 2, 3)},

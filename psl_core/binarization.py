@@ -61,7 +61,7 @@ class Literal:
     def evaluate(self, values):
         """Indicator of the literal for one column's values, shape (n,) of 0/1 ints."""
         if self.kind == CATEGORY:
-            hit = np.asarray(pd.Series(values).astype(str).to_numpy() == self.category)
+            hit = np.asarray(values).astype(str) == self.category
         elif self.kind == BINARY:
             hit = np.asarray(values, dtype=float) > 0.5
         else:

@@ -46,9 +46,10 @@ def stagewise_metrics(model, X, y, cost_ratio=10.0, confidence=0.95):
     expected_loss.
     """
     y01 = (np.asarray(y) == model.classes_[1]).astype(int)
+    intervals = model.stagewise_intervals(X, confidence)
     rows = []
     for k in range(model.n_stages_):
-        interval = model.predict_interval(X, stage=k, confidence=confidence)
+        interval = intervals[:, k]
         p = interval[:, 1]
         rows.append(
             {

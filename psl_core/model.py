@@ -305,10 +305,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         scores = np.full((n_folds, self.n_stages_), np.nan)
         for fold, (train, test) in enumerate(splitter.split(np.zeros(len(y01)), y01)):
             model = inner.fit(_safe_indexing(X, train), y01[train])
-            X_test = _safe_indexing(X, test)
-            for k in range(min(model.n_stages_, self.n_stages_)):
-                p = model.predict_proba(X_test, stage=k)[:, 1]
-                scores[fold, k] = np.mean((p - y01[test]) ** 2)
+            p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
+            reached = min(model.n_stages_, self.n_stages_)
+            scores[fold, :reached] = np.mean((p[:, :reached] - y01[test, None]) ** 2, axis=0)
         reached = np.sum(~np.isnan(scores), axis=0)
         self.validation_brier_ = np.nanmean(scores, axis=0)
         self.validation_brier_se_ = np.nanstd(scores, axis=0, ddof=1) / np.sqrt(reached)
@@ -419,19 +418,46 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ndarray of int, shape (n_samples,)
         """
         stage = self._stage(stage)
+        return self.stagewise_totals(X)[:, stage]
+
+    def stagewise_totals(self, X):
+        """Total score of each row at every stage, reading X once.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples, n_stages_)
+            Column k holds the totals after the first k features (column 0 is 0).
+        """
+        check_is_fitted(self, "literals_")
         columns = self._read_X(X, reset=False)
         by_name = {c.name: c for c in columns}
         fitted_names = getattr(self, "feature_names_in_", None)
-        totals = np.zeros(len(columns[0].values), dtype=np.int64)
-        for literal, score in zip(self.literals_[:stage], self.scores_[:stage]):
+        points = np.zeros((len(columns[0].values), len(self.literals_) + 1), dtype=np.int64)
+        for k, (literal, score) in enumerate(zip(self.literals_, self.scores_), start=1):
             column = by_name.get(literal.column)
             if column is None and fitted_names is not None:
                 # Fitted on a DataFrame, predicting on an array: match by position.
                 column = columns[list(fitted_names).index(literal.column)]
             if column is None:
                 raise DataError(f"X has no column {literal.column!r}, which this list uses")
-            totals += score * literal.evaluate(column.values)
-        return totals
+            points[:, k] = score * literal.evaluate(column.values)
+        return np.cumsum(points, axis=1)
+
+    def stagewise_intervals(self, X, confidence=0.95):
+        """Lower bound, estimate and upper bound of P(positive) at every stage.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_stages_, 3)
+        """
+        self._check_probabilities()
+        totals = self.stagewise_totals(X)
+        out = np.empty(totals.shape + (3,))
+        for k in range(self.n_stages_):
+            reachable, lower, point, upper = self.stage_interval(k, confidence)
+            index = np.searchsorted(reachable, totals[:, k])
+            out[:, k] = np.column_stack([lower[index], point[index], upper[index]])
+        return out
 
     def _check_probabilities(self):
         check_is_fitted(self, "literals_")

@@ -54,6 +54,7 @@ def test_list_invariants(seed, config):
             assert np.all(np.diff(lower) >= -1e-12) and np.all(np.diff(upper) >= -1e-12)
         rows = psl.predict_interval(X, stage=k)
         assert np.all(rows[:, 0] <= rows[:, 1]) and np.all(rows[:, 1] <= rows[:, 2])
+        np.testing.assert_array_equal(psl.stagewise_intervals(X)[:, k], rows)
         proba = psl.predict_proba(X, stage=k)
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     # wider confidence, wider intervals

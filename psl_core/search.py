@@ -1,8 +1,10 @@
-"""Greedy construction of a probabilistic scoring list (paper, Sec. 4.1 and 4.3).
+"""Construction of a probabilistic scoring list (paper, Sec. 4.1, 4.3 and 4.5).
 
 Stage k adds the (feature, score, threshold) that minimizes the selection criterion of
-the calibrated stage-k estimates on the training data: the expected entropy (eq. 7) or
-the soft rank loss (eq. 14).
+the calibrated stage-k estimates: the expected entropy (eq. 7) or the soft rank loss
+(eq. 14) on the training data, or a cross-validated Brier score / log-loss. Labelled rows
+are judged by :class:`LabelEvaluator`, pairwise comparisons by :class:`PairEvaluator`;
+:func:`greedy_search` is the paper's greedy search, or a beam search over prefixes.
 
 How it is fast:
 

@@ -8,6 +8,8 @@ browser           session: headless Chromium (/usr/bin/chromium) through Playwri
 page              test: a fresh browser context and page, base URL set to the server;
                   a screenshot lands in test-artifacts/ when the test fails.
 app               test: a :class:`StreamlitApp` around that page, the usual way in.
+new_app           test: a factory of more apps, each in its own browser context (a
+                  separate Streamlit session), for tests that need several at once.
 
 Without /usr/bin/chromium the browser tests are skipped, except on CI (CI set),
 where they fail: CI must run them.
@@ -26,7 +28,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Locator, Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 # The machine's network is closed: without the background-networking flags
@@ -120,14 +122,60 @@ class StreamlitApp:
 
     def open(self, path: str = "") -> Page:
         self.page.goto(f"{self.base_url}/{path.lstrip('/')}")
-        self.wait_idle()
+        self.wait_for_render()
         return self.page
+
+    def wait_for_render(self, timeout_ms: float = DEFAULT_TIMEOUT_MS) -> None:
+        """Wait until the script is idle and every element is drawn (no loading skeleton left).
+
+        Streamlit loads some widgets' code lazily and shows a skeleton meanwhile. A click that
+        reruns the script before they are mounted can reset bound widgets on the landing page
+        (see test_landing_state.py), so a test starts only once everything is drawn.
+        """
+        self.wait_idle(timeout_ms)
+        expect(self.page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=timeout_ms)
 
     def wait_idle(self, timeout_ms: float = DEFAULT_TIMEOUT_MS) -> None:
         wait_for_app_idle(self.page, timeout_ms)
 
     def assert_no_exception(self) -> None:
         assert_no_exception(self.page)
+
+    def navigate(self, label: str, wait: bool = True) -> Page:
+        """Go to another page through the sidebar, keeping the session (``open`` starts a new one).
+
+        ``label`` is the link's text: "Train", "Triage", ... ("app" is the landing page).
+        ``wait=False`` only clicks: call ``wait_idle`` later (to keep several sessions busy at once).
+        """
+        link = self.sidebar_link(label)
+        expect(link).to_be_visible()
+        link.click()
+        path = "" if label == "app" else label
+        self.page.wait_for_url(re.compile(rf"^{re.escape(self.base_url)}/{re.escape(path)}/?(\?.*)?$"))
+        if wait:
+            self.wait_idle()
+        return self.page
+
+    def sidebar_link(self, label: str) -> Locator:
+        return self.page.get_by_test_id("stSidebarNav").get_by_role("link", name=label, exact=True)
+
+    def widget(self, key: str) -> Locator:
+        """The element of the widget (or keyed element) with this ``key=`` (Streamlit's st-key class)."""
+        return self.page.locator(f".st-key-{key}")
+
+    def alerts(self, kind: str) -> Locator:
+        """st.error / st.warning / st.info / st.success boxes: kind "error", "warning", "info", "success"."""
+        return self.page.get_by_test_id(f"stAlertContent{kind.capitalize()}")
+
+    def metric_value(self, label: str | re.Pattern) -> Locator:
+        """The value of the st.metric whose label contains ``label`` (text or pattern)."""
+        label_element = self.page.get_by_test_id("stMetricLabel").filter(has_text=label)
+        return self.page.get_by_test_id("stMetric").filter(has=label_element).get_by_test_id("stMetricValue")
+
+    def upload(self, key: str, files) -> None:
+        """Give the st.file_uploader with this key a file (path, or dict with name/mimeType/buffer)."""
+        self.widget(key).locator('input[type="file"]').set_input_files(files)
+        self.wait_idle()
 
 
 # --------------------------------------------------------------- fixtures
@@ -231,23 +279,50 @@ def browser(chromium_executable: Path):
         browser.close()
 
 
-@pytest.fixture
-def page(browser, streamlit_server: str, request: pytest.FixtureRequest):
-    context = browser.new_context(base_url=streamlit_server, viewport=VIEWPORT)
+def _new_page(browser, base_url: str) -> Page:
+    context = browser.new_context(base_url=base_url, viewport=VIEWPORT)
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    yield page
+    return context.new_page()
+
+
+def _screenshot_if_failed(page: Page, request: pytest.FixtureRequest, suffix: str = "") -> None:
     call = request.node.stash.get(_REPORTS, {}).get("call")
     if call is not None and call.failed:
         ARTIFACTS_DIR.mkdir(exist_ok=True)
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid) + suffix
         try:
             page.screenshot(path=ARTIFACTS_DIR / f"{name}.png", full_page=True)
         except Exception as error:  # a crashed tab must not hide the test's own failure
-            print(f"no failure screenshot for {request.node.nodeid}: {error}")
-    context.close()
+            print(f"no failure screenshot for {request.node.nodeid}{suffix}: {error}")
+
+
+@pytest.fixture
+def page(browser, streamlit_server: str, request: pytest.FixtureRequest):
+    page = _new_page(browser, streamlit_server)
+    yield page
+    _screenshot_if_failed(page, request)
+    page.context.close()
 
 
 @pytest.fixture
 def app(page: Page, streamlit_server: str) -> StreamlitApp:
     return StreamlitApp(page, streamlit_server)
+
+
+@pytest.fixture
+def new_app(browser, streamlit_server: str, request: pytest.FixtureRequest):
+    """``new_app()`` returns a StreamlitApp in a fresh browser context: a separate session.
+
+    Every page gets a failure screenshot (``<test>-session<n>.png``) and is closed after the test.
+    """
+    pages: list[Page] = []
+
+    def make() -> StreamlitApp:
+        page = _new_page(browser, streamlit_server)
+        pages.append(page)
+        return StreamlitApp(page, streamlit_server)
+
+    yield make
+    for number, page in enumerate(pages):
+        _screenshot_if_failed(page, request, f"-session{number}")
+        page.context.close()

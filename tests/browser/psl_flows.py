@@ -1,0 +1,337 @@
+"""Shared steps of the browser tests and what psl_core says the app should show.
+
+The browser tests drive the app like a user; the numbers they check come from psl_core,
+computed here in the test process on the same data and options:
+
+- :func:`demo_prepared` and :func:`demo_model`: the demo data as the landing page prepares
+  it by default, and the list the Train page learns from it with given options.
+- :class:`TriageOracle`: a triage of a list, one answer at a time, with psl_core's
+  ``triage_step`` (the expected total, probability, interval, decision and stop reason).
+- ``train``, ``open_triage``, ``answer``, ``expect_triage_state``...: the page steps.
+
+Widgets are found by their keys (``.st-key-<key>``, documented in each page's docstring),
+numbers are read from st.metric values and compared numerically, never from st.dataframe
+(drawn on a canvas).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import time
+from dataclasses import dataclass, field
+
+from playwright.sync_api import expect
+
+from psl_core.binarization import NUMERIC
+from psl_core.data import guess_missing_handling, infer_column_types, prepare_training_data
+from psl_core.decision import StageBands, triage_step
+from psl_core.demo import load_demo
+from psl_core.questions import (
+    UNKNOWN_TEXT,
+    advance,
+    build_questions,
+    recorded_answers,
+    stage_answers,
+    triage_steps,
+)
+from psl_core.training import TrainingOptions, train_list
+
+TRAIN_TIMEOUT_MS = 120_000
+BUTTONS_MAX_OPTIONS = 7  # pages/2_Triage.py: up to this many answers are buttons, else a drop-down
+STOP_WORDS = {"confident": "confident", "settled": "settled"}
+
+
+# --------------------------------------------------------------------------- psl_core side
+
+
+@functools.cache
+def demo():
+    return load_demo()
+
+
+@functools.cache
+def demo_prepared():
+    """The demo data with the landing page's default choices (outcome, positive class, types)."""
+    df, meta = demo()
+    types = infer_column_types(df, meta.columns)
+    handling = guess_missing_handling(df, types, meta.outcome)
+    return prepare_training_data(df, types, meta.outcome, [meta.positive_class], handling, meta.columns)
+
+
+@functools.cache
+def demo_model(max_stages: int | None = None, seed: int = 0):
+    """(model, metadata) the Train page learns from the demo with these options (others default)."""
+    _, meta = demo()
+    return train_list(demo_prepared(), meta.name, TrainingOptions(max_stages=max_stages, seed=seed))
+
+
+def recommended_length(model) -> int:
+    """Questions the Triage page asks by default: the recommended number, else the whole list."""
+    full = len(model.literals_)
+    recommended = model.recommended_stages_
+    return recommended if recommended is not None and 0 < recommended < full else full
+
+
+class TriageOracle:
+    """What the Triage page should show for a list, settings and the answers given so far."""
+
+    def __init__(self, model, metadata, cost_ratio, confidence=0.95, basis="upper", length=None):
+        questions = build_questions(model, (metadata or {}).get("columns"))
+        self.length = recommended_length(model) if length is None else length
+        self.n_stages = len(questions)
+        self.questions = questions[: self.length]
+        self.bands = StageBands(model, confidence)
+        self.cost_ratio, self.basis = cost_ratio, basis
+        self.answers: dict = {}
+        self.n_answered = advance(self.questions, self.answers, 0, self._halts)
+
+    def _halts(self, n_answered):
+        _, holds = stage_answers(self.questions, self.answers, n_answered)
+        step = triage_step(self.bands, holds, self.cost_ratio, self.basis, n_stages=len(self.questions))
+        return step.stop_reason is not None
+
+    @property
+    def steps(self):
+        return triage_steps(self.bands, self.questions, self.answers, self.n_answered, self.cost_ratio, self.basis)
+
+    @property
+    def current(self):
+        _, holds = stage_answers(self.questions, self.answers, self.n_answered)
+        return triage_step(self.bands, holds, self.cost_ratio, self.basis, n_stages=len(self.questions))
+
+    @property
+    def halted(self) -> bool:
+        return self.current.stop_reason is not None or self.n_answered == len(self.questions)
+
+    @property
+    def next_question(self):
+        return None if self.halted else self.questions[self.n_answered]
+
+    def answer(self, raw) -> None:
+        question = self.next_question
+        self.answers[question.column] = raw
+        self.n_answered = advance(self.questions, self.answers, question.stage, self._halts)
+
+    def recorded(self):
+        """(record line of the question, answer text) of every answered stage."""
+        answers = recorded_answers(self.questions, self.answers, self.n_answered)
+        return [
+            (question.record_line, "unknown" if answer is None else answer)
+            for question, answer in zip(self.questions, answers)
+        ]
+
+
+@dataclass
+class AnswerPolicy:
+    """How a test answers: "unknown" at the asked questions in ``unknown_at`` (0-based ask order),
+    a number from ``patient`` (a demo row) for a numeric question, else option ``option``."""
+
+    patient: dict
+    unknown_at: frozenset = frozenset({0})
+    option: int = 0
+    asked: int = field(default=0, init=False)
+
+    def choose(self, question):
+        index, self.asked = self.asked, self.asked + 1
+        if index in self.unknown_at:
+            return None
+        if question.kind == NUMERIC:
+            return float(self.patient[question.column])
+        return question.options[self.option % len(question.options)][0]
+
+
+# ------------------------------------------------------------------------------ page side
+
+
+def parse_numbers(text: str) -> list[float]:
+    """Every number in a displayed text, with the true minus sign understood."""
+    return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text.replace("\u2212", "-"))]
+
+
+def shown_as_percent(shown: float, p: float) -> bool:
+    """Whether a percentage shown with one decimal is the probability ``p``."""
+    exact = 100 * p
+    if abs(shown - exact) <= 0.05 + 1e-9:
+        return True
+    # psl_core never rounds an inner probability to 0 % or 100 %: "<0.1%", ">99.9%".
+    return (0 < exact < 0.05 and shown == 0.1) or (99.95 < exact < 100 and shown == 99.9)
+
+
+def poll(check, timeout_s: float = 30.0, interval_s: float = 0.25):
+    """Run ``check`` until it does not raise AssertionError (the page may still be drawing)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(interval_s)
+
+
+def go_to_demo_landing(app, reload: bool = True) -> None:
+    """Open the landing page in a new session (unless ``reload=False``: it is open) and check
+    it shows the demo, ready to train."""
+    if reload:
+        app.open()
+    else:
+        app.wait_for_render()
+    page = app.page
+    _, meta = demo()
+    prepared = demo_prepared()
+    expect(page.get_by_role("heading", name=f"Preview: {meta.name}")).to_be_visible()
+    ready = app.alerts("success").filter(has_text="Ready")
+    expect(ready).to_contain_text(f"{prepared.n_rows_after} rows and {len(prepared.columns)} features")
+    app.assert_no_exception()
+
+
+def train(app, max_stages: int | None = None, seed: int | None = None, expected_stages: int | None = None):
+    """On the Train page: set options, press Train, wait, check the list and measures appear."""
+    start_training(app, max_stages, seed)
+    expect_trained(app, expected_stages)
+
+
+def start_training(app, max_stages: int | None = None, seed: int | None = None, navigate: bool = True) -> None:
+    """Go to Train (unless already there), set the options given (others stay) and press Train."""
+    if navigate:
+        app.navigate("Train")
+    if max_stages is not None:
+        app.widget("w_train_max_stages").locator("input").fill(str(max_stages))
+    if seed is not None:
+        app.widget("w_train_seed").locator("input").fill(str(seed))
+    app.widget("w_train_submit").get_by_role("button").click()
+
+
+def expect_trained(app, expected_stages: int | None = None) -> None:
+    """Wait for the training to finish; the list, its measures and no error are shown."""
+    app.wait_idle(TRAIN_TIMEOUT_MS)
+    app.assert_no_exception()
+    page = app.page
+    done = page.get_by_test_id("stProgress")
+    expect(done).to_contain_text("Done", timeout=TRAIN_TIMEOUT_MS)
+    expect(app.alerts("error")).to_have_count(0)
+    if expected_stages is not None:
+        expect(done).to_contain_text(re.compile(rf"\b{expected_stages} stages?\b"))
+    # The list (Table 1) and the measures: st.dataframe (a canvas; its key gives no st-key class).
+    tables = page.get_by_test_id("stDataFrame")
+    expect(tables.first).to_be_visible()
+    assert tables.count() >= 2, "the Train page should show the list and its measures as tables"
+    expect(app.widget("w_train_performance_chart").locator(".js-plotly-plot")).to_be_visible()
+
+
+def open_triage(app, cost_ratio: float) -> None:
+    """Go to Triage and set M in the settings."""
+    app.navigate("Triage")
+    set_cost_ratio(app, cost_ratio)
+    expect_cost_ratio(app, cost_ratio)
+
+
+def set_cost_ratio(app, cost_ratio: float) -> None:
+    """On the Triage page: open the settings, type M and press Enter (does not wait)."""
+    app.page.get_by_test_id("stExpander").filter(has_text="Settings").locator("summary").click()
+    field_ = app.widget("triage_cost_ratio").locator("input")
+    expect(field_).to_be_visible()
+    field_.fill(f"{cost_ratio:g}")
+    field_.press("Enter")
+
+
+def expect_cost_ratio(app, cost_ratio: float) -> None:
+    """The Triage page decides with this M (its caption says so)."""
+    app.wait_idle()
+    expect(app.page.get_by_text(f"M = {cost_ratio:g} (threshold").first).to_be_visible()
+
+
+def answer(app, question, raw, wait: bool = True) -> None:
+    """Answer the page's question ``question`` (a psl_core Question) with ``raw`` and press Next.
+
+    ``wait=False`` returns as soon as Next is pressed (to keep several sessions busy at once).
+    """
+    box = app.widget(f"triage_q{question.stage - 1}")
+    expect(box).to_be_visible()
+    form = app.page.get_by_test_id("stForm")
+    expect(form).to_contain_text(question.rule)
+    if question.kind == NUMERIC:
+        if raw is None:
+            app.widget(f"triage_q{question.stage - 1}_unknown").get_by_text(UNKNOWN_TEXT).click()
+        else:
+            box.locator("input").fill(f"{raw:g}")
+    else:
+        text = UNKNOWN_TEXT if raw is None else dict(question.options)[raw]
+        if len(question.options) + 1 <= BUTTONS_MAX_OPTIONS:
+            box.get_by_role("radio", name=text, exact=True).click()
+        else:
+            choose_option(app, box, text)
+    app.widget("triage_next").get_by_role("button").click()
+    if wait:
+        app.wait_idle()
+
+
+def choose_option(app, widget, text: str | re.Pattern) -> None:
+    """Pick an option of a selectbox or multiselect (the element with its st-key class)."""
+    box = widget.get_by_role("combobox")
+    box.click()
+    box.press("ArrowDown")  # opens the list; a click alone does not (Streamlit 1.67, headless)
+    option = app.page.get_by_role("option", name=text, exact=True) if isinstance(text, str) else \
+        app.page.get_by_role("option", name=text)
+    option.click()
+    app.wait_idle()
+
+
+def expect_triage_state(app, oracle: TriageOracle, timeout_s: float = 30.0) -> None:
+    """The page shows the oracle's total(s), probability, interval, next question or stop."""
+    step = oracle.current
+    total = app.metric_value("Total")
+    probability = app.metric_value("Probability")
+    interval = app.metric_value("interval")
+
+    def numbers_match():
+        shown_totals = parse_numbers(total.inner_text())
+        assert sorted(shown_totals) == sorted(step.totals), f"total {shown_totals} != psl_core {step.totals}"
+        shown_p = parse_numbers(probability.inner_text())
+        expected_p = [step.probability_low] if step.probability_low == step.probability_high else [
+            step.probability_low, step.probability_high]
+        assert len(shown_p) == len(expected_p) and all(map(shown_as_percent, shown_p, expected_p)), (
+            f"probability {probability.inner_text()!r} != psl_core {expected_p}")
+        shown_i = parse_numbers(interval.inner_text())
+        assert len(shown_i) == 2 and all(map(shown_as_percent, shown_i, [step.lower, step.upper])), (
+            f"interval {interval.inner_text()!r} != psl_core {[step.lower, step.upper]}")
+
+    poll(numbers_match, timeout_s)
+    if oracle.halted:
+        expect(app.page.get_by_test_id("stForm")).to_have_count(0)
+        if step.decision == "uncertain":
+            expect(app.alerts("warning").filter(has_text="Uncertain")).to_be_visible()
+        else:
+            stopped = app.alerts("success").filter(has_text="Stopped")
+            expect(stopped).to_be_visible()
+            expect(stopped).to_contain_text(STOP_WORDS[step.stop_reason])
+            expect(app.page.get_by_role("heading", name=re.compile(step.decision, re.I)).first).to_be_visible()
+    else:
+        question = oracle.next_question
+        expect(app.widget(f"triage_q{question.stage - 1}")).to_be_visible()
+        form = app.page.get_by_test_id("stForm")
+        expect(form).to_contain_text(f"Question {question.stage} of {len(oracle.questions)}")
+        expect(form).to_contain_text(question.rule)
+    app.assert_no_exception()
+
+
+def run_triage(app, oracle: TriageOracle, policy: AnswerPolicy, max_questions: int = 30) -> None:
+    """Answer the page's questions by ``policy`` until the list stops, checking every step."""
+    expect_triage_state(app, oracle)
+    for _ in range(max_questions):
+        if oracle.halted:
+            return
+        question = oracle.next_question
+        raw = policy.choose(question)
+        answer(app, question, raw)
+        oracle.answer(raw)
+        expect_triage_state(app, oracle)
+    raise AssertionError(f"the triage did not stop within {max_questions} questions")
+
+
+def download_record_text(app) -> str:
+    button = app.widget("triage_download_text").get_by_role("button")
+    with app.page.expect_download() as download:
+        button.click()
+    return download.value.path().read_text(encoding="utf-8")

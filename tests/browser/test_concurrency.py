@@ -1,0 +1,156 @@
+"""Ten sessions at once against one server: each trains its own list, saves it, and triages.
+
+One browser, one context (a separate Streamlit session) per simulated user. The sessions are
+driven interleaved: an action is sent to every session before any is waited for, so the
+server runs all ten scripts (ten trainings, ten saves, ten triage steps) at the same time.
+Every session must show the results psl_core computes for its own options and answers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from psl_core.store import load_model
+from psl_flows import (
+    AnswerPolicy,
+    TriageOracle,
+    answer,
+    demo,
+    demo_model,
+    expect_cost_ratio,
+    expect_trained,
+    expect_triage_state,
+    go_to_demo_landing,
+    set_cost_ratio,
+    start_training,
+)
+
+N_SESSIONS = 10
+COST_RATIO = 1.0
+MODEL_NAME = "Concurrency check"  # the same name for all: concurrent saves must get distinct versions
+MAX_QUESTIONS = 30
+
+pytestmark = pytest.mark.slow
+
+
+@dataclass
+class Session:
+    number: int
+    app: object
+    max_stages: int
+    seed: int
+    policy: AnswerPolicy
+    path: Path | None = None
+    version: int | None = None
+    oracle: TriageOracle | None = None
+
+
+def read_save_message(session: Session) -> None:
+    app = session.app
+    app.wait_idle()
+    saved = app.alerts("success").filter(has_text="Saved as")
+    expect(saved).to_be_visible()
+    match = re.search(r"Saved as (\S+\.json) \(version (\d+)\) in (.+?)\.?$", saved.inner_text().strip())
+    assert match, f"session {session.number}: unexpected save message {saved.inner_text()!r}"
+    session.path, session.version = Path(match[3]) / match[1], int(match[2])
+
+
+def test_ten_sessions_train_save_and_triage_at_once_each_with_its_own_result(new_app, streamlit_server):
+    df, _ = demo()
+    sessions = [
+        Session(
+            number=i,
+            app=new_app(),
+            max_stages=3 + i,  # a different list length per session: its signature
+            seed=i % 5,
+            policy=AnswerPolicy(patient=df.iloc[i].to_dict(), unknown_at=frozenset({0}), option=i % 2),
+        )
+        for i in range(N_SESSIONS)
+    ]
+    expected = {s.number: demo_model(max_stages=s.max_stages, seed=s.seed) for s in sessions}
+
+    # Every step below first acts in all sessions, then waits for and checks each one.
+    for s in sessions:
+        s.app.page.goto(streamlit_server, wait_until="commit")  # loads in parallel
+    for s in sessions:
+        go_to_demo_landing(s.app, reload=False)
+
+    # Ten trainings at once.
+    for s in sessions:
+        s.app.navigate("Train", wait=False)
+    for s in sessions:
+        s.app.wait_idle()
+        start_training(s.app, max_stages=s.max_stages, seed=s.seed, navigate=False)
+    for s in sessions:
+        model, _ = expected[s.number]
+        expect_trained(s.app, expected_stages=model.n_stages_ - 1)
+
+    # Ten saves at once, under one name: ten distinct versions, each file the session's own list.
+    for s in sessions:
+        name = s.app.widget("w_train_model_name").locator("input")
+        name.fill(MODEL_NAME)
+        name.press("Enter")
+    for s in sessions:
+        s.app.wait_idle()
+        s.app.widget("w_train_save").get_by_role("button").click()
+    for s in sessions:
+        read_save_message(s)
+    assert len({s.path for s in sessions}) == N_SESSIONS, "two sessions were told the same file"
+    assert len({s.version for s in sessions}) == N_SESSIONS
+    for s in sessions:
+        stored = json.loads(load_model(s.path).to_json())
+        model, _ = expected[s.number]
+        trained = json.loads(model.to_json())
+        assert stored["stages"] == trained["stages"], (
+            f"session {s.number}: the saved file is not the list trained with its options")
+        assert stored["calibration"] == trained["calibration"]
+        stored_model = load_model(s.path)
+        s.oracle = TriageOracle(stored_model, stored_model.metadata_, COST_RATIO)
+
+    # Ten triages at once, one question at a time in every session.
+    for s in sessions:
+        s.app.navigate("Triage", wait=False)
+    for s in sessions:
+        s.app.wait_idle()
+        set_cost_ratio(s.app, COST_RATIO)
+    for s in sessions:
+        expect_cost_ratio(s.app, COST_RATIO)
+        caption = rf"{re.escape(MODEL_NAME)} \(version {s.version}\): {s.oracle.length} of {s.oracle.n_stages} questions"
+        expect(s.app.page.get_by_text(re.compile(caption))).to_be_visible()
+        expect_triage_state(s.app, s.oracle)
+    for _ in range(MAX_QUESTIONS):
+        running = [s for s in sessions if not s.oracle.halted]
+        if not running:
+            break
+        for s in running:
+            question = s.oracle.next_question
+            raw = s.policy.choose(question)
+            answer(s.app, question, raw, wait=False)
+            s.oracle.answer(raw)
+        for s in running:
+            s.app.wait_idle()
+            expect_triage_state(s.app, s.oracle)
+    else:
+        pytest.fail(f"some triage did not stop within {MAX_QUESTIONS} questions")
+
+    # Each session still holds its own triage after all the others finished: leave the page,
+    # come back (a rerun from the session's state) and read it again, with its record.
+    for s in sessions:
+        s.app.navigate("Train", wait=False)
+    for s in sessions:
+        s.app.wait_idle()
+        s.app.navigate("Triage", wait=False)
+    for s in sessions:
+        s.app.wait_idle()
+        expect_triage_state(s.app, s.oracle)
+        record = s.app.page.get_by_test_id("stCode").filter(has_text="PSL Triage record")
+        expect(record).to_contain_text(f"{MODEL_NAME} (version {s.version})")
+        for number, (question, answer_text) in enumerate(s.oracle.recorded(), start=1):
+            expect(record).to_contain_text(f"{number}. {question}: {answer_text}")
+        assert s.app.page_errors == [], f"session {s.number}: JavaScript errors {s.app.page_errors}"

@@ -1,0 +1,95 @@
+"""The whole journey on the demo data: landing, Train, Save, Triage with M = 1, record, plots.
+
+Every number the app shows is checked against psl_core on the saved model file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from psl_core.store import load_model
+from psl_flows import (
+    AnswerPolicy,
+    TriageOracle,
+    demo,
+    demo_model,
+    download_record_text,
+    go_to_demo_landing,
+    open_triage,
+    run_triage,
+    train,
+)
+
+COST_RATIO = 1.0  # threshold 50 %: with the default M = 10 the demo's prior already decides
+
+
+def saved_model_path(app) -> Path:
+    """Press Save on the Train page and read where the model went from the success message."""
+    app.widget("w_train_save").get_by_role("button").click()
+    app.wait_idle()
+    saved = app.alerts("success").filter(has_text="Saved as")
+    expect(saved).to_be_visible()
+    match = re.search(r"Saved as (\S+\.json) \(version (\d+)\) in (.+?)\.?$", saved.inner_text().strip())
+    assert match, f"unexpected save message: {saved.inner_text()!r}"
+    path = Path(match[3]) / match[1]
+    assert path.is_file(), f"the save message names {path}, which does not exist"
+    return path
+
+
+def test_demo_journey_train_save_triage_record(app):
+    go_to_demo_landing(app)
+
+    trained, trained_metadata = demo_model()
+    train(app, expected_stages=trained.n_stages_ - 1)
+    path = saved_model_path(app)
+    model = load_model(path)
+    metadata = model.metadata_
+    # The Train page learned what psl_core learns with the same (default) options.
+    stored, retrained = json.loads(model.to_json(metadata)), json.loads(trained.to_json(trained_metadata))
+    assert stored["stages"] == retrained["stages"]
+    assert stored["calibration"] == retrained["calibration"]
+
+    open_triage(app, COST_RATIO)
+    page = app.page
+    expect(page.get_by_text(re.compile(rf"{re.escape(metadata['name'])} \(version {metadata['version']}\)"))
+           .first).to_be_visible()
+    oracle = TriageOracle(model, metadata, COST_RATIO)
+    assert oracle.next_question is not None, "with M = 1 the demo list should ask at least one question"
+    df, _ = demo()
+    # The first question "unknown", then the first answer offered or the first patient's number.
+    policy = AnswerPolicy(patient=df.iloc[0].to_dict(), unknown_at=frozenset({0}))
+    run_triage(app, oracle, policy)
+    assert oracle.n_answered >= 2, "the journey should answer more than one question"
+    assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
+
+    record = download_record_text(app)
+    assert metadata["name"] in record
+    for number, (question, answer) in enumerate(oracle.recorded(), start=1):
+        assert f"{number}. {question}: {answer}" in record, f"answer {number} missing from the record:\n{record}"
+    assert "unknown" in record
+    final = oracle.current
+    assert f"Result: {final.decision.upper()}" in record
+    assert final.stop_reason in record
+
+
+@pytest.mark.parametrize("page_name", ["Calibration", "Intervals"])
+def test_plot_pages_render_a_chart_after_training(app, page_name):
+    go_to_demo_landing(app)
+    if not app.sidebar_link(page_name).count():
+        pytest.skip(f"the app has no {page_name} page yet")
+    train(app, max_stages=4)
+    app.navigate(page_name)
+    page = app.page
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart).to_be_visible(timeout=60_000)
+    expect(chart.locator(".js-plotly-plot")).to_be_visible()
+    app.wait_idle()
+    app.assert_no_exception()
+    errors = app.alerts("error")
+    assert errors.count() == 0, f"{page_name} shows errors: {errors.all_inner_texts()}"
+    assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

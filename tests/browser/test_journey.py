@@ -93,3 +93,22 @@ def test_plot_pages_render_a_chart_after_training(app, page_name):
     errors = app.alerts("error")
     assert errors.count() == 0, f"{page_name} shows errors: {errors.all_inner_texts()}"
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
+
+
+def test_evaluation_page_runs_monte_carlo_splits_and_renders_its_charts(app):
+    go_to_demo_landing(app)
+    train(app, max_stages=4)
+    app.navigate("Evaluation")
+    page = app.page
+    splits = app.widget("evaluation_splits").locator("input")
+    splits.fill("5")
+    splits.press("Enter")
+    app.widget("evaluation_run").get_by_role("button").click()
+    app.wait_idle()
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart).to_be_visible(timeout=120_000)
+    expect(chart.locator(".js-plotly-plot")).to_be_visible()
+    app.assert_no_exception()
+    errors = app.alerts("error")
+    assert errors.count() == 0, f"Evaluation shows errors: {errors.all_inner_texts()}"
+    assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

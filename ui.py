@@ -49,3 +49,23 @@ def csv_download(table, name: str, key: str) -> None:
         "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
         mime="text/csv", key=key,
     )
+
+
+def required_list(reason: str = ""):
+    """The list on the Train page, or a hint with a link to Train and a stop of the page."""
+    model = st.session_state.get("trained_model")
+    if model is None:
+        st.info(f"There is no list yet. Train one (or load a model file) on the **Train** page{reason}.")
+        link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
+        st.stop()
+    return model
+
+
+def required_data(purpose: str):
+    """The prepared data, or a hint with a link to the start page and a stop of the page."""
+    prepared = st.session_state.get("prepared")
+    if prepared is None:
+        st.info(f"There are no data to {purpose}. Load and prepare a table on the start page.")
+        link("app.py", "Go to the start page", "Open the start page (**app**) in the sidebar.")
+        st.stop()
+    return prepared

@@ -22,7 +22,7 @@ import streamlit as st
 from psl_core.evaluation import expected_calibration_error, held_out_rows, hull_segments
 from psl_core.metrics import auc
 from psl_core.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
-from ui import csv_download, link, shown_errors
+from ui import csv_download, required_data, required_list, shown_errors
 
 ROWS = {"test": "Held-out test rows", "train": "Training rows"}
 
@@ -48,16 +48,8 @@ st.markdown(
     "test rows."
 )
 
-model = ss.get("trained_model")
-prepared = ss.get("prepared")
-if model is None:
-    st.info("There is no list yet. Train one (or load a model file) on the **Train** page.")
-    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
-    st.stop()
-if prepared is None:
-    st.info("There are no data to judge the list on. Load and prepare a table on the start page.")
-    link("app.py", "Go to the start page", "Open the start page (**app**) in the sidebar.")
-    st.stop()
+model = required_list()
+prepared = required_data("judge the list on")
 
 split = None
 with shown_errors("splitting the data into training and test rows"):

@@ -19,7 +19,7 @@ import streamlit as st
 
 from psl_core.decision import decision_threshold
 from psl_core.plots import interval_figure, interval_grid_figure
-from ui import csv_download, link, shown_errors
+from ui import csv_download, required_list, shown_errors
 
 ss = st.session_state
 
@@ -35,11 +35,7 @@ st.markdown(
     "of the decision threshold."
 )
 
-model = ss.get("trained_model")
-if model is None:
-    st.info("There is no list yet. Train one (or load a model file) on the **Train** page.")
-    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
-    st.stop()
+model = required_list()
 
 left, middle, right = st.columns(3)
 with left:

@@ -33,7 +33,7 @@ from psl_core.evaluation import (
     monte_carlo_cv,
 )
 from psl_core.plots import stagewise_figure, three_way_figure
-from ui import csv_download, link, shown_errors
+from ui import csv_download, required_data, required_list, shown_errors
 
 RULES = {
     STEPWISE: "Bedside: ask until the list is confident, then stop",
@@ -75,17 +75,8 @@ st.markdown(
     "shaded bands their 95 % confidence intervals."
 )
 
-model = ss.get("trained_model")
-prepared = ss.get("prepared")
-if model is None:
-    st.info("There is no list yet. Train one (or load a model file) on the **Train** page: "
-            "its settings are what this page evaluates.")
-    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
-    st.stop()
-if prepared is None:
-    st.info("There are no data to evaluate on. Load and prepare a table on the start page.")
-    link("app.py", "Go to the start page", "Open the start page (**app**) in the sidebar.")
-    st.stop()
+model = required_list(": its settings are what this page evaluates")
+prepared = required_data("evaluate on")
 
 with st.form("evaluation_form"):
     columns = st.columns(4)

@@ -418,22 +418,23 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ndarray of int, shape (n_samples,)
         """
         stage = self._stage(stage)
-        return self.stagewise_totals(X)[:, stage]
+        return self.stagewise_totals(X, last_stage=stage)[:, stage]
 
-    def stagewise_totals(self, X):
-        """Total score of each row at every stage, reading X once.
+    def stagewise_totals(self, X, last_stage=None):
+        """Total score of each row at stages 0..last_stage, reading X once.
 
         Returns
         -------
-        ndarray of int, shape (n_samples, n_stages_)
-            Column k holds the totals after the first k features (column 0 is 0).
+        ndarray of int, shape (n_samples, last_stage + 1)
+            Column k holds the totals after the first k features (column 0 is 0); by
+            default every stage of the list.
         """
-        check_is_fitted(self, "literals_")
+        last_stage = self._stage(last_stage)
         columns = self._read_X(X, reset=False)
         by_name = {c.name: c for c in columns}
         fitted_names = getattr(self, "feature_names_in_", None)
-        points = np.zeros((len(columns[0].values), len(self.literals_) + 1), dtype=np.int64)
-        for k, (literal, score) in enumerate(zip(self.literals_, self.scores_), start=1):
+        points = np.zeros((len(columns[0].values), last_stage + 1), dtype=np.int64)
+        for k, (literal, score) in enumerate(zip(self.literals_[:last_stage], self.scores_), start=1):
             column = by_name.get(literal.column)
             if column is None and fitted_names is not None:
                 # Fitted on a DataFrame, predicting on an array: match by position.

@@ -196,9 +196,9 @@ def loads(text, cls):
         score_set = model._check_params()
     except PSLError as exc:
         _fail(f"params are invalid: {exc}")
-    _check_metadata(data["metadata"])
     if not isinstance(data["metadata"], dict):
         _fail("metadata must be an object")
+    _check_metadata(data["metadata"])
 
     classes = data["classes"]
     if not isinstance(classes, list) or len(classes) != 2 or classes[0] == classes[1]:

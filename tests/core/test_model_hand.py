@@ -100,7 +100,7 @@ def test_stage_table_is_table_one(psl):
     assert list(table["score"].iloc[1:]) == [2, -2]
     assert table.loc[2, -2] == 0.0 and table.loc[2, 2] == 1.0
     assert np.isnan(table.loc[1, -2])  # -2 is not reachable at stage 1
-    assert table.loc[1, "condition"] == "1 = yes" or table.loc[1, "condition"] == "0 = yes"
+    assert table.loc[1, "condition"] == "0 = yes"  # stage 1 is column 0 (x1), +2
 
 
 def test_first_score_takes_the_sign_that_fits():

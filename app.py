@@ -22,13 +22,25 @@ Internal to this page: ``"dataset_version"`` (bumped whenever the active dataset
 ``"stashed_datasets"`` (the demo's or the upload's state while the other one is active, so
 switching back loses nothing), ``"upload_token"``/``"upload_error"`` (the last upload seen and
 why it was refused), ``"prepared_for"`` (the choices "prepared" was computed from) and the
-widget keys ``"w_*"``. Widgets are re-initialised from the keys above whenever they are
-(re)created, because Streamlit forgets a widget's state once a page without it has run.
+widget keys: ``"w_source"``, ``"w_upload"`` and, for the active dataset's choices,
+``"w_outcome_v<N>"``, ``"w_positive_v<N>::<outcome>"`` (two classes),
+``"w_positive_multi_v<N>::<outcome>"`` (more), ``"w_type_v<N>::<column>"`` and
+``"w_missing_v<N>"``, where N is ``"dataset_version"``.
+
+The keys above are the truth; widgets get them only as their defaults (``index=`` /
+``default=``) and the page reads the widgets' values back into them. Nothing writes a widget's
+key: a value written to st.session_state before the widget is drawn can be lost when the
+browser reruns the page before it has drawn a lazily loaded selectbox, and the widget then
+falls back to its first option. Keying the dataset's widgets by ``"dataset_version"`` gives a
+new dataset fresh widgets with its own defaults, and the positive class gets a fresh widget for
+every outcome; Streamlit forgets a widget's state once a page without it has run, and the
+widget then comes back with its default: the stored choice.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
@@ -64,7 +76,6 @@ DATASET_KEYS = (
     "positive_class",
     "missing_handling",
 )
-CHOICE_WIDGET_PREFIXES = ("w_outcome", "w_positive", "w_type::", "w_missing")
 SOURCE_LABELS = {"demo": "Demo: heart disease (UCI, Cleveland)", "upload": "Upload my own table"}
 KIND_LABELS = {
     "numeric": "numeric",
@@ -124,15 +135,22 @@ def switch_to(source: str) -> None:
 
 
 def dataset_changed() -> None:
+    """Start fresh widgets for the active dataset's choices (see :func:`choice_key`)."""
     ss.dataset_version = ss.get("dataset_version", 0) + 1
-    for key in [key for key in ss if str(key).startswith(CHOICE_WIDGET_PREFIXES)]:
-        del ss[key]
 
 
-def bind(widget_key: str, value: object) -> None:
-    """Give a widget its value from the persistent state when it is (re)created."""
-    if widget_key not in ss:
-        ss[widget_key] = value
+def choice_key(name: str, *parts: object) -> str:
+    """The key of a widget for a choice about the active dataset, e.g. ``w_type_v3::age``.
+
+    It changes with the dataset (and with ``parts``), so a new dataset never inherits the
+    state of the previous dataset's widget and its widgets start from its stored choices.
+    """
+    return "::".join([f"{name}_v{ss.dataset_version}", *map(str, parts)])
+
+
+def index_of(options: Sequence, value: object, fallback: int | None = 0) -> int | None:
+    """The position of a stored choice among a widget's options (its default ``index=``)."""
+    return options.index(value) if value in options else fallback
 
 
 def load_upload(uploaded, limit_mb: int) -> None:
@@ -210,9 +228,13 @@ st.markdown(
 )
 
 st.header("1. Load data")
-bind("w_source", ss.data_source)
 source = st.radio(
-    "Data", list(SOURCE_LABELS), format_func=SOURCE_LABELS.get, key="w_source", horizontal=True
+    "Data",
+    list(SOURCE_LABELS),
+    index=index_of(list(SOURCE_LABELS), ss.data_source),
+    format_func=SOURCE_LABELS.get,
+    key="w_source",
+    horizontal=True,
 )
 if source == "demo" and ss.data_source != "demo":
     switch_to("demo")
@@ -251,19 +273,17 @@ st.dataframe(df.head(100), width="stretch")
 
 st.header("2. Outcome")
 columns = list(df.columns)
-bind("w_outcome", ss.outcome)
 outcome = st.selectbox(
     "Outcome column: what should the list predict?",
     columns,
+    index=index_of(columns, ss.outcome, fallback=None),
     format_func=lambda name: column_title(name, meta),
-    key="w_outcome",
+    key=choice_key("w_outcome"),
     placeholder="Choose the outcome column",
 )
 if outcome != ss.outcome:
     ss.outcome = outcome
     ss.positive_class = default_positive_class(df, meta, outcome)
-    for key in ("w_positive", "w_positive_multi"):
-        ss.pop(key, None)
 
 if outcome is not None:
     outcome_spec = meta.columns.get(outcome)
@@ -276,22 +296,22 @@ if outcome is not None:
         return f"{text}: {counts[value]} rows"
 
     if len(classes) == 2:
-        bind("w_positive", ss.positive_class[0] if ss.positive_class else classes[1])
         positive = st.selectbox(
             "Positive class: the value the list predicts the risk of",
             classes,
+            index=index_of(classes, ss.positive_class[0] if ss.positive_class else None, fallback=1),
             format_func=class_title,
-            key="w_positive",
+            key=choice_key("w_positive", outcome),
         )
         ss.positive_class = [positive]
         st.caption(f"The other value, {class_title(next(c for c in classes if c != positive))}, is negative.")
     elif 2 < len(classes) <= 20:
-        bind("w_positive_multi", [value for value in ss.positive_class if value in classes])
         ss.positive_class = st.multiselect(
             f"{outcome} has {len(classes)} values. Which count as positive? All others count as negative.",
             classes,
+            default=[value for value in ss.positive_class if value in classes],
             format_func=class_title,
-            key="w_positive_multi",
+            key=choice_key("w_positive_multi", outcome),
             placeholder="Pick the positive value(s)",
         )
 
@@ -309,10 +329,14 @@ with st.expander("Change column types"):
     grid = st.columns(3)
     types = dict(ss.column_types)
     for index, name in enumerate(features):
-        widget_key = f"w_type::{name}"
-        bind(widget_key, types.get(name, "ignore"))
         with grid[index % 3]:
-            types[name] = st.selectbox(column_title(name, meta), KINDS, format_func=KIND_LABELS.get, key=widget_key)
+            types[name] = st.selectbox(
+                column_title(name, meta),
+                KINDS,
+                index=index_of(KINDS, types.get(name, "ignore")),
+                format_func=KIND_LABELS.get,
+                key=choice_key("w_type", name),
+            )
     ss.column_types = types
 
 st.header("4. Missing values")
@@ -329,12 +353,12 @@ else:
         hide_index=True,
         column_config={"percent": st.column_config.NumberColumn("percent", format="%.1f %%")},
     )
-bind("w_missing", ss.missing_handling)
 ss.missing_handling = st.radio(
     "How should missing values be handled?",
     list(MISSING_HANDLINGS),
+    index=index_of(MISSING_HANDLINGS, ss.missing_handling),
     format_func=MISSING_LABELS.get,
-    key="w_missing",
+    key=choice_key("w_missing"),
 )
 st.info(describe_missing_handling(df, ss.column_types, outcome, ss.missing_handling))
 

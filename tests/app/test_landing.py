@@ -49,6 +49,11 @@ def app() -> AppTest:
     return at
 
 
+def choice_key(at: AppTest, name: str, *parts: object) -> str:
+    """The key of a widget for a choice about the active dataset (app.py's choice_key)."""
+    return "::".join([f"{name}_v{at.session_state['dataset_version']}", *map(str, parts)])
+
+
 def texts(elements) -> list[str]:
     return [element.value for element in elements]
 
@@ -81,39 +86,39 @@ def test_demo_loads_by_default_and_is_prepared(app):
 
 
 def test_imputing_keeps_all_303_rows(app):
-    app.radio(key="w_missing").set_value("impute").run()
+    app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     assert app.session_state["missing_handling"] == "impute"
     assert app.session_state["prepared"].n_rows_after == 303
     assert any("Filled in 4 missing values of 'ca'" in text for text in texts(app.markdown))
 
 
 def test_changing_the_outcome_guesses_its_positive_class(app):
-    app.selectbox(key="w_outcome").set_value("exang").run()
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("exang").run()
     state = app.session_state
     assert state["outcome"] == "exang" and state["positive_class"] == [1]
     prepared = state["prepared"]
     assert prepared.outcome == "exang" and "exang" not in prepared.X
     assert prepared.n_positive == int((state["raw_df"].dropna()["exang"] == 1).sum())
-    app.selectbox(key="w_positive").set_value(0).run()
+    app.selectbox(key=choice_key(app, "w_positive", "exang")).set_value(0).run()
     assert app.session_state["positive_class"] == [0]
     assert app.session_state["prepared"].n_negative == prepared.n_positive
 
 
 def test_outcome_with_five_classes_asks_for_the_positive_ones(app):
-    app.selectbox(key="w_outcome").set_value("num").run()
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("num").run()
     assert app.session_state["prepared"] is None
     assert "pick the positive class" in texts(app.error)[0]
-    app.multiselect(key="w_positive_multi").set_value([1, 2, 3, 4]).run()
+    app.multiselect(key=choice_key(app, "w_positive_multi", "num")).set_value([1, 2, 3, 4]).run()
     prepared = app.session_state["prepared"]
     assert not app.error and prepared.n_positive == 137 and prepared.positive_class == (1, 2, 3, 4)
     assert any("1, 2, 3, 4 count as positive, 0 as negative" in text for text in texts(app.markdown))
 
 
 def test_changing_a_column_type(app):
-    app.selectbox(key="w_type::cp").set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "cp")).set_value("ignore").run()
     assert app.session_state["column_types"]["cp"] == "ignore"
     assert "cp" not in app.session_state["prepared"].X
-    app.selectbox(key="w_type::ca").set_value("categorical").run()
+    app.selectbox(key=choice_key(app, "w_type", "ca")).set_value("categorical").run()
     assert isinstance(app.session_state["prepared"].X["ca"].dtype, pd.CategoricalDtype)
 
 
@@ -137,7 +142,7 @@ def test_bad_upload_keeps_the_previous_dataset(app):
     assert app.session_state["data_name"] == "study.csv"
     assert app.session_state["prepared"] is good
     # The app stays usable: choices still work after the bad upload.
-    app.radio(key="w_missing").set_value("impute").run()
+    app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     assert not app.exception and app.session_state["prepared"].n_rows_after == 40
 
 
@@ -203,9 +208,9 @@ def test_invalid_size_limit_warns_and_uses_the_default(monkeypatch):
 
 
 def test_switching_between_demo_and_upload_loses_nothing(app):
-    app.radio(key="w_missing").set_value("impute").run()
+    app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     upload(app, "study.csv", study_csv())
-    app.selectbox(key="w_type::crp").set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "crp")).set_value("ignore").run()
     app.radio(key="w_source").set_value("demo").run()
     state = app.session_state
     assert state["data_source"] == "demo" and state["missing_handling"] == "impute"
@@ -218,18 +223,18 @@ def test_switching_between_demo_and_upload_loses_nothing(app):
 
 def test_widgets_come_back_with_the_stored_choices(app):
     """Streamlit drops widget state when another page runs; the page rebuilds it from the keys."""
-    app.radio(key="w_missing").set_value("impute").run()
-    app.selectbox(key="w_outcome").set_value("exang").run()
-    app.selectbox(key="w_type::age").set_value("ignore").run()
+    app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("exang").run()
+    app.selectbox(key=choice_key(app, "w_type", "age")).set_value("ignore").run()
     returning = AppTest.from_file("../../app.py", default_timeout=30)
     for key in (*DOCUMENTED_KEYS, "stashed_datasets", "dataset_version"):
         returning.session_state[key] = app.session_state[key]
     returning.run()
     assert not returning.exception
-    assert returning.radio(key="w_missing").value == "impute"
-    assert returning.selectbox(key="w_outcome").value == "exang"
-    assert returning.selectbox(key="w_positive").value == 1
-    assert returning.selectbox(key="w_type::age").value == "ignore"
-    assert returning.selectbox(key="w_type::cp").value == "categorical"
+    assert returning.radio(key=choice_key(returning, "w_missing")).value == "impute"
+    assert returning.selectbox(key=choice_key(returning, "w_outcome")).value == "exang"
+    assert returning.selectbox(key=choice_key(returning, "w_positive", "exang")).value == 1
+    assert returning.selectbox(key=choice_key(returning, "w_type", "age")).value == "ignore"
+    assert returning.selectbox(key=choice_key(returning, "w_type", "cp")).value == "categorical"
     prepared = returning.session_state["prepared"]
     assert prepared.outcome == "exang" and "age" not in prepared.X and prepared.n_rows_after == 303

@@ -129,8 +129,9 @@ class StreamlitApp:
         """Wait until the script is idle and every element is drawn (no loading skeleton left).
 
         Streamlit loads some widgets' code lazily and shows a skeleton meanwhile. A click that
-        reruns the script before they are mounted can reset bound widgets on the landing page
-        (see test_landing_state.py), so a test starts only once everything is drawn.
+        reruns the script before they are mounted once reset widgets on the landing page
+        (test_landing_state.py, which clicks early on purpose), so a test starts only once
+        everything is drawn, as a user would.
         """
         self.wait_idle(timeout_ms)
         expect(self.page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=timeout_ms)
@@ -162,6 +163,15 @@ class StreamlitApp:
     def widget(self, key: str) -> Locator:
         """The element of the widget (or keyed element) with this ``key=`` (Streamlit's st-key class)."""
         return self.page.locator(f".st-key-{key}")
+
+    def choice_widget(self, name: str) -> Locator:
+        """A landing-page widget for a choice about the active dataset, by its key's base name.
+
+        app.py keys these by the dataset version (``w_outcome_v3``, ``w_positive_v3::<outcome>``,
+        see its docstring), so a new dataset gets fresh widgets: ``choice_widget("w_outcome")``
+        is the outcome selectbox of whichever dataset is active.
+        """
+        return self.page.locator(f'[class*="st-key-{name}_v"]')
 
     def alerts(self, kind: str) -> Locator:
         """st.error / st.warning / st.info / st.success boxes: kind "error", "warning", "info", "success"."""

@@ -9,7 +9,8 @@ computed here in the test process on the same data and options:
   ``triage_step`` (the expected total, probability, interval, decision and stop reason).
 - ``train``, ``open_triage``, ``answer``, ``expect_triage_state``...: the page steps.
 
-Widgets are found by their keys (``.st-key-<key>``, documented in each page's docstring),
+Widgets are found by their keys (``.st-key-<key>``, documented in each page's docstring; the
+landing page's choices by the base of their per-dataset key, ``StreamlitApp.choice_widget``),
 numbers are read from st.metric values and compared numerically, never from st.dataframe
 (drawn on a canvas).
 """

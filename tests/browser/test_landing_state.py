@@ -1,28 +1,27 @@
 """The landing page's choices (outcome, positive class, column types) survive quick clicks.
 
-Found by the upload tests: a click that reruns the landing page before Streamlit has drawn its
-lazily loaded selectboxes (right after the page opened) sometimes resets widgets whose value
-app.py sets through st.session_state (its ``bind`` helper) to their first option: the outcome
-silently becomes "age" (the first column), or the positive class "0 (no heart disease)" and
-the ignored diagnosis code "num" a numeric feature. Passing the bound value as the widget's
-default (``index=`` / ``default=``) instead of setting st.session_state[key] avoids it
-(checked on a patched copy: 0 of 40 runs wrong, against 3 to 6 of 20 now).
+Found by the upload tests: a click that reran the landing page before Streamlit had drawn its
+lazily loaded selectboxes (right after the page opened) sometimes reset the widgets whose value
+app.py wrote into st.session_state before drawing them (a former ``bind`` helper) to their
+first option: the outcome silently became "age" (the first column), or the positive class
+"0 (no heart disease)" and the ignored diagnosis code "num" a numeric feature; roughly one
+attempt in five went wrong.
+
+app.py now never writes a widget's key: the stored choices are only the widgets' defaults
+(``index=`` / ``default=``) and are read back from the widgets, and the widgets for a dataset's
+choices are keyed by the dataset version (``w_outcome_v<N>``...), so a new dataset still gets
+fresh widgets with its own defaults (see app.py's docstring).
 """
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from psl_flows import demo, demo_prepared
 
-ATTEMPTS = 6  # each goes wrong with a probability of roughly 1/5 on the current app
+ATTEMPTS = 6  # with session-state writes, each went wrong with a probability of roughly 1/5
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="app.py: bound widgets can revert to their first option on an early rerun (see module docstring)",
-)
 def test_demo_choices_survive_switching_source_right_after_opening(new_app, streamlit_server):
     _, meta = demo()
     prepared = demo_prepared()
@@ -35,9 +34,9 @@ def test_demo_choices_survive_switching_source_right_after_opening(new_app, stre
         app.wait_idle()
         app.widget("w_source").get_by_text("Demo").click()
         app.wait_for_render()
-        app.widget("w_missing").get_by_text("Drop rows").click()  # a rerun shows the server's state
+        app.choice_widget("w_missing").get_by_text("Drop rows").click()  # a rerun shows the server's state
         app.wait_for_render()
-        outcome = app.widget("w_outcome").get_by_role("combobox")
+        outcome = app.choice_widget("w_outcome").get_by_role("combobox")
         expect(outcome).to_have_value(f"{meta.columns[meta.outcome].label} ({meta.outcome})", timeout=5_000)
         ready = app.alerts("success").filter(has_text="Ready")
         expect(ready).to_contain_text(

@@ -41,7 +41,7 @@ def choose_upload(app) -> None:
 
 def outcome_box(app):
     """The outcome selectbox's input: its value is the chosen column's title."""
-    return app.widget("w_outcome").get_by_role("combobox")
+    return app.choice_widget("w_outcome").get_by_role("combobox")
 
 
 def upload_table(app, path) -> None:
@@ -166,7 +166,7 @@ def test_outcome_with_three_classes_asks_for_the_positive_class_then_trains(app,
     app.open()
     upload_table(app, path)
     expect(outcome_box(app)).to_have_value(re.compile(r"\bdiagnosis\b"))
-    chooser = app.widget("w_positive_multi")
+    chooser = app.choice_widget("w_positive_multi")
     expect(chooser).to_contain_text("3 values")
     error = app.alerts("error")
     expect(error).to_contain_text("pick the positive class")

@@ -66,6 +66,6 @@ def required_data(purpose: str):
     prepared = st.session_state.get("prepared")
     if prepared is None:
         st.info(f"There are no data to {purpose}. Load and prepare a table on the start page.")
-        link("app.py", "Go to the start page", "Open the start page (**app**) in the sidebar.")
+        link("pages/0_Data.py", "Go to the start page", "Open the start page (**Data**) in the sidebar.")
         st.stop()
     return prepared

@@ -3,7 +3,7 @@
 The page reads widgets, calls :mod:`psl_core.training` and renders. Training runs only when
 the Train button is pressed; the result stays in the session until the next training or load.
 
-Session state read (set by the landing page, ``app.py``):
+Session state read (set by the landing page, ``pages/0_Data.py``):
 
 ``"prepared"``          psl_core.data.PreparedData | None: the training data.
 ``"prepare_error"``     str | None: why "prepared" is None.
@@ -159,7 +159,7 @@ if prepared is None:
         st.warning(f"The data is not ready for training yet: {reason}")
     else:
         st.info("No data loaded yet. Load a table (or the demo) and choose the outcome first.")
-    link("app.py", "Go to the data page", "Open the start page (**app**) in the sidebar.")
+    link("pages/0_Data.py", "Go to the data page", "Open the start page (**Data**) in the sidebar.")
 else:
     st.markdown(
         f"**{data_name}**: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "

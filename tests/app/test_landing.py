@@ -1,4 +1,7 @@
-"""The landing page (app.py) in Streamlit's AppTest: demo by default, choices, uploads, errors."""
+"""The landing page (pages/0_Data.py) in Streamlit's AppTest: demo by default, choices, uploads, errors.
+
+Each test opens the app's entry point, app.py, which runs its default page: the landing page.
+"""
 
 from __future__ import annotations
 
@@ -50,7 +53,7 @@ def app() -> AppTest:
 
 
 def choice_key(at: AppTest, name: str, *parts: object) -> str:
-    """The key of a widget for a choice about the active dataset (app.py's choice_key)."""
+    """The key of a widget for a choice about the active dataset (pages/0_Data.py's choice_key)."""
     return "::".join([f"{name}_v{at.session_state['dataset_version']}", *map(str, parts)])
 
 

@@ -1,8 +1,8 @@
 """The Train page in Streamlit's AppTest: train, read the list, save, download and load.
 
-The page links to the landing page, and Streamlit resolves a page link against the app's
-entry point, so each test starts from ``app.py`` and switches to the Train page before the
-first run: only the Train page runs, on the session state the test sets.
+The page links to the landing page, and Streamlit resolves a page link against the pages the
+app's entry point declares, so each test starts from ``app.py`` and switches to the Train page
+before the first run: only the Train page runs, on the session state the test sets.
 """
 
 import json

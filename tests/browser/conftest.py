@@ -49,6 +49,7 @@ SERVER_START_TIMEOUT_S = 60
 # Milliseconds: a 2-core CI machine compiles numba code on first use.
 DEFAULT_TIMEOUT_MS = 30_000
 VIEWPORT = {"width": 1280, "height": 900}
+LANDING_PAGE = "Data"  # the sidebar title of the default page (app.py), at the root URL
 
 BROWSER_DIR = Path(__file__).resolve().parent
 PROJECT_ROOT = BROWSER_DIR.parent.parent
@@ -145,13 +146,13 @@ class StreamlitApp:
     def navigate(self, label: str, wait: bool = True) -> Page:
         """Go to another page through the sidebar, keeping the session (``open`` starts a new one).
 
-        ``label`` is the link's text: "Train", "Triage", ... ("app" is the landing page).
+        ``label`` is the link's text: "Train", "Triage", ... ("Data" is the landing page).
         ``wait=False`` only clicks: call ``wait_idle`` later (to keep several sessions busy at once).
         """
         link = self.sidebar_link(label)
         expect(link).to_be_visible()
         link.click()
-        path = "" if label == "app" else label
+        path = "" if label == LANDING_PAGE else label
         self.page.wait_for_url(re.compile(rf"^{re.escape(self.base_url)}/{re.escape(path)}/?(\?.*)?$"))
         if wait:
             self.wait_idle()
@@ -167,7 +168,7 @@ class StreamlitApp:
     def choice_widget(self, name: str) -> Locator:
         """A landing-page widget for a choice about the active dataset, by its key's base name.
 
-        app.py keys these by the dataset version (``w_outcome_v3``, ``w_positive_v3::<outcome>``,
+        pages/0_Data.py keys these by the dataset version (``w_outcome_v3``, ``w_positive_v3::<outcome>``,
         see its docstring), so a new dataset gets fresh widgets: ``choice_widget("w_outcome")``
         is the outcome selectbox of whichever dataset is active.
         """

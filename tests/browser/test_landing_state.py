@@ -2,15 +2,15 @@
 
 Found by the upload tests: a click that reran the landing page before Streamlit had drawn its
 lazily loaded selectboxes (right after the page opened) sometimes reset the widgets whose value
-app.py wrote into st.session_state before drawing them (a former ``bind`` helper) to their
+the landing page wrote into st.session_state before drawing them (a former ``bind`` helper) to their
 first option: the outcome silently became "age" (the first column), or the positive class
 "0 (no heart disease)" and the ignored diagnosis code "num" a numeric feature; roughly one
 attempt in five went wrong.
 
-app.py now never writes a widget's key: the stored choices are only the widgets' defaults
+The landing page (pages/0_Data.py) now never writes a widget's key: the stored choices are only the widgets' defaults
 (``index=`` / ``default=``) and are read back from the widgets, and the widgets for a dataset's
 choices are keyed by the dataset version (``w_outcome_v<N>``...), so a new dataset still gets
-fresh widgets with its own defaults (see app.py's docstring).
+fresh widgets with its own defaults (see its docstring).
 """
 
 from __future__ import annotations

@@ -151,7 +151,7 @@ def test_outcome_with_one_class_says_so_and_the_demo_can_be_used_again(app, tmp_
     app.assert_no_exception()
 
     # The demo is still there: switch back and train.
-    app.navigate("app")
+    app.navigate("Data")
     app.widget("w_source").get_by_text("Demo").click()
     app.wait_idle()
     expect(page.get_by_role("heading", name=f"Preview: {DEMO_NAME}")).to_be_visible()

@@ -1,0 +1,378 @@
+"""Data, the landing page: load a table, choose the outcome, check columns and missing values.
+
+The app opens here (``app.py`` declares the pages and makes this one the default, at the
+app's root URL). All logic lives in :mod:`psl_core.data`; this page reads widgets, calls it
+and renders.
+
+Session state, the contract with the other pages (all describe the *active* dataset):
+
+``"data_source"``       "demo" or "upload": where the active dataset came from.
+``"data_name"``         str: the file name, or the demo's title.
+``"raw_df"``            pandas.DataFrame: the table as loaded, never modified.
+``"dataset_meta"``      psl_core.data.DatasetMeta: labels, units, category labels (empty columns for uploads).
+``"data_notes"``        list[str]: what the reader decided (encoding fallback, empty rows dropped...).
+``"column_types"``      dict[str, str]: column -> "numeric" | "categorical" | "binary" | "ignore".
+``"outcome"``           str | None: the outcome column.
+``"positive_class"``    list: the outcome value(s) counted as positive (one for a two-class outcome).
+``"missing_handling"``  "drop" | "impute".
+``"prepared"``          psl_core.data.PreparedData | None: training data for these choices; None while
+                        they are invalid, with the reason in ``"prepare_error"`` (str | None).
+
+Internal to this page: ``"dataset_version"`` (bumped whenever the active dataset changes),
+``"stashed_datasets"`` (the demo's or the upload's state while the other one is active, so
+switching back loses nothing), ``"upload_token"``/``"upload_error"`` (the last upload seen and
+why it was refused), ``"prepared_for"`` (the choices "prepared" was computed from) and the
+widget keys: ``"w_source"``, ``"w_upload"`` and, for the active dataset's choices,
+``"w_outcome_v<N>"``, ``"w_positive_v<N>::<outcome>"`` (two classes),
+``"w_positive_multi_v<N>::<outcome>"`` (more), ``"w_type_v<N>::<column>"`` and
+``"w_missing_v<N>"``, where N is ``"dataset_version"``.
+
+The keys above are the truth; widgets get them only as their defaults (``index=`` /
+``default=``) and the page reads the widgets' values back into them. Nothing writes a widget's
+key: a value written to st.session_state before the widget is drawn can be lost when the
+browser reruns the page before it has drawn a lazily loaded selectbox, and the widget then
+falls back to its first option. Keying the dataset's widgets by ``"dataset_version"`` gives a
+new dataset fresh widgets with its own defaults, and the positive class gets a fresh widget for
+every outcome; Streamlit forgets a widget's state once a page without it has run, and the
+widget then comes back with its default: the stored choice.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from psl_core.data import (
+    KINDS,
+    MISSING_HANDLINGS,
+    DatasetMeta,
+    column_summary,
+    count_classes,
+    describe_missing_handling,
+    guess_missing_handling,
+    guess_outcome,
+    guess_positive_class,
+    infer_column_types,
+    load_table,
+    missing_report,
+    prepare_training_data,
+    upload_limit_mb,
+    value_label,
+)
+from psl_core.demo import load_demo
+from psl_core.errors import DataError
+
+DATASET_KEYS = (
+    "data_source",
+    "data_name",
+    "raw_df",
+    "dataset_meta",
+    "data_notes",
+    "column_types",
+    "outcome",
+    "positive_class",
+    "missing_handling",
+)
+SOURCE_LABELS = {"demo": "Demo: heart disease (UCI, Cleveland)", "upload": "Upload my own table"}
+KIND_LABELS = {
+    "numeric": "numeric",
+    "categorical": "categorical (categories)",
+    "binary": "binary (two values)",
+    "ignore": "ignore (not used)",
+}
+MISSING_LABELS = {
+    "drop": "Drop rows with a missing value",
+    "impute": "Fill in: median for numbers, most frequent value otherwise",
+}
+
+ss = st.session_state
+
+
+@st.cache_data(show_spinner=False)
+def cached_demo() -> tuple[pd.DataFrame, DatasetMeta]:
+    return load_demo()
+
+
+def activate(source: str, name: str, df: pd.DataFrame, meta: DatasetMeta, notes: list[str]) -> None:
+    """Make a freshly loaded table the active dataset, with default choices."""
+    types = infer_column_types(df, meta.columns)
+    outcome = meta.outcome if meta.outcome in df.columns else guess_outcome(df, types)
+    ss.update(
+        data_source=source,
+        data_name=name,
+        raw_df=df,
+        dataset_meta=meta,
+        data_notes=notes,
+        column_types=types,
+        outcome=outcome,
+        positive_class=default_positive_class(df, meta, outcome),
+        missing_handling=guess_missing_handling(df, types, outcome),
+    )
+    dataset_changed()
+
+
+def default_positive_class(df: pd.DataFrame, meta: DatasetMeta, outcome: str | None) -> list:
+    if outcome is None:
+        return []
+    if outcome == meta.outcome and meta.positive_class is not None:
+        return [meta.positive_class]
+    guess = guess_positive_class(df[outcome])
+    return [] if guess is None else [guess]
+
+
+def switch_to(source: str) -> None:
+    """Make the demo or the last good upload active, stashing the current dataset's state."""
+    ss.stashed_datasets[ss.data_source] = {key: ss[key] for key in DATASET_KEYS}
+    if source in ss.stashed_datasets:
+        ss.update(ss.stashed_datasets.pop(source))
+        dataset_changed()
+    elif source == "demo":
+        df, meta = cached_demo()
+        activate("demo", meta.name, df, meta, [])
+
+
+def dataset_changed() -> None:
+    """Start fresh widgets for the active dataset's choices (see :func:`choice_key`)."""
+    ss.dataset_version = ss.get("dataset_version", 0) + 1
+
+
+def choice_key(name: str, *parts: object) -> str:
+    """The key of a widget for a choice about the active dataset, e.g. ``w_type_v3::age``.
+
+    It changes with the dataset (and with ``parts``), so a new dataset never inherits the
+    state of the previous dataset's widget and its widgets start from its stored choices.
+    """
+    return "::".join([f"{name}_v{ss.dataset_version}", *map(str, parts)])
+
+
+def index_of(options: Sequence, value: object, fallback: int | None = 0) -> int | None:
+    """The position of a stored choice among a widget's options (its default ``index=``)."""
+    return options.index(value) if value in options else fallback
+
+
+def load_upload(uploaded, limit_mb: int) -> None:
+    """Read a new upload; only a good table replaces the active dataset."""
+    token = f"{uploaded.file_id}:{uploaded.name}"
+    if token == ss.get("upload_token"):
+        return
+    ss.upload_token, ss.upload_error = token, None
+    try:
+        loaded = load_table(uploaded.getvalue(), uploaded.name, max_bytes=limit_mb * 2**20)
+        ss.stashed_datasets.pop("upload", None)
+        if ss.data_source == "demo":
+            ss.stashed_datasets["demo"] = {key: ss[key] for key in DATASET_KEYS}
+        activate("upload", uploaded.name, loaded.frame, DatasetMeta(name=uploaded.name), loaded.notes)
+    except DataError as exc:
+        ss.upload_error = str(exc)
+    except Exception as exc:  # a user's file must never crash the page
+        ss.upload_error = f"{uploaded.name} could not be read ({type(exc).__name__}: {exc})."
+
+
+def refresh_prepared() -> None:
+    """Recompute "prepared" when the dataset or a choice changed since the last run."""
+    choices = (
+        ss.dataset_version,
+        dict(ss.column_types),
+        ss.outcome,
+        list(ss.positive_class),
+        ss.missing_handling,
+    )
+    if ss.get("prepared_for") == choices:
+        return
+    ss.prepared_for = choices
+    ss.prepared, ss.prepare_error = None, None
+    if ss.outcome is None:
+        ss.prepare_error = "Choose the outcome column."
+        return
+    try:
+        ss.prepared = prepare_training_data(
+            ss.raw_df,
+            ss.column_types,
+            ss.outcome,
+            ss.positive_class,
+            ss.missing_handling,
+            ss.dataset_meta.columns,
+        )
+    except DataError as exc:
+        ss.prepare_error = str(exc)
+    except Exception as exc:  # show, never a traceback; psl_core's tests keep this branch dead
+        ss.prepare_error = f"Unexpected problem while preparing the data ({type(exc).__name__}: {exc})."
+
+
+def column_title(name: str, meta: DatasetMeta) -> str:
+    spec = meta.columns.get(name)
+    return f"{spec.label} ({name})" if spec is not None and spec.label else name
+
+
+# --- page ------------------------------------------------------------------------------------
+
+st.set_page_config(page_title="PSL Triage", page_icon="🩺", layout="wide")
+
+if "raw_df" not in ss:
+    ss.stashed_datasets = {}
+    demo_df, demo_meta = cached_demo()
+    activate("demo", demo_meta.name, demo_df, demo_meta, [])
+
+st.title("PSL Triage")
+st.markdown(
+    "This app learns a **probabilistic scoring list** from your data: a short list of "
+    "questions about a patient, asked one at a time. Each answer adds points, and after every "
+    "answer the app shows the risk with its uncertainty, so a clinician can stop as soon as "
+    "the decision is clear.\n\n"
+    "Start here: load a table with one row per patient, choose the outcome to predict, and "
+    "check how each column is used. Then open **Train** in the sidebar. Your data stays in "
+    "this app's memory for your session; nothing is sent anywhere else."
+)
+
+st.header("1. Load data")
+source = st.radio(
+    "Data",
+    list(SOURCE_LABELS),
+    index=index_of(list(SOURCE_LABELS), ss.data_source),
+    format_func=SOURCE_LABELS.get,
+    key="w_source",
+    horizontal=True,
+)
+if source == "demo" and ss.data_source != "demo":
+    switch_to("demo")
+if source == "upload":
+    try:
+        limit_mb = upload_limit_mb(os.environ.get("PSL_MAX_UPLOAD_MB"))
+    except DataError as exc:
+        st.warning(str(exc))
+        limit_mb = upload_limit_mb(None)
+    uploaded = st.file_uploader(
+        f"CSV, TSV or Excel (.xlsx) file, one row per patient, column names in the first row "
+        f"(up to {limit_mb} MB)",
+        type=["csv", "tsv", "txt", "xlsx"],
+        key="w_upload",
+        max_upload_size=limit_mb,
+    )
+    if uploaded is not None:
+        load_upload(uploaded, limit_mb)
+        if ss.upload_error:
+            st.error(ss.upload_error)
+            st.info(f"Still using the previous data: {ss.data_name}.")
+    elif ss.data_source != "upload" and "upload" in ss.stashed_datasets:
+        switch_to("upload")
+    elif ss.data_source != "upload":
+        st.info(f"Until a table is uploaded, the app keeps using {ss.data_name}.")
+
+df: pd.DataFrame = ss.raw_df
+meta: DatasetMeta = ss.dataset_meta
+st.subheader(f"Preview: {ss.data_name}")
+st.caption(f"{len(df)} rows × {len(df.columns)} columns" + (f". {meta.source}" if meta.source else ""))
+if meta.description:
+    st.markdown(meta.description)
+for note in ss.data_notes:
+    st.info(note)
+st.dataframe(df.head(100), width="stretch")
+
+st.header("2. Outcome")
+columns = list(df.columns)
+outcome = st.selectbox(
+    "Outcome column: what should the list predict?",
+    columns,
+    index=index_of(columns, ss.outcome, fallback=None),
+    format_func=lambda name: column_title(name, meta),
+    key=choice_key("w_outcome"),
+    placeholder="Choose the outcome column",
+)
+if outcome != ss.outcome:
+    ss.outcome = outcome
+    ss.positive_class = default_positive_class(df, meta, outcome)
+
+if outcome is not None:
+    outcome_spec = meta.columns.get(outcome)
+    counts = dict(count_classes(df[outcome]))
+    classes = list(counts)
+
+    def class_title(value: object) -> str:
+        label = value_label(value, outcome_spec)
+        text = f"{value} ({label})" if label != str(value) else str(value)
+        return f"{text}: {counts[value]} rows"
+
+    if len(classes) == 2:
+        positive = st.selectbox(
+            "Positive class: the value the list predicts the risk of",
+            classes,
+            index=index_of(classes, ss.positive_class[0] if ss.positive_class else None, fallback=1),
+            format_func=class_title,
+            key=choice_key("w_positive", outcome),
+        )
+        ss.positive_class = [positive]
+        st.caption(f"The other value, {class_title(next(c for c in classes if c != positive))}, is negative.")
+    elif 2 < len(classes) <= 20:
+        ss.positive_class = st.multiselect(
+            f"{outcome} has {len(classes)} values. Which count as positive? All others count as negative.",
+            classes,
+            default=[value for value in ss.positive_class if value in classes],
+            format_func=class_title,
+            key=choice_key("w_positive_multi", outcome),
+            placeholder="Pick the positive value(s)",
+        )
+
+st.header("3. Columns")
+st.markdown(
+    "Each column is used as **numeric** (the list finds a threshold, e.g. \"Max heart rate > "
+    "147 bpm\"), **binary** (two values, e.g. sex), **categorical** (one question per "
+    "category) or is **ignored**. The types below were detected from the values; change any "
+    "that is wrong."
+)
+features = [name for name in columns if name != outcome]
+summary = column_summary(df[features], ss.column_types, meta.columns)
+st.dataframe(summary, hide_index=True, width="stretch")
+with st.expander("Change column types"):
+    grid = st.columns(3)
+    types = dict(ss.column_types)
+    for index, name in enumerate(features):
+        with grid[index % 3]:
+            types[name] = st.selectbox(
+                column_title(name, meta),
+                KINDS,
+                index=index_of(KINDS, types.get(name, "ignore")),
+                format_func=KIND_LABELS.get,
+                key=choice_key("w_type", name),
+            )
+    ss.column_types = types
+
+st.header("4. Missing values")
+used = ([outcome] if outcome is not None else []) + [
+    name for name in features if ss.column_types.get(name, "ignore") != "ignore"
+]
+report = missing_report(df, used)
+report = report[report["missing"] > 0]
+if report.empty:
+    st.success("No missing values in the outcome or the columns in use.")
+else:
+    st.dataframe(
+        report,
+        hide_index=True,
+        column_config={"percent": st.column_config.NumberColumn("percent", format="%.1f %%")},
+    )
+ss.missing_handling = st.radio(
+    "How should missing values be handled?",
+    list(MISSING_HANDLINGS),
+    index=index_of(MISSING_HANDLINGS, ss.missing_handling),
+    format_func=MISSING_LABELS.get,
+    key=choice_key("w_missing"),
+)
+st.info(describe_missing_handling(df, ss.column_types, outcome, ss.missing_handling))
+
+st.header("5. Ready to train?")
+refresh_prepared()
+prepared = ss.prepared
+if prepared is None:
+    st.error(ss.prepare_error)
+else:
+    st.success(
+        f"Ready: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
+        f"{prepared.n_positive} rows with {prepared.positive_label} (positive), "
+        f"{prepared.n_negative} with {prepared.negative_label} (negative). "
+        "Open **Train** in the sidebar."
+    )
+    if prepared.notes:
+        st.markdown("\n".join(f"- {note}" for note in prepared.notes))

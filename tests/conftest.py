@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from psl_core.data import PreparedData, infer_column_types, prepare_training_data
+from psl_core.demo import load_demo
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 # No deadline anywhere: the first call of a numba-compiled function includes its
@@ -26,6 +29,18 @@ def project_root() -> Path:
 def demo_csv_path(project_root: Path) -> Path:
     """The bundled demo data set the app offers on its landing page."""
     return project_root / "datasets" / "heart_cleveland.csv"
+
+
+@pytest.fixture(scope="session")
+def demo_prepared() -> PreparedData:
+    """The bundled demo data prepared for training: the landing page's default choices
+    (outcome, positive class, detected column types), rows with a missing value dropped.
+
+    Shared by the whole run: tests read it and never change it.
+    """
+    df, meta = load_demo()
+    types = infer_column_types(df, meta.columns)
+    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
 
 
 @pytest.fixture(scope="session", autouse=True)

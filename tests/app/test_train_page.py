@@ -10,19 +10,10 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_core.data import infer_column_types, prepare_training_data
-from psl_core.demo import load_demo
 from psl_core.model import ProbabilisticScoringList
 
 TRAIN_PAGE = "pages/1_Train.py"
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
-
-
-@pytest.fixture(scope="module")
-def prepared():
-    df, meta = load_demo()
-    types = infer_column_types(df, meta.columns)
-    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
 
 
 def open_train_page(project_root, **state):
@@ -33,8 +24,8 @@ def open_train_page(project_root, **state):
 
 
 @pytest.fixture
-def page(project_root, prepared):
-    return open_train_page(project_root, prepared=prepared, data_name=DEMO_NAME, prepare_error=None)
+def page(project_root, demo_prepared):
+    return open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME, prepare_error=None)
 
 
 def click_train(at):
@@ -190,8 +181,8 @@ def test_a_broken_model_file_is_refused_and_the_current_list_stays(page):
     assert page.session_state["trained_model"] is model
 
 
-def test_a_saved_model_file_loads_as_the_current_list(project_root, prepared):
-    trainer = open_train_page(project_root, prepared=prepared, data_name=DEMO_NAME)
+def test_a_saved_model_file_loads_as_the_current_list(project_root, demo_prepared):
+    trainer = open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME)
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
     model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]

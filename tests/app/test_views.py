@@ -14,8 +14,6 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_core.data import infer_column_types, prepare_training_data
-from psl_core.demo import load_demo
 from psl_core.training import TrainingOptions, train_list
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
@@ -25,15 +23,8 @@ CALIBRATION, INTERVALS, EVALUATION = (
 
 
 @pytest.fixture(scope="module")
-def prepared():
-    df, meta = load_demo()
-    types = infer_column_types(df, meta.columns)
-    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
-
-
-@pytest.fixture(scope="module")
-def trained(prepared):
-    return train_list(prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
+def trained(demo_prepared):
+    return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
 
 
 def open_page(page, prepared=None, trained=None):
@@ -69,8 +60,8 @@ def assert_clean(at):
 
 # ---------------------------------------------------------------------------- nothing to show yet
 @pytest.mark.parametrize("page", [CALIBRATION, INTERVALS, EVALUATION])
-def test_without_a_list_the_page_points_to_train(page, prepared):
-    at = open_page(page, prepared=prepared)
+def test_without_a_list_the_page_points_to_train(page, demo_prepared):
+    at = open_page(page, prepared=demo_prepared)
     assert_clean(at)
     assert any("Train" in info.value for info in at.info)
     assert not at.get("plotly_chart")
@@ -85,8 +76,8 @@ def test_without_data_the_page_points_to_the_start_page(page, trained):
 
 
 # ---------------------------------------------------------------------------- Calibration
-def test_calibration_page_shows_its_four_plots_on_held_out_rows(prepared, trained):
-    at = open_page(CALIBRATION, prepared, trained)
+def test_calibration_page_shows_its_four_plots_on_held_out_rows(demo_prepared, trained):
+    at = open_page(CALIBRATION, demo_prepared, trained)
     assert_clean(at)
     assert "99 test rows the Train page held out" in at.caption[0].value
     calibration, reliability, brier, roc = figures(at)
@@ -102,8 +93,8 @@ def test_calibration_page_shows_its_four_plots_on_held_out_rows(prepared, traine
     assert [m.label for m in at.metric] == ["Expected calibration error", "AUC (area under the ROC curve)"]
 
 
-def test_calibration_page_follows_its_widgets(prepared, trained):
-    at = open_page(CALIBRATION, prepared, trained)
+def test_calibration_page_follows_its_widgets(demo_prepared, trained):
+    at = open_page(CALIBRATION, demo_prepared, trained)
     at.slider(key="calibration_stage").set_value(2).run()
     at.radio(key="calibration_rows").set_value("train").run()
     at.slider(key="calibration_bins").set_value(4).run()
@@ -115,10 +106,10 @@ def test_calibration_page_follows_its_widgets(prepared, trained):
     assert "(4 bins)" in reliability.layout.title.text
 
 
-def test_a_bad_split_in_the_metadata_gives_a_message_not_a_traceback(prepared, trained):
+def test_a_bad_split_in_the_metadata_gives_a_message_not_a_traceback(demo_prepared, trained):
     model, metadata = trained
     broken = dict(metadata, training_options=dict(metadata["training_options"], test_fraction=0.999))
-    at = open_page(CALIBRATION, prepared, (model, broken))
+    at = open_page(CALIBRATION, demo_prepared, (model, broken))
     assert not at.exception
     assert len(at.error) == 1 and "test fraction" in at.error[0].value
     assert not at.get("plotly_chart")
@@ -161,8 +152,8 @@ def test_intervals_page_follows_m_confidence_and_stage(trained):
 
 
 # ---------------------------------------------------------------------------- Evaluation
-def test_evaluation_page_runs_few_splits_and_shows_every_view(prepared, trained):
-    at = open_page(EVALUATION, prepared, trained)
+def test_evaluation_page_runs_few_splits_and_shows_every_view(demo_prepared, trained):
+    at = open_page(EVALUATION, demo_prepared, trained)
     assert_clean(at)
     assert at.number_input(key="evaluation_splits").value == 100
     assert any("Run the evaluation" in info.value for info in at.info)
@@ -190,12 +181,12 @@ def test_evaluation_page_runs_few_splits_and_shows_every_view(prepared, trained)
     assert values(coverage.y) == pytest.approx(expected.groupby("confidence")["value"].mean().tolist())
 
 
-def test_evaluation_results_belong_to_their_list(prepared, trained):
-    at = open_page(EVALUATION, prepared, trained)
+def test_evaluation_results_belong_to_their_list(demo_prepared, trained):
+    at = open_page(EVALUATION, demo_prepared, trained)
     at.number_input(key="evaluation_splits").set_value(2)
     at.button(key="evaluation_run").click().run()
     assert len(at.get("plotly_chart")) == 5
-    other = train_list(prepared, "demo", TrainingOptions(max_stages=2))
+    other = train_list(demo_prepared, "demo", TrainingOptions(max_stages=2))
     at.session_state["trained_model"], at.session_state["trained_metadata"] = other
     at.run()
     assert_clean(at)

@@ -15,8 +15,6 @@ from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from psl_core import ProbabilisticScoringList
-from psl_core.data import infer_column_types, prepare_training_data
-from psl_core.demo import load_demo
 from psl_core.errors import DataError, PSLError
 from psl_core.evaluation import (
     FIXED_STAGE,
@@ -46,31 +44,24 @@ CONFIDENCE = 0.9
 LEVELS = (0.5, 0.8, 0.9, 0.99)
 
 
-@pytest.fixture(scope="module")
-def demo():
-    df, meta = load_demo()
-    types = infer_column_types(df, meta.columns)
-    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
-
-
 def make_list():
     return ProbabilisticScoringList(max_stages=6)
 
 
 @pytest.fixture(scope="module")
-def cv(demo):
+def cv(demo_prepared):
     return monte_carlo_cv(
-        demo.X, demo.y, make_list, n_splits=SPLITS, seed=3, cost_ratio=COST_RATIO,
+        demo_prepared.X, demo_prepared.y, make_list, n_splits=SPLITS, seed=3, cost_ratio=COST_RATIO,
         confidence=CONFIDENCE, confidences=LEVELS,
     )
 
 
 @pytest.fixture(scope="module")
-def first_split(demo):
+def first_split(demo_prepared):
     """The first split of the cv fixture, rebuilt here, with the list fitted on it."""
     splitter = StratifiedShuffleSplit(n_splits=SPLITS, test_size=1 / 3, random_state=3)
-    train, test = next(splitter.split(np.zeros(len(demo.y)), demo.y))
-    model = make_list().fit(demo.X.iloc[train], demo.y[train])
+    train, test = next(splitter.split(np.zeros(len(demo_prepared.y)), demo_prepared.y))
+    model = make_list().fit(demo_prepared.X.iloc[train], demo_prepared.y[train])
     return model, train, test
 
 
@@ -240,9 +231,9 @@ def split_values(results, **where):
     return rows
 
 
-def test_list_measures_equal_stagewise_metrics_on_the_same_split(demo, cv, first_split):
+def test_list_measures_equal_stagewise_metrics_on_the_same_split(demo_prepared, cv, first_split):
     model, _, test = first_split
-    expected = stagewise_metrics(model, demo.X.iloc[test], demo.y[test], COST_RATIO, CONFIDENCE)
+    expected = stagewise_metrics(model, demo_prepared.X.iloc[test], demo_prepared.y[test], COST_RATIO, CONFIDENCE)
     ours = split_values(cv.measures, split=0, method=PSL)
     ours = ours.pivot(index="stage", columns="measure", values="value")
     assert len(ours) == model.n_stages_
@@ -255,16 +246,16 @@ def literal_matrix(model, X):
 
 
 @pytest.mark.parametrize("method, C", [(LR_REGULARIZED, 1.0), (LR_UNREGULARIZED, np.inf)])
-def test_baselines_are_logistic_regressions_on_the_lists_features(demo, cv, first_split, method, C):
+def test_baselines_are_logistic_regressions_on_the_lists_features(demo_prepared, cv, first_split, method, C):
     model, train, test = first_split
-    features = literal_matrix(model, demo.X)
-    y_test = demo.y[test]
+    features = literal_matrix(model, demo_prepared.X)
+    y_test = demo_prepared.y[test]
     rows = split_values(cv.measures, split=0, method=method)
     for k in range(1, model.n_stages_):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             reference = LogisticRegression(C=C, tol=1e-10, max_iter=10_000)
-            reference.fit(features[train, :k], demo.y[train])
+            reference.fit(features[train, :k], demo_prepared.y[train])
         p = reference.predict_proba(features[test, :k])[:, 1]
         values = split_values(rows, stage=k).set_index("measure")["value"]
         assert values["brier"] == pytest.approx(np.mean((p - y_test) ** 2), abs=1e-4)
@@ -273,13 +264,13 @@ def test_baselines_are_logistic_regressions_on_the_lists_features(demo, cv, firs
         loss = np.mean(np.where(decided, 1 - y_test, COST_RATIO * y_test))
         assert values["expected_loss"] == pytest.approx(loss)
     prior = split_values(rows, stage=0).set_index("measure")["value"]
-    rate = demo.y[train].mean()
+    rate = demo_prepared.y[train].mean()
     assert prior["brier"] == pytest.approx(np.mean((rate - y_test) ** 2))
 
 
-def test_three_way_fixed_stage_by_hand(demo, cv, first_split):
+def test_three_way_fixed_stage_by_hand(demo_prepared, cv, first_split):
     model, _, test = first_split
-    X_test, y_test = demo.X.iloc[test], demo.y[test]
+    X_test, y_test = demo_prepared.X.iloc[test], demo_prepared.y[test]
     threshold = 1 / (1 + COST_RATIO)
     rows = split_values(cv.three_way, split=0, rule=FIXED_STAGE)
     checked_partial = False
@@ -302,9 +293,9 @@ def test_three_way_fixed_stage_by_hand(demo, cv, first_split):
     assert checked_partial, "the test data should leave some patients undecided"
 
 
-def test_three_way_stepwise_by_hand(demo, cv, first_split):
+def test_three_way_stepwise_by_hand(demo_prepared, cv, first_split):
     model, _, test = first_split
-    X_test, y_test = demo.X.iloc[test], demo.y[test]
+    X_test, y_test = demo_prepared.X.iloc[test], demo_prepared.y[test]
     threshold = 1 / (1 + COST_RATIO)
     rows = split_values(cv.three_way, split=0, rule=STEPWISE)
     assert rows["stage"].isna().all()
@@ -328,21 +319,23 @@ def test_three_way_stepwise_by_hand(demo, cv, first_split):
         assert values["accuracy"] == pytest.approx(np.mean(positive[done] == (y_test[done] == 1)))
 
 
-def test_progress_reproducibility_and_lists_of_any_length(demo):
+def test_progress_reproducibility_and_lists_of_any_length(demo_prepared):
     def two_stages():
         return ProbabilisticScoringList(max_stages=2)
 
     calls = []
     kwargs = {"n_splits": 3, "seed": 1, "confidences": (0.9,)}
-    first = monte_carlo_cv(demo.X, demo.y, two_stages, progress=lambda *a: calls.append(a), **kwargs)
+    first = monte_carlo_cv(
+        demo_prepared.X, demo_prepared.y, two_stages, progress=lambda *a: calls.append(a), **kwargs
+    )
     assert calls == [(1, 3), (2, 3), (3, 3)]
-    again = monte_carlo_cv(demo.X, demo.y, two_stages, **kwargs)
+    again = monte_carlo_cv(demo_prepared.X, demo_prepared.y, two_stages, **kwargs)
     pd.testing.assert_frame_equal(first.measures, again.measures)
     assert first.measures["stage"].max() == 2
     # A numpy X works as well (columns by position).
-    numeric = demo.X.select_dtypes("number")
-    array = monte_carlo_cv(numeric.to_numpy(), demo.y, two_stages, **kwargs)
-    frame = monte_carlo_cv(numeric, demo.y, two_stages, **kwargs)
+    numeric = demo_prepared.X.select_dtypes("number")
+    array = monte_carlo_cv(numeric.to_numpy(), demo_prepared.y, two_stages, **kwargs)
+    frame = monte_carlo_cv(numeric, demo_prepared.y, two_stages, **kwargs)
     assert array.measures["value"].to_numpy() == pytest.approx(frame.measures["value"].to_numpy())
 
 
@@ -357,9 +350,9 @@ def test_progress_reproducibility_and_lists_of_any_length(demo):
         ({"confidences": (0.5, 2)}, PSLError, "confidence"),
     ],
 )
-def test_bad_arguments_name_the_problem(demo, kwargs, error, match):
+def test_bad_arguments_name_the_problem(demo_prepared, kwargs, error, match):
     with pytest.raises(error, match=match):
-        monte_carlo_cv(demo.X, demo.y, make_list, **kwargs)
+        monte_carlo_cv(demo_prepared.X, demo_prepared.y, make_list, **kwargs)
 
 
 def test_too_few_cases_to_split_is_a_data_error():
@@ -394,10 +387,10 @@ def test_band_summary_keeps_the_stepwise_rows(cv):
 
 
 # ---------------------------------------------------------------------------- held-out rows
-def test_held_out_rows_recover_the_train_pages_split(demo):
-    model, metadata = train_list(demo, "demo", TrainingOptions(max_stages=3, seed=7))
-    held = held_out_rows(model, metadata, demo.X, demo.y)
-    X_train, X_test, _, y_test = split_rows(demo.X, demo.y, 1 / 3, 7)
+def test_held_out_rows_recover_the_train_pages_split(demo_prepared):
+    model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, seed=7))
+    held = held_out_rows(model, metadata, demo_prepared.X, demo_prepared.y)
+    X_train, X_test, _, y_test = split_rows(demo_prepared.X, demo_prepared.y, 1 / 3, 7)
     assert held.model is model and not held.refitted
     pd.testing.assert_index_equal(held.X_test.index, X_test.index)
     pd.testing.assert_index_equal(held.X_train.index, X_train.index)
@@ -408,9 +401,9 @@ def test_held_out_rows_recover_the_train_pages_split(demo):
 @pytest.mark.parametrize(
     "metadata", [{}, {"source": "trained", "training_options": {"test_fraction": 0.0, "seed": 0}}]
 )
-def test_held_out_rows_refit_when_the_split_is_unknown(demo, metadata):
-    model = ProbabilisticScoringList(max_stages=3).fit(demo.X, demo.y)
-    held = held_out_rows(model, metadata, demo.X, demo.y, seed=2)
+def test_held_out_rows_refit_when_the_split_is_unknown(demo_prepared, metadata):
+    model = ProbabilisticScoringList(max_stages=3).fit(demo_prepared.X, demo_prepared.y)
+    held = held_out_rows(model, metadata, demo_prepared.X, demo_prepared.y, seed=2)
     assert held.refitted and held.model is not model
     assert held.model.get_params() == clone(model).get_params()
     assert len(held.y_test) == 99 and len(held.y_train) == 198

@@ -9,8 +9,6 @@ from plotly.graph_objects import Figure
 
 from psl_core import ProbabilisticScoringList
 from psl_core.calibration import beta_probabilities
-from psl_core.data import infer_column_types, prepare_training_data
-from psl_core.demo import load_demo
 from psl_core.errors import PSLError
 from psl_core.evaluation import (
     FIXED_STAGE,
@@ -41,15 +39,8 @@ STAGES = 7
 
 
 @pytest.fixture(scope="module")
-def demo():
-    df, meta = load_demo()
-    types = infer_column_types(df, meta.columns)
-    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
-
-
-@pytest.fixture(scope="module")
-def model(demo):
-    return ProbabilisticScoringList(max_stages=STAGES).fit(demo.X, demo.y)
+def model(demo_prepared):
+    return ProbabilisticScoringList(max_stages=STAGES).fit(demo_prepared.X, demo_prepared.y)
 
 
 def trace(figure, name):
@@ -72,10 +63,10 @@ def counts_by_hand(model, X, y, stage):
 
 
 @pytest.mark.parametrize("stage", [0, 1, 3, STAGES])
-def test_calibration_figure_on_training_rows_shows_the_lists_calibration(demo, model, stage):
-    figure, table = calibration_figure(model, demo.X, demo.y, stage)
+def test_calibration_figure_on_training_rows_shows_the_lists_calibration(demo_prepared, model, stage):
+    figure, table = calibration_figure(model, demo_prepared.X, demo_prepared.y, stage)
     assert isinstance(figure, Figure)
-    totals, reachable, positives, negatives = counts_by_hand(model, demo.X, demo.y, stage)
+    totals, reachable, positives, negatives = counts_by_hand(model, demo_prepared.X, demo_prepared.y, stage)
     assert table["total"].tolist() == reachable.tolist()
     assert table["positives"].tolist() == positives.tolist()
     assert table["negatives"].tolist() == negatives.tolist()
@@ -85,23 +76,24 @@ def test_calibration_figure_on_training_rows_shows_the_lists_calibration(demo, m
     assert list(trace(figure, "the list's estimate").y) == pytest.approx(model.stage_probabilities_[stage])
     # One jittered point per row, near its total, at its outcome.
     shown_positive, shown_negative = trace(figure, "positive cases"), trace(figure, "negative cases")
-    assert len(shown_positive.x) == demo.y.sum() and len(shown_negative.x) == len(demo.y) - demo.y.sum()
-    assert np.abs(np.asarray(shown_positive.x) - totals[demo.y == 1]).max() <= 0.15
+    y = demo_prepared.y
+    assert len(shown_positive.x) == y.sum() and len(shown_negative.x) == len(y) - y.sum()
+    assert np.abs(np.asarray(shown_positive.x) - totals[y == 1]).max() <= 0.15
     assert np.all((np.asarray(shown_positive.y) > 0.9) & (np.asarray(shown_positive.y) <= 1))
     assert np.all((np.asarray(shown_negative.y) >= 0) & (np.asarray(shown_negative.y) < 0.1))
 
 
-def test_beta_curve_is_the_beta_lists_calibration(demo):
-    beta_list = ProbabilisticScoringList(max_stages=4, calibration="beta").fit(demo.X, demo.y)
+def test_beta_curve_is_the_beta_lists_calibration(demo_prepared):
+    beta_list = ProbabilisticScoringList(max_stages=4, calibration="beta").fit(demo_prepared.X, demo_prepared.y)
     for stage in range(beta_list.n_stages_):
-        figure, table = calibration_figure(beta_list, demo.X, demo.y, stage)
+        figure, table = calibration_figure(beta_list, demo_prepared.X, demo_prepared.y, stage)
         expected = beta_list.stage_probabilities_[stage]
         assert list(trace(figure, "beta calibration").y) == pytest.approx(expected, abs=1e-9)
         assert table["list_estimate"].to_numpy() == pytest.approx(beta_list.stage_probabilities_[stage])
 
 
-def test_calibration_curves_on_other_rows_are_fitted_to_those_rows(demo, model):
-    X, y = demo.X.iloc[::3], demo.y[::3]
+def test_calibration_curves_on_other_rows_are_fitted_to_those_rows(demo_prepared, model):
+    X, y = demo_prepared.X.iloc[::3], demo_prepared.y[::3]
     figure, table = calibration_figure(model, X, y, 3)
     _, reachable, positives, negatives = counts_by_hand(model, X, y, 3)
     beta, _ = beta_probabilities(reachable, positives, negatives, reachable[0], reachable[-1])
@@ -118,17 +110,17 @@ def test_calibration_curves_on_other_rows_are_fitted_to_those_rows(demo, model):
     assert list(again.data[0].x) == list(figure.data[0].x)
 
 
-def test_bad_stage_is_a_psl_error(demo, model):
+def test_bad_stage_is_a_psl_error(demo_prepared, model):
     with pytest.raises(PSLError, match="stage"):
-        calibration_figure(model, demo.X, demo.y, STAGES + 1)
+        calibration_figure(model, demo_prepared.X, demo_prepared.y, STAGES + 1)
     with pytest.raises(PSLError, match="stage"):
         interval_figure(model, -1)
 
 
 # ---------------------------------------------------------------------------- reliability, Brier, ROC
-def test_reliability_figure_plots_the_bins_by_hand(demo, model):
-    p = model.predict_proba(demo.X.iloc[1::2], stage=3)[:, 1]
-    y = demo.y[1::2]
+def test_reliability_figure_plots_the_bins_by_hand(demo_prepared, model):
+    p = model.predict_proba(demo_prepared.X.iloc[1::2], stage=3)[:, 1]
+    y = demo_prepared.y[1::2]
     figure, table = reliability_figure(y, p, n_bins=5)
     bins = np.minimum((p * 5).astype(int), 4)
     used = np.unique(bins)
@@ -142,8 +134,8 @@ def test_reliability_figure_plots_the_bins_by_hand(demo, model):
     assert len(table) == len(used)
 
 
-def test_brier_figure_stacks_to_the_brier_score(demo, model):
-    X, y = demo.X.iloc[::2], demo.y[::2]
+def test_brier_figure_stacks_to_the_brier_score(demo_prepared, model):
+    X, y = demo_prepared.X.iloc[::2], demo_prepared.y[::2]
     figure, table = brier_figure(model, X, y)
     assert figure.layout.barmode == "stack"
     calibration = np.asarray(trace(figure, "calibration loss").y)
@@ -156,8 +148,8 @@ def test_brier_figure_stacks_to_the_brier_score(demo, model):
     assert list(trace(figure, "Brier score").y) == pytest.approx(table["brier"].tolist())
 
 
-def test_roc_figure_hull_is_convex(demo, model):
-    X, y = demo.X.iloc[1::2], demo.y[1::2]
+def test_roc_figure_hull_is_convex(demo_prepared, model):
+    X, y = demo_prepared.X.iloc[1::2], demo_prepared.y[1::2]
     p = model.predict_proba(X, stage=STAGES)[:, 1]
     figure, table = roc_figure(y, p)
     hull = trace(figure, "ROC convex hull")
@@ -264,9 +256,9 @@ def test_interval_grid_has_a_panel_per_stage_on_one_y_axis(model):
 
 # ---------------------------------------------------------------------------- evaluation figures
 @pytest.fixture(scope="module")
-def cv(demo):
-    return monte_carlo_cv(demo.X, demo.y, lambda: ProbabilisticScoringList(max_stages=4), n_splits=4,
-                          cost_ratio=2.0, confidences=(0.5, 0.9))
+def cv(demo_prepared):
+    return monte_carlo_cv(demo_prepared.X, demo_prepared.y, lambda: ProbabilisticScoringList(max_stages=4),
+                          n_splits=4, cost_ratio=2.0, confidences=(0.5, 0.9))
 
 
 @pytest.mark.parametrize("measure", MEASURES)

@@ -7,8 +7,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from psl_core.data import infer_column_types, prepare_training_data
-from psl_core.demo import load_demo
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.questions import percent
 from psl_core.training import (
@@ -34,15 +32,8 @@ DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
 
 @pytest.fixture(scope="module")
-def prepared():
-    df, meta = load_demo()
-    types = infer_column_types(df, meta.columns)
-    return prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
-
-
-@pytest.fixture(scope="module")
-def trained(prepared):
-    return train_list(prepared, DEMO_NAME, TrainingOptions())
+def trained(demo_prepared):
+    return train_list(demo_prepared, DEMO_NAME, TrainingOptions())
 
 
 # --------------------------------------------------------------------------- score sets
@@ -115,33 +106,33 @@ def test_bad_options_are_refused_with_a_message(change, words):
         TrainingOptions(**change)
 
 
-def test_the_split_is_stratified_and_repeatable(prepared):
-    X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, 1 / 3, seed=0)
-    assert len(y_test) == 99 and len(y_train) == len(prepared.y) - 99
-    assert y_test.mean() == pytest.approx(prepared.y.mean(), abs=0.01)
+def test_the_split_is_stratified_and_repeatable(demo_prepared):
+    X_train, X_test, y_train, y_test = split_rows(demo_prepared.X, demo_prepared.y, 1 / 3, seed=0)
+    assert len(y_test) == 99 and len(y_train) == len(demo_prepared.y) - 99
+    assert y_test.mean() == pytest.approx(demo_prepared.y.mean(), abs=0.01)
     assert set(X_train.index).isdisjoint(X_test.index)
-    again = split_rows(prepared.X, prepared.y, 1 / 3, seed=0)[1]
+    again = split_rows(demo_prepared.X, demo_prepared.y, 1 / 3, seed=0)[1]
     assert list(again.index) == list(X_test.index)
-    assert list(split_rows(prepared.X, prepared.y, 1 / 3, seed=1)[1].index) != list(X_test.index)
+    assert list(split_rows(demo_prepared.X, demo_prepared.y, 1 / 3, seed=1)[1].index) != list(X_test.index)
 
 
-def test_a_test_fraction_of_zero_trains_on_every_row(prepared):
-    X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, 0, seed=0)
-    assert X_test is None and y_test is None and len(y_train) == len(prepared.y)
+def test_a_test_fraction_of_zero_trains_on_every_row(demo_prepared):
+    X_train, X_test, y_train, y_test = split_rows(demo_prepared.X, demo_prepared.y, 0, seed=0)
+    assert X_test is None and y_test is None and len(y_train) == len(demo_prepared.y)
 
 
-def test_a_test_part_too_small_for_both_classes_is_explained(prepared):
+def test_a_test_part_too_small_for_both_classes_is_explained(demo_prepared):
     with pytest.raises(DataError, match="too few to hold both outcome classes"):
-        split_rows(prepared.X, prepared.y, 0.001, seed=0)
+        split_rows(demo_prepared.X, demo_prepared.y, 0.001, seed=0)
 
 
 # --------------------------------------------------------------------------- training
 
 
-def test_training_records_the_options_the_rows_and_both_measures(prepared, trained):
+def test_training_records_the_options_the_rows_and_both_measures(demo_prepared, trained):
     model, metadata = trained
     options = metadata["training_options"]
-    assert options["n_train"] + options["n_test"] == prepared.n_rows_after
+    assert options["n_train"] + options["n_test"] == demo_prepared.n_rows_after
     assert options["n_test"] == 99 and metadata["source"] == "trained"
     assert metadata["dataset"]["name"] == DEMO_NAME
     for part in ("train", "test"):
@@ -149,19 +140,20 @@ def test_training_records_the_options_the_rows_and_both_measures(prepared, train
     json.dumps(metadata)  # the model file must be able to hold it
 
 
-def test_training_reports_every_stage_and_honours_max_stages(prepared):
+def test_training_reports_every_stage_and_honours_max_stages(demo_prepared):
     seen = []
     model, metadata = train_list(
-        prepared, DEMO_NAME, TrainingOptions(max_stages=3, test_fraction=0), progress=lambda k, n: seen.append((k, n))
+        demo_prepared, DEMO_NAME, TrainingOptions(max_stages=3, test_fraction=0),
+        progress=lambda k, n: seen.append((k, n)),
     )
     assert model.n_stages_ == 4
     assert seen == [(1, 3), (2, 3), (3, 3)]
     assert "test" not in metadata["performance"] and metadata["training_options"]["n_test"] == 0
 
 
-def test_the_same_seed_learns_the_same_list(prepared, trained):
+def test_the_same_seed_learns_the_same_list(demo_prepared, trained):
     model, _ = trained
-    again, _ = train_list(prepared, DEMO_NAME, TrainingOptions())
+    again, _ = train_list(demo_prepared, DEMO_NAME, TrainingOptions())
     assert again.to_json({}) == model.to_json({})
 
 

@@ -193,6 +193,100 @@ def _logistic_loss(x1, x2, a, b, c, pos, neg):
 
 
 @njit(cache=True)
+def _sigmoid_pass(tau, pos, neg, a, c):
+    """Loss (as :func:`_logistic_loss`), gradient and Hessian of ``logit q = a tau + c``
+    in one pass over the counts: (loss, ga, gc, haa, hac, hcc)."""
+    loss = 0.5 * _BETA_RIDGE * a * a
+    ga = _BETA_RIDGE * a
+    gc = 0.0
+    haa = _BETA_RIDGE
+    hac = 0.0
+    hcc = 1e-12
+    for i in range(pos.shape[0]):
+        w = pos[i] + neg[i]
+        if w <= 0.0:
+            continue
+        z = a * tau[i] + c
+        # p = sigmoid(z); lp = log(1 + exp(-z)) = -log p, ln = -log(1 - p), computed stably
+        if z > 0:
+            e = np.exp(-z)
+            p = 1.0 / (1.0 + e)
+            lp = np.log1p(e)
+            ln = z + lp
+        else:
+            e = np.exp(z)
+            p = e / (1.0 + e)
+            ln = np.log1p(e)
+            lp = ln - z
+        loss += pos[i] * lp + neg[i] * ln
+        r = p * w - pos[i]
+        h = w * p * (1.0 - p)
+        ga += r * tau[i]
+        gc += r
+        haa += h * tau[i] * tau[i]
+        hac += h * tau[i]
+        hcc += h
+    return loss, ga, gc, haa, hac, hcc
+
+
+@njit(cache=True)
+def _sigmoid_fit(tau, pos, neg, start):
+    """Weighted logistic regression ``logit q = a tau + c`` with ``a >= 0``; returns (a, c).
+
+    The two-parameter case of :func:`_logistic_fit`, written out because the search fits
+    it for every candidate: closed-form 2 x 2 Newton steps, one pass over the counts per
+    step (a step that goes uphill is halved from the last good point), stopping when the
+    Newton decrement promises less than the tolerance of :func:`_logistic_fit`. The loss
+    is convex, so when the free slope comes out negative the constrained optimum is the
+    constant fit: ``a = 0`` and ``c`` the logit of the overall rate. Newton's method starts
+    from ``start = (a, c)`` when it is finite (a warm start: the cross-validated criteria
+    fit nearly the same counts once per fold), else from the constant fit.
+    """
+    total = 0.0
+    total_pos = 0.0
+    for i in range(pos.shape[0]):
+        total += pos[i] + neg[i]
+        total_pos += pos[i]
+    rate = min(max(total_pos / total, 1e-12), 1.0 - 1e-12)
+    constant = np.log(rate / (1.0 - rate))
+    a = 0.0
+    c = constant
+    if np.isfinite(start[0]) and np.isfinite(start[1]):
+        a = start[0]
+        c = start[1]
+    tolerance = 1e-12 * max(1.0, total)
+    best_a = a
+    best_c = c
+    best_loss = np.inf
+    step_a = 0.0
+    step_c = 0.0
+    t = 1.0
+    for _ in range(200):
+        loss, ga, gc, haa, hac, hcc = _sigmoid_pass(tau, pos, neg, a, c)
+        if loss > best_loss + 1e-15:
+            t *= 0.5
+            if t < 1e-8:
+                break
+            a = best_a - t * step_a
+            c = best_c - t * step_c
+            continue
+        best_a, best_c, best_loss = a, c, loss
+        det = haa * hcc - hac * hac
+        if det <= 0.0:
+            break
+        step_a = (hcc * ga - hac * gc) / det
+        step_c = (haa * gc - hac * ga) / det
+        if 0.5 * (ga * step_a + gc * step_c) < tolerance:
+            break
+        t = 1.0
+        a = best_a - step_a
+        c = best_c - step_c
+    if best_a < 0.0:
+        return 0.0, constant
+    return best_a, best_c
+
+
+@njit(cache=True)
 def _beta_fit(tau, pos, neg):
     """Fit eq. 9 with a, b >= 0 on counts per tau; returns (a, b, c).
 
@@ -243,6 +337,22 @@ def _shrunk(pos, neg, shrink):
 
 
 @njit(cache=True)
+def _tau_of_slot(i, lo_slot, hi_slot):
+    """tau of slot i of a dense count array (:func:`psl_core.calibration.tau_of_total`
+    with the reachable totals in slots ``lo_slot..hi_slot``)."""
+    value = (i - lo_slot + 1.0) / (hi_slot - lo_slot + 2.0)
+    # Slots outside the reachable range carry no case; keep tau inside (0, 1).
+    return min(max(value, 1e-9), 1.0 - 1e-9)
+
+
+@njit(cache=True)
+def _tau_slots(lo_slot, hi_slot, tau):
+    """:func:`_tau_of_slot` of every slot, written into ``tau``."""
+    for i in range(tau.shape[0]):
+        tau[i] = _tau_of_slot(i, lo_slot, hi_slot)
+
+
+@njit(cache=True)
 def _calibrate_dense(pos, neg, method, lo_slot, hi_slot, shrink, out):
     """Calibrated probability per slot of a dense count array.
 
@@ -256,19 +366,13 @@ def _calibrate_dense(pos, neg, method, lo_slot, hi_slot, shrink, out):
         return
     size = pos.shape[0]
     tau = np.empty(size)
-    for i in range(size):
-        tau[i] = (i - lo_slot + 1.0) / (hi_slot - lo_slot + 2.0)
-        # Slots outside the reachable range carry no case; keep tau inside (0, 1).
-        tau[i] = min(max(tau[i], 1e-9), 1.0 - 1e-9)
+    _tau_slots(lo_slot, hi_slot, tau)
     if method == BETA:
         a, b, c = _beta_fit(tau, pos, neg)
         _beta_eval(tau, a, b, c, out)
         return
-    # SIGMOID: logit q = a tau + c with a >= 0, the logistic link of risk scores; the
-    # constant fit (a = 0) is the constrained optimum whenever the free slope is negative.
-    a, _, c, _ = _logistic_fit(tau, tau, True, False, pos, neg)
-    if a < 0.0:
-        a, _, c, _ = _logistic_fit(tau, tau, False, False, pos, neg)
+    # SIGMOID: logit q = a tau + c with a >= 0, the logistic link of risk scores.
+    a, c = _sigmoid_fit(tau, pos, neg, np.full(2, np.nan))
     for i in range(size):
         out[i] = 1.0 / (1.0 + np.exp(-(a * tau[i] + c)))
 
@@ -362,23 +466,79 @@ def _count_below(start, positions, code, p):
 
 
 @njit(cache=True)
+def _held_out_term(positives, negatives, q, criterion):
+    """Brier score or log-loss of one held-out slot's counts given its estimate q."""
+    if criterion == CV_BRIER:
+        return positives * (1.0 - q) ** 2 + negatives * q ** 2
+    p = min(max(q, _LOG_LOSS_EPS), 1.0 - _LOG_LOSS_EPS)
+    return -(positives * np.log(p) + negatives * np.log(1.0 - p))
+
+
+@njit(cache=True)
 def _held_out_score(pos, neg, q, criterion):
     """Brier score or log-loss summed over held-out counts given estimates q."""
     total = 0.0
     for i in range(pos.shape[0]):
-        if pos[i] + neg[i] <= 0.0:
-            continue
-        if criterion == CV_BRIER:
-            total += pos[i] * (1.0 - q[i]) ** 2 + neg[i] * q[i] ** 2
-        else:
-            p = min(max(q[i], _LOG_LOSS_EPS), 1.0 - _LOG_LOSS_EPS)
-            total -= pos[i] * np.log(p) + neg[i] * np.log(1.0 - p)
+        if pos[i] + neg[i] > 0.0:
+            total += _held_out_term(pos[i], neg[i], q[i], criterion)
     return total
 
 
 @njit(cache=True)
+def _sigmoid_held_out(fold_pos, fold_neg, all_pos, all_neg, lo_slot, hi_slot, shrink, criterion, pos, neg, tau):
+    """The cross-validated criterion of sigmoid calibration, summed over the folds.
+
+    What :func:`_label_value` computes with :func:`_calibrate_dense` for the other
+    methods, written out for the sigmoid link (the default calibration): only the slots
+    with cases are visited (packed into the first entries of the work arrays ``pos``,
+    ``neg`` and ``tau``), the pseudo-counts go straight into the work arrays, and each
+    fold's fit starts from the previous fold's solution (the training parts share all
+    but two folds).
+    """
+    slots = np.empty(pos.shape[0], dtype=np.int64)
+    n = 0
+    for i in range(pos.shape[0]):
+        if all_pos[i] + all_neg[i] > 0.0:
+            slots[n] = i
+            tau[n] = _tau_of_slot(i, lo_slot, hi_slot)
+            n += 1
+    strength = shrink[0]
+    rate = shrink[1]
+    start = np.full(2, np.nan)
+    loss = 0.0
+    for f in range(fold_pos.shape[0]):
+        for j in range(n):
+            i = slots[j]
+            pos[j] = all_pos[i] - fold_pos[f, i]
+            neg[j] = all_neg[i] - fold_neg[f, i]
+            if strength > 0.0 and pos[j] + neg[j] > 0.0:
+                pos[j] += strength * rate
+                neg[j] += strength * (1.0 - rate)
+        a, c = _sigmoid_fit(tau[:n], pos[:n], neg[:n], start)
+        start[0] = a
+        start[1] = c
+        for j in range(n):
+            i = slots[j]
+            if fold_pos[f, i] + fold_neg[f, i] > 0.0:
+                q = 1.0 / (1.0 + np.exp(-(a * tau[j] + c)))
+                loss += _held_out_term(fold_pos[f, i], fold_neg[f, i], q, criterion)
+    return loss
+
+
+@njit(cache=True)
+def _low_counts(start, positions, p, low):
+    """``low[code]``: rows of each code among the first p of a feature's sorted order.
+
+    Depends on the cut only, not on the score, so :func:`_search_feature` computes it
+    once per cut and shares it between the tracks.
+    """
+    for code in range(low.shape[0]):
+        low[code] = _count_below(start, positions, code, p)
+
+
+@njit(cache=True)
 def _label_value(
-    start, positions, p, s, negated, totals_of_group, group_slot,
+    low, s, negated, totals_of_group, group_slot,
     reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
 ):
     """Criterion after adding a literal to the current totals of labelled rows.
@@ -388,7 +548,8 @@ def _label_value(
     group's slot to the slot ``s`` higher.
 
     Rows carry a fold (one fold unless the criterion is cross-validated): the code of a
-    row is ``(2 g + y) F + fold`` and ``totals_of_group[g, y F + fold]`` counts them.
+    row is ``(2 g + y) F + fold``, ``totals_of_group[g, y F + fold]`` counts them and
+    ``low[code]`` counts those among the first p (:func:`_low_counts`).
     A cross-validated criterion calibrates on all folds but one and scores the held-out
     fold, for every fold. ``fold_pos``/``fold_neg`` (F, size) and ``pos``, ``neg``, ``q``
     (size) are work arrays over the dense range of totals.
@@ -400,8 +561,8 @@ def _label_value(
         slot = group_slot[g]
         for f in range(n_folds):
             code = 2 * n_folds * g + f
-            low_neg = _count_below(start, positions, code, p)
-            low_pos = _count_below(start, positions, code + n_folds, p)
+            low_neg = low[code]
+            low_pos = low[code + n_folds]
             high_neg = totals_of_group[g, f] - low_neg
             high_pos = totals_of_group[g, n_folds + f] - low_pos
             if negated:
@@ -418,6 +579,9 @@ def _label_value(
         return _criterion_value(fold_pos[0], fold_neg[0], q, criterion)
     all_pos = fold_pos.sum(axis=0)
     all_neg = fold_neg.sum(axis=0)
+    if method == SIGMOID:
+        loss = _sigmoid_held_out(fold_pos, fold_neg, all_pos, all_neg, lo_slot, hi_slot, shrink, criterion, pos, neg, q)
+        return loss / (all_pos.sum() + all_neg.sum())
     loss = 0.0
     for f in range(n_folds):
         pos[:] = all_pos - fold_pos[f]
@@ -463,15 +627,37 @@ def _pair_value(start, positions, p, s, negated, group_difference, group_size):
 
 @njit(cache=True)
 def _candidate_value(
-    problem, start, positions, p, s, negated, group_int, group_float,
+    problem, start, positions, p, low, s, negated, group_int, group_float,
     reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
 ):
-    """Criterion of one candidate for labelled rows or for comparison pairs."""
+    """Criterion of one candidate for labelled rows (``low`` from :func:`_low_counts`)
+    or for comparison pairs."""
     if problem == PAIRS:
         return _pair_value(start, positions, p, s, negated, group_int, group_float[:, 0])
     return _label_value(
-        start, positions, p, s, negated, group_float, group_int,
+        low, s, negated, group_float, group_int,
         reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+    )
+
+
+@njit(cache=True)
+def _cut_value(
+    c, problem, start, positions, cut_positions, lows, have_low, t, scores, negated,
+    group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
+    fold_pos, fold_neg, pos, neg, q,
+):
+    """Criterion of cut ``c`` on track ``t`` (:func:`_candidate_value`), computing the
+    cut's class counts (:func:`_low_counts`) the first time any track needs them."""
+    row = 0
+    if problem == LABELS:
+        row = c
+        if not have_low[c]:
+            _low_counts(start, positions, cut_positions[c], lows[c])
+            have_low[c] = True
+    return _candidate_value(
+        problem, start, positions, cut_positions[c], lows[row], scores[t], negated[t],
+        group_int, group_float, reach_lo_slot, reach_hi_slot,
+        method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
     )
 
 
@@ -487,14 +673,19 @@ def _search_feature(
     describe the current groups (slots and counts for labels, differences and sizes
     for pairs).
 
-    ``brute`` evaluates every cut. Otherwise each round evaluates a grid of cuts on the
-    track's current interval and keeps the interval between the grid neighbours of the
-    first and last grid minimum: for a quasi-convex criterion that interval holds every
-    minimizer. A round that cannot shrink the interval doubles the grid, up to
-    :data:`MAX_GRID_POINTS`; a grid of that size that is entirely flat is a plateau and
-    its first cut is taken. Once the interval is no longer than the grid every cut in
-    it is evaluated, so on quasi-convex criteria without such a plateau the answer
-    equals brute force: the first minimizing cut.
+    ``brute`` evaluates every cut. Otherwise the two outer cuts are evaluated first: for
+    a numeric feature they make the literal constant (it changes no probability), so a
+    track whose literal only hurts has its minimum there, and those two ties would keep
+    the search below from narrowing. The inner cuts are then searched in rounds: each
+    round evaluates a grid of cuts on the track's current interval and keeps the
+    interval between the grid neighbours of the first and last grid minimum: for a
+    quasi-convex criterion that interval holds every minimizer. A round that cannot
+    shrink the interval doubles the grid, up to :data:`MAX_GRID_POINTS`; a grid of that
+    size that is entirely flat is a plateau and its first cut is taken. Once the
+    interval is no longer than the grid every cut in it is evaluated. The answer is the
+    first minimum of (first outer cut, inner answer, last outer cut), so on
+    quasi-convex criteria without such a plateau it equals brute force: the first
+    minimizing cut.
 
     Returns
     -------
@@ -510,15 +701,30 @@ def _search_feature(
     fold_pos = np.empty((n_folds, size))
     fold_neg = np.empty((n_folds, size))
     memo = np.full(n_cuts, np.nan)
+    # Class counts below each cut, shared by the tracks (labelled rows only).
+    lows = np.empty((n_cuts if problem == LABELS else 1, start.shape[0] - 1))
+    have_low = np.zeros(n_cuts, dtype=np.bool_)
     touched = np.empty(n_cuts, dtype=np.int64)
     best_cut = np.zeros(n_tracks, dtype=np.int64)
     best_value = np.zeros(n_tracks)
     grid = np.empty(n_cuts, dtype=np.int64)
     values = np.empty(n_cuts)
+    outer = not brute and n_cuts > 6
     for t in range(n_tracks):
         n_touched = 0
         lo = 0
         hi = n_cuts - 1
+        if outer:
+            for c in (lo, hi):
+                memo[c] = _cut_value(
+                    c, problem, start, positions, cut_positions, lows, have_low, t, scores, negated,
+                    group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
+                    fold_pos, fold_neg, pos, neg, q,
+                )
+                touched[n_touched] = c
+                n_touched += 1
+            lo += 1
+            hi -= 1
         points = n_cuts if brute else 5
         while True:
             exhaustive = hi - lo + 1 <= points
@@ -530,10 +736,10 @@ def _search_feature(
                     grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
                 c = grid[i]
                 if np.isnan(memo[c]):
-                    memo[c] = _candidate_value(
-                        problem, start, positions, cut_positions[c], scores[t], negated[t],
-                        group_int, group_float, reach_lo_slot, reach_hi_slot,
-                        method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+                    memo[c] = _cut_value(
+                        c, problem, start, positions, cut_positions, lows, have_low, t, scores, negated,
+                        group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
+                        fold_pos, fold_neg, pos, neg, q,
                     )
                     touched[n_touched] = c
                     n_touched += 1
@@ -559,6 +765,16 @@ def _search_feature(
             points = 5 if shrunk else 2 * points - 1
             lo = new_lo
             hi = new_hi
+        if outer:
+            first_outer = memo[0]
+            last_outer = memo[n_cuts - 1]
+            smallest = min(first_outer, best_value[t], last_outer)
+            if first_outer <= smallest + TIE_TOLERANCE:
+                best_cut[t] = 0
+                best_value[t] = first_outer
+            elif best_value[t] > smallest + TIE_TOLERANCE:
+                best_cut[t] = n_cuts - 1
+                best_value[t] = last_outer
         for i in range(n_touched):
             memo[touched[i]] = np.nan
     return best_cut, best_value

@@ -287,8 +287,9 @@ with st.expander("How this works"):
   both possible answers, shows every total they allow, and reports the range of
   probabilities and the widest interval over them, so unknown answers make the decision
   more cautious, never less.
-- A feature that appears in several questions (one per category of a categorical feature)
-  is asked once; its later questions use the same answer.
+- A feature that appears in several questions (one per category of a categorical feature,
+  or a measurement with a second threshold) is asked once; its later questions use the
+  same answer.
 - Nothing you enter is saved to disk or sent anywhere; the record below exists only in this
   session until you download it.
 """

@@ -11,7 +11,7 @@ Modules follow the paper's sections: :mod:`~psl_core.binarization` (4.3),
 """
 
 from .errors import DataError, ModelFileError, PSLError
-from .model import ProbabilisticScoringList
+from .model import PAPER_SETUP, ProbabilisticScoringList
 
 __version__ = "0.1.0"
-__all__ = ["ProbabilisticScoringList", "PSLError", "DataError", "ModelFileError", "__version__"]
+__all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "PSLError", "DataError", "ModelFileError", "__version__"]

@@ -8,8 +8,9 @@ This module sits between it and a clinician, who answers in raw values ("152 bpm
   words with its unit, the condition and its points ("Max heart rate > 147.5 bpm: −2
   points") and, for a binary or categorical feature, the answers to offer.
 - Answers are kept per column, so a column that comes back later in the list (a
-  categorical feature contributes one stage per category) is asked once; its later stages
-  are answered from the first answer (:func:`advance`, :func:`stage_answers`).
+  categorical feature contributes one stage per category, a numeric one may come back with
+  a second threshold) is asked once; its later stages are answered from the first answer
+  (:func:`advance`, :func:`stage_answers`).
 - :func:`triage_steps` runs :func:`~psl_core.decision.triage_step` for every stage answered
   so far, and :func:`triage_figure` draws them.
 

@@ -176,17 +176,20 @@ def first_minimum(values):
     return int(np.flatnonzero(values <= values.min() + TIE_TOLERANCE)[0])
 
 
-def stage_options(evaluator, available, tracks, threshold_search):
+def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None):
     """Best cut of every (feature, score, polarity) still available at this stage.
 
     Parameters
     ----------
     evaluator : LabelEvaluator
     available : sequence of int
-        Feature indices not used yet, in enumeration order.
+        Feature indices still available, in enumeration order.
     tracks : list of (score, negated)
         The score/polarity pairs to try (see :func:`score_tracks`).
     threshold_search : {"bisect", "brute"}
+    used_cuts : dict of int to list of int, optional
+        Cuts of a feature that earlier stages use already (a reused numeric feature asks
+        a new question: its earlier cuts are not tried again).
 
     Returns
     -------
@@ -196,11 +199,15 @@ def stage_options(evaluator, available, tracks, threshold_search):
     negated = np.array([n for _, n in tracks], dtype=np.bool_)
     options = []
     for f in available:
+        positions = evaluator.features[f].positions
+        cut_index = np.arange(len(positions))
+        if used_cuts and used_cuts.get(f):
+            cut_index = np.delete(cut_index, used_cuts[f])
         cuts, values = evaluator.search(
-            f, evaluator.features[f].positions, scores, negated, threshold_search == "brute"
+            f, positions[cut_index], scores, negated, threshold_search == "brute"
         )
         for (s, n), cut, value in zip(tracks, cuts, values):
-            options.append(Option(float(value), int(f), int(cut), int(s), bool(n)))
+            options.append(Option(float(value), int(f), int(cut_index[cut]), int(s), bool(n)))
     return options
 
 
@@ -234,17 +241,45 @@ def indicator(feature, cut, negated):
 
 @dataclass
 class _Prefix:
-    """A partial list in the beam: its options, the sum of their criteria, and state."""
+    """A partial list in the beam: its options, the sum of their criteria, and state
+    (``budget``: how many more stages may use each feature)."""
 
     chosen: list
     cumulative: float
     totals: np.ndarray
     reach: tuple
-    available: list
+    budget: np.ndarray
+
+    @property
+    def available(self):
+        return np.flatnonzero(self.budget > 0).tolist()
+
+    def used_cuts(self):
+        used = {}
+        for option in self.chosen:
+            used.setdefault(option.feature, []).append(option.cut)
+        return used
+
+
+def feature_budget(features, max_uses):
+    """Stages each candidate feature may fill: ``max_uses`` for a numeric feature with
+    more than one candidate cut (a new threshold each time), 1 for the others.
+
+    Returns
+    -------
+    ndarray of int, shape (n_features,)
+    """
+    return np.array([min(max_uses, len(f.cuts)) if len(f.cuts) > 1 else 1 for f in features], dtype=np.int64)
+
+
+def _spend(budget, feature):
+    budget = budget.copy()
+    budget[feature] -= 1
+    return budget
 
 
 def greedy_search(
-    evaluator, score_set, max_stages, threshold_search, lookahead, progress=None, beam_width=1,
+    evaluator, score_set, max_stages, threshold_search, lookahead, progress=None, beam_width=1, max_uses=1,
 ):
     """List construction: greedy, or beam search over prefixes, with optional lookahead.
 
@@ -261,15 +296,20 @@ def greedy_search(
     evaluator : LabelEvaluator or PairEvaluator
     score_set : sequence of int
     max_stages : int or None
-        Maximal number of features; None = until every feature is used.
+        Maximal number of stages; None = as many as there are candidate features (or
+        fewer, when every feature's uses are spent).
     threshold_search : {"bisect", "brute"}
     lookahead : int >= 1
         1 = rank an option by its own criterion. With L > 1 an option is rated by the
-        best criterion reachable after L - 1 further greedy stages.
+        best criterion reachable after L - 1 further greedy stages (fewer near the end:
+        never beyond the list's last stage).
     progress : callable or None
         Called as ``progress(stage, n_stages)`` after each stage.
     beam_width : int >= 1
         Number of prefixes kept per stage.
+    max_uses : int >= 1
+        Stages a numeric feature may fill, each with a threshold of its own
+        (:func:`feature_budget`); 1 is the paper's list (every feature once).
 
     Returns
     -------
@@ -277,18 +317,21 @@ def greedy_search(
         The chosen option of each stage, in order.
     """
     features = evaluator.features
-    n_stages = len(features) if max_stages is None else min(max_stages, len(features))
-    beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), list(range(len(features))))]
+    budget = feature_budget(features, max_uses)
+    n_stages = len(features) if max_stages is None else min(max_stages, int(budget.sum()))
+    beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget)]
     for stage in range(n_stages):
         extensions = []
         for prefix in beam:
             options = _options_at(
                 evaluator, prefix.totals, prefix.reach, prefix.available, score_set, threshold_search, stage == 0,
+                prefix.used_cuts(),
             )
+            # Look ahead at most to the list's last stage: the last stage is rated by itself.
+            depth = min(lookahead - 1, n_stages - 1 - stage)
             for option in options:
-                rating = option.value if lookahead == 1 else _rating(
-                    evaluator, option, prefix.totals, prefix.reach, prefix.available,
-                    score_set, threshold_search, lookahead - 1,
+                rating = option.value if depth == 0 else _rating(
+                    evaluator, option, prefix, score_set, threshold_search, depth,
                 )
                 extensions.append((prefix.cumulative + rating, prefix, option))
         ranks = np.array([rank for rank, _, _ in extensions])
@@ -298,7 +341,7 @@ def greedy_search(
             totals, reach = _apply(features, option, prefix.totals, prefix.reach)
             beam.append(_Prefix(
                 prefix.chosen + [option], prefix.cumulative + option.value, totals, reach,
-                [f for f in prefix.available if f != option.feature],
+                _spend(prefix.budget, option.feature),
             ))
         if progress is not None:
             progress(stage + 1, n_stages)
@@ -316,10 +359,10 @@ def _first_of_ties(ranks, width):
     return kept
 
 
-def _options_at(evaluator, totals, reach, available, score_set, threshold_search, first_stage):
+def _options_at(evaluator, totals, reach, available, score_set, threshold_search, first_stage, used_cuts=None):
     evaluator.set_totals(totals, *reach)
     tracks = score_tracks(score_set, first_stage)
-    return stage_options(evaluator, available, tracks, threshold_search)
+    return stage_options(evaluator, available, tracks, threshold_search, used_cuts)
 
 
 def _apply(features, option, totals, reach):
@@ -328,16 +371,19 @@ def _apply(features, option, totals, reach):
     return new_totals, new_reach
 
 
-def _rating(evaluator, option, totals, reach, available, score_set, threshold_search, depth):
-    totals, reach = _apply(evaluator.features, option, totals, reach)
-    remaining = [f for f in available if f != option.feature]
+def _rating(evaluator, option, prefix, score_set, threshold_search, depth):
+    """The criterion after ``option`` and ``depth`` more greedy stages (lookahead)."""
+    totals, reach = _apply(evaluator.features, option, prefix.totals, prefix.reach)
+    path = _Prefix(prefix.chosen + [option], 0.0, totals, reach, _spend(prefix.budget, option.feature))
     value = option.value
     for _ in range(depth):
-        if not remaining:
+        if not path.available:
             break
-        options = _options_at(evaluator, totals, reach, remaining, score_set, threshold_search, False)
+        options = _options_at(
+            evaluator, path.totals, path.reach, path.available, score_set, threshold_search, False, path.used_cuts(),
+        )
         best = options[first_minimum([o.value for o in options])]
         value = best.value
-        totals, reach = _apply(evaluator.features, best, totals, reach)
-        remaining.remove(best.feature)
+        totals, reach = _apply(evaluator.features, best, path.totals, path.reach)
+        path = _Prefix(path.chosen + [best], 0.0, totals, reach, _spend(path.budget, best.feature))
     return value

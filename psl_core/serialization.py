@@ -189,6 +189,8 @@ def loads(text, cls):
     if not isinstance(params, dict):
         _fail("params must be an object")
     model = cls()
+    # Files written before max_feature_uses existed hold lists that use every feature once.
+    params = {"max_feature_uses": 1, **params}
     if set(params) - set(model.get_params()):
         _fail(f"params has unknown entries {sorted(set(params) - set(model.get_params()))}")
     try:

@@ -99,6 +99,27 @@ def score_set_label(score_set):
 RECOMMEND_FOLDS = 5
 
 
+SETUPS = {
+    "paper": {
+        "calibration": "isotonic",
+        "loss": "entropy",
+        "prior_strength": 0.0,
+        "max_feature_uses": 1,
+        "interval_correction": "bonferroni",
+    },
+    "recommended": {
+        "calibration": "sigmoid",
+        "loss": "cv_brier",
+        "prior_strength": 2.0,
+        "max_feature_uses": 2,
+        "interval_correction": "sidak",
+    },
+}
+"""The learner's choices of the two named setups: the paper's (Hanselle et al.) and the
+recommended one, :class:`~psl_core.model.ProbabilisticScoringList`'s defaults, chosen by
+their measured test Brier scores on the shared datasets (``bench/quality.py``)."""
+
+
 @dataclass(frozen=True)
 class TrainingOptions:
     """The learner's options on the Train page; the defaults are the paper's setup.
@@ -106,22 +127,37 @@ class TrainingOptions:
     Attributes
     ----------
     score_set : tuple of int
-    calibration : {"isotonic", "beta"}
+    calibration : {"isotonic", "beta", "sigmoid"}
     binarization : {"in-search", "preprocess"}
     threshold_search : {"bisect", "brute"}
+    loss : {"entropy", "cv_brier", "cv_log_loss", "soft_rank"}
+        How the search compares candidates (see ``ProbabilisticScoringList``).
+    prior_strength : float >= 0
+        Pseudo-counts that pull the estimates of rare totals toward the overall rate.
+    max_feature_uses : int >= 1
+        Stages a numeric feature may fill, each with its own threshold.
+    interval_correction : {"bonferroni", "sidak"}
     max_stages : int >= 1 or None
         None uses every feature.
     test_fraction : float in [0, 1)
         Share of the rows held out (stratified) to measure the list on; 0 keeps none.
     seed : int >= 0
-        Seed of the train/test split and of the internal cross-validation that
-        recommends where to stop the list (:data:`RECOMMEND_FOLDS` folds).
+        Seed of the train/test split, of the cross-validated criterion's folds and of
+        the internal cross-validation that recommends where to stop the list
+        (:data:`RECOMMEND_FOLDS` folds).
+
+    :meth:`setup` names the setup the choices make ("paper", "recommended" or "custom");
+    ``TrainingOptions(**SETUPS["recommended"])`` is the recommended one.
     """
 
     score_set: tuple = SCORE_SET_PRESETS["paper"]
     calibration: str = "isotonic"
     binarization: str = "in-search"
     threshold_search: str = "bisect"
+    loss: str = "entropy"
+    prior_strength: float = 0.0
+    max_feature_uses: int = 1
+    interval_correction: str = "bonferroni"
     max_stages: int | None = None
     test_fraction: float = 1 / 3
     seed: int = 0
@@ -142,6 +178,13 @@ class TrainingOptions:
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise PSLError(f"The seed must be a whole number >= 0, got {self.seed!r}.")
 
+    def setup(self):
+        """"paper" or "recommended" when the learner's choices are that setup's, else "custom"."""
+        for name, choices in SETUPS.items():
+            if all(getattr(self, key) == value for key, value in choices.items()):
+                return name
+        return "custom"
+
     def estimator(self):
         """An unfitted list with these options."""
         return ProbabilisticScoringList(
@@ -149,6 +192,10 @@ class TrainingOptions:
             calibration=self.calibration,
             binarization=self.binarization,
             threshold_search=self.threshold_search,
+            loss=self.loss,
+            prior_strength=self.prior_strength,
+            max_feature_uses=self.max_feature_uses,
+            interval_correction=self.interval_correction,
             max_stages=self.max_stages,
             recommend_folds=RECOMMEND_FOLDS,
             random_state=self.seed,
@@ -159,6 +206,8 @@ class TrainingOptions:
         options = asdict(self)
         options["score_set"] = [int(s) for s in self.score_set]
         options["test_fraction"] = float(self.test_fraction)
+        options["prior_strength"] = float(self.prior_strength)
+        options["setup"] = self.setup()
         return options
 
 

@@ -112,6 +112,37 @@ def test_options_reach_the_learner(page):
     assert [c for c in measures_table(page).columns if "(test)" in c] == []
 
 
+def test_the_setups_fill_the_options_and_reach_the_learner(page):
+    # The page opens on the paper's setup.
+    assert page.radio(key="w_train_setup").value == "paper"
+    assert page.radio(key="w_train_calibration").value == "isotonic"
+    assert page.radio(key="w_train_loss").value == "entropy"
+    page.radio(key="w_train_setup").set_value("recommended").run()
+    assert page.radio(key="w_train_calibration").value == "sigmoid"
+    assert page.radio(key="w_train_loss").value == "cv_brier"
+    assert page.number_input(key="w_train_prior_strength").value == 2.0
+    assert page.number_input(key="w_train_max_feature_uses").value == 2
+    assert page.radio(key="w_train_interval_correction").value == "sidak"
+    page.number_input(key="w_train_max_stages").set_value(4)
+    click_train(page)
+    assert not page.exception and not page.error
+    model = page.session_state["trained_model"]
+    assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses) == (
+        "sigmoid", "cv_brier", 2.0, 2,
+    )
+    assert model.interval_correction == "sidak"
+    assert page.session_state["trained_metadata"]["training_options"]["setup"] == "recommended"
+    assert "the recommended setup" in texts(page.caption)
+    # Back to the paper's: every option returns to the paper's choice.
+    page.radio(key="w_train_setup").set_value("paper").run()
+    click_train(page)
+    model = page.session_state["trained_model"]
+    assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses) == (
+        "isotonic", "entropy", 0.0, 1,
+    )
+    assert "the paper's setup" in texts(page.caption)
+
+
 def test_a_custom_score_set_is_used(page):
     page.radio(key="w_train_score_preset").set_value("custom")
     page.text_input(key="w_train_custom_scores").input("±1, ±4")

@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import brentq
 from scipy.stats import binom
 
-from psl_core import ProbabilisticScoringList
+from psl_core import PAPER_SETUP, ProbabilisticScoringList
 
 # x1, x2, y
 ROWS = np.array(
@@ -42,7 +42,7 @@ def cp_upper(k, n, alpha):
 
 @pytest.fixture(scope="module")
 def psl():
-    return ProbabilisticScoringList(score_set=(-2, -1, 1, 2)).fit(X, Y)
+    return ProbabilisticScoringList(**{**PAPER_SETUP, "score_set": (-2, -1, 1, 2)}).fit(X, Y)
 
 
 def test_the_list_is_the_hand_computed_one(psl):
@@ -107,7 +107,7 @@ def test_first_score_takes_the_sign_that_fits():
     rng = np.random.default_rng(0)
     x = rng.integers(0, 2, size=(200, 3))
     y = 1 - x[:, 1]
-    psl = ProbabilisticScoringList(score_set=(-2, -1, 1, 2)).fit(x, y)
+    psl = ProbabilisticScoringList(**{**PAPER_SETUP, "score_set": (-2, -1, 1, 2)}).fit(x, y)
     assert psl.features_[0] == 1
     assert psl.scores_[0] == -2
     np.testing.assert_allclose(psl.predict_proba(x, stage=1)[:, 1], y)
@@ -117,7 +117,7 @@ def test_positive_only_score_set_uses_the_complement():
     rng = np.random.default_rng(1)
     x = rng.integers(0, 2, size=(200, 2))
     y = 1 - x[:, 0]
-    psl = ProbabilisticScoringList(score_set=(1, 2, 3), max_stages=1).fit(x, y)
+    psl = ProbabilisticScoringList(**{**PAPER_SETUP, "score_set": (1, 2, 3)}, max_stages=1).fit(x, y)
     assert psl.scores_ == [3]
     assert psl.literals_[0].negated
     assert psl.literals_[0].describe() == "0 = no"

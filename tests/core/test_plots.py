@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from plotly.graph_objects import Figure
 
-from psl_core import ProbabilisticScoringList
+from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.calibration import beta_probabilities
 from psl_core.errors import PSLError
 from psl_core.evaluation import (
@@ -40,7 +40,8 @@ STAGES = 7
 
 @pytest.fixture(scope="module")
 def model(demo_prepared):
-    return ProbabilisticScoringList(max_stages=STAGES).fit(demo_prepared.X, demo_prepared.y)
+    # The paper's isotonic list without pseudo-counts: its estimates are the isotonic curve.
+    return ProbabilisticScoringList(**PAPER_SETUP, max_stages=STAGES).fit(demo_prepared.X, demo_prepared.y)
 
 
 def trace(figure, name):
@@ -84,7 +85,9 @@ def test_calibration_figure_on_training_rows_shows_the_lists_calibration(demo_pr
 
 
 def test_beta_curve_is_the_beta_lists_calibration(demo_prepared):
-    beta_list = ProbabilisticScoringList(max_stages=4, calibration="beta").fit(demo_prepared.X, demo_prepared.y)
+    beta_list = ProbabilisticScoringList(max_stages=4, calibration="beta", prior_strength=0.0).fit(
+        demo_prepared.X, demo_prepared.y
+    )
     for stage in range(beta_list.n_stages_):
         figure, table = calibration_figure(beta_list, demo_prepared.X, demo_prepared.y, stage)
         expected = beta_list.stage_probabilities_[stage]

@@ -41,14 +41,15 @@ COLUMNS = {
 }
 
 
-def handmade_model():
-    """A four-stage list (heart rate, sex, two chest pain categories) with made-up counts.
+def handmade_model(stages=STAGES):
+    """A list with made-up counts; by default four stages (heart rate, sex, two chest pain
+    categories).
 
     Every reachable total has data; the rate of positives rises with the total.
     """
-    scores = [stage["score"] for stage in STAGES]
+    scores = [stage["score"] for stage in stages]
     calibration = []
-    for k in range(len(STAGES) + 1):
+    for k in range(len(stages) + 1):
         totals = reachable_totals(scores[:k]).tolist()
         positives = [5 + 3 * i for i in range(len(totals))]
         negatives = [50 - 3 * i for i in range(len(totals))]
@@ -58,7 +59,7 @@ def handmade_model():
         "format": FORMAT, "schema_version": 1, "params": {"score_set": [-3, -2, -1, 1, 2, 3]},
         "classes": [0, 1],
         "input": {"kind": "dataframe", "n_features": 3, "feature_names": ["thalach", "sex", "cp"]},
-        "stages": STAGES, "calibration": calibration, "criterion": [0.0] * (len(STAGES) + 1),
+        "stages": stages, "calibration": calibration, "criterion": [0.0] * (len(stages) + 1),
         "validation": None, "metadata": {"columns": COLUMNS},
     }
     return ProbabilisticScoringList.from_json(json.dumps(model))
@@ -123,6 +124,21 @@ def test_a_column_is_asked_once_and_its_later_stages_follow(model):
         "atypical angina (not met; as answered at question 3)",
     ]
     assert recorded_answers(questions, {"thalach": None}, 1) == [None]
+
+
+def test_a_numeric_column_reused_with_a_second_threshold_is_asked_once():
+    second = {"feature": "thalach", "kind": "numeric", "threshold": 120.0, "category": None, "negated": False,
+              "score": -1}
+    model = handmade_model(STAGES[:2] + [second])
+    questions = build_questions(model, COLUMNS)
+    assert [q.column for q in questions] == ["thalach", "sex", "thalach"]
+    assert questions[2].rule == "Max heart rate > 120 bpm: \u22121 point"
+    never = lambda n: False  # noqa: E731
+    answers = {"thalach": 130.0, "sex": 0.0}
+    assert advance(questions, answers, 2, never) == 3  # the value given at question 1 answers question 3
+    assert stage_answers(questions, answers, 3)[1] == [False, False, True]
+    assert recorded_answers(questions, answers, 3)[2] == "130 bpm (condition met; as answered at question 1)"
+    assert first_stage_of(questions, "thalach") == 0  # position of its first question
 
 
 def test_triage_steps_are_triage_step_per_stage(model):

@@ -5,7 +5,7 @@ import pytest
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import roc_auc_score
 
-from psl_core import ProbabilisticScoringList
+from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.model import _stratified_folds
 from psl_core.binarization import numeric_cuts
 from psl_core.search import LabelEvaluator, TIE_TOLERANCE, score_tracks
@@ -42,20 +42,26 @@ def naive_criterion(totals, y, loss, folds=None):
     return 1.0 - roc_auc_score(y, q)
 
 
-def all_candidates(X, score_set, first_stage, used):
-    """(feature, cut, score, negated, indicator) of every candidate, in enumeration order."""
+def all_candidates(X, score_set, first_stage, used, max_uses=1):
+    """(feature, cut, score, negated, indicator) of every candidate, in enumeration order.
+
+    ``used`` maps a column to the cuts earlier stages took: a binary column is used once,
+    a numeric one up to ``max_uses`` times, never twice at the same cut.
+    """
     tracks = score_tracks(score_set, first_stage)
     for j in range(X.shape[1]):
-        if j in used:
-            continue
         column = X[:, j]
         if np.isin(column, (0, 1)).all():
             cuts = np.array([0.5])
         else:
             cuts, _ = numeric_cuts(column)
+        taken = used.get(j, [])
+        if len(taken) >= (max_uses if len(cuts) > 1 else 1):
+            continue
         for s, negated in tracks:
             for c, cut in enumerate(cuts):
-                yield j, c, s, negated, ((column > cut) != negated).astype(int)
+                if c not in taken:
+                    yield j, c, s, negated, ((column > cut) != negated).astype(int)
 
 
 def random_data(seed, n=40):
@@ -72,20 +78,22 @@ def random_data(seed, n=40):
     return X, y
 
 
+@pytest.mark.parametrize("max_uses", [1, 2])
 @pytest.mark.parametrize("loss", ["entropy", "soft_rank", "cv_brier", "cv_log_loss"])
 @pytest.mark.parametrize("seed", range(6))
-def test_each_stage_is_the_exhaustive_minimizer(seed, loss):
+def test_each_stage_is_the_exhaustive_minimizer(seed, loss, max_uses):
     X, y = random_data(seed)
     score_set = (-2, -1, 1, 2)
     psl = ProbabilisticScoringList(
-        score_set=score_set, threshold_search="brute", loss=loss, cv_folds=3, random_state=seed
+        score_set=score_set, calibration="isotonic", prior_strength=0.0, threshold_search="brute",
+        loss=loss, cv_folds=3, random_state=seed, max_feature_uses=max_uses,
     ).fit(X, y)
-    folds = _stratified_folds(y, 3, seed)
+    folds = _stratified_folds(y, 3, seed, list(X.T))
     totals = np.zeros(len(y), dtype=int)
-    used = set()
+    used = {}
     for k, (literal, score) in enumerate(zip(psl.literals_, psl.scores_)):
         values = []
-        for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used):
+        for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used, max_uses):
             values.append(((j, c, s, negated), naive_criterion(totals + s * hit, y, loss, folds)))
         best = min(v for _, v in values)
         first = next(key for key, v in values if v <= best + 1e-9)
@@ -96,7 +104,9 @@ def test_each_stage_is_the_exhaustive_minimizer(seed, loss):
         assert psl.stage_criterion_[k + 1] == pytest.approx(chosen_value, abs=1e-9)
         assert (literal.column, score, literal.negated) == (first[0], first[2], first[3])
         totals = totals + score * chosen_hit
-        used.add(literal.column)
+        cuts = np.array([0.5]) if literal.threshold is None else numeric_cuts(X[:, literal.column])[0]
+        chosen_cut = 0 if literal.threshold is None else int(np.flatnonzero(cuts == literal.threshold)[0])
+        used.setdefault(literal.column, []).append(chosen_cut)
 
 
 def is_quasi_convex(values, tol=TIE_TOLERANCE):
@@ -164,7 +174,7 @@ def test_lookahead_never_ends_stage_two_worse_than_greedy(seed):
 
 def test_preprocess_fixes_each_threshold_beforehand():
     X, y = random_data(7, n=120)
-    psl = ProbabilisticScoringList(binarization="preprocess", threshold_search="brute").fit(X, y)
+    psl = ProbabilisticScoringList(**PAPER_SETUP, binarization="preprocess", threshold_search="brute").fit(X, y)
     for literal in psl.literals_:
         if literal.kind != "numeric":
             continue
@@ -180,7 +190,7 @@ def test_preprocess_fixes_each_threshold_beforehand():
 
 def test_entropy_criterion_is_the_training_entropy_of_the_estimates():
     X, y = random_data(11, n=150)
-    psl = ProbabilisticScoringList().fit(X, y)
+    psl = ProbabilisticScoringList(**PAPER_SETUP).fit(X, y)
     for k in range(psl.n_stages_):
         p = psl.predict_proba(X, stage=k)[:, 1]
         assert psl.stage_criterion_[k] == pytest.approx(np.mean(entropy_bits(p)), abs=1e-9)

@@ -79,3 +79,11 @@ def test_valid_file_round_trips(document):
     model = ProbabilisticScoringList.from_json(json.dumps(document))
     assert model.metadata_ == {"name": "test"}
     assert json.loads(model.to_json()) == document
+
+
+def test_a_file_from_before_feature_reuse_reads_as_every_feature_once(document):
+    older = json.loads(json.dumps(document))
+    del older["params"]["max_feature_uses"]
+    model = ProbabilisticScoringList.from_json(json.dumps(older))
+    assert model.max_feature_uses == 1  # not today's default: those lists used every feature once
+    assert ProbabilisticScoringList().max_feature_uses != 1

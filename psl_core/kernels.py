@@ -673,10 +673,12 @@ def _search_feature(
     describe the current groups (slots and counts for labels, differences and sizes
     for pairs).
 
-    ``brute`` evaluates every cut. Otherwise the two outer cuts are evaluated first: for
-    a numeric feature they make the literal constant (it changes no probability), so a
-    track whose literal only hurts has its minimum there, and those two ties would keep
-    the search below from narrowing. The inner cuts are then searched in rounds: each
+    ``brute`` evaluates every cut. Otherwise, for the cross-validated criteria, the two
+    outer cuts are evaluated first: for a numeric feature they make the literal constant
+    (it changes no probability), so a track whose literal only hurts has its minimum
+    there, and those two ties would keep the search below from narrowing (for the
+    paper's criteria the rounds span every cut, as in the reference implementation,
+    whose lists this reproduces). The inner cuts are then searched in rounds: each
     round evaluates a grid of cuts on the track's current interval and keeps the
     interval between the grid neighbours of the first and last grid minimum: for a
     quasi-convex criterion that interval holds every minimizer. A round that cannot
@@ -709,7 +711,10 @@ def _search_feature(
     best_value = np.zeros(n_tracks)
     grid = np.empty(n_cuts, dtype=np.int64)
     values = np.empty(n_cuts)
-    outer = not brute and n_cuts > 6
+    # Outer cuts apart for the cross-validated criteria only: the paper's criteria keep the
+    # reference implementation's grids (and so its lists where bisection is a heuristic).
+    cross_validated = problem == LABELS and (criterion == CV_BRIER or criterion == CV_LOG_LOSS)
+    outer = cross_validated and not brute and n_cuts > 6
     for t in range(n_tracks):
         n_touched = 0
         lo = 0

@@ -37,8 +37,7 @@ CONFIGS = {
     "paper+reuse2": {**PAPER_SETUP, "max_feature_uses": 2},
     "paper+beam4": {**PAPER_SETUP, "beam_width": 4},
     "sigmoid+prior2": {**PAPER_SETUP, "calibration": "sigmoid", "prior_strength": 2.0},
-    "sigmoid+prior2+cv_brier": {**PAPER_SETUP, "calibration": "sigmoid", "prior_strength": 2.0, "loss": "cv_brier"},
-    "default-reuse (uses 1)": {"max_feature_uses": 1},
+    "default, uses 1": {"max_feature_uses": 1},
     "default+prior8": {"prior_strength": 8.0},
     "default, beta": {"calibration": "beta"},
 }

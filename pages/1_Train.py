@@ -115,6 +115,11 @@ def load_uploaded_model() -> None:
     }
 
 
+def choice(label: str, labels: dict, key: str, **kwargs) -> None:
+    """A radio of the options in ``labels`` (value -> text), kept across page switches."""
+    st.radio(label, list(labels), format_func=labels.get, key=key, persist_state="session", **kwargs)
+
+
 def apply_setup() -> None:
     """on_change of the setup choice: fill the option widgets with that setup's choices
     (a callback, so the values are in place before the widgets are drawn)."""
@@ -193,13 +198,11 @@ else:
     )
 
     st.header("Options")
-    st.radio(
+    choice(
         "Setup",
-        list(SETUP_LABELS),
-        format_func=SETUP_LABELS.get,
-        key="w_train_setup",
+        SETUP_LABELS,
+        "w_train_setup",
         on_change=apply_setup,
-        persist_state="session",
         help="Fills the options below; any of them can still be changed. The paper's setup is "
         "the published method. The recommended one (sigmoid calibration, cross-validated choice "
         "of features, 2 pseudo-counts, up to two thresholds per numeric feature, Šidák "
@@ -209,13 +212,7 @@ else:
     with st.form("w_train_form", border=True):
         left, middle, right = st.columns(3)
         with left:
-            st.radio(
-                "Score set: the points a feature may get",
-                list(SCORE_SET_LABELS),
-                format_func=SCORE_SET_LABELS.get,
-                key="w_train_score_preset",
-                persist_state="session",
-            )
+            choice("Score set: the points a feature may get", SCORE_SET_LABELS, "w_train_score_preset")
             st.text_input(
                 "Custom score set (used when Custom is chosen)",
                 value="-2, -1, 1, 2",
@@ -224,34 +221,10 @@ else:
                 persist_state="session",
             )
         with middle:
-            st.radio(
-                "Calibration of the probabilities",
-                list(CALIBRATION_LABELS),
-                format_func=CALIBRATION_LABELS.get,
-                key="w_train_calibration",
-                persist_state="session",
-            )
-            st.radio(
-                "Thresholds of numeric features are chosen",
-                list(BINARIZATION_LABELS),
-                format_func=BINARIZATION_LABELS.get,
-                key="w_train_binarization",
-                persist_state="session",
-            )
-            st.radio(
-                "Threshold search",
-                list(THRESHOLD_SEARCH_LABELS),
-                format_func=THRESHOLD_SEARCH_LABELS.get,
-                key="w_train_threshold_search",
-                persist_state="session",
-            )
-            st.radio(
-                "Each stage's feature is the one with",
-                list(LOSS_LABELS),
-                format_func=LOSS_LABELS.get,
-                key="w_train_loss",
-                persist_state="session",
-            )
+            choice("Calibration of the probabilities", CALIBRATION_LABELS, "w_train_calibration")
+            choice("Thresholds of numeric features are chosen", BINARIZATION_LABELS, "w_train_binarization")
+            choice("Threshold search", THRESHOLD_SEARCH_LABELS, "w_train_threshold_search")
+            choice("Each stage's feature is the one with", LOSS_LABELS, "w_train_loss")
         with right:
             st.number_input(
                 "Pseudo-counts per total",
@@ -277,12 +250,10 @@ else:
                 key="w_train_max_feature_uses",
                 persist_state="session",
             )
-            st.radio(
+            choice(
                 "Confidence intervals",
-                list(INTERVAL_LABELS),
-                format_func=INTERVAL_LABELS.get,
-                key="w_train_interval_correction",
-                persist_state="session",
+                INTERVAL_LABELS,
+                "w_train_interval_correction",
                 help="How a stage's simultaneous intervals share the confidence level among its "
                 "totals. Šidák gives the same guarantee with intervals that are never wider.",
             )

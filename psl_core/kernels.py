@@ -107,6 +107,19 @@ def _isotonic_dense(pos, neg, out):
 
 
 @njit(cache=True)
+def _constant_fit(pos, neg):
+    """Total weight of the counts and the logit of their rate of positives (the
+    intercept-only logistic fit, the starting point of Newton's method)."""
+    total = 0.0
+    total_pos = 0.0
+    for i in range(pos.shape[0]):
+        total += pos[i] + neg[i]
+        total_pos += pos[i]
+    rate = min(max(total_pos / total, 1e-12), 1.0 - 1e-12)
+    return total, np.log(rate / (1.0 - rate))
+
+
+@njit(cache=True)
 def _logistic_fit(x1, x2, use1, use2, pos, neg):
     """Weighted logistic regression ``logit q = a x1 + b x2 + c`` by Newton's method.
 
@@ -116,13 +129,7 @@ def _logistic_fit(x1, x2, use1, use2, pos, neg):
     """
     a = 0.0
     b = 0.0
-    total = 0.0
-    total_pos = 0.0
-    for i in range(pos.shape[0]):
-        total += pos[i] + neg[i]
-        total_pos += pos[i]
-    rate = min(max(total_pos / total, 1e-12), 1.0 - 1e-12)
-    c = np.log(rate / (1.0 - rate))
+    total, c = _constant_fit(pos, neg)
     loss = _logistic_loss(x1, x2, a, b, c, pos, neg)
     for _ in range(100):
         g = np.zeros(3)
@@ -242,13 +249,7 @@ def _sigmoid_fit(tau, pos, neg, start):
     from ``start = (a, c)`` when it is finite (a warm start: the cross-validated criteria
     fit nearly the same counts once per fold), else from the constant fit.
     """
-    total = 0.0
-    total_pos = 0.0
-    for i in range(pos.shape[0]):
-        total += pos[i] + neg[i]
-        total_pos += pos[i]
-    rate = min(max(total_pos / total, 1e-12), 1.0 - 1e-12)
-    constant = np.log(rate / (1.0 - rate))
+    total, constant = _constant_fit(pos, neg)
     a = 0.0
     c = constant
     if np.isfinite(start[0]) and np.isfinite(start[1]):

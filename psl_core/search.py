@@ -296,8 +296,9 @@ def greedy_search(
     evaluator : LabelEvaluator or PairEvaluator
     score_set : sequence of int
     max_stages : int or None
-        Maximal number of stages; None = as many as there are candidate features (or
-        fewer, when every feature's uses are spent).
+        Maximal number of stages; None = as many as there are candidate features. The list
+        is shorter when every feature's uses are spent, or when the best option of a stage
+        is a constant literal (no candidate improves the criterion: the list ends there).
     threshold_search : {"bisect", "brute"}
     lookahead : int >= 1
         1 = rank an option by its own criterion. With L > 1 an option is rated by the
@@ -335,9 +336,18 @@ def greedy_search(
                 )
                 extensions.append((prefix.cumulative + rating, prefix, option))
         ranks = np.array([rank for rank, _, _ in extensions])
+        kept = _first_of_ties(ranks, beam_width)
+        if _constant(features, extensions[kept[0]][2]):
+            # The best option changes no probability: no candidate improves the list, and
+            # a question that cannot change the answer is not worth asking. The list ends.
+            if progress is not None:
+                progress(n_stages, n_stages)
+            break
         beam = []
-        for index in _first_of_ties(ranks, beam_width):
+        for index in kept:
             _, prefix, option = extensions[index]
+            if _constant(features, option):
+                continue  # the same as its prefix, which the beam already had
             totals, reach = _apply(features, option, prefix.totals, prefix.reach)
             beam.append(_Prefix(
                 prefix.chosen + [option], prefix.cumulative + option.value, totals, reach,
@@ -346,6 +356,13 @@ def greedy_search(
         if progress is not None:
             progress(stage + 1, n_stages)
     return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen
+
+
+def _constant(features, option):
+    """Whether an option's literal has the same value on every training row (a cut below
+    the smallest or above the largest value): it adds the same points to every total."""
+    below = features[option.feature].positions[option.cut]
+    return below == 0 or below == len(features[option.feature].values)
 
 
 def _first_of_ties(ranks, width):

@@ -1,7 +1,7 @@
 """Calibration: do the list's probabilities match what happened to the patients?
 
 For the current list (from Train) on the prepared data (from the landing page): the paper's
-Figure 1 (outcome against total score with isotonic and beta calibration), a reliability
+Figure 1 (outcome against total score with isotonic, beta and sigmoid calibration), a reliability
 diagram with the expected calibration error, the Brier score split into calibration and
 refinement loss for every stage, and the ROC curve with its convex hull. All numbers come
 from :mod:`psl_core.evaluation` and :mod:`psl_core.plots`; this page reads widgets, calls
@@ -76,9 +76,10 @@ st.header("Outcome by total score")
 st.markdown(
     f"Each dot is a patient of the {ROWS[rows].lower()} at their total score after {stage} "
     "feature(s), at the top if they had the outcome, at the bottom if not (spread out a little "
-    "so they do not overlap). The lines are the two calibrations of the paper fitted to these "
-    "dots: isotonic (a staircase that never goes down) and beta (a smooth curve); the diamonds "
-    "are the list's own probabilities."
+    "so they do not overlap). The lines are calibrations fitted to these dots: the paper's "
+    "isotonic (a staircase that never goes down) and beta (a smooth curve), and the sigmoid "
+    "(a logistic curve in the total, the recommended setup's); the diamonds are the list's own "
+    "probabilities."
 )
 with shown_errors("drawing the calibration plot"):
     figure, table = calibration_figure(fitted, X, y, stage)

@@ -23,7 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .calibration import beta_probabilities, calibrate_stage
+from .calibration import beta_probabilities, calibrate_stage, calibrated_probabilities
 from .decision import decision_threshold
 from .evaluation import (
     LR_REGULARIZED,
@@ -61,23 +61,24 @@ def _outcome(model, y):
 
 # ---------------------------------------------------------------------------- calibration
 def calibration_table(model, X, y, stage):
-    """Counts and isotonic and beta calibration of one stage's totals on (X, y).
+    """Counts and isotonic, beta and sigmoid calibration of one stage's totals on (X, y).
 
-    Both calibrations are fitted here to the counts of the given rows, whatever the list's
-    own calibration method, so the curves describe the data shown; ``list_estimate`` is
-    the list's own q(k, T) from its training data (equal to ``isotonic`` or ``beta`` when
-    (X, y) are its training rows).
+    The three calibrations are fitted here to the counts of the given rows, whatever the
+    list's own calibration method, so the curves describe the data shown;
+    ``list_estimate`` is the list's own q(k, T) from its training data (equal to the curve
+    of its method when (X, y) are its training rows and it has no pseudo-counts).
 
     Returns
     -------
     pandas.DataFrame, one row per reachable total: total, positives, negatives, isotonic,
-    beta, list_estimate.
+    beta, sigmoid, list_estimate.
     """
     stage = _stage_index(model, stage)
     totals = model.total_scores(X, stage)
     reachable = model.stage_totals_[stage]
     isotonic, positives, negatives = calibrate_stage(totals, _outcome(model, y), reachable, "isotonic")
     beta, _ = beta_probabilities(reachable, positives, negatives, reachable[0], reachable[-1])
+    sigmoid = calibrated_probabilities(reachable, positives, negatives, "sigmoid")
     return pd.DataFrame(
         {
             "total": reachable,
@@ -85,17 +86,19 @@ def calibration_table(model, X, y, stage):
             "negatives": negatives,
             "isotonic": isotonic,
             "beta": beta,
+            "sigmoid": sigmoid,
             "list_estimate": model.stage_probabilities_[stage],
         }
     )
 
 
 def calibration_figure(model, X, y, stage, jitter=0.15, seed=0):
-    """The paper's Figure 1: outcome against total score, with both calibration curves.
+    """The paper's Figure 1: outcome against total score, with the calibration curves.
 
     Each row is a point at (total + horizontal jitter, outcome 0/1 + a little vertical
-    jitter), coloured by outcome; the isotonic (step) and beta (smooth in tau) calibration
-    of the stage's counts on these rows are drawn over the reachable totals, with the
+    jitter), coloured by outcome; the isotonic (step), beta (smooth in tau) and sigmoid
+    (logistic in the total) calibration of the stage's counts on these rows are drawn over
+    the reachable totals, with the
     list's own estimates as markers. The jitter is seeded: the same call draws the same
     figure.
 
@@ -129,6 +132,10 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0):
     figure.add_trace(
         go.Scatter(x=table["total"], y=table["beta"], mode="lines", name="beta calibration",
                    line={"color": "#CC79A7", "dash": "dash"})
+    )
+    figure.add_trace(
+        go.Scatter(x=table["total"], y=table["sigmoid"], mode="lines", name="sigmoid calibration",
+                   line={"color": "#009E73", "dash": "dot"})
     )
     figure.add_trace(
         go.Scatter(x=table["total"], y=table["list_estimate"], mode="markers", name="the list's estimate",

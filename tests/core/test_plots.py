@@ -84,15 +84,17 @@ def test_calibration_figure_on_training_rows_shows_the_lists_calibration(demo_pr
     assert np.all((np.asarray(shown_negative.y) >= 0) & (np.asarray(shown_negative.y) < 0.1))
 
 
-def test_beta_curve_is_the_beta_lists_calibration(demo_prepared):
-    beta_list = ProbabilisticScoringList(max_stages=4, calibration="beta", prior_strength=0.0).fit(
+@pytest.mark.parametrize("method", ["beta", "sigmoid"])
+def test_smooth_curves_are_the_lists_own_calibration_on_its_training_rows(demo_prepared, method):
+    smooth_list = ProbabilisticScoringList(max_stages=4, calibration=method, prior_strength=0.0).fit(
         demo_prepared.X, demo_prepared.y
     )
-    for stage in range(beta_list.n_stages_):
-        figure, table = calibration_figure(beta_list, demo_prepared.X, demo_prepared.y, stage)
-        expected = beta_list.stage_probabilities_[stage]
-        assert list(trace(figure, "beta calibration").y) == pytest.approx(expected, abs=1e-9)
-        assert table["list_estimate"].to_numpy() == pytest.approx(beta_list.stage_probabilities_[stage])
+    for stage in range(smooth_list.n_stages_):
+        figure, table = calibration_figure(smooth_list, demo_prepared.X, demo_prepared.y, stage)
+        expected = smooth_list.stage_probabilities_[stage]
+        assert list(trace(figure, f"{method} calibration").y) == pytest.approx(expected, abs=1e-9)
+        assert table[method].to_numpy() == pytest.approx(expected, abs=1e-9)
+        assert table["list_estimate"].to_numpy() == pytest.approx(expected)
 
 
 def test_calibration_curves_on_other_rows_are_fitted_to_those_rows(demo_prepared, model):

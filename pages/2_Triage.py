@@ -327,12 +327,15 @@ with st.container(horizontal=True, gap="medium"):  # wraps onto more lines on a 
     st.metric(f"Probability of {positive_label}", probability_text(current), width="content")
     st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
 st.markdown(current.explanation)
-if None in holds:
-    st.info(
-        f":material/help: {holds.count(None)} answer(s) unknown. The list does not guess them: it "
-        f"shows every total they allow ({totals_text(current.totals)}) and the range over both "
-        "answers of each, so the interval is wider and the decision more cautious."
-    )
+# Always drawn, empty or not, so that the question's form below keeps its place on the page:
+# Streamlit then keeps the form's elements, and the keyboard focus stays on Next after an answer.
+with st.container():
+    if None in holds:
+        st.info(
+            f":material/help: {holds.count(None)} answer(s) unknown. The list does not guess them: it "
+            f"shows every total they allow ({totals_text(current.totals)}) and the range over both "
+            "answers of each, so the interval is wider and the decision more cautious."
+        )
 
 if halted:
     where = "before the first question" if n_answered == 0 else f"after question {n_answered}"

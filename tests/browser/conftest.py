@@ -149,6 +149,7 @@ class StreamlitApp:
         ``label`` is the link's text: "Train", "Triage", ... ("Data" is the landing page).
         ``wait=False`` only clicks: call ``wait_idle`` later (to keep several sessions busy at once).
         """
+        self.open_sidebar()
         link = self.sidebar_link(label)
         expect(link).to_be_visible()
         link.click()
@@ -157,6 +158,14 @@ class StreamlitApp:
         if wait:
             self.wait_idle()
         return self.page
+
+    def open_sidebar(self) -> None:
+        """Expand the sidebar if it is collapsed, as Streamlit starts it in a narrow (tablet) window."""
+        sidebar = self.page.get_by_test_id("stSidebar")
+        expect(sidebar).to_be_attached()
+        if sidebar.get_attribute("data-collapsed") == "true":
+            self.page.get_by_test_id("stExpandSidebarButton").click()
+            expect(sidebar).to_have_attribute("data-collapsed", "false")
 
     def sidebar_link(self, label: str) -> Locator:
         return self.page.get_by_test_id("stSidebarNav").get_by_role("link", name=label, exact=True)
@@ -290,8 +299,8 @@ def browser(chromium_executable: Path):
         browser.close()
 
 
-def _new_page(browser, base_url: str) -> Page:
-    context = browser.new_context(base_url=base_url, viewport=VIEWPORT)
+def _new_page(browser, base_url: str, viewport: dict | None = None) -> Page:
+    context = browser.new_context(base_url=base_url, viewport=viewport or VIEWPORT)
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
     return context.new_page()
 
@@ -324,12 +333,14 @@ def app(page: Page, streamlit_server: str) -> StreamlitApp:
 def new_app(browser, streamlit_server: str, request: pytest.FixtureRequest):
     """``new_app()`` returns a StreamlitApp in a fresh browser context: a separate session.
 
-    Every page gets a failure screenshot (``<test>-session<n>.png``) and is closed after the test.
+    ``new_app(viewport={"width": 768, "height": 1024})`` gives the window another size (default
+    VIEWPORT). Every page gets a failure screenshot (``<test>-session<n>.png``) and is closed
+    after the test.
     """
     pages: list[Page] = []
 
-    def make() -> StreamlitApp:
-        page = _new_page(browser, streamlit_server)
+    def make(viewport: dict | None = None) -> StreamlitApp:
+        page = _new_page(browser, streamlit_server, viewport)
         pages.append(page)
         return StreamlitApp(page, streamlit_server)
 

@@ -643,23 +643,31 @@ def _candidate_value(
 
 @njit(cache=True)
 def _cut_value(
-    c, problem, start, positions, cut_positions, lows, have_low, t, scores, negated,
-    group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
+    c, memo, touched, n_touched, problem, start, positions, cut_positions, lows, have_low, t, scores,
+    negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
     fold_pos, fold_neg, pos, neg, q,
 ):
-    """Criterion of cut ``c`` on track ``t`` (:func:`_candidate_value`), computing the
-    cut's class counts (:func:`_low_counts`) the first time any track needs them."""
+    """Criterion of cut ``c`` on track ``t`` (:func:`_candidate_value`), memoized in
+    ``memo`` (the cuts evaluated are listed in ``touched``); the cut's class counts
+    (:func:`_low_counts`) are computed the first time any track needs them.
+
+    Returns (value, n_touched).
+    """
+    if not np.isnan(memo[c]):
+        return memo[c], n_touched
+    touched[n_touched] = c
     row = 0
     if problem == LABELS:
         row = c
         if not have_low[c]:
             _low_counts(start, positions, cut_positions[c], lows[c])
             have_low[c] = True
-    return _candidate_value(
+    memo[c] = _candidate_value(
         problem, start, positions, cut_positions[c], lows[row], scores[t], negated[t],
         group_int, group_float, reach_lo_slot, reach_hi_slot,
         method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
     )
+    return memo[c], n_touched + 1
 
 
 @njit(cache=True)
@@ -722,13 +730,11 @@ def _search_feature(
         hi = n_cuts - 1
         if outer:
             for c in (lo, hi):
-                memo[c] = _cut_value(
-                    c, problem, start, positions, cut_positions, lows, have_low, t, scores, negated,
-                    group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
-                    fold_pos, fold_neg, pos, neg, q,
+                _, n_touched = _cut_value(
+                    c, memo, touched, n_touched, problem, start, positions, cut_positions, lows, have_low,
+                    t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method,
+                    shrink, criterion, fold_pos, fold_neg, pos, neg, q,
                 )
-                touched[n_touched] = c
-                n_touched += 1
             lo += 1
             hi -= 1
         points = n_cuts if brute else 5
@@ -740,16 +746,11 @@ def _search_feature(
                     grid[i] = lo + i
                 else:
                     grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
-                c = grid[i]
-                if np.isnan(memo[c]):
-                    memo[c] = _cut_value(
-                        c, problem, start, positions, cut_positions, lows, have_low, t, scores, negated,
-                        group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
-                        fold_pos, fold_neg, pos, neg, q,
-                    )
-                    touched[n_touched] = c
-                    n_touched += 1
-                values[i] = memo[c]
+                values[i], n_touched = _cut_value(
+                    grid[i], memo, touched, n_touched, problem, start, positions, cut_positions, lows,
+                    have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
+                    method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+                )
             smallest = values[0]
             for i in range(n_grid):
                 smallest = min(smallest, values[i])

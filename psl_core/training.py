@@ -24,7 +24,7 @@ import plotly.express as px
 from sklearn.model_selection import train_test_split
 
 from .errors import DataError, ModelFileError, PSLError
-from .model import ProbabilisticScoringList, check_score_set
+from .model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
 from .modelcard import model_metadata
 from .questions import percent
 from .store import slugify
@@ -99,21 +99,10 @@ def score_set_label(score_set):
 RECOMMEND_FOLDS = 5
 
 
+_SETUP_KEYS = ("calibration", "loss", "prior_strength", "max_feature_uses", "interval_correction")
 SETUPS = {
-    "paper": {
-        "calibration": "isotonic",
-        "loss": "entropy",
-        "prior_strength": 0.0,
-        "max_feature_uses": 1,
-        "interval_correction": "bonferroni",
-    },
-    "recommended": {
-        "calibration": "sigmoid",
-        "loss": "cv_brier",
-        "prior_strength": 2.0,
-        "max_feature_uses": 2,
-        "interval_correction": "sidak",
-    },
+    "paper": {key: PAPER_SETUP[key] for key in _SETUP_KEYS},
+    "recommended": {key: ProbabilisticScoringList().get_params()[key] for key in _SETUP_KEYS},
 }
 """The learner's choices of the two named setups: the paper's (Hanselle et al.) and the
 recommended one, :class:`~psl_core.model.ProbabilisticScoringList`'s defaults, chosen by

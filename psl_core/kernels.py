@@ -28,6 +28,8 @@ ENTROPY = 0
 SOFT_RANK = 1
 CV_BRIER = 2
 CV_LOG_LOSS = 3
+NESTED_CV_BRIER = 4
+NESTED_CV_LOG_LOSS = 5
 # Kinds of learning problem.
 LABELS = 0
 PAIRS = 1
@@ -476,6 +478,14 @@ def _held_out_term(positives, negatives, q, criterion):
 
 
 @njit(cache=True)
+def _held_out_criterion(criterion):
+    """The score a cross-validated criterion puts on held-out counts: CV_BRIER or CV_LOG_LOSS."""
+    if criterion == CV_LOG_LOSS or criterion == NESTED_CV_LOG_LOSS:
+        return CV_LOG_LOSS
+    return CV_BRIER
+
+
+@njit(cache=True)
 def _held_out_score(pos, neg, q, criterion):
     """Brier score or log-loss summed over held-out counts given estimates q."""
     total = 0.0
@@ -538,11 +548,8 @@ def _low_counts(start, positions, p, low):
 
 
 @njit(cache=True)
-def _label_value(
-    low, s, negated, totals_of_group, group_slot,
-    reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
-):
-    """Criterion after adding a literal to the current totals of labelled rows.
+def _fold_counts(low, s, negated, totals_of_group, group_slot, fold_pos, fold_neg):
+    """Class counts per fold and slot after adding a literal to the current totals.
 
     The literal is true for rows after the first p of the feature's sorted order
     (``value > cut``), or for the first p when ``negated``; its rows move from their
@@ -550,10 +557,8 @@ def _label_value(
 
     Rows carry a fold (one fold unless the criterion is cross-validated): the code of a
     row is ``(2 g + y) F + fold``, ``totals_of_group[g, y F + fold]`` counts them and
-    ``low[code]`` counts those among the first p (:func:`_low_counts`).
-    A cross-validated criterion calibrates on all folds but one and scores the held-out
-    fold, for every fold. ``fold_pos``/``fold_neg`` (F, size) and ``pos``, ``neg``, ``q``
-    (size) are work arrays over the dense range of totals.
+    ``low[code]`` counts those among the first p (:func:`_low_counts`). ``fold_pos`` and
+    ``fold_neg`` (F, size) receive the counts.
     """
     n_folds = fold_pos.shape[0]
     fold_pos[:, :] = 0.0
@@ -573,23 +578,60 @@ def _label_value(
             fold_neg[f, slot] += low_neg
             fold_pos[f, slot + s] += high_pos
             fold_neg[f, slot + s] += high_neg
+
+
+@njit(cache=True)
+def _label_value(
+    low, s, negated, totals_of_group, group_slot,
+    reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q, out,
+):
+    """Criterion after adding a literal to the current totals of labelled rows, written
+    into ``out`` (counts per fold from :func:`_fold_counts`).
+
+    A cross-validated criterion calibrates on all folds but one and scores the held-out
+    fold, for every fold; ``out[0]`` receives the sum divided by the number of rows.
+    A nested one (:data:`NESTED_CV_BRIER`, :data:`NESTED_CV_LOG_LOSS`) leaves the choice of
+    the cut to :func:`_search_feature` and records, for each fold f of F, the score of
+    the estimates calibrated without fold f on the rows they were fitted to
+    (``out[f]``) and on fold f (``out[F + f]``), and in ``out[2F]`` the score of the
+    estimates calibrated on all rows on all rows. ``pos``, ``neg``, ``q`` (size) are work
+    arrays over the dense range of totals.
+    """
+    _fold_counts(low, s, negated, totals_of_group, group_slot, fold_pos, fold_neg)
+    n_folds = fold_pos.shape[0]
     lo_slot = reach_lo_slot + min(0, s)
     hi_slot = reach_hi_slot + max(0, s)
-    if criterion != CV_BRIER and criterion != CV_LOG_LOSS:
+    if criterion == ENTROPY or criterion == SOFT_RANK:
         _calibrate_dense(fold_pos[0], fold_neg[0], method, lo_slot, hi_slot, shrink, q)
-        return _criterion_value(fold_pos[0], fold_neg[0], q, criterion)
+        out[0] = _criterion_value(fold_pos[0], fold_neg[0], q, criterion)
+        return
     all_pos = fold_pos.sum(axis=0)
     all_neg = fold_neg.sum(axis=0)
-    if method == SIGMOID:
-        loss = _sigmoid_held_out(fold_pos, fold_neg, all_pos, all_neg, lo_slot, hi_slot, shrink, criterion, pos, neg, q)
-        return loss / (all_pos.sum() + all_neg.sum())
-    loss = 0.0
+    n_rows = all_pos.sum() + all_neg.sum()
+    held_out = _held_out_criterion(criterion)
+    if criterion == CV_BRIER or criterion == CV_LOG_LOSS:
+        if method == SIGMOID:
+            loss = _sigmoid_held_out(
+                fold_pos, fold_neg, all_pos, all_neg, lo_slot, hi_slot, shrink, criterion, pos, neg, q,
+            )
+            out[0] = loss / n_rows
+            return
+        loss = 0.0
+        for f in range(n_folds):
+            pos[:] = all_pos - fold_pos[f]
+            neg[:] = all_neg - fold_neg[f]
+            _calibrate_dense(pos, neg, method, lo_slot, hi_slot, shrink, q)
+            loss += _held_out_score(fold_pos[f], fold_neg[f], q, criterion)
+        out[0] = loss / n_rows
+        return
     for f in range(n_folds):
         pos[:] = all_pos - fold_pos[f]
         neg[:] = all_neg - fold_neg[f]
         _calibrate_dense(pos, neg, method, lo_slot, hi_slot, shrink, q)
-        loss += _held_out_score(fold_pos[f], fold_neg[f], q, criterion)
-    return loss / (all_pos.sum() + all_neg.sum())
+        out[f] = _held_out_score(pos, neg, q, held_out)
+        out[n_folds + f] = _held_out_score(fold_pos[f], fold_neg[f], q, held_out)
+    _calibrate_dense(all_pos, all_neg, method, lo_slot, hi_slot, shrink, q)
+    out[2 * n_folds] = _held_out_score(all_pos, all_neg, q, held_out)
 
 
 @njit(cache=True)
@@ -629,32 +671,34 @@ def _pair_value(start, positions, p, s, negated, group_difference, group_size):
 @njit(cache=True)
 def _candidate_value(
     problem, start, positions, p, low, s, negated, group_int, group_float,
-    reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+    reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q, out,
 ):
-    """Criterion of one candidate for labelled rows (``low`` from :func:`_low_counts`)
-    or for comparison pairs."""
+    """Criterion of one candidate, written into ``out``: for labelled rows
+    (:func:`_label_value`, ``low`` from :func:`_low_counts`) or for comparison pairs."""
     if problem == PAIRS:
-        return _pair_value(start, positions, p, s, negated, group_int, group_float[:, 0])
-    return _label_value(
+        out[0] = _pair_value(start, positions, p, s, negated, group_int, group_float[:, 0])
+        return
+    _label_value(
         low, s, negated, group_float, group_int,
-        reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+        reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q, out,
     )
 
 
 @njit(cache=True)
 def _cut_value(
-    c, memo, touched, n_touched, problem, start, positions, cut_positions, lows, have_low, t, scores,
+    c, column, memo, touched, n_touched, problem, start, positions, cut_positions, lows, have_low, t, scores,
     negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
     fold_pos, fold_neg, pos, neg, q,
 ):
-    """Criterion of cut ``c`` on track ``t`` (:func:`_candidate_value`), memoized in
-    ``memo`` (the cuts evaluated are listed in ``touched``); the cut's class counts
-    (:func:`_low_counts`) are computed the first time any track needs them.
+    """Entry ``column`` of the criterion of cut ``c`` on track ``t``
+    (:func:`_candidate_value`), memoized in row c of ``memo`` (the cuts evaluated are
+    listed in ``touched``); the cut's class counts (:func:`_low_counts`) are computed the
+    first time any track needs them.
 
     Returns (value, n_touched).
     """
-    if not np.isnan(memo[c]):
-        return memo[c], n_touched
+    if not np.isnan(memo[c, 0]):
+        return memo[c, column], n_touched
     touched[n_touched] = c
     row = 0
     if problem == LABELS:
@@ -662,12 +706,58 @@ def _cut_value(
         if not have_low[c]:
             _low_counts(start, positions, cut_positions[c], lows[c])
             have_low[c] = True
-    memo[c] = _candidate_value(
+    _candidate_value(
         problem, start, positions, cut_positions[c], lows[row], scores[t], negated[t],
         group_int, group_float, reach_lo_slot, reach_hi_slot,
-        method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+        method, shrink, criterion, fold_pos, fold_neg, pos, neg, q, memo[c],
     )
-    return memo[c], n_touched + 1
+    return memo[c, column], n_touched + 1
+
+
+@njit(cache=True)
+def _bisect(
+    column, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions, cut_positions,
+    lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink,
+    criterion, fold_pos, fold_neg, pos, neg, q,
+):
+    """The first cut in ``lo..hi`` minimizing entry ``column`` of the criterion on track
+    ``t``, searched in rounds (see :func:`_search_feature`); ``points >= n_cuts`` is brute
+    force.
+
+    Returns (cut, value, n_touched).
+    """
+    while True:
+        exhaustive = hi - lo + 1 <= points
+        n_grid = hi - lo + 1 if exhaustive else points
+        for i in range(n_grid):
+            if exhaustive:
+                grid[i] = lo + i
+            else:
+                grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
+            values[i], n_touched = _cut_value(
+                grid[i], column, memo, touched, n_touched, problem, start, positions, cut_positions, lows,
+                have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
+                method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+            )
+        smallest = values[0]
+        for i in range(n_grid):
+            smallest = min(smallest, values[i])
+        first = -1
+        last = -1
+        for i in range(n_grid):
+            if values[i] <= smallest + TIE_TOLERANCE:
+                if first < 0:
+                    first = i
+                last = i
+        plateau = first == 0 and last == n_grid - 1 and points >= MAX_GRID_POINTS
+        if exhaustive or plateau:
+            return grid[first], values[first], n_touched
+        new_lo = grid[max(first - 1, 0)]
+        new_hi = grid[min(last + 1, n_grid - 1)]
+        shrunk = new_lo > lo or new_hi < hi
+        points = 5 if shrunk else 2 * points - 1
+        lo = new_lo
+        hi = new_hi
 
 
 @njit(cache=True)
@@ -687,16 +777,23 @@ def _search_feature(
     (it changes no probability), so a track whose literal only hurts has its minimum
     there, and those two ties would keep the search below from narrowing (for the
     paper's criteria the rounds span every cut, as in the reference implementation,
-    whose lists this reproduces). The inner cuts are then searched in rounds: each
-    round evaluates a grid of cuts on the track's current interval and keeps the
-    interval between the grid neighbours of the first and last grid minimum: for a
-    quasi-convex criterion that interval holds every minimizer. A round that cannot
-    shrink the interval doubles the grid, up to :data:`MAX_GRID_POINTS`; a grid of that
-    size that is entirely flat is a plateau and its first cut is taken. Once the
-    interval is no longer than the grid every cut in it is evaluated. The answer is the
-    first minimum of (first outer cut, inner answer, last outer cut), so on
-    quasi-convex criteria without such a plateau it equals brute force: the first
-    minimizing cut.
+    whose lists this reproduces). The inner cuts are then searched in rounds
+    (:func:`_bisect`): each round evaluates a grid of cuts on the track's current
+    interval and keeps the interval between the grid neighbours of the first and last
+    grid minimum: for a quasi-convex criterion that interval holds every minimizer. A
+    round that cannot shrink the interval doubles the grid, up to
+    :data:`MAX_GRID_POINTS`; a grid of that size that is entirely flat is a plateau and
+    its first cut is taken. Once the interval is no longer than the grid every cut in it
+    is evaluated. The answer is the first minimum of (first outer cut, inner answer, last
+    outer cut), so on quasi-convex criteria without such a plateau it equals brute force:
+    the first minimizing cut.
+
+    A nested cross-validated criterion validates the choice of the cut too: within each
+    fold the cut is chosen (as above, by the score of the calibrated estimates on the
+    other folds' rows) and the held-out fold is scored at that cut; the track's value is
+    the held-out score summed over the folds per row, and its cut the one chosen the
+    same way on all rows. A feature whose best cut is found by chance on the training
+    rows (a few extreme cases) then scores as badly as it predicts.
 
     Returns
     -------
@@ -711,7 +808,8 @@ def _search_feature(
     n_folds = group_float.shape[1] // 2 if problem == LABELS else 1
     fold_pos = np.empty((n_folds, size))
     fold_neg = np.empty((n_folds, size))
-    memo = np.full(n_cuts, np.nan)
+    nested = problem == LABELS and (criterion == NESTED_CV_BRIER or criterion == NESTED_CV_LOG_LOSS)
+    memo = np.full((n_cuts, 2 * n_folds + 1 if nested else 1), np.nan)
     # Class counts below each cut, shared by the tracks (labelled rows only).
     lows = np.empty((n_cuts if problem == LABELS else 1, start.shape[0] - 1))
     have_low = np.zeros(n_cuts, dtype=np.bool_)
@@ -720,68 +818,58 @@ def _search_feature(
     best_value = np.zeros(n_tracks)
     grid = np.empty(n_cuts, dtype=np.int64)
     values = np.empty(n_cuts)
+    n_rows = 0.0
+    if problem == LABELS:
+        n_rows = group_float.sum()
     # Outer cuts apart for the cross-validated criteria only: the paper's criteria keep the
     # reference implementation's grids (and so its lists where bisection is a heuristic).
     cross_validated = problem == LABELS and (criterion == CV_BRIER or criterion == CV_LOG_LOSS)
     outer = cross_validated and not brute and n_cuts > 6
+    points = n_cuts if brute else 5
     for t in range(n_tracks):
         n_touched = 0
-        lo = 0
-        hi = n_cuts - 1
-        if outer:
-            for c in (lo, hi):
-                _, n_touched = _cut_value(
-                    c, memo, touched, n_touched, problem, start, positions, cut_positions, lows, have_low,
-                    t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method,
-                    shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+        if nested:
+            best_cut[t], _, n_touched = _bisect(
+                2 * n_folds, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
+                positions, cut_positions, lows, have_low, t, scores, negated, group_int, group_float,
+                reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+            )
+            loss = 0.0
+            for f in range(n_folds):
+                cut, _, n_touched = _bisect(
+                    f, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
+                    positions, cut_positions, lows, have_low, t, scores, negated, group_int, group_float,
+                    reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
                 )
-            lo += 1
-            hi -= 1
-        points = n_cuts if brute else 5
-        while True:
-            exhaustive = hi - lo + 1 <= points
-            n_grid = hi - lo + 1 if exhaustive else points
-            for i in range(n_grid):
-                if exhaustive:
-                    grid[i] = lo + i
-                else:
-                    grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
-                values[i], n_touched = _cut_value(
-                    grid[i], memo, touched, n_touched, problem, start, positions, cut_positions, lows,
-                    have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
-                    method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
-                )
-            smallest = values[0]
-            for i in range(n_grid):
-                smallest = min(smallest, values[i])
-            first = -1
-            last = -1
-            for i in range(n_grid):
-                if values[i] <= smallest + TIE_TOLERANCE:
-                    if first < 0:
-                        first = i
-                    last = i
-            plateau = first == 0 and last == n_grid - 1 and points >= MAX_GRID_POINTS
-            if exhaustive or plateau:
-                best_cut[t] = grid[first]
-                best_value[t] = values[first]
-                break
-            new_lo = grid[max(first - 1, 0)]
-            new_hi = grid[min(last + 1, n_grid - 1)]
-            shrunk = new_lo > lo or new_hi < hi
-            points = 5 if shrunk else 2 * points - 1
-            lo = new_lo
-            hi = new_hi
-        if outer:
-            first_outer = memo[0]
-            last_outer = memo[n_cuts - 1]
-            smallest = min(first_outer, best_value[t], last_outer)
-            if first_outer <= smallest + TIE_TOLERANCE:
-                best_cut[t] = 0
-                best_value[t] = first_outer
-            elif best_value[t] > smallest + TIE_TOLERANCE:
-                best_cut[t] = n_cuts - 1
-                best_value[t] = last_outer
+                loss += memo[cut, n_folds + f]
+            best_value[t] = loss / n_rows
+        else:
+            lo = 0
+            hi = n_cuts - 1
+            if outer:
+                for c in (lo, hi):
+                    _, n_touched = _cut_value(
+                        c, 0, memo, touched, n_touched, problem, start, positions, cut_positions, lows,
+                        have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
+                        method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+                    )
+                lo += 1
+                hi -= 1
+            best_cut[t], best_value[t], n_touched = _bisect(
+                0, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions,
+                cut_positions, lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot,
+                reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
+            )
+            if outer:
+                first_outer = memo[0, 0]
+                last_outer = memo[n_cuts - 1, 0]
+                smallest = min(first_outer, best_value[t], last_outer)
+                if first_outer <= smallest + TIE_TOLERANCE:
+                    best_cut[t] = 0
+                    best_value[t] = first_outer
+                elif best_value[t] > smallest + TIE_TOLERANCE:
+                    best_cut[t] = n_cuts - 1
+                    best_value[t] = last_outer
         for i in range(n_touched):
-            memo[touched[i]] = np.nan
+            memo[touched[i], :] = np.nan
     return best_cut, best_value

@@ -28,6 +28,8 @@ from .kernels import (
     CV_LOG_LOSS,
     ENTROPY,
     LABELS,
+    NESTED_CV_BRIER,
+    NESTED_CV_LOG_LOSS,
     PAIRS,
     SOFT_RANK,
     TIE_TOLERANCE,
@@ -35,7 +37,12 @@ from .kernels import (
     _search_feature,
 )
 
-CRITERION_CODES = {"entropy": ENTROPY, "soft_rank": SOFT_RANK, "cv_brier": CV_BRIER, "cv_log_loss": CV_LOG_LOSS}
+CRITERION_CODES = {
+    "entropy": ENTROPY, "soft_rank": SOFT_RANK, "cv_brier": CV_BRIER, "cv_log_loss": CV_LOG_LOSS,
+    "nested_cv_brier": NESTED_CV_BRIER, "nested_cv_log_loss": NESTED_CV_LOG_LOSS,
+}
+CROSS_VALIDATED = frozenset(name for name in CRITERION_CODES if "cv_" in name)
+"""The criteria that score held-out folds (they need folds, see :class:`LabelEvaluator`)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,7 @@ class LabelEvaluator:
         self.max_abs_score = int(max(abs(s) for s in score_set))
         self.method = method
         self.criterion = criterion
+        self.validated = criterion in {CRITERION_CODES[name] for name in CROSS_VALIDATED}
 
     def set_totals(self, totals, reach_lo, reach_hi):
         """Group the rows by their current totals (reachable range [reach_lo, reach_hi])."""
@@ -131,6 +139,7 @@ class PairEvaluator:
             rank = np.empty(self.n_rows, dtype=np.int64)
             rank[feature.order] = np.arange(self.n_rows)
             self.ranks.append(rank)
+        self.validated = False
 
     def set_totals(self, totals, reach_lo, reach_hi):
         """Group the pairs by their current difference of totals."""
@@ -298,7 +307,8 @@ def greedy_search(
     max_stages : int or None
         Maximal number of stages; None = as many as there are candidate features. The list
         is shorter when every feature's uses are spent, or when the best option of a stage
-        is a constant literal (no candidate improves the criterion: the list ends there).
+        is a constant literal, or with a cross-validated criterion when it does not improve on
+        the held-out score of the list as it is (no candidate helps: the list ends there).
     threshold_search : {"bisect", "brute"}
     lookahead : int >= 1
         1 = rank an option by its own criterion. With L > 1 an option is rated by the
@@ -328,24 +338,28 @@ def greedy_search(
                 evaluator, prefix.totals, prefix.reach, prefix.available, score_set, threshold_search, stage == 0,
                 prefix.used_cuts(),
             )
+            # A literal must improve a held-out score on the list as it is to be worth asking.
+            floor = evaluator.current_value() - TIE_TOLERANCE if evaluator.validated else np.inf
             # Look ahead at most to the list's last stage: the last stage is rated by itself.
             depth = min(lookahead - 1, n_stages - 1 - stage)
             for option in options:
                 rating = option.value if depth == 0 else _rating(
                     evaluator, option, prefix, score_set, threshold_search, depth,
                 )
-                extensions.append((prefix.cumulative + rating, prefix, option))
-        ranks = np.array([rank for rank, _, _ in extensions])
+                extensions.append((prefix.cumulative + rating, prefix, option, floor))
+        ranks = np.array([extension[0] for extension in extensions])
         kept = _first_of_ties(ranks, beam_width)
-        if _constant(features, extensions[kept[0]][2]):
-            # The best option changes no probability: no candidate improves the list, and
-            # a question that cannot change the answer is not worth asking. The list ends.
+        _, _, best, floor = extensions[kept[0]]
+        if _constant(features, best) or best.value >= floor:
+            # The best option changes no probability, or (cross-validated) does not improve the
+            # held-out score: no candidate improves the list, and a question that cannot
+            # change the answer for the better is not worth asking. The list ends.
             if progress is not None:
                 progress(n_stages, n_stages)
             break
         beam = []
         for index in kept:
-            _, prefix, option = extensions[index]
+            _, prefix, option, _ = extensions[index]
             if _constant(features, option):
                 continue  # the same as its prefix, which the beam already had
             totals, reach = _apply(features, option, prefix.totals, prefix.reach)

@@ -119,7 +119,7 @@ class TrainingOptions:
     calibration : {"isotonic", "beta", "sigmoid"}
     binarization : {"in-search", "preprocess"}
     threshold_search : {"bisect", "brute"}
-    loss : {"entropy", "cv_brier", "cv_log_loss", "soft_rank"}
+    loss : {"entropy", "cv_brier", "cv_log_loss", "nested_cv_brier", "nested_cv_log_loss", "soft_rank"}
         How the search compares candidates (see ``ProbabilisticScoringList``).
     prior_strength : float >= 0
         Pseudo-counts that pull the estimates of rare totals toward the overall rate.

@@ -114,8 +114,17 @@ def test_max_stages_limits_the_list():
     X, y = random_table(1)
     assert ProbabilisticScoringList(max_stages=2).fit(X, y).n_stages_ == 3
     assert ProbabilisticScoringList(max_stages=0).fit(X, y).n_stages_ == 1
-    full = ProbabilisticScoringList().fit(X, y)
+    full = ProbabilisticScoringList(loss="entropy", max_feature_uses=1).fit(X, y)
     assert full.n_stages_ == 1 + 3 + 3  # age, marker, smoker and one feature per ward
+
+
+@pytest.mark.parametrize("loss", ["cv_brier", "cv_log_loss", "nested_cv_brier", "nested_cv_log_loss"])
+@pytest.mark.parametrize("seed", range(4))
+def test_cross_validated_lists_end_when_no_question_helps(loss, seed):
+    """With a held-out criterion every stage improves it: the list ends when none can."""
+    X, y = random_table(seed)
+    psl = ProbabilisticScoringList(loss=loss).fit(X, y)
+    assert np.all(np.diff(psl.stage_criterion_) < 0)
 
 
 def test_progress_is_reported_per_stage():

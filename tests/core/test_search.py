@@ -206,3 +206,68 @@ def test_beam_search_keeps_the_greedy_list_within_reach(seed):
     # best two-stage list is at least as good by the summed criteria
     wide = ProbabilisticScoringList(max_stages=2, beam_width=1000).fit(X, y)
     assert wide.stage_criterion_[1:].sum() <= greedy.stage_criterion_[1:].sum() + 1e-12
+
+
+def naive_score(q, y, loss):
+    """Brier score or clipped log-loss summed over rows."""
+    if "brier" in loss:
+        return np.sum((q - y) ** 2)
+    q = np.clip(q, 1e-3, 1 - 1e-3)
+    return -np.sum(y * np.log(q) + (1 - y) * np.log(1 - q))
+
+
+def naive_nested(totals, hits, y, loss, folds):
+    """Nested cross-validated criterion of one (feature, score, polarity): ``hits[c]`` is
+    the shifted totals at cut c. In each fold the cut minimizing the in-sample score of
+    isotonic estimates on the other folds is taken (first on ties) and the held-out fold
+    scored; also returns the cut chosen the same way on all rows."""
+    def fit(rows, t):
+        return IsotonicRegression(increasing=True, out_of_bounds="clip").fit(t[rows], y[rows])
+
+    total = 0.0
+    for f in np.unique(folds):
+        train, test = folds != f, folds == f
+        inner = [naive_score(fit(train, t).predict(t[train]), y[train], loss) for t in hits]
+        c = int(np.flatnonzero(np.asarray(inner) <= min(inner) + 1e-9)[0])
+        total += naive_score(fit(train, hits[c]).predict(hits[c][test]), y[test], loss)
+    rows = np.ones(len(y), dtype=bool)
+    inner = [naive_score(fit(rows, t).predict(t), y, loss) for t in hits]
+    return total / len(y), int(np.flatnonzero(np.asarray(inner) <= min(inner) + 1e-9)[0])
+
+
+@pytest.mark.parametrize("loss", ["nested_cv_brier", "nested_cv_log_loss"])
+@pytest.mark.parametrize("seed", range(4))
+def test_nested_criterion_is_the_exhaustive_nested_cross_validation(seed, loss):
+    """Each stage's feature, score and threshold against a direct implementation of the
+    nested cross-validation (threshold chosen inside each fold), and the list ends exactly
+    when no candidate improves the held-out score of the list as it is."""
+    X, y = random_data(seed, n=60)
+    score_set = (-2, -1, 1, 2)
+    psl = ProbabilisticScoringList(
+        score_set=score_set, calibration="isotonic", prior_strength=0.0, threshold_search="brute",
+        loss=loss, cv_folds=3, random_state=seed, max_feature_uses=1,
+    ).fit(X, y)
+    folds = _stratified_folds(y, 3, seed, list(X.T))
+    totals = np.zeros(len(y), dtype=int)
+    used = {}
+    for k in range(len(psl.literals_) + 1):
+        tracks = {}
+        for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used):
+            tracks.setdefault((j, s, negated), []).append(totals + s * hit)
+        if not tracks:
+            break  # every feature is asked
+        values = [(key, *naive_nested(totals, hits, y, loss, folds)) for key, hits in tracks.items()]
+        best = min(v for _, v, _ in values)
+        current = naive_nested(totals, [totals], y, loss, folds)[0]
+        if k == len(psl.literals_):
+            assert best >= current - 1e-9  # the list ended early: nothing improves it
+            break
+        (j, s, negated), value, cut = next(item for item in values if item[1] <= best + 1e-9)
+        literal = psl.literals_[k]
+        assert value < current
+        assert (literal.column, psl.scores_[k], literal.negated) == (j, s, negated)
+        assert psl.stage_criterion_[k + 1] == pytest.approx(value, abs=1e-9)
+        cuts = np.array([0.5]) if literal.threshold is None else numeric_cuts(X[:, j])[0]
+        assert cuts[cut] == (0.5 if literal.threshold is None else literal.threshold)
+        totals = totals + s * literal.evaluate(X[:, j])
+        used[j] = [cut]

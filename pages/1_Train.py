@@ -139,6 +139,7 @@ def options_from_widgets() -> TrainingOptions:
         loss=ss.w_train_loss,
         prior_strength=float(ss.w_train_prior_strength),
         max_feature_uses=int(ss.w_train_max_feature_uses),
+        min_support=int(ss.w_train_min_support),
         interval_correction=ss.w_train_interval_correction,
         max_stages=None if max_stages is None else int(max_stages),
         test_fraction=float(ss.w_train_test_fraction),
@@ -205,9 +206,9 @@ else:
         on_change=apply_setup,
         help="Fills the options below; any of them can still be changed. The paper's setup is "
         "the published method. The recommended one (sigmoid calibration, cross-validated choice "
-        "of features, 2 pseudo-counts, up to two thresholds per numeric feature, Šidák "
-        "intervals) gave lower test Brier scores on four clinical datasets (bench/quality.py) "
-        "and takes a little longer to train.",
+        "of features, 2 pseudo-counts, up to two thresholds per numeric feature, at least 10 "
+        "training rows per answer, Šidák intervals) gave lower test Brier scores on four "
+        "clinical datasets (bench/quality.py) and takes a little longer to train.",
     )
     with st.form("w_train_form", border=True):
         left, middle, right = st.columns(3)
@@ -248,6 +249,20 @@ else:
                 help="1" + PAPER + ": every feature once; 2" + RECOMMENDED + ": a later stage may ask "
                 "about the same measurement with another threshold (its value is entered once).",
                 key="w_train_max_feature_uses",
+                persist_state="session",
+            )
+            st.number_input(
+                "Training rows each answer must hold",
+                min_value=1,
+                max_value=1000,
+                value=1,
+                step=1,
+                help="1" + PAPER + ": any threshold; 10" + RECOMMENDED + ": a threshold is only used where "
+                "at least this many training rows fall on each side of it (and between it and the "
+                "feature's other threshold), and a yes/no feature only when at least this many rows "
+                "answer yes and as many no. Keeps the list from singling out a few extreme cases by "
+                "chance. With fewer than twice this many rows no threshold qualifies.",
+                key="w_train_min_support",
                 persist_state="session",
             )
             choice(

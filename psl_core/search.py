@@ -185,7 +185,7 @@ def first_minimum(values):
     return int(np.flatnonzero(values <= values.min() + TIE_TOLERANCE)[0])
 
 
-def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None):
+def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None, min_support=1):
     """Best cut of every (feature, score, polarity) still available at this stage.
 
     Parameters
@@ -199,6 +199,9 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
     used_cuts : dict of int to list of int, optional
         Cuts of a feature that earlier stages use already (a reused numeric feature asks
         a new question: its earlier cuts are not tried again).
+    min_support : int >= 1
+        Training rows each answer range must hold (:func:`allowed_cuts`); a feature
+        without an allowed cut gives no option.
 
     Returns
     -------
@@ -208,16 +211,51 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
     negated = np.array([n for _, n in tracks], dtype=np.bool_)
     options = []
     for f in available:
-        positions = evaluator.features[f].positions
-        cut_index = np.arange(len(positions))
-        if used_cuts and used_cuts.get(f):
-            cut_index = np.delete(cut_index, used_cuts[f])
+        feature = evaluator.features[f]
+        cut_index = allowed_cuts(feature, min_support, (used_cuts or {}).get(f, ()))
+        if len(cut_index) == 0:
+            continue
         cuts, values = evaluator.search(
-            f, positions[cut_index], scores, negated, threshold_search == "brute"
+            f, feature.positions[cut_index], scores, negated, threshold_search == "brute"
         )
         for (s, n), cut, value in zip(tracks, cuts, values):
             options.append(Option(float(value), int(f), int(cut_index[cut]), int(s), bool(n)))
     return options
+
+
+def allowed_cuts(feature, min_support, used=()):
+    """Indices of the candidate cuts of ``feature`` that a stage may use.
+
+    A cut is allowed when each of the answer ranges it creates holds at least
+    ``min_support`` training rows: at least that many rows on each side of it, and at
+    least that many between it and each cut of the same feature that earlier stages use
+    (``used``, which are never offered again). A cut that isolates a handful of extreme
+    training cases ("BMI > 45.3" for 6 patients) is what a greedy search overfits.
+    ``min_support = 1`` allows every non-constant cut (the paper). When some cut is
+    allowed, a numeric feature's two outer cuts (constant literals, see
+    :mod:`psl_core.binarization`) are kept too: the threshold search evaluates them
+    first (:func:`psl_core.kernels._search_feature`).
+
+    Parameters
+    ----------
+    feature : CandidateFeature
+    min_support : int >= 1
+    used : sequence of int
+        Cut indices of earlier stages.
+
+    Returns
+    -------
+    ndarray of int, shape (C',)
+        Increasing cut indices; empty when no cut is allowed.
+    """
+    positions = feature.positions
+    n_rows = len(feature.values)
+    allowed = (positions >= min_support) & (positions <= n_rows - min_support)
+    for cut in used:
+        allowed &= np.abs(positions - positions[cut]) >= max(min_support, 1)
+    if not allowed.any():
+        return np.empty(0, dtype=np.int64)
+    return np.flatnonzero(allowed | (positions == 0) | (positions == n_rows))
 
 
 def score_tracks(score_set, first_stage):
@@ -289,6 +327,7 @@ def _spend(budget, feature):
 
 def greedy_search(
     evaluator, score_set, max_stages, threshold_search, lookahead, progress=None, beam_width=1, max_uses=1,
+    min_support=1,
 ):
     """List construction: greedy, or beam search over prefixes, with optional lookahead.
 
@@ -321,6 +360,9 @@ def greedy_search(
     max_uses : int >= 1
         Stages a numeric feature may fill, each with a threshold of its own
         (:func:`feature_budget`); 1 is the paper's list (every feature once).
+    min_support : int >= 1
+        Training rows each answer range of a feature must hold (:func:`allowed_cuts`);
+        1 is the paper's search. The list ends when no feature has an allowed cut left.
 
     Returns
     -------
@@ -336,7 +378,7 @@ def greedy_search(
         for prefix in beam:
             options = _options_at(
                 evaluator, prefix.totals, prefix.reach, prefix.available, score_set, threshold_search, stage == 0,
-                prefix.used_cuts(),
+                prefix.used_cuts(), min_support,
             )
             # A literal must improve a held-out score on the list as it is to be worth asking.
             floor = evaluator.current_value() - TIE_TOLERANCE if evaluator.validated else np.inf
@@ -344,16 +386,17 @@ def greedy_search(
             depth = min(lookahead - 1, n_stages - 1 - stage)
             for option in options:
                 rating = option.value if depth == 0 else _rating(
-                    evaluator, option, prefix, score_set, threshold_search, depth,
+                    evaluator, option, prefix, score_set, threshold_search, depth, min_support,
                 )
                 extensions.append((prefix.cumulative + rating, prefix, option, floor))
         ranks = np.array([extension[0] for extension in extensions])
         kept = _first_of_ties(ranks, beam_width)
-        _, _, best, floor = extensions[kept[0]]
-        if _constant(features, best) or best.value >= floor:
-            # The best option changes no probability, or (cross-validated) does not improve the
-            # held-out score: no candidate improves the list, and a question that cannot
-            # change the answer for the better is not worth asking. The list ends.
+        _, _, best, floor = extensions[kept[0]] if kept else (None, None, None, None)
+        if best is None or _constant(features, best) or best.value >= floor:
+            # No feature has an allowed cut left, or the best option changes no probability, or
+            # (cross-validated) does not improve the held-out score: no candidate improves the
+            # list, and a question that cannot change the answer for the better is not worth
+            # asking. The list ends.
             if progress is not None:
                 progress(n_stages, n_stages)
             break
@@ -390,10 +433,12 @@ def _first_of_ties(ranks, width):
     return kept
 
 
-def _options_at(evaluator, totals, reach, available, score_set, threshold_search, first_stage, used_cuts=None):
+def _options_at(
+    evaluator, totals, reach, available, score_set, threshold_search, first_stage, used_cuts=None, min_support=1,
+):
     evaluator.set_totals(totals, *reach)
     tracks = score_tracks(score_set, first_stage)
-    return stage_options(evaluator, available, tracks, threshold_search, used_cuts)
+    return stage_options(evaluator, available, tracks, threshold_search, used_cuts, min_support)
 
 
 def _apply(features, option, totals, reach):
@@ -402,7 +447,7 @@ def _apply(features, option, totals, reach):
     return new_totals, new_reach
 
 
-def _rating(evaluator, option, prefix, score_set, threshold_search, depth):
+def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_support):
     """The criterion after ``option`` and ``depth`` more greedy stages (lookahead)."""
     totals, reach = _apply(evaluator.features, option, prefix.totals, prefix.reach)
     path = _Prefix(prefix.chosen + [option], 0.0, totals, reach, _spend(prefix.budget, option.feature))
@@ -412,7 +457,10 @@ def _rating(evaluator, option, prefix, score_set, threshold_search, depth):
             break
         options = _options_at(
             evaluator, path.totals, path.reach, path.available, score_set, threshold_search, False, path.used_cuts(),
+            min_support,
         )
+        if not options:
+            break
         best = options[first_minimum([o.value for o in options])]
         value = best.value
         totals, reach = _apply(evaluator.features, best, path.totals, path.reach)

@@ -189,8 +189,9 @@ def loads(text, cls):
     if not isinstance(params, dict):
         _fail("params must be an object")
     model = cls()
-    # Files written before max_feature_uses existed hold lists that use every feature once.
-    params = {"max_feature_uses": 1, **params}
+    # Files written before max_feature_uses / min_support existed hold lists that use every
+    # feature once, searched over every threshold.
+    params = {"max_feature_uses": 1, "min_support": 1, **params}
     if set(params) - set(model.get_params()):
         _fail(f"params has unknown entries {sorted(set(params) - set(model.get_params()))}")
     try:

@@ -99,7 +99,7 @@ def score_set_label(score_set):
 RECOMMEND_FOLDS = 5
 
 
-_SETUP_KEYS = ("calibration", "loss", "prior_strength", "max_feature_uses", "interval_correction")
+_SETUP_KEYS = ("calibration", "loss", "prior_strength", "max_feature_uses", "min_support", "interval_correction")
 SETUPS = {
     "paper": {key: PAPER_SETUP[key] for key in _SETUP_KEYS},
     "recommended": {key: ProbabilisticScoringList().get_params()[key] for key in _SETUP_KEYS},
@@ -125,6 +125,9 @@ class TrainingOptions:
         Pseudo-counts that pull the estimates of rare totals toward the overall rate.
     max_feature_uses : int >= 1
         Stages a numeric feature may fill, each with its own threshold.
+    min_support : int >= 1
+        Training rows each answer must hold (a threshold leaves at least this many on
+        each side); 1 allows any threshold.
     interval_correction : {"bonferroni", "sidak"}
     max_stages : int >= 1 or None
         None uses every feature.
@@ -146,6 +149,7 @@ class TrainingOptions:
     loss: str = "entropy"
     prior_strength: float = 0.0
     max_feature_uses: int = 1
+    min_support: int = 1
     interval_correction: str = "bonferroni"
     max_stages: int | None = None
     test_fraction: float = 1 / 3
@@ -184,6 +188,7 @@ class TrainingOptions:
             loss=self.loss,
             prior_strength=self.prior_strength,
             max_feature_uses=self.max_feature_uses,
+            min_support=self.min_support,
             interval_correction=self.interval_correction,
             max_stages=self.max_stages,
             recommend_folds=RECOMMEND_FOLDS,

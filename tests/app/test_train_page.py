@@ -122,13 +122,14 @@ def test_the_setups_fill_the_options_and_reach_the_learner(page):
     assert page.radio(key="w_train_loss").value == "cv_brier"
     assert page.number_input(key="w_train_prior_strength").value == 2.0
     assert page.number_input(key="w_train_max_feature_uses").value == 2
+    assert page.number_input(key="w_train_min_support").value == 10
     assert page.radio(key="w_train_interval_correction").value == "sidak"
     page.number_input(key="w_train_max_stages").set_value(4)
     click_train(page)
     assert not page.exception and not page.error
     model = page.session_state["trained_model"]
-    assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses) == (
-        "sigmoid", "cv_brier", 2.0, 2,
+    assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses, model.min_support) == (
+        "sigmoid", "cv_brier", 2.0, 2, 10,
     )
     assert model.interval_correction == "sidak"
     assert page.session_state["trained_metadata"]["training_options"]["setup"] == "recommended"
@@ -137,8 +138,8 @@ def test_the_setups_fill_the_options_and_reach_the_learner(page):
     page.radio(key="w_train_setup").set_value("paper").run()
     click_train(page)
     model = page.session_state["trained_model"]
-    assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses) == (
-        "isotonic", "entropy", 0.0, 1,
+    assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses, model.min_support) == (
+        "isotonic", "entropy", 0.0, 1, 1,
     )
     assert "the paper's setup" in texts(page.caption)
 

@@ -48,6 +48,9 @@ def test_bad_data(X_bad, y_bad, message):
         ({"max_stages": 2.5}, "max_stages"),
         ({"lookahead": 0}, "lookahead"),
         ({"calibration_size": 1.5}, "calibration_size"),
+        ({"min_support": 0}, "min_support must be an integer >= 1, got 0"),
+        ({"min_support": 2.5}, "min_support must be an integer >= 1, got 2.5"),
+        ({"min_support": True}, "min_support"),
     ],
 )
 def test_bad_options_name_the_parameter(params, message):
@@ -56,7 +59,7 @@ def test_bad_options_name_the_parameter(params, message):
 
 
 def test_prediction_input_is_checked():
-    psl = ProbabilisticScoringList().fit(X, Y)
+    psl = ProbabilisticScoringList(min_support=1).fit(X, Y)  # 4 rows: every threshold allowed
     with pytest.raises(DataError, match="X has 3 features, but ProbabilisticScoringList is expecting 2"):
         psl.predict_proba(np.zeros((2, 3)))
     with pytest.raises(DataError, match="missing values"):

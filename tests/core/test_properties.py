@@ -118,6 +118,31 @@ def test_max_stages_limits_the_list():
     assert full.n_stages_ == 1 + 3 + 3  # age, marker, smoker and one feature per ward
 
 
+@pytest.mark.parametrize(
+    "config", [{}, {"binarization": "preprocess"}, {"beam_width": 3}, {"loss": "entropy", "max_feature_uses": 3}],
+    ids=["default", "preprocess", "beam", "entropy, 3 uses"],
+)
+@pytest.mark.parametrize("min_support", [1, 10, 40])
+@pytest.mark.parametrize("seed", range(6))
+def test_every_answer_holds_min_support_training_rows(seed, min_support, config):
+    """Each indicator is true and false for at least min_support training rows, and the
+    thresholds of a numeric column cut it into ranges of at least that many rows."""
+    X, y = random_table(seed)
+    psl = ProbabilisticScoringList(min_support=min_support, **config).fit(X, y)
+    thresholds = {}
+    for literal in psl.literals_:
+        hit = literal.evaluate(X[literal.column])
+        assert min(hit.sum(), len(hit) - hit.sum()) >= min_support
+        if literal.threshold is not None:
+            thresholds.setdefault(literal.column, []).append(literal.threshold)
+    for column, cuts in thresholds.items():
+        ranges = np.searchsorted(np.sort(cuts), X[column].to_numpy(), side="left")
+        counts = np.bincount(ranges, minlength=len(cuts) + 1)
+        assert counts.min() >= min_support, (column, cuts, counts)
+    if min_support > len(y) / 2:
+        assert psl.n_stages_ == 1  # no question splits the rows: the prior alone
+
+
 @pytest.mark.parametrize("loss", ["cv_brier", "cv_log_loss", "nested_cv_brier", "nested_cv_log_loss"])
 @pytest.mark.parametrize("seed", range(4))
 def test_cross_validated_lists_end_when_no_question_helps(loss, seed):

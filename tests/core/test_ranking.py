@@ -30,7 +30,9 @@ def test_each_stage_is_the_exhaustive_minimizer(seed):
     X, pairs = data(seed)
     score_set = (-2, -1, 1, 2)
     # Every feature once, as the enumeration below (test_search covers reuse).
-    psl = ProbabilisticScoringList(score_set=score_set, threshold_search="brute", max_feature_uses=1).fit_pairs(X, pairs)
+    psl = ProbabilisticScoringList(
+        score_set=score_set, threshold_search="brute", max_feature_uses=1, min_support=1,
+    ).fit_pairs(X, pairs)
     totals = np.zeros(len(X), dtype=int)
     used = set()
     assert psl.stage_criterion_[0] == pytest.approx(0.5)

@@ -42,11 +42,14 @@ def naive_criterion(totals, y, loss, folds=None):
     return 1.0 - roc_auc_score(y, q)
 
 
-def all_candidates(X, score_set, first_stage, used, max_uses=1):
+def all_candidates(X, score_set, first_stage, used, max_uses=1, min_support=1):
     """(feature, cut, score, negated, indicator) of every candidate, in enumeration order.
 
     ``used`` maps a column to the cuts earlier stages took: a binary column is used once,
-    a numeric one up to ``max_uses`` times, never twice at the same cut.
+    a numeric one up to ``max_uses`` times, never twice at the same cut. A cut is a
+    candidate when every answer range of its column (between consecutive thresholds of the
+    column's used cuts and this one) holds at least ``min_support`` rows; a column's outer
+    cuts (constant literals) when some cut of it is.
     """
     tracks = score_tracks(score_set, first_stage)
     for j in range(X.shape[1]):
@@ -58,10 +61,22 @@ def all_candidates(X, score_set, first_stage, used, max_uses=1):
         taken = used.get(j, [])
         if len(taken) >= (max_uses if len(cuts) > 1 else 1):
             continue
+        supported = [
+            c for c in range(len(cuts))
+            if c not in taken and _smallest_range(column, cuts[taken + [c]]) >= min_support
+        ]
+        outer = {0, len(cuts) - 1} - set(supported) if len(cuts) > 1 and supported else set()
         for s, negated in tracks:
             for c, cut in enumerate(cuts):
-                if c not in taken:
+                if c in supported or c in outer:
                     yield j, c, s, negated, ((column > cut) != negated).astype(int)
+
+
+def _smallest_range(column, thresholds):
+    """Rows in the smallest of the ranges into which ``thresholds`` cut ``column``
+    (0 when a threshold lies outside the values)."""
+    edges = np.concatenate(([-np.inf], np.sort(thresholds), [np.inf]))
+    return min(int(np.sum((column > lo) & (column <= hi))) for lo, hi in zip(edges[:-1], edges[1:]))
 
 
 def random_data(seed, n=40):
@@ -78,22 +93,22 @@ def random_data(seed, n=40):
     return X, y
 
 
-@pytest.mark.parametrize("max_uses", [1, 2])
+@pytest.mark.parametrize("max_uses, min_support", [(1, 1), (2, 1), (2, 6)])
 @pytest.mark.parametrize("loss", ["entropy", "soft_rank", "cv_brier", "cv_log_loss"])
 @pytest.mark.parametrize("seed", range(6))
-def test_each_stage_is_the_exhaustive_minimizer(seed, loss, max_uses):
+def test_each_stage_is_the_exhaustive_minimizer(seed, loss, max_uses, min_support):
     X, y = random_data(seed)
     score_set = (-2, -1, 1, 2)
     psl = ProbabilisticScoringList(
         score_set=score_set, calibration="isotonic", prior_strength=0.0, threshold_search="brute",
-        loss=loss, cv_folds=3, random_state=seed, max_feature_uses=max_uses,
+        loss=loss, cv_folds=3, random_state=seed, max_feature_uses=max_uses, min_support=min_support,
     ).fit(X, y)
     folds = _stratified_folds(y, 3, seed, list(X.T))
     totals = np.zeros(len(y), dtype=int)
     used = {}
     for k, (literal, score) in enumerate(zip(psl.literals_, psl.scores_)):
         values = []
-        for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used, max_uses):
+        for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used, max_uses, min_support):
             values.append(((j, c, s, negated), naive_criterion(totals + s * hit, y, loss, folds)))
         best = min(v for _, v in values)
         first = next(key for key, v in values if v <= best + 1e-9)
@@ -245,7 +260,7 @@ def test_nested_criterion_is_the_exhaustive_nested_cross_validation(seed, loss):
     score_set = (-2, -1, 1, 2)
     psl = ProbabilisticScoringList(
         score_set=score_set, calibration="isotonic", prior_strength=0.0, threshold_search="brute",
-        loss=loss, cv_folds=3, random_state=seed, max_feature_uses=1,
+        loss=loss, cv_folds=3, random_state=seed, max_feature_uses=1, min_support=1,
     ).fit(X, y)
     folds = _stratified_folds(y, 3, seed, list(X.T))
     totals = np.zeros(len(y), dtype=int)

@@ -84,6 +84,8 @@ def test_valid_file_round_trips(document):
 def test_a_file_from_before_feature_reuse_reads_as_every_feature_once(document):
     older = json.loads(json.dumps(document))
     del older["params"]["max_feature_uses"]
+    del older["params"]["min_support"]
     model = ProbabilisticScoringList.from_json(json.dumps(older))
-    assert model.max_feature_uses == 1  # not today's default: those lists used every feature once
-    assert ProbabilisticScoringList().max_feature_uses != 1
+    # Not today's defaults: those lists used every feature once, at any threshold.
+    assert (model.max_feature_uses, model.min_support) == (1, 1)
+    assert (ProbabilisticScoringList().max_feature_uses, ProbabilisticScoringList().min_support) != (1, 1)

@@ -43,6 +43,11 @@ CRITERION_CODES = {
 }
 CROSS_VALIDATED = frozenset(name for name in CRITERION_CODES if "cv_" in name)
 """The criteria that score held-out folds (they need folds, see :class:`LabelEvaluator`)."""
+END_REASONS = ("length", "no_gain", "support")
+"""Why a list ends (:func:`greedy_search`): it reached its maximal length (``max_stages``,
+one stage per feature, or every feature's uses spent); no candidate improves the
+criterion (a cross-validated one on held-out rows, or every best option is constant);
+no feature has a cut with ``min_support`` rows per answer left."""
 
 
 @dataclass(frozen=True)
@@ -366,13 +371,16 @@ def greedy_search(
 
     Returns
     -------
-    list of Option
+    chosen : list of Option
         The chosen option of each stage, in order.
+    end : str
+        Why the list ends where it does: one of :data:`END_REASONS`.
     """
     features = evaluator.features
     budget = feature_budget(features, max_uses)
     n_stages = len(features) if max_stages is None else min(max_stages, int(budget.sum()))
     beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget)]
+    end = "length"
     for stage in range(n_stages):
         extensions = []
         for prefix in beam:
@@ -397,6 +405,7 @@ def greedy_search(
             # (cross-validated) does not improve the held-out score: no candidate improves the
             # list, and a question that cannot change the answer for the better is not worth
             # asking. The list ends.
+            end = "support" if best is None else "no_gain"
             if progress is not None:
                 progress(n_stages, n_stages)
             break
@@ -412,7 +421,7 @@ def greedy_search(
             ))
         if progress is not None:
             progress(stage + 1, n_stages)
-    return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen
+    return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
 
 
 def _constant(features, option):

@@ -14,9 +14,11 @@ A model file is one JSON object::
       "calibration": [{"totals": [...], "probabilities": [...],
                        "positives": [...], "negatives": [...]}, ...],  # stages 0..K
       "criterion": [...],                                          # stages 0..K
+      "end_reason": "length" | "no_gain" | "support",  # optional: why the list ends
       "validation": null | {"brier": [...], "brier_se": [...],     # stages 0..K
                             "recommended_stages": k},
-      "metadata": {...}                 # free description: name, labels, units, ...
+      "metadata": {...}                 # free description: name, labels, units, ...;
+                                        # "decision": {"cost_ratio": M} when present must hold M > 0
     }
 
 :func:`loads` validates everything before building a model: unknown or missing keys,
@@ -34,6 +36,8 @@ import numpy as np
 from .binarization import BINARY, CATEGORY, NUMERIC, Literal
 from .calibration import reachable_totals
 from .errors import ModelFileError, PSLError
+from .modelcard import saved_cost_ratio
+from .search import END_REASONS
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
 SCHEMA_VERSION = 1
@@ -41,6 +45,7 @@ _TOP_KEYS = {
     "format", "schema_version", "params", "classes", "input", "stages", "calibration", "criterion",
     "validation", "metadata",
 }
+_OPTIONAL_TOP_KEYS = {"end_reason"}  # absent from files saved before it was recorded
 _VALIDATION_KEYS = {"brier", "brier_se", "recommended_stages"}
 _STAGE_KEYS = {"feature", "kind", "threshold", "category", "negated", "score"}
 _CALIBRATION_KEYS = {"totals", "probabilities", "positives", "negatives"}
@@ -92,6 +97,7 @@ def to_dict(model, metadata=None):
             )
         ],
         "criterion": [float(v) for v in model.stage_criterion_],
+        "end_reason": getattr(model, "end_reason_", None),
         "validation": None if getattr(model, "validation_brier_", None) is None else {
             "brier": [_finite_or_none(v) for v in model.validation_brier_],
             "brier_se": [_finite_or_none(v) for v in model.validation_brier_se_],
@@ -114,10 +120,10 @@ def _fail(message):
     raise ModelFileError(f"not a valid model file: {message}")
 
 
-def _keys(obj, expected, where):
+def _keys(obj, expected, where, optional=frozenset()):
     if not isinstance(obj, dict):
         _fail(f"{where} must be an object")
-    missing, extra = expected - obj.keys(), obj.keys() - expected
+    missing, extra = expected - obj.keys(), obj.keys() - expected - optional
     if missing:
         _fail(f"{where} lacks {sorted(missing)}")
     if extra:
@@ -178,7 +184,7 @@ def loads(text, cls):
     except json.JSONDecodeError as exc:
         _fail(f"the JSON cannot be read ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
               "the file may be truncated or edited")
-    _keys(data, _TOP_KEYS, "the file")
+    _keys(data, _TOP_KEYS, "the file", _OPTIONAL_TOP_KEYS)
     if data["format"] != FORMAT:
         _fail(f"format is {data['format']!r}, expected {FORMAT!r}")
     version = data["schema_version"]
@@ -202,6 +208,10 @@ def loads(text, cls):
     if not isinstance(data["metadata"], dict):
         _fail("metadata must be an object")
     _check_metadata(data["metadata"])
+    try:
+        saved_cost_ratio(data["metadata"])  # the pages decide with it
+    except ModelFileError as exc:
+        _fail(str(exc))
 
     classes = data["classes"]
     if not isinstance(classes, list) or len(classes) != 2 or classes[0] == classes[1]:
@@ -313,5 +323,9 @@ def loads(text, cls):
     model.stage_positives_ = [t[2] for t in tables]
     model.stage_negatives_ = [t[3] for t in tables]
     model.stage_criterion_ = np.array([_number(v, "criterion") for v in criterion])
+    end_reason = data.get("end_reason")
+    if end_reason is not None and end_reason not in END_REASONS:
+        _fail(f"end_reason must be one of {list(END_REASONS)} or null, got {end_reason!r}")
+    model.end_reason_ = end_reason
     model.metadata_ = data["metadata"]
     return model

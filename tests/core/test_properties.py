@@ -112,10 +112,12 @@ def test_categorical_columns_become_readable_one_hot_features():
 
 def test_max_stages_limits_the_list():
     X, y = random_table(1)
-    assert ProbabilisticScoringList(max_stages=2).fit(X, y).n_stages_ == 3
+    two = ProbabilisticScoringList(max_stages=2).fit(X, y)
+    assert (two.n_stages_, two.end_reason_) == (3, "length")
     assert ProbabilisticScoringList(max_stages=0).fit(X, y).n_stages_ == 1
     full = ProbabilisticScoringList(loss="entropy", max_feature_uses=1).fit(X, y)
     assert full.n_stages_ == 1 + 3 + 3  # age, marker, smoker and one feature per ward
+    assert full.end_reason_ == "length"
 
 
 @pytest.mark.parametrize(
@@ -141,6 +143,7 @@ def test_every_answer_holds_min_support_training_rows(seed, min_support, config)
         assert counts.min() >= min_support, (column, cuts, counts)
     if min_support > len(y) / 2:
         assert psl.n_stages_ == 1  # no question splits the rows: the prior alone
+        assert psl.end_reason_ == "support"
 
 
 @pytest.mark.parametrize("loss", ["cv_brier", "cv_log_loss", "nested_cv_brier", "nested_cv_log_loss"])
@@ -150,6 +153,10 @@ def test_cross_validated_lists_end_when_no_question_helps(loss, seed):
     X, y = random_table(seed)
     psl = ProbabilisticScoringList(loss=loss).fit(X, y)
     assert np.all(np.diff(psl.stage_criterion_) < 0)
+    # By default a list has at most one stage per candidate feature (age, marker, smoker and
+    # one per ward): shorter, it ended because no question helped.
+    assert (psl.end_reason_ == "length") == (psl.n_stages_ - 1 == 6)
+    assert psl.end_reason_ in ("length", "no_gain")
 
 
 def test_progress_is_reported_per_stage():

@@ -48,6 +48,7 @@ CASES = [
     (set_path(["metadata", "__class__"], "x"), "code-like entry"),
     (set_path(["classes"], [1]), "two distinct labels"),
     (lambda doc: doc.pop("stages"), "lacks \\['stages'\\]"),
+    (set_path(["end_reason"], "tired"), "end_reason must be one of"),
 ]
 
 
@@ -78,6 +79,7 @@ def test_duplicate_keys_are_rejected(document):
 def test_valid_file_round_trips(document):
     model = ProbabilisticScoringList.from_json(json.dumps(document))
     assert model.metadata_ == {"name": "test"}
+    assert model.end_reason_ == document["end_reason"] and document["end_reason"] in ("length", "no_gain")
     assert json.loads(model.to_json()) == document
 
 
@@ -85,7 +87,9 @@ def test_a_file_from_before_feature_reuse_reads_as_every_feature_once(document):
     older = json.loads(json.dumps(document))
     del older["params"]["max_feature_uses"]
     del older["params"]["min_support"]
+    del older["end_reason"]
     model = ProbabilisticScoringList.from_json(json.dumps(older))
+    assert model.end_reason_ is None  # not recorded then
     # Not today's defaults: those lists used every feature once, at any threshold.
     assert (model.max_feature_uses, model.min_support) == (1, 1)
     assert (ProbabilisticScoringList().max_feature_uses, ProbabilisticScoringList().min_support) != (1, 1)

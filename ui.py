@@ -11,8 +11,13 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
+from psl_core.modelcard import saved_cost_ratio
+from psl_core.training import cost_ratio_note
 
 logger = logging.getLogger("psl_triage")
+
+COST_RATIO_LABEL = "M: cost of a missed case relative to a false alarm"
+COST_RATIO_RANGE = (0.1, 1000.0)
 
 
 @contextmanager
@@ -69,3 +74,48 @@ def required_data(purpose: str):
         link("pages/0_Data.py", "Go to the start page", "Open the start page (**Data**) in the sidebar.")
         st.stop()
     return prepared
+
+
+def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:
+    """The number input of M on a page that uses a list; it starts at the list's saved M.
+
+    The widget's key is ``"<prefix>_cost_ratio_v<N>"``, N counting the lists the page has
+    followed (``"<prefix>_cost_ratio_list"`` holds the current one and
+    ``"<prefix>_cost_ratio_version"`` N). A new list gets a fresh widget whose default is
+    its saved M (:func:`psl_core.modelcard.saved_cost_ratio`, 10 for a list saved before
+    lists carried their M); a value the user typed stays, across page switches too, as long
+    as the list does. Nothing writes the widget's key: a number input keyed once keeps its
+    value whatever its ``value=`` says, and a write could race with the user's typing (see
+    pages/0_Data.py).
+
+    Parameters
+    ----------
+    prefix : str
+        The page's key prefix ("triage", "intervals", "evaluation").
+    model, metadata
+        The list the page uses and its model-file metadata.
+    container : Streamlit container or None
+        Where to draw the input (a column, a form); the page itself by default.
+    **kwargs
+        Further arguments of ``st.number_input`` (``help=``...).
+
+    Returns
+    -------
+    float
+    """
+    state = st.session_state
+    if state.get(f"{prefix}_cost_ratio_list") is not model:
+        state[f"{prefix}_cost_ratio_list"] = model
+        state[f"{prefix}_cost_ratio_version"] = state.get(f"{prefix}_cost_ratio_version", 0) + 1
+    saved = saved_cost_ratio(metadata)
+    low, high = COST_RATIO_RANGE
+    value = (container or st).number_input(
+        COST_RATIO_LABEL, min_value=low, max_value=high, value=min(max(saved, low), high), step=1.0,
+        format="%g", key=f"{prefix}_cost_ratio_v{state[f'{prefix}_cost_ratio_version']}",
+        persist_state="session", **kwargs,
+    )
+    (container or st).caption(
+        cost_ratio_note(metadata)
+        + ("" if low <= saved <= high else f" That is outside {low:g} to {high:g}: M starts at the nearest end.")
+    )
+    return float(value)

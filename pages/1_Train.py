@@ -14,8 +14,9 @@ Session state written, the contract with the later pages (Triage, ...):
 ``"trained_model"``     psl_core.model.ProbabilisticScoringList: the current list, the one just
                         trained or loaded from a file. Absent until then.
 ``"trained_metadata"``  dict: its model-file metadata (psl_core.modelcard.model_metadata: dataset,
-                        readable "columns", "performance" per stage, "training_options",
-                        "source"; a loaded or saved list also has "name", "version", "created").
+                        readable "columns", "performance" per stage, "decision" (the M it was
+                        saved with; absent in files from before), "training_options", "source";
+                        a loaded or saved list also has "name", "version", "created").
 
 Internal to this page: ``"train_origin"`` (one sentence: where the current list comes from),
 ``"train_saved"`` (the last save's message for the current list, or None),
@@ -29,6 +30,7 @@ import time
 
 import streamlit as st
 
+from psl_core.decision import DEFAULT_COST_RATIO
 from psl_core.errors import PSLError
 from psl_core.store import model_dir, save_model
 from psl_core.training import (
@@ -36,6 +38,7 @@ from psl_core.training import (
     SCORE_SET_PRESETS,
     SETUPS,
     TrainingOptions,
+    decision_text,
     default_model_name,
     download_file_name,
     list_table,
@@ -48,7 +51,7 @@ from psl_core.training import (
     score_set_label,
     train_list,
 )
-from ui import link, logger, shown_errors
+from ui import COST_RATIO_LABEL, COST_RATIO_RANGE, link, logger, shown_errors
 
 PAPER = " (paper default)"
 RECOMMENDED = " (recommended)"
@@ -144,6 +147,7 @@ def options_from_widgets() -> TrainingOptions:
         max_stages=None if max_stages is None else int(max_stages),
         test_fraction=float(ss.w_train_test_fraction),
         seed=int(ss.w_train_seed),
+        cost_ratio=float(ss.w_train_cost_ratio),
     )
 
 
@@ -220,6 +224,21 @@ else:
                 help="Whole numbers other than 0, separated by commas; ±2 stands for -2 and 2.",
                 key="w_train_custom_scores",
                 persist_state="session",
+            )
+            st.number_input(
+                COST_RATIO_LABEL,
+                min_value=COST_RATIO_RANGE[0],
+                max_value=COST_RATIO_RANGE[1],
+                value=DEFAULT_COST_RATIO,
+                step=1.0,
+                format="%g",
+                key="w_train_cost_ratio",
+                persist_state="session",
+            )
+            st.caption(
+                "Saved with the list as the trade-off Triage, Intervals and Evaluation start with: "
+                "the list decides positive above a risk of 1/(1+M) (the paper uses M = 10; the "
+                "list itself is the same for every M)."
             )
         with middle:
             choice("Calibration of the probabilities", CALIBRATION_LABELS, "w_train_calibration")
@@ -314,6 +333,7 @@ if model is None:
 else:
     with shown_errors("showing the list"):
         st.caption(ss.get("train_origin", ""))
+        st.markdown(f"**Decision trade-off.** {decision_text(metadata)}")
         show_intervals = st.toggle(
             f"Show intervals ({DEFAULT_CONFIDENCE:.0%} confidence)",
             key="w_train_show_intervals",

@@ -11,7 +11,10 @@ its own keys all start with ``"triage_"``. Nothing about a patient leaves this s
 session's memory on the server): it is never written to disk or sent anywhere.
 
 ``"triage_model_choice"``  widget: "trained" or the path of a saved model file.
-``"triage_cost_ratio"``    widget: M, the cost of a missed case relative to a false alarm.
+``"triage_cost_ratio_v<N>"`` widget: M, the cost of a missed case relative to a false alarm;
+                           it starts at the chosen list's saved M and a new list gets a new N
+                           (ui.cost_ratio_input, with ``"triage_cost_ratio_list"`` and
+                           ``"triage_cost_ratio_version"``).
 ``"triage_confidence"``    widget: level of the intervals (0.8, 0.9, 0.95 or 0.99).
 ``"triage_basis"``         widget: decide on the interval's "upper" bound or the "point" estimate.
 ``"triage_model_ref"``     the model the answers belong to; another model restarts the triage.
@@ -43,6 +46,7 @@ import streamlit as st
 from psl_core.binarization import NUMERIC
 from psl_core.decision import StageBands, decision_threshold, record_text, triage_record, triage_step
 from psl_core.errors import PSLError
+from psl_core.modelcard import saved_cost_ratio
 from psl_core.questions import (
     UNKNOWN_TEXT,
     advance,
@@ -50,6 +54,7 @@ from psl_core.questions import (
     first_stage_of,
     interval_text,
     percent,
+    prior_decision_text,
     probability_text,
     recorded_answers,
     stage_answers,
@@ -58,10 +63,9 @@ from psl_core.questions import (
     triage_steps,
 )
 from psl_core.store import list_models, load_model
-from ui import link
+from ui import cost_ratio_input, link
 
 TRAINED = "trained"
-DEFAULT_COST_RATIO = 10.0
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)
 BASIS_LABELS = {
     "upper": "Risk-averse: the upper end of the interval",
@@ -215,11 +219,7 @@ positive_label = dataset.get("positive_label") or "the positive class"
 negative_label = dataset.get("negative_label") or "the negative class"
 
 with st.expander("Settings: cost of a miss, confidence, decision basis"):
-    cost_ratio = st.number_input(
-        "M: cost of a missed case relative to a false alarm",
-        min_value=0.1, max_value=1000.0, value=DEFAULT_COST_RATIO, step=1.0, format="%g",
-        key="triage_cost_ratio", persist_state="session",
-    )
+    cost_ratio = cost_ratio_input("triage", model, metadata)
     st.caption(
         f"M = {cost_ratio:g} means missing one case of {positive_label} is as bad as {cost_ratio:g} "
         f"false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive when the risk exceeds 1/(1+M) = "
@@ -262,9 +262,11 @@ with st.expander("Settings: cost of a miss, confidence, decision basis"):
         length = full_length
 
 threshold = decision_threshold(cost_ratio)
+saved = saved_cost_ratio(metadata)
 st.caption(
     f"{model_name} (version {model_version}): {length} of {len(model.literals_)} questions. Deciding with M = "
-    f"{cost_ratio:g} (threshold {percent(threshold)}), {confidence:.0%} intervals, on the "
+    f"{cost_ratio:g} ({'as saved with the list' if cost_ratio == saved else f'the list was saved with M = {saved:g}'}; "
+    f"threshold {percent(threshold)}), {confidence:.0%} intervals, on the "
     f"{'upper bound' if basis == 'upper' else 'point estimate'}."
 )
 
@@ -347,6 +349,9 @@ if halted:
         )
     else:
         st.success(f"**Stopped {where}** because {STOP_RULES[current.stop_reason]}", icon=":material/flag:")
+        prior_only = prior_decision_text(current, cost_ratio, confidence, positive_label, negative_label)
+        if prior_only:  # every patient gets this decision: say why, and how to use the questions
+            st.info(prior_only, icon=":material/info:")
 elif current.stop_reason is not None:
     st.caption(f"The list would stop here ({current.stop_reason}); you chose to continue.")
 

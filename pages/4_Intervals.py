@@ -7,8 +7,10 @@ the list grows is visible. Only the list is needed: the intervals come from its 
 counts. Figures and tables come from :mod:`psl_core.plots`; this page reads widgets, calls
 them and renders.
 
-Session state read: ``"trained_model"`` (Train). Written: the widget keys
-``"intervals_cost_ratio"``, ``"intervals_confidence"``, ``"intervals_stage"`` and
+Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
+widget keys ``"intervals_cost_ratio_v<N>"`` (M, starting at the list's saved M; a new list
+gets a new N: ui.cost_ratio_input, with ``"intervals_cost_ratio_list"`` and
+``"intervals_cost_ratio_version"``), ``"intervals_confidence"``, ``"intervals_stage"`` and
 ``"intervals_download_*"``.
 """
 
@@ -19,11 +21,9 @@ import streamlit as st
 
 from psl_core.decision import decision_threshold
 from psl_core.plots import interval_figure, interval_grid_figure
-from ui import csv_download, required_list, shown_errors
+from ui import cost_ratio_input, csv_download, required_list, shown_errors
 
 ss = st.session_state
-
-
 
 
 st.set_page_config(page_title="Intervals · PSL Triage", page_icon="🩺", layout="wide")
@@ -39,9 +39,8 @@ model = required_list()
 
 left, middle, right = st.columns(3)
 with left:
-    cost_ratio = st.slider(
-        "M: cost of a missed case relative to a false alarm", 1.0, 50.0, 10.0, step=0.5,
-        key="intervals_cost_ratio", persist_state="session",
+    cost_ratio = cost_ratio_input(
+        "intervals", model, ss.get("trained_metadata"),
         help="With M = 10 (the paper's choice) missing a patient with the outcome is ten times as "
         "bad as a needless referral, so the list refers from a probability of 1/11 = 9 % on.",
     )

@@ -9,12 +9,13 @@ view: how many test patients the list decides at each confidence level, and how 
 numbers come from :func:`psl_core.evaluation.monte_carlo_cv`; this page reads widgets, runs
 it with a progress bar when asked, and renders, with a CSV download behind every plot.
 
-Session state read: ``"trained_model"`` (Train: its settings are evaluated) and
-``"prepared"`` (landing page). Written: ``"evaluation_result"`` (dict: the model and data
+Session state read: ``"trained_model"`` (Train: its settings are evaluated),
+``"trained_metadata"`` (its saved M) and ``"prepared"`` (landing page). Written: ``"evaluation_result"`` (dict: the model and data
 it belongs to, ``"result"``: CVResult), and the widget keys ``"evaluation_splits"``,
-``"evaluation_test_size"``, ``"evaluation_cost_ratio"``, ``"evaluation_confidence"``,
-``"evaluation_run"``, ``"evaluation_rule"``, ``"evaluation_stage"`` and
-``"evaluation_download_*"``.
+``"evaluation_test_size"``, ``"evaluation_cost_ratio_v<N>"`` (M, starting at the list's saved
+M; a new list gets a new N: ui.cost_ratio_input, with ``"evaluation_cost_ratio_list"`` and
+``"evaluation_cost_ratio_version"``), ``"evaluation_confidence"``, ``"evaluation_run"``,
+``"evaluation_rule"``, ``"evaluation_stage"`` and ``"evaluation_download_*"``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from psl_core.evaluation import (
     monte_carlo_cv,
 )
 from psl_core.plots import stagewise_figure, three_way_figure
-from ui import csv_download, required_data, required_list, shown_errors
+from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors
 
 RULES = {
     STEPWISE: "Bedside: ask until the list is confident, then stop",
@@ -41,8 +42,6 @@ RULES = {
 }
 
 ss = st.session_state
-
-
 
 
 def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
@@ -85,8 +84,7 @@ with st.form("evaluation_form"):
     test_size = columns[1].number_input("Test fraction", 0.1, 0.5, 1 / 3, step=0.05, format="%.2f",
                                         key="evaluation_test_size", persist_state="session",
                                         help="The paper holds out 1/3.")
-    cost_ratio = columns[2].number_input("M: cost of a missed case relative to a false alarm", 0.5, 100.0,
-                                         10.0, step=0.5, key="evaluation_cost_ratio", persist_state="session")
+    cost_ratio = cost_ratio_input("evaluation", model, ss.get("trained_metadata"), container=columns[2])
     confidence = columns[3].number_input("Confidence level of the intervals", 0.5, 0.99, 0.95, step=0.01,
                                          key="evaluation_confidence", persist_state="session")
     submitted = st.form_submit_button("Run the evaluation", type="primary", key="evaluation_run")

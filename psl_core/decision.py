@@ -34,6 +34,9 @@ CONTINUE = "continue"
 UNCERTAIN = "uncertain"
 BASES = ("upper", "point")
 BASIS_WORDS = {"upper": "upper bound of the interval", "point": "point estimate"}
+DEFAULT_COST_RATIO = 10.0
+"""M of the paper's evaluation: a missed case costs as much as ten false alarms. A list saved
+without its own M (``metadata["decision"]``) is used with this one."""
 
 
 def decision_threshold(cost_ratio):
@@ -142,7 +145,7 @@ class StageBands:
         return point[index], lower[index], upper[index]
 
 
-def triage_step(bands, answers, cost_ratio=10.0, basis="upper", n_stages=None):
+def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_stages=None):
     """The state of a triage after some answers, and whether to stop.
 
     Parameters

@@ -1,9 +1,17 @@
-"""The description saved with a model: training population, columns, performance.
+"""The description saved with a model: training population, columns, performance, decision.
 
 It fills the ``metadata`` entry of a model file, from which the triage page phrases its
-questions and a reader learns where the list comes from (a model card).
+questions and a reader learns where the list comes from (a model card). The ``"decision"``
+entry holds the trade-off the list is meant to be used with: ``{"cost_ratio": M}``, the cost
+of a missed case relative to a false alarm (decision threshold 1/(1+M)); the pages start
+with it. Files saved before lists carried their M have no such entry and are used with
+:data:`~psl_core.decision.DEFAULT_COST_RATIO`.
 """
 
+import numbers
+
+from .decision import DEFAULT_COST_RATIO, check_cost_ratio
+from .errors import ModelFileError, PSLError
 from .metrics import stagewise_metrics
 
 
@@ -32,7 +40,7 @@ def columns_metadata(columns):
     }
 
 
-def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=10.0, extra=None):
+def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAULT_COST_RATIO, extra=None):
     """Metadata of a list trained on prepared data.
 
     Parameters
@@ -41,7 +49,9 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=10.0, 
     data_name : str
     train, test : tuple (model, X, y) or None
         When given, stagewise measures on the training and test rows are recorded.
-    cost_ratio : float
+    cost_ratio : float > 0
+        M, the cost of a missed case relative to a false alarm: saved as
+        ``"decision": {"cost_ratio": M}`` and used for the recorded expected loss.
     extra : dict or None
         Further JSON-ready entries (training options, recommended stages, ...).
 
@@ -49,6 +59,7 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=10.0, 
     -------
     dict
     """
+    cost_ratio = check_cost_ratio(cost_ratio)
     meta = {
         "dataset": {
             "name": data_name,
@@ -63,6 +74,7 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=10.0, 
             "notes": list(prepared.notes),
         },
         "columns": columns_metadata(prepared.columns),
+        "decision": {"cost_ratio": cost_ratio},
     }
     for key, part in (("train", train), ("test", test)):
         if part is not None:
@@ -72,3 +84,36 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=10.0, 
             }
     meta.update(extra or {})
     return meta
+
+
+def saved_cost_ratio(metadata):
+    """M saved with a list: ``metadata["decision"]["cost_ratio"]``.
+
+    Parameters
+    ----------
+    metadata : dict or None
+        A model file's metadata.
+
+    Returns
+    -------
+    float
+        The saved M; :data:`~psl_core.decision.DEFAULT_COST_RATIO` for a list saved
+        before lists carried their M (no ``"decision"`` entry).
+
+    Raises
+    ------
+    ModelFileError
+        The entry is there but holds no positive number for M.
+    """
+    decision = (metadata or {}).get("decision")
+    if decision is None:
+        return DEFAULT_COST_RATIO
+    if not isinstance(decision, dict) or "cost_ratio" not in decision:
+        raise ModelFileError(f'metadata.decision must be an object {{"cost_ratio": M}}, got {decision!r}')
+    value = decision["cost_ratio"]
+    try:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):  # no "10" or true in a file
+            raise PSLError(f"cost_ratio (M) must be a positive number, got {value!r}")
+        return check_cost_ratio(value)
+    except PSLError as exc:
+        raise ModelFileError(f"metadata.decision.{exc}") from None

@@ -13,6 +13,8 @@ This module sits between it and a clinician, who answers in raw values ("152 bpm
   (:func:`advance`, :func:`stage_answers`).
 - :func:`triage_steps` runs :func:`~psl_core.decision.triage_step` for every stage answered
   so far, and :func:`triage_figure` draws them.
+- :func:`prior_decision_text` explains a stop before the first question: the base rate alone
+  decides every patient at this M, and which M would leave the decision to the questions.
 
 Nothing here imports Streamlit.
 """
@@ -250,6 +252,60 @@ def triage_steps(bands, questions, answers, n_answered, cost_ratio, basis):
     return [
         triage_step(bands, holds[:k], cost_ratio, basis, n_stages=len(questions)) for k in range(n_answered + 1)
     ]
+
+
+def prior_decision_text(step, cost_ratio, confidence, positive_label, negative_label):
+    """Why a triage stops before its first question, and how to make the questions count.
+
+    At stage 0 nothing about the patient is known: a stop there decides every patient the
+    same way, from the base rate (the prior q(0, 0)) alone. The text says so with the
+    numbers, and which M would leave the decision to the questions: for a confident
+    positive, an M low enough that 1/(1+M) reaches the interval's lower end; for a
+    confident negative, one high enough that it falls below the upper end.
+
+    Parameters
+    ----------
+    step : StepResult
+        The step at stage 0.
+    cost_ratio, confidence : float
+    positive_label, negative_label : str
+
+    Returns
+    -------
+    str or None
+        Markdown; None unless the step is a stop at stage 0.
+    """
+    if step.stage != 0 or step.stop_reason not in ("confident", "settled"):
+        return None
+    label = positive_label if step.decision == "positive" else negative_label
+    base = f"the base rate of {positive_label} is {percent(step.probability_high)} ({confidence:.0%} interval {interval_text(step)})"
+    line = f"the decision threshold 1/(1+M) = {percent(step.threshold)}"
+    decides = f"at M = {cost_ratio:g} the list decides **{label}** for every patient, whatever the answers."
+    if step.stop_reason == "settled":
+        return (
+            f"Before any question, {base} and no answers to the list's questions could move it across "
+            f"{line}: {decides} Change M in the settings above to let the questions decide, or "
+            "press **Continue anyway** to answer them all the same."
+        )
+    if step.decision == "positive":
+        # 1/(1+M) >= lower bound <=> M <= 1/lower - 1, rounded down so that the M shown works
+        limit = np.floor((1 / step.lower - 1) * 100) / 100
+        change = f"With M at most {limit:g} (set in the settings above) the base rate alone no longer decides"
+        side = "above"
+        if limit <= 0:
+            change = "Only an M below 0.01 would leave the decision to the questions"
+    else:
+        # 1/(1+M) < upper bound <=> M > 1/upper - 1, rounded up so that the M shown works
+        side = "at or below"
+        if step.upper > 0:
+            limit = np.floor((1 / step.upper - 1) * 100 + 1) / 100
+            change = f"With M of {limit:g} or more (set in the settings above) the base rate alone no longer decides"
+        else:
+            change = "No M leaves the decision to the questions"
+    return (
+        f"Before any question, {base}: the whole interval lies {side} {line}, so {decides} "
+        f"{change}; or press **Continue anyway** to answer the questions all the same."
+    )
 
 
 def triage_figure(steps, threshold, confidence=None, stage_labels=None):

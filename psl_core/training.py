@@ -23,9 +23,10 @@ import pandas as pd
 import plotly.express as px
 from sklearn.model_selection import train_test_split
 
+from .decision import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
 from .errors import DataError, ModelFileError, PSLError
 from .model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
-from .modelcard import model_metadata
+from .modelcard import model_metadata, saved_cost_ratio
 from .questions import percent
 from .store import slugify
 
@@ -137,6 +138,10 @@ class TrainingOptions:
         Seed of the train/test split, of the cross-validated criterion's folds and of
         the internal cross-validation that recommends where to stop the list
         (:data:`RECOMMEND_FOLDS` folds).
+    cost_ratio : float > 0
+        M, the cost of a missed case relative to a false alarm, saved with the list
+        (``metadata["decision"]``) as the trade-off the bedside pages start with; not a
+        learner option (the list is the same for every M).
 
     :meth:`setup` names the setup the choices make ("paper", "recommended" or "custom");
     ``TrainingOptions(**SETUPS["recommended"])`` is the recommended one.
@@ -154,6 +159,7 @@ class TrainingOptions:
     max_stages: int | None = None
     test_fraction: float = 1 / 3
     seed: int = 0
+    cost_ratio: float = DEFAULT_COST_RATIO
 
     def __post_init__(self):
         # Validated here, not in fit, so a bad choice is reported before the data is split.
@@ -170,6 +176,7 @@ class TrainingOptions:
             raise PSLError(f"The test fraction must lie in [0, 1) (0: no test set), got {fraction!r}.")
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise PSLError(f"The seed must be a whole number >= 0, got {self.seed!r}.")
+        check_cost_ratio(self.cost_ratio)
 
     def setup(self):
         """"paper" or "recommended" when the learner's choices are that setup's, else "custom"."""
@@ -196,8 +203,9 @@ class TrainingOptions:
         )
 
     def to_dict(self):
-        """JSON-ready options, for the model file."""
+        """JSON-ready options, for the model file (M goes to its ``"decision"`` entry)."""
         options = asdict(self)
+        del options["cost_ratio"]
         options["score_set"] = [int(s) for s in self.score_set]
         options["test_fraction"] = float(self.test_fraction)
         options["prior_strength"] = float(self.prior_strength)
@@ -253,8 +261,8 @@ def train_list(prepared, data_name, options, progress=None):
     model : fitted ProbabilisticScoringList
     metadata : dict
         :func:`psl_core.modelcard.model_metadata` with train (and test) measures,
-        ``"training_options"`` (the options and the numbers of train and test rows) and
-        ``"source": "trained"``.
+        ``"decision"`` (the options' M), ``"training_options"`` (the options and the
+        numbers of train and test rows) and ``"source": "trained"``.
     """
     X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, options.test_fraction, options.seed)
     model = options.estimator().fit(X_train, y_train, progress=progress)
@@ -264,6 +272,7 @@ def train_list(prepared, data_name, options, progress=None):
         data_name,
         train=(model, X_train, y_train),
         test=None if X_test is None else (model, X_test, y_test),
+        cost_ratio=options.cost_ratio,
         extra={"training_options": training_options, "source": "trained"},
     )
     return model, metadata
@@ -288,6 +297,29 @@ def readable_columns(metadata):
             "category_labels": {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {},
         }
     return readable
+
+
+def decision_text(metadata):
+    """One sentence on the trade-off a list was saved with, for where the list is described."""
+    cost_ratio = saved_cost_ratio(metadata)
+    rule = (
+        f"a missed case counts as much as {cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, "
+        f"so the list decides positive above 1/(1+M) = {percent(decision_threshold(cost_ratio))}"
+    )
+    if "decision" not in (metadata or {}):
+        return (
+            f"Saved before lists carried their M: Triage, Intervals and Evaluation start with the "
+            f"paper's M = {cost_ratio:g} ({rule})."
+        )
+    return f"Saved with M = {cost_ratio:g}: {rule}. Triage, Intervals and Evaluation start with this M."
+
+
+def cost_ratio_note(metadata):
+    """The short form of :func:`decision_text`, next to a page's M input."""
+    cost_ratio = saved_cost_ratio(metadata)
+    if "decision" not in (metadata or {}):
+        return f"This list was saved before lists carried their M; M starts at the paper's {cost_ratio:g}."
+    return f"This list was saved with M = {cost_ratio:g}."
 
 
 def total_label(total):

@@ -230,3 +230,49 @@ def test_a_saved_model_file_loads_as_the_current_list(project_root, demo_prepare
     assert at.session_state["trained_metadata"]["name"] == "Two questions"
     assert list_table(at)["Feature"].tolist() == list_table(trainer)["Feature"].tolist()
     assert at.text_input(key="w_train_model_name").value == "Two questions"
+
+
+def test_m_is_set_on_train_saved_with_the_list_and_shown_with_it(page, tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    field = page.number_input(key="w_train_cost_ratio")
+    assert (field.label, field.value, field.min, field.max) == (
+        "M: cost of a missed case relative to a false alarm", 10.0, 0.1, 1000.0,
+    )
+    field.set_value(2.0)
+    page.number_input(key="w_train_max_stages").set_value(2)
+    click_train(page)
+    assert not page.exception and not page.error
+    assert page.session_state["trained_metadata"]["decision"] == {"cost_ratio": 2.0}
+    assert "Saved with M = 2: a missed case counts as much as 2 false alarms" in texts(page.markdown)
+    page.button(key="w_train_save").click().run()
+    saved = json.loads(next(tmp_path.glob("*.json")).read_text(encoding="utf-8"))
+    assert saved["metadata"]["decision"] == {"cost_ratio": 2.0}
+
+
+def test_a_model_file_from_before_m_was_saved_loads_with_the_papers_m(project_root, demo_prepared):
+    trainer = open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME)
+    trainer.number_input(key="w_train_max_stages").set_value(2)
+    click_train(trainer)
+    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
+    older = {key: value for key, value in metadata.items() if key != "decision"}
+
+    at = open_train_page(project_root)
+    at.file_uploader(key="w_train_upload").upload("older.json", model.to_json(older).encode(), "application/json")
+    at.run()
+    assert not at.exception and not at.error
+    assert "Loaded older.json" in texts(at.info)
+    assert "Saved before lists carried their M" in texts(at.markdown) and "M = 10" in texts(at.markdown)
+
+
+def test_a_model_file_with_a_bad_m_is_refused_naming_it(project_root, demo_prepared):
+    trainer = open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME)
+    trainer.number_input(key="w_train_max_stages").set_value(2)
+    click_train(trainer)
+    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
+    text = model.to_json(dict(metadata, decision={"cost_ratio": -5}))
+    at = open_train_page(project_root)
+    at.file_uploader(key="w_train_upload").upload("bad-m.json", text.encode(), "application/json")
+    at.run()
+    assert not at.exception
+    assert "bad-m.json" in texts(at.error) and "metadata.decision.cost_ratio (M)" in texts(at.error)
+    assert "trained_model" not in at.session_state

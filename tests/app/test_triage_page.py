@@ -6,6 +6,7 @@ the page shows after each answer must equal psl_core.decision.triage_step for th
 answers.
 """
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -63,16 +64,25 @@ def empty_store(tmp_path, monkeypatch):
     return store
 
 
-def open_page(model=None, cost_ratio=None):
+def open_page(model=None, cost_ratio=None, metadata=METADATA):
     at = AppTest.from_file(PAGE, default_timeout=60)
     if model is not None:
         at.session_state["trained_model"] = model
-        at.session_state["trained_metadata"] = METADATA
+        at.session_state["trained_metadata"] = metadata
     at.run()
     if cost_ratio is not None:
-        at.number_input(key="triage_cost_ratio").set_value(cost_ratio).run()
+        cost_ratio_input(at).set_value(cost_ratio).run()
     assert not at.exception
     return at
+
+
+def captions(at):
+    return " ".join(caption.value for caption in at.caption)
+
+
+def cost_ratio_input(at):
+    """The number input of M: keyed by the count of lists the page has followed (ui.cost_ratio_input)."""
+    return at.number_input(key=f"triage_cost_ratio_v{at.session_state['triage_cost_ratio_version']}")
 
 
 def asked_column(at, model):
@@ -165,6 +175,78 @@ def test_a_confident_list_stops_and_may_continue_anyway(model):
     at.button(key="triage_continue").click().run()
     assert not at.exception
     assert at.get("form") and "would stop here" in " ".join(caption.value for caption in at.caption)
+    assert not [info for info in at.info if "Before any question" in info.value]
+
+
+def test_a_stop_before_the_first_question_says_the_base_rate_decides_every_patient(model):
+    at = open_page(model)  # M = 10
+    step = expected_step(model, {}, 0)
+    assert (step.decision, step.stop_reason) == ("positive", "confident")
+    [info] = [info.value for info in at.info if "Before any question" in info.value]
+    assert info.startswith(
+        f"Before any question, the base rate of heart disease is {percent(step.probability_high)} "
+        f"(95% interval {percent(step.lower)} to {percent(step.upper)}): the whole interval lies above "
+        "the decision threshold 1/(1+M) = 9.1%, so at M = 10 the list decides **heart disease** for "
+        "every patient, whatever the answers."
+    )
+    assert "Continue anyway" in info and at.button(key="triage_continue")
+    # The M it suggests (in the settings, as it says) makes the list ask its first question.
+    lowered = float(re.search(r"With M at most ([0-9.]+)", info)[1])
+    cost_ratio_input(at).set_value(lowered).run()
+    assert not at.exception
+    assert expected_step(model, {}, 0, cost_ratio=lowered).stop_reason != "confident"
+    assert not [info for info in at.info if "Before any question" in info.value]
+    assert at.get("form") or "settled" in at.success[0].value
+
+
+def test_a_prior_below_the_threshold_is_explained_too(model):
+    at = open_page(model, cost_ratio=0.1)  # threshold 1/1.1 = 90.9 %
+    step = expected_step(model, {}, 0, cost_ratio=0.1)
+    assert (step.decision, step.stop_reason) == ("negative", "confident")
+    [info] = [info.value for info in at.info if "Before any question" in info.value]
+    assert "at or below the decision threshold 1/(1+M) = 90.9%" in info
+    assert "decides **no heart disease** for every patient" in info
+    raised = float(re.search(r"With M of ([0-9.]+) or more", info)[1])
+    assert expected_step(model, {}, 0, cost_ratio=raised).stop_reason != "confident"
+
+
+def test_m_starts_at_the_lists_saved_m_and_a_value_typed_stays_until_another_list(model):
+    at = open_page(model, metadata=dict(METADATA, decision={"cost_ratio": 1.0}))
+    assert cost_ratio_input(at).value == 1.0
+    assert "This list was saved with M = 1." in captions(at)
+    assert "Deciding with M = 1 (as saved with the list" in captions(at)
+    assert_shows(at, expected_step(model, {}, 0, cost_ratio=1.0))
+    cost_ratio_input(at).set_value(3.0).run()
+    at.run()
+    assert cost_ratio_input(at).value == 3.0
+    assert "Deciding with M = 3 (the list was saved with M = 1" in captions(at)
+    # Saving the list on Train changes its metadata, not the list: the typed M stays.
+    at.session_state["trained_metadata"] = dict(METADATA, decision={"cost_ratio": 1.0}, name="Saved", version=1)
+    at.run()
+    assert cost_ratio_input(at).value == 3.0
+    # Another list (trained or loaded on Train) starts at its own saved M.
+    at.session_state["trained_model"] = ProbabilisticScoringList.from_json(model.to_json())
+    at.session_state["trained_metadata"] = dict(METADATA, decision={"cost_ratio": 5.0})
+    at.run()
+    assert not at.exception
+    assert cost_ratio_input(at).value == 5.0
+    assert_shows(at, expected_step(model, {}, 0, cost_ratio=5.0))
+    # A list saved before lists carried their M starts at 10, without an error.
+    at.session_state["trained_model"] = ProbabilisticScoringList.from_json(model.to_json())
+    at.session_state["trained_metadata"] = METADATA
+    at.run()
+    assert not at.exception and not at.error
+    assert cost_ratio_input(at).value == 10.0
+    assert "saved before lists carried their M" in captions(at)
+
+
+def test_a_saved_list_chosen_on_the_page_starts_at_its_m(model, empty_store):
+    stored = save_model(model, "Stored chest pain", dict(METADATA, decision={"cost_ratio": 2.0}))
+    at = open_page(model)
+    assert cost_ratio_input(at).value == 10.0
+    at.selectbox(key="triage_model_choice").set_value(str(stored.path)).run()
+    assert not at.exception
+    assert cost_ratio_input(at).value == 2.0
 
 
 def test_all_unknown_ends_uncertain(model):

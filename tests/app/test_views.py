@@ -53,6 +53,11 @@ def trace_names(figure):
     return {t.name for t in figure.data}
 
 
+def cost_ratio_input(at, prefix):
+    """The page's number input of M: keyed by the count of lists it has followed (ui.cost_ratio_input)."""
+    return at.number_input(key=f"{prefix}_cost_ratio_v{at.session_state[f'{prefix}_cost_ratio_version']}")
+
+
 def assert_clean(at):
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
@@ -137,7 +142,7 @@ def test_intervals_page_shows_one_stage_and_every_stage(trained):
 
 def test_intervals_page_follows_m_confidence_and_stage(trained):
     at = open_page(INTERVALS, trained=trained)
-    at.slider(key="intervals_cost_ratio").set_value(1.0).run()
+    cost_ratio_input(at, "intervals").set_value(1.0).run()
     at.slider(key="intervals_confidence").set_value(0.5).run()
     at.slider(key="intervals_stage").set_value(3).run()
     assert_clean(at)
@@ -158,7 +163,7 @@ def test_evaluation_page_runs_few_splits_and_shows_every_view(demo_prepared, tra
     assert at.number_input(key="evaluation_splits").value == 100
     assert any("Run the evaluation" in info.value for info in at.info)
     at.number_input(key="evaluation_splits").set_value(5)
-    at.number_input(key="evaluation_cost_ratio").set_value(2.0)
+    cost_ratio_input(at, "evaluation").set_value(2.0)
     at.button(key="evaluation_run").click().run()
     assert_clean(at)
     result = at.session_state["evaluation_result"]["result"]
@@ -192,3 +197,38 @@ def test_evaluation_results_belong_to_their_list(demo_prepared, trained):
     assert_clean(at)
     assert not at.get("plotly_chart")
     assert any("Run the evaluation" in info.value for info in at.info)
+
+
+# ---------------------------------------------------------------------------- M across pages
+def test_m_starts_at_the_lists_saved_m_and_a_typed_value_survives_page_switches(project_root, demo_prepared):
+    """Intervals, Evaluation and Triage start M at the list's saved M; a value typed on a page
+    stays there across page switches until another list comes, which starts at its own M."""
+    first = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, cost_ratio=1.0))
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    at.session_state["prepared"] = demo_prepared
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = first
+    at.switch_page("pages/4_Intervals.py").run()
+    assert_clean(at)
+    assert cost_ratio_input(at, "intervals").value == 1.0
+    assert "This list was saved with M = 1." in " ".join(c.value for c in at.caption)
+    threshold = next(t for t in figures(at)[0].data if t.name == "decision threshold 1/(1+M)")
+    assert values(threshold.y) == pytest.approx([0.5, 0.5])
+    cost_ratio_input(at, "intervals").set_value(4.0).run()
+    at.switch_page("pages/5_Evaluation.py").run()
+    assert_clean(at)
+    assert cost_ratio_input(at, "evaluation").value == 1.0
+    at.switch_page("pages/2_Triage.py").run()
+    assert_clean(at)
+    assert cost_ratio_input(at, "triage").value == 1.0
+    cost_ratio_input(at, "triage").set_value(2.0).run()
+    at.switch_page("pages/4_Intervals.py").run()
+    assert cost_ratio_input(at, "intervals").value == 4.0  # typed here before the switches
+    at.switch_page("pages/2_Triage.py").run()
+    assert cost_ratio_input(at, "triage").value == 2.0
+
+    second = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, cost_ratio=5.0))
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = second
+    for page, prefix in (("2_Triage", "triage"), ("4_Intervals", "intervals"), ("5_Evaluation", "evaluation")):
+        at.switch_page(f"pages/{page}.py").run()
+        assert_clean(at)
+        assert cost_ratio_input(at, prefix).value == 5.0, page

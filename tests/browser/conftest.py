@@ -175,11 +175,13 @@ class StreamlitApp:
         return self.page.locator(f".st-key-{key}")
 
     def choice_widget(self, name: str) -> Locator:
-        """A landing-page widget for a choice about the active dataset, by its key's base name.
+        """A widget keyed by a version, by its key's base name.
 
-        pages/0_Data.py keys these by the dataset version (``w_outcome_v3``, ``w_positive_v3::<outcome>``,
-        see its docstring), so a new dataset gets fresh widgets: ``choice_widget("w_outcome")``
-        is the outcome selectbox of whichever dataset is active.
+        pages/0_Data.py keys its choices about the active dataset by the dataset version
+        (``w_outcome_v3``, ``w_positive_v3::<outcome>``, see its docstring), so a new dataset gets
+        fresh widgets: ``choice_widget("w_outcome")`` is the outcome selectbox of whichever
+        dataset is active. The input of M is keyed the same way by the list it follows
+        (``triage_cost_ratio_v2``, ui.cost_ratio_input).
         """
         return self.page.locator(f'[class*="st-key-{name}_v"]')
 

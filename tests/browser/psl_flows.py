@@ -231,7 +231,7 @@ def open_triage(app, cost_ratio: float) -> None:
 def set_cost_ratio(app, cost_ratio: float) -> None:
     """On the Triage page: open the settings, type M and press Enter (does not wait)."""
     app.page.get_by_test_id("stExpander").filter(has_text="Settings").locator("summary").click()
-    field_ = app.widget("triage_cost_ratio").locator("input")
+    field_ = app.choice_widget("triage_cost_ratio").locator("input")  # triage_cost_ratio_v<N>
     expect(field_).to_be_visible()
     field_.fill(f"{cost_ratio:g}")
     field_.press("Enter")
@@ -240,7 +240,7 @@ def set_cost_ratio(app, cost_ratio: float) -> None:
 def expect_cost_ratio(app, cost_ratio: float) -> None:
     """The Triage page decides with this M (its caption says so)."""
     app.wait_idle()
-    expect(app.page.get_by_text(f"M = {cost_ratio:g} (threshold").first).to_be_visible()
+    expect(app.page.get_by_text(f"Deciding with M = {cost_ratio:g} (").first).to_be_visible()
 
 
 def answer(app, question, raw, wait: bool = True) -> None:

@@ -1,13 +1,15 @@
 """The bedside questionnaire: questions in words, answers per column, steps and the chart."""
 
+import dataclasses
 import json
+import re
 
 import numpy as np
 import pytest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.calibration import reachable_totals
-from psl_core.decision import StageBands, answer_for, decision_threshold, triage_step
+from psl_core.decision import StageBands, StepResult, answer_for, decision_threshold, triage_step
 from psl_core.questions import (
     OTHER,
     advance,
@@ -16,6 +18,7 @@ from psl_core.questions import (
     first_stage_of,
     percent,
     points_text,
+    prior_decision_text,
     probability_text,
     recorded_answers,
     stage_answers,
@@ -190,3 +193,57 @@ def test_probability_text_shows_a_range_only_when_answers_are_unknown(model):
     )
     assert " to " not in probability_text(known)
     assert probability_text(unknown) == f"{percent(unknown.probability_low)} to {percent(unknown.probability_high)}"
+
+
+# --------------------------------------------------------------------------- a stop before the first question
+
+
+def prior_step(lower, upper, cost_ratio):
+    """A stop at stage 0 of a list whose prior has the interval lower..upper."""
+    threshold = decision_threshold(cost_ratio)
+    if lower > threshold:
+        decision = "positive"
+    elif upper <= threshold:
+        decision = "negative"
+    else:
+        decision = "continue"
+    return StepResult(
+        stage=0, totals=[0], probability_low=(lower + upper) / 2, probability_high=(lower + upper) / 2,
+        lower=lower, upper=upper, threshold=threshold, decision=decision, lean=decision,
+        stop_reason=None if decision == "continue" else "confident", expected_loss=0.0,
+    )
+
+
+def suggested_m(text):
+    return float(re.search(r"With M (?:at most|of) ([0-9.]+)", text)[1])
+
+
+@pytest.mark.parametrize("lower, upper", [(0.3, 0.5), (0.35, 0.55), (0.123456, 0.2), (0.4571, 0.6)])
+def test_a_prior_above_the_threshold_is_explained_with_an_m_that_lets_the_questions_decide(lower, upper):
+    step = prior_step(lower, upper, cost_ratio=10)
+    text = prior_decision_text(step, 10, 0.95, "heart disease", "no heart disease")
+    assert text.startswith("Before any question, the base rate of heart disease is ")
+    assert f"(95% interval {percent(lower)} to {percent(upper)})" in text
+    assert "1/(1+M) = 9.1%" in text and "decides **heart disease** for every patient" in text
+    assert "Continue anyway" in text
+    lowered = suggested_m(text)
+    assert prior_step(lower, upper, lowered).stop_reason is None  # the suggested M no longer decides
+    assert prior_step(lower, upper, lowered + 0.02).stop_reason == "confident"  # and it is not far off
+
+
+@pytest.mark.parametrize("lower, upper", [(0.3, 0.5), (0.01, 0.123456), (0.2, 0.6)])
+def test_a_prior_below_the_threshold_is_explained_with_an_m_that_lets_the_questions_decide(lower, upper):
+    step = prior_step(lower, upper, cost_ratio=0.5)
+    text = prior_decision_text(step, 0.5, 0.9, "heart disease", "no heart disease")
+    assert "decides **no heart disease** for every patient" in text and "at or below" in text
+    raised = suggested_m(text)
+    assert prior_step(lower, upper, raised).stop_reason is None
+    assert prior_step(lower, upper, raised - 0.02).stop_reason == "confident"
+
+
+def test_only_a_stop_before_the_first_question_is_explained():
+    assert prior_decision_text(prior_step(0.05, 0.5, 10), 10, 0.95, "yes", "no") is None  # no stop
+    later = dataclasses.replace(prior_step(0.3, 0.5, 10), stage=1)
+    assert prior_decision_text(later, 10, 0.95, "yes", "no") is None
+    settled = dataclasses.replace(prior_step(0.3, 0.5, 10), stop_reason="settled")
+    assert "no answers to the list's questions could move it" in prior_decision_text(settled, 10, 0.95, "yes", "no")

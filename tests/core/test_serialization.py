@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from psl_core import ModelFileError, ProbabilisticScoringList
+from psl_core.modelcard import saved_cost_ratio
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +50,11 @@ CASES = [
     (set_path(["classes"], [1]), "two distinct labels"),
     (lambda doc: doc.pop("stages"), "lacks \\['stages'\\]"),
     (set_path(["end_reason"], "tired"), "end_reason must be one of"),
+    (set_path(["metadata", "decision"], {"cost_ratio": -1}), "metadata.decision.cost_ratio \\(M\\) must be a positive"),
+    (set_path(["metadata", "decision"], {"cost_ratio": "10"}), "metadata.decision.cost_ratio"),
+    (set_path(["metadata", "decision"], {"cost_ratio": True}), "metadata.decision.cost_ratio"),
+    (set_path(["metadata", "decision"], {"cost_ratio": 0}), "metadata.decision.cost_ratio"),
+    (set_path(["metadata", "decision"], 10), "metadata.decision must be an object"),
 ]
 
 
@@ -93,3 +99,13 @@ def test_a_file_from_before_feature_reuse_reads_as_every_feature_once(document):
     # Not today's defaults: those lists used every feature once, at any threshold.
     assert (model.max_feature_uses, model.min_support) == (1, 1)
     assert (ProbabilisticScoringList().max_feature_uses, ProbabilisticScoringList().min_support) != (1, 1)
+
+
+def test_the_saved_m_loads_back_and_a_file_from_before_it_defaults_to_10(document):
+    assert "decision" not in document["metadata"]  # as written before lists carried their M
+    older = ProbabilisticScoringList.from_json(json.dumps(document))
+    assert saved_cost_ratio(older.metadata_) == 10.0
+    with_m = edited(document, set_path(["metadata", "decision"], {"cost_ratio": 2.5}))
+    model = ProbabilisticScoringList.from_json(with_m)
+    assert saved_cost_ratio(model.metadata_) == 2.5
+    assert json.loads(model.to_json())["metadata"]["decision"] == {"cost_ratio": 2.5}

@@ -13,6 +13,8 @@ from psl_core.training import (
     MEASURES,
     MAX_ABS_SCORE,
     TrainingOptions,
+    cost_ratio_note,
+    decision_text,
     default_model_name,
     download_file_name,
     list_table,
@@ -99,6 +101,9 @@ def test_the_default_options_are_the_papers_setup():
         ({"max_stages": 0}, "at least 1"),
         ({"calibration": "platt"}, "calibration"),
         ({"score_set": (0, 1)}, "0"),
+        ({"cost_ratio": 0}, "cost_ratio \\(M\\) must be a positive number, got 0"),
+        ({"cost_ratio": float("nan")}, "cost_ratio"),
+        ({"cost_ratio": "ten"}, "cost_ratio"),
     ],
 )
 def test_bad_options_are_refused_with_a_message(change, words):
@@ -138,6 +143,28 @@ def test_training_records_the_options_the_rows_and_both_measures(demo_prepared, 
     for part in ("train", "test"):
         assert len(metadata["performance"][part]["auc"]) == model.n_stages_
     json.dumps(metadata)  # the model file must be able to hold it
+
+
+def test_training_saves_m_with_the_list_and_measures_the_loss_with_it(demo_prepared, trained):
+    _, default = trained
+    assert default["decision"] == {"cost_ratio": 10.0}
+    assert "cost_ratio" not in default["training_options"]  # one place for M in the file
+    model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(cost_ratio=1.0))
+    assert metadata["decision"] == {"cost_ratio": 1.0}
+    assert model.to_json({}) == trained[0].to_json({})  # the list is the same for every M
+    # The recorded expected loss is the one of this M: min(1 - p, M p) per patient.
+    assert metadata["performance"]["test"]["expected_loss"] != default["performance"]["test"]["expected_loss"]
+    loaded = read_model_upload(model.to_json(metadata).encode(), "m1.json")
+    assert loaded.metadata_["decision"] == {"cost_ratio": 1.0}
+    assert decision_text(loaded.metadata_).startswith("Saved with M = 1: a missed case counts as much as 1 false alarm")
+    assert "50.0%" in decision_text(loaded.metadata_)
+    assert cost_ratio_note(loaded.metadata_) == "This list was saved with M = 1."
+
+
+def test_a_list_saved_before_m_was_kept_reads_as_the_papers_m():
+    assert decision_text({}).startswith("Saved before lists carried their M")
+    assert "M = 10" in decision_text({}) and "9.1%" in decision_text({})
+    assert "the paper's 10" in cost_ratio_note({"name": "old"})
 
 
 def test_training_reports_every_stage_and_honours_max_stages(demo_prepared):

@@ -29,7 +29,8 @@ session's memory on the server): it is never written to disk or sent anywhere.
 ``"triage_q<n>"``          widget: the answer to question n + 1 (index of the option, or the
                            number); ``"triage_q<n>_unknown"`` the "unknown" box of a number.
 ``"triage_next"``, ``"triage_continue"``, ``"triage_undo"``, ``"triage_restart"``,
-``"triage_chart"``, ``"triage_download_text"``, ``"triage_download_json"``: buttons and chart.
+``"triage_chart"``, ``"triage_download_text"``, ``"triage_download_json"``: buttons and chart;
+``"triage_answer_buttons"``: the container of a question's answer buttons (made 44 px tall).
 
 The settings and the model choice persist across page switches (``persist_state="session"``);
 a changed model restarts the triage, changed settings recompute it with the answers kept.
@@ -84,6 +85,9 @@ STOP_RULES = {
     "end of list": "every question of the list is answered.",
 }
 BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
+# Touch targets at the bedside: the answer buttons at least 44 px tall (WCAG 2.5.5), scoped to
+# their container; Streamlit draws them 36 px tall and has no parameter for it.
+ANSWER_BUTTONS_CSS = "<style>.st-key-triage_answer_buttons button { min-height: 44px; }</style>"
 
 ss = st.session_state
 
@@ -172,6 +176,7 @@ def link_to_train() -> None:
 # --- page ------------------------------------------------------------------------------------
 
 st.set_page_config(page_title="Triage · PSL Triage", page_icon="🩺", layout="centered")
+st.html(ANSWER_BUTTONS_CSS)  # style only: Streamlit puts it outside the page's elements
 if "triage_answers" not in ss:
     restart()
 
@@ -374,10 +379,11 @@ if not halted:
             choices = list(range(len(question.options) + 1))
             texts = [text for _, text in question.options] + [UNKNOWN_TEXT]
             if len(choices) <= BUTTONS_MAX_OPTIONS:
-                st.segmented_control(
-                    question.prompt, choices, format_func=texts.__getitem__, key=widget_key,
-                    label_visibility="collapsed", width="stretch",
-                )
+                with st.container(key="triage_answer_buttons"):
+                    st.segmented_control(
+                        question.prompt, choices, format_func=texts.__getitem__, key=widget_key,
+                        label_visibility="collapsed", width="stretch",
+                    )
             else:
                 st.selectbox(
                     question.prompt, choices, index=None, format_func=texts.__getitem__, key=widget_key,

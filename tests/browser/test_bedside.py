@@ -28,10 +28,11 @@ from psl_flows import (
 
 COST_RATIO = 1.0
 MAX_STAGES = 6
-# Target sizes in CSS pixels. The main action (Next) must be a large target: 44 x 44, WCAG 2.2's
-# enhanced target size (2.5.5) and the usual touch guideline. The answers are Streamlit's
-# segmented-control buttons (36 px tall, no parameter makes them taller): they must at least
-# meet WCAG 2.2's minimum target size (2.5.8, 24 x 24).
+# Target sizes in CSS pixels. Next and the answer buttons must be large targets: at least 44 px
+# tall, WCAG 2.2's enhanced target size (2.5.5) and the usual touch guideline (Next also 44 px
+# wide; the answers share the width, an answer's text makes its button wide). Streamlit draws
+# segmented-control buttons 36 px tall; pages/2_Triage.py raises them with CSS scoped to their
+# container. The number field must at least meet WCAG 2.2's minimum target size (2.5.8, 24 x 24).
 LARGE_TARGET_PX = 44
 MIN_TARGET_PX = 24
 
@@ -76,27 +77,34 @@ def expect_inside_width(page: Page, locator: Locator, what: str) -> dict:
     return box
 
 
-def expect_target(box: dict, minimum: float, what: str) -> None:
-    assert box["width"] >= minimum and box["height"] >= minimum, (
-        f"{what} is {box['width']:.1f} x {box['height']:.1f} px, smaller than {minimum} x {minimum}")
+def expect_target(box: dict, minimum: float, what: str, min_height: float | None = None) -> None:
+    min_height = minimum if min_height is None else min_height
+    assert box["width"] >= minimum and box["height"] >= min_height, (
+        f"{what} is {box['width']:.1f} x {box['height']:.1f} px, smaller than {minimum} x {min_height}")
 
 
 def expect_bedside_layout(app, question) -> dict:
-    """The page fits the window; the question's answers and Next are inside it and big enough."""
+    """The page fits the window; the question's answers and Next are inside it and big enough:
+    answer buttons and Next at least 44 px tall, the number field at least 24 x 24 px."""
     page = app.page
     sizes = expect_no_horizontal_scroll(page)
     widget = app.widget(f"triage_q{question.stage - 1}")
     expect_inside_width(page, widget, "the answer widget")
     if question.kind == NUMERIC:
-        targets = [widget.locator("input")]
+        field = widget.locator("input")
+        expect_target(expect_inside_width(page, field, "the number field"), MIN_TARGET_PX, "the number field")
         unknown = app.widget(f"triage_q{question.stage - 1}_unknown")
         expect_inside_width(page, unknown, f'the "{UNKNOWN_TEXT}" box')
     else:
-        targets = widget.get_by_role("radio").all()
-        assert len(targets) == len(question.options) + 1
-    for target in targets:
-        label = target.inner_text() or "the number field"
-        expect_target(expect_inside_width(page, target, label), MIN_TARGET_PX, label)
+        buttons = widget.get_by_role("radio").all()
+        assert len(buttons) == len(question.options) + 1
+        heights = []
+        for button in buttons:
+            label = button.inner_text()
+            box = expect_inside_width(page, button, label)
+            expect_target(box, MIN_TARGET_PX, f'the answer "{label}"', min_height=LARGE_TARGET_PX)
+            heights.append(round(box["height"], 1))
+        sizes["answers"] = heights
     next_box = expect_inside_width(page, app.widget("triage_next").get_by_role("button"), "Next")
     expect_target(next_box, LARGE_TARGET_PX, "Next")
     sizes["next"] = (next_box["width"], next_box["height"])
@@ -124,7 +132,8 @@ def collapse_sidebar(page: Page) -> None:
 @pytest.mark.parametrize("viewport", list(TABLETS.values()), ids=list(TABLETS))
 def test_triage_fits_a_tablet_window_with_large_targets(new_app, viewport):
     """In a tablet-sized window (a fresh browser context): no sideways scrolling, the answers and
-    Next inside the window width, Next at least 44 x 44 px and every answer at least 24 x 24 px;
+    Next inside the window width, Next at least 44 x 44 px, every answer button at least 44 px
+    tall (and 24 px wide) and the number field at least 24 x 24 px;
     first with the sidebar open as navigation left it (the narrowest page), then closed; then an
     answer (tapped) gives psl_core's numbers and the next question fits too."""
     app = new_app(viewport)

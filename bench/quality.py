@@ -42,6 +42,7 @@ CONFIGS = {
     "default+prior8": {"prior_strength": 8.0},
     "default, beta": {"calibration": "beta"},
     "default, nested cv": {"loss": "nested_cv_brier"},
+    "default, any threshold": {"min_support": 1},
 }
 
 

@@ -68,6 +68,7 @@ CALIBRATION_LABELS = {"isotonic": f"Isotonic{PAPER}", "beta": "Beta", "sigmoid":
 LOSS_LABELS = {
     "entropy": f"Most certain estimates on the training rows (expected entropy){PAPER}",
     "cv_brier": f"Best estimates on held-out rows (cross-validated Brier score){RECOMMENDED}",
+    "nested_cv_brier": "Thresholds validated too (nested cross-validation; slower, can help on small data)",
 }
 INTERVAL_LABELS = {"bonferroni": f"Bonferroni{PAPER}", "sidak": f"Šidák (never wider){RECOMMENDED}"}
 BINARIZATION_LABELS = {
@@ -244,7 +245,17 @@ else:
             choice("Calibration of the probabilities", CALIBRATION_LABELS, "w_train_calibration")
             choice("Thresholds of numeric features are chosen", BINARIZATION_LABELS, "w_train_binarization")
             choice("Threshold search", THRESHOLD_SEARCH_LABELS, "w_train_threshold_search")
-            choice("Each stage's feature is the one with", LOSS_LABELS, "w_train_loss")
+            choice(
+                "Each stage's feature is the one with",
+                LOSS_LABELS,
+                "w_train_loss",
+                help="Expected entropy is the paper's criterion, measured on the rows it learns "
+                "from. The cross-validated Brier score judges each candidate on held-out folds. "
+                "The nested variant also chooses a numeric feature's threshold inside each fold "
+                "before scoring the held-out fold, so the threshold's choice is validated too: "
+                "measured to help on small data (heart disease, 198 training rows; breast cancer "
+                "Coimbra, 77) and to hurt on larger data (Pima, ILPD); 4–6 times slower to train.",
+            )
         with right:
             st.number_input(
                 "Pseudo-counts per total",

@@ -276,3 +276,16 @@ def test_a_model_file_with_a_bad_m_is_refused_naming_it(project_root, demo_prepa
     assert not at.exception
     assert "bad-m.json" in texts(at.error) and "metadata.decision.cost_ratio (M)" in texts(at.error)
     assert "trained_model" not in at.session_state
+
+
+def test_the_nested_criterion_is_offered_with_an_honest_label_and_reaches_the_learner(page):
+    loss = page.radio(key="w_train_loss")
+    assert "Thresholds validated too (nested cross-validation; slower, can help on small data)" in loss.options
+    assert "4–6 times slower" in loss.help and "hurt on larger data" in loss.help
+    loss.set_value("nested_cv_brier")
+    page.number_input(key="w_train_max_stages").set_value(2)
+    click_train(page)
+    assert not page.exception and not page.error
+    assert page.session_state["trained_model"].loss == "nested_cv_brier"
+    assert page.session_state["trained_metadata"]["training_options"]["loss"] == "nested_cv_brier"
+    assert "a custom mix of the paper's and the recommended options" in texts(page.caption)

@@ -12,11 +12,13 @@ from psl_core.questions import percent
 from psl_core.training import (
     MEASURES,
     MAX_ABS_SCORE,
+    SETUPS,
     TrainingOptions,
     cost_ratio_note,
     decision_text,
     default_model_name,
     download_file_name,
+    list_end_text,
     list_table,
     parse_score_set,
     performance_figure,
@@ -167,6 +169,16 @@ def test_a_list_saved_before_m_was_kept_reads_as_the_papers_m():
     assert "the paper's 10" in cost_ratio_note({"name": "old"})
 
 
+@pytest.mark.parametrize("loss", ["nested_cv_brier", "nested_cv_log_loss"])
+def test_the_nested_criteria_reach_the_learner_and_train(demo_prepared, loss):
+    options = TrainingOptions(**dict(SETUPS["recommended"], loss=loss), max_stages=2)
+    assert options.estimator().loss == loss and options.setup() == "custom"
+    model, metadata = train_list(demo_prepared, DEMO_NAME, options)
+    assert model.loss == loss and 1 <= model.n_stages_ - 1 <= 2
+    assert metadata["training_options"]["loss"] == loss
+    assert read_model_upload(model.to_json(metadata).encode(), "nested.json").loss == loss
+
+
 def test_training_reports_every_stage_and_honours_max_stages(demo_prepared):
     seen = []
     model, metadata = train_list(
@@ -306,3 +318,28 @@ def test_an_uploaded_model_file_loads_back_to_the_same_list(trained):
 def test_a_file_that_is_not_a_model_is_refused_naming_the_file(data, words):
     with pytest.raises(ModelFileError, match=rf"broken\.json.*{words}"):
         read_model_upload(data, "broken.json")
+
+
+# --------------------------------------------------------------------------- list length
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"max_stages": 2}, "The list has 2 questions: the maximum number of stages asked for."),
+        ({"max_feature_uses": 1}, "questions: as many as there are candidate features."),
+        ({"loss": "cv_brier", "max_feature_uses": 2}, "question improved the probabilities on held-out"),
+        ({"min_support": 200}, "The list ended before a first question: no question splits the training "
+                               "rows into answers of at least 200 rows each"),
+    ],
+)
+def test_the_length_of_a_list_is_explained(demo_prepared, options, words):
+    model, _ = train_list(demo_prepared, DEMO_NAME, TrainingOptions(**options))
+    assert words in list_end_text(model)
+
+
+def test_a_list_from_before_the_reason_was_recorded_has_no_explanation(trained):
+    model, metadata = trained
+    document = json.loads(model.to_json(metadata))
+    del document["end_reason"]
+    assert list_end_text(read_model_upload(json.dumps(document).encode(), "old.json")) is None

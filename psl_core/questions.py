@@ -280,7 +280,7 @@ def prior_decision_text(step, cost_ratio, confidence, positive_label, negative_l
     label = positive_label if step.decision == "positive" else negative_label
     base = f"the base rate of {positive_label} is {percent(step.probability_high)} ({confidence:.0%} interval {interval_text(step)})"
     line = f"the decision threshold 1/(1+M) = {percent(step.threshold)}"
-    decides = f"at M = {cost_ratio:g} the list decides **{label}** for every patient, whatever the answers."
+    decides = f"at M = {cost_ratio:g} the list decides **{label}** for every patient without asking a question."
     if step.stop_reason == "settled":
         return (
             f"Before any question, {base} and no answers to the list's questions could move it across "

@@ -187,7 +187,7 @@ def test_a_stop_before_the_first_question_says_the_base_rate_decides_every_patie
         f"Before any question, the base rate of heart disease is {percent(step.probability_high)} "
         f"(95% interval {percent(step.lower)} to {percent(step.upper)}): the whole interval lies above "
         "the decision threshold 1/(1+M) = 9.1%, so at M = 10 the list decides **heart disease** for "
-        "every patient, whatever the answers."
+        "every patient without asking a question."
     )
     assert "Continue anyway" in info and at.button(key="triage_continue")
     # The M it suggests (in the settings, as it says) makes the list ask its first question.

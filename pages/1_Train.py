@@ -39,6 +39,7 @@ from psl_core.training import (
     SETUPS,
     TrainingOptions,
     decision_text,
+    list_end_text,
     default_model_name,
     download_file_name,
     list_table,
@@ -344,6 +345,9 @@ if model is None:
 else:
     with shown_errors("showing the list"):
         st.caption(ss.get("train_origin", ""))
+        length = list_end_text(model)
+        if length:
+            st.markdown(f"**Length.** {length}")
         st.markdown(f"**Decision trade-off.** {decision_text(metadata)}")
         show_intervals = st.toggle(
             f"Show intervals ({DEFAULT_CONFIDENCE:.0%} confidence)",

@@ -26,6 +26,7 @@ from sklearn.model_selection import train_test_split
 from .decision import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
 from .errors import DataError, ModelFileError, PSLError
 from .model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
+from .search import CROSS_VALIDATED
 from .modelcard import model_metadata, saved_cost_ratio
 from .questions import percent
 from .store import slugify
@@ -320,6 +321,38 @@ def cost_ratio_note(metadata):
     if "decision" not in (metadata or {}):
         return f"This list was saved before lists carried their M; M starts at the paper's {cost_ratio:g}."
     return f"This list was saved with M = {cost_ratio:g}."
+
+
+def list_end_text(model):
+    """One sentence on why a fitted list has the length it has, or None when that is not
+    known (a list read from a file saved before :attr:`end_reason_` was recorded).
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    """
+    reason = getattr(model, "end_reason_", None)
+    n_questions = model.n_stages_ - 1
+    further = "further " if n_questions else ""
+    if reason == "length":
+        limit = (
+            "the maximum number of stages asked for" if n_questions == model.max_stages
+            else "as many as there are candidate features"
+        )
+        return f"The list has {n_questions} question{'' if n_questions == 1 else 's'}: {limit}."
+    if reason == "no_gain" and model.loss in CROSS_VALIDATED:
+        why = (f"no {further}question improved the probabilities on held-out training rows "
+               "(the cross-validated criterion)")
+    elif reason == "no_gain":
+        why = f"no {further}question changed the probabilities"
+    elif reason == "support":
+        why = (f"no {further}question splits the training rows into answers of at least "
+               f"{model.min_support} rows each (option 'Training rows each answer must hold'); "
+               f"lower it or add rows for a longer list")
+    else:
+        return None
+    ended = f"after {n_questions} question{'' if n_questions == 1 else 's'}" if n_questions else "before a first question"
+    return f"The list ended {ended}: {why}."
 
 
 def total_label(total):

@@ -78,6 +78,17 @@ def test_train_shows_the_list_the_measures_and_keeps_the_model(page):
     metadata = page.session_state["trained_metadata"]
     assert metadata["source"] == "trained" and metadata["training_options"]["test_fraction"] == pytest.approx(1 / 3)
     assert "198 training rows" in texts(page.caption)
+    # The paper's setup asks every feature once: the list is as long as there are features.
+    length = f"**Length.** The list has {model.n_stages_ - 1} questions: as many as there are candidate features."
+    assert length in texts(page.markdown)
+
+
+def test_a_list_that_ends_early_says_why(page):
+    page.number_input(key="w_train_min_support").set_value(150)
+    click_train(page)
+    assert not page.exception and not page.error
+    assert page.session_state["trained_model"].n_stages_ == 1
+    assert "no question splits the training rows into answers of at least 150 rows each" in texts(page.markdown)
 
 
 def test_the_result_survives_reruns_without_retraining(page):

@@ -686,20 +686,23 @@ def _candidate_value(
 
 @njit(cache=True)
 def _cut_value(
-    c, column, memo, touched, n_touched, problem, start, positions, cut_positions, lows, have_low, t, scores,
+    c, column, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows, have_low, t, scores,
     negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
     fold_pos, fold_neg, pos, neg, q,
 ):
     """Entry ``column`` of the criterion of cut ``c`` on track ``t``
     (:func:`_candidate_value`), memoized in row c of ``memo`` (the cuts evaluated are
     listed in ``touched``); the cut's class counts (:func:`_low_counts`) are computed the
-    first time any track needs them.
+    first time any track needs them. A cut that is not ``allowed`` is worth +inf.
 
     Returns (value, n_touched).
     """
     if not np.isnan(memo[c, 0]):
         return memo[c, column], n_touched
     touched[n_touched] = c
+    if not allowed[c]:
+        memo[c, :] = np.inf
+        return np.inf, n_touched + 1
     row = 0
     if problem == LABELS:
         row = c
@@ -717,7 +720,7 @@ def _cut_value(
 @njit(cache=True)
 def _bisect(
     column, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions, cut_positions,
-    lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink,
+    allowed, lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink,
     criterion, fold_pos, fold_neg, pos, neg, q,
 ):
     """The first cut in ``lo..hi`` minimizing entry ``column`` of the criterion on track
@@ -735,7 +738,7 @@ def _bisect(
             else:
                 grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
             values[i], n_touched = _cut_value(
-                grid[i], column, memo, touched, n_touched, problem, start, positions, cut_positions, lows,
+                grid[i], column, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows,
                 have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
                 method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
             )
@@ -749,7 +752,8 @@ def _bisect(
                 if first < 0:
                     first = i
                 last = i
-        plateau = first == 0 and last == n_grid - 1 and points >= MAX_GRID_POINTS
+        # (A grid of cuts that are all disallowed is no plateau: allowed cuts may lie between.)
+        plateau = first == 0 and last == n_grid - 1 and points >= MAX_GRID_POINTS and smallest < np.inf
         if exhaustive or plateau:
             return grid[first], values[first], n_touched
         new_lo = grid[max(first - 1, 0)]
@@ -762,7 +766,7 @@ def _bisect(
 
 @njit(cache=True)
 def _search_feature(
-    problem, start, positions, cut_positions, group_int, group_float, scores, negated,
+    problem, start, positions, cut_positions, allowed, group_int, group_float, scores, negated,
     size, reach_lo_slot, reach_hi_slot, method, shrink, criterion, brute,
 ):
     """Best cut of one feature for every track (score, polarity).
@@ -787,6 +791,12 @@ def _search_feature(
     is evaluated. The answer is the first minimum of (first outer cut, inner answer, last
     outer cut), so on quasi-convex criteria without such a plateau it equals brute force:
     the first minimizing cut.
+
+    A cut whose ``allowed`` entry is False (too few rows in one of its answers, see
+    :func:`psl_core.search.candidate_cuts`) is never chosen: it is worth +inf. It stays in
+    the grids, so the rounds are those of the unconstrained search until they would land
+    on it, and a constraint that only excludes cuts the search would not choose leaves
+    the list as it was.
 
     A nested cross-validated criterion validates the choice of the cut too: within each
     fold the cut is chosen (as above, by the score of the calibrated estimates on the
@@ -831,14 +841,14 @@ def _search_feature(
         if nested:
             best_cut[t], _, n_touched = _bisect(
                 2 * n_folds, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
-                positions, cut_positions, lows, have_low, t, scores, negated, group_int, group_float,
+                positions, cut_positions, allowed, lows, have_low, t, scores, negated, group_int, group_float,
                 reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
             )
             loss = 0.0
             for f in range(n_folds):
                 cut, _, n_touched = _bisect(
                     f, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
-                    positions, cut_positions, lows, have_low, t, scores, negated, group_int, group_float,
+                    positions, cut_positions, allowed, lows, have_low, t, scores, negated, group_int, group_float,
                     reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
                 )
                 loss += memo[cut, n_folds + f]
@@ -849,7 +859,7 @@ def _search_feature(
             if outer:
                 for c in (lo, hi):
                     _, n_touched = _cut_value(
-                        c, 0, memo, touched, n_touched, problem, start, positions, cut_positions, lows,
+                        c, 0, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows,
                         have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
                         method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
                     )
@@ -857,7 +867,7 @@ def _search_feature(
                 hi -= 1
             best_cut[t], best_value[t], n_touched = _bisect(
                 0, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions,
-                cut_positions, lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot,
+                cut_positions, allowed, lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot,
                 reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
             )
             if outer:

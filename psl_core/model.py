@@ -83,8 +83,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     two pseudo-counts, the cross-validated Brier criterion and a second threshold per
     numeric feature together gave the lowest test Brier score at 5 stages, or within
     0.002 of the lowest of the configurations tried, on each dataset; at least 10
-    training rows per answer range then lowered it on the smallest dataset by 0.019
-    (60 splits) and changed the others by at most 0.001; Šidák intervals
+    training rows per answer range then lowered it on the smallest dataset by 0.017
+    (60 splits) and changed the others by at most 0.0011; Šidák intervals
     are never wider than Bonferroni's with the same simultaneous coverage.
     ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner (Hanselle et al.):
     isotonic calibration, expected entropy, no pseudo-counts, every feature once, any
@@ -161,13 +161,15 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         measurement, asked once at the bedside). 1 is the paper's list, every feature
         once. Binary and categorical indicators are used once.
     min_support : int >= 1, default=10
-        Training rows each answer must hold: a threshold is only tried where at least
+        Training rows each answer must hold: a threshold is only chosen where at least
         this many training rows fall on each side of it and between it and the
-        feature's earlier thresholds; a binary or categorical indicator only when at
-        least this many rows have it and as many do not. It keeps the search from
-        cutting off a few extreme cases by chance ("BMI > 45.3" for 6 patients). 1 is
-        the paper's search (any threshold). With fewer than 2 x ``min_support`` rows
-        no numeric feature qualifies, and the list may end early or stay at the prior.
+        feature's earlier thresholds (the search runs as without the rule and only
+        skips such thresholds, :func:`psl_core.search.candidate_cuts`); a binary or
+        categorical indicator only when at least this many rows have it and as many
+        do not. It keeps the search from cutting off a few extreme cases by chance
+        ("BMI > 45.3" for 6 patients). 1 is the paper's search (any threshold). With
+        fewer than 2 x ``min_support`` rows no numeric feature qualifies, and the list
+        may end early or stay at the prior.
 
     Attributes
     ----------

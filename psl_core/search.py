@@ -110,15 +110,17 @@ class LabelEvaluator:
         _, value = self.search(-1, np.zeros(1), np.zeros(1), np.zeros(1), brute=True)
         return value[0]
 
-    def search(self, feature, cut_positions, scores, negated, brute):
+    def search(self, feature, cut_positions, scores, negated, brute, allowed=None):
         """Best cut per (score, polarity) track of one feature; see :func:`_search_feature`.
 
+        ``allowed`` (bool per cut, default all) marks the cuts that may be chosen.
         ``feature = -1`` with one cut and score 0 evaluates the totals as they are.
         """
         order = self.features[feature].order if feature >= 0 else np.arange(self.n_rows)
         start, positions = _code_buckets(self.codes, order, 2 * self.n_folds * len(self.group_slot))
         return _search_feature(
-            LABELS, start, positions, np.asarray(cut_positions, dtype=np.int64), self.group_slot,
+            LABELS, start, positions, np.asarray(cut_positions, dtype=np.int64), _allowed(allowed, cut_positions),
+            self.group_slot,
             self.totals_of_group, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
             self.size, self.reach_lo_slot, self.reach_hi_slot, self.method, self.shrink,
             self.criterion, brute,
@@ -158,8 +160,9 @@ class PairEvaluator:
         _, value = self.search(-1, np.zeros(1), np.zeros(1), np.zeros(1), brute=True)
         return value[0]
 
-    def search(self, feature, cut_positions, scores, negated, brute):
-        """Best cut per (score, polarity) track of one feature (``-1``: no feature)."""
+    def search(self, feature, cut_positions, scores, negated, brute, allowed=None):
+        """Best cut per (score, polarity) track of one feature (``-1``: no feature); see
+        :meth:`LabelEvaluator.search`."""
         n_codes = 4 * len(self.group_difference)
         if feature >= 0:
             rank = self.ranks[feature]
@@ -178,10 +181,18 @@ class PairEvaluator:
             start = np.zeros(n_codes + 1, dtype=np.int64)
         return _search_feature(
             PAIRS, start.astype(np.int64), positions.astype(np.int64),
-            np.asarray(cut_positions, dtype=np.int64), self.group_difference.astype(np.int64),
+            np.asarray(cut_positions, dtype=np.int64), _allowed(allowed, cut_positions),
+            self.group_difference.astype(np.int64),
             self.group_size, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
             1, 0, 0, 0, NO_SHRINK, 0, brute,
         )
+
+
+def _allowed(allowed, cut_positions):
+    """The kernel's ``allowed`` array: every cut unless a mask is given."""
+    if allowed is None:
+        return np.ones(len(cut_positions), dtype=np.bool_)
+    return np.asarray(allowed, dtype=np.bool_)
 
 
 def first_minimum(values):
@@ -205,7 +216,7 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
         Cuts of a feature that earlier stages use already (a reused numeric feature asks
         a new question: its earlier cuts are not tried again).
     min_support : int >= 1
-        Training rows each answer range must hold (:func:`allowed_cuts`); a feature
+        Training rows each answer range must hold (:func:`candidate_cuts`); a feature
         without an allowed cut gives no option.
 
     Returns
@@ -217,29 +228,30 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
     options = []
     for f in available:
         feature = evaluator.features[f]
-        cut_index = allowed_cuts(feature, min_support, (used_cuts or {}).get(f, ()))
-        if len(cut_index) == 0:
+        cut_index, allowed = candidate_cuts(feature, min_support, (used_cuts or {}).get(f, ()))
+        if not allowed.any():
             continue
         cuts, values = evaluator.search(
-            f, feature.positions[cut_index], scores, negated, threshold_search == "brute"
+            f, feature.positions[cut_index], scores, negated, threshold_search == "brute", allowed
         )
         for (s, n), cut, value in zip(tracks, cuts, values):
             options.append(Option(float(value), int(f), int(cut_index[cut]), int(s), bool(n)))
     return options
 
 
-def allowed_cuts(feature, min_support, used=()):
-    """Indices of the candidate cuts of ``feature`` that a stage may use.
+def candidate_cuts(feature, min_support, used=()):
+    """The candidate cuts of ``feature`` at a stage, and which of them may be chosen.
 
-    A cut is allowed when each of the answer ranges it creates holds at least
-    ``min_support`` training rows: at least that many rows on each side of it, and at
-    least that many between it and each cut of the same feature that earlier stages use
-    (``used``, which are never offered again). A cut that isolates a handful of extreme
-    training cases ("BMI > 45.3" for 6 patients) is what a greedy search overfits.
-    ``min_support = 1`` allows every non-constant cut (the paper). When some cut is
-    allowed, a numeric feature's two outer cuts (constant literals, see
-    :mod:`psl_core.binarization`) are kept too: the threshold search evaluates them
-    first (:func:`psl_core.kernels._search_feature`).
+    Every cut but those of earlier stages (``used``) is a candidate. A candidate may be
+    chosen when each of the answer ranges it creates holds at least ``min_support``
+    training rows: at least that many rows on each side of it, and at least that many
+    between it and each used cut of the same feature. A cut that isolates a handful of
+    extreme training cases ("BMI > 45.3" for 6 patients) is what a greedy search
+    overfits. ``min_support = 1`` allows every candidate (the paper). A numeric feature's
+    two outer cuts (constant literals, see :mod:`psl_core.binarization`) are allowed: the
+    threshold search evaluates them first (:func:`psl_core.kernels._search_feature`).
+    The cuts that may not be chosen stay candidates, so that the threshold search runs
+    its rounds over the same cuts whatever ``min_support`` is.
 
     Parameters
     ----------
@@ -250,17 +262,20 @@ def allowed_cuts(feature, min_support, used=()):
 
     Returns
     -------
-    ndarray of int, shape (C',)
-        Increasing cut indices; empty when no cut is allowed.
+    cut_index : ndarray of int, shape (C',)
+        Increasing indices of the candidate cuts.
+    allowed : ndarray of bool, shape (C',)
+        Which may be chosen; all False when no cut other than the outer ones may.
     """
     positions = feature.positions
     n_rows = len(feature.values)
     allowed = (positions >= min_support) & (positions <= n_rows - min_support)
     for cut in used:
-        allowed &= np.abs(positions - positions[cut]) >= max(min_support, 1)
-    if not allowed.any():
-        return np.empty(0, dtype=np.int64)
-    return np.flatnonzero(allowed | (positions == 0) | (positions == n_rows))
+        allowed &= np.abs(positions - positions[cut]) >= min_support
+    cut_index = np.delete(np.arange(len(positions)), list(used))
+    if not allowed[cut_index].any():
+        return cut_index, np.zeros(len(cut_index), dtype=np.bool_)
+    return cut_index, (allowed | (positions == 0) | (positions == n_rows))[cut_index]
 
 
 def score_tracks(score_set, first_stage):
@@ -366,7 +381,7 @@ def greedy_search(
         Stages a numeric feature may fill, each with a threshold of its own
         (:func:`feature_budget`); 1 is the paper's list (every feature once).
     min_support : int >= 1
-        Training rows each answer range of a feature must hold (:func:`allowed_cuts`);
+        Training rows each answer range of a feature must hold (:func:`candidate_cuts`);
         1 is the paper's search. The list ends when no feature has an allowed cut left.
 
     Returns

@@ -120,6 +120,21 @@ def test_max_stages_limits_the_list():
     assert full.end_reason_ == "length"
 
 
+def _smallest_answer(psl, X):
+    """Training rows of the smallest answer range of any question of a fitted list."""
+    smallest = len(X)
+    cuts = {}
+    for literal in psl.literals_:
+        hit = literal.evaluate(X[literal.column])
+        smallest = min(smallest, hit.sum(), len(hit) - hit.sum())
+        if literal.threshold is not None:
+            cuts.setdefault(literal.column, []).append(literal.threshold)
+    for column, thresholds in cuts.items():
+        ranges = np.searchsorted(np.sort(thresholds), X[column].to_numpy(), side="left")
+        smallest = min(smallest, np.bincount(ranges, minlength=len(thresholds) + 1).min())
+    return smallest
+
+
 @pytest.mark.parametrize(
     "config", [{}, {"binarization": "preprocess"}, {"beam_width": 3}, {"loss": "entropy", "max_feature_uses": 3}],
     ids=["default", "preprocess", "beam", "entropy, 3 uses"],
@@ -131,19 +146,26 @@ def test_every_answer_holds_min_support_training_rows(seed, min_support, config)
     thresholds of a numeric column cut it into ranges of at least that many rows."""
     X, y = random_table(seed)
     psl = ProbabilisticScoringList(min_support=min_support, **config).fit(X, y)
-    thresholds = {}
-    for literal in psl.literals_:
-        hit = literal.evaluate(X[literal.column])
-        assert min(hit.sum(), len(hit) - hit.sum()) >= min_support
-        if literal.threshold is not None:
-            thresholds.setdefault(literal.column, []).append(literal.threshold)
-    for column, cuts in thresholds.items():
-        ranges = np.searchsorted(np.sort(cuts), X[column].to_numpy(), side="left")
-        counts = np.bincount(ranges, minlength=len(cuts) + 1)
-        assert counts.min() >= min_support, (column, cuts, counts)
+    assert _smallest_answer(psl, X) >= min_support
     if min_support > len(y) / 2:
         assert psl.n_stages_ == 1  # no question splits the rows: the prior alone
         assert psl.end_reason_ == "support"
+
+
+def test_min_support_changes_a_list_only_where_it_binds():
+    """With brute-force threshold search, a list whose answers all hold at least m rows is
+    the list min_support=m finds too; one with a smaller answer is not."""
+    outcomes = set()
+    for seed in range(12):
+        X, y = random_table(seed)
+        free = ProbabilisticScoringList(min_support=1, threshold_search="brute").fit(X, y)
+        bound = ProbabilisticScoringList(min_support=8, threshold_search="brute").fit(X, y)
+        same = free.literals_ == bound.literals_ and free.scores_ == bound.scores_
+        binds = _smallest_answer(free, X) < 8
+        assert same != binds
+        assert _smallest_answer(bound, X) >= 8
+        outcomes.add(binds)
+    assert outcomes == {True, False}  # both cases occur
 
 
 @pytest.mark.parametrize("loss", ["cv_brier", "cv_log_loss", "nested_cv_brier", "nested_cv_log_loss"])

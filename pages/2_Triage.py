@@ -347,8 +347,12 @@ with st.container():
 if halted:
     where = "before the first question" if n_answered == 0 else f"after question {n_answered}"
     if current.decision == "uncertain":
+        answered = (
+            f"All {n_questions} question{'' if n_questions == 1 else 's'} are answered" if n_questions
+            else "This list has no questions (the Train page says why)"
+        )
         st.warning(
-            f"**Uncertain: refer or gather more evidence.** All {n_questions} questions are answered "
+            f"**Uncertain: refer or gather more evidence.** {answered} "
             f"and the {confidence:.0%} interval ({interval_text(current)}) still contains the decision "
             f"threshold of {percent(threshold)}."
         )

@@ -352,3 +352,15 @@ def test_the_recommended_length_is_the_default_and_the_whole_list_is_a_choice(mo
     length.set_value(shortened.n_stages_ - 1).run()
     assert not at.exception
     assert any(f"{shortened.n_stages_ - 1} of" in caption.value for caption in at.caption)
+
+
+def test_a_list_without_questions_decides_from_the_base_rate_or_says_it_cannot():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"hr": rng.normal(150, 20, 30).round(), "sex": rng.integers(0, 2, 30).astype(float)})
+    y = (rng.random(30) < 0.4).astype(int)
+    empty = ProbabilisticScoringList(min_support=20).fit(X, y)  # 30 rows: no cut leaves 20 on each side
+    assert empty.n_stages_ == 1
+    at = open_page(empty, cost_ratio=1)  # threshold 50%, inside the base rate's interval
+    assert "This list has no questions (the Train page says why)" in at.warning[0].value
+    at = open_page(empty, cost_ratio=10)  # threshold 9.1%, below the whole interval
+    assert "Before any question, the base rate" in " ".join(info.value for info in at.info)

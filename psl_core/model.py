@@ -199,6 +199,13 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         spent), ``"no_gain"`` (no candidate improves the criterion) or ``"support"``
         (no question with ``min_support`` rows per answer left). None for a list read
         from a file saved before it was recorded.
+    recommended_stages_ : int or None
+        With ``recommend_folds``: the number of stages the internal cross-validation
+        recommends (one-standard-error rule); None without it.
+    validation_brier_, validation_brier_se_ : ndarray of shape (n_stages_,) or None
+        With ``recommend_folds``: mean held-out Brier score of each stage over the folds
+        whose list reached it, and its standard error. NaN at a stage that no fold's list
+        reached (no standard error with fewer than two); None without ``recommend_folds``.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only for DataFrame input with string column names.
@@ -389,9 +396,15 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
             reached = min(model.n_stages_, self.n_stages_)
             scores[fold, :reached] = np.mean((p[:, :reached] - y01[test, None]) ** 2, axis=0)
+        # A fold's list may end before the list's last stage: a stage is scored by the folds
+        # whose list reached it (NaN when none did, no standard error with fewer than two).
         reached = np.sum(~np.isnan(scores), axis=0)
-        self.validation_brier_ = np.nanmean(scores, axis=0)
-        self.validation_brier_se_ = np.nanstd(scores, axis=0, ddof=1) / np.sqrt(reached)
+        mean = np.divide(np.nansum(scores, axis=0), reached, out=np.full(self.n_stages_, np.nan), where=reached > 0)
+        squares = np.nansum((scores - mean) ** 2, axis=0)
+        self.validation_brier_ = mean
+        self.validation_brier_se_ = np.sqrt(np.divide(
+            squares, reached * (reached - 1.0), out=np.full(self.n_stages_, np.nan), where=reached > 1,
+        ))
         best = int(np.nanargmin(self.validation_brier_))
         limit = self.validation_brier_[best] + np.nan_to_num(self.validation_brier_se_[best])
         self.recommended_stages_ = int(np.flatnonzero(self.validation_brier_ <= limit)[0])

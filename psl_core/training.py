@@ -392,7 +392,8 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
             "Points": f"{model.scores_[k - 1]:+d}" if k else "",
         }
         if model.recommended_stages_ is not None:
-            row["Held-out Brier"] = f"{model.validation_brier_[k]:.3f}"
+            held_out = model.validation_brier_[k]
+            row["Held-out Brier"] = f"{held_out:.3f}" if np.isfinite(held_out) else "not reached"
             row["Recommended stop"] = "★" if k == model.recommended_stages_ else ""
         totals, lower, point, upper = model.stage_interval(k, confidence)
         cells = {}

@@ -1,10 +1,13 @@
 """Properties that must hold for every list on many random datasets."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from psl_core import ProbabilisticScoringList
+from psl_core import PAPER_SETUP, ProbabilisticScoringList
+from psl_core.training import list_table
 
 
 def random_table(seed):
@@ -208,3 +211,25 @@ def test_recommended_stages_by_internal_validation(demo_csv_path):
     np.testing.assert_allclose(loaded.validation_brier_, brier)
     # the prior of the held-out folds scores about p(1 - p)
     assert brier[0] == pytest.approx(y.mean() * (1 - y.mean()), abs=0.01)
+
+
+def test_a_stage_no_fold_reaches_has_no_held_out_score_and_no_warning():
+    # Ten positive cases have a rare marker: the whole training set may ask about it
+    # (min_support=10), no fold's 4/5 of it can, so no fold's list reaches the last stage.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] + rng.normal(size=200) > 0).astype(int)
+    rare = np.zeros(200)
+    rare[np.flatnonzero(y == 1)[:10]] = 1
+    X = np.column_stack([X, rare])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        psl = ProbabilisticScoringList(**{**PAPER_SETUP, "min_support": 10}, recommend_folds=5).fit(X, y)
+    assert 2 in psl.features_
+    brier, se = psl.validation_brier_, psl.validation_brier_se_
+    assert np.isnan(brier[-1]) and np.isnan(se[-1])
+    assert np.all(np.isfinite(brier[:-1])) and np.all(np.isfinite(se[:-1]))
+    assert psl.recommended_stages_ < psl.n_stages_ - 1
+    assert list_table(psl)["Held-out Brier"].iloc[-1] == "not reached"
+    loaded = ProbabilisticScoringList.from_json(psl.to_json())
+    np.testing.assert_array_equal(loaded.validation_brier_, brier)

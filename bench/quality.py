@@ -47,8 +47,9 @@ CONFIGS = {
     "default, recommended": {"recommend_folds": 5},
 }
 """A configuration with ``recommend_folds`` is scored as a list cut at its recommended
-length (internal cross-validation, one-standard-error rule): the question whether the
-validated length should end the list, not only be the app's default triage length."""
+length (internal cross-validation, the stage with the lowest held-out Brier score): the
+question whether the validated length should end the list, not only be the app's default
+triage length (``stopping.py`` compares the two on lists of any length)."""
 
 
 def main():

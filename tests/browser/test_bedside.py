@@ -218,16 +218,17 @@ def keyboard_answer(app, question, raw, text: str) -> None:
 
 
 def test_triage_with_the_keyboard_alone(app):
-    """Four questions answered with the keyboard alone; the mouse only sets up (landing, Train,
-    M = 1) and ``focus()`` puts the focus on the first answer of question 1, as a click would.
+    """A triage answered with the keyboard alone; the mouse only sets up (landing, Train, M = 1)
+    and ``focus()`` puts the focus on the first answer of question 1, as a click would.
 
     With the keyboard: arrow keys move among the answers of a question and Space chooses one
     (question 1: "unknown"; question 3: the first answer), digits are typed into the number field
-    of question 2, Space ticks the "unknown" box of question 4, Tab moves on to Next and Enter
-    presses it. After an answer the focus stays on Next (pages/2_Triage.py keeps the form in its
-    place for this), and Shift+Tab goes back into the following question. After every answer
-    the page shows what psl_core says (total, probability, interval, next question or the end:
-    every question answered, uncertain)."""
+    of question 2, Space ticks the "unknown" box of question 4 and of any later one (or chooses
+    "unknown" among its answers), Tab moves on to Next and Enter presses it. After an answer
+    the focus stays on Next (pages/2_Triage.py keeps the form in its place for this), and
+    Shift+Tab goes back into the following question. After every answer the page shows what
+    psl_core says (total, probability, interval, next question or the end: every question
+    answered, uncertain)."""
     go_to_demo_landing(app)
     train(app, max_stages=MAX_STAGES)
     open_triage(app, COST_RATIO)
@@ -238,12 +239,15 @@ def test_triage_with_the_keyboard_alone(app):
     first = oracle.next_question
     assert first.kind != NUMERIC, "the demo list's first question is expected to offer answers"
     app.widget(f"triage_q{first.stage - 1}").get_by_role("radio").first.focus()
-    # question 1 unknown, a number, the first answer offered, unknown: psl_core runs this
-    # to the end of the list (a known first answer would decide at once).
+    # question 1 unknown, a number, the first answer offered, then unknown to the end of the
+    # list's recommended length: psl_core runs this to the end (a known first answer would
+    # decide at once).
     plan = [None, 0.0, "first option", None]
-    for planned in plan:
+    for planned in plan + [None] * (MAX_STAGES - len(plan)):
         question = oracle.next_question
-        assert question is not None, f"the triage stopped after {oracle.n_answered} answers"
+        if question is None:
+            assert oracle.n_answered >= len(plan), f"the triage stopped after {oracle.n_answered} answers"
+            break
         if question.kind == NUMERIC:
             assert planned is None or isinstance(planned, float), f"question {question.stage} asks a number"
             raw, text = planned, None
@@ -255,5 +259,5 @@ def test_triage_with_the_keyboard_alone(app):
         expect_triage_state(app, oracle)
         if not oracle.halted:  # the next question is a few Shift+Tabs away
             expect(app.widget("triage_next").get_by_role("button")).to_be_focused()
-    assert oracle.n_answered == len(plan) and oracle.halted
+    assert oracle.n_answered >= len(plan) and oracle.halted
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

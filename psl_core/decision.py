@@ -294,6 +294,8 @@ def record_text(record):
         ),
         "",
     ]
+    if not record["answers"]:
+        lines.append("No question answered: the result is the list's estimate before any question.")
     for i, item in enumerate(record["answers"], start=1):
         step = item["step"]
         p = _range_text(step["probability_low"], step["probability_high"])

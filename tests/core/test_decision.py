@@ -166,3 +166,13 @@ def test_record_lists_questions_answers_and_outcome():
     text = record_text(record)
     assert "model demo (version 1)" in text and "2. b > 5: 3.0" in text
     assert steps[-1].explanation in text
+    assert "No question answered" not in text
+
+
+def test_record_of_a_triage_without_answers_says_no_question_was_answered():
+    psl = handmade_list(COUNTS)
+    step = triage_step(StageBands(psl, 0.95), [], 10)
+    text = record_text(triage_record("demo", "1", [], [], [step], 10, 0.95, "upper"))
+    assert "No question answered: the result is the list's estimate before any question." in text
+    assert "\n\n\n" not in text
+    assert step.explanation in text

@@ -24,12 +24,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from sklearn.model_selection import StratifiedShuffleSplit
 
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 sys.path.insert(0, str(BENCH_DIR.parent))
 from bench_datasets import DATASETS, load_dataset  # noqa: E402
+from compare import make_splits, paired_difference  # noqa: E402
 
 from psl_core import PAPER_SETUP, ProbabilisticScoringList  # noqa: E402
 
@@ -44,12 +44,6 @@ def one_se_stage(model):
     return int(np.flatnonzero(brier <= brier[best] + np.nan_to_num(se[best]))[0])
 
 
-def paired(difference):
-    """Mean and standard error over splits, as text."""
-    se = difference.std(ddof=1) / np.sqrt(len(difference)) if len(difference) > 1 else 0.0
-    return f"{difference.mean():+.4f} +/- {se:.4f}"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--splits", type=int, default=20)
@@ -57,7 +51,7 @@ def main():
     args = parser.parse_args()
     for name in args.datasets:
         X, y, _ = load_dataset(name)
-        splits = list(StratifiedShuffleSplit(n_splits=args.splits, test_size=1 / 3, random_state=0).split(X, y))
+        splits = make_splits(y, args.splits)
         print(f"=== {name} (n={len(y)}, d={X.shape[1]}, splits={args.splits}) ===")
         for label, params in SETUPS.items():
             brier = np.empty((len(splits), len(RULES)))
@@ -72,8 +66,8 @@ def main():
                 f"{rule} {brier[:, j].mean():.4f} ({length[:, j].mean():.1f} q)" for j, rule in enumerate(RULES)
             )
             print(
-                f"{label:>8}  {cells}  lowest-whole {paired(brier[:, 0] - brier[:, 2])}"
-                f"  lowest-1SE {paired(brier[:, 0] - brier[:, 1])}",
+                f"{label:>8}  {cells}\n          lowest - whole: {paired_difference(brier[:, 0], brier[:, 2])}"
+                f"\n          lowest - 1-SE: {paired_difference(brier[:, 0], brier[:, 1])}",
                 flush=True,
             )
 

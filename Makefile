@@ -22,7 +22,7 @@ TEST_STAMP := $(VENV)/.installed-requirements-test
 
 help:
 	@echo "make run    set up .venv and start the app on http://localhost:$(PORT) (PORT=8600 to change)"
-	@echo "make test   set up .venv (and Debian chromium when root) and run the whole test suite"
+	@echo "make test   set up .venv (and Debian chromium when root), lint with ruff and run the whole test suite"
 	@echo "make bench  psl_core against scikit-psl and FasterRisk (BENCH_ARGS=\"--splits 10\"; see bench/README.md)"
 	@echo "make clean  remove .venv and test artifacts"
 
@@ -60,6 +60,7 @@ chromium:
 
 # pytest's exit code 5 means "no tests were collected": reported, not a failure.
 test: $(TEST_STAMP) chromium
+	$(VENV)/bin/ruff check .
 	@status=0; $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; status=0; fi; \
 	exit $$status

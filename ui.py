@@ -11,13 +11,9 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
-from psl_core.modelcard import saved_cost_ratio
-from psl_core.training import cost_ratio_note
+from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note, saved_cost_ratio
 
 logger = logging.getLogger("psl_triage")
-
-COST_RATIO_LABEL = "M: cost of a missed case relative to a false alarm"
-COST_RATIO_RANGE = (0.1, 1000.0)
 
 
 @contextmanager
@@ -82,7 +78,7 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     The widget's key is ``"<prefix>_cost_ratio_v<N>"``, N counting the lists the page has
     followed (``"<prefix>_cost_ratio_list"`` holds the current one and
     ``"<prefix>_cost_ratio_version"`` N). A new list gets a fresh widget whose default is
-    its saved M (:func:`psl_core.modelcard.saved_cost_ratio`, 10 for a list saved before
+    its saved M (:func:`psl_core.cost_ratio.saved_cost_ratio`, 10 for a list saved before
     lists carried their M); a value the user typed stays, across page switches too, as long
     as the list does. Nothing writes the widget's key: a number input keyed once keeps its
     value whatever its ``value=`` says, and a write could race with the user's typing (see

@@ -1,7 +1,7 @@
 """Data, the landing page: load a table, choose the outcome, check columns and missing values.
 
 The app opens here (``app.py`` declares the pages and makes this one the default, at the
-app's root URL). All logic lives in :mod:`psl_core.data`; this page reads widgets, calls it
+app's root URL). All logic lives in :mod:`psl_triage.data`; this page reads widgets, calls it
 and renders.
 
 Session state, the contract with the other pages (all describe the *active* dataset):
@@ -9,13 +9,13 @@ Session state, the contract with the other pages (all describe the *active* data
 ``"data_source"``       "demo" or "upload": where the active dataset came from.
 ``"data_name"``         str: the file name, or the demo's title.
 ``"raw_df"``            pandas.DataFrame: the table as loaded, never modified.
-``"dataset_meta"``      psl_core.data.DatasetMeta: labels, units, category labels (empty columns for uploads).
+``"dataset_meta"``      psl_triage.data.DatasetMeta: labels, units, category labels (empty columns for uploads).
 ``"data_notes"``        list[str]: what the reader decided (encoding fallback, empty rows dropped...).
 ``"column_types"``      dict[str, str]: column -> "numeric" | "categorical" | "binary" | "ignore".
 ``"outcome"``           str | None: the outcome column.
 ``"positive_class"``    list: the outcome value(s) counted as positive (one for a two-class outcome).
 ``"missing_handling"``  "drop" | "impute".
-``"prepared"``          psl_core.data.PreparedData | None: training data for these choices; None while
+``"prepared"``          psl_triage.data.PreparedData | None: training data for these choices; None while
                         they are invalid, with the reason in ``"prepare_error"`` (str | None).
 
 Internal to this page: ``"dataset_version"`` (bumped whenever the active dataset changes),
@@ -45,7 +45,8 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from psl_core.data import (
+from psl_core.errors import DataError
+from psl_triage.data import (
     KINDS,
     MISSING_HANDLINGS,
     DatasetMeta,
@@ -62,8 +63,7 @@ from psl_core.data import (
     upload_limit_mb,
     value_label,
 )
-from psl_core.demo import load_demo
-from psl_core.errors import DataError
+from psl_triage.demo import load_demo
 
 DATASET_KEYS = (
     "data_source",

@@ -1,11 +1,11 @@
 """Train: learn a probabilistic scoring list from the prepared data, read it, save or load one.
 
-The page reads widgets, calls :mod:`psl_core.training` and renders. Training runs only when
+The page reads widgets, calls :mod:`psl_triage.training` and renders. Training runs only when
 the Train button is pressed; the result stays in the session until the next training or load.
 
 Session state read (set by the landing page, ``pages/0_Data.py``):
 
-``"prepared"``          psl_core.data.PreparedData | None: the training data.
+``"prepared"``          psl_triage.data.PreparedData | None: the training data.
 ``"prepare_error"``     str | None: why "prepared" is None.
 ``"data_name"``         str: the dataset's name.
 
@@ -13,7 +13,7 @@ Session state written, the contract with the later pages (Triage, ...):
 
 ``"trained_model"``     psl_core.model.ProbabilisticScoringList: the current list, the one just
                         trained or loaded from a file. Absent until then.
-``"trained_metadata"``  dict: its model-file metadata (psl_core.modelcard.model_metadata: dataset,
+``"trained_metadata"``  dict: its model-file metadata (psl_triage.modelcard.model_metadata: dataset,
                         readable "columns", "performance" per stage, "decision" (the M it was
                         saved with; absent in files from before), "training_options", "source";
                         a loaded or saved list also has "name", "version", "created").
@@ -30,18 +30,17 @@ import time
 
 import streamlit as st
 
-from psl_core.decision import DEFAULT_COST_RATIO
+from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, DEFAULT_COST_RATIO, decision_text
 from psl_core.errors import PSLError
-from psl_core.store import model_dir, save_model
-from psl_core.training import (
+from psl_triage.store import model_dir, save_model
+from psl_triage.training import (
     DEFAULT_CONFIDENCE,
     SCORE_SET_PRESETS,
     SETUPS,
     TrainingOptions,
-    decision_text,
-    list_end_text,
     default_model_name,
     download_file_name,
+    list_end_text,
     list_table,
     parse_score_set,
     performance_figure,
@@ -52,7 +51,7 @@ from psl_core.training import (
     score_set_label,
     train_list,
 )
-from ui import COST_RATIO_LABEL, COST_RATIO_RANGE, link, logger, shown_errors
+from ui import link, logger, shown_errors
 
 PAPER = " (paper default)"
 RECOMMENDED = " (recommended)"

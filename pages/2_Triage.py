@@ -3,7 +3,7 @@
 The clinician picks a list (the one just trained, or a saved one), answers its questions one
 at a time, and after every answer sees the total score, the calibrated probability with its
 interval, the decision and, when the list stops, why. All the logic lives in
-:mod:`psl_core.decision` and :mod:`psl_core.questions`; this page reads widgets, calls them
+:mod:`psl_core.decision` and :mod:`psl_triage.questions`; this page reads widgets, calls them
 and renders.
 
 Session state. The page reads ``"trained_model"`` and ``"trained_metadata"`` (set by Train);
@@ -45,10 +45,10 @@ import pandas as pd
 import streamlit as st
 
 from psl_core.binarization import NUMERIC
-from psl_core.decision import StageBands, decision_threshold, record_text, triage_record, triage_step
+from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
+from psl_core.decision import StageBands, triage_step
 from psl_core.errors import PSLError
-from psl_core.modelcard import saved_cost_ratio
-from psl_core.questions import (
+from psl_triage.questions import (
     UNKNOWN_TEXT,
     advance,
     build_questions,
@@ -63,7 +63,8 @@ from psl_core.questions import (
     triage_figure,
     triage_steps,
 )
-from psl_core.store import list_models, load_model
+from psl_triage.record import record_text, triage_record
+from psl_triage.store import list_models, load_model
 from ui import cost_ratio_input, link
 
 TRAINED = "trained"

@@ -4,7 +4,7 @@ For the current list (from Train) on the prepared data (from the landing page): 
 Figure 1 (outcome against total score with isotonic, beta and sigmoid calibration), a reliability
 diagram with the expected calibration error, the Brier score split into calibration and
 refinement loss for every stage, and the ROC curve with its convex hull. All numbers come
-from :mod:`psl_core.evaluation` and :mod:`psl_core.plots`; this page reads widgets, calls
+from :mod:`psl_core.evaluation` and :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders, with a CSV download of the numbers behind every plot.
 
 Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"prepared"``
@@ -16,12 +16,12 @@ train/test rows, recovered or refitted once per list and data) and the widget ke
 
 from __future__ import annotations
 
-
 import streamlit as st
 
-from psl_core.evaluation import expected_calibration_error, held_out_rows, hull_segments
+from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
-from psl_core.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
+from psl_triage.held_out import held_out_rows
+from psl_triage.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
 from ui import csv_download, required_data, required_list, shown_errors
 
 ROWS = {"test": "Held-out test rows", "train": "Training rows"}

@@ -4,7 +4,7 @@ For the current list (from Train): the probability of every reachable total of a
 its simultaneous confidence interval, against the decision threshold 1/(1+M) (the paper's
 Figure 5), and the same for every stage side by side, so the widening of the intervals as
 the list grows is visible. Only the list is needed: the intervals come from its training
-counts. Figures and tables come from :mod:`psl_core.plots`; this page reads widgets, calls
+counts. Figures and tables come from :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders.
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
@@ -16,11 +16,10 @@ gets a new N: ui.cost_ratio_input, with ``"intervals_cost_ratio_list"`` and
 
 from __future__ import annotations
 
-
 import streamlit as st
 
-from psl_core.decision import decision_threshold
-from psl_core.plots import interval_figure, interval_grid_figure
+from psl_core.cost_ratio import decision_threshold
+from psl_triage.plots import interval_figure, interval_grid_figure
 from ui import cost_ratio_input, csv_download, required_list, shown_errors
 
 ss = st.session_state

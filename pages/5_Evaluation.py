@@ -33,7 +33,7 @@ from psl_core.evaluation import (
     band_summary,
     monte_carlo_cv,
 )
-from psl_core.plots import stagewise_figure, three_way_figure
+from psl_triage.plots import stagewise_figure, three_way_figure
 from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors
 
 RULES = {

@@ -18,7 +18,7 @@ gives the same calibrated probabilities, so it is not tried twice.
 
 Missing values are not guessed: :func:`read_columns` rejects them with a
 :class:`~psl_core.errors.DataError` that names the columns. Prepare the table first
-(impute or drop rows, see :mod:`psl_core.data`); at the bedside an unknown answer is
+(impute or drop rows first); at the bedside an unknown answer is
 handled explicitly by :mod:`psl_core.decision`.
 """
 
@@ -135,8 +135,8 @@ def _column_kind(series):
 def _check_finite(values, name):
     if np.isnan(values).any():
         raise DataError(
-            f"column {name!r} has missing values (NaN): impute them or drop those rows first "
-            "(psl_core.data.prepare_training_data does either); a scoring list does not guess them"
+            f"column {name!r} has missing values (NaN): impute them or drop those rows first; "
+            "a scoring list does not guess them"
         )
     if np.isinf(values).any():
         raise DataError(f"column {name!r} has infinite values (inf): replace them with finite numbers")

@@ -1,6 +1,6 @@
 """Can this list be trusted? Calibration, ROC and Monte Carlo evaluation (paper, Sec. 5).
 
-Numbers only; :mod:`psl_core.plots` draws them.
+Numbers only: the measures, tables and per-split results, no figures.
 
 - Calibration of any probabilities p on labelled data: a reliability table with the expected
   calibration error, and the exact split of the Brier score into calibration loss and
@@ -23,15 +23,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.special import expit
-from sklearn.base import clone
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from .calibration import isotonic_probabilities
-from .decision import check_cost_ratio, decision_threshold
+from .cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
 from .errors import DataError, PSLError
 from .intervals import check_confidence
 from .metrics import binary_entropy
-from .training import split_rows
 
 MEASURES = ("expected_entropy", "brier", "auc", "expected_loss")
 MEASURE_LABELS = {
@@ -55,7 +53,18 @@ Z_95 = 1.96
 
 
 # ---------------------------------------------------------------------------- scores and counts
-def _labels01(y):
+def labels01(y):
+    """0/1 labels as int64, checked.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Labels 0/1 (1 = positive).
+
+    Returns
+    -------
+    ndarray of int64, shape (n_samples,)
+    """
     y = np.asarray(y)
     if y.ndim != 1 or len(y) == 0:
         raise DataError(f"y must be a non-empty 1-d array of 0/1 labels, got shape {y.shape}")
@@ -89,7 +98,7 @@ def score_counts(y, p):
     index : ndarray of int, shape (n,)
         Position of each row's score in ``scores``.
     """
-    y = _labels01(y)
+    y = labels01(y)
     return _score_counts(y, _probabilities(p, len(y)))
 
 
@@ -148,7 +157,7 @@ def reliability_table(y, p, n_bins=10):
     """
     if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral) or n_bins < 1:
         raise PSLError(f"n_bins must be an integer >= 1, got {n_bins!r}")
-    y = _labels01(y)
+    y = labels01(y)
     p = _probabilities(p, len(y))
     bins = np.minimum((p * n_bins).astype(np.int64), n_bins - 1)
     n = np.bincount(bins, minlength=n_bins)
@@ -314,64 +323,6 @@ def hull_segments(y, p):
     )
 
 
-# ---------------------------------------------------------------------------- held-out rows
-@dataclass(frozen=True)
-class HeldOut:
-    """A fitted list with the rows it was trained on and rows it never saw.
-
-    ``refitted`` says whether ``model`` is the list itself (its own train/test split was
-    recovered) or a list with the same settings fitted here on a fresh split.
-    """
-
-    model: object
-    X_train: object
-    y_train: np.ndarray
-    X_test: object
-    y_test: np.ndarray
-    refitted: bool
-    description: str
-
-
-def held_out_rows(model, metadata, X, y, test_size=1 / 3, seed=0):
-    """Training and held-out test rows for judging a fitted list on prepared data.
-
-    If the list was trained by :func:`psl_core.training.train_list` on these data with a
-    test set (``metadata["source"] == "trained"``, its ``"training_options"`` give the
-    test fraction and seed, and the class counts of the recovered training rows equal the
-    list's stage-0 counts), the same split is recovered and the list itself is judged.
-    Otherwise (a loaded list, a list trained on every row, other data) the rows are split
-    here, stratified with ``test_size`` and ``seed``, and a list with the same settings
-    is fitted on the training part: its held-out rows judge the learning procedure, not
-    the very list on screen, and :attr:`HeldOut.description` says so.
-
-    Returns
-    -------
-    HeldOut
-    """
-    y = _labels01(y)
-    options = (metadata or {}).get("training_options")
-    if (metadata or {}).get("source") == "trained" and isinstance(options, dict):
-        fraction, split_seed = options.get("test_fraction"), options.get("seed")
-        if isinstance(fraction, float) and 0 < fraction < 1 and isinstance(split_seed, int):
-            X_train, X_test, y_train, y_test = split_rows(X, y, fraction, split_seed)
-            counts = (model.stage_negatives_[0].sum(), model.stage_positives_[0].sum())
-            if counts == (np.sum(y_train == 0), np.sum(y_train == 1)):
-                return HeldOut(
-                    model, X_train, y_train, X_test, y_test, False,
-                    f"The {len(y_test)} test rows the Train page held out (test fraction "
-                    f"{fraction:.2f}, seed {split_seed}); the list was trained on the other "
-                    f"{len(y_train)}.",
-                )
-    X_train, X_test, y_train, y_test = split_rows(X, y, test_size, seed)
-    refitted = clone(model).fit(X_train, y_train)
-    return HeldOut(
-        refitted, X_train, y_train, X_test, y_test, True,
-        f"The list's own test rows are not known, so a list with the same settings was "
-        f"trained here on {len(y_train)} rows (stratified split, seed {seed}) and is judged "
-        f"on the other {len(y_test)}: this judges how the list was learned, on data it never saw.",
-    )
-
-
 # ---------------------------------------------------------------------------- Monte Carlo CV
 @dataclass(frozen=True)
 class CVResult:
@@ -400,7 +351,7 @@ def monte_carlo_cv(
     n_splits=100,
     test_size=1 / 3,
     seed=0,
-    cost_ratio=10.0,
+    cost_ratio=DEFAULT_COST_RATIO,
     confidence=0.95,
     progress=None,
     confidences=THREE_WAY_LEVELS,
@@ -464,7 +415,7 @@ def monte_carlo_cv(
     cost_ratio = check_cost_ratio(cost_ratio)
     confidence = check_confidence(confidence)
     levels = np.array(sorted({check_confidence(c) for c in confidences} | {confidence}))
-    y = _labels01(y)
+    y = labels01(y)
     if len(X) != len(y):
         raise DataError(f"X and y have different lengths: {len(X)} rows in X, {len(y)} labels in y")
     splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=seed)

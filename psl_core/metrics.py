@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import roc_auc_score
 
+from .cost_ratio import DEFAULT_COST_RATIO
+
 
 def binary_entropy(p):
     """H(p) in bits, elementwise, with H(0) = H(1) = 0."""
@@ -25,7 +27,7 @@ def auc(y, p):
     return float(roc_auc_score(y, p))
 
 
-def stagewise_metrics(model, X, y, cost_ratio=10.0, confidence=0.95):
+def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95):
     """Measures of every stage of a fitted list on labelled data.
 
     Parameters

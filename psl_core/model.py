@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import StratifiedKFold, train_test_split
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import _safe_indexing
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import serialization
@@ -20,10 +20,10 @@ from .search import (
     CROSS_VALIDATED,
     LabelEvaluator,
     PairEvaluator,
+    first_minimum,
     greedy_search,
     score_tracks,
     stage_options,
-    first_minimum,
 )
 
 _CHOICES = {
@@ -218,8 +218,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     Notes
     -----
     Missing values are not guessed: ``fit`` and the predict methods raise a
-    :class:`~psl_core.errors.DataError` naming the column. Impute or drop rows first
-    (:mod:`psl_core.data`); at the bedside, unknown answers are handled by
+    :class:`~psl_core.errors.DataError` naming the column. Impute or drop rows first; at the bedside, unknown answers are handled by
     :mod:`psl_core.decision` as the range over both possible answers.
     """
 

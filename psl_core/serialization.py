@@ -35,8 +35,8 @@ import numpy as np
 
 from .binarization import BINARY, CATEGORY, NUMERIC, Literal
 from .calibration import reachable_totals
+from .cost_ratio import saved_cost_ratio
 from .errors import ModelFileError, PSLError
-from .modelcard import saved_cost_ratio
 from .search import END_REASONS
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
@@ -209,7 +209,7 @@ def loads(text, cls):
         _fail("metadata must be an object")
     _check_metadata(data["metadata"])
     try:
-        saved_cost_ratio(data["metadata"])  # the pages decide with it
+        saved_cost_ratio(data["metadata"])  # the list is used with it
     except ModelFileError as exc:
         _fail(str(exc))
 

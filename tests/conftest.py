@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from psl_core.data import PreparedData, infer_column_types, prepare_training_data
-from psl_core.demo import load_demo
+from psl_triage.data import PreparedData, infer_column_types, prepare_training_data
+from psl_triage.demo import load_demo
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_core.data import PreparedData
+from psl_triage.data import PreparedData
 
 DOCUMENTED_KEYS = (
     "data_source",

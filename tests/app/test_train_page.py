@@ -183,7 +183,7 @@ def test_an_unexpected_failure_is_reported_in_plain_words_without_a_traceback(pa
     def broken(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("psl_core.training.train_list", broken)
+    monkeypatch.setattr("psl_triage.training.train_list", broken)
     click_train(page)
     assert not page.exception
     assert "Something unexpected went wrong while training the list" in texts(page.error)

@@ -16,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import StageBands, answer_for, triage_step
-from psl_core.questions import percent
-from psl_core.store import save_model
+from psl_triage.questions import percent
+from psl_triage.store import save_model
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not measured"

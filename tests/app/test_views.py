@@ -14,7 +14,7 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_core.training import TrainingOptions, train_list
+from psl_triage.training import TrainingOptions, train_list
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
 CALIBRATION, INTERVALS, EVALUATION = (

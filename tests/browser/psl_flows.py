@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from playwright.sync_api import expect
 
 from psl_core.binarization import NUMERIC
-from psl_core.data import guess_missing_handling, infer_column_types, prepare_training_data
 from psl_core.decision import StageBands, triage_step
-from psl_core.demo import load_demo
-from psl_core.questions import (
+from psl_triage.data import guess_missing_handling, infer_column_types, prepare_training_data
+from psl_triage.demo import load_demo
+from psl_triage.questions import (
     UNKNOWN_TEXT,
     advance,
     build_questions,
@@ -36,7 +36,7 @@ from psl_core.questions import (
     stage_answers,
     triage_steps,
 )
-from psl_core.training import TrainingOptions, train_list
+from psl_triage.training import TrainingOptions, train_list
 
 TRAIN_TIMEOUT_MS = 120_000
 BUTTONS_MAX_OPTIONS = 7  # pages/2_Triage.py: up to this many answers are buttons, else a drop-down

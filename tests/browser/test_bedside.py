@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
-
-from psl_core.binarization import NUMERIC
-from psl_core.questions import UNKNOWN_TEXT
 from psl_flows import (
     AnswerPolicy,
     TriageOracle,
@@ -25,6 +22,9 @@ from psl_flows import (
     poll,
     train,
 )
+
+from psl_core.binarization import NUMERIC
+from psl_triage.questions import UNKNOWN_TEXT
 
 COST_RATIO = 1.0
 MAX_STAGES = 6
@@ -234,7 +234,6 @@ def test_triage_with_the_keyboard_alone(app):
     open_triage(app, COST_RATIO)
     oracle = TriageOracle(*demo_model(MAX_STAGES), COST_RATIO)
     expect_triage_state(app, oracle)
-    page = app.page
 
     first = oracle.next_question
     assert first.kind != NUMERIC, "the demo list's first question is expected to offer answers"

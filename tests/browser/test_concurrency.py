@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-
-from psl_core.store import load_model
 from psl_flows import (
     AnswerPolicy,
     TriageOracle,
@@ -30,6 +28,8 @@ from psl_flows import (
     set_cost_ratio,
     start_training,
 )
+
+from psl_triage.store import load_model
 
 N_SESSIONS = 10
 COST_RATIO = 1.0

@@ -11,9 +11,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-
-from psl_core.store import load_model
-from psl_core.training import SETUPS, TrainingOptions, train_list
 from psl_flows import (
     AnswerPolicy,
     TriageOracle,
@@ -28,6 +25,9 @@ from psl_flows import (
     start_training,
     train,
 )
+
+from psl_triage.store import load_model
+from psl_triage.training import SETUPS, TrainingOptions, train_list
 
 COST_RATIO = 1.0  # threshold 50 %: with the default M = 10 the demo's prior already decides
 

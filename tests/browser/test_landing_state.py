@@ -16,7 +16,6 @@ fresh widgets with its own defaults (see its docstring).
 from __future__ import annotations
 
 from playwright.sync_api import expect
-
 from psl_flows import demo, demo_prepared
 
 ATTEMPTS = 6  # with session-state writes, each went wrong with a probability of roughly 1/5
@@ -25,7 +24,7 @@ ATTEMPTS = 6  # with session-state writes, each went wrong with a probability of
 def test_demo_choices_survive_switching_source_right_after_opening(new_app, streamlit_server):
     _, meta = demo()
     prepared = demo_prepared()
-    for attempt in range(ATTEMPTS):
+    for _attempt in range(ATTEMPTS):
         app = new_app()
         page = app.page
         page.goto(streamlit_server)

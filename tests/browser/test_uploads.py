@@ -12,8 +12,9 @@ import re
 import numpy as np
 import pytest
 from playwright.sync_api import expect
+from psl_flows import choose_option, demo, demo_model, demo_prepared, go_to_demo_landing, train
 
-from psl_core.data import (
+from psl_triage.data import (
     guess_missing_handling,
     guess_outcome,
     guess_positive_class,
@@ -21,8 +22,7 @@ from psl_core.data import (
     load_table,
     prepare_training_data,
 )
-from psl_core.training import TrainingOptions, train_list
-from psl_flows import choose_option, demo, demo_model, demo_prepared, go_to_demo_landing, train
+from psl_triage.training import TrainingOptions, train_list
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 

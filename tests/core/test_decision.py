@@ -7,18 +7,10 @@ import numpy as np
 import pytest
 
 from psl_core import ProbabilisticScoringList, PSLError
-from psl_core.decision import (
-    StageBands,
-    answer_for,
-    decide,
-    decision_threshold,
-    expected_loss,
-    possible_totals,
-    record_text,
-    triage_record,
-    triage_step,
-)
+from psl_core.cost_ratio import decision_threshold, expected_loss
+from psl_core.decision import StageBands, answer_for, decide, possible_totals, triage_step
 from psl_core.serialization import FORMAT
+from psl_triage.record import record_text, triage_record
 
 
 def test_threshold_and_expected_loss():

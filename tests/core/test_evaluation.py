@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
@@ -28,7 +27,6 @@ from psl_core.evaluation import (
     brier_decomposition,
     expected_calibration_error,
     fit_logistic,
-    held_out_rows,
     hull_segments,
     isotonic_recalibration,
     monte_carlo_cv,
@@ -36,7 +34,6 @@ from psl_core.evaluation import (
     roc_table,
 )
 from psl_core.metrics import stagewise_metrics
-from psl_core.training import TrainingOptions, split_rows, train_list
 
 SPLITS = 4
 COST_RATIO = 2.0  # threshold 1/3: decisions of both kinds on the demo data
@@ -384,28 +381,3 @@ def test_band_summary_keeps_the_stepwise_rows(cv):
     stepwise = summary[summary["rule"] == STEPWISE]
     assert len(stepwise) == len(LEVELS) * 4
     assert (stepwise[stepwise["measure"] == "coverage"]["n"] == SPLITS).all()
-
-
-# ---------------------------------------------------------------------------- held-out rows
-def test_held_out_rows_recover_the_train_pages_split(demo_prepared):
-    model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, seed=7))
-    held = held_out_rows(model, metadata, demo_prepared.X, demo_prepared.y)
-    X_train, X_test, _, y_test = split_rows(demo_prepared.X, demo_prepared.y, 1 / 3, 7)
-    assert held.model is model and not held.refitted
-    pd.testing.assert_index_equal(held.X_test.index, X_test.index)
-    pd.testing.assert_index_equal(held.X_train.index, X_train.index)
-    assert held.y_test == pytest.approx(y_test)
-    assert "held out" in held.description
-
-
-@pytest.mark.parametrize(
-    "metadata", [{}, {"source": "trained", "training_options": {"test_fraction": 0.0, "seed": 0}}]
-)
-def test_held_out_rows_refit_when_the_split_is_unknown(demo_prepared, metadata):
-    model = ProbabilisticScoringList(max_stages=3).fit(demo_prepared.X, demo_prepared.y)
-    held = held_out_rows(model, metadata, demo_prepared.X, demo_prepared.y, seed=2)
-    assert held.refitted and held.model is not model
-    assert held.model.get_params() == clone(model).get_params()
-    assert len(held.y_test) == 99 and len(held.y_train) == 198
-    assert set(held.X_train.index).isdisjoint(held.X_test.index)
-    assert "never saw" in held.description

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from psl_core import PAPER_SETUP, ProbabilisticScoringList
-from psl_core.training import list_table
+from psl_triage.training import list_table
 
 
 def random_table(seed):

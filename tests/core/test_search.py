@@ -6,10 +6,9 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import roc_auc_score
 
 from psl_core import PAPER_SETUP, ProbabilisticScoringList
+from psl_core.binarization import candidate_features, numeric_cuts, read_columns
 from psl_core.model import _stratified_folds
-from psl_core.binarization import numeric_cuts
-from psl_core.search import LabelEvaluator, TIE_TOLERANCE, score_tracks
-from psl_core.binarization import candidate_features, read_columns
+from psl_core.search import TIE_TOLERANCE, LabelEvaluator, score_tracks
 
 
 def entropy_bits(p):
@@ -267,7 +266,7 @@ def test_nested_criterion_is_the_exhaustive_nested_cross_validation(seed, loss):
     used = {}
     for k in range(len(psl.literals_) + 1):
         tracks = {}
-        for j, c, s, negated, hit in all_candidates(X, score_set, k == 0, used):
+        for j, _c, s, negated, hit in all_candidates(X, score_set, k == 0, used):
             tracks.setdefault((j, s, negated), []).append(totals + s * hit)
         if not tracks:
             break  # every feature is asked

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from psl_core import ModelFileError, ProbabilisticScoringList
-from psl_core.modelcard import saved_cost_ratio
+from psl_core.cost_ratio import saved_cost_ratio
 
 
 @pytest.fixture(scope="module")

@@ -7,15 +7,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from psl_core.cost_ratio import cost_ratio_note, decision_text
 from psl_core.errors import DataError, ModelFileError, PSLError
-from psl_core.questions import percent
-from psl_core.training import (
-    MEASURES,
+from psl_triage.questions import percent
+from psl_triage.training import (
     MAX_ABS_SCORE,
+    MEASURES,
     SETUPS,
     TrainingOptions,
-    cost_ratio_note,
-    decision_text,
     default_model_name,
     download_file_name,
     list_end_text,

@@ -9,8 +9,10 @@ import pytest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.calibration import reachable_totals
-from psl_core.decision import StageBands, StepResult, answer_for, decision_threshold, triage_step
-from psl_core.questions import (
+from psl_core.cost_ratio import decision_threshold
+from psl_core.decision import StageBands, StepResult, answer_for, triage_step
+from psl_core.serialization import FORMAT
+from psl_triage.questions import (
     OTHER,
     advance,
     answer_text,
@@ -26,7 +28,6 @@ from psl_core.questions import (
     triage_figure,
     triage_steps,
 )
-from psl_core.serialization import FORMAT
 
 STAGES = [
     {"feature": "thalach", "kind": "numeric", "threshold": 147.5, "category": None, "negated": False, "score": -2},

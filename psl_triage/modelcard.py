@@ -5,14 +5,11 @@ questions and a reader learns where the list comes from (a model card). The ``"d
 entry holds the trade-off the list is meant to be used with: ``{"cost_ratio": M}``, the cost
 of a missed case relative to a false alarm (decision threshold 1/(1+M)); the pages start
 with it. Files saved before lists carried their M have no such entry and are used with
-:data:`~psl_core.decision.DEFAULT_COST_RATIO`.
+:data:`~psl_core.cost_ratio.DEFAULT_COST_RATIO` (see :mod:`psl_core.cost_ratio`).
 """
 
-import numbers
-
-from .decision import DEFAULT_COST_RATIO, check_cost_ratio
-from .errors import ModelFileError, PSLError
-from .metrics import stagewise_metrics
+from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
+from psl_core.metrics import stagewise_metrics
 
 
 def columns_metadata(columns):
@@ -22,7 +19,7 @@ def columns_metadata(columns):
     ----------
     columns : dict of str to ColumnInfo-like
         Objects with ``label``, ``unit``, ``kind`` and ``category_labels`` attributes
-        (see :class:`psl_core.data.ColumnInfo`).
+        (see :class:`psl_triage.data.ColumnInfo`).
 
     Returns
     -------
@@ -45,7 +42,7 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
 
     Parameters
     ----------
-    prepared : psl_core.data.PreparedData
+    prepared : psl_triage.data.PreparedData
     data_name : str
     train, test : tuple (model, X, y) or None
         When given, stagewise measures on the training and test rows are recorded.
@@ -84,36 +81,3 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
             }
     meta.update(extra or {})
     return meta
-
-
-def saved_cost_ratio(metadata):
-    """M saved with a list: ``metadata["decision"]["cost_ratio"]``.
-
-    Parameters
-    ----------
-    metadata : dict or None
-        A model file's metadata.
-
-    Returns
-    -------
-    float
-        The saved M; :data:`~psl_core.decision.DEFAULT_COST_RATIO` for a list saved
-        before lists carried their M (no ``"decision"`` entry).
-
-    Raises
-    ------
-    ModelFileError
-        The entry is there but holds no positive number for M.
-    """
-    decision = (metadata or {}).get("decision")
-    if decision is None:
-        return DEFAULT_COST_RATIO
-    if not isinstance(decision, dict) or "cost_ratio" not in decision:
-        raise ModelFileError(f'metadata.decision must be an object {{"cost_ratio": M}}, got {decision!r}')
-    value = decision["cost_ratio"]
-    try:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):  # no "10" or true in a file
-            raise PSLError(f"cost_ratio (M) must be a positive number, got {value!r}")
-        return check_cost_ratio(value)
-    except PSLError as exc:
-        raise ModelFileError(f"metadata.decision.{exc}") from None

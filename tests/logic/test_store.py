@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from psl_core import ModelFileError, ProbabilisticScoringList
-from psl_core.store import list_models, load_model, model_dir, save_model, slugify
+from psl_triage.store import list_models, load_model, model_dir, save_model, slugify
 
 
 @pytest.fixture(scope="module")

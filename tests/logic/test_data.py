@@ -1,4 +1,4 @@
-"""Tests of psl_core.data and psl_core.demo: reading uploads, column types, guesses, preparation."""
+"""Tests of psl_triage.data and psl_triage.demo: reading uploads, column types, guesses, preparation."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from psl_core import ProbabilisticScoringList, PSLError
-
-from psl_core.data import (
+from psl_core.errors import DataError
+from psl_triage.data import (
     DEFAULT_MAX_UPLOAD_MB,
     KINDS,
     MIN_ROWS_PER_CLASS,
@@ -35,8 +35,7 @@ from psl_core.data import (
     upload_limit_mb,
     value_label,
 )
-from psl_core.demo import HEART_META, load_demo
-from psl_core.errors import DataError
+from psl_triage.demo import HEART_META, load_demo
 
 
 @pytest.fixture(scope="module")

@@ -23,13 +23,13 @@ import pandas as pd
 import plotly.express as px
 from sklearn.model_selection import train_test_split
 
-from .decision import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
-from .errors import DataError, ModelFileError, PSLError
-from .model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
-from .search import CROSS_VALIDATED
-from .modelcard import model_metadata, saved_cost_ratio
-from .questions import percent
-from .store import slugify
+from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
+from psl_core.errors import DataError, ModelFileError, PSLError
+from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
+from psl_core.search import CROSS_VALIDATED
+from psl_triage.modelcard import model_metadata
+from psl_triage.questions import percent
+from psl_triage.store import slugify
 
 SCORE_SET_PRESETS = {
     "paper": (-3, -2, -1, 1, 2, 3),
@@ -251,7 +251,7 @@ def train_list(prepared, data_name, options, progress=None):
 
     Parameters
     ----------
-    prepared : psl_core.data.PreparedData
+    prepared : psl_triage.data.PreparedData
     data_name : str
     options : TrainingOptions
     progress : callable or None
@@ -261,7 +261,7 @@ def train_list(prepared, data_name, options, progress=None):
     -------
     model : fitted ProbabilisticScoringList
     metadata : dict
-        :func:`psl_core.modelcard.model_metadata` with train (and test) measures,
+        :func:`psl_triage.modelcard.model_metadata` with train (and test) measures,
         ``"decision"`` (the options' M), ``"training_options"`` (the options and the
         numbers of train and test rows) and ``"source": "trained"``.
     """
@@ -298,29 +298,6 @@ def readable_columns(metadata):
             "category_labels": {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {},
         }
     return readable
-
-
-def decision_text(metadata):
-    """One sentence on the trade-off a list was saved with, for where the list is described."""
-    cost_ratio = saved_cost_ratio(metadata)
-    rule = (
-        f"a missed case counts as much as {cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, "
-        f"so the list decides positive above 1/(1+M) = {percent(decision_threshold(cost_ratio))}"
-    )
-    if "decision" not in (metadata or {}):
-        return (
-            f"Saved before lists carried their M: Triage, Intervals and Evaluation start with the "
-            f"paper's M = {cost_ratio:g} ({rule})."
-        )
-    return f"Saved with M = {cost_ratio:g}: {rule}. Triage, Intervals and Evaluation start with this M."
-
-
-def cost_ratio_note(metadata):
-    """The short form of :func:`decision_text`, next to a page's M input."""
-    cost_ratio = saved_cost_ratio(metadata)
-    if "decision" not in (metadata or {}):
-        return f"This list was saved before lists carried their M; M starts at the paper's {cost_ratio:g}."
-    return f"This list was saved with M = {cost_ratio:g}."
 
 
 def list_end_text(model):

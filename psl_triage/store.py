@@ -15,11 +15,11 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from .errors import ModelFileError, PSLError
-from .model import ProbabilisticScoringList
+from psl_core.errors import ModelFileError, PSLError
+from psl_core.model import ProbabilisticScoringList
 
 ENV_VAR = "PSL_MODEL_DIR"
 _FILE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)-v(?P<version>[0-9]+)\.json$")
@@ -61,7 +61,7 @@ def save_model(model, name, metadata=None, directory=None):
     folder = model_dir(directory)
     folder.mkdir(parents=True, exist_ok=True)
     slug = slugify(name)
-    created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    created = datetime.now(UTC).isoformat(timespec="seconds")
     version = 1 + max((v for s, v, _ in _files(folder) if s == slug), default=0)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".saving-", suffix=".json")
     try:

@@ -1,4 +1,4 @@
-"""The figures (psl_core.plots): the plotted data must equal values computed independently
+"""The figures (psl_triage.plots): the plotted data must equal values computed independently
 here from the model and the data, and every figure must carry the named traces a reader
 uses."""
 
@@ -19,7 +19,7 @@ from psl_core.evaluation import (
     brier_decomposition,
     monte_carlo_cv,
 )
-from psl_core.plots import (
+from psl_triage.plots import (
     CONFIDENT_NEGATIVE,
     CONFIDENT_POSITIVE,
     NO_TRAINING_CASE,
@@ -246,7 +246,7 @@ def test_interval_grid_has_a_panel_per_stage_on_one_y_axis(model):
     assert all(layout[name].matches == reference for name in y_axes if name != free[0])
     assert sorted(table["stage"].unique()) == list(range(model.n_stages_))
     # Each panel's error bars are that stage's intervals.
-    for k, (axis, traces) in enumerate(sorted(panels.items(), key=lambda item: int(item[0][1:] or 1))):
+    for k, (_axis, traces) in enumerate(sorted(panels.items(), key=lambda item: int(item[0][1:] or 1))):
         totals, lower, point, upper = model.stage_interval(k, 0.95)
         plotted = {}
         for t in traces:

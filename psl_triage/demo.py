@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from psl_core.data import ColumnSpec, DatasetMeta
 from psl_core.errors import DataError
+from psl_triage.data import ColumnSpec, DatasetMeta
 
 DEMO_PATH = Path(__file__).resolve().parent.parent / "datasets" / "heart_cleveland.csv"
 OUTCOME = "heart_disease"

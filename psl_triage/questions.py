@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .binarization import BINARY, CATEGORY, Literal
-from .decision import answer_for, triage_step
+from psl_core.binarization import BINARY, CATEGORY, Literal
+from psl_core.decision import answer_for, triage_step
 
 OTHER = "__psl_other_category__"
 """Raw answer "none of the listed categories" of a categorical question without labels."""

@@ -23,9 +23,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .calibration import beta_probabilities, calibrate_stage, calibrated_probabilities
-from .decision import decision_threshold
-from .evaluation import (
+from psl_core.calibration import beta_probabilities, calibrate_stage, calibrated_probabilities
+from psl_core.cost_ratio import DEFAULT_COST_RATIO, decision_threshold
+from psl_core.evaluation import (
     LR_REGULARIZED,
     LR_UNREGULARIZED,
     MEASURE_LABELS,
@@ -223,7 +223,7 @@ def roc_figure(y, p):
 
 
 # ---------------------------------------------------------------------------- intervals
-def interval_table(model, stage, cost_ratio=10.0, confidence=0.95):
+def interval_table(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95):
     """Every reachable total of a stage with its interval and what it lets a clinician decide.
 
     ``decision`` is :data:`CONFIDENT_POSITIVE` when the whole interval lies above
@@ -304,7 +304,7 @@ def _threshold_trace(totals, threshold, showlegend):
                       line={"color": "#000000", "dash": "dash"}, hoverinfo="skip")
 
 
-def interval_figure(model, stage, cost_ratio=10.0, confidence=0.95):
+def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95):
     """The paper's Figure 5: probability and simultaneous interval of every reachable total.
 
     Error bars are the interval of :meth:`ProbabilisticScoringList.stage_interval`; the
@@ -327,7 +327,7 @@ def interval_figure(model, stage, cost_ratio=10.0, confidence=0.95):
     return figure, table
 
 
-def interval_grid_figure(model, cost_ratio=10.0, confidence=0.95, columns=4):
+def interval_grid_figure(model, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, columns=4):
     """:func:`interval_figure` for every stage as small multiples on one shared y axis.
 
     Returns

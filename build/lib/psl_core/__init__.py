@@ -1,0 +1,17 @@
+"""psl_core: probabilistic scoring lists (Hanselle, Heid, Fürnkranz, Hüllermeier).
+
+The library behind PSL Triage. It learns, applies, explains and serializes
+probabilistic scoring lists with scikit-learn conventions, and holds the pure logic of
+the app (decisions, stopping, data preparation, figures). It never imports Streamlit.
+
+Modules follow the paper's sections: :mod:`~psl_core.binarization` (4.3),
+:mod:`~psl_core.calibration` (4.2), :mod:`~psl_core.intervals` (4.4),
+:mod:`~psl_core.search` (4.1), :mod:`~psl_core.model` (Def. 3),
+:mod:`~psl_core.serialization` (model files).
+"""
+
+from .errors import DataError, ModelFileError, PSLError
+from .model import PAPER_SETUP, ProbabilisticScoringList
+
+__version__ = "0.1.0"
+__all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "PSLError", "DataError", "ModelFileError", "__version__"]

@@ -1,0 +1,274 @@
+"""Binary features and their candidate thresholds (paper, Sec. 4.3).
+
+A scoring list adds points for *literals*: binary conditions on one input column.
+
+- A 0/1 column (or a boolean one) is used as it is: the literal is ``x == 1``.
+- A numeric column becomes ``x > t``; the candidate thresholds t are the mid-points
+  between consecutive distinct training values, plus one cut below the minimum and one
+  above the maximum (half a median gap beyond them). The two outer cuts make the literal
+  constant, which lets the search effectively ignore a feature.
+- A text or categorical column becomes one readable binary feature per category,
+  ``x == "asymptomatic"`` (one-hot).
+
+When the score set cannot express a negative contribution of a literal (a score s whose
+negative -s is not in the set, e.g. the positive-only set {1, 2, 3}), the search also
+tries the complement ``x <= t`` / ``x == 0`` / ``x != category``. With a symmetric score
+set the complement with score s is the literal with score -s shifted by a constant, which
+gives the same calibrated probabilities, so it is not tried twice.
+
+Missing values are not guessed: :func:`read_columns` rejects them with a
+:class:`~psl_core.errors.DataError` that names the columns. Prepare the table first
+(impute or drop rows first); at the bedside an unknown answer is
+handled explicitly by :mod:`psl_core.decision`.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .errors import DataError
+
+NUMERIC = "numeric"
+BINARY = "binary"
+CATEGORY = "category"
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A binary condition on one input column.
+
+    Attributes
+    ----------
+    column : str or int
+        Column name (DataFrame input) or position (array input).
+    kind : {"numeric", "binary", "category"}
+    threshold : float or None
+        For a numeric column the literal is ``x > threshold`` (``x <= threshold`` when
+        negated); None otherwise.
+    category : str or None
+        For a categorical column the literal is ``x == category`` (``!=`` when negated).
+    negated : bool
+        Whether the condition is the complement.
+    """
+
+    column: object
+    kind: str
+    threshold: float = None
+    category: str = None
+    negated: bool = False
+
+    def evaluate(self, values):
+        """Indicator of the literal for one column's values, shape (n,) of 0/1 ints."""
+        if self.kind == CATEGORY:
+            hit = np.asarray(values).astype(str) == self.category
+        elif self.kind == BINARY:
+            hit = np.asarray(values, dtype=float) > 0.5
+        else:
+            hit = np.asarray(values, dtype=float) > self.threshold
+        return (hit != self.negated).astype(np.int64)
+
+    def describe(self, label=None, unit=None, category_labels=None, precision=4):
+        """Plain-words condition, e.g. ``"Max heart rate > 147.5 bpm"``.
+
+        ``label`` replaces the column name, ``unit`` follows a threshold, and
+        ``category_labels`` (dict) gives readable names of categories, or of the values
+        "1" and "0" of a binary column ("Sex = male").
+        """
+        name = str(self.column) if label is None else label
+        names = category_labels or {}
+        if self.kind == CATEGORY:
+            return f"{name} {'≠' if self.negated else '='} {names.get(self.category, self.category)}"
+        if self.kind == BINARY:
+            value = "0" if self.negated else "1"
+            if value in names:
+                return f"{name} = {names[value]}"
+            return f"{name} = {'no' if self.negated else 'yes'}"
+        value = f"{self.threshold:.{precision}g}" + (f" {unit}" if unit else "")
+        return f"{name} {'≤' if self.negated else '>'} {value}"
+
+
+@dataclass
+class Column:
+    """One input column as the learner sees it."""
+
+    name: object
+    kind: str
+    values: np.ndarray  # float for numeric/binary, str objects for categorical
+
+
+@dataclass
+class CandidateFeature:
+    """A binary feature family with its candidate cuts, precomputed once per fit.
+
+    ``values`` is the float column (0/1 indicator for a category), ``order`` the stable
+    argsort of ``values``, ``cuts`` the candidate thresholds (shape (C,)) and
+    ``positions`` the number of rows with ``value <= cut`` for each cut (shape (C,)).
+    """
+
+    column: object
+    kind: str
+    category: object
+    values: np.ndarray
+    order: np.ndarray
+    cuts: np.ndarray
+    positions: np.ndarray
+
+    def literal(self, cut_index, negated=False):
+        """The literal this family gives at one cut."""
+        threshold = float(self.cuts[cut_index]) if self.kind == NUMERIC else None
+        return Literal(self.column, self.kind, threshold, self.category, bool(negated))
+
+
+def _is_binary(values):
+    return np.isin(values, (0.0, 1.0)).all()
+
+
+def _column_kind(series):
+    if isinstance(series.dtype, pd.CategoricalDtype) or not (
+        pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)
+    ):
+        return CATEGORY
+    return BINARY if _is_binary(series.to_numpy(dtype=float)) else NUMERIC
+
+
+def _check_finite(values, name):
+    if np.isnan(values).any():
+        raise DataError(
+            f"column {name!r} has missing values (NaN): impute them or drop those rows first; "
+            "a scoring list does not guess them"
+        )
+    if np.isinf(values).any():
+        raise DataError(f"column {name!r} has infinite values (inf): replace them with finite numbers")
+
+
+def read_columns(X):
+    """Split X into typed columns, validating as it goes.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+        A DataFrame may mix numeric, boolean, text and categorical columns; an array
+        must be numeric.
+
+    Returns
+    -------
+    list of Column
+        Column names for a DataFrame, positions for an array.
+
+    Raises
+    ------
+    DataError
+        Empty data, missing or infinite values, non-numeric array data.
+    """
+    if isinstance(X, pd.DataFrame):
+        _check_not_empty(X.shape)
+        columns = []
+        for position, name in enumerate(X.columns):
+            series = X.iloc[:, position]
+            kind = _column_kind(series)
+            if kind == CATEGORY:
+                if series.isna().any():
+                    _check_finite(np.array([np.nan]), name)
+                values = series.astype(str).to_numpy(dtype=object)
+            else:
+                values = series.to_numpy(dtype=float)
+                _check_finite(values, name)
+            columns.append(Column(name, kind, values))
+        return columns
+    try:
+        array = np.asarray(X)
+    except Exception as exc:  # ragged nested lists and the like
+        raise DataError(f"X cannot be read as a 2-D table: {exc}") from None
+    if array.ndim != 2:
+        raise DataError(
+            f"X must be 2-D (n_samples, n_features), got an array of shape {array.shape}. "
+            "Reshape your data with X.reshape(-1, 1) if it has a single feature"
+        )
+    _check_not_empty(array.shape)
+    if np.iscomplexobj(array):
+        raise DataError("Complex data not supported: a scoring list needs real numbers")
+    try:
+        array = array.astype(float)
+    except ValueError:
+        raise DataError(
+            "X has non-numeric values: pass a pandas DataFrame to use text or categorical columns"
+        ) from None
+    columns = []
+    for position in range(array.shape[1]):
+        values = array[:, position]
+        _check_finite(values, position)
+        columns.append(Column(position, BINARY if _is_binary(values) else NUMERIC, values))
+    return columns
+
+
+def _check_not_empty(shape):
+    if shape[0] == 0:
+        raise DataError(f"X is empty: 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
+    if shape[1] == 0:
+        raise DataError(f"X is empty: 0 feature(s) (shape={shape}) while a minimum of 1 is required.")
+
+
+def numeric_cuts(values, order=None):
+    """Candidate thresholds of a numeric column and the rows at or below each.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n,)
+    order : ndarray of int, shape (n,), optional
+        ``argsort(values)`` if already known.
+
+    Returns
+    -------
+    cuts : ndarray of shape (C,)
+        One cut below the minimum, the mid-points between consecutive distinct values,
+        one cut above the maximum (C = number of distinct values + 1).
+    positions : ndarray of int, shape (C,)
+        Number of rows with ``value <= cut``.
+    """
+    if order is None:
+        order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    distinct = ordered[starts]
+    gaps = np.diff(distinct)
+    margin = 0.5 * (np.median(gaps) if len(gaps) else 1.0)
+    cuts = np.concatenate(
+        ([distinct[0] - margin], (distinct[:-1] + distinct[1:]) / 2, [distinct[-1] + margin])
+    )
+    positions = np.concatenate(([0], starts[1:], [len(values)]))
+    return cuts, positions
+
+
+def candidate_feature(column, kind, category, values):
+    """The candidate feature of one 0/1 indicator (binary, category) or numeric column."""
+    if kind == NUMERIC:
+        order = np.argsort(values, kind="stable")
+        cuts, positions = numeric_cuts(values, order)
+    else:
+        zeros, ones = np.flatnonzero(values < 0.5), np.flatnonzero(values >= 0.5)
+        order = np.concatenate((zeros, ones))
+        cuts, positions = np.array([0.5]), np.array([len(zeros)])
+    return CandidateFeature(column, kind, category, values, order, cuts, positions)
+
+
+def candidate_features(columns):
+    """The binary feature families of typed columns (one per category of a categorical).
+
+    Parameters
+    ----------
+    columns : list of Column
+
+    Returns
+    -------
+    list of CandidateFeature
+    """
+    features = []
+    for column in columns:
+        if column.kind == CATEGORY:
+            for category in np.unique(column.values):
+                indicator = (column.values == category).astype(float)
+                features.append(candidate_feature(column.name, CATEGORY, str(category), indicator))
+        else:
+            features.append(candidate_feature(column.name, column.kind, None, column.values))
+    return features

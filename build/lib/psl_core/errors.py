@@ -1,0 +1,18 @@
+"""Errors raised by psl_core.
+
+Every error is a subclass of :class:`ValueError`, so callers that follow the
+scikit-learn convention (``except ValueError``) keep working, while the app can
+tell the kinds apart and show the right message.
+"""
+
+
+class PSLError(ValueError):
+    """Base class of every error psl_core raises on bad input."""
+
+
+class DataError(PSLError):
+    """The data (a table, X or y) cannot be used as given; the message says why and what to do."""
+
+
+class ModelFileError(PSLError):
+    """A model file (JSON) is malformed, of an unknown version or inconsistent."""

@@ -1,0 +1,760 @@
+"""The estimator: :class:`ProbabilisticScoringList` (paper, Def. 3)."""
+
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.model_selection import StratifiedKFold, train_test_split
+from sklearn.utils import _safe_indexing
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+
+from . import serialization
+from .binarization import CandidateFeature, candidate_feature, candidate_features, read_columns
+from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
+from .errors import DataError, PSLError
+from .intervals import CORRECTIONS, clopper_pearson_band
+from .search import (
+    CRITERION_CODES,
+    CROSS_VALIDATED,
+    LabelEvaluator,
+    PairEvaluator,
+    first_minimum,
+    greedy_search,
+    score_tracks,
+    stage_options,
+)
+
+_CHOICES = {
+    "calibration": tuple(CALIBRATION_CODES),
+    "binarization": ("in-search", "preprocess"),
+    "threshold_search": ("bisect", "brute"),
+    "loss": tuple(CRITERION_CODES),
+    "interval_correction": CORRECTIONS,
+}
+
+
+PAPER_SETUP = {
+    "score_set": (-3, -2, -1, 1, 2, 3),
+    "calibration": "isotonic",
+    "loss": "entropy",
+    "prior_strength": 0.0,
+    "max_feature_uses": 1,
+    "min_support": 1,
+    "interval_correction": "bonferroni",
+}
+"""The paper's setup (Hanselle et al.): its score set and the parameters where the
+defaults differ from it. ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner."""
+
+
+def check_score_set(score_set):
+    """Validate a score set: non-empty, distinct non-zero integers; returns a sorted tuple."""
+    try:
+        values = list(score_set)
+    except TypeError:
+        raise PSLError(f"score_set must be a collection of integers, got {score_set!r}") from None
+    if not values:
+        raise PSLError("score_set is empty: give at least one non-zero integer score")
+    checked = []
+    for value in values:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, numbers.Real)):
+            raise PSLError(f"score_set must hold integers, got {value!r}")
+        if float(value) != int(value):
+            raise PSLError(f"score_set must hold integers, got the non-integer {value!r}")
+        if int(value) == 0:
+            raise PSLError("score_set must not contain 0: a feature worth 0 points adds nothing")
+        checked.append(int(value))
+    if len(set(checked)) != len(checked):
+        raise PSLError(f"score_set has repeated scores: {sorted(checked)}")
+    return tuple(sorted(checked))
+
+
+class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
+    """A probabilistic scoring list: features in order, integer points, and calibrated
+    probabilities with confidence intervals at every stage (Hanselle et al., Def. 3).
+
+    At stage k the first k features are known; a case's total is the sum of the points
+    of its satisfied features, and q(k, T) is the calibrated probability of the positive
+    class for total T, non-decreasing in T. Stage 0 is the prior.
+
+    The defaults are chosen by evidence, not the paper's: on the four shared clinical
+    datasets (``bench/quality.py``, 10 stratified 2/3-1/3 splits) the sigmoid link,
+    two pseudo-counts, the cross-validated Brier criterion and a second threshold per
+    numeric feature together gave the lowest test Brier score at 5 stages, or within
+    0.002 of the lowest of the configurations tried, on each dataset; at least 10
+    training rows per answer range then lowered it on the smallest dataset by 0.017
+    (60 splits) and changed the others by at most 0.0011; Šidák intervals
+    are never wider than Bonferroni's with the same simultaneous coverage.
+    ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner (Hanselle et al.):
+    isotonic calibration, expected entropy, no pseudo-counts, every feature once, any
+    threshold, Bonferroni intervals.
+
+    Parameters
+    ----------
+    score_set : collection of int, default=(-3, -2, -1, 1, 2, 3)
+        Points a feature may get (the paper's set). Non-zero, distinct integers.
+    calibration : {"isotonic", "beta", "sigmoid"}, default="sigmoid"
+        Pool adjacent violators (the paper's default), beta calibration (eq. 9) of the
+        totals, or a logistic link in the total (slope >= 0), the link of risk scores
+        such as FasterRisk's: two parameters per stage, so it overfits least.
+    binarization : {"in-search", "preprocess"}, default="in-search"
+        Choose a numeric feature's threshold during the search given the features
+        already chosen, or once per feature beforehand.
+    threshold_search : {"bisect", "brute"}, default="bisect"
+        Hierarchical search assuming a quasi-convex criterion, or every mid-point.
+    loss : {"entropy", "soft_rank", "cv_brier", "cv_log_loss", "nested_cv_brier", \
+            "nested_cv_log_loss"}, default="cv_brier"
+        Selection criterion: expected entropy (eq. 7, the paper's) or soft rank loss
+        (eq. 14) of the calibrated estimates on the training data, or the Brier score /
+        log-loss of estimates calibrated on ``cv_folds - 1`` folds and scored on the
+        held-out fold, summed over the folds (a criterion that judges candidates on
+        unseen cases). The ``nested_`` variants validate the choice of the threshold as
+        well: within each fold the threshold is chosen on the other folds (by the
+        score of their calibrated estimates on their own rows) before the held-out fold
+        is scored, so a feature whose best threshold isolates a few extreme training
+        cases scores as badly as it predicts; about 3-6x slower. Measured over 20 splits
+        (``python bench/quality.py --splits 20``) against ``cv_brier`` at 5 stages it helps heart disease
+        (Brier -0.007 +/- 0.002) and hurts Pima and ILPD (+0.006, +0.004): not the
+        default. With any cross-validated criterion the list ends at the stage where no
+        candidate improves the held-out score.
+    interval_correction : {"bonferroni", "sidak"}, default="sidak"
+        How the simultaneous intervals share their level among a stage's totals: the
+        paper's Bonferroni over every reachable total, or Šidák over the totals with
+        training cases (never wider, same simultaneous coverage; see
+        :mod:`psl_core.intervals`).
+    recommend_folds : int >= 2 or None, default=None
+        If set, an internal stratified cross-validation with this many folds (seeded
+        by ``random_state``) refits the list on each training part and scores every
+        stage on the held-out part by the Brier score. ``recommended_stages_`` is then
+        the stage with the lowest mean held-out Brier score (the shortest of near ties):
+        where to stop the list. Over 20 splits of the four shared datasets
+        (``bench/stopping.py``, defaults and paper setup) this rule's test Brier score
+        was at most 0.003 above the whole list's, with 2.1-6.5 questions on average
+        against 7-10.5, and below that of the one-standard-error rule (the shortest
+        stage within one standard error of the best) in 7 of 8 dataset-setup pairs, by
+        up to 0.023: that rule stops too early.
+    cv_folds : int >= 2, default=5
+        Folds of the cross-validated criteria (stratified, shuffled with
+        ``random_state``).
+    max_stages : int or None, default=None
+        Maximal number of stages; None allows as many stages as there are candidate
+        features (one per binary or numeric column, one per category). The list ends
+        earlier when no candidate improves the criterion: its best option would then be a
+        constant condition, a question that cannot change any probability.
+    lookahead : int, default=1
+        1 is plain greedy; L > 1 rates each option by the criterion after L - 1 more
+        greedy stages (never beyond ``max_stages``).
+    beam_width : int, default=1
+        1 is the paper's greedy search; W > 1 keeps the W best partial lists at each
+        stage (ranked by the sum of their stagewise criteria) and returns the best
+        complete one (see :func:`psl_core.search.greedy_search`).
+    calibration_size : float in (0, 1) or None, default=None
+        If set, this share of the training rows (stratified) is held out from the
+        search and used alone to calibrate the probabilities and count the intervals.
+    random_state : int or None, default=0
+        Seed of the folds of the cross-validated criteria, of ``recommend_folds`` and of
+        the calibration split; the fixed default makes a fit reproducible.
+    prior_strength : float >= 0, default=2.0
+        Regularization of the probabilities: before calibrating, every total with cases
+        gets this many pseudo-cases at the training rate of the positive class, which
+        pulls rare totals toward it (0 = the paper's unregularized estimates). The
+        search judges candidates with the same shrunk estimates.
+    max_feature_uses : int >= 1, default=2
+        Stages a numeric feature may fill, each time with a new threshold (for example
+        "Glucose > 127" early and "Glucose > 165" later: a finer step in the risk of one
+        measurement, asked once at the bedside). 1 is the paper's list, every feature
+        once. Binary and categorical indicators are used once.
+    min_support : int >= 1, default=10
+        Training rows each answer must hold: a threshold is only chosen where at least
+        this many training rows fall on each side of it and between it and the
+        feature's earlier thresholds (the search runs as without the rule and only
+        skips such thresholds, :func:`psl_core.search.candidate_cuts`); a binary or
+        categorical indicator only when at least this many rows have it and as many
+        do not. It keeps the search from cutting off a few extreme cases by chance
+        ("BMI > 45.3" for 6 patients). 1 is the paper's search (any threshold). With
+        fewer than 2 x ``min_support`` rows no numeric feature qualifies, and the list
+        may end early or stay at the prior.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels, negative first (sorted; the second is the positive class).
+    n_stages_ : int
+        K + 1: the number of stages including stage 0.
+    features_ : list
+        Feature of stages 1..K: column names for a DataFrame, positions for an array.
+    scores_ : list of int
+        Points of stages 1..K.
+    thresholds_ : list of float or None
+        Threshold of stages 1..K (``x > t``); None for a binary or categorical feature.
+    literals_ : list of Literal
+        The full condition of each stage (threshold, category, polarity).
+    stage_totals_ : list of ndarray of int
+        Sigma_k, the reachable totals of stages 0..K.
+    stage_probabilities_ : list of ndarray
+        q(k, T) for T in Sigma_k.
+    stage_positives_, stage_negatives_ : list of ndarray of int
+        Training counts per (k, T), used by the intervals.
+    stage_criterion_ : ndarray of shape (n_stages_,)
+        Training value of the selection criterion at each stage.
+    end_reason_ : str or None
+        Why the list ends where it does (:data:`psl_core.search.END_REASONS`):
+        ``"length"`` (``max_stages``, one stage per feature, or every feature's uses
+        spent), ``"no_gain"`` (no candidate improves the criterion) or ``"support"``
+        (no question with ``min_support`` rows per answer left). None for a list read
+        from a file saved before it was recorded.
+    recommended_stages_ : int or None
+        With ``recommend_folds``: the number of stages the internal cross-validation
+        recommends (lowest mean held-out Brier score); None without it.
+    validation_brier_, validation_brier_se_ : ndarray of shape (n_stages_,) or None
+        With ``recommend_folds``: mean held-out Brier score of each stage over the folds
+        whose list reached it, and its standard error. NaN at a stage that no fold's list
+        reached (no standard error with fewer than two); None without ``recommend_folds``.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only for DataFrame input with string column names.
+
+    Notes
+    -----
+    Missing values are not guessed: ``fit`` and the predict methods raise a
+    :class:`~psl_core.errors.DataError` naming the column. Impute or drop rows first; at the bedside, unknown answers are handled by
+    :mod:`psl_core.decision` as the range over both possible answers.
+    """
+
+    def __init__(
+        self,
+        score_set=(-3, -2, -1, 1, 2, 3),
+        calibration="sigmoid",
+        binarization="in-search",
+        threshold_search="bisect",
+        loss="cv_brier",
+        max_stages=None,
+        lookahead=1,
+        beam_width=1,
+        calibration_size=None,
+        random_state=0,
+        prior_strength=2.0,
+        cv_folds=5,
+        interval_correction="sidak",
+        recommend_folds=None,
+        max_feature_uses=2,
+        min_support=10,
+    ):
+        self.score_set = score_set
+        self.calibration = calibration
+        self.binarization = binarization
+        self.threshold_search = threshold_search
+        self.loss = loss
+        self.max_stages = max_stages
+        self.lookahead = lookahead
+        self.beam_width = beam_width
+        self.calibration_size = calibration_size
+        self.random_state = random_state
+        self.prior_strength = prior_strength
+        self.cv_folds = cv_folds
+        self.interval_correction = interval_correction
+        self.recommend_folds = recommend_folds
+        self.max_feature_uses = max_feature_uses
+        self.min_support = min_support
+
+    # ------------------------------------------------------------------ validation
+    def _check_params(self):
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                raise PSLError(f"{name} must be one of {list(choices)}, got {value!r}")
+        score_set = check_score_set(self.score_set)
+        if self.max_stages is not None and (
+            isinstance(self.max_stages, bool)
+            or not isinstance(self.max_stages, numbers.Integral)
+            or self.max_stages < 0
+        ):
+            raise PSLError(f"max_stages must be None or an integer >= 0, got {self.max_stages!r}")
+        if (
+            isinstance(self.lookahead, bool)
+            or not isinstance(self.lookahead, numbers.Integral)
+            or self.lookahead < 1
+        ):
+            raise PSLError(f"lookahead must be an integer >= 1, got {self.lookahead!r}")
+        if isinstance(self.beam_width, bool) or not isinstance(self.beam_width, numbers.Integral) or self.beam_width < 1:
+            raise PSLError(f"beam_width must be an integer >= 1, got {self.beam_width!r}")
+        if self.calibration_size is not None and not (
+            isinstance(self.calibration_size, numbers.Real) and 0 < self.calibration_size < 1
+        ):
+            raise PSLError(
+                f"calibration_size must be None or a fraction in (0, 1), got {self.calibration_size!r}"
+            )
+        if isinstance(self.prior_strength, bool) or not (
+            isinstance(self.prior_strength, numbers.Real) and 0 <= self.prior_strength < np.inf
+        ):
+            raise PSLError(f"prior_strength must be a finite number >= 0, got {self.prior_strength!r}")
+        if isinstance(self.cv_folds, bool) or not isinstance(self.cv_folds, numbers.Integral) or self.cv_folds < 2:
+            raise PSLError(f"cv_folds must be an integer >= 2, got {self.cv_folds!r}")
+        if self.recommend_folds is not None and (
+            isinstance(self.recommend_folds, bool)
+            or not isinstance(self.recommend_folds, numbers.Integral)
+            or self.recommend_folds < 2
+        ):
+            raise PSLError(f"recommend_folds must be None or an integer >= 2, got {self.recommend_folds!r}")
+        if (
+            isinstance(self.max_feature_uses, bool)
+            or not isinstance(self.max_feature_uses, numbers.Integral)
+            or self.max_feature_uses < 1
+        ):
+            raise PSLError(f"max_feature_uses must be an integer >= 1, got {self.max_feature_uses!r}")
+        if (
+            isinstance(self.min_support, bool)
+            or not isinstance(self.min_support, numbers.Integral)
+            or self.min_support < 1
+        ):
+            raise PSLError(f"min_support must be an integer >= 1, got {self.min_support!r}")
+        return score_set
+
+    def _read_X(self, X, reset):
+        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+            raise DataError("sparse input is not supported: convert X with X.toarray() first")
+        columns = read_columns(X)
+        try:
+            validate_data(self, X, reset=reset, skip_check_array=True)
+        except ValueError as exc:  # feature names or count differ from the fitted ones
+            raise DataError(str(exc)) from None
+        return columns
+
+    def _read_y(self, y, n_rows):
+        if y is None:
+            raise DataError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None."
+            )
+        y = column_or_1d(y, warn=True)
+        if len(y) != n_rows:
+            raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} labels in y")
+        if pd.isna(pd.Series(y)).any():
+            raise DataError("y has missing labels: drop those rows or fill in the outcome")
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if len(classes) < 2:
+            raise DataError(
+                f"y has only one class ({classes[0]!r}): a scoring list needs cases of two classes"
+            )
+        if len(classes) > 2:
+            raise DataError(
+                f"Only binary classification is supported: y has {len(classes)} classes "
+                f"{list(classes)[:10]}; choose the positive class and map the other labels to negative"
+            )
+        return classes, (y == classes[1]).astype(np.int64)
+
+    # ------------------------------------------------------------------ learning
+    def fit(self, X, y, progress=None):
+        """Learn the list from labelled data.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+            Numeric, 0/1, boolean, text or categorical columns (text and categorical
+            only in a DataFrame). No missing or infinite values.
+        y : array-like of shape (n_samples,)
+            Exactly two distinct labels; the larger (sorted) one is the positive class.
+        progress : callable or None
+            ``progress(stage, n_stages)`` after each learned stage (for progress bars).
+
+        Returns
+        -------
+        self
+        """
+        score_set = self._check_params()
+        columns = self._read_X(X, reset=True)
+        self.classes_, y01 = self._read_y(y, len(columns[0].values))
+        search_rows = calibration_rows = np.arange(len(y01))
+        if self.calibration_size is not None:
+            search_rows, calibration_rows = train_test_split(
+                search_rows, test_size=self.calibration_size, stratify=y01,
+                random_state=self.random_state,
+            )
+        features = [_subset(f, search_rows) for f in candidate_features(columns)]
+        folds = None
+        if self.loss in CROSS_VALIDATED:
+            folds = _stratified_folds(
+                y01[search_rows], self.cv_folds, self.random_state, [c.values[search_rows] for c in columns],
+            )
+        evaluator = LabelEvaluator(
+            features, y01[search_rows], score_set,
+            CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
+        )
+        self._search(evaluator, score_set, progress)
+        self._calibrate(columns, calibration_rows, y01)
+        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
+        if self.recommend_folds is not None:
+            self._recommend_stages(X, y01, columns)
+        return self
+
+    def _recommend_stages(self, X, y01, columns):
+        """Held-out Brier score per stage by internal cross-validation; the recommended
+        stage has the lowest."""
+        folds = _stratified_folds(y01, self.recommend_folds, self.random_state, [c.values for c in columns])
+        n_folds = int(folds.max()) + 1
+        inner = clone(self).set_params(recommend_folds=None, max_stages=len(self.literals_))
+        scores = np.full((n_folds, self.n_stages_), np.nan)
+        for fold in range(n_folds):
+            train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
+            model = inner.fit(_safe_indexing(X, train), y01[train])
+            p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
+            reached = min(model.n_stages_, self.n_stages_)
+            scores[fold, :reached] = np.mean((p[:, :reached] - y01[test, None]) ** 2, axis=0)
+        # A fold's list may end before the list's last stage: a stage is scored by the folds
+        # whose list reached it (NaN when none did, no standard error with fewer than two).
+        reached = np.sum(~np.isnan(scores), axis=0)
+        mean = np.divide(np.nansum(scores, axis=0), reached, out=np.full(self.n_stages_, np.nan), where=reached > 0)
+        squares = np.nansum((scores - mean) ** 2, axis=0)
+        self.validation_brier_ = mean
+        self.validation_brier_se_ = np.sqrt(np.divide(
+            squares, reached * (reached - 1.0), out=np.full(self.n_stages_, np.nan), where=reached > 1,
+        ))
+        self.recommended_stages_ = first_minimum(np.where(np.isnan(mean), np.inf, mean))
+
+    def fit_pairs(self, X, pairs, progress=None):
+        """Learn the list from pairwise comparisons alone (Sec. 4.5, soft rank loss).
+
+        The list then ranks cases by their total score (:meth:`total_scores`); with no
+        labels there are no probabilities, so ``predict_proba``, ``predict_interval``
+        and ``to_json`` raise. The ``loss`` parameter is not used: pairs are always
+        judged by the soft rank loss (eq. 14).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        pairs : array-like of int, shape (n_pairs, 2)
+            Rows of (preferred row index, other row index): the first case should
+            rank above the second.
+        progress : callable or None
+
+        Returns
+        -------
+        self
+        """
+        score_set = self._check_params()
+        columns = self._read_X(X, reset=True)
+        n_rows = len(columns[0].values)
+        pairs = np.asarray(pairs)
+        if pairs.ndim != 2 or pairs.shape[1] != 2 or len(pairs) == 0:
+            raise DataError(f"pairs must have shape (n_pairs, 2) with n_pairs >= 1, got shape {pairs.shape}")
+        if not np.issubdtype(pairs.dtype, np.integer):
+            raise DataError("pairs must hold integer row indices")
+        if pairs.min() < 0 or pairs.max() >= n_rows:
+            raise DataError(f"pairs refer to rows outside 0..{n_rows - 1}")
+        if np.any(pairs[:, 0] == pairs[:, 1]):
+            raise DataError("pairs compare a row with itself; each pair needs two different rows")
+        evaluator = PairEvaluator(candidate_features(columns), pairs)
+        self._search(evaluator, score_set, progress)
+        self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
+        self.stage_probabilities_ = None
+        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
+        return self
+
+    def _search(self, evaluator, score_set, progress):
+        """Run the greedy search and keep the chosen literals, scores and criteria."""
+        if self.binarization == "preprocess":
+            evaluator.features = _preprocess_cuts(evaluator, score_set, self.threshold_search, self.min_support)
+        options, self.end_reason_ = greedy_search(
+            evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
+            self.beam_width, self.max_feature_uses, self.min_support,
+        )
+        self.literals_ = [evaluator.features[o.feature].literal(o.cut, o.negated) for o in options]
+        self.scores_ = [o.score for o in options]
+        self.stage_criterion_ = np.array([_prior_value(evaluator)] + [o.value for o in options])
+
+    def _calibrate(self, columns, rows, y01):
+        by_name = {c.name: c for c in columns}
+        totals = np.zeros(len(rows), dtype=np.int64)
+        self.stage_totals_, self.stage_probabilities_ = [], []
+        self.stage_positives_, self.stage_negatives_ = [], []
+        for k in range(len(self.literals_) + 1):
+            if k > 0:
+                literal = self.literals_[k - 1]
+                totals = totals + self.scores_[k - 1] * literal.evaluate(by_name[literal.column].values[rows])
+            reachable = reachable_totals(self.scores_[:k])
+            shrink = np.array([float(self.prior_strength), y01[rows].mean()])
+            q, pos, neg = calibrate_stage(totals, y01[rows], reachable, self.calibration, shrink)
+            self.stage_totals_.append(reachable)
+            self.stage_probabilities_.append(q)
+            self.stage_positives_.append(pos)
+            self.stage_negatives_.append(neg)
+
+    # ------------------------------------------------------------------ attributes
+    @property
+    def n_stages_(self):
+        check_is_fitted(self, "literals_")
+        return len(self.literals_) + 1
+
+    @property
+    def features_(self):
+        check_is_fitted(self, "literals_")
+        return [literal.column for literal in self.literals_]
+
+    @property
+    def thresholds_(self):
+        check_is_fitted(self, "literals_")
+        return [literal.threshold for literal in self.literals_]
+
+    # ------------------------------------------------------------------ prediction
+    def _stage(self, stage):
+        check_is_fitted(self, "literals_")
+        if stage is None:
+            return len(self.literals_)
+        if isinstance(stage, bool) or not isinstance(stage, numbers.Integral):
+            raise PSLError(f"stage must be None or an integer, got {stage!r}")
+        if not 0 <= stage <= len(self.literals_):
+            raise PSLError(f"stage must lie in 0..{len(self.literals_)} for this list, got {stage}")
+        return int(stage)
+
+    def total_scores(self, X, stage=None):
+        """Total score of each row after the first ``stage`` features.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+        """
+        stage = self._stage(stage)
+        return self.stagewise_totals(X, last_stage=stage)[:, stage]
+
+    def stagewise_totals(self, X, last_stage=None):
+        """Total score of each row at stages 0..last_stage, reading X once.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples, last_stage + 1)
+            Column k holds the totals after the first k features (column 0 is 0); by
+            default every stage of the list.
+        """
+        last_stage = self._stage(last_stage)
+        columns = self._read_X(X, reset=False)
+        by_name = {c.name: c for c in columns}
+        fitted_names = getattr(self, "feature_names_in_", None)
+        points = np.zeros((len(columns[0].values), last_stage + 1), dtype=np.int64)
+        for k, (literal, score) in enumerate(zip(self.literals_[:last_stage], self.scores_), start=1):
+            column = by_name.get(literal.column)
+            if column is None and fitted_names is not None:
+                # Fitted on a DataFrame, predicting on an array: match by position.
+                column = columns[list(fitted_names).index(literal.column)]
+            if column is None:
+                raise DataError(f"X has no column {literal.column!r}, which this list uses")
+            points[:, k] = score * literal.evaluate(column.values)
+        return np.cumsum(points, axis=1)
+
+    def stagewise_intervals(self, X, confidence=0.95):
+        """Lower bound, estimate and upper bound of P(positive) at every stage.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_stages_, 3)
+        """
+        self._check_probabilities()
+        totals = self.stagewise_totals(X)
+        out = np.empty(totals.shape + (3,))
+        for k in range(self.n_stages_):
+            reachable, lower, point, upper = self.stage_interval(k, confidence)
+            index = np.searchsorted(reachable, totals[:, k])
+            out[:, k] = np.column_stack([lower[index], point[index], upper[index]])
+        return out
+
+    def _check_probabilities(self):
+        check_is_fitted(self, "literals_")
+        if self.stage_probabilities_ is None:
+            raise PSLError(
+                "this list was fitted from pairwise comparisons: it ranks cases by total_scores "
+                "but has no probabilities or intervals; fit it on labelled data for those"
+            )
+
+    def _lookup(self, X, stage):
+        self._check_probabilities()
+        stage = self._stage(stage)
+        totals = self.total_scores(X, stage)
+        return stage, np.searchsorted(self.stage_totals_[stage], totals)
+
+    def predict_proba(self, X, stage=None):
+        """Calibrated class probabilities at a stage.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        stage : int or None
+            0..K; None is the last stage.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``: P(negative), P(positive).
+        """
+        stage, index = self._lookup(X, stage)
+        p = self.stage_probabilities_[stage][index]
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X, stage=None):
+        """Most probable class at a stage (positive when P(positive) > 0.5)."""
+        p = self.predict_proba(X, stage)[:, 1]
+        return self.classes_[(p > 0.5).astype(int)]
+
+    def stage_interval(self, stage=None, confidence=0.95):
+        """Simultaneous interval of every reachable total of a stage (eqs. 10–13).
+
+        ``confidence`` may also be an array of L levels; lower and upper then have shape
+        (L, |Sigma_k|).
+
+        Returns
+        -------
+        totals, lower, point, upper : ndarrays of shape (|Sigma_k|,)
+        """
+        self._check_probabilities()
+        stage = self._stage(stage)
+        q = self.stage_probabilities_[stage]
+        lower, upper = clopper_pearson_band(
+            self.stage_positives_[stage], self.stage_negatives_[stage], q, confidence,
+            self.interval_correction,
+        )
+        return self.stage_totals_[stage], lower, q, upper
+
+    def predict_interval(self, X, stage=None, confidence=0.95):
+        """Confidence interval of P(positive) at a stage.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 3)
+            Lower bound, point estimate and upper bound.
+        """
+        stage, index = self._lookup(X, stage)
+        _, lower, q, upper = self.stage_interval(stage, confidence)
+        return np.column_stack([lower[index], q[index], upper[index]])
+
+    def stage_table(self, columns=None):
+        """The list laid out like the paper's Table 1.
+
+        One row per stage 0..K: the condition in words, the feature, threshold and
+        points, then one column per total T (union over stages) with q(k, T), NaN
+        where T is not reachable at that stage. A list fitted with ``recommend_folds``
+        also shows each stage's held-out Brier score and marks the recommended stage.
+
+        Parameters
+        ----------
+        columns : dict or None
+            Readable names per column: ``{column: {"label": ..., "unit": ...,
+            "category_labels": {...}}}`` (the ``"columns"`` entry of model metadata).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        check_is_fitted(self, "literals_")
+        all_totals = np.unique(np.concatenate(self.stage_totals_))
+        rows = []
+        for k in range(self.n_stages_):
+            literal = self.literals_[k - 1] if k else None
+            row = {
+                "stage": k,
+                "condition": self.describe_stage(k, columns) if literal else "(prior)",
+                "feature": literal.column if literal else None,
+                "threshold": literal.threshold if literal else None,
+                "score": self.scores_[k - 1] if k else None,
+            }
+            if getattr(self, "validation_brier_", None) is not None:
+                row["validation_brier"] = self.validation_brier_[k]
+                row["recommended"] = k == self.recommended_stages_
+            probabilities = self.stage_probabilities_ or [[np.nan] * len(t) for t in self.stage_totals_]
+            lookup = dict(zip(self.stage_totals_[k].tolist(), probabilities[k]))
+            for t in all_totals.tolist():
+                row[t] = lookup.get(t, np.nan)
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("stage")
+
+    def describe_stage(self, stage, columns=None):
+        """The condition of stage 1..K in words, with readable names from ``columns``."""
+        stage = self._stage(stage)
+        if stage == 0:
+            raise PSLError("stage 0 is the prior: it has no condition")
+        literal = self.literals_[stage - 1]
+        info = (columns or {}).get(str(literal.column), {})
+        return literal.describe(info.get("label"), info.get("unit"), info.get("category_labels"))
+
+    # ------------------------------------------------------------------ persistence
+    def to_json(self, metadata=None):
+        """The fitted list as versioned, human-readable JSON text (see serialization).
+
+        ``metadata`` (a JSON-ready dict: name, column labels, ...) is stored with it;
+        by default the ``metadata_`` a loaded model came with.
+        """
+        self._check_probabilities()
+        return serialization.dumps(self, metadata)
+
+    @classmethod
+    def from_json(cls, text):
+        """Load a list written by :meth:`to_json`; raises ModelFileError if invalid."""
+        return serialization.loads(text, cls)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = False
+        tags.input_tags.categorical = True
+        tags.input_tags.string = False
+        return tags
+
+
+def _subset(feature, rows):
+    """A candidate feature restricted to some rows (for a held-out calibration set)."""
+    if len(rows) == len(feature.values):
+        return feature
+    return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows])
+
+
+def _stratified_folds(y01, n_folds, random_state, keys=None):
+    """Fold number of each row, stratified by class; fewer folds if a class is rare.
+
+    Parameters
+    ----------
+    y01 : ndarray of 0/1, shape (n,)
+    n_folds : int >= 2
+    random_state : int or None
+    keys : list of ndarray of shape (n,), optional
+        The rows' content (e.g. the input columns). The rows are then sorted by
+        (keys, y) before the seeded split, so the folds follow the rows' content and
+        not their order: a fit does not change when the rows are shuffled.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+    """
+    n_folds = max(2, min(n_folds, int(np.bincount(y01).min())))
+    order = np.arange(len(y01))
+    if keys is not None:
+        codes = [np.unique(values, return_inverse=True)[1] for values in keys]
+        order = np.lexsort([y01] + codes)
+    folds = np.empty(len(y01), dtype=np.int64)
+    splitter = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
+    for fold, (_, held_out) in enumerate(splitter.split(np.zeros(len(y01)), y01[order])):
+        folds[order[held_out]] = fold
+    return folds
+
+
+def _prior_value(evaluator):
+    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
+    return evaluator.current_value()
+
+
+def _preprocess_cuts(evaluator, score_set, threshold_search, min_support):
+    """Binarize numeric features beforehand: each feature's best allowed cut on its own
+    (a feature without an allowed cut is left out)."""
+    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
+    tracks = score_tracks(score_set, first_stage=True)
+    options = stage_options(evaluator, range(len(evaluator.features)), tracks, threshold_search, None, min_support)
+    fixed = []
+    for f, feature in enumerate(evaluator.features):
+        own = [o for o in options if o.feature == f]
+        if not own:
+            continue
+        best = own[first_minimum([o.value for o in own])]
+        fixed.append(
+            CandidateFeature(
+                feature.column, feature.kind, feature.category, feature.values, feature.order,
+                feature.cuts[[best.cut]], feature.positions[[best.cut]],
+            )
+        )
+    return fixed

@@ -1,0 +1,492 @@
+"""Construction of a probabilistic scoring list (paper, Sec. 4.1, 4.3 and 4.5).
+
+Stage k adds the (feature, score, threshold) that minimizes the selection criterion of
+the calibrated stage-k estimates: the expected entropy (eq. 7) or the soft rank loss
+(eq. 14) on the training data, or a cross-validated Brier score / log-loss. Labelled rows
+are judged by :class:`LabelEvaluator`, pairwise comparisons by :class:`PairEvaluator`;
+:func:`greedy_search` is the paper's greedy search, or a beam search over prefixes.
+
+How it is fast:
+
+- each feature is sorted once per fit (:mod:`psl_core.binarization`); at a stage the
+  training rows are grouped by their current total, and the class counts of every group
+  below a threshold are prefix counts along the feature's sorted order;
+- a candidate is calibrated on at most (number of groups) x 2 aggregated counts with the
+  compiled kernels of :mod:`psl_core.kernels`, never by refitting an estimator;
+- ``threshold_search="bisect"`` finds the best cut of each (feature, score) in a
+  logarithmic number of evaluations assuming the criterion is quasi-convex in the cut;
+  ``"brute"`` evaluates every cut.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .calibration import NO_SHRINK
+from .kernels import (
+    CV_BRIER,
+    CV_LOG_LOSS,
+    ENTROPY,
+    LABELS,
+    NESTED_CV_BRIER,
+    NESTED_CV_LOG_LOSS,
+    PAIRS,
+    SOFT_RANK,
+    TIE_TOLERANCE,
+    _code_buckets,
+    _search_feature,
+)
+
+CRITERION_CODES = {
+    "entropy": ENTROPY, "soft_rank": SOFT_RANK, "cv_brier": CV_BRIER, "cv_log_loss": CV_LOG_LOSS,
+    "nested_cv_brier": NESTED_CV_BRIER, "nested_cv_log_loss": NESTED_CV_LOG_LOSS,
+}
+CROSS_VALIDATED = frozenset(name for name in CRITERION_CODES if "cv_" in name)
+"""The criteria that score held-out folds (they need folds, see :class:`LabelEvaluator`)."""
+END_REASONS = ("length", "no_gain", "support")
+"""Why a list ends (:func:`greedy_search`): it reached its maximal length (``max_stages``,
+one stage per feature, or every feature's uses spent); no candidate improves the
+criterion (a cross-validated one on held-out rows, or every best option is constant);
+no feature has a cut with ``min_support`` rows per answer left."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """The best cut found for one (feature, score, polarity) at one stage."""
+
+    value: float
+    feature: int
+    cut: int
+    score: int
+    negated: bool
+
+
+class LabelEvaluator:
+    """Searches candidates on labelled rows whose current totals are set per stage.
+
+    Parameters
+    ----------
+    features : list of CandidateFeature
+    y : ndarray of int, shape (n,)
+        0/1 labels.
+    score_set : sequence of int
+    method : int
+        Calibration code (see :data:`psl_core.calibration.CALIBRATION_CODES`).
+    criterion : int
+        Criterion code (see :data:`CRITERION_CODES`).
+    prior_strength : float
+        Pseudo-counts toward the training rate added to every total's counts before
+        calibrating (0 = none), see :func:`psl_core.calibration._shrunk`.
+    folds : ndarray of int, shape (n,), or None
+        Fold of each row for a cross-validated criterion (values 0..F-1).
+    """
+
+    def __init__(self, features, y, score_set, method, criterion, prior_strength=0.0, folds=None):
+        self.features = features
+        self.y = np.asarray(y, dtype=np.int64)
+        self.n_rows = len(self.y)
+        self.folds = np.zeros(self.n_rows, dtype=np.int64) if folds is None else np.asarray(folds, dtype=np.int64)
+        self.n_folds = int(self.folds.max()) + 1
+        self.shrink = np.array([float(prior_strength), self.y.mean()])
+        self.max_abs_score = int(max(abs(s) for s in score_set))
+        self.method = method
+        self.criterion = criterion
+        self.validated = criterion in {CRITERION_CODES[name] for name in CROSS_VALIDATED}
+
+    def set_totals(self, totals, reach_lo, reach_hi):
+        """Group the rows by their current totals (reachable range [reach_lo, reach_hi])."""
+        distinct, group = np.unique(totals, return_inverse=True)
+        self.codes = ((2 * group + self.y) * self.n_folds + self.folds).astype(np.int64)
+        counts = np.bincount(self.codes, minlength=2 * self.n_folds * len(distinct))
+        self.totals_of_group = counts.reshape(len(distinct), 2 * self.n_folds).astype(float)
+        offset = min(int(distinct[0]), reach_lo) - self.max_abs_score
+        self.size = max(int(distinct[-1]), reach_hi) + self.max_abs_score - offset + 1
+        self.group_slot = (distinct - offset).astype(np.int64)
+        self.reach_lo_slot = reach_lo - offset
+        self.reach_hi_slot = reach_hi - offset
+
+    def current_value(self):
+        """Criterion of the current totals (no literal added)."""
+        _, value = self.search(-1, np.zeros(1), np.zeros(1), np.zeros(1), brute=True)
+        return value[0]
+
+    def search(self, feature, cut_positions, scores, negated, brute, allowed=None):
+        """Best cut per (score, polarity) track of one feature; see :func:`_search_feature`.
+
+        ``allowed`` (bool per cut, default all) marks the cuts that may be chosen.
+        ``feature = -1`` with one cut and score 0 evaluates the totals as they are.
+        """
+        order = self.features[feature].order if feature >= 0 else np.arange(self.n_rows)
+        start, positions = _code_buckets(self.codes, order, 2 * self.n_folds * len(self.group_slot))
+        return _search_feature(
+            LABELS, start, positions, np.asarray(cut_positions, dtype=np.int64), _allowed(allowed, cut_positions),
+            self.group_slot,
+            self.totals_of_group, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
+            self.size, self.reach_lo_slot, self.reach_hi_slot, self.method, self.shrink,
+            self.criterion, brute,
+        )
+
+
+class PairEvaluator:
+    """Searches candidates by the soft rank loss over comparison pairs (Sec. 4.5).
+
+    Parameters
+    ----------
+    features : list of CandidateFeature
+    pairs : ndarray of int, shape (P, 2)
+        Rows of (preferred row index, other row index).
+    """
+
+    def __init__(self, features, pairs):
+        self.features = features
+        self.pairs = np.asarray(pairs, dtype=np.int64)
+        self.n_rows = len(features[0].values)
+        self.ranks = []
+        for feature in features:
+            rank = np.empty(self.n_rows, dtype=np.int64)
+            rank[feature.order] = np.arange(self.n_rows)
+            self.ranks.append(rank)
+        self.validated = False
+
+    def set_totals(self, totals, reach_lo, reach_hi):
+        """Group the pairs by their current difference of totals."""
+        difference = totals[self.pairs[:, 0]] - totals[self.pairs[:, 1]]
+        self.group_difference, self.group = np.unique(difference, return_inverse=True)
+        sizes = np.bincount(self.group, minlength=len(self.group_difference)).astype(float)
+        self.group_size = np.column_stack([sizes, sizes])
+
+    def current_value(self):
+        """Soft rank loss of the current totals."""
+        _, value = self.search(-1, np.zeros(1), np.zeros(1), np.zeros(1), brute=True)
+        return value[0]
+
+    def search(self, feature, cut_positions, scores, negated, brute, allowed=None):
+        """Best cut per (score, polarity) track of one feature (``-1``: no feature); see
+        :meth:`LabelEvaluator.search`."""
+        n_codes = 4 * len(self.group_difference)
+        if feature >= 0:
+            rank = self.ranks[feature]
+            preferred, other = rank[self.pairs[:, 0]], rank[self.pairs[:, 1]]
+            ahead = preferred > other
+            low = np.where(ahead, other, preferred)
+            high = np.where(ahead, preferred, other)
+            base = 4 * self.group + np.where(ahead, 0, 2)
+            codes = np.concatenate([base, base + 1])
+            places = np.concatenate([low, high])
+            order = np.lexsort((places, codes))
+            positions = places[order]
+            start = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=n_codes))))
+        else:
+            positions = np.zeros(0, dtype=np.int64)
+            start = np.zeros(n_codes + 1, dtype=np.int64)
+        return _search_feature(
+            PAIRS, start.astype(np.int64), positions.astype(np.int64),
+            np.asarray(cut_positions, dtype=np.int64), _allowed(allowed, cut_positions),
+            self.group_difference.astype(np.int64),
+            self.group_size, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
+            1, 0, 0, 0, NO_SHRINK, 0, brute,
+        )
+
+
+def _allowed(allowed, cut_positions):
+    """The kernel's ``allowed`` array: every cut unless a mask is given."""
+    if allowed is None:
+        return np.ones(len(cut_positions), dtype=np.bool_)
+    return np.asarray(allowed, dtype=np.bool_)
+
+
+def first_minimum(values):
+    """Index of the first value within :data:`TIE_TOLERANCE` of the minimum."""
+    values = np.asarray(values)
+    return int(np.flatnonzero(values <= values.min() + TIE_TOLERANCE)[0])
+
+
+def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None, min_support=1):
+    """Best cut of every (feature, score, polarity) still available at this stage.
+
+    Parameters
+    ----------
+    evaluator : LabelEvaluator
+    available : sequence of int
+        Feature indices still available, in enumeration order.
+    tracks : list of (score, negated)
+        The score/polarity pairs to try (see :func:`score_tracks`).
+    threshold_search : {"bisect", "brute"}
+    used_cuts : dict of int to list of int, optional
+        Cuts of a feature that earlier stages use already (a reused numeric feature asks
+        a new question: its earlier cuts are not tried again).
+    min_support : int >= 1
+        Training rows each answer range must hold (:func:`candidate_cuts`); a feature
+        without an allowed cut gives no option.
+
+    Returns
+    -------
+    list of Option, in enumeration order.
+    """
+    scores = np.array([s for s, _ in tracks], dtype=np.int64)
+    negated = np.array([n for _, n in tracks], dtype=np.bool_)
+    options = []
+    for f in available:
+        feature = evaluator.features[f]
+        cut_index, allowed = candidate_cuts(feature, min_support, (used_cuts or {}).get(f, ()))
+        if not allowed.any():
+            continue
+        cuts, values = evaluator.search(
+            f, feature.positions[cut_index], scores, negated, threshold_search == "brute", allowed
+        )
+        for (s, n), cut, value in zip(tracks, cuts, values):
+            options.append(Option(float(value), int(f), int(cut_index[cut]), int(s), bool(n)))
+    return options
+
+
+def candidate_cuts(feature, min_support, used=()):
+    """The candidate cuts of ``feature`` at a stage, and which of them may be chosen.
+
+    Every cut but those of earlier stages (``used``) is a candidate. A candidate may be
+    chosen when each of the answer ranges it creates holds at least ``min_support``
+    training rows: at least that many rows on each side of it, and at least that many
+    between it and each used cut of the same feature. A cut that isolates a handful of
+    extreme training cases ("BMI > 45.3" for 6 patients) is what a greedy search
+    overfits. ``min_support = 1`` allows every candidate (the paper). A numeric feature's
+    two outer cuts (constant literals, see :mod:`psl_core.binarization`) are allowed: the
+    threshold search evaluates them first (:func:`psl_core.kernels._search_feature`).
+    The cuts that may not be chosen stay candidates, so that the threshold search runs
+    its rounds over the same cuts whatever ``min_support`` is.
+
+    Parameters
+    ----------
+    feature : CandidateFeature
+    min_support : int >= 1
+    used : sequence of int
+        Cut indices of earlier stages.
+
+    Returns
+    -------
+    cut_index : ndarray of int, shape (C',)
+        Increasing indices of the candidate cuts.
+    allowed : ndarray of bool, shape (C',)
+        Which may be chosen; all False when no cut other than the outer ones may.
+    """
+    positions = feature.positions
+    n_rows = len(feature.values)
+    allowed = (positions >= min_support) & (positions <= n_rows - min_support)
+    for cut in used:
+        allowed &= np.abs(positions - positions[cut]) >= min_support
+    cut_index = np.delete(np.arange(len(positions)), list(used))
+    if not allowed[cut_index].any():
+        return cut_index, np.zeros(len(cut_index), dtype=np.bool_)
+    return cut_index, (allowed | (positions == 0) | (positions == n_rows))[cut_index]
+
+
+def score_tracks(score_set, first_stage):
+    """The (score, negated) pairs to try; see the module docstring of binarization.
+
+    At the first stage only the largest absolute score is used (paper, footnote 2):
+    with isotonic calibration every positive scaling of one literal gives the same
+    estimates, so the sign is the only choice that matters. Scores are tried by
+    decreasing absolute value, positive first, so that among tied candidates the larger
+    score wins, as in the reference implementation.
+    """
+    scores = sorted(score_set, key=lambda s: (-abs(s), -s))
+    if first_stage:
+        top = max(abs(s) for s in scores)
+        scores = [s for s in scores if abs(s) == top]
+    available = set(score_set)
+    tracks = []
+    for s in scores:
+        tracks.append((s, False))
+        if -s not in available:
+            tracks.append((s, True))
+    return tracks
+
+
+def indicator(feature, cut, negated):
+    """0/1 values of the literal (feature, cut, polarity) on the training rows."""
+    hit = feature.values > feature.cuts[cut]
+    return (hit != negated).astype(np.int64)
+
+
+@dataclass
+class _Prefix:
+    """A partial list in the beam: its options, the sum of their criteria, and state
+    (``budget``: how many more stages may use each feature)."""
+
+    chosen: list
+    cumulative: float
+    totals: np.ndarray
+    reach: tuple
+    budget: np.ndarray
+
+    @property
+    def available(self):
+        return np.flatnonzero(self.budget > 0).tolist()
+
+    def used_cuts(self):
+        used = {}
+        for option in self.chosen:
+            used.setdefault(option.feature, []).append(option.cut)
+        return used
+
+
+def feature_budget(features, max_uses):
+    """Stages each candidate feature may fill: ``max_uses`` for a numeric feature with
+    more than one candidate cut (a new threshold each time), 1 for the others.
+
+    Returns
+    -------
+    ndarray of int, shape (n_features,)
+    """
+    return np.array([min(max_uses, len(f.cuts)) if len(f.cuts) > 1 else 1 for f in features], dtype=np.int64)
+
+
+def _spend(budget, feature):
+    budget = budget.copy()
+    budget[feature] -= 1
+    return budget
+
+
+def greedy_search(
+    evaluator, score_set, max_stages, threshold_search, lookahead, progress=None, beam_width=1, max_uses=1,
+    min_support=1,
+):
+    """List construction: greedy, or beam search over prefixes, with optional lookahead.
+
+    Each prefix is extended by the best option per (feature, score, polarity); every
+    extension is ranked by the sum of the stagewise criteria of its stages (plus, with
+    lookahead, the criterion after further greedy stages instead of its own), and the
+    ``beam_width`` best extensions are kept (ties: the one enumerated first). With
+    ``beam_width = 1`` this is the paper's greedy search: every prefix shares its past,
+    so the rank is the new stage's criterion alone. At the end, the kept list with the
+    smallest sum of stagewise criteria wins: a list that is good early stops early.
+
+    Parameters
+    ----------
+    evaluator : LabelEvaluator or PairEvaluator
+    score_set : sequence of int
+    max_stages : int or None
+        Maximal number of stages; None = as many as there are candidate features. The list
+        is shorter when every feature's uses are spent, or when the best option of a stage
+        is a constant literal, or with a cross-validated criterion when it does not improve on
+        the held-out score of the list as it is (no candidate helps: the list ends there).
+    threshold_search : {"bisect", "brute"}
+    lookahead : int >= 1
+        1 = rank an option by its own criterion. With L > 1 an option is rated by the
+        best criterion reachable after L - 1 further greedy stages (fewer near the end:
+        never beyond the list's last stage).
+    progress : callable or None
+        Called as ``progress(stage, n_stages)`` after each stage.
+    beam_width : int >= 1
+        Number of prefixes kept per stage.
+    max_uses : int >= 1
+        Stages a numeric feature may fill, each with a threshold of its own
+        (:func:`feature_budget`); 1 is the paper's list (every feature once).
+    min_support : int >= 1
+        Training rows each answer range of a feature must hold (:func:`candidate_cuts`);
+        1 is the paper's search. The list ends when no feature has an allowed cut left.
+
+    Returns
+    -------
+    chosen : list of Option
+        The chosen option of each stage, in order.
+    end : str
+        Why the list ends where it does: one of :data:`END_REASONS`.
+    """
+    features = evaluator.features
+    budget = feature_budget(features, max_uses)
+    n_stages = len(features) if max_stages is None else min(max_stages, int(budget.sum()))
+    beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget)]
+    end = "length"
+    for stage in range(n_stages):
+        extensions = []
+        for prefix in beam:
+            options = _options_at(
+                evaluator, prefix.totals, prefix.reach, prefix.available, score_set, threshold_search, stage == 0,
+                prefix.used_cuts(), min_support,
+            )
+            # A literal must improve a held-out score on the list as it is to be worth asking.
+            floor = evaluator.current_value() - TIE_TOLERANCE if evaluator.validated else np.inf
+            # Look ahead at most to the list's last stage: the last stage is rated by itself.
+            depth = min(lookahead - 1, n_stages - 1 - stage)
+            for option in options:
+                rating = option.value if depth == 0 else _rating(
+                    evaluator, option, prefix, score_set, threshold_search, depth, min_support,
+                )
+                extensions.append((prefix.cumulative + rating, prefix, option, floor))
+        ranks = np.array([extension[0] for extension in extensions])
+        kept = _first_of_ties(ranks, beam_width)
+        _, _, best, floor = extensions[kept[0]] if kept else (None, None, None, None)
+        if best is None or _constant(features, best) or best.value >= floor:
+            # No feature has an allowed cut left, or the best option changes no probability, or
+            # (cross-validated) does not improve the held-out score: no candidate improves the
+            # list, and a question that cannot change the answer for the better is not worth
+            # asking. The list ends.
+            end = "support" if best is None else "no_gain"
+            if progress is not None:
+                progress(n_stages, n_stages)
+            break
+        beam = []
+        for index in kept:
+            _, prefix, option, _ = extensions[index]
+            if _constant(features, option):
+                continue  # the same as its prefix, which the beam already had
+            totals, reach = _apply(features, option, prefix.totals, prefix.reach)
+            beam.append(_Prefix(
+                prefix.chosen + [option], prefix.cumulative + option.value, totals, reach,
+                _spend(prefix.budget, option.feature),
+            ))
+        if progress is not None:
+            progress(stage + 1, n_stages)
+    return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
+
+
+def _constant(features, option):
+    """Whether an option's literal has the same value on every training row (a cut below
+    the smallest or above the largest value): it adds the same points to every total."""
+    below = features[option.feature].positions[option.cut]
+    return below == 0 or below == len(features[option.feature].values)
+
+
+def _first_of_ties(ranks, width):
+    """Indices of the ``width`` smallest ranks; near-equal ranks keep enumeration order."""
+    remaining = list(range(len(ranks)))
+    kept = []
+    while remaining and len(kept) < width:
+        best = remaining[first_minimum(ranks[remaining])]
+        kept.append(best)
+        remaining.remove(best)
+    return kept
+
+
+def _options_at(
+    evaluator, totals, reach, available, score_set, threshold_search, first_stage, used_cuts=None, min_support=1,
+):
+    evaluator.set_totals(totals, *reach)
+    tracks = score_tracks(score_set, first_stage)
+    return stage_options(evaluator, available, tracks, threshold_search, used_cuts, min_support)
+
+
+def _apply(features, option, totals, reach):
+    new_totals = totals + option.score * indicator(features[option.feature], option.cut, option.negated)
+    new_reach = (reach[0] + min(0, option.score), reach[1] + max(0, option.score))
+    return new_totals, new_reach
+
+
+def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_support):
+    """The criterion after ``option`` and ``depth`` more greedy stages (lookahead)."""
+    totals, reach = _apply(evaluator.features, option, prefix.totals, prefix.reach)
+    path = _Prefix(prefix.chosen + [option], 0.0, totals, reach, _spend(prefix.budget, option.feature))
+    value = option.value
+    for _ in range(depth):
+        if not path.available:
+            break
+        options = _options_at(
+            evaluator, path.totals, path.reach, path.available, score_set, threshold_search, False, path.used_cuts(),
+            min_support,
+        )
+        if not options:
+            break
+        best = options[first_minimum([o.value for o in options])]
+        value = best.value
+        totals, reach = _apply(evaluator.features, best, path.totals, path.reach)
+        path = _Prefix(path.chosen + [best], 0.0, totals, reach, _spend(path.budget, best.feature))
+    return value

@@ -1,0 +1,105 @@
+"""The bundled demo dataset: UCI Heart Disease, Cleveland (see datasets/heart_cleveland.md).
+
+:func:`load_demo` returns the table with its derived outcome "Heart disease" (num > 0) and the
+metadata a clinician needs to read it: labels, units, which coded columns are categories and
+what their codes mean.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from psl_core.errors import DataError
+from psl_triage.data import ColumnSpec, DatasetMeta
+
+DEMO_PATH = Path(__file__).resolve().parent.parent / "datasets" / "heart_cleveland.csv"
+OUTCOME = "heart_disease"
+
+_YES_NO = {1: "yes", 0: "no"}
+
+HEART_COLUMNS: dict[str, ColumnSpec] = {
+    "age": ColumnSpec("Age", "years", "numeric"),
+    "sex": ColumnSpec("Sex", "", "binary", {1: "male", 0: "female"}, binary_one=1),
+    "cp": ColumnSpec(
+        "Chest pain type",
+        "",
+        "categorical",
+        {1: "typical angina", 2: "atypical angina", 3: "non-anginal pain", 4: "asymptomatic"},
+    ),
+    "trestbps": ColumnSpec("Resting blood pressure", "mm Hg", "numeric", description="On admission."),
+    "chol": ColumnSpec("Serum cholesterol", "mg/dl", "numeric"),
+    "fbs": ColumnSpec("Fasting blood sugar > 120 mg/dl", "", "binary", _YES_NO, binary_one=1),
+    "restecg": ColumnSpec(
+        "Resting ECG",
+        "",
+        "categorical",
+        {0: "normal", 1: "ST-T abnormality", 2: "left ventricular hypertrophy"},
+    ),
+    "thalach": ColumnSpec("Max heart rate", "bpm", "numeric", description="Maximum heart rate achieved in the exercise test."),
+    "exang": ColumnSpec("Exercise-induced angina", "", "binary", _YES_NO, binary_one=1),
+    "oldpeak": ColumnSpec("ST depression", "mm", "numeric", description="ST depression induced by exercise relative to rest."),
+    "slope": ColumnSpec(
+        "Slope of peak exercise ST segment",
+        "",
+        "categorical",
+        {1: "upsloping", 2: "flat", 3: "downsloping"},
+    ),
+    "ca": ColumnSpec("Major vessels coloured by fluoroscopy", "vessels", "numeric", description="0 to 3."),
+    "thal": ColumnSpec(
+        "Thallium stress test",
+        "",
+        "categorical",
+        {3: "normal", 6: "fixed defect", 7: "reversible defect"},
+    ),
+    "num": ColumnSpec(
+        "Diagnosis code (0-4)",
+        "",
+        "ignore",
+        description="The raw angiographic diagnosis the outcome is derived from; ignored so a "
+        "model cannot read the answer from it.",
+    ),
+    OUTCOME: ColumnSpec(
+        "Heart disease",
+        "",
+        "binary",
+        {1: "heart disease", 0: "no heart disease"},
+        binary_one=1,
+        description="Coronary heart disease: more than 50 % diameter narrowing of a major "
+        "vessel on angiography (num > 0).",
+    ),
+}
+
+HEART_META = DatasetMeta(
+    name="Heart disease (UCI, Cleveland)",
+    columns=HEART_COLUMNS,
+    outcome=OUTCOME,
+    positive_class=1,
+    description="303 patients referred for coronary angiography at the Cleveland Clinic; "
+    "13 clinical measurements and the diagnosis. 45.9 % have heart disease.",
+    source="UCI Heart Disease, Cleveland Clinic Foundation (Detrano et al. 1989), CC BY 4.0.",
+)
+
+
+def load_demo() -> tuple[pd.DataFrame, DatasetMeta]:
+    """The Cleveland heart disease table with the outcome column "heart_disease" (num > 0).
+
+    Returns
+    -------
+    df : pandas.DataFrame of shape (303, 15)
+        The 14 UCI columns and ``heart_disease`` (int 0/1) right after ``num``.
+    meta : DatasetMeta
+        Labels, units, types and category labels of every column; outcome and positive class.
+
+    Raises
+    ------
+    DataError
+        If the bundled file is missing (a broken installation).
+    """
+    try:
+        df = pd.read_csv(DEMO_PATH)
+    except FileNotFoundError as exc:
+        raise DataError(f"The bundled demo data is missing: {DEMO_PATH} not found.") from exc
+    df.insert(df.columns.get_loc("num") + 1, OUTCOME, (df["num"] > 0).astype("int64"))
+    return df, HEART_META

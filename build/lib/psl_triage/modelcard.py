@@ -1,0 +1,83 @@
+"""The description saved with a model: training population, columns, performance, decision.
+
+It fills the ``metadata`` entry of a model file, from which the triage page phrases its
+questions and a reader learns where the list comes from (a model card). The ``"decision"``
+entry holds the trade-off the list is meant to be used with: ``{"cost_ratio": M}``, the cost
+of a missed case relative to a false alarm (decision threshold 1/(1+M)); the pages start
+with it. Files saved before lists carried their M have no such entry and are used with
+:data:`~psl_core.cost_ratio.DEFAULT_COST_RATIO` (see :mod:`psl_core.cost_ratio`).
+"""
+
+from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
+from psl_core.metrics import stagewise_metrics
+
+
+def columns_metadata(columns):
+    """JSON-ready readable names of columns.
+
+    Parameters
+    ----------
+    columns : dict of str to ColumnInfo-like
+        Objects with ``label``, ``unit``, ``kind`` and ``category_labels`` attributes
+        (see :class:`psl_triage.data.ColumnInfo`).
+
+    Returns
+    -------
+    dict of str to dict
+        ``{column: {"label", "unit", "kind", "category_labels"}}``.
+    """
+    return {
+        str(name): {
+            "label": info.label,
+            "unit": info.unit,
+            "kind": info.kind,
+            "category_labels": {str(k): str(v) for k, v in info.category_labels.items()},
+        }
+        for name, info in columns.items()
+    }
+
+
+def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAULT_COST_RATIO, extra=None):
+    """Metadata of a list trained on prepared data.
+
+    Parameters
+    ----------
+    prepared : psl_triage.data.PreparedData
+    data_name : str
+    train, test : tuple (model, X, y) or None
+        When given, stagewise measures on the training and test rows are recorded.
+    cost_ratio : float > 0
+        M, the cost of a missed case relative to a false alarm: saved as
+        ``"decision": {"cost_ratio": M}`` and used for the recorded expected loss.
+    extra : dict or None
+        Further JSON-ready entries (training options, recommended stages, ...).
+
+    Returns
+    -------
+    dict
+    """
+    cost_ratio = check_cost_ratio(cost_ratio)
+    meta = {
+        "dataset": {
+            "name": data_name,
+            "n_rows": int(prepared.n_rows_after),
+            "n_rows_source": int(prepared.n_rows_before),
+            "n_positive": prepared.n_positive,
+            "n_negative": prepared.n_negative,
+            "outcome": str(prepared.outcome),
+            "outcome_label": prepared.outcome_label,
+            "positive_label": prepared.positive_label,
+            "negative_label": prepared.negative_label,
+            "notes": list(prepared.notes),
+        },
+        "columns": columns_metadata(prepared.columns),
+        "decision": {"cost_ratio": cost_ratio},
+    }
+    for key, part in (("train", train), ("test", test)):
+        if part is not None:
+            table = stagewise_metrics(*part, cost_ratio=cost_ratio)
+            meta.setdefault("performance", {})[key] = {
+                column: [float(v) for v in table[column]] for column in table.columns
+            }
+    meta.update(extra or {})
+    return meta

@@ -1,0 +1,388 @@
+"""The bedside questionnaire of a fitted list: questions in words, answers, steps and the chart.
+
+:mod:`psl_core.decision` says what the list knows after a sequence of yes/no/unknown answers.
+This module sits between it and a clinician, who answers in raw values ("152 bpm",
+"female", "asymptomatic", "not measured"):
+
+- :func:`build_questions` phrases each stage as a :class:`Question`: the feature in plain
+  words with its unit, the condition and its points ("Max heart rate > 147.5 bpm: −2
+  points") and, for a binary or categorical feature, the answers to offer.
+- Answers are kept per column, so a column that comes back later in the list (a
+  categorical feature contributes one stage per category, a numeric one may come back with
+  a second threshold) is asked once; its later stages are answered from the first answer
+  (:func:`advance`, :func:`stage_answers`).
+- :func:`triage_steps` runs :func:`~psl_core.decision.triage_step` for every stage answered
+  so far, and :func:`triage_figure` draws them.
+- :func:`prior_decision_text` explains a stop before the first question: the base rate alone
+  decides every patient at this M, and which M would leave the decision to the questions.
+
+Nothing here imports Streamlit.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from psl_core.binarization import BINARY, CATEGORY, Literal
+from psl_core.decision import answer_for, triage_step
+
+OTHER = "__psl_other_category__"
+"""Raw answer "none of the listed categories" of a categorical question without labels."""
+
+UNKNOWN_TEXT = "Unknown / not measured"
+MINUS = "\u2212"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One stage of the list as the clinician sees it.
+
+    Attributes
+    ----------
+    stage : int
+        1..K, the stage this question answers first.
+    column : str
+        The input column.
+    kind : {"numeric", "binary", "category"}
+        How it is answered: a number, one of two values, one of several categories.
+    label, unit : str
+        Readable name and unit of the column ("Max heart rate", "bpm"; unit may be empty).
+    condition : str
+        The stage's condition in words ("Max heart rate > 147.5 bpm").
+    points : int
+        Points added when the condition holds.
+    options : tuple of (raw value, text)
+        The answers offered for a binary or categorical column, without "unknown";
+        empty for a numeric one.
+    literal : Literal
+    """
+
+    stage: int
+    column: str
+    kind: str
+    label: str
+    unit: str
+    condition: str
+    points: int
+    options: tuple
+    literal: Literal
+
+    @property
+    def prompt(self):
+        """The question: "Max heart rate (bpm)", "Sex: male / female", "Chest pain type"."""
+        if self.kind == BINARY:
+            return f"{self.label}: {' / '.join(text for _, text in self.options)}"
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+    @property
+    def rule(self):
+        """Condition and points: "Max heart rate > 147.5 bpm: −2 points"."""
+        return f"{self.condition}: {points_text(self.points)}"
+
+    @property
+    def record_line(self):
+        """Condition and points for the record: "Max heart rate > 147.5 bpm (−2 points)"."""
+        return f"{self.condition} ({points_text(self.points)})"
+
+
+def points_text(points):
+    """"+2 points", "−1 point" (with a true minus sign)."""
+    unit = "point" if abs(points) == 1 else "points"
+    return f"{signed(points)} {unit}"
+
+
+def signed(value):
+    """An integer with its sign: "+2", "−2", "0"."""
+    return f"+{value}" if value > 0 else (f"{MINUS}{-value}" if value < 0 else "0")
+
+
+def number_text(value):
+    """An integer with a true minus sign and no plus: "3", "−2"."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def percent(p, decimals=1):
+    """A probability in percent: "12.3%" (or "12%" with ``decimals=0``); a probability
+    strictly between 0 and 1 never rounds to a false 0 % or 100 % ("<0.1%", ">99.9%")."""
+    step = 10.0 ** -decimals
+    if 0 < 100 * p < step / 2:
+        return f"<{step:g}%"
+    if 100 - step / 2 < 100 * p < 100:
+        return f">{100 - step:g}%"
+    return f"{100 * p:.{decimals}f}%"
+
+
+def totals_text(totals):
+    """"3" for one total; "−2, 0 or 3" when unknown answers leave several."""
+    words = [number_text(t) for t in totals]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def probability_text(step):
+    """Calibrated probability of a step; a range when unknown answers leave several totals."""
+    if step.probability_low == step.probability_high:
+        return percent(step.probability_low)
+    return f"{percent(step.probability_low)} to {percent(step.probability_high)}"
+
+
+def interval_text(step):
+    """The step's interval: "4.1% to 19.5%"."""
+    return f"{percent(step.lower)} to {percent(step.upper)}"
+
+
+def build_questions(model, columns=None):
+    """The questions of a fitted list, one per stage 1..K.
+
+    Parameters
+    ----------
+    model : ProbabilisticScoringList
+        Fitted.
+    columns : dict or None
+        Readable names per column, the ``"columns"`` entry of model metadata:
+        ``{column: {"label", "unit", "kind", "category_labels"}}``. Missing entries fall
+        back to the column name and, for a binary column, "yes" / "no".
+
+    Returns
+    -------
+    list of Question
+    """
+    columns = columns or {}
+    questions = []
+    for stage, (literal, points) in enumerate(zip(model.literals_, model.scores_), start=1):
+        info = columns.get(str(literal.column)) or {}
+        labels = {str(k): str(v) for k, v in (info.get("category_labels") or {}).items()}
+        questions.append(
+            Question(
+                stage=stage,
+                column=str(literal.column),
+                kind=literal.kind,
+                label=info.get("label") or str(literal.column),
+                unit=info.get("unit") or "",
+                condition=literal.describe(info.get("label"), info.get("unit"), labels),
+                points=int(points),
+                options=_options(literal, labels, model.literals_),
+                literal=literal,
+            )
+        )
+    return questions
+
+
+def _options(literal, labels, all_literals):
+    if literal.kind == BINARY:
+        return ((1.0, labels.get("1", "yes")), (0.0, labels.get("0", "no")))
+    if literal.kind != CATEGORY:
+        return ()
+    # Every category the metadata names, then any the list uses that it does not name.
+    categories = list(labels)
+    for other in all_literals:
+        if other.column == literal.column and other.category not in categories:
+            categories.append(other.category)
+    options = [(category, labels.get(category, category)) for category in categories]
+    if not labels:
+        options.append((OTHER, "other (none of these)"))
+    return tuple(options)
+
+
+def answer_text(question, raw):
+    """A raw answer in words: "152 bpm", "female", "unknown"."""
+    if raw is None:
+        return "unknown"
+    if question.options:
+        return dict(question.options).get(raw, str(raw))
+    value = f"{float(raw):g}"
+    return f"{value} {question.unit}" if question.unit else value
+
+
+def first_stage_of(questions, column):
+    """Index (0-based) of the first question on ``column``; the stage where it is asked."""
+    return next(i for i, q in enumerate(questions) if q.column == column)
+
+
+def stage_answers(questions, answers, n_answered):
+    """Raw answers and yes/no/unknown of stages 1..n_answered.
+
+    Parameters
+    ----------
+    questions : list of Question
+    answers : dict of str to object
+        Raw answer per column (None = unknown / not measured).
+    n_answered : int
+
+    Returns
+    -------
+    raw : list
+        The raw answer of each stage.
+    holds : list of {True, False, None}
+        Whether each stage's condition holds (None when unknown).
+    """
+    raw = [answers[q.column] for q in questions[:n_answered]]
+    holds = [answer_for(q.literal, value) for q, value in zip(questions, raw)]
+    return raw, holds
+
+
+def advance(questions, answers, n_answered, halts):
+    """Answer the next stages whose column is already answered, up to a stop.
+
+    Parameters
+    ----------
+    questions : list of Question
+    answers : dict of str to object
+        Raw answer per column.
+    n_answered : int
+        Stages answered so far.
+    halts : callable
+        ``halts(n)`` is True when the triage stops after n answered stages.
+
+    Returns
+    -------
+    int
+        Stages answered: n_answered, plus every following stage on an answered column
+        until one halts or a new column is to be asked.
+    """
+    n = n_answered
+    while n < len(questions) and questions[n].column in answers and not halts(n):
+        n += 1
+    return n
+
+
+def triage_steps(bands, questions, answers, n_answered, cost_ratio, basis):
+    """StepResults of stages 0..n_answered for the given answers."""
+    _, holds = stage_answers(questions, answers, n_answered)
+    return [
+        triage_step(bands, holds[:k], cost_ratio, basis, n_stages=len(questions)) for k in range(n_answered + 1)
+    ]
+
+
+def prior_decision_text(step, cost_ratio, confidence, positive_label, negative_label):
+    """Why a triage stops before its first question, and how to make the questions count.
+
+    At stage 0 nothing about the patient is known: a stop there decides every patient the
+    same way, from the base rate (the prior q(0, 0)) alone. The text says so with the
+    numbers, and which M would leave the decision to the questions: for a confident
+    positive, an M low enough that 1/(1+M) reaches the interval's lower end; for a
+    confident negative, one high enough that it falls below the upper end.
+
+    Parameters
+    ----------
+    step : StepResult
+        The step at stage 0.
+    cost_ratio, confidence : float
+    positive_label, negative_label : str
+
+    Returns
+    -------
+    str or None
+        Markdown; None unless the step is a stop at stage 0.
+    """
+    if step.stage != 0 or step.stop_reason not in ("confident", "settled"):
+        return None
+    label = positive_label if step.decision == "positive" else negative_label
+    base = f"the base rate of {positive_label} is {percent(step.probability_high)} ({confidence:.0%} interval {interval_text(step)})"
+    line = f"the decision threshold 1/(1+M) = {percent(step.threshold)}"
+    decides = f"at M = {cost_ratio:g} the list decides **{label}** for every patient without asking a question."
+    if step.stop_reason == "settled":
+        return (
+            f"Before any question, {base} and no answers to the list's questions could move it across "
+            f"{line}: {decides} Change M in the settings above to let the questions decide, or "
+            "press **Continue anyway** to answer them all the same."
+        )
+    if step.decision == "positive":
+        # 1/(1+M) >= lower bound <=> M <= 1/lower - 1, rounded down so that the M shown works
+        limit = np.floor((1 / step.lower - 1) * 100) / 100
+        change = f"With M at most {limit:g} (set in the settings above) the base rate alone no longer decides"
+        side = "above"
+        if limit <= 0:
+            change = "Only an M below 0.01 would leave the decision to the questions"
+    else:
+        # 1/(1+M) < upper bound <=> M > 1/upper - 1, rounded up so that the M shown works
+        side = "at or below"
+        if step.upper > 0:
+            limit = np.floor((1 / step.upper - 1) * 100 + 1) / 100
+            change = f"With M of {limit:g} or more (set in the settings above) the base rate alone no longer decides"
+        else:
+            change = "No M leaves the decision to the questions"
+    return (
+        f"Before any question, {base}: the whole interval lies {side} {line}, so {decides} "
+        f"{change}; or press **Continue anyway** to answer the questions all the same."
+    )
+
+
+def triage_figure(steps, threshold, confidence=None, stage_labels=None):
+    """Probability and interval over the stages answered so far.
+
+    Parameters
+    ----------
+    steps : list of StepResult
+        Stages 0..k in order.
+    threshold : float
+        The decision threshold 1 / (1 + M), drawn as a horizontal line.
+    confidence : float or None
+        Level of the intervals, for the legend.
+    stage_labels : list of str or None
+        Tick label of each step (defaults to "Start", "Q1", "Q2", ...).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces: the interval's upper edge, its lower edge (filled up to the upper one),
+        and the calibrated probability: one marker per stage, a vertical segment from
+        the lowest to the highest estimate where unknown answers leave a range
+        (``None`` separates the stages).
+    """
+    x = [step.stage for step in steps]
+    labels = stage_labels or ["Start"] + [f"Q{k}" for k in x[1:]]
+    level = f"{confidence:.0%} interval" if confidence is not None else "Interval"
+    segment_x, segment_y = [], []
+    for step in steps:
+        segment_x += [step.stage, step.stage, None]
+        segment_y += [step.probability_low, step.probability_high, None]
+    # The interval's ends are ticks as well as the edges of a band, so a single stage shows it too.
+    ends = {"symbol": "line-ew", "size": 22, "line": {"width": 2, "color": "rgba(31, 119, 180, 0.6)"}}
+    figure = go.Figure()
+    figure.add_trace(go.Scatter(
+        x=x, y=[step.upper for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
+        showlegend=False, hoverinfo="skip", name="upper bound",
+    ))
+    figure.add_trace(go.Scatter(
+        x=x, y=[step.lower for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
+        fill="tonexty", fillcolor="rgba(31, 119, 180, 0.2)", name=level,
+        customdata=np.column_stack([[s.lower for s in steps], [s.upper for s in steps]]),
+        hovertemplate="interval %{customdata[0]:.1%} to %{customdata[1]:.1%}<extra></extra>",
+    ))
+    figure.add_trace(go.Scatter(
+        x=segment_x, y=segment_y, mode="lines+markers", name="Probability",
+        line={"color": "rgb(31, 119, 180)", "width": 4}, marker={"size": 10},
+        hovertemplate="probability %{y:.1%}<extra></extra>",
+    ))
+    figure.add_hline(
+        y=threshold, line={"color": "rgb(214, 39, 40)", "dash": "dash"},
+        annotation_text=f"decision threshold 1/(1+M) = {percent(threshold)}",
+        annotation_position="top left",
+    )
+    figure.update_layout(
+        height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        legend={"orientation": "h", "y": 1.12, "x": 0},
+        yaxis={"title": "Probability", "range": [0, 1], "tickformat": ".0%"},
+        xaxis={"title": "Questions answered", "tickmode": "array", "tickvals": x, "ticktext": labels},
+    )
+    return figure
+
+
+def recorded_answers(questions, answers, n_answered):
+    """Each answered stage's answer for the record: "152 bpm (condition met)"; None = unknown.
+
+    A stage answered from an earlier question on the same column says so.
+    """
+    raw, holds = stage_answers(questions, answers, n_answered)
+    recorded = []
+    for index, (question, value, holds_here) in enumerate(zip(questions, raw, holds)):
+        if value is None:
+            recorded.append(None)
+            continue
+        text = f"{answer_text(question, value)} ({'condition met' if holds_here else 'not met'}"
+        first = first_stage_of(questions, question.column)
+        if first != index:
+            text += f"; as answered at question {first + 1}"
+        recorded.append(text + ")")
+    return recorded

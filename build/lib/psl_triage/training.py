@@ -1,0 +1,484 @@
+"""Training a list from prepared data, as the Train page offers it, and reading the result.
+
+The page collects the learner's options (:class:`TrainingOptions`, with the score set
+typed by the user parsed by :func:`parse_score_set`), :func:`train_list` splits the data
+into stratified train and test rows, fits the list and describes it for the model file,
+and the remaining functions lay the result out for a reader: the list as the paper's
+Table 1 (:func:`list_table`), the stagewise measures on train and test rows
+(:func:`performance_long`, :func:`performance_table`, :func:`performance_figure`).
+:func:`read_model_upload` turns an uploaded file into a validated list.
+
+Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.express as px
+from sklearn.model_selection import train_test_split
+
+from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
+from psl_core.errors import DataError, ModelFileError, PSLError
+from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
+from psl_core.search import CROSS_VALIDATED
+from psl_triage.modelcard import model_metadata
+from psl_triage.questions import percent
+from psl_triage.store import slugify
+
+SCORE_SET_PRESETS = {
+    "paper": (-3, -2, -1, 1, 2, 3),
+    "positive": (1, 2, 3),
+}
+"""The score sets the page offers besides a custom one; "paper" is the paper's {±1, ±2, ±3}."""
+
+MAX_ABS_SCORE = 10
+"""Largest score a custom set may hold: larger points only stretch the table of totals."""
+
+MEASURES = {"expected_entropy": "Expected entropy (bits)", "brier": "Brier score", "auc": "AUC"}
+"""Stagewise measures the page reports, with their readable names (paper, Sec. 5)."""
+
+DEFAULT_CONFIDENCE = 0.95
+
+_TOKEN = re.compile(r"^(?P<sign>[+\-±]?)(?P<digits>[0-9]+)$")
+_MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "—": "-"})
+
+
+def parse_score_set(text):
+    """Scores typed by a user, e.g. ``"-2, -1, 1, 2"``, as a sorted tuple of integers.
+
+    Scores are whole numbers separated by commas, semicolons or spaces; a leading "+" is
+    allowed and "±2" stands for -2 and 2.
+
+    Raises
+    ------
+    PSLError
+        The text is empty, holds something other than whole numbers, a 0, a repeated
+        score, or a score larger than :data:`MAX_ABS_SCORE` in absolute value.
+    """
+    tokens = [t for t in re.split(r"[,;\s]+", str(text).translate(_MINUS_SIGNS)) if t]
+    if not tokens:
+        raise PSLError("The custom score set is empty: type whole numbers separated by commas, e.g. -2, -1, 1, 2.")
+    scores = []
+    for token in tokens:
+        match = _TOKEN.match(token)
+        if match is None:
+            raise PSLError(
+                f"The custom score set has {token!r}, which is not a whole number: "
+                "type whole numbers separated by commas, e.g. -2, -1, 1, 2."
+            )
+        value = int(match["digits"])
+        scores.extend({"-": [-value], "±": [-value, value]}.get(match["sign"], [value]))
+    if any(abs(s) > MAX_ABS_SCORE for s in scores):
+        raise PSLError(
+            f"The custom score set has a score beyond ±{MAX_ABS_SCORE}: points that large make "
+            "the list hard to read. Use smaller whole numbers."
+        )
+    if 0 in scores:
+        raise PSLError("The custom score set has 0: a feature worth 0 points adds nothing. Leave it out.")
+    repeated = sorted({s for s in scores if scores.count(s) > 1})
+    if repeated:
+        raise PSLError(f"The custom score set repeats {', '.join(map(str, repeated))}: give each score once.")
+    return check_score_set(scores)
+
+
+def score_set_label(score_set):
+    """A score set as a reader writes it: ``"±{1, 2, 3}"`` when symmetric, else ``"{-2, 1}"``."""
+    scores = sorted(score_set)
+    positive = [s for s in scores if s > 0]
+    if positive and scores == sorted([-s for s in positive] + positive):
+        return "±{" + ", ".join(map(str, positive)) + "}"
+    return "{" + ", ".join(map(str, scores)) + "}"
+
+
+# Folds of the internal cross-validation that recommends the list's length (the triage
+# page asks that many questions by default).
+RECOMMEND_FOLDS = 5
+
+
+_SETUP_KEYS = ("calibration", "loss", "prior_strength", "max_feature_uses", "min_support", "interval_correction")
+SETUPS = {
+    "paper": {key: PAPER_SETUP[key] for key in _SETUP_KEYS},
+    "recommended": {key: ProbabilisticScoringList().get_params()[key] for key in _SETUP_KEYS},
+}
+"""The learner's choices of the two named setups: the paper's (Hanselle et al.) and the
+recommended one, :class:`~psl_core.model.ProbabilisticScoringList`'s defaults, chosen by
+their measured test Brier scores on the shared datasets (``bench/quality.py``)."""
+
+
+@dataclass(frozen=True)
+class TrainingOptions:
+    """The learner's options on the Train page; the defaults are the paper's setup.
+
+    Attributes
+    ----------
+    score_set : tuple of int
+    calibration : {"isotonic", "beta", "sigmoid"}
+    binarization : {"in-search", "preprocess"}
+    threshold_search : {"bisect", "brute"}
+    loss : {"entropy", "cv_brier", "cv_log_loss", "nested_cv_brier", "nested_cv_log_loss", "soft_rank"}
+        How the search compares candidates (see ``ProbabilisticScoringList``).
+    prior_strength : float >= 0
+        Pseudo-counts that pull the estimates of rare totals toward the overall rate.
+    max_feature_uses : int >= 1
+        Stages a numeric feature may fill, each with its own threshold.
+    min_support : int >= 1
+        Training rows each answer must hold (a threshold leaves at least this many on
+        each side); 1 allows any threshold.
+    interval_correction : {"bonferroni", "sidak"}
+    max_stages : int >= 1 or None
+        None uses every feature.
+    test_fraction : float in [0, 1)
+        Share of the rows held out (stratified) to measure the list on; 0 keeps none.
+    seed : int >= 0
+        Seed of the train/test split, of the cross-validated criterion's folds and of
+        the internal cross-validation that recommends where to stop the list
+        (:data:`RECOMMEND_FOLDS` folds).
+    cost_ratio : float > 0
+        M, the cost of a missed case relative to a false alarm, saved with the list
+        (``metadata["decision"]``) as the trade-off the bedside pages start with; not a
+        learner option (the list is the same for every M).
+
+    :meth:`setup` names the setup the choices make ("paper", "recommended" or "custom");
+    ``TrainingOptions(**SETUPS["recommended"])`` is the recommended one.
+    """
+
+    score_set: tuple = SCORE_SET_PRESETS["paper"]
+    calibration: str = "isotonic"
+    binarization: str = "in-search"
+    threshold_search: str = "bisect"
+    loss: str = "entropy"
+    prior_strength: float = 0.0
+    max_feature_uses: int = 1
+    min_support: int = 1
+    interval_correction: str = "bonferroni"
+    max_stages: int | None = None
+    test_fraction: float = 1 / 3
+    seed: int = 0
+    cost_ratio: float = DEFAULT_COST_RATIO
+
+    def __post_init__(self):
+        # Validated here, not in fit, so a bad choice is reported before the data is split.
+        self.estimator()._check_params()
+        if self.max_stages is not None and self.max_stages < 1:
+            raise PSLError(f"The maximum number of stages must be at least 1 (or all), got {self.max_stages}.")
+        fraction = self.test_fraction
+        if (
+            isinstance(fraction, bool)
+            or not isinstance(fraction, numbers.Real)
+            or not math.isfinite(fraction)
+            or not 0 <= fraction < 1
+        ):
+            raise PSLError(f"The test fraction must lie in [0, 1) (0: no test set), got {fraction!r}.")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
+            raise PSLError(f"The seed must be a whole number >= 0, got {self.seed!r}.")
+        check_cost_ratio(self.cost_ratio)
+
+    def setup(self):
+        """"paper" or "recommended" when the learner's choices are that setup's, else "custom"."""
+        for name, choices in SETUPS.items():
+            if all(getattr(self, key) == value for key, value in choices.items()):
+                return name
+        return "custom"
+
+    def estimator(self):
+        """An unfitted list with these options."""
+        return ProbabilisticScoringList(
+            score_set=self.score_set,
+            calibration=self.calibration,
+            binarization=self.binarization,
+            threshold_search=self.threshold_search,
+            loss=self.loss,
+            prior_strength=self.prior_strength,
+            max_feature_uses=self.max_feature_uses,
+            min_support=self.min_support,
+            interval_correction=self.interval_correction,
+            max_stages=self.max_stages,
+            recommend_folds=RECOMMEND_FOLDS,
+            random_state=self.seed,
+        )
+
+    def to_dict(self):
+        """JSON-ready options, for the model file (M goes to its ``"decision"`` entry)."""
+        options = asdict(self)
+        del options["cost_ratio"]
+        options["score_set"] = [int(s) for s in self.score_set]
+        options["test_fraction"] = float(self.test_fraction)
+        options["prior_strength"] = float(self.prior_strength)
+        options["setup"] = self.setup()
+        return options
+
+
+def split_rows(X, y, test_fraction, seed):
+    """Stratified train/test split; with ``test_fraction == 0`` every row trains.
+
+    Returns
+    -------
+    X_train, X_test, y_train, y_test
+        ``X_test`` and ``y_test`` are None without a test set.
+
+    Raises
+    ------
+    DataError
+        The fraction leaves a class without rows in the train or the test part.
+    """
+    if test_fraction == 0:
+        return X, None, y, None
+    n_rows, n_classes = len(y), len(np.unique(y))
+    n_test = math.ceil(test_fraction * n_rows)
+    if n_test < n_classes or n_rows - n_test < n_classes:
+        raise DataError(
+            f"A test fraction of {test_fraction:.2f} of {n_rows} rows leaves "
+            f"{n_test} test and {n_rows - n_test} training rows, too few to hold both outcome "
+            "classes. Choose a fraction nearer 1/3, or 0 for no test set."
+        )
+    try:
+        return train_test_split(X, y, test_size=test_fraction, stratify=y, random_state=seed)
+    except ValueError as exc:
+        raise DataError(
+            f"The rows cannot be split into stratified train and test parts with a test fraction "
+            f"of {test_fraction:.2f}: {exc}. Choose a fraction nearer 1/3, or 0 for no test set."
+        ) from None
+
+
+def train_list(prepared, data_name, options, progress=None):
+    """Split prepared data, fit a list on the training rows and describe it.
+
+    Parameters
+    ----------
+    prepared : psl_triage.data.PreparedData
+    data_name : str
+    options : TrainingOptions
+    progress : callable or None
+        ``progress(stage, n_stages)`` after each learned stage.
+
+    Returns
+    -------
+    model : fitted ProbabilisticScoringList
+    metadata : dict
+        :func:`psl_triage.modelcard.model_metadata` with train (and test) measures,
+        ``"decision"`` (the options' M), ``"training_options"`` (the options and the
+        numbers of train and test rows) and ``"source": "trained"``.
+    """
+    X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, options.test_fraction, options.seed)
+    model = options.estimator().fit(X_train, y_train, progress=progress)
+    training_options = dict(options.to_dict(), n_train=len(y_train), n_test=0 if y_test is None else len(y_test))
+    metadata = model_metadata(
+        prepared,
+        data_name,
+        train=(model, X_train, y_train),
+        test=None if X_test is None else (model, X_test, y_test),
+        cost_ratio=options.cost_ratio,
+        extra={"training_options": training_options, "source": "trained"},
+    )
+    return model, metadata
+
+
+def readable_columns(metadata):
+    """The ``"columns"`` entry of model metadata, keeping only well-formed entries.
+
+    A loaded file's metadata is free JSON; a malformed entry only costs its readable name.
+    """
+    columns = (metadata or {}).get("columns")
+    if not isinstance(columns, dict):
+        return {}
+    readable = {}
+    for name, info in columns.items():
+        if not isinstance(info, dict):
+            continue
+        labels = info.get("category_labels")
+        readable[str(name)] = {
+            "label": info["label"] if isinstance(info.get("label"), str) and info["label"] else None,
+            "unit": info["unit"] if isinstance(info.get("unit"), str) else None,
+            "category_labels": {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {},
+        }
+    return readable
+
+
+def list_end_text(model):
+    """One sentence on why a fitted list has the length it has, or None when that is not
+    known (a list read from a file saved before :attr:`end_reason_` was recorded).
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    """
+    reason = getattr(model, "end_reason_", None)
+    n_questions = model.n_stages_ - 1
+    further = "further " if n_questions else ""
+    if reason == "length":
+        limit = (
+            "the maximum number of stages asked for" if n_questions == model.max_stages
+            else "as many as there are candidate features"
+        )
+        return f"The list has {n_questions} question{'' if n_questions == 1 else 's'}: {limit}."
+    if reason == "no_gain" and model.loss in CROSS_VALIDATED:
+        why = (f"no {further}question improved the probabilities on held-out training rows "
+               "(the cross-validated criterion)")
+    elif reason == "no_gain":
+        why = f"no {further}question changed the probabilities"
+    elif reason == "support":
+        why = (f"no {further}question splits the training rows into answers of at least "
+               f"{model.min_support} rows each (option 'Training rows each answer must hold'); "
+               f"lower it or add rows for a longer list")
+    else:
+        return None
+    ended = f"after {n_questions} question{'' if n_questions == 1 else 's'}" if n_questions else "before a first question"
+    return f"The list ended {ended}: {why}."
+
+
+def total_label(total):
+    """Column name of a total: "-3", "0", "+2"."""
+    return f"{total:+d}" if total else "0"
+
+
+def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDENCE):
+    """The list laid out as the paper's Table 1.
+
+    One row per stage 0..K: the stage, the feature's condition in words, its points, and
+    per total T (one column per total reachable at some stage, named by
+    :func:`total_label`) the probability q(k, T) as a percentage, empty where T is not
+    reachable at stage k.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    columns : dict or None
+        Readable names per column (see :func:`readable_columns`).
+    intervals : bool
+        Add the simultaneous confidence interval of the stage to each cell: "34% (21–49%)".
+    confidence : float
+
+    Returns
+    -------
+    pandas.DataFrame with columns "Stage", "Feature", "Points", for a list with a
+    recommended length "Held-out Brier" and "Recommended stop" (★ on the recommended
+    stage), and one per total.
+    """
+    all_totals = np.unique(np.concatenate(model.stage_totals_)).tolist()
+    rows = []
+    for k in range(model.n_stages_):
+        row = {
+            "Stage": k,
+            "Feature": model.describe_stage(k, columns) if k else "Before any feature (prior)",
+            "Points": f"{model.scores_[k - 1]:+d}" if k else "",
+        }
+        if model.recommended_stages_ is not None:
+            held_out = model.validation_brier_[k]
+            row["Held-out Brier"] = f"{held_out:.3f}" if np.isfinite(held_out) else "not reached"
+            row["Recommended stop"] = "★" if k == model.recommended_stages_ else ""
+        totals, lower, point, upper = model.stage_interval(k, confidence)
+        cells = {}
+        for t, lo, p, hi in zip(totals.tolist(), lower, point, upper):
+            cell = percent(p, 0)
+            if intervals:
+                cell += f" ({percent(lo, 0).removesuffix('%')}–{percent(hi, 0)})"
+            cells[t] = cell
+        row.update({total_label(t): cells.get(t, "") for t in all_totals})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def performance_long(metadata):
+    """Stagewise measures recorded in model metadata, one row per (data, stage, measure).
+
+    Returns
+    -------
+    pandas.DataFrame with columns "data" ("train" or "test"), "stage", "measure" (the
+    readable name from :data:`MEASURES`) and "value"; empty when nothing was recorded.
+    """
+    performance = (metadata or {}).get("performance")
+    rows = []
+    if isinstance(performance, dict):
+        for data in ("train", "test"):
+            part = performance.get(data)
+            if not isinstance(part, dict):
+                continue
+            for key, measure in MEASURES.items():
+                values = part.get(key)
+                if isinstance(values, list):
+                    rows.extend(
+                        {"data": data, "stage": stage, "measure": measure, "value": float(value)}
+                        for stage, value in enumerate(values)
+                        if isinstance(value, (int, float)) and not isinstance(value, bool)
+                    )
+    return pd.DataFrame(rows, columns=["data", "stage", "measure", "value"])
+
+
+def performance_table(long):
+    """:func:`performance_long` as one row per stage, a column per measure and data.
+
+    Columns are named like "Brier score (test)", measures in the order of :data:`MEASURES`,
+    train before test.
+    """
+    if long.empty:
+        return pd.DataFrame({"Stage": []})
+    wide = long.pivot_table(index="stage", columns=["measure", "data"], values="value", sort=False)
+    order = [
+        (measure, data)
+        for measure in MEASURES.values()
+        for data in ("train", "test")
+        if (measure, data) in wide.columns
+    ]
+    wide = wide[order]
+    wide.columns = [f"{measure} ({data})" for measure, data in order]
+    return wide.rename_axis("Stage").reset_index()
+
+
+def performance_figure(long):
+    """Line chart of :func:`performance_long`: one panel per measure, train and test lines."""
+    figure = px.line(
+        long,
+        x="stage",
+        y="value",
+        color="data",
+        facet_col="measure",
+        markers=True,
+        category_orders={"measure": list(MEASURES.values()), "data": ["train", "test"]},
+        labels={"stage": "Stage", "value": "", "data": "Rows"},
+    )
+    figure.update_yaxes(matches=None, showticklabels=True)
+    figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
+    figure.update_layout(height=320, margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    return figure
+
+
+def default_model_name(metadata):
+    """Name proposed when saving: the model's own name, else its dataset's, else "PSL"."""
+    metadata = metadata or {}
+    dataset = metadata.get("dataset")
+    for name in (metadata.get("name"), dataset.get("name") if isinstance(dataset, dict) else None):
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return "PSL"
+
+
+def download_file_name(name):
+    """File name of a downloaded model: the model name's slug, "psl-model" without one."""
+    try:
+        return f"{slugify(name)}.json"
+    except PSLError:
+        return "psl-model.json"
+
+
+def read_model_upload(data, filename):
+    """A validated list from an uploaded model file's bytes.
+
+    Raises
+    ------
+    ModelFileError
+        The file is not UTF-8 text or not a valid model file; the message names the file.
+    """
+    try:
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ModelFileError(f"{filename} is not a model file: it is not UTF-8 text.") from None
+    try:
+        return ProbabilisticScoringList.from_json(text)
+    except ModelFileError as exc:
+        raise ModelFileError(f"{filename}: {exc}") from None

@@ -1,0 +1,78 @@
+"""The record of one triage for the patient's notes: a JSON-ready dict and its plain text."""
+
+BASIS_WORDS = {"upper": "upper bound of the interval", "point": "point estimate"}
+
+
+def triage_record(model_name, model_version, questions, raw_answers, steps, cost_ratio, confidence, basis):
+    """The record of one triage, for the patient's notes (JSON-ready dict).
+
+    Parameters
+    ----------
+    model_name, model_version : str
+    questions : list of str
+        The condition of each answered stage, in words.
+    raw_answers : list
+        What the clinician entered per stage (None = unknown).
+    steps : list of StepResult
+        One per stage from 0 to the last answered.
+    cost_ratio, confidence : float
+    basis : {"upper", "point"}
+    """
+    final = steps[-1]
+    return {
+        "model": {"name": model_name, "version": model_version},
+        "settings": {"cost_ratio_M": cost_ratio, "confidence": confidence, "decision_basis": basis,
+                     "decision_threshold": final.threshold},
+        "answers": [
+            {"question": q, "answer": "unknown" if a is None else a, "step": s.to_dict()}
+            for q, a, s in zip(questions, raw_answers, steps[1:])
+        ],
+        "prior": steps[0].to_dict(),
+        "result": {
+            "decision": final.decision,
+            "stop_reason": final.stop_reason,
+            "stage": final.stage,
+            "total_scores": final.totals,
+            "probability": [final.probability_low, final.probability_high],
+            "interval": [final.lower, final.upper],
+            "explanation": final.explanation,
+        },
+    }
+
+
+def record_text(record):
+    """The triage record as plain text."""
+    lines = [
+        f"PSL Triage record — model {record['model']['name']} (version {record['model']['version']})",
+        "Settings: M = {cost_ratio_M:g}, {confidence:.0%} interval, decisions on the {basis}, "
+        "threshold 1/(1+M) = {decision_threshold:.1%}".format(
+            basis=BASIS_WORDS[record["settings"]["decision_basis"]], **record["settings"]
+        ),
+        "",
+    ]
+    if not record["answers"]:
+        lines.append("No question answered: the result is the list's estimate before any question.")
+    for i, item in enumerate(record["answers"], start=1):
+        step = item["step"]
+        p = _range_text(step["probability_low"], step["probability_high"])
+        lines.append(
+            f"{i}. {item['question']}: {item['answer']} → total {_totals_text(step['totals'])}, "
+            f"P = {p} [{step['lower']:.1%}, {step['upper']:.1%}], {step['decision']}"
+        )
+    result = record["result"]
+    lines += [
+        "",
+        f"Result: {result['decision'].upper()} (stopped: {result['stop_reason'] or 'not yet'})",
+        f"Probability {_range_text(*result['probability'])}, interval "
+        f"[{result['interval'][0]:.1%}, {result['interval'][1]:.1%}]",
+        result["explanation"],
+    ]
+    return "\n".join(lines)
+
+
+def _range_text(low, high):
+    return f"{low:.1%}" if low == high else f"{low:.1%}–{high:.1%}"
+
+
+def _totals_text(totals):
+    return str(totals[0]) if len(totals) == 1 else "{" + ", ".join(map(str, totals)) + "}"

@@ -1,0 +1,74 @@
+"""The two packages keep their places: psl_core is the learner alone, psl_triage the app's
+logic without Streamlit (README, "Repository layout")."""
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UI_WORDS = re.compile(r"\b(page|pages|button|buttons|sidebar|widget|widgets|Continue anyway)\b", re.IGNORECASE)
+
+
+def imported_packages(package):
+    """Top-level names every module of a package imports (relative imports are its own)."""
+    found = {}
+    for path in sorted((ROOT / package).glob("*.py")):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names.add(node.module.split(".")[0])
+        found[path.name] = names
+    return found
+
+
+def test_the_library_imports_neither_the_app_nor_streamlit():
+    for module, names in imported_packages("psl_core").items():
+        assert not names & {"psl_triage", "streamlit", "ui", "plotly"}, module
+
+
+def test_the_apps_package_imports_no_streamlit():
+    for module, names in imported_packages("psl_triage").items():
+        assert not names & {"streamlit", "ui"}, module
+
+
+def test_the_library_speaks_no_user_interface_words():
+    hits = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "psl_core").glob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if UI_WORDS.search(line)
+    ]
+    assert hits == []
+
+
+def readme_snippet():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Using psl_core from Python", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.mark.slow
+def test_pip_install_gives_a_library_whose_readme_snippet_runs_anywhere(tmp_path):
+    """``pip install .`` (here into a folder, without the pinned dependencies this venv
+    already has) and the README's snippet run from a directory outside the repository."""
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--disable-pip-version-check", "--target", str(target), str(ROOT)],
+        check=True, capture_output=True, cwd=tmp_path,
+    )
+    assert {"psl_core", "psl_triage"} <= {path.name for path in target.iterdir()}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-c", readme_snippet() + "\nimport psl_core; print(psl_core.__file__)"],
+        capture_output=True, text=True, cwd=elsewhere, env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().endswith(str(target / "psl_core" / "__init__.py"))

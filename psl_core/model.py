@@ -79,13 +79,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     class for total T, non-decreasing in T. Stage 0 is the prior.
 
     The defaults are chosen by evidence, not the paper's: on the four shared clinical
-    datasets (``bench/quality.py``, 10 stratified 2/3-1/3 splits) the sigmoid link,
-    two pseudo-counts, the cross-validated Brier criterion and a second threshold per
-    numeric feature together gave the lowest test Brier score at 5 stages, or within
-    0.002 of the lowest of the configurations tried, on each dataset; at least 10
-    training rows per answer range then lowered it on the smallest dataset by 0.017
-    (60 splits) and changed the others by at most 0.0011; Šidák intervals
-    are never wider than Bonferroni's with the same simultaneous coverage.
+    datasets the sigmoid link, two pseudo-counts, the cross-validated Brier criterion, a
+    second threshold per numeric feature and at least 10 training rows per answer gave
+    the lowest test Brier scores, or came within noise of them (the measurements, with
+    their commands, are in ``bench/README.md``); Šidák intervals are never wider than
+    Bonferroni's with the same simultaneous coverage.
     ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner (Hanselle et al.):
     isotonic calibration, expected entropy, no pseudo-counts, every feature once, any
     threshold, Bonferroni intervals.
@@ -113,9 +111,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         well: within each fold the threshold is chosen on the other folds (by the
         score of their calibrated estimates on their own rows) before the held-out fold
         is scored, so a feature whose best threshold isolates a few extreme training
-        cases scores as badly as it predicts; about 3-6x slower. Measured over 20 splits
-        (``python bench/quality.py --splits 20``) against ``cv_brier`` at 5 stages it helps heart disease
-        (Brier -0.007 +/- 0.002) and hurts Pima and ILPD (+0.006, +0.004): not the
+        cases scores as badly as it predicts; slower, and on the shared datasets better
+        on some and worse on others than ``cv_brier`` (``bench/README.md``): not the
         default. With any cross-validated criterion the list ends at the stage where no
         candidate improves the held-out score.
     interval_correction : {"bonferroni", "sidak"}, default="sidak"
@@ -128,12 +125,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         by ``random_state``) refits the list on each training part and scores every
         stage on the held-out part by the Brier score. ``recommended_stages_`` is then
         the stage with the lowest mean held-out Brier score (the shortest of near ties):
-        where to stop the list. Over 20 splits of the four shared datasets
-        (``bench/stopping.py``, defaults and paper setup) this rule's test Brier score
-        was at most 0.003 above the whole list's, with 2.1-6.5 questions on average
-        against 7-10.5, and below that of the one-standard-error rule (the shortest
-        stage within one standard error of the best) in 7 of 8 dataset-setup pairs, by
-        up to 0.023: that rule stops too early.
+        where to stop the list (chosen over the one-standard-error rule by
+        ``bench/stopping.py``; figures in ``bench/README.md``).
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
         ``random_state``).

@@ -3,6 +3,7 @@ logic without Streamlit (README, "Repository layout")."""
 
 import ast
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,10 +58,16 @@ def readme_snippet():
 def test_pip_install_gives_a_library_whose_readme_snippet_runs_anywhere(tmp_path):
     """``pip install .`` (here into a folder, without the pinned dependencies this venv
     already has) and the README's snippet run from a directory outside the repository."""
-    target = tmp_path / "site"
+    source, target = tmp_path / "source", tmp_path / "site"
+    # A copy of what the package is built from: building writes build/ next to its source.
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for name in ("psl_core", "psl_triage"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--disable-pip-version-check", "--target", str(target), str(ROOT)],
+         "--disable-pip-version-check", "--target", str(target), str(source)],
         check=True, capture_output=True, cwd=tmp_path,
     )
     assert {"psl_core", "psl_triage"} <= {path.name for path in target.iterdir()}

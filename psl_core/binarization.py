@@ -231,11 +231,14 @@ def numeric_cuts(values, order=None):
     ordered = values[order]
     starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
     distinct = ordered[starts]
-    gaps = np.diff(distinct)
-    margin = 0.5 * (np.median(gaps) if len(gaps) else 1.0)
-    cuts = np.concatenate(
-        ([distinct[0] - margin], (distinct[:-1] + distinct[1:]) / 2, [distinct[-1] + margin])
-    )
+    with np.errstate(over="ignore"):  # values near the float limits: halve before adding
+        middles = (distinct[:-1] + distinct[1:]) / 2
+        overflow = ~np.isfinite(middles)
+        middles[overflow] = distinct[:-1][overflow] / 2 + distinct[1:][overflow] / 2
+        margin = np.median(distinct[1:] / 2 - distinct[:-1] / 2) if len(distinct) > 1 else 0.5
+        outer = np.array([distinct[0] - margin, distinct[-1] + margin])
+    outer = np.where(np.isfinite(outer), outer, np.nextafter(distinct[[0, -1]], [-np.inf, np.inf]))
+    cuts = np.concatenate(([outer[0]], middles, [outer[1]]))
     positions = np.concatenate(([0], starts[1:], [len(values)]))
     return cuts, positions
 

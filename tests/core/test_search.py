@@ -285,3 +285,16 @@ def test_nested_criterion_is_the_exhaustive_nested_cross_validation(seed, loss):
         assert cuts[cut] == (0.5 if literal.threshold is None else literal.threshold)
         totals = totals + s * literal.evaluate(X[:, j])
         used[j] = [cut]
+
+
+@pytest.mark.filterwarnings("error")
+def test_cuts_between_values_near_the_float_limits_are_finite_and_ordered():
+    """Mid-points of values near +-1.8e308 are halved before adding (no overflow to inf)."""
+    values = np.array([-1.7e308, 0.0, 1.7e308, 1.79e308])
+    cuts, positions = numeric_cuts(values)
+    assert np.isfinite(cuts).all()
+    assert cuts[0] < values.min() and cuts[-1] > values.max()
+    assert np.all(np.diff(cuts) > 0)
+    assert [np.sum(values <= cut) for cut in cuts] == positions.tolist()
+    # Ordinary values keep their exact mid-points.
+    assert numeric_cuts(np.array([1.0, 2.0, 3.5]))[0].tolist() == [0.375, 1.5, 2.75, 4.125]

@@ -207,7 +207,7 @@ def _last_stage(bands, n_stages):
 def _stop(bands, stage, totals, code, last, threshold, tolerance):
     """(stop_reason, (share, rows, scope, reference)) of one state: the one stop rule."""
     if stage < last and bands.settled(stage, totals, last, code, threshold):
-        return SETTLED, (0.0, 0, None, None)
+        return SETTLED, (None, 0, None, None)
     change = (None, 0, None, None)
     if bands.changes is not None:
         reference = bands.changes.reference_for(stage, last)

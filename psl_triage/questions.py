@@ -314,9 +314,8 @@ def one_in(tolerance):
 
 
 def change_text(step):
-    """How many training patients like this one changed outcome: "3 of 120 (2.5%)"."""
-    changed = round(step.change_share * step.change_rows)
-    return f"{changed} of {step.change_rows} ({percent(step.change_share)})"
+    """How many training patients like this one changed outcome: "3 of 120"."""
+    return f"{round(step.change_share * step.change_rows)} of {step.change_rows}"
 
 
 def stop_sentence(step, tolerance=DEFAULT_TOLERANCE):

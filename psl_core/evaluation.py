@@ -384,7 +384,7 @@ def monte_carlo_cv(
     rules them in (wholly above 1 / (1 + M), positive) or out (wholly below it, negative);
     otherwise the list abstains (uncertain: refer). Two rules: ``"fixed stage"`` asks every
     patient the first k questions; ``"bedside stop rule"`` triages each patient as the
-    Triage page does by default (:func:`psl_core.decision.stop_stages`): the first
+    bedside triage does by default (:func:`psl_core.decision.stop_stages`): the first
     ``recommended_stages_`` questions (else the whole list), stopping when settled, when
     ruled in or out and fewer than ``tolerance`` of the training patients like them change
     outcome, or at the end (its rows have a missing stage: no single one applies). Measures:
@@ -413,7 +413,7 @@ def monte_carlo_cv(
     tolerance : float in [0, 1)
         The bedside stop rule's share of changed outcomes (:mod:`psl_core.stopping`).
     bedside_stages : int or None
-        Questions the bedside rule asks at most, as at the Triage page (the trained list's
+        Questions the bedside rule asks at most, as at the bedside (the trained list's
         recommended length): each split's list is used up to this stage (or its end) and its
         stop statistics are counted on its training part with this stage as reference. None
         uses each split list's own ``recommended_stages_``, else its whole length.

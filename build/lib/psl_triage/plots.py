@@ -25,7 +25,6 @@ from plotly.subplots import make_subplots
 
 from psl_core.calibration import beta_probabilities, calibrate_stage, calibrated_probabilities
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, decision_threshold
-from psl_core.decision import outcome_codes
 from psl_core.evaluation import (
     LR_REGULARIZED,
     LR_UNREGULARIZED,
@@ -39,8 +38,8 @@ from psl_core.evaluation import (
     stagewise_brier_decomposition,
 )
 
-CONFIDENT_POSITIVE = "ruled in"
-CONFIDENT_NEGATIVE = "ruled out"
+CONFIDENT_POSITIVE = "confidently positive"
+CONFIDENT_NEGATIVE = "confidently negative"
 UNCERTAIN = "uncertain"
 NO_TRAINING_CASE = "no training case"
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
@@ -228,7 +227,7 @@ def interval_table(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95)
     """Every reachable total of a stage with its interval and what it lets a clinician decide.
 
     ``decision`` is :data:`CONFIDENT_POSITIVE` when the whole interval lies above
-    1 / (1 + M), :data:`CONFIDENT_NEGATIVE` when it lies below it (as
+    1 / (1 + M), :data:`CONFIDENT_NEGATIVE` when it lies at or below it (as
     :func:`psl_core.decision.triage_step` decides), else :data:`UNCERTAIN`;
     ``no_training_case`` marks totals that no training row had (their bounds come from
     the neighbouring totals).
@@ -243,7 +242,8 @@ def interval_table(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95)
     totals, lower, point, upper = model.stage_interval(stage, confidence)
     positives = model.stage_positives_[stage]
     negatives = model.stage_negatives_[stage]
-    decision = np.array([CONFIDENT_NEGATIVE, UNCERTAIN, CONFIDENT_POSITIVE])[outcome_codes(lower, upper, threshold) + 1]
+    decision = np.where(lower > threshold, CONFIDENT_POSITIVE,
+                        np.where(upper <= threshold, CONFIDENT_NEGATIVE, UNCERTAIN))
     return pd.DataFrame(
         {
             "stage": stage,
@@ -309,7 +309,7 @@ def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95
 
     Error bars are the interval of :meth:`ProbabilisticScoringList.stage_interval`; the
     dashed line is the decision threshold 1/(1+M). Colour says whether the interval lies
-    wholly above (ruled in), wholly below (ruled out) or
+    wholly above (confidently positive), wholly at or below (confidently negative) or
     across the line; hollow markers are totals no training row had.
 
     Returns

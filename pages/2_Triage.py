@@ -389,6 +389,8 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
                 f"threshold of {percent(threshold)}."
             )
         else:
+            if current.outcome == UNCERTAIN:
+                reason += " The outcome stays uncertain: refer or gather more evidence."
             st.success(f"**Stopped {where}.** {reason}", icon=":material/flag:")
         prior_only = prior_decision_text(current, cost_ratio, confidence, positive_label, negative_label)
         if prior_only:  # every patient gets this decision: say why, and how to use the questions

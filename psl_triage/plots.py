@@ -401,7 +401,7 @@ def three_way_figure(summary, rule, stage):
     ----------
     summary : pandas.DataFrame
         :func:`psl_core.evaluation.band_summary` of :attr:`CVResult.three_way`.
-    rule : {"fixed stage", "stop when confident"}
+    rule : {"fixed stage", "bedside stop rule"}
     stage : int
         For the fixed rule, the stage every patient goes to; ignored for the stepwise rule.
 

@@ -366,9 +366,9 @@ def prior_decision_text(step, cost_ratio, confidence, positive_label, negative_l
 
     At stage 0 nothing about the patient is known: a stop there decides every patient the
     same way, from the base rate (the prior q(0, 0)) alone. The text says so with the
-    numbers, and which M would leave the decision to the questions: for a confident
-    positive, an M low enough that 1/(1+M) reaches the interval's lower end; for a
-    confident negative, one high enough that it falls below the upper end.
+    numbers, and which M would leave the decision to the questions: for a patient ruled
+    in, an M low enough that 1/(1+M) reaches the interval's lower end; for a
+    patient ruled out, an M high enough that it falls below the upper end.
 
     Parameters
     ----------

@@ -33,7 +33,8 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
         "settings": {"cost_ratio_M": cost_ratio, "confidence": confidence, "decision_basis": basis,
                      "decision_threshold": final.threshold, "stop_tolerance": tolerance},
         "answers": [
-            {"question": q, "answer": "unknown" if a is None else a, "step": s.to_dict()}
+            {"question": q, "answer": "unknown" if a is None else a, "decision": outcome_text(s, basis),
+             "step": s.to_dict()}
             for q, a, s in zip(questions, raw_answers, steps[1:])
         ],
         "prior": steps[0].to_dict(),
@@ -54,11 +55,12 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
 
 def record_text(record):
     """The triage record as plain text."""
-    basis = record["settings"]["decision_basis"]
     lines = [
         f"PSL Triage record — model {record['model']['name']} (version {record['model']['version']})",
         "Settings: M = {cost_ratio_M:g}, {confidence:.0%} interval, decisions on the {basis}, "
-        "threshold 1/(1+M) = {decision_threshold:.1%}".format(basis=BASIS_WORDS[basis], **record["settings"]),
+        "threshold 1/(1+M) = {decision_threshold:.1%}".format(
+            basis=BASIS_WORDS[record["settings"]["decision_basis"]], **record["settings"]
+        ),
         "",
     ]
     if not record["answers"]:
@@ -68,7 +70,7 @@ def record_text(record):
         p = _range_text(step["probability_low"], step["probability_high"])
         lines.append(
             f"{i}. {item['question']}: {item['answer']} → total {_totals_text(step['totals'])}, "
-            f"P = {p} [{step['lower']:.1%}, {step['upper']:.1%}], {_step_outcome(step, basis)}"
+            f"P = {p} [{step['lower']:.1%}, {step['upper']:.1%}], {item['decision']}"
         )
     result = record["result"]
     lines += [
@@ -82,17 +84,6 @@ def record_text(record):
     if result["why_stopped"]:
         lines.append(result["why_stopped"])
     return "\n".join(lines)
-
-
-def _step_outcome(step, basis):
-    return outcome_text(_Step(step["outcome"], step["action"]), basis)
-
-
-class _Step:
-    """The two fields :func:`outcome_text` reads, from a recorded step."""
-
-    def __init__(self, outcome, action):
-        self.outcome, self.action = outcome, action
 
 
 def _range_text(low, high):

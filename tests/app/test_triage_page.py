@@ -18,6 +18,7 @@ from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
 from psl_triage.questions import headline, interval_sentence, outcome_text, percent, stop_sentence
 from psl_triage.store import save_model
+from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not measured"
@@ -419,3 +420,19 @@ def test_a_list_without_questions_decides_from_the_base_rate_or_says_it_cannot()
     assert "This list has no questions (the Train page says why)" in at.warning[0].value
     at = open_page(empty, cost_ratio=10)  # threshold 9.1%, below the whole interval
     assert "Before any question, the base rate" in " ".join(info.value for info in at.info)
+
+
+def test_on_the_demo_at_the_default_m_the_page_asks_a_question(demo_prepared):
+    """The Train page's default list of the demo, the page's default settings (M = 10, 95 %,
+    risk-averse, recommended length, 5 % tolerance): the triage starts with a question."""
+    model, metadata = train_list(demo_prepared, "Demo", TrainingOptions(**SETUPS[DEFAULT_SETUP]))
+    assert model.stop_statistics_ is not None
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["trained_model"] = model
+    at.session_state["trained_metadata"] = metadata
+    at.run()
+    assert not at.exception
+    assert cost_ratio_input(at).value == 10.0
+    assert at.get("form") and not at.success, "at M = 10 the demo list should ask its first question"
+    prior = next(md.value for md in at.markdown if md.value.startswith("## "))
+    assert "not stopped yet" in prior

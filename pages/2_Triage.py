@@ -197,7 +197,7 @@ if "triage_answers" not in ss:
 st.title("Triage")
 st.markdown(
     "Answer one question at a time. After each answer the list shows the risk with its "
-    "uncertainty and stops as soon as the decision is clear."
+    "uncertainty and stops once further answers are unlikely to change the outcome."
 )
 options, problems = model_options()
 for problem in problems:
@@ -237,12 +237,13 @@ dataset = metadata.get("dataset") or {}
 positive_label = dataset.get("positive_label") or "the positive class"
 negative_label = dataset.get("negative_label") or "the negative class"
 
-with st.expander("Settings: cost of a miss, confidence, decision basis"):
+with st.expander("Settings: cost of a miss, confidence, decision basis, when to stop"):
     cost_ratio = cost_ratio_input("triage", model, metadata)
     st.caption(
         f"M = {cost_ratio:g} means missing one case of {positive_label} is as bad as {cost_ratio:g} "
-        f"false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive when the risk exceeds 1/(1+M) = "
-        f"{percent(decision_threshold(cost_ratio))} (the paper uses M = 10)."
+        f"false alarm{'' if cost_ratio == 1 else 's'}, so the decision threshold is 1/(1+M) = "
+        f"{percent(decision_threshold(cost_ratio))}: the list rules in when the whole interval lies above it "
+        "and rules out when it lies below (the paper uses M = 10)."
     )
     confidence = st.radio(
         "Confidence level of the interval", CONFIDENCES, index=CONFIDENCES.index(0.95),

@@ -35,6 +35,7 @@ from psl_core.errors import PSLError
 from psl_triage.store import model_dir, save_model
 from psl_triage.training import (
     DEFAULT_CONFIDENCE,
+    DEFAULT_SETUP,
     SCORE_SET_PRESETS,
     SETUPS,
     TrainingOptions,
@@ -56,8 +57,8 @@ from ui import link, logger, shown_errors
 PAPER = " (paper default)"
 RECOMMENDED = " (recommended)"
 SETUP_LABELS = {
-    "paper": "The paper's setup (Hanselle et al.)",
     "recommended": "Recommended: the setup with the best measured probabilities",
+    "paper": "The paper's setup (Hanselle et al.)",
 }
 SCORE_SET_LABELS = {
     "paper": f"Paper: {score_set_label(SCORE_SET_PRESETS['paper'])}{PAPER}",
@@ -119,9 +120,16 @@ def load_uploaded_model() -> None:
     }
 
 
-def choice(label: str, labels: dict, key: str, **kwargs) -> None:
-    """A radio of the options in ``labels`` (value -> text), kept across page switches."""
-    st.radio(label, list(labels), format_func=labels.get, key=key, persist_state="session", **kwargs)
+def choice(label: str, labels: dict, key: str, default=None, **kwargs) -> None:
+    """A radio of the options in ``labels`` (value -> text), kept across page switches; it
+    starts at ``default`` (the first option when None)."""
+    index = 0 if default is None else list(labels).index(default)
+    st.radio(label, list(labels), index=index, format_func=labels.get, key=key, persist_state="session", **kwargs)
+
+
+def setup_default(key: str):
+    """The value an option starts with: the default setup's choice (DEFAULT_SETUP)."""
+    return SETUPS[DEFAULT_SETUP][key]
 
 
 def apply_setup() -> None:
@@ -208,6 +216,7 @@ else:
         "Setup",
         SETUP_LABELS,
         "w_train_setup",
+        default=DEFAULT_SETUP,
         on_change=apply_setup,
         help="Fills the options below; any of them can still be changed. The paper's setup is "
         "the published method. The recommended one (sigmoid calibration, cross-validated choice "
@@ -242,13 +251,15 @@ else:
                 "list itself is the same for every M)."
             )
         with middle:
-            choice("Calibration of the probabilities", CALIBRATION_LABELS, "w_train_calibration")
+            choice("Calibration of the probabilities", CALIBRATION_LABELS, "w_train_calibration",
+                   default=setup_default("calibration"))
             choice("Thresholds of numeric features are chosen", BINARIZATION_LABELS, "w_train_binarization")
             choice("Threshold search", THRESHOLD_SEARCH_LABELS, "w_train_threshold_search")
             choice(
                 "Each stage's feature is the one with",
                 LOSS_LABELS,
                 "w_train_loss",
+                default=setup_default("loss"),
                 help="Expected entropy is the paper's criterion, measured on the rows it learns "
                 "from. The cross-validated Brier score judges each candidate on held-out folds. "
                 "The nested variant also chooses a numeric feature's threshold inside each fold "
@@ -261,7 +272,7 @@ else:
                 "Pseudo-counts per total",
                 min_value=0.0,
                 max_value=100.0,
-                value=0.0,
+                value=float(setup_default("prior_strength")),
                 step=1.0,
                 format="%.1f",
                 help="0" + PAPER + "; 2" + RECOMMENDED + ". Pulls the probability of a total seen in "
@@ -274,7 +285,7 @@ else:
                 "Thresholds per numeric feature",
                 min_value=1,
                 max_value=3,
-                value=1,
+                value=int(setup_default("max_feature_uses")),
                 step=1,
                 help="1" + PAPER + ": every feature once; 2" + RECOMMENDED + ": a later stage may ask "
                 "about the same measurement with another threshold (its value is entered once).",
@@ -285,7 +296,7 @@ else:
                 "Training rows each answer must hold",
                 min_value=1,
                 max_value=1000,
-                value=1,
+                value=int(setup_default("min_support")),
                 step=1,
                 help="1" + PAPER + ": any threshold; 10" + RECOMMENDED + ": a threshold is only used where "
                 "at least this many training rows fall on each side of it (and between it and the "
@@ -299,6 +310,7 @@ else:
                 "Confidence intervals",
                 INTERVAL_LABELS,
                 "w_train_interval_correction",
+                default=setup_default("interval_correction"),
                 help="How a stage's simultaneous intervals share the confidence level among its "
                 "totals. Šidák gives the same guarantee with intervals that are never wider.",
             )

@@ -17,14 +17,18 @@ session's memory on the server): it is never written to disk or sent anywhere.
                            ``"triage_cost_ratio_version"``).
 ``"triage_confidence"``    widget: level of the intervals (0.8, 0.9, 0.95 or 0.99).
 ``"triage_basis"``         widget: decide on the interval's "upper" bound or the "point" estimate.
+``"triage_tolerance"``     widget: the stop rule's share of training patients who changed outcome.
 ``"triage_model_ref"``     the model the answers belong to; another model restarts the triage.
 ``"triage_seen_trained"``  the Train page's list at the last visit; a new one becomes the choice.
-``"triage_bands"``         (model, confidence, StageBands): the intervals, kept between reruns.
+``"triage_bands"``         (model, confidence, StageBands): the list's derived tables (intervals,
+                           outcomes, stop statistics), kept between reruns for this list version.
+``"triage_questions"``     (model, columns, questions): the list's questions, kept likewise.
 ``"triage_answers"``       dict column -> raw answer (a number, 1.0/0.0, a category; None =
                            unknown), in the order asked. A column is asked once: later stages
                            on the same column take its answer.
 ``"triage_stage"``         int: stages answered so far (asked or taken from an earlier answer).
-``"triage_override"``      bool: the clinician chose "Continue anyway" past a stop.
+``"triage_passed"``        set of int: the stages whose stop the clinician passed with "Continue
+                           anyway"; the list still stops at the next stop.
 ``"triage_input_error"``   str | None: why the last "Next" was not accepted.
 ``"triage_q<n>"``          widget: the answer to question n + 1 (index of the option, or the
                            number); ``"triage_q<n>_unknown"`` the "unknown" box of a number.
@@ -34,6 +38,7 @@ session's memory on the server): it is never written to disk or sent anywhere.
 
 The settings and the model choice persist across page switches (``persist_state="session"``);
 a changed model restarts the triage, changed settings recompute it with the answers kept.
+Everything below the settings is a fragment (``st.fragment``): an answer reruns only it.
 """
 
 from __future__ import annotations
@@ -46,19 +51,26 @@ import streamlit as st
 
 from psl_core.binarization import NUMERIC
 from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
-from psl_core.decision import StageBands, triage_step
+from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN, StageBands, triage_step
 from psl_core.errors import PSLError
+from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.questions import (
     UNKNOWN_TEXT,
     advance,
     build_questions,
     first_stage_of,
+    headline,
+    how_it_decides,
+    interval_sentence,
     interval_text,
+    one_in,
+    outcome_text,
     percent,
     prior_decision_text,
     probability_text,
     recorded_answers,
     stage_answers,
+    stop_sentence,
     totals_text,
     triage_figure,
     triage_steps,
@@ -73,18 +85,9 @@ BASIS_LABELS = {
     "upper": "Risk-averse: the upper end of the interval",
     "point": "The probability itself (point estimate)",
 }
-# Colour and words of each decision; the words alone carry the meaning.
-DECISION_STYLE = {
-    "positive": ("red", "Positive"),
-    "negative": ("green", "Negative"),
-    "continue": ("blue", "Continue: not decided yet"),
-    "uncertain": ("orange", "Uncertain: refer or gather more evidence"),
-}
-STOP_RULES = {
-    "confident": "the decision is confident: the whole interval lies on one side of the decision threshold.",
-    "settled": "the decision is settled: no answers to the remaining questions could change it.",
-    "end of list": "every question of the list is answered.",
-}
+# Colour of each outcome; the words (psl_triage.questions.headline) alone carry the meaning.
+OUTCOME_COLOURS = {RULE_IN: "red", RULE_OUT: "green", UNCERTAIN: "orange"}
+TOLERANCES = (0.01, 0.02, 0.05, 0.1, 0.2)
 BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
 # Touch targets at the bedside: the answer buttons at least 44 px tall (WCAG 2.5.5), scoped to
 # their container; Streamlit draws them 36 px tall and has no parameter for it.
@@ -102,7 +105,7 @@ def cached_model(path: str, modified: float):
 def restart() -> None:
     ss.triage_answers = {}
     ss.triage_stage = 0
-    ss.triage_override = False
+    ss.triage_passed = set()
     ss.triage_input_error = None
     for key in [key for key in ss if str(key).startswith("triage_q")]:
         del ss[key]
@@ -134,18 +137,28 @@ def undo_last(questions) -> None:
     column = next(reversed(ss.triage_answers))
     del ss.triage_answers[column]
     ss.triage_stage = first_stage_of(questions, column)
+    ss.triage_passed = {stage for stage in ss.triage_passed if stage <= ss.triage_stage}
     ss.triage_input_error = None
 
 
-def continue_anyway() -> None:
-    ss.triage_override = True
+def continue_anyway(stage: int) -> None:
+    ss.triage_passed = ss.triage_passed | {stage}
 
 
 def stage_bands(model, confidence: float) -> StageBands:
+    """The list's derived tables at this confidence, computed once per list version."""
     kept = ss.get("triage_bands")
     if kept is None or kept[0] is not model or kept[1] != confidence:
         ss.triage_bands = (model, confidence, StageBands(model, confidence))
     return ss.triage_bands[2]
+
+
+def list_questions(model, columns):
+    """The list's questions, built once per list version."""
+    kept = ss.get("triage_questions")
+    if kept is None or kept[0] is not model or kept[1] != columns:
+        ss.triage_questions = (model, columns, build_questions(model, columns))
+    return ss.triage_questions[2]
 
 
 def model_options() -> tuple[dict[str, str], list[str]]:
@@ -184,7 +197,7 @@ if "triage_answers" not in ss:
 st.title("Triage")
 st.markdown(
     "Answer one question at a time. After each answer the list shows the risk with its "
-    "uncertainty and stops as soon as the decision is clear."
+    "uncertainty and stops once further answers are unlikely to change the outcome."
 )
 options, problems = model_options()
 for problem in problems:
@@ -224,12 +237,13 @@ dataset = metadata.get("dataset") or {}
 positive_label = dataset.get("positive_label") or "the positive class"
 negative_label = dataset.get("negative_label") or "the negative class"
 
-with st.expander("Settings: cost of a miss, confidence, decision basis"):
+with st.expander("Settings: cost of a miss, confidence, decision basis, when to stop"):
     cost_ratio = cost_ratio_input("triage", model, metadata)
     st.caption(
         f"M = {cost_ratio:g} means missing one case of {positive_label} is as bad as {cost_ratio:g} "
-        f"false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive when the risk exceeds 1/(1+M) = "
-        f"{percent(decision_threshold(cost_ratio))} (the paper uses M = 10)."
+        f"false alarm{'' if cost_ratio == 1 else 's'}, so the decision threshold is 1/(1+M) = "
+        f"{percent(decision_threshold(cost_ratio))}: the list rules in when the whole interval lies above it "
+        "and rules out when it lies below (the paper uses M = 10)."
     )
     confidence = st.radio(
         "Confidence level of the interval", CONFIDENCES, index=CONFIDENCES.index(0.95),
@@ -248,6 +262,19 @@ with st.expander("Settings: cost of a miss, confidence, decision basis"):
         "Risk-averse (default) decides positive when the risk may plausibly exceed the threshold, so an "
         "underestimated risk never sends a patient home; the point estimate uses the probability alone."
     )
+    has_statistics = getattr(model, "stop_statistics_", None) is not None
+    if has_statistics:
+        tolerance = st.select_slider(
+            "Stop once fewer training patients than this changed outcome with more questions",
+            TOLERANCES, value=DEFAULT_TOLERANCE, key="triage_tolerance", persist_state="session",
+            format_func=lambda share: f"{share:.0%} ({one_in(share)})",
+        )
+        st.caption(
+            "A ruled-in or ruled-out patient stops when so few training patients with the same answers "
+            "ended at another outcome after the rest of the list; lower asks more questions."
+        )
+    else:
+        tolerance = DEFAULT_TOLERANCE
     full_length = len(model.literals_)
     recommended = model.recommended_stages_
     if recommended is not None and 0 < recommended < full_length:
@@ -284,13 +311,7 @@ with st.expander("How this works"):
 - Each total maps to a **calibrated probability** of {positive_label}, learned from the
   training data, with a **{confidence:.0%} interval**: the range the true risk lies in with
   that confidence, wider where the training data had few patients with that total.
-- The decision weighs a missed case M times as heavily as a false alarm: **positive** when the
-  risk is above 1/(1+M) = {percent(threshold)}, **negative** otherwise. Risk-averse decisions
-  use the upper end of the interval instead of the probability.
-- The list **stops** when the decision is **confident** (the whole interval lies on one side
-  of the threshold) or **settled** (no answers to the remaining questions could change it).
-  You may continue anyway. If every question is answered and the interval still contains the
-  threshold, the outcome is **uncertain: refer or gather more evidence**.
+{how_it_decides(threshold, confidence, tolerance, has_statistics).strip()}
 - An answer can be **unknown / not measured**. It is never guessed: the list then follows
   both possible answers, shows every total they allow, and reports the range of
   probabilities and the widest interval over them, so unknown answers make the decision
@@ -303,155 +324,172 @@ with st.expander("How this works"):
 """
     )
 
-questions = build_questions(model, metadata.get("columns"))[:length]
-n_questions = len(questions)
+questions = list_questions(model, metadata.get("columns"))[:length]
 bands = stage_bands(model, confidence)
-answers = ss.triage_answers
+if not has_statistics:
+    st.caption(
+        ":material/info: This list was saved before lists carried how often more questions change the "
+        "outcome, so it stops as soon as a patient is ruled in or out (the earlier rule)."
+    )
 
 
-def halts(n_answered: int) -> bool:
-    if ss.triage_override:
-        return False
+@st.fragment
+def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float) -> None:
+    """Where the triage stands, the next question and the way here: reruns alone on every answer."""
+    n_questions = len(questions)
+    threshold = decision_threshold(cost_ratio)
+    answers = ss.triage_answers
+
+    def halts(n_answered: int) -> bool:
+        if n_answered in ss.triage_passed:
+            return False
+        _, holds = stage_answers(questions, answers, n_answered)
+        step = triage_step(bands, holds, cost_ratio, basis, n_stages=n_questions, tolerance=tolerance)
+        return step.stop_reason is not None
+
+    ss.triage_stage = advance(questions, answers, min(ss.triage_stage, n_questions), halts)
+    n_answered = ss.triage_stage
+    steps = triage_steps(bands, questions, answers, n_answered, cost_ratio, basis, tolerance)
+    current = steps[-1]
+    passed = n_answered in ss.triage_passed
+    halted = (current.stop_reason is not None and not passed) or n_answered == n_questions
     _, holds = stage_answers(questions, answers, n_answered)
-    return triage_step(bands, holds, cost_ratio, basis, n_stages=n_questions).stop_reason is not None
 
+    # --- where the triage stands ---------------------------------------------------------
+    st.subheader("Before the first question" if n_answered == 0 else f"After question {n_answered} of {n_questions}")
+    words = headline(current, basis, positive_label, negative_label)
+    if not halted:
+        words += " (not stopped yet)"
+    st.markdown(f"## :{OUTCOME_COLOURS[current.outcome]}[{words}]")
+    with st.container(horizontal=True, gap="medium"):  # wraps onto more lines on a narrow screen
+        st.metric("Total score", totals_text(current.totals), width="content")
+        st.metric(f"Probability of {positive_label}", probability_text(current), width="content")
+        st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
+    st.markdown(interval_sentence(current, confidence))
+    # Always drawn, empty or not, so that the question's form below keeps its place on the page:
+    # Streamlit then keeps the form's elements, and the keyboard focus stays on Next after an answer.
+    with st.container():
+        if None in holds:
+            st.info(
+                f":material/help: {holds.count(None)} answer(s) unknown. The list does not guess them: it "
+                f"shows every total they allow ({totals_text(current.totals)}) and the range over both "
+                "answers of each, so the interval is wider and the decision more cautious."
+            )
 
-ss.triage_stage = advance(questions, answers, min(ss.triage_stage, n_questions), halts)
-n_answered = ss.triage_stage
-steps = triage_steps(bands, questions, answers, n_answered, cost_ratio, basis)
-current = steps[-1]
-halted = (current.stop_reason is not None and not ss.triage_override) or n_answered == n_questions
-_, holds = stage_answers(questions, answers, n_answered)
-
-# --- where the triage stands -------------------------------------------------------------
-
-st.subheader("Before the first question" if n_answered == 0 else f"After question {n_answered} of {n_questions}")
-colour, words = DECISION_STYLE[current.decision]
-if current.decision in ("positive", "negative"):
-    words += f" ({positive_label if current.decision == 'positive' else negative_label})"
-st.markdown(f"## :{colour}[{words}]")
-with st.container(horizontal=True, gap="medium"):  # wraps onto more lines on a narrow screen
-    st.metric("Total score", totals_text(current.totals), width="content")
-    st.metric(f"Probability of {positive_label}", probability_text(current), width="content")
-    st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
-st.markdown(current.explanation)
-# Always drawn, empty or not, so that the question's form below keeps its place on the page:
-# Streamlit then keeps the form's elements, and the keyboard focus stays on Next after an answer.
-with st.container():
-    if None in holds:
-        st.info(
-            f":material/help: {holds.count(None)} answer(s) unknown. The list does not guess them: it "
-            f"shows every total they allow ({totals_text(current.totals)}) and the range over both "
-            "answers of each, so the interval is wider and the decision more cautious."
-        )
-
-if halted:
-    where = "before the first question" if n_answered == 0 else f"after question {n_answered}"
-    if current.decision == "uncertain":
-        answered = (
-            f"All {n_questions} question{'' if n_questions == 1 else 's'} are answered" if n_questions
-            else "This list has no questions (the Train page says why)"
-        )
-        st.warning(
-            f"**Uncertain: refer or gather more evidence.** {answered} "
-            f"and the {confidence:.0%} interval ({interval_text(current)}) still contains the decision "
-            f"threshold of {percent(threshold)}."
-        )
-    else:
-        st.success(f"**Stopped {where}** because {STOP_RULES[current.stop_reason]}", icon=":material/flag:")
+    if halted:
+        where = "before the first question" if n_answered == 0 else f"after question {n_answered}"
+        reason = stop_sentence(current, tolerance) or "Every question of the list is answered."
+        if current.outcome == UNCERTAIN and current.stop_reason in (END_OF_LIST, None):
+            answered = (
+                f"All {n_questions} question{'' if n_questions == 1 else 's'} are answered" if n_questions
+                else "This list has no questions (the Train page says why)"
+            )
+            st.warning(
+                f"**Uncertain: refer or gather more evidence.** {answered} "
+                f"and the {confidence:.0%} interval ({interval_text(current)}) still contains the decision "
+                f"threshold of {percent(threshold)}."
+            )
+        else:
+            if current.outcome == UNCERTAIN:
+                reason += " The outcome stays uncertain: refer or gather more evidence."
+            st.success(f"**Stopped {where}.** {reason}", icon=":material/flag:")
         prior_only = prior_decision_text(current, cost_ratio, confidence, positive_label, negative_label)
         if prior_only:  # every patient gets this decision: say why, and how to use the questions
             st.info(prior_only, icon=":material/info:")
-elif current.stop_reason is not None:
-    st.caption(f"The list would stop here ({current.stop_reason}); you chose to continue.")
+    elif passed and current.stop_reason is not None:
+        st.caption(
+            f"The list would stop here ({stop_sentence(current, tolerance)}); you chose to continue. "
+            "It stops again at its next stop."
+        )
 
-# --- the next question -------------------------------------------------------------------
-
-if not halted:
-    question = questions[n_answered]
-    widget_key = f"triage_q{n_answered}"
-    with st.form("triage_form"):
-        st.caption(f"Question {question.stage} of {n_questions}")
-        st.markdown(f"### {question.prompt}")
-        st.markdown(f"**{question.rule}**")
-        if question.kind == NUMERIC:
-            st.number_input(
-                question.prompt, value=None, step=1.0, format="%g", key=widget_key,
-                placeholder="Type the value, then press Enter", label_visibility="collapsed",
-            )
-            st.checkbox(UNKNOWN_TEXT, key=f"{widget_key}_unknown")
-        else:
-            choices = list(range(len(question.options) + 1))
-            texts = [text for _, text in question.options] + [UNKNOWN_TEXT]
-            if len(choices) <= BUTTONS_MAX_OPTIONS:
-                with st.container(key="triage_answer_buttons"):
-                    st.segmented_control(
-                        question.prompt, choices, format_func=texts.__getitem__, key=widget_key,
-                        label_visibility="collapsed", width="stretch",
-                    )
-            else:
-                st.selectbox(
-                    question.prompt, choices, index=None, format_func=texts.__getitem__, key=widget_key,
-                    label_visibility="collapsed", placeholder="Choose an answer",
+    # --- the next question ---------------------------------------------------------------
+    if not halted:
+        question = questions[n_answered]
+        widget_key = f"triage_q{n_answered}"
+        with st.form("triage_form"):
+            st.caption(f"Question {question.stage} of {n_questions}")
+            st.markdown(f"### {question.prompt}")
+            st.markdown(f"**{question.rule}**")
+            if question.kind == NUMERIC:
+                st.number_input(
+                    question.prompt, value=None, step=1.0, format="%g", key=widget_key,
+                    placeholder="Type the value, then press Enter", label_visibility="collapsed",
                 )
-        st.form_submit_button(
-            "Next", type="primary", icon=":material/arrow_forward:", width="stretch", key="triage_next",
-            on_click=record_answer, args=(question, widget_key),
-        )
-    if ss.triage_input_error:
-        st.warning(ss.triage_input_error)
+                st.checkbox(UNKNOWN_TEXT, key=f"{widget_key}_unknown")
+            else:
+                choices = list(range(len(question.options) + 1))
+                texts = [text for _, text in question.options] + [UNKNOWN_TEXT]
+                if len(choices) <= BUTTONS_MAX_OPTIONS:
+                    with st.container(key="triage_answer_buttons"):
+                        st.segmented_control(
+                            question.prompt, choices, format_func=texts.__getitem__, key=widget_key,
+                            label_visibility="collapsed", width="stretch",
+                        )
+                else:
+                    st.selectbox(
+                        question.prompt, choices, index=None, format_func=texts.__getitem__, key=widget_key,
+                        label_visibility="collapsed", placeholder="Choose an answer",
+                    )
+            st.form_submit_button(
+                "Next", type="primary", icon=":material/arrow_forward:", width="stretch", key="triage_next",
+                on_click=record_answer, args=(question, widget_key),
+            )
+        if ss.triage_input_error:
+            st.warning(ss.triage_input_error)
 
-with st.container(horizontal=True):
-    if halted and n_answered < n_questions:
+    with st.container(horizontal=True):
+        if halted and n_answered < n_questions:
+            st.button(
+                "Continue anyway", key="triage_continue", on_click=continue_anyway, args=(n_answered,),
+                type="primary", icon=":material/skip_next:",
+            )
         st.button(
-            "Continue anyway", key="triage_continue", on_click=continue_anyway, type="primary",
-            icon=":material/skip_next:",
+            "Change the last answer", key="triage_undo", on_click=undo_last, args=(questions,),
+            disabled=not answers, icon=":material/undo:",
         )
-    st.button(
-        "Change the last answer", key="triage_undo", on_click=undo_last, args=(questions,),
-        disabled=not answers, icon=":material/undo:",
+        st.button("Restart", key="triage_restart", on_click=restart, icon=":material/restart_alt:")
+
+    # --- the way here --------------------------------------------------------------------
+    st.subheader("Risk after each answer")
+    st.plotly_chart(
+        triage_figure(steps, threshold, confidence), key="triage_chart", config={"displayModeBar": False},
     )
-    st.button("Restart", key="triage_restart", on_click=restart, icon=":material/restart_alt:")
-
-# --- the way here ------------------------------------------------------------------------
-
-st.subheader("Risk after each answer")
-st.plotly_chart(
-    triage_figure(steps, threshold, confidence), key="triage_chart", config={"displayModeBar": False},
-)
-recorded = recorded_answers(questions, answers, n_answered)
-if n_answered:
-    st.table(
-        pd.DataFrame(
-            [
-                {
-                    "Question": question.rule,
-                    "Answer": answer or "unknown",
-                    "Total": totals_text(step.totals),
-                    "Probability": probability_text(step),
-                    "Decision": step.decision,
-                    f"{confidence:.0%} interval": interval_text(step),
-                }
-                for question, answer, step in zip(questions, recorded, steps[1:])
-            ],
-            index=[f"Q{step.stage}" for step in steps[1:]],
+    recorded = recorded_answers(questions, answers, n_answered)
+    if n_answered:
+        st.table(
+            pd.DataFrame(
+                [
+                    {
+                        "Question": question.rule,
+                        "Answer": answer or "unknown",
+                        "Total": totals_text(step.totals),
+                        "Probability": probability_text(step),
+                        "Decision": outcome_text(step, basis),
+                        f"{confidence:.0%} interval": interval_text(step),
+                    }
+                    for question, answer, step in zip(questions, recorded, steps[1:])
+                ],
+                index=[f"Q{step.stage}" for step in steps[1:]],
+            )
         )
+
+    st.subheader("Record for the notes")
+    record = triage_record(
+        model_name, model_version, [q.record_line for q in questions[:n_answered]], recorded, steps,
+        cost_ratio, confidence, basis, tolerance,
+    )
+    text = record_text(record)
+    st.code(text, language=None, wrap_lines=True)
+    text_column, json_column = st.columns(2)
+    text_column.download_button(
+        "Download as text", text, file_name="psl-triage-record.txt", mime="text/plain",
+        key="triage_download_text", on_click="ignore", width="stretch", icon=":material/download:",
+    )
+    json_column.download_button(
+        "Download as JSON", json.dumps(record, indent=2, ensure_ascii=False), file_name="psl-triage-record.json",
+        mime="application/json", key="triage_download_json", on_click="ignore", width="stretch",
+        icon=":material/download:",
     )
 
-st.subheader("Record for the notes")
-record = triage_record(
-    model_name, model_version, [q.record_line for q in questions[:n_answered]], recorded, steps,
-    cost_ratio, confidence, basis,
-)
-text = record_text(record)
-st.code(text, language=None, wrap_lines=True)
-text_column, json_column = st.columns(2)
-text_column.download_button(
-    "Download as text", text, file_name="psl-triage-record.txt", mime="text/plain",
-    key="triage_download_text", on_click="ignore", width="stretch", icon=":material/download:",
-)
-json_column.download_button(
-    "Download as JSON", json.dumps(record, indent=2, ensure_ascii=False), file_name="psl-triage-record.json",
-    mime="application/json", key="triage_download_json", on_click="ignore", width="stretch",
-    icon=":material/download:",
-)
+
+triage(questions, bands, cost_ratio, confidence, basis, tolerance)

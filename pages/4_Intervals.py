@@ -61,8 +61,8 @@ with right:
     )
 st.markdown(
     f"Decision threshold 1/(1+M) = **{decision_threshold(cost_ratio):.1%}**. "
-    ":red[Red]: the whole interval lies above it, **confidently positive**. "
-    ":blue[Blue]: at or below it, **confidently negative**. Grey: the interval crosses it, "
+    ":red[Red]: the whole interval lies above it, **ruled in**. "
+    ":blue[Blue]: the whole interval lies below it, **ruled out**. Grey: the interval contains it, "
     "**uncertain** (ask the next question). Hollow: no training patient had this total; its "
     "interval is borrowed from the neighbouring totals."
 )

@@ -33,11 +33,13 @@ from psl_core.evaluation import (
     band_summary,
     monte_carlo_cv,
 )
+from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.plots import stagewise_figure, three_way_figure
+from psl_triage.questions import one_in
 from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors
 
 RULES = {
-    STEPWISE: "Bedside: ask until the list is confident, then stop",
+    STEPWISE: "Bedside: the Triage page's stop rule",
     FIXED_STAGE: "Every patient is asked the first questions up to a stage",
 }
 
@@ -59,6 +61,7 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
     result = monte_carlo_cv(
         prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,
         cost_ratio=cost_ratio, confidence=confidence, progress=progress,
+        bedside_stages=model.recommended_stages_,
     )
     bar.progress(1.0, text=f"Done: {n_splits} splits in {time.perf_counter() - start:.1f} s")
     ss.evaluation_result = {"model": model, "prepared": prepared, "result": result}
@@ -133,10 +136,14 @@ with shown_errors("summarizing the splits"):
 
 st.header("Decide or refer: the three-way view")
 st.markdown(
-    "A patient is *decided* when the interval lies wholly above 1/(1+M) (positive) or wholly "
-    "at or below it (negative); otherwise the list abstains: ask more, or refer. A higher "
+    "A patient is *decided* when the list rules them in (the interval lies wholly above 1/(1+M)) "
+    "or out (wholly below it); otherwise the outcome is uncertain: ask more, or refer. A higher "
     "confidence level means wider intervals: fewer patients decided, but those more reliably. "
-    "Coverage is the share of test patients decided; accuracy and loss are over the decided ones."
+    "Coverage is the share of test patients decided; accuracy and loss are over the decided ones. "
+    "The bedside rule is the Triage page's with its default settings: the recommended questions, "
+    f"stopping when ruled in or out and fewer than {one_in(DEFAULT_TOLERANCE)} training patients "
+    "with the same answers changed outcome with more questions, when no answer can change the "
+    "outcome, or at the end."
 )
 with shown_errors("drawing the three-way view"):
     three_way = band_summary(result.three_way)
@@ -152,11 +159,10 @@ with shown_errors("drawing the three-way view"):
         questions = table[table["measure"] == "questions"][["confidence", "mean"]]
         if (questions["mean"] == 0).all():
             st.info(
-                "Before any question the interval of the prior (the share of patients with the "
-                "outcome) already lies wholly on one side of "
-                f"1/(1+M) = {1 / (1 + settings['cost_ratio']):.1%}, "
-                "so at the bedside the list decides every patient without asking anything. A larger "
-                "or smaller M, or the fixed-stage rule, shows what the questions add."
+                "At every confidence level the list stops before its first question: no answer "
+                f"changes the outcome at M = {settings['cost_ratio']:g}, so at the bedside every "
+                "patient gets the same outcome. A larger or smaller M, or the fixed-stage rule, "
+                "shows what the questions add."
             )
         st.dataframe(
             questions.rename(columns={"confidence": "Confidence level", "mean": "Questions asked (mean)"}),

@@ -7,7 +7,8 @@ the app (decisions, stopping, data preparation, figures). It never imports Strea
 Modules follow the paper's sections: :mod:`~psl_core.binarization` (4.3),
 :mod:`~psl_core.calibration` (4.2), :mod:`~psl_core.intervals` (4.4),
 :mod:`~psl_core.search` (4.1), :mod:`~psl_core.model` (Def. 3),
-:mod:`~psl_core.serialization` (model files).
+:mod:`~psl_core.decision` and :mod:`~psl_core.stopping` (5.4: the bedside decision and when
+to stop), :mod:`~psl_core.serialization` (model files).
 """
 
 from .errors import DataError, ModelFileError, PSLError

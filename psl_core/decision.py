@@ -1,45 +1,92 @@
-"""Cost-weighted decisions and stopping at the bedside (paper, Sec. 5.4; Ciucci).
+"""The bedside decision and when to stop asking, stated once (paper, Sec. 5.4; Ciucci).
 
-A missed case (false negative) costs M, a false alarm (false positive) costs 1. For a
-probability p the expected loss of deciding is ``min(1 - p, M p)``: deciding positive
-costs (1 - p) in expectation, negative costs M p; so the decision is positive exactly
-when p > 1 / (1 + M). The risk-averse variant uses the interval's upper bound u in
-place of p (a possibly under-estimated risk is not allowed to send a patient home).
+A missed case (false negative) costs M, a false alarm (false positive) costs 1; for a
+probability p deciding costs ``min(1 - p, M p)`` in expectation, so positive is the cheaper
+action exactly when p > t = 1 / (1 + M) (:mod:`psl_core.cost_ratio`).
 
-The clinician answers one feature at a time; :func:`triage_step` says after each answer
-what the list knows and whether to stop:
+**Outcome.** With the list's interval [l, u] for the patient (the widest over the totals
+unknown answers leave open), the list
 
-- ``"confident"``: the whole interval lies on one side of 1 / (1 + M);
-- ``"settled"``: whatever the answers to the remaining features, the decision would be
-  the same at every later stage (checked over every total they can reach);
-- ``"end of list"``: no feature is left and the interval still straddles the threshold;
-  the outcome is then ``"uncertain"`` (refer or gather more evidence), the third option
-  of a three-way decision.
+- *rules in* when l > t: even the lowest plausible risk is above the threshold;
+- *rules out* when u < t: even the highest plausible risk is below it;
+- is otherwise *uncertain*: the interval contains the threshold.
+
+**Action.** Ruled in means positive, ruled out negative. An uncertain patient is, on the
+risk-averse basis (the paper's rule: decide on u), treated as positive until ruled out;
+on the point basis the action follows the estimate p (positive when p > t).
+
+**Stopping.** :func:`triage_step` says after each answer whether to stop, and why
+(:data:`STOP_REASONS`):
+
+- ``"settled"``: no answers to the remaining stages can change the three-way outcome at
+  any later stage (checked over every total they can reach), so the outcome is final;
+- ``"unlikely to change"``: the patient is ruled in or out and, of the training patients
+  with these answers, fewer than ``tolerance`` (default 5 %) end at another outcome at the
+  list's reference length (its recommended length, else its end): see
+  :mod:`psl_core.stopping`;
+- ``"ruled in or out"``: the rule of lists saved without those statistics: stop as soon as
+  the patient is ruled in or out;
+- ``"end of list"``: every stage is answered.
 
 An unknown answer is never guessed: the stage then covers both possible answers, its
 interval runs from the lowest lower bound to the highest upper bound over them, and the
 list goes on.
 """
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from .cost_ratio import DEFAULT_COST_RATIO, decision_threshold, expected_loss
 from .errors import PSLError
 from .intervals import check_confidence
+from .stopping import DEFAULT_TOLERANCE, ChangeTable, check_tolerance
 
 POSITIVE = "positive"
 NEGATIVE = "negative"
-CONTINUE = "continue"
+RULE_IN = "rule in"
+RULE_OUT = "rule out"
 UNCERTAIN = "uncertain"
+OUTCOMES = (RULE_OUT, UNCERTAIN, RULE_IN)
+"""The three-way outcomes, indexed by their code + 1 (codes -1, 0, 1)."""
 BASES = ("upper", "point")
+SETTLED = "settled"
+UNLIKELY_TO_CHANGE = "unlikely to change"
+RULED = "ruled in or out"
+END_OF_LIST = "end of list"
+STOP_REASONS = (SETTLED, UNLIKELY_TO_CHANGE, RULED, END_OF_LIST)
+
+
 def decide(p, cost_ratio):
     """"positive" where p > 1 / (1 + M), else "negative" (elementwise for arrays)."""
     positive = np.asarray(p, dtype=float) > decision_threshold(cost_ratio)
     if positive.ndim == 0:
         return POSITIVE if positive else NEGATIVE
     return np.where(positive, POSITIVE, NEGATIVE)
+
+
+def outcome_codes(lower, upper, threshold):
+    """The three-way outcome as codes: 1 rule in (l > t), -1 rule out (u < t), 0 uncertain.
+
+    Elementwise for arrays of equal shape; ``OUTCOMES[code + 1]`` is its name.
+    """
+    lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    return np.where(lower > threshold, 1, np.where(upper < threshold, -1, 0)).astype(np.int8)
+
+
+def action(outcome, basis_value, threshold, basis="upper"):
+    """The action taken for a three-way outcome: "positive" or "negative".
+
+    Ruled in is positive, ruled out negative; an uncertain patient is positive on the
+    risk-averse basis (u >= t there) and follows the estimate (p > t) on the point basis.
+    """
+    if outcome == RULE_IN:
+        return POSITIVE
+    if outcome == RULE_OUT:
+        return NEGATIVE
+    if basis == "upper":
+        return POSITIVE
+    return POSITIVE if basis_value > threshold else NEGATIVE
 
 
 def possible_totals(scores, answers):
@@ -70,9 +117,12 @@ class StepResult:
     """What the list says after the answers to stages 1..stage.
 
     ``probability_low``/``probability_high`` are equal unless an answer is unknown.
-    ``decision`` is "positive", "negative", "continue" or "uncertain"; ``lean`` is the
-    cost-weighted decision on the chosen basis (None when unknown answers leave it open);
-    ``stop_reason`` is None, "confident", "settled" or "end of list".
+    ``outcome`` is "rule in", "rule out" or "uncertain"; ``action`` the action taken on
+    the chosen basis, "positive" or "negative". ``stop_reason`` is None or one of
+    :data:`STOP_REASONS`. ``change_share`` is the share of training patients with these
+    answers (``change_scope`` "answers") or, when they are too few, of those at this stage
+    with the same outcome ("stage") whose outcome changes by the reference stage
+    ``change_reference``, over ``change_rows`` patients; None without statistics.
     """
 
     stage: int
@@ -82,34 +132,35 @@ class StepResult:
     lower: float
     upper: float
     threshold: float
-    decision: str
-    lean: str
+    outcome: str
+    action: str
     stop_reason: str
     expected_loss: float
-    explanation: str = field(default="")
+    change_share: float = None
+    change_rows: int = 0
+    change_scope: str = None
+    change_reference: int = None
 
     def to_dict(self):
         return asdict(self)
 
 
-def _basis_decision(values, threshold):
-    """Common decision of several basis values, or None if they disagree."""
-    above = np.asarray(values) > threshold
-    if above.all():
-        return POSITIVE
-    if not above.any():
-        return NEGATIVE
-    return None
-
-
 class StageBands:
-    """Point estimates and simultaneous intervals of every stage of a fitted list, kept
-    for one confidence level so a triage does not recompute them at every answer."""
+    """Everything a triage needs from one fitted list at one confidence level, computed once.
+
+    Holds every stage's point estimates and simultaneous intervals, the list's stop
+    statistics as a :class:`~psl_core.stopping.ChangeTable` (None for a list without them)
+    and, per threshold, the outcome of every reachable total, so that an answer at the
+    bedside only looks values up.
+    """
 
     def __init__(self, model, confidence=0.95):
         self.confidence = check_confidence(confidence)
         self.scores = list(model.scores_)
         self.bands = [model.stage_interval(k, self.confidence) for k in range(model.n_stages_)]
+        statistics = getattr(model, "stop_statistics_", None)
+        self.changes = None if statistics is None else ChangeTable(statistics)
+        self._outcomes = {}
 
     def at(self, stage, totals):
         """(point, lower, upper) arrays at the given totals of one stage."""
@@ -117,32 +168,91 @@ class StageBands:
         index = np.searchsorted(reachable, totals)
         return point[index], lower[index], upper[index]
 
+    def outcomes(self, stage, totals, threshold):
+        """Outcome codes (:func:`outcome_codes`) of the given totals of one stage."""
+        key = (stage, threshold)
+        if key not in self._outcomes:
+            _, lower, _, upper = self.bands[stage]
+            self._outcomes[key] = outcome_codes(lower, upper, threshold)
+        return self._outcomes[key][np.searchsorted(self.bands[stage][0], totals)]
 
-def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_stages=None):
+    def settled(self, stage, totals, last, code, threshold):
+        """Whether every total reachable from ``totals`` at stages stage+1..last has outcome ``code``.
+
+        Then no completion of the answers, unknown ones included, can change the outcome:
+        the union of intervals of totals that all rule in (out) rules in (out), and of totals
+        that are all uncertain is uncertain.
+        """
+        reachable = set(np.asarray(totals).tolist())
+        for later in range(stage + 1, last + 1):
+            score = self.scores[later - 1]
+            reachable |= {t + score for t in reachable}
+            if (self.outcomes(later, np.array(sorted(reachable)), threshold) != code).any():
+                return False
+        return True
+
+
+def _check_basis(basis):
+    if basis not in BASES:
+        raise PSLError(f"basis must be one of {list(BASES)}, got {basis!r}")
+
+
+def _last_stage(bands, n_stages):
+    last = len(bands.scores) if n_stages is None else int(n_stages)
+    if not 0 <= last <= len(bands.scores):
+        raise PSLError(f"n_stages must lie in 0..{len(bands.scores)}, got {n_stages!r}")
+    return last
+
+
+def _stop(bands, stage, totals, code, last, threshold, tolerance):
+    """(stop_reason, (share, rows, scope, reference)) of one state: the one stop rule."""
+    if stage < last and bands.settled(stage, totals, last, code, threshold):
+        return SETTLED, (None, 0, None, None)
+    change = (None, 0, None, None)
+    if bands.changes is not None:
+        reference = bands.changes.reference_for(stage, last)
+        if reference is not None:
+            change = (*bands.changes.change_share(
+                stage, reference, totals, code,
+                lambda t: bands.outcomes(stage, t, threshold), lambda t: bands.outcomes(reference, t, threshold),
+            ), reference)
+    if code != 0:
+        if bands.changes is None:
+            return RULED, change
+        if change[0] is not None and change[0] < tolerance:
+            return UNLIKELY_TO_CHANGE, change
+    if stage == last:
+        return END_OF_LIST, change
+    return None, change
+
+
+def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_stages=None,
+                tolerance=DEFAULT_TOLERANCE):
     """The state of a triage after some answers, and whether to stop.
 
     Parameters
     ----------
     bands : StageBands
-        The list's stagewise estimates and intervals at the chosen confidence.
+        The list's stagewise estimates, intervals and stop statistics at the chosen confidence.
     answers : sequence of {True, False, None}
         Answers to stages 1..k (k = len(answers)); None = unknown.
     cost_ratio : float
         M, the cost of a missed case relative to a false alarm (paper default 10).
     basis : {"upper", "point"}
-        Decide on the interval's upper bound (risk-averse, default) or the estimate.
+        Act on the interval's upper bound (risk-averse, default) or the estimate.
     n_stages : int or None
         Length of the list to use (stages 1..n_stages); None = the whole list.
+    tolerance : float in [0, 1)
+        Stop a ruled-in or ruled-out patient once fewer than this share of training
+        patients like them change outcome with more answers.
 
     Returns
     -------
     StepResult
     """
-    if basis not in BASES:
-        raise PSLError(f"basis must be one of {list(BASES)}, got {basis!r}")
-    last = len(bands.scores) if n_stages is None else int(n_stages)
-    if not 0 <= last <= len(bands.scores):
-        raise PSLError(f"n_stages must lie in 0..{len(bands.scores)}, got {n_stages!r}")
+    _check_basis(basis)
+    tolerance = check_tolerance(tolerance)
+    last = _last_stage(bands, n_stages)
     stage = len(answers)
     if stage > last:
         raise PSLError(f"{stage} answers given, but the list has only {last} stages")
@@ -150,20 +260,10 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
     totals = possible_totals(bands.scores, answers)
     point, lower, upper = bands.at(stage, totals)
     low, high = float(lower.min()), float(upper.max())
-    lean = _basis_decision(upper if basis == "upper" else point, threshold)
-    stop_reason = None
-    if low > threshold:
-        decision, stop_reason = POSITIVE, "confident"
-    elif high <= threshold:
-        decision, stop_reason = NEGATIVE, "confident"
-    elif stage < last and lean is not None and _settled(bands, totals, stage, last, lean, threshold, basis):
-        decision, stop_reason = lean, "settled"
-    elif stage == last:
-        decision, stop_reason = UNCERTAIN, "end of list"
-    else:
-        decision = CONTINUE
-    p_decide = float(upper.max() if basis == "upper" else point.max())
-    result = StepResult(
+    code = int(outcome_codes(low, high, threshold))
+    stop_reason, (share, rows, scope, reference) = _stop(bands, stage, totals, code, last, threshold, tolerance)
+    p_act = float(high if basis == "upper" else point.max())
+    return StepResult(
         stage=stage,
         totals=totals.tolist(),
         probability_low=float(point.min()),
@@ -171,42 +271,52 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
         lower=low,
         upper=high,
         threshold=threshold,
-        decision=decision,
-        lean=lean,
+        outcome=OUTCOMES[code + 1],
+        action=action(OUTCOMES[code + 1], p_act, threshold, basis),
         stop_reason=stop_reason,
-        expected_loss=float(expected_loss(p_decide, cost_ratio)),
+        expected_loss=float(expected_loss(p_act, cost_ratio)),
+        change_share=share,
+        change_rows=rows,
+        change_scope=scope,
+        change_reference=reference,
     )
-    result.explanation = explain(result, bands.confidence, basis)
-    return result
 
 
-def _settled(bands, totals, stage, last, lean, threshold, basis):
-    """Whether every completion of the remaining stages keeps the decision ``lean``."""
-    reachable = set(totals.tolist())
-    for later in range(stage + 1, last + 1):
-        score = bands.scores[later - 1]
-        reachable |= {t + score for t in reachable}
-        point, _, upper = bands.at(later, np.array(sorted(reachable)))
-        if _basis_decision(upper if basis == "upper" else point, threshold) != lean:
-            return False
-    return True
+def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tolerance=DEFAULT_TOLERANCE):
+    """Where the triage of patients with fully known answers stops, by :func:`triage_step`'s rule.
 
+    Parameters
+    ----------
+    bands : StageBands
+    totals : ndarray of int, shape (n_patients, K + 1)
+        Each patient's total at stages 0..K (``stagewise_totals``).
+    cost_ratio, n_stages, tolerance
+        As for :func:`triage_step`.
 
-def explain(step, confidence, basis):
-    """One plain-words sentence on the decision and why the triage stopped or goes on."""
-    level = f"{confidence:.0%}"
-    where = f"the {level} interval {step.lower:.1%}–{step.upper:.1%}"
-    line = f"1/(1+M) = {step.threshold:.1%}"
-    if step.stop_reason == "confident":
-        side = "above" if step.decision == POSITIVE else "at or below"
-        return f"Confident {step.decision}: {where} lies entirely {side} the decision threshold {line}."
-    if step.stop_reason == "settled":
-        return (f"Settled {step.decision}: no answers to the remaining questions could change the "
-                f"decision (made on the {'upper bound' if basis == 'upper' else 'estimate'}).")
-    if step.stop_reason == "end of list":
-        return (f"Uncertain: all questions answered and {where} still contains the decision "
-                f"threshold {line}. Refer or gather more evidence.")
-    return f"Continue: {where} contains the decision threshold {line}."
+    Returns
+    -------
+    stop : ndarray of int, shape (n_patients,)
+        The stage each patient stops at.
+    outcome : ndarray of int8, shape (n_patients,)
+        Their outcome code there (:func:`outcome_codes`).
+    """
+    tolerance = check_tolerance(tolerance)
+    last = _last_stage(bands, n_stages)
+    threshold = decision_threshold(cost_ratio)
+    totals = np.asarray(totals, dtype=np.int64)
+    stop = np.full(len(totals), last)
+    open_ = np.ones(len(totals), dtype=bool)
+    for stage in range(last + 1):
+        for total in np.unique(totals[open_, stage]):
+            code = int(bands.outcomes(stage, np.array([total]), threshold)[0])
+            if _stop(bands, stage, np.array([total]), code, last, threshold, tolerance)[0] is not None:
+                here = open_ & (totals[:, stage] == total)
+                stop[here], open_[here] = stage, False
+    codes = np.zeros(len(totals), dtype=np.int8)
+    for stage in np.unique(stop):
+        here = stop == stage
+        codes[here] = bands.outcomes(stage, totals[here, stage], threshold)
+    return stop, codes
 
 
 def answer_for(literal, value):

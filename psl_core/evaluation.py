@@ -27,9 +27,11 @@ from sklearn.model_selection import StratifiedShuffleSplit
 
 from .calibration import isotonic_probabilities
 from .cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
+from .decision import StageBands, outcome_codes, stop_stages
 from .errors import DataError, PSLError
 from .intervals import check_confidence
 from .metrics import binary_entropy
+from .stopping import DEFAULT_TOLERANCE, check_tolerance, reference_stages, transition_counts
 
 MEASURES = ("expected_entropy", "brier", "auc", "expected_loss")
 MEASURE_LABELS = {
@@ -46,7 +48,7 @@ METHODS = (PSL, LR_REGULARIZED, LR_UNREGULARIZED)
 _BASELINES = ((LR_REGULARIZED, 1.0), (LR_UNREGULARIZED, np.inf))
 
 FIXED_STAGE = "fixed stage"
-STEPWISE = "stop when confident"
+STEPWISE = "bedside stop rule"
 THREE_WAY_LEVELS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
 THREE_WAY_MEASURES = ("coverage", "accuracy", "expected_loss", "questions")
 Z_95 = 1.96
@@ -355,6 +357,8 @@ def monte_carlo_cv(
     confidence=0.95,
     progress=None,
     confidences=THREE_WAY_LEVELS,
+    tolerance=DEFAULT_TOLERANCE,
+    bedside_stages=None,
 ):
     """Monte Carlo cross-validation of a list against logistic regression (paper, Sec. 5).
 
@@ -377,13 +381,16 @@ def monte_carlo_cv(
     (:func:`fit_logistic`), which gives scikit-learn's solution in a fraction of its time.
 
     The three-way view: a test patient is *decided* when the interval at a confidence level
-    lies wholly above 1 / (1 + M) (positive) or at or below it (negative); otherwise the
-    list abstains. Two rules: ``"fixed stage"`` asks every patient the first k questions;
-    ``"stop when confident"`` goes through the list and stops at the first stage where the
-    patient is decided (its rows have a missing stage: no single one applies). Measures:
+    rules them in (wholly above 1 / (1 + M), positive) or out (wholly below it, negative);
+    otherwise the list abstains (uncertain: refer). Two rules: ``"fixed stage"`` asks every
+    patient the first k questions; ``"bedside stop rule"`` triages each patient as the
+    bedside triage does by default (:func:`psl_core.decision.stop_stages`): the first
+    ``recommended_stages_`` questions (else the whole list), stopping when settled, when
+    ruled in or out and fewer than ``tolerance`` of the training patients like them change
+    outcome, or at the end (its rows have a missing stage: no single one applies). Measures:
     ``coverage`` (share decided), ``accuracy`` and ``expected_loss`` on the decided patients
-    (NaN when none is), and ``questions`` (mean number of questions asked, all of them when
-    never decided; for the fixed rule simply k).
+    (NaN when none is), and ``questions`` (mean number of questions asked; for the fixed
+    rule simply k).
 
     Parameters
     ----------
@@ -403,6 +410,13 @@ def monte_carlo_cv(
         ``progress(done, n_splits)`` after every split.
     confidences : sequence of float in (0, 1)
         Levels of the three-way view.
+    tolerance : float in [0, 1)
+        The bedside stop rule's share of changed outcomes (:mod:`psl_core.stopping`).
+    bedside_stages : int or None
+        Questions the bedside rule asks at most, as at the bedside (the trained list's
+        recommended length): each split's list is used up to this stage (or its end) and its
+        stop statistics are counted on its training part with this stage as reference. None
+        uses each split list's own ``recommended_stages_``, else its whole length.
 
     Returns
     -------
@@ -414,6 +428,7 @@ def monte_carlo_cv(
         raise PSLError(f"test_size must be a fraction in (0, 1), got {test_size!r}")
     cost_ratio = check_cost_ratio(cost_ratio)
     confidence = check_confidence(confidence)
+    tolerance = check_tolerance(tolerance)
     levels = np.array(sorted({check_confidence(c) for c in confidences} | {confidence}))
     y = labels01(y)
     if len(X) != len(y):
@@ -430,7 +445,7 @@ def monte_carlo_cv(
         model = make_model().fit(_rows(X, train), y[train])
         _evaluate_split(
             split, model, indicators, y, train, test, cost_ratio, threshold, confidence, levels,
-            measures, three_way,
+            measures, three_way, tolerance, bedside_stages,
         )
         if progress is not None:
             progress(split + 1, n_splits)
@@ -445,6 +460,7 @@ def monte_carlo_cv(
             "seed": seed,
             "cost_ratio": cost_ratio,
             "confidence": confidence,
+            "tolerance": tolerance,
         },
     )
 
@@ -491,16 +507,16 @@ def _decision_loss(positive, y, cost_ratio):
 
 
 def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, threshold, confidence,
-                    levels, measures, three_way):
+                    levels, measures, three_way, tolerance=DEFAULT_TOLERANCE, bedside_stages=None):
     """Append one split's tidy rows to ``measures`` and ``three_way``."""
     literals = np.column_stack(
         [np.zeros(len(y), dtype=np.int64)]
         + [indicators(literal) for literal in model.literals_]
     )
-    totals = np.cumsum(literals * np.array([0] + list(model.scores_)), axis=1)[test]
+    all_totals = np.cumsum(literals * np.array([0] + list(model.scores_)), axis=1)
+    totals = all_totals[test]
     y_test = y[test]
     main = int(np.searchsorted(levels, confidence))
-    decided, positive = [], []
     coefficients = {C: np.zeros(1) for _, C in _BASELINES}
     for k in range(model.n_stages_):
         reachable, lower, q, upper = model.stage_interval(k, levels)  # bands of shape (levels, totals)
@@ -518,17 +534,19 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
             for method, values in rows
             for measure, value in zip(MEASURES, values)
         )
-        decided.append((lower[:, index] > threshold) | (upper[:, index] <= threshold))
-        positive.append(lower[:, index] > threshold)
-        _three_way_rows(split, FIXED_STAGE, k, levels, decided[-1], positive[-1],
-                        np.full(decided[-1].shape, k), y_test, cost_ratio, three_way)
-    # Stop at the first decided stage: (levels, stages, patients) -> (levels, patients).
-    decided, positive = np.stack(decided, axis=1), np.stack(positive, axis=1)
-    last = model.n_stages_ - 1
-    stop = np.where(decided.any(axis=1), decided.argmax(axis=1), last)
-    at_stop = np.take_along_axis(positive, stop[:, None, :], axis=1)[:, 0, :]
-    _three_way_rows(split, STEPWISE, pd.NA, levels, decided.any(axis=1), at_stop, stop, y_test,
-                    cost_ratio, three_way)
+        codes = outcome_codes(lower[:, index], upper[:, index], threshold)  # (levels, patients)
+        _three_way_rows(split, FIXED_STAGE, k, levels, codes != 0, codes > 0,
+                        np.full(codes.shape, k), y_test, cost_ratio, three_way)
+    # The bedside rule, per level: (levels, patients).
+    length = model.recommended_stages_
+    if bedside_stages is not None:
+        length = min(int(bedside_stages), len(model.literals_))
+        model.stop_statistics_ = transition_counts(all_totals[train], reference_stages(len(model.literals_), length))
+    stop, codes = np.array([
+        stop_stages(StageBands(model, level), totals, cost_ratio, length, tolerance)
+        for level in levels
+    ]).transpose(1, 0, 2)
+    _three_way_rows(split, STEPWISE, pd.NA, levels, codes != 0, codes > 0, stop, y_test, cost_ratio, three_way)
 
 
 def _three_way_rows(split, rule, stage, levels, decided, positive, questions, y, cost_ratio, rows):

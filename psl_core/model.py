@@ -25,6 +25,7 @@ from .search import (
     score_tracks,
     stage_options,
 )
+from .stopping import reference_stages, transition_counts
 
 _CHOICES = {
     "calibration": tuple(CALIBRATION_CODES),
@@ -200,6 +201,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     recommended_stages_ : int or None
         With ``recommend_folds``: the number of stages the internal cross-validation
         recommends (lowest mean held-out Brier score); None without it.
+    stop_statistics_ : dict or None
+        How often the training patients' outcome changes between stages: counts of
+        (total at stage k, total at the recommended length / the whole list) pairs, which
+        the bedside stop rule reads (:mod:`psl_core.stopping`). None for a list without
+        stages, one learned from pairs, or one read from a file saved before they existed.
     validation_brier_, validation_brier_se_ : ndarray of shape (n_stages_,) or None
         With ``recommend_folds``: mean held-out Brier score of each stage over the folds
         whose list reached it, and its standard error. NaN at a stage that no fold's list
@@ -379,6 +385,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
         if self.recommend_folds is not None:
             self._recommend_stages(X, y01, columns)
+        self.stop_statistics_ = transition_counts(
+            self.stagewise_totals(X), reference_stages(len(self.literals_), self.recommended_stages_),
+        ) if self.literals_ else None
         return self
 
     def _recommend_stages(self, X, y01, columns):
@@ -442,6 +451,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
         self.stage_probabilities_ = None
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
+        self.stop_statistics_ = None
         return self
 
     def _search(self, evaluator, score_set, progress):

@@ -19,6 +19,7 @@ A model file is one JSON object::
                             "recommended_stages": k},
       "metadata": {...}                 # free description: name, labels, units, ...;
                                         # "decision": {"cost_ratio": M} when present must hold M > 0
+      "stop_statistics": {"version": 1, ...}  # optional: see psl_core.stopping
     }
 
 :func:`loads` validates everything before building a model: unknown or missing keys,
@@ -38,6 +39,7 @@ from .calibration import reachable_totals
 from .cost_ratio import saved_cost_ratio
 from .errors import ModelFileError, PSLError
 from .search import END_REASONS
+from .stopping import check_stop_statistics
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
 SCHEMA_VERSION = 1
@@ -45,7 +47,7 @@ _TOP_KEYS = {
     "format", "schema_version", "params", "classes", "input", "stages", "calibration", "criterion",
     "validation", "metadata",
 }
-_OPTIONAL_TOP_KEYS = {"end_reason"}  # absent from files saved before it was recorded
+_OPTIONAL_TOP_KEYS = {"end_reason", "stop_statistics"}  # absent from files saved before they were recorded
 _VALIDATION_KEYS = {"brier", "brier_se", "recommended_stages"}
 _STAGE_KEYS = {"feature", "kind", "threshold", "category", "negated", "score"}
 _CALIBRATION_KEYS = {"totals", "probabilities", "positives", "negatives"}
@@ -104,6 +106,7 @@ def to_dict(model, metadata=None):
             "recommended_stages": int(model.recommended_stages_),
         },
         "metadata": dict(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
+        "stop_statistics": getattr(model, "stop_statistics_", None),
     }
 
 
@@ -327,5 +330,6 @@ def loads(text, cls):
     if end_reason is not None and end_reason not in END_REASONS:
         _fail(f"end_reason must be one of {list(END_REASONS)} or null, got {end_reason!r}")
     model.end_reason_ = end_reason
+    model.stop_statistics_ = check_stop_statistics(data.get("stop_statistics"), [t[0] for t in tables])
     model.metadata_ = data["metadata"]
     return model

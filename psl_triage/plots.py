@@ -25,6 +25,7 @@ from plotly.subplots import make_subplots
 
 from psl_core.calibration import beta_probabilities, calibrate_stage, calibrated_probabilities
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, decision_threshold
+from psl_core.decision import outcome_codes
 from psl_core.evaluation import (
     LR_REGULARIZED,
     LR_UNREGULARIZED,
@@ -38,8 +39,8 @@ from psl_core.evaluation import (
     stagewise_brier_decomposition,
 )
 
-CONFIDENT_POSITIVE = "confidently positive"
-CONFIDENT_NEGATIVE = "confidently negative"
+CONFIDENT_POSITIVE = "ruled in"
+CONFIDENT_NEGATIVE = "ruled out"
 UNCERTAIN = "uncertain"
 NO_TRAINING_CASE = "no training case"
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
@@ -227,7 +228,7 @@ def interval_table(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95)
     """Every reachable total of a stage with its interval and what it lets a clinician decide.
 
     ``decision`` is :data:`CONFIDENT_POSITIVE` when the whole interval lies above
-    1 / (1 + M), :data:`CONFIDENT_NEGATIVE` when it lies at or below it (as
+    1 / (1 + M), :data:`CONFIDENT_NEGATIVE` when it lies below it (as
     :func:`psl_core.decision.triage_step` decides), else :data:`UNCERTAIN`;
     ``no_training_case`` marks totals that no training row had (their bounds come from
     the neighbouring totals).
@@ -242,8 +243,7 @@ def interval_table(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95)
     totals, lower, point, upper = model.stage_interval(stage, confidence)
     positives = model.stage_positives_[stage]
     negatives = model.stage_negatives_[stage]
-    decision = np.where(lower > threshold, CONFIDENT_POSITIVE,
-                        np.where(upper <= threshold, CONFIDENT_NEGATIVE, UNCERTAIN))
+    decision = np.array([CONFIDENT_NEGATIVE, UNCERTAIN, CONFIDENT_POSITIVE])[outcome_codes(lower, upper, threshold) + 1]
     return pd.DataFrame(
         {
             "stage": stage,
@@ -309,7 +309,7 @@ def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95
 
     Error bars are the interval of :meth:`ProbabilisticScoringList.stage_interval`; the
     dashed line is the decision threshold 1/(1+M). Colour says whether the interval lies
-    wholly above (confidently positive), wholly at or below (confidently negative) or
+    wholly above (ruled in), wholly below (ruled out) or
     across the line; hollow markers are totals no training row had.
 
     Returns
@@ -401,7 +401,7 @@ def three_way_figure(summary, rule, stage):
     ----------
     summary : pandas.DataFrame
         :func:`psl_core.evaluation.band_summary` of :attr:`CVResult.three_way`.
-    rule : {"fixed stage", "stop when confident"}
+    rule : {"fixed stage", "bedside stop rule"}
     stage : int
         For the fixed rule, the stage every patient goes to; ignored for the stepwise rule.
 

@@ -1,9 +1,16 @@
-"""The record of one triage for the patient's notes: a JSON-ready dict and its plain text."""
+"""The record of one triage for the patient's notes: a JSON-ready dict and its plain text.
+
+It uses the words of the Triage page (:mod:`psl_triage.questions`): the outcome (ruled in,
+ruled out, uncertain), the action taken, and why the list stopped.
+"""
+
+from .questions import interval_sentence, outcome_text, stop_sentence
 
 BASIS_WORDS = {"upper": "upper bound of the interval", "point": "point estimate"}
 
 
-def triage_record(model_name, model_version, questions, raw_answers, steps, cost_ratio, confidence, basis):
+def triage_record(model_name, model_version, questions, raw_answers, steps, cost_ratio, confidence, basis,
+                  tolerance):
     """The record of one triage, for the patient's notes (JSON-ready dict).
 
     Parameters
@@ -17,25 +24,31 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
         One per stage from 0 to the last answered.
     cost_ratio, confidence : float
     basis : {"upper", "point"}
+    tolerance : float
+        The stop rule's share of changed outcomes.
     """
     final = steps[-1]
     return {
         "model": {"name": model_name, "version": model_version},
         "settings": {"cost_ratio_M": cost_ratio, "confidence": confidence, "decision_basis": basis,
-                     "decision_threshold": final.threshold},
+                     "decision_threshold": final.threshold, "stop_tolerance": tolerance},
         "answers": [
-            {"question": q, "answer": "unknown" if a is None else a, "step": s.to_dict()}
+            {"question": q, "answer": "unknown" if a is None else a, "decision": outcome_text(s, basis),
+             "step": s.to_dict()}
             for q, a, s in zip(questions, raw_answers, steps[1:])
         ],
         "prior": steps[0].to_dict(),
         "result": {
-            "decision": final.decision,
+            "outcome": final.outcome,
+            "decision": outcome_text(final, basis),
+            "action": final.action,
             "stop_reason": final.stop_reason,
+            "why_stopped": stop_sentence(final, tolerance),
             "stage": final.stage,
             "total_scores": final.totals,
             "probability": [final.probability_low, final.probability_high],
             "interval": [final.lower, final.upper],
-            "explanation": final.explanation,
+            "explanation": interval_sentence(final, confidence),
         },
     }
 
@@ -57,16 +70,19 @@ def record_text(record):
         p = _range_text(step["probability_low"], step["probability_high"])
         lines.append(
             f"{i}. {item['question']}: {item['answer']} → total {_totals_text(step['totals'])}, "
-            f"P = {p} [{step['lower']:.1%}, {step['upper']:.1%}], {step['decision']}"
+            f"P = {p} [{step['lower']:.1%}, {step['upper']:.1%}], {item['decision']}"
         )
     result = record["result"]
     lines += [
         "",
-        f"Result: {result['decision'].upper()} (stopped: {result['stop_reason'] or 'not yet'})",
+        f"Result: {result['decision'].upper()} (action: {result['action']}; "
+        f"stopped: {result['stop_reason'] or 'not yet'})",
         f"Probability {_range_text(*result['probability'])}, interval "
         f"[{result['interval'][0]:.1%}, {result['interval'][1]:.1%}]",
         result["explanation"],
     ]
+    if result["why_stopped"]:
+        lines.append(result["why_stopped"])
     return "\n".join(lines)
 
 

@@ -110,6 +110,9 @@ SETUPS = {
 recommended one, :class:`~psl_core.model.ProbabilisticScoringList`'s defaults, chosen by
 their measured test Brier scores on the shared datasets (``bench/quality.py``)."""
 
+DEFAULT_SETUP = "recommended"
+"""The setup the Train page starts with: the measured best; the paper's is one click away."""
+
 
 @dataclass(frozen=True)
 class TrainingOptions:

@@ -63,6 +63,7 @@ def test_data_that_is_not_ready_shows_the_reason(project_root):
 def test_train_shows_the_list_the_measures_and_keeps_the_model(page):
     assert not page.exception
     assert "No list yet" in texts(page.info)
+    page.radio(key="w_train_setup").set_value("paper").run()  # the paper's setup, one click away
     click_train(page)
     assert not page.exception and not page.error
     model = page.session_state["trained_model"]
@@ -124,11 +125,8 @@ def test_options_reach_the_learner(page):
 
 
 def test_the_setups_fill_the_options_and_reach_the_learner(page):
-    # The page opens on the paper's setup.
-    assert page.radio(key="w_train_setup").value == "paper"
-    assert page.radio(key="w_train_calibration").value == "isotonic"
-    assert page.radio(key="w_train_loss").value == "entropy"
-    page.radio(key="w_train_setup").set_value("recommended").run()
+    # The page opens on the recommended setup (the measured best).
+    assert page.radio(key="w_train_setup").value == "recommended"
     assert page.radio(key="w_train_calibration").value == "sigmoid"
     assert page.radio(key="w_train_loss").value == "cv_brier"
     assert page.number_input(key="w_train_prior_strength").value == 2.0
@@ -145,14 +143,19 @@ def test_the_setups_fill_the_options_and_reach_the_learner(page):
     assert model.interval_correction == "sidak"
     assert page.session_state["trained_metadata"]["training_options"]["setup"] == "recommended"
     assert "the recommended setup" in texts(page.caption)
-    # Back to the paper's: every option returns to the paper's choice.
+    # The paper's is one click away: every option takes the paper's choice.
     page.radio(key="w_train_setup").set_value("paper").run()
+    assert page.radio(key="w_train_calibration").value == "isotonic"
+    assert page.radio(key="w_train_loss").value == "entropy"
     click_train(page)
     model = page.session_state["trained_model"]
     assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses, model.min_support) == (
         "isotonic", "entropy", 0.0, 1, 1,
     )
     assert "the paper's setup" in texts(page.caption)
+    # And back.
+    page.radio(key="w_train_setup").set_value("recommended").run()
+    assert page.radio(key="w_train_calibration").value == "sigmoid"
 
 
 def test_a_custom_score_set_is_used(page):

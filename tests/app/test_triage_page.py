@@ -15,9 +15,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
-from psl_core.decision import StageBands, answer_for, triage_step
-from psl_triage.questions import percent
+from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
+from psl_triage.questions import headline, interval_sentence, outcome_text, percent, stop_sentence
 from psl_triage.store import save_model
+from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not measured"
@@ -37,7 +38,6 @@ METADATA = {
         "outcome_label": "Heart disease", "positive_label": "heart disease", "negative_label": "no heart disease",
     },
 }
-DECISION_WORDS = {"positive": "Positive", "negative": "Negative", "continue": "Continue", "uncertain": "Uncertain"}
 
 
 @pytest.fixture(scope="module")
@@ -112,16 +112,23 @@ def expected_step(model, raw_by_column, n_answered, cost_ratio=10.0, confidence=
     return triage_step(StageBands(model, confidence), holds, cost_ratio, basis)
 
 
-def assert_shows(at, step):
+def without_statistics(model):
+    """The list as a file saved before lists carried stop statistics loads."""
+    old = ProbabilisticScoringList.from_json(model.to_json())
+    old.stop_statistics_ = None
+    return old
+
+
+def assert_shows(at, step, basis="upper", confidence=0.95):
     metrics = {metric.label: metric.value for metric in at.metric}
     totals = [str(t).replace("-", MINUS) for t in step.totals]
     assert all(total in metrics["Total score"] for total in totals)
     probability = metrics["Probability of heart disease"]
     assert percent(step.probability_low) in probability and percent(step.probability_high) in probability
     assert metrics["95% interval"] == f"{percent(step.lower)} to {percent(step.upper)}"
-    headline = next(md.value for md in at.markdown if md.value.startswith("## "))
-    assert DECISION_WORDS[step.decision] in headline
-    assert step.explanation in [md.value for md in at.markdown]
+    shown = next(md.value for md in at.markdown if md.value.startswith("## "))
+    assert headline(step, basis, "heart disease", "no heart disease") in shown
+    assert interval_sentence(step, confidence) in [md.value for md in at.markdown]
 
 
 def test_without_a_model_the_page_points_to_train():
@@ -164,24 +171,66 @@ def test_an_unknown_answer_shows_the_range_over_both_answers(model):
     assert "does not guess" in at.info[0].value
 
 
-def test_a_confident_list_stops_and_may_continue_anyway(model):
-    at = open_page(model)  # M = 10: the prior alone is above the 9.1 % threshold
+def stops_at(model, patient, after, cost_ratio=10.0):
+    """The first stage after ``after`` where triage_step stops for this patient (or the list's end)."""
+    n_stages = len(model.literals_)
+    return next(k for k in range(after + 1, n_stages + 1)
+                if k == n_stages or expected_step(model, patient, k, cost_ratio).stop_reason is not None)
+
+
+def answer_until_stopped(at, model, shown):
+    while (column := asked_column(at, model)) is not None:
+        answer(at, shown[column])
+    return at.session_state["triage_stage"]
+
+
+def test_at_m_10_the_list_asks_stops_when_unlikely_to_change_and_again_after_continue_anyway(model):
+    at = open_page(model)  # M = 10: the prior alone is ruled in, but many training patients end ruled out
     step = expected_step(model, {}, 0)
-    assert step.stop_reason == "confident"
+    assert step.outcome == RULE_IN and step.stop_reason is None and step.change_share >= 0.05
+    assert_shows(at, step)
+    assert at.get("form") and not at.success  # the first question is asked
+    patient = {"hr": 171.0, "sex": 0.0, "cp": "4"}
+    shown = {"hr": 171.0, "sex": "female", "cp": "asymptomatic"}
+    stage = answer_until_stopped(at, model, shown)
+    step = expected_step(model, patient, stage)
+    assert stage == stops_at(model, patient, 0) and step.stop_reason is not None
+    assert_shows(at, step)
+    if stage < len(model.literals_):
+        assert f"Stopped after question {stage}." in at.success[0].value
+        assert stop_sentence(step) in at.success[0].value
+        at.button(key="triage_continue").click().run()
+        assert not at.exception
+        assert at.get("form") and "would stop here" in captions(at)
+        again = answer_until_stopped(at, model, shown)
+        assert again == stops_at(model, patient, stage) and again > stage  # stops again at the next stop
+        assert_shows(at, expected_step(model, patient, again))
+
+
+def test_a_list_saved_without_statistics_stops_as_soon_as_ruled_in_and_says_so(model):
+    old = without_statistics(model)
+    at = open_page(old)  # M = 10
+    step = expected_step(old, {}, 0)
+    assert (step.outcome, step.stop_reason) == (RULE_IN, RULED)
     assert_shows(at, step)
     assert "Stopped before the first question" in at.success[0].value
-    assert "confident" in at.success[0].value
+    assert "saved before lists carried how often more questions change the outcome" in captions(at)
     assert not at.get("form")
     at.button(key="triage_continue").click().run()
     assert not at.exception
-    assert at.get("form") and "would stop here" in " ".join(caption.value for caption in at.caption)
+    assert at.get("form") and "would stop here" in captions(at)
     assert not [info for info in at.info if "Before any question" in info.value]
+    # The list stops again at its next stop: here as soon as the next answer leaves it ruled in or out.
+    patient = {"hr": 171.0, "sex": 0.0, "cp": "4"}
+    stage = answer_until_stopped(at, old, {"hr": 171.0, "sex": "female", "cp": "asymptomatic"})
+    assert stage == stops_at(old, patient, 0)
 
 
 def test_a_stop_before_the_first_question_says_the_base_rate_decides_every_patient(model):
-    at = open_page(model)  # M = 10
-    step = expected_step(model, {}, 0)
-    assert (step.decision, step.stop_reason) == ("positive", "confident")
+    old = without_statistics(model)
+    at = open_page(old)  # M = 10
+    step = expected_step(old, {}, 0)
+    assert (step.outcome, step.stop_reason) == (RULE_IN, RULED)
     [info] = [info.value for info in at.info if "Before any question" in info.value]
     assert info.startswith(
         f"Before any question, the base rate of heart disease is {percent(step.probability_high)} "
@@ -194,20 +243,21 @@ def test_a_stop_before_the_first_question_says_the_base_rate_decides_every_patie
     lowered = float(re.search(r"With M at most ([0-9.]+)", info)[1])
     cost_ratio_input(at).set_value(lowered).run()
     assert not at.exception
-    assert expected_step(model, {}, 0, cost_ratio=lowered).stop_reason != "confident"
+    assert expected_step(old, {}, 0, cost_ratio=lowered).outcome != RULE_IN
     assert not [info for info in at.info if "Before any question" in info.value]
-    assert at.get("form") or "settled" in at.success[0].value
+    assert at.get("form") or "can change this outcome" in at.success[0].value
 
 
 def test_a_prior_below_the_threshold_is_explained_too(model):
-    at = open_page(model, cost_ratio=0.1)  # threshold 1/1.1 = 90.9 %
-    step = expected_step(model, {}, 0, cost_ratio=0.1)
-    assert (step.decision, step.stop_reason) == ("negative", "confident")
+    old = without_statistics(model)
+    at = open_page(old, cost_ratio=0.1)  # threshold 1/1.1 = 90.9 %
+    step = expected_step(old, {}, 0, cost_ratio=0.1)
+    assert (step.outcome, step.stop_reason) == (RULE_OUT, RULED)
     [info] = [info.value for info in at.info if "Before any question" in info.value]
-    assert "at or below the decision threshold 1/(1+M) = 90.9%" in info
+    assert "below the decision threshold 1/(1+M) = 90.9%" in info
     assert "decides **no heart disease** for every patient" in info
     raised = float(re.search(r"With M of ([0-9.]+) or more", info)[1])
-    assert expected_step(model, {}, 0, cost_ratio=raised).stop_reason != "confident"
+    assert expected_step(old, {}, 0, cost_ratio=raised).outcome != RULE_OUT
 
 
 def test_m_starts_at_the_lists_saved_m_and_a_value_typed_stays_until_another_list(model):
@@ -256,7 +306,7 @@ def test_all_unknown_ends_uncertain(model):
     n_stages = len(model.literals_)
     assert at.session_state["triage_stage"] == n_stages
     step = expected_step(model, {c: None for c in COLUMNS}, n_stages, cost_ratio=1.0)
-    assert step.decision == "uncertain"
+    assert (step.outcome, step.stop_reason) == ("uncertain", END_OF_LIST)
     assert_shows(at, step)
     assert "Uncertain: refer or gather more evidence" in at.warning[0].value
 
@@ -297,7 +347,7 @@ def test_settings_change_recomputes_with_the_answers_kept(model):
     step = expected_step(model, {column: None}, 1, cost_ratio=1.0, confidence=0.99, basis="point")
     metrics = {metric.label: metric.value for metric in at.metric}
     assert metrics["99% interval"] == f"{percent(step.lower)} to {percent(step.upper)}"
-    assert step.explanation in [md.value for md in at.markdown]
+    assert interval_sentence(step, 0.99) in [md.value for md in at.markdown]
 
 
 def test_the_record_holds_questions_answers_and_result(model):
@@ -311,7 +361,13 @@ def test_the_record_holds_questions_answers_and_result(model):
     for literal in model.literals_[:n_answered]:
         assert {"hr": "171 bpm", "sex": "female", "cp": "atypical angina"}[literal.column] in record
     step = expected_step(model, {"hr": 171.0, "sex": 0.0, "cp": "2"}, n_answered, cost_ratio=1.0)
-    assert f"Result: {step.decision.upper()}" in record and step.explanation in record
+    assert f"Result: {outcome_text(step, 'upper').upper()}" in record
+    assert interval_sentence(step, 0.95) in record and stop_sentence(step) in record
+    table = at.table[0].value
+    assert list(table["Decision"]) == [
+        outcome_text(expected_step(model, {"hr": 171.0, "sex": 0.0, "cp": "2"}, k, cost_ratio=1.0), "upper")
+        for k in range(1, n_answered + 1)
+    ]
     assert len(at.get("download_button")) == 2
 
 
@@ -364,3 +420,19 @@ def test_a_list_without_questions_decides_from_the_base_rate_or_says_it_cannot()
     assert "This list has no questions (the Train page says why)" in at.warning[0].value
     at = open_page(empty, cost_ratio=10)  # threshold 9.1%, below the whole interval
     assert "Before any question, the base rate" in " ".join(info.value for info in at.info)
+
+
+def test_on_the_demo_at_the_default_m_the_page_asks_a_question(demo_prepared):
+    """The Train page's default list of the demo, the page's default settings (M = 10, 95 %,
+    risk-averse, recommended length, 5 % tolerance): the triage starts with a question."""
+    model, metadata = train_list(demo_prepared, "Demo", TrainingOptions(**SETUPS[DEFAULT_SETUP]))
+    assert model.stop_statistics_ is not None
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["trained_model"] = model
+    at.session_state["trained_metadata"] = metadata
+    at.run()
+    assert not at.exception
+    assert cost_ratio_input(at).value == 10.0
+    assert at.get("form") and not at.success, "at M = 10 the demo list should ask its first question"
+    prior = next(md.value for md in at.markdown if md.value.startswith("## "))
+    assert "not stopped yet" in prior

@@ -153,7 +153,7 @@ def test_intervals_page_follows_m_confidence_and_stage(trained):
     assert "50.0%" in at.markdown[1].value
     table = at.dataframe[0].value
     assert set(table["stage"]) == {3}
-    assert {"confidently positive", "confidently negative"} <= set(table["decision"])
+    assert {"ruled in", "ruled out"} <= set(table["decision"])
 
 
 # ---------------------------------------------------------------------------- Evaluation

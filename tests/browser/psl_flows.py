@@ -25,22 +25,23 @@ from dataclasses import dataclass, field
 from playwright.sync_api import expect
 
 from psl_core.binarization import NUMERIC
-from psl_core.decision import StageBands, triage_step
+from psl_core.decision import END_OF_LIST, UNCERTAIN, StageBands, triage_step
 from psl_triage.data import guess_missing_handling, infer_column_types, prepare_training_data
 from psl_triage.demo import load_demo
 from psl_triage.questions import (
     UNKNOWN_TEXT,
     advance,
     build_questions,
+    headline,
     recorded_answers,
     stage_answers,
+    stop_sentence,
     triage_steps,
 )
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 
 TRAIN_TIMEOUT_MS = 120_000
 BUTTONS_MAX_OPTIONS = 7  # pages/2_Triage.py: up to this many answers are buttons, else a drop-down
-STOP_WORDS = {"confident": "confident", "settled": "settled"}
 
 
 # --------------------------------------------------------------------------- psl_core side
@@ -61,10 +62,12 @@ def demo_prepared():
 
 
 @functools.cache
-def demo_model(max_stages: int | None = None, seed: int = 0):
-    """(model, metadata) the Train page learns from the demo with these options (others default)."""
+def demo_model(max_stages: int | None = None, seed: int = 0, setup: str = DEFAULT_SETUP):
+    """(model, metadata) the Train page learns from the demo with these options (others as the
+    page starts: the setup ``setup``, by default the page's default one)."""
     _, meta = demo()
-    return train_list(demo_prepared(), meta.name, TrainingOptions(max_stages=max_stages, seed=seed))
+    options = TrainingOptions(**SETUPS[setup], max_stages=max_stages, seed=seed)
+    return train_list(demo_prepared(), meta.name, options)
 
 
 def recommended_length(model) -> int:
@@ -79,6 +82,10 @@ class TriageOracle:
 
     def __init__(self, model, metadata, cost_ratio, confidence=0.95, basis="upper", length=None):
         questions = build_questions(model, (metadata or {}).get("columns"))
+        dataset = (metadata or {}).get("dataset") or {}
+        self.labels = (dataset.get("positive_label") or "the positive class",
+                       dataset.get("negative_label") or "the negative class")
+        self.passed: set = set()  # stages whose stop "Continue anyway" passed
         self.length = recommended_length(model) if length is None else length
         self.n_stages = len(questions)
         self.questions = questions[: self.length]
@@ -88,6 +95,8 @@ class TriageOracle:
         self.n_answered = advance(self.questions, self.answers, 0, self._halts)
 
     def _halts(self, n_answered):
+        if n_answered in self.passed:
+            return False
         _, holds = stage_answers(self.questions, self.answers, n_answered)
         step = triage_step(self.bands, holds, self.cost_ratio, self.basis, n_stages=len(self.questions))
         return step.stop_reason is not None
@@ -103,7 +112,13 @@ class TriageOracle:
 
     @property
     def halted(self) -> bool:
-        return self.current.stop_reason is not None or self.n_answered == len(self.questions)
+        stopped = self.current.stop_reason is not None and self.n_answered not in self.passed
+        return stopped or self.n_answered == len(self.questions)
+
+    def continue_anyway(self) -> None:
+        """Pass the current stop, as the page's "Continue anyway" does."""
+        self.passed.add(self.n_answered)
+        self.n_answered = advance(self.questions, self.answers, self.n_answered, self._halts)
 
     @property
     def next_question(self):
@@ -187,16 +202,22 @@ def go_to_demo_landing(app, reload: bool = True) -> None:
     app.assert_no_exception()
 
 
-def train(app, max_stages: int | None = None, seed: int | None = None, expected_stages: int | None = None):
+def train(app, max_stages: int | None = None, seed: int | None = None, expected_stages: int | None = None,
+          setup: str | None = None):
     """On the Train page: set options, press Train, wait, check the list and measures appear."""
-    start_training(app, max_stages, seed)
+    start_training(app, max_stages, seed, setup=setup)
     expect_trained(app, expected_stages)
 
 
-def start_training(app, max_stages: int | None = None, seed: int | None = None, navigate: bool = True) -> None:
-    """Go to Train (unless already there), set the options given (others stay) and press Train."""
+def start_training(app, max_stages: int | None = None, seed: int | None = None, navigate: bool = True,
+                   setup: str | None = None) -> None:
+    """Go to Train (unless already there), set the options given (others stay) and press Train.
+    ``setup``: "paper" or "recommended" chosen first (None keeps the page's choice)."""
     if navigate:
         app.navigate("Train")
+    if setup is not None:
+        app.widget("w_train_setup").get_by_text(re.compile("^Recommended" if setup == "recommended" else "^The paper")).click()
+        app.wait_idle()
     if max_stages is not None:
         app.widget("w_train_max_stages").locator("input").fill(str(max_stages))
     if seed is not None:
@@ -301,13 +322,14 @@ def expect_triage_state(app, oracle: TriageOracle, timeout_s: float = 30.0) -> N
     poll(numbers_match, timeout_s)
     if oracle.halted:
         expect(app.page.get_by_test_id("stForm")).to_have_count(0)
-        if step.decision == "uncertain":
+        if step.outcome == UNCERTAIN and step.stop_reason in (END_OF_LIST, None):
             expect(app.alerts("warning").filter(has_text="Uncertain")).to_be_visible()
         else:
             stopped = app.alerts("success").filter(has_text="Stopped")
             expect(stopped).to_be_visible()
-            expect(stopped).to_contain_text(STOP_WORDS[step.stop_reason])
-            expect(app.page.get_by_role("heading", name=re.compile(step.decision, re.I)).first).to_be_visible()
+            expect(stopped).to_contain_text(stop_sentence(step))
+        shown = headline(step, oracle.basis, *oracle.labels)
+        expect(app.page.get_by_role("heading", name=shown, exact=False).first).to_be_visible()
     else:
         question = oracle.next_question
         expect(app.widget(f"triage_q{question.stage - 1}")).to_be_visible()

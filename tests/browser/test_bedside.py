@@ -1,9 +1,10 @@
 """Issue 3 at the bedside: the Triage page in a tablet-width window, with large targets, and
 usable with the keyboard alone.
 
-Both tests train a 6-stage list on the demo (4 questions asked by default) and triage with
-M = 1 (with the default M = 10 the demo decides before the first question); every number the
-page shows after an answer is checked against psl_core (psl_flows.TriageOracle).
+Both tests train a 6-stage list on the demo with the paper's setup (the list these layout
+checks were written for: a question with answers first, then a number) and triage with M = 1;
+every number the page shows after an answer is checked against psl_core
+(psl_flows.TriageOracle).
 """
 
 from __future__ import annotations
@@ -138,9 +139,9 @@ def test_triage_fits_a_tablet_window_with_large_targets(new_app, viewport):
     answer (tapped) gives psl_core's numbers and the next question fits too."""
     app = new_app(viewport)
     go_to_demo_landing(app)
-    train(app, max_stages=MAX_STAGES)
+    train(app, max_stages=MAX_STAGES, setup="paper")
     open_triage(app, COST_RATIO)
-    oracle = TriageOracle(*demo_model(MAX_STAGES), COST_RATIO)
+    oracle = TriageOracle(*demo_model(MAX_STAGES, setup="paper"), COST_RATIO)
     assert oracle.next_question is not None, "with M = 1 the demo list should ask a question"
     expect_triage_state(app, oracle)
 
@@ -230,9 +231,9 @@ def test_triage_with_the_keyboard_alone(app):
     psl_core says (total, probability, interval, next question or the end: every question
     answered, uncertain)."""
     go_to_demo_landing(app)
-    train(app, max_stages=MAX_STAGES)
+    train(app, max_stages=MAX_STAGES, setup="paper")
     open_triage(app, COST_RATIO)
-    oracle = TriageOracle(*demo_model(MAX_STAGES), COST_RATIO)
+    oracle = TriageOracle(*demo_model(MAX_STAGES, setup="paper"), COST_RATIO)
     expect_triage_state(app, oracle)
 
     first = oracle.next_question

@@ -26,6 +26,7 @@ from psl_flows import (
     train,
 )
 
+from psl_triage.questions import outcome_text
 from psl_triage.store import load_model
 from psl_triage.training import SETUPS, TrainingOptions, train_list
 
@@ -77,7 +78,7 @@ def test_demo_journey_train_save_triage_record(app):
         assert f"{number}. {question}: {answer}" in record, f"answer {number} missing from the record:\n{record}"
     assert "unknown" in record
     final = oracle.current
-    assert f"Result: {final.decision.upper()}" in record
+    assert f"Result: {outcome_text(final, 'upper').upper()}" in record
     assert final.stop_reason in record
 
 

@@ -1,16 +1,38 @@
-"""Decisions, stopping rules, unknown answers and the triage record (Sec. 5.4)."""
+"""The bedside decision model and its stop rule (Sec. 5.4; psl_core.decision, psl_core.stopping).
+
+With interval [l, u] and t = 1/(1+M): rule in when l > t, rule out when u < t, else uncertain.
+"""
 
 import itertools
 import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from psl_core import ProbabilisticScoringList, PSLError
+from psl_core.calibration import reachable_totals
 from psl_core.cost_ratio import decision_threshold, expected_loss
-from psl_core.decision import StageBands, answer_for, decide, possible_totals, triage_step
+from psl_core.decision import (
+    END_OF_LIST,
+    RULE_IN,
+    RULE_OUT,
+    RULED,
+    SETTLED,
+    UNCERTAIN,
+    UNLIKELY_TO_CHANGE,
+    StageBands,
+    action,
+    answer_for,
+    decide,
+    outcome_codes,
+    possible_totals,
+    stop_stages,
+    triage_step,
+)
 from psl_core.serialization import FORMAT
-from psl_triage.record import record_text, triage_record
+from psl_core.stopping import transition_counts
 
 
 def test_threshold_and_expected_loss():
@@ -22,6 +44,15 @@ def test_threshold_and_expected_loss():
         decision_threshold(0)
 
 
+def test_three_way_outcome_and_the_action_on_each_basis():
+    # rule in when l > t, rule out when u < t, else uncertain (an end on the threshold is uncertain)
+    assert outcome_codes([0.6, 0.1, 0.3, 0.5, 0.2], [0.9, 0.4, 0.7, 0.8, 0.5], 0.5).tolist() == [1, -1, 0, 0, 0]
+    assert action(RULE_IN, 0.0, 0.5) == "positive" and action(RULE_OUT, 1.0, 0.5) == "negative"
+    assert action(UNCERTAIN, 0.6, 0.5, "upper") == "positive"  # risk-averse: positive until ruled out
+    assert action(UNCERTAIN, 0.4, 0.5, "point") == "negative"
+    assert action(UNCERTAIN, 0.6, 0.5, "point") == "positive"
+
+
 def test_possible_totals_branch_on_unknown_answers():
     assert possible_totals([3, -2, 1], []).tolist() == [0]
     assert possible_totals([3, -2, 1], [True, False]).tolist() == [3]
@@ -29,27 +60,34 @@ def test_possible_totals_branch_on_unknown_answers():
     assert possible_totals([3, -2, 1], [None, None, None]).tolist() == [-2, -1, 0, 1, 2, 3, 4]
 
 
-def handmade_list(counts):
-    """A two-stage list with scores (2, 1) and the given (positives, negatives) per total."""
-    scores = [2, 1]
+def list_file(scores, counts):
+    """Model JSON of a list on binary features with the given scores and, per stage, the
+    (positives, negatives) of each reachable total in order."""
     calibration = []
-    for totals in ([0], [0, 2], [0, 1, 2, 3]):
-        pos = [counts[len(totals)][t][0] for t in totals]
-        neg = [counts[len(totals)][t][1] for t in totals]
+    for k in range(len(scores) + 1):
+        totals = reachable_totals(scores[:k]).tolist()
+        pos = [int(c[0]) for c in counts[k]]
+        neg = [int(c[1]) for c in counts[k]]
         rates = np.maximum.accumulate([p / (p + n) for p, n in zip(pos, neg)])
         calibration.append({"totals": totals, "probabilities": rates.tolist(), "positives": pos, "negatives": neg})
-    model = {
-        "format": FORMAT, "schema_version": 1, "params": {"score_set": [1, 2]},
-        "classes": [0, 1], "input": {"kind": "dataframe", "n_features": 2, "feature_names": ["a", "b"]},
+    names = [f"x{i}" for i in range(len(scores))]
+    return {
+        "format": FORMAT, "schema_version": 1, "params": {"score_set": sorted({*scores, 1})},
+        "classes": [0, 1], "input": {"kind": "dataframe", "n_features": len(scores), "feature_names": names},
         "stages": [
-            {"feature": "a", "kind": "binary", "threshold": None, "category": None, "negated": False, "score": s}
-            if i == 0 else
-            {"feature": "b", "kind": "numeric", "threshold": 5.0, "category": None, "negated": False, "score": s}
-            for i, s in enumerate(scores)
+            {"feature": name, "kind": "binary", "threshold": None, "category": None, "negated": False, "score": s}
+            for name, s in zip(names, scores)
         ],
-        "calibration": calibration, "criterion": [0.0, 0.0, 0.0], "validation": None, "metadata": {},
+        "calibration": calibration, "criterion": [0.0] * (len(scores) + 1), "validation": None, "metadata": {},
     }
-    return ProbabilisticScoringList.from_json(json.dumps(model))
+
+
+def handmade_list(counts, statistics=None):
+    """A two-stage list with scores (2, 1) and the given (positives, negatives) per total."""
+    data = list_file([2, 1], [list(counts[n].values()) for n in (1, 2, 4)])
+    if statistics is not None:
+        data["stop_statistics"] = statistics
+    return ProbabilisticScoringList.from_json(json.dumps(data))
 
 
 COUNTS = {
@@ -59,19 +97,20 @@ COUNTS = {
 }
 
 
-def test_confident_negative_and_positive():
+def test_a_list_without_statistics_stops_as_soon_as_ruled_in_or_out():
     bands = StageBands(handmade_list(COUNTS), 0.95)
+    assert bands.changes is None
     # M = 2: threshold 1/3; the prior 32/100 has an interval across it
     prior = triage_step(bands, [], cost_ratio=2)
     assert prior.lower < 1 / 3 < prior.upper
-    assert prior.decision == "continue" and prior.stop_reason is None
+    assert (prior.outcome, prior.action, prior.stop_reason) == (UNCERTAIN, "positive", None)
     no = triage_step(bands, [False], cost_ratio=2)  # 20/500 positive
     assert no.totals == [0]
-    assert no.decision == "negative" and no.stop_reason == "confident" and no.upper <= 1 / 3
+    # both completions (2/400 and 18/100) stay ruled out: settled, whatever the statistics
+    assert (no.outcome, no.action, no.stop_reason) == (RULE_OUT, "negative", SETTLED) and no.upper < 1 / 3
     yes = triage_step(bands, [True], cost_ratio=2)  # 280/500 positive
     assert yes.totals == [2]
-    assert yes.decision == "positive" and yes.stop_reason == "confident" and yes.lower > 1 / 3
-    assert "lies entirely above" in yes.explanation
+    assert (yes.outcome, yes.action, yes.stop_reason) == (RULE_IN, "positive", RULED) and yes.lower > 1 / 3
 
 
 def test_unknown_answer_spans_both_answers():
@@ -83,88 +122,157 @@ def test_unknown_answer_spans_both_answers():
     assert unknown.upper == pytest.approx(max(no.upper, yes.upper))
     assert unknown.probability_low == pytest.approx(no.probability_low)
     assert unknown.probability_high == pytest.approx(yes.probability_high)
+    assert unknown.outcome == UNCERTAIN
 
 
-def test_end_of_list_without_confidence_is_uncertain():
+def test_end_of_list_without_a_rule_in_or_out_is_uncertain():
     counts = {1: {0: (5, 5)}, 2: {0: (2, 3), 2: (3, 2)}, 4: {0: (1, 1), 1: (1, 2), 2: (1, 1), 3: (2, 1)}}
     bands = StageBands(handmade_list(counts), 0.95)
     end = triage_step(bands, [True, True], cost_ratio=1)
-    assert end.decision == "uncertain" and end.stop_reason == "end of list"
-    assert "Refer or gather more evidence" in end.explanation
+    assert (end.outcome, end.stop_reason) == (UNCERTAIN, END_OF_LIST)
 
 
-def test_settled_when_no_remaining_answer_changes_the_decision():
-    # With decisions on the point estimate and M = 1 (threshold 1/2), stage 1 "a = yes"
-    # has rate 0.56 and both completions (totals 2 and 3) stay above 1/2, while the small
-    # counts keep the interval across the threshold: settled, not confident.
-    counts = {1: {0: (5, 5)}, 2: {0: (2, 8), 2: (5, 4)}, 4: {0: (1, 4), 1: (1, 4), 2: (3, 2), 3: (2, 1)}}
+def test_settled_checks_the_three_way_outcome_not_the_lean():
+    # Point basis, M = 1 (threshold 1/2). After "a = yes" (rate 5/9) both completions have
+    # estimates above 1/2 (the old, two-way "settled"), but total 3 (250/150) rules in while
+    # total 2 stays uncertain: the outcome may still change, so the list is not settled.
+    counts = {1: {0: (5, 5)}, 2: {0: (2, 8), 2: (5, 4)}, 4: {0: (1, 4), 1: (1, 4), 2: (3, 2), 3: (250, 150)}}
     bands = StageBands(handmade_list(counts), 0.95)
     step = triage_step(bands, [True], cost_ratio=1, basis="point")
-    assert step.lower < 0.5 < step.upper
-    assert step.decision == "positive" and step.stop_reason == "settled"
+    assert step.outcome == UNCERTAIN and step.stop_reason is None
+    assert triage_step(bands, [True, True], cost_ratio=1, basis="point").outcome == RULE_IN
+    # With small counts at both totals every completion stays uncertain: settled.
+    counts[4][3] = (2, 1)
+    step = triage_step(StageBands(handmade_list(counts), 0.95), [True], cost_ratio=1, basis="point")
+    assert (step.outcome, step.stop_reason) == (UNCERTAIN, SETTLED)
+
+
+# ---------------------------------------------------------------------------- property
+SCORES = st.sampled_from([-2, -1, 1, 2])
+
+
+@st.composite
+def random_lists(draw):
+    scores = draw(st.lists(SCORES, min_size=1, max_size=4))
+    counts = []
+    for k in range(len(scores) + 1):
+        n_totals = len(reachable_totals(scores[:k]))
+        counts.append(draw(st.lists(
+            st.tuples(st.integers(0, 40), st.integers(0, 40)).filter(lambda c: sum(c) > 0),
+            min_size=n_totals, max_size=n_totals,
+        )))
+    return ProbabilisticScoringList.from_json(json.dumps(list_file(scores, counts)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    random_lists(),
+    st.lists(st.sampled_from([True, False, None]), min_size=4, max_size=4),
+    st.sampled_from([0.25, 1.0, 3.0, 10.0]),
+    st.sampled_from([0.8, 0.95]),
+    st.sampled_from(["upper", "point"]),
+)
+def test_a_settled_outcome_is_the_final_outcome_for_every_completion(model, answers, cost_ratio, confidence, basis):
+    bands = StageBands(model, confidence)
+    n_stages = len(model.scores_)
+    for k in range(n_stages + 1):
+        step = triage_step(bands, answers[:k], cost_ratio, basis)
+        if step.stop_reason != SETTLED:
+            continue
+        for rest in itertools.product([True, False, None], repeat=n_stages - k):
+            for later in range(k + 1, n_stages + 1):
+                after = triage_step(bands, answers[:k] + list(rest[: later - k]), cost_ratio, basis)
+                assert after.outcome == step.outcome
 
 
 def fitted_lists():
     rng = np.random.default_rng(5)
     lists = []
-    for _ in range(4):
+    for _ in range(3):
         n = 400
         X = rng.integers(0, 2, size=(n, 4)).astype(float)
         logit = X @ rng.normal(0, 1.5, 4) - 1
         y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
-        lists.append(ProbabilisticScoringList(score_set=(-2, -1, 1, 2)).fit(X, y))
+        lists.append((ProbabilisticScoringList(score_set=(-2, -1, 1, 2)).fit(X, y), X))
     return lists
 
 
-@pytest.mark.parametrize("basis", ["upper", "point"])
-def test_settled_is_true_for_every_completion(basis):
-    """Checked by enumerating answer completions, independently of the set-based check."""
+def test_settled_on_fitted_lists_holds_for_every_completion():
     settled = 0
-    for psl, cost_ratio in itertools.product(fitted_lists(), [1, 4, 10]):
+    for (psl, _), cost_ratio in itertools.product(fitted_lists(), [1, 4, 10]):
         bands = StageBands(psl, 0.9)
         K = len(psl.scores_)
         for k in range(K + 1):
             for prefix in itertools.product([True, False, None], repeat=k):
-                step = triage_step(bands, list(prefix), cost_ratio, basis)
-                if step.stop_reason != "settled":
+                step = triage_step(bands, list(prefix), cost_ratio)
+                if step.stop_reason != SETTLED:
                     continue
                 settled += 1
-                for later in range(k + 1, K + 1):
-                    for rest in itertools.product([True, False], repeat=later - k):
-                        after = triage_step(bands, list(prefix) + list(rest), cost_ratio, basis)
-                        assert after.lean == step.decision
+                for rest in itertools.product([True, False, None], repeat=K - k):
+                    assert triage_step(bands, list(prefix) + list(rest), cost_ratio).outcome == step.outcome
     assert settled > 0
 
 
+# ---------------------------------------------------------------------------- look-ahead
+def two_stage_totals(rows):
+    """Training totals (n, 3) of the handmade list from (T_1, T_2, count) rows."""
+    return np.repeat(np.array([[0, a, b] for a, b, _ in rows]), [c for *_, c in rows], axis=0)
+
+
+def test_the_share_of_changed_outcomes_decides_the_stop():
+    # M = 2, threshold 1/3. After "a = yes" (total 2, 280/500) the list rules in; at the end
+    # total 3 (250/150) still rules in but total 2 (30/100) does not: not settled, so the
+    # training patients with a = yes decide by how many of them end at total 2.
+    bands = StageBands(handmade_list(COUNTS), 0.95)
+    assert bands.outcomes(2, np.array([2, 3]), 1 / 3).tolist() == [0, 1]
+    for changed, expect in ((3, UNLIKELY_TO_CHANGE), (5, None), (30, None)):
+        rows = [(0, 0, 150), (0, 1, 50), (2, 2, changed), (2, 3, 100 - changed)]
+        model = handmade_list(COUNTS, transition_counts(two_stage_totals(rows), [2]))
+        bands = StageBands(model, 0.95)
+        step = triage_step(bands, [True], cost_ratio=2)
+        assert step.outcome == RULE_IN
+        assert step.change_share == pytest.approx(changed / 100) and step.change_rows == 100
+        assert (step.change_scope, step.change_reference) == ("answers", 2)
+        assert step.stop_reason == expect
+        # The tolerance is the clinician's: 10 % stops below 10 changed of 100, 1 % never here.
+        assert (triage_step(bands, [True], 2, tolerance=0.1).stop_reason is not None) == (changed < 10)
+        assert triage_step(bands, [True], 2, tolerance=0.01).stop_reason is None
+    # An uncertain patient never stops on the share, however small.
+    prior = triage_step(bands, [], cost_ratio=2)
+    assert prior.outcome == UNCERTAIN and prior.stop_reason is None
+
+
+def test_too_few_training_patients_with_these_answers_fall_back_to_the_stage():
+    # Only 5 training patients have a = yes (fewer than MIN_ROWS = 20): the share is over
+    # every training patient at stage 1 with the same outcome (ruled in: total 2).
+    statistics = transition_counts(two_stage_totals([(0, 0, 200), (2, 3, 4), (2, 2, 1)]), [2])
+    step = triage_step(StageBands(handmade_list(COUNTS, statistics), 0.95), [True], cost_ratio=2)
+    assert step.outcome == RULE_IN and step.change_scope == "stage"
+    assert step.change_rows == 5 and step.change_share == pytest.approx(1 / 5)
+    assert step.stop_reason is None
+
+
+def test_stop_stages_is_triage_step_for_every_patient():
+    for psl, X in fitted_lists():
+        bands = StageBands(psl, 0.95)
+        totals = psl.stagewise_totals(X)
+        holds = X[:, [literal.column for literal in psl.literals_]] > 0.5
+        for cost_ratio, n_stages in itertools.product([1, 4, 10], [None, 2]):
+            stop, codes = stop_stages(bands, totals, cost_ratio, n_stages)
+            for i in range(0, len(X), 7):
+                last = len(psl.scores_) if n_stages is None else n_stages
+                expected = next(
+                    k for k in range(last + 1)
+                    if triage_step(bands, list(holds[i, :k]), cost_ratio, n_stages=n_stages).stop_reason is not None
+                )
+                assert stop[i] == expected
+                step = triage_step(bands, list(holds[i, :expected]), cost_ratio, n_stages=n_stages)
+                assert codes[i] == {RULE_OUT: -1, UNCERTAIN: 0, RULE_IN: 1}[step.outcome]
+
+
 def test_answers_from_raw_values():
-    psl = handmade_list(COUNTS)
+    psl = ProbabilisticScoringList.from_json(json.dumps(dict(list_file([2, 1], [[(1, 1)], [(1, 1), (1, 1)], [(1, 1)] * 4]))))
     assert answer_for(psl.literals_[0], 1) is True
     assert answer_for(psl.literals_[0], 0) is False
-    assert answer_for(psl.literals_[1], 7.5) is True
-    assert answer_for(psl.literals_[1], 5.0) is False
     assert answer_for(psl.literals_[1], None) is None
     assert answer_for(psl.literals_[1], float("nan")) is None
-
-
-def test_record_lists_questions_answers_and_outcome():
-    psl = handmade_list(COUNTS)
-    bands = StageBands(psl, 0.95)
-    answers = [None, False]
-    steps = [triage_step(bands, answers[:k], 10) for k in range(3)]
-    record = triage_record("demo", "1", ["a = yes", "b > 5"], ["unknown", 3.0], steps, 10, 0.95, "upper")
-    assert record["result"]["decision"] == steps[-1].decision
-    assert record["answers"][1]["answer"] == 3.0
-    json.dumps(record)  # JSON-ready
-    text = record_text(record)
-    assert "model demo (version 1)" in text and "2. b > 5: 3.0" in text
-    assert steps[-1].explanation in text
-    assert "No question answered" not in text
-
-
-def test_record_of_a_triage_without_answers_says_no_question_was_answered():
-    psl = handmade_list(COUNTS)
-    step = triage_step(StageBands(psl, 0.95), [], 10)
-    text = record_text(triage_record("demo", "1", [], [], [step], 10, 0.95, "upper"))
-    assert "No question answered: the result is the list's estimate before any question." in text
-    assert "\n\n\n" not in text
-    assert step.explanation in text

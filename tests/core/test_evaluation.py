@@ -14,6 +14,7 @@ from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from psl_core import ProbabilisticScoringList
+from psl_core.decision import StageBands, triage_step
 from psl_core.errors import DataError, PSLError
 from psl_core.evaluation import (
     FIXED_STAGE,
@@ -34,6 +35,7 @@ from psl_core.evaluation import (
     roc_table,
 )
 from psl_core.metrics import stagewise_metrics
+from psl_core.stopping import DEFAULT_TOLERANCE
 
 SPLITS = 4
 COST_RATIO = 2.0  # threshold 1/3: decisions of both kinds on the demo data
@@ -218,7 +220,7 @@ def test_results_are_tidy(cv):
     assert set(cv.three_way["rule"]) == {FIXED_STAGE, STEPWISE}
     assert sorted(cv.three_way["confidence"].unique()) == pytest.approx(sorted(LEVELS))
     assert cv.settings == {"n_splits": SPLITS, "test_size": 1 / 3, "seed": 3, "cost_ratio": COST_RATIO,
-                           "confidence": CONFIDENCE}
+                           "confidence": CONFIDENCE, "tolerance": DEFAULT_TOLERANCE}
 
 
 def split_values(results, **where):
@@ -274,7 +276,7 @@ def test_three_way_fixed_stage_by_hand(demo_prepared, cv, first_split):
     for k in range(model.n_stages_):
         for level in LEVELS:
             lower, _, upper = model.predict_interval(X_test, k, level).T
-            positive, negative = lower > threshold, upper <= threshold
+            positive, negative = lower > threshold, upper < threshold
             decided = positive | negative
             values = split_values(rows, stage=k, confidence=level).set_index("measure")["value"]
             assert values["coverage"] == pytest.approx(decided.mean())
@@ -290,30 +292,31 @@ def test_three_way_fixed_stage_by_hand(demo_prepared, cv, first_split):
     assert checked_partial, "the test data should leave some patients undecided"
 
 
-def test_three_way_stepwise_by_hand(demo_prepared, cv, first_split):
+def test_three_way_bedside_rule_is_the_triage_pages_rule(demo_prepared, cv, first_split):
+    """Each test patient triaged answer by answer with triage_step, as the Triage page does."""
     model, _, test = first_split
     X_test, y_test = demo_prepared.X.iloc[test], demo_prepared.y[test]
-    threshold = 1 / (1 + COST_RATIO)
     rows = split_values(cv.three_way, split=0, rule=STEPWISE)
     assert rows["stage"].isna().all()
+    length = model.recommended_stages_ if model.recommended_stages_ is not None else len(model.literals_)
+    holds = np.column_stack([literal.evaluate(X_test[literal.column].to_numpy()) for literal in model.literals_])
     for level in LEVELS:
-        intervals = [model.predict_interval(X_test, k, level) for k in range(model.n_stages_)]
-        decisions, asked = [], []
+        bands = StageBands(model, level)
+        outcomes, asked = [], []
         for i in range(len(y_test)):
-            for k, interval in enumerate(intervals):
-                if interval[i, 0] > threshold or interval[i, 2] <= threshold:
-                    decisions.append(interval[i, 0] > threshold)
-                    asked.append(k)
-                    break
-            else:
-                decisions.append(None)
-                asked.append(model.n_stages_ - 1)
-        done = np.array([d is not None for d in decisions])
-        positive = np.array([bool(d) for d in decisions])
+            step = next(
+                step for k in range(length + 1)
+                if (step := triage_step(bands, [bool(h) for h in holds[i, :k]], COST_RATIO, n_stages=length)).stop_reason
+            )
+            outcomes.append(step.outcome)
+            asked.append(step.stage)
+        outcomes = np.array(outcomes)
+        done = outcomes != "uncertain"
         values = rows[rows["confidence"] == level].set_index("measure")["value"]
         assert values["coverage"] == pytest.approx(done.mean())
         assert values["questions"] == pytest.approx(np.mean(asked))
-        assert values["accuracy"] == pytest.approx(np.mean(positive[done] == (y_test[done] == 1)))
+        if done.any():
+            assert values["accuracy"] == pytest.approx(np.mean((outcomes[done] == "rule in") == (y_test[done] == 1)))
 
 
 def test_progress_reproducibility_and_lists_of_any_length(demo_prepared):
@@ -381,3 +384,10 @@ def test_band_summary_keeps_the_stepwise_rows(cv):
     stepwise = summary[summary["rule"] == STEPWISE]
     assert len(stepwise) == len(LEVELS) * 4
     assert (stepwise[stepwise["measure"] == "coverage"]["n"] == SPLITS).all()
+
+
+def test_the_bedside_rule_asks_at_most_the_bedside_length(demo_prepared):
+    cv = monte_carlo_cv(demo_prepared.X, demo_prepared.y, make_list, n_splits=2, seed=1, confidences=(0.9,),
+                        bedside_stages=2)
+    questions = split_values(cv.three_way, rule=STEPWISE, measure="questions")["value"]
+    assert (questions <= 2).all()

@@ -204,7 +204,7 @@ def test_error_bars_are_the_stage_intervals(model, cost_ratio, confidence):
                 assert name == NO_TRAINING_CASE and symbol == "circle-open"
             else:
                 expected = (
-                    CONFIDENT_POSITIVE if lo > threshold else CONFIDENT_NEGATIVE if hi <= threshold else UNCERTAIN
+                    CONFIDENT_POSITIVE if lo > threshold else CONFIDENT_NEGATIVE if hi < threshold else UNCERTAIN
                 )
                 assert name == expected and symbol == "circle"
         assert table["upper"].to_numpy() == pytest.approx(upper)

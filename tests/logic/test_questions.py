@@ -10,7 +10,18 @@ import pytest
 from psl_core import ProbabilisticScoringList
 from psl_core.calibration import reachable_totals
 from psl_core.cost_ratio import decision_threshold
-from psl_core.decision import StageBands, StepResult, answer_for, triage_step
+from psl_core.decision import (
+    OUTCOMES,
+    RULED,
+    SETTLED,
+    UNLIKELY_TO_CHANGE,
+    StageBands,
+    StepResult,
+    action,
+    answer_for,
+    outcome_codes,
+    triage_step,
+)
 from psl_core.serialization import FORMAT
 from psl_triage.questions import (
     OTHER,
@@ -18,12 +29,17 @@ from psl_triage.questions import (
     answer_text,
     build_questions,
     first_stage_of,
+    headline,
+    interval_sentence,
+    one_in,
+    outcome_text,
     percent,
     points_text,
     prior_decision_text,
     probability_text,
     recorded_answers,
     stage_answers,
+    stop_sentence,
     totals_text,
     triage_figure,
     triage_steps,
@@ -199,19 +215,16 @@ def test_probability_text_shows_a_range_only_when_answers_are_unknown(model):
 # --------------------------------------------------------------------------- a stop before the first question
 
 
-def prior_step(lower, upper, cost_ratio):
-    """A stop at stage 0 of a list whose prior has the interval lower..upper."""
+def prior_step(lower, upper, cost_ratio, stop_reason=RULED):
+    """Stage 0 of a list whose prior has the interval lower..upper; a stop (by ``stop_reason``,
+    the rule of a list without statistics by default) when ruled in or out."""
     threshold = decision_threshold(cost_ratio)
-    if lower > threshold:
-        decision = "positive"
-    elif upper <= threshold:
-        decision = "negative"
-    else:
-        decision = "continue"
+    outcome = OUTCOMES[int(outcome_codes(lower, upper, threshold)) + 1]
+    p = (lower + upper) / 2
     return StepResult(
-        stage=0, totals=[0], probability_low=(lower + upper) / 2, probability_high=(lower + upper) / 2,
-        lower=lower, upper=upper, threshold=threshold, decision=decision, lean=decision,
-        stop_reason=None if decision == "continue" else "confident", expected_loss=0.0,
+        stage=0, totals=[0], probability_low=p, probability_high=p,
+        lower=lower, upper=upper, threshold=threshold, outcome=outcome, action=action(outcome, upper, threshold),
+        stop_reason=None if outcome == "uncertain" else stop_reason, expected_loss=0.0,
     )
 
 
@@ -229,22 +242,51 @@ def test_a_prior_above_the_threshold_is_explained_with_an_m_that_lets_the_questi
     assert "Continue anyway" in text
     lowered = suggested_m(text)
     assert prior_step(lower, upper, lowered).stop_reason is None  # the suggested M no longer decides
-    assert prior_step(lower, upper, lowered + 0.02).stop_reason == "confident"  # and it is not far off
+    assert prior_step(lower, upper, lowered + 0.02).stop_reason == RULED  # and it is not far off
 
 
 @pytest.mark.parametrize("lower, upper", [(0.3, 0.5), (0.01, 0.123456), (0.2, 0.6)])
 def test_a_prior_below_the_threshold_is_explained_with_an_m_that_lets_the_questions_decide(lower, upper):
     step = prior_step(lower, upper, cost_ratio=0.5)
     text = prior_decision_text(step, 0.5, 0.9, "heart disease", "no heart disease")
-    assert "decides **no heart disease** for every patient" in text and "at or below" in text
+    assert "decides **no heart disease** for every patient" in text and "lies below" in text
     raised = suggested_m(text)
     assert prior_step(lower, upper, raised).stop_reason is None
-    assert prior_step(lower, upper, raised - 0.02).stop_reason == "confident"
+    assert prior_step(lower, upper, raised - 0.02).stop_reason == RULED
 
 
 def test_only_a_stop_before_the_first_question_is_explained():
     assert prior_decision_text(prior_step(0.05, 0.5, 10), 10, 0.95, "yes", "no") is None  # no stop
     later = dataclasses.replace(prior_step(0.3, 0.5, 10), stage=1)
     assert prior_decision_text(later, 10, 0.95, "yes", "no") is None
-    settled = dataclasses.replace(prior_step(0.3, 0.5, 10), stop_reason="settled")
+    settled = dataclasses.replace(prior_step(0.3, 0.5, 10), stop_reason=SETTLED)
     assert "no answers to the list's questions could move it" in prior_decision_text(settled, 10, 0.95, "yes", "no")
+
+
+# --------------------------------------------------------------------------- the words of the decision model
+
+
+def test_every_outcome_has_its_words():
+    ruled_in, ruled_out = prior_step(0.3, 0.5, 10), prior_step(0.3, 0.5, 0.5)
+    uncertain = prior_step(0.3, 0.5, 2)
+    assert (ruled_in.outcome, ruled_out.outcome, uncertain.outcome) == ("rule in", "rule out", "uncertain")
+    assert outcome_text(ruled_in, "upper") == "Ruled in" and outcome_text(ruled_out, "point") == "Ruled out"
+    assert outcome_text(uncertain, "upper") == "Uncertain: treated as positive"
+    assert outcome_text(dataclasses.replace(uncertain, action="negative"), "point") == "Uncertain: estimate says negative"
+    assert headline(ruled_in, "upper", "disease", "no disease") == "Ruled in: disease"
+    assert headline(ruled_out, "upper", "disease", "no disease") == "Ruled out: no disease"
+    assert headline(uncertain, "upper", "disease", "no disease") == "Uncertain: treated as disease until ruled out"
+    assert "lies entirely above the decision threshold 1/(1+M) = 9.1%: ruled in." in interval_sentence(ruled_in, 0.95)
+    assert "contains the decision threshold" in interval_sentence(uncertain, 0.95)
+
+
+def test_the_stop_is_explained_in_one_sentence():
+    step = dataclasses.replace(prior_step(0.3, 0.5, 10), stop_reason=UNLIKELY_TO_CHANGE, change_share=3 / 120,
+                               change_rows=120, change_scope="answers")
+    assert stop_sentence(step) == (
+        "Fewer than 1 in 20 training patients with these answers changed outcome with more questions (3 of 120)."
+    )
+    assert "1 in 10" in stop_sentence(step, 0.1) and one_in(0.02) == "1 in 50" and one_in(0.03) == "3%"
+    assert "with this outcome at this question" in stop_sentence(dataclasses.replace(step, change_scope="stage"))
+    assert "saved before" in stop_sentence(dataclasses.replace(step, stop_reason=RULED))
+    assert stop_sentence(dataclasses.replace(step, stop_reason=None)) is None

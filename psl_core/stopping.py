@@ -1,0 +1,194 @@
+"""Look-ahead statistics of the bedside stop rule: how often more answers change the outcome.
+
+A list that has ruled a patient in or out may still change its mind with more answers.
+How often it does is measured on the training patients: for each stage k and each
+*reference* stage r (the list's recommended length, and its whole length), the number of
+training patients with total T_k at stage k and total T_r at stage r. These transition
+counts are aggregate counts only (never a patient's row) and do not depend on M, the
+confidence level or the decision basis, so one table serves every setting: at the bedside
+:mod:`psl_core.decision` turns each total into its outcome under the chosen setting and
+asks what share of the training patients with the current answers ends at a different
+outcome at the reference stage (:func:`change_share`).
+
+The statistics are kept on a fitted list as ``stop_statistics_`` and saved in the model
+file under the optional top-level key ``"stop_statistics"``::
+
+    {"version": 1, "n_rows": 303,
+     "transitions": [{"reference": r, "stages": [[[T_k, T_r, count], ...] for k in 0..r-1]}, ...]}
+
+A file without the key (saved before the statistics existed) loads with
+``stop_statistics_ = None``; the bedside rule then stops as soon as the patient is ruled
+in or out.
+"""
+
+import numbers
+
+import numpy as np
+
+from .errors import ModelFileError, PSLError
+
+STOP_STATISTICS_VERSION = 1
+"""Version of the ``"stop_statistics"`` entry of a model file."""
+
+DEFAULT_TOLERANCE = 0.05
+"""Stop once fewer than 1 in 20 training patients with the current answers change outcome."""
+
+MIN_ROWS = 20
+"""Training patients with the current answers needed to judge them on their own; with fewer
+the share is taken over every training patient at this stage with the same outcome."""
+
+
+def check_tolerance(tolerance):
+    """Validate the tolerance: the share of changed outcomes below which the list stops, in [0, 1)."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or not 0 <= tolerance < 1:
+        raise PSLError(f"tolerance must be a share in [0, 1), got {tolerance!r}")
+    return float(tolerance)
+
+
+def reference_stages(n_literals, recommended):
+    """The stages to measure changes against: the recommended length (if any) and the whole list."""
+    stages = {int(n_literals)}
+    if recommended is not None and 0 < recommended < n_literals:
+        stages.add(int(recommended))
+    return sorted(stages)
+
+
+def transition_counts(totals, references):
+    """The stop statistics of a list from its training patients' totals.
+
+    Parameters
+    ----------
+    totals : ndarray of int, shape (n_samples, K + 1)
+        Total of each training patient at stages 0..K (``stagewise_totals``).
+    references : sequence of int
+        Reference stages r in 1..K.
+
+    Returns
+    -------
+    dict
+        JSON-ready (see the module docstring): for each reference r and stage k < r, the
+        distinct (T_k, T_r) pairs with their counts.
+    """
+    totals = np.asarray(totals, dtype=np.int64)
+    transitions = []
+    for reference in references:
+        stages = []
+        for k in range(reference):
+            pairs, counts = np.unique(totals[:, [k, reference]], axis=0, return_counts=True)
+            stages.append([[int(a), int(b), int(c)] for (a, b), c in zip(pairs, counts)])
+        transitions.append({"reference": int(reference), "stages": stages})
+    return {"version": STOP_STATISTICS_VERSION, "n_rows": int(len(totals)), "transitions": transitions}
+
+
+def check_stop_statistics(data, stage_totals):
+    """Validate the ``"stop_statistics"`` entry of a model file (None when absent).
+
+    Parameters
+    ----------
+    data : dict or None
+    stage_totals : list of array of int
+        The reachable totals of stages 0..K of the list in the file.
+
+    Returns
+    -------
+    dict or None
+        ``data`` itself.
+
+    Raises
+    ------
+    ModelFileError
+        Naming the first problem.
+    """
+    if data is None:
+        return None
+    n_literals = len(stage_totals) - 1
+
+    def fail(message):
+        raise ModelFileError(f"stop_statistics: {message}")
+
+    def count(value, what):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            fail(f"{what} must be a whole number, got {value!r}")
+        return int(value)
+
+    if not isinstance(data, dict) or set(data) != {"version", "n_rows", "transitions"}:
+        fail('must be an object with the entries "version", "n_rows" and "transitions"')
+    if data["version"] != STOP_STATISTICS_VERSION:
+        fail(f"version {data['version']!r} is not supported (this version reads {STOP_STATISTICS_VERSION})")
+    n_rows = count(data["n_rows"], "n_rows")
+    if n_rows < 0 or not isinstance(data["transitions"], list):
+        fail("n_rows must be >= 0 and transitions a list")
+    for entry in data["transitions"]:
+        if not isinstance(entry, dict) or set(entry) != {"reference", "stages"}:
+            fail('each transition must be an object with "reference" and "stages"')
+        reference = count(entry["reference"], "reference")
+        if not 1 <= reference <= n_literals:
+            fail(f"reference {reference} lies outside the list's stages 1..{n_literals}")
+        stages = entry["stages"]
+        if not isinstance(stages, list) or len(stages) != reference:
+            fail(f"reference {reference} needs one table per stage 0..{reference - 1}")
+        for k, table in enumerate(stages):
+            if not isinstance(table, list):
+                fail(f"the table of stage {k} must be a list")
+            for row in table:
+                if not isinstance(row, list) or len(row) != 3:
+                    fail(f"each row of stage {k} must be [total, total at {reference}, count]")
+                for value in row:
+                    count(value, f"a value of stage {k}")
+                if row[0] not in stage_totals[k] or row[1] not in stage_totals[reference]:
+                    fail(f"stage {k} has a total the list cannot reach: {row[:2]}")
+            if sum(row[2] for row in table) != n_rows or any(row[2] < 0 for row in table):
+                fail(f"the counts of stage {k} must be >= 0 and add up to n_rows = {n_rows}")
+    return data
+
+
+class ChangeTable:
+    """The stop statistics of one list as arrays, for fast look-ups at the bedside.
+
+    ``table(reference, stage)`` gives (totals at the stage, totals at the reference,
+    counts), each an int array of shape (pairs,).
+    """
+
+    def __init__(self, statistics):
+        self.tables = {}
+        for entry in statistics["transitions"]:
+            for k, rows in enumerate(entry["stages"]):
+                rows = np.array(rows, dtype=np.int64).reshape(-1, 3)
+                self.tables[entry["reference"], k] = (rows[:, 0], rows[:, 1], rows[:, 2])
+        self.references = sorted({entry["reference"] for entry in statistics["transitions"]})
+
+    def reference_for(self, stage, last):
+        """The reference stage a triage at ``stage`` of a list used up to ``last`` looks ahead to:
+        the first stored one after ``stage`` and at most ``last``; None when there is none."""
+        return next((r for r in self.references if stage < r <= last), None)
+
+    def change_share(self, stage, reference, totals, current, stage_outcome, reference_outcome,
+                     min_rows=MIN_ROWS):
+        """Share of training patients like this one whose outcome at ``reference`` differs.
+
+        Parameters
+        ----------
+        stage, reference : int
+        totals : array of int
+            The totals the current answers allow (several when some are unknown).
+        current : int
+            The current outcome code.
+        stage_outcome, reference_outcome : callable
+            Map an int array of totals at the stage / at the reference to outcome codes.
+        min_rows : int
+            Training patients with these totals needed to judge them on their own.
+
+        Returns
+        -------
+        (share, rows, scope) : (float, int, str) or (None, 0, None)
+            ``scope`` is "answers" when the share is over the training patients with these
+            totals, "stage" when, with fewer than ``min_rows`` of them, it is over every
+            training patient at this stage with the same outcome; None without any.
+        """
+        at_stage, at_reference, counts = self.tables[reference, stage]
+        changed = reference_outcome(at_reference) != current
+        for scope, rows in (("answers", np.isin(at_stage, totals)), ("stage", stage_outcome(at_stage) == current)):
+            n = int(counts[rows].sum())
+            if n >= (min_rows if scope == "answers" else 1):
+                return float(counts[rows & changed].sum() / n), n, scope
+        return None, 0, None

@@ -134,3 +134,16 @@ def test_bad_input_names_the_problem(site):
         validation_report(model, pd.DataFrame({"x": [np.nan, np.nan]}), [1, 0], stage=1)
     with pytest.raises(DataError, match="different lengths"):
         validation_report(model, pd.DataFrame({"x": [1.0]}), [1, 0])
+
+
+def test_pseudo_cases_pull_toward_the_original_list(site):
+    model, X, y = site
+    shrunk = ProbabilisticScoringList(score_set=(1,), calibration="isotonic", prior_strength=2, min_support=1,
+                                      max_stages=1).fit(X, y)
+    old = shrunk.stage_probabilities_[1]
+    new_x = pd.DataFrame({"x": [1.0] * 50 + [0.0] * 30})
+    new_y = np.array([1] * 45 + [0] * 5 + [1] * 15 + [0] * 15)
+    fitted = recalibrate(shrunk, new_x, new_y)
+    # Two pseudo-cases at the old estimate of each total join the new site's counts.
+    np.testing.assert_allclose(fitted.stage_probabilities_[1], [(15 + 2 * old[0]) / 32, (45 + 2 * old[1]) / 52])
+    assert fitted.stage_positives_[1].tolist() == [15, 45]  # the intervals count real patients only

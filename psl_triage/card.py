@@ -21,7 +21,7 @@ from html import escape
 
 import numpy as np
 
-from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
+from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost_ratio
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.training import default_model_name, readable_columns, total_label
 
@@ -73,6 +73,14 @@ def card_stage(model):
     return len(model.literals_) if recommended is None or recommended == 0 else int(recommended)
 
 
+def _settings(model, metadata, stage, cost_ratio):
+    """(metadata, stage, M) with the defaults filled in and checked."""
+    metadata = metadata or {}
+    stage = card_stage(model) if stage is None else model._stage(stage)
+    cost_ratio = saved_cost_ratio(metadata) if cost_ratio is None else check_cost_ratio(cost_ratio)
+    return metadata, stage, cost_ratio
+
+
 def _heading(model, metadata):
     metadata = metadata or {}
     name = default_model_name(metadata)
@@ -111,9 +119,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     str
         A complete HTML page.
     """
-    metadata = metadata or {}
-    stage = card_stage(model) if stage is None else model._stage(stage)
-    cost_ratio = saved_cost_ratio(metadata) if cost_ratio is None else float(cost_ratio)
+    metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     threshold = decision_threshold(cost_ratio)
     columns = readable_columns(metadata)
     name, subtitle = _heading(model, metadata)
@@ -237,9 +243,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None):
     str
         A complete HTML page.
     """
-    metadata = metadata or {}
-    stage = card_stage(model) if stage is None else model._stage(stage)
-    cost_ratio = saved_cost_ratio(metadata) if cost_ratio is None else float(cost_ratio)
+    metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     name, subtitle = _heading(model, metadata)
     dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
     columns = metadata.get("columns") if isinstance(metadata.get("columns"), dict) else {}

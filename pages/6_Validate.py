@@ -42,6 +42,7 @@ from psl_triage.validation import (
     report_sentences,
     save_recalibrated,
     site_table,
+    slope_words,
     unit_checks,
 )
 from ui import csv_download, required_list, shown_errors
@@ -189,8 +190,10 @@ if supported < 0:
 else:
     if supported < len(model.literals_):
         st.caption(
-            f"Only the first {supported} questions have at least {MIN_RECALIBRATION_ROWS} patients with "
-            "every answer known and both outcomes here; a recalibrated list keeps at most that many."
+            ("No question has" if supported == 0 else "Only the first question has" if supported == 1 else
+             f"Only the first {supported} questions have")
+            + f" at least {MIN_RECALIBRATION_ROWS} patients with every answer known and both outcomes here; "
+            "a recalibrated list keeps at most that many."
         )
     keep = st.number_input(
         "Questions to keep", min_value=0, max_value=supported, value=supported, step=1, key="validate_keep",
@@ -212,9 +215,9 @@ else:
         after = saved["after"]
         st.markdown(
             f"On this same table (so optimistic: the probabilities were fitted to it), after "
-            f"{after.stage} questions the recalibrated list has a calibration slope of "
-            f"{after.measures.loc['slope', 'estimate']:.2f} and calibration-in-the-large "
-            f"{after.measures.loc['citl', 'estimate']:.2f}. Judge it on other patients of this site."
+            f"{after.stage} question{'' if after.stage == 1 else 's'} the recalibrated list has calibration-in-the-large "
+            f"{after.measures.loc['citl', 'estimate']:.2f} and {slope_words(after.measures.loc['slope', 'estimate'])}. "
+            "Judge it on other patients of this site."
         )
         st.download_button(
             "Download the recalibrated model file (JSON)",

@@ -141,12 +141,18 @@ def calibration_slope(y, p):
 
     p is clipped as in :func:`calibration_intercept`; a list that says 0 or 1 for some
     rows has its slope set by those clipped log-odds, so read it with the reliability table.
+    +inf (-inf) when the outcomes are separated by p: every negative at or below every
+    positive (above), where the maximum-likelihood slope does not exist.
 
     NaN when p takes a single value (no spread to fit a slope to) or y a single class.
     """
     p = np.clip(p, _CLIP, 1 - _CLIP)
     if np.ptp(p) == 0 or np.min(y) == np.max(y):
         return np.nan
+    if p[y == 0].max() <= p[y == 1].min():
+        return np.inf
+    if p[y == 1].max() <= p[y == 0].min():
+        return -np.inf
     return float(fit_logistic(logit(p)[:, None], y, C=np.inf)[1])
 
 
@@ -261,7 +267,7 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
     lower, upper = np.full((2, len(MEASURES)), np.nan)
     for j in range(len(MEASURES)):
         finite = draws[np.isfinite(draws[:, j]), j]
-        if len(finite):
+        if len(finite) and np.isfinite(estimate[j]):
             lower[j], upper[j] = np.percentile(finite, [tail, 100 - tail])
     measures = pd.DataFrame(
         {

@@ -328,10 +328,23 @@ def measures_table(report):
     return pd.DataFrame(rows)
 
 
+def slope_words(slope):
+    """A calibration slope in a few words: "calibration slope 1.05", or why there is none."""
+    if math.isnan(slope):
+        return "no calibration slope (one risk for everybody)"
+    if math.isinf(slope):
+        return "no finite calibration slope (its risks separate the outcomes completely here)"
+    return f"calibration slope {slope:.2f}"
+
+
 def report_sentences(report):
     """Plain sentences reading the report: who was judged, calibration, discrimination."""
     m = report.measures["estimate"]
-    stage_words = "the prior (no question)" if report.stage == 0 else f"stage {report.stage} (the first {report.stage} questions)"
+    stage_words = (
+        "the prior (no question)" if report.stage == 0 else
+        "stage 1 (the first question)" if report.stage == 1 else
+        f"stage {report.stage} (the first {report.stage} questions)"
+    )
     sentences = [
         f"Judged at {stage_words} on {report.n_rows} patients with every answer known "
         f"({report.n_positive} positive, {100 * report.observed_rate:.1f} %)"
@@ -349,6 +362,12 @@ def report_sentences(report):
             "consistent with a slope of 1 (the interval holds it)"
         )
         sentences.append(f"Calibration slope {slope:.2f}: {verdict}.")
+    elif math.isinf(slope):
+        sentences.append(
+            "No calibration slope: here the list's risks separate the outcomes completely (every patient "
+            "with a lower risk has one outcome, every patient with a higher risk the other), so the slope "
+            "is infinite. Too few patients, or too few different risks, to judge it."
+        )
     else:
         sentences.append("No calibration slope: the list gives everybody the same risk at this stage.")
     if math.isfinite(m["auc"]):

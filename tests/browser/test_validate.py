@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 from playwright.sync_api import expect
-from psl_flows import demo_model, go_to_demo_landing, train
+from psl_flows import choose_option, demo_model, go_to_demo_landing, train
 from test_journey import saved_model_path
 
 from psl_core.validation import recalibrate, validation_report
@@ -26,9 +26,8 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
     original_path = saved_model_path(app)
     original = load_model(original_path)
 
-    # Hungary's table with the outcome derived as the demo derives it (num > 0).
-    frame = pd.read_csv(HUNGARIAN)
-    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    # Hungary's table as published (outcome num, 0/1 there), with ST depression under another name.
+    frame = pd.read_csv(HUNGARIAN).rename(columns={"oldpeak": "ST dep"})
     upload = tmp_path / "hungary.csv"
     frame.to_csv(upload, index=False)
 
@@ -36,14 +35,18 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
     app.upload("validate_upload", str(upload))
     app.assert_no_exception()
     expect(app.alerts("error")).to_have_count(0)
-    expect(app.alerts("success").filter(has_text="were found by name")).to_be_visible()
+    # The mapping step: the unmatched column and the outcome, which the saved list calls heart_disease.
+    choose_option(app, app.widget("validate_map_oldpeak"), "ST dep")
+    expect(app.alerts("info").filter(has_text="Choose the outcome column")).to_be_visible()
+    choose_option(app, app.widget("validate_outcome"), "num")
+    app.assert_no_exception()
+    expect(app.alerts("error")).to_have_count(0)
     expect(app.page.get_by_test_id("stTable")).to_be_visible()
     expect(app.widget("validate_reliability").locator(".js-plotly-plot")).to_be_visible()
 
     # What psl_core says about the same table at the stage the page judges.
-    table = site_table(original, original.metadata_, frame,
-                       match_columns(needed_columns(original, original.metadata_), frame.columns),
-                       "heart_disease", [1])
+    mapping = dict(match_columns(needed_columns(original, original.metadata_), frame.columns), oldpeak="ST dep")
+    table = site_table(original, original.metadata_, frame, mapping, "num", [1])
     stage_text = app.widget("validate_stage").get_by_role("combobox").input_value()
     stage = int(re.match(r"(\d+) \(\d+ patients", stage_text)[1])
     report = validation_report(original, table.X, table.y, stage)

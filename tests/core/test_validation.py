@@ -147,3 +147,13 @@ def test_pseudo_cases_pull_toward_the_original_list(site):
     # Two pseudo-cases at the old estimate of each total join the new site's counts.
     np.testing.assert_allclose(fitted.stage_probabilities_[1], [(15 + 2 * old[0]) / 32, (45 + 2 * old[1]) / 52])
     assert fitted.stage_positives_[1].tolist() == [15, 45]  # the intervals count real patients only
+
+
+def test_separated_outcomes_have_an_infinite_slope_and_no_interval(site):
+    model, _, _ = site
+    new = pd.DataFrame({"x": [1.0] * 10 + [0.0] * 10})
+    y = np.array([1] * 10 + [0] * 10)  # x answers the outcome exactly here
+    assert calibration_slope(y, model.predict_proba(new, stage=1)[:, 1]) == np.inf
+    report = validation_report(model, new, y, stage=1, n_boot=20)
+    assert report.measures.loc["slope", "estimate"] == np.inf
+    assert np.isnan(report.measures.loc["slope", ["lower", "upper"]].astype(float)).all()

@@ -19,8 +19,9 @@ recommended stage. At each target site the patients are split into random strati
 (:func:`psl_core.validation.recalibrate`, same questions and points) and both the original
 and the recalibrated list are judged on the other half. Printed per site: the original
 list on the whole site with bootstrap 95 % intervals, then the mean (sd over the halves) of
-calibration-in-the-large, calibration slope, Brier score and AUC before and after
-recalibration, and in how many halves the slope moved toward 1.
+calibration-in-the-large, Brier score and AUC before and after recalibration, the median
+[quartiles] of the calibration slope (infinite in a half where the list's risks separate
+the outcomes, counted apart), and in how many halves the slope moved toward 1.
 """
 
 import argparse
@@ -59,6 +60,15 @@ def load_site(site):
     for name in CATEGORIES:
         X[name] = X[name].map(lambda v: None if pd.isna(v) else str(int(v))).astype(object)
     return X, (frame["num"] > 0).to_numpy(dtype=np.int64)
+
+
+def slope_summary(slopes):
+    """Median and quartiles of the finite slopes, and how many halves had none (separated)."""
+    finite = slopes[np.isfinite(slopes)]
+    text = "slope median " + (
+        f"{finite.median():.2f} [{finite.quantile(0.25):.2f}, {finite.quantile(0.75):.2f}]" if len(finite) else "–"
+    )
+    return text + (f" ({len(slopes) - len(finite)} halves separated)" if len(finite) < len(slopes) else "")
 
 
 def main():
@@ -105,9 +115,12 @@ def main():
             before, after = pd.DataFrame(before)[list(SHOWN)], pd.DataFrame(after)[list(SHOWN)]
             for label, table in (("before", before), ("after", after)):
                 print(f"   {label:6s} (held-out halves): " + ", ".join(
-                    f"{m} {table[m].mean():.3f} ({table[m].std():.3f})" for m in SHOWN))
-            toward = np.abs(after["slope"] - 1) < np.abs(before["slope"] - 1)
-            print(f"   slope nearer 1 after recalibration in {int(toward.sum())} of {int(toward.notna().sum())} halves; "
+                    slope_summary(table[m]) if m == "slope" else f"{m} {table[m].mean():.3f} ({table[m].std():.3f})"
+                    for m in SHOWN))
+            comparable = np.isfinite(before["slope"]) & np.isfinite(after["slope"])
+            toward = np.abs(after["slope"] - 1)[comparable] < np.abs(before["slope"] - 1)[comparable]
+            print(f"   slope nearer 1 after recalibration in {int(toward.sum())} of {int(comparable.sum())} halves "
+                  "with finite slopes; "
                   f"Brier lower in {int((after['brier'] < before['brier']).sum())}; stages judged {sorted(set(kept))}")
 
 

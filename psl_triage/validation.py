@@ -354,6 +354,12 @@ def report_sentences(report):
            "it over-estimates the risk here." if m["observed_minus_expected"] < -0.02 else "about right on average."),
     ]
     slope = m["slope"]
+    if report.n_positive in (0, report.n_rows):
+        sentences.append(
+            "All these patients have the same outcome: calibration slope and AUC need patients with "
+            "and without it."
+        )
+        return sentences
     if math.isfinite(slope):
         low, high = report.measures.loc["slope", ["lower", "upper"]]
         verdict = (

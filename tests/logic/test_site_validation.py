@@ -130,3 +130,17 @@ def test_a_recalibrated_list_is_saved_with_its_origin(trained, cleveland, tmp_pa
     assert new.literals_ == model.literals_[:2] and "performance" not in meta
     np.testing.assert_array_equal(new.stage_totals_[2], model.stage_totals_[2])
     assert pd.notna(meta["origin"]["date"])
+
+
+def test_one_outcome_only_is_said_plainly(trained, cleveland):
+    from psl_core.validation import validation_report
+    from psl_triage.validation import measures_table, report_sentences
+
+    model, metadata = trained
+    sick = cleveland[cleveland["heart_disease"] == 1]
+    table = site_table(model, metadata, sick, match_columns(needed_columns(model, metadata), sick.columns),
+                       "heart_disease", [1])
+    report = validation_report(model, table.X, table.y, stage=2, n_boot=20)
+    assert "All these patients have the same outcome" in " ".join(report_sentences(report))
+    shown = measures_table(report).set_index("Measure")
+    assert shown.loc["AUC", "Estimate"] == "–" and shown.loc["Calibration slope", "Estimate"] == "–"

@@ -4,6 +4,7 @@ Run from the repository root with the project's python:
 
     python bench/small_data.py              # 4 datasets, 20 splits, default and paper setups
     python bench/small_data.py --splits 5 --datasets pima
+    python bench/small_data.py --setups default --params '{"min_support": 20}'   # a variant
 
 Issue 18's test: each shared table subsampled to 120 rows (all 116 of bcc_coimbra) with 15
 added noise columns (independent standard normal), over 20 splits. Split s draws the 120
@@ -16,6 +17,7 @@ the mean recommended length.
 """
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -49,6 +51,8 @@ def main():
     parser.add_argument("--splits", type=int, default=20)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--setups", nargs="+", default=list(SETUPS))
+    parser.add_argument("--params", type=json.loads, default={},
+                        help="JSON object of estimator parameters set on top of each setup")
     args = parser.parse_args()
     for name in args.datasets:
         X, y, _ = load_dataset(name)
@@ -57,7 +61,7 @@ def main():
             list_brier, base_brier, length = [], [], []
             for seed in range(args.splits):
                 X_train, X_test, y_train, y_test = small_split(X, y, seed)
-                model = ProbabilisticScoringList(recommend_folds=5, **SETUPS[setup]).fit(X_train, y_train)
+                model = ProbabilisticScoringList(recommend_folds=5, **{**SETUPS[setup], **args.params}).fit(X_train, y_train)
                 p = model.predict_proba(X_test, stage=model.recommended_stages_)[:, 1]
                 list_brier.append(np.mean((p - y_test) ** 2))
                 base_brier.append(np.mean((y_train.mean() - y_test) ** 2))

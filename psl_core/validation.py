@@ -87,7 +87,7 @@ def stage_totals(model, X, last_stage=None):
     for k, (literal, score) in enumerate(zip(model.literals_[:last_stage], model.scores_), start=1):
         if literal.column not in X.columns:
             raise DataError(f"X has no column {literal.column!r}, which question {k} of the list asks about")
-        values = X[literal.column]
+        values = X[literal.column].astype(object)  # a Categorical would refuse the placeholder
         missing = values.isna().to_numpy()
         present = values.where(~missing, 0 if literal.kind != "category" else "").to_numpy()
         if literal.kind != "category":

@@ -21,6 +21,8 @@ PAGES = [
     st.Page("pages/3_Calibration.py", title="Calibration"),
     st.Page("pages/4_Intervals.py", title="Intervals"),
     st.Page("pages/5_Evaluation.py", title="Evaluation"),
+    st.Page("pages/6_Validate.py", title="Validate"),
+    st.Page("pages/7_Card.py", title="Card"),
 ]
 
 st.navigation(PAGES).run()

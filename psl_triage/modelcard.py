@@ -8,33 +8,55 @@ with it. Files saved before lists carried their M have no such entry and are use
 :data:`~psl_core.cost_ratio.DEFAULT_COST_RATIO` (see :mod:`psl_core.cost_ratio`).
 """
 
+import numpy as np
+
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.metrics import stagewise_metrics
 
+RANGE_QUANTILES = {"min": 0.0, "q05": 0.05, "q25": 0.25, "median": 0.5, "q75": 0.75, "q95": 0.95, "max": 1.0}
+"""Quantiles of a numeric column recorded at training (``"training_range"``): another
+site's table is checked against them for a change of unit (:mod:`psl_triage.validation`)."""
 
-def columns_metadata(columns):
-    """JSON-ready readable names of columns.
+
+def columns_metadata(columns, X=None):
+    """JSON-ready readable names of columns, and what the training values looked like.
 
     Parameters
     ----------
     columns : dict of str to ColumnInfo-like
         Objects with ``label``, ``unit``, ``kind`` and ``category_labels`` attributes
-        (see :class:`psl_triage.data.ColumnInfo`).
+        (see :class:`psl_triage.data.ColumnInfo`), and optionally ``one_value``.
+    X : pandas.DataFrame or None
+        The training columns. When given, a numeric column also records
+        ``"training_range"``: its :data:`RANGE_QUANTILES` and the number of values.
 
     Returns
     -------
     dict of str to dict
-        ``{column: {"label", "unit", "kind", "category_labels"}}``.
+        ``{column: {"label", "unit", "kind", "category_labels"[, "one_value"][,
+        "training_range"]}}``; ``"one_value"`` is the raw value a binary column maps to 1.
     """
-    return {
-        str(name): {
+    described = {}
+    for name, info in columns.items():
+        entry = {
             "label": info.label,
             "unit": info.unit,
             "kind": info.kind,
             "category_labels": {str(k): str(v) for k, v in info.category_labels.items()},
         }
-        for name, info in columns.items()
-    }
+        one = getattr(info, "one_value", None)
+        if info.kind == "binary" and isinstance(one, (bool, int, float, str)):
+            entry["one_value"] = one
+        if X is not None and info.kind == "numeric" and name in X.columns:
+            values = X[name].to_numpy(dtype=float)
+            values = values[np.isfinite(values)]
+            if len(values):
+                quantiles = np.quantile(values, list(RANGE_QUANTILES.values()))
+                entry["training_range"] = dict(
+                    zip(RANGE_QUANTILES, (float(q) for q in quantiles)), n=int(len(values)),
+                )
+        described[str(name)] = entry
+    return described
 
 
 def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAULT_COST_RATIO, extra=None):
@@ -68,9 +90,10 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
             "outcome_label": prepared.outcome_label,
             "positive_label": prepared.positive_label,
             "negative_label": prepared.negative_label,
+            "positive_class": [v for v in prepared.positive_class if isinstance(v, (bool, int, float, str))],
             "notes": list(prepared.notes),
         },
-        "columns": columns_metadata(prepared.columns),
+        "columns": columns_metadata(prepared.columns, prepared.X),
         "decision": {"cost_ratio": cost_ratio},
     }
     for key, part in (("train", train), ("test", test)):

@@ -1,0 +1,234 @@
+"""Validate: the current list on another site's table, and recalibration there.
+
+The page reads widgets, calls :mod:`psl_triage.validation` and :mod:`psl_core.validation`,
+and renders: upload a second labelled table, match the columns the list asks about (by
+name; the user maps the rest), choose the outcome and its positive values, read the report
+(calibration-in-the-large, calibration slope, Brier score and AUC with bootstrap intervals,
+the reliability plot, every stage's figures) and, if asked, recalibrate the list at this
+site and save it as a new version in the model store.
+
+Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
+widget keys ``"validate_upload"``, ``"validate_map_<column>"``, ``"validate_outcome"``,
+``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
+``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"``;
+``"validate_saved"`` (dict: the recalibrated list, its metadata, the saved file's message);
+and, when the user chooses to use the recalibrated list, ``"trained_model"``,
+``"trained_metadata"`` and ``"train_origin"`` (Train's contract).
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from psl_core.errors import DataError
+from psl_core.validation import (
+    MIN_RECALIBRATION_ROWS,
+    recalibratable_stages,
+    stagewise_validation,
+    validation_report,
+)
+from psl_triage.data import count_classes, load_table, upload_limit_mb
+from psl_triage.plots import reliability_figure
+from psl_triage.training import default_model_name
+from psl_triage.validation import (
+    NOT_AVAILABLE,
+    match_columns,
+    measures_table,
+    needed_columns,
+    outcome_defaults,
+    positive_defaults,
+    report_sentences,
+    save_recalibrated,
+    site_table,
+    slope_words,
+    unit_checks,
+)
+from ui import csv_download, required_list, shown_errors
+
+ss = st.session_state
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def read_upload(data: bytes, name: str, limit_mb: int):
+    return load_table(data, name, max_bytes=limit_mb * 1024 * 1024)
+
+
+st.set_page_config(page_title="Validate · PSL Triage", page_icon="🩺", layout="wide")
+st.title("Validate at another site")
+st.markdown(
+    "A list learned at one hospital may not fit another: a different case mix, other habits of "
+    "measuring. Upload a labelled table from the other site to see how the current list does "
+    "there, and, if its risks are off, re-estimate them from that table: the questions and "
+    "points stay, the probabilities become the new site's."
+)
+
+model = required_list(": this page judges it on another site's table")
+metadata = ss.get("trained_metadata") or {}
+
+st.header("1. The other site's table")
+try:
+    limit_mb = upload_limit_mb(os.environ.get("PSL_MAX_UPLOAD_MB"))
+except DataError as exc:
+    st.warning(str(exc))
+    limit_mb = upload_limit_mb(None)
+uploaded = st.file_uploader(
+    f"CSV, TSV or Excel (.xlsx) file with the same questions and the outcome, one row per patient "
+    f"(up to {limit_mb} MB)",
+    type=["csv", "tsv", "txt", "xlsx"],
+    key="validate_upload",
+    max_upload_size=limit_mb,
+)
+if uploaded is None:
+    st.info("Upload a table to validate the list on.")
+    st.stop()
+loaded = None
+with shown_errors("reading the table"):
+    loaded = read_upload(uploaded.getvalue(), uploaded.name, limit_mb)
+if loaded is None:
+    st.stop()
+frame = loaded.frame
+st.caption(f"{uploaded.name}: {len(frame)} rows, {len(frame.columns)} columns.")
+for note in loaded.notes:
+    st.caption(note)
+
+st.header("2. Match the columns")
+needed = needed_columns(model, metadata)
+matched = match_columns(needed, frame.columns)
+choices = [NOT_AVAILABLE] + [str(c) for c in frame.columns]
+unmatched = [need for need in needed if matched[need.name] is NOT_AVAILABLE]
+if unmatched:
+    st.markdown(
+        "These columns of the list have no column of the same name here. Choose the column that "
+        "holds each, or *not recorded at this site* (its answers then count as missing)."
+    )
+    for need in unmatched:
+        matched[need.name] = st.selectbox(
+            f"{need.label} (column {need.name!r} at training; question {need.first_stage})",
+            choices,
+            format_func=lambda c: "not recorded at this site" if c is NOT_AVAILABLE else c,
+            key=f"validate_map_{need.name}",
+        )
+else:
+    st.success(f"All {len(needed)} columns the list asks about were found by name.")
+outcome_default, _ = outcome_defaults(metadata, frame)
+outcome = st.selectbox(
+    "Outcome column",
+    [str(c) for c in frame.columns],
+    index=None if outcome_default is None else [str(c) for c in frame.columns].index(outcome_default),
+    placeholder="Choose the column holding the outcome",
+    key="validate_outcome",
+)
+if outcome is None:
+    st.info("Choose the outcome column.")
+    st.stop()
+values = [value for value, _ in count_classes(frame[outcome])]
+defaults = [v for v in positive_defaults(metadata, frame[outcome]) if v in values]
+positive = st.multiselect(
+    f"Values of {outcome} that count as positive ({(metadata.get('dataset') or {}).get('positive_label') or 'the list’s positive class'})",
+    values,
+    default=defaults,
+    key="validate_positive",
+)
+
+table = None
+with shown_errors("coding the table"):
+    table = site_table(model, metadata, frame, matched, outcome, positive)
+if table is None:
+    st.stop()
+for note in table.notes:
+    st.caption(note)
+for warning in unit_checks(metadata, table):
+    st.warning(warning)
+
+st.header("3. How the list does here")
+stages = stagewise_validation(model, table.X, table.y)
+usable = [int(k) for k in stages.index if stages.loc[k, "n_rows"] > 0]
+supported = recalibratable_stages(model, table.X, table.y)
+recommended = getattr(model, "recommended_stages_", None)
+start = max(supported, 0) if recommended is None else min(recommended, max(supported, 0))
+stage = st.selectbox(
+    "Judge the list after this many questions",
+    usable,
+    index=usable.index(start) if start in usable else 0,
+    format_func=lambda k: f"{k} ({int(stages.loc[k, 'n_rows'])} patients with every answer known)",
+    key="validate_stage",
+)
+report = None
+with shown_errors("judging the list"):
+    report = validation_report(model, table.X, table.y, stage)
+if report is None:
+    st.stop()
+for sentence in report_sentences(report):
+    st.markdown(f"- {sentence}")
+st.table(measures_table(report))
+st.caption(
+    f"Intervals: {report.n_boot} bootstrap resamples of the patients (seed 0). Calibration-in-the-large "
+    "is the intercept of a logistic fit with the list's log-odds as offset (0 is perfect; above 0 the "
+    "list predicts too low); the slope is that of the list's log-odds (1 is perfect)."
+)
+figure, reliability = reliability_figure(report.y, report.p)
+st.plotly_chart(figure, key="validate_reliability")
+csv_download(reliability, "reliability-at-new-site", "validate_download_reliability")
+with st.expander("Every stage"):
+    st.dataframe(stages, key="validate_stages")
+    csv_download(stages.reset_index(), "validation-by-stage", "validate_download_stages")
+
+st.header("4. Recalibrate at this site")
+st.markdown(
+    "Keeps the questions, their order and their points, and re-estimates every stage's "
+    "probabilities and intervals from this table (each stage from the patients who answer its "
+    "questions), with the list's own calibration. The original file is not changed: the result "
+    "is saved as a new version with its origin recorded."
+)
+if supported < 0:
+    st.info(
+        f"This table cannot recalibrate even the first stage: it needs {MIN_RECALIBRATION_ROWS} "
+        "patients with both outcomes among them."
+    )
+else:
+    if supported < len(model.literals_):
+        st.caption(
+            ("No question has" if supported == 0 else "Only the first question has" if supported == 1 else
+             f"Only the first {supported} questions have")
+            + f" at least {MIN_RECALIBRATION_ROWS} patients with every answer known and both outcomes here; "
+            "a recalibrated list keeps at most that many."
+        )
+    keep = st.number_input(
+        "Questions to keep", min_value=0, max_value=supported, value=supported, step=1, key="validate_keep",
+    )
+    name = st.text_input("Model name", value=default_model_name(metadata), key="validate_name")
+    if st.button("Recalibrate at this site and save as a new version", key="validate_recalibrate", type="primary"):
+        with shown_errors("recalibrating the list"):
+            new, new_metadata, stored = save_recalibrated(
+                model, metadata, table, uploaded.name, int(keep), name,
+            )
+            after = validation_report(new, table.X, table.y, min(stage, int(keep)))
+            ss.validate_saved = {
+                "model": new, "metadata": new_metadata, "after": after,
+                "message": f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}.",
+            }
+    saved = ss.get("validate_saved")
+    if saved:
+        st.success(saved["message"])
+        after = saved["after"]
+        st.markdown(
+            f"On this same table (so optimistic: the probabilities were fitted to it), after "
+            f"{after.stage} question{'' if after.stage == 1 else 's'} the recalibrated list has calibration-in-the-large "
+            f"{after.measures.loc['citl', 'estimate']:.2f} and {slope_words(after.measures.loc['slope', 'estimate'])}. "
+            "Judge it on other patients of this site."
+        )
+        st.download_button(
+            "Download the recalibrated model file (JSON)",
+            data=saved["model"].to_json(saved["metadata"]),
+            file_name=saved["message"].split(" ")[2],
+            mime="application/json",
+            on_click="ignore",
+            key="validate_download_model",
+        )
+        if st.button("Use the recalibrated list in this session", key="validate_use"):
+            ss.trained_model, ss.trained_metadata = saved["model"], saved["metadata"]
+            ss.train_origin = f"Recalibrated at another site ({uploaded.name}); {saved['message']}"
+            ss.validate_saved = None
+            st.rerun()

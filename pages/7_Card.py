@@ -1,0 +1,64 @@
+"""Card: the current list on one printed page, and its model report.
+
+The page reads widgets, calls :mod:`psl_triage.card` and renders: how many questions the
+card holds (the recommended length by default) and M (the list's saved M by default), the
+card as the browser will print it, and two downloads: the card (HTML, print it from the
+browser or save it as PDF) and the model report (HTML, the TRIPOD items the app knows).
+
+Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
+widget keys ``"card_stage"``, ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
+``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
+``"card_download_card"`` and ``"card_download_report"``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from psl_triage.card import card_html, card_stage, report_html
+from psl_triage.training import default_model_name, download_file_name
+from ui import cost_ratio_input, required_list, shown_errors
+
+ss = st.session_state
+
+st.set_page_config(page_title="Card · PSL Triage", page_icon="🩺", layout="wide")
+st.title("Card and model report")
+st.markdown(
+    "The list on one printed page for the ward: the questions with their points, the risk of "
+    "every total with its interval and the decision it allows at your M. Download it and print "
+    "it from the browser (or save it as PDF there); it fits one A4 or Letter page. The model "
+    "report gathers what an ethics board or a reader of a paper asks about the list: where the "
+    "data came from, who, which outcome, which predictors, how many patients, how well it did."
+)
+
+model = required_list(": this page prints it")
+metadata = ss.get("trained_metadata") or {}
+
+left, right = st.columns(2)
+n_questions = len(model.literals_)
+stage = left.number_input(
+    f"Questions on the card (the list has {n_questions})",
+    min_value=0, max_value=n_questions, value=card_stage(model), step=1, key="card_stage",
+    help="Starts at the length the internal cross-validation recommends, if the list has one.",
+)
+cost_ratio = cost_ratio_input("card", model, metadata, container=right)
+
+card = report = None
+with shown_errors("building the card"):
+    card = card_html(model, metadata, int(stage), cost_ratio)
+    report = report_html(model, metadata, int(stage), cost_ratio)
+if card is None:
+    st.stop()
+stem = download_file_name(default_model_name(metadata)).removesuffix(".json")
+download_card, download_report = st.columns(2)
+download_card.download_button(
+    "Download the card (HTML, prints on one page)", data=card.encode(), file_name=f"{stem}-card.html",
+    mime="text/html", on_click="ignore", key="card_download_card", type="primary",
+)
+download_report.download_button(
+    "Download the model report (HTML)", data=report.encode(), file_name=f"{stem}-report.html",
+    mime="text/html", on_click="ignore", key="card_download_report",
+)
+# Every text from the list or its file is HTML-escaped in psl_triage.card and the page has no script.
+with st.container(key="card_view"):
+    st.iframe(card, height=900)

@@ -1,0 +1,417 @@
+"""External validation of a fitted list on a second labelled table, and recalibration there.
+
+A list learned at one site is applied to another site's table (the same questions, the
+answers of new patients). What transfers and what does not is measured by the usual
+measures of external validation (Steyerberg, *Clinical Prediction Models*, ch. 15;
+Van Calster et al. 2016, "A calibration hierarchy for risk models"):
+
+- *calibration-in-the-large* (CITL): the intercept a of ``logit P(y=1) = a + logit p``
+  (the list's log-odds as offset). 0 when the mean predicted risk matches the observed
+  rate; > 0 when the list under-estimates risk at the new site. Its plain companion,
+  observed rate − mean predicted risk, is reported too;
+- *calibration slope*: b in ``logit P(y=1) = a + b logit p``. 1 when the list's spread of
+  risks fits the new site; < 1 when its risks are too extreme (over-fitting, or a case mix
+  where the questions separate less);
+- the Brier score and the AUC (discrimination), with the reliability table of
+  :func:`psl_core.evaluation.reliability_table`.
+
+Each comes with a percentile bootstrap interval (rows resampled with a seed).
+
+*Recalibration at the new site* keeps the questions, their order and their points and
+re-estimates every stage's probabilities (and the counts behind its intervals) from the new
+table with the list's own calibration method: :func:`recalibrate` returns a new fitted list.
+
+Missing answers are not guessed. A row enters stage k when its answers to the first k
+questions are all known (the questions a clinician would have asked up to there); the
+measures of stage k use those rows, and so does the recalibration of stage k.
+"""
+
+import copy
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit, logit
+
+from .calibration import calibrate_stage, calibrated_probabilities
+from .errors import DataError, PSLError
+from .evaluation import _auc_from_counts, _score_counts, fit_logistic, labels01, reliability_table
+from .intervals import check_confidence
+
+MEASURES = ("observed_minus_expected", "citl", "slope", "brier", "auc")
+MEASURE_LABELS = {
+    "observed_minus_expected": "Observed − expected rate",
+    "citl": "Calibration-in-the-large (intercept)",
+    "slope": "Calibration slope",
+    "brier": "Brier score",
+    "auc": "AUC",
+}
+IDEAL = {"observed_minus_expected": 0.0, "citl": 0.0, "slope": 1.0, "brier": None, "auc": None}
+MIN_RECALIBRATION_ROWS = 20
+"""Rows a stage needs at the new site (with both outcomes among them) to be recalibrated."""
+_CLIP = 1e-3  # an isotonic list may say 0 or 1; its log-odds are taken at 0.001 / 0.999
+
+
+# ---------------------------------------------------------------------------- answers -> totals
+def stage_totals(model, X, last_stage=None):
+    """Totals of every row at stages 0..last_stage, and whether they are known.
+
+    Unlike :meth:`ProbabilisticScoringList.stagewise_totals`, X may miss values (NaN) and
+    needs only the columns the list asks about: a row's total at stage k is known when its
+    answers to the first k questions are.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    X : pandas.DataFrame of shape (n, d)
+        Holds every column the first ``last_stage`` questions ask about, coded as at
+        training (numbers for numeric columns, 0/1 for binary ones, category text for
+        categorical ones); NaN or None for a missing answer.
+    last_stage : int or None
+        Default: the list's last stage.
+
+    Returns
+    -------
+    totals : ndarray of int, shape (n, last_stage + 1)
+        0 where not known.
+    known : ndarray of bool, shape (n, last_stage + 1)
+        Column 0 is all True.
+    """
+    last_stage = model._stage(last_stage)
+    if not isinstance(X, pd.DataFrame):
+        raise DataError(f"X must be a pandas DataFrame with the list's columns, got {type(X).__name__}")
+    n = len(X)
+    points = np.zeros((n, last_stage + 1), dtype=np.int64)
+    answered = np.ones((n, last_stage + 1), dtype=bool)
+    for k, (literal, score) in enumerate(zip(model.literals_[:last_stage], model.scores_), start=1):
+        if literal.column not in X.columns:
+            raise DataError(f"X has no column {literal.column!r}, which question {k} of the list asks about")
+        values = X[literal.column].astype(object)  # a Categorical would refuse the placeholder
+        missing = values.isna().to_numpy()
+        present = values.where(~missing, 0 if literal.kind != "category" else "").to_numpy()
+        if literal.kind != "category":
+            try:
+                present = present.astype(float)
+            except (TypeError, ValueError):
+                raise DataError(
+                    f"column {literal.column!r} must hold numbers (question {k} is {literal.kind}), "
+                    "with NaN for a missing answer"
+                ) from None
+        points[:, k] = np.where(missing, 0, score * literal.evaluate(present))
+        answered[:, k] = ~missing
+    return np.cumsum(points, axis=1), np.logical_and.accumulate(answered, axis=1)
+
+
+def _stage_probabilities(model, totals, stage):
+    return model.stage_probabilities_[stage][np.searchsorted(model.stage_totals_[stage], totals)]
+
+
+# ---------------------------------------------------------------------------- measures
+def calibration_intercept(y, p):
+    """Calibration-in-the-large: a in ``logit P(y=1) = a + logit p`` (offset logistic fit).
+
+    Parameters
+    ----------
+    y : ndarray of 0/1, shape (n,)
+    p : ndarray of float in [0, 1], shape (n,)
+        Probabilities are clipped to [0.001, 0.999] before taking log-odds (a list may
+        say 0 or 1, whose log-odds are infinite).
+
+    Returns
+    -------
+    float (±inf when every y is 0 or 1)
+    """
+    offset = logit(np.clip(p, _CLIP, 1 - _CLIP))
+    y = np.asarray(y, dtype=float)
+    if y.min() == y.max():
+        return -np.inf if y[0] == 0 else np.inf
+    a = logit(np.clip(y.mean(), _CLIP, 1 - _CLIP)) - logit(np.clip(np.mean(p), _CLIP, 1 - _CLIP))
+    for _ in range(50):  # Newton on a concave 1-d log-likelihood
+        q = expit(a + offset)
+        step = np.sum(y - q) / max(np.sum(q * (1 - q)), 1e-12)
+        a += step
+        if abs(step) < 1e-10:
+            break
+    return float(a)
+
+
+def calibration_slope(y, p):
+    """Calibration slope: b in ``logit P(y=1) = a + b logit p`` (logistic regression).
+
+    p is clipped as in :func:`calibration_intercept`; a list that says 0 or 1 for some
+    rows has its slope set by those clipped log-odds, so read it with the reliability table.
+    +inf (-inf) when the outcomes are separated by p: every negative at or below every
+    positive (above), where the maximum-likelihood slope does not exist.
+
+    NaN when p takes a single value (no spread to fit a slope to) or y a single class.
+    """
+    p = np.clip(p, _CLIP, 1 - _CLIP)
+    if np.ptp(p) == 0 or np.min(y) == np.max(y):
+        return np.nan
+    if p[y == 0].max() <= p[y == 1].min():
+        return np.inf
+    if p[y == 1].max() <= p[y == 0].min():
+        return -np.inf
+    return float(fit_logistic(logit(p)[:, None], y, C=np.inf)[1])
+
+
+def _measures(y, p):
+    """The values of :data:`MEASURES` for labels y and probabilities p (arrays, unchecked)."""
+    _, positives, negatives, _ = _score_counts(y, p)
+    return np.array([
+        float(np.mean(y) - np.mean(p)),
+        calibration_intercept(y, p),
+        calibration_slope(y, p),
+        float(np.mean((p - y) ** 2)),
+        _auc_from_counts(positives, negatives) if positives.sum() and negatives.sum() else np.nan,
+    ])
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """One stage of a list judged on a second table (:func:`validation_report`).
+
+    Attributes
+    ----------
+    stage : int
+    n_rows, n_positive : int
+        Rows used (known answers up to the stage) and positives among them.
+    n_missing : int
+        Rows left out for a missing answer to one of the stage's questions.
+    observed_rate, mean_predicted : float
+    measures : pandas.DataFrame
+        Indexed by :data:`MEASURES`: estimate, lower, upper (bootstrap percentile
+        interval at ``confidence``), ideal (the value of a perfectly calibrated list,
+        NaN where there is none).
+    reliability : pandas.DataFrame
+        :func:`psl_core.evaluation.reliability_table` of the rows used.
+    y, p : ndarray of shape (n_rows,)
+        The rows' outcomes (0/1) and the list's probabilities, for figures.
+    confidence : float
+    n_boot : int
+    """
+
+    stage: int
+    n_rows: int
+    n_positive: int
+    n_missing: int
+    observed_rate: float
+    mean_predicted: float
+    measures: pd.DataFrame
+    reliability: pd.DataFrame
+    y: np.ndarray
+    p: np.ndarray
+    confidence: float
+    n_boot: int
+
+
+def _check_count(value, name, minimum):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise PSLError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _labels(model, X, y):
+    y = labels01(y)
+    if len(y) != len(X):
+        raise DataError(f"X and y have different lengths: {len(X)} rows in X, {len(y)} labels in y")
+    model._check_probabilities()
+    return y
+
+
+def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed=0, n_bins=10):
+    """Judge one stage of a list on a labelled table, with bootstrap intervals.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    X : pandas.DataFrame of shape (n, d)
+        See :func:`stage_totals`; rows with a missing answer up to ``stage`` are left out.
+    y : array-like of 0/1, shape (n,)
+        1 = the list's positive class.
+    stage : int or None
+        Default: the last stage.
+    n_boot : int >= 1
+        Bootstrap resamples of the rows used.
+    confidence : float in (0, 1)
+    seed : int
+    n_bins : int >= 1
+        Bins of the reliability table.
+
+    Returns
+    -------
+    ValidationReport
+
+    Raises
+    ------
+    DataError
+        No row with all answers up to the stage.
+    """
+    y = _labels(model, X, y)
+    stage = model._stage(stage)
+    n_boot = _check_count(n_boot, "n_boot", 1)
+    confidence = check_confidence(confidence)
+    totals, known = stage_totals(model, X, stage)
+    rows = known[:, stage]
+    if not rows.any():
+        raise DataError(
+            f"no row has all answers to the first {stage} questions; judge an earlier stage"
+        )
+    y_used = y[rows]
+    p = _stage_probabilities(model, totals[rows, stage], stage)
+    estimate = _measures(y_used, p)
+    rng = np.random.default_rng(seed)
+    draws = np.array([_measures(y_used[i], p[i]) for i in rng.integers(0, len(p), (n_boot, len(p)))])
+    tail = 100 * (1 - confidence) / 2
+    lower, upper = np.full((2, len(MEASURES)), np.nan)
+    for j in range(len(MEASURES)):
+        finite = draws[np.isfinite(draws[:, j]), j]
+        if len(finite) and np.isfinite(estimate[j]):
+            lower[j], upper[j] = np.percentile(finite, [tail, 100 - tail])
+    measures = pd.DataFrame(
+        {
+            "estimate": estimate,
+            "lower": lower,
+            "upper": upper,
+            "ideal": [np.nan if IDEAL[m] is None else IDEAL[m] for m in MEASURES],
+        },
+        index=pd.Index(MEASURES, name="measure"),
+    )
+    return ValidationReport(
+        stage=stage,
+        n_rows=int(rows.sum()),
+        n_positive=int(y_used.sum()),
+        n_missing=int((~rows).sum()),
+        observed_rate=float(y_used.mean()),
+        mean_predicted=float(p.mean()),
+        measures=measures,
+        reliability=reliability_table(y_used, p, n_bins),
+        y=y_used,
+        p=p,
+        confidence=confidence,
+        n_boot=n_boot,
+    )
+
+
+def stagewise_validation(model, X, y):
+    """Point estimates of :data:`MEASURES` at every stage, on the rows known up to it.
+
+    Returns
+    -------
+    pandas.DataFrame indexed by stage with n_rows, n_positive and one column per measure
+    (NaN for a stage without rows).
+    """
+    y = _labels(model, X, y)
+    totals, known = stage_totals(model, X)
+    rows = []
+    for k in range(model.n_stages_):
+        used = known[:, k]
+        values = (
+            _measures(y[used], _stage_probabilities(model, totals[used, k], k))
+            if used.any() else np.full(len(MEASURES), np.nan)
+        )
+        rows.append({"stage": k, "n_rows": int(used.sum()), "n_positive": int(y[used].sum()),
+                     **dict(zip(MEASURES, values))})
+    return pd.DataFrame(rows).set_index("stage")
+
+
+# ---------------------------------------------------------------------------- recalibration
+def recalibratable_stages(model, X, y, min_rows=MIN_RECALIBRATION_ROWS):
+    """The longest length of the list every stage of which the table can recalibrate.
+
+    A stage qualifies when at least ``min_rows`` rows answer its questions and both outcomes
+    occur among them.
+
+    Returns
+    -------
+    int in 0..K (0: only the prior can be re-estimated)
+    """
+    y = _labels(model, X, y)
+    min_rows = _check_count(min_rows, "min_rows", 1)
+    _, known = stage_totals(model, X)
+    length = -1
+    for k in range(model.n_stages_):
+        used = y[known[:, k]]
+        if len(used) < min_rows or used.min() == used.max():
+            break
+        length = k
+    return length
+
+
+def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
+    """The list with its probabilities re-estimated on a new table (same questions, points).
+
+    Stage k is calibrated with the list's own ``calibration`` from the rows that answer its
+    first k questions; the counts behind its intervals are those rows'. The list's
+    ``prior_strength`` pseudo-cases go to every reachable total at the *original* list's
+    probability q(k, T): the original list is the prior and the new site's patients update
+    it, so a total with few patients here stays near its old estimate and one with many
+    takes the new site's rate (a total without any patient here keeps the old estimate's
+    place in the calibration). Pseudo-cases at the new table's overall rate instead, as at
+    training, flatten a long list's risks on a small table: at Hungary (half of 294 rows,
+    14 questions) the held-out calibration slope went from 1.3 to 1.9, against 1.1 here
+    (``bench/transfer.py``, ``bench/README.md``). With ``prior_strength=0`` the new
+    probabilities are the new table's alone. The training's internal cross-validation
+    (``validation_brier_``, ``recommended_stages_``) belongs to the old site and is dropped.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    X : pandas.DataFrame
+        See :func:`stage_totals`.
+    y : array-like of 0/1, shape (n,)
+    n_stages : int or None
+        Questions to keep (the first ``n_stages``); default all. Every kept stage must have
+        ``min_rows`` answering rows with both outcomes (:func:`recalibratable_stages`).
+    min_rows : int >= 1
+
+    Returns
+    -------
+    ProbabilisticScoringList
+        A new fitted list; ``model`` is not changed.
+
+    Raises
+    ------
+    PSLError
+        A kept stage has too few rows or a single outcome at the new site.
+    """
+    y = _labels(model, X, y)
+    n_stages = len(model.literals_) if n_stages is None else model._stage(n_stages)
+    supported = recalibratable_stages(model, X, y, min_rows)
+    if supported < n_stages:
+        stage = supported + 1
+        _, known = stage_totals(model, X, stage)
+        used = y[known[:, stage]]
+        raise PSLError(
+            f"stage {stage} cannot be recalibrated on this table: {len(used)} rows answer its "
+            f"questions ({int(used.sum())} positive); it needs at least {min_rows} with both "
+            f"outcomes. Keep at most {supported} questions (n_stages={max(supported, 0)})"
+            + ("" if supported >= 0 else ", or use a larger table")
+        )
+    new = copy.deepcopy(model)
+    new.literals_ = list(model.literals_[:n_stages])
+    new.scores_ = list(model.scores_[:n_stages])
+    new.stage_criterion_ = np.asarray(model.stage_criterion_)[: n_stages + 1]
+    totals, known = stage_totals(model, X, n_stages)
+    new.stage_totals_, new.stage_probabilities_ = [], []
+    new.stage_positives_, new.stage_negatives_ = [], []
+    for k in range(n_stages + 1):
+        used = known[:, k]
+        reachable = model.stage_totals_[k]
+        q, positives, negatives = calibrate_stage(totals[used, k], y[used], reachable, model.calibration)
+        if model.prior_strength > 0:
+            old = model.stage_probabilities_[k]
+            q = calibrated_probabilities(
+                reachable, positives + model.prior_strength * old, negatives + model.prior_strength * (1 - old),
+                model.calibration,
+            )
+        new.stage_totals_.append(reachable)
+        new.stage_probabilities_.append(q)
+        new.stage_positives_.append(positives)
+        new.stage_negatives_.append(negatives)
+    if n_stages < len(model.literals_):
+        new.end_reason_ = "length"
+    new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = None
+    new.metadata_ = {}
+    return new

@@ -1,0 +1,329 @@
+"""A list on paper: a one-page printable card and a model report (TRIPOD items), as HTML.
+
+Both are self-contained HTML pages (inline CSS, no script, no external resource) that a
+browser shows and prints; every text that comes from a user (model and dataset names,
+column labels, units, category names) goes through :func:`html.escape`.
+
+- :func:`card_html`: the questions with their points, the risk of every total at the chosen
+  stage with its simultaneous interval and the decision it allows at M, the decision
+  threshold 1/(1+M), the list's name, version and date. Laid out for one A4 or Letter page
+  (print CSS: 12 mm margins, a compact type size that shrinks for long lists).
+- :func:`report_html`: the items of the TRIPOD statement (Collins et al. 2015) the app knows:
+  source of data, participants, outcome, predictors, sample size, model development,
+  performance with intervals, intended use and M, and any recalibration at another site.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+from html import escape
+
+import numpy as np
+
+from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost_ratio
+from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
+from psl_triage.training import default_model_name, readable_columns, total_label
+
+DEFAULT_CONFIDENCE = 0.95
+_DECISION_WORDS = {CONFIDENT_POSITIVE: "rule in", CONFIDENT_NEGATIVE: "rule out"}
+
+_CSS = """
+@page { margin: 12mm; }
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; color: #111; margin: 0 auto;
+       max-width: 186mm; font-size: var(--size, 10pt); line-height: 1.25; }
+h1 { font-size: 1.5em; margin: 0 0 0.2em; }
+h2 { font-size: 1.1em; margin: 0.8em 0 0.3em; border-bottom: 1px solid #999; }
+p { margin: 0.25em 0; }
+.meta { color: #444; font-size: 0.9em; }
+.columns { display: flex; gap: 6mm; align-items: flex-start; }
+.columns > div { flex: 1 1 0; min-width: 0; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #bbb; padding: 0.15em 0.35em; text-align: left; vertical-align: top; }
+th { background: #eee; }
+td.num { text-align: right; white-space: nowrap; }
+tr.in td { background: #fde0d0; }
+tr.out td { background: #d6e6f5; }
+.box { border: 1px solid #777; padding: 0.4em 0.6em; margin-top: 0.6em; }
+.small { font-size: 0.85em; color: #333; }
+@media print { body { max-width: none; } a { color: inherit; text-decoration: none; } }
+"""
+
+
+def _text(value, default=""):
+    return escape(str(value)) if isinstance(value, (str, int, float)) and str(value) != "" else escape(default)
+
+
+def _percent(p):
+    return f"{100 * p:.0f} %" if p >= 0.01 or p == 0 else "< 1 %"
+
+
+def _page(title, body, size_pt=10.0):
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{escape(title)}</title><style>{_CSS}body {{ --size: {size_pt:g}pt; }}</style>"
+        f"</head><body>\n{body}\n</body></html>\n"
+    )
+
+
+def card_stage(model):
+    """The stage a card shows by default: the recommended length, else the whole list."""
+    recommended = getattr(model, "recommended_stages_", None)
+    return len(model.literals_) if recommended is None or recommended == 0 else int(recommended)
+
+
+def _settings(model, metadata, stage, cost_ratio):
+    """(metadata, stage, M) with the defaults filled in and checked."""
+    metadata = metadata or {}
+    stage = card_stage(model) if stage is None else model._stage(stage)
+    cost_ratio = saved_cost_ratio(metadata) if cost_ratio is None else check_cost_ratio(cost_ratio)
+    return metadata, stage, cost_ratio
+
+
+def _heading(model, metadata):
+    metadata = metadata or {}
+    name = default_model_name(metadata)
+    version = metadata.get("version")
+    created = metadata.get("created")
+    parts = [f"version {_text(version)}" if version is not None else "not saved in the store"]
+    if isinstance(created, str) and created:
+        parts.append(f"saved {_text(created[:10])}")
+    return name, " · ".join(parts)
+
+
+def _outcome_words(metadata):
+    dataset = (metadata or {}).get("dataset")
+    dataset = dataset if isinstance(dataset, dict) else {}
+    label = dataset.get("positive_label") or dataset.get("outcome_label") or dataset.get("outcome")
+    return _text(label, "the positive outcome")
+
+
+def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_CONFIDENCE):
+    """The printable one-page card of a list.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    metadata : dict
+        Its model-file metadata (name, version, created, dataset, columns, decision).
+    stage : int or None
+        How many questions the card holds; default :func:`card_stage`.
+    cost_ratio : float or None
+        M; default the list's saved M (:func:`psl_core.cost_ratio.saved_cost_ratio`).
+    confidence : float
+        Level of the simultaneous intervals.
+
+    Returns
+    -------
+    str
+        A complete HTML page.
+    """
+    metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
+    threshold = decision_threshold(cost_ratio)
+    columns = readable_columns(metadata)
+    name, subtitle = _heading(model, metadata)
+    table = interval_table(model, stage, cost_ratio, confidence)
+    questions = "".join(
+        f"<tr><td class=\"num\">{k}</td><td>{escape(model.describe_stage(k, columns))}</td>"
+        f"<td class=\"num\">{model.scores_[k - 1]:+d}</td></tr>"
+        for k in range(1, stage + 1)
+    ) or "<tr><td colspan=\"3\">No question: every patient gets the prior risk.</td></tr>"
+    risks = "".join(
+        f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
+        f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{_percent(row.probability)}</td>"
+        f"<td class=\"num\">{_percent(row.lower)} – {_percent(row.upper)}</td>"
+        f"<td>{_DECISION_WORDS.get(row.decision, 'uncertain')}{' *' if row.no_training_case else ''}</td></tr>"
+        for row in table.itertuples()
+    )
+    n_rows = stage + len(table)
+    length_note = ""
+    if stage < len(model.literals_):
+        recommended = " (the recommended length)" if stage == getattr(model, "recommended_stages_", None) else ""
+        length_note = f" · the first {stage} of its {len(model.literals_)} questions{recommended}"
+    size = 10.0 if n_rows <= 40 else max(6.5, 10.0 * 40 / n_rows)
+    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+    population = (
+        f"Learned from {_text(dataset.get('name'), 'an unnamed table')}"
+        + (f", {int(dataset['n_rows'])} patients" if isinstance(dataset.get("n_rows"), int) else "")
+        + "."
+    )
+    origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else None
+    if origin and isinstance(origin.get("table"), dict):
+        population += (
+            f" Probabilities re-estimated on {_text(origin['table'].get('name'))} "
+            f"({_text(origin['table'].get('n_rows'))} patients, {_text(str(origin.get('date', ''))[:10])})."
+        )
+    body = f"""
+<h1>{escape(name)}</h1>
+<p class="meta">{subtitle} · probabilistic scoring list{length_note} · card printed {datetime.now(UTC).date().isoformat()}</p>
+<p>Risk of <b>{_outcome_words(metadata)}</b>. Ask the questions in order and add the points of every
+answer that is <i>yes</i>; the total gives the risk.</p>
+<div class="columns">
+<div><h2>Questions</h2>
+<table><tr><th>#</th><th>Question</th><th>Points</th></tr>{questions}</table></div>
+<div><h2>Risk after {stage} question{'' if stage == 1 else 's'}</h2>
+<table><tr><th>Total</th><th>Risk</th><th>{100 * confidence:g} % interval</th><th>Decision</th></tr>{risks}</table></div>
+</div>
+<div class="box"><b>Decision threshold:</b> M = {cost_ratio:g} (a missed case costs as much as {cost_ratio:g} false
+alarm{'' if cost_ratio == 1 else 's'}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval
+lies above it; <i>rule out</i>: at or below it; <i>uncertain</i>: ask the next question, or treat as positive when
+the list ends. The intervals hold simultaneously for every total of the stage.</div>
+<p class="small">{population} * No training patient had this total: its interval comes from the neighbouring totals.
+A list is only as good as the population it was learned from; check it on your patients first
+(Validate).</p>
+"""
+    return _page(f"{name}: card", body, size)
+
+
+# ---------------------------------------------------------------------------- the report
+def _auc_interval(auc, n_positive, n_negative):
+    """Hanley–McNeil (1982) 95 % interval of an AUC from its value and class sizes."""
+    if not (n_positive and n_negative) or not math.isfinite(auc):
+        return math.nan, math.nan
+    q1, q2 = auc / (2 - auc), 2 * auc * auc / (1 + auc)
+    variance = (auc * (1 - auc) + (n_positive - 1) * (q1 - auc * auc) + (n_negative - 1) * (q2 - auc * auc)) / (
+        n_positive * n_negative
+    )
+    half = 1.96 * math.sqrt(max(variance, 0.0))
+    return max(0.0, auc - half), min(1.0, auc + half)
+
+
+def _performance_rows(model, metadata, stage):
+    """Rows (measure, value, interval, where) of the report's performance section."""
+    performance = (metadata or {}).get("performance")
+    performance = performance if isinstance(performance, dict) else {}
+    dataset = (metadata or {}).get("dataset") if isinstance((metadata or {}).get("dataset"), dict) else {}
+    options = (metadata or {}).get("training_options")
+    options = options if isinstance(options, dict) else {}
+    rate = None
+    if isinstance(dataset.get("n_positive"), int) and isinstance(dataset.get("n_rows"), int) and dataset["n_rows"]:
+        rate = dataset["n_positive"] / dataset["n_rows"]
+    rows = []
+    for part, size_key in (("test", "n_test"), ("train", "n_train")):
+        values = performance.get(part)
+        if not isinstance(values, dict):
+            continue
+        n = options.get(size_key)
+        where = f"{part} rows" + (f" (n = {n})" if isinstance(n, int) else "")
+        for measure, label in (("brier", "Brier score"), ("auc", "AUC")):
+            series = values.get(measure)
+            if not isinstance(series, list) or stage >= len(series) or not isinstance(series[stage], (int, float)):
+                continue
+            value = float(series[stage])
+            interval = "–"
+            if measure == "auc" and isinstance(n, int) and rate is not None:
+                n_positive = round(n * rate)
+                low, high = _auc_interval(value, n_positive, n - n_positive)
+                if math.isfinite(low):
+                    interval = f"{low:.3f} to {high:.3f} (Hanley–McNeil)"
+            rows.append((label, f"{value:.3f}", interval, where))
+    brier = getattr(model, "validation_brier_", None)
+    if brier is not None and stage < len(brier) and np.isfinite(brier[stage]):
+        se = model.validation_brier_se_[stage]
+        interval = f"{brier[stage] - 1.96 * se:.3f} to {brier[stage] + 1.96 * se:.3f} (± 1.96 SE over the folds)" if np.isfinite(se) else "–"
+        rows.append(("Brier score", f"{brier[stage]:.3f}", interval, "internal cross-validation of the training rows"))
+    return rows
+
+
+def report_html(model, metadata, stage=None, cost_ratio=None):
+    """The model report: the TRIPOD items the app knows about a list, as an HTML page.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    metadata : dict
+    stage : int or None
+        The length reported on; default :func:`card_stage`.
+    cost_ratio : float or None
+        M; default the list's saved M.
+
+    Returns
+    -------
+    str
+        A complete HTML page.
+    """
+    metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
+    name, subtitle = _heading(model, metadata)
+    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+    columns = metadata.get("columns") if isinstance(metadata.get("columns"), dict) else {}
+    readable = readable_columns(metadata)
+    options = metadata.get("training_options") if isinstance(metadata.get("training_options"), dict) else {}
+
+    def item(label, text):
+        return f"<tr><th>{label}</th><td>{text}</td></tr>"
+
+    n_rows, n_positive = dataset.get("n_rows"), dataset.get("n_positive")
+    participants = "Not recorded in this model file."
+    if isinstance(n_rows, int) and isinstance(n_positive, int) and n_rows:
+        participants = (
+            f"{n_rows} patients after preparation ({_text(dataset.get('n_rows_source'), '?')} in the source table); "
+            f"{n_positive} with the outcome ({100 * n_positive / n_rows:.1f} %)."
+        )
+    notes = dataset.get("notes") if isinstance(dataset.get("notes"), list) else []
+    if notes:
+        participants += "<ul>" + "".join(f"<li>{_text(note)}</li>" for note in notes) + "</ul>"
+    used = {str(literal.column) for literal in model.literals_[:stage]}
+    predictors = "".join(
+        f"<tr><td>{_text(info.get('label') if isinstance(info, dict) else None, str(column))}</td>"
+        f"<td>{_text(column)}</td><td>{_text(info.get('kind') if isinstance(info, dict) else None)}</td>"
+        f"<td>{_text(info.get('unit') if isinstance(info, dict) else None)}</td>"
+        f"<td>{'yes' if str(column) in used else ''}</td></tr>"
+        for column, info in columns.items()
+    ) or "<tr><td colspan=\"5\">Not recorded in this model file.</td></tr>"
+    sizes = []
+    for key, words in (("n_train", "trained on"), ("n_test", "tested on")):
+        if isinstance(options.get(key), int):
+            sizes.append(f"{words} {options[key]} patients")
+    development = (
+        f"Probabilistic scoring list (Hanselle et al.): {len(model.literals_)} questions learned greedily, "
+        f"{escape(str(model.calibration))} calibration, selection by {escape(str(model.loss))}, "
+        f"score set {escape(', '.join(f'{s:+d}' for s in model.score_set))}, {escape(str(model.interval_correction))} "
+        f"simultaneous intervals; reported at {stage} questions"
+        + (" (the length the internal cross-validation recommends)." if stage == getattr(model, "recommended_stages_", None) else ".")
+    )
+    performance = "".join(
+        f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{escape(interval)}</td><td>{escape(where)}</td></tr>"
+        for label, value, interval, where in _performance_rows(model, metadata, stage)
+    ) or "<tr><td colspan=\"4\">No performance recorded in this model file.</td></tr>"
+    origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else None
+    validation = "None recorded: the list has not been checked on another population in this app."
+    if origin:
+        source = origin.get("recalibrated_from") if isinstance(origin.get("recalibrated_from"), dict) else {}
+        table = origin.get("table") if isinstance(origin.get("table"), dict) else {}
+        validation = (
+            f"Recalibrated on {_text(table.get('name'), 'another table')} ({_text(table.get('n_rows'), '?')} patients) "
+            f"on {_text(str(origin.get('date', ''))[:10])}, from {_text(source.get('name'), 'a list')} version "
+            f"{_text(source.get('version'), '?')}: same questions and points, probabilities re-estimated there."
+        )
+    questions = "".join(
+        f"<li>{escape(model.describe_stage(k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
+    )
+    body = f"""
+<h1>{escape(name)}: model report</h1>
+<p class="meta">{subtitle} · items of the TRIPOD statement (Collins et al. 2015) that the app records ·
+report printed {datetime.now(UTC).date().isoformat()}</p>
+<table>
+{item("Source of data", _text(dataset.get("name"), "Not recorded in this model file."))}
+{item("Participants", participants)}
+{item("Outcome", f"{_text(dataset.get('outcome_label') or dataset.get('outcome'), 'not recorded')} "
+      f"(column {_text(dataset.get('outcome'), '?')}); positive: {_outcome_words(metadata)}, "
+      f"negative: {_text(dataset.get('negative_label'), '?')}.")}
+{item("Sample size", (", ".join(sizes) or "not recorded") + ".")}
+{item("Model development", development)}
+{item("Questions", f"<ol>{questions}</ol>" if questions else "None: the prior risk.")}
+{item("Intended use", f"Risk of {_outcome_words(metadata)} for patients like the participants above, one question "
+      f"at a time, to rule the outcome in or out. M = {cost_ratio:g}: a missed case counts as much as {cost_ratio:g} "
+      f"false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive above 1/(1+M) = "
+      f"{100 * decision_threshold(cost_ratio):.1f} %.")}
+{item("Validation at other sites", validation)}
+</table>
+<h2>Predictors offered to the learner</h2>
+<table><tr><th>Predictor</th><th>Column</th><th>Type</th><th>Unit</th><th>In the list</th></tr>{predictors}</table>
+<h2>Performance at {stage} question{'' if stage == 1 else 's'}</h2>
+<table><tr><th>Measure</th><th>Value</th><th>95 % interval</th><th>On</th></tr>{performance}</table>
+<p class="small">AUC intervals by Hanley and McNeil (1982) from the numbers of patients with and without the
+outcome (the test part is stratified, so its class sizes follow the outcome rate); the internal
+cross-validation's interval is its mean ± 1.96 standard errors over the folds.</p>
+"""
+    return _page(f"{name}: model report", body)

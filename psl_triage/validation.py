@@ -1,0 +1,440 @@
+"""External validation as the Validate page offers it: a saved list on another site's table.
+
+The steps, each a function the page calls:
+
+1. :func:`needed_columns` and :func:`match_columns`: the columns the list asks about, matched
+   by name to the new table's columns (exactly, else ignoring case and spaces); the page
+   asks the user to map the rest.
+2. :func:`outcome_defaults`: which column holds the outcome and which of its values count as
+   positive (the saved outcome's name and positive values when the table has them).
+3. :func:`site_table`: the new table coded like the training table (numbers, 0/1, category
+   text; a missing answer stays missing), with notes on everything that was decided.
+4. :func:`unit_checks`: a numeric column whose values at the new site look like another unit
+   (its median outside the training range, or a factor of :data:`UNIT_FACTOR` from the
+   training median). The training range is in the model file since lists recorded it
+   (:func:`psl_triage.modelcard.columns_metadata`); older files skip the check with a note.
+5. :func:`psl_core.validation.validation_report` and the sentences and tables here.
+6. :func:`save_recalibrated`: :func:`psl_core.validation.recalibrate` saved as a new version
+   in the store, its origin in ``metadata["origin"]``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+
+from psl_core.errors import DataError
+from psl_core.validation import MEASURE_LABELS, MEASURES, recalibrate
+from psl_triage.data import count_classes, guess_positive_class, value_label
+from psl_triage.store import save_model
+from psl_triage.training import default_model_name
+
+UNIT_FACTOR = 3.0
+"""A numeric column whose median at the new site differs from the training median by this
+factor or more (either way) is flagged as a possible change of unit (mg/dl vs mmol/l is 38.7,
+lb vs kg 2.2, °F vs °C about 2 near body temperature, so 3 catches the large ones without
+flagging ordinary case-mix shifts)."""
+NOT_AVAILABLE = None
+
+
+@dataclass(frozen=True)
+class NeededColumn:
+    """A column the list asks about: its name in the model file, label and kind."""
+
+    name: str
+    label: str
+    kind: str  # "numeric", "binary" or "category" (the list's literal kind)
+    first_stage: int
+
+
+def _columns_meta(metadata):
+    columns = (metadata or {}).get("columns")
+    return columns if isinstance(columns, dict) else {}
+
+
+def needed_columns(model, metadata):
+    """The columns the list's questions ask about, in the order they are first asked.
+
+    Returns
+    -------
+    list of NeededColumn
+    """
+    meta = _columns_meta(metadata)
+    needed = {}
+    for stage, literal in enumerate(model.literals_, start=1):
+        name = str(literal.column)
+        if name not in needed:
+            info = meta.get(name) if isinstance(meta.get(name), dict) else {}
+            label = info.get("label") if isinstance(info.get("label"), str) and info.get("label") else name
+            needed[name] = NeededColumn(name, label, literal.kind, stage)
+    return list(needed.values())
+
+
+def _loose(name):
+    return "".join(str(name).split()).casefold()
+
+
+def match_columns(needed, frame_columns):
+    """Each needed column's match among the new table's columns by name.
+
+    An exact name matches first, else the same name ignoring case and spaces when only one
+    column has it. Unmatched columns map to None (the page asks the user).
+
+    Returns
+    -------
+    dict of str to str or None
+    """
+    columns = [str(c) for c in frame_columns]
+    loose = {}
+    for column in columns:
+        loose.setdefault(_loose(column), []).append(column)
+    matched = {}
+    for need in needed:
+        if need.name in columns:
+            matched[need.name] = need.name
+        else:
+            candidates = loose.get(_loose(need.name), [])
+            matched[need.name] = candidates[0] if len(candidates) == 1 else NOT_AVAILABLE
+    return matched
+
+
+def outcome_defaults(metadata, frame):
+    """The outcome column and positive values to start with on a new table.
+
+    Returns
+    -------
+    outcome : str or None
+        The saved outcome's name when the table has that column, else None.
+    positive : list
+        Values of that column counted as positive: the saved positive values found in it, or
+        for an older file without them the likely positive value of a two-valued column.
+    """
+    dataset = (metadata or {}).get("dataset")
+    dataset = dataset if isinstance(dataset, dict) else {}
+    outcome = dataset.get("outcome")
+    columns = [str(c) for c in frame.columns]
+    if not isinstance(outcome, str) or outcome not in columns:
+        return None, []
+    return outcome, positive_defaults(metadata, frame[outcome])
+
+
+def positive_defaults(metadata, series):
+    """The values of an outcome column to count as positive by default (see outcome_defaults)."""
+    dataset = (metadata or {}).get("dataset")
+    saved = dataset.get("positive_class") if isinstance(dataset, dict) else None
+    values = [value for value, _ in count_classes(series)]
+    if isinstance(saved, list) and saved:
+        texts = {value_label(v) for v in saved}
+        found = [value for value in values if value_label(value) in texts]
+        if found:
+            return found
+    guess = guess_positive_class(series)
+    return [] if guess is None else [guess]
+
+
+@dataclass(frozen=True)
+class SiteTable:
+    """The new site's table coded like the training table.
+
+    Attributes
+    ----------
+    X : pandas.DataFrame of shape (n, n_needed)
+        One column per needed column under its model-file name: floats (numeric, binary 0/1)
+        or category text; NaN / None for a missing answer.
+    y : ndarray of int, shape (n,)
+        1 for the positive values of the outcome.
+    notes : list of str
+    mapping : dict of str to str or None
+    """
+
+    X: pd.DataFrame
+    y: np.ndarray
+    notes: list[str] = field(default_factory=list)
+    mapping: dict = field(default_factory=dict)
+
+
+def site_table(model, metadata, frame, mapping, outcome, positive):
+    """Code the new table's columns for the list; rows without an outcome are dropped.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    metadata : dict
+        The list's model-file metadata.
+    frame : pandas.DataFrame
+        The new table as read (:func:`psl_triage.data.load_table`).
+    mapping : dict of str to str or None
+        Needed column -> the table's column; None: not recorded at this site (every answer
+        missing).
+    outcome : str
+        The table's outcome column.
+    positive : list
+        Values of ``outcome`` counted as positive.
+
+    Returns
+    -------
+    SiteTable
+
+    Raises
+    ------
+    DataError
+        Unknown columns, no positive value chosen, no row with an outcome, a binary column
+        with more than two values.
+    """
+    if outcome not in frame.columns:
+        raise DataError(f"The outcome column {outcome!r} is not in the table. Choose the column holding the outcome.")
+    if not positive:
+        raise DataError(f"Choose which values of {outcome!r} count as positive (the list's positive class).")
+    notes = []
+    has_outcome = frame[outcome].notna() & (frame[outcome].astype(str).str.strip() != "")
+    if not has_outcome.all():
+        notes.append(f"Left out {int((~has_outcome).sum())} rows without a value for the outcome {outcome!r}.")
+    frame = frame.loc[has_outcome]
+    if frame.empty:
+        raise DataError(f"No row has a value for the outcome {outcome!r}.")
+    positive_texts = {value_label(v) for v in positive}
+    y = frame[outcome].map(value_label).isin(positive_texts).to_numpy(dtype=np.int64)
+    meta = _columns_meta(metadata)
+    columns = {}
+    for need in needed_columns(model, metadata):
+        source = mapping.get(need.name)
+        if source is NOT_AVAILABLE:
+            notes.append(
+                f"{need.label} ({need.name!r}) is not in this table: every answer to it counts as "
+                f"missing, so only stages before question {need.first_stage} can be judged."
+            )
+            columns[need.name] = pd.Series(np.nan, index=frame.index)
+            continue
+        if source not in frame.columns:
+            raise DataError(f"Column {source!r}, chosen for {need.label}, is not in the table.")
+        info = meta.get(need.name) if isinstance(meta.get(need.name), dict) else {}
+        columns[need.name] = _coded(frame[source], need, source, info, notes)
+    return SiteTable(pd.DataFrame(columns, index=frame.index), y, notes, dict(mapping))
+
+
+def _coded(series, need, source, info, notes):
+    """One column coded like the training column (see :class:`SiteTable`)."""
+    present = series.notna() & (series.astype(str).str.strip() != "")
+    if need.kind == "numeric":
+        numbers = pd.to_numeric(series.where(present), errors="coerce").astype(float)
+        numbers = numbers.where(np.isfinite(numbers))
+        bad = int((present & numbers.isna()).sum())
+        if bad:
+            notes.append(f"{bad} values of {source!r} are not numbers and count as missing.")
+        return numbers
+    texts = series.where(present).map(value_label, na_action="ignore")
+    if need.kind == "category":
+        known = set(info.get("category_labels") or {}) if isinstance(info.get("category_labels"), dict) else set()
+        unseen = sorted(set(texts.dropna()) - known) if known else []
+        if unseen:
+            notes.append(
+                f"{source!r} has values not seen at training ({', '.join(unseen[:5])}); they answer "
+                "no to every question about a category."
+            )
+        return texts.astype(object)
+    distinct = sorted(set(texts.dropna()))
+    one = info.get("one_value")
+    if one is not None:
+        one_text = value_label(one)
+    elif set(distinct) <= {"0", "1"}:
+        one_text = "1"
+    else:
+        raise DataError(
+            f"{source!r} (for {need.label}) has the values {', '.join(distinct[:5])}; this model "
+            "file does not say which of them means yes. Recode the column as 0/1 (1 = yes)."
+        )
+    if len(distinct) > 2:
+        raise DataError(
+            f"{source!r} (for {need.label}) has {len(distinct)} different values "
+            f"({', '.join(distinct[:5])}); a yes/no question needs two."
+        )
+    if distinct and one_text not in distinct:
+        notes.append(f"No row of {source!r} has the value {one_text} (yes at training).")
+    return texts.map(lambda text: float(text == one_text), na_action="ignore").astype(float)
+
+
+def unit_checks(metadata, table):
+    """Warnings about numeric columns that look like another unit or population.
+
+    Returns
+    -------
+    list of str
+        One sentence per flagged column, or one note when the model file has no training
+        ranges (saved before they were recorded).
+    """
+    meta = _columns_meta(metadata)
+    warnings, unchecked = [], []
+    for name in table.X.columns:
+        info = meta.get(name) if isinstance(meta.get(name), dict) else {}
+        if info.get("kind") != "numeric":
+            continue
+        values = table.X[name].to_numpy(dtype=float)
+        values = values[np.isfinite(values)]
+        if not len(values):
+            continue
+        limits = info.get("training_range")
+        if not isinstance(limits, dict) or not all(isinstance(limits.get(k), (int, float)) for k in ("min", "median", "max")):
+            unchecked.append(name)
+            continue
+        label = info.get("label") or name
+        unit = f" {info['unit']}" if isinstance(info.get("unit"), str) and info.get("unit") else ""
+        median = float(np.median(values))
+        low, mid, high = (float(limits[k]) for k in ("min", "median", "max"))
+        source = table.mapping.get(name, name)
+        reason = None
+        if not low <= median <= high:
+            reason = f"its median here, {median:g}{unit}, lies outside the training range {low:g} to {high:g}{unit}"
+        elif median > 0 and mid > 0 and max(median / mid, mid / median) >= UNIT_FACTOR:
+            reason = f"its median here, {median:g}{unit}, is {max(median / mid, mid / median):.1f} times the training median {mid:g}{unit}"
+        if reason:
+            warnings.append(
+                f"Check the unit of {label} (column {source!r}): {reason}. A different unit or "
+                "coding (e.g. 0 for not measured) makes the list's thresholds wrong."
+            )
+    if unchecked:
+        warnings.append(
+            "This model file has no training ranges (saved before they were recorded), so the "
+            f"units of {', '.join(repr(n) for n in unchecked)} cannot be checked: compare them with "
+            "the model card by hand."
+        )
+    return warnings
+
+
+def _fmt(value, digits=3):
+    return "–" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def measures_table(report):
+    """The report's measures for display: measure, estimate, interval and perfect value.
+
+    Returns
+    -------
+    pandas.DataFrame with columns Measure, Estimate, "<level> % interval", "Perfect"
+    """
+    level = f"{100 * report.confidence:g} % interval"
+    rows = []
+    for measure in MEASURES:
+        row = report.measures.loc[measure]
+        rows.append({
+            "Measure": MEASURE_LABELS[measure],
+            "Estimate": _fmt(row["estimate"]),
+            level: f"{_fmt(row['lower'])} to {_fmt(row['upper'])}",
+            "Perfect": "" if math.isnan(row["ideal"]) else f"{row['ideal']:g}",
+        })
+    return pd.DataFrame(rows)
+
+
+def slope_words(slope):
+    """A calibration slope in a few words: "calibration slope 1.05", or why there is none."""
+    if math.isnan(slope):
+        return "no calibration slope (one risk for everybody)"
+    if math.isinf(slope):
+        return "no finite calibration slope (its risks separate the outcomes completely here)"
+    return f"calibration slope {slope:.2f}"
+
+
+def report_sentences(report):
+    """Plain sentences reading the report: who was judged, calibration, discrimination."""
+    m = report.measures["estimate"]
+    stage_words = (
+        "the prior (no question)" if report.stage == 0 else
+        "stage 1 (the first question)" if report.stage == 1 else
+        f"stage {report.stage} (the first {report.stage} questions)"
+    )
+    sentences = [
+        f"Judged at {stage_words} on {report.n_rows} patients with every answer known "
+        f"({report.n_positive} positive, {100 * report.observed_rate:.1f} %)"
+        + (f"; {report.n_missing} patients with a missing answer are left out." if report.n_missing else "."),
+        f"The list predicts {100 * report.mean_predicted:.1f} % on average against {100 * report.observed_rate:.1f} % observed: "
+        + ("it under-estimates the risk here." if m["observed_minus_expected"] > 0.02 else
+           "it over-estimates the risk here." if m["observed_minus_expected"] < -0.02 else "about right on average."),
+    ]
+    slope = m["slope"]
+    if report.n_positive in (0, report.n_rows):
+        sentences.append(
+            "All these patients have the same outcome: calibration slope and AUC need patients with "
+            "and without it."
+        )
+        return sentences
+    if math.isfinite(slope):
+        low, high = report.measures.loc["slope", ["lower", "upper"]]
+        verdict = (
+            "its risks are too extreme here (too high for the high, too low for the low)" if high < 1 else
+            "its risks are not spread enough here" if low > 1 else
+            "consistent with a slope of 1 (the interval holds it)"
+        )
+        sentences.append(f"Calibration slope {slope:.2f}: {verdict}.")
+    elif math.isinf(slope):
+        sentences.append(
+            "No calibration slope: here the list's risks separate the outcomes completely (every patient "
+            "with a lower risk has one outcome, every patient with a higher risk the other), so the slope "
+            "is infinite. Too few patients, or too few different risks, to judge it."
+        )
+    else:
+        sentences.append("No calibration slope: the list gives everybody the same risk at this stage.")
+    if math.isfinite(m["auc"]):
+        sentences.append(f"AUC {m['auc']:.2f}: a random positive patient gets a higher risk than a random negative one "
+                         f"{100 * m['auc']:.0f} % of the time.")
+    return sentences
+
+
+def origin_metadata(metadata, table_name, n_rows, n_stages):
+    """The ``"origin"`` entry of a recalibrated list: where it comes from and when.
+
+    Returns
+    -------
+    dict with recalibrated_from (name, version, created of the original), table (name,
+    n_rows), n_stages and date (UTC, ISO 8601).
+    """
+    metadata = metadata or {}
+    return {
+        "recalibrated_from": {
+            key: metadata.get(key) for key in ("name", "version", "created")
+            if isinstance(metadata.get(key), (str, int))
+        },
+        "table": {"name": str(table_name), "n_rows": int(n_rows)},
+        "n_stages": int(n_stages),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, directory=None):
+    """Recalibrate the list on the site's table and save it as a new version in the store.
+
+    The new file keeps the original's metadata (columns, dataset, M...) with the training
+    performance removed (it belongs to the old probabilities), ``"origin"``
+    (:func:`origin_metadata`) and ``"source": "recalibrated"``.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    metadata : dict
+    table : SiteTable
+    table_name : str
+    n_stages : int
+        Questions kept (see :func:`psl_core.validation.recalibrate`).
+    name : str or None
+        Model name; default the original's, so the recalibrated list is its next version.
+    directory : path or None
+        The store folder (default :func:`psl_triage.store.model_dir`).
+
+    Returns
+    -------
+    model : ProbabilisticScoringList
+        The recalibrated list.
+    metadata : dict
+        Its saved metadata (with name, version, created).
+    stored : psl_triage.store.StoredModel
+    """
+    new = recalibrate(model, table.X, table.y, n_stages)
+    meta = {k: v for k, v in (metadata or {}).items() if k not in ("performance", "name", "version", "created")}
+    meta["origin"] = origin_metadata(metadata, table_name, len(table.y), n_stages)
+    meta["source"] = "recalibrated"
+    stored = save_model(new, name or default_model_name(metadata), meta, directory)
+    meta = dict(meta, name=stored.name, version=stored.version, created=stored.created)
+    new.metadata_ = meta
+    return new, meta, stored

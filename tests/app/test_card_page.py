@@ -1,0 +1,34 @@
+"""The Card page (pages/7_Card.py) in Streamlit's AppTest."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_triage.training import TrainingOptions, train_list
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "7_Card.py")
+
+
+@pytest.fixture(scope="module")
+def trained(demo_prepared):
+    return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
+
+
+def test_without_a_list_the_page_says_where_to_get_one():
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    assert not at.exception and any("Train" in info.value for info in at.info)
+
+
+def test_the_card_and_report_are_offered_and_follow_the_choices(trained):
+    model, metadata = trained
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    at.run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="card_stage").value == (model.recommended_stages_ or len(model.literals_))
+    assert len(at.get("download_button")) == 2
+    at.number_input(key="card_stage").set_value(2).run()
+    assert not at.exception and not at.error
+    at.number_input(key=f"card_cost_ratio_v{at.session_state['card_cost_ratio_version']}").set_value(3.0).run()
+    assert not at.exception and not at.error

@@ -1,0 +1,96 @@
+"""The Validate page (pages/6_Validate.py) in Streamlit's AppTest: a Cleveland list judged on
+the Hungarian table, a column mapped by hand, recalibrated and saved as a new version."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_triage.store import save_model
+from psl_triage.training import TrainingOptions, train_list
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "6_Validate.py")
+
+
+@pytest.fixture(scope="module")
+def trained(demo_prepared):
+    model, metadata = train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
+    stored = save_model(model, "Validate page test", metadata)  # version 1 in the store
+    return model, dict(metadata, name=stored.name, version=stored.version, created=stored.created)
+
+
+def hungarian_csv(rename=None):
+    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv").rename(columns=rename or {})
+    return frame.to_csv(index=False).encode()
+
+
+def open_page(trained):
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_without_a_list_the_page_says_where_to_get_one():
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    assert not at.exception
+    assert any("Train" in info.value for info in at.info)
+
+
+def test_validate_map_and_recalibrate(trained, isolated_model_dir):
+    model, metadata = trained
+    assert "oldpeak" in {literal.column for literal in model.literals_}
+    at = open_page(trained)
+    at.file_uploader(key="validate_upload").set_value(
+        ("hungary.csv", hungarian_csv({"oldpeak": "ST depression"}), "text/csv")
+    ).run()
+    assert not at.exception and not at.error
+    # The saved outcome "heart_disease" is not in this table: the page asks for it.
+    assert any("outcome column" in info.value for info in at.info)
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    assert at.multiselect(key="validate_positive").value == [1]  # the saved positive value found in num
+    at.multiselect(key="validate_positive").set_value([1, 2, 3, 4]).run()
+    # oldpeak is not matched by name: mapped by hand.
+    mapping = at.selectbox(key="validate_map_oldpeak")
+    mapping.set_value("ST depression").run()
+    assert not at.exception and not at.error
+    shown = at.table[0].value
+    assert list(shown["Measure"])[:3] == [
+        "Observed − expected rate", "Calibration-in-the-large (intercept)", "Calibration slope",
+    ]
+    assert len(at.get("plotly_chart")) == 1
+    # Hungary's table answers thal for 28 patients and ca for 3: one question can be recalibrated.
+    assert at.number_input(key="validate_keep").value == 1
+    at.button(key="validate_recalibrate").click().run()
+    assert not at.exception and not at.error
+    assert at.success and "version 2" in at.success[-1].value
+    saved = json.loads((isolated_model_dir / "validate-page-test-v2.json").read_text())
+    origin = saved["metadata"]["origin"]
+    assert origin["recalibrated_from"] == {"name": "Validate page test", "version": 1, "created": metadata["created"]}
+    assert saved["metadata"]["source"] == "recalibrated" and "performance" not in saved["metadata"]
+    assert origin["table"] == {"name": "hungary.csv", "n_rows": 294} and origin["n_stages"] == 1
+    assert saved["stages"][0]["feature"] == model.literals_[0].column and len(saved["stages"]) == 1
+    assert saved["calibration"][0]["positives"] == [106]  # stage 0: every Hungarian positive
+    at.button(key="validate_use").click().run()
+    assert not at.exception and at.session_state["trained_model"].n_stages_ == 2
+
+
+def test_a_table_without_a_needed_column_judges_the_earlier_stages(trained):
+    at = open_page(trained)
+    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv").drop(columns=["thal"])
+    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    at.file_uploader(key="validate_upload").set_value(("no-thal.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    at.selectbox(key="validate_map_thal").set_value(None).run()
+    assert not at.exception and not at.error
+    assert any("not in this table" in caption.value for caption in at.caption)
+    assert at.selectbox(key="validate_stage").options == ["0 (294 patients with every answer known)"]
+
+
+def test_an_unreadable_upload_is_an_error_not_a_traceback(trained):
+    at = open_page(trained)
+    at.file_uploader(key="validate_upload").set_value(("broken.csv", b"\x00\x01\x02" * 50, "text/csv")).run()
+    assert not at.exception and at.error

@@ -1,0 +1,49 @@
+"""The printable card: downloaded from the Card page and printed to PDF by Chromium, it must
+fit exactly one A4 and one Letter page, also for the whole (longest) list."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from psl_flows import demo_model, go_to_demo_landing, train
+
+PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page, not the /Pages tree
+
+
+def printed_pages(page, html: str, paper: str) -> int:
+    page.set_content(html)
+    return len(PAGE_OBJECT.findall(page.pdf(format=paper)))
+
+
+def download(app, key: str) -> str:
+    with app.page.expect_download() as event:
+        app.widget(key).get_by_role("button").click()
+    return event.value.path().read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_card_prints_on_one_page(app, browser, paper):
+    go_to_demo_landing(app)
+    trained, _ = demo_model()
+    train(app, expected_stages=trained.n_stages_ - 1)
+    app.navigate("Card")
+    app.assert_no_exception()
+    expect(app.widget("card_view").locator("iframe")).to_be_visible()
+    printer = browser.new_page()
+    try:
+        card = download(app, "card_download_card")
+        assert "Thallium stress test" in card and "1/(1+M)" in card
+        assert printed_pages(printer, card, paper) == 1
+        # The whole list, every question on the card, still fits.
+        app.widget("card_stage").locator("input").fill(str(len(trained.literals_)))
+        app.widget("card_stage").locator("input").press("Enter")
+        app.wait_idle()
+        longest = download(app, "card_download_card")
+        assert longest != card and f"Risk after {len(trained.literals_)} questions" in longest
+        assert printed_pages(printer, longest, paper) == 1
+        report = download(app, "card_download_report")
+        assert "model report" in report and printed_pages(printer, report, paper) >= 1
+    finally:
+        printer.close()

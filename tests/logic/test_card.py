@@ -1,0 +1,95 @@
+"""The printable card and the model report (psl_triage.card): content, escaping, origin."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from psl_triage.card import card_html, card_stage, report_html
+from psl_triage.plots import interval_table
+from psl_triage.training import TrainingOptions, readable_columns, train_list
+
+HOSTILE = '<script>alert("x")</script>&'
+
+
+@pytest.fixture(scope="module")
+def trained(demo_prepared):
+    return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
+
+
+class Text(HTMLParser):
+    """The visible text and the tags of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.text, self.tags = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parsed(html):
+    parser = Text()
+    parser.feed(html)
+    return " ".join(parser.text), parser.tags
+
+
+def test_the_card_holds_questions_points_risks_and_the_threshold(trained):
+    model, metadata = trained
+    metadata = dict(metadata, name="Chest pain", version=4, created="2026-05-01T10:00:00+00:00")
+    stage = card_stage(model)
+    text, tags = parsed(card_html(model, metadata, cost_ratio=4))
+    assert "Chest pain" in text and "version 4" in text and "2026-05-01" in text
+    columns = readable_columns(metadata)
+    for k in range(1, stage + 1):
+        assert model.describe_stage(k, columns) in text
+    table = interval_table(model, stage, 4)
+    assert text.count("rule in") == (table["decision"] == "confidently positive").sum()
+    assert "M = 4" in text and "1/(1+M) = 20.0 %" in text
+    assert "script" not in tags
+
+
+def test_the_card_shows_every_total_of_its_stage(trained):
+    model, metadata = trained
+    html = card_html(model, metadata, stage=3)
+    rows = re.findall(r'<tr class="[a-z]*"><td class="num">([+-]?\d+)</td>', html)
+    assert [int(r) for r in rows] == model.stage_totals_[3].tolist()
+
+
+def test_user_text_is_escaped(trained):
+    model, metadata = trained
+    columns = {name: dict(info, label=HOSTILE + name) for name, info in metadata["columns"].items()}
+    hostile = dict(metadata, name=HOSTILE, columns=columns, dataset=dict(metadata["dataset"], name=HOSTILE))
+    for html in (card_html(model, hostile), report_html(model, hostile)):
+        _, tags = parsed(html)
+        assert "script" not in tags and "<script>" not in html
+        assert "&lt;script&gt;" in html
+
+
+def test_the_report_has_the_tripod_items_and_intervals(trained):
+    model, metadata = trained
+    text, _ = parsed(report_html(model, metadata))
+    for item in ("Source of data", "Participants", "Outcome", "Predictors", "Sample size", "Model development",
+                 "Intended use", "Performance", "M = 10"):
+        assert item in text
+    assert "Hanley–McNeil" in text and re.search(r"0\.\d{3} to 0\.\d{3}", text)
+    assert "None recorded" in text
+
+
+def test_the_report_says_where_a_list_was_recalibrated(trained):
+    model, metadata = trained
+    origin = {"recalibrated_from": {"name": "Heart", "version": 1}, "table": {"name": "hungary.csv", "n_rows": 294},
+              "n_stages": 1, "date": "2026-11-23T00:00:00+00:00"}
+    text, _ = parsed(report_html(model, dict(metadata, origin=origin)))
+    assert "Recalibrated on hungary.csv (294 patients) on 2026-11-23, from Heart version 1" in text
+    assert "hungary.csv" in parsed(card_html(model, dict(metadata, origin=origin)))[0]
+
+
+def test_an_old_file_without_metadata_still_gives_a_card(trained):
+    model, _ = trained
+    text, _ = parsed(card_html(model, {}))
+    assert "not saved in the store" in text and "M = 10" in text
+    assert "Not recorded" in parsed(report_html(model, {}))[0]

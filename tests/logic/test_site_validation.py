@@ -1,0 +1,146 @@
+"""Another site's table for a list (psl_triage.validation): matching, coding, unit checks, saving."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core.errors import DataError
+from psl_triage.demo import load_demo
+from psl_triage.training import TrainingOptions, train_list
+from psl_triage.validation import (
+    match_columns,
+    needed_columns,
+    outcome_defaults,
+    save_recalibrated,
+    site_table,
+    unit_checks,
+)
+
+
+@pytest.fixture(scope="module")
+def trained(demo_prepared):
+    return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions())  # the whole list: every kind of column
+
+
+@pytest.fixture(scope="module")
+def cleveland():
+    frame, _ = load_demo()
+    return frame
+
+
+def test_training_records_ranges_and_codings(trained):
+    _, metadata = trained
+    chol = metadata["columns"]["chol"]["training_range"]
+    assert chol["min"] <= chol["q25"] <= chol["median"] <= chol["q75"] <= chol["max"] and chol["n"] > 0
+    assert metadata["columns"]["sex"]["one_value"] == 1
+    assert metadata["dataset"]["positive_class"] == [1]
+    json.dumps(metadata)  # JSON-ready
+
+
+def test_columns_match_by_name_then_loosely(trained):
+    model, metadata = trained
+    needed = needed_columns(model, metadata)
+    names = [need.name for need in needed]
+    assert names == list(dict.fromkeys(str(literal.column) for literal in model.literals_))
+    assert {"cp", "age", "thal"} <= set(names)
+    others = [name for name in names if name not in ("cp", "age", "thal")]
+    matched = match_columns(needed, ["C P", "age", "Age", "THAL"] + others)
+    assert matched["cp"] == "C P" and matched["thal"] == "THAL"  # case and spaces ignored
+    assert matched["age"] == "age"  # the exact name wins over "Age"
+    assert all(matched[name] == name for name in others)
+    assert match_columns(needed, ["Age ", " AGE"] + others)["age"] is None  # two loose matches: ask
+
+
+def test_the_training_table_codes_back_to_the_training_columns(trained, cleveland, demo_prepared):
+    model, metadata = trained
+    needed = needed_columns(model, metadata)
+    table = site_table(model, metadata, cleveland, match_columns(needed, cleveland.columns), "heart_disease", [1])
+    assert table.y.sum() == int((cleveland["num"] > 0).sum())
+    complete = table.X.notna().all(axis=1)
+    rows = demo_prepared.X.index
+    for need in needed:
+        expected = demo_prepared.X.loc[rows, need.name].astype(object if need.kind == "category" else float)
+        got = table.X.loc[rows, need.name]
+        assert list(got.astype(str)) == list(expected.astype(str)), need.name
+    assert complete.sum() == len(demo_prepared.y)
+    assert unit_checks(metadata, table) == []
+
+
+def test_a_change_of_unit_is_flagged(trained, cleveland):
+    model, metadata = trained
+    mmol = cleveland.assign(chol=cleveland["chol"] / 38.67, age=cleveland["age"] * 12)
+    needed = needed_columns(model, metadata)
+    table = site_table(model, metadata, mmol, match_columns(needed, mmol.columns), "heart_disease", [1])
+    warnings = unit_checks(metadata, table)
+    assert len(warnings) == 2
+    assert "column 'chol'" in " ".join(warnings) and "column 'age'" in " ".join(warnings)
+
+
+def test_an_old_file_without_ranges_skips_the_unit_check_with_a_note(trained, cleveland):
+    model, metadata = trained
+    old = dict(metadata, columns={k: {key: v for key, v in info.items() if key != "training_range"}
+                                  for k, info in metadata["columns"].items()})
+    table = site_table(model, old, cleveland, match_columns(needed_columns(model, old), cleveland.columns),
+                       "heart_disease", [1])
+    assert any("no training ranges" in warning for warning in unit_checks(old, table))
+
+
+def test_binary_columns_are_coded_with_the_saved_yes_value(trained, cleveland):
+    model, metadata = trained
+    needed = needed_columns(model, metadata)
+    texts = cleveland.assign(sex=cleveland["sex"].map({1.0: "1", 0.0: "0"}))
+    table = site_table(model, metadata, texts, match_columns(needed, texts.columns), "heart_disease", [1])
+    np.testing.assert_array_equal(table.X["sex"].to_numpy(), cleveland["sex"].to_numpy())
+    recoded = cleveland.assign(sex=cleveland["sex"].map({1.0: "m", 0.0: "f"}))
+    old = dict(metadata, columns=dict(metadata["columns"], sex={"kind": "binary", "label": "Sex"}))
+    with pytest.raises(DataError, match="does not say which of them means yes"):
+        site_table(model, old, recoded, match_columns(needed, recoded.columns), "heart_disease", [1])
+
+
+def test_a_missing_column_and_bad_choices_are_explained(trained, cleveland):
+    model, metadata = trained
+    needed = needed_columns(model, metadata)
+    mapping = dict(match_columns(needed, cleveland.columns), **{needed[0].name: None})
+    table = site_table(model, metadata, cleveland, mapping, "heart_disease", [1])
+    assert table.X[needed[0].name].isna().all()
+    assert any("not in this table" in note for note in table.notes)
+    with pytest.raises(DataError, match="count as positive"):
+        site_table(model, metadata, cleveland, mapping, "heart_disease", [])
+    with pytest.raises(DataError, match="not in the table"):
+        site_table(model, metadata, cleveland, mapping, "outcome", [1])
+
+
+def test_outcome_defaults_use_the_saved_outcome(trained, cleveland):
+    _, metadata = trained
+    assert outcome_defaults(metadata, cleveland) == ("heart_disease", [1])
+    assert outcome_defaults(metadata, cleveland.drop(columns=["heart_disease"])) == (None, [])
+
+
+def test_a_recalibrated_list_is_saved_with_its_origin(trained, cleveland, tmp_path):
+    model, metadata = trained
+    metadata = dict(metadata, name="Heart", version=1, created="2026-01-01T00:00:00+00:00")
+    needed = needed_columns(model, metadata)
+    table = site_table(model, metadata, cleveland, match_columns(needed, cleveland.columns), "heart_disease", [1])
+    new, meta, stored = save_recalibrated(model, metadata, table, "cleveland-again.csv", 2, directory=tmp_path)
+    assert stored.name == "Heart" and stored.version == 1  # the first in this (empty) store
+    assert meta["origin"]["recalibrated_from"] == {"name": "Heart", "version": 1, "created": "2026-01-01T00:00:00+00:00"}
+    assert meta["origin"]["table"] == {"name": "cleveland-again.csv", "n_rows": len(cleveland)}
+    assert new.literals_ == model.literals_[:2] and "performance" not in meta
+    np.testing.assert_array_equal(new.stage_totals_[2], model.stage_totals_[2])
+    assert pd.notna(meta["origin"]["date"])
+
+
+def test_one_outcome_only_is_said_plainly(trained, cleveland):
+    from psl_core.validation import validation_report
+    from psl_triage.validation import measures_table, report_sentences
+
+    model, metadata = trained
+    sick = cleveland[cleveland["heart_disease"] == 1]
+    table = site_table(model, metadata, sick, match_columns(needed_columns(model, metadata), sick.columns),
+                       "heart_disease", [1])
+    report = validation_report(model, table.X, table.y, stage=2, n_boot=20)
+    assert "All these patients have the same outcome" in " ".join(report_sentences(report))
+    shown = measures_table(report).set_index("Measure")
+    assert shown.loc["AUC", "Estimate"] == "–" and shown.loc["Calibration slope", "Estimate"] == "–"

@@ -22,11 +22,12 @@ from html import escape
 import numpy as np
 
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost_ratio
+from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.training import default_model_name, readable_columns, total_label
 
 DEFAULT_CONFIDENCE = 0.95
-_DECISION_WORDS = {CONFIDENT_POSITIVE: "rule in", CONFIDENT_NEGATIVE: "rule out"}
+_DECISION_WORDS = {CONFIDENT_POSITIVE: RULE_IN, CONFIDENT_NEGATIVE: RULE_OUT}
 
 _CSS = """
 @page { margin: 12mm; }
@@ -133,7 +134,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
         f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
         f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{_percent(row.probability)}</td>"
         f"<td class=\"num\">{_percent(row.lower)} – {_percent(row.upper)}</td>"
-        f"<td>{_DECISION_WORDS.get(row.decision, 'uncertain')}{' *' if row.no_training_case else ''}</td></tr>"
+        f"<td>{_DECISION_WORDS.get(row.decision, UNCERTAIN)}{' *' if row.no_training_case else ''}</td></tr>"
         for row in table.itertuples()
     )
     n_rows = stage + len(table)
@@ -167,7 +168,7 @@ answer that is <i>yes</i>; the total gives the risk.</p>
 </div>
 <div class="box"><b>Decision threshold:</b> M = {cost_ratio:g} (a missed case costs as much as {cost_ratio:g} false
 alarm{'' if cost_ratio == 1 else 's'}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval
-lies above it; <i>rule out</i>: at or below it; <i>uncertain</i>: ask the next question, or treat as positive when
+lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when
 the list ends. The intervals hold simultaneously for every total of the stage.</div>
 <p class="small">{population} * No training patient had this total: its interval comes from the neighbouring totals.
 A list is only as good as the population it was learned from; check it on your patients first

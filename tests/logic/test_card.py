@@ -5,8 +5,9 @@ from html.parser import HTMLParser
 
 import pytest
 
+from psl_core.decision import RULE_IN
 from psl_triage.card import card_html, card_stage, report_html
-from psl_triage.plots import interval_table
+from psl_triage.plots import CONFIDENT_POSITIVE, interval_table
 from psl_triage.training import TrainingOptions, readable_columns, train_list
 
 HOSTILE = '<script>alert("x")</script>&'
@@ -47,7 +48,7 @@ def test_the_card_holds_questions_points_risks_and_the_threshold(trained):
     for k in range(1, stage + 1):
         assert model.describe_stage(k, columns) in text
     table = interval_table(model, stage, 4)
-    assert text.count("rule in") == (table["decision"] == "confidently positive").sum()
+    assert text.count(RULE_IN) == (table["decision"] == CONFIDENT_POSITIVE).sum()
     assert "M = 4" in text and "1/(1+M) = 20.0 %" in text
     assert "script" not in tags
 

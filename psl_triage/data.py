@@ -28,7 +28,7 @@ import math
 import re
 import unicodedata
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -63,7 +63,30 @@ TEXT_EXTENSIONS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
 EXCEL_EXTENSIONS = (".xlsx", ".xlsm")
 EXTRA_MISSING_MARKERS = ["?"]  # UCI files write "?" for a missing value; pandas knows the rest.
 
-_DELIMITERS = (",", ";", "\t", "|")
+DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+"""The field delimiters a text table may use, with their names."""
+
+DECIMAL_MARKS = {".": "point (72.5)", ",": "comma (72,5)"}
+"""The decimal marks a file may use, with how the page names them."""
+
+THOUSANDS_SEPARATORS = {
+    "": "none", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)",
+}
+"""The thousands separators a file may use ("" for none), with how the page names them."""
+
+NUMBER_MISSING_MARKERS = frozenset({
+    "", "na", "n/a", "n.a.", "nan", "null", "none", "?", ".", "-", "--", "\u2013", "\u2014",
+    "missing", "unknown", "not available", "not known", "#n/a", "nd",
+})
+"""Entries that mean "missing" in a column that otherwise holds numbers (compared in lower case).
+Only there: in a text column "-" or "unknown" may be a real answer."""
+
+MOSTLY_NUMBERS = 0.9
+"""A text column becomes numbers when at least this share of its entries (other than missing
+markers) read as numbers; the rest are then missing, and the notes say which."""
+
+_SNIFF_LINES = 50
+_DETECT_CELLS = 20_000
 _ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
 _MAX_CONTROL_SHARE = 0.01
@@ -125,11 +148,69 @@ class DatasetMeta:
 
 
 @dataclass(frozen=True)
+class NumberFormat:
+    """How a file writes numbers: its decimal mark and thousands separator ("" for none).
+
+    Attributes
+    ----------
+    decimal : str
+        A key of :data:`DECIMAL_MARKS`: "." or ",".
+    thousands : str
+        A key of :data:`THOUSANDS_SEPARATORS`; never the same as ``decimal``.
+    """
+
+    decimal: str = "."
+    thousands: str = ""
+
+    def __post_init__(self):
+        if self.decimal not in DECIMAL_MARKS:
+            raise DataError(f"The decimal mark must be '.' or ',', got {self.decimal!r}.")
+        if self.thousands not in THOUSANDS_SEPARATORS:
+            raise DataError(
+                f"The thousands separator must be one of {', '.join(map(repr, THOUSANDS_SEPARATORS))}, "
+                f"got {self.thousands!r}."
+            )
+        if self.thousands == self.decimal:
+            raise DataError(
+                f"The decimal mark and the thousands separator cannot both be {self.decimal!r}."
+            )
+
+    def describe(self) -> str:
+        """E.g. "decimal comma (72,5), no thousands separator"."""
+        thousands = (
+            "no thousands separator" if not self.thousands
+            else f"thousands separated by {THOUSANDS_SEPARATORS[self.thousands]}"
+        )
+        return f"decimal {DECIMAL_MARKS[self.decimal]}, {thousands}"
+
+
+@dataclass(frozen=True)
 class LoadedTable:
-    """A table read from a file, with notes on anything the reader had to decide."""
+    """A table read from a file, with notes on anything the reader had to decide.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    notes : list of str
+        Plain sentences on what the reader decided or changed.
+    delimiter : str or None
+        The field delimiter used (a key of :data:`DELIMITERS`); None for an Excel workbook.
+    numbers : NumberFormat
+        The decimal mark and thousands separator used for numbers written as text.
+    """
 
     frame: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    delimiter: str | None = None
+    numbers: NumberFormat = field(default_factory=NumberFormat)
+
+    def describe_reading(self) -> str:
+        """One sentence on how the file was read, e.g. "Fields separated by semicolon; ...".
+        """
+        fields = "" if self.delimiter is None else f"Fields separated by {DELIMITERS[self.delimiter]}; "
+        text = self.numbers.describe()
+        return f"{fields}{text[0].upper() + text[1:] if not fields else text}."
 
 
 @dataclass(frozen=True)
@@ -247,14 +328,24 @@ def read_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> p
     return load_table(data, filename, max_bytes=max_bytes).frame
 
 
-def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> LoadedTable:
+def load_table(
+    data: bytes,
+    filename: str,
+    *,
+    max_bytes: int | None = None,
+    delimiter: str | None = None,
+    numbers: NumberFormat | None = None,
+) -> LoadedTable:
     """Read an uploaded CSV, TSV or Excel (.xlsx) file.
 
     Text files are decoded as UTF-8 (with or without byte-order mark), UTF-16 with a
     byte-order mark, or else as Windows-1252 / Latin-1, which the notes then say. The delimiter
-    of a .csv or .txt file is the most frequent of comma, semicolon, tab and bar in its first
-    line. "?" counts as missing, as do pandas' usual markers (empty, NA, NaN, null...). Rows that
-    are entirely empty and unnamed empty columns are dropped, with a note.
+    of a .csv or .txt file is the one of comma, semicolon, tab and bar that splits the first
+    lines into the same number of fields (:func:`detect_delimiter`); the decimal mark and
+    thousands separator are read off the number-like fields (:func:`detect_number_format`).
+    Text columns that hold numbers (with decimal commas, thousands separators, percent signs,
+    missing markers such as "NA", "?", "." or "-") become numbers (:func:`numbers_from_text`).
+    Rows that are entirely empty and unnamed empty columns are dropped, with a note.
 
     Parameters
     ----------
@@ -264,17 +355,23 @@ def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> L
         The file's name; its extension selects the reader.
     max_bytes : int, optional
         Size limit; a larger file is refused.
+    delimiter : str, optional
+        A key of :data:`DELIMITERS` to use instead of the detected one (text files only).
+    numbers : NumberFormat, optional
+        The decimal mark and thousands separator to use instead of the detected ones.
 
     Returns
     -------
     LoadedTable
-        The table (column names stripped of surrounding spaces) and notes.
+        The table (column names stripped of surrounding spaces), notes, and the delimiter and
+        number format used.
 
     Raises
     ------
     DataError
         Too large, empty, of an unsupported type, binary garbage, not a table, without data
-        rows, with duplicate column names, or unreadable as its type.
+        rows, with duplicate column names, or unreadable as its type; a delimiter that is
+        also the decimal mark.
     """
     if max_bytes is not None and len(data) > max_bytes:
         raise DataError(
@@ -283,12 +380,21 @@ def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> L
         )
     if not data:
         raise DataError(f"{filename} is empty (0 bytes).")
+    if delimiter is not None and delimiter not in DELIMITERS:
+        raise DataError(f"The delimiter must be one of {', '.join(map(repr, DELIMITERS))}, got {delimiter!r}.")
     suffix = PurePath(filename).suffix.lower()
     notes: list[str] = []
     if suffix in EXCEL_EXTENSIONS:
         frame = _read_excel(data, filename, notes)
+        delimiter = None
     elif suffix in TEXT_EXTENSIONS:
-        frame = _read_text_table(data, filename, TEXT_EXTENSIONS[suffix], notes)
+        text = _decode(data, filename, notes)
+        if not text.strip():
+            raise DataError(f"{filename} contains only blank space, no table.")
+        delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
+        if numbers is None:
+            numbers = detect_number_format(_sample_cells(text, delimiter))
+        frame = _read_text_table(text, filename, delimiter, numbers)
     elif suffix in (".xls", ".ods", ".numbers"):
         raise DataError(
             f"{filename}: {suffix} files cannot be read. Save the sheet as .xlsx or CSV and upload that."
@@ -298,7 +404,10 @@ def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> L
             f"{filename}: unsupported file type {suffix or '(no extension)'}. "
             "Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
         )
-    return LoadedTable(_tidy_table(frame, filename, notes), notes)
+    frame = _tidy_table(frame, filename, notes)
+    if numbers is None:
+        numbers = detect_number_format(_text_cells(frame))
+    return LoadedTable(numbers_from_text(frame, numbers, notes), notes, delimiter, numbers)
 
 
 def _megabytes(n_bytes: int) -> str:
@@ -344,19 +453,171 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
     return text
 
 
-def _sniff_delimiter(text: str) -> str:
-    """The most frequent of the usual delimiters in the first non-empty line (comma if none)."""
-    first_line = next((line for line in text.splitlines() if line.strip()), "")
-    counts = {delimiter: first_line.count(delimiter) for delimiter in _DELIMITERS}
-    best = max(counts, key=counts.get)
-    return best if counts[best] > 0 else ","
+def detect_delimiter(text: str) -> str:
+    """The delimiter that splits the first lines of ``text`` into the most equal field counts.
+
+    Each candidate of :data:`DELIMITERS` is scored by the share of the first non-empty lines
+    that have its most common field count (quotes respected), then by that count; a candidate
+    that never splits a line loses. Comma if none splits.
+    """
+    lines = [line for line in text.splitlines() if line.strip()][:_SNIFF_LINES]
+    best, best_score = ",", (0.0, 1)
+    for delimiter in DELIMITERS:
+        try:
+            counts = [len(row) for row in csv.reader(lines, delimiter=delimiter)]
+        except csv.Error:
+            continue
+        common = max(set(counts), key=counts.count) if counts else 1
+        if common < 2:
+            continue
+        score = (counts.count(common) / len(counts), common)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
 
 
-def _read_text_table(data: bytes, filename: str, delimiter: str | None, notes: list[str]) -> pd.DataFrame:
-    text = _decode(data, filename, notes)
-    if not text.strip():
-        raise DataError(f"{filename} contains only blank space, no table.")
-    delimiter = delimiter or _sniff_delimiter(text)
+_NUMBER_LIKE = re.compile(r"^[+\-\u2212]?[\d.,' \u00a0]*\d[\d.,' \u00a0]*%?$")
+
+
+def detect_number_format(cells: Iterable[str]) -> NumberFormat:
+    """The decimal mark and thousands separator that the number-like ``cells`` use.
+
+    Evidence for a decimal comma: a field with one comma not followed by exactly three digits
+    ("72,1", "0,25"), a field whose last mark is a comma after points ("1.234,5"), or more
+    than one point ("1.234.567"); the same mirrored for a decimal point. "1,234" alone is
+    ambiguous and counts for neither. The mark with more evidence is the decimal mark (a point
+    on a tie). The thousands separator is the other mark, a space or an apostrophe if fields
+    use it in groups of three ("1.234,5", "12 000") and no field uses it otherwise.
+
+    Parameters
+    ----------
+    cells : iterable of str
+        Fields of the table (any; those that do not look like numbers are skipped).
+    """
+    evidence = {".": 0, ",": 0}
+    candidates = []
+    for cell in cells:
+        text = cell.strip().removesuffix("%").strip()
+        if not _NUMBER_LIKE.match(text):
+            continue
+        candidates.append(text)
+        last = {mark: text.rfind(mark) for mark in evidence}
+        if last["."] >= 0 and last[","] >= 0:
+            evidence["." if last["."] > last[","] else ","] += 1
+            continue
+        for mark, other in ((".", ","), (",", ".")):
+            if last[mark] < 0:
+                continue
+            if text.count(mark) > 1:
+                evidence[other] += 1
+            elif not re.fullmatch(r"\d{3}", text[last[mark] + 1:]) or len(text[:last[mark]].lstrip("+-\u2212")) > 3:
+                evidence[mark] += 1
+    decimal = "," if evidence[","] > evidence["."] else "."
+    for separator in ("," if decimal == "." else ".", " ", "\u00a0", "'"):
+        grouped = re.compile(
+            rf"[+\-\u2212]?\d{{1,3}}(?:{re.escape(separator)}\d{{3}})+(?:{re.escape(decimal)}\d*)?"
+        )
+        using = [text for text in candidates if separator in text]
+        if using and all(grouped.fullmatch(text) for text in using):
+            return NumberFormat(decimal, " " if separator == "\u00a0" else separator)
+    return NumberFormat(decimal, "")
+
+
+def _sample_cells(text: str, delimiter: str) -> Iterator[str]:
+    """Fields of the rows after the header, up to a sample large enough to judge a file by."""
+    reader = csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter)
+    try:
+        next(reader, None)
+        for count, cell in enumerate(cell for row in reader for cell in row):
+            if count >= _DETECT_CELLS:
+                return
+            yield cell
+    except csv.Error:
+        return
+
+
+def _text_cells(frame: pd.DataFrame) -> list[str]:
+    """The text entries of a table's non-numeric columns (Excel cells typed as text)."""
+    cells: list[str] = []
+    for name in frame.columns:
+        if not ptypes.is_numeric_dtype(frame[name]):
+            cells.extend(str(value) for value in frame[name].dropna().head(_DETECT_CELLS // 10))
+    return cells
+
+
+def parse_numbers(values: pd.Series, numbers: NumberFormat) -> pd.Series:
+    """Numbers written as text, as float64; NaN where an entry is not a number.
+
+    Surrounding spaces, a trailing percent sign and the thousands separator are removed, the
+    decimal mark becomes a point and a typographic minus a hyphen, so that with a decimal
+    comma "1.234,5" is 1234.5 and "12 %" is 12.0 (percent signs are dropped, not divided).
+    """
+    text = values.astype(str).str.strip().str.replace("\u2212", "-", regex=False)
+    text = text.str.removesuffix("%").str.strip()
+    if numbers.thousands:
+        text = text.str.replace(numbers.thousands, "", regex=False).str.replace("\u00a0", "", regex=False)
+    if numbers.decimal == ",":
+        text = text.str.replace(",", ".", regex=False)
+    # to_numeric would read "inf", "nan" or "1_000" as numbers: only digits with one point and an exponent.
+    plain = text.str.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+    return pd.to_numeric(text.where(plain), errors="coerce").astype("float64")
+
+
+def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[str]) -> pd.DataFrame:
+    """The table with every text column that holds numbers (see :data:`MOSTLY_NUMBERS`) as floats.
+
+    Entries in :data:`NUMBER_MISSING_MARKERS` become missing; so do the few entries that are
+    not numbers, which the notes name with examples. Percent signs are dropped (the notes say
+    the values are percentages).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame of shape (n_rows, n_columns)
+    numbers : NumberFormat
+    notes : list of str
+        Sentences are appended here.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_rows, n_columns)
+        A copy where needed; other columns unchanged.
+    """
+    converted = {}
+    for name in frame.columns:
+        series = frame[name]
+        if ptypes.is_numeric_dtype(series) or ptypes.is_datetime64_any_dtype(series):
+            continue
+        present = series.dropna().astype(str).str.strip()
+        markers = present.str.casefold().isin(NUMBER_MISSING_MARKERS)
+        written = present[~markers]
+        if written.empty:
+            continue
+        parsed = parse_numbers(written, numbers)
+        if parsed.notna().mean() < MOSTLY_NUMBERS:
+            continue
+        label = repr(str(name))
+        strays = written[parsed.isna()]
+        if not strays.empty:
+            examples = ", ".join(repr(value) for value in strays.unique()[:3])
+            notes.append(
+                f"{label} holds numbers, but {_count(len(strays), 'entry')} "
+                f"{'is' if len(strays) == 1 else 'are'} not a number (e.g. {examples}) and "
+                "read as missing. Correct them in the file if they are typos."
+            )
+        if written.str.endswith("%").any():
+            notes.append(f"{label} is written with percent signs; its values are percentages.")
+        column = pd.Series(np.nan, index=series.index, dtype="float64")
+        column.loc[parsed.index] = parsed
+        converted[name] = column
+    return frame.assign(**{str(name): column for name, column in converted.items()}) if converted else frame
+
+
+def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat) -> pd.DataFrame:
+    if numbers.decimal == delimiter:
+        raise DataError(
+            f"{filename}: the delimiter and the decimal mark cannot both be {delimiter!r}. "
+            "Choose another delimiter or decimal mark."
+        )
     try:
         header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter), [])
     except csv.Error as exc:
@@ -366,13 +627,17 @@ def _read_text_table(data: bytes, filename: str, delimiter: str | None, notes: l
         return pd.read_csv(
             io.StringIO(text),
             sep=delimiter,
+            decimal=numbers.decimal,
+            # pandas reads "1.234" as 1.234 unless told the point groups thousands; a separator
+            # that is also the delimiter can only appear quoted, and numbers_from_text reads it.
+            thousands=numbers.thousands if numbers.thousands not in ("", delimiter) else None,
             na_values=EXTRA_MISSING_MARKERS,
             skipinitialspace=True,
         )
     except pd.errors.ParserError as exc:
         raise DataError(
             f"{filename} is not a consistent table: {exc}. "
-            "Every row needs the same number of fields as the header."
+            "Every row needs the same number of fields as the header; check the delimiter."
         ) from exc
     except Exception as exc:  # the parser meets arbitrary user bytes; any failure is bad data
         raise DataError(f"{filename} could not be read as a table: {exc}") from exc

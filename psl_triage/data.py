@@ -90,7 +90,12 @@ _DETECT_CELLS = 20_000
 _ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
 _MAX_CONTROL_SHARE = 0.01
-_IDENTIFIER_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|mrn|record|index|unnamed|row)([^a-z]|$)")
+_IDENTIFIER_NAME = re.compile(
+    r"(^|[^a-z])(id|ids|identifier|uuid|mrn|record|index|unnamed|row|rownames?|seqn|"
+    r"(patient|case|subject|sample|study|record|row|serial)[ _.]*(number|no|nr|num|n)|#)([^a-z]|$)"
+)
+IDENTIFIER_DISTINCT_SHARE = 0.9
+"""A column named like an identifier is one when at least this share of its rows have their own value."""
 _POSITIVE_WORDS = {
     "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
     "case", "cases", "abnormal", "died", "dead", "death", "deceased", "event", "sick", "ill",
@@ -102,8 +107,9 @@ _NEGATIVE_WORDS = {
     "nee", "nej", "não", "nao",
 }
 _OUTCOME_NAME = re.compile(
-    r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|mortality|"
-    r"survival|survived|event|status|disease|response|result)([^a-z]|$)"
+    r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|dead|"
+    r"mortality|survival|survived|event|status|disease|response|result|low|malignant|cancer|"
+    r"recurrence|relapse|readmission|readmitted|complication|infection|fate|vital status)([^a-z]|$)"
 )
 
 
@@ -812,7 +818,7 @@ def infer_column_types(
 
 
 def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
-    """The proposed type of a column and, for "ignore", the reason."""
+    """The proposed type of a column and the reason for it, as the page shows it."""
     if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
         return "ignore", "dates and times are not used"
     values = _normalized(series).dropna()
@@ -821,19 +827,36 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     distinct = values.nunique()
     if distinct == 1:
         return "ignore", "the same value in every row"
+    identifier = _identifier_reason(name, values, distinct)
+    if identifier:
+        return "ignore", identifier
     if distinct == 2:
-        return "binary", ""
+        first, second = sorted(values.map(_value_text).unique().tolist(), key=_natural_key)
+        return "binary", f"two values: {first} and {second}"
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
-    all_unique = distinct == len(values)
     if numbers.notna().all():
-        if all_unique and (_has_identifier_name(name) or _is_row_counter(numbers)):
-            return "ignore", "looks like a row identifier"
-        return "numeric", ""
-    if all_unique and _has_identifier_name(name):
-        return "ignore", "looks like a row identifier"
+        return "numeric", f"numbers from {_value_text(numbers.min())} to {_value_text(numbers.max())}"
     if distinct > MAX_CATEGORIES:
         return "ignore", f"text with {distinct} different values (an identifier or free text?)"
-    return "categorical", ""
+    return "categorical", f"text with {distinct} categories"
+
+
+def _identifier_reason(name: object, values: pd.Series, distinct: int) -> str:
+    """Why a column looks like a row identifier, or "" if it does not.
+
+    A running number (1, 2, 3, ... in any order) is one whatever its name; a column named like
+    an identifier ("id", "patient_no", "rownames", "Unnamed: 0") is one when nearly every row
+    has its own value; so is text that differs in every row.
+    """
+    numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
+    if numbers.notna().all() and _is_row_counter(numbers):
+        return "a running number (a row counter), not a measurement"
+    if distinct >= IDENTIFIER_DISTINCT_SHARE * len(values) and distinct > 2:
+        if _has_identifier_name(name):
+            return f"named like an identifier, and {_percent(distinct, len(values))} of the rows have their own value"
+        if distinct == len(values) and numbers.isna().all():
+            return "a different text in every row: an identifier or free text"
+    return ""
 
 
 def _has_identifier_name(name: object) -> bool:
@@ -848,22 +871,45 @@ def _is_row_counter(numbers: pd.Series) -> bool:
     return bool(np.all(np.diff(ordered) == 1.0))
 
 
-def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
-    """A likely outcome column, or None.
-
-    Preference: a binary column whose name sounds like an outcome ("outcome", "diagnosis",
-    "death", "class", ...), then any such column with few values (even one value, so that the
-    user learns what is wrong with it), then the last binary column.
-    """
-    named = [name for name in df.columns if _OUTCOME_NAME.search(str(name).lower().replace("_", " "))]
+def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:
+    """Columns that may be the outcome, best first, each with why."""
     binary = [name for name in df.columns if types.get(name) == "binary"]
-    for name in named:
-        if name in binary:
-            return name
-    for name in named:
-        if 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
-            return name
-    return binary[-1] if binary else None
+    ranked: list[tuple[int, int, object, str]] = []
+    for position, name in enumerate(df.columns):
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
+        words = re.sub(r"[^a-z0-9]+", " ", words).strip()
+        match = _OUTCOME_NAME.search(words)
+        if name in binary and match and match.group(2) == words:
+            ranked.append((0, position, name, f"it has two values and its name, {str(name)!r}, is an outcome word"))
+        elif name in binary and match:
+            ranked.append((1, position, name, f"it has two values and its name contains {match.group(2)!r}, an outcome word"))
+        elif match and 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
+            ranked.append((2, position, name, f"its name contains {match.group(2)!r}, an outcome word"))
+    if binary:
+        ranked.append((
+            3, 0, binary[-1],
+            "it is the last column with two values; no such column is named like an outcome "
+            "(outcome, target, class, diagnosis, death, event, ...)",
+        ))
+    return [(name, reason) for _, _, name, reason in sorted(ranked, key=lambda item: item[:2])]
+
+
+def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
+    """A likely outcome column, or None; :func:`explain_outcome_guess` says why.
+
+    Preference: a binary column named with an outcome word ("outcome", "low", "died"...),
+    then a binary column whose name contains one ("death_status"), then any column with such a
+    name and few values (even one value, so that the user learns what is wrong with it), then
+    the last binary column.
+    """
+    candidates = _outcome_candidates(df, types)
+    return candidates[0][0] if candidates else None
+
+
+def explain_outcome_guess(df: pd.DataFrame, types: Mapping[str, str]) -> str:
+    """Why :func:`guess_outcome` chose its column, e.g. "it has two values and its name ..."."""
+    candidates = _outcome_candidates(df, types)
+    return candidates[0][1] if candidates else "no column has two values or an outcome-like name"
 
 
 def guess_positive_class(series: pd.Series) -> object | None:
@@ -905,19 +951,31 @@ def guess_missing_handling(
 
 
 def column_summary(
-    df: pd.DataFrame, types: Mapping[str, str], specs: Mapping[str, ColumnSpec] | None = None
+    df: pd.DataFrame,
+    types: Mapping[str, str],
+    specs: Mapping[str, ColumnSpec] | None = None,
+    flagged: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
-    """One row per column: label, chosen type, distinct values, missing count, examples, note.
+    """One row per column: label, chosen type, distinct values, missing count, examples, reason.
 
-    The note is the column's spec description, or else why a column proposed as "ignore" was.
+    The reason is the column's spec description, else why the column looks like it encodes
+    the outcome (``flagged``, from :func:`find_leaks`), else why its type was proposed, or
+    that the user chose another type.
     """
     specs = specs or {}
+    flagged = flagged or {}
     rows = []
     for name in df.columns:
         values = _normalized(df[name])
         present = values.dropna()
         kind = types.get(name, "ignore")
         inferred, reason = _infer_kind(name, df[name])
+        if name in specs and specs[name].description:
+            reason = specs[name].description
+        elif name in flagged:
+            reason = flagged[name] + ("" if kind == "ignore" else "; kept, as you chose")
+        elif kind != inferred:
+            reason = f"{kind}, as you chose (detected: {inferred}, {reason})"
         examples = [_value_text(value) for value in present.unique()[:3].tolist()]
         rows.append(
             {
@@ -927,10 +985,112 @@ def column_summary(
                 "distinct": int(present.nunique()),
                 "missing": int(values.isna().sum()),
                 "examples": ", ".join(examples),
-                "note": specs[name].description if name in specs else (reason if kind == "ignore" == inferred else ""),
+                "reason": reason,
             }
         )
-    return pd.DataFrame(rows, columns=["column", "label", "type", "distinct", "missing", "examples", "note"])
+    return pd.DataFrame(rows, columns=["column", "label", "type", "distinct", "missing", "examples", "reason"])
+
+
+def find_leaks(
+    df: pd.DataFrame,
+    types: Mapping[str, str],
+    outcome: str,
+    positive_class: object,
+    specs: Mapping[str, ColumnSpec] | None = None,
+) -> dict[str, str]:
+    """Columns in use that alone nearly determine the outcome, each with a sentence on why.
+
+    Such a column is usually the outcome in another form: the measure the outcome is a cut-off
+    of (birth weight for "low birth weight"), a code derived from it, or something recorded
+    after it. See :func:`leak_reason` for the rule. Returns {} while the outcome cannot be used
+    yet (one class, more classes without a positive one...).
+    """
+    if outcome not in df.columns:
+        return {}
+    try:
+        positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, [])
+    except DataError:
+        return {}
+    labels = default_class_names(df[outcome], outcome, positive_values, (specs or {}).get(outcome))
+    outcome_values = _normalized(df[outcome])
+    y = outcome_values.map(_value_text, na_action="ignore").isin(positive_texts).to_numpy(dtype=np.int64)
+    has_outcome = outcome_values.notna().to_numpy()
+    leaks = {}
+    for name in _feature_columns(df, types, outcome):
+        feature = _normalized(df[name])
+        rows = has_outcome & feature.notna().to_numpy()
+        if types[name] == "numeric":
+            feature = pd.to_numeric(feature, errors="coerce")
+            rows &= feature.notna().to_numpy()
+        reason = leak_reason(feature[rows], y[rows], *labels)
+        if reason:
+            leaks[name] = reason
+    return leaks
+
+
+LEAK_ERROR_SHARE = 0.02
+"""A column encodes the outcome when its best single cut (or its categories) misplaces at most
+this share of the rarer class's rows."""
+
+MIN_ROWS_FOR_LEAK = 20
+"""Fewer rows with both values than this cannot tell a leak from luck; no column is flagged."""
+
+
+def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", negative: str = "negative") -> str:
+    """Why a column looks like it encodes the outcome, or "" if it does not.
+
+    A numeric column does when one cut puts all but at most :data:`LEAK_ERROR_SHARE` of the
+    rarer class's rows on their own side (a perfect cut is the continuous measure the outcome is
+    a threshold of); a text or categorical column with fewer categories than half its rows
+    does when the classes barely mix within its categories.
+
+    Parameters
+    ----------
+    values : pandas.Series of shape (n,)
+        The column's values on rows where it and the outcome are known (floats or text).
+    y : numpy.ndarray of shape (n,)
+        1 for the positive class, else 0.
+    positive, negative : str
+        The classes' names, for the sentence.
+    """
+    y = np.asarray(y, dtype=np.int64)
+    n_positive = int(y.sum())
+    rarer = min(n_positive, len(y) - n_positive)
+    if len(y) < MIN_ROWS_FOR_LEAK or rarer == 0:
+        return ""
+    allowed = int(LEAK_ERROR_SHARE * rarer)
+    if ptypes.is_numeric_dtype(values) and not isinstance(values.dtype, pd.CategoricalDtype):
+        numbers = values.to_numpy(dtype=float)
+        order = np.argsort(numbers, kind="stable")
+        ordered, labels = numbers[order], y[order]
+        ends = np.flatnonzero(np.diff(ordered) > 0)  # cut after these positions
+        if ends.size == 0:
+            return ""
+        positives_below = np.cumsum(labels)[ends]
+        negatives_below = ends + 1 - positives_below
+        high_is_positive = positives_below + (len(y) - n_positive - negatives_below)
+        low_is_positive = negatives_below + (n_positive - positives_below)
+        errors = np.minimum(high_is_positive, low_is_positive)
+        best = int(np.argmin(errors))
+        if errors[best] > allowed:
+            return ""
+        cut = (ordered[ends[best]] + ordered[ends[best] + 1]) / 2
+        above, below = (positive, negative) if high_is_positive[best] <= low_is_positive[best] else (negative, positive)
+        return (
+            f"looks like it encodes the outcome: above {_value_text(float(f'{cut:.4g}'))} "
+            f"{'every' if errors[best] == 0 else 'almost every'} row is {above}, below it {below} ({int(errors[best])} of {len(y)} rows on the other side)"
+        )
+    texts = values.astype(str)
+    if texts.nunique() * 2 > len(texts):
+        return ""
+    counts = pd.crosstab(texts.to_numpy(), y)
+    errors = int(counts.min(axis=1).sum()) if counts.shape[1] == 2 else 0
+    if errors > allowed:
+        return ""
+    return (
+        f"looks like it encodes the outcome: its values alone tell {positive} from {negative} "
+        f"({errors} of {len(y)} rows otherwise)"
+    )
 
 
 def missing_report(df: pd.DataFrame, columns: Sequence[str] | None = None) -> pd.DataFrame:
@@ -1031,6 +1191,7 @@ def prepare_training_data(
     positive_class: object,
     missing: str = "drop",
     specs: Mapping[str, ColumnSpec] | None = None,
+    class_names: tuple[str, str] | None = None,
 ) -> PreparedData:
     """Apply the user's choices and return data a PSL can learn from.
 
@@ -1053,6 +1214,9 @@ def prepare_training_data(
         most frequent value (binary, categorical). Rows without an outcome are always dropped.
     specs : mapping of column name to ColumnSpec, optional
         Labels, units and category labels for the metadata.
+    class_names : (str, str), optional
+        The user's names of the positive and the negative class; blank or None keeps the
+        defaults of :func:`default_class_names`.
 
     Returns
     -------
@@ -1067,25 +1231,76 @@ def prepare_training_data(
     """
     _check_handling(missing)
     specs = specs or {}
+    _check_columns(df, outcome)
+    notes: list[str] = []
+    outcome_values = _normalized(df[outcome])
+    positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
+    converted, binary_values = _convert_features(df, types, outcome, specs, notes)
+    keep = _rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
+    fill_values = _fill_in(converted, keep, types, binary_values, notes)
+    y = outcome_values.loc[keep].map(_value_text).isin(positive_texts).to_numpy(dtype=np.int64)
+    positive_label, negative_label = _class_names(
+        df[outcome], outcome, positive_values, specs.get(outcome), class_names
+    )
+    _check_class_sizes(y, positive_label, negative_label)
+    X = pd.DataFrame(
+        {name: _final_column(series, types[name]) for name, series in converted.items()},
+        index=df.index[keep.to_numpy()],
+    )
+    for name in X.columns:
+        reason = leak_reason(X[name], y, positive_label, negative_label)
+        if reason:
+            notes.append(f"{str(name)!r} {reason}. If it is derived from the outcome or recorded after it, set it to 'ignore'.")
+    return PreparedData(
+        X=X,
+        y=y,
+        outcome=outcome,
+        positive_class=tuple(positive_values),
+        outcome_label=_label(outcome, specs),
+        positive_label=positive_label,
+        negative_label=negative_label,
+        n_rows_before=len(df),
+        n_rows_after=len(X),
+        notes=notes,
+        columns={
+            name: _column_info(
+                name, types[name], X[name], binary_values[name], fill_values.get(name), specs.get(name)
+            )
+            for name in X.columns
+        },
+    )
+
+
+def _check_columns(df: pd.DataFrame, outcome: str) -> None:
     if df.columns.has_duplicates:
         duplicates = sorted({str(name) for name in df.columns[df.columns.duplicated()]})
         raise DataError(f"Duplicate column names: {', '.join(duplicates)}. Every column needs a unique name.")
     if outcome not in df.columns:
         raise DataError(f"The outcome column {outcome!r} is not in the table.")
-    notes: list[str] = []
-    outcome_label = _label(outcome, specs)
-    outcome_values = _normalized(df[outcome])
-    positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
 
-    features = _feature_columns(df, types, outcome)
+
+def _convert_features(
+    df: pd.DataFrame, types: Mapping[str, str], outcome: str, specs: Mapping[str, ColumnSpec], notes: list[str]
+) -> tuple[dict[object, pd.Series], dict[object, tuple]]:
+    """Every feature column in use converted (:func:`_convert_feature`), and its binary values."""
     converted: dict[object, pd.Series] = {}
     binary_values: dict[object, tuple] = {}
-    for name in features:
+    for name in _feature_columns(df, types, outcome):
         column = _convert_feature(df[name], name, types[name], specs.get(name), notes)
-        if column is None:
-            continue
-        converted[name], binary_values[name] = column
+        if column is not None:
+            converted[name], binary_values[name] = column
+    return converted, binary_values
 
+
+def _rows_to_keep(
+    df: pd.DataFrame,
+    outcome: str,
+    outcome_values: pd.Series,
+    converted: Mapping[object, pd.Series],
+    missing: str,
+    notes: list[str],
+) -> pd.Series:
+    """Rows with an outcome and, when dropping, a value in every converted feature."""
     keep = outcome_values.notna()
     if not keep.all():
         notes.append(
@@ -1108,7 +1323,18 @@ def prepare_training_data(
             "No rows are left after dropping rows with missing values. "
             "Choose to fill in missing values instead, or set sparse columns to 'ignore'."
         )
+    return keep
 
+
+def _fill_in(
+    converted: dict[object, pd.Series],
+    keep: pd.Series,
+    types: Mapping[str, str],
+    binary_values: Mapping[object, tuple],
+    notes: list[str],
+) -> dict[object, object]:
+    """Restrict ``converted`` (in place) to the kept rows, fill in what is missing, and leave out
+    columns without a value or with a single one; returns the raw fill value per filled column."""
     fill_values: dict[object, object] = {}
     for name in list(converted):
         series = converted[name].loc[keep]
@@ -1135,45 +1361,51 @@ def prepare_training_data(
             "No feature columns to learn from: mark at least one column (other than the outcome) "
             "as numeric, binary or categorical."
         )
+    return fill_values
 
-    outcome_texts = outcome_values.loc[keep].map(_value_text)
-    y = outcome_texts.isin(positive_texts).to_numpy(dtype=np.int64)
+
+def _check_class_sizes(y: np.ndarray, positive_label: str, negative_label: str) -> None:
     n_positive, n_negative = int(y.sum()), int(len(y) - y.sum())
-    negative_label = _negative_label(df[outcome], positive_texts, specs.get(outcome))
-    positive_label = _class_labels(positive_values, specs.get(outcome))
     if min(n_positive, n_negative) < MIN_ROWS_PER_CLASS:
         raise DataError(
             f"Too few rows to learn from: {n_positive} positive ({positive_label}) and "
             f"{n_negative} negative ({negative_label}); at least {MIN_ROWS_PER_CLASS} of each are needed."
         )
 
-    X = pd.DataFrame(
-        {name: _final_column(series, types[name]) for name, series in converted.items()},
-        index=df.index[keep.to_numpy()],
+
+def default_class_names(
+    series: pd.Series, outcome: object, positive_values: Sequence[object], spec: ColumnSpec | None = None
+) -> tuple[str, str]:
+    """Readable names of the positive and the negative class, from the data.
+
+    A spec's category labels win ("heart disease"); text values name themselves ("malignant",
+    "benign"); numeric codes say which column and value they are ("low = 1", "low = 0";
+    "num = 1, 2 or 3" for several values), never a bare "1".
+    """
+    positive_texts = {_value_text(value) for value in positive_values}
+    negatives = [value for value in outcome_classes(series) if _value_text(value) not in positive_texts]
+    return (
+        _class_label(outcome, list(positive_values), spec),
+        _class_label(outcome, negatives, spec),
     )
-    for name in X.columns:
-        if _separates_perfectly(X[name], y):
-            notes.append(
-                f"{str(name)!r} alone separates the outcome perfectly. If it is derived from the "
-                "outcome or recorded after it, set it to 'ignore'."
-            )
-    columns = {
-        name: _column_info(name, types[name], X[name], binary_values[name], fill_values.get(name), specs.get(name))
-        for name in X.columns
-    }
-    return PreparedData(
-        X=X,
-        y=y,
-        outcome=outcome,
-        positive_class=tuple(positive_values),
-        outcome_label=outcome_label,
-        positive_label=positive_label,
-        negative_label=negative_label,
-        n_rows_before=len(df),
-        n_rows_after=len(X),
-        notes=notes,
-        columns=columns,
-    )
+
+
+def _class_names(
+    series: pd.Series,
+    outcome: object,
+    positive_values: Sequence[object],
+    spec: ColumnSpec | None,
+    chosen: tuple[str, str] | None,
+) -> tuple[str, str]:
+    """The user's class names where given (stripped, not blank), the defaults elsewhere."""
+    defaults = default_class_names(series, outcome, positive_values, spec)
+    chosen = chosen or ("", "")
+    names = tuple(str(name).strip() or default for name, default in zip(chosen, defaults))
+    if names[0].casefold() == names[1].casefold():
+        raise DataError(
+            f"Both classes are named {names[0]!r}; give the positive and the negative class different names."
+        )
+    return names
 
 
 def _positive_values(
@@ -1331,16 +1563,6 @@ def _final_column(series: pd.Series, kind: str) -> pd.Series | pd.Categorical:
     return series.astype("float64")
 
 
-def _separates_perfectly(column: pd.Series, y: np.ndarray) -> bool:
-    """Whether a threshold (numbers) or the categories alone predict y without error."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        classes_per_category = pd.Series(y, index=column.index).groupby(column, observed=True).nunique()
-        return bool((classes_per_category == 1).all())
-    values = column.to_numpy(dtype=float)
-    positives, negatives = values[y == 1], values[y == 0]
-    return bool(positives.min() > negatives.max() or negatives.min() > positives.max())
-
-
 def _column_info(
     name: object, kind: str, column: pd.Series, binary_pair: tuple, fill: object, spec: ColumnSpec | None
 ) -> ColumnInfo:
@@ -1368,13 +1590,16 @@ def _column_info(
     )
 
 
-def _class_labels(values: Sequence[object], spec: ColumnSpec | None) -> str:
+def _class_label(outcome: object, values: Sequence[object], spec: ColumnSpec | None) -> str:
     labels = [value_label(value, spec) for value in values]
-    if len(labels) <= 2:
-        return " or ".join(labels)
-    return ", ".join(labels[:-1]) + " or " + labels[-1]
+    coded = all(label == _value_text(value) and _is_number_text(label) for label, value in zip(labels, values))
+    joined = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+    return f"{outcome} = {joined}" if coded else joined
 
 
-def _negative_label(series: pd.Series, positive_texts: set[str], spec: ColumnSpec | None) -> str:
-    negatives = [value for value in outcome_classes(series) if _value_text(value) not in positive_texts]
-    return _class_labels(negatives, spec)
+def _is_number_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

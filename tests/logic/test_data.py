@@ -342,11 +342,11 @@ def test_infer_column_types_rules():
 def test_column_summary_explains_ignored_columns(demo, demo_types):
     df = pd.DataFrame({"a": [None, None, None], "b": [1, 1, 1], "c": [1, 2, 3]})
     summary = column_summary(df, infer_column_types(df))
-    assert summary["note"].tolist() == ["all values are missing", "the same value in every row", ""]
+    assert summary["reason"].tolist() == ["all values are missing", "the same value in every row", "numbers from 1 to 3"]
     assert summary["missing"].tolist() == [3, 0, 0]
     demo_summary = column_summary(*demo[:1], demo_types, demo[1].columns)
     row = demo_summary.set_index("column").loc["num"]
-    assert row["type"] == "ignore" and "derived" in row["note"]
+    assert row["type"] == "ignore" and "derived" in row["reason"]
     assert demo_summary.set_index("column").loc["thalach", "label"] == "Max heart rate"
 
 
@@ -452,7 +452,7 @@ def test_more_than_two_classes_need_a_positive_class(demo, demo_types):
     assert prepared.n_positive == 137 and prepared.positive_class == (1, 2, 3, 4)
     assert prepared.notes[0] == "The outcome 'num' has 5 values: 1, 2, 3, 4 count as positive, 0 as negative."
     # heart_disease is now a feature that gives the answer away: the notes say so.
-    assert any("'heart_disease' alone separates the outcome perfectly" in note for note in prepared.notes)
+    assert any("'heart_disease' looks like it encodes the outcome" in note for note in prepared.notes)
     single = prepare_training_data(df, demo_types, "num", 1, "drop", meta.columns)
     assert single.n_positive == 54 and "1 counts as positive, 0, 2, 3, 4 as negative" in single.notes[0]
 
@@ -493,7 +493,7 @@ def test_unusable_outcomes(outcome, message):
 
 def test_too_few_rows_of_a_class_names_the_counts():
     df = pd.DataFrame({"outcome": [1] * 7 + [0] * 30, "x": np.arange(37.0)})
-    with pytest.raises(DataError, match=r"7 positive \(1\) and 30 negative \(0\); at least 10 of each"):
+    with pytest.raises(DataError, match=r"7 positive \(outcome = 1\) and 30 negative \(outcome = 0\); at least 10 of each"):
         prepare_training_data(df, {"x": "numeric"}, "outcome", 1)
     assert MIN_ROWS_PER_CLASS == 10
 

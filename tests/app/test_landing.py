@@ -20,9 +20,12 @@ DOCUMENTED_KEYS = (
     "raw_df",
     "dataset_meta",
     "data_notes",
+    "data_reading",
     "column_types",
+    "flagged_columns",
     "outcome",
     "positive_class",
+    "class_names",
     "missing_handling",
     "prepared",
     "prepare_error",
@@ -118,10 +121,10 @@ def test_outcome_with_five_classes_asks_for_the_positive_ones(app):
 
 
 def test_changing_a_column_type(app):
-    app.selectbox(key=choice_key(app, "w_type", "cp")).set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "heart_disease", "cp")).set_value("ignore").run()
     assert app.session_state["column_types"]["cp"] == "ignore"
     assert "cp" not in app.session_state["prepared"].X
-    app.selectbox(key=choice_key(app, "w_type", "ca")).set_value("categorical").run()
+    app.selectbox(key=choice_key(app, "w_type", "heart_disease", "ca")).set_value("categorical").run()
     assert isinstance(app.session_state["prepared"].X["ca"].dtype, pd.CategoricalDtype)
 
 
@@ -213,7 +216,7 @@ def test_invalid_size_limit_warns_and_uses_the_default(monkeypatch):
 def test_switching_between_demo_and_upload_loses_nothing(app):
     app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     upload(app, "study.csv", study_csv())
-    app.selectbox(key=choice_key(app, "w_type", "crp")).set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "outcome", "crp")).set_value("ignore").run()
     app.radio(key="w_source").set_value("demo").run()
     state = app.session_state
     assert state["data_source"] == "demo" and state["missing_handling"] == "impute"
@@ -228,7 +231,7 @@ def test_widgets_come_back_with_the_stored_choices(app):
     """Streamlit drops widget state when another page runs; the page rebuilds it from the keys."""
     app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("exang").run()
-    app.selectbox(key=choice_key(app, "w_type", "age")).set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "exang", "age")).set_value("ignore").run()
     returning = AppTest.from_file("../../app.py", default_timeout=30)
     for key in (*DOCUMENTED_KEYS, "stashed_datasets", "dataset_version"):
         returning.session_state[key] = app.session_state[key]
@@ -237,7 +240,7 @@ def test_widgets_come_back_with_the_stored_choices(app):
     assert returning.radio(key=choice_key(returning, "w_missing")).value == "impute"
     assert returning.selectbox(key=choice_key(returning, "w_outcome")).value == "exang"
     assert returning.selectbox(key=choice_key(returning, "w_positive", "exang")).value == 1
-    assert returning.selectbox(key=choice_key(returning, "w_type", "age")).value == "ignore"
-    assert returning.selectbox(key=choice_key(returning, "w_type", "cp")).value == "categorical"
+    assert returning.selectbox(key=choice_key(returning, "w_type", "exang", "age")).value == "ignore"
+    assert returning.selectbox(key=choice_key(returning, "w_type", "exang", "cp")).value == "categorical"
     prepared = returning.session_state["prepared"]
     assert prepared.outcome == "exang" and "age" not in prepared.X and prepared.n_rows_after == 303

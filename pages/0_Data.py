@@ -456,14 +456,7 @@ st.markdown(
     "that is wrong."
 )
 features = [name for name in columns if name != outcome]
-summary = column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns)
-st.dataframe(summary, hide_index=True, width="stretch")
-for name, reason in ss.flagged_columns.items():
-    if name in features and ss.column_types.get(name) == "ignore":
-        st.warning(
-            f"**{name}** {reason}, so it is ignored. If it is measured before the outcome is known, "
-            "keep it by changing its type below."
-        )
+table = st.empty()  # filled below, once the type widgets have been read
 with st.expander("Change column types"):
     grid = st.columns(3)
     types = dict(ss.column_types)
@@ -477,6 +470,15 @@ with st.expander("Change column types"):
                 key=choice_key("w_type", outcome, name),
             )
     ss.column_types = types
+table.dataframe(
+    column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns), hide_index=True, width="stretch"
+)
+for name, reason in ss.flagged_columns.items():
+    if name in features and ss.column_types.get(name) == "ignore":
+        st.warning(
+            f"**{name}** {reason}, so it is ignored. If it is measured before the outcome is known, "
+            "keep it by changing its type above."
+        )
 
 st.header("4. Missing values")
 used = ([outcome] if outcome is not None else []) + [

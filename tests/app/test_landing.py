@@ -244,3 +244,66 @@ def test_widgets_come_back_with_the_stored_choices(app):
     assert returning.selectbox(key=choice_key(returning, "w_type", "exang", "cp")).value == "categorical"
     prepared = returning.session_state["prepared"]
     assert prepared.outcome == "exang" and "age" not in prepared.X and prepared.n_rows_after == 303
+
+
+EURO_CSV = (
+    "ID;Age;PSA;TVol;Recurrence\n"
+    + "".join(
+        f"{317601 + 7 * i};{50 + (i * 37) % 30},{i % 10};{(i * 7) % 20},{i % 100:02d};{1 + i % 3},0;{i % 2}\n"
+        for i in range(40)
+    )
+).encode()
+
+
+def birthwt_csv(n: int = 120) -> bytes:
+    rng = np.random.default_rng(5)
+    bwt = rng.normal(2950, 700, n).round()
+    frame = pd.DataFrame(
+        {"rownames": range(1, n + 1), "low": (bwt < 2500).astype(int), "age": rng.integers(15, 45, n),
+         "smoke": rng.integers(0, 2, n), "ui": rng.integers(0, 2, n), "bwt": bwt}
+    )
+    return frame.to_csv(index=False).encode()
+
+
+def test_decimal_comma_upload_says_how_it_was_read_and_can_be_read_again(app):
+    upload(app, "prostate.csv", EURO_CSV)
+    state = app.session_state
+    assert "Read as: Fields separated by semicolon; decimal comma (72,5), no thousands separator." in texts(app.caption)
+    assert [state["column_types"][name] for name in ("Age", "PSA", "TVol")] == ["numeric"] * 3
+    assert state["column_types"]["ID"] == "ignore" and state["outcome"] == "Recurrence"
+    assert set(state["prepared"].X.columns) == {"Age", "PSA", "TVol"}
+    reason = app.dataframe[1].value.set_index("column").loc["ID", "reason"]
+    assert reason.startswith("named like an identifier")
+    app.selectbox(key=choice_key(app, "w_decimal")).set_value(".").run()
+    state = app.session_state
+    assert "decimal point (72.5)" in " ".join(texts(app.caption))
+    assert state["column_types"]["Age"] != "numeric"  # "50,0" is text now
+    assert app.selectbox(key=choice_key(app, "w_decimal")).value == "."
+
+
+def test_leak_is_ignored_until_kept_and_outcome_guess_says_why(app):
+    upload(app, "birthwt.csv", birthwt_csv())
+    state = app.session_state
+    assert state["outcome"] == "low" and state["column_types"]["rownames"] == "ignore"
+    assert "Proposed because it has two values and its name, 'low', is an outcome word." in texts(app.caption)
+    assert state["column_types"]["bwt"] == "ignore" and "bwt" in state["flagged_columns"]
+    assert any("**bwt** looks like it encodes the outcome" in text for text in texts(app.warning))
+    assert "bwt" not in state["prepared"].X
+    app.selectbox(key=choice_key(app, "w_type", "low", "bwt")).set_value("numeric").run()
+    assert "bwt" in app.session_state["prepared"].X
+    assert not any("**bwt**" in text for text in texts(app.warning))
+    reason = app.dataframe[1].value.set_index("column").loc["bwt", "reason"]
+    assert reason.endswith("kept, as you chose")
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("smoke").run()
+    assert app.session_state["column_types"]["bwt"] == "numeric" and app.session_state["flagged_columns"] == {}
+
+
+def test_classes_can_be_named(app):
+    upload(app, "birthwt.csv", birthwt_csv())
+    prepared = app.session_state["prepared"]
+    assert (prepared.positive_label, prepared.negative_label) == ("low = 1", "low = 0")
+    app.text_input(key=choice_key(app, "w_class", "low", "1", "positive")).set_value("low birth weight").run()
+    app.text_input(key=choice_key(app, "w_class", "low", "1", "negative")).set_value("normal weight").run()
+    prepared = app.session_state["prepared"]
+    assert (prepared.positive_label, prepared.negative_label) == ("low birth weight", "normal weight")
+    assert "rows with low birth weight (positive)" in texts(app.success)[-1]

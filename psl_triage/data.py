@@ -76,7 +76,8 @@ THOUSANDS_SEPARATORS = {
 
 NUMBER_MISSING_MARKERS = frozenset({
     "", "na", "n/a", "n.a.", "nan", "null", "none", "?", ".", "-", "--", "\u2013", "\u2014",
-    "missing", "unknown", "not available", "not known", "#n/a", "nd",
+    "missing", "unknown", "not available", "not known", "#n/a", "nd", "n.d.",
+    "k.a.", "k. a.", "n.b.",  # German: keine Angabe, nicht bestimmt
 })
 """Entries that mean "missing" in a column that otherwise holds numbers (compared in lower case).
 Only there: in a text column "-" or "unknown" may be a real answer."""
@@ -91,8 +92,9 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
 _MAX_CONTROL_SHARE = 0.01
 _IDENTIFIER_NAME = re.compile(
-    r"(^|[^a-z])(id|ids|identifier|uuid|mrn|record|index|unnamed|row|rownames?|seqn|"
-    r"(patient|case|subject|sample|study|record|row|serial)[ _.]*(number|no|nr|num|n)|#)([^a-z]|$)"
+    r"(^|[^a-z])(id|ids|identifier|uuid|mrn|record|index|unnamed|row|rownames?|seqn|nr|"
+    r"(patients?|patienten|case|fall|subject|proband|probanden|sample|study|record|row|serial)"
+    r"[ _.\-]*(number|no|nr|num|n|id)|#)([^a-z]|$)"
 )
 IDENTIFIER_DISTINCT_SHARE = 0.9
 """A column named like an identifier is one when at least this share of its rows have their own value."""
@@ -606,7 +608,7 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
         if not strays.empty:
             examples = ", ".join(repr(value) for value in strays.unique()[:3])
             notes.append(
-                f"{label} holds numbers, but {_count(len(strays), 'entry')} "
+                f"{label} holds numbers, but {len(strays)} {'entry' if len(strays) == 1 else 'entries'} "
                 f"{'is' if len(strays) == 1 else 'are'} not a number (e.g. {examples}) and "
                 "read as missing. Correct them in the file if they are typos."
             )

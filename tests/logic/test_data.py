@@ -838,6 +838,7 @@ def test_excel_text_cells_with_decimal_commas_become_numbers():
         ("Unnamed: 0", list(range(30)), "running number"),
         ("patient_no", [9000 + 7 * i for i in range(30)], "named like an identifier"),
         ("RecordNumber", [f"R{i}" for i in range(30)], "named like an identifier"),
+        ("Patienten-Nr.", [1000 + 3 * i for i in range(30)], "named like an identifier"),
         ("sample", [5 * i for i in range(30)][::-1], ""),  # neither named nor running: a measurement
     ],
 )

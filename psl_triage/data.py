@@ -486,6 +486,13 @@ def detect_delimiter(text: str) -> str:
 _NUMBER_LIKE = re.compile(r"^[+\-\u2212]?[\d.,' \u00a0]*\d[\d.,' \u00a0]*%?$")
 
 
+_GROUPED = {
+    decimal: re.compile(rf"[+\-\u2212]?\d{{1,3}}(?:{re.escape(group)}\d{{3}})+(?:{re.escape(decimal)}\d*)?")
+    for decimal, group in ((".", ","), (",", "."))
+}
+"""A number with thousands grouped by the other mark, by its decimal mark: "1,234.5", "1.234,5"."""
+
+
 def detect_number_format(cells: Iterable[str]) -> NumberFormat:
     """The decimal mark and thousands separator that the number-like ``cells`` use.
 
@@ -510,13 +517,16 @@ def detect_number_format(cells: Iterable[str]) -> NumberFormat:
         candidates.append(text)
         last = {mark: text.rfind(mark) for mark in evidence}
         if last["."] >= 0 and last[","] >= 0:
-            evidence["." if last["."] > last[","] else ","] += 1
+            decimal = "." if last["."] > last[","] else ","
+            if _GROUPED[decimal].fullmatch(text):
+                evidence[decimal] += 1
             continue
         for mark, other in ((".", ","), (",", ".")):
             if last[mark] < 0:
                 continue
             if text.count(mark) > 1:
-                evidence[other] += 1
+                # "1.234.567" groups thousands; "01.02.2020" is a date and no evidence.
+                evidence[other] += bool(_GROUPED[other].fullmatch(text))
             elif not re.fullmatch(r"\d{3}", text[last[mark] + 1:]) or len(text[:last[mark]].lstrip("+-\u2212")) > 3:
                 evidence[mark] += 1
     decimal = "," if evidence[","] > evidence["."] else "."

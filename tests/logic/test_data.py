@@ -786,6 +786,7 @@ def test_reading_can_be_overridden():
         (["1'234.5", "7.5"], NumberFormat(".", "'")),
         (["1.234.567", "2"], NumberFormat(",", ".")),
         (["yes", "no", "2020-01-03"], NumberFormat(".", "")),
+        (["01.02.2020", "13.11.2019", "03.04.2021", "72.1", "65.3"], NumberFormat(".", "")),  # dates are no evidence
     ],
 )
 def test_number_format_detection(cells, expected):

@@ -1512,7 +1512,8 @@ def _convert_feature(
         if not_numbers.all() or numbers.isna().all():
             raise DataError(
                 f"Column {label} has no numbers (e.g. {values.dropna().iloc[0]!r}); "
-                "make it categorical, binary or 'ignore'."
+                "make it categorical, binary or 'ignore'. If its numbers are written another way "
+                "(72,5 or 1.234), choose the decimal mark and thousands separator the file uses."
             )
         if not_numbers.any():
             examples = ", ".join(repr(text) for text in values[not_numbers].unique()[:3])

@@ -308,3 +308,29 @@ def test_classes_can_be_named(app):
     prepared = app.session_state["prepared"]
     assert (prepared.positive_label, prepared.negative_label) == ("low birth weight", "normal weight")
     assert "rows with low birth weight (positive)" in texts(app.success)[-1]
+
+
+def messy_csv(n: int = 40) -> bytes:
+    """An R export: row names in 'rownames', thousands separators, percent signs, missing markers."""
+    rows = ["rownames,income,hba1c,crp,outcome"]
+    markers = ["NA", "?", ".", "-", "missing"]
+    for i in range(n):
+        crp = markers[i // 8] if i % 8 == 0 else f"{1 + i % 9}.{i % 10}"
+        rows.append(f'{i + 1},"{12 + i},{(i * 37) % 1000:03d}.50",{5 + i % 4}.{i % 10}%,{crp},{i % 2}')
+    return ("\n".join(rows) + "\n").encode()
+
+
+def test_thousands_percent_markers_and_rownames_on_the_page(app):
+    upload(app, "messy.csv", messy_csv())
+    state = app.session_state
+    assert "Read as: Fields separated by comma; decimal point (72.5), thousands separated by comma (1,234)." in texts(
+        app.caption
+    )
+    assert any("'hba1c' is written with percent signs" in text for text in texts(app.info))
+    types = state["column_types"]
+    assert types["rownames"] == "ignore"
+    assert [types[name] for name in ("income", "hba1c", "crp")] == ["numeric"] * 3
+    frame = state["raw_df"]
+    assert frame.loc[1, "income"] == 13037.5 and frame.loc[1, "hba1c"] == 6.1 and frame["crp"].isna().sum() == 5
+    assert "Will fill in 5 missing values in 'crp' with the median; 40 of 40 rows are kept." in texts(app.info)
+    assert list(state["prepared"].X.columns) == ["income", "hba1c", "crp"]

@@ -370,10 +370,16 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.classes_, y01 = self._read_y(y, len(columns[0].values))
         search_rows = calibration_rows = np.arange(len(y01))
         if self.calibration_size is not None:
-            search_rows, calibration_rows = train_test_split(
-                search_rows, test_size=self.calibration_size, stratify=y01,
-                random_state=self.random_state,
-            )
+            try:
+                search_rows, calibration_rows = train_test_split(
+                    search_rows, test_size=self.calibration_size, stratify=y01,
+                    random_state=self.random_state,
+                )
+            except ValueError as exc:  # too few rows of a class to hold some out for calibration
+                raise DataError(
+                    f"calibration_size={self.calibration_size!r} cannot hold out a share of each class "
+                    f"from {len(y01)} rows ({exc}). Add rows, or set calibration_size=None"
+                ) from None
         features = [_subset(f, search_rows) for f in candidate_features(columns)]
         self._check_rows_per_fold(y01[search_rows])
         folds = None

@@ -77,6 +77,11 @@ def test_prediction_input_is_checked():
         frame.predict_proba(pd.DataFrame({"a": [1.0]}))
 
 
+def test_too_small_a_class_for_the_calibration_share_is_a_data_error():
+    with pytest.raises(DataError, match=r"calibration_size=0.3 cannot hold out .* set calibration_size=None"):
+        ProbabilisticScoringList(calibration_size=0.3).fit(X[:3], np.array([0, 1, 1]))
+
+
 def test_text_categories_and_all_positional_names_are_still_accepted():
     words = pd.DataFrame({"smoker": ["yes", "no", "no", "yes"], "code": pd.Categorical(["1", "2", "1", "2"])})
     assert ProbabilisticScoringList(min_support=1).fit(words, Y).n_stages_ >= 1

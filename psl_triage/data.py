@@ -558,7 +558,7 @@ def _text_cells(frame: pd.DataFrame) -> list[str]:
     cells: list[str] = []
     for name in frame.columns:
         if not ptypes.is_numeric_dtype(frame[name]):
-            cells.extend(str(value) for value in frame[name].dropna().head(_DETECT_CELLS // 10))
+            cells.extend(value for value in frame[name].dropna().head(_DETECT_CELLS // 10) if isinstance(value, str))
     return cells
 
 
@@ -610,6 +610,9 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
         if written.empty:
             continue
         parsed = parse_numbers(written, numbers)
+        # Cells a workbook already holds as numbers are kept: "65.3" is not text to re-read.
+        typed = series.loc[written.index].map(_is_plain_number).astype(bool)
+        parsed[typed] = series.loc[written.index][typed].astype("float64")
         if parsed.notna().mean() < MOSTLY_NUMBERS:
             continue
         label = repr(str(name))
@@ -627,6 +630,10 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
         column.loc[parsed.index] = parsed
         converted[name] = column
     return frame.assign(**{str(name): column for name, column in converted.items()}) if converted else frame
+
+
+def _is_plain_number(value: object) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
 
 def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat) -> pd.DataFrame:
@@ -882,7 +889,7 @@ def _is_row_counter(numbers: pd.Series) -> bool:
     if len(numbers) < 10:
         return False
     ordered = np.sort(numbers.to_numpy(dtype=float))
-    return bool(np.all(np.diff(ordered) == 1.0))
+    return bool(np.isfinite(ordered).all() and np.all(np.diff(ordered) == 1.0))
 
 
 def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:

@@ -829,6 +829,9 @@ def test_excel_text_cells_with_decimal_commas_become_numbers():
     assert loaded.delimiter is None and loaded.numbers.decimal == ","
     assert loaded.frame["age"].tolist()[:2] == [72.1, 65.3] and np.isnan(loaded.frame["age"].iloc[2])
     assert loaded.describe_reading() == "Decimal comma (72,5), no thousands separator."
+    mixed = pd.DataFrame({"weight": [1250.5, "1.234,5", "2.000,0", "k.A."], "outcome": [1, 0, 1, 0]})
+    frame = load_table(xlsx_bytes({"s": mixed}), "mixed.xlsx").frame
+    assert frame["weight"].tolist()[:3] == [1250.5, 1234.5, 2000.0]  # a number cell is not re-read
 
 
 @pytest.mark.parametrize(

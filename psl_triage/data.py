@@ -95,8 +95,9 @@ _IDENTIFIER_NAME = re.compile(
     r"(patients?|patienten|case|fall|subject|proband|probanden|sample|study|record|row|serial)"
     r"[ _.\-]*(number|no|nr|num|n|id)|#)([^a-z]|$)"
 )
-IDENTIFIER_DISTINCT_SHARE = 0.9
-"""A column named like an identifier is one when at least this share of its rows have their own value."""
+IDENTIFIER_DISTINCT_SHARE = 0.5
+"""A column named like an identifier is one when its different values are at least this share of
+its rows (samples measured twice share an ID; a code with few values is a category)."""
 _POSITIVE_WORDS = {
     "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
     "case", "cases", "abnormal", "died", "dead", "death", "deceased", "event", "sick", "ill",
@@ -866,17 +867,20 @@ def _identifier_reason(name: object, values: pd.Series, distinct: int) -> str:
     """Why a column looks like a row identifier, or "" if it does not.
 
     A running number (1, 2, 3, ... in any order) is one whatever its name; a column named like
-    an identifier ("id", "patient_no", "rownames", "Unnamed: 0") is one when nearly every row
-    has its own value; so is text that differs in every row.
+    an identifier ("id", "patient_no", "rownames", "Unnamed: 0") is one when it holds whole
+    numbers or codes, at least :data:`IDENTIFIER_DISTINCT_SHARE` of them different (a "shock
+    index" with decimals stays a measurement); so is text that differs in every row.
     """
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all() and _is_row_counter(numbers):
         return "a running number (a row counter), not a measurement"
-    if distinct >= IDENTIFIER_DISTINCT_SHARE * len(values) and distinct > 2:
-        if _has_identifier_name(name):
-            return f"named like an identifier, and {_percent(distinct, len(values))} of the rows have their own value"
-        if distinct == len(values) and numbers.isna().all():
-            return "a different text in every row: an identifier or free text"
+    if distinct <= 2 or distinct < IDENTIFIER_DISTINCT_SHARE * len(values):
+        return ""
+    whole_or_codes = numbers.isna().any() or bool((numbers == np.round(numbers)).all())
+    if whole_or_codes and _has_identifier_name(name):
+        return f"named like an identifier, with {distinct} different values in {len(values)} rows"
+    if distinct == len(values) and numbers.isna().all():
+        return "a different text in every row: an identifier or free text"
     return ""
 
 

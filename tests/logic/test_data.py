@@ -844,6 +844,9 @@ def test_excel_text_cells_with_decimal_commas_become_numbers():
         ("RecordNumber", [f"R{i}" for i in range(30)], "named like an identifier"),
         ("Patienten-Nr.", [1000 + 3 * i for i in range(30)], "named like an identifier"),
         ("sample", [5 * i for i in range(30)][::-1], ""),  # neither named nor running: a measurement
+        ("sample_id", [4000 + i // 2 * 7 for i in range(30)], "named like an identifier"),  # measured twice
+        ("Shock index", [0.5 + 0.013 * i for i in range(30)], ""),  # decimals: a measurement
+        ("record_type", [1, 2, 3] * 10, ""),  # few values: a category
     ],
 )
 def test_identifiers_are_ignored_with_a_reason(name, values, why):

@@ -115,3 +115,9 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
         + ("" if low <= saved <= high else f" That is outside {low:g} to {high:g}: M starts at the nearest end.")
     )
     return float(value)
+
+
+def class_names() -> tuple[str, str]:
+    """The trained list's names of its positive and negative class (the Data page's), for figures."""
+    dataset = (st.session_state.get("trained_metadata") or {}).get("dataset") or {}
+    return dataset.get("positive_label") or "positive", dataset.get("negative_label") or "negative"

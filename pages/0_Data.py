@@ -11,9 +11,17 @@ Session state, the contract with the other pages (all describe the *active* data
 ``"raw_df"``            pandas.DataFrame: the table as loaded, never modified.
 ``"dataset_meta"``      psl_triage.data.DatasetMeta: labels, units, category labels (empty columns for uploads).
 ``"data_notes"``        list[str]: what the reader decided (encoding fallback, empty rows dropped...).
+``"data_reading"``      dict | None: an upload's ``bytes``, ``name``, ``delimiter`` (None for Excel) and
+                        ``numbers`` (psl_triage.data.NumberFormat), to read it again another way; None
+                        for the demo.
 ``"column_types"``      dict[str, str]: column -> "numeric" | "categorical" | "binary" | "ignore".
+``"flagged_columns"``   dict[str, str]: columns that look like they encode the outcome -> why; they
+                        start as "ignore" until the user keeps them.
 ``"outcome"``           str | None: the outcome column.
+``"outcome_guess"``     (str | None, str): the column proposed as the outcome and why.
 ``"positive_class"``    list: the outcome value(s) counted as positive (one for a two-class outcome).
+``"class_names"``       dict[tuple, tuple[str, str]]: (outcome, positive values) -> the user's names of
+                        the positive and the negative class.
 ``"missing_handling"``  "drop" | "impute".
 ``"prepared"``          psl_triage.data.PreparedData | None: training data for these choices; None while
                         they are invalid, with the reason in ``"prepare_error"`` (str | None).
@@ -24,8 +32,9 @@ switching back loses nothing), ``"upload_token"``/``"upload_error"`` (the last u
 why it was refused), ``"prepared_for"`` (the choices "prepared" was computed from) and the
 widget keys: ``"w_source"``, ``"w_upload"`` and, for the active dataset's choices,
 ``"w_outcome_v<N>"``, ``"w_positive_v<N>::<outcome>"`` (two classes),
-``"w_positive_multi_v<N>::<outcome>"`` (more), ``"w_type_v<N>::<column>"`` and
-``"w_missing_v<N>"``, where N is ``"dataset_version"``.
+``"w_positive_multi_v<N>::<outcome>"`` (more), ``"w_class_v<N>::<outcome>::<positive>::<side>"``,
+``"w_type_v<N>::<outcome>::<column>"``, ``"w_missing_v<N>"`` and the reading choices
+``"w_delimiter_v<N>"``, ``"w_decimal_v<N>"``, ``"w_thousands_v<N>"``, where N is ``"dataset_version"``.
 
 The keys above are the truth; widgets get them only as their defaults (``index=`` /
 ``default=``) and the page reads the widgets' values back into them. Nothing writes a widget's
@@ -47,12 +56,20 @@ import streamlit as st
 
 from psl_core.errors import DataError
 from psl_triage.data import (
+    DECIMAL_MARKS,
+    DELIMITERS,
     KINDS,
     MISSING_HANDLINGS,
+    THOUSANDS_SEPARATORS,
     DatasetMeta,
+    LoadedTable,
+    NumberFormat,
     column_summary,
     count_classes,
+    default_class_names,
     describe_missing_handling,
+    explain_outcome_guess,
+    find_leaks,
     guess_missing_handling,
     guess_outcome,
     guess_positive_class,
@@ -71,9 +88,13 @@ DATASET_KEYS = (
     "raw_df",
     "dataset_meta",
     "data_notes",
+    "data_reading",
     "column_types",
+    "flagged_columns",
     "outcome",
+    "outcome_guess",
     "positive_class",
+    "class_names",
     "missing_handling",
 )
 SOURCE_LABELS = {"demo": "Demo: heart disease (UCI, Cleveland)", "upload": "Upload my own table"}
@@ -96,22 +117,48 @@ def cached_demo() -> tuple[pd.DataFrame, DatasetMeta]:
     return load_demo()
 
 
-def activate(source: str, name: str, df: pd.DataFrame, meta: DatasetMeta, notes: list[str]) -> None:
+def activate(
+    source: str, name: str, df: pd.DataFrame, meta: DatasetMeta, notes: list[str], reading: dict | None = None
+) -> None:
     """Make a freshly loaded table the active dataset, with default choices."""
     types = infer_column_types(df, meta.columns)
-    outcome = meta.outcome if meta.outcome in df.columns else guess_outcome(df, types)
+    guess = (guess_outcome(df, types), explain_outcome_guess(df, types))
+    outcome = meta.outcome if meta.outcome in df.columns else guess[0]
     ss.update(
         data_source=source,
         data_name=name,
         raw_df=df,
         dataset_meta=meta,
         data_notes=notes,
+        data_reading=reading,
         column_types=types,
+        flagged_columns={},
         outcome=outcome,
+        outcome_guess=guess,
         positive_class=default_positive_class(df, meta, outcome),
-        missing_handling=guess_missing_handling(df, types, outcome),
+        class_names={},
     )
+    flag_leaks()
+    ss.missing_handling = guess_missing_handling(df, ss.column_types, outcome)
     dataset_changed()
+
+
+def flag_leaks() -> None:
+    """Set the columns that look like they encode the outcome to "ignore", with the reason.
+
+    Columns flagged for a previous outcome and still ignored get their detected type back.
+    """
+    df, meta = ss.raw_df, ss.dataset_meta
+    detected = infer_column_types(df, meta.columns)
+    types = dict(ss.column_types)
+    for name in ss.flagged_columns:
+        if types.get(name) == "ignore":
+            types[name] = detected[name]
+    leaks = {}
+    if ss.outcome is not None:
+        leaks = find_leaks(df, types, ss.outcome, ss.positive_class or None, meta.columns)
+    types.update(dict.fromkeys(leaks, "ignore"))
+    ss.column_types, ss.flagged_columns = types, leaks
 
 
 def default_positive_class(df: pd.DataFrame, meta: DatasetMeta, outcome: str | None) -> list:
@@ -160,15 +207,33 @@ def load_upload(uploaded, limit_mb: int) -> None:
         return
     ss.upload_token, ss.upload_error = token, None
     try:
-        loaded = load_table(uploaded.getvalue(), uploaded.name, max_bytes=limit_mb * 2**20)
+        data = uploaded.getvalue()
+        loaded = load_table(data, uploaded.name, max_bytes=limit_mb * 2**20)
         ss.stashed_datasets.pop("upload", None)
         if ss.data_source == "demo":
             ss.stashed_datasets["demo"] = {key: ss[key] for key in DATASET_KEYS}
-        activate("upload", uploaded.name, loaded.frame, DatasetMeta(name=uploaded.name), loaded.notes)
+        activate_upload(uploaded.name, data, loaded)
     except DataError as exc:
         ss.upload_error = str(exc)
     except Exception as exc:  # a user's file must never crash the page
         ss.upload_error = f"{uploaded.name} could not be read ({type(exc).__name__}: {exc})."
+
+
+def activate_upload(name: str, data: bytes, loaded: LoadedTable) -> None:
+    reading = {"bytes": data, "name": name, "delimiter": loaded.delimiter, "numbers": loaded.numbers}
+    activate("upload", name, loaded.frame, DatasetMeta(name=name), loaded.notes, reading)
+
+
+def reread(delimiter: str | None, numbers: NumberFormat) -> None:
+    """Read the active upload again with another delimiter or number format."""
+    reading = ss.data_reading
+    try:
+        loaded = load_table(reading["bytes"], reading["name"], delimiter=delimiter, numbers=numbers)
+    except DataError as exc:
+        st.error(str(exc))
+        return
+    activate_upload(reading["name"], reading["bytes"], loaded)
+    st.rerun()
 
 
 def refresh_prepared() -> None:
@@ -178,6 +243,7 @@ def refresh_prepared() -> None:
         dict(ss.column_types),
         ss.outcome,
         list(ss.positive_class),
+        chosen_class_names(),
         ss.missing_handling,
     )
     if ss.get("prepared_for") == choices:
@@ -195,11 +261,59 @@ def refresh_prepared() -> None:
             ss.positive_class,
             ss.missing_handling,
             ss.dataset_meta.columns,
+            chosen_class_names(),
         )
     except DataError as exc:
         ss.prepare_error = str(exc)
     except Exception as exc:  # show, never a traceback; psl_core's tests keep this branch dead
         ss.prepare_error = f"Unexpected problem while preparing the data ({type(exc).__name__}: {exc})."
+
+
+def class_names_key() -> tuple:
+    return (ss.outcome, tuple(map(str, ss.positive_class)))
+
+
+def chosen_class_names() -> tuple[str, str] | None:
+    """The user's names of the two classes for the current outcome and positive class."""
+    return ss.class_names.get(class_names_key())
+
+
+def reading_choices() -> None:
+    """How the upload was read, and selectboxes to read it another way."""
+    reading = ss.data_reading
+    numbers: NumberFormat = reading["numbers"]
+    st.caption(
+        f"Read as: {LoadedTable(ss.raw_df, delimiter=reading['delimiter'], numbers=numbers).describe_reading()}"
+    )
+    with st.expander("Change how the file is read (delimiter, decimal mark, thousands separator)"):
+        grid = st.columns(3)
+        delimiter = reading["delimiter"]
+        if delimiter is not None:
+            with grid[0]:
+                delimiters = list(DELIMITERS)
+                delimiter = st.selectbox(
+                    "Fields separated by", delimiters, index=index_of(delimiters, delimiter),
+                    format_func=DELIMITERS.get, key=choice_key("w_delimiter"),
+                )
+        with grid[1]:
+            decimals = list(DECIMAL_MARKS)
+            decimal = st.selectbox(
+                "Decimal mark", decimals, index=index_of(decimals, numbers.decimal),
+                format_func=DECIMAL_MARKS.get, key=choice_key("w_decimal"),
+            )
+        with grid[2]:
+            separators = list(THOUSANDS_SEPARATORS)
+            thousands = st.selectbox(
+                "Thousands separator", separators, index=index_of(separators, numbers.thousands),
+                format_func=THOUSANDS_SEPARATORS.get, key=choice_key("w_thousands"),
+            )
+        if (delimiter, decimal, thousands) != (reading["delimiter"], numbers.decimal, numbers.thousands):
+            try:
+                wanted = NumberFormat(decimal, thousands)
+            except DataError as exc:
+                st.error(str(exc))
+            else:
+                reread(delimiter, wanted)
 
 
 def column_title(name: str, meta: DatasetMeta) -> str:
@@ -267,6 +381,8 @@ st.subheader(f"Preview: {ss.data_name}")
 st.caption(f"{len(df)} rows × {len(df.columns)} columns" + (f". {meta.source}" if meta.source else ""))
 if meta.description:
     st.markdown(meta.description)
+if ss.data_reading is not None:
+    reading_choices()
 for note in ss.data_notes:
     st.info(note)
 st.dataframe(df.head(100), width="stretch")
@@ -284,6 +400,11 @@ outcome = st.selectbox(
 if outcome != ss.outcome:
     ss.outcome = outcome
     ss.positive_class = default_positive_class(df, meta, outcome)
+    flag_leaks()
+if outcome is not None and outcome == meta.outcome:
+    st.caption("The outcome this dataset was published with.")
+elif outcome is not None and outcome == ss.outcome_guess[0]:
+    st.caption(f"Proposed because {ss.outcome_guess[1]}.")
 
 if outcome is not None:
     outcome_spec = meta.columns.get(outcome)
@@ -314,6 +435,22 @@ if outcome is not None:
             key=choice_key("w_positive_multi", outcome),
             placeholder="Pick the positive value(s)",
         )
+    if ss.positive_class and len(ss.positive_class) < len(classes):
+        default_names = default_class_names(df[outcome], outcome, ss.positive_class, outcome_spec)
+        names = chosen_class_names() or default_names
+        left, right = st.columns(2)
+        key_parts = (outcome, "|".join(map(str, ss.positive_class)))
+        typed = (
+            left.text_input(
+                "Name of the positive class (used on every page)", value=names[0],
+                key=choice_key("w_class", *key_parts, "positive"),
+            ),
+            right.text_input(
+                "Name of the negative class", value=names[1], key=choice_key("w_class", *key_parts, "negative"),
+            ),
+        )
+        if typed != names:
+            ss.class_names = {**ss.class_names, class_names_key(): typed}
 
 st.header("3. Columns")
 st.markdown(
@@ -323,8 +460,7 @@ st.markdown(
     "that is wrong."
 )
 features = [name for name in columns if name != outcome]
-summary = column_summary(df[features], ss.column_types, meta.columns)
-st.dataframe(summary, hide_index=True, width="stretch")
+table = st.empty()  # filled below, once the type widgets have been read
 with st.expander("Change column types"):
     grid = st.columns(3)
     types = dict(ss.column_types)
@@ -335,9 +471,21 @@ with st.expander("Change column types"):
                 KINDS,
                 index=index_of(KINDS, types.get(name, "ignore")),
                 format_func=KIND_LABELS.get,
-                key=choice_key("w_type", name),
+                key=choice_key("w_type", outcome, name),
             )
     ss.column_types = types
+table.dataframe(
+    column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns),
+    hide_index=True,
+    width="stretch",
+    column_config={"reason": st.column_config.TextColumn("reason", width="large")},
+)
+for name, reason in ss.flagged_columns.items():
+    if name in features and ss.column_types.get(name) == "ignore":
+        st.warning(
+            f"**{name}** {reason}, so it is ignored. If it is measured before the outcome is known, "
+            "keep it by changing its type above."
+        )
 
 st.header("4. Missing values")
 used = ([outcome] if outcome is not None else []) + [

@@ -22,7 +22,7 @@ from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
-from ui import csv_download, required_data, required_list, shown_errors
+from ui import class_names, csv_download, required_data, required_list, shown_errors
 
 ROWS = {"test": "Held-out test rows", "train": "Training rows"}
 
@@ -82,7 +82,7 @@ st.markdown(
     "probabilities."
 )
 with shown_errors("drawing the calibration plot"):
-    figure, table = calibration_figure(fitted, X, y, stage)
+    figure, table = calibration_figure(fitted, X, y, stage, class_names=class_names())
     st.plotly_chart(figure, key="calibration_figure1")
     csv_download(table, f"calibration_stage_{stage}", "calibration_download_figure1")
 

@@ -20,7 +20,7 @@ import streamlit as st
 
 from psl_core.cost_ratio import decision_threshold
 from psl_triage.plots import interval_figure, interval_grid_figure
-from ui import cost_ratio_input, csv_download, required_list, shown_errors
+from ui import class_names, cost_ratio_input, csv_download, required_list, shown_errors
 
 ss = st.session_state
 
@@ -69,7 +69,7 @@ st.markdown(
 
 st.header(f"Stage {stage}")
 with shown_errors("drawing the intervals"):
-    figure, table = interval_figure(model, stage, cost_ratio, confidence)
+    figure, table = interval_figure(model, stage, cost_ratio, confidence, positive_label=class_names()[0])
     st.plotly_chart(figure, key="intervals_stage_figure")
     st.dataframe(table, hide_index=True, key="intervals_stage_table")
     csv_download(table, f"intervals_stage_{stage}", "intervals_download_stage")

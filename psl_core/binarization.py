@@ -159,10 +159,12 @@ def read_columns(X):
     Raises
     ------
     DataError
-        Empty data, missing or infinite values, non-numeric array data.
+        Empty data, column names of which some are strings and some not, a text column that holds
+        numbers, missing or infinite values, non-numeric array data.
     """
     if isinstance(X, pd.DataFrame):
         _check_not_empty(X.shape)
+        _check_column_names(X.columns)
         columns = []
         for position, name in enumerate(X.columns):
             series = X.iloc[:, position]
@@ -170,6 +172,7 @@ def read_columns(X):
             if kind == CATEGORY:
                 if series.isna().any():
                     _check_finite(np.array([np.nan]), name)
+                _check_not_numbers_as_text(series, name)
                 values = series.astype(str).to_numpy(dtype=object)
             else:
                 values = series.to_numpy(dtype=float)
@@ -200,6 +203,48 @@ def read_columns(X):
         _check_finite(values, position)
         columns.append(Column(position, BINARY if _is_binary(values) else NUMERIC, values))
     return columns
+
+
+MOSTLY_NUMBERS = 0.5
+"""A text column in which more than this share of the distinct values read as numbers is
+refused: it is almost surely a numeric column stored as text (a stray word, a decimal comma),
+and as categories its numbers would each become a question of their own."""
+
+
+def _check_column_names(names):
+    """Column names are all strings, or none is (a frame with default positions 0, 1, ...).
+
+    A list phrases its questions with the names and saves them; scikit-learn refuses a mix
+    with a bare TypeError.
+    """
+    other = [name for name in names if not isinstance(name, str)]
+    if other and len(other) < len(names):
+        examples = ", ".join(f"{name!r} ({type(name).__name__})" for name in other[:3])
+        raise DataError(
+            f"X's column names must be strings; {len(other)} of {len(names)} are not, e.g. {examples}. "
+            "Rename them, e.g. X.columns = X.columns.astype(str)"
+        )
+
+
+def _check_not_numbers_as_text(series, name):
+    """Refuse a text (object or string) column that mostly holds numbers."""
+    if isinstance(series.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(series.dtype):
+        return
+    distinct = pd.Series(series.unique())
+    numbers = pd.to_numeric(distinct.astype(str).str.strip(), errors="coerce")
+    if numbers.notna().mean() <= MOSTLY_NUMBERS:
+        return
+    strays = distinct[numbers.isna()].astype(str).tolist()
+    examples = ", ".join(repr(value) for value in distinct[numbers.notna()].astype(str).tolist()[:3])
+    stray_text = (
+        f" apart from {', '.join(map(repr, strays[:3]))}" if strays else ""
+    )
+    raise DataError(
+        f"column {name!r} holds numbers stored as text (e.g. {examples}){stray_text}. Convert it, "
+        f"e.g. X[{name!r}] = pd.to_numeric(X[{name!r}], errors='coerce') and then fill in or drop "
+        "the values that were not numbers; or make it categorical on purpose with "
+        f"X[{name!r}].astype('category')"
+    )
 
 
 def _check_not_empty(shape):

@@ -317,7 +317,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         try:
             validate_data(self, X, reset=reset, skip_check_array=True)
         except ValueError as exc:  # feature names or count differ from the fitted ones
-            raise DataError(str(exc)) from None
+            raise DataError(
+                f"{exc} Pass X with the same columns, in the same order, as the data the list "
+                "was fitted on."
+            ) from None
         return columns
 
     def _read_y(self, y, n_rows):
@@ -330,7 +333,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} labels in y")
         if pd.isna(pd.Series(y)).any():
             raise DataError("y has missing labels: drop those rows or fill in the outcome")
-        check_classification_targets(y)
+        _check_label_type(y)
         classes = np.unique(y)
         if len(classes) < 2:
             raise DataError(
@@ -366,11 +369,18 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.classes_, y01 = self._read_y(y, len(columns[0].values))
         search_rows = calibration_rows = np.arange(len(y01))
         if self.calibration_size is not None:
-            search_rows, calibration_rows = train_test_split(
-                search_rows, test_size=self.calibration_size, stratify=y01,
-                random_state=self.random_state,
-            )
+            try:
+                search_rows, calibration_rows = train_test_split(
+                    search_rows, test_size=self.calibration_size, stratify=y01,
+                    random_state=self.random_state,
+                )
+            except ValueError as exc:  # too few rows of a class to hold some out for calibration
+                raise DataError(
+                    f"calibration_size={self.calibration_size!r} cannot hold out a share of each class "
+                    f"from {len(y01)} rows ({exc}). Add rows, or set calibration_size=None"
+                ) from None
         features = [_subset(f, search_rows) for f in candidate_features(columns)]
+        self._check_rows_per_fold(y01[search_rows])
         folds = None
         if self.loss in CROSS_VALIDATED:
             folds = _stratified_folds(
@@ -389,6 +399,25 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             self.stagewise_totals(X), reference_stages(len(self.literals_), self.recommended_stages_),
         ) if self.literals_ else None
         return self
+
+    def _check_rows_per_fold(self, y01):
+        """Each class needs a row in at least two folds of every internal cross-validation."""
+        needs = [
+            (name, value) for name, value in (
+                ("cv_folds", self.cv_folds if self.loss in CROSS_VALIDATED else None),
+                ("recommend_folds", self.recommend_folds),
+            ) if value is not None
+        ]
+        rarest = int(np.bincount(y01, minlength=2).min())
+        if needs and rarest < 2:
+            label = np.asarray(self.classes_)[int(np.argmin(np.bincount(y01, minlength=2)))].item()
+            settings = " and ".join(f"{name}={value}" for name, value in needs)
+            raise DataError(
+                f"y has {rarest} row(s) of class {label!r}: the internal cross-validation "
+                f"({settings}) needs at least 2 rows of each class. Add rows of that class, "
+                "or set recommend_folds=None and a loss without internal folds (e.g. "
+                "loss='entropy')"
+            )
 
     def _recommend_stages(self, X, y01, columns):
         """Held-out Brier score per stage by internal cross-validation; the recommended
@@ -706,6 +735,18 @@ def _subset(feature, rows):
     if len(rows) == len(feature.values):
         return feature
     return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows])
+
+
+def _check_label_type(y):
+    """scikit-learn's target check, re-raised as a DataError that says what to change."""
+    try:
+        check_classification_targets(y)
+    except ValueError as exc:
+        examples = ", ".join(repr(value) for value in pd.unique(np.asarray(y).ravel())[:3].tolist())
+        raise DataError(
+            f"{exc} (e.g. {examples}). A scoring list predicts one of two classes: give y as "
+            "two labels, e.g. y = (measure > cutoff)"
+        ) from None
 
 
 def _stratified_folds(y01, n_folds, random_state, keys=None):

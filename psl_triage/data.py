@@ -27,8 +27,7 @@ import io
 import math
 import re
 import unicodedata
-import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -63,11 +62,42 @@ TEXT_EXTENSIONS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
 EXCEL_EXTENSIONS = (".xlsx", ".xlsm")
 EXTRA_MISSING_MARKERS = ["?"]  # UCI files write "?" for a missing value; pandas knows the rest.
 
-_DELIMITERS = (",", ";", "\t", "|")
+DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+"""The field delimiters a text table may use, with their names."""
+
+DECIMAL_MARKS = {".": "point (72.5)", ",": "comma (72,5)"}
+"""The decimal marks a file may use, with how the page names them."""
+
+THOUSANDS_SEPARATORS = {
+    "": "none", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)",
+}
+"""The thousands separators a file may use ("" for none), with how the page names them."""
+
+NUMBER_MISSING_MARKERS = frozenset({
+    "", "na", "n/a", "n.a.", "nan", "null", "none", "?", ".", "-", "--", "\u2013", "\u2014",
+    "missing", "unknown", "not available", "not known", "#n/a", "nd", "n.d.",
+    "k.a.", "k. a.", "n.b.",  # German: keine Angabe, nicht bestimmt
+})
+"""Entries that mean "missing" in a column that otherwise holds numbers (compared in lower case).
+Only there: in a text column "-" or "unknown" may be a real answer."""
+
+MOSTLY_NUMBERS = 0.9
+"""A text column becomes numbers when at least this share of its entries (other than missing
+markers) read as numbers; the rest are then missing, and the notes say which."""
+
+_SNIFF_LINES = 50
+_DETECT_CELLS = 20_000
 _ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
 _MAX_CONTROL_SHARE = 0.01
-_IDENTIFIER_NAME = re.compile(r"(^|[^a-z])(id|ids|identifier|mrn|record|index|unnamed|row)([^a-z]|$)")
+_IDENTIFIER_NAME = re.compile(
+    r"(^|[^a-z])(id|ids|identifier|uuid|mrn|record|index|unnamed|row|rownames?|seqn|nr|"
+    r"(patients?|patienten|case|fall|subject|proband|probanden|sample|study|record|row|serial)"
+    r"[ _.\-]*(number|no|nr|num|n|id)|#)([^a-z]|$)"
+)
+IDENTIFIER_DISTINCT_SHARE = 0.5
+"""A column named like an identifier is one when its different values are at least this share of
+its rows (samples measured twice share an ID; a code with few values is a category)."""
 _POSITIVE_WORDS = {
     "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
     "case", "cases", "abnormal", "died", "dead", "death", "deceased", "event", "sick", "ill",
@@ -79,8 +109,9 @@ _NEGATIVE_WORDS = {
     "nee", "nej", "não", "nao",
 }
 _OUTCOME_NAME = re.compile(
-    r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|mortality|"
-    r"survival|survived|event|status|disease|response|result)([^a-z]|$)"
+    r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|dead|"
+    r"mortality|survival|survived|event|status|disease|response|result|low|malignant|cancer|"
+    r"recurrence|relapse|readmission|readmitted|complication|infection|fate|vital status)([^a-z]|$)"
 )
 
 
@@ -125,11 +156,69 @@ class DatasetMeta:
 
 
 @dataclass(frozen=True)
+class NumberFormat:
+    """How a file writes numbers: its decimal mark and thousands separator ("" for none).
+
+    Attributes
+    ----------
+    decimal : str
+        A key of :data:`DECIMAL_MARKS`: "." or ",".
+    thousands : str
+        A key of :data:`THOUSANDS_SEPARATORS`; never the same as ``decimal``.
+    """
+
+    decimal: str = "."
+    thousands: str = ""
+
+    def __post_init__(self):
+        if self.decimal not in DECIMAL_MARKS:
+            raise DataError(f"The decimal mark must be '.' or ',', got {self.decimal!r}.")
+        if self.thousands not in THOUSANDS_SEPARATORS:
+            raise DataError(
+                f"The thousands separator must be one of {', '.join(map(repr, THOUSANDS_SEPARATORS))}, "
+                f"got {self.thousands!r}."
+            )
+        if self.thousands == self.decimal:
+            raise DataError(
+                f"The decimal mark and the thousands separator cannot both be {self.decimal!r}."
+            )
+
+    def describe(self) -> str:
+        """E.g. "decimal comma (72,5), no thousands separator"."""
+        thousands = (
+            "no thousands separator" if not self.thousands
+            else f"thousands separated by {THOUSANDS_SEPARATORS[self.thousands]}"
+        )
+        return f"decimal {DECIMAL_MARKS[self.decimal]}, {thousands}"
+
+
+@dataclass(frozen=True)
 class LoadedTable:
-    """A table read from a file, with notes on anything the reader had to decide."""
+    """A table read from a file, with notes on anything the reader had to decide.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    notes : list of str
+        Plain sentences on what the reader decided or changed.
+    delimiter : str or None
+        The field delimiter used (a key of :data:`DELIMITERS`); None for an Excel workbook.
+    numbers : NumberFormat
+        The decimal mark and thousands separator used for numbers written as text.
+    """
 
     frame: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    delimiter: str | None = None
+    numbers: NumberFormat = field(default_factory=NumberFormat)
+
+    def describe_reading(self) -> str:
+        """One sentence on how the file was read, e.g. "Fields separated by semicolon; ...".
+        """
+        fields = "" if self.delimiter is None else f"Fields separated by {DELIMITERS[self.delimiter]}; "
+        text = self.numbers.describe()
+        return f"{fields}{text[0].upper() + text[1:] if not fields else text}."
 
 
 @dataclass(frozen=True)
@@ -247,14 +336,24 @@ def read_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> p
     return load_table(data, filename, max_bytes=max_bytes).frame
 
 
-def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> LoadedTable:
+def load_table(
+    data: bytes,
+    filename: str,
+    *,
+    max_bytes: int | None = None,
+    delimiter: str | None = None,
+    numbers: NumberFormat | None = None,
+) -> LoadedTable:
     """Read an uploaded CSV, TSV or Excel (.xlsx) file.
 
     Text files are decoded as UTF-8 (with or without byte-order mark), UTF-16 with a
     byte-order mark, or else as Windows-1252 / Latin-1, which the notes then say. The delimiter
-    of a .csv or .txt file is the most frequent of comma, semicolon, tab and bar in its first
-    line. "?" counts as missing, as do pandas' usual markers (empty, NA, NaN, null...). Rows that
-    are entirely empty and unnamed empty columns are dropped, with a note.
+    of a .csv or .txt file is the one of comma, semicolon, tab and bar that splits the first
+    lines into the same number of fields (:func:`detect_delimiter`); the decimal mark and
+    thousands separator are read off the number-like fields (:func:`detect_number_format`).
+    Text columns that hold numbers (with decimal commas, thousands separators, percent signs,
+    missing markers such as "NA", "?", "." or "-") become numbers (:func:`numbers_from_text`).
+    Rows that are entirely empty and unnamed empty columns are dropped, with a note.
 
     Parameters
     ----------
@@ -264,17 +363,23 @@ def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> L
         The file's name; its extension selects the reader.
     max_bytes : int, optional
         Size limit; a larger file is refused.
+    delimiter : str, optional
+        A key of :data:`DELIMITERS` to use instead of the detected one (text files only).
+    numbers : NumberFormat, optional
+        The decimal mark and thousands separator to use instead of the detected ones.
 
     Returns
     -------
     LoadedTable
-        The table (column names stripped of surrounding spaces) and notes.
+        The table (column names stripped of surrounding spaces), notes, and the delimiter and
+        number format used.
 
     Raises
     ------
     DataError
         Too large, empty, of an unsupported type, binary garbage, not a table, without data
-        rows, with duplicate column names, or unreadable as its type.
+        rows, with duplicate column names, or unreadable as its type; a delimiter that is
+        also the decimal mark.
     """
     if max_bytes is not None and len(data) > max_bytes:
         raise DataError(
@@ -283,12 +388,21 @@ def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> L
         )
     if not data:
         raise DataError(f"{filename} is empty (0 bytes).")
+    if delimiter is not None and delimiter not in DELIMITERS:
+        raise DataError(f"The delimiter must be one of {', '.join(map(repr, DELIMITERS))}, got {delimiter!r}.")
     suffix = PurePath(filename).suffix.lower()
     notes: list[str] = []
     if suffix in EXCEL_EXTENSIONS:
         frame = _read_excel(data, filename, notes)
+        delimiter = None
     elif suffix in TEXT_EXTENSIONS:
-        frame = _read_text_table(data, filename, TEXT_EXTENSIONS[suffix], notes)
+        text = _decode(data, filename, notes)
+        if not text.strip():
+            raise DataError(f"{filename} contains only blank space, no table.")
+        delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
+        if numbers is None:
+            numbers = detect_number_format(_sample_cells(text, delimiter))
+        frame = _read_text_table(text, filename, delimiter, numbers)
     elif suffix in (".xls", ".ods", ".numbers"):
         raise DataError(
             f"{filename}: {suffix} files cannot be read. Save the sheet as .xlsx or CSV and upload that."
@@ -298,7 +412,10 @@ def load_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> L
             f"{filename}: unsupported file type {suffix or '(no extension)'}. "
             "Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
         )
-    return LoadedTable(_tidy_table(frame, filename, notes), notes)
+    frame = _tidy_table(frame, filename, notes)
+    if numbers is None:
+        numbers = detect_number_format(_text_cells(frame))
+    return LoadedTable(numbers_from_text(frame, numbers, notes), notes, delimiter, numbers)
 
 
 def _megabytes(n_bytes: int) -> str:
@@ -344,19 +461,188 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
     return text
 
 
-def _sniff_delimiter(text: str) -> str:
-    """The most frequent of the usual delimiters in the first non-empty line (comma if none)."""
-    first_line = next((line for line in text.splitlines() if line.strip()), "")
-    counts = {delimiter: first_line.count(delimiter) for delimiter in _DELIMITERS}
-    best = max(counts, key=counts.get)
-    return best if counts[best] > 0 else ","
+def detect_delimiter(text: str) -> str:
+    """The delimiter that splits the first lines of ``text`` into the most equal field counts.
+
+    Each candidate of :data:`DELIMITERS` is scored by the share of the first non-empty lines
+    that have its most common field count (quotes respected), then by that count; a candidate
+    that never splits a line loses. Comma if none splits.
+    """
+    lines = [line for line in text.splitlines() if line.strip()][:_SNIFF_LINES]
+    best, best_score = ",", (0.0, 1)
+    for delimiter in DELIMITERS:
+        try:
+            counts = [len(row) for row in csv.reader(lines, delimiter=delimiter)]
+        except csv.Error:
+            continue
+        common = max(set(counts), key=counts.count) if counts else 1
+        if common < 2:
+            continue
+        score = (counts.count(common) / len(counts), common)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
 
 
-def _read_text_table(data: bytes, filename: str, delimiter: str | None, notes: list[str]) -> pd.DataFrame:
-    text = _decode(data, filename, notes)
-    if not text.strip():
-        raise DataError(f"{filename} contains only blank space, no table.")
-    delimiter = delimiter or _sniff_delimiter(text)
+_NUMBER_LIKE = re.compile(r"^[+\-\u2212]?[\d.,' \u00a0]*\d[\d.,' \u00a0]*%?$")
+
+
+_GROUPED = {
+    decimal: re.compile(rf"[+\-\u2212]?\d{{1,3}}(?:{re.escape(group)}\d{{3}})+(?:{re.escape(decimal)}\d*)?")
+    for decimal, group in ((".", ","), (",", "."))
+}
+"""A number with thousands grouped by the other mark, by its decimal mark: "1,234.5", "1.234,5"."""
+
+
+def detect_number_format(cells: Iterable[str]) -> NumberFormat:
+    """The decimal mark and thousands separator that the number-like ``cells`` use.
+
+    Evidence for a decimal comma: a field with one comma not followed by exactly three digits
+    ("72,1", "0,25"), a field whose last mark is a comma after points ("1.234,5"), or more
+    than one point ("1.234.567"); the same mirrored for a decimal point. "1,234" alone is
+    ambiguous and counts for neither. The mark with more evidence is the decimal mark (a point
+    on a tie). The thousands separator is the other mark, a space or an apostrophe if fields
+    use it in groups of three ("1.234,5", "12 000") and no field uses it otherwise.
+
+    Parameters
+    ----------
+    cells : iterable of str
+        Fields of the table (any; those that do not look like numbers are skipped).
+    """
+    evidence = {".": 0, ",": 0}
+    candidates = []
+    for cell in cells:
+        text = cell.strip().removesuffix("%").strip()
+        if not _NUMBER_LIKE.match(text):
+            continue
+        candidates.append(text)
+        last = {mark: text.rfind(mark) for mark in evidence}
+        if last["."] >= 0 and last[","] >= 0:
+            decimal = "." if last["."] > last[","] else ","
+            if _GROUPED[decimal].fullmatch(text):
+                evidence[decimal] += 1
+            continue
+        for mark, other in ((".", ","), (",", ".")):
+            if last[mark] < 0:
+                continue
+            if text.count(mark) > 1:
+                # "1.234.567" groups thousands; "01.02.2020" is a date and no evidence.
+                evidence[other] += bool(_GROUPED[other].fullmatch(text))
+            elif not re.fullmatch(r"\d{3}", text[last[mark] + 1:]) or len(text[:last[mark]].lstrip("+-\u2212")) > 3:
+                evidence[mark] += 1
+    decimal = "," if evidence[","] > evidence["."] else "."
+    for separator in ("," if decimal == "." else ".", " ", "\u00a0", "'"):
+        grouped = re.compile(
+            rf"[+\-\u2212]?\d{{1,3}}(?:{re.escape(separator)}\d{{3}})+(?:{re.escape(decimal)}\d*)?"
+        )
+        using = [text for text in candidates if separator in text]
+        if using and all(grouped.fullmatch(text) for text in using):
+            return NumberFormat(decimal, " " if separator == "\u00a0" else separator)
+    return NumberFormat(decimal, "")
+
+
+def _sample_cells(text: str, delimiter: str) -> Iterator[str]:
+    """Fields of the rows after the header, up to a sample large enough to judge a file by."""
+    reader = csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter)
+    try:
+        next(reader, None)
+        for count, cell in enumerate(cell for row in reader for cell in row):
+            if count >= _DETECT_CELLS:
+                return
+            yield cell
+    except csv.Error:
+        return
+
+
+def _text_cells(frame: pd.DataFrame) -> list[str]:
+    """The text entries of a table's non-numeric columns (Excel cells typed as text)."""
+    cells: list[str] = []
+    for name in frame.columns:
+        if not ptypes.is_numeric_dtype(frame[name]):
+            cells.extend(value for value in frame[name].dropna().head(_DETECT_CELLS // 10) if isinstance(value, str))
+    return cells
+
+
+def parse_numbers(values: pd.Series, numbers: NumberFormat) -> pd.Series:
+    """Numbers written as text, as float64; NaN where an entry is not a number.
+
+    Surrounding spaces, a trailing percent sign and the thousands separator are removed, the
+    decimal mark becomes a point and a typographic minus a hyphen, so that with a decimal
+    comma "1.234,5" is 1234.5 and "12 %" is 12.0 (percent signs are dropped, not divided).
+    """
+    text = values.astype(str).str.strip().str.replace("\u2212", "-", regex=False)
+    text = text.str.removesuffix("%").str.strip()
+    if numbers.thousands:
+        text = text.str.replace(numbers.thousands, "", regex=False).str.replace("\u00a0", "", regex=False)
+    if numbers.decimal == ",":
+        text = text.str.replace(",", ".", regex=False)
+    # to_numeric would read "inf", "nan" or "1_000" as numbers: only digits with one point and an exponent.
+    plain = text.str.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+    return pd.to_numeric(text.where(plain), errors="coerce").astype("float64")
+
+
+def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[str]) -> pd.DataFrame:
+    """The table with every text column that holds numbers (see :data:`MOSTLY_NUMBERS`) as floats.
+
+    Entries in :data:`NUMBER_MISSING_MARKERS` become missing; so do the few entries that are
+    not numbers, which the notes name with examples. Percent signs are dropped (the notes say
+    the values are percentages).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame of shape (n_rows, n_columns)
+    numbers : NumberFormat
+    notes : list of str
+        Sentences are appended here.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_rows, n_columns)
+        A copy where needed; other columns unchanged.
+    """
+    converted = {}
+    for name in frame.columns:
+        series = frame[name]
+        if ptypes.is_numeric_dtype(series) or ptypes.is_datetime64_any_dtype(series):
+            continue
+        present = series.dropna().astype(str).str.strip()
+        markers = present.str.casefold().isin(NUMBER_MISSING_MARKERS)
+        written = present[~markers]
+        if written.empty:
+            continue
+        parsed = parse_numbers(written, numbers)
+        # Cells a workbook already holds as numbers are kept: "65.3" is not text to re-read.
+        typed = series.loc[written.index].map(_is_plain_number).astype(bool)
+        parsed[typed] = series.loc[written.index][typed].astype("float64")
+        if parsed.notna().mean() < MOSTLY_NUMBERS:
+            continue
+        label = repr(str(name))
+        strays = written[parsed.isna()]
+        if not strays.empty:
+            examples = ", ".join(repr(value) for value in strays.unique()[:3])
+            notes.append(
+                f"{label} holds numbers, but {len(strays)} {'entry' if len(strays) == 1 else 'entries'} "
+                f"{'is' if len(strays) == 1 else 'are'} not a number (e.g. {examples}) and "
+                "read as missing. Correct them in the file if they are typos."
+            )
+        if written.str.endswith("%").any():
+            notes.append(f"{label} is written with percent signs; its values are percentages.")
+        column = pd.Series(np.nan, index=series.index, dtype="float64")
+        column.loc[parsed.index] = parsed
+        converted[name] = column
+    return frame.assign(**{str(name): column for name, column in converted.items()}) if converted else frame
+
+
+def _is_plain_number(value: object) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat) -> pd.DataFrame:
+    if numbers.decimal == delimiter:
+        raise DataError(
+            f"{filename}: the delimiter and the decimal mark cannot both be {delimiter!r}. "
+            "Choose another delimiter or decimal mark."
+        )
     try:
         header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter), [])
     except csv.Error as exc:
@@ -366,28 +652,35 @@ def _read_text_table(data: bytes, filename: str, delimiter: str | None, notes: l
         return pd.read_csv(
             io.StringIO(text),
             sep=delimiter,
+            decimal=numbers.decimal,
+            # pandas reads "1.234" as 1.234 unless told the point groups thousands; a separator
+            # that is also the delimiter can only appear quoted, and numbers_from_text reads it.
+            thousands=numbers.thousands if numbers.thousands not in ("", delimiter) else None,
             na_values=EXTRA_MISSING_MARKERS,
             skipinitialspace=True,
         )
     except pd.errors.ParserError as exc:
         raise DataError(
             f"{filename} is not a consistent table: {exc}. "
-            "Every row needs the same number of fields as the header."
+            "Every row needs the same number of fields as the header; check the delimiter."
         ) from exc
     except Exception as exc:  # the parser meets arbitrary user bytes; any failure is bad data
         raise DataError(f"{filename} could not be read as a table: {exc}") from exc
 
 
 def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
+    """The first sheet of an .xlsx workbook, read by python-calamine (Rust; about 15 times as
+    fast as openpyxl on a 50,000-row sheet). The one place a workbook is opened."""
     try:
-        workbook = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
+        workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")
         sheet = workbook.sheet_names[0]
         header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
         frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
-    except (zipfile.BadZipFile, KeyError, OSError) as exc:
-        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.") from exc
-    except Exception as exc:  # openpyxl meets arbitrary user bytes; any failure is bad data
-        raise DataError(f"{filename} could not be read as an Excel workbook: {exc}") from exc
+    except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
+        raise DataError(
+            f"{filename} is not a valid Excel (.xlsx) workbook ({exc}). Open it in Excel and save "
+            "it again as .xlsx, or save it as CSV."
+        ) from exc
     if len(workbook.sheet_names) > 1:
         notes.append(
             f"{filename} has {len(workbook.sheet_names)} sheets; the first, {sheet!r}, was read."
@@ -547,7 +840,7 @@ def infer_column_types(
 
 
 def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
-    """The proposed type of a column and, for "ignore", the reason."""
+    """The proposed type of a column and the reason for it, as the page shows it."""
     if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
         return "ignore", "dates and times are not used"
     values = _normalized(series).dropna()
@@ -556,19 +849,39 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     distinct = values.nunique()
     if distinct == 1:
         return "ignore", "the same value in every row"
+    identifier = _identifier_reason(name, values, distinct)
+    if identifier:
+        return "ignore", identifier
     if distinct == 2:
-        return "binary", ""
+        first, second = sorted(values.map(_value_text).unique().tolist(), key=_natural_key)
+        return "binary", f"two values: {first} and {second}"
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
-    all_unique = distinct == len(values)
     if numbers.notna().all():
-        if all_unique and (_has_identifier_name(name) or _is_row_counter(numbers)):
-            return "ignore", "looks like a row identifier"
-        return "numeric", ""
-    if all_unique and _has_identifier_name(name):
-        return "ignore", "looks like a row identifier"
+        return "numeric", f"numbers from {_value_text(numbers.min())} to {_value_text(numbers.max())}"
     if distinct > MAX_CATEGORIES:
         return "ignore", f"text with {distinct} different values (an identifier or free text?)"
-    return "categorical", ""
+    return "categorical", f"text with {distinct} categories"
+
+
+def _identifier_reason(name: object, values: pd.Series, distinct: int) -> str:
+    """Why a column looks like a row identifier, or "" if it does not.
+
+    A running number (1, 2, 3, ... in any order) is one whatever its name; a column named like
+    an identifier ("id", "patient_no", "rownames", "Unnamed: 0") is one when it holds whole
+    numbers or codes, at least :data:`IDENTIFIER_DISTINCT_SHARE` of them different (a "shock
+    index" with decimals stays a measurement); so is text that differs in every row.
+    """
+    numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
+    if numbers.notna().all() and _is_row_counter(numbers):
+        return "a running number (a row counter), not a measurement"
+    if distinct <= 2 or distinct < IDENTIFIER_DISTINCT_SHARE * len(values):
+        return ""
+    whole_or_codes = numbers.isna().any() or bool((numbers == np.round(numbers)).all())
+    if whole_or_codes and _has_identifier_name(name):
+        return f"named like an identifier, with {distinct} different values in {len(values)} rows"
+    if distinct == len(values) and numbers.isna().all():
+        return "a different text in every row: an identifier or free text"
+    return ""
 
 
 def _has_identifier_name(name: object) -> bool:
@@ -580,25 +893,48 @@ def _is_row_counter(numbers: pd.Series) -> bool:
     if len(numbers) < 10:
         return False
     ordered = np.sort(numbers.to_numpy(dtype=float))
-    return bool(np.all(np.diff(ordered) == 1.0))
+    return bool(np.isfinite(ordered).all() and np.all(np.diff(ordered) == 1.0))
+
+
+def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:
+    """Columns that may be the outcome, best first, each with why."""
+    binary = [name for name in df.columns if types.get(name) == "binary"]
+    ranked: list[tuple[int, int, object, str]] = []
+    for position, name in enumerate(df.columns):
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
+        words = re.sub(r"[^a-z0-9]+", " ", words).strip()
+        match = _OUTCOME_NAME.search(words)
+        if name in binary and match and match.group(2) == words:
+            ranked.append((0, position, name, f"it has two values and its name, {str(name)!r}, is an outcome word"))
+        elif name in binary and match:
+            ranked.append((1, position, name, f"it has two values and its name contains {match.group(2)!r}, an outcome word"))
+        elif match and 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
+            ranked.append((2, position, name, f"its name contains {match.group(2)!r}, an outcome word"))
+    if binary:
+        ranked.append((
+            3, 0, binary[-1],
+            "it is the last column with two values; no such column is named like an outcome "
+            "(outcome, target, class, diagnosis, death, event, ...)",
+        ))
+    return [(name, reason) for _, _, name, reason in sorted(ranked, key=lambda item: item[:2])]
 
 
 def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
-    """A likely outcome column, or None.
+    """A likely outcome column, or None; :func:`explain_outcome_guess` says why.
 
-    Preference: a binary column whose name sounds like an outcome ("outcome", "diagnosis",
-    "death", "class", ...), then any such column with few values (even one value, so that the
-    user learns what is wrong with it), then the last binary column.
+    Preference: a binary column named with an outcome word ("outcome", "low", "died"...),
+    then a binary column whose name contains one ("death_status"), then any column with such a
+    name and few values (even one value, so that the user learns what is wrong with it), then
+    the last binary column.
     """
-    named = [name for name in df.columns if _OUTCOME_NAME.search(str(name).lower().replace("_", " "))]
-    binary = [name for name in df.columns if types.get(name) == "binary"]
-    for name in named:
-        if name in binary:
-            return name
-    for name in named:
-        if 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
-            return name
-    return binary[-1] if binary else None
+    candidates = _outcome_candidates(df, types)
+    return candidates[0][0] if candidates else None
+
+
+def explain_outcome_guess(df: pd.DataFrame, types: Mapping[str, str]) -> str:
+    """Why :func:`guess_outcome` chose its column, e.g. "it has two values and its name ..."."""
+    candidates = _outcome_candidates(df, types)
+    return candidates[0][1] if candidates else "no column has two values or an outcome-like name"
 
 
 def guess_positive_class(series: pd.Series) -> object | None:
@@ -640,19 +976,31 @@ def guess_missing_handling(
 
 
 def column_summary(
-    df: pd.DataFrame, types: Mapping[str, str], specs: Mapping[str, ColumnSpec] | None = None
+    df: pd.DataFrame,
+    types: Mapping[str, str],
+    specs: Mapping[str, ColumnSpec] | None = None,
+    flagged: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
-    """One row per column: label, chosen type, distinct values, missing count, examples, note.
+    """One row per column: label, chosen type, its reason, distinct values, missing count, examples.
 
-    The note is the column's spec description, or else why a column proposed as "ignore" was.
+    The reason is the column's spec description, else why the column looks like it encodes
+    the outcome (``flagged``, from :func:`find_leaks`), else why its type was proposed, or
+    that the user chose another type.
     """
     specs = specs or {}
+    flagged = flagged or {}
     rows = []
     for name in df.columns:
         values = _normalized(df[name])
         present = values.dropna()
         kind = types.get(name, "ignore")
         inferred, reason = _infer_kind(name, df[name])
+        if name in specs and specs[name].description:
+            reason = specs[name].description
+        elif name in flagged:
+            reason = flagged[name] + ("" if kind == "ignore" else "; kept, as you chose")
+        elif kind != inferred:
+            reason = f"{kind}, as you chose (detected: {inferred}, {reason})"
         examples = [_value_text(value) for value in present.unique()[:3].tolist()]
         rows.append(
             {
@@ -662,10 +1010,112 @@ def column_summary(
                 "distinct": int(present.nunique()),
                 "missing": int(values.isna().sum()),
                 "examples": ", ".join(examples),
-                "note": specs[name].description if name in specs else (reason if kind == "ignore" == inferred else ""),
+                "reason": reason,
             }
         )
-    return pd.DataFrame(rows, columns=["column", "label", "type", "distinct", "missing", "examples", "note"])
+    return pd.DataFrame(rows, columns=["column", "label", "type", "reason", "distinct", "missing", "examples"])
+
+
+def find_leaks(
+    df: pd.DataFrame,
+    types: Mapping[str, str],
+    outcome: str,
+    positive_class: object,
+    specs: Mapping[str, ColumnSpec] | None = None,
+) -> dict[str, str]:
+    """Columns in use that alone nearly determine the outcome, each with a sentence on why.
+
+    Such a column is usually the outcome in another form: the measure the outcome is a cut-off
+    of (birth weight for "low birth weight"), a code derived from it, or something recorded
+    after it. See :func:`leak_reason` for the rule. Returns {} while the outcome cannot be used
+    yet (one class, more classes without a positive one...).
+    """
+    if outcome not in df.columns:
+        return {}
+    try:
+        positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, [])
+    except DataError:
+        return {}
+    labels = default_class_names(df[outcome], outcome, positive_values, (specs or {}).get(outcome))
+    outcome_values = _normalized(df[outcome])
+    y = outcome_values.map(_value_text, na_action="ignore").isin(positive_texts).to_numpy(dtype=np.int64)
+    has_outcome = outcome_values.notna().to_numpy()
+    leaks = {}
+    for name in _feature_columns(df, types, outcome):
+        feature = _normalized(df[name])
+        rows = has_outcome & feature.notna().to_numpy()
+        if types[name] == "numeric":
+            feature = pd.to_numeric(feature, errors="coerce")
+            rows &= feature.notna().to_numpy()
+        reason = leak_reason(feature[rows], y[rows], *labels)
+        if reason:
+            leaks[name] = reason
+    return leaks
+
+
+LEAK_ERROR_SHARE = 0.02
+"""A column encodes the outcome when its best single cut (or its categories) misplaces at most
+this share of the rarer class's rows."""
+
+MIN_ROWS_FOR_LEAK = 20
+"""Fewer rows with both values than this cannot tell a leak from luck; no column is flagged."""
+
+
+def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", negative: str = "negative") -> str:
+    """Why a column looks like it encodes the outcome, or "" if it does not.
+
+    A numeric column does when one cut puts all but at most :data:`LEAK_ERROR_SHARE` of the
+    rarer class's rows on their own side (a perfect cut is the continuous measure the outcome is
+    a threshold of); a text or categorical column with fewer categories than half its rows
+    does when the classes barely mix within its categories.
+
+    Parameters
+    ----------
+    values : pandas.Series of shape (n,)
+        The column's values on rows where it and the outcome are known (floats or text).
+    y : numpy.ndarray of shape (n,)
+        1 for the positive class, else 0.
+    positive, negative : str
+        The classes' names, for the sentence.
+    """
+    y = np.asarray(y, dtype=np.int64)
+    n_positive = int(y.sum())
+    rarer = min(n_positive, len(y) - n_positive)
+    if len(y) < MIN_ROWS_FOR_LEAK or rarer == 0:
+        return ""
+    allowed = int(LEAK_ERROR_SHARE * rarer)
+    if ptypes.is_numeric_dtype(values) and not isinstance(values.dtype, pd.CategoricalDtype):
+        numbers = values.to_numpy(dtype=float)
+        order = np.argsort(numbers, kind="stable")
+        ordered, labels = numbers[order], y[order]
+        ends = np.flatnonzero(np.diff(ordered) > 0)  # cut after these positions
+        if ends.size == 0:
+            return ""
+        positives_below = np.cumsum(labels)[ends]
+        negatives_below = ends + 1 - positives_below
+        high_is_positive = positives_below + (len(y) - n_positive - negatives_below)
+        low_is_positive = negatives_below + (n_positive - positives_below)
+        errors = np.minimum(high_is_positive, low_is_positive)
+        best = int(np.argmin(errors))
+        if errors[best] > allowed:
+            return ""
+        cut = (ordered[ends[best]] + ordered[ends[best] + 1]) / 2
+        above, below = (positive, negative) if high_is_positive[best] <= low_is_positive[best] else (negative, positive)
+        return (
+            f"looks like it encodes the outcome: above {_value_text(float(f'{cut:.4g}'))} "
+            f"{'every' if errors[best] == 0 else 'almost every'} row is {above}, below it {below} ({int(errors[best])} of {len(y)} rows on the other side)"
+        )
+    texts = values.astype(str)
+    if texts.nunique() * 2 > len(texts):
+        return ""
+    counts = pd.crosstab(texts.to_numpy(), y)
+    errors = int(counts.min(axis=1).sum()) if counts.shape[1] == 2 else 0
+    if errors > allowed:
+        return ""
+    return (
+        f"looks like it encodes the outcome: its values alone tell {positive} from {negative} "
+        f"({errors} of {len(y)} rows otherwise)"
+    )
 
 
 def missing_report(df: pd.DataFrame, columns: Sequence[str] | None = None) -> pd.DataFrame:
@@ -766,6 +1216,7 @@ def prepare_training_data(
     positive_class: object,
     missing: str = "drop",
     specs: Mapping[str, ColumnSpec] | None = None,
+    class_names: tuple[str, str] | None = None,
 ) -> PreparedData:
     """Apply the user's choices and return data a PSL can learn from.
 
@@ -788,6 +1239,9 @@ def prepare_training_data(
         most frequent value (binary, categorical). Rows without an outcome are always dropped.
     specs : mapping of column name to ColumnSpec, optional
         Labels, units and category labels for the metadata.
+    class_names : (str, str), optional
+        The user's names of the positive and the negative class; blank or None keeps the
+        defaults of :func:`default_class_names`.
 
     Returns
     -------
@@ -802,25 +1256,76 @@ def prepare_training_data(
     """
     _check_handling(missing)
     specs = specs or {}
+    _check_columns(df, outcome)
+    notes: list[str] = []
+    outcome_values = _normalized(df[outcome])
+    positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
+    converted, binary_values = _convert_features(df, types, outcome, specs, notes)
+    keep = _rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
+    fill_values = _fill_in(converted, keep, types, binary_values, notes)
+    y = outcome_values.loc[keep].map(_value_text).isin(positive_texts).to_numpy(dtype=np.int64)
+    positive_label, negative_label = _class_names(
+        df[outcome], outcome, positive_values, specs.get(outcome), class_names
+    )
+    _check_class_sizes(y, positive_label, negative_label)
+    X = pd.DataFrame(
+        {name: _final_column(series, types[name]) for name, series in converted.items()},
+        index=df.index[keep.to_numpy()],
+    )
+    for name in X.columns:
+        reason = leak_reason(X[name], y, positive_label, negative_label)
+        if reason:
+            notes.append(f"{str(name)!r} {reason}. If it is derived from the outcome or recorded after it, set it to 'ignore'.")
+    return PreparedData(
+        X=X,
+        y=y,
+        outcome=outcome,
+        positive_class=tuple(positive_values),
+        outcome_label=_label(outcome, specs),
+        positive_label=positive_label,
+        negative_label=negative_label,
+        n_rows_before=len(df),
+        n_rows_after=len(X),
+        notes=notes,
+        columns={
+            name: _column_info(
+                name, types[name], X[name], binary_values[name], fill_values.get(name), specs.get(name)
+            )
+            for name in X.columns
+        },
+    )
+
+
+def _check_columns(df: pd.DataFrame, outcome: str) -> None:
     if df.columns.has_duplicates:
         duplicates = sorted({str(name) for name in df.columns[df.columns.duplicated()]})
         raise DataError(f"Duplicate column names: {', '.join(duplicates)}. Every column needs a unique name.")
     if outcome not in df.columns:
         raise DataError(f"The outcome column {outcome!r} is not in the table.")
-    notes: list[str] = []
-    outcome_label = _label(outcome, specs)
-    outcome_values = _normalized(df[outcome])
-    positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
 
-    features = _feature_columns(df, types, outcome)
+
+def _convert_features(
+    df: pd.DataFrame, types: Mapping[str, str], outcome: str, specs: Mapping[str, ColumnSpec], notes: list[str]
+) -> tuple[dict[object, pd.Series], dict[object, tuple]]:
+    """Every feature column in use converted (:func:`_convert_feature`), and its binary values."""
     converted: dict[object, pd.Series] = {}
     binary_values: dict[object, tuple] = {}
-    for name in features:
+    for name in _feature_columns(df, types, outcome):
         column = _convert_feature(df[name], name, types[name], specs.get(name), notes)
-        if column is None:
-            continue
-        converted[name], binary_values[name] = column
+        if column is not None:
+            converted[name], binary_values[name] = column
+    return converted, binary_values
 
+
+def _rows_to_keep(
+    df: pd.DataFrame,
+    outcome: str,
+    outcome_values: pd.Series,
+    converted: Mapping[object, pd.Series],
+    missing: str,
+    notes: list[str],
+) -> pd.Series:
+    """Rows with an outcome and, when dropping, a value in every converted feature."""
     keep = outcome_values.notna()
     if not keep.all():
         notes.append(
@@ -843,7 +1348,18 @@ def prepare_training_data(
             "No rows are left after dropping rows with missing values. "
             "Choose to fill in missing values instead, or set sparse columns to 'ignore'."
         )
+    return keep
 
+
+def _fill_in(
+    converted: dict[object, pd.Series],
+    keep: pd.Series,
+    types: Mapping[str, str],
+    binary_values: Mapping[object, tuple],
+    notes: list[str],
+) -> dict[object, object]:
+    """Restrict ``converted`` (in place) to the kept rows, fill in what is missing, and leave out
+    columns without a value or with a single one; returns the raw fill value per filled column."""
     fill_values: dict[object, object] = {}
     for name in list(converted):
         series = converted[name].loc[keep]
@@ -870,45 +1386,51 @@ def prepare_training_data(
             "No feature columns to learn from: mark at least one column (other than the outcome) "
             "as numeric, binary or categorical."
         )
+    return fill_values
 
-    outcome_texts = outcome_values.loc[keep].map(_value_text)
-    y = outcome_texts.isin(positive_texts).to_numpy(dtype=np.int64)
+
+def _check_class_sizes(y: np.ndarray, positive_label: str, negative_label: str) -> None:
     n_positive, n_negative = int(y.sum()), int(len(y) - y.sum())
-    negative_label = _negative_label(df[outcome], positive_texts, specs.get(outcome))
-    positive_label = _class_labels(positive_values, specs.get(outcome))
     if min(n_positive, n_negative) < MIN_ROWS_PER_CLASS:
         raise DataError(
             f"Too few rows to learn from: {n_positive} positive ({positive_label}) and "
             f"{n_negative} negative ({negative_label}); at least {MIN_ROWS_PER_CLASS} of each are needed."
         )
 
-    X = pd.DataFrame(
-        {name: _final_column(series, types[name]) for name, series in converted.items()},
-        index=df.index[keep.to_numpy()],
+
+def default_class_names(
+    series: pd.Series, outcome: object, positive_values: Sequence[object], spec: ColumnSpec | None = None
+) -> tuple[str, str]:
+    """Readable names of the positive and the negative class, from the data.
+
+    A spec's category labels win ("heart disease"); text values name themselves ("malignant",
+    "benign"); numeric codes say which column and value they are ("low = 1", "low = 0";
+    "num = 1, 2 or 3" for several values), never a bare "1".
+    """
+    positive_texts = {_value_text(value) for value in positive_values}
+    negatives = [value for value in outcome_classes(series) if _value_text(value) not in positive_texts]
+    return (
+        _class_label(outcome, list(positive_values), spec),
+        _class_label(outcome, negatives, spec),
     )
-    for name in X.columns:
-        if _separates_perfectly(X[name], y):
-            notes.append(
-                f"{str(name)!r} alone separates the outcome perfectly. If it is derived from the "
-                "outcome or recorded after it, set it to 'ignore'."
-            )
-    columns = {
-        name: _column_info(name, types[name], X[name], binary_values[name], fill_values.get(name), specs.get(name))
-        for name in X.columns
-    }
-    return PreparedData(
-        X=X,
-        y=y,
-        outcome=outcome,
-        positive_class=tuple(positive_values),
-        outcome_label=outcome_label,
-        positive_label=positive_label,
-        negative_label=negative_label,
-        n_rows_before=len(df),
-        n_rows_after=len(X),
-        notes=notes,
-        columns=columns,
-    )
+
+
+def _class_names(
+    series: pd.Series,
+    outcome: object,
+    positive_values: Sequence[object],
+    spec: ColumnSpec | None,
+    chosen: tuple[str, str] | None,
+) -> tuple[str, str]:
+    """The user's class names where given (stripped, not blank), the defaults elsewhere."""
+    defaults = default_class_names(series, outcome, positive_values, spec)
+    chosen = chosen or ("", "")
+    names = tuple(str(name).strip() or default for name, default in zip(chosen, defaults))
+    if names[0].casefold() == names[1].casefold():
+        raise DataError(
+            f"Both classes are named {names[0]!r}; give the positive and the negative class different names."
+        )
+    return names
 
 
 def _positive_values(
@@ -1001,7 +1523,8 @@ def _convert_feature(
         if not_numbers.all() or numbers.isna().all():
             raise DataError(
                 f"Column {label} has no numbers (e.g. {values.dropna().iloc[0]!r}); "
-                "make it categorical, binary or 'ignore'."
+                "make it categorical, binary or 'ignore'. If its numbers are written another way "
+                "(72,5 or 1.234), choose the decimal mark and thousands separator the file uses."
             )
         if not_numbers.any():
             examples = ", ".join(repr(text) for text in values[not_numbers].unique()[:3])
@@ -1066,16 +1589,6 @@ def _final_column(series: pd.Series, kind: str) -> pd.Series | pd.Categorical:
     return series.astype("float64")
 
 
-def _separates_perfectly(column: pd.Series, y: np.ndarray) -> bool:
-    """Whether a threshold (numbers) or the categories alone predict y without error."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        classes_per_category = pd.Series(y, index=column.index).groupby(column, observed=True).nunique()
-        return bool((classes_per_category == 1).all())
-    values = column.to_numpy(dtype=float)
-    positives, negatives = values[y == 1], values[y == 0]
-    return bool(positives.min() > negatives.max() or negatives.min() > positives.max())
-
-
 def _column_info(
     name: object, kind: str, column: pd.Series, binary_pair: tuple, fill: object, spec: ColumnSpec | None
 ) -> ColumnInfo:
@@ -1103,13 +1616,16 @@ def _column_info(
     )
 
 
-def _class_labels(values: Sequence[object], spec: ColumnSpec | None) -> str:
+def _class_label(outcome: object, values: Sequence[object], spec: ColumnSpec | None) -> str:
     labels = [value_label(value, spec) for value in values]
-    if len(labels) <= 2:
-        return " or ".join(labels)
-    return ", ".join(labels[:-1]) + " or " + labels[-1]
+    coded = all(label == _value_text(value) and _is_number_text(label) for label, value in zip(labels, values))
+    joined = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+    return f"{outcome} = {joined}" if coded else joined
 
 
-def _negative_label(series: pd.Series, positive_texts: set[str], spec: ColumnSpec | None) -> str:
-    negatives = [value for value in outcome_classes(series) if _value_text(value) not in positive_texts]
-    return _class_labels(negatives, spec)
+def _is_number_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

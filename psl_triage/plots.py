@@ -93,8 +93,10 @@ def calibration_table(model, X, y, stage):
     )
 
 
-def calibration_figure(model, X, y, stage, jitter=0.15, seed=0):
+def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("positive", "negative")):
     """The paper's Figure 1: outcome against total score, with the calibration curves.
+
+    ``class_names`` (positive, negative) name the two kinds of points and the y axis.
 
     Each row is a point at (total + horizontal jitter, outcome 0/1 + a little vertical
     jitter), coloured by outcome; the isotonic (step), beta (smooth in tau) and sigmoid
@@ -117,7 +119,8 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0):
     inward = rng.uniform(0, 0.06, len(totals))
     y_jitter = np.where(outcome == 1, 1.0 - inward, inward)
     figure = go.Figure()
-    for value, name, color in ((1, "positive cases", POSITIVE_COLOR), (0, "negative cases", NEGATIVE_COLOR)):
+    positive, negative = class_names
+    for value, name, color in ((1, f"{positive} cases", POSITIVE_COLOR), (0, f"{negative} cases", NEGATIVE_COLOR)):
         mask = outcome == value
         figure.add_trace(
             go.Scatter(
@@ -144,7 +147,7 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0):
     )
     figure.update_layout(
         title=f"Stage {stage}: outcome and calibrated probability by total score",
-        xaxis_title="Total score", yaxis_title="P(positive) / outcome", yaxis_range=[-0.04, 1.04],
+        xaxis_title="Total score", yaxis_title=f"P({positive}) / outcome", yaxis_range=[-0.04, 1.04],
         margin=_MARGIN, legend={"orientation": "h", "y": -0.2},
     )
     return figure, table
@@ -304,8 +307,10 @@ def _threshold_trace(totals, threshold, showlegend):
                       line={"color": "#000000", "dash": "dash"}, hoverinfo="skip")
 
 
-def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95):
+def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, positive_label="positive"):
     """The paper's Figure 5: probability and simultaneous interval of every reachable total.
+
+    ``positive_label`` names the positive class on the y axis: "P(low birth weight)".
 
     Error bars are the interval of :meth:`ProbabilisticScoringList.stage_interval`; the
     dashed line is the decision threshold 1/(1+M). Colour says whether the interval lies
@@ -321,7 +326,7 @@ def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95
     figure = go.Figure(_interval_traces(table, set()) + [_threshold_trace(table["total"], threshold, True)])
     figure.update_layout(
         title=f"Stage {table['stage'].iloc[0]}: {confidence:.0%} simultaneous intervals, M = {cost_ratio:g}",
-        xaxis_title="Total score", yaxis_title="P(positive)", yaxis_range=[-0.02, 1.02], margin=_MARGIN,
+        xaxis_title="Total score", yaxis_title=f"P({positive_label})", yaxis_range=[-0.02, 1.02], margin=_MARGIN,
         legend={"orientation": "h", "y": -0.2},
     )
     return figure, table

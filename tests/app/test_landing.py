@@ -20,9 +20,13 @@ DOCUMENTED_KEYS = (
     "raw_df",
     "dataset_meta",
     "data_notes",
+    "data_reading",
     "column_types",
+    "flagged_columns",
     "outcome",
+    "outcome_guess",
     "positive_class",
+    "class_names",
     "missing_handling",
     "prepared",
     "prepare_error",
@@ -118,10 +122,10 @@ def test_outcome_with_five_classes_asks_for_the_positive_ones(app):
 
 
 def test_changing_a_column_type(app):
-    app.selectbox(key=choice_key(app, "w_type", "cp")).set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "heart_disease", "cp")).set_value("ignore").run()
     assert app.session_state["column_types"]["cp"] == "ignore"
     assert "cp" not in app.session_state["prepared"].X
-    app.selectbox(key=choice_key(app, "w_type", "ca")).set_value("categorical").run()
+    app.selectbox(key=choice_key(app, "w_type", "heart_disease", "ca")).set_value("categorical").run()
     assert isinstance(app.session_state["prepared"].X["ca"].dtype, pd.CategoricalDtype)
 
 
@@ -213,7 +217,7 @@ def test_invalid_size_limit_warns_and_uses_the_default(monkeypatch):
 def test_switching_between_demo_and_upload_loses_nothing(app):
     app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     upload(app, "study.csv", study_csv())
-    app.selectbox(key=choice_key(app, "w_type", "crp")).set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "outcome", "crp")).set_value("ignore").run()
     app.radio(key="w_source").set_value("demo").run()
     state = app.session_state
     assert state["data_source"] == "demo" and state["missing_handling"] == "impute"
@@ -228,7 +232,7 @@ def test_widgets_come_back_with_the_stored_choices(app):
     """Streamlit drops widget state when another page runs; the page rebuilds it from the keys."""
     app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("exang").run()
-    app.selectbox(key=choice_key(app, "w_type", "age")).set_value("ignore").run()
+    app.selectbox(key=choice_key(app, "w_type", "exang", "age")).set_value("ignore").run()
     returning = AppTest.from_file("../../app.py", default_timeout=30)
     for key in (*DOCUMENTED_KEYS, "stashed_datasets", "dataset_version"):
         returning.session_state[key] = app.session_state[key]
@@ -237,7 +241,96 @@ def test_widgets_come_back_with_the_stored_choices(app):
     assert returning.radio(key=choice_key(returning, "w_missing")).value == "impute"
     assert returning.selectbox(key=choice_key(returning, "w_outcome")).value == "exang"
     assert returning.selectbox(key=choice_key(returning, "w_positive", "exang")).value == 1
-    assert returning.selectbox(key=choice_key(returning, "w_type", "age")).value == "ignore"
-    assert returning.selectbox(key=choice_key(returning, "w_type", "cp")).value == "categorical"
+    assert returning.selectbox(key=choice_key(returning, "w_type", "exang", "age")).value == "ignore"
+    assert returning.selectbox(key=choice_key(returning, "w_type", "exang", "cp")).value == "categorical"
     prepared = returning.session_state["prepared"]
     assert prepared.outcome == "exang" and "age" not in prepared.X and prepared.n_rows_after == 303
+
+
+EURO_CSV = (
+    "ID;Age;PSA;TVol;Recurrence\n"
+    + "".join(
+        f"{317601 + 7 * i};{50 + (i * 37) % 30},{i % 10};{(i * 7) % 20},{i % 100:02d};{1 + i % 3},0;{i % 2}\n"
+        for i in range(40)
+    )
+).encode()
+
+
+def birthwt_csv(n: int = 120) -> bytes:
+    rng = np.random.default_rng(5)
+    bwt = rng.normal(2950, 700, n).round()
+    frame = pd.DataFrame(
+        {"rownames": range(1, n + 1), "low": (bwt < 2500).astype(int), "age": rng.integers(15, 45, n),
+         "smoke": rng.integers(0, 2, n), "ui": rng.integers(0, 2, n), "bwt": bwt}
+    )
+    return frame.to_csv(index=False).encode()
+
+
+def test_decimal_comma_upload_says_how_it_was_read_and_can_be_read_again(app):
+    upload(app, "prostate.csv", EURO_CSV)
+    state = app.session_state
+    assert "Read as: Fields separated by semicolon; decimal comma (72,5), no thousands separator." in texts(app.caption)
+    assert [state["column_types"][name] for name in ("Age", "PSA", "TVol")] == ["numeric"] * 3
+    assert state["column_types"]["ID"] == "ignore" and state["outcome"] == "Recurrence"
+    assert set(state["prepared"].X.columns) == {"Age", "PSA", "TVol"}
+    reason = app.dataframe[1].value.set_index("column").loc["ID", "reason"]
+    assert reason.startswith("named like an identifier")
+    app.selectbox(key=choice_key(app, "w_decimal")).set_value(".").run()
+    state = app.session_state
+    assert "decimal point (72.5)" in " ".join(texts(app.caption))
+    assert state["column_types"]["Age"] != "numeric"  # "50,0" is text now
+    assert app.selectbox(key=choice_key(app, "w_decimal")).value == "."
+
+
+def test_leak_is_ignored_until_kept_and_outcome_guess_says_why(app):
+    upload(app, "birthwt.csv", birthwt_csv())
+    state = app.session_state
+    assert state["outcome"] == "low" and state["column_types"]["rownames"] == "ignore"
+    assert "Proposed because it has two values and its name, 'low', is an outcome word." in texts(app.caption)
+    assert state["column_types"]["bwt"] == "ignore" and "bwt" in state["flagged_columns"]
+    assert any("**bwt** looks like it encodes the outcome" in text for text in texts(app.warning))
+    assert "bwt" not in state["prepared"].X
+    app.selectbox(key=choice_key(app, "w_type", "low", "bwt")).set_value("numeric").run()
+    assert "bwt" in app.session_state["prepared"].X
+    assert not any("**bwt**" in text for text in texts(app.warning))
+    reason = app.dataframe[1].value.set_index("column").loc["bwt", "reason"]
+    assert reason.endswith("kept, as you chose")
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("smoke").run()
+    assert app.session_state["column_types"]["bwt"] == "numeric" and app.session_state["flagged_columns"] == {}
+
+
+def test_classes_can_be_named(app):
+    upload(app, "birthwt.csv", birthwt_csv())
+    prepared = app.session_state["prepared"]
+    assert (prepared.positive_label, prepared.negative_label) == ("low = 1", "low = 0")
+    app.text_input(key=choice_key(app, "w_class", "low", "1", "positive")).set_value("low birth weight").run()
+    app.text_input(key=choice_key(app, "w_class", "low", "1", "negative")).set_value("normal weight").run()
+    prepared = app.session_state["prepared"]
+    assert (prepared.positive_label, prepared.negative_label) == ("low birth weight", "normal weight")
+    assert "rows with low birth weight (positive)" in texts(app.success)[-1]
+
+
+def messy_csv(n: int = 40) -> bytes:
+    """An R export: row names in 'rownames', thousands separators, percent signs, missing markers."""
+    rows = ["rownames,income,hba1c,crp,outcome"]
+    markers = ["NA", "?", ".", "-", "missing"]
+    for i in range(n):
+        crp = markers[i // 8] if i % 8 == 0 else f"{1 + i % 9}.{i % 10}"
+        rows.append(f'{i + 1},"{12 + i},{(i * 37) % 1000:03d}.50",{5 + i % 4}.{i % 10}%,{crp},{i % 2}')
+    return ("\n".join(rows) + "\n").encode()
+
+
+def test_thousands_percent_markers_and_rownames_on_the_page(app):
+    upload(app, "messy.csv", messy_csv())
+    state = app.session_state
+    assert "Read as: Fields separated by comma; decimal point (72.5), thousands separated by comma (1,234)." in texts(
+        app.caption
+    )
+    assert any("'hba1c' is written with percent signs" in text for text in texts(app.info))
+    types = state["column_types"]
+    assert types["rownames"] == "ignore"
+    assert [types[name] for name in ("income", "hba1c", "crp")] == ["numeric"] * 3
+    frame = state["raw_df"]
+    assert frame.loc[1, "income"] == 13037.5 and frame.loc[1, "hba1c"] == 6.1 and frame["crp"].isna().sum() == 5
+    assert "Will fill in 5 missing values in 'crp' with the median; 40 of 40 rows are kept." in texts(app.info)
+    assert list(state["prepared"].X.columns) == ["income", "hba1c", "crp"]

@@ -87,12 +87,14 @@ def test_calibration_page_shows_its_four_plots_on_held_out_rows(demo_prepared, t
     assert "99 test rows the Train page held out" in at.caption[0].value
     calibration, reliability, brier, roc = figures(at)
     shown = trace_names(calibration)
-    assert {"isotonic calibration", "beta calibration", "positive cases", "negative cases"} <= shown
+    # The classes as the Data page names them (the demo's "heart disease" / "no heart disease").
+    assert {"isotonic calibration", "beta calibration", "heart disease cases", "no heart disease cases"} <= shown
+    assert calibration.layout.yaxis.title.text == "P(heart disease) / outcome"
     assert "observed rate" in trace_names(reliability)
     assert {"calibration loss", "refinement loss"} <= trace_names(brier)
     assert {"ROC curve", "ROC convex hull"} <= trace_names(roc)
     # The held-out rows are plotted: 99 dots at the last stage.
-    dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("positive cases", "negative cases"))
+    dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("heart disease cases", "no heart disease cases"))
     assert dots == 99
     assert len(at.get("download_button")) == 4
     assert [m.label for m in at.metric] == ["Expected calibration error", "AUC (area under the ROC curve)"]
@@ -106,7 +108,7 @@ def test_calibration_page_follows_its_widgets(demo_prepared, trained):
     assert_clean(at)
     calibration, reliability, *_ = figures(at)
     assert calibration.layout.title.text.startswith("Stage 2")
-    dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("positive cases", "negative cases"))
+    dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("heart disease cases", "no heart disease cases"))
     assert dots == 198
     assert "(4 bins)" in reliability.layout.title.text
 
@@ -125,6 +127,7 @@ def test_intervals_page_shows_one_stage_and_every_stage(trained):
     at = open_page(INTERVALS, trained=trained)
     assert_clean(at)
     single, grid = figures(at)
+    assert single.layout.yaxis.title.text == "P(heart disease)"  # the class as the Data page names it
     model = trained[0]
     threshold = next(t for t in single.data if t.name == "decision threshold 1/(1+M)")
     assert values(threshold.y) == pytest.approx([1 / 11, 1 / 11])

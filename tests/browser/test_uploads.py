@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -244,3 +245,55 @@ def test_bad_model_file_is_refused_and_the_current_list_stays(app, tmp_path, cas
     expect(app.alerts("error")).to_have_count(0)
     train_small(app)
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
+
+
+# ------------------------------------------------------------ a European file, end to end
+
+
+def euro_csv(n: int = 160) -> bytes:
+    """Semicolons, decimal commas, a sample-ID column; the outcome follows Age and PSA."""
+    rng = np.random.default_rng(14)
+    age = rng.normal(65, 8, n).round(1)
+    psa = rng.lognormal(2, 0.6, n).round(2)
+    tvol = rng.normal(3, 1, n).round(1)
+    risk = 1 / (1 + np.exp(-(0.12 * (age - 65) + 0.25 * (psa - 8))))
+    recurrence = (rng.random(n) < risk).astype(int)
+    ids = rng.permutation(np.arange(317601, 317601 + 13 * n, 13))
+    lines = ["ID;Age;PreopPSA;TVol;Recurrence"] + [
+        f"{i};{str(a).replace('.', ',')};{str(p).replace('.', ',')};{str(t).replace('.', ',')};{r}"
+        for i, a, p, t, r in zip(ids, age, psa, tvol, recurrence)
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_decimal_comma_file_uploads_trains_and_saves_with_numeric_thresholds(app, tmp_path):
+    path = tmp_path / "prostate_eu.csv"
+    path.write_bytes(euro_csv())
+    df, prepared = expected_preparation(path)
+    assert "ID" not in prepared.X and {"Age", "PreopPSA", "TVol"} <= set(prepared.X.columns)
+
+    app.open()
+    upload_table(app, path)
+    page = app.page
+    expect(page.get_by_text(re.compile("Read as: Fields separated by semicolon; decimal comma"))).to_be_visible()
+    ready = app.alerts("success").filter(has_text="Ready")
+    expect(ready).to_contain_text(f"{prepared.n_rows_after} rows and {len(prepared.columns)} features")
+
+    train_small(app, prepared)
+    name = app.widget("w_train_model_name").locator("input")
+    name.fill("European file")
+    name.press("Enter")
+    app.wait_idle()
+    app.widget("w_train_save").get_by_role("button").click()
+    app.wait_idle()
+    saved = app.alerts("success").filter(has_text="Saved as")
+    expect(saved).to_be_visible()
+    match = re.search(r"Saved as (\S+\.json) \(version \d+\) in (.+?)\.?$", saved.inner_text().strip())
+    assert match, saved.inner_text()
+    stored = json.loads((Path(match[2]) / match[1]).read_text(encoding="utf-8"))
+    features = {stage["feature"]: stage for stage in stored["stages"]}
+    assert "ID" not in features and "ID" not in json.dumps(stored["input"])
+    assert {"Age", "PreopPSA"} & set(features), f"the list asks {list(features)}"
+    for column in {"Age", "PreopPSA", "TVol"} & set(features):
+        assert features[column]["kind"] == "numeric" and isinstance(features[column]["threshold"], float)
+    app.assert_no_exception()

@@ -25,6 +25,10 @@ Y = np.array([0, 1, 0, 1])
         (np.array([["a", "b"]] * 4), Y, "pass a pandas DataFrame"),
         (X, None, "requires y"),
         (X, np.array([0, 1, None, 1], dtype=object), "missing labels"),
+        (X, np.array([0.1, 0.7, 2.5, 3.3]), r"continuous.*\(e\.g\. 0\.1, 0\.7, 2\.5\).*two labels"),
+        (np.array([[0.0], [1.0]]), np.array([0, 1]), r"1 row\(s\) of class 0.*cv_folds=5.*at least 2 rows"),
+        (pd.DataFrame({"age": ["71", "65,5", "80", "59"]}), Y, r"column 'age' holds numbers stored as text.*'65,5'"),
+        (pd.DataFrame({"age": [1.0, 2, 3, 4], 0: [0.0, 1, 0, 1]}), Y, r"column names must be strings.*0 \(int\)"),
     ],
 )
 def test_bad_data(X_bad, y_bad, message):
@@ -60,7 +64,7 @@ def test_bad_options_name_the_parameter(params, message):
 
 def test_prediction_input_is_checked():
     psl = ProbabilisticScoringList(min_support=1).fit(X, Y)  # 4 rows: every threshold allowed
-    with pytest.raises(DataError, match="X has 3 features, but ProbabilisticScoringList is expecting 2"):
+    with pytest.raises(DataError, match="expecting 2 features as input. Pass X with the same columns"):
         psl.predict_proba(np.zeros((2, 3)))
     with pytest.raises(DataError, match="missing values"):
         psl.predict_proba(np.array([[np.nan, 1.0]]))
@@ -71,6 +75,17 @@ def test_prediction_input_is_checked():
     frame = ProbabilisticScoringList().fit(pd.DataFrame(X, columns=["a", "b"]), Y)
     with pytest.raises(DataError, match="missing:\n- b"):
         frame.predict_proba(pd.DataFrame({"a": [1.0]}))
+
+
+def test_too_small_a_class_for_the_calibration_share_is_a_data_error():
+    with pytest.raises(DataError, match=r"calibration_size=0.3 cannot hold out .* set calibration_size=None"):
+        ProbabilisticScoringList(calibration_size=0.3).fit(X[:3], np.array([0, 1, 1]))
+
+
+def test_text_categories_and_all_positional_names_are_still_accepted():
+    words = pd.DataFrame({"smoker": ["yes", "no", "no", "yes"], "code": pd.Categorical(["1", "2", "1", "2"])})
+    assert ProbabilisticScoringList(min_support=1).fit(words, Y).n_stages_ >= 1
+    assert ProbabilisticScoringList(min_support=1).fit(pd.DataFrame(X), Y).n_stages_ >= 1
 
 
 def test_errors_are_value_errors():

@@ -19,14 +19,20 @@ from psl_triage.data import (
     KINDS,
     MIN_ROWS_PER_CLASS,
     ColumnSpec,
+    NumberFormat,
     PreparedData,
     column_summary,
     count_classes,
+    default_class_names,
     describe_missing_handling,
+    detect_number_format,
+    explain_outcome_guess,
+    find_leaks,
     guess_missing_handling,
     guess_outcome,
     guess_positive_class,
     infer_column_types,
+    leak_reason,
     load_table,
     missing_report,
     outcome_classes,
@@ -342,11 +348,11 @@ def test_infer_column_types_rules():
 def test_column_summary_explains_ignored_columns(demo, demo_types):
     df = pd.DataFrame({"a": [None, None, None], "b": [1, 1, 1], "c": [1, 2, 3]})
     summary = column_summary(df, infer_column_types(df))
-    assert summary["note"].tolist() == ["all values are missing", "the same value in every row", ""]
+    assert summary["reason"].tolist() == ["all values are missing", "the same value in every row", "numbers from 1 to 3"]
     assert summary["missing"].tolist() == [3, 0, 0]
     demo_summary = column_summary(*demo[:1], demo_types, demo[1].columns)
     row = demo_summary.set_index("column").loc["num"]
-    assert row["type"] == "ignore" and "derived" in row["note"]
+    assert row["type"] == "ignore" and "derived" in row["reason"]
     assert demo_summary.set_index("column").loc["thalach", "label"] == "Max heart rate"
 
 
@@ -452,7 +458,7 @@ def test_more_than_two_classes_need_a_positive_class(demo, demo_types):
     assert prepared.n_positive == 137 and prepared.positive_class == (1, 2, 3, 4)
     assert prepared.notes[0] == "The outcome 'num' has 5 values: 1, 2, 3, 4 count as positive, 0 as negative."
     # heart_disease is now a feature that gives the answer away: the notes say so.
-    assert any("'heart_disease' alone separates the outcome perfectly" in note for note in prepared.notes)
+    assert any("'heart_disease' looks like it encodes the outcome" in note for note in prepared.notes)
     single = prepare_training_data(df, demo_types, "num", 1, "drop", meta.columns)
     assert single.n_positive == 54 and "1 counts as positive, 0, 2, 3, 4 as negative" in single.notes[0]
 
@@ -493,7 +499,7 @@ def test_unusable_outcomes(outcome, message):
 
 def test_too_few_rows_of_a_class_names_the_counts():
     df = pd.DataFrame({"outcome": [1] * 7 + [0] * 30, "x": np.arange(37.0)})
-    with pytest.raises(DataError, match=r"7 positive \(1\) and 30 negative \(0\); at least 10 of each"):
+    with pytest.raises(DataError, match=r"7 positive \(outcome = 1\) and 30 negative \(outcome = 0\); at least 10 of each"):
         prepare_training_data(df, {"x": "numeric"}, "outcome", 1)
     assert MIN_ROWS_PER_CLASS == 10
 
@@ -731,3 +737,197 @@ def test_random_tables_prepare_and_train_or_raise_documented_errors(df, data):
     event("trained")
     proba = model.predict_proba(prepared.X)
     assert proba.shape == (len(prepared.y), 2) and np.all((proba >= 0) & (proba <= 1))
+
+
+# --- files as researchers have them (issue 14) -------------------------------------------------
+
+
+EURO_CSV = (
+    "ID;Age;PVol;PreopPSA;TVol;T.Stage;Recurrence\n"
+    + "".join(
+        f"{317601 + 7 * i};{50 + (i * 37) % 30},{i % 10};{30 + i % 50},{(i * 3) % 10};{(i * 7) % 20},{i % 100:02d};"
+        f"{1 + i % 3},0;{1 + i % 2},0;{i % 2}\n"
+        for i in range(40)
+    )
+).encode()
+
+
+def test_semicolons_and_decimal_commas_are_detected_and_read_as_numbers():
+    loaded = load_table(EURO_CSV, "prostate.csv")
+    assert loaded.delimiter == ";" and loaded.numbers == NumberFormat(",", "")
+    assert loaded.describe_reading() == "Fields separated by semicolon; decimal comma (72,5), no thousands separator."
+    frame = loaded.frame
+    assert frame.loc[0, "Age"] == 50.0 and frame.loc[1, "PreopPSA"] == 7.01
+    types = infer_column_types(frame)
+    assert [types[name] for name in ("Age", "PVol", "PreopPSA", "TVol")] == ["numeric"] * 4
+    assert types["T.Stage"] == "binary" and types["ID"] == "ignore"
+
+
+def test_reading_can_be_overridden():
+    as_points = load_table(EURO_CSV, "prostate.csv", numbers=NumberFormat(".", ""))
+    assert not pd.api.types.is_numeric_dtype(as_points.frame["Age"])  # "50,0" is no number with a decimal point
+    by_comma = load_table(b"a;b,c\n1;2,5\n3;4,5\n", "x.csv", delimiter=",")
+    assert list(by_comma.frame.columns) == ["a;b", "c"]
+    with pytest.raises(DataError, match="cannot both be ','"):
+        load_table(b"a,b\n1,2\n", "x.csv", delimiter=",", numbers=NumberFormat(",", ""))
+    with pytest.raises(DataError, match="cannot both be '.'"):
+        NumberFormat(".", ".")
+
+
+@pytest.mark.parametrize(
+    ("cells", "expected"),
+    [
+        (["72,1", "65,3", "1", "x"], NumberFormat(",", "")),
+        (["72.1", "65.3", "1"], NumberFormat(".", "")),
+        (["1.234,5", "12.000,25", "7,5"], NumberFormat(",", ".")),
+        (["1,234.5", "12,000", "7.5"], NumberFormat(".", ",")),
+        (["1,234", "12,000", "950"], NumberFormat(".", ",")),  # ambiguous alone: grouping, not decimals
+        (["1 234,5", "12 000", "7,5"], NumberFormat(",", " ")),
+        (["1'234.5", "7.5"], NumberFormat(".", "'")),
+        (["1.234.567", "2"], NumberFormat(",", ".")),
+        (["yes", "no", "2020-01-03"], NumberFormat(".", "")),
+        (["01.02.2020", "13.11.2019", "03.04.2021", "72.1", "65.3"], NumberFormat(".", "")),  # dates are no evidence
+    ],
+)
+def test_number_format_detection(cells, expected):
+    assert detect_number_format(cells) == expected
+
+
+def test_thousands_percent_signs_and_missing_markers_become_numbers():
+    text = (
+        "id,income,rate,crp,result,outcome\n"
+        '1,"1,234.5",12%,3.1,+,yes\n'
+        '2,"12,000",3.5 %,.,-,no\n'
+        "3,?,N/A,missing,+,no\n"
+        "4,950,-,-,-,yes\n"
+        "5,NA,7%,2.0,+,yes\n"
+    )
+    loaded = load_table(text.encode(), "lab.csv")
+    frame = loaded.frame
+    assert frame["income"].tolist()[:2] == [1234.5, 12000.0] and frame["income"].isna().sum() == 2
+    assert frame["rate"].tolist()[0] == 12.0 and frame["rate"].tolist()[1] == 3.5 and frame["rate"].isna().sum() == 2
+    assert frame["crp"].isna().sum() == 3
+    assert frame["result"].tolist() == ["+", "-", "+", "-", "+"]  # "-" is an answer in a text column
+    assert "'rate' is written with percent signs; its values are percentages." in loaded.notes
+
+
+def test_a_few_stray_words_in_numbers_are_missing_and_named():
+    values = [str(40 + i) for i in range(19)] + ["abc"]
+    loaded = load_table(("age,outcome\n" + "".join(f"{v},{i % 2}\n" for i, v in enumerate(values))).encode(), "s.csv")
+    assert loaded.frame["age"].dtype == "float64" and loaded.frame["age"].isna().sum() == 1
+    assert loaded.notes == [
+        "'age' holds numbers, but 1 entry is not a number (e.g. 'abc') and read as missing. "
+        "Correct them in the file if they are typos."
+    ]
+    mostly_text = load_table(b"grade,outcome\n1,0\n2,1\n3a,0\n3b,1\n", "g.csv").frame
+    assert mostly_text["grade"].tolist() == ["1", "2", "3a", "3b"]
+
+
+def test_excel_text_cells_with_decimal_commas_become_numbers():
+    frame = pd.DataFrame({"age": ["72,1", "65,3", "n/a"], "outcome": [1, 0, 1]})
+    loaded = load_table(xlsx_bytes({"s": frame}), "eu.xlsx")
+    assert loaded.delimiter is None and loaded.numbers.decimal == ","
+    assert loaded.frame["age"].tolist()[:2] == [72.1, 65.3] and np.isnan(loaded.frame["age"].iloc[2])
+    assert loaded.describe_reading() == "Decimal comma (72,5), no thousands separator."
+    mixed = pd.DataFrame({"weight": [1250.5, "1.234,5", "2.000,0", "k.A."], "outcome": [1, 0, 1, 0]})
+    frame = load_table(xlsx_bytes({"s": mixed}), "mixed.xlsx").frame
+    assert frame["weight"].tolist()[:3] == [1250.5, 1234.5, 2000.0]  # a number cell is not re-read
+
+
+@pytest.mark.parametrize(
+    ("name", "values", "why"),
+    [
+        ("ID", [317601 + 13 * i for i in range(30)], "named like an identifier"),
+        ("rownames", list(range(1, 31)), "running number"),
+        ("Unnamed: 0", list(range(30)), "running number"),
+        ("patient_no", [9000 + 7 * i for i in range(30)], "named like an identifier"),
+        ("RecordNumber", [f"R{i}" for i in range(30)], "named like an identifier"),
+        ("Patienten-Nr.", [1000 + 3 * i for i in range(30)], "named like an identifier"),
+        ("sample", [5 * i for i in range(30)][::-1], ""),  # neither named nor running: a measurement
+        ("sample_id", [4000 + i // 2 * 7 for i in range(30)], "named like an identifier"),  # measured twice
+        ("Shock index", [0.5 + 0.013 * i for i in range(30)], ""),  # decimals: a measurement
+        ("record_type", [1, 2, 3] * 10, ""),  # few values: a category
+    ],
+)
+def test_identifiers_are_ignored_with_a_reason(name, values, why):
+    df = pd.DataFrame({name: values, "outcome": [0, 1] * 15})
+    types = infer_column_types(df)
+    reason = column_summary(df, types).set_index("column").loc[name, "reason"]
+    if why:
+        assert types[name] == "ignore" and why in reason
+    else:
+        assert types[name] == "numeric" and reason.startswith("numbers from")
+
+
+def birth_weights(n: int = 189) -> pd.DataFrame:
+    """Like MASS::birthwt: 'low' is bwt < 2500, 'ui' and 'smoke' are ordinary binary features."""
+    rng = np.random.default_rng(7)
+    bwt = rng.normal(2950, 700, n).round()
+    return pd.DataFrame(
+        {
+            "rownames": np.arange(1, n + 1),
+            "low": (bwt < 2500).astype(int),
+            "age": rng.integers(15, 45, n),
+            "smoke": rng.integers(0, 2, n),
+            "ui": rng.integers(0, 2, n),
+            "bwt": bwt,
+        }
+    )
+
+
+def test_outcome_guess_prefers_outcome_names_and_says_why():
+    df = birth_weights()
+    types = infer_column_types(df)
+    assert guess_outcome(df, types) == "low"
+    assert explain_outcome_guess(df, types) == "it has two values and its name, 'low', is an outcome word"
+    partly = pd.DataFrame({"sex": [0, 1] * 5, "death_status": [1, 0, 0] * 3 + [1], "x": range(10)})
+    assert guess_outcome(partly, infer_column_types(partly)) == "death_status"
+    unnamed = pd.DataFrame({"a": [0, 1] * 5, "b": [1, 1, 0] * 3 + [0], "x": range(10)})
+    assert guess_outcome(unnamed, infer_column_types(unnamed)) == "b"
+    assert "no such column is named like an outcome" in explain_outcome_guess(unnamed, infer_column_types(unnamed))
+
+
+def test_the_measure_the_outcome_is_cut_from_is_flagged_as_a_leak():
+    df = birth_weights()
+    types = infer_column_types(df)
+    leaks = find_leaks(df, types, "low", 1)
+    assert list(leaks) == ["bwt"]
+    assert leaks["bwt"].startswith("looks like it encodes the outcome: above ")
+    assert "every row is low = 0, below it low = 1 (0 of 189 rows on the other side)" in leaks["bwt"]
+    prepared = prepare_training_data(df, types, "low", 1)
+    assert any(note.startswith("'bwt' looks like it encodes the outcome") for note in prepared.notes)
+
+
+def test_leak_rule_spares_strong_ordinary_predictors_and_catches_coded_outcomes():
+    rng = np.random.default_rng(3)
+    y = np.array([0, 1] * 100)
+    strong = pd.Series(y * 2.0 + rng.normal(size=200))  # AUC about 0.92, errors on both sides
+    assert leak_reason(strong, y) == ""
+    nearly = pd.Series(np.where(np.arange(200) == 5, 0.0, y * 10.0 + rng.normal(size=200)))
+    assert "1 of 200 rows on the other side" in leak_reason(nearly, y, "died", "alive")
+    coded = pd.Series(np.where(y == 1, "dead", "alive"))
+    assert "its values alone tell died from alive" in leak_reason(coded, y, "died", "alive")
+    assert leak_reason(pd.Series(np.arange(10.0)), np.array([0] * 5 + [1] * 5)) == ""  # too few rows to tell
+
+
+def test_class_names_default_from_the_data_and_can_be_chosen():
+    df = birth_weights()
+    types = infer_column_types(df) | {"bwt": "ignore"}
+    prepared = prepare_training_data(df, types, "low", 1)
+    assert (prepared.positive_label, prepared.negative_label) == ("low = 1", "low = 0")
+    named = prepare_training_data(df, types, "low", 1, class_names=(" low birth weight ", ""))
+    assert (named.positive_label, named.negative_label) == ("low birth weight", "low = 0")
+    with pytest.raises(DataError, match="Both classes are named 'same'"):
+        prepare_training_data(df, types, "low", 1, class_names=("same", "Same"))
+    text = pd.DataFrame({"diagnosis": ["malignant", "benign"] * 10, "x": range(20)})
+    assert default_class_names(text["diagnosis"], "diagnosis", ["malignant"]) == ("malignant", "benign")
+    several = pd.Series([0, 1, 2, 3] * 5)
+    assert default_class_names(several, "num", [1, 2, 3]) == ("num = 1, 2 or 3", "num = 0")
+
+
+def test_decimal_comma_file_trains_a_list_with_its_thresholds():
+    loaded = load_table(EURO_CSV, "prostate.csv")
+    types = infer_column_types(loaded.frame)
+    prepared = prepare_training_data(loaded.frame, types, guess_outcome(loaded.frame, types), 1)
+    assert "ID" not in prepared.X and {"Age", "PVol", "PreopPSA", "TVol"} <= set(prepared.X.columns)
+    assert all(prepared.X[name].dtype == "float64" for name in ("Age", "PVol", "PreopPSA"))

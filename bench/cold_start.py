@@ -25,6 +25,7 @@ data (297 rows) twice; printed: import time, first fit, second fit (wall and CPU
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -55,15 +56,17 @@ print(json.dumps(times))
 
 
 def run(command, cwd, env, user=None):
-    """Run a command (as ``user`` via setpriv when given); return (seconds, stdout)."""
+    """Run a command (as ``user`` via setpriv when given); return ("wall (CPU)", stdout)."""
     if user is not None:
         command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-    start = time.perf_counter()
+    start, children = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
-    return seconds, done.stdout
+    return f"{seconds:.1f} s ({cpu:.1f} CPU)", done.stdout
 
 
 def first_fit(clone, env, label, user=None):
@@ -119,15 +122,15 @@ def main(argv=None):
         clone = fresh_clone(parent, "made")
         borrow_venv(clone)
         seconds, _ = run(["make", ".venv/.warmed-kernels"], clone, env)
-        print(f"  make .venv/.warmed-kernels (compiles): {seconds:.1f} s")
+        print(f"  make .venv/.warmed-kernels (compiles): {seconds}")
         first_fit(clone, env, "first process after it")
 
         print("3. make again, then after touching kernels.py")
         seconds, out = run(["make", ".venv/.warmed-kernels"], clone, env)
-        print(f"  make again: {seconds:.2f} s, {out.strip() or 'nothing printed'}")
+        print(f"  make again: {seconds}, {out.strip() or 'nothing printed'}")
         (clone / "psl_core" / "kernels.py").touch()
         seconds, out = run(["make", ".venv/.warmed-kernels"], clone, env)
-        print(f"  after touch: {seconds:.1f} s, ran the step again: {'psl_core.warmup' in out}")
+        print(f"  after touch: {seconds}, ran the step again: {'psl_core.warmup' in out}")
 
         if not args.skip_image:
             print("4. the image's set-up (NUMBA_CACHE_DIR of its own, NUMBA_CPU_NAME=generic)")
@@ -145,7 +148,7 @@ def main(argv=None):
             image_env = clean_env(NUMBA_CACHE_DIR=str(cache), NUMBA_CPU_NAME="generic",
                                   PYTHONDONTWRITEBYTECODE="1", HOME=str(cache))
             seconds, _ = run([sys.executable, "-m", "psl_core.warmup"], clone, image_env, user)
-            print(f"  RUN python -m psl_core.warmup: {seconds:.1f} s")
+            print(f"  RUN python -m psl_core.warmup: {seconds}")
             first_fit(clone, image_env, "first process of a new container", user)
             first_fit(clone, image_env, "first process of another container", user)
     finally:

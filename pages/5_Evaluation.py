@@ -45,10 +45,11 @@ ss = st.session_state
 
 
 def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
-    bar = st.progress(0.0, text="Starting…")
+    bar = st.progress(0.0, text="Starting the workers…")
 
     def progress(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Split {done} of {total}")
+        # Splits run in parallel (every core) and report as each one finishes.
+        bar.progress(done / total, text=f"{done} of {total} splits done")
 
     def make_model():
         # The list's internal cross-validation only recommends where to stop; every stage is

@@ -20,7 +20,6 @@ for plots and CSV downloads.
 import numbers
 from dataclasses import dataclass
 
-import joblib
 import numpy as np
 import pandas as pd
 from scipy.special import expit
@@ -356,7 +355,6 @@ def monte_carlo_cv(
     confidence=0.95,
     progress=None,
     confidences=THREE_WAY_LEVELS,
-    n_jobs=-1,
 ):
     """Monte Carlo cross-validation of a list against logistic regression (paper, Sec. 5).
 
@@ -402,19 +400,9 @@ def monte_carlo_cv(
     confidence : float in (0, 1)
         Level of the intervals behind ``expected_loss``.
     progress : callable or None
-        ``progress(done, n_splits)`` each time a split is finished (in the calling
-        process; with several workers splits finish in any order, ``done`` counts them).
+        ``progress(done, n_splits)`` after every split.
     confidences : sequence of float in (0, 1)
         Levels of the three-way view.
-    n_jobs : int or None, default=-1
-        Splits fitted at once, through joblib: -1 uses every core, 1 runs them one after
-        another in this process, None leaves the choice to an enclosing
-        ``joblib.parallel_config``. The active joblib backend runs them (loky worker
-        processes by default; ``with joblib.parallel_backend("dask"):`` sends them to a
-        Dask cluster). The result does not depend on ``n_jobs`` or the backend: every
-        split is computed the same way and the rows come back in split order.
-        ``make_model`` and X are sent to the workers, so they must be picklable
-        (cloudpickle: lambdas and closures are fine).
 
     Returns
     -------
@@ -424,8 +412,6 @@ def monte_carlo_cv(
         raise PSLError(f"n_splits must be an integer >= 1, got {n_splits!r}")
     if not (isinstance(test_size, numbers.Real) and 0 < test_size < 1):
         raise PSLError(f"test_size must be a fraction in (0, 1), got {test_size!r}")
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
-        raise PSLError(f"n_jobs must be None or a non-zero integer (-1: every core), got {n_jobs!r}")
     cost_ratio = check_cost_ratio(cost_ratio)
     confidence = check_confidence(confidence)
     levels = np.array(sorted({check_confidence(c) for c in confidences} | {confidence}))
@@ -437,20 +423,17 @@ def monte_carlo_cv(
         splits = list(splitter.split(np.zeros(len(y)), y))
     except ValueError as exc:
         raise DataError(f"cannot split the data {n_splits} times with test_size={test_size:g}: {exc}") from None
+    indicators = _LiteralCache(X)
     threshold = decision_threshold(cost_ratio)
-    settings = (cost_ratio, threshold, confidence, levels)
-    tasks = (joblib.delayed(_split_rows)(split, X, y, train, test, make_model, settings)
-             for split, (train, test) in enumerate(splits))
-    per_split = [None] * n_splits
-    # Results arrive as splits finish (any order with several workers): the progress moves
-    # per split, and the rows are put back in split order below.
-    runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    for done, (split, rows) in enumerate(runner(tasks), start=1):
-        per_split[split] = rows
+    measures, three_way = [], []
+    for split, (train, test) in enumerate(splits):
+        model = make_model().fit(_rows(X, train), y[train])
+        _evaluate_split(
+            split, model, indicators, y, train, test, cost_ratio, threshold, confidence, levels,
+            measures, three_way,
+        )
         if progress is not None:
-            progress(done, n_splits)
-    measures = [row for rows, _ in per_split for row in rows]
-    three_way = [row for _, rows in per_split for row in rows]
+            progress(split + 1, n_splits)
     return CVResult(
         measures=pd.DataFrame(measures, columns=["split", "stage", "method", "measure", "value"]),
         three_way=pd.DataFrame(
@@ -469,8 +452,8 @@ def monte_carlo_cv(
 class _LiteralCache:
     """0/1 value of literals on every row of X, each literal evaluated once.
 
-    One per split of the Monte Carlo loop (splits may run in other processes); the split
-    asks it for the value of each of its list's literals.
+    Lists fitted on different splits share most of their literals (the same categories,
+    often the same thresholds), so the Monte Carlo loop evaluates each only once.
     """
 
     def __init__(self, X):
@@ -485,26 +468,6 @@ class _LiteralCache:
         if literal not in self.values:
             self.values[literal] = literal.evaluate(self.columns[literal.column])
         return self.values[literal]
-
-
-def _split_rows(split, X, y, train, test, make_model, settings):
-    """One split of :func:`monte_carlo_cv`, run by a joblib worker: the list fitted on
-    ``train`` and measured on ``test``.
-
-    Returns
-    -------
-    split : int
-    rows : (measures, three_way)
-        The split's tidy rows (see :func:`_evaluate_split`).
-    """
-    cost_ratio, threshold, confidence, levels = settings
-    model = make_model().fit(_rows(X, train), y[train])
-    measures, three_way = [], []
-    _evaluate_split(
-        split, model, _LiteralCache(X), y, train, test, cost_ratio, threshold, confidence, levels,
-        measures, three_way,
-    )
-    return split, (measures, three_way)
 
 
 def _rows(X, index):

@@ -10,8 +10,9 @@ Numbers only: the measures, tables and per-split results, no figures.
 - :func:`monte_carlo_cv`: the paper's evaluation. Repeated stratified train/test splits;
   per split and stage the test expected entropy, Brier score, AUC and expected loss of the
   list and of two logistic-regression baselines on the same features, and the three-way
-  view (decide or abstain) over a range of confidence levels. :func:`band_summary` turns
-  the per-split values into stagewise means with 95 % confidence bands.
+  view (decide or abstain) over a range of confidence levels; the splits run in parallel
+  through joblib (worker processes, or a Dask cluster). :func:`band_summary` turns the
+  per-split values into stagewise means with 95 % confidence bands.
 
 All tables are pandas DataFrames; the per-split results are tidy (one value per row), ready
 for plots and CSV downloads.

@@ -3,12 +3,16 @@
 #   docker run --rm -p 8501:8501 -v psl-models:/data/models psl-triage
 FROM python:3.11-slim
 
-# The code under /app is read-only for the app user, so numba caches compiled code in /tmp.
+# The code under /app is read-only for the app user; numba's compiled kernels live in
+# NUMBA_CACHE_DIR, compiled during the build (below) and writable by the app user.
+# NUMBA_CPU_NAME=generic compiles for any x86-64 CPU, so the cache built on one machine is
+# valid on the machine that runs the image (numba keys its cache by CPU model otherwise).
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    NUMBA_CACHE_DIR=/tmp/numba-cache \
+    NUMBA_CACHE_DIR=/var/cache/psl-numba \
+    NUMBA_CPU_NAME=generic \
     PSL_MODEL_DIR=/data/models \
     PSL_MAX_UPLOAD_MB=50
 
@@ -23,11 +27,17 @@ WORKDIR /app
 COPY requirements.txt ./
 RUN pip install -r requirements.txt
 
-COPY . .
-RUN mkdir -p /data/models \
-    && chown psl:psl /data/models
+RUN mkdir -p /data/models "$NUMBA_CACHE_DIR" \
+    && chown psl:psl /data/models "$NUMBA_CACHE_DIR"
 
+# The library first, and its kernels compiled as the app user into NUMBA_CACHE_DIR (about
+# 30 s): every container starts with them compiled, and an edit outside psl_core does
+# not compile them again.
+COPY psl_core/ psl_core/
 USER psl
+RUN python -m psl_core.warmup
+
+COPY . .
 VOLUME /data/models
 EXPOSE 8501
 

@@ -16,14 +16,18 @@ CHROMIUM := /usr/bin/chromium
 
 RUN_STAMP  := $(VENV)/.installed-requirements
 TEST_STAMP := $(VENV)/.installed-requirements-test
+# numba's compiled kernels, cached on disk (psl_core/__pycache__) by psl_core.warmup: the
+# first fit then loads them in under a second instead of compiling for half a minute.
+WARM_STAMP := $(VENV)/.warmed-kernels
 
-.PHONY: run test bench chromium clean help
+.PHONY: run test bench chromium clean help warm
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make run    set up .venv and start the app on http://localhost:$(PORT) (PORT=8600 to change)"
+	@echo "make run    set up .venv, compile the kernels and start the app on http://localhost:$(PORT) (PORT=8600 to change)"
 	@echo "make test   set up .venv (and Debian chromium when root), lint with ruff and run the whole test suite"
 	@echo "make bench  psl_core against scikit-psl and FasterRisk (BENCH_ARGS=\"--splits 10\"; see bench/README.md)"
+	@echo "make warm   compile psl_core's kernels into numba's cache now (run and test do it when kernels.py changed)"
 	@echo "make clean  remove .venv and test artifacts"
 
 $(PY):
@@ -40,9 +44,20 @@ $(TEST_STAMP): requirements-test.txt requirements.txt | $(PY)
 	$(PIP_INSTALL) -r requirements-test.txt
 	@touch $@
 
-run: $(RUN_STAMP)
+# Compile the kernels once per change of their source (or of numba: requirements.txt).
+$(WARM_STAMP): psl_core/kernels.py psl_core/warmup.py $(RUN_STAMP)
+	@echo "Compiling psl_core's kernels into numba's cache (after a change of psl_core/kernels.py; about 30 s)"
+	$(PY) -m psl_core.warmup
+	@touch $@
+
+run: $(RUN_STAMP) $(WARM_STAMP)
 	PSL_MAX_UPLOAD_MB=$(PSL_MAX_UPLOAD_MB) $(VENV)/bin/streamlit run app.py \
 		--server.address $(ADDRESS) --server.port $(PORT) --server.maxUploadSize $(PSL_MAX_UPLOAD_MB)
+
+# Compile (or load) the kernels now, whatever the stamp says.
+warm: $(RUN_STAMP)
+	$(PY) -m psl_core.warmup
+	@touch $(WARM_STAMP)
 
 # Browser tests drive Debian's chromium through Playwright (Playwright's own
 # browser download cannot work on a closed network).
@@ -59,7 +74,7 @@ chromium:
 	fi
 
 # pytest's exit code 5 means "no tests were collected": reported, not a failure.
-test: $(TEST_STAMP) chromium
+test: $(TEST_STAMP) $(WARM_STAMP) chromium
 	$(VENV)/bin/ruff check .
 	@status=0; $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; status=0; fi; \

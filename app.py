@@ -10,9 +10,32 @@ Declaring the pages with ``st.navigation`` rather than letting Streamlit find th
 ``pages/`` is what lets the landing page be called "Data" in the sidebar instead of taking the
 entry point's file name. The session-state contract between the pages is documented in each
 page's docstring, starting with ``pages/0_Data.py``.
+
+At the first run the server also starts loading psl_core's compiled numba kernels in a
+background thread (:func:`psl_core.warmup.warm_kernels`), so that no page waits for them.
 """
 
+import threading
+
 import streamlit as st
+
+
+def _warm_kernels() -> None:
+    from psl_core.warmup import warm_kernels  # imported here: the first page need not wait
+
+    warm_kernels()
+
+
+@st.cache_resource(show_spinner=False)
+def _warm_kernels_in_background() -> threading.Thread:
+    """Load psl_core's compiled kernels (or compile what numba's cache lacks) once per server,
+    in a thread: the first page does not wait, and the first Train click finds them ready."""
+    thread = threading.Thread(target=_warm_kernels, name="psl-warm-kernels", daemon=True)
+    thread.start()
+    return thread
+
+
+_warm_kernels_in_background()
 
 PAGES = [
     st.Page("pages/0_Data.py", title="Data", default=True),

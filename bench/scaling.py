@@ -9,7 +9,8 @@ Run from the repository root with the project's python:
 Data: a logistic model on random features, half continuous (standard normal, full float
 precision, so every value is distinct: the worst case for threshold search) and half binary
 (Bernoulli(0.3)); the first 10 features carry signal, the rest are noise. One fit per
-configuration, after a small warm-up fit that absorbs numba's compilation (reported).
+configuration, after a small warm-up fit that absorbs numba's compilation (reported), with the
+process's peak resident memory during the fit (Linux: VmHWM, reset before each fit).
 Row counts run in increasing order; a configuration whose time, extrapolated from the same
 feature count's smaller runs (log-log slope, at least linear), would overrun --budget
 seconds for the whole run is skipped and listed with its prediction.
@@ -48,6 +49,28 @@ def synthetic(n_rows, n_features, seed=0):
     logits = standardized @ weights - 0.5
     y = (rng.random(n_rows) < 1.0 / (1.0 + np.exp(-logits))).astype(np.int64)
     return X, y
+
+
+def reset_peak_memory():
+    """Reset the process's peak resident memory (Linux: /proc/self/clear_refs); False if unsupported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def resident_mb(field):
+    """VmRSS (now) or VmHWM (peak since the last reset) of this process in MB; NaN if unknown."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
 
 
 def predict_seconds(points, n_rows):
@@ -101,7 +124,10 @@ def main(argv=None):
     print(f"max_stages={args.max_stages}, psl_core's {args.setup} setup\n")
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
-    print(f"{'features':>8}  {'rows':>9}  {'wall s':>9}  {'CPU s':>9}  {'us/row':>8}  {'data s':>7}")
+    print("peak MB: the process's peak resident memory during the fit (VmHWM, reset before it; it holds")
+    print("the data: X float64 and y); before MB: resident memory just before the fit")
+    print(f"{'features':>8}  {'rows':>9}  {'wall s':>9}  {'CPU s':>9}  {'us/row':>8}  {'data s':>7}"
+          f"  {'before MB':>9}  {'peak MB':>8}")
 
     timings = {n_features: [] for n_features in features}
     run_start = time.perf_counter()
@@ -116,14 +142,17 @@ def main(argv=None):
             start = time.perf_counter()
             X, y = synthetic(n_rows, n_features)
             data_seconds = time.perf_counter() - start
+            before = resident_mb("VmRSS")
+            reset = reset_peak_memory()
             start, cpu_start = time.perf_counter(), time.process_time()
             make_model().fit(X, y)
             seconds = time.perf_counter() - start
             cpu_seconds = time.process_time() - cpu_start
+            peak = resident_mb("VmHWM") if reset else float("nan")
             del X, y
             timings[n_features].append((n_rows, seconds, cpu_seconds))
             print(f"{n_features:>8}  {n_rows:>9}  {seconds:>9.3f}  {cpu_seconds:>9.3f}  "
-                  f"{1e6 * seconds / n_rows:>8.2f}  {data_seconds:>7.2f}", flush=True)
+                  f"{1e6 * seconds / n_rows:>8.2f}  {data_seconds:>7.2f}  {before:>9.0f}  {peak:>8.0f}", flush=True)
 
     print("\ngrowth exponent: least-squares slope of log(time) vs log(rows), 1 = linear;")
     print("CPU time is the steadier measure when other processes share the cores")

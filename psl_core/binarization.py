@@ -192,7 +192,7 @@ def read_columns(X):
     if np.iscomplexobj(array):
         raise DataError("Complex data not supported: a scoring list needs real numbers")
     try:
-        array = array.astype(float)
+        array = np.asarray(array, dtype=float)  # the caller's float array itself: no copy of a large X
     except ValueError:
         raise DataError(
             "X has non-numeric values: pass a pandas DataFrame to use text or categorical columns"

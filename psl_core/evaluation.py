@@ -10,8 +10,9 @@ Numbers only: the measures, tables and per-split results, no figures.
 - :func:`monte_carlo_cv`: the paper's evaluation. Repeated stratified train/test splits;
   per split and stage the test expected entropy, Brier score, AUC and expected loss of the
   list and of two logistic-regression baselines on the same features, and the three-way
-  view (decide or abstain) over a range of confidence levels. :func:`band_summary` turns
-  the per-split values into stagewise means with 95 % confidence bands.
+  view (decide or abstain) over a range of confidence levels; the splits run in parallel
+  through joblib (worker processes, or a Dask cluster). :func:`band_summary` turns the
+  per-split values into stagewise means with 95 % confidence bands.
 
 All tables are pandas DataFrames; the per-split results are tidy (one value per row), ready
 for plots and CSV downloads.
@@ -20,6 +21,7 @@ for plots and CSV downloads.
 import numbers
 from dataclasses import dataclass
 
+import joblib
 import numpy as np
 import pandas as pd
 from scipy.special import expit
@@ -359,6 +361,7 @@ def monte_carlo_cv(
     confidences=THREE_WAY_LEVELS,
     tolerance=DEFAULT_TOLERANCE,
     bedside_stages=None,
+    n_jobs=-1,
 ):
     """Monte Carlo cross-validation of a list against logistic regression (paper, Sec. 5).
 
@@ -407,7 +410,8 @@ def monte_carlo_cv(
     confidence : float in (0, 1)
         Level of the intervals behind ``expected_loss``.
     progress : callable or None
-        ``progress(done, n_splits)`` after every split.
+        ``progress(done, n_splits)`` each time a split is finished (in the calling
+        process; with several workers splits finish in any order, ``done`` counts them).
     confidences : sequence of float in (0, 1)
         Levels of the three-way view.
     tolerance : float in [0, 1)
@@ -417,6 +421,15 @@ def monte_carlo_cv(
         recommended length): each split's list is used up to this stage (or its end) and its
         stop statistics are counted on its training part with this stage as reference. None
         uses each split list's own ``recommended_stages_``, else its whole length.
+    n_jobs : int or None, default=-1
+        Splits fitted at once, through joblib: -1 uses every core, 1 runs them one after
+        another in this process, None leaves the choice to an enclosing
+        ``joblib.parallel_config``. The active joblib backend runs them (loky worker
+        processes by default; ``with joblib.parallel_backend("dask"):`` sends them to a
+        Dask cluster). The result does not depend on ``n_jobs`` or the backend: every
+        split is computed the same way and the rows come back in split order.
+        ``make_model`` and X are sent to the workers, so they must be picklable
+        (cloudpickle: lambdas and closures are fine).
 
     Returns
     -------
@@ -426,6 +439,8 @@ def monte_carlo_cv(
         raise PSLError(f"n_splits must be an integer >= 1, got {n_splits!r}")
     if not (isinstance(test_size, numbers.Real) and 0 < test_size < 1):
         raise PSLError(f"test_size must be a fraction in (0, 1), got {test_size!r}")
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
+        raise PSLError(f"n_jobs must be None or a non-zero integer (-1: every core), got {n_jobs!r}")
     cost_ratio = check_cost_ratio(cost_ratio)
     confidence = check_confidence(confidence)
     tolerance = check_tolerance(tolerance)
@@ -438,17 +453,20 @@ def monte_carlo_cv(
         splits = list(splitter.split(np.zeros(len(y)), y))
     except ValueError as exc:
         raise DataError(f"cannot split the data {n_splits} times with test_size={test_size:g}: {exc}") from None
-    indicators = _LiteralCache(X)
     threshold = decision_threshold(cost_ratio)
-    measures, three_way = [], []
-    for split, (train, test) in enumerate(splits):
-        model = make_model().fit(_rows(X, train), y[train])
-        _evaluate_split(
-            split, model, indicators, y, train, test, cost_ratio, threshold, confidence, levels,
-            measures, three_way, tolerance, bedside_stages,
-        )
+    settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages)
+    tasks = (joblib.delayed(_split_rows)(split, X, y, train, test, make_model, settings)
+             for split, (train, test) in enumerate(splits))
+    per_split = [None] * n_splits
+    # Results arrive as splits finish (any order with several workers): the progress moves
+    # per split, and the rows are put back in split order below.
+    runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    for done, (split, rows) in enumerate(runner(tasks), start=1):
+        per_split[split] = rows
         if progress is not None:
-            progress(split + 1, n_splits)
+            progress(done, n_splits)
+    measures = [row for rows, _ in per_split for row in rows]
+    three_way = [row for _, rows in per_split for row in rows]
     return CVResult(
         measures=pd.DataFrame(measures, columns=["split", "stage", "method", "measure", "value"]),
         three_way=pd.DataFrame(
@@ -468,8 +486,8 @@ def monte_carlo_cv(
 class _LiteralCache:
     """0/1 value of literals on every row of X, each literal evaluated once.
 
-    Lists fitted on different splits share most of their literals (the same categories,
-    often the same thresholds), so the Monte Carlo loop evaluates each only once.
+    One per split of the Monte Carlo loop (splits may run in other processes); the split
+    asks it for the value of each of its list's literals.
     """
 
     def __init__(self, X):
@@ -484,6 +502,26 @@ class _LiteralCache:
         if literal not in self.values:
             self.values[literal] = literal.evaluate(self.columns[literal.column])
         return self.values[literal]
+
+
+def _split_rows(split, X, y, train, test, make_model, settings):
+    """One split of :func:`monte_carlo_cv`, run by a joblib worker: the list fitted on
+    ``train`` and measured on ``test``.
+
+    Returns
+    -------
+    split : int
+    rows : (measures, three_way)
+        The split's tidy rows (see :func:`_evaluate_split`).
+    """
+    cost_ratio, threshold, confidence, levels, tolerance, bedside_stages = settings
+    model = make_model().fit(_rows(X, train), y[train])
+    measures, three_way = [], []
+    _evaluate_split(
+        split, model, _LiteralCache(X), y, train, test, cost_ratio, threshold, confidence, levels,
+        measures, three_way, tolerance, bedside_stages,
+    )
+    return split, (measures, three_way)
 
 
 def _rows(X, index):

@@ -49,6 +49,8 @@ TIE_TOLERANCE = 1e-12
 # flat then is a plateau (typically a score of the wrong sign, which pools every total),
 # and its first cut is taken. This bounds the evaluations per track.
 MAX_GRID_POINTS = 65
+# Class counts kept per feature search (:func:`_cut_value`): 8 MB.
+LOW_CACHE_VALUES = 1 << 20
 
 
 @njit(cache=True)
@@ -686,14 +688,16 @@ def _candidate_value(
 
 @njit(cache=True)
 def _cut_value(
-    c, column, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows, have_low, t, scores,
+    c, column, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows, low_cut, t, scores,
     negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, criterion,
     fold_pos, fold_neg, pos, neg, q,
 ):
     """Entry ``column`` of the criterion of cut ``c`` on track ``t``
     (:func:`_candidate_value`), memoized in row c of ``memo`` (the cuts evaluated are
-    listed in ``touched``); the cut's class counts (:func:`_low_counts`) are computed the
-    first time any track needs them. A cut that is not ``allowed`` is worth +inf.
+    listed in ``touched``); the cut's class counts (:func:`_low_counts`) are kept for the
+    other tracks in row ``c % len(lows)`` of ``lows`` (``low_cut`` says which cut a row
+    holds; a cut whose row was taken over is counted again). A cut that is not ``allowed``
+    is worth +inf.
 
     Returns (value, n_touched).
     """
@@ -705,10 +709,10 @@ def _cut_value(
         return np.inf, n_touched + 1
     row = 0
     if problem == LABELS:
-        row = c
-        if not have_low[c]:
-            _low_counts(start, positions, cut_positions[c], lows[c])
-            have_low[c] = True
+        row = c % lows.shape[0]
+        if low_cut[row] != c:
+            _low_counts(start, positions, cut_positions[c], lows[row])
+            low_cut[row] = c
     _candidate_value(
         problem, start, positions, cut_positions[c], lows[row], scores[t], negated[t],
         group_int, group_float, reach_lo_slot, reach_hi_slot,
@@ -720,7 +724,7 @@ def _cut_value(
 @njit(cache=True)
 def _bisect(
     column, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions, cut_positions,
-    allowed, lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink,
+    allowed, lows, low_cut, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink,
     criterion, fold_pos, fold_neg, pos, neg, q,
 ):
     """The first cut in ``lo..hi`` minimizing entry ``column`` of the criterion on track
@@ -739,7 +743,7 @@ def _bisect(
                 grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
             values[i], n_touched = _cut_value(
                 grid[i], column, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows,
-                have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
+                low_cut, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
                 method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
             )
         smallest = values[0]
@@ -820,9 +824,13 @@ def _search_feature(
     fold_neg = np.empty((n_folds, size))
     nested = problem == LABELS and (criterion == NESTED_CV_BRIER or criterion == NESTED_CV_LOG_LOSS)
     memo = np.full((n_cuts, 2 * n_folds + 1 if nested else 1), np.nan)
-    # Class counts below each cut, shared by the tracks (labelled rows only).
-    lows = np.empty((n_cuts if problem == LABELS else 1, start.shape[0] - 1))
-    have_low = np.zeros(n_cuts, dtype=np.bool_)
+    # Class counts below the cuts evaluated, shared by the tracks (labelled rows only): at
+    # most LOW_CACHE_VALUES numbers (a feature with a million distinct values has a million
+    # cuts, and a flat criterion visits most of them).
+    n_codes = start.shape[0] - 1
+    n_low_rows = min(n_cuts, max(1, LOW_CACHE_VALUES // max(n_codes, 1))) if problem == LABELS else 1
+    lows = np.empty((n_low_rows, n_codes))
+    low_cut = np.full(n_low_rows, -1, dtype=np.int64)
     touched = np.empty(n_cuts, dtype=np.int64)
     best_cut = np.zeros(n_tracks, dtype=np.int64)
     best_value = np.zeros(n_tracks)
@@ -841,14 +849,14 @@ def _search_feature(
         if nested:
             best_cut[t], _, n_touched = _bisect(
                 2 * n_folds, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
-                positions, cut_positions, allowed, lows, have_low, t, scores, negated, group_int, group_float,
+                positions, cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float,
                 reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
             )
             loss = 0.0
             for f in range(n_folds):
                 cut, _, n_touched = _bisect(
                     f, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
-                    positions, cut_positions, allowed, lows, have_low, t, scores, negated, group_int, group_float,
+                    positions, cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float,
                     reach_lo_slot, reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
                 )
                 loss += memo[cut, n_folds + f]
@@ -860,14 +868,14 @@ def _search_feature(
                 for c in (lo, hi):
                     _, n_touched = _cut_value(
                         c, 0, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows,
-                        have_low, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
+                        low_cut, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
                         method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
                     )
                 lo += 1
                 hi -= 1
             best_cut[t], best_value[t], n_touched = _bisect(
                 0, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions,
-                cut_positions, allowed, lows, have_low, t, scores, negated, group_int, group_float, reach_lo_slot,
+                cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float, reach_lo_slot,
                 reach_hi_slot, method, shrink, criterion, fold_pos, fold_neg, pos, neg, q,
             )
             if outer:

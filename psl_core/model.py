@@ -384,10 +384,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         folds = None
         if self.loss in CROSS_VALIDATED:
             folds = _stratified_folds(
-                y01[search_rows], self.cv_folds, self.random_state, [c.values[search_rows] for c in columns],
+                _take(y01, search_rows), self.cv_folds, self.random_state,
+                [_take(c.values, search_rows) for c in columns],
             )
         evaluator = LabelEvaluator(
-            features, y01[search_rows], score_set,
+            features, _take(y01, search_rows), score_set,
             CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
         )
         self._search(evaluator, score_set, progress)
@@ -503,10 +504,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         for k in range(len(self.literals_) + 1):
             if k > 0:
                 literal = self.literals_[k - 1]
-                totals = totals + self.scores_[k - 1] * literal.evaluate(by_name[literal.column].values[rows])
+                totals = totals + self.scores_[k - 1] * literal.evaluate(_take(by_name[literal.column].values, rows))
             reachable = reachable_totals(self.scores_[:k])
-            shrink = np.array([float(self.prior_strength), y01[rows].mean()])
-            q, pos, neg = calibrate_stage(totals, y01[rows], reachable, self.calibration, shrink)
+            shrink = np.array([float(self.prior_strength), _take(y01, rows).mean()])
+            q, pos, neg = calibrate_stage(totals, _take(y01, rows), reachable, self.calibration, shrink)
             self.stage_totals_.append(reachable)
             self.stage_probabilities_.append(q)
             self.stage_positives_.append(pos)
@@ -730,6 +731,14 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         return tags
 
 
+def _take(values, rows):
+    """``values[rows]``; the array itself (no copy) when ``rows`` are all its rows in order,
+    as they are without ``calibration_size``: a large table is not copied per stage."""
+    if len(rows) == len(values):
+        return values
+    return values[rows]
+
+
 def _subset(feature, rows):
     """A candidate feature restricted to some rows (for a held-out calibration set)."""
     if len(rows) == len(feature.values):
@@ -769,7 +778,10 @@ def _stratified_folds(y01, n_folds, random_state, keys=None):
     n_folds = max(2, min(n_folds, int(np.bincount(y01).min())))
     order = np.arange(len(y01))
     if keys is not None:
-        codes = [np.unique(values, return_inverse=True)[1] for values in keys]
+        # Numbers sort as they are (the order of their ranks, without a sort per column to
+        # rank them); text is ranked first.
+        codes = [values if values.dtype.kind in "biuf" else np.unique(values, return_inverse=True)[1]
+                 for values in keys]
         order = np.lexsort([y01] + codes)
     folds = np.empty(len(y01), dtype=np.int64)
     splitter = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)

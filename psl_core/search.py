@@ -272,7 +272,9 @@ def candidate_cuts(feature, min_support, used=()):
     allowed = (positions >= min_support) & (positions <= n_rows - min_support)
     for cut in used:
         allowed &= np.abs(positions - positions[cut]) >= min_support
-    cut_index = np.delete(np.arange(len(positions)), list(used))
+    cut_index = np.arange(len(positions))
+    if len(used):
+        cut_index = np.delete(cut_index, list(used))
     if not allowed[cut_index].any():
         return cut_index, np.zeros(len(cut_index), dtype=np.bool_)
     return cut_index, (allowed | (positions == 0) | (positions == n_rows))[cut_index]

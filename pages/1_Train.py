@@ -132,6 +132,11 @@ def setup_default(key: str):
     return SETUPS[DEFAULT_SETUP][key]
 
 
+def setup_values(key: str) -> tuple[str, str]:
+    """An option's value in the paper's and in the recommended setup, labelled, for a help text."""
+    return f"{SETUPS['paper'][key]:g}{PAPER}", f"{SETUPS['recommended'][key]:g}{RECOMMENDED}"
+
+
 def apply_setup() -> None:
     """on_change of the setup choice: fill the option widgets with that setup's choices
     (a callback, so the values are in place before the widgets are drawn)."""
@@ -275,9 +280,9 @@ else:
                 value=float(setup_default("prior_strength")),
                 step=1.0,
                 format="%.1f",
-                help="0" + PAPER + "; 2" + RECOMMENDED + ". Pulls the probability of a total seen in "
+                help="{}; {}. Pulls the probability of a total seen in "
                 "few training rows toward the overall rate, so that rare totals do not get extreme "
-                "probabilities.",
+                "probabilities.".format(*setup_values("prior_strength")),
                 key="w_train_prior_strength",
                 persist_state="session",
             )
@@ -287,8 +292,8 @@ else:
                 max_value=3,
                 value=int(setup_default("max_feature_uses")),
                 step=1,
-                help="1" + PAPER + ": every feature once; 2" + RECOMMENDED + ": a later stage may ask "
-                "about the same measurement with another threshold (its value is entered once).",
+                help="{}: every feature once; {}: a later stage may ask about the same measurement "
+                "with another threshold (its value is entered once).".format(*setup_values("max_feature_uses")),
                 key="w_train_max_feature_uses",
                 persist_state="session",
             )
@@ -298,11 +303,12 @@ else:
                 max_value=1000,
                 value=int(setup_default("min_support")),
                 step=1,
-                help="1" + PAPER + ": any threshold; 10" + RECOMMENDED + ": a threshold is only used where "
+                help="{}: any threshold; {}: a threshold is only used where "
                 "at least this many training rows fall on each side of it (and between it and the "
                 "feature's other threshold), and a yes/no feature only when at least this many rows "
                 "answer yes and as many no. Keeps the list from singling out a few extreme cases by "
-                "chance. With fewer than twice this many rows no threshold qualifies.",
+                "chance. With fewer than twice this many rows no threshold qualifies.".format(
+                    *setup_values("min_support")),
                 key="w_train_min_support",
                 persist_state="session",
             )

@@ -32,8 +32,8 @@ from psl_triage.questions import percent
 from psl_triage.store import slugify
 
 SCORE_SET_PRESETS = {
-    "paper": (-3, -2, -1, 1, 2, 3),
-    "positive": (1, 2, 3),
+    "paper": PAPER_SETUP["score_set"],
+    "positive": tuple(s for s in PAPER_SETUP["score_set"] if s > 0),
 }
 """The score sets the page offers besides a custom one; "paper" is the paper's {±1, ±2, ±3}."""
 
@@ -116,7 +116,8 @@ DEFAULT_SETUP = "recommended"
 
 @dataclass(frozen=True)
 class TrainingOptions:
-    """The learner's options on the Train page; the defaults are the paper's setup.
+    """The learner's options on the Train page; the defaults are the paper's setup
+    (read from :data:`~psl_core.model.PAPER_SETUP` and the estimator, not restated).
 
     Attributes
     ----------
@@ -152,14 +153,14 @@ class TrainingOptions:
     """
 
     score_set: tuple = SCORE_SET_PRESETS["paper"]
-    calibration: str = "isotonic"
-    binarization: str = "in-search"
-    threshold_search: str = "bisect"
-    loss: str = "entropy"
-    prior_strength: float = 0.0
-    max_feature_uses: int = 1
-    min_support: int = 1
-    interval_correction: str = "bonferroni"
+    calibration: str = PAPER_SETUP["calibration"]
+    binarization: str = ProbabilisticScoringList().binarization
+    threshold_search: str = ProbabilisticScoringList().threshold_search
+    loss: str = PAPER_SETUP["loss"]
+    prior_strength: float = PAPER_SETUP["prior_strength"]
+    max_feature_uses: int = PAPER_SETUP["max_feature_uses"]
+    min_support: int = PAPER_SETUP["min_support"]
+    interval_correction: str = PAPER_SETUP["interval_correction"]
     max_stages: int | None = None
     test_fraction: float = 1 / 3
     seed: int = 0

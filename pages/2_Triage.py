@@ -66,6 +66,7 @@ from psl_triage.questions import (
 from psl_triage.record import record_text, triage_record
 from psl_triage.store import list_models, load_model
 from psl_triage.text import md
+from psl_triage.training import readable_columns
 from ui import cost_ratio_input, link
 
 TRAINED = "trained"
@@ -304,7 +305,7 @@ with st.expander("How this works"):
 """
     )
 
-questions = build_questions(model, metadata.get("columns"))[:length]
+questions = build_questions(model, readable_columns(metadata))[:length]
 n_questions = len(questions)
 bands = stage_bands(model, confidence)
 answers = ss.triage_answers

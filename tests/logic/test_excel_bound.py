@@ -12,9 +12,10 @@ from psl_triage.data import MAX_EXCEL_UNPACKED_MB, load_table
 
 
 # --------------------------------------------------------------- Excel within a memory bound
-def inflated_xlsx(padding_bytes):
-    """A small valid workbook whose sheet XML carries ``padding_bytes`` of blank space
-    (written in chunks: the padding is never held in memory)."""
+def inflated_xlsx(padding_bytes, one_cell=False):
+    """A small valid workbook whose sheet XML carries ``padding_bytes`` of blank space, or with
+    ``one_cell`` a last row with one cell of that many letters (written in chunks: the
+    padding is never held in memory here)."""
     buffer = io.BytesIO()
     pd.DataFrame({"age": [50, 60, 70] * 10, "sick": [0, 1, 1] * 10}).to_excel(buffer, index=False)
     source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
@@ -27,10 +28,10 @@ def inflated_xlsx(padding_bytes):
                 continue
             head, tail = content.split(b"</sheetData>")
             with target.open(info.filename, "w") as stream:
-                stream.write(head)
+                stream.write(head + (b'<row r="40"><c r="A40" t="inlineStr"><is><t>' if one_cell else b""))
                 for start in range(0, padding_bytes, 2**20):
-                    stream.write(b" " * min(2**20, padding_bytes - start))
-                stream.write(b"</sheetData>" + tail)
+                    stream.write((b"x" if one_cell else b" ") * min(2**20, padding_bytes - start))
+                stream.write((b"</t></is></c></row>" if one_cell else b"") + b"</sheetData>" + tail)
     return out.getvalue()
 
 

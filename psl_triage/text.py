@@ -23,10 +23,15 @@ import re
 
 # CommonMark lets a backslash escape any ASCII punctuation character, which then shows as
 # itself. Escaping all of them covers Markdown's syntax (emphasis, links, images, code,
-# headings, lists, tables), raw HTML, GitHub's autolinks ("www.", "http://", e-mail) and
+# headings, lists, tables), raw HTML, autolinks in angle brackets and
 # Streamlit's additions: colored text and icons (":red[...]", ":material/...:"), emoji
 # short codes (":smile:") and LaTeX ("$...$").
 _MARKDOWN_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")
+# GitHub's literal autolinks ("http://...", "www....", "a@b.org") are found in the text after
+# the escapes are read, so escaping cannot stop them: an invisible WORD JOINER after "http:",
+# "www" and "@" breaks their patterns without changing what a reader sees.
+_AUTOLINK_START = re.compile(r"(?i)(:(?=/)|\bwww(?=\.)|@)")
+WORD_JOINER = "\u2060"
 # Numeric character references: plotly decodes those (its list of named entities is short).
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _HTML_SPECIAL = {"&": "&#38;", "<": "&#60;", ">": "&#62;"}
@@ -37,10 +42,12 @@ def md(value):
 
     Any object is shown as ``str(value)``. Runs of white space, line breaks included,
     become one space: a name is one line, and a line break could start a Markdown block.
+    Web and e-mail addresses get an invisible word joiner, so they are not made links.
 
     For example ``md("![b](http://h/x.png)")`` is ``\\!\\[b\\]\\(http\\:\\/\\/h\\/x\\.png\\)``.
     """
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(value).split()))
+    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(str(value).split()))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
 def plotly_text(value):
@@ -55,4 +62,4 @@ def plotly_text(value):
 def shown(source):
     """The text a reader sees of Markdown source written with :func:`md`: the escapes
     removed (what tests compare page text with)."""
-    return _ESCAPED.sub(r"\1", str(source))
+    return _ESCAPED.sub(r"\1", str(source)).replace(WORD_JOINER, "")

@@ -21,7 +21,7 @@ HOSTILE = [
 
 @given(st.text())
 def test_a_reader_sees_the_text_itself(text):
-    assert shown(md(text)) == " ".join(text.split())
+    assert shown(md(text)) == " ".join(text.split()).replace("\u2060", "")
 
 
 def unescaped_punctuation(escaped):
@@ -46,3 +46,21 @@ def test_plotly_text_has_no_tags(text):
     escaped = plotly_text(text)
     assert "<" not in escaped and ">" not in escaped
     assert escaped.replace("&#60;", "<").replace("&#62;", ">").replace("&#38;", "&") == text
+
+
+def test_addresses_are_not_autolinked():
+    for text in ("http://127.0.0.1:9/x", "HTTPS://host/x", "www.example.org", "nurse@example.org"):
+        escaped = md(text).replace("\\", "")
+        assert not re.search(r"(?i)https?://|www\.|@\w", escaped), escaped
+        assert shown(md(text)) == text
+
+
+def test_the_triage_figure_shows_stage_labels_as_text():
+    from psl_core.decision import StepResult
+    from psl_triage.questions import triage_figure
+
+    steps = [StepResult(stage=k, totals=[0], probability_low=0.2, probability_high=0.2, lower=0.1, upper=0.3,
+                        threshold=0.5, decision="continue", stop_reason=None, lean=None, expected_loss=0.2)
+             for k in range(2)]
+    figure = triage_figure(steps, 0.5, stage_labels=["Start", '<a href="http://127.0.0.1:9/x">Q1</a>'])
+    assert "<" not in "".join(figure.layout.xaxis.ticktext)

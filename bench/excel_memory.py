@@ -8,46 +8,16 @@ rows of 30 ("cells"), reads it with psl_triage.data.load_table and prints the pr
 resident memory before and after (ru_maxrss). Results: bench/README.md.
 """
 
-import io
 import resource
 import sys
 import time
-import zipfile
 from pathlib import Path
 
-import pandas as pd
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "logic")]
+from test_excel_bound import inflated_xlsx  # noqa: E402  (the tests' builder of these files)
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from psl_triage.data import load_table  # noqa: E402
-
-
-def inflated_xlsx(n_bytes, kind):
-    buffer = io.BytesIO()
-    pd.DataFrame({"age": [50, 60, 70] * 10, "sick": [0, 1, 1] * 10}).to_excel(buffer, index=False)
-    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target:
-        for info in source.infolist():
-            content = source.read(info.filename)
-            if info.filename != "xl/worksheets/sheet1.xml":
-                target.writestr(info, content)
-                continue
-            head, tail = content.split(b"</sheetData>")
-            with target.open(info.filename, "w") as stream:
-                stream.write(head)
-                if kind == "cells":
-                    row = b"<row>" + b"<c><v>1</v></c>" * 30 + b"</row>"
-                    for _ in range(n_bytes // len(row)):
-                        stream.write(row)
-                else:
-                    if kind == "cell":
-                        stream.write(b'<row r="40"><c r="A40" t="inlineStr"><is><t>')
-                    for start in range(0, n_bytes, 2**20):
-                        stream.write((b"x" if kind == "cell" else b" ") * min(2**20, n_bytes - start))
-                    if kind == "cell":
-                        stream.write(b"</t></is></c></row>")
-                stream.write(b"</sheetData>" + tail)
-    return out.getvalue()
 
 
 def main():

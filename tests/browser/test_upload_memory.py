@@ -51,7 +51,7 @@ def test_inflated_workbooks_keep_the_server_under_1_gb(own_app):
         expect(error).to_contain_text(re.compile(rf"unpacks to .* the limit is {MAX_EXCEL_UNPACKED_MB} MB"))
         expect(error).to_contain_text("CSV")
 
-    upload(app, "one-cell.xlsx", inflated_xlsx((MAX_EXCEL_UNPACKED_MB - 2) * 2**20, one_cell=True))
+    upload(app, "one-cell.xlsx", inflated_xlsx((MAX_EXCEL_UNPACKED_MB - 2) * 2**20, kind="cell"))
     expect(app.page.get_by_role("heading", name="Preview: one-cell.xlsx")).to_be_visible()
 
     peak = peak_rss_kb(pid)

@@ -12,10 +12,11 @@ from psl_triage.data import MAX_EXCEL_UNPACKED_MB, load_table
 
 
 # --------------------------------------------------------------- Excel within a memory bound
-def inflated_xlsx(padding_bytes, one_cell=False):
-    """A small valid workbook whose sheet XML carries ``padding_bytes`` of blank space, or with
-    ``one_cell`` a last row with one cell of that many letters (written in chunks: the
-    padding is never held in memory here)."""
+def inflated_xlsx(padding_bytes, kind="blank"):
+    """A small valid workbook whose sheet XML carries ``padding_bytes`` more: blank space
+    between rows ("blank"), a last row with one cell of that many letters ("cell"), or rows of
+    30 one-digit cells ("cells"). Written in chunks: the padding is never held in memory here.
+    bench/excel_memory.py measures reading these."""
     buffer = io.BytesIO()
     pd.DataFrame({"age": [50, 60, 70] * 10, "sick": [0, 1, 1] * 10}).to_excel(buffer, index=False)
     source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
@@ -28,9 +29,12 @@ def inflated_xlsx(padding_bytes, one_cell=False):
                 continue
             head, tail = content.split(b"</sheetData>")
             with target.open(info.filename, "w") as stream:
+                one_cell = kind == "cell"
                 stream.write(head + (b'<row r="40"><c r="A40" t="inlineStr"><is><t>' if one_cell else b""))
+                row = b"<row>" + b"<c><v>1</v></c>" * 30 + b"</row>" if kind == "cells" else None
                 for start in range(0, padding_bytes, 2**20):
-                    stream.write((b"x" if one_cell else b" ") * min(2**20, padding_bytes - start))
+                    size = min(2**20, padding_bytes - start)
+                    stream.write(row * (size // len(row)) if row else (b"x" if one_cell else b" ") * size)
                 stream.write((b"</t></is></c></row>" if one_cell else b"") + b"</sheetData>" + tail)
     return out.getvalue()
 

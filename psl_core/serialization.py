@@ -54,6 +54,9 @@ MAX_FILE_CHARS = 16 * 2**20
 """Longest model file read (characters): far beyond any list, small enough to parse at once."""
 MAX_DEPTH = 8
 """Deepest nesting of objects and lists a model file may have (the schema allows 6)."""
+MAX_VALUES = 200_000
+"""Most values (numbers, texts, entries) a model file may hold, checked before the schema,
+whose validator takes about 25 µs a value: a list of 100 stages holds far fewer."""
 _MAX_DIGITS = 30
 
 
@@ -192,11 +195,15 @@ def _reject_duplicates(pairs):
 
 
 def _check_depth(data):
-    """Refuse nesting deeper than MAX_DEPTH before a recursive validator meets it."""
-    stack = [(data, 1)]
+    """Refuse nesting deeper than MAX_DEPTH, or more than MAX_VALUES values, before the
+    (recursive, slow) schema validator meets them."""
+    stack, n_values = [(data, 1)], 0
     while stack:
         value, depth = stack.pop()
         children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        n_values += len(children)
+        if n_values > MAX_VALUES:
+            _fail(f"the file holds more than {MAX_VALUES:,} values; a model file holds far fewer")
         for child in children:
             if isinstance(child, (dict, list)):
                 if depth + 1 > MAX_DEPTH:

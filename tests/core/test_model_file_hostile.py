@@ -19,7 +19,7 @@ from psl_core import ModelFileError, ProbabilisticScoringList
 from psl_core.binarization import BINARY, CATEGORY, NUMERIC
 from psl_core.decision import StageBands
 from psl_core.search import END_REASONS
-from psl_core.serialization import MAX_FILE_CHARS, SCHEMA_FILE, SCHEMA_VERSION, schema
+from psl_core.serialization import MAX_FILE_CHARS, MAX_VALUES, SCHEMA_FILE, SCHEMA_VERSION, schema
 from psl_triage.questions import build_questions
 from psl_triage.training import list_table, readable_columns
 
@@ -115,6 +115,7 @@ DEEP = "[" * 100_000 + "]" * 100_000
         (lambda d: with_change(d, ["stages", 0, "feature"], "weight"), "unknown feature"),
         (lambda d: with_change(d, ["stop_statistics"], {"counts": [1, 2]}), "lacks \\['version'\\]"),
         (lambda d: "x" * (MAX_FILE_CHARS + 1), "characters"),
+        (lambda d: with_change(d, ["metadata", "many"], [0] * (MAX_VALUES + 1)), "more than 200,000 values"),
         (lambda d: b"\xff\xfe{}", "not UTF-8"),
         (lambda d: "[]", "must hold a JSON object"),
         (lambda d: "null", "must hold a JSON object"),

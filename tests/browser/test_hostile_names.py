@@ -137,7 +137,9 @@ def assert_clean(app, listener, requests, dialogs) -> None:
 def triage_until_it_stops(app) -> None:
     page = app.page
     for _ in range(12):
-        app.wait_idle()
+        app.wait_for_render()
+        page.wait_for_timeout(300)  # a rerun the last click started may not have begun yet
+        app.wait_for_render()
         if page.get_by_test_id("stForm").count() == 0:
             go_on = app.widget("triage_continue")
             if go_on.count() == 0:
@@ -147,6 +149,7 @@ def triage_until_it_stops(app) -> None:
         form = page.get_by_test_id("stForm")
         unknown_box = form.get_by_text(UNKNOWN_TEXT, exact=True)
         unknown_box.first.click()
+        app.wait_idle()
         app.widget("triage_next").get_by_role("button").click()
     raise AssertionError("the triage did not stop")
 
@@ -201,7 +204,8 @@ def test_hostile_names_fetch_nothing_and_run_nothing(app, listener, tmp_path):
     box.click()
     box.press("ArrowDown")
     page.get_by_role("option", name=re.compile("^ward")).click()
-    app.wait_idle()
+    app.wait_for_render()
+    expect(page.get_by_role("listbox")).to_have_count(0)  # the drop-down has closed
     triage_until_it_stops(app)
     assert_clean(app, listener, requests, dialogs)
 

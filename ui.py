@@ -12,6 +12,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note, saved_cost_ratio
+from psl_triage.text import md
 
 logger = logging.getLogger("psl_triage")
 
@@ -26,7 +27,7 @@ def shown_errors(doing: str):
     try:
         yield
     except PSLError as exc:
-        st.error(str(exc))
+        st.error(md(exc))  # messages quote names and values from the user's files
     except Exception as exc:
         logger.exception("unexpected error while %s", doing)
         st.error(

@@ -81,6 +81,7 @@ from psl_triage.data import (
     value_label,
 )
 from psl_triage.demo import load_demo
+from psl_triage.text import md
 
 DATASET_KEYS = (
     "data_source",
@@ -368,23 +369,23 @@ if source == "upload":
     if uploaded is not None:
         load_upload(uploaded, limit_mb)
         if ss.upload_error:
-            st.error(ss.upload_error)
-            st.info(f"Still using the previous data: {ss.data_name}.")
+            st.error(md(ss.upload_error))
+            st.info(f"Still using the previous data: {md(ss.data_name)}.")
     elif ss.data_source != "upload" and "upload" in ss.stashed_datasets:
         switch_to("upload")
     elif ss.data_source != "upload":
-        st.info(f"Until a table is uploaded, the app keeps using {ss.data_name}.")
+        st.info(f"Until a table is uploaded, the app keeps using {md(ss.data_name)}.")
 
 df: pd.DataFrame = ss.raw_df
 meta: DatasetMeta = ss.dataset_meta
-st.subheader(f"Preview: {ss.data_name}")
+st.subheader(f"Preview: {md(ss.data_name)}")
 st.caption(f"{len(df)} rows × {len(df.columns)} columns" + (f". {meta.source}" if meta.source else ""))
 if meta.description:
     st.markdown(meta.description)
 if ss.data_reading is not None:
     reading_choices()
 for note in ss.data_notes:
-    st.info(note)
+    st.info(md(note))
 st.dataframe(df.head(100), width="stretch")
 
 st.header("2. Outcome")
@@ -425,10 +426,10 @@ if outcome is not None:
             key=choice_key("w_positive", outcome),
         )
         ss.positive_class = [positive]
-        st.caption(f"The other value, {class_title(next(c for c in classes if c != positive))}, is negative.")
+        st.caption(f"The other value, {md(class_title(next(c for c in classes if c != positive)))}, is negative.")
     elif 2 < len(classes) <= 20:
         ss.positive_class = st.multiselect(
-            f"{outcome} has {len(classes)} values. Which count as positive? All others count as negative.",
+            f"{md(outcome)} has {len(classes)} values. Which count as positive? All others count as negative.",
             classes,
             default=[value for value in ss.positive_class if value in classes],
             format_func=class_title,
@@ -467,7 +468,7 @@ with st.expander("Change column types"):
     for index, name in enumerate(features):
         with grid[index % 3]:
             types[name] = st.selectbox(
-                column_title(name, meta),
+                md(column_title(name, meta)),
                 KINDS,
                 index=index_of(KINDS, types.get(name, "ignore")),
                 format_func=KIND_LABELS.get,
@@ -508,19 +509,19 @@ ss.missing_handling = st.radio(
     format_func=MISSING_LABELS.get,
     key=choice_key("w_missing"),
 )
-st.info(describe_missing_handling(df, ss.column_types, outcome, ss.missing_handling))
+st.info(md(describe_missing_handling(df, ss.column_types, outcome, ss.missing_handling)))
 
 st.header("5. Ready to train?")
 refresh_prepared()
 prepared = ss.prepared
 if prepared is None:
-    st.error(ss.prepare_error)
+    st.error(md(ss.prepare_error))
 else:
     st.success(
         f"Ready: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
-        f"{prepared.n_positive} rows with {prepared.positive_label} (positive), "
-        f"{prepared.n_negative} with {prepared.negative_label} (negative). "
+        f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
+        f"{prepared.n_negative} with {md(prepared.negative_label)} (negative). "
         "Open **Train** in the sidebar."
     )
     if prepared.notes:
-        st.markdown("\n".join(f"- {note}" for note in prepared.notes))
+        st.markdown("\n".join(f"- {md(note)}" for note in prepared.notes))

@@ -33,6 +33,7 @@ import streamlit as st
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, DEFAULT_COST_RATIO, decision_text
 from psl_core.errors import PSLError
 from psl_triage.store import model_dir, save_model
+from psl_triage.text import md
 from psl_triage.training import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SETUP,
@@ -205,15 +206,15 @@ data_name = ss.get("data_name") or "the data"
 if prepared is None:
     reason = ss.get("prepare_error")
     if reason:
-        st.warning(f"The data is not ready for training yet: {reason}")
+        st.warning(f"The data is not ready for training yet: {md(reason)}")
     else:
         st.info("No data loaded yet. Load a table (or the demo) and choose the outcome first.")
     link("pages/0_Data.py", "Go to the data page", "Open the start page (**Data**) in the sidebar.")
 else:
     st.markdown(
-        f"**{data_name}**: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
-        f"{prepared.n_positive} rows with {prepared.positive_label} (positive), "
-        f"{prepared.n_negative} with {prepared.negative_label}."
+        f"**{md(data_name)}**: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
+        f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
+        f"{prepared.n_negative} with {md(prepared.negative_label)}."
     )
 
     st.header("Options")
@@ -361,7 +362,7 @@ if model is None:
     st.info("No list yet: train one above, or load a saved model file below.")
 else:
     with shown_errors("showing the list"):
-        st.caption(ss.get("train_origin", ""))
+        st.caption(md(ss.get("train_origin", "")))
         length = list_end_text(model)
         if length:
             st.markdown(f"**Length.** {length}")
@@ -372,7 +373,7 @@ else:
             persist_state="session",
         )
         dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
-        outcome = dataset.get("positive_label") or "the positive outcome"
+        outcome = md(dataset.get("positive_label") or "the positive outcome")
         st.markdown(
             f"Each row adds one feature. Its points count when the condition holds; the columns "
             f"are the possible totals so far, and each cell is the probability of **{outcome}** "
@@ -429,9 +430,9 @@ if model is not None:
                     )
                     ss.train_saved = f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}."
             if ss.get("train_saved"):
-                st.success(ss.train_saved)
+                st.success(md(ss.train_saved))
             else:
-                st.caption(f"Saved lists go to {model_dir()}; a name saved again becomes its next version.")
+                st.caption(f"Saved lists go to {md(model_dir())}; a name saved again becomes its next version.")
         with download_column:
             st.download_button(
                 "Download the model file (JSON)",
@@ -450,4 +451,4 @@ st.file_uploader(
 )
 message = ss.get("train_load_message")
 if message:
-    (st.error if message["kind"] == "error" else st.info)(message["text"])
+    (st.error if message["kind"] == "error" else st.info)(md(message["text"]))

@@ -77,6 +77,8 @@ from psl_triage.questions import (
 )
 from psl_triage.record import record_text, triage_record
 from psl_triage.store import list_models, load_model
+from psl_triage.text import md
+from psl_triage.training import readable_columns
 from ui import cost_ratio_input, link
 
 TRAINED = "trained"
@@ -201,7 +203,7 @@ st.markdown(
 )
 options, problems = model_options()
 for problem in problems:
-    st.caption(f"{problem}.")
+    st.caption(f"{md(problem)}.")
 if not options:
     st.info(
         "There is no list to triage with yet. Train one (or load a model file) on the **Train** "
@@ -227,7 +229,7 @@ st.caption(
 try:
     model, metadata, model_name, model_version = chosen_model(choice)
 except (OSError, PSLError) as exc:
-    st.error(f"This saved model cannot be used: {exc}. Choose another one.")
+    st.error(f"This saved model cannot be used: {md(exc)}. Choose another one.")
     st.stop()
 if ss.get("triage_model_ref") is not model:
     ss.triage_model_ref = model
@@ -240,7 +242,7 @@ negative_label = dataset.get("negative_label") or "the negative class"
 with st.expander("Settings: cost of a miss, confidence, decision basis, when to stop"):
     cost_ratio = cost_ratio_input("triage", model, metadata)
     st.caption(
-        f"M = {cost_ratio:g} means missing one case of {positive_label} is as bad as {cost_ratio:g} "
+        f"M = {cost_ratio:g} means missing one case of {md(positive_label)} is as bad as {cost_ratio:g} "
         f"false alarm{'' if cost_ratio == 1 else 's'}, so the decision threshold is 1/(1+M) = "
         f"{percent(decision_threshold(cost_ratio))}: the list rules in when the whole interval lies above it "
         "and rules out when it lies below (the paper uses M = 10)."
@@ -297,7 +299,7 @@ with st.expander("Settings: cost of a miss, confidence, decision basis, when to 
 threshold = decision_threshold(cost_ratio)
 saved = saved_cost_ratio(metadata)
 st.caption(
-    f"{model_name} (version {model_version}): {length} of {len(model.literals_)} questions. Deciding with M = "
+    f"{md(model_name)} (version {md(model_version)}): {length} of {len(model.literals_)} questions. Deciding with M = "
     f"{cost_ratio:g} ({'as saved with the list' if cost_ratio == saved else f'the list was saved with M = {saved:g}'}; "
     f"threshold {percent(threshold)}), {confidence:.0%} intervals, on the "
     f"{'upper bound' if basis == 'upper' else 'point estimate'}."
@@ -308,7 +310,7 @@ with st.expander("How this works"):
         f"""
 - Each question is a condition worth a few points ("Max heart rate > 147.5 bpm: −2 points").
   The points of the conditions that hold add up to the **total score**.
-- Each total maps to a **calibrated probability** of {positive_label}, learned from the
+- Each total maps to a **calibrated probability** of {md(positive_label)}, learned from the
   training data, with a **{confidence:.0%} interval**: the range the true risk lies in with
   that confidence, wider where the training data had few patients with that total.
 {how_it_decides(threshold, confidence, tolerance, has_statistics).strip()}
@@ -324,7 +326,7 @@ with st.expander("How this works"):
 """
     )
 
-questions = list_questions(model, metadata.get("columns"))[:length]
+questions = list_questions(model, readable_columns(metadata))[:length]
 bands = stage_bands(model, confidence)
 if not has_statistics:
     st.caption(
@@ -357,13 +359,13 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
 
     # --- where the triage stands ---------------------------------------------------------
     st.subheader("Before the first question" if n_answered == 0 else f"After question {n_answered} of {n_questions}")
-    words = headline(current, basis, positive_label, negative_label)
+    words = headline(current, basis, md(positive_label), md(negative_label))
     if not halted:
         words += " (not stopped yet)"
     st.markdown(f"## :{OUTCOME_COLOURS[current.outcome]}[{words}]")
     with st.container(horizontal=True, gap="medium"):  # wraps onto more lines on a narrow screen
         st.metric("Total score", totals_text(current.totals), width="content")
-        st.metric(f"Probability of {positive_label}", probability_text(current), width="content")
+        st.metric(f"Probability of {md(positive_label)}", probability_text(current), width="content")
         st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
     st.markdown(interval_sentence(current, confidence))
     # Always drawn, empty or not, so that the question's form below keeps its place on the page:
@@ -393,7 +395,7 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
             if current.outcome == UNCERTAIN:
                 reason += " The outcome stays uncertain: refer or gather more evidence."
             st.success(f"**Stopped {where}.** {reason}", icon=":material/flag:")
-        prior_only = prior_decision_text(current, cost_ratio, confidence, positive_label, negative_label)
+        prior_only = prior_decision_text(current, cost_ratio, confidence, md(positive_label), md(negative_label))
         if prior_only:  # every patient gets this decision: say why, and how to use the questions
             st.info(prior_only, icon=":material/info:")
     elif passed and current.stop_reason is not None:
@@ -408,11 +410,11 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
         widget_key = f"triage_q{n_answered}"
         with st.form("triage_form"):
             st.caption(f"Question {question.stage} of {n_questions}")
-            st.markdown(f"### {question.prompt}")
-            st.markdown(f"**{question.rule}**")
+            st.markdown(f"### {md(question.prompt)}")
+            st.markdown(f"**{md(question.rule)}**")
             if question.kind == NUMERIC:
                 st.number_input(
-                    question.prompt, value=None, step=1.0, format="%g", key=widget_key,
+                    md(question.prompt), value=None, step=1.0, format="%g", key=widget_key,
                     placeholder="Type the value, then press Enter", label_visibility="collapsed",
                 )
                 st.checkbox(UNKNOWN_TEXT, key=f"{widget_key}_unknown")
@@ -420,14 +422,15 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
                 choices = list(range(len(question.options) + 1))
                 texts = [text for _, text in question.options] + [UNKNOWN_TEXT]
                 if len(choices) <= BUTTONS_MAX_OPTIONS:
+                    labels = [md(text) for text in texts[:-1]] + [UNKNOWN_TEXT]  # buttons render Markdown
                     with st.container(key="triage_answer_buttons"):
                         st.segmented_control(
-                            question.prompt, choices, format_func=texts.__getitem__, key=widget_key,
+                            md(question.prompt), choices, format_func=labels.__getitem__, key=widget_key,
                             label_visibility="collapsed", width="stretch",
                         )
                 else:
                     st.selectbox(
-                        question.prompt, choices, index=None, format_func=texts.__getitem__, key=widget_key,
+                        md(question.prompt), choices, index=None, format_func=texts.__getitem__, key=widget_key,
                         label_visibility="collapsed", placeholder="Choose an answer",
                     )
             st.form_submit_button(
@@ -460,8 +463,8 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
             pd.DataFrame(
                 [
                     {
-                        "Question": question.rule,
-                        "Answer": answer or "unknown",
+                        "Question": md(question.rule),
+                        "Answer": md(answer or "unknown"),
                         "Total": totals_text(step.totals),
                         "Probability": probability_text(step),
                         "Decision": outcome_text(step, basis),

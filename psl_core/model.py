@@ -775,7 +775,13 @@ def _stratified_folds(y01, n_folds, random_state, keys=None):
     -------
     ndarray of int, shape (n,)
     """
-    n_folds = max(2, min(n_folds, int(np.bincount(y01).min())))
+    rarest = int(np.bincount(y01, minlength=2).min())
+    if rarest < 2:
+        raise DataError(
+            f"cross-validation needs at least 2 rows of each class, but one class has {rarest}: "
+            "learn from more rows, or without cross-validation (loss='entropy', recommend_folds=None)"
+        )
+    n_folds = max(2, min(n_folds, rarest))
     order = np.arange(len(y01))
     if keys is not None:
         # Numbers sort as they are (the order of their ranks, without a sort per column to

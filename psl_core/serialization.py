@@ -15,44 +15,50 @@ A model file is one JSON object::
                        "positives": [...], "negatives": [...]}, ...],  # stages 0..K
       "criterion": [...],                                          # stages 0..K
       "end_reason": "length" | "no_gain" | "support",  # optional: why the list ends
+      "stop_statistics": {"version": 1, ...},          # optional: read by its own reader
       "validation": null | {"brier": [...], "brier_se": [...],     # stages 0..K
                             "recommended_stages": k},
       "metadata": {...}                 # free description: name, labels, units, ...;
                                         # "decision": {"cost_ratio": M} when present must hold M > 0
-      "stop_statistics": {"version": 1, ...}  # optional: see psl_core.stopping
     }
 
-:func:`loads` validates everything before building a model: unknown or missing keys,
-a wrong format or version, features not among the input columns, scores outside the
-score set, totals that the scores cannot reach, probabilities outside [0, 1] or not
-monotone, negative counts. Any problem raises :class:`~psl_core.errors.ModelFileError`.
+:func:`loads` validates everything before building a model, in three steps: :func:`parse`
+reads bounded JSON (size, digits, range, nesting); :func:`check_schema` checks it against the
+published JSON Schema (``model-schema-v1.json``, next to this module and in ``docs/``: types,
+unknown or missing keys, number ranges, text lengths, list sizes, how deep the metadata
+nests); :func:`build` checks what a schema cannot say (features among the input columns,
+scores in the score set, totals the scores reach, monotone probabilities, one entry per
+stage, a valid M) and builds the model. Any problem raises
+:class:`~psl_core.errors.ModelFileError`; nothing else escapes, whatever the file holds.
+An optional top-level ``"stop_statistics"`` object (with its own ``"version"``) is allowed
+and left to its own reader.
 """
 
+import functools
 import json
 import math
-import numbers
+from importlib import resources
 
+import jsonschema
 import numpy as np
 
-from .binarization import BINARY, CATEGORY, NUMERIC, Literal
-from .calibration import reachable_totals
+from .binarization import CATEGORY, NUMERIC, Literal
 from .cost_ratio import saved_cost_ratio
 from .errors import ModelFileError, PSLError
-from .search import END_REASONS
 from .stopping import check_stop_statistics
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
 SCHEMA_VERSION = 1
-_TOP_KEYS = {
-    "format", "schema_version", "params", "classes", "input", "stages", "calibration", "criterion",
-    "validation", "metadata",
-}
-_OPTIONAL_TOP_KEYS = {"end_reason", "stop_statistics"}  # absent from files saved before they were recorded
-_VALIDATION_KEYS = {"brier", "brier_se", "recommended_stages"}
-_STAGE_KEYS = {"feature", "kind", "threshold", "category", "negated", "score"}
-_CALIBRATION_KEYS = {"totals", "probabilities", "positives", "negatives"}
-_INPUT_KEYS = {"kind", "n_features", "feature_names"}
-_MAX_METADATA_DEPTH = 4
+SCHEMA_FILE = f"model-schema-v{SCHEMA_VERSION}.json"
+"""The published JSON Schema of this version, next to this module (and in ``docs/``)."""
+MAX_FILE_CHARS = 16 * 2**20
+"""Longest model file read (characters): far beyond any list, small enough to parse at once."""
+MAX_DEPTH = 8
+"""Deepest nesting of objects and lists a model file may have (the schema allows 6)."""
+MAX_VALUES = 200_000
+"""Most values (numbers, texts, entries) a model file may hold, checked before the schema,
+whose validator takes about 25 µs a value: a list of 100 stages holds far fewer."""
+_MAX_DIGITS = 30
 
 
 def _plain(value):
@@ -123,57 +129,29 @@ def _fail(message):
     raise ModelFileError(f"not a valid model file: {message}")
 
 
-def _keys(obj, expected, where, optional=frozenset()):
-    if not isinstance(obj, dict):
-        _fail(f"{where} must be an object")
-    missing, extra = expected - obj.keys(), obj.keys() - expected - optional
-    if missing:
-        _fail(f"{where} lacks {sorted(missing)}")
-    if extra:
-        _fail(f"{where} has unknown entries {sorted(extra)}")
-
-
-def _int(value, where):
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(f"{where} must be an integer, got {value!r}")
-    return value
-
-
-def _number(value, where):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        _fail(f"{where} must be a finite number, got {value!r}")
-    return float(value)
-
-
-def _check_metadata(value, where="metadata", depth=0):
-    if depth > _MAX_METADATA_DEPTH:
-        _fail(f"{where} is nested too deeply")
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key.startswith("__") or key.startswith("py/") or key.startswith("!!"):
-                _fail(f"{where} has the code-like entry {key!r}")
-            _check_metadata(item, f"{where}.{key}", depth + 1)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            _check_metadata(item, f"{where}[{i}]", depth + 1)
-    elif not (value is None or isinstance(value, (str, bool, int, float))):
-        _fail(f"{where} holds an unsupported value")
-
-
-def _reject_duplicates(pairs):
-    keys = [k for k, _ in pairs]
-    if len(keys) != len(set(keys)):
-        _fail(f"repeated keys {sorted({k for k in keys if keys.count(k) > 1})}")
-    return dict(pairs)
-
-
+# ---------------------------------------------------------------------------- reading
 def loads(text, cls):
     """Validate model JSON text and build a fitted ``cls`` instance from it.
+
+    Three steps, each failing with a :class:`~psl_core.errors.ModelFileError` that names the
+    first problem: :func:`parse` (bounded JSON), :func:`check_schema` (the published schema:
+    types, nesting, ranges, sizes) and :func:`build` (what a schema cannot say).
 
     Raises
     ------
     ModelFileError
-        With a message naming the first problem found.
+    """
+    data = parse(text)
+    check_schema(data)
+    return build(data, cls)
+
+
+def parse(text):
+    """JSON text (str or UTF-8 bytes) of at most :data:`MAX_FILE_CHARS` characters as Python objects.
+
+    Numbers are bounded while they are read: an integer of more than :data:`_MAX_DIGITS`
+    digits, a number beyond the float range, NaN and Infinity, repeated keys and nesting
+    deeper than :data:`MAX_DEPTH` are refused.
     """
     if isinstance(text, bytes):
         try:
@@ -182,138 +160,156 @@ def loads(text, cls):
             _fail("the file is not UTF-8 text")
     if not isinstance(text, str):
         _fail(f"expected JSON text, got {type(text).__name__}")
+    if len(text) > MAX_FILE_CHARS:
+        _fail(f"the file has {len(text):,} characters; a model file has at most {MAX_FILE_CHARS:,}")
     try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=lambda c: _fail(f"{c} is not allowed"))
+        data = json.loads(
+            text, object_pairs_hook=_reject_duplicates, parse_int=_parse_int, parse_float=_parse_float,
+            parse_constant=lambda c: _fail(f"{c} is not allowed"),
+        )
     except json.JSONDecodeError as exc:
         _fail(f"the JSON cannot be read ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
               "the file may be truncated or edited")
-    _keys(data, _TOP_KEYS, "the file", _OPTIONAL_TOP_KEYS)
-    if data["format"] != FORMAT:
-        _fail(f"format is {data['format']!r}, expected {FORMAT!r}")
-    version = data["schema_version"]
-    if version != SCHEMA_VERSION:
-        _fail(f"schema version {version!r} is not supported (this version reads {SCHEMA_VERSION}); "
+    except RecursionError:
+        _fail(f"the JSON is nested too deeply (a model file nests at most {MAX_DEPTH} levels)")
+    _check_depth(data)
+    return data
+
+
+def _parse_int(digits):
+    if len(digits.lstrip("-")) > _MAX_DIGITS:
+        _fail(f"a number has {len(digits.lstrip('-'))} digits; a model file's numbers have at most {_MAX_DIGITS}")
+    return int(digits)
+
+
+def _parse_float(text):
+    value = float(text)
+    if not math.isfinite(value):
+        _fail(f"the number {text[:40]} is beyond the range of numbers a model file holds")
+    return value
+
+
+def _reject_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    if len(keys) != len(set(keys)):
+        _fail(f"repeated keys {sorted({k for k in keys if keys.count(k) > 1})[:10]}")
+    return dict(pairs)
+
+
+def _check_depth(data):
+    """Refuse nesting deeper than MAX_DEPTH, or more than MAX_VALUES values, before the
+    (recursive, slow) schema validator meets them."""
+    stack, n_values = [(data, 1)], 0
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        n_values += len(children)
+        if n_values > MAX_VALUES:
+            _fail(f"the file holds more than {MAX_VALUES:,} values; a model file holds far fewer")
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > MAX_DEPTH:
+                    _fail(f"the JSON is nested too deeply (a model file nests at most {MAX_DEPTH} levels)")
+                stack.append((child, depth + 1))
+
+
+@functools.cache
+def schema():
+    """The published JSON Schema of the model file (``psl_core/model-schema-v1.json``)."""
+    return json.loads(resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _validator():
+    return jsonschema.Draft202012Validator(schema())
+
+
+def check_schema(data):
+    """Check parsed JSON against :func:`schema`; the message names the entry and the rule.
+
+    The format and version are checked first, so that a file of another version says so.
+    """
+    if not isinstance(data, dict):
+        _fail("the file must hold a JSON object")
+    if "format" not in data:
+        _fail(f"the file has no \"format\" entry: it is not a model file of PSL Triage ({FORMAT!r})")
+    if data.get("format") != FORMAT:
+        _fail(f"format is {_shorten(data.get('format'))}, expected {FORMAT!r}")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION or isinstance(version, bool):
+        _fail(f"schema version {_shorten(version)} is not supported (this version reads {SCHEMA_VERSION}); "
               "save the model again with a matching version of PSL Triage")
-    params = data["params"]
-    if not isinstance(params, dict):
-        _fail("params must be an object")
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(data))
+    if error is not None:
+        _fail(_schema_message(error))
+
+
+def _where(path):
+    where = "the file"
+    for part in path:
+        where = f"{where}[{part}]" if isinstance(part, int) else (part if where == "the file" else f"{where}.{part}")
+    return where
+
+
+def _shorten(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _schema_message(error):
+    """One sentence for a schema violation, in the words of the old hand-written checks."""
+    where, rule, value = _where(error.absolute_path), error.validator, error.instance
+    if rule == "required":
+        missing = sorted(set(error.validator_value) - set(value))
+        return f"{where} lacks {missing}"
+    if rule == "additionalProperties":
+        extra = sorted(set(value) - set(error.schema.get("properties", {})))
+        return f"{where} has unknown entries {[_shorten(k) for k in extra[:10]]}"
+    if "propertyNames" in error.relative_schema_path or "propertyNames" in error.schema_path:
+        rule_text = error.schema.get("description", "short text")
+        return f"{where} has the key {_shorten(value)}; keys must be {rule_text.removeprefix('a key ')}"
+    if rule in ("enum", "const"):
+        allowed = error.validator_value if rule == "enum" else [error.validator_value]
+        return f"{where} is {_shorten(value)}, expected one of {allowed}"
+    if rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"{where} is {_shorten(value)}, outside the allowed range ({rule} {error.validator_value})"
+    if rule in ("maxLength", "maxItems", "maxProperties"):
+        return f"{where} is too long (at most {error.validator_value} {'characters' if rule == 'maxLength' else 'entries'})"
+    if rule in ("minItems", "minProperties"):
+        return f"{where} has too few entries (at least {error.validator_value})"
+    description = error.schema.get("description")
+    if description:
+        return f"{where} must be {description}, got {_shorten(value)}"
+    if rule == "type":
+        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        return f"{where} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, got {_shorten(value)}"
+    return f"{where}: {_shorten(error.message, 200)}"
+
+
+_TYPE_WORDS = {
+    "object": "an object", "array": "a list", "string": "text", "integer": "a whole number",
+    "number": "a number", "boolean": "true or false", "null": "null",
+}
+
+
+def build(data, cls):
+    """A fitted ``cls`` from schema-valid data, after the checks a schema cannot express."""
     model = cls()
-    # Files written before max_feature_uses / min_support existed hold lists that use every
-    # feature once, searched over every threshold.
-    params = {"max_feature_uses": 1, "min_support": 1, **params}
-    if set(params) - set(model.get_params()):
-        _fail(f"params has unknown entries {sorted(set(params) - set(model.get_params()))}")
-    try:
-        model.set_params(**params)
-        score_set = model._check_params()
-    except PSLError as exc:
-        _fail(f"params are invalid: {exc}")
-    if not isinstance(data["metadata"], dict):
-        _fail("metadata must be an object")
-    _check_metadata(data["metadata"])
+    score_set = _set_params(model, data["params"])
     try:
         saved_cost_ratio(data["metadata"])  # the list is used with it
     except ModelFileError as exc:
         _fail(str(exc))
-
     classes = data["classes"]
-    if not isinstance(classes, list) or len(classes) != 2 or classes[0] == classes[1]:
+    if classes[0] == classes[1] or str(classes[0]) == str(classes[1]):  # numpy would merge them
         _fail("classes must list two distinct labels, negative first")
-    if not all(isinstance(c, (str, int, float, bool)) for c in classes):
-        _fail("classes must be plain labels (text or numbers)")
-
-    spec = data["input"]
-    _keys(spec, _INPUT_KEYS, "input")
-    n_features = _int(spec["n_features"], "input.n_features")
-    names = spec["feature_names"]
-    if spec["kind"] == "dataframe":
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or len(names) != n_features:
-            _fail("input.feature_names must list the n_features column names")
-    elif spec["kind"] == "array":
-        if names is not None:
-            _fail("input.feature_names must be null for array input")
-    else:
-        _fail(f"input.kind must be 'dataframe' or 'array', got {spec['kind']!r}")
-
-    stages = data["stages"]
-    if not isinstance(stages, list):
-        _fail("stages must be a list")
-    literals, scores = [], []
-    for k, stage in enumerate(stages, start=1):
-        where = f"stage {k}"
-        _keys(stage, _STAGE_KEYS, where)
-        feature = stage["feature"]
-        if names is not None:
-            if feature not in names:
-                _fail(f"{where} uses the unknown feature {feature!r}")
-        elif not (isinstance(feature, int) and not isinstance(feature, bool) and 0 <= feature < n_features):
-            _fail(f"{where} uses feature {feature!r}, not a column position below {n_features}")
-        kind = stage["kind"]
-        if kind not in (NUMERIC, BINARY, CATEGORY):
-            _fail(f"{where} has the unknown kind {kind!r}")
-        threshold = _number(stage["threshold"], f"{where} threshold") if kind == NUMERIC else stage["threshold"]
-        if kind != NUMERIC and threshold is not None:
-            _fail(f"{where}: only a numeric feature has a threshold")
-        category = stage["category"]
-        if (kind == CATEGORY) != isinstance(category, str):
-            _fail(f"{where}: a category feature needs a text category, other kinds none")
-        if not isinstance(stage["negated"], bool):
-            _fail(f"{where} negated must be true or false")
-        score = _int(stage["score"], f"{where} score")
-        if score not in score_set:
-            _fail(f"{where} score {score} is not in the score set {list(score_set)}")
-        literals.append(Literal(feature, kind, threshold, category, stage["negated"]))
-        scores.append(score)
-
-    calibration = data["calibration"]
-    if not isinstance(calibration, list) or len(calibration) != len(stages) + 1:
-        _fail(f"calibration must have one entry per stage 0..{len(stages)}")
-    tables = []
-    for k, entry in enumerate(calibration):
-        where = f"calibration of stage {k}"
-        _keys(entry, _CALIBRATION_KEYS, where)
-        if not isinstance(entry["totals"], list):
-            _fail(f"{where} totals must be a list")
-        totals = [_int(t, f"{where} totals") for t in entry["totals"]]
-        expected = reachable_totals(scores[:k]).tolist()
-        if totals != expected:
-            _fail(f"{where} lists totals {totals}, but the scores reach {expected}")
-        columns = []
-        for key in ("probabilities", "positives", "negatives"):
-            values = entry[key]
-            if not isinstance(values, list) or len(values) != len(totals):
-                _fail(f"{where} {key} must list one value per total")
-            columns.append(values)
-        q = np.array([_number(p, f"{where} probabilities") for p in columns[0]])
-        if (q < 0).any() or (q > 1).any():
-            _fail(f"{where} has probabilities outside [0, 1]")
-        if (np.diff(q) < -1e-12).any():
-            _fail(f"{where} probabilities decrease with the total; they must be monotone")
-        counts = [np.array([_int(c, f"{where} {key}") for c in values], dtype=np.int64)
-                  for key, values in zip(("positives", "negatives"), columns[1:])]
-        if any((c < 0).any() for c in counts):
-            _fail(f"{where} has negative counts")
-        tables.append((np.array(totals, dtype=np.int64), q, *counts))
-
-    criterion = data["criterion"]
-    if not isinstance(criterion, list) or len(criterion) != len(stages) + 1:
+    n_features, names = _input_columns(data["input"])
+    literals, scores = _stages(data["stages"], names, n_features, score_set)
+    n_stages = len(literals)
+    tables = _calibration_tables(data["calibration"], scores)
+    if len(data["criterion"]) != n_stages + 1:
         _fail("criterion must have one value per stage")
-
-    validation = data["validation"]
-    if validation is not None:
-        _keys(validation, _VALIDATION_KEYS, "validation")
-        for key in ("brier", "brier_se"):
-            values = validation[key]
-            if not isinstance(values, list) or len(values) != len(stages) + 1:
-                _fail(f"validation {key} must have one value per stage")
-            validation[key] = np.array([np.nan if v is None else _number(v, f"validation {key}") for v in values])
-        recommended = _int(validation["recommended_stages"], "validation recommended_stages")
-        if not 0 <= recommended <= len(stages):
-            _fail(f"validation recommends {recommended} stages, but the list has {len(stages)}")
-        model.validation_brier_, model.validation_brier_se_ = validation["brier"], validation["brier_se"]
-        model.recommended_stages_ = recommended
-    else:
-        model.validation_brier_ = model.validation_brier_se_ = model.recommended_stages_ = None
+    _set_validation(model, data["validation"], n_stages)
 
     model.classes_ = np.array(classes)
     model.n_features_in_ = n_features
@@ -325,11 +321,96 @@ def loads(text, cls):
     model.stage_probabilities_ = [t[1] for t in tables]
     model.stage_positives_ = [t[2] for t in tables]
     model.stage_negatives_ = [t[3] for t in tables]
-    model.stage_criterion_ = np.array([_number(v, "criterion") for v in criterion])
-    end_reason = data.get("end_reason")
-    if end_reason is not None and end_reason not in END_REASONS:
-        _fail(f"end_reason must be one of {list(END_REASONS)} or null, got {end_reason!r}")
-    model.end_reason_ = end_reason
+    model.stage_criterion_ = np.array(data["criterion"], dtype=float)
+    model.end_reason_ = data.get("end_reason")
     model.stop_statistics_ = check_stop_statistics(data.get("stop_statistics"), [t[0] for t in tables])
     model.metadata_ = data["metadata"]
     return model
+
+
+def _set_params(model, params):
+    # Files written before max_feature_uses / min_support existed hold lists that use every
+    # feature once, searched over every threshold.
+    params = {"max_feature_uses": 1, "min_support": 1, **params}
+    unknown = set(params) - set(model.get_params())
+    if unknown:
+        _fail(f"params has unknown entries {sorted(unknown)}")
+    try:
+        model.set_params(**params)
+        return model._check_params()
+    except PSLError as exc:
+        _fail(f"params are invalid: {exc}")
+
+
+def _input_columns(spec):
+    n_features, names = spec["n_features"], spec["feature_names"]
+    if spec["kind"] == "dataframe":
+        if names is None or len(names) != n_features:
+            _fail("input.feature_names must list the n_features column names")
+        if len(set(names)) != len(names):
+            _fail("input.feature_names repeats a column name")
+    elif names is not None:
+        _fail("input.feature_names must be null for array input")
+    return n_features, names
+
+
+def _stages(stages, names, n_features, score_set):
+    literals, scores = [], []
+    known = None if names is None else set(names)
+    for k, stage in enumerate(stages, start=1):
+        where = f"stage {k}"
+        feature, kind, threshold, category = stage["feature"], stage["kind"], stage["threshold"], stage["category"]
+        if known is not None:
+            if feature not in known:
+                _fail(f"{where} uses the unknown feature {_shorten(feature)}")
+        elif not (isinstance(feature, int) and feature < n_features):
+            _fail(f"{where} uses feature {_shorten(feature)}, not a column position below {n_features}")
+        if (kind == NUMERIC) != (threshold is not None):
+            _fail(f"{where}: a numeric feature needs a threshold, other kinds none")
+        if (kind == CATEGORY) != (category is not None):
+            _fail(f"{where}: a category feature needs a text category, other kinds none")
+        if stage["score"] not in score_set:
+            _fail(f"{where} score {stage['score']} is not in the score set {list(score_set)}")
+        literals.append(Literal(feature, kind, None if threshold is None else float(threshold), category, stage["negated"]))
+        scores.append(stage["score"])
+    return literals, scores
+
+
+def _calibration_tables(calibration, scores):
+    """(totals, probabilities, positives, negatives) per stage 0..K, as arrays."""
+    if len(calibration) != len(scores) + 1:
+        _fail(f"calibration must have one entry per stage 0..{len(scores)}")
+    tables, reachable = [], {0}
+    for k, entry in enumerate(calibration):
+        where = f"calibration of stage {k}"
+        if k:  # Sigma_k (eq. 5), grown one stage at a time: the work stays within the file's size
+            reachable |= {t + scores[k - 1] for t in reachable}
+        totals = entry["totals"]
+        if len(totals) != len(reachable) or totals != sorted(reachable):
+            expected = sorted(reachable)
+            _fail(f"{where} lists totals {_shorten(totals)}, but the scores reach {_shorten(expected)}")
+        for key in ("probabilities", "positives", "negatives"):
+            if len(entry[key]) != len(totals):
+                _fail(f"{where} {key} must list one value per total")
+        q = np.array(entry["probabilities"], dtype=float)
+        if (np.diff(q) < -1e-12).any():
+            _fail(f"{where} probabilities decrease with the total; they must be monotone")
+        counts = [np.array(entry[key], dtype=np.int64) for key in ("positives", "negatives")]
+        tables.append((np.array(totals, dtype=np.int64), q, *counts))
+    return tables
+
+
+def _set_validation(model, validation, n_stages):
+    if validation is None:
+        model.validation_brier_ = model.validation_brier_se_ = model.recommended_stages_ = None
+        return
+    arrays = {}
+    for key in ("brier", "brier_se"):
+        if len(validation[key]) != n_stages + 1:
+            _fail(f"validation {key} must have one value per stage")
+        arrays[key] = np.array([np.nan if v is None else v for v in validation[key]], dtype=float)
+    recommended = validation["recommended_stages"]
+    if recommended > n_stages:
+        _fail(f"validation recommends {recommended} stages, but the list has {n_stages}")
+    model.validation_brier_, model.validation_brier_se_ = arrays["brier"], arrays["brier_se"]
+    model.recommended_stages_ = recommended

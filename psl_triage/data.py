@@ -46,6 +46,15 @@ MISSING_HANDLINGS = ("drop", "impute")
 DEFAULT_MAX_UPLOAD_MB = 50
 """Upload size limit when the environment variable ``PSL_MAX_UPLOAD_MB`` is not set."""
 
+MAX_EXCEL_UNPACKED_MB = 50
+"""Largest total size of an .xlsx file's unpacked parts (sheet XML, shared strings, styles), in
+MB. A workbook is a zip archive: 1 MB of it can unpack to a gigabyte (blank space compresses
+almost to nothing), and the reader holds what it unpacks. At this limit reading adds at most a
+few hundred MB to the server's memory (bench/README.md); a table of a million cells fits."""
+
+MAX_EXCEL_PARTS = 10_000
+"""Most parts (files) an .xlsx archive may hold; a real workbook has a few dozen."""
+
 MIN_ROWS_PER_CLASS = 10
 """Fewer rows than this in either outcome class is too little to learn or calibrate from."""
 
@@ -88,6 +97,7 @@ markers) read as numbers; the rest are then missing, and the notes say which."""
 _SNIFF_LINES = 50
 _DETECT_CELLS = 20_000
 _ZIP_MAGIC = b"PK\x03\x04"
+_MAX_DIRECTORY_ENTRY = 46 + 300  # bytes: a directory record and a generous part name
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
 _MAX_CONTROL_SHARE = 0.01
 _IDENTIFIER_NAME = re.compile(
@@ -381,11 +391,7 @@ def load_table(
         rows, with duplicate column names, or unreadable as its type; a delimiter that is
         also the decimal mark.
     """
-    if max_bytes is not None and len(data) > max_bytes:
-        raise DataError(
-            f"{filename} is {_megabytes(len(data))}; the limit is {_megabytes(max_bytes)}. "
-            "Upload a smaller file, or ask whoever runs the app to raise PSL_MAX_UPLOAD_MB."
-        )
+    check_upload_size(data, filename, max_bytes)
     if not data:
         raise DataError(f"{filename} is empty (0 bytes).")
     if delimiter is not None and delimiter not in DELIMITERS:
@@ -416,6 +422,61 @@ def load_table(
     if numbers is None:
         numbers = detect_number_format(_text_cells(frame))
     return LoadedTable(numbers_from_text(frame, numbers, notes), notes, delimiter, numbers)
+
+
+def check_upload_size(data: bytes, filename: str, max_bytes: int | None) -> None:
+    """Refuse an upload larger than ``max_bytes`` (None: no limit) with a message saying what to do."""
+    if max_bytes is not None and len(data) > max_bytes:
+        raise DataError(
+            f"{filename} is {_megabytes(len(data))}; the limit is {_megabytes(max_bytes)}. "
+            "Upload a smaller file, or ask whoever runs the app to raise PSL_MAX_UPLOAD_MB."
+        )
+
+
+def check_excel_archive(data: bytes, filename: str, max_unpacked_mb: int = MAX_EXCEL_UNPACKED_MB) -> None:
+    """Refuse an .xlsx file whose parts would unpack to more than ``max_unpacked_mb`` MB.
+
+    Read from the archive's directory before anything is unpacked. The sizes it declares are
+    the most the reader can get: Python's zipfile stops each part at its declared size (and
+    then fails its checksum), so a directory that understates a part cannot inflate it.
+
+    Raises
+    ------
+    DataError
+        Not a zip archive, too many parts, or too large unpacked.
+    """
+    directory = _zip_directory_size(data)
+    if directory is None:
+        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.")
+    if directory > MAX_EXCEL_PARTS * _MAX_DIRECTORY_ENTRY:
+        raise DataError(f"{filename} holds too many parts for an Excel workbook (it has a few dozen).")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if len(archive.filelist) > MAX_EXCEL_PARTS:
+                raise DataError(
+                    f"{filename} holds {len(archive.filelist):,} parts, not an Excel workbook's few dozen."
+                )
+            unpacked = sum(info.file_size for info in archive.filelist)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.") from exc
+    if unpacked > max_unpacked_mb * 2**20:
+        raise DataError(
+            f"{filename} unpacks to {_megabytes(unpacked)} (Excel files are zip archives of XML); "
+            f"the limit is {max_unpacked_mb} MB. Save the sheet as CSV and upload that, or remove "
+            "unused sheets, rows and formatting first."
+        )
+
+
+def _zip_directory_size(data: bytes) -> int | None:
+    """Bytes of a zip archive's central directory, from its end record; None if there is none.
+
+    Checked before :mod:`zipfile` reads the directory into memory (one object per part). A
+    Zip64 archive (parts or archives over 4 GB, never an uploaded workbook) counts as none.
+    """
+    end = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))
+    if end < 0 or len(data) < end + 22 or data.rfind(b"PK\x06\x07", max(0, end - 20), end) >= 0:
+        return None
+    return int.from_bytes(data[end + 12:end + 16], "little")
 
 
 def _megabytes(n_bytes: int) -> str:
@@ -670,7 +731,9 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
 
 def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     """The first sheet of an .xlsx workbook, read by python-calamine (Rust; about 15 times as
-    fast as openpyxl on a 50,000-row sheet). The one place a workbook is opened."""
+    fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has bounded what
+    it unpacks to. The one place a workbook is opened."""
+    check_excel_archive(data, filename)
     try:
         workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")
         sheet = workbook.sheet_names[0]

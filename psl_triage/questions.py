@@ -41,6 +41,7 @@ from psl_core.decision import (
     triage_step,
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_triage.text import plotly_text
 
 OTHER = "__psl_other_category__"
 """Raw answer "none of the listed categories" of a categorical question without labels."""
@@ -471,7 +472,8 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
         height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
         legend={"orientation": "h", "y": 1.12, "x": 0},
         yaxis={"title": "Probability", "range": [0, 1], "tickformat": ".0%"},
-        xaxis={"title": "Questions answered", "tickmode": "array", "tickvals": x, "ticktext": labels},
+        xaxis={"title": "Questions answered", "tickmode": "array", "tickvals": x,
+               "ticktext": [plotly_text(label) for label in labels]},  # labels may quote the data
     )
     return figure
 

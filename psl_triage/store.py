@@ -7,22 +7,38 @@ versions are never overwritten. A file is written to a temporary file in the sam
 folder, flushed to disk and then hard-linked to its final name, which fails instead of
 overwriting if another session claimed that version first; the writer then takes the
 next version. So a reader never sees a half-written file and two sessions saving at
-the same moment both succeed.
+the same moment both succeed. A temporary file left by a save that was killed midway
+(``.saving-*.json``) is removed by the next listing once it is a minute old.
+
+The listing validates every file (once per file version: the result is kept by path, size
+and modification time) and skips a file that is not a valid model with a note; a folder
+that cannot be read or written gets a message that names it and says what to do.
 """
 
-import json
+import functools
+import logging
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
+from psl_core.serialization import MAX_FILE_CHARS
 
 ENV_VAR = "PSL_MODEL_DIR"
+ORPHAN_AGE_S = 60
+"""A temporary file of a save older than this (seconds) belongs to a save that died."""
 _FILE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)-v(?P<version>[0-9]+)\.json$")
+_TEMPORARY_PREFIX = ".saving-"
+logger = logging.getLogger("psl_triage")
+
+
+class StoreError(PSLError):
+    """The model folder cannot be used (missing, not a folder, not readable or not writable)."""
 
 
 def model_dir(directory=None):
@@ -59,11 +75,18 @@ def save_model(model, name, metadata=None, directory=None):
     ``created`` are set here.
     """
     folder = model_dir(directory)
-    folder.mkdir(parents=True, exist_ok=True)
     slug = slugify(name)
     created = datetime.now(UTC).isoformat(timespec="seconds")
-    version = 1 + max((v for s, v, _ in _files(folder) if s == slug), default=0)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".saving-", suffix=".json")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        version = 1 + max((v for s, v, _ in _files(folder) if s == slug), default=0)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=".json")
+    except OSError as exc:
+        raise StoreError(
+            f"The list cannot be saved: the model folder {folder} {_folder_problem(exc)}. Ask whoever "
+            f"runs the app to make it a writable folder, or to point {ENV_VAR} at one. Meanwhile, "
+            "download the model file instead."
+        ) from None
     try:
         while True:
             meta = dict(metadata or {}, name=str(name), version=version, created=created)
@@ -92,32 +115,91 @@ def _files(folder):
             yield match["slug"], int(match["version"]), path
 
 
+def _folder_problem(exc):
+    """What is wrong with a folder, from the OSError of using it."""
+    if isinstance(exc, PermissionError):
+        return "is not writable (or not readable) by the app"
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, FileExistsError)):
+        return "does not exist and cannot be created (a file may stand in its way)"
+    return f"cannot be used ({exc.strerror or type(exc).__name__})"
+
+
+def remove_orphans(folder, min_age_s=ORPHAN_AGE_S):
+    """Delete the temporary files of saves that died (older than ``min_age_s`` seconds).
+
+    Returns the number removed; a file that cannot be removed (read-only folder) stays.
+    """
+    removed = 0
+    now = time.time()
+    for path in folder.glob(f"{_TEMPORARY_PREFIX}*.json"):
+        try:
+            if now - path.stat().st_mtime >= min_age_s:
+                path.unlink()
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
 def list_models(directory=None):
-    """Saved models, newest first, and the files that could not be read.
+    """Saved models, newest first, and the files that could not be used. Never raises.
+
+    Every file is validated (:func:`load_model`); one that is not a valid model file is
+    skipped with a note. Orphaned temporary files of killed saves are removed
+    (:func:`remove_orphans`).
 
     Returns
     -------
     models : list of StoredModel
     problems : list of str
-        One sentence per unreadable file (the store stays usable).
+        One sentence per file skipped, or on the folder itself (the store stays usable).
     """
     folder = model_dir(directory)
-    if not folder.is_dir():
-        return [], []
+    try:
+        if not folder.exists():
+            return [], []
+        if not folder.is_dir():
+            return [], [f"The model folder {folder} is a file, not a folder; no saved list can be shown"]
+        remove_orphans(folder)
+        entries = sorted(_files(folder))
+    except OSError as exc:
+        return [], [f"The model folder {folder} cannot be read ({exc.strerror or type(exc).__name__}); "
+                    "ask whoever runs the app to check its permissions"]
     models, problems = [], []
-    for _, version, path in _files(folder):
+    for _, version, path in entries:
         try:
-            meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
-            models.append(StoredModel(path, str(meta.get("name", path.stem)), version, str(meta.get("created", ""))))
-        except (OSError, ValueError, AttributeError) as exc:
-            problems.append(f"{path.name} could not be read ({type(exc).__name__}); it is skipped")
+            info = path.stat()
+            entry = _stored_model(path, version, info.st_size, info.st_mtime_ns)
+        except OSError as exc:
+            entry = f"{path.name} cannot be read ({exc.strerror or type(exc).__name__}); it is skipped"
+        (models if isinstance(entry, StoredModel) else problems).append(entry)
     models.sort(key=lambda m: (m.created, m.version), reverse=True)
     return models, problems
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_model(path, version, size, modified_ns):
+    """The StoredModel of a valid file, else the sentence that says why it is skipped.
+
+    Kept per (path, size, modification time), so each version of a file is read once.
+    """
+    if size > 4 * MAX_FILE_CHARS:  # UTF-8: at most 4 bytes a character
+        return f"{path.name} is {size / 2**20:.0f} MB, too large for a model file; it is skipped"
+    try:
+        meta = load_model(path).metadata_
+    except PSLError as exc:
+        return f"{path.name} is skipped: {exc}"
+    except Exception as exc:  # one bad file must never break the listing for everyone
+        logger.exception("unexpected error while reading %s", path)
+        return f"{path.name} is skipped: it could not be read ({type(exc).__name__})"
+    return StoredModel(path, str(meta.get("name") or path.stem), version, str(meta.get("created") or ""))
 
 
 def load_model(path):
     """Load and validate a stored model file; raises ModelFileError if it is not one."""
     try:
+        if Path(path).stat().st_size > 4 * MAX_FILE_CHARS:  # UTF-8: at most 4 bytes a character
+            raise ModelFileError(f"the model file {Path(path).name} is too large for a model file")
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ModelFileError(f"the model file {Path(path).name} cannot be read: {exc}") from None

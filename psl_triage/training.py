@@ -27,6 +27,7 @@ from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
 from psl_core.search import CROSS_VALIDATED
+from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.modelcard import model_metadata
 from psl_triage.questions import percent
 from psl_triage.store import slugify
@@ -242,12 +243,22 @@ def split_rows(X, y, test_fraction, seed):
             "classes. Choose a fraction nearer 1/3, or 0 for no test set."
         )
     try:
-        return train_test_split(X, y, test_size=test_fraction, stratify=y, random_state=seed)
+        parts = train_test_split(X, y, test_size=test_fraction, stratify=y, random_state=seed)
     except ValueError as exc:
         raise DataError(
             f"The rows cannot be split into stratified train and test parts with a test fraction "
             f"of {test_fraction:.2f}: {exc}. Choose a fraction nearer 1/3, or 0 for no test set."
         ) from None
+    classes, counts = np.unique(np.asarray(parts[2]), return_counts=True)
+    rarest = int(counts.min()) if len(classes) == n_classes else 0
+    if rarest < MIN_ROWS_PER_CLASS:
+        raise DataError(
+            f"A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {len(parts[2])} training rows, "
+            f"{rarest} of them in the rarer outcome class: too few to learn from (at least "
+            f"{MIN_ROWS_PER_CLASS} of each class are needed). Choose a smaller test fraction (the "
+            "paper holds out 1/3), or 0 to train on every row."
+        )
+    return parts
 
 
 def train_list(prepared, data_name, options, progress=None):

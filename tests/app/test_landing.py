@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.data import PreparedData
+from psl_triage.text import shown
 
 DOCUMENTED_KEYS = (
     "data_source",
@@ -62,7 +63,7 @@ def choice_key(at: AppTest, name: str, *parts: object) -> str:
 
 
 def texts(elements) -> list[str]:
-    return [element.value for element in elements]
+    return [shown(element.value) for element in elements]
 
 
 def upload(at: AppTest, name: str, data: bytes) -> AppTest:

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core.model import ProbabilisticScoringList
+from psl_triage.text import shown
 
 TRAIN_PAGE = "pages/1_Train.py"
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
@@ -33,7 +34,7 @@ def click_train(at):
 
 
 def texts(elements):
-    return " ".join(element.value for element in elements)
+    return " ".join(shown(element.value) for element in elements)
 
 
 def list_table(at):

@@ -18,6 +18,7 @@ from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
 from psl_triage.questions import headline, interval_sentence, outcome_text, percent, stop_sentence
 from psl_triage.store import save_model
+from psl_triage.text import shown
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
@@ -77,7 +78,7 @@ def open_page(model=None, cost_ratio=None, metadata=METADATA):
 
 
 def captions(at):
-    return " ".join(caption.value for caption in at.caption)
+    return " ".join(shown(caption.value) for caption in at.caption)
 
 
 def cost_ratio_input(at):

@@ -10,6 +10,8 @@ page              test: a fresh browser context and page, base URL set to the se
 app               test: a :class:`StreamlitApp` around that page, the usual way in.
 new_app           test: a factory of more apps, each in its own browser context (a
                   separate Streamlit session), for tests that need several at once.
+own_app           test: (app, server pid) on a server started for the test alone, with an
+                  empty model store: for measuring the server (its memory).
 
 Without /usr/bin/chromium the browser tests are skipped, except on CI (CI set),
 where they fail: CI must run them.
@@ -25,6 +27,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -242,12 +245,25 @@ def _wait_for_health(url: str, server: subprocess.Popen, log_path: Path) -> None
 @pytest.fixture(scope="session")
 def streamlit_server(tmp_path_factory: pytest.TempPathFactory):
     """Start the app with an empty model store; yield its base URL."""
+    with running_server(tmp_path_factory.mktemp("server-models"), "streamlit-server.log") as (base_url, _):
+        yield base_url
+
+
+@pytest.fixture()
+def own_streamlit_server(tmp_path: Path):
+    """A server of the test's own (for measuring it); yields (base URL, process id)."""
+    with running_server(tmp_path / "models", "streamlit-own-server.log") as server:
+        yield server
+
+
+@contextmanager
+def running_server(model_dir: Path, log_name: str):
+    """Run the app with the model store ``model_dir``; yield (base URL, the server's pid)."""
     if not (PROJECT_ROOT / "app.py").is_file():
         pytest.fail(f"{PROJECT_ROOT / 'app.py'} is missing: there is no app to test", pytrace=False)
     port = _free_port()
-    model_dir = tmp_path_factory.mktemp("server-models")
     ARTIFACTS_DIR.mkdir(exist_ok=True)
-    log_path = ARTIFACTS_DIR / "streamlit-server.log"
+    log_path = ARTIFACTS_DIR / log_name
     env = {
         **os.environ,
         "PSL_MODEL_DIR": str(model_dir),
@@ -271,7 +287,7 @@ def streamlit_server(tmp_path_factory: pytest.TempPathFactory):
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_for_health(f"{base_url}/_stcore/health", server, log_path)
-        yield base_url
+        yield base_url, server.pid
     finally:
         server.terminate()
         try:
@@ -329,6 +345,16 @@ def page(browser, streamlit_server: str, request: pytest.FixtureRequest):
 @pytest.fixture
 def app(page: Page, streamlit_server: str) -> StreamlitApp:
     return StreamlitApp(page, streamlit_server)
+
+
+@pytest.fixture
+def own_app(browser, own_streamlit_server, request: pytest.FixtureRequest):
+    """(StreamlitApp, server pid) on a server of the test's own, to measure that server."""
+    base_url, pid = own_streamlit_server
+    page = _new_page(browser, base_url)
+    yield StreamlitApp(page, base_url), pid
+    _screenshot_if_failed(page, request)
+    page.context.close()
 
 
 @pytest.fixture

@@ -310,8 +310,8 @@ def test_an_uploaded_model_file_loads_back_to_the_same_list(trained):
     [
         (b'{"format": "psl", "stages": [', "cannot be read"),
         (b"\xff\xfe\x00garbage", "not UTF-8"),
-        (b'{"hello": "world"}', "lacks"),
-        (b"[1, 2, 3]", "must be an object"),
+        (b'{"hello": "world"}', "it is not a model file"),
+        (b"[1, 2, 3]", "must hold a JSON object"),
     ],
 )
 def test_a_file_that_is_not_a_model_is_refused_naming_the_file(data, words):

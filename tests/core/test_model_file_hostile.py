@@ -1,0 +1,186 @@
+"""Hostile model files: whatever a file holds, reading it fails only with ModelFileError.
+
+Mutations of a valid file (Hypothesis), deep nesting, huge numbers and the shapes that once
+passed and crashed the pages later. A file that loads must also be usable: its questions,
+its table and its intervals are built without error.
+"""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from psl_core import ModelFileError, ProbabilisticScoringList
+from psl_core.binarization import BINARY, CATEGORY, NUMERIC
+from psl_core.decision import StageBands
+from psl_core.search import END_REASONS
+from psl_core.serialization import MAX_FILE_CHARS, MAX_VALUES, SCHEMA_FILE, SCHEMA_VERSION, schema
+from psl_triage.questions import build_questions
+from psl_triage.training import list_table, readable_columns
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def document():
+    rng = np.random.default_rng(3)
+    n = 300
+    X = pd.DataFrame({
+        "age": rng.integers(30, 80, n).astype(float),
+        "smoker": rng.integers(0, 2, n),
+        "pain": pd.Categorical(rng.choice(["typical", "atypical", "none"], n)),
+    })
+    y = ((X["age"] > 60) ^ (rng.random(n) < 0.2) | (X["pain"] == "typical")).astype(int)
+    model = ProbabilisticScoringList(recommend_folds=3, min_support=5).fit(X, y)
+    metadata = {
+        "name": "hostile test", "version": 1,
+        "dataset": {"name": "synthetic", "positive_label": "sick", "negative_label": "well"},
+        "columns": {"pain": {"label": "Pain", "unit": "", "kind": "categorical",
+                             "category_labels": {"typical": "typical angina"}}},
+        "decision": {"cost_ratio": 10.0},
+        "performance": {"train": {"brier": [0.25, 0.2]}},
+    }
+    return json.loads(model.to_json(metadata))
+
+
+def load(text):
+    """from_json, and when it loads, what the pages build from a model."""
+    try:
+        model = ProbabilisticScoringList.from_json(text)
+    except ModelFileError:
+        return None
+    columns = readable_columns(model.metadata_)
+    build_questions(model, columns)
+    list_table(model, columns, intervals=True)
+    StageBands(model, 0.95)
+    return model
+
+
+def test_the_valid_file_loads(document):
+    assert load(json.dumps(document)) is not None
+
+
+def test_the_schema_is_published_and_valid():
+    published = ROOT / "docs" / SCHEMA_FILE
+    assert f"model-schema-v{SCHEMA_VERSION}.json" == SCHEMA_FILE
+    assert json.loads(published.read_text(encoding="utf-8")) == schema()
+    jsonschema.Draft202012Validator.check_schema(schema())
+
+
+def test_the_schema_names_the_library_s_kinds_and_end_reasons():
+    assert schema()["$defs"]["stage"]["properties"]["kind"]["enum"] == [NUMERIC, BINARY, CATEGORY]
+    assert schema()["properties"]["end_reason"]["enum"] == [*END_REASONS, None]
+
+
+def test_a_saved_file_satisfies_the_schema(document):
+    jsonschema.validate(document, schema())
+
+
+def with_change(document, path, value):
+    copy = json.loads(json.dumps(document))
+    target = copy
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return json.dumps(copy)
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda d: DEEP, "nested too deeply"),
+        (lambda d: '{"a":' * 50_000 + "1" + "}" * 50_000, "nested too deeply"),
+        (lambda d: with_change(d, ["calibration", 0, "positives", 0], 2**63), "outside the allowed range"),
+        (lambda d: with_change(d, ["calibration", 0, "negatives", 0], "BIG").replace('"BIG"', "1" + "0" * 400), "401 digits"),
+        (lambda d: with_change(d, ["stages", 0, "score"], "BIG").replace('"BIG"', "9" * 5000), "5000 digits"),
+        (lambda d: json.dumps(d).replace('"criterion": [', '"criterion": [1e400, ', 1), "beyond the range"),
+        (lambda d: json.dumps(d).replace('"criterion": [', '"criterion": [NaN, ', 1), "NaN is not allowed"),
+        (lambda d: with_change(d, ["metadata", "dataset"], ["a", "list"]), "metadata.dataset must be"),
+        (lambda d: with_change(d, ["metadata", "columns"], "a string"), "metadata.columns must be"),
+        (lambda d: with_change(d, ["metadata", "columns", "pain", "category_labels"], ["x"]), "category_labels"),
+        (lambda d: with_change(d, ["metadata", "name"], {"not": "text"}), "metadata.name must be text"),
+        (lambda d: with_change(d, ["metadata", "deep"], [[[[["five"]]]]]), "metadata.deep"),
+        (lambda d: with_change(d, ["metadata", "long"], "x" * 100_001), "too long"),
+        (lambda d: with_change(d, ["classes"], ["0", 0]), "two distinct labels"),
+        (lambda d: with_change(d, ["input", "feature_names"], ["age", "age", "pain"]), "repeats"),
+        (lambda d: with_change(d, ["stages", 0, "feature"], 10**6), "stages\\[0\\].feature"),
+        (lambda d: with_change(d, ["stages", 0, "feature"], "weight"), "unknown feature"),
+        (lambda d: with_change(d, ["stop_statistics"], {"counts": [1, 2]}), "lacks \\['version'\\]"),
+        (lambda d: "x" * (MAX_FILE_CHARS + 1), "characters"),
+        (lambda d: with_change(d, ["metadata", "many"], [0] * (MAX_VALUES + 1)), "more than 200,000 values"),
+        (lambda d: b"\xff\xfe{}", "not UTF-8"),
+        (lambda d: "[]", "must hold a JSON object"),
+        (lambda d: "null", "must hold a JSON object"),
+    ],
+)
+def test_a_hostile_file_is_refused_with_a_reason(document, make, words):
+    with pytest.raises(ModelFileError, match=words):
+        ProbabilisticScoringList.from_json(make(document))
+
+
+def test_stop_statistics_of_another_engineer_are_allowed(document):
+    text = with_change(document, ["stop_statistics"], {"version": 1, "n_patients": 120, "stops": {"1": 40, "2": 80}})
+    assert load(text) is not None
+
+
+# ------------------------------------------------------------------------- fuzzing
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+
+def paths(value, prefix=()):
+    """Every path to a value inside a JSON document."""
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from paths(child, (*prefix, index))
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_files_raise_only_model_file_errors(document, data):
+    copy = json.loads(json.dumps(document))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(list(paths(copy))[1:]))
+        parent = copy
+        for key in path[:-1]:
+            parent = parent[key]
+        action = data.draw(st.sampled_from(["replace", "delete", "insert"]))
+        if action == "replace":
+            parent[path[-1]] = data.draw(json_values)
+        elif action == "delete":
+            del parent[path[-1]]
+        elif isinstance(parent, dict):
+            parent[data.draw(st.text(max_size=8))] = data.draw(json_values)
+        else:
+            parent.insert(path[-1], data.draw(json_values))
+    load(json.dumps(copy))
+
+
+@settings(max_examples=200)
+@given(st.text(alphabet='[]{}"a:,0123456789.-e ', max_size=400))
+def test_bracket_soup_raises_only_model_file_errors(text):
+    load(text)
+
+
+@settings(max_examples=50)
+@given(st.integers(1, 200_000), st.sampled_from(["[", '{"a":', '{"metadata":']))
+def test_deep_nesting_raises_only_model_file_errors(depth, opener):
+    closer = "]" if opener == "[" else "}"
+    with pytest.raises(ModelFileError):
+        ProbabilisticScoringList.from_json(opener * depth + "1" + closer * depth)

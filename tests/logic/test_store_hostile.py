@@ -1,0 +1,109 @@
+"""A model folder with bad files, dead saves and bad permissions: the store keeps working."""
+
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+
+from psl_core import ProbabilisticScoringList
+from psl_triage import store
+from psl_triage.store import StoreError, list_models, remove_orphans, save_model
+
+# One of each kind of bad file the store may meet (name -> content).
+BAD_FILES = {
+    "deep-v1.json": "[" * 100_000 + "]" * 100_000,
+    "not-json-v1.json": "{ not json",
+    "empty-v1.json": "",
+    "binary-v1.json": b"\xff\xfe\x00\x01garbage",
+    "array-v1.json": "[1, 2, 3]",
+    "huge-count-v1.json": None,  # filled from a good file below
+    "dataset-list-v1.json": None,
+    "columns-text-v1.json": None,
+    "long-digits-v1.json": None,
+}
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(200, 3)).astype(float)
+    y = (X[:, 0] + rng.random(200) > 1).astype(int)
+    return ProbabilisticScoringList(min_support=5).fit(X, y)
+
+
+def fill_bad_folder(folder, model):
+    """Writes every file of BAD_FILES into ``folder``; returns the good model's file name."""
+    good = save_model(model, "good", {"dataset": {"positive_label": "sick"}}, folder)
+    document = json.loads(good.path.read_text(encoding="utf-8"))
+    variants = {
+        "huge-count-v1.json": ("calibration", 0, "positives", 0, 2**63),
+        "dataset-list-v1.json": ("metadata", "dataset", ["a", "list"]),
+        "columns-text-v1.json": ("metadata", "columns", "text"),
+        "long-digits-v1.json": ("metadata", "n", "BIG"),
+    }
+    for name, content in BAD_FILES.items():
+        if content is None:
+            copy = json.loads(json.dumps(document))
+            *path, key, value = variants[name]
+            target = copy
+            for part in path:
+                target = target[part]
+            target[key] = value
+            content = json.dumps(copy).replace('"BIG"', "9" * 5000)
+        (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return good.path.name
+
+
+def test_a_folder_of_bad_files_lists_the_good_model_and_notes_the_rest(tmp_path, fitted):
+    fill_bad_folder(tmp_path, fitted)
+    models, problems = list_models(tmp_path)
+    assert [m.name for m in models] == ["good"]
+    assert len(problems) == len(BAD_FILES)
+    for name in BAD_FILES:
+        assert any(problem.startswith(name) and "skipped" in problem for problem in problems), name
+
+
+def test_a_file_is_validated_once_per_version(tmp_path, fitted, monkeypatch):
+    save_model(fitted, "good", None, tmp_path)
+    list_models(tmp_path)
+    calls = []
+    monkeypatch.setattr(store, "load_model", lambda path: calls.append(path))
+    list_models(tmp_path)
+    assert calls == []
+
+
+def test_orphaned_temporary_files_are_removed_once_a_minute_old(tmp_path, fitted):
+    save_model(fitted, "good", None, tmp_path)
+    old, fresh = tmp_path / ".saving-dead.json", tmp_path / ".saving-busy.json"
+    old.write_text("{half")
+    fresh.write_text("{half")
+    an_hour_ago = time.time() - 3600
+    os.utime(old, (an_hour_ago, an_hour_ago))
+    models, problems = list_models(tmp_path)
+    assert [m.name for m in models] == ["good"] and not problems
+    assert not old.exists() and fresh.exists()  # a save may still be writing the fresh one
+    assert remove_orphans(tmp_path, min_age_s=0) == 1 and not fresh.exists()
+
+
+def test_a_folder_that_cannot_be_created_gets_a_specific_message(tmp_path, fitted):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="does not exist and cannot be created.*PSL_MODEL_DIR"):
+        save_model(fitted, "good", None, blocker / "models")
+    models, problems = list_models(blocker)
+    assert models == [] and "is a file, not a folder" in problems[0]
+
+
+def test_a_read_only_folder_gets_a_specific_message(tmp_path, fitted, monkeypatch):
+    def refuse(**_):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(store.tempfile, "mkstemp", refuse)
+    with pytest.raises(StoreError, match=f"model folder {tmp_path} is not writable.*download the model file"):
+        save_model(fitted, "good", None, tmp_path)
+
+
+def test_a_missing_folder_lists_nothing_without_a_problem(tmp_path):
+    assert list_models(tmp_path / "not-yet") == ([], [])

@@ -27,6 +27,7 @@ import io
 import math
 import re
 import unicodedata
+import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath

@@ -87,14 +87,14 @@ def mutate(document, change):
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda s: s.update(version=99), "version 99 is not supported"),
+    (lambda s: s.update(version=99), "stop_statistics.version is 99"),
     (lambda s: s.update(n_rows="300"), "n_rows must be a whole number"),
-    (lambda s: s.update(extra=1), 'must be an object with the entries "version"'),
+    (lambda s: s.update(extra=1), "stop_statistics has unknown entries"),
     (lambda s: s["transitions"][0].update(reference=99), "reference 99 lies outside"),
     (lambda s: s["transitions"][0]["stages"].pop(), "needs one table per stage"),
     (lambda s: s["transitions"][0]["stages"][0][0].__setitem__(2, 10**6), "add up to n_rows"),
     (lambda s: s["transitions"][0]["stages"][0][0].__setitem__(0, 12345), "cannot reach"),
-    (lambda s: s["transitions"][0]["stages"][0].__setitem__(0, [0, 1]), "each row of stage 0"),
+    (lambda s: s["transitions"][0]["stages"][0].__setitem__(0, [0, 1]), "has too few entries"),
 ])
 def test_broken_statistics_are_rejected(fitted, change, message):
     with pytest.raises(ModelFileError, match=message):

@@ -60,7 +60,7 @@ def test_the_triage_figure_shows_stage_labels_as_text():
     from psl_triage.questions import triage_figure
 
     steps = [StepResult(stage=k, totals=[0], probability_low=0.2, probability_high=0.2, lower=0.1, upper=0.3,
-                        threshold=0.5, decision="continue", stop_reason=None, lean=None, expected_loss=0.2)
+                        threshold=0.5, outcome="uncertain", action="positive", stop_reason=None, expected_loss=0.2)
              for k in range(2)]
     figure = triage_figure(steps, 0.5, stage_labels=["Start", '<a href="http://127.0.0.1:9/x">Q1</a>'])
     assert "<" not in "".join(figure.layout.xaxis.ticktext)

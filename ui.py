@@ -5,6 +5,7 @@ Kept out of ``pages/`` because Streamlit turns every file there into a page, and
 """
 
 import logging
+import os
 from contextlib import contextmanager
 
 import streamlit as st
@@ -12,6 +13,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note, saved_cost_ratio
+from psl_triage.data import upload_limit_mb
 from psl_triage.text import md
 
 logger = logging.getLogger("psl_triage")
@@ -122,3 +124,27 @@ def class_names() -> tuple[str, str]:
     """The trained list's names of its positive and negative class (the Data page's), for figures."""
     dataset = (st.session_state.get("trained_metadata") or {}).get("dataset") or {}
     return dataset.get("positive_label") or "positive", dataset.get("negative_label") or "negative"
+
+
+def table_uploader(what: str, key: str):
+    """The uploader of a table (CSV, TSV or Excel) within the app's upload limit.
+
+    ``what`` completes the label ("CSV, TSV or Excel (.xlsx) file<what> (up to N MB)").
+    A bad ``PSL_MAX_UPLOAD_MB`` is reported and the default limit used.
+
+    Returns
+    -------
+    (uploaded file or None, limit in MB)
+    """
+    try:
+        limit_mb = upload_limit_mb(os.environ.get("PSL_MAX_UPLOAD_MB"))
+    except PSLError as exc:
+        st.warning(md(exc))
+        limit_mb = upload_limit_mb(None)
+    uploaded = st.file_uploader(
+        f"CSV, TSV or Excel (.xlsx) file{what} (up to {limit_mb} MB)",
+        type=["csv", "tsv", "txt", "xlsx"],
+        key=key,
+        max_upload_size=limit_mb,
+    )
+    return uploaded, limit_mb

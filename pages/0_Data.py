@@ -48,7 +48,6 @@ widget then comes back with its default: the stored choice.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import pandas as pd
@@ -77,11 +76,11 @@ from psl_triage.data import (
     load_table,
     missing_report,
     prepare_training_data,
-    upload_limit_mb,
     value_label,
 )
 from psl_triage.demo import load_demo
 from psl_triage.text import md
+from ui import table_uploader
 
 DATASET_KEYS = (
     "data_source",
@@ -354,18 +353,7 @@ source = st.radio(
 if source == "demo" and ss.data_source != "demo":
     switch_to("demo")
 if source == "upload":
-    try:
-        limit_mb = upload_limit_mb(os.environ.get("PSL_MAX_UPLOAD_MB"))
-    except DataError as exc:
-        st.warning(str(exc))
-        limit_mb = upload_limit_mb(None)
-    uploaded = st.file_uploader(
-        f"CSV, TSV or Excel (.xlsx) file, one row per patient, column names in the first row "
-        f"(up to {limit_mb} MB)",
-        type=["csv", "tsv", "txt", "xlsx"],
-        key="w_upload",
-        max_upload_size=limit_mb,
-    )
+    uploaded, limit_mb = table_uploader(", one row per patient, column names in the first row", "w_upload")
     if uploaded is not None:
         load_upload(uploaded, limit_mb)
         if ss.upload_error:

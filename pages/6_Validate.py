@@ -18,18 +18,15 @@ and, when the user chooses to use the recalibrated list, ``"trained_model"``,
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 
-from psl_core.errors import DataError
 from psl_core.validation import (
     MIN_RECALIBRATION_ROWS,
     recalibratable_stages,
     stagewise_validation,
     validation_report,
 )
-from psl_triage.data import count_classes, load_table, upload_limit_mb
+from psl_triage.data import count_classes, load_table
 from psl_triage.plots import reliability_figure
 from psl_triage.training import default_model_name
 from psl_triage.validation import (
@@ -45,7 +42,7 @@ from psl_triage.validation import (
     slope_words,
     unit_checks,
 )
-from ui import csv_download, required_list, shown_errors
+from ui import csv_download, required_list, shown_errors, table_uploader
 
 ss = st.session_state
 
@@ -68,17 +65,8 @@ model = required_list(": this page judges it on another site's table")
 metadata = ss.get("trained_metadata") or {}
 
 st.header("1. The other site's table")
-try:
-    limit_mb = upload_limit_mb(os.environ.get("PSL_MAX_UPLOAD_MB"))
-except DataError as exc:
-    st.warning(str(exc))
-    limit_mb = upload_limit_mb(None)
-uploaded = st.file_uploader(
-    f"CSV, TSV or Excel (.xlsx) file with the same questions and the outcome, one row per patient "
-    f"(up to {limit_mb} MB)",
-    type=["csv", "tsv", "txt", "xlsx"],
-    key="validate_upload",
-    max_upload_size=limit_mb,
+uploaded, limit_mb = table_uploader(
+    " with the same questions and the outcome, one row per patient", "validate_upload"
 )
 if uploaded is None:
     st.info("Upload a table to validate the list on.")

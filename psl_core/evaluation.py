@@ -460,11 +460,18 @@ def monte_carlo_cv(
     per_split = [None] * n_splits
     # Results arrive as splits finish (any order with several workers): the progress moves
     # per split, and the rows are put back in split order below.
-    runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    for done, (split, rows) in enumerate(runner(tasks), start=1):
-        per_split[split] = rows
-        if progress is not None:
-            progress(done, n_splits)
+    results = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+    try:
+        for done, (split, rows) in enumerate(results, start=1):
+            per_split[split] = rows
+            if progress is not None:
+                progress(done, n_splits)
+    finally:
+        # A run stopped midway (the progress callback raised) is aborted now. Left to the
+        # garbage collector, the abort shuts down joblib's shared worker pool whenever it
+        # comes, possibly under the next run ("The executor underlying Parallel has been
+        # shutdown", seen in the app's browser test).
+        results.close()
     measures = [row for rows, _ in per_split for row in rows]
     three_way = [row for _, rows in per_split for row in rows]
     return CVResult(

@@ -1,6 +1,8 @@
 """monte_carlo_cv in parallel: joblib worker processes and a Dask cluster give the serial
 result, row for row, and the progress moves once per finished split."""
 
+import gc
+
 import joblib
 import numpy as np
 import pandas as pd
@@ -72,3 +74,32 @@ def test_a_numpy_table_runs_in_workers_too(demo_prepared, serial):
 def test_bad_n_jobs_names_the_parameter(demo_prepared, n_jobs):
     with pytest.raises(PSLError, match="n_jobs"):
         monte_carlo_cv(demo_prepared.X, demo_prepared.y, short_list, n_jobs=n_jobs, **KWARGS)
+
+
+class Interrupted(Exception):
+    """What a progress callback raises when the app stops a run midway (a rerun)."""
+
+
+@pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
+def test_a_run_stopped_midway_leaves_the_next_run_working(demo_prepared, serial):
+    """A run whose caller stops it from the progress callback (the app's rerun) must not
+    leave its workers to be shut down whenever its generator is collected: here during
+    the next run, as happens in a long-lived server."""
+
+    def stop(done, total):
+        raise Interrupted
+
+    stopped = []
+    try:
+        monte_carlo_cv(demo_prepared.X, demo_prepared.y, short_list, n_jobs=2, progress=stop, **KWARGS)
+    except Interrupted as exc:
+        stopped.append(exc)  # the traceback keeps the stopped run's frames alive
+
+    def collect_the_stopped_run(done, total):
+        if stopped:
+            stopped.clear()
+            gc.collect()
+
+    result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, short_list, n_jobs=2,
+                            progress=collect_the_stopped_run, **KWARGS)
+    assert_same(result, serial)

@@ -479,7 +479,7 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
     st.subheader("Record for the notes")
     record = triage_record(
         model_name, model_version, [q.record_line for q in questions[:n_answered]], recorded, steps,
-        cost_ratio, confidence, basis, tolerance,
+        cost_ratio, confidence, basis, tolerance, (positive_label, negative_label),
     )
     text = record_text(record)
     st.code(text, language=None, wrap_lines=True)

@@ -10,7 +10,7 @@ BASIS_WORDS = {"upper": "upper bound of the interval", "point": "point estimate"
 
 
 def triage_record(model_name, model_version, questions, raw_answers, steps, cost_ratio, confidence, basis,
-                  tolerance):
+                  tolerance, class_labels=("positive", "negative")):
     """The record of one triage, for the patient's notes (JSON-ready dict).
 
     Parameters
@@ -26,10 +26,15 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
     basis : {"upper", "point"}
     tolerance : float
         The stop rule's share of changed outcomes.
+    class_labels : (str, str)
+        The names of the positive and the negative class, as the user named them on the
+        Data page (``metadata["dataset"]``); the record says which the action treats the
+        patient as.
     """
     final = steps[-1]
     return {
         "model": {"name": model_name, "version": model_version},
+        "classes": {"positive": class_labels[0], "negative": class_labels[1]},
         "settings": {"cost_ratio_M": cost_ratio, "confidence": confidence, "decision_basis": basis,
                      "decision_threshold": final.threshold, "stop_tolerance": tolerance},
         "answers": [
@@ -63,6 +68,10 @@ def record_text(record):
         ),
         "",
     ]
+    classes = record.get("classes")
+    if classes:
+        lines.insert(2, f"Outcome: positive = {classes['positive']}, negative = {classes['negative']}; "
+                        "P is the probability of the positive class")
     if not record["answers"]:
         lines.append("No question answered: the result is the list's estimate before any question.")
     for i, item in enumerate(record["answers"], start=1):
@@ -73,9 +82,11 @@ def record_text(record):
             f"P = {p} [{step['lower']:.1%}, {step['upper']:.1%}], {item['decision']}"
         )
     result = record["result"]
+    classes = record.get("classes") or {}
+    action = result["action"]
     lines += [
         "",
-        f"Result: {result['decision'].upper()} (action: {result['action']}; "
+        f"Result: {result['decision'].upper()} (action: treat as {action}, {classes.get(action, action)}; "
         f"stopped: {result['stop_reason'] or 'not yet'})",
         f"Probability {_range_text(*result['probability'])}, interval "
         f"[{result['interval'][0]:.1%}, {result['interval'][1]:.1%}]",

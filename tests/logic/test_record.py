@@ -54,3 +54,15 @@ def test_record_of_a_triage_without_answers_says_no_question_was_answered():
     assert "No question answered: the result is the list's estimate before any question." in text
     assert "\n\n\n" not in text
     assert interval_sentence(step, 0.95) in text
+
+
+def test_record_names_the_classes_and_what_the_action_treats_the_patient_as():
+    bands = StageBands(small_list(), 0.95)
+    steps = [triage_step(bands, [], 10)]
+    record = triage_record("demo", "1", [], [], steps, 10, 0.95, "upper", 0.05,
+                           class_labels=("heart disease", "no heart disease"))
+    assert record["classes"] == {"positive": "heart disease", "negative": "no heart disease"}
+    text = record_text(record)
+    assert "Outcome: positive = heart disease, negative = no heart disease" in text
+    named = {"positive": "heart disease", "negative": "no heart disease"}[steps[-1].action]
+    assert f"(action: treat as {steps[-1].action}, {named};" in text

@@ -19,6 +19,7 @@ for plots and CSV downloads.
 """
 
 import numbers
+import threading
 from dataclasses import dataclass
 
 import joblib
@@ -54,6 +55,7 @@ STEPWISE = "bedside stop rule"
 THREE_WAY_LEVELS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
 THREE_WAY_MEASURES = ("coverage", "accuracy", "expected_loss", "questions")
 Z_95 = 1.96
+_ONE_RUN_AT_A_TIME = threading.Lock()
 
 
 # ---------------------------------------------------------------------------- scores and counts
@@ -429,7 +431,8 @@ def monte_carlo_cv(
         Dask cluster). The result does not depend on ``n_jobs`` or the backend: every
         split is computed the same way and the rows come back in split order.
         ``make_model`` and X are sent to the workers, so they must be picklable
-        (cloudpickle: lambdas and closures are fine).
+        (cloudpickle: lambdas and closures are fine) Runs in one process take turns (a lock):
+        joblib's worker pool is shared, and a run stopped from ``progress`` shuts it down.
 
     Returns
     -------
@@ -460,18 +463,20 @@ def monte_carlo_cv(
     per_split = [None] * n_splits
     # Results arrive as splits finish (any order with several workers): the progress moves
     # per split, and the rows are put back in split order below.
-    results = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
-    try:
-        for done, (split, rows) in enumerate(results, start=1):
-            per_split[split] = rows
-            if progress is not None:
-                progress(done, n_splits)
-    finally:
-        # A run stopped midway (the progress callback raised) is aborted now. Left to the
-        # garbage collector, the abort shuts down joblib's shared worker pool whenever it
-        # comes, possibly under the next run ("The executor underlying Parallel has been
-        # shutdown", seen in the app's browser test).
-        results.close()
+    # One run at a time per process: joblib's worker pool is shared, and a run stopped midway
+    # (the progress callback raised, as a server does when it restarts a script) aborts by
+    # shutting that pool down. Under the lock, the abort is over before the next run takes a
+    # pool; without it, two threads' runs raced ("The executor underlying Parallel has been
+    # shutdown", seen in the app's browser test).
+    with _ONE_RUN_AT_A_TIME:
+        results = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+        try:
+            for done, (split, rows) in enumerate(results, start=1):
+                per_split[split] = rows
+                if progress is not None:
+                    progress(done, n_splits)
+        finally:
+            results.close()  # abort a stopped run now, not when it is garbage collected
     measures = [row for rows, _ in per_split for row in rows]
     three_way = [row for _, rows in per_split for row in rows]
     return CVResult(

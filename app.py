@@ -35,7 +35,28 @@ def _warm_kernels_in_background() -> threading.Thread:
     return thread
 
 
+@st.cache_resource(show_spinner=False)
+def _remove_dead_saves(folder: str) -> int:
+    """Once per server and model folder: delete the temporary files of saves that died
+    (a server killed mid-save), see :func:`psl_triage.store.remove_orphans`."""
+    from pathlib import Path
+
+    from psl_triage.store import remove_orphans
+
+    try:
+        return remove_orphans(Path(folder))
+    except OSError:  # a missing or unreadable folder: the pages say so where they use it
+        return 0
+
+
+def _model_folder() -> str:
+    from psl_triage.store import model_dir
+
+    return str(model_dir())
+
+
 _warm_kernels_in_background()
+_remove_dead_saves(_model_folder())
 
 PAGES = [
     st.Page("pages/0_Data.py", title="Data", default=True),

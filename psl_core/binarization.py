@@ -142,7 +142,7 @@ def _check_finite(values, name):
         raise DataError(f"column {name!r} has infinite values (inf): replace them with finite numbers")
 
 
-def read_columns(X):
+def read_columns(X, fitting=True):
     """Split X into typed columns, validating as it goes.
 
     Parameters
@@ -150,6 +150,9 @@ def read_columns(X):
     X : pandas.DataFrame or array-like of shape (n_samples, n_features)
         A DataFrame may mix numeric, boolean, text and categorical columns; an array
         must be numeric.
+    fitting : bool, default=True
+        Whether X is training data: only then is a text column that mostly holds numbers
+        refused (at prediction a few rows of a fitted text column may all look numeric).
 
     Returns
     -------
@@ -172,7 +175,8 @@ def read_columns(X):
             if kind == CATEGORY:
                 if series.isna().any():
                     _check_finite(np.array([np.nan]), name)
-                _check_not_numbers_as_text(series, name)
+                if fitting:
+                    _check_not_numbers_as_text(series, name)
                 values = series.astype(str).to_numpy(dtype=object)
             else:
                 values = series.to_numpy(dtype=float)

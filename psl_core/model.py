@@ -313,7 +313,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     def _read_X(self, X, reset):
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):
             raise DataError("sparse input is not supported: convert X with X.toarray() first")
-        columns = read_columns(X)
+        columns = read_columns(X, fitting=reset)
         try:
             validate_data(self, X, reset=reset, skip_check_array=True)
         except ValueError as exc:  # feature names or count differ from the fitted ones

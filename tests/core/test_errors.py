@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from psl_core import DataError, ModelFileError, ProbabilisticScoringList, PSLError
+from psl_core import PAPER_SETUP, DataError, ModelFileError, ProbabilisticScoringList, PSLError
 
 X = np.array([[0.0, 1.0], [1.0, 2.0], [0.0, 3.0], [1.0, 4.0]])
 Y = np.array([0, 1, 0, 1])
@@ -90,3 +90,13 @@ def test_text_categories_and_all_positional_names_are_still_accepted():
 
 def test_errors_are_value_errors():
     assert issubclass(DataError, ValueError) and issubclass(ModelFileError, ValueError)
+
+
+def test_a_fitted_text_column_is_read_at_prediction_even_if_its_rows_look_numeric():
+    """The refusal of numbers stored as text is a fit-time judgement of a column: at
+    prediction, the rows of a fitted text column may all hold its numeric-looking value."""
+    X = pd.DataFrame({"grade": ["none", "mild", "3", "none", "mild", "3"] * 10})
+    y = np.array([0, 1, 1, 0, 0, 1] * 10)
+    model = ProbabilisticScoringList(**PAPER_SETUP).fit(X, y)
+    rows = X[X["grade"] == "3"]
+    assert model.predict_proba(rows).shape == (len(rows), 2)

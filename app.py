@@ -43,10 +43,7 @@ def _remove_dead_saves(folder: str) -> int:
 
     from psl_triage.store import remove_orphans
 
-    try:
-        return remove_orphans(Path(folder))
-    except OSError:  # a missing or unreadable folder: the pages say so where they use it
-        return 0
+    return remove_orphans(Path(folder))  # a missing or unreadable folder holds nothing to remove
 
 
 def _model_folder() -> str:

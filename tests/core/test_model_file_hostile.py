@@ -190,3 +190,10 @@ def test_deep_nesting_raises_only_model_file_errors(depth, opener):
     closer = "]" if opener == "[" else "}"
     with pytest.raises(ModelFileError):
         ProbabilisticScoringList.from_json(opener * depth + "1" + closer * depth)
+
+
+def test_the_schema_lists_exactly_the_estimators_parameters():
+    """What lets the model reader pass a file's params to set_params without its own check."""
+    from psl_core.serialization import schema
+
+    assert set(schema()["$defs"]["params"]["properties"]) == set(ProbabilisticScoringList().get_params())

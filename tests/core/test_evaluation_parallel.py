@@ -55,10 +55,23 @@ def test_a_dask_cluster_gives_the_serial_result(demo_prepared, serial):
         joblib.parallel_backend("dask"),
     ):
         result = monte_carlo_cv(
-            demo_prepared.X, demo_prepared.y, short_list, progress=lambda *args: calls.append(args), **KWARGS,
+            demo_prepared.X, demo_prepared.y, list_on_a_dask_worker, progress=lambda *args: calls.append(args),
+            **KWARGS,
         )
     assert_same(result, serial)
     assert len(calls) == SPLITS and calls[-1] == (SPLITS, SPLITS)
+    assert len(DASK_WORKERS) == SPLITS  # every split's list was made on a worker of the cluster
+
+
+DASK_WORKERS = []
+
+
+def list_on_a_dask_worker():
+    """short_list, made where distributed.get_worker() knows the worker (it raises elsewhere)."""
+    import distributed
+
+    DASK_WORKERS.append(distributed.get_worker().address)
+    return short_list()
 
 
 def test_a_numpy_table_runs_in_workers_too(demo_prepared, serial):

@@ -18,6 +18,7 @@ and, when the user chooses to use the recalibrated list, ``"trained_model"``,
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from psl_core.validation import (
@@ -50,6 +51,16 @@ ss = st.session_state
 @st.cache_data(show_spinner=False, max_entries=4)
 def read_upload(data: bytes, name: str, limit_mb: int):
     return load_table(data, name, max_bytes=limit_mb * 1024 * 1024)
+
+
+def judged(model, table, stage):
+    """validation_report of this list, table and stage, kept until one of them changes: its
+    bootstrap takes seconds on a large table, and the page reruns on every widget change."""
+    key = (stage, int(pd.util.hash_pandas_object(table.X).sum()), hash(table.y.tobytes()))
+    kept = ss.get("validate_report")
+    if kept is None or kept[0] is not model or kept[1] != key:
+        ss.validate_report = (model, key, validation_report(model, table.X, table.y, stage))
+    return ss.validate_report[2]
 
 
 st.set_page_config(page_title="Validate · PSL Triage", page_icon="🩺", layout="wide")
@@ -145,7 +156,7 @@ stage = st.selectbox(
 )
 report = None
 with shown_errors("judging the list"):
-    report = validation_report(model, table.X, table.y, stage)
+    report = judged(model, table, stage)
 if report is None:
     st.stop()
 for sentence in report_sentences(report):
@@ -192,7 +203,7 @@ else:
             new, new_metadata, stored = save_recalibrated(
                 model, metadata, table, uploaded.name, int(keep), name,
             )
-            after = validation_report(new, table.X, table.y, min(stage, int(keep)))
+            after = stagewise_validation(new, table.X, table.y).loc[min(stage, int(keep))]
             ss.validate_saved = {
                 "model": new, "metadata": new_metadata, "after": after,
                 "message": f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}.",
@@ -203,8 +214,8 @@ else:
         after = saved["after"]
         st.markdown(
             f"On this same table (so optimistic: the probabilities were fitted to it), after "
-            f"{after.stage} question{'' if after.stage == 1 else 's'} the recalibrated list has calibration-in-the-large "
-            f"{after.measures.loc['citl', 'estimate']:.2f} and {slope_words(after.measures.loc['slope', 'estimate'])}. "
+            f"{after.name} question{'' if after.name == 1 else 's'} the recalibrated list has calibration-in-the-large "
+            f"{after['citl']:.2f} and {slope_words(after['slope'])}. "
             "Judge it on other patients of this site."
         )
         st.download_button(

@@ -12,8 +12,8 @@ Van Calster et al. 2016, "A calibration hierarchy for risk models"):
 - *calibration slope*: b in ``logit P(y=1) = a + b logit p``. 1 when the list's spread of
   risks fits the new site; < 1 when its risks are too extreme (over-fitting, or a case mix
   where the questions separate less);
-- the Brier score and the AUC (discrimination), with the reliability table of
-  :func:`psl_core.evaluation.reliability_table`.
+- the Brier score and the AUC (discrimination); the report keeps the rows' outcomes and
+  probabilities for a reliability table (:func:`psl_core.evaluation.reliability_table`).
 
 Each comes with a percentile bootstrap interval (rows resampled with a seed).
 
@@ -36,7 +36,7 @@ from scipy.special import expit, logit
 
 from .calibration import calibrate_stage, calibrated_probabilities
 from .errors import DataError, PSLError
-from .evaluation import _auc_from_counts, _score_counts, fit_logistic, labels01, reliability_table
+from .evaluation import _auc_from_counts, _score_counts, fit_logistic, labels01
 from .intervals import check_confidence
 
 MEASURES = ("observed_minus_expected", "citl", "slope", "brier", "auc")
@@ -184,8 +184,6 @@ class ValidationReport:
         Indexed by :data:`MEASURES`: estimate, lower, upper (bootstrap percentile
         interval at ``confidence``), ideal (the value of a perfectly calibrated list,
         NaN where there is none).
-    reliability : pandas.DataFrame
-        :func:`psl_core.evaluation.reliability_table` of the rows used.
     y, p : ndarray of shape (n_rows,)
         The rows' outcomes (0/1) and the list's probabilities, for figures.
     confidence : float
@@ -199,7 +197,6 @@ class ValidationReport:
     observed_rate: float
     mean_predicted: float
     measures: pd.DataFrame
-    reliability: pd.DataFrame
     y: np.ndarray
     p: np.ndarray
     confidence: float
@@ -220,7 +217,7 @@ def _labels(model, X, y):
     return y
 
 
-def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed=0, n_bins=10):
+def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed=0):
     """Judge one stage of a list on a labelled table, with bootstrap intervals.
 
     Parameters
@@ -236,8 +233,6 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
         Bootstrap resamples of the rows used.
     confidence : float in (0, 1)
     seed : int
-    n_bins : int >= 1
-        Bins of the reliability table.
 
     Returns
     -------
@@ -286,7 +281,6 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
         observed_rate=float(y_used.mean()),
         mean_predicted=float(p.mean()),
         measures=measures,
-        reliability=reliability_table(y_used, p, n_bins),
         y=y_used,
         p=p,
         confidence=confidence,

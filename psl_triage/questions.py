@@ -16,7 +16,7 @@ This module sits between it and a clinician, who answers in raw values ("152 bpm
 - The words of the decision model (:mod:`psl_core.decision`): :func:`outcome_text` for the
   step table, :func:`headline` for the page, :func:`interval_sentence` and
   :func:`stop_sentence` for why the list stands where it does and why it stopped, and
-  :data:`HOW_IT_DECIDES` for the "How this works" text.
+  :func:`how_it_decides` for the "How this works" text.
 - :func:`prior_decision_text` explains a stop before the first question: the base rate alone
   decides every patient at this M, and which M would leave the decision to the questions.
 

@@ -148,16 +148,21 @@ class StepResult:
 class StageBands:
     """Everything a triage needs from one fitted list at one confidence level, computed once.
 
+    ``bands`` (optional): the stages' ``model.stage_interval(k, confidence)`` already
+    computed, a list of (totals, lower, point, upper) per stage 0..K.
+
     Holds every stage's point estimates and simultaneous intervals, the list's stop
     statistics as a :class:`~psl_core.stopping.ChangeTable` (None for a list without them)
     and, per threshold, the outcome of every reachable total, so that an answer at the
     bedside only looks values up.
     """
 
-    def __init__(self, model, confidence=0.95):
+    def __init__(self, model, confidence=0.95, bands=None):
         self.confidence = check_confidence(confidence)
         self.scores = list(model.scores_)
-        self.bands = [model.stage_interval(k, self.confidence) for k in range(model.n_stages_)]
+        if bands is None:
+            bands = [model.stage_interval(k, self.confidence) for k in range(model.n_stages_)]
+        self.bands = bands
         statistics = getattr(model, "stop_statistics_", None)
         self.changes = None if statistics is None else ChangeTable(statistics)
         self._outcomes = {}

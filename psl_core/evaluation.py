@@ -568,8 +568,9 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
     y_test = y[test]
     main = int(np.searchsorted(levels, confidence))
     coefficients = {C: np.zeros(1) for _, C in _BASELINES}
+    bands = [model.stage_interval(k, levels) for k in range(model.n_stages_)]  # (levels, totals) each
     for k in range(model.n_stages_):
-        reachable, lower, q, upper = model.stage_interval(k, levels)  # bands of shape (levels, totals)
+        reachable, lower, q, upper = bands[k]
         index = np.searchsorted(reachable, totals[:, k])
         p = q[index]
         rows = [(PSL, _split_measures(y_test, p, upper[main, index], cost_ratio))]
@@ -593,8 +594,9 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
         length = min(int(bedside_stages), len(model.literals_))
         model.stop_statistics_ = transition_counts(all_totals[train], reference_stages(len(model.literals_), length))
     stop, codes = np.array([
-        stop_stages(StageBands(model, level), totals, cost_ratio, length, tolerance)
-        for level in levels
+        stop_stages(StageBands(model, level, [(t, lower[i], q, upper[i]) for t, lower, q, upper in bands]),
+                    totals, cost_ratio, length, tolerance)
+        for i, level in enumerate(levels)
     ]).transpose(1, 0, 2)
     _three_way_rows(split, STEPWISE, pd.NA, levels, codes != 0, codes > 0, stop, y_test, cost_ratio, three_way)
 

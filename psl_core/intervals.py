@@ -22,7 +22,7 @@ For one stage with reachable totals T_1 < ... < T_m and training counts per tota
 """
 
 import numpy as np
-from scipy.stats import beta as beta_dist
+from scipy.special import betaincinv
 
 from .errors import PSLError
 
@@ -54,8 +54,10 @@ def clopper_pearson(positives, negatives, alpha):
     k = np.asarray(positives, dtype=float)
     n = k + np.asarray(negatives, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        lower = np.where(k > 0, beta_dist.ppf(alpha / 2, k, n - k + 1), 0.0)
-        upper = np.where(k < n, beta_dist.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
+        # The Beta quantiles; scipy.stats.beta.ppf calls this function after checks that
+        # cost four times the arithmetic here (same values, bit for bit).
+        lower = np.where(k > 0, betaincinv(k, n - k + 1, alpha / 2), 0.0)
+        upper = np.where(k < n, betaincinv(k + 1, n - k, 1 - alpha / 2), 1.0)
     return np.nan_to_num(lower, nan=0.0), np.nan_to_num(upper, nan=1.0)
 
 

@@ -169,3 +169,52 @@ def test_sigmoid_calibration_matches_a_bounded_optimizer(seed):
                     options={"ftol": 1e-14, "gtol": 1e-10}).x
     np.testing.assert_allclose(got, 1 / (1 + np.exp(-(best[0] * tau + best[1]))), atol=2e-3)
     assert np.all(np.diff(got) >= -1e-12)
+
+
+def _newton_to_convergence(tau, pos, neg, start):
+    """The free (unconstrained in the slope) optimum of the sigmoid fit's loss, by 60 plain
+    Newton steps in numpy: a reference for the compiled fit."""
+    from psl_core.kernels import _BETA_RIDGE
+
+    x = np.array(start, dtype=float)
+    w = pos + neg
+    for _ in range(60):
+        p = 1 / (1 + np.exp(-(x[0] * tau + x[1])))
+        r, h = p * w - pos, w * p * (1 - p)
+        gradient = np.array([r @ tau + _BETA_RIDGE * x[0], r.sum()])
+        hessian = np.array([[h @ (tau * tau) + _BETA_RIDGE, h @ tau], [h @ tau, h.sum()]])
+        x = x - np.linalg.solve(hessian, gradient)
+    return x
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_compiled_sigmoid_fit_reaches_the_optimum_and_spots_a_clipped_slope(seed):
+    # The search's fit (kernels._sigmoid_fit) stops once Newton's decrement is small and
+    # takes that last step unchecked; a slope the constraint a >= 0 clips is recognised
+    # from the gradient at the constant fit, without Newton steps. Both must give the
+    # constrained optimum: within 1e-7 of a converged reference in every probability.
+    from psl_core.kernels import _constant_fit, _sigmoid_fit, _slope_clipped
+
+    rng = np.random.default_rng(seed)
+    clipped_seen = free_seen = 0
+    for _ in range(200):
+        m = int(rng.integers(2, 15))
+        tau = np.sort(rng.choice(np.linspace(0.05, 0.95, 40), m, replace=False))
+        w = rng.integers(1, 80, m).astype(float)
+        pos = rng.binomial(w.astype(int), 1 / (1 + np.exp(-rng.normal(0, 2) * (tau - 0.5)))).astype(float)
+        neg = w - pos
+        if pos.sum() == 0 or neg.sum() == 0:
+            continue
+        total, constant = _constant_fit(pos, neg)
+        free = _newton_to_convergence(tau, pos, neg, [0.0, constant])
+        clipped = _slope_clipped(tau, pos, neg, total, constant)
+        if abs(free[0]) > 1e-6:  # the sign of a slope this close to 0 is not the test's business
+            assert clipped == (free[0] < 0)
+        reference = np.array([0.0, constant]) if free[0] < 0 else free
+        for start in (np.full(2, np.nan), reference + rng.normal(0, 0.5, 2)):
+            a, c = _sigmoid_fit(tau, pos, neg, start)
+            got = 1 / (1 + np.exp(-(a * tau + c)))
+            np.testing.assert_allclose(got, 1 / (1 + np.exp(-(reference[0] * tau + reference[1]))), atol=1e-7)
+        clipped_seen += clipped
+        free_seen += not clipped
+    assert clipped_seen > 10 and free_seen > 10  # both branches were exercised

@@ -836,8 +836,22 @@ def _bisect(
                 if first < 0:
                     first = i
                 last = i
-        # (A grid of cuts that are all disallowed is no plateau: allowed cuts may lie between.)
-        plateau = first == 0 and last == n_grid - 1 and points >= MAX_GRID_POINTS and smallest < np.inf
+        # A plateau: a grid of the largest size whose first and last points both take the
+        # smallest value. For the cross-validated criteria the first and last *allowed*
+        # points count: disallowed cuts (+inf) at the grid's ends are skipped (min_support's
+        # outermost cuts; without this a flat criterion, e.g. a literal whose slope is
+        # clipped, would be refined down to nearly every cut). The paper's criteria keep the
+        # reference implementation's rounds. A grid of cuts that are all disallowed is no
+        # plateau: allowed cuts may lie between.
+        inner_first = 0
+        inner_last = n_grid - 1
+        if criterion == CV_BRIER or criterion == CV_LOG_LOSS:
+            while inner_first < n_grid - 1 and values[inner_first] == np.inf:
+                inner_first += 1
+            while inner_last > 0 and values[inner_last] == np.inf:
+                inner_last -= 1
+        plateau = (first == inner_first and last == inner_last and points >= MAX_GRID_POINTS
+                   and smallest < np.inf)
         if exhaustive or plateau:
             return grid[first], values[first], n_touched
         new_lo = grid[max(first - 1, 0)]

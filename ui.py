@@ -6,6 +6,7 @@ Kept out of ``pages/`` because Streamlit turns every file there into a page, and
 
 import logging
 import os
+import time
 from contextlib import contextmanager
 
 import streamlit as st
@@ -17,6 +18,24 @@ from psl_triage.data import upload_limit_mb
 from psl_triage.text import md
 
 logger = logging.getLogger("psl_triage")
+timing_logger = logging.getLogger("psl_triage.timing")
+"""Server time of the pages' interactive parts (:func:`timed`), at INFO. Silent unless the
+environment variable ``PSL_LOG_TIMING`` is set (to anything): the app then writes the lines
+to its standard error, where the browser tests read them."""
+if os.environ.get("PSL_LOG_TIMING") and not timing_logger.handlers:
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    timing_logger.addHandler(_handler)
+    timing_logger.setLevel(logging.INFO)
+
+
+@contextmanager
+def timed(what: str):
+    """Log how long the block took on the server (``timing_logger``), in milliseconds; a
+    block that Streamlit stops or reruns midway is not logged."""
+    started = time.perf_counter()
+    yield
+    timing_logger.info("%s: %.1f ms", what, 1000 * (time.perf_counter() - started))
 
 
 @contextmanager

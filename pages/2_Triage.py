@@ -79,7 +79,7 @@ from psl_triage.record import record_text, triage_record
 from psl_triage.store import list_models, load_model
 from psl_triage.text import md
 from psl_triage.training import readable_columns
-from ui import cost_ratio_input, link
+from ui import cost_ratio_input, link, timed
 
 TRAINED = "trained"
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)
@@ -337,7 +337,14 @@ if not has_statistics:
 
 @st.fragment
 def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float) -> None:
-    """Where the triage stands, the next question and the way here: reruns alone on every answer."""
+    """Where the triage stands, the next question and the way here: reruns alone on every answer
+    (its server time goes to the timing log, :func:`ui.timed`)."""
+    with timed(f"triage with {len(ss.triage_answers)} answers"):
+        triage_view(questions, bands, cost_ratio, confidence, basis, tolerance)
+
+
+def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float) -> None:
+    """The triage fragment's content."""
     n_questions = len(questions)
     threshold = decision_threshold(cost_ratio)
     answers = ss.triage_answers

@@ -57,6 +57,7 @@ LANDING_PAGE = "Data"  # the sidebar title of the default page (app.py), at the 
 BROWSER_DIR = Path(__file__).resolve().parent
 PROJECT_ROOT = BROWSER_DIR.parent.parent
 ARTIFACTS_DIR = PROJECT_ROOT / "test-artifacts"
+SERVER_LOG_NAME = "streamlit-server.log"
 
 # Streamlit sets data-test-script-state on the stApp element; these two values
 # mean the script is not running (finished normally, or failed to compile).
@@ -245,8 +246,14 @@ def _wait_for_health(url: str, server: subprocess.Popen, log_path: Path) -> None
 @pytest.fixture(scope="session")
 def streamlit_server(tmp_path_factory: pytest.TempPathFactory):
     """Start the app with an empty model store; yield its base URL."""
-    with running_server(tmp_path_factory.mktemp("server-models"), "streamlit-server.log") as (base_url, _):
+    with running_server(tmp_path_factory.mktemp("server-models"), SERVER_LOG_NAME) as (base_url, _):
         yield base_url
+
+
+@pytest.fixture(scope="session")
+def server_log() -> Path:
+    """The log of the session's server (``streamlit_server``)."""
+    return ARTIFACTS_DIR / SERVER_LOG_NAME
 
 
 @pytest.fixture()
@@ -268,6 +275,7 @@ def running_server(model_dir: Path, log_name: str):
         **os.environ,
         "PSL_MODEL_DIR": str(model_dir),
         "PYTHONUNBUFFERED": "1",
+        "PSL_LOG_TIMING": "1",  # the pages' server times in the log (ui.timed)
     }
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",

@@ -10,6 +10,8 @@ measurement for the log, not an assertion.
 
 from __future__ import annotations
 
+import re
+
 from psl_flows import (
     AnswerPolicy,
     TriageOracle,
@@ -44,7 +46,12 @@ def answer_time_ms(app, question, raw, heading: str) -> float:
     return elapsed
 
 
-def test_at_the_default_m_the_demo_list_asks_stops_and_stops_again_after_continue_anyway(app):
+def server_times_ms(log_text: str) -> list[float]:
+    """The triage fragment's server times (``ui.timed``) in a stretch of the server log."""
+    return [float(ms) for ms in re.findall(r"psl_triage\.timing: triage with \d+ answers: ([0-9.]+) ms", log_text)]
+
+
+def test_at_the_default_m_the_demo_list_asks_stops_and_stops_again_after_continue_anyway(app, server_log):
     go_to_demo_landing(app)
     model, metadata = demo_model()
     train(app, expected_stages=model.n_stages_ - 1)  # the Train page's default (recommended) setup
@@ -56,6 +63,7 @@ def test_at_the_default_m_the_demo_list_asks_stops_and_stops_again_after_continu
     df, _ = demo()
     policy = AnswerPolicy(patient=df.iloc[1].to_dict(), unknown_at=frozenset())
     timings, stops, passed = [], [], False
+    log_start = server_log.stat().st_size
     for _ in range(2 * len(oracle.questions) + 2):
         if oracle.halted:
             stops.append(oracle.n_answered)
@@ -73,6 +81,12 @@ def test_at_the_default_m_the_demo_list_asks_stops_and_stops_again_after_continu
         timings.append(answer_time_ms(app, question, raw, f"After question {oracle.n_answered} of"))
         expect_triage_state(app, oracle)
     print("Next pressed to the new risk shown, per answer (ms, in the browser):", [round(t) for t in timings])
+    with open(server_log, encoding="utf-8", errors="replace") as log:
+        log.seek(log_start)
+        server = server_times_ms(log.read())
+    # Each answer reruns the fragment; Continue anyway too. The times are printed, not asserted.
+    print("Triage fragment's run on the server, per rerun (ms):", [round(t, 1) for t in server])
+    assert len(server) >= len(timings), "the server should log the fragment's time of every answer"
     assert stops, "the triage should stop"
     if passed:
         assert len(stops) == 2 and stops[1] > stops[0], "after Continue anyway the list stops again"

@@ -124,9 +124,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     recommend_folds : int >= 2 or None, default=None
         If set, an internal stratified cross-validation with this many folds (seeded
         by ``random_state``) refits the list on each training part and scores every
-        stage on the held-out part by the Brier score. ``recommended_stages_`` is then
-        the stage with the lowest mean held-out Brier score (the shortest of near ties):
-        where to stop the list (chosen over the one-standard-error rule by
+        stage on the held-out part by the Brier score. ``recommended_stages_`` is then,
+        among the stages every fold's list reached, the one with the lowest mean
+        held-out Brier score (the shortest of near ties): where to stop the list (a
+        stage only some folds reached is scored by their luck; chosen over the
+        one-standard-error rule by
         ``bench/stopping.py``; figures in ``bench/README.md``).
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
@@ -200,7 +202,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         from a file saved before it was recorded.
     recommended_stages_ : int or None
         With ``recommend_folds``: the number of stages the internal cross-validation
-        recommends (lowest mean held-out Brier score); None without it.
+        recommends (lowest mean held-out Brier score among the stages every fold's
+        list reached); None without it.
     stop_statistics_ : dict or None
         How often the training patients' outcome changes between stages: counts of
         (total at stage k, total at the recommended length / the whole list) pairs, which
@@ -442,7 +445,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.validation_brier_se_ = np.sqrt(np.divide(
             squares, reached * (reached - 1.0), out=np.full(self.n_stages_, np.nan), where=reached > 1,
         ))
-        self.recommended_stages_ = first_minimum(np.where(np.isnan(mean), np.inf, mean))
+        # Only a stage every fold's list reached is recommended: the mean of fewer folds is
+        # the luck of those folds (a stage reached by one fold has no standard error at all).
+        self.recommended_stages_ = first_minimum(np.where(reached == n_folds, mean, np.inf))
 
     def fit_pairs(self, X, pairs, progress=None):
         """Learn the list from pairwise comparisons alone (Sec. 4.5, soft rank loss).

@@ -213,6 +213,28 @@ def test_recommended_stages_by_internal_validation(demo_csv_path):
     assert brier[0] == pytest.approx(y.mean() * (1 - y.mean()), abs=0.01)
 
 
+@pytest.mark.parametrize("seed", [1, 16, 21])
+def test_only_a_stage_every_internal_fold_reached_is_recommended(seed):
+    # On 80 rows with 11 noise columns the folds' lists end at different lengths; a stage
+    # that only some folds reached has the mean of those folds alone (one fold: no standard
+    # error). With these seeds the lowest such mean lies beyond what every fold reached.
+    from sklearn.base import clone
+
+    from psl_core.model import _stratified_folds
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((80, 12))
+    y = (rng.random(80) < 1 / (1 + np.exp(-1.2 * X[:, 0]))).astype(int)
+    psl = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    folds = _stratified_folds(y, 5, 0, list(X.T))
+    inner = clone(psl).set_params(recommend_folds=None, max_stages=len(psl.literals_))
+    every_fold_reached = min(inner.fit(X[folds != f], y[folds != f]).n_stages_ for f in range(5)) - 1
+    k = psl.recommended_stages_
+    assert k <= every_fold_reached
+    assert psl.validation_brier_[k] == np.min(psl.validation_brier_[: every_fold_reached + 1])
+    assert np.nanmin(psl.validation_brier_) < psl.validation_brier_[k]  # a later stage looked better
+
+
 def test_a_stage_no_fold_reaches_has_no_held_out_score_and_no_warning():
     # Ten positive cases have a rare marker: the whole training set may ask about it
     # (min_support=10), no fold's 4/5 of it can, so no fold's list reaches the last stage.

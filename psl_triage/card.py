@@ -24,6 +24,7 @@ import numpy as np
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost_ratio
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
+from psl_triage.questions import percent
 from psl_triage.training import default_model_name, readable_columns, total_label
 
 DEFAULT_CONFIDENCE = 0.95
@@ -54,10 +55,6 @@ tr.out td { background: #d6e6f5; }
 
 def _text(value, default=""):
     return escape(str(value)) if isinstance(value, (str, int, float)) and str(value) != "" else escape(default)
-
-
-def _percent(p):
-    return f"{100 * p:.0f} %" if p >= 0.01 or p == 0 else "< 1 %"
 
 
 def _page(title, body, size_pt=10.0):
@@ -132,8 +129,8 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     ) or "<tr><td colspan=\"3\">No question: every patient gets the prior risk.</td></tr>"
     risks = "".join(
         f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
-        f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{_percent(row.probability)}</td>"
-        f"<td class=\"num\">{_percent(row.lower)} – {_percent(row.upper)}</td>"
+        f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{escape(percent(row.probability, 0))}</td>"
+        f"<td class=\"num\">{escape(percent(row.lower, 0))} – {escape(percent(row.upper, 0))}</td>"
         f"<td>{_DECISION_WORDS.get(row.decision, UNCERTAIN)}{' *' if row.no_training_case else ''}</td></tr>"
         for row in table.itertuples()
     )

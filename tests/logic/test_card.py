@@ -1,6 +1,7 @@
 """The printable card and the model report (psl_triage.card): content, escaping, origin."""
 
 import re
+from html import escape
 from html.parser import HTMLParser
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from psl_core.decision import RULE_IN
 from psl_triage.card import card_html, card_stage, report_html
 from psl_triage.plots import CONFIDENT_POSITIVE, interval_table
+from psl_triage.questions import percent
 from psl_triage.training import TrainingOptions, readable_columns, train_list
 
 HOSTILE = '<script>alert("x")</script>&'
@@ -58,6 +60,22 @@ def test_the_card_shows_every_total_of_its_stage(trained):
     html = card_html(model, metadata, stage=3)
     rows = re.findall(r'<tr class="[a-z]*"><td class="num">([+-]?\d+)</td>', html)
     assert [int(r) for r in rows] == model.stage_totals_[3].tolist()
+
+
+def test_the_card_writes_risks_as_the_bedside_does(trained):
+    # One way to write a risk (psl_triage.questions.percent, whole percents on the card): a
+    # risk of 99.6 % reads ">99%", never a false "100 %"; 0.3 % reads "<1%", escaped in HTML.
+    model, metadata = trained
+    stage = card_stage(model)
+    html = card_html(model, metadata, cost_ratio=4)
+    shown = re.findall(r'<tr class="[a-z]*"><td class="num">[^<]*</td><td class="num">([^<]*)</td>'
+                       r'<td class="num">([^<]*)</td>', html)
+    table = interval_table(model, stage, 4)
+    assert shown == [
+        (escape(percent(row.probability, 0)), f"{escape(percent(row.lower, 0))} – {escape(percent(row.upper, 0))}")
+        for row in table.itertuples()
+    ]
+    assert percent(0.996, 0) == ">99%" and percent(0.003, 0) == "<1%"
 
 
 def test_user_text_is_escaped(trained):

@@ -36,7 +36,8 @@ from psl_core.evaluation import (
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
-from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors
+from psl_triage.text import md
+from ui import class_names, cost_ratio_input, csv_download, required_data, required_list, shown_errors
 
 RULES = {
     STEPWISE: "Bedside: the Triage page's stop rule",
@@ -93,7 +94,7 @@ with st.form("evaluation_form"):
                                          key="evaluation_confidence", persist_state="session")
     submitted = st.form_submit_button("Run the evaluation", type="primary", key="evaluation_run")
 st.caption(
-    "Expected loss: the list decides positive when the upper end of its interval is above "
+    f"Expected loss: the list decides {md(class_names()[0])} when the upper end of its interval is above "
     "1/(1+M) (risk-averse), logistic regression when its probability is; a missed case costs M, "
     "a false alarm 1."
 )

@@ -165,6 +165,8 @@ def test_evaluation_page_runs_few_splits_and_shows_every_view(demo_prepared, tra
     assert_clean(at)
     assert at.number_input(key="evaluation_splits").value == 100
     assert any("Run the evaluation" in info.value for info in at.info)
+    positive = trained[1]["dataset"]["positive_label"]
+    assert any(f"the list decides {positive} when" in caption.value for caption in at.caption)
     at.number_input(key="evaluation_splits").set_value(5)
     cost_ratio_input(at, "evaluation").set_value(2.0)
     at.button(key="evaluation_run").click().run()

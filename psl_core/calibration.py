@@ -156,8 +156,25 @@ def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK):
     probabilities, positives, negatives : ndarrays of shape (m,)
         The counts are the raw ones (the intervals use them), not the shrunk ones.
     """
-    index = np.searchsorted(reachable, row_totals)
-    positives = np.bincount(index, weights=y, minlength=len(reachable))
-    negatives = np.bincount(index, minlength=len(reachable)) - positives
+    positives, negatives = stage_counts(row_totals, y, reachable)
     probabilities = calibrated_probabilities(reachable, positives, negatives, method, shrink=shrink)
     return probabilities, positives.astype(np.int64), negatives.astype(np.int64)
+
+
+def stage_counts(row_totals, y, reachable):
+    """Positive and negative rows per reachable total of one stage.
+
+    Parameters
+    ----------
+    row_totals : ndarray of int, shape (n,)
+    y : ndarray of 0/1, shape (n,)
+    reachable : ndarray of int, shape (m,)
+        Sigma_k, sorted; every row's total is one of them.
+
+    Returns
+    -------
+    positives, negatives : ndarrays of float, shape (m,)
+    """
+    index = np.searchsorted(reachable, row_totals)
+    positives = np.bincount(index, weights=y, minlength=len(reachable))
+    return positives, np.bincount(index, minlength=len(reachable)) - positives

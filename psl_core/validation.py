@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
 
-from .calibration import calibrate_stage, calibrated_probabilities
+from .calibration import calibrated_probabilities, stage_counts
 from .errors import DataError, PSLError
 from .evaluation import _auc_from_counts, _score_counts, fit_logistic, labels01
 from .intervals import check_confidence
@@ -393,17 +393,15 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
     for k in range(n_stages + 1):
         used = known[:, k]
         reachable = model.stage_totals_[k]
-        q, positives, negatives = calibrate_stage(totals[used, k], y[used], reachable, model.calibration)
-        if model.prior_strength > 0:
-            old = model.stage_probabilities_[k]
-            q = calibrated_probabilities(
-                reachable, positives + model.prior_strength * old, negatives + model.prior_strength * (1 - old),
-                model.calibration,
-            )
+        positives, negatives = stage_counts(totals[used, k], y[used], reachable)
+        old, strength = np.asarray(model.stage_probabilities_[k]), model.prior_strength  # 0: no pseudo-cases
+        q = calibrated_probabilities(
+            reachable, positives + strength * old, negatives + strength * (1 - old), model.calibration,
+        )
         new.stage_totals_.append(reachable)
         new.stage_probabilities_.append(q)
-        new.stage_positives_.append(positives)
-        new.stage_negatives_.append(negatives)
+        new.stage_positives_.append(positives.astype(np.int64))
+        new.stage_negatives_.append(negatives.astype(np.int64))
     if n_stages < len(model.literals_):
         new.end_reason_ = "length"
     new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = None

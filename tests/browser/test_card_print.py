@@ -40,6 +40,11 @@ def test_the_card_prints_on_one_page(app, browser, paper):
         app.widget("card_stage").locator("input").fill(str(len(trained.literals_)))
         app.widget("card_stage").locator("input").press("Enter")
         app.wait_idle()
+        # The page has rerun once the card on it shows the new length; the download button
+        # may lag behind the idle signal (without this wait it downloaded the old card in 3 of 6 runs).
+        shown = app.widget("card_view").frame_locator("iframe").get_by_text(
+            f"Risk after {len(trained.literals_)} questions")
+        expect(shown).to_be_visible()
         longest = download(app, "card_download_card")
         assert longest != card and f"Risk after {len(trained.literals_)} questions" in longest
         assert printed_pages(printer, longest, paper) == 1

@@ -44,6 +44,7 @@ from psl_triage.training import (
     download_file_name,
     list_end_text,
     list_table,
+    no_gain_note,
     parse_score_set,
     performance_figure,
     performance_long,
@@ -385,6 +386,9 @@ else:
                 else ""
             )
         )
+        no_gain = no_gain_note(model, outcome)
+        if no_gain:
+            st.warning(no_gain, icon=":material/warning:")
         table = list_table(model, readable_columns(metadata), intervals=show_intervals)
         config = {name: st.column_config.Column(pinned=True) for name in ("Stage", "Feature", "Points")}
         if show_intervals:  # room for "34% (21–49%)"

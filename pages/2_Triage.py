@@ -78,7 +78,7 @@ from psl_triage.questions import (
 from psl_triage.record import record_text, triage_record
 from psl_triage.store import list_models, load_model
 from psl_triage.text import md
-from psl_triage.training import readable_columns
+from psl_triage.training import no_gain_note, readable_columns
 from ui import cost_ratio_input, link, timed
 
 TRAINED = "trained"
@@ -295,6 +295,9 @@ with st.expander("Settings: cost of a miss, confidence, decision basis, when to 
         )
     else:
         length = full_length
+no_gain = no_gain_note(model, md(positive_label))
+if no_gain:  # outside the settings: every user must see it
+    st.warning(no_gain, icon=":material/warning:")
 
 threshold = decision_threshold(cost_ratio)
 saved = saved_cost_ratio(metadata)

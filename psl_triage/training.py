@@ -352,6 +352,48 @@ def total_label(total):
     return f"{total:+d}" if total else "0"
 
 
+def no_gain_note(model, positive_label):
+    """What to say when the internal cross-validation recommends asking no question (Markdown).
+
+    Held-out evidence did not show a gain over the base rate (``recommended_stages_`` = 0):
+    the note says so plainly with the numbers: the held-out Brier score before any question
+    and at the best later stage, each with its standard error over the folds.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    positive_label : str
+        The positive class's name (Markdown-escaped by the caller).
+
+    Returns
+    -------
+    str or None
+        None unless the list was fitted with ``recommend_folds`` and recommends 0 questions.
+    """
+    if model.recommended_stages_ != 0 or model.n_stages_ < 2:
+        return None
+    brier, se = np.asarray(model.validation_brier_), np.asarray(model.validation_brier_se_)
+
+    def score(k):
+        return f"{brier[k]:.3f}" + (f" ± {se[k]:.3f}" if np.isfinite(se[k]) else "")
+
+    later = np.where(np.isfinite(brier[1:]), brier[1:], np.inf)
+    best = 1 + int(np.argmin(later))
+    evidence = (
+        f"held-out Brier score {score(0)} before any question, {score(best)} at the best later stage "
+        f"({best} question{'' if best == 1 else 's'}; lower is better, ± one standard error over the folds)"
+        if np.isfinite(later).any() else f"held-out Brier score {score(0)} before any question"
+    )
+    base_rate = percent(float(model.stage_probabilities_[0][0]), 1)
+    return (
+        f"**On held-out patients no question beat the base rate.** The internal cross-validation "
+        f"found {evidence}, so the list recommends asking nothing: the base rate of {positive_label} "
+        f"({base_rate}) is as good an estimate for a new patient as any answer to its questions. More "
+        "rows, fewer candidate columns or stronger regularization may change that. The whole list "
+        "is still shown and can be used, but it is not validated to beat the base rate."
+    )
+
+
 def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDENCE):
     """The list laid out as the paper's Table 1.
 

@@ -437,3 +437,22 @@ def test_on_the_demo_at_the_default_m_the_page_asks_a_question(demo_prepared):
     assert at.get("form") and not at.success, "at M = 10 the demo list should ask its first question"
     prior = next(md.value for md in at.markdown if md.value.startswith("## "))
     assert "not stopped yet" in prior
+
+
+def test_a_list_that_recommends_no_question_warns_above_the_questions():
+    rng = np.random.default_rng(0)  # pure noise: no question beats the base rate on held-out folds
+    X = pd.DataFrame({"hr": rng.normal(150, 20, 150).round(), "sex": rng.integers(0, 2, 150).astype(float)})
+    noise = ProbabilisticScoringList(recommend_folds=5).fit(X, (rng.random(150) < 0.4).astype(int))
+    assert noise.recommended_stages_ == 0 and len(noise.literals_) > 0
+    at = open_page(noise)
+    warnings = [w.value for w in at.warning if "no question beat the base rate" in w.value]
+    assert len(warnings) == 1 and "heart disease" in warnings[0]
+    # The list that does help says nothing of the kind.
+    assert not any("no question beat" in w.value for w in open_page(ProbabilisticScoringList(
+        recommend_folds=5).fit(*_helpful_table())).warning)
+
+
+def _helpful_table():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"hr": rng.normal(150, 20, 300).round(), "sex": rng.integers(0, 2, 300).astype(float)})
+    return X, (rng.random(300) < 1 / (1 + np.exp(-0.08 * (X["hr"].to_numpy() - 150)))).astype(int)

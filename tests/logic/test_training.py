@@ -342,3 +342,26 @@ def test_a_list_from_before_the_reason_was_recorded_has_no_explanation(trained):
     document = json.loads(model.to_json(metadata))
     del document["end_reason"]
     assert list_end_text(read_model_upload(json.dumps(document).encode(), "old.json")) is None
+
+
+def test_a_list_that_recommends_no_question_says_so_with_the_evidence(demo_prepared):
+    # Pure noise (seed 0): the internal cross-validation finds no question that beats the
+    # base rate, and the note gives both held-out scores with their standard errors.
+    from psl_core import ProbabilisticScoringList
+    from psl_triage.questions import percent
+    from psl_triage.training import no_gain_note
+
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((150, 4)), (rng.random(150) < 0.4).astype(int)
+    noise = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    assert noise.recommended_stages_ == 0 and len(noise.literals_) > 0
+    note = no_gain_note(noise, "disease")
+    brier, se = noise.validation_brier_, noise.validation_brier_se_
+    best = 1 + int(np.nanargmin(brier[1:]))
+    assert "no question beat the base rate" in note and "asking nothing" in note
+    assert f"{brier[0]:.3f} ± {se[0]:.3f}" in note and f"{brier[best]:.3f}" in note
+    assert f"base rate of disease ({percent(noise.stage_probabilities_[0][0], 1)})" in note
+    # A list whose questions do help, or one fitted without the internal validation: no note.
+    helpful, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=4))
+    assert helpful.recommended_stages_ > 0 and no_gain_note(helpful, "disease") is None
+    assert no_gain_note(ProbabilisticScoringList().fit(X, y), "disease") is None

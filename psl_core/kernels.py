@@ -204,9 +204,10 @@ def _logistic_loss(x1, x2, a, b, c, pos, neg):
 
 
 @njit(cache=True)
-def _sigmoid_pass(tau, pos, neg, a, c):
-    """Loss (as :func:`_logistic_loss`), gradient and Hessian of ``logit q = a tau + c``
-    in one pass over the counts: (loss, ga, gc, haa, hac, hcc)."""
+def _sigmoid_pass(tau, pos, neg, a, c, with_loss):
+    """Loss (as :func:`_logistic_loss`; 0 unless ``with_loss``), gradient and Hessian of
+    ``logit q = a tau + c`` in one pass over the counts: (loss, ga, gc, haa, hac, hcc).
+    Without the loss a pass takes one ``exp`` per total and no ``log1p``."""
     loss = 0.5 * _BETA_RIDGE * a * a
     ga = _BETA_RIDGE * a
     gc = 0.0
@@ -222,14 +223,15 @@ def _sigmoid_pass(tau, pos, neg, a, c):
         if z > 0:
             e = np.exp(-z)
             p = 1.0 / (1.0 + e)
-            lp = np.log1p(e)
-            ln = z + lp
+            if with_loss:
+                lp = np.log1p(e)
+                loss += pos[i] * lp + neg[i] * (z + lp)
         else:
             e = np.exp(z)
             p = e / (1.0 + e)
-            ln = np.log1p(e)
-            lp = ln - z
-        loss += pos[i] * lp + neg[i] * ln
+            if with_loss:
+                ln = np.log1p(e)
+                loss += pos[i] * (ln - z) + neg[i] * ln
         r = p * w - pos[i]
         h = w * p * (1.0 - p)
         ga += r * tau[i]
@@ -241,32 +243,9 @@ def _sigmoid_pass(tau, pos, neg, a, c):
 
 
 @njit(cache=True)
-def _sigmoid_newton_step(tau, pos, neg, a, c):
-    """Newton's step of the sigmoid fit at (a, c) and its decrement, from the gradient and
-    Hessian alone (no loss, so one ``exp`` per total and no ``log1p``):
+def _newton_step(ga, gc, haa, hac, hcc):
+    """The 2 x 2 Newton step from a gradient and Hessian, and its decrement
     (step_a, step_c, decrement); decrement -1 when the Hessian is singular."""
-    ga = _BETA_RIDGE * a
-    gc = 0.0
-    haa = _BETA_RIDGE
-    hac = 0.0
-    hcc = 1e-12
-    for i in range(pos.shape[0]):
-        w = pos[i] + neg[i]
-        if w <= 0.0:
-            continue
-        z = a * tau[i] + c
-        if z > 0:
-            p = 1.0 / (1.0 + np.exp(-z))
-        else:
-            e = np.exp(z)
-            p = e / (1.0 + e)
-        r = p * w - pos[i]
-        h = w * p * (1.0 - p)
-        ga += r * tau[i]
-        gc += r
-        haa += h * tau[i] * tau[i]
-        hac += h * tau[i]
-        hcc += h
     det = haa * hcc - hac * hac
     if det <= 0.0:
         return 0.0, 0.0, -1.0
@@ -320,7 +299,7 @@ def _sigmoid_fit(tau, pos, neg, start):
     # only computed, for a halving line search, when a step fails to shrink it.
     previous = np.inf
     for _ in range(50):
-        step_a, step_c, decrement = _sigmoid_newton_step(tau, pos, neg, a, c)
+        step_a, step_c, decrement = _newton_step(*_sigmoid_pass(tau, pos, neg, a, c, False)[1:])
         if decrement < 0.0 or decrement >= previous:
             break
         a -= step_a
@@ -343,7 +322,7 @@ def _sigmoid_fit(tau, pos, neg, start):
     step_c = 0.0
     t = 1.0
     for _ in range(200):
-        loss, ga, gc, haa, hac, hcc = _sigmoid_pass(tau, pos, neg, a, c)
+        loss, ga, gc, haa, hac, hcc = _sigmoid_pass(tau, pos, neg, a, c, True)
         if loss > best_loss + 1e-15:
             t *= 0.5
             if t < 1e-8:
@@ -352,12 +331,10 @@ def _sigmoid_fit(tau, pos, neg, start):
             c = best_c - t * step_c
             continue
         best_a, best_c, best_loss = a, c, loss
-        det = haa * hcc - hac * hac
-        if det <= 0.0:
+        step_a, step_c, decrement = _newton_step(ga, gc, haa, hac, hcc)
+        if decrement < 0.0:
             break
-        step_a = (hcc * ga - hac * gc) / det
-        step_c = (haa * gc - hac * ga) / det
-        if 0.5 * (ga * step_a + gc * step_c) < tolerance:
+        if decrement < tolerance:
             # Close to the optimum Newton's method converges quadratically: the last step is
             # taken without another pass to check it (it ends nearer the optimum than the
             # point it starts from, by far), which saves a pass per fit.

@@ -25,7 +25,8 @@ from plotly.subplots import make_subplots
 
 from psl_core.calibration import beta_probabilities, calibrate_stage, calibrated_probabilities
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, decision_threshold
-from psl_core.decision import outcome_codes
+from psl_core.decision import RULE_IN, RULE_OUT, outcome_codes
+from psl_core.decision import UNCERTAIN as UNCERTAIN_OUTCOME
 from psl_core.evaluation import (
     LR_REGULARIZED,
     LR_UNREGULARIZED,
@@ -38,10 +39,12 @@ from psl_core.evaluation import (
     roc_table,
     stagewise_brier_decomposition,
 )
+from psl_triage.questions import OUTCOME_WORDS
 
-CONFIDENT_POSITIVE = "ruled in"
-CONFIDENT_NEGATIVE = "ruled out"
-UNCERTAIN = "uncertain"
+# The outcomes as figures and tables write them: the bedside's words (questions.OUTCOME_WORDS).
+CONFIDENT_POSITIVE = OUTCOME_WORDS[RULE_IN].lower()
+CONFIDENT_NEGATIVE = OUTCOME_WORDS[RULE_OUT].lower()
+UNCERTAIN = OUTCOME_WORDS[UNCERTAIN_OUTCOME].lower()
 NO_TRAINING_CASE = "no training case"
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
 POSITIVE_COLOR, NEGATIVE_COLOR, NEUTRAL_COLOR = "#D55E00", "#0072B2", "#7F7F7F"

@@ -149,17 +149,19 @@ def loads(text, cls):
 def parse(text):
     """JSON text (str or UTF-8 bytes) of at most :data:`MAX_FILE_CHARS` characters as Python objects.
 
-    Numbers are bounded while they are read: an integer of more than :data:`_MAX_DIGITS`
-    digits, a number beyond the float range, NaN and Infinity, repeated keys and nesting
-    deeper than :data:`MAX_DEPTH` are refused.
+    The one place a model file's bytes become text: UTF-8, with or without the byte-order
+    mark some Windows editors write. Numbers are bounded while they are read: an integer of
+    more than :data:`_MAX_DIGITS` digits, a number beyond the float range, NaN and Infinity,
+    repeated keys and nesting deeper than :data:`MAX_DEPTH` are refused.
     """
-    if isinstance(text, bytes):
+    if isinstance(text, (bytes, bytearray, memoryview)):
         try:
-            text = text.decode("utf-8")
+            text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
             _fail("the file is not UTF-8 text")
     if not isinstance(text, str):
         _fail(f"expected JSON text, got {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
     if len(text) > MAX_FILE_CHARS:
         _fail(f"the file has {len(text):,} characters; a model file has at most {MAX_FILE_CHARS:,}")
     try:

@@ -200,7 +200,7 @@ def load_model(path):
     try:
         if Path(path).stat().st_size > 4 * MAX_FILE_CHARS:  # UTF-8: at most 4 bytes a character
             raise ModelFileError(f"the model file {Path(path).name} is too large for a model file")
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = Path(path).read_bytes()
+    except OSError as exc:
         raise ModelFileError(f"the model file {Path(path).name} cannot be read: {exc}") from None
-    return ProbabilisticScoringList.from_json(text)
+    return ProbabilisticScoringList.from_json(data)

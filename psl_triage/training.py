@@ -532,10 +532,6 @@ def read_model_upload(data, filename):
         The file is not UTF-8 text or not a valid model file; the message names the file.
     """
     try:
-        text = bytes(data).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ModelFileError(f"{filename} is not a model file: it is not UTF-8 text.") from None
-    try:
-        return ProbabilisticScoringList.from_json(text)
+        return ProbabilisticScoringList.from_json(bytes(data))
     except ModelFileError as exc:
         raise ModelFileError(f"{filename}: {exc}") from None

@@ -89,6 +89,13 @@ def test_valid_file_round_trips(document):
     assert json.loads(model.to_json()) == document
 
 
+def test_a_file_with_a_byte_order_mark_reads_as_without_one(document):
+    # Windows editors may save UTF-8 with a byte-order mark; bytes and text read alike.
+    text = json.dumps(document)
+    for given in (b"\xef\xbb\xbf" + text.encode(), "\ufeff" + text, text.encode()):
+        assert json.loads(ProbabilisticScoringList.from_json(given).to_json()) == document
+
+
 def test_a_file_from_before_feature_reuse_reads_as_every_feature_once(document):
     older = json.loads(json.dumps(document))
     del older["params"]["max_feature_uses"]

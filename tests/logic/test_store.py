@@ -31,6 +31,15 @@ def test_save_list_load(tmp_path, fitted):
     assert not list(tmp_path.glob(".saving-*"))
 
 
+def test_a_saved_file_edited_into_utf8_with_a_byte_order_mark_still_loads(tmp_path, fitted):
+    model, X = fitted
+    path = save_model(model, "Edited", None, tmp_path).path
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    models, problems = list_models(tmp_path)
+    assert [m.path for m in models] == [path] and not problems
+    np.testing.assert_array_equal(load_model(path).predict_proba(X), model.predict_proba(X))
+
+
 def test_concurrent_saves_all_succeed(tmp_path, fitted):
     model, _ = fitted
     results, errors = [], []

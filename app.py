@@ -35,25 +35,7 @@ def _warm_kernels_in_background() -> threading.Thread:
     return thread
 
 
-@st.cache_resource(show_spinner=False)
-def _remove_dead_saves(folder: str) -> int:
-    """Once per server and model folder: delete the temporary files of saves that died
-    (a server killed mid-save), see :func:`psl_triage.store.remove_orphans`."""
-    from pathlib import Path
-
-    from psl_triage.store import remove_orphans
-
-    return remove_orphans(Path(folder))  # a missing or unreadable folder holds nothing to remove
-
-
-def _model_folder() -> str:
-    from psl_triage.store import model_dir
-
-    return str(model_dir())
-
-
 _warm_kernels_in_background()
-_remove_dead_saves(_model_folder())
 
 PAGES = [
     st.Page("pages/0_Data.py", title="Data", default=True),

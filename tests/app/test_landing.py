@@ -335,21 +335,3 @@ def test_thousands_percent_markers_and_rownames_on_the_page(app):
     assert frame.loc[1, "income"] == 13037.5 and frame.loc[1, "hba1c"] == 6.1 and frame["crp"].isna().sum() == 5
     assert "Will fill in 5 missing values in 'crp' with the median; 40 of 40 rows are kept." in texts(app.info)
     assert list(state["prepared"].X.columns) == ["income", "hba1c", "crp"]
-
-
-def test_the_app_removes_dead_saves_from_its_model_folder_at_start(tmp_path, monkeypatch):
-    """A server killed mid-save leaves a .saving-*.json file; the next start removes it once
-    it is a minute old, and leaves a save that may still be in progress and the models."""
-    import os
-    import time
-
-    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
-    dead, fresh = tmp_path / ".saving-dead.json", tmp_path / ".saving-fresh.json"
-    model = tmp_path / "kept-v1.json"
-    for path in (dead, fresh, model):
-        path.write_text("{}")
-    an_hour_ago = time.time() - 3600
-    os.utime(dead, (an_hour_ago, an_hour_ago))
-    at = AppTest.from_file("../../app.py", default_timeout=30).run()
-    assert not at.exception
-    assert not dead.exists() and fresh.exists() and model.exists()

@@ -26,7 +26,11 @@ on the point basis the action follows the estimate p (positive when p > t).
   :mod:`psl_core.stopping`;
 - ``"ruled in or out"``: the rule of lists saved without those statistics: stop as soon as
   the patient is ruled in or out;
-- ``"end of list"``: every stage is answered.
+- ``"end of list"``: every stage is answered;
+- ``"not worth its cost"``: only for a list with question costs and a value V of a changed
+  outcome (``change_value``, in the costs' unit): the next question costs more than V times
+  the share of the training patients with these answers whose outcome still changes
+  (:func:`psl_core.costs.not_worth_asking`), whatever the outcome, uncertain included.
 
 An unknown answer is never guessed: the stage then covers both possible answers, its
 interval runs from the lowest lower bound to the highest upper bound over them, and the
@@ -38,6 +42,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from .cost_ratio import DEFAULT_COST_RATIO, decision_threshold, expected_loss
+from .costs import check_change_value, not_worth_asking
 from .errors import PSLError
 from .intervals import check_confidence
 from .stopping import DEFAULT_TOLERANCE, ChangeTable, check_tolerance
@@ -54,7 +59,8 @@ SETTLED = "settled"
 UNLIKELY_TO_CHANGE = "unlikely to change"
 RULED = "ruled in or out"
 END_OF_LIST = "end of list"
-STOP_REASONS = (SETTLED, UNLIKELY_TO_CHANGE, RULED, END_OF_LIST)
+NOT_WORTH_COST = "not worth its cost"
+STOP_REASONS = (SETTLED, UNLIKELY_TO_CHANGE, RULED, END_OF_LIST, NOT_WORTH_COST)
 
 
 def decide(p, cost_ratio):
@@ -152,8 +158,9 @@ class StageBands:
     computed, a list of (totals, lower, point, upper) per stage 0..K.
 
     Holds every stage's point estimates and simultaneous intervals, the list's stop
-    statistics as a :class:`~psl_core.stopping.ChangeTable` (None for a list without them)
-    and, per threshold, the outcome of every reachable total, so that an answer at the
+    statistics as a :class:`~psl_core.stopping.ChangeTable` (None for a list without them),
+    the cost of each stage's question (``costs``, shape (K,); None for a list without
+    question costs) and, per threshold, the outcome of every reachable total, so that an answer at the
     bedside only looks values up.
     """
 
@@ -165,6 +172,8 @@ class StageBands:
         self.bands = bands
         statistics = getattr(model, "stop_statistics_", None)
         self.changes = None if statistics is None else ChangeTable(statistics)
+        costs = np.asarray(getattr(model, "stage_costs_", np.zeros(0)), dtype=float)
+        self.costs = costs if costs.any() else None
         self._outcomes = {}
 
     def at(self, stage, totals):
@@ -209,7 +218,7 @@ def _last_stage(bands, n_stages):
     return last
 
 
-def _stop(bands, stage, totals, code, last, threshold, tolerance):
+def _stop(bands, stage, totals, code, last, threshold, tolerance, change_value=None):
     """(stop_reason, (share, rows, scope, reference)) of one state: the one stop rule."""
     if stage < last and bands.settled(stage, totals, last, code, threshold):
         return SETTLED, (None, 0, None, None)
@@ -228,11 +237,13 @@ def _stop(bands, stage, totals, code, last, threshold, tolerance):
             return UNLIKELY_TO_CHANGE, change
     if stage == last:
         return END_OF_LIST, change
+    if bands.costs is not None and not_worth_asking(change[0], bands.costs[stage], change_value):
+        return NOT_WORTH_COST, change
     return None, change
 
 
 def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_stages=None,
-                tolerance=DEFAULT_TOLERANCE):
+                tolerance=DEFAULT_TOLERANCE, change_value=None):
     """The state of a triage after some answers, and whether to stop.
 
     Parameters
@@ -250,6 +261,11 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
     tolerance : float in [0, 1)
         Stop a ruled-in or ruled-out patient once fewer than this share of training
         patients like them change outcome with more answers.
+    change_value : float > 0 or None
+        V, what a changed outcome is worth in the unit of the list's question costs: stop
+        before a question that costs more than V times the share of training patients
+        like this one whose outcome still changes. None (default), or a list without
+        costs: costs do not stop the list.
 
     Returns
     -------
@@ -257,6 +273,7 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
     """
     _check_basis(basis)
     tolerance = check_tolerance(tolerance)
+    change_value = check_change_value(change_value)
     last = _last_stage(bands, n_stages)
     stage = len(answers)
     if stage > last:
@@ -266,7 +283,9 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
     point, lower, upper = bands.at(stage, totals)
     low, high = float(lower.min()), float(upper.max())
     code = int(outcome_codes(low, high, threshold))
-    stop_reason, (share, rows, scope, reference) = _stop(bands, stage, totals, code, last, threshold, tolerance)
+    stop_reason, (share, rows, scope, reference) = _stop(
+        bands, stage, totals, code, last, threshold, tolerance, change_value,
+    )
     p_act = float(high if basis == "upper" else point.max())
     return StepResult(
         stage=stage,
@@ -287,7 +306,8 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
     )
 
 
-def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tolerance=DEFAULT_TOLERANCE):
+def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tolerance=DEFAULT_TOLERANCE,
+                change_value=None):
     """Where the triage of patients with fully known answers stops, by :func:`triage_step`'s rule.
 
     Parameters
@@ -295,7 +315,7 @@ def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tol
     bands : StageBands
     totals : ndarray of int, shape (n_patients, K + 1)
         Each patient's total at stages 0..K (``stagewise_totals``).
-    cost_ratio, n_stages, tolerance
+    cost_ratio, n_stages, tolerance, change_value
         As for :func:`triage_step`.
 
     Returns
@@ -306,6 +326,7 @@ def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tol
         Their outcome code there (:func:`outcome_codes`).
     """
     tolerance = check_tolerance(tolerance)
+    change_value = check_change_value(change_value)
     last = _last_stage(bands, n_stages)
     threshold = decision_threshold(cost_ratio)
     totals = np.asarray(totals, dtype=np.int64)
@@ -314,7 +335,7 @@ def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tol
     for stage in range(last + 1):
         for total in np.unique(totals[open_, stage]):
             code = int(bands.outcomes(stage, np.array([total]), threshold)[0])
-            if _stop(bands, stage, np.array([total]), code, last, threshold, tolerance)[0] is not None:
+            if _stop(bands, stage, np.array([total]), code, last, threshold, tolerance, change_value)[0] is not None:
                 here = open_ & (totals[:, stage] == total)
                 stop[here], open_[here] = stage, False
     codes = np.zeros(len(totals), dtype=np.int8)

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import serialization
 from .binarization import CandidateFeature, candidate_feature, candidate_features, read_columns
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
+from .costs import check_cost_weight, check_question_costs, search_penalties, stage_costs
 from .errors import DataError, PSLError
 from .intervals import CORRECTIONS, clopper_pearson_band
 from .search import (
@@ -171,6 +172,17 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ("BMI > 45.3" for 6 patients). 1 is the paper's search (any threshold). With
         fewer than 2 x ``min_support`` rows no numeric feature qualifies, and the list
         may end early or stay at the prior.
+    question_costs : mapping of column to number >= 0, or None, default=None
+        What asking each input column costs at the bedside (time, money, harm; one unit
+        of the user's choice), keyed by column name (DataFrame) or position (array); a
+        column left out costs 0. Saved with the list; the bedside stop rule can weigh
+        them (:mod:`psl_core.decision`), and with ``cost_weight`` > 0 the search does.
+    cost_weight : float >= 0, default=0.0
+        How much the search trades criterion for cost: a candidate is ranked by its
+        criterion plus ``cost_weight x cost / largest cost x |stage-0 criterion|``
+        (:func:`psl_core.costs.search_penalties`), among the candidates that improve the
+        criterion at all, so cheaper questions come first; the list's end and its
+        probabilities follow the plain criterion. 0 is the search without costs.
 
     Attributes
     ----------
@@ -194,6 +206,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         Training counts per (k, T), used by the intervals.
     stage_criterion_ : ndarray of shape (n_stages_,)
         Training value of the selection criterion at each stage.
+    stage_costs_ : ndarray of shape (n_stages_ - 1,)
+        The cost of asking the question of stages 1..K after the ones before it: its
+        column's cost, 0 when an earlier stage asked that column (all 0 without costs).
     end_reason_ : str or None
         Why the list ends where it does (:data:`psl_core.search.END_REASONS`):
         ``"length"`` (``max_stages``, one stage per feature, or every feature's uses
@@ -242,6 +257,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         recommend_folds=None,
         max_feature_uses=2,
         min_support=10,
+        question_costs=None,
+        cost_weight=0.0,
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -259,6 +276,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.recommend_folds = recommend_folds
         self.max_feature_uses = max_feature_uses
         self.min_support = min_support
+        self.question_costs = question_costs
+        self.cost_weight = cost_weight
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -311,6 +330,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             or self.min_support < 1
         ):
             raise PSLError(f"min_support must be an integer >= 1, got {self.min_support!r}")
+        check_question_costs(self.question_costs)
+        check_cost_weight(self.cost_weight)
         return score_set
 
     def _read_X(self, X, reset):
@@ -382,6 +403,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                     f"calibration_size={self.calibration_size!r} cannot hold out a share of each class "
                     f"from {len(y01)} rows ({exc}). Add rows, or set calibration_size=None"
                 ) from None
+        check_question_costs(self.question_costs, [c.name for c in columns])
         features = [_subset(f, search_rows) for f in candidate_features(columns)]
         self._check_rows_per_fold(y01[search_rows])
         folds = None
@@ -493,13 +515,17 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         """Run the greedy search and keep the chosen literals, scores and criteria."""
         if self.binarization == "preprocess":
             evaluator.features = _preprocess_cuts(evaluator, score_set, self.threshold_search, self.min_support)
+        prior = _prior_value(evaluator)
+        penalties = search_penalties(
+            [f.column for f in evaluator.features], check_question_costs(self.question_costs), self.cost_weight, prior,
+        )
         options, self.end_reason_ = greedy_search(
             evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
-            self.beam_width, self.max_feature_uses, self.min_support,
+            self.beam_width, self.max_feature_uses, self.min_support, penalties,
         )
         self.literals_ = [evaluator.features[o.feature].literal(o.cut, o.negated) for o in options]
         self.scores_ = [o.score for o in options]
-        self.stage_criterion_ = np.array([_prior_value(evaluator)] + [o.value for o in options])
+        self.stage_criterion_ = np.array([prior] + [o.value for o in options])
 
     def _calibrate(self, columns, rows, y01):
         by_name = {c.name: c for c in columns}
@@ -528,6 +554,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     def features_(self):
         check_is_fitted(self, "literals_")
         return [literal.column for literal in self.literals_]
+
+    @property
+    def stage_costs_(self):
+        check_is_fitted(self, "literals_")
+        return stage_costs(check_question_costs(self.question_costs), self.features_)
 
     @property
     def thresholds_(self):

@@ -349,7 +349,7 @@ def _spend(budget, feature):
 
 def greedy_search(
     evaluator, score_set, max_stages, threshold_search, lookahead, progress=None, beam_width=1, max_uses=1,
-    min_support=1,
+    min_support=1, penalties=None,
 ):
     """List construction: greedy, or beam search over prefixes, with optional lookahead.
 
@@ -385,6 +385,12 @@ def greedy_search(
     min_support : int >= 1
         Training rows each answer range of a feature must hold (:func:`candidate_cuts`);
         1 is the paper's search. The list ends when no feature has an allowed cut left.
+    penalties : ndarray of float, shape (n_features,), or None
+        Question costs in criterion units (:func:`psl_core.costs.search_penalties`):
+        added to the rank of an option of that feature unless the prefix already asks
+        its column, and to the prefix's sum; an option that does not improve the
+        criterion (or is constant) is then never ranked first, so the costs change the
+        order of the questions, not where the list ends. None: the search without costs.
 
     Returns
     -------
@@ -413,7 +419,12 @@ def greedy_search(
                 rating = option.value if depth == 0 else _rating(
                     evaluator, option, prefix, score_set, threshold_search, depth, min_support,
                 )
-                extensions.append((prefix.cumulative + rating, prefix, option, floor))
+                rank = prefix.cumulative + rating
+                if penalties is not None:
+                    rank = np.inf if option.value >= floor or _constant(features, option) else (
+                        rank + _penalty(penalties, features, option, prefix)
+                    )
+                extensions.append((rank, prefix, option, floor))
         ranks = np.array([extension[0] for extension in extensions])
         kept = _first_of_ties(ranks, beam_width)
         _, _, best, floor = extensions[kept[0]] if kept else (None, None, None, None)
@@ -432,13 +443,22 @@ def greedy_search(
             if _constant(features, option):
                 continue  # the same as its prefix, which the beam already had
             totals, reach = _apply(features, option, prefix.totals, prefix.reach)
+            penalty = 0.0 if penalties is None else _penalty(penalties, features, option, prefix)
             beam.append(_Prefix(
-                prefix.chosen + [option], prefix.cumulative + option.value, totals, reach,
+                prefix.chosen + [option], prefix.cumulative + option.value + penalty, totals, reach,
                 _spend(prefix.budget, option.feature),
             ))
         if progress is not None:
             progress(stage + 1, n_stages)
     return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
+
+
+def _penalty(penalties, features, option, prefix):
+    """An option's question cost in criterion units: 0 when the prefix already asks its column."""
+    column = features[option.feature].column
+    if any(features[chosen.feature].column == column for chosen in prefix.chosen):
+        return 0.0
+    return float(penalties[option.feature])
 
 
 def _constant(features, option):

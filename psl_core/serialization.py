@@ -44,6 +44,7 @@ import numpy as np
 
 from .binarization import CATEGORY, NUMERIC, Literal
 from .cost_ratio import saved_cost_ratio
+from .costs import check_question_costs
 from .errors import ModelFileError, PSLError
 from .stopping import check_stop_statistics
 
@@ -74,7 +75,7 @@ def to_dict(model, metadata=None):
     return {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
-        "params": {k: list(v) if k == "score_set" else _plain(v) for k, v in model.get_params().items()},
+        "params": {k: _param(k, v) for k, v in model.get_params().items()},
         "classes": [_plain(c) for c in model.classes_],
         "input": {
             "kind": "dataframe" if names is not None else "array",
@@ -114,6 +115,16 @@ def to_dict(model, metadata=None):
         "metadata": dict(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
         "stop_statistics": getattr(model, "stop_statistics_", None),
     }
+
+
+def _param(name, value):
+    """One estimator parameter as JSON: the score set as a list, question costs as a list of
+    ``{"column", "cost"}`` (a JSON object's keys are text, an array's columns positions)."""
+    if name == "score_set":
+        return list(value)
+    if name == "question_costs" and value is not None:
+        return [{"column": _plain(column), "cost": float(cost)} for column, cost in value.items()]
+    return _plain(value)
 
 
 def _finite_or_none(value):
@@ -306,6 +317,10 @@ def build(data, cls):
     if classes[0] == classes[1] or str(classes[0]) == str(classes[1]):  # numpy would merge them
         _fail("classes must list two distinct labels, negative first")
     n_features, names = _input_columns(data["input"])
+    try:
+        check_question_costs(model.question_costs, range(n_features) if names is None else names)
+    except PSLError as exc:
+        _fail(f"params are invalid: {exc}")
     literals, scores = _stages(data["stages"], names, n_features, score_set)
     n_stages = len(literals)
     tables = _calibration_tables(data["calibration"], scores)
@@ -335,6 +350,11 @@ def _set_params(model, params):
     # feature once, searched over every threshold.
     # The schema lists exactly the estimator's parameters (tests/core/test_model_file_hostile.py).
     params = {"max_feature_uses": 1, "min_support": 1, **params}
+    if params.get("question_costs") is not None:
+        columns = [entry["column"] for entry in params["question_costs"]]
+        if len(set(columns)) != len(columns):
+            _fail("params.question_costs gives a column's cost twice")
+        params["question_costs"] = {entry["column"]: entry["cost"] for entry in params["question_costs"]}
     try:
         model.set_params(**params)
         return model._check_params()

@@ -1,0 +1,162 @@
+"""Question costs: what asking a feature costs (time, money, harm), stated once.
+
+A list may carry a cost per input column, ``ProbabilisticScoringList(question_costs=...)``:
+a mapping from column (name for a DataFrame, position for an array) to a number >= 0 in one
+unit of the user's choice (minutes, euros, a harm scale); a column left out costs 0. A
+column is asked once at the bedside, so a stage whose column an earlier stage already asked
+(a second threshold of the same measurement, another category of the same column) costs 0
+(:func:`stage_costs`).
+
+Costs act in two places, both off unless asked for:
+
+- **The search** (``cost_weight`` > 0, :func:`search_penalties`): a candidate is ranked by
+  its criterion plus ``cost_weight x cost / (largest cost) x |stage-0 criterion|``: at
+  ``cost_weight = 0.1`` the most expensive question must improve the criterion by a tenth
+  of the prior's criterion more than a free one to be chosen first. The list's criteria,
+  its end and its probabilities are the plain ones; only the order of the questions (and
+  so which are asked) changes. ``cost_weight = 0`` gives exactly the list without costs.
+- **The bedside stop** (:func:`not_worth_asking`, used by :mod:`psl_core.decision`): with a
+  *value of a changed outcome* V in the same unit, the list stops before a question whose
+  cost exceeds V times the share of the training patients with these answers whose outcome
+  still changes with more answers: the expected gain of asking on is smaller than what the
+  next question costs.
+"""
+
+import numbers
+from collections.abc import Mapping
+
+import numpy as np
+
+from .errors import PSLError
+
+
+def _check_cost(column, cost):
+    if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, numbers.Real) or not np.isfinite(cost) or cost < 0:
+        raise PSLError(f"question_costs[{column!r}] must be a finite number >= 0, got {cost!r}")
+    return float(cost)
+
+
+def check_question_costs(question_costs, columns=None):
+    """Validate question costs; returns a plain ``{column: float}`` dict, or None for none.
+
+    Parameters
+    ----------
+    question_costs : mapping of column to number >= 0, or None
+        Column names (str) or positions (int) as keys.
+    columns : sequence or None
+        The input columns (names or positions). When given, every key must be one of them.
+
+    Returns
+    -------
+    dict or None
+        None when ``question_costs`` is None or empty.
+
+    Raises
+    ------
+    PSLError
+        Not a mapping, a key that is not a name or position (or not a column), a cost
+        that is negative, infinite or not a number.
+    """
+    if question_costs is None:
+        return None
+    if not isinstance(question_costs, Mapping):
+        raise PSLError(
+            f"question_costs must be a mapping from column to cost (or None), got {type(question_costs).__name__}"
+        )
+    known = None if columns is None else list(columns)
+    checked = {}
+    for column, cost in question_costs.items():
+        if isinstance(column, (bool, np.bool_)) or not isinstance(column, (str, numbers.Integral)):
+            raise PSLError(f"question_costs keys must be column names or positions, got {column!r}")
+        column = column if isinstance(column, str) else int(column)
+        if known is not None and column not in known:
+            shown = ", ".join(repr(c) for c in known[:10]) + (", ..." if len(known) > 10 else "")
+            raise PSLError(f"question_costs names {column!r}, which is not a column of X (columns: {shown})")
+        checked[column] = _check_cost(column, cost)
+    return checked or None
+
+
+def check_cost_weight(cost_weight):
+    """Validate the search's cost weight: a finite number >= 0 (0 = costs do not steer the search)."""
+    if (
+        isinstance(cost_weight, (bool, np.bool_))
+        or not isinstance(cost_weight, numbers.Real)
+        or not np.isfinite(cost_weight)
+        or cost_weight < 0
+    ):
+        raise PSLError(f"cost_weight must be a finite number >= 0, got {cost_weight!r}")
+    return float(cost_weight)
+
+
+def check_change_value(change_value):
+    """Validate V, the value of a changed outcome in the costs' unit: a number > 0, or None (no cost stop)."""
+    if change_value is None:
+        return None
+    if (
+        isinstance(change_value, (bool, np.bool_))
+        or not isinstance(change_value, numbers.Real)
+        or not np.isfinite(change_value)
+        or change_value <= 0
+    ):
+        raise PSLError(f"change_value must be a finite number > 0 (or None), got {change_value!r}")
+    return float(change_value)
+
+
+def stage_costs(question_costs, columns):
+    """The cost of asking each stage's question after the stages before it.
+
+    Parameters
+    ----------
+    question_costs : dict or None
+        As returned by :func:`check_question_costs`.
+    columns : sequence of length K
+        The column of stages 1..K.
+
+    Returns
+    -------
+    ndarray of float, shape (K,)
+        The column's cost, or 0 when an earlier stage asked the same column (or the column
+        has no cost).
+    """
+    costs = question_costs or {}
+    asked, out = set(), np.zeros(len(columns))
+    for k, column in enumerate(columns):
+        out[k] = 0.0 if column in asked else costs.get(column, 0.0)
+        asked.add(column)
+    return out
+
+
+def search_penalties(columns, question_costs, cost_weight, scale):
+    """What each candidate adds to its criterion in the search for its cost.
+
+    Parameters
+    ----------
+    columns : sequence of length n_candidates
+        The column of each candidate feature.
+    question_costs : dict or None
+    cost_weight : float >= 0
+    scale : float
+        The stage-0 criterion: the penalty is ``cost_weight x cost / max cost x |scale|``.
+
+    Returns
+    -------
+    ndarray of float, shape (n_candidates,), or None when no cost steers the search
+    (no costs, all 0, or ``cost_weight = 0``).
+    """
+    costs = np.array([(question_costs or {}).get(column, 0.0) for column in columns], dtype=float)
+    if cost_weight == 0 or not len(costs) or costs.max() == 0:
+        return None
+    return cost_weight * costs / costs.max() * abs(float(scale))
+
+
+def not_worth_asking(change_share, next_cost, change_value):
+    """Whether the next question costs more than the outcome change it may bring is worth.
+
+    ``change_share`` (the share of training patients like this one whose outcome changes
+    with more answers) times ``change_value`` (V) is the expected gain of asking on; stop
+    when it is below ``next_cost``. False whenever a value is missing (no statistics, no V)
+    or the next question is free.
+    """
+    if change_share is None or change_value is None or not next_cost > 0:
+        return False
+    return change_share * change_value < next_cost

@@ -51,9 +51,11 @@ import streamlit as st
 
 from psl_core.binarization import NUMERIC
 from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
+from psl_core.costs import default_change_value
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN, StageBands, triage_step
 from psl_core.errors import PSLError
 from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_triage.costs import cost_text, cost_unit, spent
 from psl_triage.questions import (
     UNKNOWN_TEXT,
     advance,
@@ -90,6 +92,10 @@ BASIS_LABELS = {
 # Colour of each outcome; the words (psl_triage.questions.headline) alone carry the meaning.
 OUTCOME_COLOURS = {RULE_IN: "red", RULE_OUT: "green", UNCERTAIN: "orange"}
 TOLERANCES = (0.01, 0.02, 0.05, 0.1, 0.2)
+COST_RULE = """- Questions here have **costs**. Before each question the list weighs what it may gain against
+  what it costs: it **stops** when the question costs more than the value of a changed outcome
+  (in the settings) times the share of training patients with the same answers whose outcome
+  still changed with more questions."""
 BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
 # Touch targets at the bedside: the answer buttons at least 44 px tall (WCAG 2.5.5), scoped to
 # their container; Streamlit draws them 36 px tall and has no parameter for it.
@@ -233,6 +239,7 @@ except (OSError, PSLError) as exc:
     st.stop()
 if ss.get("triage_model_ref") is not model:
     ss.triage_model_ref = model
+    ss.pop("triage_change_value", None)  # the value of a changed outcome starts at the new list's default
     restart()
 
 dataset = metadata.get("dataset") or {}
@@ -295,6 +302,19 @@ with st.expander("Settings: cost of a miss, confidence, decision basis, when to 
         )
     else:
         length = full_length
+    costs = model.stage_costs_[:length]
+    unit = cost_unit(metadata)
+    change_value = None
+    if costs.any():
+        change_value = st.number_input(
+            f"A changed outcome is worth (in the costs' unit{f', {md(unit)}' if unit else ''})",
+            min_value=0.001, value=default_change_value(costs), step=1.0, format="%g", key="triage_change_value",
+        )
+        st.caption(
+            "This list carries question costs: it stops before a question that costs more than this value "
+            "times the share of training patients with the same answers whose outcome still changed. It "
+            "starts at ten times the most expensive question; higher asks more questions."
+        )
 no_gain = no_gain_note(model, md(positive_label))
 if no_gain:  # outside the settings: every user must see it
     st.warning(no_gain, icon=":material/warning:")
@@ -317,6 +337,7 @@ with st.expander("How this works"):
   training data, with a **{confidence:.0%} interval**: the range the true risk lies in with
   that confidence, wider where the training data had few patients with that total.
 {how_it_decides(threshold, confidence, tolerance, has_statistics).strip()}
+{COST_RULE if change_value is not None else ""}
 - An answer can be **unknown / not measured**. It is never guessed: the list then follows
   both possible answers, shows every total they allow, and reports the range of
   probabilities and the widest interval over them, so unknown answers make the decision
@@ -339,14 +360,16 @@ if not has_statistics:
 
 
 @st.fragment
-def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float) -> None:
+def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float,
+           change_value: float | None) -> None:
     """Where the triage stands, the next question and the way here: reruns alone on every answer
     (its server time goes to the timing log, :func:`ui.timed`)."""
     with timed(f"triage with {len(ss.triage_answers)} answers"):
-        triage_view(questions, bands, cost_ratio, confidence, basis, tolerance)
+        triage_view(questions, bands, cost_ratio, confidence, basis, tolerance, change_value)
 
 
-def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float) -> None:
+def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float,
+                change_value: float | None) -> None:
     """The triage fragment's content."""
     n_questions = len(questions)
     threshold = decision_threshold(cost_ratio)
@@ -356,16 +379,22 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
         if n_answered in ss.triage_passed:
             return False
         _, holds = stage_answers(questions, answers, n_answered)
-        step = triage_step(bands, holds, cost_ratio, basis, n_stages=n_questions, tolerance=tolerance)
+        step = triage_step(
+            bands, holds, cost_ratio, basis, n_stages=n_questions, tolerance=tolerance, change_value=change_value,
+        )
         return step.stop_reason is not None
 
     ss.triage_stage = advance(questions, answers, min(ss.triage_stage, n_questions), halts)
     n_answered = ss.triage_stage
-    steps = triage_steps(bands, questions, answers, n_answered, cost_ratio, basis, tolerance)
+    steps = triage_steps(bands, questions, answers, n_answered, cost_ratio, basis, tolerance, change_value)
     current = steps[-1]
     passed = n_answered in ss.triage_passed
     halted = (current.stop_reason is not None and not passed) or n_answered == n_questions
     _, holds = stage_answers(questions, answers, n_answered)
+    has_costs = change_value is not None
+
+    def why(step):
+        return stop_sentence(step, tolerance, change_value, unit)
 
     # --- where the triage stands ---------------------------------------------------------
     st.subheader("Before the first question" if n_answered == 0 else f"After question {n_answered} of {n_questions}")
@@ -377,6 +406,8 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
         st.metric("Total score", totals_text(current.totals), width="content")
         st.metric(f"Probability of {md(positive_label)}", probability_text(current), width="content")
         st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
+        if has_costs:
+            st.metric("Questions' cost so far", cost_text(spent(bands.costs, holds), unit), width="content")
     st.markdown(interval_sentence(current, confidence))
     # Always drawn, empty or not, so that the question's form below keeps its place on the page:
     # Streamlit then keeps the form's elements, and the keyboard focus stays on Next after an answer.
@@ -390,7 +421,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
 
     if halted:
         where = "before the first question" if n_answered == 0 else f"after question {n_answered}"
-        reason = stop_sentence(current, tolerance) or "Every question of the list is answered."
+        reason = why(current) or "Every question of the list is answered."
         if current.outcome == UNCERTAIN and current.stop_reason in (END_OF_LIST, None):
             answered = (
                 f"All {n_questions} question{'' if n_questions == 1 else 's'} are answered" if n_questions
@@ -410,7 +441,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
             st.info(prior_only, icon=":material/info:")
     elif passed and current.stop_reason is not None:
         st.caption(
-            f"The list would stop here ({stop_sentence(current, tolerance)}); you chose to continue. "
+            f"The list would stop here ({why(current)}); you chose to continue. "
             "It stops again at its next stop."
         )
 
@@ -419,7 +450,8 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
         question = questions[n_answered]
         widget_key = f"triage_q{n_answered}"
         with st.form("triage_form"):
-            st.caption(f"Question {question.stage} of {n_questions}")
+            cost = f" · costs {cost_text(bands.costs[n_answered], unit)}" if has_costs else ""
+            st.caption(f"Question {question.stage} of {n_questions}{cost}")
             st.markdown(f"### {md(question.prompt)}")
             st.markdown(f"**{md(question.rule)}**")
             if question.kind == NUMERIC:
@@ -479,6 +511,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
                         "Probability": probability_text(step),
                         "Decision": outcome_text(step, basis),
                         f"{confidence:.0%} interval": interval_text(step),
+                        **({"Cost": cost_text(bands.costs[step.stage - 1], unit)} if has_costs else {}),
                     }
                     for question, answer, step in zip(questions, recorded, steps[1:])
                 ],
@@ -490,6 +523,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
     record = triage_record(
         model_name, model_version, [q.record_line for q in questions[:n_answered]], recorded, steps,
         cost_ratio, confidence, basis, tolerance, (positive_label, negative_label),
+        costs={"unit": unit, "change_value": change_value, "spent": spent(bands.costs, holds)} if has_costs else None,
     )
     text = record_text(record)
     st.code(text, language=None, wrap_lines=True)
@@ -505,4 +539,4 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
     )
 
 
-triage(questions, bands, cost_ratio, confidence, basis, tolerance)
+triage(questions, bands, cost_ratio, confidence, basis, tolerance, change_value)

@@ -129,6 +129,8 @@ class StepResult:
     answers (``change_scope`` "answers") or, when they are too few, of those at this stage
     with the same outcome ("stage") whose outcome changes by the reference stage
     ``change_reference``, over ``change_rows`` patients; None without statistics.
+    ``next_cost`` is the cost of the next question (:mod:`psl_core.costs`); None for a
+    list without question costs or after the last stage.
     """
 
     stage: int
@@ -146,6 +148,7 @@ class StepResult:
     change_rows: int = 0
     change_scope: str = None
     change_reference: int = None
+    next_cost: float = None
 
     def to_dict(self):
         return asdict(self)
@@ -303,6 +306,7 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
         change_rows=rows,
         change_scope=scope,
         change_reference=reference,
+        next_cost=float(bands.costs[stage]) if bands.costs is not None and stage < last else None,
     )
 
 

@@ -31,6 +31,7 @@ import plotly.graph_objects as go
 from psl_core.binarization import BINARY, CATEGORY, Literal
 from psl_core.decision import (
     END_OF_LIST,
+    NOT_WORTH_COST,
     RULE_IN,
     RULE_OUT,
     RULED,
@@ -41,6 +42,7 @@ from psl_core.decision import (
     triage_step,
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_triage.costs import cost_text
 from psl_triage.text import plotly_text
 
 OTHER = "__psl_other_category__"
@@ -262,11 +264,13 @@ def advance(questions, answers, n_answered, halts):
     return n
 
 
-def triage_steps(bands, questions, answers, n_answered, cost_ratio, basis, tolerance=DEFAULT_TOLERANCE):
+def triage_steps(bands, questions, answers, n_answered, cost_ratio, basis, tolerance=DEFAULT_TOLERANCE,
+                 change_value=None):
     """StepResults of stages 0..n_answered for the given answers."""
     _, holds = stage_answers(questions, answers, n_answered)
     return [
-        triage_step(bands, holds[:k], cost_ratio, basis, n_stages=len(questions), tolerance=tolerance)
+        triage_step(bands, holds[:k], cost_ratio, basis, n_stages=len(questions), tolerance=tolerance,
+                    change_value=change_value)
         for k in range(n_answered + 1)
     ]
 
@@ -319,8 +323,12 @@ def change_text(step):
     return f"{round(step.change_share * step.change_rows)} of {step.change_rows}"
 
 
-def stop_sentence(step, tolerance=DEFAULT_TOLERANCE):
-    """Why the list stopped, in one sentence; None when it goes on."""
+def stop_sentence(step, tolerance=DEFAULT_TOLERANCE, change_value=None, unit=""):
+    """Why the list stopped, in one sentence; None when it goes on.
+
+    ``change_value`` and ``unit``: the value of a changed outcome and the costs' unit, for
+    a stop before a question not worth its cost.
+    """
     if step.stop_reason == SETTLED:
         return "No answers to the remaining questions can change this outcome."
     if step.stop_reason == UNLIKELY_TO_CHANGE:
@@ -336,6 +344,13 @@ def stop_sentence(step, tolerance=DEFAULT_TOLERANCE):
         )
     if step.stop_reason == END_OF_LIST:
         return "Every question of the list is answered."
+    if step.stop_reason == NOT_WORTH_COST:
+        who = "with these answers" if step.change_scope == "answers" else "with this outcome at this question"
+        worth = "" if change_value is None else f", and a changed outcome is worth {cost_text(change_value, unit)}"
+        return (
+            f"The next question costs {cost_text(step.next_cost, unit)}, more than it is likely to gain: "
+            f"{change_text(step)} training patients {who} changed outcome with more questions{worth}."
+        )
     return None
 
 

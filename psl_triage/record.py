@@ -4,13 +4,14 @@ It uses the words of the Triage page (:mod:`psl_triage.questions`): the outcome 
 ruled out, uncertain), the action taken, and why the list stopped.
 """
 
+from .costs import cost_text
 from .questions import interval_sentence, outcome_text, stop_sentence
 
 BASIS_WORDS = {"upper": "upper bound of the interval", "point": "point estimate"}
 
 
 def triage_record(model_name, model_version, questions, raw_answers, steps, cost_ratio, confidence, basis,
-                  tolerance, class_labels=("positive", "negative")):
+                  tolerance, class_labels=("positive", "negative"), costs=None):
     """The record of one triage, for the patient's notes (JSON-ready dict).
 
     Parameters
@@ -30,9 +31,13 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
         The names of the positive and the negative class, as the user named them on the
         Data page (``metadata["dataset"]``); the record says which the action treats the
         patient as.
+    costs : dict or None
+        For a list with question costs: ``{"unit": str, "change_value": V, "spent": float}``,
+        the value of a changed outcome the stop used and what the questions asked cost.
     """
     final = steps[-1]
-    return {
+    costs = costs or {}
+    record = {
         "model": {"name": model_name, "version": model_version},
         "classes": {"positive": class_labels[0], "negative": class_labels[1]},
         "settings": {"cost_ratio_M": cost_ratio, "confidence": confidence, "decision_basis": basis,
@@ -48,7 +53,7 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
             "decision": outcome_text(final, basis),
             "action": final.action,
             "stop_reason": final.stop_reason,
-            "why_stopped": stop_sentence(final, tolerance),
+            "why_stopped": stop_sentence(final, tolerance, costs.get("change_value"), costs.get("unit", "")),
             "stage": final.stage,
             "total_scores": final.totals,
             "probability": [final.probability_low, final.probability_high],
@@ -56,6 +61,9 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
             "explanation": interval_sentence(final, confidence),
         },
     }
+    if costs:
+        record["costs"] = dict(costs)
+    return record
 
 
 def record_text(record):
@@ -94,6 +102,9 @@ def record_text(record):
     ]
     if result["why_stopped"]:
         lines.append(result["why_stopped"])
+    costs = record.get("costs")
+    if costs:
+        lines.append(f"Questions asked cost {cost_text(costs['spent'], costs['unit'])}.")
     return "\n".join(lines)
 
 

@@ -27,6 +27,7 @@ from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
 from psl_core.search import CROSS_VALIDATED
+from psl_triage.costs import UNIT_KEY, check_unit
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.modelcard import model_metadata
 from psl_triage.questions import percent
@@ -148,6 +149,13 @@ class TrainingOptions:
         M, the cost of a missed case relative to a false alarm, saved with the list
         (``metadata["decision"]``) as the trade-off the bedside pages start with; not a
         learner option (the list is the same for every M).
+    question_costs : dict of str to float, or None
+        What asking each feature column costs (:mod:`psl_core.costs`); saved in the list's
+        parameters, not repeated in ``"training_options"``.
+    cost_weight : float >= 0
+        How much the search trades criterion for cheaper questions (0: not at all).
+    cost_unit : str
+        The costs' unit, saved as ``metadata["cost_unit"]`` (:mod:`psl_triage.costs`).
 
     :meth:`setup` names the setup the choices make ("paper", "recommended" or "custom");
     ``TrainingOptions(**SETUPS["recommended"])`` is the recommended one.
@@ -166,6 +174,9 @@ class TrainingOptions:
     test_fraction: float = 1 / 3
     seed: int = 0
     cost_ratio: float = DEFAULT_COST_RATIO
+    question_costs: dict | None = None
+    cost_weight: float = 0.0
+    cost_unit: str = ""
 
     def __post_init__(self):
         # Validated here, not in fit, so a bad choice is reported before the data is split.
@@ -183,6 +194,7 @@ class TrainingOptions:
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise PSLError(f"The seed must be a whole number >= 0, got {self.seed!r}.")
         check_cost_ratio(self.cost_ratio)
+        check_unit(self.cost_unit)
 
     def setup(self):
         """"paper" or "recommended" when the learner's choices are that setup's, else "custom"."""
@@ -206,12 +218,15 @@ class TrainingOptions:
             max_stages=self.max_stages,
             recommend_folds=RECOMMEND_FOLDS,
             random_state=self.seed,
+            question_costs=self.question_costs,
+            cost_weight=self.cost_weight,
         )
 
     def to_dict(self):
         """JSON-ready options, for the model file (M goes to its ``"decision"`` entry)."""
         options = asdict(self)
-        del options["cost_ratio"]
+        for key in ("cost_ratio", "question_costs", "cost_unit"):  # each has its own home in the file
+            del options[key]
         options["score_set"] = [int(s) for s in self.score_set]
         options["test_fraction"] = float(self.test_fraction)
         options["prior_strength"] = float(self.prior_strength)
@@ -289,7 +304,10 @@ def train_list(prepared, data_name, options, progress=None):
         train=(model, X_train, y_train),
         test=None if X_test is None else (model, X_test, y_test),
         cost_ratio=options.cost_ratio,
-        extra={"training_options": training_options, "source": "trained"},
+        extra={
+            "training_options": training_options, "source": "trained",
+            **({UNIT_KEY: options.cost_unit} if options.question_costs else {}),
+        },
     )
     return model, metadata
 

@@ -1,0 +1,110 @@
+"""Question costs as the pages ask for them and show them (the concept: :mod:`psl_core.costs`).
+
+The Train page collects a cost per feature column in a table (:func:`cost_rows`,
+:func:`costs_from_rows`) with one unit for all of them, saved in the model's metadata
+(:data:`UNIT_KEY`); the costs themselves travel in the list's parameters. The Triage page
+shows each question's cost and what the patient's questions have cost so far, and starts
+the value of a changed outcome at :func:`psl_core.costs.default_change_value`.
+
+Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from psl_core.errors import PSLError
+
+UNIT_KEY = "cost_unit"
+"""Metadata entry holding the unit of a list's question costs ("minutes", "EUR", ...)."""
+
+MAX_UNIT_CHARS = 40
+"""Longest unit text accepted."""
+
+COST_WEIGHTS = (0.0, 0.02, 0.05, 0.1, 0.25)
+"""The search's cost weights the Train page offers (``bench/costs.py`` measures each)."""
+
+COLUMN = "Data column"
+COST = "Cost"
+
+
+def cost_rows(columns, costs=None) -> pd.DataFrame:
+    """The table the Train page edits: one row per feature column, its readable name and cost.
+
+    Parameters
+    ----------
+    columns : dict of str to ColumnInfo-like
+        Objects with ``display_name``; the keys are the column names.
+    costs : dict or None
+        Known costs by column name (missing ones start at 0).
+
+    Returns
+    -------
+    DataFrame indexed by column name, with columns :data:`COLUMN` and :data:`COST`.
+    """
+    costs = costs or {}
+    names = list(columns)
+    return pd.DataFrame(
+        {
+            COLUMN: [columns[n].display_name for n in names],
+            COST: [0.0 if costs.get(n) is None else float(costs[n]) for n in names],
+        },
+        index=pd.Index(names, name="column"),
+    )
+
+
+def costs_from_rows(rows: pd.DataFrame) -> dict | None:
+    """The costs a user entered in :func:`cost_rows`'s table, checked.
+
+    An empty cell means 0. Returns ``{column: cost}`` of the columns with a cost above 0,
+    or None when every cost is 0.
+
+    Raises
+    ------
+    PSLError
+        A cost that is negative, not a number or infinite, naming the feature.
+    """
+    costs = {}
+    for name, row in rows.iterrows():
+        value = row[COST]
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            continue
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise PSLError(f"The cost of {row[COLUMN]} is {value!r}, not a number: type a number of 0 or more.")
+        if not math.isfinite(value) or value < 0:
+            raise PSLError(f"The cost of {row[COLUMN]} is {value:g}: a cost is a finite number of 0 or more.")
+        if value > 0:
+            costs[str(name)] = float(value)
+    return costs or None
+
+
+def check_unit(text) -> str:
+    """The cost unit typed by the user, trimmed; at most :data:`MAX_UNIT_CHARS` characters."""
+    unit = str(text or "").strip()
+    if len(unit) > MAX_UNIT_CHARS:
+        raise PSLError(f"The cost unit is {len(unit)} characters long: use at most {MAX_UNIT_CHARS} (e.g. minutes).")
+    return unit
+
+
+def cost_unit(metadata) -> str:
+    """The unit saved with a list ("" when none, or when the entry is not text)."""
+    unit = (metadata or {}).get(UNIT_KEY)
+    return unit if isinstance(unit, str) else ""
+
+
+def cost_text(value: float, unit: str = "") -> str:
+    """A cost as a reader writes it: "20 minutes", "2.5" without a unit."""
+    number = f"{value:,.4g}" if value < 1e6 else f"{value:.3g}"
+    return f"{number} {unit}".strip()
+
+
+def spent(costs, holds) -> float:
+    """What the questions asked so far cost: the stage costs (shape (K,)) of the answered
+    stages, except those answered "unknown / not measured" (nothing was done for them)."""
+    if costs is None:
+        return 0.0
+    return float(sum(cost for cost, answer in zip(costs, holds) if answer is not None))

@@ -1,0 +1,113 @@
+"""Question costs through the pages: set on Train, saved with the list, weighed and shown in Triage."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_core import ProbabilisticScoringList
+from psl_core.costs import default_change_value
+from psl_core.decision import NOT_WORTH_COST, StageBands, triage_step
+from psl_triage.costs import UNIT_KEY
+from psl_triage.questions import stop_sentence
+from psl_triage.text import shown
+
+ROOT = Path(__file__).resolve().parents[2]
+TRIAGE_PAGE = str(ROOT / "pages" / "2_Triage.py")
+COSTS = {"hr": 5.0, "cp": 30.0, "sex": 1.0}
+METADATA = {
+    "name": "Synthetic chest pain with costs",
+    "columns": {
+        "hr": {"label": "Max heart rate", "unit": "bpm", "kind": "numeric", "category_labels": {}},
+        "sex": {"label": "Sex", "unit": "", "kind": "binary", "category_labels": {"1": "male", "0": "female"}},
+        "cp": {"label": "Chest pain type", "unit": "", "kind": "categorical",
+               "category_labels": {"1": "typical angina", "2": "atypical angina", "4": "asymptomatic"}},
+    },
+    "dataset": {"outcome_label": "Heart disease", "positive_label": "heart disease",
+                "negative_label": "no heart disease"},
+    UNIT_KEY: "minutes",
+}
+
+
+@pytest.fixture(scope="module")
+def model():
+    rng = np.random.default_rng(0)
+    n = 600
+    hr = rng.normal(150, 20, n).round()
+    sex = rng.integers(0, 2, n).astype(float)
+    cp = rng.choice(["1", "2", "4"], n, p=[0.3, 0.3, 0.4])
+    logit = -0.08 * (hr - 150) + 1.5 * sex + np.select([cp == "4", cp == "2"], [2.0, -1.0], -2.0) - 0.6
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    X = pd.DataFrame({"hr": hr, "sex": sex, "cp": pd.Categorical(cp)})
+    fitted = ProbabilisticScoringList(score_set=(-2, -1, 1, 2), question_costs=COSTS).fit(X, y)
+    assert (fitted.stage_costs_[:1] > 0).all()  # every column costs: the first question too
+    return fitted
+
+
+@pytest.fixture(autouse=True)
+def empty_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path / "models"))
+
+
+def open_triage(model):
+    at = AppTest.from_file(TRIAGE_PAGE, default_timeout=60)
+    at.session_state["trained_model"] = model
+    at.session_state["trained_metadata"] = METADATA
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_triage_shows_each_questions_cost_and_the_cost_so_far(model):
+    at = open_triage(model)
+    value = at.number_input(key="triage_change_value")
+    assert value.value == default_change_value(model.stage_costs_) == 10 * max(COSTS.values())
+    captions = " ".join(shown(c.value) for c in at.caption)
+    assert f"Question 1 of {len(model.literals_)} · costs {model.stage_costs_[0]:g} minutes" in captions
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Questions' cost so far"] == "0 minutes"
+
+
+def test_a_low_value_of_a_changed_outcome_stops_before_a_dear_question(model):
+    at = open_triage(model)
+    at.number_input(key="triage_change_value").set_value(0.01).run()
+    assert not at.exception
+    bands = StageBands(model, 0.95)
+    expected = triage_step(bands, [], 10.0, change_value=0.01)
+    assert expected.stop_reason == NOT_WORTH_COST  # no share of changes x 0.01 reaches a cost of 1 or more
+    assert at.session_state["triage_stage"] == 0 and not at.get("form")
+    sentence = stop_sentence(expected, change_value=0.01, unit="minutes")
+    assert "more than it is likely to gain" in sentence and "minutes" in sentence
+    assert sentence in shown(at.success[0].value)
+    assert any("Questions asked cost 0 minutes." in shown(code.value) for code in at.code)
+
+
+def test_a_list_without_costs_asks_for_no_value(model):
+    plain = ProbabilisticScoringList.from_json(model.to_json())
+    plain.question_costs = None
+    at = open_triage(plain)
+    assert "triage_change_value" not in [w.key for w in at.number_input]
+    assert "Questions' cost so far" not in [m.label for m in at.metric]
+
+
+def test_costs_set_on_train_reach_the_list_and_its_file(project_root, demo_prepared):
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    at.session_state["prepared"] = demo_prepared
+    at.session_state["data_name"] = "Heart disease (UCI, Cleveland)"
+    at.session_state["prepare_error"] = None
+    at.session_state["train_cost_values"] = {"ca": 20.0, "thal": 20.0, "chol": 2.0}
+    at.switch_page("pages/1_Train.py").run()
+    assert not at.exception
+    at.text_input(key="w_train_cost_unit").set_value("points").run()
+    at.select_slider(key="w_train_cost_weight").set_value(0.05).run()
+    at.button(key="w_train_submit").click().run()
+    assert not at.exception and not at.error
+    trained = at.session_state["trained_model"]
+    assert trained.question_costs == {"ca": 20.0, "thal": 20.0, "chol": 2.0} and trained.cost_weight == 0.05
+    metadata = at.session_state["trained_metadata"]
+    assert metadata[UNIT_KEY] == "points"
+    assert "question_costs" not in metadata["training_options"]
+    loaded = ProbabilisticScoringList.from_json(trained.to_json(metadata))
+    assert loaded.question_costs == trained.question_costs and loaded.metadata_[UNIT_KEY] == "points"

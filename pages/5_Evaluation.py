@@ -25,6 +25,7 @@ import time
 import streamlit as st
 from sklearn.base import clone
 
+from psl_core.costs import default_change_value
 from psl_core.evaluation import (
     FIXED_STAGE,
     MEASURE_LABELS,
@@ -34,6 +35,8 @@ from psl_core.evaluation import (
     monte_carlo_cv,
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_triage.card import card_stage
+from psl_triage.costs import cost_text, cost_unit
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
 from psl_triage.text import md
@@ -45,6 +48,11 @@ RULES = {
 }
 
 ss = st.session_state
+
+
+def bedside_change_value(model):
+    """The Triage page's starting value of a changed outcome for this list (None without costs)."""
+    return default_change_value(model.stage_costs_[: card_stage(model)])
 
 
 def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
@@ -63,7 +71,7 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
     result = monte_carlo_cv(
         prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,
         cost_ratio=cost_ratio, confidence=confidence, progress=progress,
-        bedside_stages=model.recommended_stages_,
+        bedside_stages=model.recommended_stages_, change_value=bedside_change_value(model),
     )
     bar.progress(1.0, text=f"Done: {n_splits} splits in {time.perf_counter() - start:.1f} s")
     ss.evaluation_result = {"model": model, "prepared": prepared, "result": result}
@@ -146,6 +154,12 @@ st.markdown(
     f"stopping when ruled in or out and fewer than {one_in(DEFAULT_TOLERANCE)} training patients "
     "with the same answers changed outcome with more questions, when no answer can change the "
     "outcome, or at the end."
+    + (
+        " This list has question costs: the rule also stops before a question that costs more than "
+        f"{cost_text(settings['change_value'], md(cost_unit(ss.get('trained_metadata'))))} (the value of a changed "
+        "outcome) times the share of training patients like the patient whose outcome still changed."
+        if settings.get("change_value") is not None else ""
+    )
 )
 with shown_errors("drawing the three-way view"):
     three_way = band_summary(result.three_way)

@@ -30,6 +30,7 @@ from sklearn.model_selection import StratifiedShuffleSplit
 
 from .calibration import isotonic_probabilities
 from .cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
+from .costs import check_change_value
 from .decision import StageBands, outcome_codes, stop_stages
 from .errors import DataError, PSLError
 from .intervals import check_confidence
@@ -364,6 +365,7 @@ def monte_carlo_cv(
     tolerance=DEFAULT_TOLERANCE,
     bedside_stages=None,
     n_jobs=-1,
+    change_value=None,
 ):
     """Monte Carlo cross-validation of a list against logistic regression (paper, Sec. 5).
 
@@ -433,6 +435,9 @@ def monte_carlo_cv(
         ``make_model`` and X are sent to the workers, so they must be picklable
         (cloudpickle: lambdas and closures are fine) Runs in one process take turns (a lock):
         joblib's worker pool is shared, and a run stopped from ``progress`` shuts it down.
+    change_value : float > 0 or None
+        For lists with question costs: the bedside rule's value of a changed outcome
+        (:func:`psl_core.decision.stop_stages`); None: costs do not stop the rule.
 
     Returns
     -------
@@ -447,6 +452,7 @@ def monte_carlo_cv(
     cost_ratio = check_cost_ratio(cost_ratio)
     confidence = check_confidence(confidence)
     tolerance = check_tolerance(tolerance)
+    change_value = check_change_value(change_value)
     levels = np.array(sorted({check_confidence(c) for c in confidences} | {confidence}))
     y = labels01(y)
     if len(X) != len(y):
@@ -457,7 +463,7 @@ def monte_carlo_cv(
     except ValueError as exc:
         raise DataError(f"cannot split the data {n_splits} times with test_size={test_size:g}: {exc}") from None
     threshold = decision_threshold(cost_ratio)
-    settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages)
+    settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value)
     tasks = (joblib.delayed(_split_rows)(split, X, y, train, test, make_model, settings)
              for split, (train, test) in enumerate(splits))
     per_split = [None] * n_splits
@@ -491,6 +497,7 @@ def monte_carlo_cv(
             "cost_ratio": cost_ratio,
             "confidence": confidence,
             "tolerance": tolerance,
+            "change_value": change_value,
         },
     )
 
@@ -526,12 +533,12 @@ def _split_rows(split, X, y, train, test, make_model, settings):
     rows : (measures, three_way)
         The split's tidy rows (see :func:`_evaluate_split`).
     """
-    cost_ratio, threshold, confidence, levels, tolerance, bedside_stages = settings
+    cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value = settings
     model = make_model().fit(_rows(X, train), y[train])
     measures, three_way = [], []
     _evaluate_split(
         split, model, _LiteralCache(X), y, train, test, cost_ratio, threshold, confidence, levels,
-        measures, three_way, tolerance, bedside_stages,
+        measures, three_way, tolerance, bedside_stages, change_value,
     )
     return split, (measures, three_way)
 
@@ -557,7 +564,7 @@ def _decision_loss(positive, y, cost_ratio):
 
 
 def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, threshold, confidence,
-                    levels, measures, three_way, tolerance=DEFAULT_TOLERANCE, bedside_stages=None):
+                    levels, measures, three_way, tolerance=DEFAULT_TOLERANCE, bedside_stages=None, change_value=None):
     """Append one split's tidy rows to ``measures`` and ``three_way``."""
     literals = np.column_stack(
         [np.zeros(len(y), dtype=np.int64)]
@@ -595,7 +602,7 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
         model.stop_statistics_ = transition_counts(all_totals[train], reference_stages(len(model.literals_), length))
     stop, codes = np.array([
         stop_stages(StageBands(model, level, [(t, lower[i], q, upper[i]) for t, lower, q, upper in bands]),
-                    totals, cost_ratio, length, tolerance)
+                    totals, cost_ratio, length, tolerance, change_value)
         for i, level in enumerate(levels)
     ]).transpose(1, 0, 2)
     _three_way_rows(split, STEPWISE, pd.NA, levels, codes != 0, codes > 0, stop, y_test, cost_ratio, three_way)

@@ -23,6 +23,7 @@ import numpy as np
 
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost_ratio
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
+from psl_triage.costs import cost_text, cost_unit
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.questions import percent
 from psl_triage.training import default_model_name, readable_columns, total_label
@@ -122,11 +123,15 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     columns = readable_columns(metadata)
     name, subtitle = _heading(model, metadata)
     table = interval_table(model, stage, cost_ratio, confidence)
+    costs = model.stage_costs_[:stage]
+    unit = cost_unit(metadata)
+    cost_cells = [f"<td class=\"num\">{escape(cost_text(c))}</td>" if costs.any() else "" for c in costs]
     questions = "".join(
         f"<tr><td class=\"num\">{k}</td><td>{escape(model.describe_stage(k, columns))}</td>"
-        f"<td class=\"num\">{model.scores_[k - 1]:+d}</td></tr>"
+        f"<td class=\"num\">{model.scores_[k - 1]:+d}</td>{cost_cells[k - 1]}</tr>"
         for k in range(1, stage + 1)
     ) or "<tr><td colspan=\"3\">No question: every patient gets the prior risk.</td></tr>"
+    cost_header = f"<th>Cost{f' ({escape(unit)})' if unit else ''}</th>" if costs.any() else ""
     risks = "".join(
         f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
         f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{escape(percent(row.probability, 0))}</td>"
@@ -159,7 +164,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 answer that is <i>yes</i>; the total gives the risk.</p>
 <div class="columns">
 <div><h2>Questions</h2>
-<table><tr><th>#</th><th>Question</th><th>Points</th></tr>{questions}</table></div>
+<table><tr><th>#</th><th>Question</th><th>Points</th>{cost_header}</tr>{questions}</table></div>
 <div><h2>Risk after {stage} question{'' if stage == 1 else 's'}</h2>
 <table><tr><th>Total</th><th>Risk</th><th>{100 * confidence:g} % interval</th><th>Decision</th></tr>{risks}</table></div>
 </div>

@@ -188,3 +188,24 @@ def test_the_step_names_the_cost_stop(costed):
     assert stopped
     for step in stopped:
         assert step.change_share * 1.0 < costed.stage_costs_[step.stage]
+
+
+def test_the_evaluation_runs_the_bedside_rule_with_the_cost_stop(data):
+    from psl_core.evaluation import STEPWISE, monte_carlo_cv
+
+    X, y = data
+    costs = {"scan": 50.0, "exam": 50.0, "age": 1.0}
+
+    def questions(change_value):
+        result = monte_carlo_cv(
+            X, y, lambda: ProbabilisticScoringList(max_stages=4, question_costs=costs), n_splits=3, cost_ratio=1.0,
+            n_jobs=1, change_value=change_value,
+        )
+        rows = result.three_way
+        asked = rows[(rows["rule"] == STEPWISE) & (rows["measure"] == "questions")]["value"]
+        return asked.mean(), result.settings["change_value"]
+
+    free, _ = questions(None)
+    dear, value = questions(0.5)
+    assert value == 0.5 and dear < free  # 0.5 x any share < 1: no paid question is asked
+    assert dear == 0

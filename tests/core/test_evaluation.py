@@ -220,7 +220,7 @@ def test_results_are_tidy(cv):
     assert set(cv.three_way["rule"]) == {FIXED_STAGE, STEPWISE}
     assert sorted(cv.three_way["confidence"].unique()) == pytest.approx(sorted(LEVELS))
     assert cv.settings == {"n_splits": SPLITS, "test_size": 1 / 3, "seed": 3, "cost_ratio": COST_RATIO,
-                           "confidence": CONFIDENCE, "tolerance": DEFAULT_TOLERANCE}
+                           "confidence": CONFIDENCE, "tolerance": DEFAULT_TOLERANCE, "change_value": None}
 
 
 def split_values(results, **where):

@@ -112,3 +112,24 @@ def test_an_old_file_without_metadata_still_gives_a_card(trained):
     text, _ = parsed(card_html(model, {}))
     assert "not saved in the store" in text and "M = 10" in text
     assert "Not recorded" in parsed(report_html(model, {}))[0]
+
+
+def test_the_card_shows_question_costs_with_their_unit(demo_prepared):
+    costs = {"ca": 20.0, "thal": 20.0, "chol": 2.0, "oldpeak": 5.0}
+    model, metadata = train_list(
+        demo_prepared, "Heart disease (UCI, Cleveland)",
+        TrainingOptions(max_stages=6, question_costs=costs, cost_unit="min <b>"),
+    )
+    text, _ = parsed(card_html(model, dict(metadata, name="costed")))
+    assert "Cost (min <b>)" in text  # the unit, escaped, read back as text
+    html = card_html(model, dict(metadata, name="costed"))
+    assert "min &lt;b&gt;" in html and "min <b>" not in html
+    stage = card_stage(model)
+    for k in range(stage):
+        assert f'<td class="num">{model.scores_[k]:+d}</td><td class="num">{model.stage_costs_[k]:g}</td>' in html
+    plain, _ = parsed(card_html(*trained_plain(demo_prepared)))
+    assert "Cost" not in plain
+
+
+def trained_plain(demo_prepared):
+    return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))

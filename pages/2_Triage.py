@@ -94,7 +94,7 @@ OUTCOME_COLOURS = {RULE_IN: "red", RULE_OUT: "green", UNCERTAIN: "orange"}
 TOLERANCES = (0.01, 0.02, 0.05, 0.1, 0.2)
 COST_RULE = """- Questions here have **costs**. Before each question the list weighs what it may gain against
   what it costs: it **stops** when the question costs more than the value of a changed outcome
-  (in the settings) times the share of training patients with the same answers whose outcome
+  (chosen above) times the share of training patients with the same answers whose outcome
   still changed with more questions."""
 BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
 # Touch targets at the bedside: the answer buttons at least 44 px tall (WCAG 2.5.5), scoped to

@@ -235,8 +235,9 @@ def expect_trained(app, expected_stages: int | None = None) -> None:
     expect(app.alerts("error")).to_have_count(0)
     if expected_stages is not None:
         expect(done).to_contain_text(re.compile(rf"\b{expected_stages} stages?\b"))
-    # The list (Table 1) and the measures: st.dataframe (a canvas; its key gives no st-key class).
-    tables = page.get_by_test_id("stDataFrame")
+    # The list (Table 1) and the measures: st.dataframe (a canvas; its key gives no st-key class);
+    # the table of question costs is one too, hidden in its closed expander.
+    tables = page.locator("[data-testid=stDataFrame] >> visible=true")
     expect(tables.first).to_be_visible()
     assert tables.count() >= 2, "the Train page should show the list and its measures as tables"
     expect(app.widget("w_train_performance_chart").locator(".js-plotly-plot")).to_be_visible()

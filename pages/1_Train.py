@@ -53,6 +53,7 @@ from psl_triage.training import (
     read_model_upload,
     readable_columns,
     score_set_label,
+    shrinkage_text,
     train_list,
 )
 from ui import link, logger, shown_errors
@@ -73,6 +74,10 @@ LOSS_LABELS = {
     "entropy": f"Most certain estimates on the training rows (expected entropy){PAPER}",
     "cv_brier": f"Best estimates on held-out rows (cross-validated Brier score){RECOMMENDED}",
     "nested_cv_brier": "Thresholds validated too (nested cross-validation; slower, can help on small data)",
+}
+SHRINKAGE_LABELS = {
+    "cv": f"By the factor internal cross-validation finds{RECOMMENDED}",
+    None: f"No{PAPER}",
 }
 INTERVAL_LABELS = {"bonferroni": f"Bonferroni{PAPER}", "sidak": f"Šidák (never wider){RECOMMENDED}"}
 BINARIZATION_LABELS = {
@@ -168,6 +173,7 @@ def options_from_widgets(prepared) -> TrainingOptions:
         max_feature_uses=int(ss.w_train_max_feature_uses),
         min_support=int(ss.w_train_min_support),
         interval_correction=ss.w_train_interval_correction,
+        shrinkage=ss.w_train_shrinkage,
         max_stages=None if max_stages is None else int(max_stages),
         test_fraction=float(ss.w_train_test_fraction),
         seed=int(ss.w_train_seed),
@@ -239,7 +245,8 @@ else:
         help="Fills the options below; any of them can still be changed. The paper's setup is "
         "the published method. The recommended one (sigmoid calibration, cross-validated choice "
         "of features, 2 pseudo-counts, up to two thresholds per numeric feature, at least 10 "
-        "training rows per answer, Šidák intervals) gave lower test Brier scores on four "
+        "training rows per answer, Šidák intervals, probabilities pulled toward the base rate by the "
+        "factor internal cross-validation finds) gave lower test Brier scores on four "
         "clinical datasets (bench/quality.py) and takes a little longer to train.",
     )
     with st.expander("Question costs (optional): time, money or harm of asking each feature"):
@@ -361,6 +368,18 @@ else:
                 help="How a stage's simultaneous intervals share the confidence level among its "
                 "totals. Šidák gives the same guarantee with intervals that are never wider.",
             )
+            choice(
+                "Pull the probabilities toward the base rate",
+                SHRINKAGE_LABELS,
+                "w_train_shrinkage",
+                default=setup_default("shrinkage"),
+                help="A list learned from few patients tends to promise more than it keeps: its "
+                "probabilities are too far from the base rate on new patients. The internal "
+                "cross-validation measures by how much (the calibration slope of its held-out "
+                "estimates) and the list's probabilities are pulled back by that factor; with many "
+                "rows the factor is near 1 and changes little. Measured on small tables "
+                "(bench/small_data.py): lower test Brier scores on all four.",
+            )
             st.number_input(
                 "Maximum number of stages",
                 min_value=1,
@@ -406,6 +425,9 @@ else:
         length = list_end_text(model)
         if length:
             st.markdown(f"**Length.** {length}")
+        shrunk = shrinkage_text(model)
+        if shrunk:
+            st.markdown(f"**Probabilities.** {shrunk}")
         st.markdown(f"**Decision trade-off.** {decision_text(metadata)}")
         show_intervals = st.toggle(
             f"Show intervals ({DEFAULT_CONFIDENCE:.0%} confidence)",

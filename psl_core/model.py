@@ -34,6 +34,7 @@ _CHOICES = {
     "threshold_search": ("bisect", "brute"),
     "loss": tuple(CRITERION_CODES),
     "interval_correction": CORRECTIONS,
+    "shrinkage": ("cv", None),
 }
 
 
@@ -45,6 +46,7 @@ PAPER_SETUP = {
     "max_feature_uses": 1,
     "min_support": 1,
     "interval_correction": "bonferroni",
+    "shrinkage": None,
 }
 """The paper's setup (Hanselle et al.): its score set and the parameters where the
 defaults differ from it. ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner."""
@@ -131,6 +133,14 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         stage only some folds reached is scored by their luck; chosen over the
         one-standard-error rule by
         ``bench/stopping.py``; figures in ``bench/README.md``).
+    shrinkage : {"cv", None}, default="cv"
+        With ``recommend_folds``: pull each stage's probabilities toward the base rate by
+        the factor the internal cross-validation finds, q'(k, T) = q(0) + s_k (q(k, T) -
+        q(0)) with s_k in [0, 1] the least-squares calibration slope of the fold lists'
+        held-out estimates at stage k around their base rates (a uniform shrinkage factor,
+        as for clinical prediction models fitted on few patients; ``shrinkage_``). Lists
+        learned from few rows promise less than they can keep, and s_k near 1 leaves a list
+        learned from many rows as it was. None, or without ``recommend_folds``: no shrinkage.
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
         ``random_state``).
@@ -224,10 +234,14 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         (total at stage k, total at the recommended length / the whole list) pairs, which
         the bedside stop rule reads (:mod:`psl_core.stopping`). None for a list without
         stages, one learned from pairs, or one read from a file saved before they existed.
+    shrinkage_ : ndarray of shape (n_stages_,) or None
+        With ``recommend_folds`` and ``shrinkage="cv"``: the factor s_k each stage's
+        probabilities were pulled toward the base rate by (1 at stage 0: unchanged); a
+        stage no fold's list reached takes the factor of the stage before it. None otherwise.
     validation_brier_, validation_brier_se_ : ndarray of shape (n_stages_,) or None
         With ``recommend_folds``: mean held-out Brier score of each stage over the folds
-        whose list reached it, and its standard error. NaN at a stage that no fold's list
-        reached (no standard error with fewer than two); None without ``recommend_folds``.
+        whose list reached it, and its standard error (the fold lists' own estimates,
+        before any shrinkage). NaN at a stage that no fold's list reached (no standard error with fewer than two); None without ``recommend_folds``.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only for DataFrame input with string column names.
@@ -259,6 +273,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         min_support=10,
         question_costs=None,
         cost_weight=0.0,
+        shrinkage="cv",
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -278,6 +293,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.min_support = min_support
         self.question_costs = question_costs
         self.cost_weight = cost_weight
+        self.shrinkage = shrinkage
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -418,7 +434,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         )
         self._search(evaluator, score_set, progress)
         self._calibrate(columns, calibration_rows, y01)
-        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
+        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
         if self.recommend_folds is not None:
             self._recommend_stages(X, y01, columns)
         self.stop_statistics_ = transition_counts(
@@ -452,12 +468,16 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         n_folds = int(folds.max()) + 1
         inner = clone(self).set_params(recommend_folds=None, max_stages=len(self.literals_))
         scores = np.full((n_folds, self.n_stages_), np.nan)
+        slope = np.zeros((2, self.n_stages_))  # sums of (p - base)(y - base) and (p - base)^2
         for fold in range(n_folds):
             train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
             model = inner.fit(_safe_indexing(X, train), y01[train])
             p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
             reached = min(model.n_stages_, self.n_stages_)
             scores[fold, :reached] = np.mean((p[:, :reached] - y01[test, None]) ** 2, axis=0)
+            gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
+            slope[0, :reached] += gap.T @ (y01[test] - p[:, 0])
+            slope[1, :reached] += np.sum(gap**2, axis=0)
         # A fold's list may end before the list's last stage: a stage is scored by the folds
         # whose list reached it (NaN when none did, no standard error with fewer than two).
         reached = np.sum(~np.isnan(scores), axis=0)
@@ -470,6 +490,18 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         # Only a stage every fold's list reached is recommended: the mean of fewer folds is
         # the luck of those folds (a stage reached by one fold has no standard error at all).
         self.recommended_stages_ = first_minimum(np.where(reached == n_folds, mean, np.inf))
+        if self.shrinkage == "cv":
+            self._shrink(*slope)
+
+    def _shrink(self, covariance, variance):
+        """Pull each stage's probabilities toward the base rate by its held-out calibration
+        slope (``shrinkage``): s_k = clip(covariance / variance, 0, 1)."""
+        factors = np.ones(self.n_stages_)
+        for k in range(1, self.n_stages_):
+            factors[k] = np.clip(covariance[k] / variance[k], 0.0, 1.0) if variance[k] > 0 else factors[k - 1]
+        base = self.stage_probabilities_[0][0]
+        self.stage_probabilities_ = [base + s * (q - base) for s, q in zip(factors, self.stage_probabilities_)]
+        self.shrinkage_ = factors
 
     def fit_pairs(self, X, pairs, progress=None):
         """Learn the list from pairwise comparisons alone (Sec. 4.5, soft rank loss).

@@ -17,7 +17,8 @@ A model file is one JSON object::
       "end_reason": "length" | "no_gain" | "support",  # optional: why the list ends
       "stop_statistics": {"version": 1, ...},          # optional: read by its own reader
       "validation": null | {"brier": [...], "brier_se": [...],     # stages 0..K
-                            "recommended_stages": k},
+                            "recommended_stages": k,
+                            "shrinkage": [...]},       # optional: stages 0..K
       "metadata": {...}                 # free description: name, labels, units, ...;
                                         # "decision": {"cost_ratio": M} when present must hold M > 0
     }
@@ -111,6 +112,9 @@ def to_dict(model, metadata=None):
             "brier": [_finite_or_none(v) for v in model.validation_brier_],
             "brier_se": [_finite_or_none(v) for v in model.validation_brier_se_],
             "recommended_stages": int(model.recommended_stages_),
+            **({} if getattr(model, "shrinkage_", None) is None else {
+                "shrinkage": [float(v) for v in model.shrinkage_],
+            }),
         },
         "metadata": dict(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
         "stop_statistics": getattr(model, "stop_statistics_", None),
@@ -346,10 +350,10 @@ def build(data, cls):
 
 
 def _set_params(model, params):
-    # Files written before max_feature_uses / min_support existed hold lists that use every
-    # feature once, searched over every threshold.
+    # Files written before max_feature_uses / min_support / shrinkage existed hold lists that
+    # use every feature once, searched over every threshold, with unshrunk probabilities.
     # The schema lists exactly the estimator's parameters (tests/core/test_model_file_hostile.py).
-    params = {"max_feature_uses": 1, "min_support": 1, **params}
+    params = {"max_feature_uses": 1, "min_support": 1, "shrinkage": None, **params}
     if params.get("question_costs") is not None:
         columns = [entry["column"] for entry in params["question_costs"]]
         if len(set(columns)) != len(columns):
@@ -422,7 +426,7 @@ def _calibration_tables(calibration, scores):
 
 def _set_validation(model, validation, n_stages):
     if validation is None:
-        model.validation_brier_ = model.validation_brier_se_ = model.recommended_stages_ = None
+        model.validation_brier_ = model.validation_brier_se_ = model.recommended_stages_ = model.shrinkage_ = None
         return
     arrays = {}
     for key in ("brier", "brier_se"):
@@ -434,3 +438,7 @@ def _set_validation(model, validation, n_stages):
         _fail(f"validation recommends {recommended} stages, but the list has {n_stages}")
     model.validation_brier_, model.validation_brier_se_ = arrays["brier"], arrays["brier_se"]
     model.recommended_stages_ = recommended
+    shrinkage = validation.get("shrinkage")
+    if shrinkage is not None and len(shrinkage) != n_stages + 1:
+        _fail("validation shrinkage must have one value per stage")
+    model.shrinkage_ = None if shrinkage is None else np.array(shrinkage, dtype=float)

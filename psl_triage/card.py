@@ -285,6 +285,12 @@ def report_html(model, metadata, stage=None, cost_ratio=None):
         f"simultaneous intervals; reported at {stage} questions"
         + (" (the length the internal cross-validation recommends)." if stage == getattr(model, "recommended_stages_", None) else ".")
     )
+    factors = getattr(model, "shrinkage_", None)
+    if factors is not None and stage < len(factors):
+        development += (
+            f" Probabilities at this stage pulled toward the base rate by the factor {factors[stage]:.2f}, the "
+            "calibration slope of the internal cross-validation's held-out estimates (uniform shrinkage)."
+        )
     performance = "".join(
         f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{escape(interval)}</td><td>{escape(where)}</td></tr>"
         for label, value, interval, where in _performance_rows(model, metadata, stage)

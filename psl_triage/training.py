@@ -103,7 +103,9 @@ def score_set_label(score_set):
 RECOMMEND_FOLDS = 5
 
 
-_SETUP_KEYS = ("calibration", "loss", "prior_strength", "max_feature_uses", "min_support", "interval_correction")
+_SETUP_KEYS = (
+    "calibration", "loss", "prior_strength", "max_feature_uses", "min_support", "interval_correction", "shrinkage",
+)
 SETUPS = {
     "paper": {key: PAPER_SETUP[key] for key in _SETUP_KEYS},
     "recommended": {key: ProbabilisticScoringList().get_params()[key] for key in _SETUP_KEYS},
@@ -137,6 +139,9 @@ class TrainingOptions:
         Training rows each answer must hold (a threshold leaves at least this many on
         each side); 1 allows any threshold.
     interval_correction : {"bonferroni", "sidak"}
+    shrinkage : {"cv", None}
+        Pull the probabilities toward the base rate by the factor the internal
+        cross-validation finds (:class:`~psl_core.model.ProbabilisticScoringList`).
     max_stages : int >= 1 or None
         None uses every feature.
     test_fraction : float in [0, 1)
@@ -170,6 +175,7 @@ class TrainingOptions:
     max_feature_uses: int = PAPER_SETUP["max_feature_uses"]
     min_support: int = PAPER_SETUP["min_support"]
     interval_correction: str = PAPER_SETUP["interval_correction"]
+    shrinkage: str | None = PAPER_SETUP["shrinkage"]
     max_stages: int | None = None
     test_fraction: float = 1 / 3
     seed: int = 0
@@ -215,6 +221,7 @@ class TrainingOptions:
             max_feature_uses=self.max_feature_uses,
             min_support=self.min_support,
             interval_correction=self.interval_correction,
+            shrinkage=self.shrinkage,
             max_stages=self.max_stages,
             recommend_folds=RECOMMEND_FOLDS,
             random_state=self.seed,
@@ -368,6 +375,22 @@ def list_end_text(model):
 def total_label(total):
     """Column name of a total: "-3", "0", "+2"."""
     return f"{total:+d}" if total else "0"
+
+
+def shrinkage_text(model):
+    """One sentence on how far the probabilities were pulled toward the base rate (Markdown),
+    or None when they were not (``shrinkage_`` is None, or 1 at the recommended length)."""
+    factors = getattr(model, "shrinkage_", None)
+    stage = model.recommended_stages_
+    if factors is None or not stage or factors[stage] >= 1:
+        return None
+    return (
+        f"On held-out patients the estimates after the recommended {stage} question{'' if stage == 1 else 's'} "
+        f"were too far from the base rate: internal cross-validation found a calibration slope of "
+        f"{factors[stage]:.2f}, so the probabilities there are pulled toward the base rate by that factor "
+        "(1 would leave them as learned). A list learned from few patients promises more than it keeps; "
+        "this makes its probabilities honest."
+    )
 
 
 def no_gain_note(model, positive_label):

@@ -1,0 +1,93 @@
+"""Shrinkage toward the base rate by the internal cross-validation's calibration slope."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core import PAPER_SETUP, ProbabilisticScoringList
+
+
+def table(n, strength, seed):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"x{j}": rng.normal(0, 1, n).round(2) for j in range(6)})
+    logit = strength * (X["x0"] + 0.5 * X["x1"])
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def small():
+    return table(90, 0.8, 1)
+
+
+def test_the_probabilities_are_the_unshrunk_ones_pulled_toward_the_base_rate(small):
+    X, y = small
+    shrunk = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    plain = ProbabilisticScoringList(recommend_folds=5, shrinkage=None).fit(X, y)
+    assert plain.shrinkage_ is None
+    assert shrunk.features_ == plain.features_ and shrunk.scores_ == plain.scores_  # the same list
+    factors = shrunk.shrinkage_
+    assert factors.shape == (shrunk.n_stages_,) and factors[0] == 1
+    assert ((factors >= 0) & (factors <= 1)).all() and (factors < 1).any()
+    base = plain.stage_probabilities_[0][0]
+    for s, q, q_plain in zip(factors, shrunk.stage_probabilities_, plain.stage_probabilities_):
+        np.testing.assert_allclose(q, base + s * (q_plain - base), rtol=0, atol=1e-15)
+    # Still non-decreasing in the total, and every interval holds its estimate.
+    for k in range(shrunk.n_stages_):
+        totals, lower, q, upper = shrunk.stage_interval(k, 0.95)
+        assert (np.diff(q) >= 0).all() and (lower <= q).all() and (q <= upper).all()
+
+
+def test_the_factor_is_the_held_out_calibration_slope(small):
+    """Recompute s_k from the internal folds' lists, as _recommend_stages fits them."""
+    from psl_core.binarization import read_columns
+    from psl_core.model import _stratified_folds
+
+    X, y = small
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    folds = _stratified_folds(y, 5, 0, [c.values for c in read_columns(X, fitting=True)])
+    covariance = np.zeros(model.n_stages_)
+    variance = np.zeros(model.n_stages_)
+    for fold in range(5):
+        train, test = folds != fold, folds == fold
+        inner = ProbabilisticScoringList(max_stages=len(model.literals_)).fit(X[train], y[train])
+        p = inner.stagewise_intervals(X[test])[:, :, 1]
+        reached = min(inner.n_stages_, model.n_stages_)
+        gap = p[:, :reached] - p[:, :1]
+        covariance[:reached] += gap.T @ (y[test] - p[:, 0])
+        variance[:reached] += (gap**2).sum(axis=0)
+    for k in range(1, model.n_stages_):
+        if variance[k] > 0:
+            assert model.shrinkage_[k] == pytest.approx(np.clip(covariance[k] / variance[k], 0, 1))
+
+
+def test_many_rows_of_a_real_signal_keep_their_probabilities():
+    X, y = table(3000, 2.0, 2)
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    assert model.shrinkage_[model.recommended_stages_] > 0.95
+
+
+def test_no_shrinkage_in_the_paper_setup_or_without_internal_folds(small):
+    X, y = small
+    assert PAPER_SETUP["shrinkage"] is None
+    assert ProbabilisticScoringList(recommend_folds=5, **PAPER_SETUP).fit(X, y).shrinkage_ is None
+    assert ProbabilisticScoringList().fit(X, y).shrinkage_ is None
+    with pytest.raises(ValueError, match="shrinkage must be one of"):
+        ProbabilisticScoringList(shrinkage="always").fit(X, y)
+
+
+def test_the_factors_round_trip_and_old_files_load_unshrunk(small):
+    X, y = small
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    loaded = ProbabilisticScoringList.from_json(model.to_json())
+    np.testing.assert_array_equal(loaded.shrinkage_, model.shrinkage_)
+    assert loaded.shrinkage == "cv"
+    document = json.loads(model.to_json())
+    del document["params"]["shrinkage"], document["validation"]["shrinkage"]
+    old = ProbabilisticScoringList.from_json(json.dumps(document))
+    assert old.shrinkage is None and old.shrinkage_ is None
+    document["validation"]["shrinkage"] = [1.0]
+    with pytest.raises(ValueError, match="validation shrinkage must have one value per stage"):
+        ProbabilisticScoringList.from_json(json.dumps(document))

@@ -178,6 +178,8 @@ class StageBands:
         costs = np.asarray(getattr(model, "stage_costs_", np.zeros(0)), dtype=float)
         self.costs = costs if costs.any() else None
         self._outcomes = {}
+        self._later = {}
+        self._shares = {}
 
     def at(self, stage, totals):
         """(point, lower, upper) arrays at the given totals of one stage."""
@@ -200,13 +202,42 @@ class StageBands:
         the union of intervals of totals that all rule in (out) rules in (out), and of totals
         that are all uncertain is uncertain.
         """
-        reachable = set(np.asarray(totals).tolist())
-        for later in range(stage + 1, last + 1):
-            score = self.scores[later - 1]
-            reachable |= {t + score for t in reachable}
-            if (self.outcomes(later, np.array(sorted(reachable)), threshold) != code).any():
-                return False
-        return True
+        low, high = self.later_outcomes(last, threshold)[stage]
+        index = np.searchsorted(self.bands[stage][0], totals)
+        return bool((low[index] == code).all() and (high[index] == code).all())
+
+    def later_outcomes(self, last, threshold):
+        """Per stage 0..last, the lowest and highest outcome code over every total reachable
+        from each of the stage's totals at stages stage+1..last (2 and -2: none), computed
+        once per setting backwards: from T at stage j the next stage reaches T and T + its
+        score, and from those what they reach."""
+        key = (last, threshold)
+        if key not in self._later:
+            size = len(self.bands[last][0])
+            later = [None] * (last + 1)
+            later[last] = (np.full(size, 2, dtype=np.int8), np.full(size, -2, dtype=np.int8))
+            for stage in range(last - 1, -1, -1):
+                totals, following = self.bands[stage][0], self.bands[stage + 1][0]
+                codes = self.outcomes(stage + 1, following, threshold)
+                low, high = later[stage + 1]
+                stay, add = np.searchsorted(following, totals), np.searchsorted(following, totals + self.scores[stage])
+                later[stage] = (
+                    np.minimum.reduce([codes[stay], codes[add], low[stay], low[add]]),
+                    np.maximum.reduce([codes[stay], codes[add], high[stay], high[add]]),
+                )
+            self._later[key] = later
+        return self._later[key]
+
+    def change_share(self, stage, reference, totals, code, threshold):
+        """(share, rows, scope) of :meth:`psl_core.stopping.ChangeTable.change_share` for one
+        state; the counts per total are computed once per stage, reference and threshold."""
+        key = (stage, reference, threshold)
+        if key not in self._shares:
+            self._shares[key] = self.changes.shares(
+                stage, reference, lambda t: self.outcomes(stage, t, threshold),
+                lambda t: self.outcomes(reference, t, threshold),
+            )
+        return self.changes.change_share(self._shares[key], totals, code)
 
 
 def _check_basis(basis):
@@ -229,10 +260,7 @@ def _stop(bands, stage, totals, code, last, threshold, tolerance, change_value=N
     if bands.changes is not None:
         reference = bands.changes.reference_for(stage, last)
         if reference is not None:
-            change = (*bands.changes.change_share(
-                stage, reference, totals, code,
-                lambda t: bands.outcomes(stage, t, threshold), lambda t: bands.outcomes(reference, t, threshold),
-            ), reference)
+            change = (*bands.change_share(stage, reference, totals, code, threshold), reference)
     if code != 0:
         if bands.changes is None:
             return RULED, change

@@ -162,19 +162,48 @@ class ChangeTable:
         the first stored one after ``stage`` and at most ``last``; None when there is none."""
         return next((r for r in self.references if stage < r <= last), None)
 
-    def change_share(self, stage, reference, totals, current, stage_outcome, reference_outcome,
-                     min_rows=MIN_ROWS):
-        """Share of training patients like this one whose outcome at ``reference`` differs.
+    def shares(self, stage, reference, stage_outcome, reference_outcome):
+        """What :meth:`change_share` needs at one stage, reference and setting, computed once.
 
         Parameters
         ----------
         stage, reference : int
+        stage_outcome, reference_outcome : callable
+            Map an int array of totals at the stage / at the reference to outcome codes
+            (they depend on M, the confidence level and the basis: one setting).
+
+        Returns
+        -------
+        tuple
+            (distinct totals at the stage, shape (m,); training patients per total, shape
+            (m,); of them, those whose outcome at the reference differs from code c, shape
+            (3, m), row c + 1; per current code the same two counts pooled over the
+            stage's totals with that outcome, shape (3,) each).
+        """
+        at_stage, at_reference, counts = self.tables[reference, stage]
+        distinct, group = np.unique(at_stage, return_inverse=True)
+        final = reference_outcome(at_reference)
+        n = np.bincount(group, counts, minlength=len(distinct)).astype(np.int64)
+        changed = np.array([
+            np.bincount(group, counts * (final != code), minlength=len(distinct)) for code in (-1, 0, 1)
+        ]).astype(np.int64)
+        here = stage_outcome(distinct)
+        pooled_n = np.array([n[here == code].sum() for code in (-1, 0, 1)])
+        pooled_changed = np.array([changed[code + 1][here == code].sum() for code in (-1, 0, 1)])
+        return distinct, n, changed, pooled_n, pooled_changed
+
+    @staticmethod
+    def change_share(shares, totals, current, min_rows=MIN_ROWS):
+        """Share of training patients like this one whose outcome at the reference differs.
+
+        Parameters
+        ----------
+        shares : tuple
+            :meth:`shares` of the stage, reference and setting.
         totals : array of int
             The totals the current answers allow (several when some are unknown).
         current : int
             The current outcome code.
-        stage_outcome, reference_outcome : callable
-            Map an int array of totals at the stage / at the reference to outcome codes.
         min_rows : int
             Training patients with these totals needed to judge them on their own.
 
@@ -185,10 +214,11 @@ class ChangeTable:
             totals, "stage" when, with fewer than ``min_rows`` of them, it is over every
             training patient at this stage with the same outcome; None without any.
         """
-        at_stage, at_reference, counts = self.tables[reference, stage]
-        changed = reference_outcome(at_reference) != current
-        for scope, rows in (("answers", np.isin(at_stage, totals)), ("stage", stage_outcome(at_stage) == current)):
-            n = int(counts[rows].sum())
-            if n >= (min_rows if scope == "answers" else 1):
-                return float(counts[rows & changed].sum() / n), n, scope
+        distinct, n, changed, pooled_n, pooled_changed = shares
+        rows = np.isin(distinct, totals)
+        with_these = int(n[rows].sum())
+        if with_these >= min_rows:
+            return float(changed[current + 1][rows].sum() / with_these), with_these, "answers"
+        if pooled_n[current + 1] >= 1:
+            return float(pooled_changed[current + 1] / pooled_n[current + 1]), int(pooled_n[current + 1]), "stage"
         return None, 0, None

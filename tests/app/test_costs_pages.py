@@ -2,8 +2,6 @@
 
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -32,15 +30,8 @@ METADATA = {
 
 
 @pytest.fixture(scope="module")
-def model():
-    rng = np.random.default_rng(0)
-    n = 600
-    hr = rng.normal(150, 20, n).round()
-    sex = rng.integers(0, 2, n).astype(float)
-    cp = rng.choice(["1", "2", "4"], n, p=[0.3, 0.3, 0.4])
-    logit = -0.08 * (hr - 150) + 1.5 * sex + np.select([cp == "4", cp == "2"], [2.0, -1.0], -2.0) - 0.6
-    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
-    X = pd.DataFrame({"hr": hr, "sex": sex, "cp": pd.Categorical(cp)})
+def model(chest_pain_data):
+    X, y = chest_pain_data
     fitted = ProbabilisticScoringList(score_set=(-2, -1, 1, 2), question_costs=COSTS).fit(X, y)
     assert (fitted.stage_costs_[:1] > 0).all()  # every column costs: the first question too
     return fitted

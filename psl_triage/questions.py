@@ -398,8 +398,8 @@ def prior_decision_text(step, cost_ratio, confidence, positive_label, negative_l
     str or None
         Markdown; None unless the step is a stop at stage 0.
     """
-    if step.stage != 0 or step.stop_reason in (None, END_OF_LIST):
-        return None
+    if step.stage != 0 or step.stop_reason in (None, END_OF_LIST, NOT_WORTH_COST):
+        return None  # a stop on the first question's cost says why in its own sentence
     label = positive_label if step.action == "positive" else negative_label
     base = f"the base rate of {positive_label} is {percent(step.probability_high)} ({confidence:.0%} interval {interval_text(step)})"
     line = f"the decision threshold 1/(1+M) = {percent(step.threshold)}"

@@ -72,6 +72,7 @@ def test_a_low_value_of_a_changed_outcome_stops_before_a_dear_question(model):
     sentence = stop_sentence(expected, change_value=0.01, unit="minutes")
     assert "more than it is likely to gain" in sentence and "minutes" in sentence
     assert sentence in shown(at.success[0].value)
+    assert not any("Before any question" in shown(info.value) for info in at.info)  # not the base-rate note
     assert any("Questions asked cost 0 minutes." in shown(code.value) for code in at.code)
 
 

@@ -138,9 +138,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         the factor the internal cross-validation finds, q'(k, T) = q(0) + s_k (q(k, T) -
         q(0)) with s_k in [0, 1] the least-squares calibration slope of the fold lists'
         held-out estimates at stage k around their base rates (a uniform shrinkage factor,
-        as for clinical prediction models fitted on few patients; ``shrinkage_``). Lists
-        learned from few rows promise less than they can keep, and s_k near 1 leaves a list
-        learned from many rows as it was. None, or without ``recommend_folds``: no shrinkage.
+        as for clinical prediction models fitted on few patients; ``shrinkage_``). A list
+        learned from few rows promises more than it keeps; with many rows s_k is near 1
+        and the list stays as it was. None, or without ``recommend_folds``: no shrinkage.
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
         ``random_state``).
@@ -241,7 +241,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     validation_brier_, validation_brier_se_ : ndarray of shape (n_stages_,) or None
         With ``recommend_folds``: mean held-out Brier score of each stage over the folds
         whose list reached it, and its standard error (the fold lists' own estimates,
-        before any shrinkage). NaN at a stage that no fold's list reached (no standard error with fewer than two); None without ``recommend_folds``.
+        before any shrinkage). NaN at a stage that no fold's list reached (no standard
+        error with fewer than two); None without ``recommend_folds``.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only for DataFrame input with string column names.
@@ -539,7 +540,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self._search(evaluator, score_set, progress)
         self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
         self.stage_probabilities_ = None
-        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = None
+        self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
         self.stop_statistics_ = None
         return self
 

@@ -347,7 +347,8 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
     14 questions) the held-out calibration slope went from 1.3 to 1.9, against 1.1 here
     (``bench/transfer.py``, ``bench/README.md``). With ``prior_strength=0`` the new
     probabilities are the new table's alone. The training's internal cross-validation
-    (``validation_brier_``, ``recommended_stages_``) belongs to the old site and is dropped.
+    (``validation_brier_``, ``recommended_stages_``, ``shrinkage_``) belongs to the old site
+    and is dropped.
 
     Parameters
     ----------
@@ -404,6 +405,6 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
         new.stage_negatives_.append(negatives.astype(np.int64))
     if n_stages < len(model.literals_):
         new.end_reason_ = "length"
-    new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = None
+    new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = new.shrinkage_ = None
     new.metadata_ = {}
     return new

@@ -1,5 +1,7 @@
 """External validation and recalibration (psl_core.validation) on hand-checkable tables."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -166,3 +168,14 @@ def test_categorical_columns_may_be_pandas_categoricals_with_missing_answers():
     new = pd.DataFrame({"c": pd.Categorical(["a", None, "b"], categories=["a", "b"])})
     _, known = stage_totals(model, new)
     assert known[:, 1].tolist() == [True, False, True]
+
+
+def test_recalibration_drops_the_old_sites_shrinkage():
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"a": rng.normal(0, 1, 120).round(2), "b": rng.normal(0, 1, 120).round(2)})
+    y = (rng.random(120) < 1 / (1 + np.exp(-X["a"]))).astype(int)
+    model = ProbabilisticScoringList(recommend_folds=3).fit(X, y)
+    assert model.shrinkage_ is not None
+    fitted = recalibrate(model, X, y)
+    assert fitted.shrinkage_ is None and model.shrinkage_ is not None
+    assert "shrinkage" not in (json.loads(fitted.to_json())["validation"] or {})

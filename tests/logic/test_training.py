@@ -9,6 +9,7 @@ import pytest
 
 from psl_core.cost_ratio import cost_ratio_note, decision_text
 from psl_core.errors import DataError, ModelFileError, PSLError
+from psl_core.model import ProbabilisticScoringList
 from psl_triage.questions import percent
 from psl_triage.training import (
     MAX_ABS_SCORE,
@@ -26,6 +27,7 @@ from psl_triage.training import (
     read_model_upload,
     readable_columns,
     score_set_label,
+    shrinkage_text,
     split_rows,
     total_label,
     train_list,
@@ -365,3 +367,17 @@ def test_a_list_that_recommends_no_question_says_so_with_the_evidence(demo_prepa
     helpful, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=4))
     assert helpful.recommended_stages_ > 0 and no_gain_note(helpful, "disease") is None
     assert no_gain_note(ProbabilisticScoringList().fit(X, y), "disease") is None
+
+
+def test_the_shrinkage_is_said_with_its_factor_or_not_at_all():
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({f"x{j}": rng.normal(0, 1, 90).round(2) for j in range(5)})
+    y = (rng.random(90) < 1 / (1 + np.exp(-0.8 * X["x0"]))).astype(int)
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    stage = model.recommended_stages_
+    assert stage > 0 and model.shrinkage_[stage] < 1
+    text = shrinkage_text(model)
+    assert f"calibration slope of {model.shrinkage_[stage]:.2f}" in text
+    assert f"recommended {stage} question" in text
+    assert shrinkage_text(ProbabilisticScoringList(recommend_folds=5, shrinkage=None).fit(X, y)) is None
+    assert shrinkage_text(ProbabilisticScoringList().fit(X, y)) is None

@@ -27,7 +27,7 @@ from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
 from psl_core.search import CROSS_VALIDATED
-from psl_triage.costs import UNIT_KEY, check_unit
+from psl_triage.costs import UNIT_KEY, check_unit, cost_text
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.modelcard import model_metadata
 from psl_triage.questions import percent
@@ -454,11 +454,13 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
 
     Returns
     -------
-    pandas.DataFrame with columns "Stage", "Feature", "Points", for a list with a
+    pandas.DataFrame with columns "Stage", "Feature", "Points", for a list with question
+    costs "Cost" (of asking the stage's question, :mod:`psl_core.costs`), for a list with a
     recommended length "Held-out Brier" and "Recommended stop" (★ on the recommended
     stage), and one per total.
     """
     all_totals = np.unique(np.concatenate(model.stage_totals_)).tolist()
+    costs = model.stage_costs_
     rows = []
     for k in range(model.n_stages_):
         row = {
@@ -466,6 +468,8 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
             "Feature": model.describe_stage(k, columns) if k else "Before any feature (prior)",
             "Points": f"{model.scores_[k - 1]:+d}" if k else "",
         }
+        if costs.any():
+            row["Cost"] = cost_text(costs[k - 1]) if k else ""
         if model.recommended_stages_ is not None:
             held_out = model.validation_brier_[k]
             row["Held-out Brier"] = f"{held_out:.3f}" if np.isfinite(held_out) else "not reached"

@@ -381,3 +381,12 @@ def test_the_shrinkage_is_said_with_its_factor_or_not_at_all():
     assert f"recommended {stage} question" in text
     assert shrinkage_text(ProbabilisticScoringList(recommend_folds=5, shrinkage=None).fit(X, y)) is None
     assert shrinkage_text(ProbabilisticScoringList().fit(X, y)) is None
+
+
+def test_the_list_table_shows_question_costs_when_the_list_has_them(demo_prepared):
+    costs = {"ca": 20.0, "thal": 20.0, "chol": 2.0}
+    model, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=5, question_costs=costs))
+    table = list_table(model)
+    assert table["Cost"].tolist() == [""] + [f"{c:g}" for c in model.stage_costs_]
+    plain, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=5))
+    assert "Cost" not in list_table(plain).columns

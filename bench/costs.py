@@ -7,8 +7,10 @@ Run from the repository root with the project's python:
 
 Data: the bundled demo (Cleveland heart disease) as the app prepares it (297 x 13). Costs
 (:data:`DEMO_COSTS`, illustrative units of effort, not prices): history and examination
-free; the resting ECG 1; the laboratory values 2 each; the four exercise-test values 5
-each; the two imaging columns (thallium scintigraphy, vessels on fluoroscopy) 20 each.
+free; the resting ECG 1; one blood test 2 (cholesterol and fasting sugar,
+:data:`DEMO_GROUPS`); one exercise test 5 (its four values); the two imaging columns
+(thallium scintigraphy, vessels on fluoroscopy) 20 each. A test is paid once, by the first
+of its values asked.
 
 For each split (stratified, a third held out, as ``compare.py``) and search weight
 ``cost_weight`` (:func:`psl_core.costs.search_penalties`) the list is fitted as the app
@@ -46,6 +48,12 @@ DEMO_COSTS = {
 }
 """Illustrative costs of the demo's columns (units of effort); the others cost 0."""
 
+DEMO_GROUPS = {
+    "chol": "blood test", "fbs": "blood test",
+    "thalach": "exercise test", "exang": "exercise test", "oldpeak": "exercise test", "slope": "exercise test",
+}
+"""The demo's columns measured together: each test is paid once."""
+
 COST_RATIOS = (1.0, 3.0, 10.0)
 
 
@@ -78,7 +86,7 @@ def main():
         for i, (train, test) in enumerate(splits):
             X_train, X_test = X.iloc[train], X.iloc[test]
             model = ProbabilisticScoringList(
-                recommend_folds=5, question_costs=DEMO_COSTS, cost_weight=weight,
+                recommend_folds=5, question_costs=DEMO_COSTS, cost_groups=DEMO_GROUPS, cost_weight=weight,
             ).fit(X_train, y[train])
             p = model.predict_proba(X_test, stage=model.recommended_stages_)[:, 1]
             brier[w, i] = np.mean((p - y[test]) ** 2)
@@ -86,7 +94,7 @@ def main():
             for v, value in enumerate(values):
                 for m, cost_ratio in enumerate(COST_RATIOS):
                     table[w, v, m, i] = bedside(model, X_test, y[test], cost_ratio, value)
-    print(f"=== demo (n={len(y)}, d={X.shape[1]}, splits={args.splits}); costs {DEMO_COSTS} ===")
+    print(f"=== demo (n={len(y)}, d={X.shape[1]}, splits={args.splits}); costs {DEMO_COSTS}; tests {DEMO_GROUPS} ===")
     for w, weight in enumerate(args.weights):
         print(
             f"cost_weight {weight:g}: recommended length {lengths[w].mean():.1f}, held-out Brier "

@@ -32,7 +32,16 @@ import streamlit as st
 
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, DEFAULT_COST_RATIO, decision_text
 from psl_core.errors import PSLError
-from psl_triage.costs import COLUMN, COST, COST_WEIGHTS, MAX_UNIT_CHARS, check_unit, cost_rows, costs_from_rows
+from psl_triage.costs import (
+    COLUMN,
+    COST,
+    COST_WEIGHTS,
+    GROUP,
+    MAX_UNIT_CHARS,
+    check_unit,
+    cost_rows,
+    costs_from_rows,
+)
 from psl_triage.store import model_dir, save_model
 from psl_triage.text import md
 from psl_triage.training import (
@@ -153,13 +162,16 @@ def apply_setup() -> None:
 
 
 def keep_costs(names: list) -> None:
-    """on_change of the cost table: keep its edits in ``train_cost_values`` (survives page switches)."""
+    """on_change of the cost table: keep its edits in ``train_cost_values`` and
+    ``train_cost_groups`` (they survive page switches)."""
     for row, change in ss.w_train_cost_editor["edited_rows"].items():
-        if COST in change:
-            ss.train_cost_values[names[int(row)]] = change[COST]
+        for column, kept in ((COST, ss.train_cost_values), (GROUP, ss.train_cost_groups)):
+            if column in change:
+                kept[names[int(row)]] = change[column]
 
 
 def options_from_widgets(prepared) -> TrainingOptions:
+    costs, groups = costs_from_rows(cost_rows(prepared.columns, ss.train_cost_values, ss.train_cost_groups))
     preset = ss.w_train_score_preset
     score_set = parse_score_set(ss.w_train_custom_scores) if preset == "custom" else SCORE_SET_PRESETS[preset]
     max_stages = ss.w_train_max_stages
@@ -178,7 +190,8 @@ def options_from_widgets(prepared) -> TrainingOptions:
         test_fraction=float(ss.w_train_test_fraction),
         seed=int(ss.w_train_seed),
         cost_ratio=float(ss.w_train_cost_ratio),
-        question_costs=costs_from_rows(cost_rows(prepared.columns, ss.train_cost_values)),
+        question_costs=costs,
+        cost_groups=groups,
         cost_weight=float(ss.w_train_cost_weight),
         cost_unit=check_unit(ss.w_train_cost_unit),
     )
@@ -252,16 +265,22 @@ else:
     with st.expander("Question costs (optional): time, money or harm of asking each feature"):
         st.markdown(
             "Give what asking each feature costs at the bedside, in one unit (0: free, e.g. history "
-            "and examination). The costs are saved with the list: Triage shows them and stops before "
+            "and examination). Features measured with one test (a blood draw, an exercise test) get "
+            "the test's name: the test is paid once, by the first of them asked. The costs are saved "
+            "with the list: Triage shows them and stops before "
             "a question that costs more than a changed outcome is worth. The search can also prefer "
             "cheaper questions."
         )
         ss.setdefault("train_cost_values", {})
+        ss.setdefault("train_cost_groups", {})
         names = list(prepared.columns)
         st.data_editor(
-            cost_rows(prepared.columns, ss.train_cost_values), hide_index=True, num_rows="fixed",
-            disabled=[COLUMN], key="w_train_cost_editor", on_change=keep_costs, args=(names,),
-            column_config={COST: st.column_config.NumberColumn(min_value=0.0, format="%g")},
+            cost_rows(prepared.columns, ss.train_cost_values, ss.train_cost_groups), hide_index=True,
+            num_rows="fixed", disabled=[COLUMN], key="w_train_cost_editor", on_change=keep_costs, args=(names,),
+            column_config={
+                COST: st.column_config.NumberColumn(min_value=0.0, format="%g"),
+                GROUP: st.column_config.TextColumn(max_chars=MAX_UNIT_CHARS, help="e.g. blood test"),
+            },
         )
         unit_column, weight_column = st.columns(2)
         unit_column.text_input(
@@ -275,7 +294,7 @@ else:
             "come first only if it improves the criterion by w times the base rate's criterion more "
             "than a free one. Measured on the demo with illustrative costs (bench/costs.py, 20 "
             "splits): 0.05 lowered the mean cost asked at the bedside by about a quarter for "
-            "+0.012 held-out Brier score; 0.1 by about half for +0.020.",
+            "+0.012 held-out Brier score; 0.1 by about 60 % for +0.016.",
         )
     with st.form("w_train_form", border=True):
         left, middle, right = st.columns(3)

@@ -5,7 +5,10 @@ a mapping from column (name for a DataFrame, position for an array) to a number 
 unit of the user's choice (minutes, euros, a harm scale); a column left out costs 0. A
 column is asked once at the bedside, so a stage whose column an earlier stage already asked
 (a second threshold of the same measurement, another category of the same column) costs 0
-(:func:`stage_costs`).
+(:func:`stage_costs`). Columns measured together (one blood draw, one exercise test) can be
+put in one group, ``cost_groups={column: group name}``: a group is paid once, by the first
+of its columns asked, at the largest cost given to its columns; its other columns are then
+free.
 
 Costs act in two places, both off unless asked for:
 
@@ -25,6 +28,7 @@ Costs act in two places, both off unless asked for:
 
 import numbers
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,6 +39,16 @@ def _check_cost(column, cost):
     if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, numbers.Real) or not np.isfinite(cost) or cost < 0:
         raise PSLError(f"question_costs[{column!r}] must be a finite number >= 0, got {cost!r}")
     return float(cost)
+
+
+def _check_column(name, column, known):
+    if isinstance(column, (bool, np.bool_)) or not isinstance(column, (str, numbers.Integral)):
+        raise PSLError(f"{name} keys must be column names or positions, got {column!r}")
+    column = column if isinstance(column, str) else int(column)
+    if known is not None and column not in known:
+        shown = ", ".join(repr(c) for c in known[:10]) + (", ..." if len(known) > 10 else "")
+        raise PSLError(f"{name} names {column!r}, which is not a column of X (columns: {shown})")
+    return column
 
 
 def check_question_costs(question_costs, columns=None):
@@ -67,14 +81,55 @@ def check_question_costs(question_costs, columns=None):
     known = None if columns is None else list(columns)
     checked = {}
     for column, cost in question_costs.items():
-        if isinstance(column, (bool, np.bool_)) or not isinstance(column, (str, numbers.Integral)):
-            raise PSLError(f"question_costs keys must be column names or positions, got {column!r}")
-        column = column if isinstance(column, str) else int(column)
-        if known is not None and column not in known:
-            shown = ", ".join(repr(c) for c in known[:10]) + (", ..." if len(known) > 10 else "")
-            raise PSLError(f"question_costs names {column!r}, which is not a column of X (columns: {shown})")
+        column = _check_column("question_costs", column, known)
         checked[column] = _check_cost(column, cost)
     return checked or None
+
+
+def check_cost_groups(cost_groups, columns=None):
+    """Validate which columns are measured together; returns ``{column: group}`` or None.
+
+    Parameters
+    ----------
+    cost_groups : mapping of column to str, or None
+        A group's name (1 to 200 characters) per column; columns left out are measured alone.
+    columns : sequence or None
+        The input columns; when given, every key must be one of them.
+
+    Raises
+    ------
+    PSLError
+        Not a mapping, a key that is not a column, a group that is not a short text.
+    """
+    if cost_groups is None:
+        return None
+    if not isinstance(cost_groups, Mapping):
+        raise PSLError(
+            f"cost_groups must be a mapping from column to group name (or None), got {type(cost_groups).__name__}"
+        )
+    known = None if columns is None else list(columns)
+    checked = {}
+    for column, group in cost_groups.items():
+        column = _check_column("cost_groups", column, known)
+        if not isinstance(group, str) or not 0 < len(group) <= 200:
+            raise PSLError(f"cost_groups[{column!r}] must be a group name of 1 to 200 characters, got {group!r}")
+        checked[column] = group
+    return checked or None
+
+
+def payer(column, cost_groups):
+    """Who pays for asking ``column``: its group, or the column itself when it has none."""
+    return ("group", cost_groups[column]) if cost_groups and column in cost_groups else ("column", column)
+
+
+def payer_costs(question_costs, cost_groups):
+    """What each payer (:func:`payer`) costs: a column its own cost, a group the largest of
+    its columns' costs. Returns ``{payer: cost}`` (payers without a cost are left out)."""
+    costs = {}
+    for column, cost in (question_costs or {}).items():
+        key = payer(column, cost_groups)
+        costs[key] = max(costs.get(key, 0.0), cost)
+    return costs
 
 
 def check_cost_weight(cost_weight):
@@ -116,7 +171,7 @@ def check_change_value(change_value):
     return float(change_value)
 
 
-def stage_costs(question_costs, columns):
+def stage_costs(question_costs, columns, cost_groups=None):
     """The cost of asking each stage's question after the stages before it.
 
     Parameters
@@ -125,22 +180,35 @@ def stage_costs(question_costs, columns):
         As returned by :func:`check_question_costs`.
     columns : sequence of length K
         The column of stages 1..K.
+    cost_groups : dict or None
+        As returned by :func:`check_cost_groups`.
 
     Returns
     -------
     ndarray of float, shape (K,)
-        The column's cost, or 0 when an earlier stage asked the same column (or the column
-        has no cost).
+        Its payer's cost (:func:`payer_costs`), or 0 when an earlier stage asked the same
+        column or a column of the same group (or nothing was given a cost).
     """
-    costs = question_costs or {}
-    asked, out = set(), np.zeros(len(columns))
+    costs = payer_costs(question_costs, cost_groups)
+    paid, out = set(), np.zeros(len(columns))
     for k, column in enumerate(columns):
-        out[k] = 0.0 if column in asked else costs.get(column, 0.0)
-        asked.add(column)
+        key = payer(column, cost_groups)
+        out[k] = 0.0 if key in paid else costs.get(key, 0.0)
+        paid.add(key)
     return out
 
 
-def search_penalties(columns, question_costs, cost_weight, scale):
+@dataclass(frozen=True)
+class SearchCosts:
+    """What each candidate feature adds to its criterion in the search (``penalty``, shape
+    (n_candidates,), criterion units) and who pays it (``payers``: a candidate whose payer
+    the partial list already asked costs nothing)."""
+
+    penalty: np.ndarray
+    payers: list
+
+
+def search_penalties(columns, question_costs, cost_weight, scale, cost_groups=None):
     """What each candidate adds to its criterion in the search for its cost.
 
     Parameters
@@ -151,16 +219,19 @@ def search_penalties(columns, question_costs, cost_weight, scale):
     cost_weight : float >= 0
     scale : float
         The stage-0 criterion: the penalty is ``cost_weight x cost / max cost x |scale|``.
+    cost_groups : dict or None
 
     Returns
     -------
-    ndarray of float, shape (n_candidates,), or None when no cost steers the search
-    (no costs, all 0, or ``cost_weight = 0``).
+    SearchCosts, or None when no cost steers the search (no costs, all 0, or
+    ``cost_weight = 0``).
     """
-    costs = np.array([(question_costs or {}).get(column, 0.0) for column in columns], dtype=float)
+    by_payer = payer_costs(question_costs, cost_groups)
+    payers = [payer(column, cost_groups) for column in columns]
+    costs = np.array([by_payer.get(key, 0.0) for key in payers], dtype=float)
     if cost_weight == 0 or not len(costs) or costs.max() == 0:
         return None
-    return cost_weight * costs / costs.max() * abs(float(scale))
+    return SearchCosts(cost_weight * costs / costs.max() * abs(float(scale)), payers)
 
 
 def not_worth_asking(change_share, next_cost, change_value):

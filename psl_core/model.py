@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import serialization
 from .binarization import CandidateFeature, candidate_feature, candidate_features, read_columns
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
-from .costs import check_cost_weight, check_question_costs, search_penalties, stage_costs
+from .costs import check_cost_groups, check_cost_weight, check_question_costs, search_penalties, stage_costs
 from .errors import DataError, PSLError
 from .intervals import CORRECTIONS, clopper_pearson_band
 from .search import (
@@ -187,6 +187,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         of the user's choice), keyed by column name (DataFrame) or position (array); a
         column left out costs 0. Saved with the list; the bedside stop rule can weigh
         them (:mod:`psl_core.decision`), and with ``cost_weight`` > 0 the search does.
+    cost_groups : mapping of column to str, or None, default=None
+        Columns measured together (one blood draw, one exercise test) under one group
+        name: a group is paid once, by the first of its columns asked, at the largest
+        cost given to its columns (:mod:`psl_core.costs`).
     cost_weight : float >= 0, default=0.0
         How much the search trades criterion for cost: a candidate is ranked by its
         criterion plus ``cost_weight x cost / largest cost x |stage-0 criterion|``
@@ -218,7 +222,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         Training value of the selection criterion at each stage.
     stage_costs_ : ndarray of shape (n_stages_ - 1,)
         The cost of asking the question of stages 1..K after the ones before it: its
-        column's cost, 0 when an earlier stage asked that column (all 0 without costs).
+        column's (or its group's) cost, 0 when an earlier stage asked that column or a
+        column of its group (all 0 without costs).
     end_reason_ : str or None
         Why the list ends where it does (:data:`psl_core.search.END_REASONS`):
         ``"length"`` (``max_stages``, one stage per feature, or every feature's uses
@@ -275,6 +280,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         question_costs=None,
         cost_weight=0.0,
         shrinkage="cv",
+        cost_groups=None,
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -295,6 +301,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.question_costs = question_costs
         self.cost_weight = cost_weight
         self.shrinkage = shrinkage
+        self.cost_groups = cost_groups
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -348,6 +355,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ):
             raise PSLError(f"min_support must be an integer >= 1, got {self.min_support!r}")
         check_question_costs(self.question_costs)
+        check_cost_groups(self.cost_groups)
         check_cost_weight(self.cost_weight)
         return score_set
 
@@ -421,6 +429,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                     f"from {len(y01)} rows ({exc}). Add rows, or set calibration_size=None"
                 ) from None
         check_question_costs(self.question_costs, [c.name for c in columns])
+        check_cost_groups(self.cost_groups, [c.name for c in columns])
         features = [_subset(f, search_rows) for f in candidate_features(columns)]
         self._check_rows_per_fold(y01[search_rows])
         folds = None
@@ -551,6 +560,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         prior = _prior_value(evaluator)
         penalties = search_penalties(
             [f.column for f in evaluator.features], check_question_costs(self.question_costs), self.cost_weight, prior,
+            check_cost_groups(self.cost_groups),
         )
         options, self.end_reason_ = greedy_search(
             evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
@@ -591,7 +601,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     @property
     def stage_costs_(self):
         check_is_fitted(self, "literals_")
-        return stage_costs(check_question_costs(self.question_costs), self.features_)
+        return stage_costs(
+            check_question_costs(self.question_costs), self.features_, check_cost_groups(self.cost_groups),
+        )
 
     @property
     def thresholds_(self):

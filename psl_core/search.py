@@ -385,12 +385,13 @@ def greedy_search(
     min_support : int >= 1
         Training rows each answer range of a feature must hold (:func:`candidate_cuts`);
         1 is the paper's search. The list ends when no feature has an allowed cut left.
-    penalties : ndarray of float, shape (n_features,), or None
+    penalties : SearchCosts or None
         Question costs in criterion units (:func:`psl_core.costs.search_penalties`):
         added to the rank of an option of that feature unless the prefix already asks
-        its column, and to the prefix's sum; an option that does not improve the
-        criterion (or is constant) is then never ranked first, so the costs change the
-        order of the questions, not where the list ends. None: the search without costs.
+        a feature with the same payer (its column, or its column's group), and to the
+        prefix's sum; an option that does not improve the criterion (or is constant) is
+        then never ranked first, so the costs change the order of the questions, not
+        where the list ends. None: the search without costs.
 
     Returns
     -------
@@ -422,7 +423,7 @@ def greedy_search(
                 rank = prefix.cumulative + rating
                 if penalties is not None:
                     rank = np.inf if option.value >= floor or _constant(features, option) else (
-                        rank + _penalty(penalties, features, option, prefix)
+                        rank + _penalty(penalties, option, prefix)
                     )
                 extensions.append((rank, prefix, option, floor))
         ranks = np.array([extension[0] for extension in extensions])
@@ -443,7 +444,7 @@ def greedy_search(
             if _constant(features, option):
                 continue  # the same as its prefix, which the beam already had
             totals, reach = _apply(features, option, prefix.totals, prefix.reach)
-            penalty = 0.0 if penalties is None else _penalty(penalties, features, option, prefix)
+            penalty = 0.0 if penalties is None else _penalty(penalties, option, prefix)
             beam.append(_Prefix(
                 prefix.chosen + [option], prefix.cumulative + option.value + penalty, totals, reach,
                 _spend(prefix.budget, option.feature),
@@ -453,12 +454,12 @@ def greedy_search(
     return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
 
 
-def _penalty(penalties, features, option, prefix):
-    """An option's question cost in criterion units: 0 when the prefix already asks its column."""
-    column = features[option.feature].column
-    if any(features[chosen.feature].column == column for chosen in prefix.chosen):
+def _penalty(penalties, option, prefix):
+    """An option's question cost in criterion units: 0 when the prefix already paid for it."""
+    key = penalties.payers[option.feature]
+    if any(penalties.payers[chosen.feature] == key for chosen in prefix.chosen):
         return 0.0
-    return float(penalties[option.feature])
+    return float(penalties.penalty[option.feature])
 
 
 def _constant(features, option):

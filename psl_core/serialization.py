@@ -45,7 +45,7 @@ import numpy as np
 
 from .binarization import CATEGORY, NUMERIC, Literal
 from .cost_ratio import saved_cost_ratio
-from .costs import check_question_costs
+from .costs import check_cost_groups, check_question_costs
 from .errors import ModelFileError, PSLError
 from .stopping import check_stop_statistics
 
@@ -122,12 +122,15 @@ def to_dict(model, metadata=None):
 
 
 def _param(name, value):
-    """One estimator parameter as JSON: the score set as a list, question costs as a list of
-    ``{"column", "cost"}`` (a JSON object's keys are text, an array's columns positions)."""
+    """One estimator parameter as JSON: the score set as a list, question costs and cost groups
+    as lists of ``{"column", "cost"}`` / ``{"column", "group"}`` (a JSON object's keys are
+    text, an array's columns positions)."""
     if name == "score_set":
         return list(value)
     if name == "question_costs" and value is not None:
         return [{"column": _plain(column), "cost": float(cost)} for column, cost in value.items()]
+    if name == "cost_groups" and value is not None:
+        return [{"column": _plain(column), "group": str(group)} for column, group in value.items()]
     return _plain(value)
 
 
@@ -322,7 +325,9 @@ def build(data, cls):
         _fail("classes must list two distinct labels, negative first")
     n_features, names = _input_columns(data["input"])
     try:
-        check_question_costs(model.question_costs, range(n_features) if names is None else names)
+        known = range(n_features) if names is None else names
+        check_question_costs(model.question_costs, known)
+        check_cost_groups(model.cost_groups, known)
     except PSLError as exc:
         _fail(f"params are invalid: {exc}")
     literals, scores = _stages(data["stages"], names, n_features, score_set)
@@ -354,11 +359,12 @@ def _set_params(model, params):
     # use every feature once, searched over every threshold, with unshrunk probabilities.
     # The schema lists exactly the estimator's parameters (tests/core/test_model_file_hostile.py).
     params = {"max_feature_uses": 1, "min_support": 1, "shrinkage": None, **params}
-    if params.get("question_costs") is not None:
-        columns = [entry["column"] for entry in params["question_costs"]]
-        if len(set(columns)) != len(columns):
-            _fail("params.question_costs gives a column's cost twice")
-        params["question_costs"] = {entry["column"]: entry["cost"] for entry in params["question_costs"]}
+    for name, value in (("question_costs", "cost"), ("cost_groups", "group")):
+        if params.get(name) is not None:
+            columns = [entry["column"] for entry in params[name]]
+            if len(set(columns)) != len(columns):
+                _fail(f"params.{name} gives a column's {value} twice")
+            params[name] = {entry["column"]: entry[value] for entry in params[name]}
     try:
         model.set_params(**params)
         return model._check_params()

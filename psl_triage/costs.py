@@ -1,7 +1,8 @@
 """Question costs as the pages ask for them and show them (the concept: :mod:`psl_core.costs`).
 
 The Train page collects a cost per feature column in a table (:func:`cost_rows`,
-:func:`costs_from_rows`) with one unit for all of them, saved in the model's metadata
+:func:`costs_from_rows`), with the test each is measured with (columns of one test are paid
+once) and one unit for all of them, saved in the model's metadata
 (:data:`UNIT_KEY`); the costs themselves travel in the list's parameters. The Triage page
 shows each question's cost and what the patient's questions have cost so far, and starts
 the value of a changed outcome at :func:`psl_core.costs.default_change_value`.
@@ -30,46 +31,67 @@ COST_WEIGHTS = (0.0, 0.02, 0.05, 0.1, 0.25)
 
 COLUMN = "Data column"
 COST = "Cost"
+GROUP = "Measured with"
+"""The table's column naming the test a feature comes from: features measured with the same
+test are paid once (``cost_groups``)."""
 
 
-def cost_rows(columns, costs=None) -> pd.DataFrame:
-    """The table the Train page edits: one row per feature column, its readable name and cost.
+def cost_rows(columns, costs=None, groups=None) -> pd.DataFrame:
+    """The table the Train page edits: one row per feature column, its readable name, its
+    cost and the test it is measured with.
 
     Parameters
     ----------
     columns : dict of str to ColumnInfo-like
         Objects with ``display_name``; the keys are the column names.
-    costs : dict or None
-        Known costs by column name (missing ones start at 0).
+    costs, groups : dict or None
+        Known costs and tests by column name (missing ones start at 0 and empty).
 
     Returns
     -------
-    DataFrame indexed by column name, with columns :data:`COLUMN` and :data:`COST`.
+    DataFrame indexed by column name, with columns :data:`COLUMN`, :data:`COST` and :data:`GROUP`.
     """
-    costs = costs or {}
+    costs, groups = costs or {}, groups or {}
     names = list(columns)
     return pd.DataFrame(
         {
             COLUMN: [columns[n].display_name for n in names],
             COST: [0.0 if costs.get(n) is None else float(costs[n]) for n in names],
+            GROUP: [str(groups.get(n) or "") for n in names],
         },
         index=pd.Index(names, name="column"),
     )
 
 
-def costs_from_rows(rows: pd.DataFrame) -> dict | None:
-    """The costs a user entered in :func:`cost_rows`'s table, checked.
+def costs_from_rows(rows: pd.DataFrame) -> tuple[dict | None, dict | None]:
+    """The costs and tests a user entered in :func:`cost_rows`'s table, checked.
 
-    An empty cell means 0. Returns ``{column: cost}`` of the columns with a cost above 0,
-    or None when every cost is 0.
+    An empty cost means 0, an empty test "measured alone".
+
+    Returns
+    -------
+    costs : dict or None
+        ``{column: cost}`` of the columns with a cost above 0; None when every cost is 0.
+    groups : dict or None
+        ``{column: test}`` of the columns with a test named (trimmed); None when none is.
 
     Raises
     ------
     PSLError
-        A cost that is negative, not a number or infinite, naming the feature.
+        A cost that is negative, not a number or infinite, or a test name longer than
+        :data:`MAX_UNIT_CHARS` characters, naming the feature.
     """
-    costs = {}
+    costs, groups = {}, {}
     for name, row in rows.iterrows():
+        group = row.get(GROUP)
+        group = "" if group is None or (isinstance(group, float) and math.isnan(group)) else str(group).strip()
+        if len(group) > MAX_UNIT_CHARS:
+            raise PSLError(
+                f"The test {row[COLUMN]} is measured with has a {len(group)}-character name: use at most "
+                f"{MAX_UNIT_CHARS} (e.g. exercise test)."
+            )
+        if group:
+            groups[str(name)] = group
         value = row[COST]
         if value is None or (isinstance(value, float) and math.isnan(value)):
             continue
@@ -79,7 +101,7 @@ def costs_from_rows(rows: pd.DataFrame) -> dict | None:
             raise PSLError(f"The cost of {row[COLUMN]} is {value:g}: a cost is a finite number of 0 or more.")
         if value > 0:
             costs[str(name)] = float(value)
-    return costs or None
+    return costs or None, groups or None
 
 
 def check_unit(text) -> str:

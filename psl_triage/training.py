@@ -159,6 +159,9 @@ class TrainingOptions:
         parameters, not repeated in ``"training_options"``.
     cost_weight : float >= 0
         How much the search trades criterion for cheaper questions (0: not at all).
+    cost_groups : dict of str to str, or None
+        The test each column is measured with (columns of one test are paid once); saved
+        in the list's parameters.
     cost_unit : str
         The costs' unit, saved as ``metadata["cost_unit"]`` (:mod:`psl_triage.costs`).
 
@@ -183,6 +186,7 @@ class TrainingOptions:
     question_costs: dict | None = None
     cost_weight: float = 0.0
     cost_unit: str = ""
+    cost_groups: dict | None = None
 
     def __post_init__(self):
         # Validated here, not in fit, so a bad choice is reported before the data is split.
@@ -227,12 +231,13 @@ class TrainingOptions:
             random_state=self.seed,
             question_costs=self.question_costs,
             cost_weight=self.cost_weight,
+            cost_groups=self.cost_groups,
         )
 
     def to_dict(self):
         """JSON-ready options, for the model file (M goes to its ``"decision"`` entry)."""
         options = asdict(self)
-        for key in ("cost_ratio", "question_costs", "cost_unit"):  # each has its own home in the file
+        for key in ("cost_ratio", "question_costs", "cost_groups", "cost_unit"):  # each has its own home in the file
             del options[key]
         options["score_set"] = [int(s) for s in self.score_set]
         options["test_fraction"] = float(self.test_fraction)

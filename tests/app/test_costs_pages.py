@@ -90,6 +90,7 @@ def test_costs_set_on_train_reach_the_list_and_its_file(project_root, demo_prepa
     at.session_state["data_name"] = "Heart disease (UCI, Cleveland)"
     at.session_state["prepare_error"] = None
     at.session_state["train_cost_values"] = {"ca": 20.0, "thal": 20.0, "chol": 2.0}
+    at.session_state["train_cost_groups"] = {"chol": "blood test", "fbs": "blood test"}
     at.switch_page("pages/1_Train.py").run()
     assert not at.exception
     at.text_input(key="w_train_cost_unit").set_value("points").run()
@@ -98,8 +99,10 @@ def test_costs_set_on_train_reach_the_list_and_its_file(project_root, demo_prepa
     assert not at.exception and not at.error
     trained = at.session_state["trained_model"]
     assert trained.question_costs == {"ca": 20.0, "thal": 20.0, "chol": 2.0} and trained.cost_weight == 0.05
+    assert trained.cost_groups == {"chol": "blood test", "fbs": "blood test"}
     metadata = at.session_state["trained_metadata"]
     assert metadata[UNIT_KEY] == "points"
-    assert "question_costs" not in metadata["training_options"]
+    assert "question_costs" not in metadata["training_options"] and "cost_groups" not in metadata["training_options"]
     loaded = ProbabilisticScoringList.from_json(trained.to_json(metadata))
     assert loaded.question_costs == trained.question_costs and loaded.metadata_[UNIT_KEY] == "points"
+    assert loaded.cost_groups == trained.cost_groups

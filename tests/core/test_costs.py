@@ -9,6 +9,7 @@ import pytest
 from psl_core import ModelFileError, ProbabilisticScoringList, PSLError
 from psl_core.costs import (
     check_change_value,
+    check_cost_groups,
     check_cost_weight,
     check_question_costs,
     not_worth_asking,
@@ -64,9 +65,50 @@ def test_a_column_asked_before_costs_nothing():
     assert stage_costs(None, ["a"]).tolist() == [0.0]
 
 
+def test_a_group_is_paid_once_at_its_dearest_column():
+    costs, groups = {"hr": 5.0, "st": 4.0, "ca": 20.0}, {"hr": "exercise test", "st": "exercise test"}
+    assert stage_costs(costs, ["st", "ca", "hr", "age"], groups).tolist() == [5.0, 20.0, 0.0, 0.0]
+    assert check_cost_groups({"hr": "exercise test"}, ["hr", "st"]) == {"hr": "exercise test"}
+    assert check_cost_groups({}) is None
+
+
+@pytest.mark.parametrize("groups, message", [
+    ([("hr", "x")], "must be a mapping"),
+    ({"hr": ""}, r"cost_groups\['hr'\] must be a group name"),
+    ({"hr": 3}, "must be a group name"),
+    ({"nope": "x"}, "cost_groups names 'nope', which is not a column of X"),
+])
+def test_bad_cost_groups_are_named(groups, message):
+    with pytest.raises(PSLError, match=message):
+        check_cost_groups(groups, ["hr", "st"])
+
+
+def test_the_weighted_search_asks_a_paid_groups_columns_for_free(data):
+    """With "scan" and "exam" one test, asking one pays for the other: the weighted search
+    may then take the second at no cost, and the bedside charges it nothing."""
+    X, y = data
+    X = X.assign(exam=X["exam"] + np.random.default_rng(0).normal(0, 0.3, len(X)).round(2))
+    groups = {"scan": "imaging", "exam": "imaging"}
+    model = ProbabilisticScoringList(
+        max_stages=3, question_costs={"scan": 50, "exam": 50}, cost_groups=groups, cost_weight=0.1,
+    ).fit(X, y)
+    assert {"scan", "exam"} <= set(model.features_)  # the second of the group came free
+    costs = model.stage_costs_
+    assert costs.tolist() == [50.0, 0.0, 0.0]  # one payment, however many of its columns are asked
+    alone = ProbabilisticScoringList(max_stages=3, question_costs={"scan": 50, "exam": 50}, cost_weight=0.1).fit(X, y)
+    assert "exam" not in alone.features_  # paid for on its own, it is not worth it
+    loaded = ProbabilisticScoringList.from_json(model.to_json())
+    assert loaded.cost_groups == groups and loaded.stage_costs_.tolist() == costs.tolist()
+
+
 def test_search_penalties_scale_with_the_largest_cost():
     penalties = search_penalties(["a", "b", "b", "c"], {"a": 10.0, "b": 5.0}, 0.2, -3.0)
-    np.testing.assert_allclose(penalties, [0.6, 0.3, 0.3, 0.0])
+    np.testing.assert_allclose(penalties.penalty, [0.6, 0.3, 0.3, 0.0])
+    assert penalties.payers == [("column", "a"), ("column", "b"), ("column", "b"), ("column", "c")]
+    # A group costs its dearest column, for each of its candidates.
+    grouped = search_penalties(["a", "b", "c"], {"a": 10.0, "b": 5.0}, 0.2, -3.0, {"b": "lab", "c": "lab"})
+    np.testing.assert_allclose(grouped.penalty, [0.6, 0.3, 0.3])
+    assert grouped.payers[1] == grouped.payers[2] == ("group", "lab")
     assert search_penalties(["a"], {"a": 10.0}, 0.0, 1.0) is None
     assert search_penalties(["a"], {"a": 0.0}, 0.5, 1.0) is None
     assert search_penalties(["a"], None, 0.5, 1.0) is None

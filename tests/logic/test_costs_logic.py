@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from psl_core import PSLError
-from psl_triage.costs import COLUMN, COST, check_unit, cost_rows, cost_text, cost_unit, costs_from_rows, spent
+from psl_triage.costs import COLUMN, COST, GROUP, check_unit, cost_rows, cost_text, cost_unit, costs_from_rows, spent
 from psl_triage.data import ColumnInfo
 
 
@@ -16,14 +16,23 @@ def columns():
 
 
 def test_the_table_starts_at_the_known_costs_and_reads_back():
-    rows = cost_rows(columns(), {"ca": 20, "gone": 3, "chol": None})
+    rows = cost_rows(columns(), {"ca": 20, "gone": 3, "chol": None}, {"chol": "blood test"})
     assert rows[COLUMN].tolist() == ["Serum cholesterol (mg/dl)", "Vessels on fluoroscopy"]
-    assert rows[COST].tolist() == [0.0, 20.0]
-    assert costs_from_rows(rows) == {"ca": 20.0}
-    rows.loc["chol", COST] = np.nan  # an emptied cell is 0
-    assert costs_from_rows(rows) == {"ca": 20.0}
+    assert rows[COST].tolist() == [0.0, 20.0] and rows[GROUP].tolist() == ["blood test", ""]
+    assert costs_from_rows(rows) == ({"ca": 20.0}, {"chol": "blood test"})
+    rows.loc["chol", COST] = np.nan  # an emptied cell is 0, an emptied test "measured alone"
+    rows.loc["chol", GROUP] = np.nan
+    rows.loc["ca", GROUP] = "  fluoroscopy "
+    assert costs_from_rows(rows) == ({"ca": 20.0}, {"ca": "fluoroscopy"})
     rows.loc["ca", COST] = 0.0
-    assert costs_from_rows(rows) is None
+    rows.loc["ca", GROUP] = None
+    assert costs_from_rows(rows) == (None, None)
+
+
+def test_a_long_test_name_names_the_feature():
+    rows = cost_rows(columns(), groups={"ca": "x" * 41})
+    with pytest.raises(PSLError, match="The test Vessels on fluoroscopy is measured with has a 41-character name"):
+        costs_from_rows(rows)
 
 
 @pytest.mark.parametrize("value, message", [

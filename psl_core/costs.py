@@ -72,18 +72,27 @@ def check_question_costs(question_costs, columns=None):
         Not a mapping, a key that is not a name or position (or not a column), a cost
         that is negative, infinite or not a number.
     """
-    if question_costs is None:
+    return _checked_mapping("question_costs", question_costs, columns, "cost", _check_cost)
+
+
+def _checked_mapping(name, mapping, columns, values, check_value):
+    """``{column: check_value(column, value)}`` of a parameter mapping columns to values, or None."""
+    if mapping is None:
         return None
-    if not isinstance(question_costs, Mapping):
-        raise PSLError(
-            f"question_costs must be a mapping from column to cost (or None), got {type(question_costs).__name__}"
-        )
+    if not isinstance(mapping, Mapping):
+        raise PSLError(f"{name} must be a mapping from column to {values} (or None), got {type(mapping).__name__}")
     known = None if columns is None else list(columns)
     checked = {}
-    for column, cost in question_costs.items():
-        column = _check_column("question_costs", column, known)
-        checked[column] = _check_cost(column, cost)
+    for column, value in mapping.items():
+        column = _check_column(name, column, known)
+        checked[column] = check_value(column, value)
     return checked or None
+
+
+def _check_group(column, group):
+    if not isinstance(group, str) or not 0 < len(group) <= 200:
+        raise PSLError(f"cost_groups[{column!r}] must be a group name of 1 to 200 characters, got {group!r}")
+    return group
 
 
 def check_cost_groups(cost_groups, columns=None):
@@ -101,20 +110,7 @@ def check_cost_groups(cost_groups, columns=None):
     PSLError
         Not a mapping, a key that is not a column, a group that is not a short text.
     """
-    if cost_groups is None:
-        return None
-    if not isinstance(cost_groups, Mapping):
-        raise PSLError(
-            f"cost_groups must be a mapping from column to group name (or None), got {type(cost_groups).__name__}"
-        )
-    known = None if columns is None else list(columns)
-    checked = {}
-    for column, group in cost_groups.items():
-        column = _check_column("cost_groups", column, known)
-        if not isinstance(group, str) or not 0 < len(group) <= 200:
-            raise PSLError(f"cost_groups[{column!r}] must be a group name of 1 to 200 characters, got {group!r}")
-        checked[column] = group
-    return checked or None
+    return _checked_mapping("cost_groups", cost_groups, columns, "group name", _check_group)
 
 
 def payer(column, cost_groups):

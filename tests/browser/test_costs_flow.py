@@ -24,6 +24,7 @@ def type_costs(app, names: list[str], costs: dict[str, float]) -> None:
     page.get_by_test_id("stExpander").filter(has_text="Question costs").locator("summary").click()
     grid = page.get_by_test_id("stDataFrame").filter(visible=True).first
     expect(grid).to_be_visible()
+    grid.scroll_into_view_if_needed()  # the click below goes to screen coordinates
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 40, box["y"] + 35 + 17)  # the first row's first cell (below the header)
     page.keyboard.press("ArrowRight")  # the Cost column

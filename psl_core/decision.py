@@ -365,8 +365,8 @@ def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tol
     stop = np.full(len(totals), last)
     open_ = np.ones(len(totals), dtype=bool)
     for stage in range(last + 1):
-        for total in np.unique(totals[open_, stage]):
-            code = int(bands.outcomes(stage, np.array([total]), threshold)[0])
+        distinct = np.unique(totals[open_, stage])
+        for total, code in zip(distinct, bands.outcomes(stage, distinct, threshold).tolist()):
             if _stop(bands, stage, np.array([total]), code, last, threshold, tolerance, change_value)[0] is not None:
                 here = open_ & (totals[:, stage] == total)
                 stop[here], open_[here] = stage, False

@@ -200,7 +200,7 @@ class ChangeTable:
         ----------
         shares : tuple
             :meth:`shares` of the stage, reference and setting.
-        totals : array of int
+        totals : array of int, distinct
             The totals the current answers allow (several when some are unknown).
         current : int
             The current outcome code.
@@ -215,7 +215,12 @@ class ChangeTable:
             training patient at this stage with the same outcome; None without any.
         """
         distinct, n, changed, pooled_n, pooled_changed = shares
-        rows = np.isin(distinct, totals)
+        # Where the totals sit among ``distinct`` (sorted): a search, not np.isin, which
+        # costs more on these few numbers (this runs per state of every patient).
+        totals = np.asarray(totals)
+        index = np.searchsorted(distinct, totals)
+        inside = index < len(distinct)
+        rows = index[inside][distinct[index[inside]] == totals[inside]]
         with_these = int(n[rows].sum())
         if with_these >= min_rows:
             return float(changed[current + 1][rows].sum() / with_these), with_these, "answers"

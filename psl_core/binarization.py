@@ -292,6 +292,12 @@ def numeric_cuts(values, order=None):
     return cuts, positions
 
 
+def row_index_dtype(n_rows):
+    """The integer type of row indices and counts kept per candidate feature: int32 below
+    2**31 rows (half the memory of int64 on a large table), else int64."""
+    return np.int32 if n_rows < 2**31 else np.int64
+
+
 def candidate_feature(column, kind, category, values):
     """The candidate feature of one 0/1 indicator (binary, category) or numeric column."""
     if kind == NUMERIC:
@@ -301,7 +307,10 @@ def candidate_feature(column, kind, category, values):
         zeros, ones = np.flatnonzero(values < 0.5), np.flatnonzero(values >= 0.5)
         order = np.concatenate((zeros, ones))
         cuts, positions = np.array([0.5]), np.array([len(zeros)])
-    return CandidateFeature(column, kind, category, values, order, cuts, positions)
+    index = row_index_dtype(len(values))
+    return CandidateFeature(
+        column, kind, category, values, order.astype(index, copy=False), cuts, positions.astype(index, copy=False),
+    )
 
 
 def candidate_features(columns):

@@ -443,6 +443,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
         )
         self._search(evaluator, score_set, progress)
+        # The candidates' sort orders and cuts (two to three arrays of n_samples per feature)
+        # are not needed past the search: free them before calibration reads X again.
+        del evaluator, features, folds
         self._calibrate(columns, calibration_rows, y01)
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
         if self.recommend_folds is not None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .binarization import row_index_dtype
 from .calibration import NO_SHRINK
 from .kernels import (
     CV_BRIER,
@@ -116,7 +117,9 @@ class LabelEvaluator:
         ``allowed`` (bool per cut, default all) marks the cuts that may be chosen.
         ``feature = -1`` with one cut and score 0 evaluates the totals as they are.
         """
-        order = self.features[feature].order if feature >= 0 else np.arange(self.n_rows)
+        order = self.features[feature].order if feature >= 0 else np.arange(
+            self.n_rows, dtype=row_index_dtype(self.n_rows),
+        )
         start, positions = _code_buckets(self.codes, order, 2 * self.n_folds * len(self.group_slot))
         return _search_feature(
             LABELS, start, positions, np.asarray(cut_positions, dtype=np.int64), _allowed(allowed, cut_positions),

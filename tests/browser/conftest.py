@@ -144,6 +144,15 @@ class StreamlitApp:
     def wait_idle(self, timeout_ms: float = DEFAULT_TIMEOUT_MS) -> None:
         wait_for_app_idle(self.page, timeout_ms)
 
+    def wait_quiet(self, checks: int = 3, pause_ms: float = 500) -> None:
+        """``wait_idle`` again after each of ``checks`` pauses: on a busy server a rerun may
+        start after ``wait_idle``'s short pause, and a click that lands while it redraws the
+        page can be lost. Call it before a click that must count (e.g. Train)."""
+        for _ in range(checks):
+            self.wait_idle()
+            self.page.wait_for_timeout(pause_ms)
+        self.wait_idle()
+
     def assert_no_exception(self) -> None:
         assert_no_exception(self.page)
 

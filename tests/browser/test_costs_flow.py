@@ -54,13 +54,7 @@ def type_costs(app, names: list[str], costs: dict[str, float]) -> None:
         app.wait_idle()
     app.widget("w_train_cost_unit").locator("input").fill(UNIT)
     app.widget("w_train_cost_unit").locator("input").press("Enter")
-    # Each commit above reruns the page; on a busy server a rerun may start after wait_idle's
-    # short pause, and a click on Train that lands while it redraws the page is lost (CI saw
-    # "No list yet" after the click). Wait until the page has stayed idle for a second.
-    for _ in range(3):
-        app.wait_idle()
-        app.page.wait_for_timeout(500)
-    app.wait_idle()
+    app.wait_quiet()  # the caller clicks Train next (CI once saw "No list yet" after that click)
 
 
 def test_costs_typed_on_train_are_shown_at_the_bedside_and_can_stop_the_list(app):

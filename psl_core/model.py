@@ -138,9 +138,13 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         the factor the internal cross-validation finds, q'(k, T) = q(0) + s_k (q(k, T) -
         q(0)) with s_k in [0, 1] the least-squares calibration slope of the fold lists'
         held-out estimates at stage k around their base rates (a uniform shrinkage factor,
-        as for clinical prediction models fitted on few patients; ``shrinkage_``). A list
-        learned from few rows promises more than it keeps; with many rows s_k is near 1
-        and the list stays as it was. None, or without ``recommend_folds``: no shrinkage.
+        as for clinical prediction models fitted on few patients), less one standard error
+        of that slope (``shrinkage_``). A list learned from few rows promises more than it
+        keeps, and on few rows the slope itself is uncertain: shrunk only to the slope, a
+        list loses to the base rate whenever new patients bear out less than half of it,
+        so the factor is the slope the held-out rows support with some confidence. With
+        many rows s_k is near 1 and the list stays as it was. None, or without
+        ``recommend_folds``: no shrinkage.
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
         ``random_state``).
@@ -481,7 +485,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         n_folds = int(folds.max()) + 1
         inner = clone(self).set_params(recommend_folds=None, max_stages=len(self.literals_))
         scores = np.full((n_folds, self.n_stages_), np.nan)
-        slope = np.zeros((2, self.n_stages_))  # sums of (p - base)(y - base) and (p - base)^2
+        # Per stage, over the held-out rows whose fold list reached it: sums of
+        # (p - base)(y - base), (p - base)^2 and (y - base)^2, and the number of rows.
+        slope = np.zeros((4, self.n_stages_))
         for fold in range(n_folds):
             train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
             model = inner.fit(_safe_indexing(X, train), y01[train])
@@ -491,6 +497,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
             slope[0, :reached] += gap.T @ (y01[test] - p[:, 0])
             slope[1, :reached] += np.sum(gap**2, axis=0)
+            slope[2, :reached] += np.sum((y01[test] - p[:, 0]) ** 2)
+            slope[3, :reached] += len(test)
         # A fold's list may end before the list's last stage: a stage is scored by the folds
         # whose list reached it (NaN when none did, no standard error with fewer than two).
         reached = np.sum(~np.isnan(scores), axis=0)
@@ -506,12 +514,22 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         if self.shrinkage == "cv":
             self._shrink(*slope)
 
-    def _shrink(self, covariance, variance):
+    def _shrink(self, covariance, variance, residual, rows):
         """Pull each stage's probabilities toward the base rate by its held-out calibration
-        slope (``shrinkage``): s_k = clip(covariance / variance, 0, 1)."""
+        slope less one standard error (``shrinkage``).
+
+        For stage k the slope of y - base on p - base through the origin over the held-out
+        rows is b = covariance / variance, with standard error
+        sqrt((residual - b covariance) / (rows - 1) / variance); s_k = clip(b - SE, 0, 1).
+        """
         factors = np.ones(self.n_stages_)
         for k in range(1, self.n_stages_):
-            factors[k] = np.clip(covariance[k] / variance[k], 0.0, 1.0) if variance[k] > 0 else factors[k - 1]
+            if variance[k] > 0 and rows[k] > 1:
+                b = covariance[k] / variance[k]
+                se = np.sqrt(max(residual[k] - b * covariance[k], 0.0) / (rows[k] - 1) / variance[k])
+                factors[k] = np.clip(b - se, 0.0, 1.0)
+            else:
+                factors[k] = factors[k - 1]
         base = self.stage_probabilities_[0][0]
         self.stage_probabilities_ = [base + s * (q - base) for s, q in zip(factors, self.stage_probabilities_)]
         self.shrinkage_ = factors

@@ -40,27 +40,32 @@ def test_the_probabilities_are_the_unshrunk_ones_pulled_toward_the_base_rate(sma
         assert (np.diff(q) >= 0).all() and (lower <= q).all() and (q <= upper).all()
 
 
-def test_the_factor_is_the_held_out_calibration_slope(small):
-    """Recompute s_k from the internal folds' lists, as _recommend_stages fits them."""
+def test_the_factor_is_the_held_out_calibration_slope_less_one_standard_error(small):
+    """Recompute s_k from the internal folds' lists, as _recommend_stages fits them: the
+    least-squares slope of y - base on p - base through the origin, less its standard error."""
     from psl_core.binarization import read_columns
     from psl_core.model import _stratified_folds
 
     X, y = small
     model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
     folds = _stratified_folds(y, 5, 0, [c.values for c in read_columns(X, fitting=True)])
-    covariance = np.zeros(model.n_stages_)
-    variance = np.zeros(model.n_stages_)
+    gaps, residuals = [[] for _ in range(model.n_stages_)], [[] for _ in range(model.n_stages_)]
     for fold in range(5):
         train, test = folds != fold, folds == fold
         inner = ProbabilisticScoringList(max_stages=len(model.literals_)).fit(X[train], y[train])
         p = inner.stagewise_intervals(X[test])[:, :, 1]
-        reached = min(inner.n_stages_, model.n_stages_)
-        gap = p[:, :reached] - p[:, :1]
-        covariance[:reached] += gap.T @ (y[test] - p[:, 0])
-        variance[:reached] += (gap**2).sum(axis=0)
+        for k in range(min(inner.n_stages_, model.n_stages_)):
+            gaps[k].append(p[:, k] - p[:, 0])
+            residuals[k].append(y[test] - p[:, 0])
+    checked = 0
     for k in range(1, model.n_stages_):
-        if variance[k] > 0:
-            assert model.shrinkage_[k] == pytest.approx(np.clip(covariance[k] / variance[k], 0, 1))
+        x, r = np.concatenate(gaps[k]), np.concatenate(residuals[k])
+        if (x**2).sum() > 0:
+            slope = (x @ r) / (x @ x)
+            se = np.sqrt(((r - slope * x) ** 2).sum() / (len(x) - 1) / (x @ x))
+            assert model.shrinkage_[k] == pytest.approx(np.clip(slope - se, 0, 1))
+            checked += 1
+    assert checked > 0 and 0 < model.shrinkage_[1:].max() < 1  # the check saw a factor strictly inside
 
 
 def test_many_rows_of_a_real_signal_keep_their_probabilities():

@@ -78,7 +78,7 @@ def main():
             no_worse = int(np.sum(list_brier <= base_brier + 1e-12))
             print(f"{setup:>8}: list no worse than the base rate in {no_worse}/{args.splits} splits; "
                   f"test Brier list {list_brier.mean():.4f}, base rate {base_brier.mean():.4f}; "
-                  f"recommended length {np.mean(length):.1f} (0 in {int(np.sum(np.array(length) == 0))})",
+                  f"recommended length {np.mean(length):.1f} (0 in {int(np.sum(length == 0))})",
                   flush=True)
             if args.full:
                 splits = StratifiedShuffleSplit(20, test_size=1 / 3, random_state=0).split(X, y)

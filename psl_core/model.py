@@ -495,9 +495,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             reached = min(model.n_stages_, self.n_stages_)
             scores[fold, :reached] = np.mean((p[:, :reached] - y01[test, None]) ** 2, axis=0)
             gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
-            slope[0, :reached] += gap.T @ (y01[test] - p[:, 0])
+            surprise = y01[test] - p[:, 0]  # held-out outcomes around the fold's base rate
+            slope[0, :reached] += gap.T @ surprise
             slope[1, :reached] += np.sum(gap**2, axis=0)
-            slope[2, :reached] += np.sum((y01[test] - p[:, 0]) ** 2)
+            slope[2, :reached] += surprise @ surprise
             slope[3, :reached] += len(test)
         # A fold's list may end before the list's last stage: a stage is scored by the folds
         # whose list reached it (NaN when none did, no standard error with fewer than two).

@@ -117,7 +117,8 @@ def to_dict(model, metadata=None):
             }),
         },
         "metadata": dict(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
-        "stop_statistics": getattr(model, "stop_statistics_", None),
+        # A list without questions has nothing to stop early: the optional key is left out.
+        **({} if getattr(model, "stop_statistics_", None) is None else {"stop_statistics": model.stop_statistics_}),
     }
 
 

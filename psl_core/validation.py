@@ -38,6 +38,7 @@ from .calibration import calibrated_probabilities, stage_counts
 from .errors import DataError, PSLError
 from .evaluation import _auc_from_counts, _score_counts, fit_logistic, labels01
 from .intervals import check_confidence
+from .stopping import reference_stages, transition_counts
 
 MEASURES = ("observed_minus_expected", "citl", "slope", "brier", "auc")
 MEASURE_LABELS = {
@@ -348,7 +349,9 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
     (``bench/transfer.py``, ``bench/README.md``). With ``prior_strength=0`` the new
     probabilities are the new table's alone. The training's internal cross-validation
     (``validation_brier_``, ``recommended_stages_``, ``shrinkage_``) belongs to the old site
-    and is dropped.
+    and is dropped; the bedside stop rule's statistics (``stop_statistics_``) are counted
+    again on the new site's patients who answer every kept question, with the kept list's
+    end as the reference stage (the old ones may refer to stages the new list no longer has).
 
     Parameters
     ----------
@@ -405,6 +408,8 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
         new.stage_negatives_.append(negatives.astype(np.int64))
     if n_stages < len(model.literals_):
         new.end_reason_ = "length"
+    complete = known[:, n_stages]
+    new.stop_statistics_ = transition_counts(totals[complete], reference_stages(n_stages, None)) if n_stages else None
     new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = new.shrinkage_ = None
     new.metadata_ = {}
     return new

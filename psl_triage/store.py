@@ -13,12 +13,18 @@ the same moment both succeed. A temporary file left by a save that was killed mi
 The listing validates every file (once per file version: the result is kept by path, size
 and modification time) and skips a file that is not a valid model with a note; a folder
 that cannot be read or written gets a message that names it and says what to do.
+
+Only regular files are read (:func:`read_model_file`): a device, a FIFO or a folder named
+like a model file is skipped without opening it for reading, a link is followed only to a
+file inside the model folder, and no more than :data:`MAX_FILE_BYTES` are read whatever the
+file claims its size is.
 """
 
 import functools
 import logging
 import os
 import re
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -34,6 +40,10 @@ ORPHAN_AGE_S = 60
 """A temporary file of a save older than this (seconds) belongs to a save that died."""
 _FILE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)-v(?P<version>[0-9]+)\.json$")
 _TEMPORARY_PREFIX = ".saving-"
+MAX_FILE_BYTES = 4 * MAX_FILE_CHARS  # UTF-8: at most 4 bytes a character
+"""Most bytes read of one model file."""
+# Opening a FIFO for reading waits for a writer unless non-blocking; no flag on Windows.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 logger = logging.getLogger("psl_triage")
 
 
@@ -183,7 +193,7 @@ def _stored_model(path, version, size, modified_ns):
 
     Kept per (path, size, modification time), so each version of a file is read once.
     """
-    if size > 4 * MAX_FILE_CHARS:  # UTF-8: at most 4 bytes a character
+    if size > MAX_FILE_BYTES:
         return f"{path.name} is {size / 2**20:.0f} MB, too large for a model file; it is skipped"
     try:
         meta = load_model(path).metadata_
@@ -197,10 +207,58 @@ def _stored_model(path, version, size, modified_ns):
 
 def load_model(path):
     """Load and validate a stored model file; raises ModelFileError if it is not one."""
+    return ProbabilisticScoringList.from_json(read_model_file(path))
+
+
+def read_model_file(path):
+    """The bytes of the model file ``path``, read safely; raises ModelFileError.
+
+    Only a regular file is read; a link is followed only to a file inside the folder that
+    holds ``path``; at most :data:`MAX_FILE_BYTES` are read (a file that holds more is refused),
+    whatever its size said when it was listed.
+    """
+    path = Path(path)
     try:
-        if Path(path).stat().st_size > 4 * MAX_FILE_CHARS:  # UTF-8: at most 4 bytes a character
-            raise ModelFileError(f"the model file {Path(path).name} is too large for a model file")
-        data = Path(path).read_bytes()
+        target = path.resolve(strict=True)
+        if not target.is_relative_to(path.parent.resolve()):
+            raise ModelFileError(f"the model file {path.name} is a link to a file outside the model folder; "
+                                 "links out of the folder are not followed: copy the file into the folder")
+        handle = os.open(target, _OPEN_FLAGS)
     except OSError as exc:
-        raise ModelFileError(f"the model file {Path(path).name} cannot be read: {exc}") from None
-    return ProbabilisticScoringList.from_json(data)
+        raise ModelFileError(f"the model file {path.name} cannot be read ({exc.strerror or type(exc).__name__})") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            raise ModelFileError(f"{path.name} is {_kind_of_file(mode)}, not a model file; it is not read")
+        data = _read_at_most(handle, MAX_FILE_BYTES)
+    except OSError as exc:
+        raise ModelFileError(f"the model file {path.name} cannot be read ({exc.strerror or type(exc).__name__})") from None
+    finally:
+        os.close(handle)
+    if data is None:
+        raise ModelFileError(f"the model file {path.name} holds more than {MAX_FILE_BYTES // 2**20} MB, "
+                             "too large for a model file")
+    return data
+
+
+def _read_at_most(handle, limit):
+    """The bytes of the open file ``handle``, or None once it yields more than ``limit``."""
+    chunks, n_read = [], 0
+    while chunk := os.read(handle, min(2**20, limit + 1 - n_read)):
+        chunks.append(chunk)
+        n_read += len(chunk)
+        if n_read > limit:
+            return None
+    return b"".join(chunks)
+
+
+def _kind_of_file(mode):
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"

@@ -2,14 +2,16 @@
 
 import json
 import os
+import threading
 import time
 
 import numpy as np
 import pytest
 
 from psl_core import ProbabilisticScoringList
+from psl_core.errors import ModelFileError
 from psl_triage import store
-from psl_triage.store import StoreError, list_models, remove_orphans, save_model
+from psl_triage.store import StoreError, list_models, load_model, remove_orphans, save_model
 
 # One of each kind of bad file the store may meet (name -> content).
 BAD_FILES = {
@@ -107,3 +109,61 @@ def test_a_read_only_folder_gets_a_specific_message(tmp_path, fitted, monkeypatc
 
 def test_a_missing_folder_lists_nothing_without_a_problem(tmp_path):
     assert list_models(tmp_path / "not-yet") == ([], [])
+
+
+def _listing_in_a_thread(folder):
+    """list_models(folder), run where a hang cannot stop the test run: None if it does not return."""
+    result = []
+    worker = threading.Thread(target=lambda: result.append(list_models(folder)), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    return result[0] if result else None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
+def test_special_files_in_the_folder_are_skipped_without_reading_them(tmp_path, fitted):
+    save_model(fitted, "good", None, tmp_path)
+    (tmp_path / "z-v1.json").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "f-v1.json")
+    (tmp_path / "d-v1.json").mkdir()
+    listing = _listing_in_a_thread(tmp_path)
+    assert listing is not None, "the listing hangs on a special file"
+    models, problems = listing
+    assert [m.name for m in models] == ["good"]
+    assert any(p.startswith("z-v1.json") and "outside the model folder" in p for p in problems), problems
+    assert any(p.startswith("f-v1.json") and "FIFO" in p for p in problems), problems
+    assert any(p.startswith("d-v1.json") and "folder" in p for p in problems), problems
+    with pytest.raises(ModelFileError, match="zero is a device, not a model file"):
+        load_model("/dev/zero")  # a device in its own folder
+
+
+def test_a_link_out_of_the_folder_is_not_followed_a_link_inside_is(tmp_path, fitted):
+    outside, folder = tmp_path / "elsewhere", tmp_path / "models"
+    outside.mkdir()
+    elsewhere = save_model(fitted, "secret", None, outside)
+    inside = save_model(fitted, "good", None, folder)
+    (folder / "secret-v1.json").symlink_to(elsewhere.path)
+    (folder / "alias-v1.json").symlink_to(inside.path.name)
+    models, problems = list_models(folder)
+    assert sorted(m.path.name for m in models) == ["alias-v1.json", "good-v1.json"]
+    assert len(problems) == 1 and problems[0].startswith("secret-v1.json") and "outside the model folder" in problems[0]
+
+
+def test_reading_stops_at_the_byte_limit_whatever_the_size_said(tmp_path):
+    with open("/dev/zero", "rb") as stream:
+        assert store._read_at_most(stream.fileno(), 1000) is None  # stops after 1001 bytes
+    small = tmp_path / "small-v1.json"
+    small.write_bytes(b"x" * 1000)
+    handle = os.open(small, os.O_RDONLY)
+    try:
+        assert store._read_at_most(handle, 1000) == b"x" * 1000
+    finally:
+        os.close(handle)
+
+
+def test_a_file_that_grew_past_the_limit_after_listing_is_refused(tmp_path, monkeypatch):
+    big = tmp_path / "big-v1.json"
+    big.write_bytes(b" " * 5000)
+    monkeypatch.setattr(store, "MAX_FILE_BYTES", 4000)
+    with pytest.raises(ModelFileError, match="more than"):
+        load_model(big)

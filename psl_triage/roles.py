@@ -1,0 +1,477 @@
+"""Column roles from evidence: which columns of a study export a bedside list may ask about.
+
+A researcher's table is a study export, not a feature matrix. Next to the predictors it holds
+patient and sample identifiers, dates, follow-up times, a second outcome of the same study,
+columns filled in only for patients who had the event, and measurements that define the outcome.
+A list that asks about any of them is worse than no list. :func:`propose_roles` proposes a role
+per column, each with one sentence of evidence that the Data page shows:
+
+``"question"``   a question candidate: a measurement, answer or category known at triage;
+``"identifier"`` a patient, sample or row identifier, a person's name, free text;
+``"time"``       a date or a time measured from baseline (follow-up, turnaround, day of study);
+``"leak"``       a column that looks recorded after the outcome or derived from it;
+``"ignore"``     nothing to learn from (all missing, constant) or mostly empty.
+
+The evidence comes from the column's name read token by token ("pid", "rfs time",
+"cause of death", never "protime" as "time"), its values (different in every row, rising with
+the row order, dates, text with one value per person) and the outcome itself: a column whose
+single cut or categories, learned on one half of the rows, tell the classes apart on the other
+half; a column whose missingness tells them apart or that is filled in for one class only; a
+second 0/1 column tied to the outcome. A column more than :data:`MOSTLY_EMPTY_SHARE` empty is
+never filled in: unless its missingness carries the outcome (a leak), it is proposed "ignore".
+
+Nothing is final: the page sets every column that is not a question candidate to "ignore",
+shows why, and lets the user put it back in one click (:func:`roles_record` keeps the choice
+with the model's metadata). Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from psl_core.errors import DataError
+from psl_triage.data import (
+    _infer_kind,
+    _normalized,
+    _positive_values,
+    _value_text,
+    default_class_names,
+)
+
+ROLES = {
+    "question": "question candidate",
+    "identifier": "identifier",
+    "time": "time or date",
+    "leak": "possible leak",
+    "ignore": "ignore",
+}
+"""The roles a column can have, with how the page names them."""
+
+MOSTLY_EMPTY_SHARE = 0.40
+"""A column with more than this share of its rows empty is never filled in."""
+
+HELD_OUT_SEPARATION = 0.95
+"""A column leaks when a rule learned from it on one half of the rows reaches at least this
+balanced accuracy on the other half, in both directions. A clinical predictor seldom passes
+0.85; a measurement the outcome is defined by, or one recorded after it, reaches 1."""
+
+MISSINGNESS_SEPARATION = 0.90
+"""A column leaks when whether it is filled in alone reaches this balanced accuracy."""
+
+PRESENT_FOR_ONE_CLASS = 0.01
+"""A column is "present only for one class" when at most this share of the other class has it."""
+
+TIED_BINARY = 0.80
+"""A second 0/1 column leaks when its correlation with the outcome (phi) is at least this."""
+
+SEQUENCE_CORRELATION = 0.99
+"""Whole numbers, different in every row, whose rank correlation with the row order is at least
+this are a running number (an identifier), not a measurement."""
+
+MIN_ROWS_PER_HALF = 10
+"""Each half needs this many rows of either class before a held-out rule is trusted."""
+
+_ID_TOKENS = frozenset({
+    "id", "ids", "pid", "sid", "uid", "uuid", "guid", "mrn", "patid", "patientid", "subjid",
+    "subjectid", "caseid", "studyid", "identifier", "rownames", "rowname", "rowid", "seqn",
+})
+_PERSON_NAME_TOKENS = frozenset({"surname", "firstname", "lastname", "forename", "givenname", "vorname", "nachname"})
+_PERSON_NAME_QUALIFIERS = frozenset({"first", "last", "sur", "given", "family", "fake", "full", "middle", "maiden", "patient", "person"})
+_TIME_TOKENS = frozenset({
+    "time", "times", "date", "dates", "datetime", "timestamp", "futime", "followup", "fu", "duration",
+    "day", "days", "tat", "dt", "los",
+})
+_TIME_PREFIXES = ("fu", "rfs", "os", "pfs", "dfs", "efs", "surv", "r", "d", "e", "s", "t", "death", "event", "censor", "obs")
+_YEAR_TOKENS = frozenset({"year", "yr", "yyyy", "jahr"})
+_OUTCOME_TOKENS = frozenset({
+    "death", "dead", "died", "deceased", "mortality", "recur", "recurrence", "recurred", "relapse",
+    "status", "event", "events", "censor", "censored", "fustat", "vital", "survival", "survived",
+    "progression", "outcome", "etype", "cause", "causes",
+})
+_DATE_TEXT = re.compile(r"^\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})([ T]\d{1,2}:\d{2}.*)?\s*$")
+
+
+@dataclass(frozen=True)
+class Role:
+    """A proposed role and the one sentence of evidence for it."""
+
+    role: str
+    evidence: str
+
+    @property
+    def takes_out(self) -> bool:
+        """Whether the column is proposed to stay out of the list."""
+        return self.role != "question"
+
+
+def name_tokens(name: object) -> list[str]:
+    """The words of a column name in lower case: "rfsTime" -> ["rfs", "time"], "col_rec_tat" ->
+    ["col", "rec", "tat"], "sample.yr" -> ["sample", "yr"]."""
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name))
+    text = re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)
+    return [token for token in re.split(r"[^0-9a-z]+", text.lower()) if token]
+
+
+def propose_roles(
+    df: pd.DataFrame,
+    types: Mapping[object, str],
+    outcome: object = None,
+    positive_class: object = None,
+) -> dict[object, Role]:
+    """A role with its evidence for every column other than the outcome.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table as loaded.
+    types : mapping of column name to str
+        The detected types (:func:`psl_triage.data.infer_column_types`).
+    outcome : column name or None
+        The outcome; without it (or without a usable positive class) the outcome-based signals
+        are not used.
+    positive_class : object, list or None
+        As for :func:`psl_triage.data.prepare_training_data`.
+
+    Returns
+    -------
+    dict of column name to Role, in the table's column order.
+    """
+    target = _outcome(df, outcome, positive_class)
+    roles = {}
+    for name in df.columns:
+        if name == outcome:
+            continue
+        roles[name] = _column_role(df, name, types.get(name, "ignore"), outcome, target)
+    return roles
+
+
+def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, target) -> Role:
+    series = df[name]
+    values = _normalized(series)
+    tokens = name_tokens(name)
+    for signal in (_time_or_date, _identifier):
+        role = signal(name, tokens, values, series)
+        if role is not None:
+            return role
+    if target is not None:
+        role = _outcome_signal(name, tokens, values, kind, outcome, target)
+        if role is not None:
+            return role
+    empty = float(values.isna().mean()) if len(values) else 0.0
+    inferred, reason = _infer_kind(name, series)
+    if inferred == "ignore" and kind == "ignore":
+        return Role("ignore", reason[0].upper() + reason[1:] + ".")
+    if empty > MOSTLY_EMPTY_SHARE:
+        return Role(
+            "ignore",
+            f"{_share(empty)} of its rows are empty: it is not filled in (a mostly empty column "
+            "filled with one value would become a made-up predictor).",
+        )
+    return Role("question", f"A question candidate: {reason}.")
+
+
+# --- identifiers ------------------------------------------------------------------------------
+
+
+def _identifier(name: object, tokens: list[str], values: pd.Series, series: pd.Series) -> Role | None:
+    present = values.dropna()
+    if len(present) == 0:
+        return None
+    distinct = int(present.nunique())
+    inferred, reason = _infer_kind(name, series)
+    if inferred == "ignore" and ("named like an identifier" in reason or "row counter" in reason):
+        return Role("identifier", f"An identifier: {reason}.")
+    if inferred == "ignore" and "a different text in every row" in reason:
+        return Role("identifier", f"Free text: {reason}.")
+    numbers = _numbers(present)
+    whole = numbers is not None and bool((numbers == np.round(numbers)).all())
+    id_name = next((token for token in tokens if token in _ID_TOKENS), None)
+    if id_name and distinct > 2 and distinct >= 0.5 * len(present) and (whole or numbers is None):
+        return Role(
+            "identifier",
+            f"An identifier: named {id_name!r}, with {distinct} different values in {len(present)} rows.",
+        )
+    person = [token for token in tokens if token in _PERSON_NAME_TOKENS]
+    if not person and "name" in tokens and (
+        len(tokens) == 1 or any(token in _PERSON_NAME_QUALIFIERS for token in tokens)
+    ):
+        person = ["name"]
+    if person and numbers is None:
+        return Role("identifier", f"A person's name ({' '.join(tokens)}): not something to score a patient on.")
+    if whole and distinct == len(present) and len(present) >= 20:
+        order = pd.Series(np.arange(len(values)), index=values.index)[present.index]
+        correlation = abs(pd.Series(numbers.to_numpy()).corr(pd.Series(order.to_numpy()), method="spearman"))
+        if correlation >= SEQUENCE_CORRELATION:
+            return Role(
+                "identifier",
+                f"An identifier: whole numbers, different in every row, rising with the row order "
+                f"(rank correlation {correlation:.3f}).",
+            )
+    if numbers is None and distinct > 30:
+        counts = present.map(_value_text).value_counts()
+        once = float(counts[counts == 1].sum()) / len(present)
+        if once >= 0.5:
+            return Role(
+                "identifier",
+                f"Free text: {distinct} different values, {_share(once)} of rows with a value no other "
+                "row has (one per person).",
+            )
+    return None
+
+
+# --- times and dates --------------------------------------------------------------------------
+
+
+def _time_or_date(name: object, tokens: list[str], values: pd.Series, series: pd.Series) -> Role | None:
+    if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
+        return Role("time", "Dates or times: measured on a calendar, not a patient's finding.")
+    present = values.dropna()
+    if len(present) == 0:
+        return None
+    numbers = _numbers(present)
+    if numbers is None:
+        sample = present.astype(str).head(200)
+        if sample.map(lambda text: bool(_DATE_TEXT.match(text))).mean() >= 0.9:
+            return Role("time", f"Dates (e.g. {sample.iloc[0]}): a calendar date, not a finding at triage.")
+        return None
+    word = next((token for token in tokens if _is_time_token(token)), None)
+    if word:
+        return Role(
+            "time",
+            f"A time or date: named {word!r}; follow-up and waiting times are measured after "
+            "baseline, often after the outcome.",
+        )
+    year = next((token for token in tokens if token in _YEAR_TOKENS), None)
+    if year and ((numbers >= 1900) & (numbers <= 2100) & (numbers == np.round(numbers))).all():
+        return Role(
+            "time",
+            f"Calendar years ({_value_text(numbers.min())} to {_value_text(numbers.max())}): when "
+            "something happened, not a finding at triage.",
+        )
+    return None
+
+
+def _is_time_token(token: str) -> bool:
+    if token in _TIME_TOKENS:
+        return True
+    return token.endswith("time") and token[: -len("time")] in _TIME_PREFIXES
+
+
+# --- the outcome ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Target:
+    y: np.ndarray  # 1 positive, 0 negative, -1 no outcome
+    positive: str
+    negative: str
+    halves: np.ndarray  # 0 or 1 per row: which half a row is in
+
+
+def _outcome(df: pd.DataFrame, outcome: object, positive_class: object) -> _Target | None:
+    if outcome is None or outcome not in df.columns:
+        return None
+    if isinstance(positive_class, (list, tuple)) and not positive_class:
+        positive_class = None
+    try:
+        positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, [])
+    except DataError:
+        return None
+    labels = default_class_names(df[outcome], outcome, positive_values)
+    values = _normalized(df[outcome])
+    y = values.map(_value_text, na_action="ignore").isin(positive_texts).to_numpy(dtype=np.int64)
+    y[values.isna().to_numpy()] = -1
+    halves = np.random.default_rng(0).permutation(len(y)) % 2
+    return _Target(y, *labels, halves)
+
+
+def _outcome_signal(
+    name: object, tokens: list[str], values: pd.Series, kind: str, outcome: object, target: _Target
+) -> Role | None:
+    known = target.y >= 0
+    y = target.y
+    word = next((token for token in tokens if token in _OUTCOME_TOKENS), None)
+    if word:
+        return Role(
+            "leak",
+            f"Named like another outcome or its cause ({word!r}) while {str(outcome)!r} is the "
+            "outcome: recorded at or after the event, not before it.",
+        )
+    missing = values.isna().to_numpy()
+    role = _missingness_leak(missing[known], y[known], target)
+    if role is not None:
+        return role
+    rows = known & ~missing
+    if kind == "numeric":
+        numbers = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+        rows &= np.isfinite(numbers)
+        feature = numbers
+    elif kind in ("binary", "categorical"):
+        feature = values.map(_value_text, na_action="ignore").to_numpy(dtype=object)
+    else:
+        return None
+    if kind == "binary" and rows.sum() >= 2 * MIN_ROWS_PER_HALF:
+        codes = (feature[rows] == sorted(set(feature[rows]))[0]).astype(float)
+        phi = _phi(codes, y[rows])
+        if abs(phi) >= TIED_BINARY:
+            return Role(
+                "leak",
+                f"A second 0/1 column tied to the outcome (correlation {abs(phi):.2f}): another "
+                "outcome of the study, or recorded after it?",
+            )
+    accuracy, rule = held_out_separation(feature[rows], y[rows], target.halves[rows], numeric=kind == "numeric")
+    if accuracy >= HELD_OUT_SEPARATION:
+        return Role(
+            "leak",
+            f"Alone it tells {target.positive} from {target.negative} on held-out rows: {rule}, learned "
+            f"on half the rows, is right for {_share(accuracy)} of the other half (balanced). A "
+            "value that defines the outcome or is recorded after it?",
+        )
+    return None
+
+
+def _missingness_leak(missing: np.ndarray, y: np.ndarray, target: _Target) -> Role | None:
+    n_positive, n_negative = int(y.sum()), int(len(y) - y.sum())
+    if not missing.any() or missing.all() or min(n_positive, n_negative) < MIN_ROWS_PER_HALF:
+        return None
+    present_positive = float((~missing[y == 1]).mean())
+    present_negative = float((~missing[y == 0]).mean())
+    for share, other, cls in (
+        (present_positive, present_negative, target.positive),
+        (present_negative, present_positive, target.negative),
+    ):
+        if other <= PRESENT_FOR_ONE_CLASS and share * (n_positive if cls == target.positive else n_negative) >= MIN_ROWS_PER_HALF:
+            return Role(
+                "leak",
+                f"Filled in only for {cls} ({_share(share)} of them, {_share(other)} of the others): "
+                "recorded because of the outcome, not before it.",
+            )
+    accuracy = (max(present_positive, 1 - present_positive) + max(present_negative, 1 - present_negative)) / 2
+    if (present_positive > 0.5) != (present_negative > 0.5) and accuracy >= MISSINGNESS_SEPARATION:
+        return Role(
+            "leak",
+            f"Whether it is filled in tells {target.positive} from {target.negative} (balanced accuracy "
+            f"{_share(accuracy)}): its missingness carries the outcome.",
+        )
+    return None
+
+
+def held_out_separation(
+    values: np.ndarray, y: np.ndarray, halves: np.ndarray, numeric: bool
+) -> tuple[float, str]:
+    """How well one column alone tells the classes apart on rows it was not learned from.
+
+    A rule (one cut of a number; for categories, each category voted to the class it is more
+    typical of) is learned on each half of the rows and scored on the other half by balanced
+    accuracy (the mean of sensitivity and specificity).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of shape (n,)
+        Floats (``numeric``) or category texts, none missing.
+    y : numpy.ndarray of shape (n,)
+        1 positive, 0 negative.
+    halves : numpy.ndarray of shape (n,)
+        0 or 1: the half each row is in.
+    numeric : bool
+
+    Returns
+    -------
+    accuracy : float
+        The lower of the two held-out balanced accuracies; 0.0 when a half has fewer than
+        :data:`MIN_ROWS_PER_HALF` rows of a class.
+    rule : str
+        The rule learned on the first half, e.g. "above 44.5 negative, below positive".
+    """
+    results = []
+    for learn in (0, 1):
+        train, test = halves == learn, halves != learn
+        if min(_class_counts(y[train]) + _class_counts(y[test])) < MIN_ROWS_PER_HALF:
+            return 0.0, ""
+        fit = _fit_cut if numeric else _fit_categories
+        predict, rule = fit(values[train], y[train])
+        results.append((_balanced_accuracy(predict(values[test]), y[test]), rule))
+    return min(accuracy for accuracy, _ in results), results[0][1]
+
+
+def _fit_cut(values: np.ndarray, y: np.ndarray):
+    order = np.argsort(values, kind="stable")
+    ordered, labels = values[order], y[order]
+    ends = np.flatnonzero(np.diff(ordered) > 0)
+    n_positive = labels.sum()
+    n_negative = len(labels) - n_positive
+    if ends.size == 0:
+        return (lambda new: np.zeros(len(new), dtype=bool)), "no cut"
+    positives_below = np.cumsum(labels)[ends]
+    negatives_below = ends + 1 - positives_below
+    high_positive = ((n_positive - positives_below) / n_positive + negatives_below / n_negative) / 2
+    best = int(np.argmax(np.maximum(high_positive, 1 - high_positive)))
+    cut = float((ordered[ends[best]] + ordered[ends[best] + 1]) / 2)
+    high = bool(high_positive[best] >= 0.5)
+    text = _value_text(float(f"{cut:.4g}"))
+    rule = f"a cut at {text} (above it {'positive' if high else 'negative'})"
+    return (lambda new: (new > cut) == high), rule
+
+
+def _fit_categories(values: np.ndarray, y: np.ndarray):
+    frame = pd.crosstab(values, y).reindex(columns=[0, 1], fill_value=0)
+    share = frame / frame.sum(axis=0).replace(0, 1)
+    positive = set(share.index[share[1] > share[0]])
+    return (lambda new: np.array([value in positive for value in new], dtype=bool)), "its categories"
+
+
+def _balanced_accuracy(predicted: np.ndarray, y: np.ndarray) -> float:
+    positive = y == 1
+    return float((predicted[positive].mean() + (~predicted[~positive]).mean()) / 2)
+
+
+def _class_counts(y: np.ndarray) -> list[int]:
+    return [int(y.sum()), int(len(y) - y.sum())]
+
+
+def _phi(x: np.ndarray, y: np.ndarray) -> float:
+    if x.std() == 0 or y.std() == 0:
+        return 0.0
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def _numbers(present: pd.Series) -> pd.Series | None:
+    """The values as floats when all of them are numbers, else None."""
+    if ptypes.is_bool_dtype(present):
+        return None
+    numbers = present if ptypes.is_numeric_dtype(present) else pd.to_numeric(present, errors="coerce")
+    if numbers.isna().any():
+        return None
+    return numbers.astype(float)
+
+
+def _share(fraction: float) -> str:
+    return f"{100 * fraction:.0f} %"
+
+
+# --- the page's record ------------------------------------------------------------------------
+
+
+def taken_out(roles: Mapping[object, Role]) -> dict[object, str]:
+    """The columns proposed to stay out, each with its role's name and evidence."""
+    return {name: f"{ROLES[role.role]}: {role.evidence}" for name, role in roles.items() if role.takes_out}
+
+
+def roles_record(roles: Mapping[object, Role], kept: Iterable[object] = ()) -> dict[str, dict]:
+    """JSON-ready record of the proposals for the model's metadata.
+
+    ``{column: {"role", "evidence", "kept"}}`` for every column proposed to stay out; "kept" is
+    true when the user put it back as a question.
+    """
+    kept = set(kept)
+    return {
+        str(name): {"role": role.role, "evidence": role.evidence, "kept": name in kept}
+        for name, role in roles.items()
+        if role.takes_out
+    }

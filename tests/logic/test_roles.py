@@ -1,0 +1,213 @@
+"""Tests of psl_triage.roles: column roles from names, values and the outcome, one signal each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from psl_triage.data import infer_column_types, load_table
+from psl_triage.demo import load_demo
+from psl_triage.roles import (
+    HELD_OUT_SEPARATION,
+    held_out_separation,
+    name_tokens,
+    propose_roles,
+    roles_record,
+    taken_out,
+)
+
+SHARED = Path("/work/shared/data")
+
+
+def study(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    """A small study export: two real predictors, an outcome tied to them, nothing else."""
+    rng = np.random.default_rng(seed)
+    age = rng.integers(30, 90, n)
+    nodes = rng.poisson(3, n)
+    risk = 1 / (1 + np.exp(-(0.05 * (age - 60) + 0.3 * (nodes - 3))))
+    return pd.DataFrame({"age": age, "nodes": nodes, "status": (rng.random(n) < risk).astype(int)})
+
+
+def roles_of(df: pd.DataFrame, outcome: str = "status", positive=1) -> dict:
+    return propose_roles(df, infer_column_types(df), outcome, [positive])
+
+
+def test_real_predictors_are_question_candidates():
+    roles = roles_of(study())
+    assert {name: role.role for name, role in roles.items()} == {"age": "question", "nodes": "question"}
+    assert "numbers from" in roles["age"].evidence
+
+
+def test_name_tokens_split_words_not_substrings():
+    assert name_tokens("rfsTime") == ["rfs", "time"]
+    assert name_tokens("col_rec_tat") == ["col", "rec", "tat"]
+    assert name_tokens("sample.yr") == ["sample", "yr"]
+
+
+def test_a_shuffled_patient_number_named_pid_is_an_identifier():
+    df = study()
+    df.insert(0, "pid", np.random.default_rng(1).permutation(5000)[: len(df)] + 1)
+    role = roles_of(df)["pid"]
+    assert role.role == "identifier" and "'pid'" in role.evidence
+
+
+def test_a_sequential_id_is_an_identifier_whatever_its_name():
+    df = study()
+    df.insert(0, "code", np.arange(len(df)) * 3 + 1000)  # rises with row order, not 1, 2, 3
+    role = roles_of(df)["code"]
+    assert role.role == "identifier" and "row order" in role.evidence
+
+
+def test_follow_up_times_are_times_but_prothrombin_time_is_not():
+    df = study()
+    rng = np.random.default_rng(2)
+    df["rfstime"] = rng.integers(10, 3000, len(df))
+    df["protime"] = rng.normal(11, 1, len(df)).round(1)
+    df["col_rec_tat"] = rng.gamma(2, 1, len(df)).round(1)
+    roles = roles_of(df)
+    assert roles["rfstime"].role == "time" and "'rfstime'" in roles["rfstime"].evidence
+    assert roles["col_rec_tat"].role == "time"
+    assert roles["protime"].role == "question"
+
+
+def test_dates_written_as_text_and_calendar_years_are_dates():
+    df = study()
+    start = pd.Timestamp("2019-01-01")
+    df["surgery"] = [(start + pd.Timedelta(days=int(d))).strftime("%d.%m.%Y") for d in range(len(df))]
+    df["year"] = 1980 + np.arange(len(df)) % 15
+    roles = roles_of(df)
+    assert roles["surgery"].role == "time" and "Dates" in roles["surgery"].evidence
+    assert roles["year"].role == "time" and "Calendar years" in roles["year"].evidence
+
+
+def test_a_second_outcome_is_a_leak():
+    df = study()
+    df["death"] = np.where(df["status"] == 1, np.random.default_rng(3).random(len(df)) < 0.6, 0).astype(int)
+    role = roles_of(df)["death"]
+    assert role.role == "leak" and "'death'" in role.evidence
+
+
+def test_a_second_binary_column_tied_to_the_outcome_is_a_leak_whatever_its_name():
+    df = study()
+    flip = np.random.default_rng(4).random(len(df)) < 0.05
+    df["flag"] = np.where(flip, 1 - df["status"], df["status"])
+    role = roles_of(df)["flag"]
+    assert role.role == "leak" and "0/1" in role.evidence
+
+
+def test_a_column_filled_only_for_the_positive_class_is_a_leak_not_imputed():
+    df = study()
+    causes = np.array(["circulatory", "neoplasm", "respiratory"])
+    df["chapter"] = np.where(df["status"] == 1, causes[np.arange(len(df)) % 3], None)
+    role = roles_of(df)["chapter"]
+    assert role.role == "leak" and "Filled in only for" in role.evidence
+
+
+def test_missingness_that_separates_the_outcome_is_a_leak():
+    df = study()
+    rng = np.random.default_rng(5)
+    present = np.where(df["status"] == 1, rng.random(len(df)) < 0.97, rng.random(len(df)) < 0.05)
+    df["biopsy_score"] = np.where(present, rng.integers(1, 6, len(df)), np.nan)
+    role = roles_of(df)["biopsy_score"]
+    assert role.role == "leak" and "filled in" in role.evidence
+
+
+def test_a_mostly_empty_unrelated_column_is_ignored_not_filled_in():
+    df = study()
+    rng = np.random.default_rng(6)
+    df["ldh"] = np.where(rng.random(len(df)) < 0.6, np.nan, rng.normal(200, 30, len(df)))
+    role = roles_of(df)["ldh"]
+    assert role.role == "ignore" and "not filled in" in role.evidence
+
+
+def test_a_value_that_defines_the_outcome_is_a_leak_on_held_out_rows():
+    df = study()
+    rng = np.random.default_rng(7)
+    df["ct_value"] = np.where(df["status"] == 1, rng.uniform(15, 40, len(df)), 45.0)
+    role = roles_of(df)["ct_value"]
+    assert role.role == "leak" and "held-out" in role.evidence
+
+
+def test_person_names_are_identifiers_but_a_clinic_name_is_not():
+    df = study(600)
+    rng = np.random.default_rng(8)
+    df["last_name"] = rng.choice(["stark", "lannister", "tully", "arryn", "tyrell"], len(df))
+    df["clinic_name"] = rng.choice(["ward a", "ward b", "emergency", "clinic c"], len(df))
+    roles = roles_of(df)
+    assert roles["last_name"].role == "identifier"
+    assert roles["clinic_name"].role == "question"
+
+
+def test_free_text_with_one_value_per_row_is_an_identifier():
+    df = study()
+    df["comment"] = [f"note {i} on visit" for i in range(len(df))]
+    assert roles_of(df)["comment"].role == "identifier"
+
+
+def test_without_an_outcome_only_names_and_values_count():
+    df = study()
+    df["ct_value"] = np.where(df["status"] == 1, 30.0, 45.0)
+    roles = propose_roles(df, infer_column_types(df))
+    assert roles["ct_value"].role == "question" and roles["status"].role == "question"
+
+
+def test_record_keeps_proposals_and_the_users_choice():
+    df = study()
+    df["futime"] = np.arange(len(df)) % 97
+    roles = roles_of(df)
+    assert list(taken_out(roles)) == ["futime"]
+    record = roles_record(roles, kept=["futime"])
+    assert record == {"futime": {"role": "time", "evidence": roles["futime"].evidence, "kept": True}}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(40, 400),
+    n_levels=st.integers(2, 6),
+    positive_share=st.floats(0.1, 0.9),
+)
+def test_an_unrelated_column_with_a_few_repeated_levels_is_never_a_leak(seed, n, n_levels, positive_share):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < positive_share).astype(int)
+    levels = rng.choice([f"level {i}" for i in range(n_levels)], n)
+    df = pd.DataFrame({"group": levels, "codes": rng.integers(1, n_levels + 1, n), "status": y})
+    roles = roles_of(df)
+    assert roles["group"].role != "leak", roles["group"].evidence
+    assert roles["codes"].role != "leak", roles["codes"].evidence
+
+
+def test_held_out_separation_scores_the_half_it_did_not_learn_from():
+    values = np.array([1.0] * 20 + [2.0] * 20 + [3.0] * 20 + [4.0] * 20)
+    y = np.array([0] * 40 + [1] * 40)
+    halves = np.arange(80) % 2
+    accuracy, rule = held_out_separation(values, y, halves, numeric=True)
+    assert accuracy == 1.0 and "2.5" in rule
+    assert held_out_separation(values, 1 - y, halves, numeric=True)[0] >= HELD_OUT_SEPARATION
+
+
+def test_the_demo_keeps_every_column_it_uses_today():
+    df, meta = load_demo()
+    types = infer_column_types(df, meta.columns)
+    roles = propose_roles(df, types, meta.outcome, [meta.positive_class])
+    assert [name for name, role in roles.items() if role.takes_out and types[name] != "ignore"] == []
+
+
+@pytest.mark.parametrize(
+    "file, outcome, positive",
+    [("bcc_coimbra.csv", "Classification", "Yes"), ("ilpd.csv", "Label", 1), ("pima_train.csv", "type", "Yes"),
+     ("pima_test.csv", "type", "Yes"), ("heart_cleveland.csv", "num", 1)],
+)
+def test_shared_tables_keep_every_column_they_use_today(file, outcome, positive):
+    path = SHARED / file
+    if not path.exists():
+        pytest.skip(f"{path} is not on this machine")
+    df = load_table(path.read_bytes(), file).frame
+    types = infer_column_types(df)
+    roles = propose_roles(df, types, outcome, [positive])
+    assert [name for name, role in roles.items() if role.takes_out and types[name] != "ignore"] == []

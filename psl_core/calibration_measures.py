@@ -1,0 +1,269 @@
+"""The calibration hierarchy of a model's probabilities on labelled data, with intervals.
+
+Van Calster et al. (2016, 2019) and Austin & Steyerberg (2019):
+
+- *mean* calibration: observed / expected events, O/E, with the interval of
+  ln(O/E) ± z sqrt(1/O - 1/n) (Riley et al. 2021);
+- *weak* calibration: the calibration intercept a of ``logit P(y=1) = a + logit p`` (the
+  prediction as offset) and the calibration slope b of ``logit P(y=1) = a' + b logit p``,
+  each with a Wald interval from the logistic fit's information matrix
+  (:func:`psl_core.validation.calibration_intercept`, :func:`~psl_core.validation.calibration_slope`);
+- *moderate* calibration: a flexible calibration curve, the logistic regression of y on a
+  restricted cubic spline of logit p (Harrell's knots at quantiles), with a simultaneous
+  bootstrap band (sup-t: the band holds the whole curve at the stated confidence, not each
+  point alone), and its summary numbers: ICI (the mean absolute difference between the
+  curve and p over the patients), E50, E90 (median, 90th percentile) and Emax.
+
+Probabilities are clipped to [0.001, 0.999] before taking log-odds, as in
+:mod:`psl_core.validation` (a list may say 0 or 1).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import expit, logit
+from scipy.stats import norm
+
+from .errors import DataError
+from .evaluation import _probabilities, fit_logistic, labels01
+from .intervals import check_confidence
+from .validation import _CLIP, calibration_intercept, calibration_slope
+
+HIERARCHY = ("observed_expected", "intercept", "slope", "ici", "e50", "e90", "emax")
+HIERARCHY_IDEAL = {"observed_expected": 1.0, "intercept": 0.0, "slope": 1.0,
+                   "ici": 0.0, "e50": 0.0, "e90": 0.0, "emax": 0.0}
+_KNOT_QUANTILES = {3: (0.10, 0.50, 0.90), 4: (0.05, 0.35, 0.65, 0.95)}  # Harrell (2015), Table 2.3
+GRID_POINTS = 50
+
+
+def _log_odds(p):
+    return logit(np.clip(p, _CLIP, 1 - _CLIP))
+
+
+def observed_expected(y, p, confidence=0.95):
+    """O/E: observed events over the sum of the predicted probabilities, with its interval.
+
+    Returns
+    -------
+    (estimate, lower, upper) : floats; NaN bounds without events or without non-events.
+    """
+    y = labels01(y)
+    p = _probabilities(p, len(y))
+    observed, expected = float(y.sum()), float(p.sum())
+    ratio = observed / expected if expected > 0 else np.nan
+    if observed == 0 or observed == len(y) or not np.isfinite(ratio):
+        return ratio, np.nan, np.nan
+    half = norm.ppf(0.5 + check_confidence(confidence) / 2) * np.sqrt(1 / observed - 1 / len(y))
+    return ratio, float(ratio * np.exp(-half)), float(ratio * np.exp(half))
+
+
+def intercept_and_slope(y, p, confidence=0.95):
+    """Calibration intercept and slope with Wald intervals.
+
+    Returns
+    -------
+    dict with "intercept" and "slope", each (estimate, lower, upper); the bounds are NaN
+    where the estimate is not finite (one outcome only, separated outcomes, no spread in p).
+    """
+    y = labels01(y)
+    p = _probabilities(p, len(y))
+    z = norm.ppf(0.5 + check_confidence(confidence) / 2)
+    lp = _log_odds(p)
+    result = {}
+    a = calibration_intercept(y, p)
+    if np.isfinite(a):
+        q = expit(a + lp)
+        se = 1 / np.sqrt(np.sum(q * (1 - q)))
+        result["intercept"] = (a, a - z * se, a + z * se)
+    else:
+        result["intercept"] = (a, np.nan, np.nan)
+    b = calibration_slope(y, p)
+    if np.isfinite(b):
+        a_slope, b_fit = fit_logistic(lp[:, None], y, C=np.inf, max_iter=100, tol=1e-14)
+        q = expit(a_slope + b_fit * lp)
+        design = np.column_stack([np.ones(len(lp)), lp])
+        covariance = np.linalg.inv((design * (q * (1 - q))[:, None]).T @ design)
+        se = np.sqrt(covariance[1, 1])
+        result["slope"] = (float(b_fit), b_fit - z * se, b_fit + z * se)
+    else:
+        result["slope"] = (b, np.nan, np.nan)
+    return result
+
+
+# ---------------------------------------------------------------------------- flexible curve
+def spline_knots(lp, n_knots=4):
+    """Knots of a restricted cubic spline of the log-odds ``lp``: Harrell's quantiles.
+
+    Fewer knots when lp takes few distinct values (a list's probabilities take one value
+    per total): at most one knot per distinct value. Fewer than 3 knots: a line.
+    """
+    distinct = np.unique(lp)
+    n_knots = min(n_knots, len(distinct))
+    while n_knots >= 3:
+        knots = np.unique(np.quantile(lp, _KNOT_QUANTILES[n_knots]))
+        if len(knots) < n_knots:  # ties in the rows: place the knots among the distinct values
+            knots = np.unique(np.quantile(distinct, _KNOT_QUANTILES[n_knots]))
+        if len(knots) == n_knots:
+            return knots
+        n_knots -= 1
+    return np.array([])
+
+
+def spline_basis(lp, knots):
+    """Design of a restricted cubic spline (linear beyond the outer knots): lp and k - 2 terms."""
+    lp = np.asarray(lp, dtype=float)
+    columns = [lp]
+    if len(knots) >= 3:
+        t = knots
+        scale = (t[-1] - t[0]) ** 2
+        last, before = t[-1], t[-2]
+
+        def cube(x):
+            return np.maximum(x, 0.0) ** 3
+
+        for t_j in t[:-2]:
+            columns.append((
+                cube(lp - t_j)
+                - cube(lp - before) * (last - t_j) / (last - before)
+                + cube(lp - last) * (before - t_j) / (last - before)
+            ) / scale)
+    return np.column_stack(columns)
+
+
+@dataclass(frozen=True)
+class FlexibleCalibration:
+    """A flexible calibration curve with its simultaneous band and summary numbers.
+
+    Attributes
+    ----------
+    risk : ndarray of shape (m,)
+        Predicted probabilities where the curve is drawn (within the data's range).
+    observed, lower, upper : ndarrays of shape (m,)
+        The curve (estimated P(y = 1 | p)) and its band.
+    summary : dict
+        "ici", "e50", "e90", "emax", each (estimate, lower, upper): bootstrap percentile
+        intervals.
+    knots : ndarray
+        The spline's knots on the log-odds scale (empty: a straight line on log-odds).
+    n_boot : int
+    confidence : float
+    """
+
+    risk: np.ndarray
+    observed: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    summary: dict
+    knots: np.ndarray
+    n_boot: int
+    confidence: float
+
+
+def _curve_fit(basis, y):
+    return fit_logistic(basis, y, C=np.inf, max_iter=50, tol=1e-12)
+
+
+def _errors(coefficients, basis_rows, p):
+    """|curve(p_i) - p_i| of every patient."""
+    return np.abs(expit(coefficients[0] + basis_rows @ coefficients[1:]) - p)
+
+
+def _summary(errors):
+    return np.array([errors.mean(), np.median(errors), np.quantile(errors, 0.9), errors.max()])
+
+
+def flexible_calibration(y, p, n_boot=200, confidence=0.95, seed=0, grid_points=GRID_POINTS):
+    """The flexible calibration curve of probabilities p on outcomes y, with a bootstrap band.
+
+    Parameters
+    ----------
+    y : array-like of 0/1, shape (n,)
+    p : array-like of float in [0, 1], shape (n,)
+    n_boot : int >= 20
+        Bootstrap resamples (rows drawn with replacement, the knots kept).
+    confidence : float in (0, 1)
+    seed : int
+    grid_points : int
+        Points of the curve, evenly spaced in log-odds between the lowest and highest p.
+
+    Returns
+    -------
+    FlexibleCalibration
+
+    Raises
+    ------
+    DataError
+        y holds a single class (no curve can be fitted).
+    """
+    y = labels01(y)
+    p = _probabilities(p, len(y))
+    confidence = check_confidence(confidence)
+    if y.min() == y.max():
+        raise DataError("a calibration curve needs patients with and without the outcome")
+    lp = _log_odds(p)
+    knots = spline_knots(lp)
+    basis = spline_basis(lp, knots)
+    grid_lp = np.linspace(lp.min(), lp.max(), grid_points)
+    grid_basis = spline_basis(grid_lp, knots)
+    estimate = _curve_fit(basis, y)
+    curve = estimate[0] + grid_basis @ estimate[1:]
+    rng = np.random.default_rng(seed)
+    curves = np.empty((n_boot, grid_points))
+    summaries = np.empty((n_boot, 4))
+    for b, rows in enumerate(rng.integers(0, len(y), (n_boot, len(y)))):
+        w = _curve_fit(basis[rows], y[rows])
+        curves[b] = w[0] + grid_basis @ w[1:]
+        summaries[b] = _summary(_errors(w, basis[rows], p[rows]))
+    # Sup-t band on the log-odds scale: the whole curve lies inside with the stated confidence.
+    spread = np.maximum(curves.std(axis=0, ddof=1), 1e-12)
+    critical = np.quantile(np.max(np.abs(curves - curve) / spread, axis=1), confidence)
+    tail = 100 * (1 - confidence) / 2
+    bounds = np.percentile(summaries, [tail, 100 - tail], axis=0)
+    point = _summary(_errors(estimate, basis, p))
+    return FlexibleCalibration(
+        risk=expit(grid_lp),
+        observed=expit(curve),
+        lower=expit(curve - critical * spread),
+        upper=expit(curve + critical * spread),
+        summary={name: (float(point[i]), float(bounds[0, i]), float(bounds[1, i]))
+                 for i, name in enumerate(("ici", "e50", "e90", "emax"))},
+        knots=knots,
+        n_boot=n_boot,
+        confidence=confidence,
+    )
+
+
+def calibration_errors(y, p):
+    """ICI, E50, E90 and Emax of p against its flexible calibration curve (no band).
+
+    Returns
+    -------
+    ndarray of 4 floats (NaN when y holds one class)
+    """
+    y = labels01(y)
+    p = _probabilities(p, len(y))
+    if y.min() == y.max():
+        return np.full(4, np.nan)
+    lp = _log_odds(p)
+    basis = spline_basis(lp, spline_knots(lp))
+    return _summary(_errors(_curve_fit(basis, y), basis, p))
+
+
+def calibration_hierarchy(y, p, confidence=0.95):
+    """Every number of the hierarchy without the curve's bootstrap: for per-split tables.
+
+    Returns
+    -------
+    dict measure (:data:`HIERARCHY`) -> (estimate, lower, upper); the flexible-curve
+    numbers have NaN bounds here (their intervals need :func:`flexible_calibration`).
+    """
+    y = labels01(y)
+    p = _probabilities(p, len(y))
+    weak = intercept_and_slope(y, p, confidence)
+    errors = calibration_errors(y, p)
+    return {
+        "observed_expected": observed_expected(y, p, confidence),
+        "intercept": weak["intercept"],
+        "slope": weak["slope"],
+        **{name: (float(errors[i]), np.nan, np.nan) for i, name in enumerate(("ici", "e50", "e90", "emax"))},
+    }

@@ -19,6 +19,12 @@ For one stage with reachable totals T_1 < ... < T_m and training counts per tota
    u*_T = min over V >= T of u_V, so a total without cases takes its bounds from its
    neighbours;
 3. widened to cover the point estimate (eqs. 12–13): l** = min(l*, q), u** = max(u*, q).
+
+A list whose probabilities were pulled toward the base rate (``shrinkage``, the estimate
+q' = (1 − s) q(0) + s q) gets its interval from that same estimate: the mix of the prior's
+interval and the stage's, [(1 − s) l(0) + s l*, (1 − s) u(0) + s u*] (:func:`shrunk_band`),
+which holds q' whenever both hold theirs. Widening the stage's interval only to cover the
+shrunk point would leave the point at one edge of an interval that was never shrunk.
 """
 
 import numpy as np
@@ -64,7 +70,7 @@ def clopper_pearson(positives, negatives, alpha):
 CORRECTIONS = ("bonferroni", "sidak")
 
 
-def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, correction="bonferroni"):
+def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, correction="bonferroni", prior=None):
     """Simultaneous, monotone interval per reachable total of one stage (eqs. 10–13).
 
     Parameters
@@ -78,6 +84,10 @@ def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, c
         one band per level.
     correction : {"bonferroni", "sidak"}
         How the level is shared among the totals (see the module docstring).
+    prior : tuple (factor, prior_lower, prior_upper) or None
+        For probabilities shrunk toward the base rate by ``factor`` s in [0, 1]: the prior's
+        (stage 0's) bounds at the same levels; the band becomes (1 − s) prior + s band
+        before it is widened to cover the probabilities (see the module docstring).
 
     Returns
     -------
@@ -98,7 +108,31 @@ def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, c
     lower, upper = clopper_pearson(pos, neg, alpha)
     lower = np.maximum.accumulate(lower, axis=1)
     upper = np.minimum.accumulate(upper[:, ::-1], axis=1)[:, ::-1]
+    if prior is not None:
+        lower, upper = shrunk_band(lower, upper, *prior)
     lower, upper = np.minimum(lower, q), np.maximum(upper, q)
     if np.ndim(confidence) == 0:
         return lower[0], upper[0]
     return lower, upper
+
+
+def shrunk_band(lower, upper, factor, prior_lower, prior_upper):
+    """The band of an estimate shrunk toward the base rate: (1 − s) prior band + s band.
+
+    Parameters
+    ----------
+    lower, upper : ndarrays of shape (m,) or (L, m)
+        The stage's monotone bounds before widening to the point (eqs. 10–11).
+    factor : float in [0, 1]
+        The shrinkage factor s of the stage.
+    prior_lower, prior_upper : float or ndarray of shape (L, 1)
+        The prior's (stage 0's) bounds at the same levels.
+
+    Returns
+    -------
+    lower, upper : ndarrays of the shape of ``lower``
+        Still non-decreasing in the total (a constant plus a non-negative multiple of a
+        non-decreasing band).
+    """
+    s = float(factor)
+    return (1 - s) * np.asarray(prior_lower) + s * lower, (1 - s) * np.asarray(prior_upper) + s * upper

@@ -743,9 +743,17 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self._check_probabilities()
         stage = self._stage(stage)
         q = self.stage_probabilities_[stage]
+        factors = getattr(self, "shrinkage_", None)
+        prior = None
+        if factors is not None and stage > 0 and factors[stage] < 1:
+            # The point was shrunk toward the base rate: so is its interval (psl_core.intervals).
+            _, prior_lower, _, prior_upper = self.stage_interval(0, confidence)
+            several = np.ndim(confidence) > 0
+            prior = (factors[stage], prior_lower if several else prior_lower[0],
+                     prior_upper if several else prior_upper[0])
         lower, upper = clopper_pearson_band(
             self.stage_positives_[stage], self.stage_negatives_[stage], q, confidence,
-            self.interval_correction,
+            self.interval_correction, prior,
         )
         return self.stage_totals_[stage], lower, q, upper
 

@@ -288,7 +288,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None):
     factors = getattr(model, "shrinkage_", None)
     if factors is not None and stage < len(factors):
         development += (
-            f" Probabilities at this stage pulled toward the base rate by the factor {factors[stage]:.2f}, the "
+            f" Probabilities at this stage, and their intervals, pulled toward the base rate by the factor {factors[stage]:.2f}, the "
             "calibration slope of the internal cross-validation's held-out estimates (uniform shrinkage)."
         )
     performance = "".join(

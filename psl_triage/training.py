@@ -392,8 +392,8 @@ def shrinkage_text(model):
     return (
         f"On held-out patients the estimates after the recommended {stage} question{'' if stage == 1 else 's'} "
         f"were too far from the base rate: internal cross-validation supports a calibration slope of "
-        f"{factors[stage]:.2f} (its estimate less one standard error), so the probabilities there are pulled "
-        "toward the base rate by that factor (1 would leave them as learned). A list learned from few "
+        f"{factors[stage]:.2f} (its estimate less one standard error), so the probabilities there, and their "
+        "intervals with them, are pulled toward the base rate by that factor (1 would leave them as learned). A list learned from few "
         "patients promises more than it keeps; this makes its probabilities honest."
     )
 

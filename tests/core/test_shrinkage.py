@@ -96,3 +96,31 @@ def test_the_factors_round_trip_and_old_files_load_unshrunk(small):
     document["validation"]["shrinkage"] = [1.0]
     with pytest.raises(ValueError, match="validation shrinkage must have one value per stage"):
         ProbabilisticScoringList.from_json(json.dumps(document))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_point_and_interval_come_from_the_same_shrunk_estimate(seed):
+    """Item 7 of issue 26: the point lies inside its interval at every total and stage, and as
+    far inside as the unshrunk list's point lies in its interval (not pushed onto an edge)."""
+    rng = np.random.default_rng(seed)
+    X, y = table(int(rng.integers(60, 300)), float(rng.uniform(0.3, 1.5)), seed)
+    config = {"recommend_folds": 5, "calibration": ["isotonic", "beta"][seed % 2], "random_state": seed}
+    shrunk = ProbabilisticScoringList(**config).fit(X, y)
+    plain = ProbabilisticScoringList(**config, shrinkage=None).fit(X, y)
+    levels = np.array([0.8, 0.95])
+    for k in range(shrunk.n_stages_):
+        s = shrunk.shrinkage_[k]
+        _, prior_lower, _, prior_upper = plain.stage_interval(0, levels)
+        _, lower, q, upper = shrunk.stage_interval(k, levels)
+        _, plain_lower, plain_q, plain_upper = plain.stage_interval(k, levels)
+        assert (lower <= q).all() and (q <= upper).all()
+        inside = (plain_lower < plain_q) & (plain_q < plain_upper)
+        assert ((lower < q) & (q < upper))[inside & (s > 0)].all(), f"stage {k}: shrunk point on an edge"
+        # the interval of q' = (1 - s) q(0) + s q: the same mix of the prior's and the stage's
+        np.testing.assert_allclose(lower[inside], ((1 - s) * prior_lower + s * plain_lower)[inside], atol=1e-12)
+        np.testing.assert_allclose(upper[inside], ((1 - s) * prior_upper + s * plain_upper)[inside], atol=1e-12)
+        # one level at a time gives the same band as several at once
+        for j, level in enumerate(levels):
+            _, one_lower, _, one_upper = shrunk.stage_interval(k, float(level))
+            np.testing.assert_array_equal(one_lower, lower[j])
+            np.testing.assert_array_equal(one_upper, upper[j])

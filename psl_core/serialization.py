@@ -47,6 +47,7 @@ from .binarization import CATEGORY, NUMERIC, Literal
 from .cost_ratio import saved_cost_ratio
 from .costs import check_cost_groups, check_question_costs
 from .errors import ModelFileError, PSLError
+from .names import describe_character, unreadable_character
 from .stopping import check_stop_statistics
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
@@ -218,8 +219,9 @@ def _reject_duplicates(pairs):
 
 
 def _check_depth(data):
-    """Refuse nesting deeper than MAX_DEPTH, or more than MAX_VALUES values, before the
-    (recursive, slow) schema validator meets them."""
+    """Refuse nesting deeper than MAX_DEPTH, more than MAX_VALUES values, or text that cannot
+    be shown (a lone surrogate, a control character: :func:`~psl_core.names.unreadable_character`),
+    before the (recursive, slow) schema validator meets them. One pass over the values."""
     stack, n_values = [(data, 1)], 0
     while stack:
         value, depth = stack.pop()
@@ -227,11 +229,22 @@ def _check_depth(data):
         n_values += len(children)
         if n_values > MAX_VALUES:
             _fail(f"the file holds more than {MAX_VALUES:,} values; a model file holds far fewer")
-        for child in children:
-            if isinstance(child, (dict, list)):
+        for child in [*value, *children] if isinstance(value, dict) else children:  # keys too
+            if isinstance(child, str):
+                _check_text(child)
+            elif isinstance(child, (dict, list)):
                 if depth + 1 > MAX_DEPTH:
                     _fail(f"the JSON is nested too deeply (a model file nests at most {MAX_DEPTH} levels)")
                 stack.append((child, depth + 1))
+    if isinstance(data, str):
+        _check_text(data)
+
+
+def _check_text(text):
+    character = unreadable_character(text)
+    if character is not None:
+        _fail(f"the text {_shorten(text)} holds {describe_character(character)}, which cannot be shown; "
+              "a model file holds printable text only")
 
 
 @functools.cache

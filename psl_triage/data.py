@@ -37,6 +37,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_core.names import UNREADABLE, describe_character, unreadable_character
 
 KINDS = ("numeric", "categorical", "binary", "ignore")
 """The column types a user can choose, in the order the page offers them."""
@@ -778,6 +779,7 @@ def _header_name(cell: object) -> str:
 
 def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
     frame = frame.rename(columns=lambda name: str(name).strip())
+    _check_readable(frame, filename)
     unnamed_empty = [
         name for name in frame.columns if name.startswith("Unnamed: ") and frame[name].isna().all()
     ]
@@ -798,6 +800,29 @@ def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Data
     if frame.empty:
         raise DataError(f"{filename} has column names but no data rows.")
     return frame.reset_index(drop=True)
+
+
+def _check_readable(frame: pd.DataFrame, filename: str) -> None:
+    """Refuse a column name or text cell holding a character that cannot be shown (a control
+    character or a lone surrogate: :func:`psl_core.names.unreadable_character`)."""
+    for name in frame.columns:
+        character = unreadable_character(name)
+        if character is not None:
+            raise DataError(
+                f"{filename}: the column name {name!r} holds {describe_character(character)}, which "
+                "cannot be shown. Rename the column and upload again."
+            )
+    for name in frame.columns:
+        if not (ptypes.is_object_dtype(frame[name]) or ptypes.is_string_dtype(frame[name])):
+            continue
+        found = frame[name].astype(object).map(lambda v: isinstance(v, str) and bool(UNREADABLE.search(v)))
+        if found.any():
+            row = int(found.to_numpy().argmax())
+            character = unreadable_character(frame[name].iloc[row])
+            raise DataError(
+                f"{filename}: the column {name!r} holds {describe_character(character)} in row {row + 1} "
+                "(a character that cannot be shown). Remove it and upload again."
+            )
 
 
 # ---------------------------------------------------------------------------------------------

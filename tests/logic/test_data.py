@@ -931,3 +931,16 @@ def test_decimal_comma_file_trains_a_list_with_its_thresholds():
     prepared = prepare_training_data(loaded.frame, types, guess_outcome(loaded.frame, types), 1)
     assert "ID" not in prepared.X and {"Age", "PVol", "PreopPSA", "TVol"} <= set(prepared.X.columns)
     assert all(prepared.X[name].dtype == "float64" for name in ("Age", "PVol", "PreopPSA"))
+
+
+@pytest.mark.parametrize(
+    ("data", "filename", "words"),
+    [
+        (b"age,sex\x07\n" + b"1,m\n2,f\n" * 100, "bell.csv", "column name 'sex\\\\x07' holds U\\+0007"),
+        (b"age,sex\n1,m\n2,\x1b[31mf\n" + b"1,m\n" * 100, "escape.csv", "column 'sex' holds U\\+001B.*in row 2"),
+        ("age\tsex\n1\tm\n2\tf\ud800\n".encode("utf-16", "surrogatepass"), "lone.tsv", "UTF-16"),
+    ],
+)
+def test_text_that_cannot_be_shown_is_refused_at_the_door(data, filename, words):
+    with pytest.raises(DataError, match=words):
+        load_table(data, filename)

@@ -24,6 +24,7 @@ BAD_FILES = {
     "dataset-list-v1.json": None,
     "columns-text-v1.json": None,
     "long-digits-v1.json": None,
+    "surrogate-name-v1.json": None,
 }
 
 
@@ -44,6 +45,7 @@ def fill_bad_folder(folder, model):
         "dataset-list-v1.json": ("metadata", "dataset", ["a", "list"]),
         "columns-text-v1.json": ("metadata", "columns", "text"),
         "long-digits-v1.json": ("metadata", "n", "BIG"),
+        "surrogate-name-v1.json": ("metadata", "name", "\ud800"),  # written as the escape \ud800
     }
     for name, content in BAD_FILES.items():
         if content is None:

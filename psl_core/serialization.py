@@ -38,6 +38,7 @@ and left to its own reader.
 import functools
 import json
 import math
+import re
 from importlib import resources
 
 import jsonschema
@@ -251,6 +252,25 @@ def _check_text(text):
 def schema():
     """The published JSON Schema of the model file (``psl_core/model-schema-v1.json``)."""
     return json.loads(resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+
+
+def unstorable_name(text):
+    """Why a column name or category value cannot be kept in a model file, else None.
+
+    ``"long"`` when it has more characters than the schema's names and keys allow, ``"code"``
+    when it starts as the schema's keys may not (``__``, ``py/``, ``!!``: how some readers
+    of JSON and YAML mark code). Read off :func:`schema`, so the app refuses at upload exactly
+    what a saved list could not hold.
+    """
+    rule = schema()["$defs"]["key"]
+    if len(text) > min(rule["maxLength"], schema()["$defs"]["name"]["maxLength"]):
+        return "long"
+    return "code" if _code_start().match(text) else None
+
+
+@functools.cache
+def _code_start():
+    return re.compile(schema()["$defs"]["key"]["not"]["pattern"])
 
 
 @functools.cache

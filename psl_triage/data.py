@@ -38,6 +38,7 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_core.names import UNREADABLE, describe_character, unreadable_character
+from psl_core.serialization import unstorable_name
 
 KINDS = ("numeric", "categorical", "binary", "ignore")
 """The column types a user can choose, in the order the page offers them."""
@@ -780,6 +781,7 @@ def _header_name(cell: object) -> str:
 def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
     frame = frame.rename(columns=lambda name: str(name).strip())
     _check_readable(frame, filename)
+    _check_storable_names(frame.columns, filename)
     unnamed_empty = [
         name for name in frame.columns if name.startswith("Unnamed: ") and frame[name].isna().all()
     ]
@@ -823,6 +825,33 @@ def _check_readable(frame: pd.DataFrame, filename: str) -> None:
                 f"{filename}: the column {name!r} holds {describe_character(character)} in row {row + 1} "
                 "(a character that cannot be shown). Remove it and upload again."
             )
+
+
+STORABLE_RULE = (
+    "a saved list keeps names and values of at most 1,000 characters that do not start with "
+    "__, py/ or !!"
+)
+"""The rule of :func:`psl_core.serialization.unstorable_name`, in words."""
+
+
+def _check_storable_names(names: Sequence[str], filename: str) -> None:
+    """Refuse column names a saved list could not hold (:func:`unstorable_name`)."""
+    bad = [name for name in names if unstorable_name(name)]
+    if bad:
+        shown = ", ".join(repr(_shorten(name)) for name in bad[:5]) + (", ..." if len(bad) > 5 else "")
+        raise DataError(
+            f"{filename}: the column {'name' if len(bad) == 1 else 'names'} {shown} cannot be kept in a "
+            f"saved list ({STORABLE_RULE}). Rename {'it' if len(bad) == 1 else 'them'} and upload again."
+        )
+
+
+def _unstorable_value(texts: Iterable[str]) -> str | None:
+    """The first of ``texts`` a saved list could not hold as a category, or None."""
+    return next((text for text in texts if unstorable_name(text)), None)
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -941,6 +970,10 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     identifier = _identifier_reason(name, values, distinct)
     if identifier:
         return "ignore", identifier
+    if distinct <= MAX_CATEGORIES and not ptypes.is_numeric_dtype(values):
+        unstorable = _unstorable_value(values.map(_value_text).unique().tolist())
+        if unstorable is not None:
+            return "ignore", f"the value {_shorten(unstorable)!r} cannot be kept in a saved list ({STORABLE_RULE})"
     if distinct == 2:
         first, second = sorted(values.map(_value_text).unique().tolist(), key=_natural_key)
         return "binary", f"two values: {first} and {second}"
@@ -1625,6 +1658,12 @@ def _convert_feature(
     present = values.dropna()
     texts = present.map(_value_text)
     distinct = sorted(texts.unique().tolist(), key=_natural_key)
+    unstorable = _unstorable_value(distinct[: MAX_CATEGORIES + 1])
+    if unstorable is not None:
+        raise DataError(
+            f"Column {label} holds the value {_shorten(unstorable)!r}, which cannot be kept in a saved "
+            f"list ({STORABLE_RULE}). Set the column to 'ignore', or change the value in your file."
+        )
     if kind == "binary":
         if len(distinct) > 2:
             raise DataError(

@@ -82,7 +82,9 @@ def save_model(model, name, metadata=None, directory=None):
     """Save a fitted list under ``name`` as the next version; returns the StoredModel.
 
     ``metadata`` (JSON-ready dict) is stored with the model; ``name``, ``version`` and
-    ``created`` are set here.
+    ``created`` are set here. The file is loaded back (:func:`load_model`) before it gets its
+    name: a list whose file would not load again is not saved (StoreError), so whoever shows
+    "Saved" after this returns shows it only for a file the listing will offer.
     """
     folder = model_dir(directory)
     slug = slugify(name)
@@ -106,6 +108,7 @@ def save_model(model, name, metadata=None, directory=None):
                 stream.write(model.to_json(meta))
                 stream.flush()
                 os.fsync(stream.fileno())
+            _check_loads_back(temporary, name)
             target = folder / f"{slug}-v{version}.json"
             try:
                 os.link(temporary, target)
@@ -116,6 +119,17 @@ def save_model(model, name, metadata=None, directory=None):
     finally:
         os.close(handle)
         os.unlink(temporary)
+
+
+def _check_loads_back(path, name):
+    """Load the file just written, as the listing and Triage will; StoreError if it does not."""
+    try:
+        load_model(path)
+    except PSLError as exc:
+        raise StoreError(
+            f"The list {name!r} was not saved: its model file would not load again ({exc}). "
+            "Rename what the message names (in your table or the model name) and train again."
+        ) from None
 
 
 def _files(folder):

@@ -944,3 +944,27 @@ def test_decimal_comma_file_trains_a_list_with_its_thresholds():
 def test_text_that_cannot_be_shown_is_refused_at_the_door(data, filename, words):
     with pytest.raises(DataError, match=words):
         load_table(data, filename)
+
+
+@pytest.mark.parametrize("name", ["__proto__", "__x", "py/object", "!!python", "n" * 1001])
+def test_a_column_name_a_saved_list_cannot_hold_is_refused_at_upload(name):
+    data = f"age,{name}\n".encode() + b"".join(f"{i},{i % 2}\n".encode() for i in range(40))
+    with pytest.raises(DataError, match="cannot be kept in a saved list.*Rename it"):
+        load_table(data, "codes.csv")
+
+
+def test_a_category_a_saved_list_cannot_hold_is_not_offered_and_refused_if_forced():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({
+        "sick": rng.integers(0, 2, 60),
+        "size": rng.choice(["small", "x" * 1001, "large"], 60),
+        "tag": rng.choice(["__proto__", "plain"], 60),
+    })
+    types = infer_column_types(df)
+    assert types["size"] == "ignore" and types["tag"] == "ignore"
+    summary = column_summary(df, types)
+    reasons = dict(zip(summary["column"], summary["reason"]))
+    assert "cannot be kept in a saved list" in reasons["size"]
+    for column, kind in (("size", "categorical"), ("tag", "binary")):
+        with pytest.raises(DataError, match=f"Column '{column}' holds the value .* cannot be kept in a saved list"):
+            prepare_training_data(df, {"sick": "binary", "size": "ignore", "tag": "ignore", column: kind}, "sick", 1)

@@ -4,6 +4,7 @@ import json
 import os
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -169,3 +170,28 @@ def test_a_file_that_grew_past_the_limit_after_listing_is_refused(tmp_path, monk
     monkeypatch.setattr(store, "MAX_FILE_BYTES", 4000)
     with pytest.raises(ModelFileError, match="more than"):
         load_model(big)
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        {"columns": {"__proto__": {"label": "x"}}},
+        {"columns": {"py/object": {"label": "x"}}},
+        {"dataset": {"!!python/object": 1}},
+        {"columns": {"a": {"label": "x" * 1001}}},
+    ],
+)
+def test_a_save_that_would_not_load_back_is_refused_and_leaves_no_file(tmp_path, fitted, metadata):
+    with pytest.raises(StoreError, match="was not saved: its model file would not load again"):
+        save_model(fitted, "lost work", metadata, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+    assert list_models(tmp_path) == ([], [])
+
+
+def test_a_save_is_loaded_back_before_it_gets_its_name(tmp_path, fitted, monkeypatch):
+    loaded = []
+    real = store.load_model
+    monkeypatch.setattr(store, "load_model", lambda path: loaded.append(Path(path).name) or real(path))
+    stored = save_model(fitted, "good", None, tmp_path)
+    assert len(loaded) == 1 and loaded[0].startswith(".saving-")  # the file before it is named
+    assert stored.path.exists()

@@ -15,8 +15,14 @@ Session state, the contract with the other pages (all describe the *active* data
                         ``numbers`` (psl_triage.data.NumberFormat), to read it again another way; None
                         for the demo.
 ``"column_types"``      dict[str, str]: column -> "numeric" | "categorical" | "binary" | "ignore".
-``"flagged_columns"``   dict[str, str]: columns that look like they encode the outcome -> why; they
-                        start as "ignore" until the user keeps them.
+``"column_roles"``      dict[str, psl_triage.roles.Role]: the proposed role of every column but the
+                        outcome (question candidate, identifier, time or date, possible leak, ignore)
+                        with its evidence (psl_triage.roles.propose_roles).
+``"flagged_columns"``   dict[str, str]: columns that would be used but are proposed out (identifiers,
+                        times, leaks, mostly empty) -> the role and its evidence; they start as
+                        "ignore" until the user puts them back (one click, or their type).
+``"put_back"``          dict[str, int]: how often each column was put back by its button (a fresh
+                        type widget each time).
 ``"outcome"``           str | None: the outcome column.
 ``"outcome_guess"``     (str | None, str): the column proposed as the outcome and why.
 ``"positive_class"``    list: the outcome value(s) counted as positive (one for a two-class outcome).
@@ -68,7 +74,6 @@ from psl_triage.data import (
     default_class_names,
     describe_missing_handling,
     explain_outcome_guess,
-    find_leaks,
     guess_missing_handling,
     guess_outcome,
     guess_positive_class,
@@ -79,6 +84,7 @@ from psl_triage.data import (
     value_label,
 )
 from psl_triage.demo import load_demo
+from psl_triage.roles import propose_roles, role_labels, taken_out
 from psl_triage.text import md
 from ui import table_uploader
 
@@ -90,7 +96,9 @@ DATASET_KEYS = (
     "data_notes",
     "data_reading",
     "column_types",
+    "column_roles",
     "flagged_columns",
+    "put_back",
     "outcome",
     "outcome_guess",
     "positive_class",
@@ -132,7 +140,9 @@ def activate(
         data_notes=notes,
         data_reading=reading,
         column_types=types,
+        column_roles={},
         flagged_columns={},
+        put_back={},
         outcome=outcome,
         outcome_guess=guess,
         positive_class=default_positive_class(df, meta, outcome),
@@ -144,7 +154,8 @@ def activate(
 
 
 def flag_leaks() -> None:
-    """Set the columns that look like they encode the outcome to "ignore", with the reason.
+    """Propose column roles and set every column proposed out (an identifier, a time, a leak,
+    mostly empty) to "ignore", with the evidence.
 
     Columns flagged for a previous outcome and still ignored get their detected type back.
     """
@@ -154,11 +165,19 @@ def flag_leaks() -> None:
     for name in ss.flagged_columns:
         if types.get(name) == "ignore":
             types[name] = detected[name]
-    leaks = {}
-    if ss.outcome is not None:
-        leaks = find_leaks(df, types, ss.outcome, ss.positive_class or None, meta.columns)
-    types.update(dict.fromkeys(leaks, "ignore"))
-    ss.column_types, ss.flagged_columns = types, leaks
+    roles = propose_roles(df, types, ss.outcome, ss.positive_class or None)
+    flagged = {
+        name: reason for name, reason in taken_out(roles).items()
+        if types.get(name, "ignore") != "ignore"
+    }
+    types.update(dict.fromkeys(flagged, "ignore"))
+    ss.column_types, ss.column_roles, ss.flagged_columns = types, roles, flagged
+
+
+def put_back(name: str) -> None:
+    """Use a column proposed out as a question after all, with its detected type."""
+    ss.column_types = {**ss.column_types, name: infer_column_types(ss.raw_df[[name]], ss.dataset_meta.columns)[name]}
+    ss.put_back = {**ss.put_back, name: ss.put_back.get(name, 0) + 1}
 
 
 def default_positive_class(df: pd.DataFrame, meta: DatasetMeta, outcome: str | None) -> list:
@@ -460,21 +479,31 @@ with st.expander("Change column types"):
                 KINDS,
                 index=index_of(KINDS, types.get(name, "ignore")),
                 format_func=KIND_LABELS.get,
-                key=choice_key("w_type", outcome, name),
+                key=choice_key("w_type", outcome, name, *([f"back{ss.put_back[name]}"] if name in ss.put_back else [])),
             )
     ss.column_types = types
+summary = column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns)
+summary.insert(2, "role", role_labels(features, ss.column_roles, ss.column_types))
 table.dataframe(
-    column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns),
+    summary,
     hide_index=True,
     width="stretch",
     column_config={"reason": st.column_config.TextColumn("reason", width="large")},
 )
-for name, reason in ss.flagged_columns.items():
-    if name in features and ss.column_types.get(name) == "ignore":
-        st.warning(
-            f"**{name}** {reason}, so it is ignored. If it is measured before the outcome is known, "
-            "keep it by changing its type above."
-        )
+out = [name for name in ss.flagged_columns if name in features and ss.column_types.get(name) == "ignore"]
+if out:
+    st.markdown(
+        "**Proposed out of the list.** A list that asks about an identifier, a date, a follow-up "
+        "time or something recorded after the outcome is worse than no list. If a column below is "
+        "known at triage, before the outcome, put it back."
+    )
+for name in out:
+    text, button = st.columns([6, 1], vertical_alignment="center")
+    text.warning(f"**{md(name)}**: {md(ss.flagged_columns[name])}")
+    button.button(
+        "Use as a question", key=choice_key("w_put_back", outcome, name), on_click=put_back, args=(name,),
+        help=f"Use {name} as a question after all",
+    )
 
 st.header("4. Missing values")
 used = ([outcome] if outcome is not None else []) + [

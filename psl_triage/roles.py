@@ -463,15 +463,27 @@ def taken_out(roles: Mapping[object, Role]) -> dict[object, str]:
     return {name: f"{ROLES[role.role]}: {role.evidence}" for name, role in roles.items() if role.takes_out}
 
 
-def roles_record(roles: Mapping[object, Role], kept: Iterable[object] = ()) -> dict[str, dict]:
+def roles_record(roles: Mapping[object, Role], types: Mapping[object, str]) -> dict[str, dict]:
     """JSON-ready record of the proposals for the model's metadata.
 
     ``{column: {"role", "evidence", "kept"}}`` for every column proposed to stay out; "kept" is
-    true when the user put it back as a question.
+    true when the user put it back as a question (its type in ``types`` is not "ignore").
     """
-    kept = set(kept)
     return {
-        str(name): {"role": role.role, "evidence": role.evidence, "kept": name in kept}
+        str(name): {"role": role.role, "evidence": role.evidence, "kept": types.get(name, "ignore") != "ignore"}
         for name, role in roles.items()
         if role.takes_out
     }
+
+
+def role_labels(names: Iterable[object], roles: Mapping[object, Role], types: Mapping[object, str]) -> list[str]:
+    """The role each column has now, as the column table shows it: the proposal while the
+    column is out, "question candidate (put back)" when the user kept a column proposed out."""
+    labels = []
+    for name in names:
+        role = roles.get(name)
+        if types.get(name, "ignore") == "ignore":
+            labels.append(ROLES[role.role] if role is not None and role.takes_out else "ignore")
+        else:
+            labels.append(ROLES["question"] + (" (put back)" if role is not None and role.takes_out else ""))
+    return labels

@@ -23,7 +23,9 @@ DOCUMENTED_KEYS = (
     "data_notes",
     "data_reading",
     "column_types",
+    "column_roles",
     "flagged_columns",
+    "put_back",
     "outcome",
     "outcome_guess",
     "positive_class",
@@ -289,7 +291,7 @@ def test_leak_is_ignored_until_kept_and_outcome_guess_says_why(app):
     assert state["outcome"] == "low" and state["column_types"]["rownames"] == "ignore"
     assert "Proposed because it has two values and its name, 'low', is an outcome word." in texts(app.caption)
     assert state["column_types"]["bwt"] == "ignore" and "bwt" in state["flagged_columns"]
-    assert any("**bwt** looks like it encodes the outcome" in text for text in texts(app.warning))
+    assert any("**bwt**: possible leak: Alone it tells" in text for text in texts(app.warning))
     assert "bwt" not in state["prepared"].X
     app.selectbox(key=choice_key(app, "w_type", "low", "bwt")).set_value("numeric").run()
     assert "bwt" in app.session_state["prepared"].X
@@ -335,3 +337,35 @@ def test_thousands_percent_markers_and_rownames_on_the_page(app):
     assert frame.loc[1, "income"] == 13037.5 and frame.loc[1, "hba1c"] == 6.1 and frame["crp"].isna().sum() == 5
     assert "Will fill in 5 missing values in 'crp' with the median; 40 of 40 rows are kept." in texts(app.info)
     assert list(state["prepared"].X.columns) == ["income", "hba1c", "crp"]
+
+
+def follow_up_csv(n: int = 200) -> bytes:
+    """A study export: a patient number, real predictors, a follow-up time and a second outcome."""
+    rng = np.random.default_rng(11)
+    age = rng.integers(30, 85, n)
+    recur = (rng.random(n) < 1 / (1 + np.exp(-(age - 60) / 10))).astype(int)
+    frame = pd.DataFrame(
+        {"pid": rng.permutation(3 * n)[:n] + 1, "age": age, "nodes": rng.poisson(3, n),
+         "rfstime": rng.integers(30, 3000, n), "death": np.where(recur == 1, rng.random(n) < 0.7, 0).astype(int),
+         "recur": recur}
+    )
+    return frame.to_csv(index=False).encode()
+
+
+def test_roles_take_out_ids_times_and_second_outcomes_and_one_click_puts_one_back(app):
+    upload(app, "study.csv", follow_up_csv())
+    assert "recur" in app.session_state["flagged_columns"]  # "death" was proposed as the outcome
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("recur").run()
+    state = app.session_state
+    assert set(state["flagged_columns"]) == {"pid", "rfstime", "death"}
+    assert list(state["prepared"].X.columns) == ["age", "nodes"]
+    table = app.dataframe[1].value.set_index("column")
+    assert table.loc["rfstime", "role"] == "time or date" and table.loc["age", "role"] == "question candidate"
+    assert "named 'rfstime'" in table.loc["rfstime", "reason"]
+    assert any(text.startswith("**rfstime**: time or date:") for text in texts(app.warning))
+    app.button(key=choice_key(app, "w_put_back", "recur", "rfstime")).click().run()
+    state = app.session_state
+    assert state["column_types"]["rfstime"] == "numeric" and "rfstime" in state["prepared"].X
+    assert app.dataframe[1].value.set_index("column").loc["rfstime", "role"] == "question candidate (put back)"
+    assert not any(text.startswith("**rfstime**") for text in texts(app.warning))
+    assert app.selectbox(key=choice_key(app, "w_type", "recur", "rfstime", "back1")).value == "numeric"

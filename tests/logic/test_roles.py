@@ -161,7 +161,7 @@ def test_record_keeps_proposals_and_the_users_choice():
     df["futime"] = np.arange(len(df)) % 97
     roles = roles_of(df)
     assert list(taken_out(roles)) == ["futime"]
-    record = roles_record(roles, kept=["futime"])
+    record = roles_record(roles, {"age": "numeric", "futime": "numeric"})
     assert record == {"futime": {"role": "time", "evidence": roles["futime"].evidence, "kept": True}}
 
 

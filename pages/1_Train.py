@@ -31,7 +31,7 @@ import time
 import streamlit as st
 
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, DEFAULT_COST_RATIO, decision_text
-from psl_core.errors import PSLError
+from psl_core.errors import DataError, PSLError
 from psl_triage.costs import (
     COLUMN,
     COST,
@@ -42,8 +42,11 @@ from psl_triage.costs import (
     cost_rows,
     costs_from_rows,
 )
+from psl_triage.data import prepare_training_data
+from psl_triage.roles import ROLES, Role, roles_record
 from psl_triage.store import model_dir, save_model
 from psl_triage.text import md
+from psl_triage.too_good import recorded_warning
 from psl_triage.training import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SETUP,
@@ -205,7 +208,8 @@ def train(prepared, data_name: str) -> None:
         bar.progress(stage / n_stages, text=f"Stage {stage} of {n_stages}")
 
     start = time.perf_counter()
-    model, metadata = train_list(prepared, data_name, options, progress=progress)
+    roles = roles_record(ss.get("column_roles") or {}, ss.get("column_types") or {})
+    model, metadata = train_list(prepared, data_name, options, progress=progress, column_roles=roles)
     seconds = time.perf_counter() - start
     bar.progress(1.0, text=f"Done: {model.n_stages_ - 1} stages in {seconds:.1f} s")
     counts = metadata["training_options"]
@@ -219,6 +223,27 @@ def train(prepared, data_name: str) -> None:
             options.setup(), "a custom mix of the paper's and the recommended options."
         ),
     )
+
+
+def retrain_without(questions: tuple[str, ...], reasons: str) -> None:
+    """on_click of "Retrain without ...": take the questions out of the data page's choices,
+    prepare the data again and train on this run with the same options."""
+    evidence = f"The list was too good to be true with it. {reasons}"
+    ss.column_types = {**ss.column_types, **dict.fromkeys(questions, "ignore")}
+    ss.column_roles = {**(ss.get("column_roles") or {}), **{name: Role("leak", evidence) for name in questions}}
+    ss.flagged_columns = {
+        **(ss.get("flagged_columns") or {}), **{name: f"{ROLES['leak']}: {evidence}" for name in questions}
+    }
+    old = ss.prepared
+    try:
+        ss.prepared = prepare_training_data(
+            ss.raw_df, ss.column_types, ss.outcome, ss.positive_class, ss.missing_handling,
+            ss.dataset_meta.columns, (old.positive_label, old.negative_label),
+        )
+    except DataError as exc:
+        ss.prepared, ss.prepare_error = None, str(exc)
+        return
+    ss.train_retrain_pending = True
 
 
 # --- page ------------------------------------------------------------------------------------
@@ -430,7 +455,7 @@ else:
                 persist_state="session",
             )
         submitted = st.form_submit_button("Train", type="primary", key="w_train_submit")
-    if submitted:
+    if submitted or ss.pop("train_retrain_pending", False):
         with shown_errors("training the list"):
             train(prepared, data_name)
 
@@ -442,6 +467,22 @@ if model is None:
 else:
     with shown_errors("showing the list"):
         st.caption(md(ss.get("train_origin", "")))
+        too_good = recorded_warning(metadata)
+        if too_good is not None:
+            names = ", ".join(f"**{md(name)}**" for name in too_good.questions)
+            st.error(
+                f"**Too good to be true.** {' '.join(md(reason) for reason in too_good.reasons)} "
+                f"Suspect {names}: a value that defines the outcome, a second outcome, something "
+                "recorded after it or an identifier sorted by it. Do not use this list at the bedside "
+                "until you know it is measured before the outcome.",
+                icon=":material/report:",
+            )
+            if prepared is not None and set(too_good.questions) <= set(map(str, prepared.X.columns)):
+                st.button(
+                    f"Retrain without {', '.join(too_good.questions)}",
+                    key="w_train_retrain_without", type="primary", on_click=retrain_without,
+                    args=(too_good.questions, " ".join(too_good.reasons)),
+                )
         length = list_end_text(model)
         if length:
             st.markdown(f"**Length.** {length}")

@@ -32,6 +32,8 @@ from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.modelcard import model_metadata
 from psl_triage.questions import percent
 from psl_triage.store import slugify
+from psl_triage.too_good import METADATA_KEY as TOO_GOOD_KEY
+from psl_triage.too_good import too_good_to_be_true
 
 SCORE_SET_PRESETS = {
     "paper": PAPER_SETUP["score_set"],
@@ -288,7 +290,7 @@ def split_rows(X, y, test_fraction, seed):
     return parts
 
 
-def train_list(prepared, data_name, options, progress=None):
+def train_list(prepared, data_name, options, progress=None, column_roles=None):
     """Split prepared data, fit a list on the training rows and describe it.
 
     Parameters
@@ -298,6 +300,9 @@ def train_list(prepared, data_name, options, progress=None):
     options : TrainingOptions
     progress : callable or None
         ``progress(stage, n_stages)`` after each learned stage.
+    column_roles : dict or None
+        :func:`psl_triage.roles.roles_record`: the columns proposed out of the list, why, and
+        whether the user put them back; saved as ``"column_roles"``.
 
     Returns
     -------
@@ -305,7 +310,8 @@ def train_list(prepared, data_name, options, progress=None):
     metadata : dict
         :func:`psl_triage.modelcard.model_metadata` with train (and test) measures,
         ``"decision"`` (the options' M), ``"training_options"`` (the options and the
-        numbers of train and test rows) and ``"source": "trained"``.
+        numbers of train and test rows), ``"source": "trained"``, ``"column_roles"`` when given,
+        and :data:`psl_triage.too_good.METADATA_KEY` when the list is too good to be true.
     """
     X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, options.test_fraction, options.seed)
     model = options.estimator().fit(X_train, y_train, progress=progress)
@@ -318,9 +324,13 @@ def train_list(prepared, data_name, options, progress=None):
         cost_ratio=options.cost_ratio,
         extra={
             "training_options": training_options, "source": "trained",
+            **({"column_roles": column_roles} if column_roles is not None else {}),
             **({UNIT_KEY: options.cost_unit} if options.question_costs else {}),
         },
     )
+    warning = too_good_to_be_true(metadata, model.features_)
+    if warning is not None:
+        metadata[TOO_GOOD_KEY] = warning.record()
     return model, metadata
 
 

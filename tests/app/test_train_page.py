@@ -304,3 +304,31 @@ def test_the_nested_criterion_is_offered_with_an_honest_label_and_reaches_the_le
     assert page.session_state["trained_model"].loss == "nested_cv_brier"
     assert page.session_state["trained_metadata"]["training_options"]["loss"] == "nested_cv_brier"
     assert "a custom mix of the paper's and the recommended options" in texts(page.caption)
+
+
+def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(project_root):
+    import numpy as np
+
+    from psl_triage.demo import load_demo
+
+    df, meta = load_demo()
+    df = df.assign(echo_result=np.where(df[meta.outcome] == meta.positive_class, 0.9, 0.1))
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60).run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="w_upload").set_value(("heart.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.selectbox(key=f"w_outcome_v{at.session_state['dataset_version']}").set_value(meta.outcome).run()
+    assert "echo_result" in at.session_state["flagged_columns"]  # proposed out: the user puts it back
+    at.button(key=f"w_put_back_v{at.session_state['dataset_version']}::{meta.outcome}::echo_result").click().run()
+    assert "echo_result" in at.session_state["prepared"].X
+    at.switch_page(TRAIN_PAGE).run()
+    click_train(at)
+    assert not at.exception
+    assert "Too good to be true" in texts(at.error) and "echo_result" in texts(at.error)
+    metadata = at.session_state["trained_metadata"]
+    assert metadata["too_good_warning"]["questions"] == ["echo_result"]
+    assert metadata["column_roles"]["echo_result"]["kept"] is True
+    at.button(key="w_train_retrain_without").click().run()
+    assert not at.exception and not at.error
+    assert "echo_result" not in at.session_state["trained_model"].features_
+    assert "too_good_warning" not in at.session_state["trained_metadata"]
+    assert at.session_state["column_types"]["echo_result"] == "ignore"

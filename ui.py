@@ -8,6 +8,7 @@ import logging
 import os
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
@@ -15,6 +16,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note, saved_cost_ratio
 from psl_triage.data import upload_limit_mb
+from psl_triage.store import list_models, load_model
 from psl_triage.text import md
 
 logger = logging.getLogger("psl_triage")
@@ -167,3 +169,95 @@ def table_uploader(what: str, key: str):
         max_upload_size=limit_mb,
     )
     return uploaded, limit_mb
+
+
+def kept_upload(uploaded, key: str):
+    """The table uploaded on a page, kept in the session across page switches.
+
+    Streamlit forgets a file uploader's file when the user opens another page; the file's
+    name and bytes are kept under ``key`` until another file is uploaded.
+
+    Returns
+    -------
+    (name, data) of the current or last upload, or None before any.
+    """
+    if uploaded is not None:
+        st.session_state[key] = (uploaded.name, uploaded.getvalue())
+    return st.session_state.get(key)
+
+
+TRAINED = "trained"
+"""The list picker's option for the list on the Train page (the others are saved files' paths)."""
+
+
+@st.cache_resource(show_spinner=False)
+def cached_model(path: str, modified: float):
+    """A saved model; files are never overwritten, the time only guards against a replaced file."""
+    return load_model(path)
+
+
+def list_options() -> tuple[dict[str, str], list[str]]:
+    """The lists a page can use: the Train page's (if any), then every saved file, newest first.
+
+    Returns
+    -------
+    options : dict of str to str
+        :data:`TRAINED` or a file's path -> its label.
+    problems : list of str
+        Files of the store that were skipped, with why.
+    """
+    stored, problems = list_models()
+    options = {}
+    if st.session_state.get("trained_model") is not None:
+        metadata = st.session_state.get("trained_metadata") or {}
+        saved = f"v{metadata['version']}" if "version" in metadata else "not saved"
+        options[TRAINED] = f"The list on the Train page: {metadata.get('name') or 'just trained'} ({saved})"
+    options.update({str(entry.path): entry.label for entry in stored})
+    return options, problems
+
+
+def chosen_list(choice: str):
+    """(model, metadata, name, version) of an option of :func:`list_options`."""
+    if choice == TRAINED:
+        metadata = st.session_state.get("trained_metadata") or {}
+        model = st.session_state.trained_model
+        return model, metadata, metadata.get("name") or "List just trained", metadata.get("version", "not saved")
+    model = cached_model(choice, Path(choice).stat().st_mtime)
+    metadata = getattr(model, "metadata_", None) or {}
+    return model, metadata, metadata.get("name") or Path(choice).stem, metadata.get("version", "?")
+
+
+def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
+    """The select box of the list a page uses: the Train page's or any saved one.
+
+    A list trained or loaded on the Train page since the page's last visit becomes the choice;
+    otherwise the choice persists across page switches (``"<prefix>_model_choice"``, with
+    ``"<prefix>_seen_trained"``). Without any list the page shows ``empty_hint`` with a link
+    to Train and stops; a saved file that cannot be used is reported and the page stops.
+
+    Returns
+    -------
+    (model, metadata, name, version)
+    """
+    ss = st.session_state
+    options, problems = list_options()
+    for problem in problems:
+        st.caption(f"{md(problem)}.")
+    if not options:
+        st.info(empty_hint)
+        link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
+        st.stop()
+    trained = ss.get("trained_model")
+    if trained is not None and ss.get(f"{prefix}_seen_trained") is not trained:
+        ss[f"{prefix}_seen_trained"] = trained  # a list trained or loaded since the last visit comes first
+        ss[f"{prefix}_model_choice"] = TRAINED
+    if ss.get(f"{prefix}_model_choice") not in options:
+        ss[f"{prefix}_model_choice"] = next(iter(options))
+    choice = st.selectbox(
+        label, list(options), format_func=options.get, key=f"{prefix}_model_choice", persist_state="session"
+    )
+    try:
+        return chosen_list(choice)
+    except (OSError, PSLError) as exc:
+        st.error(f"This saved model cannot be used: {md(exc)}. Choose another one.")
+        st.stop()

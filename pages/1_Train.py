@@ -21,7 +21,8 @@ Session state written, the contract with the later pages (Triage, ...):
 Internal to this page: ``"train_origin"`` (one sentence: where the current list comes from),
 ``"train_saved"`` (the last save's message for the current list, or None),
 ``"train_load_message"`` (the last upload's outcome: dict with "kind" and "text")
-and the widget keys ``"w_train_*"``, which keep their values across page switches.
+and the widget keys ``"w_train_*"``, which keep their values across page switches
+(``"w_train_open_choice"``: a saved list to open from the model store).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from psl_triage.costs import (
 )
 from psl_triage.data import prepare_training_data
 from psl_triage.roles import ROLES, Role, roles_record
-from psl_triage.store import model_dir, save_model
+from psl_triage.store import list_models, load_model, model_dir, save_model
 from psl_triage.text import md
 from psl_triage.too_good import recorded_warning
 from psl_triage.training import (
@@ -575,6 +576,18 @@ st.file_uploader(
     on_change=load_uploaded_model,
     key="w_train_upload",
 )
+stored_lists, _ = list_models()
+if stored_lists:
+    labels = {str(entry.path): entry.label for entry in stored_lists}
+    opened = st.selectbox(
+        "Or open a list saved in the model store", list(labels), format_func=labels.get, index=None,
+        placeholder="Choose a saved list", key="w_train_open_choice",
+    )
+    if st.button("Open the saved list", key="w_train_open", disabled=opened is None):
+        with shown_errors("opening the saved list"):
+            loaded_list = load_model(opened)
+            make_current(loaded_list, dict(loaded_list.metadata_ or {}), f"Opened from the model store: {labels[opened]}.")
+            st.rerun()
 message = ss.get("train_load_message")
 if message:
     (st.error if message["kind"] == "error" else st.info)(md(message["text"]))

@@ -10,7 +10,7 @@ Session state. The page reads ``"trained_model"`` and ``"trained_metadata"`` (se
 its own keys all start with ``"triage_"``. Nothing about a patient leaves this state (the
 session's memory on the server): it is never written to disk or sent anywhere.
 
-``"triage_model_choice"``  widget: "trained" or the path of a saved model file.
+``"triage_model_choice"``  widget: "trained" or the path of a saved model file (ui.list_picker).
 ``"triage_cost_ratio_v<N>"`` widget: M, the cost of a missed case relative to a false alarm;
                            it starts at the chosen list's saved M and a new list gets a new N
                            (ui.cost_ratio_input, with ``"triage_cost_ratio_list"`` and
@@ -44,7 +44,6 @@ Everything below the settings is a fragment (``st.fragment``): an answer reruns 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -53,7 +52,6 @@ from psl_core.binarization import NUMERIC
 from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
 from psl_core.costs import default_change_value
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN, StageBands, triage_step
-from psl_core.errors import PSLError
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text, cost_unit, spent
 from psl_triage.questions import (
@@ -78,12 +76,10 @@ from psl_triage.questions import (
     triage_steps,
 )
 from psl_triage.record import record_text, triage_record
-from psl_triage.store import list_models, load_model
 from psl_triage.text import md
 from psl_triage.training import no_gain_note, readable_columns
-from ui import cost_ratio_input, link, timed
+from ui import cost_ratio_input, list_picker, timed
 
-TRAINED = "trained"
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)
 BASIS_LABELS = {
     "upper": "Risk-averse: the upper end of the interval",
@@ -102,12 +98,6 @@ BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down lis
 ANSWER_BUTTONS_CSS = "<style>.st-key-triage_answer_buttons button { min-height: 44px; }</style>"
 
 ss = st.session_state
-
-
-@st.cache_resource(show_spinner=False)
-def cached_model(path: str, modified: float):
-    """A saved model; files are never overwritten, the time only guards against a replaced file."""
-    return load_model(path)
 
 
 def restart() -> None:
@@ -169,32 +159,6 @@ def list_questions(model, columns):
     return ss.triage_questions[2]
 
 
-def model_options() -> tuple[dict[str, str], list[str]]:
-    stored, problems = list_models()
-    options = {}
-    if ss.get("trained_model") is not None:
-        metadata = ss.get("trained_metadata") or {}
-        saved = f"v{metadata['version']}" if "version" in metadata else "not saved"
-        options[TRAINED] = f"The list on the Train page: {metadata.get('name') or 'just trained'} ({saved})"
-    options.update({str(entry.path): entry.label for entry in stored})
-    return options, problems
-
-
-def chosen_model(choice: str):
-    """(model, metadata, name, version) of the chosen option."""
-    if choice == TRAINED:
-        metadata = ss.get("trained_metadata") or {}
-        model = ss.trained_model
-        return model, metadata, metadata.get("name") or "List just trained", metadata.get("version", "not saved")
-    model = cached_model(choice, Path(choice).stat().st_mtime)
-    metadata = getattr(model, "metadata_", None) or {}
-    return model, metadata, metadata.get("name") or Path(choice).stem, metadata.get("version", "?")
-
-
-def link_to_train() -> None:
-    link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
-
-
 # --- page ------------------------------------------------------------------------------------
 
 st.set_page_config(page_title="Triage · PSL Triage", page_icon="🩺", layout="centered")
@@ -207,36 +171,16 @@ st.markdown(
     "Answer one question at a time. After each answer the list shows the risk with its "
     "uncertainty and stops once further answers are unlikely to change the outcome."
 )
-options, problems = model_options()
-for problem in problems:
-    st.caption(f"{md(problem)}.")
-if not options:
-    st.info(
-        "There is no list to triage with yet. Train one (or load a model file) on the **Train** "
-        "page; it appears here straight away."
-    )
-    link_to_train()
-    st.stop()
-
-trained = ss.get("trained_model")
-if trained is not None and ss.get("triage_seen_trained") is not trained:
-    ss.triage_seen_trained = trained  # a list trained or loaded since the last visit comes first
-    ss.triage_model_choice = TRAINED
-if ss.get("triage_model_choice") not in options:
-    ss.triage_model_choice = next(iter(options))
-choice = st.selectbox(
-    "Scoring list", list(options), format_func=options.get, key="triage_model_choice", persist_state="session"
+model, metadata, model_name, model_version = list_picker(
+    "triage",
+    "There is no list to triage with yet. Train one (or load a model file) on the **Train** "
+    "page; it appears here straight away.",
 )
 st.caption(
     ":material/lock: Nothing about the patient is stored: the answers are kept only in this "
     "session's memory, never written to disk or sent anywhere, and are gone when you restart or "
     "close the tab. Download the record below to keep it."
 )
-try:
-    model, metadata, model_name, model_version = chosen_model(choice)
-except (OSError, PSLError) as exc:
-    st.error(f"This saved model cannot be used: {md(exc)}. Choose another one.")
-    st.stop()
 if ss.get("triage_model_ref") is not model:
     ss.triage_model_ref = model
     ss.pop("triage_change_value", None)  # the value of a changed outcome starts at the new list's default

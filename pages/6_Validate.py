@@ -1,17 +1,20 @@
-"""Validate: the current list on another site's table, and recalibration there.
+"""Validate: a list on another site's table, and recalibration there.
 
 The page reads widgets, calls :mod:`psl_triage.validation` and :mod:`psl_core.validation`,
-and renders: upload a second labelled table, match the columns the list asks about (by
+and renders: choose the list (the Train page's or any saved one; the page names it), upload
+a second labelled table (kept when the user opens another page), match the columns the list asks about (by
 name; the user maps the rest), choose the outcome and its positive values, read the report
 (calibration-in-the-large, calibration slope, Brier score and AUC with bootstrap intervals,
 the reliability plot, every stage's figures) and, if asked, recalibrate the list at this
 site and save it as a new version in the model store.
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
-widget keys ``"validate_upload"``, ``"validate_map_<column>"``, ``"validate_outcome"``,
+widget keys ``"validate_model_choice"`` (with ``"validate_seen_trained"``, ui.list_picker),
+``"validate_upload"``, ``"validate_table"`` (the upload's name and bytes, ui.kept_upload), ``"validate_map_<column>"``, ``"validate_outcome"``,
 ``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
 ``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"``;
-``"validate_saved"`` (dict: the recalibrated list, its metadata, the saved file's message);
+``"validate_saved"`` (dict: the list it came from, the recalibrated list, its metadata, the
+saved file's message);
 and, when the user chooses to use the recalibrated list, ``"trained_model"``,
 ``"trained_metadata"`` and ``"train_origin"`` (Train's contract).
 """
@@ -28,10 +31,13 @@ from psl_core.validation import (
     validation_report,
 )
 from psl_triage.data import count_classes, load_table
+from psl_triage.modelcard import list_identity
 from psl_triage.plots import reliability_figure
+from psl_triage.text import md
 from psl_triage.training import default_model_name
 from psl_triage.validation import (
     NOT_AVAILABLE,
+    looks_like_training,
     match_columns,
     measures_table,
     needed_columns,
@@ -43,7 +49,7 @@ from psl_triage.validation import (
     slope_words,
     unit_checks,
 )
-from ui import csv_download, required_list, shown_errors, table_uploader
+from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
 
 ss = st.session_state
 
@@ -67,28 +73,37 @@ st.set_page_config(page_title="Validate · PSL Triage", page_icon="🩺", layout
 st.title("Validate at another site")
 st.markdown(
     "A list learned at one hospital may not fit another: a different case mix, other habits of "
-    "measuring. Upload a labelled table from the other site to see how the current list does "
+    "measuring. Upload a labelled table from the other site to see how a list does "
     "there, and, if its risks are off, re-estimate them from that table: the questions and "
     "points stay, the probabilities become the new site's."
 )
 
-model = required_list(": this page judges it on another site's table")
-metadata = ss.get("trained_metadata") or {}
+model, metadata, _, _ = list_picker(
+    "validate",
+    "There is no list to validate yet. Train one (or load a model file) on the **Train** page, "
+    "or save one there; every saved list can be chosen here.",
+    "List to validate",
+)
+st.markdown(f"Validating {list_identity(metadata)}")
 
 st.header("1. The other site's table")
 uploaded, limit_mb = table_uploader(
     " with the same questions and the outcome, one row per patient", "validate_upload"
 )
-if uploaded is None:
+site = kept_upload(uploaded, "validate_table")
+if site is None:
     st.info("Upload a table to validate the list on.")
     st.stop()
+site_name, site_bytes = site
+if uploaded is None:
+    st.caption(f"Using {md(site_name)}, uploaded earlier in this session; upload another table to replace it.")
 loaded = None
 with shown_errors("reading the table"):
-    loaded = read_upload(uploaded.getvalue(), uploaded.name, limit_mb)
+    loaded = read_upload(site_bytes, site_name, limit_mb)
 if loaded is None:
     st.stop()
 frame = loaded.frame
-st.caption(f"{uploaded.name}: {len(frame)} rows, {len(frame.columns)} columns.")
+st.caption(f"{md(site_name)}: {len(frame)} rows, {len(frame.columns)} columns.")
 for note in loaded.notes:
     st.caption(note)
 
@@ -138,6 +153,9 @@ if table is None:
     st.stop()
 for note in table.notes:
     st.caption(note)
+same = looks_like_training(metadata, table)
+if same:
+    st.warning(same, icon=":material/warning:")
 for warning in unit_checks(metadata, table):
     st.warning(warning)
 
@@ -201,15 +219,15 @@ else:
     if st.button("Recalibrate at this site and save as a new version", key="validate_recalibrate", type="primary"):
         with shown_errors("recalibrating the list"):
             new, new_metadata, stored = save_recalibrated(
-                model, metadata, table, uploaded.name, int(keep), name,
+                model, metadata, table, site_name, int(keep), name,
             )
             after = stagewise_validation(new, table.X, table.y).loc[min(stage, int(keep))]
             ss.validate_saved = {
-                "model": new, "metadata": new_metadata, "after": after,
+                "from": model, "model": new, "metadata": new_metadata, "after": after,
                 "message": f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}.",
             }
     saved = ss.get("validate_saved")
-    if saved:
+    if saved and saved.get("from") is model:
         st.success(saved["message"])
         after = saved["after"]
         st.markdown(
@@ -228,6 +246,6 @@ else:
         )
         if st.button("Use the recalibrated list in this session", key="validate_use"):
             ss.trained_model, ss.trained_metadata = saved["model"], saved["metadata"]
-            ss.train_origin = f"Recalibrated at another site ({uploaded.name}); {saved['message']}"
+            ss.train_origin = f"Recalibrated at another site ({site_name}); {saved['message']}"
             ss.validate_saved = None
             st.rerun()

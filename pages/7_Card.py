@@ -1,12 +1,13 @@
-"""Card: the current list on one printed page, and its model report.
+"""Card: a list on one printed page, and its model report.
 
-The page reads widgets, calls :mod:`psl_triage.card` and renders: how many questions the
+The page reads widgets, calls :mod:`psl_triage.card` and renders: which list (the Train
+page's or any saved one, ui.list_picker), how many questions the
 card holds (the recommended length by default) and M (the list's saved M by default), the
 card as the browser will print it, and two downloads: the card (HTML, print it from the
 browser or save it as PDF) and the model report (HTML, the TRIPOD items the app knows).
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
-widget keys ``"card_stage"``, ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
+widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage"``, ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
 ``"card_download_card"`` and ``"card_download_report"``.
 """
@@ -16,8 +17,9 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_triage.card import card_html, card_stage, report_html
+from psl_triage.modelcard import list_identity
 from psl_triage.training import default_model_name, download_file_name
-from ui import cost_ratio_input, required_list, shown_errors
+from ui import cost_ratio_input, list_picker, shown_errors
 
 ss = st.session_state
 
@@ -31,8 +33,13 @@ st.markdown(
     "data came from, who, which outcome, which predictors, how many patients, how well it did."
 )
 
-model = required_list(": this page prints it")
-metadata = ss.get("trained_metadata") or {}
+model, metadata, _, _ = list_picker(
+    "card",
+    "There is no list to print yet. Train one (or load a model file) on the **Train** page, or "
+    "save one there; every saved list can be chosen here.",
+    "List to print",
+)
+st.markdown(list_identity(metadata))
 
 left, right = st.columns(2)
 n_questions = len(model.literals_)

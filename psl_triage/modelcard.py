@@ -12,6 +12,7 @@ import numpy as np
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.metrics import stagewise_metrics
+from psl_triage.text import md
 
 RANGE_QUANTILES = {"min": 0.0, "q05": 0.05, "q25": 0.25, "median": 0.5, "q75": 0.75, "q95": 0.95, "max": 1.0}
 """Quantiles of a numeric column recorded at training (``"training_range"``): another
@@ -104,3 +105,35 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
             }
     meta.update(extra or {})
     return meta
+
+
+def list_identity(metadata):
+    """Which list this is, in one Markdown sentence: name, version, what it was trained on
+    and, for a recalibrated list, where (names from the file escaped).
+
+    For example "**Heart** (version 2, saved 2026-01-02 10:00), trained on heart.csv
+    (297 patients); recalibrated at site-b.csv (412 patients)."
+    """
+    metadata = metadata if isinstance(metadata, dict) else {}
+    name = metadata.get("name") if isinstance(metadata.get("name"), str) and metadata.get("name") else None
+    version = metadata.get("version")
+    created = metadata.get("created") if isinstance(metadata.get("created"), str) else ""
+    saved = (
+        f"version {version}" + (f", saved {md(created[:16].replace('T', ' '))}" if created else "")
+        if isinstance(version, int) and not isinstance(version, bool) else "not saved yet"
+    )
+    text = f"**{md(name) if name else 'An unnamed list'}** ({saved})"
+    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+    if isinstance(dataset.get("name"), str) and dataset["name"]:
+        rows = dataset.get("n_rows")
+        text += f", trained on {md(dataset['name'])}" + (
+            f" ({rows} patients)" if isinstance(rows, int) and not isinstance(rows, bool) else ""
+        )
+    origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else {}
+    table = origin.get("table") if isinstance(origin.get("table"), dict) else {}
+    if isinstance(table.get("name"), str) and table["name"]:
+        rows = table.get("n_rows")
+        text += f"; recalibrated at {md(table['name'])}" + (
+            f" ({rows} patients)" if isinstance(rows, int) and not isinstance(rows, bool) else ""
+        )
+    return text + "."

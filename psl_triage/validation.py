@@ -31,6 +31,7 @@ from psl_core.errors import DataError
 from psl_core.validation import MEASURE_LABELS, MEASURES, recalibrate
 from psl_triage.data import count_classes, guess_positive_class, value_label
 from psl_triage.store import save_model
+from psl_triage.text import md
 from psl_triage.training import default_model_name
 
 UNIT_FACTOR = 3.0
@@ -302,6 +303,57 @@ def unit_checks(metadata, table):
             "the model card by hand."
         )
     return warnings
+
+
+def _whole(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def looks_like_training(metadata, table):
+    """A warning when the site's table looks like the list's own training data, else None.
+
+    It looks so when it has as many patients as the training table (before or after rows
+    with missing values were left out) and every numeric column the list asks about has the
+    training minimum and maximum and, within 1 % of that range, the training median (or,
+    without numeric columns to compare, as many positive patients). Validating a list on
+    the patients it learned from says nothing about another site.
+
+    Returns
+    -------
+    str or None
+        Markdown, names escaped.
+    """
+    dataset = (metadata or {}).get("dataset")
+    dataset = dataset if isinstance(dataset, dict) else {}
+    sizes = {_whole(dataset.get("n_rows")), _whole(dataset.get("n_rows_source"))} - {None}
+    n_rows = len(table.y)
+    if n_rows not in sizes:
+        return None
+    compared = 0
+    for name, info in _columns_meta(metadata).items():
+        limits = info.get("training_range") if isinstance(info, dict) else None
+        if name not in table.X.columns or not isinstance(limits, dict):
+            continue
+        values = pd.to_numeric(table.X[name], errors="coerce").to_numpy(dtype=float)
+        values = values[np.isfinite(values)]
+        try:
+            low, mid, high = (float(limits[k]) for k in ("min", "median", "max"))
+        except (KeyError, TypeError, ValueError):
+            continue
+        if not len(values):
+            return None
+        if values.min() != low or values.max() != high or abs(np.median(values) - mid) > 0.01 * (high - low):
+            return None
+        compared += 1
+    if not compared and _whole(dataset.get("n_positive")) != int(table.y.sum()):
+        return None
+    trained_on = dataset.get("name") if isinstance(dataset.get("name"), str) else "its training table"
+    return (
+        f"This table looks like the list's own training data ({md(trained_on)}): {n_rows} patients, as many as "
+        "that table, " + ("and the same ranges and medians of its numeric columns" if compared else
+                              "with as many positive") + ". Judged on the patients it learned from, a list "
+        "looks better than it will at another site: upload the other site's table."
+    )
 
 
 def _fmt(value, digits=3):

@@ -15,7 +15,8 @@ def trained(demo_prepared):
     return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
 
 
-def test_without_a_list_the_page_says_where_to_get_one():
+def test_without_a_list_the_page_says_where_to_get_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))  # an empty store
     at = AppTest.from_file(PAGE, default_timeout=30).run()
     assert not at.exception and any("Train" in info.value for info in at.info)
 
@@ -32,3 +33,14 @@ def test_the_card_and_report_are_offered_and_follow_the_choices(trained):
     assert not at.exception and not at.error
     at.number_input(key=f"card_cost_ratio_v{at.session_state['card_cost_ratio_version']}").set_value(3.0).run()
     assert not at.exception and not at.error
+
+
+def test_a_saved_list_prints_without_one_on_the_train_page(trained, isolated_model_dir):
+    from psl_triage.store import save_model
+
+    stored = save_model(trained[0], "Card page test", trained[1])
+    at = AppTest.from_file(PAGE, default_timeout=60).run()  # a fresh session
+    at.selectbox(key="card_model_choice").set_value(str(stored.path)).run()
+    assert not at.exception and not at.error
+    assert len(at.get("download_button")) == 2
+    assert any("Card page test" in markdown.value for markdown in at.markdown)

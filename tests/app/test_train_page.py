@@ -332,3 +332,19 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
     assert "echo_result" not in at.session_state["trained_model"].features_
     assert "too_good_warning" not in at.session_state["trained_metadata"]
     assert at.session_state["column_types"]["echo_result"] == "ignore"
+
+
+def test_a_list_in_the_model_store_opens_as_the_current_list(project_root, demo_prepared, tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    from psl_triage.store import save_model
+    from psl_triage.training import TrainingOptions, train_list
+
+    model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(max_stages=2))
+    stored = save_model(model, "Stored list", metadata, tmp_path)
+    at = open_train_page(project_root)  # a new session, without data
+    at.selectbox(key="w_train_open_choice").set_value(str(stored.path)).run()
+    at.button(key="w_train_open").click().run()
+    assert not at.exception and not at.error
+    assert at.session_state["trained_metadata"]["name"] == "Stored list"
+    assert at.session_state["trained_model"].to_json() == stored.path.read_text(encoding="utf-8")
+    assert "Opened from the model store" in texts(at.caption)

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.store import save_model
+from psl_triage.text import shown
 from psl_triage.training import TrainingOptions, train_list
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,8 @@ def open_page(trained):
     return at
 
 
-def test_without_a_list_the_page_says_where_to_get_one():
+def test_without_a_list_the_page_says_where_to_get_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))  # an empty store
     at = AppTest.from_file(PAGE, default_timeout=30).run()
     assert not at.exception
     assert any("Train" in info.value for info in at.info)
@@ -94,3 +96,49 @@ def test_an_unreadable_upload_is_an_error_not_a_traceback(trained):
     at = open_page(trained)
     at.file_uploader(key="validate_upload").set_value(("broken.csv", b"\x00\x01\x02" * 50, "text/csv")).run()
     assert not at.exception and at.error
+
+
+def cleveland_csv():
+    return (ROOT / "datasets" / "heart_cleveland.csv").read_bytes()
+
+
+def test_the_page_names_the_list_it_validates(trained):
+    at = open_page(trained)
+    named = shown(" ".join(markdown.value for markdown in at.markdown))
+    assert "Validating **Validate page test** (version 1" in named
+    assert "trained on Heart disease (UCI, Cleveland) (297 patients)" in named
+
+
+def test_any_saved_list_can_be_validated_without_one_on_the_train_page(trained, isolated_model_dir):
+    at = AppTest.from_file(PAGE, default_timeout=90).run()  # a fresh session: no list on Train
+    assert not at.exception
+    path = str(isolated_model_dir / "validate-page-test-v1.json")
+    at.selectbox(key="validate_model_choice").set_value(path).run()
+    assert not at.exception and not at.error
+    assert "Validating **Validate page test** (version 1" in shown(" ".join(m.value for m in at.markdown))
+    at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    assert not at.exception and not at.error and at.table  # judged
+
+
+def test_the_training_table_itself_is_flagged(trained):
+    at = open_page(trained)
+    at.file_uploader(key="validate_upload").set_value(("cleveland.csv", cleveland_csv(), "text/csv")).run()
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    at.multiselect(key="validate_positive").set_value([1, 2, 3, 4]).run()
+    assert not at.exception
+    assert any("looks like the list's own training data" in warning.value for warning in at.warning)
+    at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    assert not any("own training data" in warning.value for warning in at.warning)
+
+
+def test_the_upload_stays_when_the_user_comes_back_from_another_page(trained):
+    at = open_page(trained)
+    at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    at.file_uploader(key="validate_upload").set_value(None).run()  # Streamlit forgets the file on a page switch
+    assert not at.exception
+    assert not any("Upload a table" in info.value for info in at.info)
+    assert any("hungary.csv, uploaded earlier" in shown(caption.value) for caption in at.caption)
+    assert at.selectbox(key="validate_outcome").value == "num"

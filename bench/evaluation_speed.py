@@ -5,6 +5,7 @@ Run from the repository root with the project's python:
     python bench/evaluation_speed.py                  # demo and breast cancer, 100 splits, 1 and all cores
     python bench/evaluation_speed.py --datasets demo --splits 20 --jobs -1
     python bench/evaluation_speed.py --max-stages 8
+    python bench/evaluation_speed.py --datasets demo --jobs -1 --evidence-ratio
 
 Datasets: ``demo`` (the bundled 303-patient heart data as the app prepares it: 297 rows x
 13 columns) and ``breast_cancer`` (scikit-learn's 569 x 30 table, 1 = malignant). The
@@ -12,7 +13,9 @@ list is psl_core's default setup (``ProbabilisticScoringList()``, every stage me
 as the page runs it). For each ``--jobs`` value a warm-up run of 2 splits comes first
 (numba's kernels loaded, joblib's worker processes started: printed as "start-up"); then
 :func:`psl_core.evaluation.monte_carlo_cv` with every stage measured for the list and both
-logistic-regression baselines, and the three-way view at its default confidence levels.
+logistic-regression baselines, the three-way view at its default confidence levels, and
+the decision curves and held-out calibration (``--evidence-ratio`` times the same run
+without them: their share of the time).
 Wall time depends on what else runs on the machine (the load average is printed); CPU
 time counts this process and its worker processes (psutil) and is the steadier figure.
 """
@@ -64,9 +67,9 @@ def cpu_seconds():
     return total
 
 
-def timed(X, y, make_model, n_splits, n_jobs):
+def timed(X, y, make_model, n_splits, n_jobs, evidence=True):
     wall, cpu = time.perf_counter(), cpu_seconds()
-    result = monte_carlo_cv(X, y, make_model, n_splits=n_splits, n_jobs=n_jobs)
+    result = monte_carlo_cv(X, y, make_model, n_splits=n_splits, n_jobs=n_jobs, evidence=evidence)
     return result, time.perf_counter() - wall, cpu_seconds() - cpu
 
 
@@ -77,6 +80,8 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, -1],
                         help="n_jobs values to time (default: 1 and -1, every core)")
     parser.add_argument("--max-stages", type=int, default=None, help="default: every feature")
+    parser.add_argument("--evidence-ratio", action="store_true",
+                        help="also time each run without the decision curves and held-out calibration")
     args = parser.parse_args(argv)
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
@@ -102,6 +107,11 @@ def main(argv=None):
             print(f"  n_jobs={n_jobs:>2}: {wall:6.2f} s wall, {cpu:6.2f} s CPU "
                   f"({1000 * wall / args.splits:.0f} ms wall per split; start-up {start_up:.2f} s; "
                   f"lists of {stages.min()}-{stages.max()} stages{same})", flush=True)
+            if args.evidence_ratio:
+                _, plain_wall, plain_cpu = timed(X, y, make_model, args.splits, n_jobs, evidence=False)
+                print(f"  without decision curves and calibration: {plain_wall:6.2f} s wall, "
+                      f"{plain_cpu:6.2f} s CPU; with them / without: {wall / plain_wall:.2f} wall, "
+                      f"{cpu / plain_cpu:.2f} CPU", flush=True)
     load = os.getloadavg()
     print(f"\nload average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

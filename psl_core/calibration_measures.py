@@ -267,3 +267,46 @@ def calibration_hierarchy(y, p, confidence=0.95):
         "slope": weak["slope"],
         **{name: (float(errors[i]), np.nan, np.nan) for i, name in enumerate(("ici", "e50", "e90", "emax"))},
     }
+
+
+RISK_GRID = expit(np.linspace(logit(0.005), logit(0.995), GRID_POINTS))
+"""Where held-out calibration curves of different splits are drawn, to be averaged."""
+
+
+def held_out_calibration(y, p, risk=RISK_GRID):
+    """The hierarchy's estimates and the flexible curve at fixed risks, without intervals.
+
+    For the Monte Carlo splits (:func:`psl_core.evaluation.monte_carlo_cv`): cheap (one
+    fit per measure), and the curves of different splits share their x values.
+
+    Returns
+    -------
+    estimates : ndarray of shape (len(HIERARCHY),)
+        NaN where a measure does not exist (one outcome only; no spread in p for the slope
+        and the curve).
+    curve : ndarray of shape (len(risk),)
+        The curve at ``risk``; NaN outside the range of p.
+    """
+    y = np.asarray(y)
+    p = np.asarray(p, dtype=float)
+    estimates = np.full(len(HIERARCHY), np.nan)
+    curve = np.full(len(risk), np.nan)
+    if y.min() == y.max():
+        return estimates, curve
+    expected = p.sum()
+    estimates[0] = y.sum() / expected if expected > 0 else np.nan
+    estimates[1] = calibration_intercept(y, p)
+    lp = _log_odds(p)
+    if np.ptp(lp) == 0:
+        errors = np.abs(y.mean() - p)
+        estimates[3:] = _summary(errors)
+        return estimates, curve
+    estimates[2] = calibration_slope(y, p)
+    knots = spline_knots(lp)
+    basis = spline_basis(lp, knots)
+    w = _curve_fit(basis, y)
+    estimates[3:] = _summary(_errors(w, basis, p))
+    risk_lp = logit(risk)
+    inside = (risk_lp >= lp.min()) & (risk_lp <= lp.max())
+    curve[inside] = expit(w[0] + spline_basis(risk_lp[inside], knots) @ w[1:])
+    return estimates, curve

@@ -53,6 +53,7 @@ _BASELINES = ((LR_REGULARIZED, 1.0), (LR_UNREGULARIZED, np.inf))
 
 FIXED_STAGE = "fixed stage"
 STEPWISE = "bedside stop rule"
+STEPWISE_COSTED = "bedside stop rule, question costs counted"
 THREE_WAY_LEVELS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
 THREE_WAY_MEASURES = ("coverage", "accuracy", "expected_loss", "questions")
 Z_95 = 1.96
@@ -344,11 +345,31 @@ class CVResult:
         See :func:`monte_carlo_cv`.
     settings : dict
         The arguments of the run (n_splits, test_size, seed, cost_ratio, confidence).
+    net_benefit : pandas.DataFrame
+        Tidy: split, stage, method, threshold, value. The held-out net benefit
+        (:mod:`psl_core.decision_curve`) of every stage of the list and of both baselines
+        (acting where p > t) at :data:`psl_core.decision_curve.THRESHOLD_GRID` and at
+        1 / (1 + M); ``"Treat all"`` (stage NA); the bedside stop rule's point (method
+        :data:`STEPWISE`, stage NA, only at 1 / (1 + M): ruled in, or uncertain on the
+        risk-averse basis, is acted on) and, for a list with question costs and a value
+        of a changed outcome, :data:`STEPWISE_COSTED`: the same less the mean cost of the
+        questions asked divided by that value (a harm term in true positives).
+    calibration : pandas.DataFrame
+        Tidy: split, stage, method (the list's only), measure
+        (:data:`psl_core.calibration_measures.HIERARCHY`), value: held-out O/E,
+        calibration intercept and slope, ICI, E50, E90, Emax.
+    calibration_curves : pandas.DataFrame
+        Tidy: split, stage, risk, observed: the list's held-out flexible calibration curve
+        at :data:`psl_core.calibration_measures.RISK_GRID` (rows only within the split's
+        range of risks).
     """
 
     measures: pd.DataFrame
     three_way: pd.DataFrame
     settings: dict
+    net_benefit: pd.DataFrame = None
+    calibration: pd.DataFrame = None
+    calibration_curves: pd.DataFrame = None
 
 
 def monte_carlo_cv(
@@ -366,6 +387,7 @@ def monte_carlo_cv(
     bedside_stages=None,
     n_jobs=-1,
     change_value=None,
+    evidence=True,
 ):
     """Monte Carlo cross-validation of a list against logistic regression (paper, Sec. 5).
 
@@ -438,6 +460,10 @@ def monte_carlo_cv(
     change_value : float > 0 or None
         For lists with question costs: the bedside rule's value of a changed outcome
         (:func:`psl_core.decision.stop_stages`); None: costs do not stop the rule.
+    evidence : bool, default=True
+        Also collect the decision curves and the held-out calibration
+        (:attr:`CVResult.net_benefit`, :attr:`CVResult.calibration`,
+        :attr:`CVResult.calibration_curves`; None when False).
 
     Returns
     -------
@@ -463,7 +489,7 @@ def monte_carlo_cv(
     except ValueError as exc:
         raise DataError(f"cannot split the data {n_splits} times with test_size={test_size:g}: {exc}") from None
     threshold = decision_threshold(cost_ratio)
-    settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value)
+    settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value, bool(evidence))
     tasks = (joblib.delayed(_split_rows)(split, X, y, train, test, make_model, settings)
              for split, (train, test) in enumerate(splits))
     per_split = [None] * n_splits
@@ -483,8 +509,9 @@ def monte_carlo_cv(
                     progress(done, n_splits)
         finally:
             results.close()  # abort a stopped run now, not when it is garbage collected
-    measures = [row for rows, _ in per_split for row in rows]
-    three_way = [row for _, rows in per_split for row in rows]
+    measures = [row for rows, _, _ in per_split for row in rows]
+    three_way = [row for _, rows, _ in per_split for row in rows]
+    tables = _evidence_tables([rows for _, _, rows in per_split]) if evidence else {}
     return CVResult(
         measures=pd.DataFrame(measures, columns=["split", "stage", "method", "measure", "value"]),
         three_way=pd.DataFrame(
@@ -499,6 +526,7 @@ def monte_carlo_cv(
             "tolerance": tolerance,
             "change_value": change_value,
         },
+        **tables,
     )
 
 
@@ -530,17 +558,17 @@ def _split_rows(split, X, y, train, test, make_model, settings):
     Returns
     -------
     split : int
-    rows : (measures, three_way)
+    rows : (measures, three_way, evidence)
         The split's tidy rows (see :func:`_evaluate_split`).
     """
-    cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value = settings
+    cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value, collect = settings
     model = make_model().fit(_rows(X, train), y[train])
-    measures, three_way = [], []
+    measures, three_way, evidence = [], [], _Evidence(split) if collect else None
     _evaluate_split(
         split, model, _LiteralCache(X), y, train, test, cost_ratio, threshold, confidence, levels,
-        measures, three_way, tolerance, bedside_stages, change_value,
+        measures, three_way, tolerance, bedside_stages, change_value, evidence,
     )
-    return split, (measures, three_way)
+    return split, (measures, three_way, evidence)
 
 
 def _rows(X, index):
@@ -564,8 +592,9 @@ def _decision_loss(positive, y, cost_ratio):
 
 
 def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, threshold, confidence,
-                    levels, measures, three_way, tolerance=DEFAULT_TOLERANCE, bedside_stages=None, change_value=None):
-    """Append one split's tidy rows to ``measures`` and ``three_way``."""
+                    levels, measures, three_way, tolerance=DEFAULT_TOLERANCE, bedside_stages=None, change_value=None,
+                    evidence=None):
+    """Append one split's tidy rows to ``measures`` and ``three_way``, its curves to ``evidence``."""
     literals = np.column_stack(
         [np.zeros(len(y), dtype=np.int64)]
         + [indicators(literal) for literal in model.literals_]
@@ -581,12 +610,16 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
         index = np.searchsorted(reachable, totals[:, k])
         p = q[index]
         rows = [(PSL, _split_measures(y_test, p, upper[main, index], cost_ratio))]
+        if evidence is not None:
+            evidence.add(k, PSL, y_test, p, threshold, calibrate=True)
         features = literals[:, 1 : k + 1].astype(float)
         for method, C in _BASELINES:
             start = np.append(coefficients[C], 0.0) if k else coefficients[C]
             coefficients[C] = fit_logistic(features[train], y[train], C, start)
             p_lr = expit(coefficients[C][0] + features[test] @ coefficients[C][1:])
             rows.append((method, _split_measures(y_test, p_lr, p_lr, cost_ratio)))
+            if evidence is not None:
+                evidence.add(k, method, y_test, p_lr, threshold)
         measures.extend(
             (split, k, method, measure, value)
             for method, values in rows
@@ -606,6 +639,81 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
         for i, level in enumerate(levels)
     ]).transpose(1, 0, 2)
     _three_way_rows(split, STEPWISE, pd.NA, levels, codes != 0, codes > 0, stop, y_test, cost_ratio, three_way)
+    if evidence is not None:
+        costs = np.concatenate([[0.0], np.cumsum(model.stage_costs_)])
+        harm = costs[stop[main]].mean() / change_value if change_value else None
+        evidence.add_bedside(y_test, codes[main] >= 0, threshold, harm)
+
+
+class _Evidence:
+    """One split's decision curves and held-out calibration, collected as arrays."""
+
+    def __init__(self, split):
+        from .decision_curve import THRESHOLD_GRID
+
+        self.split = split
+        self.grid = THRESHOLD_GRID
+        self.net_benefit = []  # (stage, method, thresholds, values)
+        self.calibration = []  # (stage, method, estimates)
+        self.curves = []  # (stage, curve at RISK_GRID)
+
+    def add(self, stage, method, y, p, threshold, calibrate=False):
+        from .calibration_measures import held_out_calibration
+        from .decision_curve import _net_benefit
+
+        thresholds = np.union1d(self.grid, [threshold])
+        self.net_benefit.append((stage, method, thresholds, _net_benefit(y, p, thresholds)))
+        if calibrate:  # the list's only: the baselines' calibration would cost half the run again
+            estimates, values = held_out_calibration(y, p)
+            self.calibration.append((stage, method, estimates))
+            self.curves.append((stage, values))
+
+    def add_bedside(self, y, acted, threshold, harm):
+        from .decision_curve import TREAT_ALL, net_benefit_of_actions, treat_all_net_benefit
+
+        thresholds = np.union1d(self.grid, [threshold])
+        self.net_benefit.append((-1, TREAT_ALL, thresholds, treat_all_net_benefit(y.mean(), thresholds)))
+        t = np.array([threshold])
+        value = net_benefit_of_actions(y, acted, threshold)
+        self.net_benefit.append((-1, STEPWISE, t, np.array([value])))
+        if harm is not None:
+            self.net_benefit.append((-1, STEPWISE_COSTED, t, np.array([value - harm])))
+
+
+def _evidence_tables(per_split):
+    """The tidy tables of :class:`CVResult` from every split's :class:`_Evidence`."""
+    from .calibration_measures import HIERARCHY, RISK_GRID
+
+    def stages(values):
+        return pd.array([pd.NA if s < 0 else s for s in values], dtype="Int64")
+
+    blocks = [(e.split, s, m, t, v) for e in per_split for s, m, t, v in e.net_benefit]
+    sizes = [len(t) for *_, t, _ in blocks]
+    net_benefit = pd.DataFrame({
+        "split": np.repeat([b[0] for b in blocks], sizes),
+        "stage": stages(np.repeat([b[1] for b in blocks], sizes)),
+        "method": np.repeat([b[2] for b in blocks], sizes),
+        "threshold": np.concatenate([b[3] for b in blocks]),
+        "value": np.concatenate([b[4] for b in blocks]),
+    })
+    rows = [(e.split, s, m, e_) for e in per_split for s, m, e_ in e.calibration]
+    n = len(HIERARCHY)
+    calibration = pd.DataFrame({
+        "split": np.repeat([r[0] for r in rows], n),
+        "stage": np.repeat([r[1] for r in rows], n),
+        "method": np.repeat([r[2] for r in rows], n),
+        "measure": np.tile(HIERARCHY, len(rows)),
+        "value": np.concatenate([r[3] for r in rows]),
+    })
+    curves = [(e.split, s, c) for e in per_split for s, c in e.curves]
+    m = len(RISK_GRID)
+    calibration_curves = pd.DataFrame({
+        "split": np.repeat([c[0] for c in curves], m),
+        "stage": np.repeat([c[1] for c in curves], m),
+        "risk": np.tile(RISK_GRID, len(curves)),
+        "observed": np.concatenate([c[2] for c in curves]),
+    }).dropna(subset=["observed"]).reset_index(drop=True)
+    return {"net_benefit": net_benefit, "calibration": calibration, "calibration_curves": calibration_curves}
 
 
 def _three_way_rows(split, rule, stage, levels, decided, positive, questions, y, cost_ratio, rows):

@@ -177,3 +177,90 @@ def test_validation_criteria_equal_pmvalsampsize(case):
     # pmvalsampsize steps its O/E standard error by 1e-4 and simulates the slope's LP: 1 %.
     assert size.criteria["observed_expected"] == pytest.approx(case["observed_expected"], rel=0.01)
     assert size.criteria["slope"] == pytest.approx(case["slope"], rel=0.01)
+
+
+# ---------------------------------------------------------------------------- Monte Carlo
+COST_RATIO = 2.0  # threshold 1/3
+
+
+@pytest.fixture(scope="module")
+def cv_split(demo_prepared):
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    from psl_core import ProbabilisticScoringList
+    from psl_core.evaluation import monte_carlo_cv
+
+    def make_list():
+        return ProbabilisticScoringList(max_stages=5)
+
+    X, y = demo_prepared.X, demo_prepared.y
+    result = monte_carlo_cv(X, y, make_list, n_splits=2, seed=3, cost_ratio=COST_RATIO, n_jobs=1)
+    train, test = next(StratifiedShuffleSplit(n_splits=2, test_size=1 / 3, random_state=3).split(np.zeros(len(y)), y))
+    return result, make_list().fit(X.iloc[train], y[train]), X.iloc[test], y[test]
+
+
+def _by_hand(y, p, t):
+    """Net benefit with a loop over patients: acted on when p > t."""
+    tp = sum(1 for yi, pi in zip(y, p) if pi > t and yi == 1)
+    fp = sum(1 for yi, pi in zip(y, p) if pi > t and yi == 0)
+    return tp / len(y) - fp / len(y) * t / (1 - t)
+
+
+def test_held_out_net_benefit_equals_a_computation_by_hand(cv_split):
+    result, model, X_test, y_test = cv_split
+    table = result.net_benefit[result.net_benefit["split"] == 0]
+    probabilities = model.stagewise_intervals(X_test)[:, :, 1]
+    for k in range(model.n_stages_):
+        rows = table[(table["stage"] == k) & (table["method"] == "PSL")]
+        assert 1 / (1 + COST_RATIO) in rows["threshold"].to_numpy()  # M's threshold is on the curve
+        expected = [_by_hand(y_test, probabilities[:, k], t) for t in rows["threshold"]]
+        np.testing.assert_allclose(rows["value"], expected, rtol=0, atol=1e-9)
+    treat_all = table[table["method"] == "Treat all"]
+    np.testing.assert_allclose(
+        treat_all["value"], [_by_hand(y_test, np.ones(len(y_test)), t) for t in treat_all["threshold"]], atol=1e-9)
+    bedside = table[table["method"] == "bedside stop rule"]
+    assert len(bedside) == 1 and bedside["threshold"].iloc[0] == pytest.approx(1 / 3)
+    assert set(table["method"]) >= {"PSL", "LR (C = 1)", "LR (unregularized)"}
+
+
+def test_held_out_calibration_equals_the_hierarchy_on_the_split(cv_split):
+    result, model, X_test, y_test = cv_split
+    p = model.stagewise_intervals(X_test)[:, -1, 1]
+    rows = result.calibration[(result.calibration["split"] == 0) & (result.calibration["method"] == "PSL")
+                              & (result.calibration["stage"] == model.n_stages_ - 1)]
+    ours = rows.set_index("measure")["value"]
+    expected = calibration_hierarchy(y_test, p)
+    for measure in ("observed_expected", "intercept", "slope", "ici", "emax"):
+        assert ours[measure] == pytest.approx(expected[measure][0], abs=1e-6), measure
+    curve = result.calibration_curves[(result.calibration_curves["split"] == 0)
+                                      & (result.calibration_curves["stage"] == model.n_stages_ - 1)]
+    assert len(curve) and curve["risk"].between(p.min() - 1e-9, p.max() + 1e-9).all()
+
+
+def test_evidence_can_be_left_out(demo_prepared):
+    from psl_core import ProbabilisticScoringList
+    from psl_core.evaluation import monte_carlo_cv
+
+    result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, lambda: ProbabilisticScoringList(max_stages=2),
+                            n_splits=1, n_jobs=1, evidence=False)
+    assert result.net_benefit is None and result.calibration is None
+
+
+# ---------------------------------------------------------------------------- subgroups
+def test_a_group_miscalibrated_alone_is_named_and_a_tiny_group_is_too_small():
+    from psl_core.subgroups import differing_groups, subgroup_measures
+
+    rng = np.random.default_rng(11)
+    n = 1500
+    group = rng.choice(["men", "women"], n).astype(object)
+    p = expit(rng.normal(-1.0, 1.0, n))
+    truth = np.where(group == "women", expit(logit(p) + 1.2), p)  # the list under-estimates women's risk
+    y = rng.binomial(1, truth)
+    group[:5] = "transgender"  # five patients: too small to judge
+    table = subgroup_measures(y, p, group, threshold=0.2, n_boot=100)
+    assert table.loc["transgender", "too_small"] and np.isnan(table.loc["transgender", "observed_expected"])
+    assert table.loc["transgender", "n"] == 5
+    named = differing_groups(table)
+    assert list(named) == ["women"]
+    assert "observed_expected" in named["women"]
+    assert table.loc["All patients", "n"] == n

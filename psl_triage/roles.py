@@ -85,15 +85,23 @@ _PERSON_NAME_TOKENS = frozenset({"surname", "firstname", "lastname", "forename",
 _PERSON_NAME_QUALIFIERS = frozenset({"first", "last", "sur", "given", "family", "fake", "full", "middle", "maiden", "patient", "person"})
 _TIME_TOKENS = frozenset({
     "time", "times", "date", "dates", "datetime", "timestamp", "futime", "followup", "fu", "duration",
-    "day", "days", "tat", "dt", "los",
+    "day", "days", "tat", "dt", "los", "datum", "zeit", "tage",
+})
+_DURATION_UNITS = frozenset({"months", "month", "mo", "mos", "weeks", "wk", "years", "yrs"})
+_SURVIVAL_QUALIFIERS = frozenset({
+    "os", "pfs", "dfs", "efs", "rfs", "dss", "css", "ttp", "fu", "followup", "survival", "surv", "death",
+    "recurrence", "relapse", "event",
 })
 _TIME_PREFIXES = ("fu", "rfs", "os", "pfs", "dfs", "efs", "surv", "r", "d", "e", "s", "t", "death", "event", "censor", "obs")
 _YEAR_TOKENS = frozenset({"year", "yr", "yyyy", "jahr"})
 _OUTCOME_TOKENS = frozenset({
     "death", "dead", "died", "deceased", "mortality", "recur", "recurrence", "recurred", "relapse",
-    "status", "event", "events", "censor", "censored", "fustat", "vital", "survival", "survived",
-    "progression", "outcome", "etype", "cause", "causes",
+    "censor", "censored", "fustat", "vital", "survival", "survived", "progression", "outcome", "etype",
+    "cause", "causes", "tod", "verstorben", "rezidiv", "ursache", "deces",
 })
+_WEAK_OUTCOME_TOKENS = frozenset({"status", "event", "events", "state"})
+"""Outcome words only alone or with a survival qualifier ("status", "os_status"), never in
+"er_status" or "smoking_status", which are findings."""
 _DATE_TEXT = re.compile(r"^\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})([ T]\d{1,2}:\d{2}.*)?\s*$")
 
 
@@ -240,7 +248,7 @@ def _time_or_date(name: object, tokens: list[str], values: pd.Series, series: pd
         if sample.map(lambda text: bool(_DATE_TEXT.match(text))).mean() >= 0.9:
             return Role("time", f"Dates (e.g. {sample.iloc[0]}): a calendar date, not a finding at triage.")
         return None
-    word = next((token for token in tokens if _is_time_token(token)), None)
+    word = _time_word(tokens)
     if word:
         return Role(
             "time",
@@ -257,10 +265,14 @@ def _time_or_date(name: object, tokens: list[str], values: pd.Series, series: pd
     return None
 
 
-def _is_time_token(token: str) -> bool:
-    if token in _TIME_TOKENS:
-        return True
-    return token.endswith("time") and token[: -len("time")] in _TIME_PREFIXES
+def _time_word(tokens: list[str]) -> str | None:
+    """The word that makes a name a time ("futime", "rfs time", "os months"), or None."""
+    for token in tokens:
+        if token in _TIME_TOKENS or (token.endswith("time") and token[: -len("time")] in _TIME_PREFIXES):
+            return token
+    if any(token in _DURATION_UNITS for token in tokens) and any(token in _SURVIVAL_QUALIFIERS for token in tokens):
+        return " ".join(tokens)
+    return None
 
 
 # --- the outcome ------------------------------------------------------------------------------
@@ -297,6 +309,10 @@ def _outcome_signal(
     known = target.y >= 0
     y = target.y
     word = next((token for token in tokens if token in _OUTCOME_TOKENS), None)
+    if word is None and any(token in _WEAK_OUTCOME_TOKENS for token in tokens) and all(
+        token in _WEAK_OUTCOME_TOKENS or token in _SURVIVAL_QUALIFIERS for token in tokens
+    ):
+        word = " ".join(tokens)
     if word:
         return Role(
             "leak",

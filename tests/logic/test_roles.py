@@ -211,3 +211,18 @@ def test_shared_tables_keep_every_column_they_use_today(file, outcome, positive)
     types = infer_column_types(df)
     roles = propose_roles(df, types, outcome, [positive])
     assert [name for name, role in roles.items() if role.takes_out and types[name] != "ignore"] == []
+
+
+@pytest.mark.parametrize("name", ["er_status", "smoking_status", "her2 status", "HPVstatus"])
+def test_a_finding_named_status_is_not_a_second_outcome(name):
+    df = study()
+    df[name] = np.random.default_rng(9).integers(0, 2, len(df))
+    assert roles_of(df)[name].role == "question"
+
+
+@pytest.mark.parametrize("name, role", [("os_status", "leak"), ("vital_status", "leak"), ("event", "leak"),
+                                        ("os_months", "time"), ("pfs.weeks", "time"), ("age_years", "question")])
+def test_survival_names_are_outcomes_or_times(name, role):
+    df = study()
+    df[name] = np.random.default_rng(10).integers(1, 90, len(df))
+    assert roles_of(df)[name].role == role

@@ -19,7 +19,7 @@ from psl_core import ModelFileError, ProbabilisticScoringList
 from psl_core.binarization import BINARY, CATEGORY, NUMERIC
 from psl_core.decision import StageBands
 from psl_core.search import END_REASONS
-from psl_core.serialization import MAX_FILE_CHARS, MAX_VALUES, SCHEMA_FILE, SCHEMA_VERSION, schema
+from psl_core.serialization import MAX_FILE_CHARS, MAX_METADATA_VALUES, MAX_VALUES, SCHEMA_FILE, SCHEMA_VERSION, schema
 from psl_triage.questions import build_questions
 from psl_triage.training import list_table, readable_columns
 
@@ -115,7 +115,9 @@ DEEP = "[" * 100_000 + "]" * 100_000
         (lambda d: with_change(d, ["stages", 0, "feature"], "weight"), "unknown feature"),
         (lambda d: with_change(d, ["stop_statistics"], {"counts": [1, 2]}), "stop_statistics lacks"),
         (lambda d: "x" * (MAX_FILE_CHARS + 1), "characters"),
-        (lambda d: with_change(d, ["metadata", "many"], [0] * (MAX_VALUES + 1)), "more than 200,000 values"),
+        (lambda d: with_change(d, ["stages", 0, "many"], [0] * (MAX_VALUES + 1)), "more than 200,000 values"),
+        (lambda d: with_change(d, ["metadata", "many"], [0] * (MAX_METADATA_VALUES + 1)), "metadata holds more than 50,000"),
+        (lambda d: with_change(d, ["metadata", "blob"], {f"k{i}": i for i in range(10_001)}), "metadata.blob is too long"),
         (lambda d: b"\xff\xfe{}", "not UTF-8"),
         (lambda d: with_change(d, ["metadata", "name"], "\ud800"), "U\\+D800 \\(a lone surrogate\\)"),
         (lambda d: with_change(d, ["metadata", "dataset", "\udfff"], 1), "lone surrogate"),

@@ -10,7 +10,8 @@ site and save it as a new version in the model store.
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
 widget keys ``"validate_model_choice"`` (with ``"validate_seen_trained"``, ui.list_picker),
-``"validate_upload"``, ``"validate_table"`` (the upload's name and bytes, ui.kept_upload), ``"validate_map_<column>"``, ``"validate_outcome"``,
+``"validate_upload"``, ``"validate_table"`` (the upload's name and bytes, ui.kept_upload), ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"`` and ``"validate_rest_missing_<column>"`` (a column coded
+otherwise than in the list: what each value here means in the list's coding), ``"validate_outcome"``,
 ``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
 ``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"``;
 ``"validate_saved"`` (dict: the list it came from, the recalibrated list, its metadata, the
@@ -36,7 +37,9 @@ from psl_triage.plots import reliability_figure
 from psl_triage.text import md
 from psl_triage.training import default_model_name
 from psl_triage.validation import (
+    MISSING,
     NOT_AVAILABLE,
+    coding_mismatches,
     looks_like_training,
     match_columns,
     measures_table,
@@ -52,6 +55,7 @@ from psl_triage.validation import (
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
 
 ss = st.session_state
+MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -126,6 +130,42 @@ if unmatched:
         )
 else:
     st.success(f"All {len(needed)} columns the list asks about were found by name.")
+
+value_maps = {}
+mismatches = coding_mismatches(model, metadata, frame, matched)
+for mismatch in mismatches:
+    name = mismatch.need.name
+    with st.container(border=True, key=f"validate_coding_{name}"):
+        verdict = st.empty()
+        value_map, shown_values = {}, mismatch.site_values[:MAX_MAPPED_VALUES]
+        columns = st.columns(min(len(shown_values), 4) or 1)
+        for index, value in enumerate(shown_values):
+            label = f"{md(value)} here is"
+            with columns[index % len(columns)]:
+                if mismatch.need.kind == "numeric":
+                    number = st.number_input(label, value=None, key=f"validate_value_{name}_{index}",
+                                             placeholder="a number")
+                    if number is not None:
+                        value_map[value] = float(number)
+                else:
+                    options = mismatch.training_values
+                    chosen = st.selectbox(
+                        label, options, index=options.index(value) if value in options else None,
+                        format_func=lambda v, labels=mismatch.training_labels: v if labels.get(v, v) == v else f"{v} ({labels[v]})",
+                        placeholder="choose the list's value", key=f"validate_value_{name}_{index}",
+                    )
+                    if chosen is not None:
+                        value_map[value] = chosen
+        if st.checkbox("Count the values left without a mapping as missing", key=f"validate_rest_missing_{name}"):
+            value_map.update({value: MISSING for value in mismatch.site_values if value not in value_map})
+        value_maps[name] = value_map
+        left = coding_mismatches(model, metadata, frame, {name: matched[name]}, {name: value_map})
+        if left:
+            verdict.error(left[0].message(metadata), icon=":material/error:")
+        else:
+            verdict.success(f"The values of {md(mismatch.source)} are mapped to the list's coding.")
+if any(coding_mismatches(model, metadata, frame, matched, value_maps)):
+    st.stop()
 outcome_default, _ = outcome_defaults(metadata, frame)
 outcome = st.selectbox(
     "Outcome column",
@@ -148,7 +188,7 @@ positive = st.multiselect(
 
 table = None
 with shown_errors("coding the table"):
-    table = site_table(model, metadata, frame, matched, outcome, positive)
+    table = site_table(model, metadata, frame, matched, outcome, positive, value_maps)
 if table is None:
     st.stop()
 for note in table.notes:

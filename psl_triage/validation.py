@@ -7,14 +7,18 @@ The steps, each a function the page calls:
    asks the user to map the rest.
 2. :func:`outcome_defaults`: which column holds the outcome and which of its values count as
    positive (the saved outcome's name and positive values when the table has them).
-3. :func:`site_table`: the new table coded like the training table (numbers, 0/1, category
+3. :func:`coding_mismatches`: columns coded otherwise than at training (a yes/no column with
+   other values, categories the list never saw, text bands where it learned numbers), each
+   named with both codings; the user maps each value here to the list's coding, or to
+   missing (``value_maps``).
+4. :func:`site_table`: the new table coded like the training table (numbers, 0/1, category
    text; a missing answer stays missing), with notes on everything that was decided.
-4. :func:`unit_checks`: a numeric column whose values at the new site look like another unit
+5. :func:`unit_checks`: a numeric column whose values at the new site look like another unit
    (its median outside the training range, or a factor of :data:`UNIT_FACTOR` from the
    training median). The training range is in the model file since lists recorded it
    (:func:`psl_triage.modelcard.columns_metadata`); older files skip the check with a note.
-5. :func:`psl_core.validation.validation_report` and the sentences and tables here.
-6. :func:`save_recalibrated`: :func:`psl_core.validation.recalibrate` saved as a new version
+6. :func:`psl_core.validation.validation_report` and the sentences and tables here.
+7. :func:`save_recalibrated`: :func:`psl_core.validation.recalibrate` saved as a new version
    in the store, its origin in ``metadata["origin"]``.
 """
 
@@ -158,7 +162,140 @@ class SiteTable:
     mapping: dict = field(default_factory=dict)
 
 
-def site_table(model, metadata, frame, mapping, outcome, positive):
+MISSING = None
+"""What a value maps to in ``value_maps`` when it counts as missing."""
+
+
+@dataclass(frozen=True)
+class CodingMismatch:
+    """A column whose values at the new site are not the list's coding.
+
+    Attributes
+    ----------
+    need : NeededColumn
+    source : str
+        The site's column.
+    unknown : list of str
+        Its values (canonical text) that the list's coding does not have.
+    site_values : list of str
+        All its distinct values, most frequent first: what the user maps.
+    training_values : list of str
+        The list's coding of the column (category or yes/no values); empty for a numeric
+        column, which expects numbers.
+    training_labels : dict of str to str
+        Readable names of ``training_values``.
+    """
+
+    need: NeededColumn
+    source: str
+    unknown: list
+    site_values: list
+    training_values: list
+    training_labels: dict
+
+    def message(self, metadata=None):
+        """The error sentence naming the column and both codings (Markdown, names escaped)."""
+        here = ", ".join(md(v) for v in self.unknown[:8]) + (" …" if len(self.unknown) > 8 else "")
+        column = f"Column {md(repr(self.source))} (for {md(self.need.label)})"
+        if self.need.kind == "numeric":
+            info = _columns_meta(metadata).get(self.need.name) or {}
+            limits = info.get("training_range") if isinstance(info, dict) else None
+            unit = f" {info['unit']}" if isinstance(info.get("unit"), str) and info.get("unit") else ""
+            learned = (
+                f"numbers from {limits['min']:g} to {limits['max']:g}{md(unit)}"
+                if isinstance(limits, dict) and all(isinstance(limits.get(k), (int, float)) for k in ("min", "max"))
+                else "numbers"
+            )
+            return (
+                f"{column} holds {md(', '.join(self.unknown[:3]))}{' …' if len(self.unknown) > 3 else ''} here, "
+                f"where the list learned {learned}. Give each of these values a number in the list's unit "
+                "below (e.g. the middle of a band), or count it as missing."
+            )
+        coding = ", ".join(
+            md(v) + (f" ({md(self.training_labels[v])})" if self.training_labels.get(v, v) != v else "")
+            for v in self.training_values
+        )
+        return (
+            f"{column} is coded {md(', '.join(self.site_values[:8]))} here, but {coding} in the list: "
+            f"{here} {'is' if len(self.unknown) == 1 else 'are'} not in the list's coding. Map each value here "
+            "to the list's coding below, or count it as missing."
+        )
+
+
+def _training_coding(need, info):
+    """The list's codings of a yes/no or category column (texts) and their readable names."""
+    labels = info.get("category_labels") if isinstance(info.get("category_labels"), dict) else {}
+    labels = {str(k): str(v) for k, v in labels.items()}
+    if need.kind != "binary":
+        return list(labels), labels
+    # A yes/no column's labels name its 0/1 codes: the raw values themselves ("1": "2",
+    # "0": "3" for a grade coded 2/3, yes = 2), or readable names of a 0/1 column.
+    one = info.get("one_value")
+    one_text = "1" if one is None else value_label(one)
+    if one_text != "1" and labels.get("1") == one_text and "0" in labels:
+        return [one_text, labels["0"]], {one_text: "yes", labels["0"]: "no"}
+    if one_text == "1":
+        return ["1", "0"], {"1": labels.get("1", "yes"), "0": labels.get("0", "no")}
+    return [one_text], {one_text: "yes"}
+
+
+def _mapped(series, value_map):
+    """The column with the user's value map applied (a value mapped to MISSING becomes NaN)."""
+    if not value_map:
+        return series
+    return series.map(value_label, na_action="ignore").map(lambda text: value_map.get(text, text), na_action="ignore")
+
+
+def coding_mismatches(model, metadata, frame, mapping, value_maps=None):
+    """The needed columns whose values here are not the list's coding, after ``value_maps``.
+
+    A numeric column mismatches when some present values are not numbers (text bands such
+    as "<=20", "20-50"); a yes/no column when it has a value outside the list's two (or,
+    for an older file that records only the yes value, more than two values); a category
+    column when it has a category the list never saw.
+
+    Parameters
+    ----------
+    model, metadata, frame, mapping
+        As for :func:`site_table`.
+    value_maps : dict of str to dict, or None
+        Needed column -> {value here (canonical text) -> the list's value, or MISSING}.
+
+    Returns
+    -------
+    list of CodingMismatch
+    """
+    meta = _columns_meta(metadata)
+    mismatches = []
+    for need in needed_columns(model, metadata):
+        source = mapping.get(need.name)
+        if source is NOT_AVAILABLE or source not in frame.columns:
+            continue
+        series = frame[source]
+        present = series.notna() & (series.astype(str).str.strip() != "")
+        series = _mapped(series.where(present), (value_maps or {}).get(need.name))
+        texts = series.dropna().map(value_label)
+        counts = texts.value_counts()
+        site_values = [str(v) for v in counts.index]
+        raw_counts = frame[source].where(present).dropna().map(value_label).value_counts()
+        info = meta.get(need.name) if isinstance(meta.get(need.name), dict) else {}
+        if need.kind == "numeric":
+            numbers = pd.to_numeric(series, errors="coerce")
+            unknown = sorted(set(texts[numbers.reindex(texts.index).isna()]))
+            training, labels = [], {}
+        else:
+            training, labels = _training_coding(need, info)
+            if len(training) == 1:  # an older file: only the yes value is known, any other means no
+                unknown = [v for v in site_values if v not in training] if len(site_values) > 2 else []
+            else:
+                unknown = [v for v in site_values if v not in training]
+        if unknown:
+            mismatches.append(CodingMismatch(need, str(source), unknown, [str(v) for v in raw_counts.index],
+                                             training, labels))
+    return mismatches
+
+
+def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=None):
     """Code the new table's columns for the list; rows without an outcome are dropped.
 
     Parameters
@@ -175,6 +312,9 @@ def site_table(model, metadata, frame, mapping, outcome, positive):
         The table's outcome column.
     positive : list
         Values of ``outcome`` counted as positive.
+    value_maps : dict of str to dict, or None
+        Needed column -> {value here -> the list's value, or MISSING} (see
+        :func:`coding_mismatches`), applied before coding.
 
     Returns
     -------
@@ -213,7 +353,7 @@ def site_table(model, metadata, frame, mapping, outcome, positive):
         if source not in frame.columns:
             raise DataError(f"Column {source!r}, chosen for {need.label}, is not in the table.")
         info = meta.get(need.name) if isinstance(meta.get(need.name), dict) else {}
-        columns[need.name] = _coded(frame[source], need, source, info, notes)
+        columns[need.name] = _coded(_mapped(frame[source], (value_maps or {}).get(need.name)), need, source, info, notes)
     return SiteTable(pd.DataFrame(columns, index=frame.index), y, notes, dict(mapping))
 
 
@@ -290,7 +430,11 @@ def unit_checks(metadata, table):
         if not low <= median <= high:
             reason = f"its median here, {median:g}{unit}, lies outside the training range {low:g} to {high:g}{unit}"
         elif median > 0 and mid > 0 and max(median / mid, mid / median) >= UNIT_FACTOR:
-            reason = f"its median here, {median:g}{unit}, is {max(median / mid, mid / median):.1f} times the training median {mid:g}{unit}"
+            bigger = median > mid
+            reason = (
+                f"its median here, {median:g}{unit}, is {max(median / mid, mid / median):.1f} times "
+                f"{'larger' if bigger else 'smaller'} than the training median {mid:g}{unit}"
+            )
         if reason:
             warnings.append(
                 f"Check the unit of {label} (column {source!r}): {reason}. A different unit or "

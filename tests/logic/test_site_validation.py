@@ -144,3 +144,63 @@ def test_one_outcome_only_is_said_plainly(trained, cleveland):
     assert "All these patients have the same outcome" in " ".join(report_sentences(report))
     shown = measures_table(report).set_index("Measure")
     assert shown.loc["AUC", "Estimate"] == "–" and shown.loc["Calibration slope", "Estimate"] == "–"
+
+
+@pytest.fixture(scope="module")
+def breast():
+    """A list learned on tumour size in mm and a grade coded 2/3 (yes = 3), and a second site
+    that codes size in bands and grade 1 to 3."""
+    from psl_triage.data import infer_column_types, prepare_training_data
+
+    rng = np.random.default_rng(3)
+    n = 600
+    frame = pd.DataFrame({"size": rng.integers(5, 90, n).astype(float), "grade": rng.choice([2, 3], n)})
+    logit = (frame["size"] - 35) / 12 + 1.5 * (frame["grade"] == 3) - 0.5
+    frame["recur"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    prepared = prepare_training_data(frame, infer_column_types(frame[["size", "grade"]]), "recur", 1)
+    model, metadata = train_list(prepared, "first site", TrainingOptions(max_stages=4))
+    assert {literal.column for literal in model.literals_} == {"size", "grade"}
+    site = frame.assign(
+        size=pd.cut(frame["size"], [0, 20, 50, 100], labels=["<=20", "20-50", ">50"]).astype(str),
+        grade=np.where(frame["grade"] == 3, 3, rng.choice([1, 2], n)),
+    )
+    return model, metadata, site
+
+
+def test_a_coding_mismatch_names_the_column_and_both_codings(breast):
+    from psl_triage.text import shown
+    from psl_triage.validation import coding_mismatches
+
+    model, metadata, site = breast
+    mapping = match_columns(needed_columns(model, metadata), site.columns)
+    found = {m.need.name: m for m in coding_mismatches(model, metadata, site, mapping)}
+    assert set(found) == {"size", "grade"}
+    grade = shown(found["grade"].message(metadata))
+    assert "'grade'" in grade and "3 (yes), 2 (no) in the list" in grade and "1 is not in the list's coding" in grade
+    size = shown(found["size"].message(metadata))
+    assert "'size'" in size and "<=20" in size and "where the list learned numbers from 5 to 89" in size
+
+
+def test_mapped_values_and_bands_code_the_table_like_the_training_one(breast):
+    from psl_triage.validation import MISSING, coding_mismatches
+
+    model, metadata, site = breast
+    mapping = match_columns(needed_columns(model, metadata), site.columns)
+    maps = {"grade": {"1": "2"}, "size": {"<=20": 12.0, "20-50": 35.0, ">50": MISSING}}
+    assert coding_mismatches(model, metadata, site, mapping, maps) == []
+    table = site_table(model, metadata, site, mapping, "recur", [1], maps)
+    np.testing.assert_array_equal(table.X["grade"], (site["grade"] == 3).astype(float))
+    expected = site["size"].map({"<=20": 12.0, "20-50": 35.0, ">50": np.nan})
+    np.testing.assert_array_equal(table.X["size"].to_numpy(), expected.to_numpy())
+    assert not any("count as missing" in note for note in table.notes)
+
+
+def test_the_unit_check_says_which_way_the_median_moved(trained, cleveland):
+    model, metadata = trained
+    shifted = cleveland.assign(oldpeak=cleveland["oldpeak"] / 4)
+    needed = needed_columns(model, metadata)
+    table = site_table(model, metadata, shifted, match_columns(needed, shifted.columns), "heart_disease", [1])
+    said = " ".join(unit_checks(metadata, table))
+    median = metadata["columns"]["oldpeak"]["training_range"]["median"]
+    assert f"is 4.0 times smaller than the training median {median:g} mm" in said
+    assert "times the training median" not in said

@@ -25,6 +25,7 @@ import time
 import streamlit as st
 from sklearn.base import clone
 
+from evidence_ui import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
 from psl_core.costs import default_change_value
 from psl_core.evaluation import (
     FIXED_STAGE,
@@ -37,6 +38,12 @@ from psl_core.evaluation import (
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.card import card_stage
 from psl_triage.costs import cost_text, cost_unit
+from psl_triage.evidence import (
+    held_out_calibration_curve,
+    held_out_decision_curves,
+    held_out_hierarchy,
+)
+from psl_triage.held_out import held_out_rows
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
 from psl_triage.text import md
@@ -188,3 +195,47 @@ with shown_errors("drawing the three-way view"):
             hide_index=True, key="evaluation_questions",
         )
     csv_download(three_way, "three_way", "evaluation_download_three_way")
+
+st.header("Clinical utility: decision curves")
+st.markdown(
+    "Is deciding with the list better than treating everyone or no one? Net benefit counts the "
+    "patients correctly acted on, less the false alarms weighted by the threshold's odds, on "
+    "each split's test patients; the bands are 95 % intervals of the mean over the splits."
+)
+with shown_errors("drawing the decision curves"):
+    last = int(result.measures["stage"].max())
+    evidence_stage = st.slider("Questions asked (stage) for the curves and the calibration below", 0,
+                               max(last, 1), min(card_stage(model), last), key="evaluation_evidence_stage")
+    shown_range = threshold_range("evaluation")
+    curves = kept("evaluation", (id(result), "curves", evidence_stage, shown_range),
+                  lambda: held_out_decision_curves(result, evidence_stage, shown_range))
+    decision_curve_section("evaluation", curves, settings["cost_ratio"])
+
+st.header("Calibration on held-out patients")
+with shown_errors("summarizing the held-out calibration"):
+    hierarchy = kept("evaluation", (id(result), "hierarchy", evidence_stage),
+                     lambda: held_out_hierarchy(result, evidence_stage))
+    curve = kept("evaluation", (id(result), "curve", evidence_stage),
+                 lambda: held_out_calibration_curve(result, evidence_stage))
+    calibration_section(
+        "evaluation", hierarchy, curve,
+        band_words="Here every number is the mean over the splits with its 95 % interval; the band "
+                   "holds 95 % of the splits' curves, drawn where at least half of the splits have patients.",
+    )
+
+st.header("Subgroups")
+st.markdown(
+    "The same measures within groups of patients, on the held-out patients of one split "
+    "(the Calibration page's): a list calibrated overall may not be for every group."
+)
+with shown_errors("judging the subgroups"):
+    held = kept("evaluation", (id(model), id(prepared), "held_out"),
+                lambda: held_out_rows(model, ss.get("trained_metadata"), prepared.X, prepared.y))
+    st.caption(held.description)
+    subgroup_stage = min(evidence_stage, held.model.n_stages_ - 1)
+    p_held = held.model.stagewise_intervals(held.X_test)[:, subgroup_stage, 1]
+    raw = ss.get("raw_df")
+    groups_frame = (raw.loc[held.X_test.index] if raw is not None and held.X_test.index.isin(raw.index).all()
+                    else held.X_test)
+    subgroup_section("evaluation", groups_frame, held.y_test, p_held, settings["cost_ratio"],
+                     (id(held), subgroup_stage))

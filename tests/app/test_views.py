@@ -174,11 +174,11 @@ def test_evaluation_page_runs_few_splits_and_shows_every_view(demo_prepared, tra
     result = at.session_state["evaluation_result"]["result"]
     assert result.settings["n_splits"] == 5 and result.settings["cost_ratio"] == 2.0
     charts = figures(at)
-    assert len(charts) == 5
+    assert len(charts) == 7  # four measures, three-way, decision curves, calibration curve
     for chart in charts[:4]:
         assert {"PSL", "LR (C = 1)", "LR (unregularized)"} <= trace_names(chart)
     assert "coverage (share decided)" in trace_names(charts[4])
-    assert len(at.get("download_button")) == 3
+    assert len(at.get("download_button")) == 6
     assert at.dataframe, "the stepwise rule lists the questions asked"
 
     at.radio(key="evaluation_rule").set_value("fixed stage").run()
@@ -195,7 +195,7 @@ def test_evaluation_results_belong_to_their_list(demo_prepared, trained):
     at = open_page(EVALUATION, demo_prepared, trained)
     at.number_input(key="evaluation_splits").set_value(2)
     at.button(key="evaluation_run").click().run()
-    assert len(at.get("plotly_chart")) == 5
+    assert len(at.get("plotly_chart")) == 7
     other = train_list(demo_prepared, "demo", TrainingOptions(max_stages=2))
     at.session_state["trained_model"], at.session_state["trained_metadata"] = other
     at.run()
@@ -237,3 +237,36 @@ def test_m_starts_at_the_lists_saved_m_and_a_typed_value_survives_page_switches(
         at.switch_page(f"pages/{page}.py").run()
         assert_clean(at)
         assert cost_ratio_input(at, prefix).value == 5.0, page
+
+
+def test_evaluation_page_shows_decision_curves_calibration_and_subgroups(demo_prepared, trained):
+    at = open_page(EVALUATION, demo_prepared, trained)
+    at.number_input(key="evaluation_splits").set_value(4)
+    cost_ratio_input(at, "evaluation").set_value(2.0)
+    at.button(key="evaluation_run").click().run()
+    assert_clean(at)
+    result = at.session_state["evaluation_result"]["result"]
+    curve_figure, calibration_figure = figures(at)[5:7]
+    names = trace_names(curve_figure)
+    assert {"the list", "LR (C = 1)", "Treat all", "Treat none", "bedside stop rule"} <= names
+    assert "M = 2: threshold 1/(1+M) = 33.3%" in names
+    stage = at.slider(key="evaluation_evidence_stage").value
+    rows = result.net_benefit
+    expected = rows[(rows["stage"] == stage) & (rows["method"] == "PSL") & (rows["threshold"] == 0.2)]
+    drawn = next(t for t in curve_figure.data if t.name == "the list")
+    x = values(drawn.x)
+    assert values(drawn.y)[x.index(0.2)] == pytest.approx(expected["value"].mean())
+    assert max(x) <= 0.5  # the default range, 1 % to 50 %
+    assert any("net benefit is" in m.value for m in at.markdown)
+    assert {"flexible calibration curve", "95% band of the curve"} <= trace_names(calibration_figure)
+    hierarchy = next(d.value for d in at.dataframe if "Measure" in d.value.columns)
+    assert hierarchy["Measure"].str.startswith("O/E").any()
+
+    at.slider(key="evaluation_threshold_range").set_value((5, 80)).run()
+    assert_clean(at)
+    assert max(values(next(t for t in figures(at)[5].data if t.name == "the list").x)) == pytest.approx(0.8)
+
+    at.selectbox(key="evaluation_subgroup_column").set_value("sex").run()
+    assert_clean(at)
+    table = next(d.value for d in at.dataframe if "Group" in d.value.columns)
+    assert "All patients" in set(table["Group"]) and len(table) >= 3

@@ -1,0 +1,131 @@
+"""The evidence sections the Evaluation and Validate pages share: decision curves, the
+calibration hierarchy with the flexible curve, and subgroups (Streamlit layout only; the
+numbers and words come from :mod:`psl_triage.evidence` and :mod:`psl_triage.plots`).
+
+Every figure's camera button saves it as SVG (``FIGURE_CONFIG``); every table has a CSV
+download. Results are kept in ``st.session_state[<prefix>_evidence]`` per list, data and
+choice, so a rerun for another widget does not redo a bootstrap.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from psl_core.cost_ratio import decision_threshold
+from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE
+from psl_core.subgroups import subgroup_measures
+from psl_triage.evidence import (
+    NUMERIC_BANDS,
+    decision_curve_sentence,
+    group_labels,
+    subgroup_display,
+    subgroup_sentences,
+)
+from psl_triage.plots import decision_curve_figure, flexible_calibration_figure
+from psl_triage.text import md
+from ui import csv_download
+
+FIGURE_CONFIG = {"toImageButtonOptions": {"format": "svg", "scale": 1}}
+"""The plotly camera button saves an SVG (vector: for papers); PNG with the browser's own save."""
+
+
+def kept(prefix: str, key, compute):
+    """``compute()``, kept per key in the page's session slot until the key changes."""
+    slot = st.session_state.setdefault(f"{prefix}_evidence", {})
+    if key not in slot:
+        if len(slot) > 16:
+            slot.clear()
+        slot[key] = compute()
+    return slot[key]
+
+
+def threshold_range(prefix: str) -> tuple[float, float]:
+    low, high = st.slider(
+        "Threshold probabilities shown (%)", 1, 99,
+        (round(100 * DEFAULT_THRESHOLD_RANGE[0]), round(100 * DEFAULT_THRESHOLD_RANGE[1])),
+        key=f"{prefix}_threshold_range",
+        help="Net benefit is drawn for clinicians who would act above any threshold in this range; "
+             "1 % to 50 % by default (Vickers).",
+    )
+    return low / 100, high / 100
+
+
+def decision_curve_section(prefix: str, curves: pd.DataFrame, cost_ratio: float) -> None:
+    """The decision-curve figure, its sentence and its CSV."""
+    threshold = decision_threshold(cost_ratio)
+    figure, table = decision_curve_figure(curves, threshold, cost_ratio)
+    st.plotly_chart(figure, key=f"{prefix}_decision_curve", config=FIGURE_CONFIG)
+    sentence = decision_curve_sentence(curves, threshold, cost_ratio)
+    if sentence:
+        st.markdown(sentence)
+    st.caption(
+        "Net benefit = true positives / n − false positives / n × t/(1−t) (Vickers & Elkin 2006): "
+        "a false alarm weighs t/(1−t) of a found case, so at t = 1/(1+M) it weighs 1/M, M's trade-off. "
+        "The list acts on patients whose risk is above t; the star is the bedside stop rule as the "
+        "Triage page uses it (ruled in, or uncertain and treated as positive), at M's threshold only."
+    )
+    csv_download(table, "decision-curves", f"{prefix}_download_decision_curves")
+
+
+def calibration_section(prefix: str, hierarchy: pd.DataFrame, curve: pd.DataFrame, points=None,
+                        band_words: str = "") -> None:
+    """The hierarchy table and the flexible calibration curve with its band."""
+    left, right = st.columns([2, 3])
+    with left:
+        st.dataframe(hierarchy.round(3), hide_index=True, key=f"{prefix}_hierarchy")
+        csv_download(hierarchy, "calibration-hierarchy", f"{prefix}_download_hierarchy")
+    with right:
+        figure, table = flexible_calibration_figure(curve, points)
+        st.plotly_chart(figure, key=f"{prefix}_calibration_curve", config=FIGURE_CONFIG)
+        csv_download(table, "calibration-curve", f"{prefix}_download_calibration_curve")
+    st.caption(
+        "Mean calibration (O/E), weak (intercept and slope) and moderate (the flexible curve: a "
+        "logistic regression of the outcome on a restricted cubic spline of the list's log-odds; "
+        "ICI, E50, E90 and Emax are the mean, median, 90th percentile and largest distance between "
+        "the curve and the list's risks over the patients; Van Calster et al. 2016, Austin & "
+        f"Steyerberg 2019). {band_words}"
+    )
+
+
+def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, key) -> pd.DataFrame | None:
+    """Choose a column (bands of a numeric one), then every measure per group.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The columns a group may be chosen from, one row per patient of ``y`` and ``p``.
+    key : hashable
+        Identifies the list, data and stage, for keeping the result.
+
+    Returns
+    -------
+    The subgroup table shown (None when no column is chosen).
+    """
+    columns = [str(c) for c in frame.columns]
+    column = st.selectbox("Compare groups of patients by", columns, index=None,
+                          placeholder="Choose a column (sex, age, site…)", key=f"{prefix}_subgroup_column")
+    if column is None:
+        st.caption("Choose a column to see every measure within its groups.")
+        return None
+    values = frame[frame.columns[columns.index(column)]]
+    bands = NUMERIC_BANDS
+    if values.dtype.kind in "biuf" and values.nunique() > NUMERIC_BANDS:
+        bands = st.number_input("Bands of equal size", 2, 6, NUMERIC_BANDS, key=f"{prefix}_subgroup_bands")
+    labels = group_labels(values, int(bands))
+    table = kept(prefix, ("subgroups", key, column, int(bands)),
+                 lambda: subgroup_measures(y, p, labels.to_numpy(), decision_threshold(cost_ratio)))
+    for sentence in subgroup_sentences(table, column):
+        st.markdown(f"- {sentence}")
+    shown = subgroup_display(table)
+    st.dataframe(shown, hide_index=True, key=f"{prefix}_subgroups")
+    st.caption(
+        f"Intervals 95 %: O/E from its events, intercept and slope from the logistic fit (Wald), "
+        f"C-statistic by Newcombe's formula, net benefit at 1/(1+M) = {decision_threshold(cost_ratio):.1%} "
+        "from 200 bootstrap resamples of the group. A group is named when its O/E or slope interval "
+        "leaves out 1, its intercept interval leaves out 0, or its net benefit lies wholly below the "
+        f"better of treating all or none of {md(column)}'s group."
+    )
+    csv_download(table.reset_index(), "subgroups", f"{prefix}_download_subgroups")
+    return table
+

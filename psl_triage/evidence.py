@@ -1,0 +1,404 @@
+"""The evidence a researcher reports, as tables and sentences for the pages and the report.
+
+Numbers come from psl_core (:mod:`psl_core.decision_curve`,
+:mod:`psl_core.calibration_measures`, :mod:`psl_core.sample_size`,
+:mod:`psl_core.subgroups`); here they get their words, their tables and the choices the app
+makes for the researcher:
+
+- what the search's *candidate parameters* are (:func:`candidate_parameters`) for Riley's
+  development criteria on the Train page, and whether the table meets them;
+- whether a validation table is large enough for precise O/E, slope and C-statistic;
+- the held-out decision curves of the Monte Carlo evaluation, and a site's decision curves
+  with a bootstrap band;
+- subgroups from a column (bands of a numeric one) and the sentence naming the group that
+  differs.
+"""
+
+import numpy as np
+import pandas as pd
+
+from psl_core.calibration_measures import HIERARCHY, intercept_and_slope, observed_expected
+from psl_core.cost_ratio import decision_threshold
+from psl_core.decision_curve import (
+    DEFAULT_THRESHOLD_RANGE,
+    THRESHOLD_GRID,
+    TREAT_ALL,
+    TREAT_NONE,
+    _net_benefit,
+    interventions_avoided,
+    treat_all_net_benefit,
+)
+from psl_core.evaluation import PSL, STEPWISE, STEPWISE_COSTED, _auc_from_counts, _score_counts, band_summary
+from psl_core.sample_size import (
+    DEFAULT_NAGELKERKE,
+    c_statistic_se,
+    development_sample_size,
+    validation_sample_size,
+)
+from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups
+from psl_triage.text import md
+
+HIERARCHY_WORDS = {
+    "observed_expected": "O/E: observed over expected events (ideal 1)",
+    "intercept": "Calibration intercept (ideal 0)",
+    "slope": "Calibration slope (ideal 1)",
+    "ici": "ICI: mean distance of the calibration curve from the diagonal",
+    "e50": "E50: its median",
+    "e90": "E90: its 90th percentile",
+    "emax": "Emax: its largest",
+}
+DEVELOPMENT_WORDS = {
+    "shrinkage": "Little overfitting: expected shrinkage of at most 10 %",
+    "optimism": "Small optimism: apparent and adjusted Nagelkerke R² within 0.05",
+    "overall risk": "Overall risk estimated within ±0.05",
+}
+VALIDATION_WORDS = {
+    "observed_expected": "O/E",
+    "slope": "Calibration slope",
+    "c_statistic": "C-statistic (AUC)",
+}
+SUBGROUP_WORDS = {
+    "observed_expected": "O/E",
+    "intercept": "calibration intercept",
+    "slope": "calibration slope",
+    "c_statistic": "C-statistic",
+    "net_benefit": "net benefit",
+}
+NUMERIC_BANDS = 3
+"""Bands a numeric column is cut into for subgroups (its tertiles) by default."""
+
+
+def _interval(estimate, low, high, digits=2):
+    if not np.isfinite(estimate):
+        return "not defined"
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return f"{estimate:.{digits}f}"
+    return f"{estimate:.{digits}f} ({low:.{digits}f} to {high:.{digits}f})"
+
+
+# ---------------------------------------------------------------------------- sample size
+def candidate_parameters(prepared, max_feature_uses=2):
+    """Candidate predictor parameters the list's search considers, and how they are counted.
+
+    A binary column is one parameter (its points); a categorical one is one per category
+    but one (as dummy coding would be); a numeric column is two per use the search allows
+    (``max_feature_uses``): a cut point searched on the data costs a degree of freedom of
+    its own beside the points (Royston & Sauerbrei: data-dependent cut points overfit like
+    extra parameters). Stages are not counted: a list of K questions spends at most the
+    parameters of the questions it asks, all of which are candidates here.
+
+    Returns
+    -------
+    total : int
+    counts : dict kind -> (columns, parameters)
+    """
+    counts = {"binary": [0, 0], "categorical": [0, 0], "numeric": [0, 0]}
+    for name, info in prepared.columns.items():
+        kind = info.kind if info.kind in counts else "numeric"
+        if kind == "binary":
+            spent = 1
+        elif kind == "categorical":
+            spent = max(1, prepared.X[name].nunique(dropna=True) - 1)
+        else:
+            spent = 2 * max(1, int(max_feature_uses or 1))
+        counts[kind][0] += 1
+        counts[kind][1] += spent
+    total = sum(p for _, p in counts.values())
+    return max(total, 1), {k: tuple(v) for k, v in counts.items() if v[0]}
+
+
+def development_adequacy(prepared, max_feature_uses=2, c_statistic=None):
+    """Riley's development criteria for the prepared table.
+
+    Returns
+    -------
+    size : psl_core.sample_size.DevelopmentSampleSize
+    table : pandas.DataFrame (Criterion, Rows needed, Events needed, Rows here, Met)
+    sentences : list of str (Markdown, names escaped)
+    """
+    n, events = len(prepared.y), int(prepared.y.sum())
+    prevalence = min(max(events / n, 1 / (n + 1)), n / (n + 1))
+    parameters, counts = candidate_parameters(prepared, max_feature_uses)
+    size = development_sample_size(parameters, prevalence, c_statistic=c_statistic)
+    met = size.met(n)
+    table = pd.DataFrame({
+        "Criterion": [DEVELOPMENT_WORDS[c] for c in size.criteria],
+        "Rows needed": list(size.criteria.values()),
+        "Events needed": [int(np.ceil(v * prevalence)) for v in size.criteria.values()],
+        "Rows here": n,
+        "Met": ["yes" if met[c] else "no" for c in size.criteria],
+    })
+    kinds = ", ".join(
+        f"{columns} {kind} column{'s' if columns != 1 else ''} ({spent})" for kind, (columns, spent) in counts.items()
+    )
+    anticipated = (f"an anticipated C-statistic of {c_statistic:.2f}" if c_statistic is not None
+                   else f"the conservative Nagelkerke R² of {DEFAULT_NAGELKERKE:.2f} (Riley et al. 2020)")
+    sentences = [
+        f"**{parameters} candidate parameters**: {kinds}. A binary column counts 1, a categorical "
+        f"one 1 per category but one, a numeric one 2 per use the search allows (its cut point is "
+        f"searched on the data: {max_feature_uses} use{'s' if max_feature_uses != 1 else ''}).",
+        f"With {n} rows, {events} events (prevalence {prevalence:.1%}) and {anticipated} "
+        f"(Cox–Snell R² {size.cox_snell:.3f}), Riley's criteria ask for at least **{size.minimum} rows** "
+        f"({size.events:.0f} events, {size.events_per_parameter:.1f} events per candidate parameter).",
+    ]
+    if all(met.values()):
+        sentences.append(f"The table meets every criterion ({n} ≥ {size.minimum} rows).")
+    else:
+        missing = [DEVELOPMENT_WORDS[c].split(":")[0].lower() for c, ok in met.items() if not ok]
+        sentences.append(
+            f"**The table is smaller than the criteria ask** ({n} of {size.minimum} rows; not met: "
+            f"{', '.join(missing)}): expect the list to be over-fitted and its risks too extreme on new "
+            "patients. It may still be trained; judge it on held-out patients (Evaluation) and "
+            "prefer a short list."
+        )
+    return size, table, sentences
+
+
+def validation_adequacy(y, p):
+    """Whether a site's table estimates O/E, slope and C-statistic as precisely as Riley asks.
+
+    The criteria use the table's own prevalence, the list's C-statistic on it and the
+    distribution of its log-odds there (``pmvalsampsize``'s inputs); the table also shows
+    the widths of the intervals it actually gives.
+
+    Returns
+    -------
+    size : psl_core.sample_size.ValidationSampleSize or None (one outcome only, or one risk)
+    table : pandas.DataFrame
+    sentence : str
+    """
+    y = np.asarray(y)
+    p = np.asarray(p, dtype=float)
+    n = len(y)
+    if y.min() == y.max() or np.ptp(p) == 0:
+        return None, pd.DataFrame(), (
+            "The sample size for validation needs patients with and without the outcome and "
+            "risks that differ; this table cannot say."
+        )
+    _, positives, negatives, _ = _score_counts(y, p)
+    c = _auc_from_counts(positives, negatives)
+    c = min(max(c, 0.51), 0.99)
+    lp = np.log(np.clip(p, 1e-3, 1 - 1e-3) / (1 - np.clip(p, 1e-3, 1 - 1e-3)))
+    size = validation_sample_size(y.mean(), c, lp)
+    ratio, low, high = observed_expected(y, p)
+    weak = intercept_and_slope(y, p)
+    achieved = {
+        "observed_expected": high - low if np.isfinite(low) else np.nan,
+        "slope": weak["slope"][2] - weak["slope"][1] if np.isfinite(weak["slope"][1]) else np.nan,
+        "c_statistic": 2 * 1.96 * c_statistic_se(c, y.mean(), n),
+    }
+    met = size.met(n)
+    table = pd.DataFrame({
+        "Measure": [VALIDATION_WORDS[c_] for c_ in size.criteria],
+        "Target 95 % interval width": [size.widths[c_] for c_ in size.criteria],
+        "Width on this table": [achieved[c_] for c_ in size.criteria],
+        "Rows needed": list(size.criteria.values()),
+        "Rows here": n,
+        "Met": ["yes" if met[c_] else "no" for c_ in size.criteria],
+    })
+    if all(met.values()):
+        sentence = f"The table is large enough for precise validation ({n} ≥ {size.minimum} rows, Riley et al. 2021)."
+    else:
+        short = ", ".join(VALIDATION_WORDS[c_] for c_, ok in met.items() if not ok)
+        sentence = (
+            f"**This table is smaller than a precise validation needs** ({n} of {size.minimum} rows, "
+            f"Riley et al. 2021): the intervals of {short} are wider than the targets; read them, "
+            "not the point estimates."
+        )
+    return size, table, sentence
+
+
+# ---------------------------------------------------------------------------- decision curves
+def in_range(table, threshold_range, threshold):
+    """Rows of a decision-curve table inside the range, plus those at M's threshold."""
+    low, high = threshold_range
+    t = table["threshold"]
+    return table[((t >= low - 1e-12) & (t <= high + 1e-12)) | np.isclose(t, threshold)].reset_index(drop=True)
+
+
+def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RANGE):
+    """Decision curves of one stage over the Monte Carlo splits, mean and 95 % band.
+
+    Parameters
+    ----------
+    result : psl_core.evaluation.CVResult
+    stage : int
+    threshold_range : (low, high)
+
+    Returns
+    -------
+    curves : pandas.DataFrame
+        method, threshold, mean, lower, upper, n (splits): the list and both baselines at
+        ``stage``, treat all, treat none, and the bedside stop rule's point at 1/(1+M);
+        ``interventions_avoided`` (net interventions avoided per 100 patients, against
+        treating all; NaN for treat all and treat none).
+    """
+    threshold = decision_threshold(result.settings["cost_ratio"])
+    table = result.net_benefit
+    keep = (table["stage"] == stage).fillna(False) | table["stage"].isna()
+    summary = band_summary(table[keep].drop(columns="stage"))
+    summary = in_range(summary, threshold_range, threshold)
+    grid = np.union1d(THRESHOLD_GRID, [threshold])
+    none = pd.DataFrame({"method": TREAT_NONE, "threshold": grid, "mean": 0.0, "sd": 0.0,
+                         "n": result.settings["n_splits"], "lower": 0.0, "upper": 0.0})
+    summary = pd.concat([summary, in_range(none, threshold_range, threshold)], ignore_index=True)
+    everyone = summary[summary["method"] == TREAT_ALL].set_index("threshold")["mean"]
+    reference = everyone.reindex(summary["threshold"]).to_numpy()
+    avoided = interventions_avoided(summary["mean"].to_numpy(), reference, summary["threshold"].to_numpy())
+    summary["interventions_avoided"] = np.where(summary["method"].isin([TREAT_ALL, TREAT_NONE]), np.nan, avoided)
+    return summary.drop(columns="sd")
+
+
+def site_decision_curves(y, p, threshold, threshold_range=DEFAULT_THRESHOLD_RANGE, n_boot=200, seed=0,
+                         confidence=0.95):
+    """Decision curves of the list on a site's table, with percentile bootstrap bands.
+
+    Returns
+    -------
+    pandas.DataFrame as :func:`held_out_decision_curves` (``n`` = bootstrap resamples).
+    """
+    y = np.asarray(y, dtype=np.int64)
+    p = np.asarray(p, dtype=float)
+    grid = np.union1d(THRESHOLD_GRID, [threshold])
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, len(y), (n_boot, len(y)))
+    tail = 100 * (1 - confidence) / 2
+    parts = []
+    for method, values, draws in (
+        (PSL, _net_benefit(y, p, grid), np.array([_net_benefit(y[r], p[r], grid) for r in rows])),
+        (TREAT_ALL, treat_all_net_benefit(y.mean(), grid),
+         np.array([treat_all_net_benefit(y[r].mean(), grid) for r in rows])),
+        (TREAT_NONE, np.zeros(len(grid)), np.zeros((1, len(grid)))),
+    ):
+        low, high = np.percentile(draws, [tail, 100 - tail], axis=0)
+        parts.append(pd.DataFrame({"method": method, "threshold": grid, "mean": values, "n": n_boot,
+                                   "lower": low, "upper": high}))
+    summary = in_range(pd.concat(parts, ignore_index=True), threshold_range, threshold)
+    everyone = summary[summary["method"] == TREAT_ALL].set_index("threshold")["mean"]
+    avoided = interventions_avoided(summary["mean"].to_numpy(), everyone.reindex(summary["threshold"]).to_numpy(),
+                                    summary["threshold"].to_numpy())
+    summary["interventions_avoided"] = np.where(summary["method"] == PSL, avoided, np.nan)
+    return summary
+
+
+def decision_curve_sentence(curves, threshold, cost_ratio):
+    """One sentence on the list's net benefit at M's threshold against the defaults."""
+    at = curves[np.isclose(curves["threshold"], threshold)].set_index("method")
+    if PSL not in at.index:
+        return ""
+    nb, everyone = at.loc[PSL, "mean"], at.loc[TREAT_ALL, "mean"] if TREAT_ALL in at.index else np.nan
+    best_default = max(0.0, everyone) if np.isfinite(everyone) else 0.0
+    verdict = ("beats treating everyone and treating no one" if nb > best_default
+               else "does not beat the better of treating everyone or no one")
+    sentence = (
+        f"At M = {cost_ratio:g} (threshold 1/(1+M) = {threshold:.1%}) the list's net benefit is "
+        f"{nb:.3f} true positives per patient ({at.loc[PSL, 'lower']:.3f} to {at.loc[PSL, 'upper']:.3f}); "
+        f"treating everyone gives {everyone:.3f}: the list {verdict}"
+    )
+    avoided = at.loc[PSL, "interventions_avoided"]
+    if np.isfinite(avoided):
+        sentence += f", avoiding {avoided:.1f} unnecessary interventions per 100 patients against treating all"
+    for method in (STEPWISE, STEPWISE_COSTED):
+        if method in at.index:
+            sentence += f". The bedside stop rule{' (question costs counted)' if method == STEPWISE_COSTED else ''}: {at.loc[method, 'mean']:.3f}"
+    return sentence + "."
+
+
+# ---------------------------------------------------------------------------- calibration
+def hierarchy_table(numbers):
+    """The calibration hierarchy as a table: Measure, Estimate, Lower, Upper (95 %)."""
+    return pd.DataFrame({
+        "Measure": [HIERARCHY_WORDS[m] for m in HIERARCHY if m in numbers],
+        "Estimate": [numbers[m][0] for m in HIERARCHY if m in numbers],
+        "Lower": [numbers[m][1] for m in HIERARCHY if m in numbers],
+        "Upper": [numbers[m][2] for m in HIERARCHY if m in numbers],
+    })
+
+
+def held_out_hierarchy(result, stage):
+    """The hierarchy of one stage over the Monte Carlo splits: mean with its 95 % band."""
+    table = result.calibration
+    summary = band_summary(table[(table["stage"] == stage) & (table["method"] == PSL)].drop(columns="stage"))
+    numbers = {row["measure"]: (row["mean"], row["lower"], row["upper"]) for _, row in summary.iterrows()}
+    return hierarchy_table(numbers)
+
+
+def held_out_calibration_curve(result, stage, confidence=0.95):
+    """The list's held-out calibration curve of one stage: mean over splits and the
+    spread of 95 % of the splits' curves, at risks that at least half of the splits reach."""
+    curves = result.calibration_curves
+    part = curves[curves["stage"] == stage]
+    tail = (1 - confidence) / 2
+    grouped = part.groupby("risk")["observed"]
+    table = pd.DataFrame({
+        "observed": grouped.mean(), "lower": grouped.quantile(tail), "upper": grouped.quantile(1 - tail),
+        "splits": grouped.count(),
+    }).reset_index()
+    return table[table["splits"] >= max(1, result.settings["n_splits"] / 2)].reset_index(drop=True)
+
+
+# ---------------------------------------------------------------------------- subgroups
+def group_labels(values, bands=NUMERIC_BANDS):
+    """Each patient's subgroup label from a column: its values, or bands of a numeric one.
+
+    A numeric column with more than ``bands`` distinct values is cut at its quantiles
+    ("< 54", "54 to < 61", "≥ 61"); a missing value makes the group "missing".
+
+    Returns
+    -------
+    pandas.Series of str, same index as ``values``
+    """
+    values = pd.Series(values)
+    numeric = pd.to_numeric(values, errors="coerce") if values.dtype.kind in "biuf" else None
+    if numeric is not None and numeric.nunique() > bands:
+        cuts = np.unique(np.quantile(numeric.dropna(), np.linspace(0, 1, bands + 1)[1:-1]))
+        labels = []
+        for value in numeric:
+            if np.isnan(value):
+                labels.append("missing")
+                continue
+            i = int(np.searchsorted(cuts, value, side="right"))
+            if i == 0:
+                labels.append(f"< {cuts[0]:g}")
+            elif i == len(cuts):
+                labels.append(f"≥ {cuts[-1]:g}")
+            else:
+                labels.append(f"{cuts[i - 1]:g} to < {cuts[i]:g}")
+        return pd.Series(labels, index=values.index, dtype=object)
+    return values.astype(object).where(values.notna(), "missing").astype(str)
+
+
+def subgroup_display(table):
+    """:func:`psl_core.subgroups.subgroup_measures` as a table to read: intervals as text,
+    "too small to judge" where a group is."""
+    rows = []
+    for group, row in table.iterrows():
+        record = {"Group": group, "Patients": int(row["n"]), "Events": int(row["events"])}
+        for measure, word in SUBGROUP_WORDS.items():
+            record[word] = ("too small to judge" if row["too_small"]
+                            else _interval(row[measure], row[f"{measure}_lower"], row[f"{measure}_upper"],
+                                           3 if measure == "net_benefit" else 2))
+        rows.append(record)
+    return pd.DataFrame(rows)
+
+
+def subgroup_sentences(table, column):
+    """Sentences naming the groups that differ, and those too small (Markdown, escaped)."""
+    sentences = []
+    named = differing_groups(table)
+    for group, measures in named.items():
+        words = ", ".join(SUBGROUP_WORDS[m] for m in measures)
+        sentences.append(
+            f"In the group **{md(column)} = {md(group)}** the list's {words} differ{'s' if len(measures) == 1 else ''} "
+            "beyond its interval: check the list there before using it for these patients."
+        )
+    small = [str(g) for g, row in table.drop(index=ALL_PATIENTS).iterrows() if row["too_small"]]
+    if small:
+        sentences.append(
+            f"Too small to judge (fewer than {MIN_GROUP_ROWS} patients or fewer than {MIN_GROUP_EVENTS} "
+            "of either outcome): "
+            f"{', '.join(md(g) for g in small)}."
+        )
+    if not named:
+        sentences.append(f"No group of {md(column)} differs beyond its interval.")
+    return sentences

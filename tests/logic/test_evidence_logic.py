@@ -1,0 +1,87 @@
+"""The evidence's words and choices (psl_triage.evidence): candidate parameters, Riley's
+sentences, subgroup bands and sentences, the decision curves' sentence."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import expit, logit
+
+from psl_core.subgroups import subgroup_measures
+from psl_triage.evidence import (
+    candidate_parameters,
+    development_adequacy,
+    group_labels,
+    site_decision_curves,
+    subgroup_display,
+    subgroup_sentences,
+    validation_adequacy,
+)
+from psl_triage.text import shown
+
+
+def test_candidate_parameters_count_columns_by_kind(demo_prepared):
+    total, counts = candidate_parameters(demo_prepared, max_feature_uses=2)
+    kinds = pd.Series({name: info.kind for name, info in demo_prepared.columns.items()})
+    assert counts["binary"] == ((kinds == "binary").sum(), (kinds == "binary").sum())
+    assert counts["numeric"] == ((kinds == "numeric").sum(), 4 * (kinds == "numeric").sum())
+    categories = sum(demo_prepared.X[c].nunique() - 1 for c in kinds[kinds == "categorical"].index)
+    assert counts["categorical"][1] == categories
+    assert total == sum(p for _, p in counts.values())
+    assert candidate_parameters(demo_prepared, max_feature_uses=1)[0] < total
+
+
+def test_development_adequacy_says_when_the_table_is_too_small(demo_prepared):
+    size, table, sentences = development_adequacy(demo_prepared)
+    assert list(table["Met"]) == ["no", "no", "no"]  # 297 rows against thousands
+    assert size.minimum > len(demo_prepared.y)
+    text = " ".join(shown(s) for s in sentences)
+    assert "smaller than the criteria ask" in text and "may still be trained" in text
+    _, table, sentences = development_adequacy(demo_prepared, max_feature_uses=1, c_statistic=0.9)
+    assert "anticipated C-statistic of 0.90" in " ".join(sentences)
+
+
+def test_validation_adequacy_reports_widths_and_a_verdict():
+    rng = np.random.default_rng(2)
+    p = expit(rng.normal(-1, 1.5, 400))
+    y = rng.binomial(1, p)
+    size, table, sentence = validation_adequacy(y, p)
+    assert set(table["Measure"]) == {"O/E", "Calibration slope", "C-statistic (AUC)"}
+    assert "smaller than a precise validation needs" in sentence
+    assert (table["Width on this table"] > 0).all()
+    assert validation_adequacy(np.zeros(10, dtype=int), np.full(10, 0.3))[0] is None
+
+
+def test_numeric_columns_become_bands_and_missing_a_group():
+    values = pd.Series([30, 40, 50, 60, 70, 80, np.nan, 45, 55])
+    labels = group_labels(values, bands=3)
+    assert labels.iloc[6] == "missing"
+    assert labels.iloc[0].startswith("< ") and labels.iloc[5].startswith("≥ ")
+    assert labels.nunique() == 4
+    assert list(group_labels(pd.Series(["f", "m", None]))) == ["f", "m", "missing"]
+
+
+def test_subgroup_sentence_names_the_miscalibrated_group_and_the_tiny_one():
+    rng = np.random.default_rng(11)
+    n = 1500
+    group = rng.choice(["men", "women"], n).astype(object)
+    p = expit(rng.normal(-1.0, 1.0, n))
+    y = rng.binomial(1, np.where(group == "women", expit(logit(p) + 1.2), p))
+    group[:5] = "other"
+    table = subgroup_measures(y, p, group, threshold=0.2, n_boot=100)
+    text = [shown(s) for s in subgroup_sentences(table, "sex")]
+    assert any("sex = women" in s for s in text) and not any("sex = men" in s for s in text)
+    assert any("Too small to judge" in s and "other" in s for s in text)
+    display = subgroup_display(table).set_index("Group")
+    assert display.loc["other", "O/E"] == "too small to judge"
+    assert display.loc["other", "Patients"] == 5
+
+
+def test_site_decision_curves_hold_the_threshold_and_the_range():
+    rng = np.random.default_rng(4)
+    p = rng.uniform(0, 1, 300)
+    y = rng.binomial(1, p)
+    curves = site_decision_curves(y, p, threshold=1 / 11, threshold_range=(0.05, 0.3), n_boot=50)
+    assert set(curves["method"]) == {"PSL", "Treat all", "Treat none"}
+    psl = curves[curves["method"] == "PSL"]
+    assert np.isclose(psl["threshold"], 1 / 11).any() and psl["threshold"].max() == pytest.approx(0.3)
+    assert (psl["lower"] <= psl["mean"] + 1e-12).all() and (psl["mean"] <= psl["upper"] + 1e-12).all()

@@ -9,20 +9,31 @@ choice, so a rerun for another widget does not redo a bootstrap.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
+from psl_core.calibration_measures import flexible_calibration, intercept_and_slope, observed_expected
 from psl_core.cost_ratio import decision_threshold
 from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE
 from psl_core.subgroups import subgroup_measures
+from psl_core.validation import stage_totals
 from psl_triage.evidence import (
     NUMERIC_BANDS,
     decision_curve_sentence,
     group_labels,
+    hierarchy_table,
+    site_decision_curves,
     subgroup_display,
     subgroup_sentences,
+    validation_adequacy,
 )
-from psl_triage.plots import decision_curve_figure, flexible_calibration_figure
+from psl_triage.plots import (
+    calibration_curve_table,
+    decision_curve_figure,
+    flexible_calibration_figure,
+    total_points_table,
+)
 from psl_triage.text import md
 from ui import csv_download
 
@@ -51,10 +62,10 @@ def threshold_range(prefix: str) -> tuple[float, float]:
     return low / 100, high / 100
 
 
-def decision_curve_section(prefix: str, curves: pd.DataFrame, cost_ratio: float) -> None:
+def decision_curve_section(prefix: str, curves: pd.DataFrame, cost_ratio: float, **figure_options) -> None:
     """The decision-curve figure, its sentence and its CSV."""
     threshold = decision_threshold(cost_ratio)
-    figure, table = decision_curve_figure(curves, threshold, cost_ratio)
+    figure, table = decision_curve_figure(curves, threshold, cost_ratio, **figure_options)
     st.plotly_chart(figure, key=f"{prefix}_decision_curve", config=FIGURE_CONFIG)
     sentence = decision_curve_sentence(curves, threshold, cost_ratio)
     if sentence:
@@ -129,3 +140,48 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
     csv_download(table.reset_index(), "subgroups", f"{prefix}_download_subgroups")
     return table
 
+
+
+def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_ratio: float) -> None:
+    """Sample size, calibration hierarchy, decision curves and subgroups of a list on a
+    site's table (the Validate page), for the rows and stage of ``report``
+    (:func:`psl_core.validation.validation_report`)."""
+    key = id(report)
+    totals, known = stage_totals(model, table.X, report.stage)
+    rows = known[:, report.stage]
+
+    st.subheader("Is this table large enough?")
+    size, precision, sentence = kept(prefix, (key, "size"), lambda: validation_adequacy(report.y, report.p))
+    st.markdown(sentence)
+    if len(precision):
+        st.dataframe(precision.round(3), hide_index=True, key=f"{prefix}_sample_size")
+        csv_download(precision, "validation-sample-size", f"{prefix}_download_sample_size")
+
+    st.subheader("Calibration: mean, weak and moderate")
+    if report.y.min() == report.y.max():
+        st.info("Calibration needs patients with and without the outcome at this stage.")
+    elif np.ptp(report.p) == 0:
+        ratio, low, high = observed_expected(report.y, report.p)
+        st.info(f"At this stage every patient has the same risk, {report.p[0]:.1%}: only mean calibration "
+                f"applies, O/E = {ratio:.2f} ({low:.2f} to {high:.2f}). Judge a later stage for the rest.")
+    else:
+        flexible = kept(prefix, (key, "flexible"), lambda: flexible_calibration(report.y, report.p))
+        weak = intercept_and_slope(report.y, report.p)
+        numbers = {"observed_expected": observed_expected(report.y, report.p), **weak, **flexible.summary}
+        points = total_points_table(totals[rows, report.stage], report.y, report.p)
+        calibration_section(
+            prefix, hierarchy_table(numbers), calibration_curve_table(flexible), points,
+            band_words=f"The band holds the whole curve with 95 % confidence ({flexible.n_boot} bootstrap "
+                       "resamples of the patients, sup-t); the points are the observed rate of every total "
+                       "with its Clopper–Pearson interval; ICI, E50, E90 and Emax have bootstrap intervals.",
+        )
+
+    st.subheader("Clinical utility at this site")
+    shown_range = threshold_range(prefix)
+    curves = kept(prefix, (key, "curves", cost_ratio, shown_range),
+                  lambda: site_decision_curves(report.y, report.p, decision_threshold(cost_ratio), shown_range))
+    decision_curve_section(prefix, curves, cost_ratio, title="Decision curves: net benefit at this site")
+    st.caption("Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients.")
+
+    st.subheader("Subgroups")
+    subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, key)

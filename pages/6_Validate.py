@@ -25,6 +25,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from evidence_ui import site_evidence
+from psl_core.cost_ratio import saved_cost_ratio
 from psl_core.validation import (
     MIN_RECALIBRATION_ROWS,
     recalibratable_stages,
@@ -231,6 +233,8 @@ csv_download(reliability, "reliability-at-new-site", "validate_download_reliabil
 with st.expander("Every stage"):
     st.dataframe(stages, key="validate_stages")
     csv_download(stages.reset_index(), "validation-by-stage", "validate_download_stages")
+with shown_errors("judging the evidence at this site"):
+    site_evidence("validate", model, table, frame, report, saved_cost_ratio(metadata))
 
 st.header("4. Recalibrate at this site")
 st.markdown(

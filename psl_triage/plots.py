@@ -447,7 +447,7 @@ DECISION_CURVE_COLORS = {PSL: POSITIVE_COLOR, LR_REGULARIZED: NEGATIVE_COLOR, LR
                          TREAT_ALL: "#000000", TREAT_NONE: NEUTRAL_COLOR}
 
 
-def decision_curve_figure(curves, threshold, cost_ratio):
+def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves: net benefit on held-out patients"):
     """Net benefit against the threshold probability: the list, the baselines, treat all and
     treat none with their bands, M's threshold as a vertical line and the bedside stop
     rule as a point of its own.
@@ -493,7 +493,7 @@ def decision_curve_figure(curves, threshold, cost_ratio):
                                 name=f"M = {cost_ratio:g}: threshold 1/(1+M) = {threshold:.1%}",
                                 line={"color": NEUTRAL_COLOR, "dash": "dash"}))
     figure.update_layout(
-        title="Decision curves: net benefit on held-out patients",
+        title=title,
         xaxis_title="Threshold probability (acting on patients above it)",
         yaxis_title="Net benefit (true positives per patient)",
         yaxis_range=[bottom, top * 1.05], xaxis_tickformat=".0%",

@@ -64,7 +64,7 @@ def test_validate_map_and_recalibrate(trained, isolated_model_dir):
     assert list(shown["Measure"])[:3] == [
         "Observed − expected rate", "Calibration-in-the-large (intercept)", "Calibration slope",
     ]
-    assert len(at.get("plotly_chart")) == 1
+    assert len(at.get("plotly_chart")) == 3  # reliability, calibration curve, decision curves
     # Hungary's table answers thal for 28 patients and ca for 3: one question can be recalibrated.
     assert at.number_input(key="validate_keep").value == 1
     at.button(key="validate_recalibrate").click().run()
@@ -142,3 +142,32 @@ def test_the_upload_stays_when_the_user_comes_back_from_another_page(trained):
     assert not any("Upload a table" in info.value for info in at.info)
     assert any("hungary.csv, uploaded earlier" in shown(caption.value) for caption in at.caption)
     assert at.selectbox(key="validate_outcome").value == "num"
+
+
+def test_the_site_gets_sample_size_calibration_decision_curves_and_subgroups(trained):
+    import plotly.io as pio
+
+    at = open_page(trained)
+    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv")
+    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    stage = at.session_state["validate_report"][2].stage
+    assert stage >= 1
+    charts = {figure.layout.title.text: figure for figure in
+              (pio.from_json(chart.proto.spec) for chart in at.get("plotly_chart"))}
+    curve = charts["Calibration curve with its 95% band"]
+    assert {"flexible calibration curve", "95% band of the curve",
+            "observed rate per total (Clopper–Pearson 95%)"} <= {t.name for t in curve.data}
+    decision = charts["Decision curves: net benefit at this site"]
+    names = {t.name for t in decision.data}
+    assert {"the list", "Treat all", "Treat none"} <= names
+    assert any(name.startswith("M = 10: threshold 1/(1+M)") for name in names)
+    tables = [d.value for d in at.dataframe]
+    assert any("Target 95 % interval width" in t.columns for t in tables)
+    assert any("Measure" in t.columns and t["Measure"].str.startswith("ICI").any() for t in tables)
+    assert any("precise validation" in m.value for m in at.markdown)
+    at.selectbox(key="validate_subgroup_column").set_value("sex").run()
+    assert not at.exception and not at.error
+    groups = next(d.value for d in at.dataframe if "Group" in d.value.columns)
+    assert {"0", "1", "All patients"} <= set(groups["Group"].astype(str))

@@ -16,10 +16,20 @@ tries the complement ``x <= t`` / ``x == 0`` / ``x != category``. With a symmetr
 set the complement with score s is the literal with score -s shifted by a constant, which
 gives the same calibrated probabilities, so it is not tried twice.
 
-Missing values are not guessed: :func:`read_columns` rejects them with a
-:class:`~psl_core.errors.DataError` that names the columns. Prepare the table first
-(impute or drop rows first); at the bedside an unknown answer is
-handled explicitly by :mod:`psl_core.decision`.
+Missing values are learned, not guessed (``read_columns(..., allow_missing=True)``, the
+estimator's ``missing="learn"``): a column with missing training values gives each of its
+families twice, once with a missing answer on the true side of ``x > t`` / ``x == 1`` /
+``x == category`` and once on the false side, so the search chooses where a missing answer
+goes together with the threshold and the points, like a decision tree's default direction.
+A numeric column's missing rows then sit at one end of its sorted order, and its outer cut
+on their side becomes the literal "x is missing" (or "x is measured"): a missing answer can
+carry points of its own. The direction is the literal's ``missing`` (whether a missing
+answer satisfies it). Why a direction and not points of its own for every literal: a
+literal stays one yes/no question worth one score, the totals and the calibration stay
+the paper's, and on complete rows nothing changes (a column without missing training
+values gives its families once, as before). With ``allow_missing=False`` missing values
+are refused with a :class:`~psl_core.errors.DataError` that names the column; at the
+bedside an unknown answer is handled explicitly by :mod:`psl_core.decision`.
 """
 
 from dataclasses import dataclass
@@ -50,6 +60,10 @@ class Literal:
         For a categorical column the literal is ``x == category`` (``!=`` when negated).
     negated : bool
         Whether the condition is the complement.
+    missing : bool or None
+        Whether a missing answer satisfies the literal (the learned direction, see the
+        module docstring); None for a literal learned without missing values, which
+        cannot answer for one.
     """
 
     column: object
@@ -57,16 +71,34 @@ class Literal:
     threshold: float = None
     category: str = None
     negated: bool = False
+    missing: bool = None
 
-    def evaluate(self, values):
-        """Indicator of the literal for one column's values, shape (n,) of 0/1 ints."""
+    def evaluate(self, values, missing=None):
+        """Indicator of the literal for one column's values, shape (n,) of 0/1 ints.
+
+        ``missing`` (bool, shape (n,)) marks the missing answers; by default NaN and None.
+        A missing answer takes the literal's learned direction; without one it raises a
+        DataError naming the column.
+        """
+        values = np.asarray(values, dtype=object if self.kind == CATEGORY else float)
+        if missing is None:
+            missing = pd.isna(values) if self.kind == CATEGORY else np.isnan(values)
         if self.kind == CATEGORY:
-            hit = np.asarray(values).astype(str) == self.category
+            hit = values.astype(str) == self.category
         elif self.kind == BINARY:
-            hit = np.asarray(values, dtype=float) > 0.5
+            hit = values > 0.5
         else:
-            hit = np.asarray(values, dtype=float) > self.threshold
-        return (hit != self.negated).astype(np.int64)
+            hit = values > self.threshold
+        hit = hit != self.negated
+        if missing.any():
+            if self.missing is None:
+                raise DataError(
+                    f"column {self.column!r} has missing values, and this list learned no direction for a "
+                    "missing answer to its question on it (the column had no missing training values): "
+                    "fill them in, or leave those rows out"
+                )
+            hit = np.where(missing, self.missing, hit)
+        return hit.astype(np.int64)
 
     def describe(self, label=None, unit=None, category_labels=None, precision=4):
         """Plain-words condition, e.g. ``"Max heart rate > 147.5 bpm"``.
@@ -84,8 +116,17 @@ class Literal:
             if value in names:
                 return f"{name} = {names[value]}"
             return f"{name} = {'no' if self.negated else 'yes'}"
+        if self.asks_missing:
+            return f"{name} {'not measured' if self.missing else 'measured'}"
         value = f"{self.threshold:.{precision}g}" + (f" {unit}" if unit else "")
         return f"{name} {'≤' if self.negated else '>'} {value}"
+
+    @property
+    def asks_missing(self):
+        """Whether the literal only asks whether the value is missing: a numeric literal
+        whose threshold is infinite, beyond every value on the side its missing answers
+        sort to (see the module docstring); it holds for a missing answer when ``missing``."""
+        return self.kind == NUMERIC and self.threshold is not None and not np.isfinite(self.threshold)
 
 
 @dataclass
@@ -94,7 +135,8 @@ class Column:
 
     name: object
     kind: str
-    values: np.ndarray  # float for numeric/binary, str objects for categorical
+    values: np.ndarray  # float for numeric/binary (NaN missing), str objects for categorical
+    missing: np.ndarray = None  # bool per row: a missing value; None when none is
 
 
 @dataclass
@@ -104,6 +146,9 @@ class CandidateFeature:
     ``values`` is the float column (0/1 indicator for a category), ``order`` the stable
     argsort of ``values``, ``cuts`` the candidate thresholds (shape (C,)) and
     ``positions`` the number of rows with ``value <= cut`` for each cut (shape (C,)).
+    With missing values (NaN in ``values``), ``missing_high`` says on which side of every
+    cut they sort: True after the largest value (a missing answer satisfies ``x > t``),
+    False before the smallest; None without missing values.
     """
 
     column: object
@@ -113,15 +158,26 @@ class CandidateFeature:
     order: np.ndarray
     cuts: np.ndarray
     positions: np.ndarray
+    missing_high: bool = None
 
     def literal(self, cut_index, negated=False):
         """The literal this family gives at one cut."""
         threshold = float(self.cuts[cut_index]) if self.kind == NUMERIC else None
-        return Literal(self.column, self.kind, threshold, self.category, bool(negated))
+        missing = None if self.missing_high is None else bool(self.missing_high != bool(negated))
+        return Literal(self.column, self.kind, threshold, self.category, bool(negated), missing)
+
+    def indicator(self, cut_index, negated=False):
+        """0/1 values of the literal (cut, polarity) on the training rows."""
+        hit = self.values > self.cuts[cut_index]
+        if self.missing_high is not None:
+            hit = np.where(np.isnan(self.values), self.missing_high, hit)
+        return (hit != negated).astype(np.int64)
 
 
 def _is_binary(values):
-    return np.isin(values, (0.0, 1.0)).all()
+    """0/1 values apart from missing ones (at least one present)."""
+    present = values[~np.isnan(values)]
+    return len(present) > 0 and np.isin(present, (0.0, 1.0)).all()
 
 
 def _column_kind(series):
@@ -129,20 +185,25 @@ def _column_kind(series):
         pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)
     ):
         return CATEGORY
-    return BINARY if _is_binary(series.to_numpy(dtype=float)) else NUMERIC
+    return BINARY if _is_binary(series.to_numpy(dtype=float, na_value=np.nan)) else NUMERIC
 
 
-def _check_finite(values, name):
-    if np.isnan(values).any():
+def _check_finite(values, name, allow_missing=False, fitting=False):
+    if allow_missing and fitting and np.isnan(values).all():
         raise DataError(
-            f"column {name!r} has missing values (NaN): impute them or drop those rows first; "
-            "a scoring list does not guess them"
+            f"column {name!r} holds only missing values: there is nothing to learn from it; leave it out"
+        )
+    if not allow_missing and np.isnan(values).any():
+        raise DataError(
+            f"column {name!r} has missing values (NaN): let the list learn where they go "
+            "(missing='learn'), or impute them or drop those rows first; a scoring list does not "
+            "guess them"
         )
     if np.isinf(values).any():
         raise DataError(f"column {name!r} has infinite values (inf): replace them with finite numbers")
 
 
-def read_columns(X, fitting=True):
+def read_columns(X, fitting=True, allow_missing=False):
     """Split X into typed columns, validating as it goes.
 
     Parameters
@@ -153,6 +214,9 @@ def read_columns(X, fitting=True):
     fitting : bool, default=True
         Whether X is training data: only then is a text column that mostly holds numbers
         refused (at prediction a few rows of a fitted text column may all look numeric).
+    allow_missing : bool, default=False
+        Keep missing values (NaN, None), marked in each column's ``missing``; by default
+        they are refused.
 
     Returns
     -------
@@ -172,16 +236,18 @@ def read_columns(X, fitting=True):
         for position, name in enumerate(X.columns):
             series = X.iloc[:, position]
             kind = _column_kind(series)
+            missing = series.isna().to_numpy()
             if kind == CATEGORY:
-                if series.isna().any():
-                    _check_finite(np.array([np.nan]), name)
+                if missing.any():
+                    _check_finite(np.where(missing, np.nan, 0.0), name, allow_missing, fitting)
                 if fitting:
                     _check_not_numbers_as_text(series, name)
                 values = series.astype(str).to_numpy(dtype=object)
+                values[missing] = ""  # text, so the values sort; the mask says they are missing
             else:
-                values = series.to_numpy(dtype=float)
-                _check_finite(values, name)
-            columns.append(Column(name, kind, values))
+                values = series.to_numpy(dtype=float, na_value=np.nan)
+                _check_finite(values, name, allow_missing, fitting)
+            columns.append(Column(name, kind, values, missing if missing.any() else None))
         return columns
     try:
         array = np.asarray(X)
@@ -204,8 +270,11 @@ def read_columns(X, fitting=True):
     columns = []
     for position in range(array.shape[1]):
         values = array[:, position]
-        _check_finite(values, position)
-        columns.append(Column(position, BINARY if _is_binary(values) else NUMERIC, values))
+        _check_finite(values, position, allow_missing, fitting)
+        missing = np.isnan(values)
+        columns.append(Column(
+            position, BINARY if _is_binary(values) else NUMERIC, values, missing if missing.any() else None,
+        ))
     return columns
 
 
@@ -298,23 +367,48 @@ def row_index_dtype(n_rows):
     return np.int32 if n_rows < 2**31 else np.int64
 
 
-def candidate_feature(column, kind, category, values):
-    """The candidate feature of one 0/1 indicator (binary, category) or numeric column."""
-    if kind == NUMERIC:
-        order = np.argsort(values, kind="stable")
-        cuts, positions = numeric_cuts(values, order)
+def candidate_feature(column, kind, category, values, missing_high=None):
+    """The candidate feature of one 0/1 indicator (binary, category) or numeric column.
+
+    With ``missing_high`` (True or False) ``values`` may hold NaN: the missing rows sort
+    after (True) or before (False) every value, see :class:`CandidateFeature`.
+    """
+    if missing_high is None:
+        present = np.arange(len(values))
     else:
-        zeros, ones = np.flatnonzero(values < 0.5), np.flatnonzero(values >= 0.5)
+        missing = np.isnan(values)
+        n_missing = int(missing.sum())
+        present = np.flatnonzero(~missing)
+    if kind == NUMERIC:
+        order = present[np.argsort(values[present], kind="stable")]
+        cuts, positions = numeric_cuts(values[order], np.arange(len(order)))
+    else:
+        zeros, ones = present[values[present] < 0.5], present[values[present] >= 0.5]
         order = np.concatenate((zeros, ones))
         cuts, positions = np.array([0.5]), np.array([len(zeros)])
+    if missing_high is not None:
+        # The missing rows at the end of the order (above every cut) or at its start.
+        absent = np.flatnonzero(missing)
+        order = np.concatenate((order, absent)) if missing_high else np.concatenate((absent, order))
+        if not missing_high:
+            positions = positions + n_missing
+        if kind == NUMERIC:
+            # The outer cut on the missing rows' side is beyond every value: the literal
+            # asks only whether the value is missing.
+            cuts = cuts.copy()
+            cuts[-1 if missing_high else 0] = np.inf if missing_high else -np.inf
     index = row_index_dtype(len(values))
     return CandidateFeature(
         column, kind, category, values, order.astype(index, copy=False), cuts, positions.astype(index, copy=False),
+        missing_high,
     )
 
 
 def candidate_features(columns):
     """The binary feature families of typed columns (one per category of a categorical).
+
+    A column with missing values gives each of its families twice, missing answers on
+    either side (see the module docstring); an all-missing column gives none.
 
     Parameters
     ----------
@@ -326,10 +420,18 @@ def candidate_features(columns):
     """
     features = []
     for column in columns:
+        missing = column.missing
+        directions = (None,) if missing is None or not missing.any() else (True, False)
+        if missing is not None and missing.all():
+            continue
         if column.kind == CATEGORY:
-            for category in np.unique(column.values):
+            for category in np.unique(column.values[~missing] if missing is not None else column.values):
                 indicator = (column.values == category).astype(float)
-                features.append(candidate_feature(column.name, CATEGORY, str(category), indicator))
+                if missing is not None:
+                    indicator[missing] = np.nan
+                for high in directions:
+                    features.append(candidate_feature(column.name, CATEGORY, str(category), indicator, high))
         else:
-            features.append(candidate_feature(column.name, column.kind, None, column.values))
+            for high in directions:
+                features.append(candidate_feature(column.name, column.kind, None, column.values, high))
     return features

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import serialization
 from .binarization import CandidateFeature, candidate_feature, candidate_features, read_columns
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
+from .constraints import check_constraints
 from .costs import check_cost_groups, check_cost_weight, check_question_costs, search_penalties, stage_costs
 from .errors import DataError, PSLError
 from .intervals import CORRECTIONS, clopper_pearson_band
@@ -35,6 +36,7 @@ _CHOICES = {
     "loss": tuple(CRITERION_CODES),
     "interval_correction": CORRECTIONS,
     "shrinkage": ("cv", None),
+    "missing": ("learn", "error"),
 }
 
 
@@ -201,6 +203,23 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         (:func:`psl_core.costs.search_penalties`), among the candidates that improve the
         criterion at all, so cheaper questions come first; the list's end and its
         probabilities follow the plain criterion. 0 is the search without costs.
+    missing : {"learn", "error"}, default="learn"
+        What a missing value (NaN, None) in X means. "learn": the search learns, for
+        each question on a column with missing training values, whether a missing answer
+        counts as yes or as no, and may ask "is the value missing?" itself
+        (:mod:`psl_core.binarization`); every row is kept, and the predict methods send a
+        missing answer where the list learned (a column without missing training values
+        learned no direction: a missing value there raises). On complete data the list
+        is the same as without it. "error": missing values raise a DataError, as before.
+    monotone : mapping of column to {"increasing", "decreasing"}, or None, default=None
+        Columns whose points must never fall (or rise) with their value, at every
+        stage; the search only tries literals that point that way
+        (:mod:`psl_core.constraints`). Numeric and binary columns only.
+    required : sequence of columns or None, default=None
+        Columns the list must ask first, in this order (each its best question given the
+        ones before); the search continues after them.
+    forbidden : sequence of columns or None, default=None
+        Columns the list never asks (e.g. not available at triage).
 
     Attributes
     ----------
@@ -258,9 +277,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    Missing values are not guessed: ``fit`` and the predict methods raise a
-    :class:`~psl_core.errors.DataError` naming the column. Impute or drop rows first; at the bedside, unknown answers are handled by
-    :mod:`psl_core.decision` as the range over both possible answers.
+    Missing values are not guessed: with ``missing="learn"`` their direction is learned
+    from the training rows, with ``missing="error"`` they raise a
+    :class:`~psl_core.errors.DataError` naming the column. At the bedside an answer that
+    exists but is not at hand ("unknown") is handled by :mod:`psl_core.decision` as the
+    range over both possible answers; one that was not measured takes the learned direction.
     """
 
     def __init__(
@@ -285,6 +306,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         cost_weight=0.0,
         shrinkage="cv",
         cost_groups=None,
+        missing="learn",
+        monotone=None,
+        required=None,
+        forbidden=None,
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -306,6 +331,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.cost_weight = cost_weight
         self.shrinkage = shrinkage
         self.cost_groups = cost_groups
+        self.missing = missing
+        self.monotone = monotone
+        self.required = required
+        self.forbidden = forbidden
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -361,12 +390,13 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         check_question_costs(self.question_costs)
         check_cost_groups(self.cost_groups)
         check_cost_weight(self.cost_weight)
+        check_constraints(self.monotone, self.required, self.forbidden)
         return score_set
 
     def _read_X(self, X, reset):
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):
             raise DataError("sparse input is not supported: convert X with X.toarray() first")
-        columns = read_columns(X, fitting=reset)
+        columns = read_columns(X, fitting=reset, allow_missing=self.missing == "learn")
         try:
             validate_data(self, X, reset=reset, skip_check_array=True)
         except ValueError as exc:  # feature names or count differ from the fitted ones
@@ -407,7 +437,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ----------
         X : pandas.DataFrame or array-like of shape (n_samples, n_features)
             Numeric, 0/1, boolean, text or categorical columns (text and categorical
-            only in a DataFrame). No missing or infinite values.
+            only in a DataFrame). No infinite values; missing values (NaN, None) only
+            with ``missing="learn"``.
         y : array-like of shape (n_samples,)
             Exactly two distinct labels; the larger (sorted) one is the positive class.
         progress : callable or None
@@ -434,7 +465,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 ) from None
         check_question_costs(self.question_costs, [c.name for c in columns])
         check_cost_groups(self.cost_groups, [c.name for c in columns])
-        features = [_subset(f, search_rows) for f in candidate_features(columns)]
+        monotone, required, forbidden = check_constraints(
+            self.monotone, self.required, self.forbidden, [c.name for c in columns], {c.name: c.kind for c in columns},
+        )
+        features = [_subset(f, search_rows) for f in candidate_features(columns) if f.column not in forbidden]
         self._check_rows_per_fold(y01[search_rows])
         folds = None
         if self.loss in CROSS_VALIDATED:
@@ -446,7 +480,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             features, _take(y01, search_rows), score_set,
             CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
         )
-        self._search(evaluator, score_set, progress)
+        self._search(evaluator, score_set, progress, monotone, required)
         # The candidates' sort orders and cuts (two to three arrays of n_samples per feature)
         # are not needed past the search: free them before calibration reads X again.
         del evaluator, features, folds
@@ -575,10 +609,18 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.stop_statistics_ = None
         return self
 
-    def _search(self, evaluator, score_set, progress):
+    def _search(self, evaluator, score_set, progress, monotone=None, required=()):
         """Run the greedy search and keep the chosen literals, scores and criteria."""
+        def directions():
+            return None if not monotone else [monotone.get(f.column, 0) for f in evaluator.features]
+
         if self.binarization == "preprocess":
-            evaluator.features = _preprocess_cuts(evaluator, score_set, self.threshold_search, self.min_support)
+            evaluator.features = _preprocess_cuts(
+                evaluator, score_set, self.threshold_search, self.min_support, directions(),
+            )
+        required_features = [
+            {i for i, f in enumerate(evaluator.features) if f.column == column} for column in required
+        ]
         prior = _prior_value(evaluator)
         penalties = search_penalties(
             [f.column for f in evaluator.features], check_question_costs(self.question_costs), self.cost_weight, prior,
@@ -586,7 +628,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         )
         options, self.end_reason_ = greedy_search(
             evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
-            self.beam_width, self.max_feature_uses, self.min_support, penalties,
+            self.beam_width, self.max_feature_uses, self.min_support, penalties, directions(), required_features,
         )
         self.literals_ = [evaluator.features[o.feature].literal(o.cut, o.negated) for o in options]
         self.scores_ = [o.score for o in options]
@@ -600,7 +642,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         for k in range(len(self.literals_) + 1):
             if k > 0:
                 literal = self.literals_[k - 1]
-                totals = totals + self.scores_[k - 1] * literal.evaluate(_take(by_name[literal.column].values, rows))
+                column = by_name[literal.column]
+                missing = None if column.missing is None else _take(column.missing, rows)
+                totals = totals + self.scores_[k - 1] * literal.evaluate(_take(column.values, rows), missing)
             reachable = reachable_totals(self.scores_[:k])
             shrink = np.array([float(self.prior_strength), _take(y01, rows).mean()])
             q, pos, neg = calibrate_stage(totals, _take(y01, rows), reachable, self.calibration, shrink)
@@ -674,7 +718,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 column = columns[list(fitted_names).index(literal.column)]
             if column is None:
                 raise DataError(f"X has no column {literal.column!r}, which this list uses")
-            points[:, k] = score * literal.evaluate(column.values)
+            points[:, k] = score * literal.evaluate(column.values, column.missing)
         return np.cumsum(points, axis=1)
 
     def stagewise_intervals(self, X, confidence=0.95):
@@ -836,7 +880,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = self.missing == "learn"
         tags.input_tags.categorical = True
         tags.input_tags.string = False
         return tags
@@ -854,7 +898,7 @@ def _subset(feature, rows):
     """A candidate feature restricted to some rows (for a held-out calibration set)."""
     if len(rows) == len(feature.values):
         return feature
-    return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows])
+    return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows], feature.missing_high)
 
 
 def _check_label_type(y):
@@ -912,12 +956,14 @@ def _prior_value(evaluator):
     return evaluator.current_value()
 
 
-def _preprocess_cuts(evaluator, score_set, threshold_search, min_support):
+def _preprocess_cuts(evaluator, score_set, threshold_search, min_support, directions=None):
     """Binarize numeric features beforehand: each feature's best allowed cut on its own
-    (a feature without an allowed cut is left out)."""
+    (a feature without an allowed cut is left out), in its monotone direction if any."""
     evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
     tracks = score_tracks(score_set, first_stage=True)
-    options = stage_options(evaluator, range(len(evaluator.features)), tracks, threshold_search, None, min_support)
+    options = stage_options(
+        evaluator, range(len(evaluator.features)), tracks, threshold_search, None, min_support, directions,
+    )
     fixed = []
     for f, feature in enumerate(evaluator.features):
         own = [o for o in options if o.feature == f]
@@ -927,7 +973,7 @@ def _preprocess_cuts(evaluator, score_set, threshold_search, min_support):
         fixed.append(
             CandidateFeature(
                 feature.column, feature.kind, feature.category, feature.values, feature.order,
-                feature.cuts[[best.cut]], feature.positions[[best.cut]],
+                feature.cuts[[best.cut]], feature.positions[[best.cut]], feature.missing_high,
             )
         )
     return fixed

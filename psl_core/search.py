@@ -24,6 +24,8 @@ import numpy as np
 
 from .binarization import row_index_dtype
 from .calibration import NO_SHRINK
+from .constraints import allowed_tracks
+from .errors import DataError
 from .kernels import (
     CV_BRIER,
     CV_LOG_LOSS,
@@ -204,7 +206,7 @@ def first_minimum(values):
     return int(np.flatnonzero(values <= values.min() + TIE_TOLERANCE)[0])
 
 
-def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None, min_support=1):
+def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None, min_support=1, directions=None):
     """Best cut of every (feature, score, polarity) still available at this stage.
 
     Parameters
@@ -221,23 +223,29 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
     min_support : int >= 1
         Training rows each answer range must hold (:func:`candidate_cuts`); a feature
         without an allowed cut gives no option.
+    directions : sequence of int or None
+        Monotone direction of each feature's column (+1, -1, 0 for none;
+        :mod:`psl_core.constraints`): only the tracks pointing that way are tried.
 
     Returns
     -------
     list of Option, in enumeration order.
     """
-    scores = np.array([s for s, _ in tracks], dtype=np.int64)
-    negated = np.array([n for _, n in tracks], dtype=np.bool_)
     options = []
     for f in available:
         feature = evaluator.features[f]
+        feature_tracks = tracks if directions is None else allowed_tracks(tracks, directions[f])
+        if not feature_tracks:
+            continue
         cut_index, allowed = candidate_cuts(feature, min_support, (used_cuts or {}).get(f, ()))
         if not allowed.any():
             continue
+        scores = np.array([s for s, _ in feature_tracks], dtype=np.int64)
+        negated = np.array([n for _, n in feature_tracks], dtype=np.bool_)
         cuts, values = evaluator.search(
             f, feature.positions[cut_index], scores, negated, threshold_search == "brute", allowed
         )
-        for (s, n), cut, value in zip(tracks, cuts, values):
+        for (s, n), cut, value in zip(feature_tracks, cuts, values):
             options.append(Option(float(value), int(f), int(cut_index[cut]), int(s), bool(n)))
     return options
 
@@ -250,7 +258,9 @@ def candidate_cuts(feature, min_support, used=()):
     training rows: at least that many rows on each side of it, and at least that many
     between it and each used cut of the same feature. A cut that isolates a handful of
     extreme training cases ("BMI > 45.3" for 6 patients) is what a greedy search
-    overfits. ``min_support = 1`` allows every candidate (the paper). A numeric feature's
+    overfits. With missing values (:mod:`psl_core.binarization`) a threshold must leave as
+    many measured rows on each side as well. ``min_support = 1`` allows every candidate
+    (the paper). A numeric feature's
     two outer cuts (constant literals, see :mod:`psl_core.binarization`) are allowed: the
     threshold search evaluates them first (:func:`psl_core.kernels._search_feature`).
     The cuts that may not be chosen stay candidates, so that the threshold search runs
@@ -273,6 +283,14 @@ def candidate_cuts(feature, min_support, used=()):
     positions = feature.positions
     n_rows = len(feature.values)
     allowed = (positions >= min_support) & (positions <= n_rows - min_support)
+    if feature.missing_high is not None:
+        # With missing answers on one side, a threshold must also leave min_support measured
+        # rows on each side of it; the cut that asks "is the value missing?" only the above.
+        n_missing = int(np.isnan(feature.values).sum())
+        measured = positions - (0 if feature.missing_high else n_missing)
+        allowed &= ((measured >= min_support) & (measured <= n_rows - n_missing - min_support)) | ~np.isfinite(
+            feature.cuts
+        )
     for cut in used:
         allowed &= np.abs(positions - positions[cut]) >= min_support
     cut_index = np.arange(len(positions))
@@ -305,10 +323,44 @@ def score_tracks(score_set, first_stage):
     return tracks
 
 
-def indicator(feature, cut, negated):
-    """0/1 values of the literal (feature, cut, polarity) on the training rows."""
-    hit = feature.values > feature.cuts[cut]
-    return (hit != negated).astype(np.int64)
+class Families:
+    """The candidate features that are one question with a different missing direction
+    (:mod:`psl_core.binarization`): same column and category. They share their uses and
+    their cuts: a threshold (or "is it missing?") asked once is not asked again with the
+    other direction.
+    """
+
+    def __init__(self, features):
+        by_key = {}
+        for f, feature in enumerate(features):
+            by_key.setdefault((feature.column, feature.category), []).append(f)
+        self.features = features
+        self.siblings = [by_key[(feature.column, feature.category)] for feature in features]
+
+    def used_cuts(self, chosen):
+        """Cut indices each feature may no longer use, given the chosen options."""
+        used = {}
+        for option in chosen:
+            siblings = self.siblings[option.feature]
+            if len(siblings) == 1:
+                used.setdefault(option.feature, []).append(option.cut)
+                continue
+            key = _cut_key(self.features[option.feature].cuts[option.cut])
+            for sibling in siblings:
+                keys = np.array([_cut_key(c) for c in self.features[sibling].cuts])
+                used.setdefault(sibling, []).extend(np.flatnonzero(keys == key).tolist())
+        return used
+
+    def spend(self, budget, feature):
+        """The budget after one use of ``feature`` (and of its siblings)."""
+        budget = budget.copy()
+        budget[self.siblings[feature]] -= 1
+        return budget
+
+
+def _cut_key(cut):
+    """A cut as its siblings know it: its threshold, or inf for "is the value missing?"."""
+    return float(cut) if np.isfinite(cut) else np.inf
 
 
 @dataclass
@@ -321,16 +373,21 @@ class _Prefix:
     totals: np.ndarray
     reach: tuple
     budget: np.ndarray
+    families: Families
 
     @property
     def available(self):
         return np.flatnonzero(self.budget > 0).tolist()
 
     def used_cuts(self):
-        used = {}
-        for option in self.chosen:
-            used.setdefault(option.feature, []).append(option.cut)
-        return used
+        return self.families.used_cuts(self.chosen)
+
+    def extend(self, option, cumulative, totals, reach):
+        """The prefix followed by ``option``."""
+        return _Prefix(
+            self.chosen + [option], cumulative, totals, reach, self.families.spend(self.budget, option.feature),
+            self.families,
+        )
 
 
 def feature_budget(features, max_uses):
@@ -344,15 +401,9 @@ def feature_budget(features, max_uses):
     return np.array([min(max_uses, len(f.cuts)) if len(f.cuts) > 1 else 1 for f in features], dtype=np.int64)
 
 
-def _spend(budget, feature):
-    budget = budget.copy()
-    budget[feature] -= 1
-    return budget
-
-
 def greedy_search(
     evaluator, score_set, max_stages, threshold_search, lookahead, progress=None, beam_width=1, max_uses=1,
-    min_support=1, penalties=None,
+    min_support=1, penalties=None, directions=None, required=(),
 ):
     """List construction: greedy, or beam search over prefixes, with optional lookahead.
 
@@ -395,6 +446,12 @@ def greedy_search(
         prefix's sum; an option that does not improve the criterion (or is constant) is
         then never ranked first, so the costs change the order of the questions, not
         where the list ends. None: the search without costs.
+    directions : sequence of int or None
+        Monotone direction of each feature's column (:func:`stage_options`).
+    required : sequence of sequence of int
+        Stage i < len(required) asks one of the features ``required[i]`` (the families of
+        one required column): its best non-constant option, whether or not it improves
+        the criterion. A required column without an allowed cut raises a DataError.
 
     Returns
     -------
@@ -405,23 +462,37 @@ def greedy_search(
     """
     features = evaluator.features
     budget = feature_budget(features, max_uses)
-    n_stages = len(features) if max_stages is None else min(max_stages, int(budget.sum()))
-    beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget)]
+    families = Families(features)
+    # Features that are one question with two missing directions count once.
+    first = [f for f, siblings in enumerate(families.siblings) if siblings[0] == f]
+    n_stages = len(first) if max_stages is None else min(max_stages, int(budget[first].sum()))
+    beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget, families)]
     end = "length"
     for stage in range(n_stages):
         extensions = []
+        forced = stage < len(required)
         for prefix in beam:
+            available = [f for f in prefix.available if f in required[stage]] if forced else prefix.available
             options = _options_at(
-                evaluator, prefix.totals, prefix.reach, prefix.available, score_set, threshold_search, stage == 0,
-                prefix.used_cuts(), min_support,
+                evaluator, prefix.totals, prefix.reach, available, score_set, threshold_search, stage == 0,
+                prefix.used_cuts(), min_support, directions,
             )
-            # A literal must improve a held-out score on the list as it is to be worth asking.
-            floor = evaluator.current_value() - TIE_TOLERANCE if evaluator.validated else np.inf
+            if forced:
+                options = [option for option in options if not _constant(features, option)]
+                if not options:
+                    raise DataError(
+                        f"the required column {features[required[stage][0]].column!r} has no question with "
+                        f"at least min_support={min_support} training rows per answer (or none its "
+                        "monotone direction allows): lower min_support, or leave it out of required"
+                    )
+            # A literal must improve a held-out score on the list as it is to be worth asking
+            # (a required question is asked whatever it improves).
+            floor = evaluator.current_value() - TIE_TOLERANCE if evaluator.validated and not forced else np.inf
             # Look ahead at most to the list's last stage: the last stage is rated by itself.
             depth = min(lookahead - 1, n_stages - 1 - stage)
             for option in options:
                 rating = option.value if depth == 0 else _rating(
-                    evaluator, option, prefix, score_set, threshold_search, depth, min_support,
+                    evaluator, option, prefix, score_set, threshold_search, depth, min_support, directions,
                 )
                 rank = prefix.cumulative + rating
                 if penalties is not None:
@@ -448,10 +519,7 @@ def greedy_search(
                 continue  # the same as its prefix, which the beam already had
             totals, reach = _apply(features, option, prefix.totals, prefix.reach)
             penalty = 0.0 if penalties is None else _penalty(penalties, option, prefix)
-            beam.append(_Prefix(
-                prefix.chosen + [option], prefix.cumulative + option.value + penalty, totals, reach,
-                _spend(prefix.budget, option.feature),
-            ))
+            beam.append(prefix.extend(option, prefix.cumulative + option.value + penalty, totals, reach))
         if progress is not None:
             progress(stage + 1, n_stages)
     return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
@@ -485,34 +553,35 @@ def _first_of_ties(ranks, width):
 
 def _options_at(
     evaluator, totals, reach, available, score_set, threshold_search, first_stage, used_cuts=None, min_support=1,
+    directions=None,
 ):
     evaluator.set_totals(totals, *reach)
     tracks = score_tracks(score_set, first_stage)
-    return stage_options(evaluator, available, tracks, threshold_search, used_cuts, min_support)
+    return stage_options(evaluator, available, tracks, threshold_search, used_cuts, min_support, directions)
 
 
 def _apply(features, option, totals, reach):
-    new_totals = totals + option.score * indicator(features[option.feature], option.cut, option.negated)
+    new_totals = totals + option.score * features[option.feature].indicator(option.cut, option.negated)
     new_reach = (reach[0] + min(0, option.score), reach[1] + max(0, option.score))
     return new_totals, new_reach
 
 
-def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_support):
+def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_support, directions=None):
     """The criterion after ``option`` and ``depth`` more greedy stages (lookahead)."""
     totals, reach = _apply(evaluator.features, option, prefix.totals, prefix.reach)
-    path = _Prefix(prefix.chosen + [option], 0.0, totals, reach, _spend(prefix.budget, option.feature))
+    path = prefix.extend(option, 0.0, totals, reach)
     value = option.value
     for _ in range(depth):
         if not path.available:
             break
         options = _options_at(
             evaluator, path.totals, path.reach, path.available, score_set, threshold_search, False, path.used_cuts(),
-            min_support,
+            min_support, directions,
         )
         if not options:
             break
         best = options[first_minimum([o.value for o in options])]
         value = best.value
         totals, reach = _apply(evaluator.features, best, path.totals, path.reach)
-        path = _Prefix(path.chosen + [best], 0.0, totals, reach, _spend(path.budget, best.feature))
+        path = path.extend(best, 0.0, totals, reach)
     return value

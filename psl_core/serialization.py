@@ -10,7 +10,10 @@ A model file is one JSON object::
       "input": {"kind": "dataframe" | "array", "n_features": 13, "feature_names": [...] | null},
       "stages": [{"feature": ..., "kind": "numeric" | "binary" | "category",
                   "threshold": float | null, "category": str | null,
-                  "negated": bool, "score": int}, ...],            # stages 1..K
+                  "negated": bool, "score": int,
+                  "missing": bool | null}, ...],                   # stages 1..K; "missing"
+                  # optional: where a missing answer goes; a numeric stage with a null
+                  # threshold and a direction asks "is the value missing?"
       "calibration": [{"totals": [...], "probabilities": [...],
                        "positives": [...], "negatives": [...]}, ...],  # stages 0..K
       "criterion": [...],                                          # stages 0..K
@@ -47,6 +50,7 @@ import jsonschema
 import numpy as np
 
 from .binarization import CATEGORY, NUMERIC, Literal
+from .constraints import check_constraints
 from .cost_ratio import saved_cost_ratio
 from .costs import check_cost_groups, check_question_costs
 from .errors import ModelFileError, PSLError
@@ -94,10 +98,11 @@ def to_dict(model, metadata=None):
             {
                 "feature": _plain(lit.column),
                 "kind": lit.kind,
-                "threshold": lit.threshold,
+                "threshold": None if lit.asks_missing else lit.threshold,
                 "category": lit.category,
                 "negated": lit.negated,
                 "score": int(score),
+                **({} if lit.missing is None else {"missing": lit.missing}),
             }
             for lit, score in zip(model.literals_, model.scores_)
         ],
@@ -139,6 +144,10 @@ def _param(name, value):
         return [{"column": _plain(column), "cost": float(cost)} for column, cost in value.items()]
     if name == "cost_groups" and value is not None:
         return [{"column": _plain(column), "group": str(group)} for column, group in value.items()]
+    if name == "monotone" and value is not None:
+        return [{"column": _plain(column), "direction": str(direction)} for column, direction in value.items()]
+    if name in ("required", "forbidden") and value is not None:
+        return [_plain(column) for column in value]
     return _plain(value)
 
 
@@ -398,6 +407,7 @@ def build(data, cls):
         known = range(n_features) if names is None else names
         check_question_costs(model.question_costs, known)
         check_cost_groups(model.cost_groups, known)
+        check_constraints(model.monotone, model.required, model.forbidden, known)
     except PSLError as exc:
         _fail(f"params are invalid: {exc}")
     literals, scores = _stages(data["stages"], names, n_features, score_set)
@@ -428,8 +438,9 @@ def _set_params(model, params):
     # Files written before max_feature_uses / min_support / shrinkage existed hold lists that
     # use every feature once, searched over every threshold, with unshrunk probabilities.
     # The schema lists exactly the estimator's parameters (tests/core/test_model_file_hostile.py).
-    params = {"max_feature_uses": 1, "min_support": 1, "shrinkage": None, **params}
-    for name, value in (("question_costs", "cost"), ("cost_groups", "group")):
+    # Files written before missing values could be learned hold lists that learned none.
+    params = {"max_feature_uses": 1, "min_support": 1, "shrinkage": None, "missing": "error", **params}
+    for name, value in (("question_costs", "cost"), ("cost_groups", "group"), ("monotone", "direction")):
         if params.get(name) is not None:
             columns = [entry["column"] for entry in params[name]]
             if len(set(columns)) != len(columns):
@@ -465,13 +476,20 @@ def _stages(stages, names, n_features, score_set):
                 _fail(f"{where} uses the unknown feature {_shorten(feature)}")
         elif not (isinstance(feature, int) and feature < n_features):
             _fail(f"{where} uses feature {_shorten(feature)}, not a column position below {n_features}")
-        if (kind == NUMERIC) != (threshold is not None):
-            _fail(f"{where}: a numeric feature needs a threshold, other kinds none")
+        missing = stage.get("missing")
+        asks_missing = kind == NUMERIC and threshold is None and missing is not None
+        if (kind == NUMERIC) != (threshold is not None or asks_missing):
+            _fail(f"{where}: a numeric feature needs a threshold (or a missing direction), other kinds none")
+        if asks_missing:
+            # "Is the value missing?": beyond every value on the side the missing answers sort to.
+            threshold = np.inf if missing != stage["negated"] else -np.inf
         if (kind == CATEGORY) != (category is not None):
             _fail(f"{where}: a category feature needs a text category, other kinds none")
         if stage["score"] not in score_set:
             _fail(f"{where} score {stage['score']} is not in the score set {list(score_set)}")
-        literals.append(Literal(feature, kind, None if threshold is None else float(threshold), category, stage["negated"]))
+        literals.append(Literal(
+            feature, kind, None if threshold is None else float(threshold), category, stage["negated"], missing,
+        ))
         scores.append(stage["score"])
     return literals, scores
 

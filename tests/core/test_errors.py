@@ -19,8 +19,8 @@ Y = np.array([0, 1, 0, 1])
         (X, np.array([0, 1, 2, 1]), "Only binary classification"),
         (X, np.array([0, 1, 0]), "different lengths"),
         (np.array([[0.0, np.inf]] * 4), Y, "infinite"),
-        (np.array([[0.0, np.nan]] * 4), Y, "missing values"),
-        (pd.DataFrame({"age": [1.0, None, 2.0, 3.0]}), Y, "'age' has missing values"),
+        (np.array([[0.0, np.nan]] * 4), Y, "column 1 holds only missing values"),
+        (pd.DataFrame({"age": [None] * 4, "sex": ["f", "m", "f", "m"]}), Y, "'age' holds only missing values"),
         (np.array([1.0, 2.0, 3.0, 4.0]), Y, "Reshape your data"),
         (np.array([["a", "b"]] * 4), Y, "pass a pandas DataFrame"),
         (X, None, "requires y"),
@@ -34,6 +34,19 @@ Y = np.array([0, 1, 0, 1])
 def test_bad_data(X_bad, y_bad, message):
     with pytest.raises(DataError, match=message):
         ProbabilisticScoringList().fit(X_bad, y_bad)
+
+
+@pytest.mark.parametrize(
+    "X_bad, message",
+    [
+        (np.array([[0.0, np.nan]] * 4), "missing values"),
+        (pd.DataFrame({"age": [1.0, None, 2.0, 3.0]}), "'age' has missing values.*missing='learn'"),
+        (pd.DataFrame({"sex": ["f", None, "m", "m"]}), "'sex' has missing values"),
+    ],
+)
+def test_missing_values_are_refused_with_missing_error(X_bad, message):
+    with pytest.raises(DataError, match=message):
+        ProbabilisticScoringList(missing="error").fit(X_bad, Y)
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,10 @@ MIN_ROWS_PER_CLASS = 10
 MAX_CATEGORIES = 30
 """A categorical column with more categories than this cannot become a readable list."""
 
+POOLED_CATEGORY = "other (pooled)"
+"""The category that holds the rarest values of text with more than :data:`MAX_CATEGORIES` values
+that repeat across rows (a clinic, a ward, a referring unit)."""
+
 MAX_OUTCOME_CLASSES = 20
 """An outcome with more distinct values than this is a measurement, not a class label."""
 
@@ -980,9 +984,20 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
         return "numeric", f"numbers from {_value_text(numbers.min())} to {_value_text(numbers.max())}"
+    if distinct > MAX_CATEGORIES and _repeats(values):
+        return "categorical", (
+            f"text with {distinct} values that repeat across rows: a category, the rarest pooled as "
+            f"{POOLED_CATEGORY!r}"
+        )
     if distinct > MAX_CATEGORIES:
         return "ignore", f"text with {distinct} different values (an identifier or free text?)"
     return "categorical", f"text with {distinct} categories"
+
+
+def _repeats(values: pd.Series) -> bool:
+    """Whether most rows share their value with another row (a clinic, not a name or a note)."""
+    counts = values.map(_value_text).value_counts()
+    return bool(counts[counts == 1].sum() < 0.5 * len(values))
 
 
 def _identifier_reason(name: object, values: pd.Series, distinct: int) -> str:
@@ -1678,12 +1693,29 @@ def _convert_feature(
         zero = next((value for value in ordered if _value_text(value) != one_text), None)
         mapped = values.map(lambda value: float(_value_text(value) == one_text), na_action="ignore")
         return mapped.astype("float64"), (one, zero)
+    if len(distinct) > MAX_CATEGORIES and _repeats(present):
+        return _pooled(values, texts, label, notes), ()
     if len(distinct) > MAX_CATEGORIES:
         raise DataError(
             f"Column {label} has {len(distinct)} categories; a scoring list can use at most "
             f"{MAX_CATEGORIES}. Group rare values in your file, or set the column to 'ignore'."
         )
     return values.map(_value_text, na_action="ignore").astype(object), ()
+
+
+def _pooled(values: pd.Series, texts: pd.Series, label: str, notes: list[str]) -> pd.Series:
+    """Canonical text with all but the :data:`MAX_CATEGORIES` - 1 most frequent values pooled."""
+    counts = texts.value_counts()
+    ranked = sorted(counts.index, key=lambda text: (-counts[text], _natural_key(text)))
+    kept = set(ranked[: MAX_CATEGORIES - 1])
+    pooled = len(ranked) - len(kept)
+    notes.append(
+        f"{label} has {len(ranked)} values: the {len(kept)} most frequent are kept, the other {pooled} "
+        f"({int(counts[ranked[len(kept):]].sum())} rows) pooled as {POOLED_CATEGORY!r}."
+    )
+    return values.map(
+        lambda value: _value_text(value) if _value_text(value) in kept else POOLED_CATEGORY, na_action="ignore"
+    ).astype(object)
 
 
 def _binary_one(series: pd.Series, ordered: list, spec: ColumnSpec | None) -> object:

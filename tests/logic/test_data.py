@@ -968,3 +968,20 @@ def test_a_category_a_saved_list_cannot_hold_is_not_offered_and_refused_if_force
     for column, kind in (("size", "categorical"), ("tag", "binary")):
         with pytest.raises(DataError, match=f"Column '{column}' holds the value .* cannot be kept in a saved list"):
             prepare_training_data(df, {"sick": "binary", "size": "ignore", "tag": "ignore", column: kind}, "sick", 1)
+
+
+def test_text_with_many_repeated_values_is_a_category_with_the_rarest_pooled():
+    clinics = [f"clinic {i}" for i in range(40) for _ in range(40 - i)]  # 820 rows, 40 clinics
+    df = pd.DataFrame({"clinic": clinics, "outcome": [0, 1] * (len(clinics) // 2)})
+    types = infer_column_types(df)
+    assert types["clinic"] == "categorical"
+    prepared = prepare_training_data(df, types, "outcome", 1)
+    categories = list(prepared.X["clinic"].cat.categories)
+    assert len(categories) == 30 and "other (pooled)" in categories and "clinic 28" in categories
+    assert int((prepared.X["clinic"] == "other (pooled)").sum()) == sum(40 - i for i in range(29, 40))
+    assert any("the 29 most frequent are kept, the other 11" in note for note in prepared.notes)
+
+
+def test_text_with_mostly_unique_values_stays_out():
+    df = balanced_table(n=80, name=[f"n{i}" for i in range(80)])
+    assert infer_column_types(df)["name"] == "ignore"

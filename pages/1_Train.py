@@ -44,6 +44,7 @@ from psl_triage.costs import (
     costs_from_rows,
 )
 from psl_triage.data import prepare_training_data
+from psl_triage.evidence import development_adequacy
 from psl_triage.roles import ROLES, Role, roles_record
 from psl_triage.store import list_models, load_model, model_dir, save_model
 from psl_triage.text import md
@@ -69,7 +70,7 @@ from psl_triage.training import (
     shrinkage_text,
     train_list,
 )
-from ui import link, logger, shown_errors
+from ui import csv_download, link, logger, shown_errors
 
 PAPER = " (paper default)"
 RECOMMENDED = " (recommended)"
@@ -201,6 +202,26 @@ def options_from_widgets(prepared) -> TrainingOptions:
     )
 
 
+def sample_size_section(prepared, max_feature_uses: int) -> None:
+    """Riley's criteria for this table, before training (psl_triage.evidence)."""
+    with shown_errors("checking the sample size"):
+        c_statistic = ss.get("w_train_anticipated_c")
+        size, table, sentences = development_adequacy(prepared, int(max_feature_uses), c_statistic)
+        met = size.minimum <= len(prepared.y)
+        with st.expander("Is the table large enough? Riley's sample size criteria"
+                         + ("" if met else ": not met"), expanded=not met):
+            for sentence in sentences:
+                st.markdown(sentence)
+            st.dataframe(table, hide_index=True, key="w_train_sample_size")
+            st.number_input(
+                "Anticipated C-statistic (AUC) of the list, if known from earlier work", 0.51, 0.99, None,
+                step=0.01, key="w_train_anticipated_c", placeholder="unknown: conservative R²",
+                help="Riley et al. 2021 turn an anticipated C-statistic into the R² the criteria need; "
+                     "without it the criteria assume a Nagelkerke R² of 0.15.",
+            )
+            csv_download(table, "sample-size", "w_train_download_sample_size")
+
+
 def train(prepared, data_name: str) -> None:
     options = options_from_widgets(prepared)
     bar = st.progress(0.0, text="Starting…")
@@ -273,6 +294,7 @@ else:
         f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
         f"{prepared.n_negative} with {md(prepared.negative_label)}."
     )
+    sample_size_section(prepared, ss.get("w_train_max_feature_uses") or setup_default("max_feature_uses"))
 
     st.header("Options")
     choice(

@@ -92,13 +92,29 @@ def candidate_parameters(prepared, max_feature_uses=2):
     total : int
     counts : dict kind -> (columns, parameters)
     """
+    kinds = [(info.kind, prepared.X[name].nunique(dropna=True)) for name, info in prepared.columns.items()]
+    return parameter_counts(kinds, max_feature_uses)
+
+
+def metadata_kinds(metadata):
+    """(kind, number of categories) of every column recorded in a model file's metadata."""
+    columns = (metadata or {}).get("columns")
+    return [
+        (info.get("kind"), len(info.get("category_labels") or {}))
+        for info in (columns.values() if isinstance(columns, dict) else [])
+        if isinstance(info, dict)
+    ]
+
+
+def parameter_counts(kinds, max_feature_uses=2):
+    """:func:`candidate_parameters` from (kind, number of categories) per column."""
     counts = {"binary": [0, 0], "categorical": [0, 0], "numeric": [0, 0]}
-    for name, info in prepared.columns.items():
-        kind = info.kind if info.kind in counts else "numeric"
+    for kind, n_categories in kinds:
+        kind = kind if kind in counts else "numeric"
         if kind == "binary":
             spent = 1
         elif kind == "categorical":
-            spent = max(1, prepared.X[name].nunique(dropna=True) - 1)
+            spent = max(1, int(n_categories) - 1)
         else:
             spent = 2 * max(1, int(max_feature_uses or 1))
         counts[kind][0] += 1
@@ -114,11 +130,17 @@ def development_adequacy(prepared, max_feature_uses=2, c_statistic=None):
     -------
     size : psl_core.sample_size.DevelopmentSampleSize
     table : pandas.DataFrame (Criterion, Rows needed, Events needed, Rows here, Met)
-    sentences : list of str (Markdown, names escaped)
+    sentences : list of str (Markdown; no names from files)
     """
-    n, events = len(prepared.y), int(prepared.y.sum())
+    return counted_adequacy(len(prepared.y), int(prepared.y.sum()),
+                            candidate_parameters(prepared, max_feature_uses), max_feature_uses, c_statistic)
+
+
+def counted_adequacy(n, events, counted, max_feature_uses=2, c_statistic=None):
+    """:func:`development_adequacy` from the counts: rows, events and
+    :func:`candidate_parameters`' (total, counts)."""
     prevalence = min(max(events / n, 1 / (n + 1)), n / (n + 1))
-    parameters, counts = candidate_parameters(prepared, max_feature_uses)
+    parameters, counts = counted
     size = development_sample_size(parameters, prevalence, c_statistic=c_statistic)
     met = size.met(n)
     table = pd.DataFrame({

@@ -213,8 +213,8 @@ def test_save_writes_a_new_version_to_the_model_store(page, tmp_path, monkeypatc
 
 def test_the_model_file_can_be_downloaded(page):
     click_train(page)
-    button = page.get("download_button")[0]
-    assert button.label == "Download the model file (JSON)"
+    labels = [button.label for button in page.get("download_button")]
+    assert "Download the model file (JSON)" in labels
     assert not page.exception
 
 
@@ -348,3 +348,17 @@ def test_a_list_in_the_model_store_opens_as_the_current_list(project_root, demo_
     assert at.session_state["trained_metadata"]["name"] == "Stored list"
     assert at.session_state["trained_model"].to_json() == stored.path.read_text(encoding="utf-8")
     assert "Opened from the model store" in texts(at.caption)
+
+
+def test_the_sample_size_criteria_are_shown_before_training(page):
+    assert not page.exception
+    table = next(frame.value for frame in page.dataframe if "Rows needed" in frame.value.columns)
+    assert list(table["Met"]) == ["no", "no", "no"]  # the demo's 297 rows against Riley's criteria
+    text = texts(page.markdown)
+    assert "candidate parameters" in text and "may still be trained" in text
+    needed = int(table["Rows needed"].max())
+    page.number_input(key="w_train_anticipated_c").set_value(0.9).run()
+    assert not page.exception and not page.error
+    table = next(frame.value for frame in page.dataframe if "Rows needed" in frame.value.columns)
+    assert int(table["Rows needed"].max()) < needed  # a good model's larger R² asks for fewer rows
+    assert "anticipated C-statistic of 0.90" in texts(page.markdown)

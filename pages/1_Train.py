@@ -31,7 +31,13 @@ import time
 
 import streamlit as st
 
-from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, DEFAULT_COST_RATIO, decision_text
+from psl_core.cost_ratio import (
+    COST_RATIO_LABEL,
+    COST_RATIO_RANGE,
+    DEFAULT_COST_RATIO,
+    decision_text,
+    saved_cost_ratio,
+)
 from psl_core.errors import DataError, PSLError
 from psl_triage.costs import (
     COLUMN,
@@ -49,6 +55,7 @@ from psl_triage.roles import ROLES, Role, roles_record
 from psl_triage.store import list_models, load_model, model_dir, save_model
 from psl_triage.text import md
 from psl_triage.too_good import recorded_warning
+from psl_triage.trade_off import m_range_text
 from psl_triage.training import (
     DEFAULT_CONFIDENCE,
     DEFAULT_SETUP,
@@ -367,8 +374,10 @@ else:
             )
             st.caption(
                 "Saved with the list as the trade-off Triage, Intervals and Evaluation start with: "
-                "the list decides positive above a risk of 1/(1+M) (the paper uses M = 10; the "
-                "list itself is the same for every M)."
+                "the list decides positive above a risk of 1/(1+M). Choose it from what a missed case "
+                "and a false alarm cost where the list is used (10 is only the paper's example); "
+                "after training the page says over which M the list decides anything. The list "
+                "itself is the same for every M."
             )
         with middle:
             choice("Calibration of the probabilities", CALIBRATION_LABELS, "w_train_calibration",
@@ -513,6 +522,12 @@ else:
         if shrunk:
             st.markdown(f"**Probabilities.** {shrunk}")
         st.markdown(f"**Decision trade-off.** {decision_text(metadata)}")
+        dataset_labels = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+        where_m, _ = m_range_text(
+            model, saved_cost_ratio(metadata), dataset_labels.get("positive_label") or "positive",
+            dataset_labels.get("negative_label") or "negative",
+        )
+        st.markdown(f"**Where M matters.** {where_m}")
         show_intervals = st.toggle(
             f"Show intervals ({DEFAULT_CONFIDENCE:.0%} confidence)",
             key="w_train_show_intervals",

@@ -77,6 +77,7 @@ from psl_triage.questions import (
 )
 from psl_triage.record import record_text, triage_record
 from psl_triage.text import md
+from psl_triage.trade_off import m_range_text
 from psl_triage.training import no_gain_note, readable_columns
 from ui import cost_ratio_input, list_picker, timed
 
@@ -271,6 +272,8 @@ st.caption(
     f"threshold {percent(threshold)}), {confidence:.0%} intervals, on the "
     f"{'upper bound' if basis == 'upper' else 'point estimate'}."
 )
+where_m, one_sided = m_range_text(model, cost_ratio, positive_label, negative_label, confidence, basis, length)
+(st.info if one_sided else st.caption)(f"**Where M matters.** {where_m}")
 
 with st.expander("How this works"):
     st.markdown(

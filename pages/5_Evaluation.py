@@ -47,6 +47,7 @@ from psl_triage.held_out import held_out_rows
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
 from psl_triage.text import md
+from psl_triage.trade_off import m_range_text
 from ui import class_names, cost_ratio_input, csv_download, required_data, required_list, shown_errors
 
 RULES = {
@@ -116,6 +117,14 @@ st.caption(
     "1/(1+M) (risk-averse), logistic regression when its probability is; a missed case costs M, "
     "a false alarm 1."
 )
+with shown_errors("reading M"):
+    evaluated_metadata = ss.get("trained_metadata") or {}
+    labels = evaluated_metadata.get("dataset") if isinstance(evaluated_metadata.get("dataset"), dict) else {}
+    where_m, one_sided = m_range_text(
+        model, float(cost_ratio), labels.get("positive_label") or "positive",
+        labels.get("negative_label") or "negative", float(confidence),
+    )
+    (st.info if one_sided else st.caption)(f"**Where M matters.** {where_m}")
 if submitted:
     with shown_errors("running the evaluation"):
         run(model, prepared, int(n_splits), float(test_size), float(cost_ratio), float(confidence))

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .cost_ratio import DEFAULT_COST_RATIO, decision_threshold, expected_loss
+from .cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold, expected_loss
 from .costs import check_change_value, not_worth_asking
 from .errors import PSLError
 from .intervals import check_confidence
@@ -386,3 +386,129 @@ def answer_for(literal, value):
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
     return bool(literal.evaluate(np.array([value], dtype=object if literal.kind == "category" else float))[0])
+
+
+@dataclass(frozen=True)
+class DecisionRange:
+    """Where M matters for a list: the values of M at which it decides anything.
+
+    Counted over the training patients (the counts behind each total's interval), at the
+    list's recommended length (the bedside default), else its last stage. See
+    :func:`decision_range`.
+
+    Attributes
+    ----------
+    stage : int
+    changes : tuple (low, high) or None
+        The M at which the list's action (positive or negative) at some stage 1..stage
+        differs from the base rate's for some training patients: low <= M < high on the
+        risk-averse basis (low < M <= high on the point basis); None when no M does (a list
+        without questions, or one whose totals all share one bound). ``high`` may be inf.
+    rule_out_below : float or None
+        The list rules some training patient out at some stage 1..stage exactly when M is
+        below this; None when no M does (every upper bound is 1).
+    rule_in_above : float or None
+        The list rules some training patient in at some stage exactly when M is above this;
+        None when no M does (every lower bound is 0).
+    prior_rule_in_above, prior_rule_out_below : float or None
+        The same for the base rate alone (stage 0): above the first M the base rate rules
+        every patient in, below the second it rules every patient out.
+    values : ndarray of shape (m,)
+        The basis value (u on the risk-averse basis, p on the point basis) of each total
+        with training patients at ``stage``, and ``counts`` how many patients have it
+        (:meth:`changed_share` counts the decisions changed at ``stage``).
+    prior_value : float
+    basis : str
+    """
+
+    stage: int
+    changes: tuple | None
+    rule_out_below: float | None
+    rule_in_above: float | None
+    prior_rule_in_above: float | None
+    prior_rule_out_below: float | None
+    values: np.ndarray
+    counts: np.ndarray
+    prior_value: float
+    basis: str
+
+    def changed_share(self, cost_ratio):
+        """Share of the training patients whose action at M differs from the base rate's."""
+        t = decision_threshold(cost_ratio)
+        if self.basis == "upper":
+            mine, prior = self.values >= t, self.prior_value >= t
+        else:
+            mine, prior = self.values > t, self.prior_value > t
+        return float(self.counts[mine != prior].sum() / max(self.counts.sum(), 1))
+
+    def can_rule_out(self, cost_ratio):
+        return self.rule_out_below is not None and check_cost_ratio(cost_ratio) < self.rule_out_below
+
+    def can_rule_in(self, cost_ratio):
+        return self.rule_in_above is not None and check_cost_ratio(cost_ratio) > self.rule_in_above
+
+
+def _m_of(threshold):
+    """The M whose decision threshold 1/(1+M) is ``threshold`` (inf at 0, 0 at 1)."""
+    with np.errstate(divide="ignore"):
+        return float(np.inf) if threshold <= 0 else 1.0 / float(threshold) - 1.0
+
+
+def decision_range(model, stage=None, confidence=0.95, basis="upper"):
+    """The values of M at which a list decides anything for its training patients.
+
+    A training patient's action at a stage is positive when u >= 1/(1+M) on the risk-averse
+    basis (ruled in or uncertain), when p > 1/(1+M) on the point basis. Before any question
+    every patient gets the base rate's action; the list *changes* a decision where a
+    total's action at a stage up to ``stage`` differs from it, which happens exactly for
+    thresholds between the lowest and the highest basis value among those totals with
+    patients and the base rate's.
+    Ruling out (u < t) and in (l > t) are looked for at every stage up to ``stage``, as the
+    bedside may stop at any of them.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    stage : int or None
+        Default: the recommended length, else the last stage.
+    confidence : float in (0, 1)
+    basis : {"upper", "point"}
+
+    Returns
+    -------
+    DecisionRange
+    """
+    _check_basis(basis)
+    model._check_probabilities()
+    if stage is None:
+        recommended = getattr(model, "recommended_stages_", None)
+        stage = len(model.literals_) if recommended is None else int(recommended)
+    stage = model._stage(stage)
+    _, prior_lower, prior_point, prior_upper = model.stage_interval(0, confidence)
+    prior_value = float((prior_upper if basis == "upper" else prior_point)[0])
+    rule_out, rule_in, every = [], [], [prior_value]
+    for k in range(1, stage + 1):
+        _, lower, point, upper = model.stage_interval(k, confidence)
+        seen = (np.asarray(model.stage_positives_[k]) + np.asarray(model.stage_negatives_[k])) > 0
+        rule_out += [_m_of(u) for u in upper[seen] if u < 1]
+        rule_in += [_m_of(low) for low in lower[seen] if low > 0]
+        every += list((upper if basis == "upper" else point)[seen])
+    _, lower, point, upper = model.stage_interval(stage, confidence)
+    counts = np.asarray(model.stage_positives_[stage]) + np.asarray(model.stage_negatives_[stage])
+    seen = counts > 0
+    values = (upper if basis == "upper" else point)[seen]
+    changes = None
+    if stage > 0 and min(every) < max(every):
+        changes = (_m_of(max(every)), _m_of(min(every)))
+    return DecisionRange(
+        stage=stage,
+        changes=changes,
+        rule_out_below=max(rule_out) if rule_out else None,
+        rule_in_above=min(rule_in) if rule_in else None,
+        prior_rule_in_above=_m_of(prior_lower[0]) if prior_lower[0] > 0 else None,
+        prior_rule_out_below=_m_of(prior_upper[0]) if prior_upper[0] < 1 else None,
+        values=np.asarray(values, dtype=float),
+        counts=counts[seen].astype(np.int64),
+        prior_value=prior_value,
+        basis=basis,
+    )

@@ -270,3 +270,24 @@ def test_evaluation_page_shows_decision_curves_calibration_and_subgroups(demo_pr
     assert_clean(at)
     table = next(d.value for d in at.dataframe if "Group" in d.value.columns)
     assert "All patients" in set(table["Group"]) and len(table) >= 3
+
+
+def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(project_root, demo_prepared):
+    """Issue 26, item 6: at the default M = 10 the demo list rules nobody out; each page says so
+    with the range of M over which the list decides anything."""
+    from psl_triage.text import shown
+
+    demo = train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions())
+    pages = {
+        "Triage": str(PAGES / "2_Triage.py"), "Evaluation": EVALUATION,
+    }
+    for name, page in pages.items():
+        at = open_page(page, prepared=demo_prepared, trained=demo)
+        said = " ".join(shown(element.value) for element in [*at.info, *at.caption])
+        assert "Where M matters." in said, name
+        assert "only when M is below" in said and "it can rule nobody out" in said, name
+    train = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    train.session_state["trained_model"], train.session_state["trained_metadata"] = demo
+    train.switch_page("pages/1_Train.py").run()
+    said = " ".join(shown(element.value) for element in train.markdown)
+    assert "**Where M matters.**" in said and "only when M is below" in said and "rule nobody out" in said

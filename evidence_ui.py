@@ -99,7 +99,8 @@ def calibration_section(prefix: str, hierarchy: pd.DataFrame, curve: pd.DataFram
     )
 
 
-def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, key) -> pd.DataFrame | None:
+def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, key, owner=None,
+                     where: str = "") -> pd.DataFrame | None:
     """Choose a column (bands of a numeric one), then every measure per group.
 
     Parameters
@@ -108,6 +109,9 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
         The columns a group may be chosen from, one row per patient of ``y`` and ``p``.
     key : hashable
         Identifies the list, data and stage, for keeping the result.
+    owner, where
+        The list the groups judge and which patients they are: the last table shown is kept
+        in ``st.session_state[<prefix>_subgroup_report]`` for the Card page's report.
 
     Returns
     -------
@@ -138,6 +142,7 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
         f"better of treating all or none of {md(column)}'s group."
     )
     csv_download(table.reset_index(), "subgroups", f"{prefix}_download_subgroups")
+    st.session_state[f"{prefix}_subgroup_report"] = (owner, where, column, table)
     return table
 
 
@@ -184,4 +189,5 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     st.caption("Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients.")
 
     st.subheader("Subgroups")
-    subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, key)
+    subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, key, owner=model,
+                     where=f"the other site's {len(report.y)} patients at {report.stage} questions")

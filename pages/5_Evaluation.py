@@ -247,4 +247,5 @@ with shown_errors("judging the subgroups"):
     groups_frame = (raw.loc[held.X_test.index] if raw is not None and held.X_test.index.isin(raw.index).all()
                     else held.X_test)
     subgroup_section("evaluation", groups_frame, held.y_test, p_held, settings["cost_ratio"],
-                     (id(held), subgroup_stage))
+                     (id(held), subgroup_stage), owner=model,
+                     where=f"{len(held.y_test)} held-out patients at {subgroup_stage} questions")

@@ -4,9 +4,13 @@ The page reads widgets, calls :mod:`psl_triage.card` and renders: which list (th
 page's or any saved one, ui.list_picker), how many questions the
 card holds (the recommended length by default) and M (the list's saved M by default), the
 card as the browser will print it, and two downloads: the card (HTML, print it from the
-browser or save it as PDF) and the model report (HTML, the TRIPOD items the app knows).
+browser or save it as PDF) and the model report (HTML, the TRIPOD items the app knows, with
+the calibration hierarchy, decision curves and subgroups the Evaluation and Validate pages
+computed for this list in this session).
 
-Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
+Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train),
+``"evaluation_result"`` (Evaluation), ``"evaluation_subgroup_report"`` and
+``"validate_subgroup_report"`` (evidence_ui.subgroup_section). Written: the
 widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage"``, ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
 ``"card_download_card"`` and ``"card_download_report"``.
@@ -17,11 +21,22 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_triage.card import card_html, card_stage, report_html
+from psl_triage.evidence import report_evidence
 from psl_triage.modelcard import list_identity
 from psl_triage.training import default_model_name, download_file_name
 from ui import cost_ratio_input, list_picker, shown_errors
 
 ss = st.session_state
+
+
+def session_evidence(model, stage: int) -> dict:
+    """What the Evaluation and Validate pages computed for this list in this session."""
+    stored = ss.get("evaluation_result")
+    evaluation = stored["result"] if stored and stored.get("model") is model else None
+    reports = [(where, column, table) for owner, where, column, table in
+               (ss.get(f"{prefix}_subgroup_report") or (None,) * 4 for prefix in ("evaluation", "validate"))
+               if owner is model and table is not None]
+    return report_evidence(model, stage, evaluation, reports)
 
 st.set_page_config(page_title="Card · PSL Triage", page_icon="🩺", layout="wide")
 st.title("Card and model report")
@@ -53,7 +68,7 @@ cost_ratio = cost_ratio_input("card", model, metadata, container=right)
 card = report = None
 with shown_errors("building the card"):
     card = card_html(model, metadata, int(stage), cost_ratio)
-    report = report_html(model, metadata, int(stage), cost_ratio)
+    report = report_html(model, metadata, int(stage), cost_ratio, session_evidence(model, int(stage)))
 if card is None:
     st.stop()
 stem = download_file_name(default_model_name(metadata)).removesuffix(".json")

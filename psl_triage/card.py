@@ -24,6 +24,7 @@ import numpy as np
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost_ratio
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_triage.costs import cost_text, cost_unit
+from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.questions import percent
 from psl_triage.training import default_model_name, readable_columns, total_label
@@ -229,7 +230,38 @@ def _performance_rows(model, metadata, stage):
     return rows
 
 
-def report_html(model, metadata, stage=None, cost_ratio=None):
+def _frame_html(frame, digits=3):
+    """A small DataFrame as an HTML table, every cell escaped."""
+    head = "".join(f"<th>{escape(str(c))}</th>" for c in frame.columns)
+
+    def cell(value):
+        if isinstance(value, (float, np.floating)):
+            return f'<td class="num">{"–" if not np.isfinite(value) else f"{value:.{digits}f}"}</td>'
+        return f"<td>{escape(str(value))}</td>"
+
+    rows = "".join("<tr>" + "".join(cell(v) for v in row) + "</tr>" for row in frame.itertuples(index=False))
+    return f"<table><tr>{head}</tr>{rows}</table>"
+
+
+def _sample_size_text(model, metadata):
+    """TRIPOD 8: the sample size and its justification by Riley's criteria."""
+    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+    n_rows, n_positive = dataset.get("n_rows"), dataset.get("n_positive")
+    if not (isinstance(n_rows, int) and isinstance(n_positive, int) and 0 < n_positive < n_rows):
+        return "Not recorded in this model file."
+    uses = int(getattr(model, "max_feature_uses", 1) or 1)
+    size, table, _ = counted_adequacy(n_rows, n_positive, parameter_counts(metadata_kinds(metadata), uses), uses)
+    criteria = "; ".join(f"{escape(row['Criterion'])}: {row['Rows needed']} rows" for _, row in table.iterrows())
+    verdict = ("The table met every criterion." if size.minimum <= n_rows else
+               f"The table ({n_rows} rows) is smaller than the criteria ask: expect over-fitting; see the "
+               "held-out and external performance.")
+    return (f"{size.parameters} candidate parameters (binary columns 1, categorical ones a category less than "
+            f"they have, numeric ones 2 per allowed use: {uses}), prevalence {100 * size.prevalence:.1f} %, "
+            f"anticipated Nagelkerke R² 0.15 (Riley et al. 2020). Riley's criteria: {criteria}; minimum "
+            f"{size.minimum} rows ({size.events:.0f} events). {verdict}")
+
+
+def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
     """The model report: the TRIPOD items the app knows about a list, as an HTML page.
 
     Parameters
@@ -240,6 +272,9 @@ def report_html(model, metadata, stage=None, cost_ratio=None):
         The length reported on; default :func:`card_stage`.
     cost_ratio : float or None
         M; default the list's saved M.
+    evidence : dict or None
+        :func:`psl_triage.evidence.report_evidence`: the calibration hierarchy, clinical
+        utility and subgroups computed in this session (TRIPOD+AI items), when there are any.
 
     Returns
     -------
@@ -247,6 +282,24 @@ def report_html(model, metadata, stage=None, cost_ratio=None):
         A complete HTML page.
     """
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
+    evidence = evidence or {}
+    missing = "Not computed in this session: run the {} page for this list, then download the report again."
+    calibration = missing.format("Evaluation (or Validate)")
+    if "calibration" in evidence:
+        table, source = evidence["calibration"]
+        calibration = f"On {escape(source)}:" + _frame_html(table)
+    utility = missing.format("Evaluation")
+    if "utility" in evidence:
+        sentence, source = evidence["utility"]
+        utility = f"{escape(sentence)} (Decision curve analysis, Vickers &amp; Elkin 2006, on {escape(source)}.)"
+    subgroups = missing.format("Evaluation or Validate page, choose a column under Subgroups on the")
+    if evidence.get("subgroups"):
+        subgroups = "".join(
+            f"<p>By {escape(str(column))}, on {escape(where)}"
+            + (": differs in " + ", ".join(escape(str(g)) for g in named) if named else ": no group differs beyond its interval")
+            + ".</p>" + _frame_html(display)
+            for where, column, display, named in evidence["subgroups"]
+        )
     name, subtitle = _heading(model, metadata)
     dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
     columns = metadata.get("columns") if isinstance(metadata.get("columns"), dict) else {}
@@ -319,6 +372,7 @@ report printed {datetime.now(UTC).date().isoformat()}</p>
       f"(column {_text(dataset.get('outcome'), '?')}); positive: {_outcome_words(metadata)}, "
       f"negative: {_text(dataset.get('negative_label'), '?')}.")}
 {item("Sample size", (", ".join(sizes) or "not recorded") + ".")}
+{item("Sample size justification", _sample_size_text(model, metadata))}
 {item("Model development", development)}
 {item("Questions", f"<ol>{questions}</ol>" if questions else "None: the prior risk.")}
 {item("Intended use", f"Risk of {_outcome_words(metadata)} for patients like the participants above, one question "
@@ -326,6 +380,9 @@ report printed {datetime.now(UTC).date().isoformat()}</p>
       f"false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive above 1/(1+M) = "
       f"{100 * decision_threshold(cost_ratio):.1f} %.")}
 {item("Validation at other sites", validation)}
+{item("Calibration (mean, weak, moderate)", calibration)}
+{item("Clinical utility", utility)}
+{item("Subgroup performance", subgroups)}
 </table>
 <h2>Predictors offered to the learner</h2>
 <table><tr><th>Predictor</th><th>Column</th><th>Type</th><th>Unit</th><th>In the list</th></tr>{predictors}</table>

@@ -424,3 +424,40 @@ def subgroup_sentences(table, column):
     if not named:
         sentences.append(f"No group of {md(column)} differs beyond its interval.")
     return sentences
+
+
+# ---------------------------------------------------------------------------- report
+def report_evidence(model, stage, evaluation=None, subgroup_reports=()):
+    """The evidence the model report carries beside the sample size, from this session.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    stage : int
+        The length reported on.
+    evaluation : psl_core.evaluation.CVResult or None
+        A Monte Carlo evaluation of this list's settings.
+    subgroup_reports : iterable of (where, column, table)
+        Subgroup tables (:func:`psl_core.subgroups.subgroup_measures`) computed for this
+        list, with where they come from.
+
+    Returns
+    -------
+    dict with optional entries "calibration" (table, source), "utility" (sentence,
+    source), "subgroups" (list of (where, column, display table, named groups)).
+    """
+    found = {}
+    if evaluation is not None and evaluation.calibration is not None:
+        last = int(evaluation.measures["stage"].max())
+        at = min(stage, last)
+        source = (f"held-out patients of {evaluation.settings['n_splits']} Monte Carlo splits (test fraction "
+                  f"{evaluation.settings['test_size']:.2f}), mean and 95 % interval over the splits, at {at} questions")
+        found["calibration"] = (held_out_hierarchy(evaluation, at), source)
+        curves = held_out_decision_curves(evaluation, at)
+        threshold = decision_threshold(evaluation.settings["cost_ratio"])
+        found["utility"] = (decision_curve_sentence(curves, threshold, evaluation.settings["cost_ratio"]), source)
+    reports = [(where, column, subgroup_display(table), differing_groups(table))
+               for where, column, table in subgroup_reports]
+    if reports:
+        found["subgroups"] = reports
+    return found

@@ -44,3 +44,18 @@ def test_a_saved_list_prints_without_one_on_the_train_page(trained, isolated_mod
     assert not at.exception and not at.error
     assert len(at.get("download_button")) == 2
     assert any("Card page test" in markdown.value for markdown in at.markdown)
+
+
+def test_the_report_takes_the_evidence_of_this_session(trained, demo_prepared):
+    from psl_core.evaluation import monte_carlo_cv
+    from psl_triage.evidence import report_evidence
+
+    model, _ = trained
+    result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, lambda: model.__class__(max_stages=3),
+                            n_splits=2, n_jobs=1)
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    at.session_state["evaluation_result"] = {"model": model, "prepared": demo_prepared, "result": result}
+    at.run()
+    assert not at.exception and not at.error
+    assert "calibration" in report_evidence(model, 2, result)

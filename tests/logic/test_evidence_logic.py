@@ -85,3 +85,29 @@ def test_site_decision_curves_hold_the_threshold_and_the_range():
     psl = curves[curves["method"] == "PSL"]
     assert np.isclose(psl["threshold"], 1 / 11).any() and psl["threshold"].max() == pytest.approx(0.3)
     assert (psl["lower"] <= psl["mean"] + 1e-12).all() and (psl["mean"] <= psl["upper"] + 1e-12).all()
+
+
+def test_the_report_carries_sample_size_calibration_utility_and_subgroups(demo_prepared):
+    from psl_core.evaluation import monte_carlo_cv
+    from psl_triage.card import report_html
+    from psl_triage.evidence import report_evidence
+    from psl_triage.training import TrainingOptions, train_list
+
+    model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=4))
+    bare = report_html(model, metadata)
+    assert "Sample size justification" in bare and "Riley" in bare
+    size, _, _ = development_adequacy(demo_prepared, model.max_feature_uses)
+    assert f"minimum {size.minimum} rows" in bare
+    assert bare.count("Not computed in this session") == 3
+
+    result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, lambda: model.__class__(max_stages=4),
+                            n_splits=3, n_jobs=1, cost_ratio=2.0)
+    sex = group_labels(demo_prepared.X["sex"])
+    p = model.predict_proba(demo_prepared.X)[:, 1]
+    table = subgroup_measures(demo_prepared.y, p, sex.to_numpy(), 1 / 3, n_boot=50)
+    evidence = report_evidence(model, 2, result, [("the training rows", "sex", table)])
+    report = report_html(model, metadata, 2, 2.0, evidence)
+    assert "Not computed in this session" not in report
+    assert "O/E: observed over expected events" in report and "Calibration slope" in report
+    assert "net benefit is" in report and "3 Monte Carlo splits" in report
+    assert "By sex, on the training rows" in report and "All patients" in report

@@ -32,6 +32,7 @@ are refused with a :class:`~psl_core.errors.DataError` that names the column; at
 bedside an unknown answer is handled explicitly by :mod:`psl_core.decision`.
 """
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -235,6 +236,7 @@ def read_columns(X, fitting=True, allow_missing=False):
         columns = []
         for position, name in enumerate(X.columns):
             series = X.iloc[:, position]
+            _check_column_type(series, name)
             kind = _column_kind(series)
             missing = series.isna().to_numpy()
             if kind == CATEGORY:
@@ -284,12 +286,37 @@ refused: it is almost surely a numeric column stored as text (a stray word, a de
 and as categories its numbers would each become a question of their own."""
 
 
-def _check_column_names(names):
-    """Column names are all strings, or none is (a frame with default positions 0, 1, ...).
+def _check_column_type(series, name):
+    """Refuse column types a list cannot ask about: complex numbers (their imaginary part would
+    be dropped) and dates, times and durations (they would become one category per date)."""
+    if pd.api.types.is_complex_dtype(series.dtype):
+        raise DataError(
+            f"column {name!r} of X holds complex numbers; a scoring list needs real numbers: "
+            f"pass X[{name!r}].real (or .abs()) if that is what it measures"
+        )
+    if pd.api.types.is_datetime64_any_dtype(series.dtype) or pd.api.types.is_timedelta64_dtype(series.dtype) or (
+        isinstance(series.dtype, pd.PeriodDtype)
+    ):
+        raise DataError(
+            f"column {name!r} of X holds dates or times ({series.dtype}), which a scoring list cannot ask "
+            f"about; pass a number computed from it (e.g. age in years, days since admission) or drop it"
+        )
 
-    A list phrases its questions with the names and saves them; scikit-learn refuses a mix
-    with a bare TypeError.
+
+def _check_column_names(names):
+    """Column names are all strings, or all are the default positions 0, 1, ... (integers).
+
+    A list phrases its questions with the names and saves them: a model file holds a column
+    as text or a position, never a tuple (a MultiIndex) or another object. scikit-learn
+    refuses a mix with a bare TypeError.
     """
+    odd = [name for name in names if not isinstance(name, (str, numbers.Integral)) or isinstance(name, bool)]
+    if odd:
+        examples = ", ".join(f"{name!r} ({type(name).__name__})" for name in odd[:3])
+        raise DataError(
+            f"X's column names must be strings; {len(odd)} of {len(names)} are not, e.g. {examples}. "
+            "Rename them, e.g. X.columns = ['_'.join(map(str, c)) for c in X.columns] for a MultiIndex"
+        )
     other = [name for name in names if not isinstance(name, str)]
     if other and len(other) < len(names):
         examples = ", ".join(f"{name!r} ({type(name).__name__})" for name in other[:3])

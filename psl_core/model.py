@@ -11,7 +11,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import serialization
-from .binarization import CandidateFeature, candidate_feature, candidate_features, read_columns
+from .binarization import CATEGORY, CandidateFeature, candidate_feature, candidate_features, read_columns
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
 from .constraints import check_constraints
 from .costs import check_cost_groups, check_cost_weight, check_question_costs, search_penalties, stage_costs
@@ -54,6 +54,11 @@ PAPER_SETUP = {
 defaults differ from it. ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner."""
 
 
+MAX_SCORE = 1000
+"""Largest points of a question (in absolute value): the bound of the model file's schema, and
+what keeps the table of reachable totals small."""
+
+
 def check_score_set(score_set):
     """Validate a score set: non-empty, distinct non-zero integers; returns a sorted tuple."""
     try:
@@ -70,6 +75,11 @@ def check_score_set(score_set):
             raise PSLError(f"score_set must hold integers, got the non-integer {value!r}")
         if int(value) == 0:
             raise PSLError("score_set must not contain 0: a feature worth 0 points adds nothing")
+        if abs(int(value)) > MAX_SCORE:
+            raise PSLError(
+                f"score_set must hold scores from -{MAX_SCORE} to {MAX_SCORE}, got {value!r}: "
+                "a person adds the points at the bedside"
+            )
         checked.append(int(value))
     if len(set(checked)) != len(checked):
         raise PSLError(f"score_set has repeated scores: {sorted(checked)}")
@@ -411,6 +421,21 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             raise DataError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None."
             )
+        # A list keeps its labels' types as objects (numpy would turn 0 and "1" into text).
+        labels = np.asarray(y) if hasattr(y, "__array__") else np.asarray(y, dtype=object)
+        if labels.ndim > 1 and (labels.ndim != 2 or labels.shape[1] != 1):
+            raise DataError(
+                f"y must be 1-D, one label per row, got an array of shape {labels.shape}; "
+                "a scoring list predicts one outcome: pass that column"
+            )
+        if labels.dtype == object and pd.api.types.infer_dtype(labels.ravel(), skipna=True) in (
+            "mixed", "mixed-integer",
+        ):
+            examples = ", ".join(repr(v) for v in pd.unique(labels.ravel())[:4].tolist())
+            raise DataError(
+                f"y mixes labels of different types (e.g. {examples}); give y one type of labels, "
+                "all numbers or all text"
+            )
         y = column_or_1d(y, warn=True)
         if len(y) != n_rows:
             raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} labels in y")
@@ -718,6 +743,13 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 column = columns[list(fitted_names).index(literal.column)]
             if column is None:
                 raise DataError(f"X has no column {literal.column!r}, which this list uses")
+            present = column.values if column.missing is None else column.values[~column.missing]
+            if literal.kind != CATEGORY and column.kind == CATEGORY and len(present):
+                example = present[0]
+                raise DataError(
+                    f"column {literal.column!r} of X holds text (e.g. {example!r}); this list asks it "
+                    "as a number, as it was fitted: convert it, e.g. with pd.to_numeric"
+                )
             points[:, k] = score * literal.evaluate(column.values, column.missing)
         return np.cumsum(points, axis=1)
 

@@ -29,6 +29,14 @@ Y = np.array([0, 1, 0, 1])
         (np.array([[0.0], [1.0]]), np.array([0, 1]), r"1 row\(s\) of class 0.*cv_folds=5.*at least 2 rows"),
         (pd.DataFrame({"age": ["71", "65,5", "80", "59"]}), Y, r"column 'age' holds numbers stored as text.*'65,5'"),
         (pd.DataFrame({"age": [1.0, 2, 3, 4], 0: [0.0, 1, 0, 1]}), Y, r"column names must be strings.*0 \(int\)"),
+        (X, np.column_stack([Y, Y]), r"y must be 1-D.*shape \(4, 2\)"),
+        (X, [0, "1", 0, "1"], r"y mixes labels of different types \(e\.g\. 0, '1'\)"),
+        (X, np.array([0, "a", 1.5, 0], dtype=object), "y mixes labels"),
+        (pd.DataFrame({"z": np.array([1, 2, 3, 4]) + 1j}), Y, "column 'z' of X holds complex numbers"),
+        (pd.DataFrame({"when": pd.date_range("2020-01-01", periods=4)}), Y, "column 'when' of X holds dates or times"),
+        (pd.DataFrame({"for": pd.to_timedelta([1, 2, 3, 4], unit="D")}), Y, "column 'for' of X holds dates or times"),
+        (pd.DataFrame([[0.0, 1.0]] * 4, columns=pd.MultiIndex.from_tuples([("a", 1), ("b", 2)])), Y,
+         r"column names must be strings.*\('a', 1\) \(tuple\)"),
     ],
 )
 def test_bad_data(X_bad, y_bad, message):
@@ -57,6 +65,8 @@ def test_missing_values_are_refused_with_missing_error(X_bad, message):
         ({"score_set": ()}, "score_set is empty"),
         ({"score_set": (1, 1)}, "repeated"),
         ({"score_set": "abc"}, "integers"),
+        ({"score_set": (10**12,)}, "score_set must hold scores from -1000 to 1000, got 1000000000000"),
+        ({"score_set": (1, -1001)}, "score_set must hold scores from -1000 to 1000"),
         ({"calibration": "platt"}, "calibration must be one of"),
         ({"binarization": "quantiles"}, "binarization must be one of"),
         ({"threshold_search": "golden"}, "threshold_search must be one of"),
@@ -113,3 +123,22 @@ def test_a_fitted_text_column_is_read_at_prediction_even_if_its_rows_look_numeri
     model = ProbabilisticScoringList(**PAPER_SETUP).fit(X, y)
     rows = X[X["grade"] == "3"]
     assert model.predict_proba(rows).shape == (len(rows), 2)
+
+
+@pytest.mark.parametrize("value", ["0.1", " 5 ", True, "high"])
+def test_prediction_refuses_text_in_a_numeric_column_as_fit_does(value):
+    frame = pd.DataFrame({"a": [0.0, 1.0, 2.0, 3.0] * 5, "b": [1.0, 0.0, 1.0, 0.0] * 5})
+    model = ProbabilisticScoringList(min_support=1).fit(frame, (frame["a"] >= 2).astype(int))
+    assert model.features_[0] == "a"
+    rows = frame.astype({"a": object})
+    rows.loc[0, "a"] = value
+    for predict in (model.predict_proba, model.predict):
+        with pytest.raises(DataError, match="column 'a' of X holds text .*asks it as a number"):
+            predict(rows)
+
+
+def test_the_largest_score_is_the_model_files_bound():
+    from psl_core.model import MAX_SCORE
+    from psl_core.serialization import schema
+
+    assert schema()["$defs"]["score"] == {"type": "integer", "minimum": -MAX_SCORE, "maximum": MAX_SCORE}

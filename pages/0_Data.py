@@ -81,6 +81,7 @@ from psl_triage.data import (
     load_table,
     missing_report,
     prepare_training_data,
+    relabel,
     value_label,
 )
 from psl_triage.demo import load_demo
@@ -264,6 +265,7 @@ def refresh_prepared() -> None:
         list(ss.positive_class),
         chosen_class_names(),
         ss.missing_handling,
+        [(name, spec.label, spec.unit) for name, spec in ss.dataset_meta.columns.items()],
     )
     if ss.get("prepared_for") == choices:
         return
@@ -482,6 +484,30 @@ with st.expander("Change column types"):
                 key=choice_key("w_type", outcome, name, *([f"back{ss.put_back[name]}"] if name in ss.put_back else [])),
             )
     ss.column_types = types
+in_use = [name for name in features if ss.column_types.get(name, "ignore") != "ignore"]
+with st.expander("Labels and units: how questions, plots and the card name each column"):
+    st.caption(
+        "A clinical label and a unit, e.g. \"Positive lymph nodes\" and \"count\", replace the "
+        "column name in every question, plot and card."
+    )
+    typed = {}
+    for name in in_use:
+        spec = meta.columns.get(name)
+        left, right = st.columns([3, 1])
+        typed[name] = (
+            left.text_input(
+                f"Label of {md(name)}", value=spec.label if spec is not None and spec.label else str(name),
+                max_chars=100, key=choice_key("w_label", name),
+            ),
+            right.text_input(
+                f"Unit of {md(name)}", value=spec.unit if spec is not None else "", max_chars=30,
+                key=choice_key("w_unit", name),
+            ),
+        )
+    relabeled = relabel(meta, typed)
+    if relabeled != meta:
+        ss.dataset_meta = meta = relabeled
+
 summary = column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns)
 summary.insert(2, "role", role_labels(features, ss.column_roles, ss.column_types))
 table.dataframe(

@@ -29,7 +29,7 @@ import re
 import unicodedata
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 
 import numpy as np
@@ -1789,3 +1789,24 @@ def _is_number_text(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def relabel(meta: DatasetMeta, labels: Mapping[object, tuple[str, str]]) -> DatasetMeta:
+    """``meta`` with the user's clinical label and unit for some columns.
+
+    Parameters
+    ----------
+    meta : DatasetMeta
+    labels : mapping of column name to (label, unit)
+        Text is stripped; a blank label (or the column's own name) means "use the column name".
+        Other parts of a column's spec (kind, category labels) are kept.
+    """
+    columns = dict(meta.columns)
+    for name, (label, unit) in labels.items():
+        label, unit = " ".join(str(label).split()), " ".join(str(unit).split())
+        label = "" if label == str(name) else label
+        spec = columns.get(name)
+        if spec is None and not label and not unit:
+            continue
+        columns[name] = replace(spec or ColumnSpec(), label=label, unit=unit)
+    return replace(meta, columns=columns)

@@ -369,3 +369,16 @@ def test_roles_take_out_ids_times_and_second_outcomes_and_one_click_puts_one_bac
     assert app.dataframe[1].value.set_index("column").loc["rfstime", "role"] == "question candidate (put back)"
     assert not any(text.startswith("**rfstime**") for text in texts(app.warning))
     assert app.selectbox(key=choice_key(app, "w_type", "recur", "rfstime", "back1")).value == "numeric"
+
+
+def test_a_clinical_label_and_unit_reach_the_prepared_columns_and_the_list(app):
+    upload(app, "study.csv", follow_up_csv())
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("recur").run()
+    app.text_input(key=choice_key(app, "w_label", "nodes")).input("Positive lymph nodes").run()
+    app.text_input(key=choice_key(app, "w_unit", "nodes")).input(" count ").run()
+    info = app.session_state["prepared"].columns["nodes"]
+    assert (info.label, info.unit, info.display_name) == ("Positive lymph nodes", "count", "Positive lymph nodes (count)")
+    assert app.dataframe[1].value.set_index("column").loc["nodes", "label"] == "Positive lymph nodes"
+    assert app.session_state["prepared"].columns["age"].label == "age"
+    app.text_input(key=choice_key(app, "w_label", "nodes")).input("").run()  # blank: the column name again
+    assert app.session_state["prepared"].columns["nodes"].display_name == "nodes (count)"

@@ -250,7 +250,7 @@ def reread(delimiter: str | None, numbers: NumberFormat) -> None:
     try:
         loaded = load_table(reading["bytes"], reading["name"], delimiter=delimiter, numbers=numbers)
     except DataError as exc:
-        st.error(str(exc))
+        st.error(md(str(exc)))
         return
     activate_upload(reading["name"], reading["bytes"], loaded)
     st.rerun()
@@ -332,7 +332,7 @@ def reading_choices() -> None:
             try:
                 wanted = NumberFormat(decimal, thousands)
             except DataError as exc:
-                st.error(str(exc))
+                st.error(md(str(exc)))
             else:
                 reread(delimiter, wanted)
 
@@ -414,7 +414,7 @@ if outcome != ss.outcome:
 if outcome is not None and outcome == meta.outcome:
     st.caption("The outcome this dataset was published with.")
 elif outcome is not None and outcome == ss.outcome_guess[0]:
-    st.caption(f"Proposed because {ss.outcome_guess[1]}.")
+    st.caption(f"Proposed because {md(ss.outcome_guess[1])}.")
 
 if outcome is not None:
     outcome_spec = meta.columns.get(outcome)
@@ -528,7 +528,7 @@ for name in out:
     text.warning(f"**{md(name)}**: {md(ss.flagged_columns[name])}")
     button.button(
         "Use as a question", key=choice_key("w_put_back", outcome, name), on_click=put_back, args=(name,),
-        help=f"Use {name} as a question after all",
+        help=f"Use {md(name)} as a question after all",
     )
 
 st.header("4. Missing values")

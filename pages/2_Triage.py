@@ -341,7 +341,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
     has_costs = change_value is not None
 
     def why(step):
-        return stop_sentence(step, tolerance, change_value, unit)
+        return stop_sentence(step, tolerance, change_value, md(unit))
 
     # --- where the triage stands ---------------------------------------------------------
     st.subheader("Before the first question" if n_answered == 0 else f"After question {n_answered} of {n_questions}")
@@ -397,7 +397,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
         question = questions[n_answered]
         widget_key = f"triage_q{n_answered}"
         with st.form("triage_form"):
-            cost = f" · costs {cost_text(bands.costs[n_answered], unit)}" if has_costs else ""
+            cost = f" · costs {cost_text(bands.costs[n_answered], md(unit))}" if has_costs else ""
             st.caption(f"Question {question.stage} of {n_questions}{cost}")
             st.markdown(f"### {md(question.prompt)}")
             st.markdown(f"**{md(question.rule)}**")
@@ -458,7 +458,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
                         "Probability": probability_text(step),
                         "Decision": outcome_text(step, basis),
                         f"{confidence:.0%} interval": interval_text(step),
-                        **({"Cost": cost_text(bands.costs[step.stage - 1], unit)} if has_costs else {}),
+                        **({"Cost": cost_text(bands.costs[step.stage - 1], md(unit))} if has_costs else {}),
                     }
                     for question, answer, step in zip(questions, recorded, steps[1:])
                 ],

@@ -111,7 +111,7 @@ if loaded is None:
 frame = loaded.frame
 st.caption(f"{md(site_name)}: {len(frame)} rows, {len(frame.columns)} columns.")
 for note in loaded.notes:
-    st.caption(note)
+    st.caption(md(note))
 
 st.header("2. Match the columns")
 needed = needed_columns(model, metadata)
@@ -125,7 +125,7 @@ if unmatched:
     )
     for need in unmatched:
         matched[need.name] = st.selectbox(
-            f"{need.label} (column {need.name!r} at training; question {need.first_stage})",
+            f"{md(need.label)} (column {md(repr(need.name))} at training; question {need.first_stage})",
             choices,
             format_func=lambda c: "not recorded at this site" if c is NOT_AVAILABLE else c,
             key=f"validate_map_{need.name}",
@@ -182,7 +182,8 @@ if outcome is None:
 values = [value for value, _ in count_classes(frame[outcome])]
 defaults = [v for v in positive_defaults(metadata, frame[outcome]) if v in values]
 positive = st.multiselect(
-    f"Values of {outcome} that count as positive ({(metadata.get('dataset') or {}).get('positive_label') or 'the list’s positive class'})",
+    f"Values of {md(outcome)} that count as positive "
+    f"({md((metadata.get('dataset') or {}).get('positive_label') or 'the list’s positive class')})",
     values,
     default=defaults,
     key="validate_positive",
@@ -194,12 +195,12 @@ with shown_errors("coding the table"):
 if table is None:
     st.stop()
 for note in table.notes:
-    st.caption(note)
+    st.caption(md(note))
 same = looks_like_training(metadata, table)
 if same:
     st.warning(same, icon=":material/warning:")
 for warning in unit_checks(metadata, table):
-    st.warning(warning)
+    st.warning(md(warning))
 
 st.header("3. How the list does here")
 stages = stagewise_validation(model, table.X, table.y)
@@ -272,7 +273,7 @@ else:
             }
     saved = ss.get("validate_saved")
     if saved and saved.get("from") is model:
-        st.success(saved["message"])
+        st.success(md(saved["message"]))
         after = saved["after"]
         st.markdown(
             f"On this same table (so optimistic: the probabilities were fitted to it), after "

@@ -34,7 +34,7 @@ HOSTILE = {
 }
 
 
-def hostile_model():
+def hostile_table():
     rng = np.random.default_rng(5)
     n = 400
     names = {key: f"{key} {text}" for key, text in HOSTILE.items()}
@@ -46,7 +46,12 @@ def hostile_model():
     logit = (-0.05 * (X[names["image"]] - 150) + 1.5 * X[names["script"]]
              + np.where(X[names["link"]] == "plain", -1.5, 1.0))
     y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
-    model = ProbabilisticScoringList(score_set=(-2, -1, 1, 2), min_support=5).fit(X, y)
+    return X, y, names
+
+
+def hostile_model(**options):
+    X, y, names = hostile_table()
+    model = ProbabilisticScoringList(score_set=(-2, -1, 1, 2), min_support=5, **options).fit(X, y)
     metadata = {
         "dataset": {"name": HOSTILE["img"], "positive_label": HOSTILE["image"], "negative_label": HOSTILE["link"]},
         "columns": {
@@ -70,6 +75,10 @@ def markdown_texts(at):
         texts += [widget.label for widget in at.get(kind)]
     for widget in [*at.radio, *at.get("segmented_control")]:
         texts += [str(option) for option in widget.options]
+    for kind in ("multiselect", "text_input", "file_uploader"):
+        texts += [widget.label for widget in at.get(kind)]
+    for kind in ("button", "number_input", "selectbox", "radio", "checkbox", "multiselect", "text_input"):
+        texts += [widget.help for widget in at.get(kind) if getattr(widget, "help", None)]
     for table in at.table:
         texts += [str(cell) for cell in table.value.to_numpy().ravel()]
     return texts
@@ -110,8 +119,13 @@ def test_triage_lists_the_good_lists_and_asks_every_hostile_question(hostile_sto
         assert md(name) in notes
     hostile = next(path for path in hostile_store.glob("pixel-*-v1.json"))
     at.selectbox(key="triage_model_choice").set_value(str(hostile)).run()
+    answer_every_question(at)
+
+
+def answer_every_question(at):
+    """Answers "unknown" until the list stops, checking every view on the way."""
     assert not at.exception
-    for _ in range(20):  # answer "unknown" until the list stops
+    for _ in range(20):
         assert_nothing_unescaped(at)
         if not at.get("form"):
             if "triage_continue" not in [button.key for button in at.button]:
@@ -127,4 +141,57 @@ def test_triage_lists_the_good_lists_and_asks_every_hostile_question(hostile_sto
         at.button(key="triage_next").click().run()
         assert not at.exception
     assert at.table and not at.get("form")
+    assert_nothing_unescaped(at)
+
+
+def test_a_model_files_cost_unit_is_shown_as_text_on_triage(tmp_path, monkeypatch):
+    columns = hostile_table()[0].columns
+    model, metadata = hostile_model(question_costs={name: 5.0 + i for i, name in enumerate(columns)})
+    assert model.stage_costs_.any()
+    metadata = dict(metadata, cost_unit=HOSTILE["link"] + " " + HOSTILE["image"])
+    stored = save_model(model, "costly", metadata, tmp_path)
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    at = AppTest.from_file(str(ROOT / "pages" / "2_Triage.py"), default_timeout=60).run()
+    at.selectbox(key="triage_model_choice").set_value(str(stored.path)).run()
+    answer_every_question(at)
+
+
+def test_the_validate_page_shows_a_site_tables_names_and_a_files_labels_as_text(tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    model, metadata = hostile_model()
+    X, y, names = hostile_table()
+    site = X.rename(columns={names["image"]: "pressure " + HOSTILE["image"]})
+    site[names["link"]] = site[names["link"]].astype(str).replace("plain", "**new** " + HOSTILE["link"])
+    outcome = "outcome " + HOSTILE["link"]
+    site[outcome] = y
+    at = AppTest.from_file(str(ROOT / "pages" / "6_Validate.py"), default_timeout=90)
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = model, dict(metadata, name="hostile")
+    at.run()
+    at.file_uploader(key="validate_upload").set_value(
+        (HOSTILE["image"] + ".csv", site.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception
+    assert_nothing_unescaped(at)  # the column matching: the list's label of the unmatched column
+    at.selectbox(key=f"validate_map_{names['image']}").set_value("pressure " + HOSTILE["image"]).run()
+    at.checkbox(key=f"validate_rest_missing_{names['link']}").check().run()
+    assert_nothing_unescaped(at)
+    at.selectbox(key="validate_outcome").set_value(outcome).run()
+    at.multiselect(key="validate_positive").set_value([1]).run()
+    assert not at.exception
+    assert at.table, [e.value for e in at.error]
+    assert_nothing_unescaped(at)
+
+
+def test_the_data_page_shows_a_files_and_its_columns_names_as_text():
+    rng = np.random.default_rng(1)
+    n = 200
+    outcome = "died " + HOSTILE["image"]
+    frame = pd.DataFrame({"age " + HOSTILE["link"]: rng.normal(60, 10, n).round(), outcome: rng.integers(0, 2, n)})
+    frame["copy " + HOSTILE["img"]] = frame[outcome].map({0: "alive", 1: "dead"})  # a leak
+    frame["id " + HOSTILE["js"]] = np.arange(n)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90).run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="w_upload").set_value(
+        (HOSTILE["link"] + ".csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception
+    assert at.session_state["outcome"] == outcome
     assert_nothing_unescaped(at)

@@ -25,6 +25,7 @@ from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_triage.costs import cost_text, cost_unit
 from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
+from psl_triage.modelcard import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.questions import percent
 from psl_triage.training import default_model_name, readable_columns, total_label
@@ -147,11 +148,8 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
         length_note = f" · the first {stage} of its {len(model.literals_)} questions{recommended}"
     size = 10.0 if n_rows <= 40 else max(6.5, 10.0 * 40 / n_rows)
     dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
-    population = (
-        f"Learned from {_text(dataset.get('name'), 'an unnamed table')}"
-        + (f", {int(dataset['n_rows'])} patients" if isinstance(dataset.get("n_rows"), int) else "")
-        + "."
-    )
+    rows = training_rows_text(metadata)
+    population = f"Learned from {_text(dataset.get('name'), 'an unnamed table')}" + (f": {escape(rows)}" if rows else "") + "."
     origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else None
     if origin and isinstance(origin.get("table"), dict):
         population += (

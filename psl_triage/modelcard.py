@@ -107,12 +107,35 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
     return meta
 
 
+def training_rows_text(metadata):
+    """How many patients the list learned from, in words (plain text), or None when unknown.
+
+    "198 of its 297 patients (99 held out to test the list)" when rows were held out
+    (``training_options``), else "297 patients".
+    """
+    metadata = metadata if isinstance(metadata, dict) else {}
+    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+    options = metadata.get("training_options") if isinstance(metadata.get("training_options"), dict) else {}
+    n_rows, n_train, n_test = (whole_number(v) for v in (dataset.get("n_rows"), options.get("n_train"), options.get("n_test")))
+    if n_train is not None and n_test:
+        return f"{n_train} of its {n_train + n_test} patients ({n_test} held out to test the list)"
+    if n_train is not None:
+        return f"{n_train} patients"
+    return None if n_rows is None else f"{n_rows} patients"
+
+
+def whole_number(value):
+    """``value`` when it is a whole number from a file (an int, not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def list_identity(metadata):
     """Which list this is, in one Markdown sentence: name, version, what it was trained on
     and, for a recalibrated list, where (names from the file escaped).
 
-    For example "**Heart** (version 2, saved 2026-01-02 10:00), trained on heart.csv
-    (297 patients); recalibrated at site-b.csv (412 patients)."
+    For example "**Heart** (version 2, saved 2026-01-02 10:00), trained on heart.csv,
+    198 of its 297 patients (99 held out to test the list); recalibrated at site-b.csv
+    (412 patients)."
     """
     metadata = metadata if isinstance(metadata, dict) else {}
     name = metadata.get("name") if isinstance(metadata.get("name"), str) and metadata.get("name") else None
@@ -125,15 +148,11 @@ def list_identity(metadata):
     text = f"**{md(name) if name else 'An unnamed list'}** ({saved})"
     dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
     if isinstance(dataset.get("name"), str) and dataset["name"]:
-        rows = dataset.get("n_rows")
-        text += f", trained on {md(dataset['name'])}" + (
-            f" ({rows} patients)" if isinstance(rows, int) and not isinstance(rows, bool) else ""
-        )
+        rows = training_rows_text(metadata)
+        text += f", trained on {md(dataset['name'])}" + (f", {rows}" if rows else "")
     origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else {}
     table = origin.get("table") if isinstance(origin.get("table"), dict) else {}
     if isinstance(table.get("name"), str) and table["name"]:
-        rows = table.get("n_rows")
-        text += f"; recalibrated at {md(table['name'])}" + (
-            f" ({rows} patients)" if isinstance(rows, int) and not isinstance(rows, bool) else ""
-        )
+        rows = whole_number(table.get("n_rows"))
+        text += f"; recalibrated at {md(table['name'])}" + (f" ({rows} patients)" if rows is not None else "")
     return text + "."

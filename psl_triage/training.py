@@ -367,11 +367,19 @@ def list_end_text(model):
     n_questions = model.n_stages_ - 1
     further = "further " if n_questions else ""
     if reason == "length":
-        limit = (
-            "the maximum number of stages asked for" if n_questions == model.max_stages
-            else "as many as there are candidate features"
-        )
-        return f"The list has {n_questions} question{'' if n_questions == 1 else 's'}: {limit}."
+        plural = "" if n_questions == 1 else "s"
+        if n_questions == model.max_stages:
+            return f"The list has {n_questions} question{plural}: the maximum number of stages asked for."
+        n_columns = len({literal.column for literal in model.literals_})
+        if n_columns == n_questions:
+            return (f"The list has {n_questions} question{plural}, one about each of the {n_columns} columns "
+                    "it could ask about: no question was left to add.")
+        repeats = ["a category of a column is a question of its own"] if any(
+            literal.kind == "category" for literal in model.literals_) else []
+        if model.max_feature_uses > 1:
+            repeats.append(f"a numeric column may be asked up to {model.max_feature_uses} times with different thresholds")
+        return (f"The list has {n_questions} question{plural} about {n_columns} column{'' if n_columns == 1 else 's'}: "
+                f"no question was left to add ({' and '.join(repeats) or 'some columns are asked more than once'}).")
     if reason == "no_gain" and model.loss in CROSS_VALIDATED:
         why = (f"no {further}question improved the probabilities on held-out training rows "
                "(the cross-validated criterion)")

@@ -34,6 +34,7 @@ import pandas as pd
 from psl_core.errors import DataError
 from psl_core.validation import MEASURE_LABELS, MEASURES, recalibrate
 from psl_triage.data import count_classes, guess_positive_class, value_label
+from psl_triage.modelcard import whole_number
 from psl_triage.store import save_model
 from psl_triage.text import md
 from psl_triage.training import default_model_name
@@ -449,10 +450,6 @@ def unit_checks(metadata, table):
     return warnings
 
 
-def _whole(value):
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def looks_like_training(metadata, table):
     """A warning when the site's table looks like the list's own training data, else None.
 
@@ -469,7 +466,7 @@ def looks_like_training(metadata, table):
     """
     dataset = (metadata or {}).get("dataset")
     dataset = dataset if isinstance(dataset, dict) else {}
-    sizes = {_whole(dataset.get("n_rows")), _whole(dataset.get("n_rows_source"))} - {None}
+    sizes = {whole_number(dataset.get("n_rows")), whole_number(dataset.get("n_rows_source"))} - {None}
     n_rows = len(table.y)
     if n_rows not in sizes:
         return None
@@ -489,7 +486,7 @@ def looks_like_training(metadata, table):
         if values.min() != low or values.max() != high or abs(np.median(values) - mid) > 0.01 * (high - low):
             return None
         compared += 1
-    if not compared and _whole(dataset.get("n_positive")) != int(table.y.sum()):
+    if not compared and whole_number(dataset.get("n_positive")) != int(table.y.sum()):
         return None
     trained_on = dataset.get("name") if isinstance(dataset.get("name"), str) else "its training table"
     return (

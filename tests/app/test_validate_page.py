@@ -106,7 +106,7 @@ def test_the_page_names_the_list_it_validates(trained):
     at = open_page(trained)
     named = shown(" ".join(markdown.value for markdown in at.markdown))
     assert "Validating **Validate page test** (version 1" in named
-    assert "trained on Heart disease (UCI, Cleveland) (297 patients)" in named
+    assert "trained on Heart disease (UCI, Cleveland), 198 of its 297 patients (99 held out" in named
 
 
 def test_any_saved_list_can_be_validated_without_one_on_the_train_page(trained, isolated_model_dir):

@@ -133,3 +133,13 @@ def test_the_card_shows_question_costs_with_their_unit(demo_prepared):
 
 def trained_plain(demo_prepared):
     return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=6))
+
+
+def test_the_card_counts_the_patients_the_list_learned_from(trained):
+    """Issue 26, item 9: 198 training patients of 297, not the whole table."""
+    model, metadata = trained
+    options = metadata["training_options"]
+    assert (options["n_train"], options["n_test"]) == (198, 99) and metadata["dataset"]["n_rows"] == 297
+    text, _ = parsed(card_html(model, metadata))
+    assert "198 of its 297 patients (99 held out to test the list)" in text
+    assert ", 297 patients" not in text

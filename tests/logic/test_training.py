@@ -328,7 +328,9 @@ def test_a_file_that_is_not_a_model_is_refused_naming_the_file(data, words):
     "options, words",
     [
         ({"max_stages": 2}, "The list has 2 questions: the maximum number of stages asked for."),
-        ({"max_feature_uses": 1}, "questions: as many as there are candidate features."),
+        ({"max_feature_uses": 1}, "The list has 22 questions about 13 columns: no question was left to add (a "
+                                  "category of a column is a question of its own)."),
+        ({"max_feature_uses": 2, "loss": "entropy"}, "a numeric column may be asked up to 2 times"),
         ({"loss": "cv_brier", "max_feature_uses": 2}, "question improved the probabilities on held-out"),
         ({"min_support": 200}, "The list ended before a first question: no question splits the training "
                                "rows into answers of at least 200 rows each"),

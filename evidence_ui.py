@@ -132,8 +132,8 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
                  lambda: subgroup_measures(y, p, labels.to_numpy(), decision_threshold(cost_ratio)))
     for sentence in subgroup_sentences(table, column):
         st.markdown(f"- {sentence}")
-    shown = subgroup_display(table)
-    st.dataframe(shown, hide_index=True, key=f"{prefix}_subgroups")
+    with st.container(key=f"{prefix}_subgroups"):
+        st.dataframe(subgroup_display(table), hide_index=True)
     st.caption(
         f"Intervals 95 %: O/E from its events, intercept and slope from the logistic fit (Wald), "
         f"C-statistic by Newcombe's formula, net benefit at 1/(1+M) = {decision_threshold(cost_ratio):.1%} "
@@ -159,7 +159,8 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     size, precision, sentence = kept(prefix, (key, "size"), lambda: validation_adequacy(report.y, report.p))
     st.markdown(sentence)
     if len(precision):
-        st.dataframe(precision.round(3), hide_index=True, key=f"{prefix}_sample_size")
+        with st.container(key=f"{prefix}_sample_size"):
+            st.dataframe(precision.round(3), hide_index=True)
         csv_download(precision, "validation-sample-size", f"{prefix}_download_sample_size")
 
     st.subheader("Calibration: mean, weak and moderate")

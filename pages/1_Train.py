@@ -75,6 +75,7 @@ from psl_triage.training import (
     readable_columns,
     score_set_label,
     shrinkage_text,
+    small_gain_text,
     train_list,
 )
 from ui import csv_download, link, logger, shown_errors
@@ -515,7 +516,7 @@ else:
                     key="w_train_retrain_without", type="primary", on_click=retrain_without,
                     args=(too_good.questions, " ".join(too_good.reasons)),
                 )
-        length = list_end_text(model)
+        length = " ".join(part for part in (list_end_text(model), small_gain_text(model)) if part)
         if length:
             st.markdown(f"**Length.** {length}")
         shrunk = shrinkage_text(model)

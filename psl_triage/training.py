@@ -416,6 +416,35 @@ def shrinkage_text(model):
     )
 
 
+SMALL_GAIN = 0.10
+"""A list whose held-out Brier score at its recommended length is less than this share below
+the base rate's (a Brier skill score under 0.1) barely beats the base rate: the Train page
+says so next to its length (:func:`small_gain_text`)."""
+
+
+def small_gain_text(model):
+    """A sentence when the list barely beats the base rate on held-out patients, else None.
+
+    From the internal cross-validation's held-out Brier scores at stage 0 (the base rate) and
+    at the recommended length (a gain of less than :data:`SMALL_GAIN` of the base rate's
+    score). None without that cross-validation, or when it recommends no question
+    (:func:`no_gain_note` speaks then).
+    """
+    brier = getattr(model, "validation_brier_", None)
+    stage = getattr(model, "recommended_stages_", None)
+    if brier is None or not stage or not np.isfinite(brier[0]) or brier[0] <= 0 or not np.isfinite(brier[stage]):
+        return None
+    gain = 1 - brier[stage] / brier[0]
+    if gain >= SMALL_GAIN:
+        return None
+    return (
+        f"It barely beats the base rate: on held-out patients its Brier score after {stage} "
+        f"question{'' if stage == 1 else 's'} is {brier[stage]:.3f} against {brier[0]:.3f} for the base rate "
+        f"alone, {gain:.0%} better (lower is better). Its answers change the estimates little; weigh whether "
+        f"{stage} question{'' if stage == 1 else 's'} are worth asking for that."
+    )
+
+
 def no_gain_note(model, positive_label):
     """What to say when the internal cross-validation recommends asking no question (Markdown).
 

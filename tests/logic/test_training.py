@@ -392,3 +392,22 @@ def test_the_list_table_shows_question_costs_when_the_list_has_them(demo_prepare
     assert table["Cost"].tolist() == [""] + [f"{c:g}" for c in model.stage_costs_]
     plain, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=5))
     assert "Cost" not in list_table(plain).columns
+
+
+def test_a_list_that_barely_beats_the_base_rate_says_so(demo_prepared):
+    """Issue 26, item 12: a weak signal in many rows gives a list whose held-out Brier score is
+    a few per cent below the base rate's; the sentence says so with both scores."""
+    from psl_triage.training import small_gain_text
+
+    rng = np.random.default_rng(0)
+    n = 3000
+    X = pd.DataFrame({f"x{j}": rng.normal(size=n).round(2) for j in range(4)})
+    y = (rng.random(n) < 1 / (1 + np.exp(-(-2.8 + 0.35 * X["x0"])))).astype(int)
+    weak = ProbabilisticScoringList(recommend_folds=5, random_state=0).fit(X, y)
+    brier = weak.validation_brier_
+    assert weak.recommended_stages_ and brier[weak.recommended_stages_] > 0.9 * brier[0]
+    said = small_gain_text(weak)
+    assert said.startswith("It barely beats the base rate")
+    assert f"{brier[weak.recommended_stages_]:.3f} against {brier[0]:.3f}" in said
+    strong, _ = train_list(demo_prepared, DEMO_NAME, TrainingOptions())
+    assert small_gain_text(strong) is None

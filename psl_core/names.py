@@ -25,7 +25,7 @@ UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe
 # widths, joiners, soft hyphen, byte-order mark, the bidirectional embeddings, overrides and
 # isolates, invisible operators), the combining grapheme joiner, variation selectors and
 # the Hangul fillers, which render as blank space.
-_INVISIBLE = re.compile(
+INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|[\U000e0000-\U000e0fff]"
 )
@@ -57,15 +57,10 @@ def describe_character(character: str) -> str:
     return f"U+{ord(character):04X}" + (f" ({name})" if name else "")
 
 
-def invisible_characters(text: str) -> list[str]:
-    """The invisible and direction-control characters of ``text``, in order."""
-    return _INVISIBLE.findall(text)
-
-
 def clean_name(text: str) -> str:
     """``text`` in Unicode's composed form (NFC), without invisible or direction-control
     characters, and without surrounding white space."""
-    return _INVISIBLE.sub("", unicodedata.normalize("NFC", text)).strip()
+    return INVISIBLE.sub("", unicodedata.normalize("NFC", text)).strip()
 
 
 def look_alike_key(text: str) -> str:
@@ -75,7 +70,7 @@ def look_alike_key(text: str) -> str:
     dropped, runs of white space as one space, and Cyrillic and Greek letters drawn like
     Latin ones read as those.
     """
-    folded = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    folded = unicodedata.normalize("NFKC", INVISIBLE.sub("", text))
     return " ".join(folded.translate(_LATIN_LOOK_ALIKES).split())
 
 

@@ -54,7 +54,7 @@ from .constraints import check_constraints
 from .cost_ratio import saved_cost_ratio
 from .costs import check_cost_groups, check_question_costs
 from .errors import ModelFileError, PSLError
-from .names import describe_character, unreadable_character
+from .names import describe_character, look_alike_pairs, unreadable_character
 from .stopping import check_stop_statistics
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
@@ -411,6 +411,7 @@ def build(data, cls):
     except PSLError as exc:
         _fail(f"params are invalid: {exc}")
     literals, scores = _stages(data["stages"], names, n_features, score_set)
+    _check_look_alikes(names, classes, literals)
     n_stages = len(literals)
     tables = _calibration_tables(data["calibration"], scores)
     if len(data["criterion"]) != n_stages + 1:
@@ -492,6 +493,23 @@ def _stages(stages, names, n_features, score_set):
         ))
         scores.append(stage["score"])
     return literals, scores
+
+
+def _check_look_alikes(names, classes, literals):
+    """Refuse two column names, two class labels or two categories of one column that look
+    the same when shown (:func:`~psl_core.names.look_alike_pairs`): two identical questions
+    or answers at the bedside."""
+    categories = {}
+    for literal in literals:
+        if literal.category is not None:
+            categories.setdefault(literal.column, []).append(literal.category)
+    groups = [("column names", names or []), ("classes", [str(c) for c in classes])]
+    groups += [(f"categories of {_shorten(column)}", values) for column, values in categories.items()]
+    for what, values in groups:
+        pairs = look_alike_pairs(dict.fromkeys(values))
+        if pairs:
+            _fail(f"the {what} {_shorten(pairs[0][0])} and {_shorten(pairs[0][1])} look the same when shown; "
+                  "rename one")
 
 
 def _calibration_tables(calibration, scores):

@@ -37,7 +37,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_core.names import UNREADABLE, describe_character, unreadable_character
+from psl_core.names import UNREADABLE, clean_name, describe_character, look_alike_pairs, unreadable_character
 from psl_core.serialization import unstorable_name
 
 KINDS = ("numeric", "categorical", "binary", "ignore")
@@ -712,7 +712,9 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
             "Choose another delimiter or decimal mark."
         )
     try:
-        header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter), [])
+        # Read as pandas reads it below (skipinitialspace): `a, "a"` is two columns named a.
+        header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter,
+                                 skipinitialspace=True), [])
     except csv.Error as exc:
         raise DataError(f"{filename} has no readable header row: {exc}") from exc
     _check_header(header, filename)
@@ -774,6 +776,14 @@ def _check_header(header: Sequence[object], filename: str) -> None:
             f"{filename} has duplicate column names: {', '.join(map(repr, duplicates))}. "
             "Give every column a unique name and upload again."
         )
+    look_alike = look_alike_pairs(name for name in names if name)
+    if look_alike:
+        first, second = look_alike[0]
+        raise DataError(
+            f"{filename} has column names that look the same when shown: {first!r} and {second!r} "
+            "(they differ only in invisible, direction or look-alike characters, or spacing). "
+            "Rename one of them and upload again."
+        )
 
 
 def _header_name(cell: object) -> str:
@@ -785,6 +795,7 @@ def _header_name(cell: object) -> str:
 def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
     frame = frame.rename(columns=lambda name: str(name).strip())
     _check_readable(frame, filename)
+    frame = _clean_names(frame, filename, notes)
     _check_storable_names(frame.columns, filename)
     unnamed_empty = [
         name for name in frame.columns if name.startswith("Unnamed: ") and frame[name].isna().all()
@@ -806,6 +817,43 @@ def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Data
     if frame.empty:
         raise DataError(f"{filename} has column names but no data rows.")
     return frame.reset_index(drop=True)
+
+
+def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
+    """Column names and text values in Unicode's composed form (NFC) without invisible or
+    direction-control characters (:func:`psl_core.names.clean_name`), with a note when that
+    changed any; a text column with two values that still look alike is refused, naming both
+    (two identical answers at the bedside)."""
+    renamed = {name: clean_name(name) for name in frame.columns if clean_name(name) != name}
+    if renamed:
+        frame = frame.rename(columns=renamed)
+        notes.append(
+            f"Removed invisible or direction-control characters from the column "
+            f"{'name' if len(renamed) == 1 else 'names'} {', '.join(repr(old) for old in list(renamed)[:5])}."
+        )
+    for name in frame.columns:
+        column = frame[name]
+        if not (ptypes.is_object_dtype(column) or ptypes.is_string_dtype(column)):
+            continue
+        texts = column.dropna()
+        texts = texts[texts.map(lambda value: isinstance(value, str))]
+        distinct = pd.unique(texts)
+        cleaned = {value: clean_name(value) for value in distinct}
+        changed = {value: new for value, new in cleaned.items() if new != value}
+        if changed:
+            frame[name] = column.map(lambda value, changed=changed: changed.get(value, value) if isinstance(value, str) else value)
+            notes.append(
+                f"Removed invisible or direction-control characters from {_count(len(changed), 'value')} of "
+                f"the column {name!r}, e.g. {next(iter(changed))!r}."
+            )
+        pairs = look_alike_pairs(dict.fromkeys(cleaned.values()))
+        if pairs:
+            first, second = pairs[0]
+            raise DataError(
+                f"{filename}: the column {name!r} has values that look the same when shown: {first!r} "
+                f"and {second!r}. Make them one value (or clearly different ones) and upload again."
+            )
+    return frame
 
 
 def _check_readable(frame: pd.DataFrame, filename: str) -> None:

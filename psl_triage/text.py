@@ -21,6 +21,8 @@ Nothing here imports Streamlit.
 
 import re
 
+from psl_core.names import INVISIBLE
+
 # CommonMark lets a backslash escape any ASCII punctuation character, which then shows as
 # itself. Escaping all of them covers Markdown's syntax (emphasis, links, images, code,
 # headings, lists, tables), raw HTML, autolinks in angle brackets and
@@ -42,11 +44,15 @@ def md(value):
 
     Any object is shown as ``str(value)``. Runs of white space, line breaks included,
     become one space: a name is one line, and a line break could start a Markdown block.
-    Web and e-mail addresses get an invisible word joiner, so they are not made links.
+    Invisible and direction-control characters are shown as their code (``m\u200b`` as
+    ``m⟨U+200B⟩``), so two names that differ only in them do not look the same (names from
+    tables lose them at upload; a model file's may hold them). Web and e-mail addresses get
+    an invisible word joiner, so they are not made links.
 
     For example ``md("![b](http://h/x.png)")`` is ``\\!\\[b\\]\\(http\\:\\/\\/h\\/x\\.png\\)``.
     """
-    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(str(value).split()))
+    visible = INVISIBLE.sub(lambda match: f"⟨U+{ord(match.group()):04X}⟩", str(value))
+    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(visible.split()))
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 

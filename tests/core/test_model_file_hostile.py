@@ -204,3 +204,24 @@ def test_the_schema_lists_exactly_the_estimators_parameters():
     from psl_core.serialization import schema
 
     assert set(schema()["$defs"]["params"]["properties"]) == set(ProbabilisticScoringList().get_params())
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "what"),
+    [
+        (["classes"], ["well", "we\u200bll"], "classes"),
+        (["classes"], ["well", "w\u0435ll"], "classes"),
+    ],
+)
+def test_look_alike_names_in_a_model_file_are_refused_naming_both(document, path, value, what):
+    with pytest.raises(ModelFileError, match=f"the {what} .* look the same when shown"):
+        ProbabilisticScoringList.from_json(with_change(document, path, value))
+
+
+def test_look_alike_column_names_in_a_model_file_are_refused(document):
+    copy = json.loads(json.dumps(document))
+    copy["input"]["feature_names"] = [name if name != "smoker" else "age\u200b" for name in copy["input"]["feature_names"]]
+    for stage in copy["stages"]:
+        stage["feature"] = "age\u200b" if stage["feature"] == "smoker" else stage["feature"]
+    with pytest.raises(ModelFileError, match="column names 'age' and 'age\\\\u200b' look the same"):
+        ProbabilisticScoringList.from_json(json.dumps(copy))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 import string
 
 import numpy as np
@@ -985,3 +986,40 @@ def test_text_with_many_repeated_values_is_a_category_with_the_rarest_pooled():
 def test_text_with_mostly_unique_values_stays_out():
     df = balanced_table(n=80, name=[f"n{i}" for i in range(80)])
     assert infer_column_types(df)["name"] == "ignore"
+
+
+@pytest.mark.parametrize(
+    ("header", "first", "second"),
+    [
+        ("m,m\u200b", "m", "m\\u200b"),
+        ("age,\uff41\uff47\uff45", "age", "\uff41\uff47\uff45"),
+        ("sex,s\u0435x", "sex", "s\u0435x"),  # Cyrillic e
+        ("a b,a  b", "a b", "a  b"),
+    ],
+)
+def test_column_names_that_look_alike_are_refused_naming_both(header, first, second):
+    data = (header + ",y\n" + "1,2,0\n3,4,1\n" * 20).encode()
+    with pytest.raises(DataError, match=re.escape(f"look the same when shown: '{first}' and '{second}'")):
+        load_table(data, "alike.csv")
+
+
+def test_invisible_and_direction_characters_are_removed_from_names_and_values_with_a_note():
+    female = "f\u200b"
+    rows = "".join(f"{i},{'m' if i % 2 else female},{i % 2}\n" for i in range(40))
+    loaded = load_table(("\u202eega,Sex\u200b,cafe\u0301\n" + rows).encode(), "bidi.csv")
+    assert list(loaded.frame.columns) == ["ega", "Sex", "caf\u00e9"]  # shown as it reads; NFC
+    assert set(loaded.frame["Sex"]) == {"m", "f"}
+    assert any("invisible or direction-control characters from the column names" in n for n in loaded.notes)
+    assert any("1 value of the column 'Sex'" in n for n in loaded.notes)
+
+
+def test_values_of_a_column_that_look_alike_are_refused_naming_both():
+    cyrillic = "m\u0430le"
+    rows = "".join(f"{i},{'male' if i % 2 else cyrillic}\n" for i in range(40))
+    with pytest.raises(DataError, match="column 'sex' has values that look the same when shown: 'm.le' and 'm.le'"):
+        load_table(("age,sex\n" + rows).encode(), "alike.csv")
+
+
+def test_a_header_with_a_quoted_repeat_after_a_space_is_a_duplicate():
+    with pytest.raises(DataError, match="duplicate column names: 'a'"):
+        load_table(b'a, "a",y\n' + b"1,2,0\n3,4,1\n" * 20, "repeat.csv")

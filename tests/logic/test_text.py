@@ -5,6 +5,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from psl_core.names import INVISIBLE
 from psl_triage.text import md, plotly_text, shown
 
 HOSTILE = [
@@ -21,7 +22,9 @@ HOSTILE = [
 
 @given(st.text())
 def test_a_reader_sees_the_text_itself(text):
-    assert shown(md(text)) == " ".join(text.split()).replace("\u2060", "")
+    """Every character as itself, but invisible ones as their code (white space as one space)."""
+    visible = INVISIBLE.sub(lambda match: f"⟨U+{ord(match.group()):04X}⟩", text)
+    assert shown(md(text)) == " ".join(visible.split())
 
 
 def unescaped_punctuation(escaped):
@@ -64,3 +67,9 @@ def test_the_triage_figure_shows_stage_labels_as_text():
              for k in range(2)]
     figure = triage_figure(steps, 0.5, stage_labels=["Start", '<a href="http://127.0.0.1:9/x">Q1</a>'])
     assert "<" not in "".join(figure.layout.xaxis.ticktext)
+
+
+def test_invisible_and_direction_characters_are_shown_by_their_code():
+    assert md("m\u200b") == "m⟨U\\+200B⟩"
+    assert shown(md("\u202eega")) == "⟨U+202E⟩ega"
+    assert shown(md("m")) != shown(md("m\u200b"))

@@ -7,11 +7,17 @@ The file is made here from the bundled demo data (tmp_path), never checked in.
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
+import pandas as pd
+import pytest
 from playwright.sync_api import expect
-from psl_flows import TRAIN_TIMEOUT_MS, demo, start_training
+from psl_flows import TRAIN_TIMEOUT_MS, choose_option, demo, expect_trained, start_training
+
+PREDICTORS = {"age", "size", "grade", "nodes", "er", "meno", "hormon", "clinic"}
+NOT_AT_TRIAGE = {"pid", "rfstime", "death", "cause_of_death", "surgery_date", "surname"}
 
 
 def study_export():
@@ -67,4 +73,69 @@ def test_a_planted_leak_is_stopped_named_and_one_click_retrains_without_it(app, 
     app.navigate("Data")
     expect(app.alerts("warning").filter(has_text="echo_result")).to_contain_text("too good to be true")
     expect(app.alerts("success").filter(has_text="Ready")).to_contain_text("13 features")
+    assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
+
+
+def cohort_export(n: int = 600) -> pd.DataFrame:
+    """A breast-cancer cohort as a study exports it: predictors known at surgery, and next to
+    them a patient number, a surgery date, a surname, the follow-up time, a second outcome and
+    a cause of death filled in only for those who died."""
+    rng = np.random.default_rng(21)
+    age = rng.normal(56, 11, n).round()
+    size = rng.gamma(3, 9, n).round()
+    grade = rng.integers(1, 4, n)
+    nodes = rng.poisson(3, n)
+    er = rng.gamma(1.5, 60, n).round()
+    risk = 1 / (1 + np.exp(-(-1.2 + 0.25 * (nodes - 3) + 0.6 * (grade - 2) + 0.02 * (size - 27) - 0.004 * (er - 90))))
+    status = (rng.random(n) < risk).astype(int)
+    death = np.where(status == 1, rng.random(n) < 0.7, rng.random(n) < 0.08).astype(int)
+    surgery = pd.Timestamp("2004-01-01") + pd.to_timedelta(rng.integers(0, 2000, n), unit="D")
+    return pd.DataFrame({
+        "pid": rng.permutation(9000)[:n] + 1000,
+        "surgery_date": surgery.strftime("%Y-%m-%d"),
+        "surname": rng.choice(["Meier", "Rossi", "Dubois", "Novak", "Jensen", "Silva", "Smith"], n),
+        "clinic": rng.choice([f"Clinic {chr(65 + i)}" for i in range(8)], n),
+        "age": age, "meno": (age > 50).astype(int), "size": size, "grade": grade, "nodes": nodes,
+        "er": er, "hormon": rng.integers(0, 2, n),
+        "rfstime": np.where(status == 1, rng.integers(60, 1500, n), rng.integers(1200, 3000, n)),
+        "status": status, "death": death,
+        "cause_of_death": np.where(death == 1, rng.choice(["breast cancer", "cardiac", "other"], n), None),
+    })
+
+
+def write_export(df: pd.DataFrame, tmp_path, kind: str):
+    if kind == "xlsx":
+        path = tmp_path / "cohort.xlsx"
+        df.to_excel(path, index=False, engine="openpyxl")
+    elif kind == "european":
+        path = tmp_path / "cohort_eu.csv"
+        path.write_bytes(df.to_csv(index=False, sep=";", decimal=",").encode("cp1252"))
+    else:
+        path = tmp_path / "cohort.csv"
+        df.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx", "european"])
+def test_a_study_export_with_every_proposal_accepted_asks_only_about_predictors(app, tmp_path, kind):
+    path = write_export(cohort_export(), tmp_path, kind)
+    app.open()
+    app.widget("w_source").get_by_text("Upload my own table").click()
+    app.wait_idle()
+    app.upload("w_upload", path)
+    app.assert_no_exception()
+    choose_option(app, app.choice_widget("w_outcome"), "status")
+    expect(app.alerts("success").filter(has_text="Ready")).to_be_visible()
+    for name in NOT_AT_TRIAGE - {"surgery_date"}:  # dates as text are not even a type
+        expect(app.alerts("warning").filter(has_text=re.compile(rf"^{name}:"))).to_have_count(1)
+
+    app.wait_quiet()
+    start_training(app, max_stages=6)
+    expect_trained(app)
+    with app.page.expect_download() as download:
+        app.widget("w_train_download").get_by_role("button").click()
+    model = json.loads(download.value.path().read_text(encoding="utf-8"))
+    asked = {stage["feature"] for stage in model["stages"]}
+    assert not asked & NOT_AT_TRIAGE, asked
+    assert len(asked & PREDICTORS) >= 2, asked
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

@@ -512,7 +512,7 @@ else:
             )
             if prepared is not None and set(too_good.questions) <= set(map(str, prepared.X.columns)):
                 st.button(
-                    f"Retrain without {', '.join(too_good.questions)}",
+                    f"Retrain without {', '.join(md(name) for name in too_good.questions)}",
                     key="w_train_retrain_without", type="primary", on_click=retrain_without,
                     args=(too_good.questions, " ".join(too_good.reasons)),
                 )

@@ -9,6 +9,9 @@ PORT   ?= 8501
 # Patient data stays on this machine: serve this computer only unless told otherwise
 # (make run ADDRESS=0.0.0.0 serves the whole network).
 ADDRESS ?= 127.0.0.1
+# Host names the app answers to (Streamlit's server.allowedHosts): add the name users type
+# when serving the network, e.g. make run ADDRESS=0.0.0.0 ALLOWED_HOSTS="psl.hospital.example".
+ALLOWED_HOSTS ?= localhost 127.0.0.1 ::1
 # Streamlit's own upload limit follows the app's setting (megabytes).
 PSL_MAX_UPLOAD_MB ?= 50
 PIP_INSTALL := $(PY) -m pip install --quiet --disable-pip-version-check --progress-bar off
@@ -51,7 +54,7 @@ $(WARM_STAMP): psl_core/kernels.py psl_core/warmup.py $(RUN_STAMP)
 	@touch $@
 
 run: $(RUN_STAMP) $(WARM_STAMP)
-	PSL_MAX_UPLOAD_MB=$(PSL_MAX_UPLOAD_MB) $(VENV)/bin/streamlit run app.py \
+	PSL_MAX_UPLOAD_MB=$(PSL_MAX_UPLOAD_MB) STREAMLIT_SERVER_ALLOWED_HOSTS="$(ALLOWED_HOSTS)" $(VENV)/bin/streamlit run app.py \
 		--server.address $(ADDRESS) --server.port $(PORT) --server.maxUploadSize $(PSL_MAX_UPLOAD_MB)
 
 # Compile (or load) the kernels now, whatever the stamp says.

@@ -20,6 +20,7 @@ import streamlit as st
 
 from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
+from psl_triage.card import card_stage
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
 from ui import class_names, csv_download, required_data, required_list, shown_errors
@@ -66,8 +67,9 @@ with right:
     last = split.model.n_stages_ - 1
     if ss.get("calibration_stage", last) > last:
         del ss["calibration_stage"]
-    stage = st.slider("Stage (number of features asked)", 0, max(last, 1), last, key="calibration_stage",
-                      disabled=last == 0, persist_state="session")
+    stage = st.slider("Stage (number of features asked)", 0, max(last, 1), min(card_stage(split.model), last),
+                      key="calibration_stage", disabled=last == 0, persist_state="session",
+                      help="Starts at the length the internal cross-validation recommends, if the list has one.")
     stage = min(stage, last)
 X, y = (split.X_test, split.y_test) if rows == "test" else (split.X_train, split.y_train)
 fitted = split.model

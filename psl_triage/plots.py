@@ -162,17 +162,22 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("po
     return figure, table
 
 
-def reliability_figure(y, p, n_bins=10):
+def reliability_figure(y, p, n_bins=10, confidence=0.95):
     """Reliability diagram: observed rate against mean predicted probability per bin.
 
-    Marker area follows the number of rows in the bin; the title gives the expected
-    calibration error (:func:`psl_core.evaluation.expected_calibration_error`).
+    Marker area follows the number of rows in the bin; each observed rate carries its
+    Clopper–Pearson interval at ``confidence`` (per bin), so a bin of few rows is seen to
+    say little; the title gives the expected calibration error
+    (:func:`psl_core.evaluation.expected_calibration_error`).
 
     Returns
     -------
-    figure, table (:func:`psl_core.evaluation.reliability_table`)
+    figure, table (:func:`psl_core.evaluation.reliability_table` with the interval's
+    ``lower`` and ``upper``)
     """
     table = reliability_table(y, p, n_bins)
+    positives = np.round(table["observed_rate"] * table["n"]).to_numpy()
+    table["lower"], table["upper"] = clopper_pearson(positives, table["n"].to_numpy() - positives, 1 - confidence)
     ece = expected_calibration_error(table)
     sizes = 8 + 24 * np.sqrt(table["n"] / table["n"].max())
     figure = go.Figure()
@@ -180,9 +185,13 @@ def reliability_figure(y, p, n_bins=10):
                                 line={"color": NEUTRAL_COLOR, "dash": "dot"}))
     figure.add_trace(
         go.Scatter(
-            x=table["mean_predicted"], y=table["observed_rate"], mode="lines+markers", name="observed rate",
-            marker={"size": sizes, "color": POSITIVE_COLOR}, customdata=table["n"],
-            hovertemplate="predicted %{x:.2f}, observed %{y:.2f} (%{customdata} rows)<extra></extra>",
+            x=table["mean_predicted"], y=table["observed_rate"], mode="lines+markers",
+            name=f"observed rate ({confidence:.0%} interval)",
+            marker={"size": sizes, "color": POSITIVE_COLOR}, customdata=table[["n", "lower", "upper"]],
+            error_y={"type": "data", "symmetric": False, "array": table["upper"] - table["observed_rate"],
+                     "arrayminus": table["observed_rate"] - table["lower"], "color": POSITIVE_COLOR},
+            hovertemplate="predicted %{x:.2f}, observed %{y:.2f} (%{customdata[1]:.2f} to %{customdata[2]:.2f}; "
+                          "%{customdata[0]} rows)<extra></extra>",
         )
     )
     figure.update_layout(

@@ -478,10 +478,13 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
         line={"color": "rgb(31, 119, 180)", "width": 4}, marker={"size": 10},
         hovertemplate="probability %{y:.1%}<extra></extra>",
     ))
+    # The label sits on an opaque box at the right, above the traces, so the interval band
+    # (which often covers the left end at the base rate) never hides it.
     figure.add_hline(
-        y=threshold, line={"color": "rgb(214, 39, 40)", "dash": "dash"},
+        y=threshold, line={"color": "rgb(214, 39, 40)", "dash": "dash"}, layer="above",
         annotation_text=f"decision threshold 1/(1+M) = {percent(threshold)}",
-        annotation_position="top left",
+        annotation_position="top right", annotation_bgcolor="rgba(255, 255, 255, 0.9)",
+        annotation_font_color="rgb(214, 39, 40)",
     )
     figure.update_layout(
         height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},

@@ -26,6 +26,7 @@ from psl_triage.evidence import (
     site_decision_curves,
     subgroup_display,
     subgroup_sentences,
+    too_many_groups,
     validation_adequacy,
 )
 from psl_triage.plots import (
@@ -128,6 +129,10 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
     if values.dtype.kind in "biuf" and values.nunique() > NUMERIC_BANDS:
         bands = st.number_input("Bands of equal size", 2, 6, NUMERIC_BANDS, key=f"{prefix}_subgroup_bands")
     labels = group_labels(values, int(bands))
+    crowded = too_many_groups(labels, column)
+    if crowded:
+        st.info(crowded)
+        return None
     table = kept(prefix, ("subgroups", key, column, int(bands)),
                  lambda: subgroup_measures(y, p, labels.to_numpy(), decision_threshold(cost_ratio)))
     for sentence in subgroup_sentences(table, column):

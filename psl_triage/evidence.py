@@ -66,6 +66,8 @@ SUBGROUP_WORDS = {
 }
 NUMERIC_BANDS = 3
 """Bands a numeric column is cut into for subgroups (its tertiles) by default."""
+MAX_GROUPS = 12
+"""Most groups compared at once: more are unreadable, and at 95 % one in twenty differs by chance."""
 
 
 def _interval(estimate, low, high, digits=2):
@@ -404,6 +406,15 @@ def subgroup_display(table):
     return pd.DataFrame(rows)
 
 
+def too_many_groups(labels, column):
+    """A sentence when a column makes more than :data:`MAX_GROUPS` groups (else None)."""
+    count = pd.Series(labels).nunique()
+    if count <= MAX_GROUPS:
+        return None
+    return (f"{md(column)} has {count} different values: subgroups need a column with at most {MAX_GROUPS} "
+            "(sex, a site, a category), or a numeric one, which is cut into bands.")
+
+
 def subgroup_sentences(table, column):
     """Sentences naming the groups that differ, and those too small (Markdown, escaped)."""
     sentences = []
@@ -423,6 +434,9 @@ def subgroup_sentences(table, column):
         )
     if not named:
         sentences.append(f"No group of {md(column)} differs beyond its interval.")
+    elif len(table) - 1 >= 5:
+        sentences.append(f"With {len(table) - 1} groups, one may differ by chance alone (1 in 20 at 95 %): "
+                         "confirm a named group on other patients.")
     return sentences
 
 

@@ -111,3 +111,13 @@ def test_the_report_carries_sample_size_calibration_utility_and_subgroups(demo_p
     assert "O/E: observed over expected events" in report and "Calibration slope" in report
     assert "net benefit is" in report and "3 Monte Carlo splits" in report
     assert "By sex, on the training rows" in report and "All patients" in report
+
+
+def test_a_column_with_too_many_values_is_refused_for_subgroups():
+    from psl_triage.evidence import MAX_GROUPS, too_many_groups
+
+    names = pd.Series([f"patient {i}" for i in range(100)])
+    assert "has 100 different values" in shown(too_many_groups(group_labels(names), "name"))
+    assert too_many_groups(group_labels(pd.Series(["a", "b"] * 10)), "sex") is None
+    assert too_many_groups(group_labels(pd.Series(np.arange(100.0))), "age") is None  # banded
+    assert MAX_GROUPS >= 10

@@ -216,8 +216,9 @@ with shown_errors("drawing the decision curves"):
     evidence_stage = st.slider("Questions asked (stage) for the curves and the calibration below", 0,
                                max(last, 1), min(card_stage(model), last), key="evaluation_evidence_stage")
     shown_range = threshold_range("evaluation")
-    curves = kept("evaluation", (id(result), "curves", evidence_stage, shown_range),
-                  lambda: held_out_decision_curves(result, evidence_stage, shown_range))
+    every_stage = st.toggle("Also the list's curve at every other stage (thin lines)", key="evaluation_every_stage")
+    curves = kept("evaluation", (id(result), "curves", evidence_stage, shown_range, every_stage),
+                  lambda: held_out_decision_curves(result, evidence_stage, shown_range, every_stage))
     decision_curve_section("evaluation", curves, settings["cost_ratio"])
 
 st.header("Calibration on held-out patients")

@@ -240,7 +240,12 @@ def in_range(table, threshold_range, threshold):
     return table[((t >= low - 1e-12) & (t <= high + 1e-12)) | np.isclose(t, threshold)].reset_index(drop=True)
 
 
-def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RANGE):
+def stage_method(stage):
+    """The method name of the list's curve at another stage than the one chosen."""
+    return f"the list at {stage} question{'' if stage == 1 else 's'}"
+
+
+def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RANGE, every_stage=False):
     """Decision curves of one stage over the Monte Carlo splits, mean and 95 % band.
 
     Parameters
@@ -248,6 +253,8 @@ def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RA
     result : psl_core.evaluation.CVResult
     stage : int
     threshold_range : (low, high)
+    every_stage : bool
+        Also the list's mean curve at every other stage (method :func:`stage_method`).
 
     Returns
     -------
@@ -265,7 +272,12 @@ def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RA
     grid = np.union1d(THRESHOLD_GRID, [threshold])
     none = pd.DataFrame({"method": TREAT_NONE, "threshold": grid, "mean": 0.0, "sd": 0.0,
                          "n": result.settings["n_splits"], "lower": 0.0, "upper": 0.0})
-    summary = pd.concat([summary, in_range(none, threshold_range, threshold)], ignore_index=True)
+    parts = [summary, in_range(none, threshold_range, threshold)]
+    if every_stage:
+        others = table[(table["method"] == PSL) & table["stage"].notna() & (table["stage"] != stage)]
+        others = band_summary(others.assign(method=others["stage"].astype(int).map(stage_method)).drop(columns="stage"))
+        parts.append(in_range(others, threshold_range, threshold))
+    summary = pd.concat(parts, ignore_index=True)
     everyone = summary[summary["method"] == TREAT_ALL].set_index("threshold")["mean"]
     reference = everyone.reindex(summary["threshold"]).to_numpy()
     avoided = interventions_avoided(summary["mean"].to_numpy(), reference, summary["threshold"].to_numpy())

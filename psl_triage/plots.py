@@ -485,6 +485,10 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
         band, mean = _band_traces(part, "threshold", name, color)
         mean.mode = "lines"
         figure.add_traces([band, mean])
+    for method in sorted(set(curves["method"]) - set(DECISION_CURVE_COLORS) - {STEPWISE, STEPWISE_COSTED}):
+        part = curves[curves["method"] == method].sort_values("threshold")  # the list at another stage
+        figure.add_trace(go.Scatter(x=part["threshold"], y=part["mean"], mode="lines", name=method,
+                                    line={"color": POSITIVE_COLOR, "width": 1}, opacity=0.35))
     low = curves[curves["method"] == TREAT_NONE]["threshold"]
     for method, symbol in ((STEPWISE, "star"), (STEPWISE_COSTED, "star-open")):
         point = curves[curves["method"] == method]

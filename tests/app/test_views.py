@@ -266,6 +266,11 @@ def test_evaluation_page_shows_decision_curves_calibration_and_subgroups(demo_pr
     assert_clean(at)
     assert max(values(next(t for t in figures(at)[5].data if t.name == "the list").x)) == pytest.approx(0.8)
 
+    at.toggle(key="evaluation_every_stage").set_value(True).run()
+    assert_clean(at)
+    names = trace_names(figures(at)[5])
+    assert "the list at 1 question" in names and f"the list at {stage} questions" not in names
+
     at.selectbox(key="evaluation_subgroup_column").set_value("sex").run()
     assert_clean(at)
     table = next(d.value for d in at.dataframe if "Group" in d.value.columns)

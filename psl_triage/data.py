@@ -1169,7 +1169,7 @@ def column_summary(
     """One row per column: label, chosen type, its reason, distinct values, missing count, examples.
 
     The reason is the column's spec description, else why the column looks like it encodes
-    the outcome (``flagged``, from :func:`find_leaks`), else why its type was proposed, or
+    the outcome (``flagged``, from :func:`psl_triage.roles.propose_roles`), else why its type was proposed, or
     that the user chose another type.
     """
     specs = specs or {}
@@ -1199,43 +1199,6 @@ def column_summary(
             }
         )
     return pd.DataFrame(rows, columns=["column", "label", "type", "reason", "distinct", "missing", "examples"])
-
-
-def find_leaks(
-    df: pd.DataFrame,
-    types: Mapping[str, str],
-    outcome: str,
-    positive_class: object,
-    specs: Mapping[str, ColumnSpec] | None = None,
-) -> dict[str, str]:
-    """Columns in use that alone nearly determine the outcome, each with a sentence on why.
-
-    Such a column is usually the outcome in another form: the measure the outcome is a cut-off
-    of (birth weight for "low birth weight"), a code derived from it, or something recorded
-    after it. See :func:`leak_reason` for the rule. Returns {} while the outcome cannot be used
-    yet (one class, more classes without a positive one...).
-    """
-    if outcome not in df.columns:
-        return {}
-    try:
-        positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, [])
-    except DataError:
-        return {}
-    labels = default_class_names(df[outcome], outcome, positive_values, (specs or {}).get(outcome))
-    outcome_values = _normalized(df[outcome])
-    y = outcome_values.map(_value_text, na_action="ignore").isin(positive_texts).to_numpy(dtype=np.int64)
-    has_outcome = outcome_values.notna().to_numpy()
-    leaks = {}
-    for name in _feature_columns(df, types, outcome):
-        feature = _normalized(df[name])
-        rows = has_outcome & feature.notna().to_numpy()
-        if types[name] == "numeric":
-            feature = pd.to_numeric(feature, errors="coerce")
-            rows &= feature.notna().to_numpy()
-        reason = leak_reason(feature[rows], y[rows], *labels)
-        if reason:
-            leaks[name] = reason
-    return leaks
 
 
 LEAK_ERROR_SHARE = 0.02

@@ -28,7 +28,6 @@ from psl_triage.data import (
     describe_missing_handling,
     detect_number_format,
     explain_outcome_guess,
-    find_leaks,
     guess_missing_handling,
     guess_outcome,
     guess_positive_class,
@@ -43,6 +42,7 @@ from psl_triage.data import (
     value_label,
 )
 from psl_triage.demo import HEART_META, load_demo
+from psl_triage.roles import propose_roles
 
 
 @pytest.fixture(scope="module")
@@ -891,10 +891,8 @@ def test_outcome_guess_prefers_outcome_names_and_says_why():
 def test_the_measure_the_outcome_is_cut_from_is_flagged_as_a_leak():
     df = birth_weights()
     types = infer_column_types(df)
-    leaks = find_leaks(df, types, "low", 1)
-    assert list(leaks) == ["bwt"]
-    assert leaks["bwt"].startswith("looks like it encodes the outcome: above ")
-    assert "every row is low = 0, below it low = 1 (0 of 189 rows on the other side)" in leaks["bwt"]
+    leaks = {name: role for name, role in propose_roles(df, types, "low", [1]).items() if role.role == "leak"}
+    assert list(leaks) == ["bwt"] and "held-out rows" in leaks["bwt"].evidence
     prepared = prepare_training_data(df, types, "low", 1)
     assert any(note.startswith("'bwt' looks like it encodes the outcome") for note in prepared.notes)
 

@@ -239,7 +239,8 @@ def expect_trained(app, expected_stages: int | None = None) -> None:
     # the table of question costs is one too, hidden in its closed expander.
     tables = page.locator("[data-testid=stDataFrame] >> visible=true")
     expect(tables.first).to_be_visible()
-    assert tables.count() >= 2, "the Train page should show the list and its measures as tables"
+    # Waits for the second table too (a bare count() races the page's last render under load).
+    expect(tables.nth(1), "the Train page should show the list and its measures as tables").to_be_visible()
     expect(app.widget("w_train_performance_chart").locator(".js-plotly-plot")).to_be_visible()
 
 

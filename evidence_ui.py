@@ -23,6 +23,7 @@ from psl_triage.evidence import (
     decision_curve_sentence,
     group_labels,
     hierarchy_table,
+    site_bedside_point,
     site_decision_curves,
     subgroup_display,
     subgroup_sentences,
@@ -191,8 +192,15 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     shown_range = threshold_range(prefix)
     curves = kept(prefix, (key, "curves", cost_ratio, shown_range),
                   lambda: site_decision_curves(report.y, report.p, decision_threshold(cost_ratio), shown_range))
-    decision_curve_section(prefix, curves, cost_ratio, title="Decision curves: net benefit at this site")
-    st.caption("Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients.")
+    bedside, n_bedside = kept(prefix, (key, "bedside", cost_ratio),
+                              lambda: site_bedside_point(model, table.X, table.y, cost_ratio))
+    decision_curve_section(prefix, pd.concat([curves, bedside], ignore_index=True) if len(bedside) else curves,
+                           cost_ratio, title="Decision curves: net benefit at this site")
+    st.caption(
+        "Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients. "
+        + (f"The star: the {n_bedside} patients here whose answers to the bedside questions are all known."
+           if n_bedside else "No patient here answers every bedside question: the stop rule has no point.")
+    )
 
     st.subheader("Subgroups")
     subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, key, owner=model,

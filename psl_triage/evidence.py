@@ -19,6 +19,8 @@ import pandas as pd
 
 from psl_core.calibration_measures import HIERARCHY, intercept_and_slope, observed_expected
 from psl_core.cost_ratio import decision_threshold
+from psl_core.costs import default_change_value
+from psl_core.decision import StageBands, stop_stages
 from psl_core.decision_curve import (
     DEFAULT_THRESHOLD_RANGE,
     THRESHOLD_GRID,
@@ -26,6 +28,7 @@ from psl_core.decision_curve import (
     TREAT_NONE,
     _net_benefit,
     interventions_avoided,
+    net_benefit_of_actions,
     treat_all_net_benefit,
 )
 from psl_core.evaluation import PSL, STEPWISE, STEPWISE_COSTED, _auc_from_counts, _score_counts, band_summary
@@ -35,7 +38,9 @@ from psl_core.sample_size import (
     development_sample_size,
     validation_sample_size,
 )
+from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups
+from psl_core.validation import stage_totals
 from psl_triage.text import md
 
 HIERARCHY_WORDS = {
@@ -315,6 +320,55 @@ def site_decision_curves(y, p, threshold, threshold_range=DEFAULT_THRESHOLD_RANG
                                     summary["threshold"].to_numpy())
     summary["interventions_avoided"] = np.where(summary["method"] == PSL, avoided, np.nan)
     return summary
+
+
+def site_bedside_point(model, X, y, cost_ratio, n_boot=200, seed=0, confidence=0.95):
+    """The bedside stop rule's net benefit at 1/(1+M) on a site's table, with a bootstrap interval.
+
+    The rule as Triage uses it by default (:func:`psl_core.decision.stop_stages`: the
+    recommended questions, the default tolerance, for a list with question costs the
+    default value of a changed outcome), on the patients whose answers up to that length
+    are all known; ruled in, or uncertain (risk-averse), is acted on. A list with costs
+    also gets the point less the mean cost asked over that value (a harm term).
+
+    Returns
+    -------
+    rows : pandas.DataFrame
+        As :func:`site_decision_curves` (methods :data:`STEPWISE`, :data:`STEPWISE_COSTED`);
+        empty when no patient has those answers.
+    n : int
+        Patients it is computed on.
+    """
+    from psl_triage.card import card_stage  # card imports this module
+
+    length = card_stage(model)
+    totals, known = stage_totals(model, X, length)
+    rows = known[:, length]
+    if not rows.any():
+        return pd.DataFrame(columns=["method", "threshold", "mean", "n", "lower", "upper"]), 0
+    y = np.asarray(y, dtype=np.int64)[rows]
+    costs = np.asarray(model.stage_costs_[:length], dtype=float)
+    change_value = default_change_value(costs)
+    stop, codes = stop_stages(StageBands(model, confidence), totals[rows], cost_ratio, length,
+                              DEFAULT_TOLERANCE, change_value)
+    threshold = decision_threshold(cost_ratio)
+    acted = codes >= 0
+    asked = np.concatenate([[0.0], np.cumsum(costs)])[stop]
+    harm = asked / change_value if change_value else None
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, len(y), (n_boot, len(y)))
+    tail = 100 * (1 - confidence) / 2
+    found = []
+    for method, per_patient in ((STEPWISE, 0.0), (STEPWISE_COSTED, harm)):
+        if per_patient is None:
+            continue
+        per_patient = np.broadcast_to(per_patient, y.shape)
+        value = net_benefit_of_actions(y, acted, threshold) - per_patient.mean()
+        boot = [net_benefit_of_actions(y[r], acted[r], threshold) - per_patient[r].mean() for r in draws]
+        low, high = np.percentile(boot, [tail, 100 - tail])
+        found.append({"method": method, "threshold": threshold, "mean": value, "n": n_boot,
+                      "lower": low, "upper": high, "interventions_avoided": np.nan})
+    return pd.DataFrame(found), int(rows.sum())
 
 
 def decision_curve_sentence(curves, threshold, cost_ratio):

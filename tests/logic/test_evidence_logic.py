@@ -121,3 +121,26 @@ def test_a_column_with_too_many_values_is_refused_for_subgroups():
     assert too_many_groups(group_labels(pd.Series(["a", "b"] * 10)), "sex") is None
     assert too_many_groups(group_labels(pd.Series(np.arange(100.0))), "age") is None  # banded
     assert MAX_GROUPS >= 10
+
+
+def test_the_bedside_point_at_a_site_is_the_triage_pages_rule(demo_prepared):
+    from psl_core.decision import StageBands, triage_step
+    from psl_triage.card import card_stage
+    from psl_triage.evidence import site_bedside_point
+    from psl_triage.training import TrainingOptions, train_list
+
+    model, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=5))
+    X, y = demo_prepared.X.iloc[:120], demo_prepared.y[:120]
+    rows, n = site_bedside_point(model, X, y, 2.0, n_boot=20)
+    assert n == 120 and list(rows["method"]) == ["bedside stop rule"]
+    length = card_stage(model)
+    bands = StageBands(model, 0.95)
+    holds = np.column_stack([lit.evaluate(X[lit.column].to_numpy()) for lit in model.literals_])
+    acted = []
+    for i in range(len(y)):
+        step = next(s for k in range(length + 1)
+                    if (s := triage_step(bands, [bool(h) for h in holds[i, :k]], 2.0, n_stages=length)).stop_reason)
+        acted.append(step.outcome != "rule out")
+    acted = np.array(acted)
+    expected = np.mean(acted & (y == 1)) - np.mean(acted & (y == 0)) * (1 / 3) / (2 / 3)
+    assert rows["mean"].iloc[0] == pytest.approx(expected, abs=1e-12)

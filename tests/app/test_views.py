@@ -90,10 +90,10 @@ def test_calibration_page_shows_its_four_plots_on_held_out_rows(demo_prepared, t
     # The classes as the Data page names them (the demo's "heart disease" / "no heart disease").
     assert {"isotonic calibration", "beta calibration", "heart disease cases", "no heart disease cases"} <= shown
     assert calibration.layout.yaxis.title.text == "P(heart disease) / outcome"
-    assert "observed rate" in trace_names(reliability)
+    assert "observed rate (95% interval)" in trace_names(reliability)
     assert {"calibration loss", "refinement loss"} <= trace_names(brier)
     assert {"ROC curve", "ROC convex hull"} <= trace_names(roc)
-    # The held-out rows are plotted: 99 dots at the last stage.
+    # The held-out rows are plotted: 99 dots at the recommended stage.
     dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("heart disease cases", "no heart disease cases"))
     assert dots == 99
     assert len(at.get("download_button")) == 4
@@ -296,3 +296,13 @@ def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(proje
     train.switch_page("pages/1_Train.py").run()
     said = " ".join(shown(element.value) for element in train.markdown)
     assert "**Where M matters.**" in said and "only when M is below" in said and "rule nobody out" in said
+
+
+def test_calibration_page_opens_at_the_recommended_stage(demo_prepared, trained):
+    """Issue 26, item 11: the stage the list is used at, not its last one."""
+    model, _ = trained
+    assert 0 < model.recommended_stages_ < len(model.literals_)
+    at = open_page(CALIBRATION, demo_prepared, trained)
+    assert at.slider(key="calibration_stage").value == model.recommended_stages_
+    calibration, *_ = figures(at)
+    assert calibration.layout.title.text.startswith(f"Stage {model.recommended_stages_}")

@@ -131,8 +131,8 @@ def test_reliability_figure_plots_the_bins_by_hand(demo_prepared, model):
     used = np.unique(bins)
     observed = [y[bins == b].mean() for b in used]
     predicted = [p[bins == b].mean() for b in used]
-    assert list(trace(figure, "observed rate").x) == pytest.approx(predicted)
-    assert list(trace(figure, "observed rate").y) == pytest.approx(observed)
+    assert list(trace(figure, "observed rate (95% interval)").x) == pytest.approx(predicted)
+    assert list(trace(figure, "observed rate (95% interval)").y) == pytest.approx(observed)
     ece = sum(np.mean(bins == b) * abs(o - q) for b, o, q in zip(used, observed, predicted))
     assert f"{ece:.3f}" in figure.layout.title.text
     assert "perfect calibration" in names(figure)
@@ -294,3 +294,35 @@ def test_three_way_figure(cv, rule, stage):
     assert list(coverage.x) == pytest.approx(expected.index.tolist())
     assert list(coverage.y) == pytest.approx(expected.tolist())
     assert isinstance(table, pd.DataFrame) and set(table["rule"]) == {rule}
+
+
+def test_reliability_bins_carry_their_intervals(demo_prepared, model):
+    """Issue 26, item 11: each bin's observed rate with its Clopper-Pearson interval."""
+    from scipy.stats import beta
+
+    p = model.predict_proba(demo_prepared.X, stage=3)[:, 1]
+    y = demo_prepared.y
+    figure, table = reliability_figure(y, p, n_bins=5)
+    observed = trace(figure, "observed rate (95% interval)")
+    assert observed.error_y.type == "data" and observed.error_y.symmetric is False
+    for row, up, down in zip(table.itertuples(), observed.error_y.array, observed.error_y.arrayminus):
+        k = round(row.observed_rate * row.n)
+        low = beta.ppf(0.025, k, row.n - k + 1) if k else 0.0
+        high = beta.ppf(0.975, k + 1, row.n - k) if k < row.n else 1.0
+        assert (row.lower, row.upper) == pytest.approx((low, high))
+        assert (row.observed_rate - down, row.observed_rate + up) == pytest.approx((low, high))
+
+
+def test_the_triage_threshold_label_stands_above_the_band():
+    """Issue 26, item 11: the threshold's label is drawn on an opaque box at the right, where
+    the interval band of the first stages does not cover it."""
+    from psl_core.decision import StepResult
+    from psl_triage.questions import triage_figure
+
+    step = StepResult(**{name: 0 for name in StepResult.__dataclass_fields__} | {
+        "stage": 0, "lower": 0.3, "upper": 0.7, "probability_low": 0.5, "probability_high": 0.5,
+    })
+    figure = triage_figure([step], 0.5)
+    (label,) = [a for a in figure.layout.annotations if a.text.startswith("decision threshold")]
+    assert label.bgcolor and "255, 255, 255" in label.bgcolor and label.xanchor == "right"
+    assert figure.layout.shapes[0].layer == "above"

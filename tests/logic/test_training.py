@@ -411,3 +411,19 @@ def test_a_list_that_barely_beats_the_base_rate_says_so(demo_prepared):
     assert f"{brier[weak.recommended_stages_]:.3f} against {brier[0]:.3f}" in said
     strong, _ = train_list(demo_prepared, DEMO_NAME, TrainingOptions())
     assert small_gain_text(strong) is None
+
+
+def test_the_metric_charts_keep_their_natural_scale_and_show_the_base_rate(trained):
+    """Issue 26, item 11: a Brier change of 0.0526 to 0.0509 must not look like a cliff."""
+    from psl_triage.training import performance_figure, performance_long
+
+    _, metadata = trained
+    long = performance_long(metadata)
+    figure = performance_figure(long)
+    ranges = [figure.layout[axis].range for axis in ("yaxis", "yaxis2", "yaxis3")]
+    assert ranges[0][0] == 0 and ranges[1][0] == 0 and ranges[2][0] == 0.5  # entropy, Brier, AUC
+    assert ranges[1][1] >= 0.25
+    brier0 = long[(long["measure"] == "Brier score") & (long["stage"] == 0) & (long["data"] == "train")]["value"]
+    lines = {shape.yref: shape.y0 for shape in figure.layout.shapes}
+    assert lines["y2"] == pytest.approx(float(brier0.iloc[0])) and lines["y3"] == 0.5
+    assert sum(a.text == "base rate" for a in figure.layout.annotations) == 3

@@ -279,7 +279,7 @@ def test_the_measures_table_has_train_and_test_per_measure(trained):
 def test_the_chart_has_one_panel_per_measure_and_a_line_per_part(trained):
     _, metadata = trained
     figure = performance_figure(performance_long(metadata))
-    assert {a.text for a in figure.layout.annotations} == set(MEASURES.values())
+    assert {a.text for a in figure.layout.annotations} == set(MEASURES.values()) | {"base rate"}
     assert len(figure.data) == 2 * len(MEASURES)
     assert {trace.name for trace in figure.data} == {"train", "test"}
 

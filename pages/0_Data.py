@@ -114,6 +114,7 @@ KIND_LABELS = {
     "ignore": "ignore (not used)",
 }
 MISSING_LABELS = {
+    "learn": "Keep them: the list learns whether a missing answer counts as yes or no",
     "drop": "Drop rows with a missing value",
     "impute": "Fill in: median for numbers, most frequent value otherwise",
 }

@@ -31,7 +31,8 @@ session's memory on the server): it is never written to disk or sent anywhere.
                            anyway"; the list still stops at the next stop.
 ``"triage_input_error"``   str | None: why the last "Next" was not accepted.
 ``"triage_q<n>"``          widget: the answer to question n + 1 (index of the option, or the
-                           number); ``"triage_q<n>_unknown"`` the "unknown" box of a number.
+                           number); ``"triage_q<n>_unknown"`` the "unknown" box of a number,
+                           ``"triage_q<n>_not_measured"`` its "not measured" box.
 ``"triage_next"``, ``"triage_continue"``, ``"triage_undo"``, ``"triage_restart"``,
 ``"triage_chart"``, ``"triage_download_text"``, ``"triage_download_json"``: buttons and chart;
 ``"triage_answer_buttons"``: the container of a question's answer buttons (made 44 px tall).
@@ -55,7 +56,6 @@ from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN, StageBa
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text, cost_unit, spent
 from psl_triage.questions import (
-    UNKNOWN_TEXT,
     advance,
     build_questions,
     first_stage_of,
@@ -113,23 +113,31 @@ def restart() -> None:
 def record_answer(question, widget_key: str) -> None:
     """Callback of "Next": turn the widget's value into the raw answer, or say what is missing."""
     value = ss.get(widget_key)
+    extras = question.extra_answers
     if question.kind == NUMERIC:
-        unknown = ss.get(f"{widget_key}_unknown", False)
-        if unknown and value is not None:
-            ss.triage_input_error = f"Either enter a value or tick \"{UNKNOWN_TEXT}\", not both."
+        ticked = [raw for raw, _ in extras if ss.get(extra_key(widget_key, raw), False)]
+        either = " or ".join(f'"{text}"' for _, text in extras)
+        if len(ticked) + (value is not None) > 1:
+            ss.triage_input_error = f"Either enter a value or tick one of {either}, not both."
             return
-        if not unknown and value is None:
-            ss.triage_input_error = f"Enter the value, or tick \"{UNKNOWN_TEXT}\"."
+        if not ticked and value is None:
+            ss.triage_input_error = f"Enter the value, or tick {either}."
             return
-        raw = None if unknown else float(value)
+        raw = ticked[0] if ticked else float(value)
     else:
         if value is None:
-            ss.triage_input_error = f"Choose an answer, or \"{UNKNOWN_TEXT}\"."
+            ss.triage_input_error = f"Choose an answer, or {' or '.join(f'{chr(34)}{t}{chr(34)}' for _, t in extras)}."
             return
-        raw = None if value == len(question.options) else question.options[value][0]
+        n = len(question.options)
+        raw = extras[value - n][0] if value >= n else question.options[value][0]
     ss.triage_answers[question.column] = raw
     ss.triage_stage = question.stage
     ss.triage_input_error = None
+
+
+def extra_key(widget_key: str, raw) -> str:
+    """The key of a number question's box for "unknown" (raw None) or "not measured"."""
+    return f"{widget_key}_{'unknown' if raw is None else 'not_measured'}"
 
 
 def undo_last(questions) -> None:
@@ -401,17 +409,21 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
             st.caption(f"Question {question.stage} of {n_questions}{cost}")
             st.markdown(f"### {md(question.prompt)}")
             st.markdown(f"**{md(question.rule)}**")
+            if question.missing_rule:
+                st.caption(md(question.missing_rule))
+            extras = [text for _, text in question.extra_answers]
             if question.kind == NUMERIC:
                 st.number_input(
                     md(question.prompt), value=None, step=1.0, format="%g", key=widget_key,
                     placeholder="Type the value, then press Enter", label_visibility="collapsed",
                 )
-                st.checkbox(UNKNOWN_TEXT, key=f"{widget_key}_unknown")
+                for raw, text in question.extra_answers:
+                    st.checkbox(text, key=extra_key(widget_key, raw))
             else:
-                choices = list(range(len(question.options) + 1))
-                texts = [text for _, text in question.options] + [UNKNOWN_TEXT]
+                choices = list(range(len(question.options) + len(extras)))
+                texts = [text for _, text in question.options] + extras
                 if len(choices) <= BUTTONS_MAX_OPTIONS:
-                    labels = [md(text) for text in texts[:-1]] + [UNKNOWN_TEXT]  # buttons render Markdown
+                    labels = [md(text) for text in texts[: len(question.options)]] + extras  # buttons render Markdown
                     with st.container(key="triage_answer_buttons"):
                         st.segmented_control(
                             md(question.prompt), choices, format_func=labels.__getitem__, key=widget_key,

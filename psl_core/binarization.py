@@ -63,8 +63,12 @@ class Literal:
         Whether the condition is the complement.
     missing : bool or None
         Whether a missing answer satisfies the literal (the learned direction, see the
-        module docstring); None for a literal learned without missing values, which
-        cannot answer for one.
+        module docstring); None for a literal that cannot answer for one (a list fitted
+        with ``missing="error"`` or saved before missing values were learned).
+    missing_learned : bool
+        False when the column had no missing training values: the direction is then the
+        more common answer of the training rows (scikit-learn's HistGradientBoosting
+        does the same), so that a list can score such a row, but nothing was learned.
     """
 
     column: object
@@ -73,6 +77,7 @@ class Literal:
     category: str = None
     negated: bool = False
     missing: bool = None
+    missing_learned: bool = True
 
     def evaluate(self, values, missing=None):
         """Indicator of the literal for one column's values, shape (n,) of 0/1 ints.
@@ -94,9 +99,9 @@ class Literal:
         if missing.any():
             if self.missing is None:
                 raise DataError(
-                    f"column {self.column!r} has missing values, and this list learned no direction for a "
-                    "missing answer to its question on it (the column had no missing training values): "
-                    "fill them in, or leave those rows out"
+                    f"column {self.column!r} has missing values, and this list has no direction for a "
+                    "missing answer to its question on it (it was fitted with missing='error', or saved "
+                    "before missing values were learned): fill them in, or leave those rows out"
                 )
             hit = np.where(missing, self.missing, hit)
         return hit.astype(np.int64)

@@ -377,12 +377,23 @@ def stop_stages(bands, totals, cost_ratio=DEFAULT_COST_RATIO, n_stages=None, tol
     return stop, codes
 
 
+NOT_MEASURED = "__psl_not_measured__"
+"""Raw answer "not measured": the value does not exist (the test was not done), unlike an
+unknown answer (None), whose value exists but is not at hand."""
+
+
 def answer_for(literal, value):
     """Whether a literal holds for one raw answer; None when the answer is unknown.
 
     ``value`` is a number for a numeric feature, True/False (or 1/0) for a binary one,
-    a category for a categorical one, and None for "unknown / not measured".
+    a category for a categorical one, None for "unknown" (a value that exists but is not
+    at hand: the list follows both answers) and :data:`NOT_MEASURED` for a value that was
+    not measured: it goes where the list learned a missing value goes (``literal.missing``,
+    see :mod:`psl_core.binarization`), or is unknown when the list learned no direction
+    (its column had no missing training values).
     """
+    if isinstance(value, str) and value == NOT_MEASURED:
+        return literal.missing if literal.missing_learned else None
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
     return bool(literal.evaluate(np.array([value], dtype=object if literal.kind == "category" else float))[0])

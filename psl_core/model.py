@@ -1,5 +1,6 @@
 """The estimator: :class:`ProbabilisticScoringList` (paper, Def. 3)."""
 
+import dataclasses
 import numbers
 
 import numpy as np
@@ -218,9 +219,12 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         each question on a column with missing training values, whether a missing answer
         counts as yes or as no, and may ask "is the value missing?" itself
         (:mod:`psl_core.binarization`); every row is kept, and the predict methods send a
-        missing answer where the list learned (a column without missing training values
-        learned no direction: a missing value there raises). On complete data the list
-        is the same as without it. "error": missing values raise a DataError, as before.
+        missing answer where the list learned. A question on a column without missing
+        training values sends one to its more common training answer, as scikit-learn's
+        HistGradientBoosting does (``Literal.missing_learned`` is then False: nothing was
+        learned, and the bedside treats "not measured" as unknown). On complete data the
+        list asks the same questions as without it. "error": missing values raise a
+        DataError, as before.
     monotone : mapping of column to {"increasing", "decreasing"}, or None, default=None
         Columns whose points must never fall (or rise) with their value, at every
         stage; the search only tries literals that point that way
@@ -655,7 +659,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             evaluator, score_set, self.max_stages, self.threshold_search, self.lookahead, progress,
             self.beam_width, self.max_feature_uses, self.min_support, penalties, directions(), required_features,
         )
-        self.literals_ = [evaluator.features[o.feature].literal(o.cut, o.negated) for o in options]
+        self.literals_ = [
+            _with_missing_direction(evaluator.features[o.feature], o, self.missing == "learn") for o in options
+        ]
         self.scores_ = [o.score for o in options]
         self.stage_criterion_ = np.array([prior] + [o.value for o in options])
 
@@ -931,6 +937,17 @@ def _subset(feature, rows):
     if len(rows) == len(feature.values):
         return feature
     return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows], feature.missing_high)
+
+
+def _with_missing_direction(feature, option, learn):
+    """The literal of a chosen option; with ``learn``, one on a column without missing
+    training values sends a missing answer to its more common answer (ties: no), as
+    scikit-learn's HistGradientBoosting does, marked as not learned."""
+    literal = feature.literal(option.cut, option.negated)
+    if not learn or literal.missing is not None:
+        return literal
+    share = feature.indicator(option.cut, option.negated).mean()
+    return dataclasses.replace(literal, missing=bool(share > 0.5), missing_learned=False)
 
 
 def _check_label_type(y):

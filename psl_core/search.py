@@ -231,6 +231,7 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
     -------
     list of Option, in enumeration order.
     """
+    arrays = {}  # the kernel's score and polarity arrays, per distinct list of tracks
     options = []
     for f in available:
         feature = evaluator.features[f]
@@ -240,8 +241,13 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
         cut_index, allowed = candidate_cuts(feature, min_support, (used_cuts or {}).get(f, ()))
         if not allowed.any():
             continue
-        scores = np.array([s for s, _ in feature_tracks], dtype=np.int64)
-        negated = np.array([n for _, n in feature_tracks], dtype=np.bool_)
+        key = tuple(feature_tracks)
+        if key not in arrays:
+            arrays[key] = (
+                np.array([s for s, _ in feature_tracks], dtype=np.int64),
+                np.array([n for _, n in feature_tracks], dtype=np.bool_),
+            )
+        scores, negated = arrays[key]
         cuts, values = evaluator.search(
             f, feature.positions[cut_index], scores, negated, threshold_search == "brute", allowed
         )

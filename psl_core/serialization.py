@@ -11,9 +11,11 @@ A model file is one JSON object::
       "stages": [{"feature": ..., "kind": "numeric" | "binary" | "category",
                   "threshold": float | null, "category": str | null,
                   "negated": bool, "score": int,
-                  "missing": bool | null}, ...],                   # stages 1..K; "missing"
+                  "missing": bool | null,
+                  "missing_learned": bool}, ...],                  # stages 1..K; "missing"
                   # optional: where a missing answer goes; a numeric stage with a null
-                  # threshold and a direction asks "is the value missing?"
+                  # threshold and a direction asks "is the value missing?";
+                  # "missing_learned" optional, false: the direction is the common answer
       "calibration": [{"totals": [...], "probabilities": [...],
                        "positives": [...], "negatives": [...]}, ...],  # stages 0..K
       "criterion": [...],                                          # stages 0..K
@@ -103,6 +105,7 @@ def to_dict(model, metadata=None):
                 "negated": lit.negated,
                 "score": int(score),
                 **({} if lit.missing is None else {"missing": lit.missing}),
+                **({} if lit.missing_learned else {"missing_learned": False}),
             }
             for lit, score in zip(model.literals_, model.scores_)
         ],
@@ -488,8 +491,14 @@ def _stages(stages, names, n_features, score_set):
             _fail(f"{where}: a category feature needs a text category, other kinds none")
         if stage["score"] not in score_set:
             _fail(f"{where} score {stage['score']} is not in the score set {list(score_set)}")
+        learned = stage.get("missing_learned", True)
+        if missing is None and not learned:
+            _fail(f"{where}: missing_learned without a missing direction")
+        if asks_missing and not learned:
+            _fail(f"{where}: a question whether the value is missing needs missing values to learn from")
         literals.append(Literal(
             feature, kind, None if threshold is None else float(threshold), category, stage["negated"], missing,
+            learned,
         ))
         scores.append(stage["score"])
     return literals, scores

@@ -43,8 +43,10 @@ from psl_core.serialization import unstorable_name
 KINDS = ("numeric", "categorical", "binary", "ignore")
 """The column types a user can choose, in the order the page offers them."""
 
-MISSING_HANDLINGS = ("drop", "impute")
-"""Drop every row with a missing value, or fill in the median (numbers) / the mode (others)."""
+MISSING_HANDLINGS = ("learn", "drop", "impute")
+"""Keep missing values for the learner, which learns where a missing answer goes
+(``ProbabilisticScoringList(missing="learn")``); drop every row with a missing value; or
+fill in the median (numbers) / the mode (others)."""
 
 DEFAULT_MAX_UPLOAD_MB = 50
 """Upload size limit when the environment variable ``PSL_MAX_UPLOAD_MB`` is not set."""
@@ -70,9 +72,6 @@ that repeat across rows (a clinic, a ward, a referring unit)."""
 
 MAX_OUTCOME_CLASSES = 20
 """An outcome with more distinct values than this is a measurement, not a class label."""
-
-DROP_SHARE_BEFORE_IMPUTING = 0.10
-"""The default handling drops rows unless that would lose more than this share of them."""
 
 TEXT_EXTENSIONS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
 EXCEL_EXTENSIONS = (".xlsx", ".xlsm")
@@ -1153,11 +1152,10 @@ def _pick_one(series: pd.Series, two_values: list) -> object:
 def guess_missing_handling(
     df: pd.DataFrame, types: Mapping[str, str], outcome: str | None
 ) -> str:
-    """"drop" unless dropping rows with a missing value would lose more than 10 % of them."""
-    if df.empty:
-        return "drop"
-    incomplete = _incomplete_rows(df, types, outcome)
-    return "drop" if incomplete.mean() <= DROP_SHARE_BEFORE_IMPUTING else "impute"
+    """"learn": the learner keeps every row and learns where a missing answer goes. A value
+    is often missing for a reason (a lab not ordered because the patient looked well), which
+    dropping rows or filling in the median hides; both stay options."""
+    return "learn"
 
 
 def column_summary(
@@ -1326,6 +1324,23 @@ def describe_missing_handling(
     no_outcome = (
         int(_normalized(df[outcome]).isna().sum()) if outcome is not None and outcome in df.columns else 0
     )
+    if handling == "learn":
+        gaps = [
+            (name, int(_missing_mask(df[name], types[name]).sum())) for name in _feature_columns(df, types, outcome)
+        ]
+        gaps = [(name, count) for name, count in gaps if 0 < count < n_rows]
+        kept = n_rows - no_outcome
+        if not gaps:
+            sentence = f"No missing values in the columns in use; {kept} of {n_rows} rows are kept."
+        else:
+            listed = "; ".join(f"{_count(count, 'missing value')} in {str(name)!r}" for name, count in gaps)
+            sentence = (
+                f"Keeps {listed}: the list learns whether a missing answer counts as yes or no for each "
+                f"question; {kept} of {n_rows} rows are kept."
+            )
+        if no_outcome:
+            sentence += f" {_count(no_outcome, 'row')} without an outcome will be dropped."
+        return sentence
     if handling == "drop":
         dropped = int(_incomplete_rows(df, types, outcome).sum())
         if dropped == 0:
@@ -1354,7 +1369,7 @@ def describe_missing_handling(
 
 def _check_handling(handling: str) -> None:
     if handling not in MISSING_HANDLINGS:
-        raise DataError(f"Missing-value handling must be 'drop' or 'impute', got {handling!r}.")
+        raise DataError(f"Missing-value handling must be 'learn', 'drop' or 'impute', got {handling!r}.")
 
 
 def prepare_training_data(
@@ -1382,9 +1397,11 @@ def prepare_training_data(
         negative). May be None only for a two-valued outcome, which then uses
         :func:`guess_positive_class` and says so in the notes. Values match by canonical text,
         so 1, 1.0 and "1" are the same class.
-    missing : {"drop", "impute"}
-        Drop every row with a missing feature value, or fill in the median (numeric) or the
-        most frequent value (binary, categorical). Rows without an outcome are always dropped.
+    missing : {"learn", "drop", "impute"}
+        Keep missing feature values for the learner (NaN in ``X``; the list learns where a
+        missing answer goes), drop every row with a missing feature value, or fill in the
+        median (numeric) or the most frequent value (binary, categorical). Rows without an
+        outcome are always dropped.
     specs : mapping of column name to ColumnSpec, optional
         Labels, units and category labels for the metadata.
     class_names : (str, str), optional
@@ -1410,7 +1427,7 @@ def prepare_training_data(
     positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
     converted, binary_values = _convert_features(df, types, outcome, specs, notes)
     keep = _rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
-    fill_values = _fill_in(converted, keep, types, binary_values, notes)
+    fill_values = _fill_in(converted, keep, types, binary_values, notes, fill=missing == "impute")
     y = outcome_values.loc[keep].map(_value_text).isin(positive_texts).to_numpy(dtype=np.int64)
     positive_label, negative_label = _class_names(
         df[outcome], outcome, positive_values, specs.get(outcome), class_names
@@ -1421,7 +1438,8 @@ def prepare_training_data(
         index=df.index[keep.to_numpy()],
     )
     for name in X.columns:
-        reason = leak_reason(X[name], y, positive_label, negative_label)
+        known = X[name].notna().to_numpy()
+        reason = leak_reason(X[name][known], y[known], positive_label, negative_label)
         if reason:
             notes.append(f"{str(name)!r} {reason}. If it is derived from the outcome or recorded after it, set it to 'ignore'.")
     return PreparedData(
@@ -1505,9 +1523,11 @@ def _fill_in(
     types: Mapping[str, str],
     binary_values: Mapping[object, tuple],
     notes: list[str],
+    fill: bool = True,
 ) -> dict[object, object]:
-    """Restrict ``converted`` (in place) to the kept rows, fill in what is missing, and leave out
-    columns without a value or with a single one; returns the raw fill value per filled column."""
+    """Restrict ``converted`` (in place) to the kept rows, fill in what is missing (unless
+    ``fill`` is False: the learner learns where it goes), and leave out columns without a value
+    or with a single one; returns the raw fill value per filled column."""
     fill_values: dict[object, object] = {}
     for name in list(converted):
         series = converted[name].loc[keep]
@@ -1515,15 +1535,15 @@ def _fill_in(
             notes.append(f"Left out {str(name)!r}: no value in the rows used.")
             del converted[name]
             continue
-        if series.isna().any():
-            fill = _fill_value(series, types[name])
-            fill_values[name] = _raw_fill(fill, types[name], binary_values[name])
+        if fill and series.isna().any():
+            value = _fill_value(series, types[name])
+            fill_values[name] = _raw_fill(value, types[name], binary_values[name])
             notes.append(
                 f"Filled in {_count(int(series.isna().sum()), 'missing value')} of {str(name)!r} "
                 f"with the {'median' if types[name] == 'numeric' else 'most frequent value'}, "
                 f"{_value_text(fill_values[name])}."
             )
-            series = series.fillna(fill)
+            series = series.fillna(value)
         if series.nunique() < 2:
             notes.append(f"Left out {str(name)!r}: it has the same value in every row used.")
             del converted[name]
@@ -1755,8 +1775,8 @@ def _raw_fill(fill: object, kind: str, binary_pair: tuple) -> object:
 
 def _final_column(series: pd.Series, kind: str) -> pd.Series | pd.Categorical:
     if kind == "categorical":
-        categories = sorted(series.unique().tolist(), key=_natural_key)
-        return pd.Categorical(series.astype(str), categories=pd.Index(categories, dtype="str"))
+        categories = sorted(series.dropna().unique().tolist(), key=_natural_key)
+        return pd.Categorical(series.astype(str).where(series.notna()), categories=pd.Index(categories, dtype="str"))
     return series.astype("float64")
 
 

@@ -31,6 +31,7 @@ import plotly.graph_objects as go
 from psl_core.binarization import BINARY, CATEGORY, Literal
 from psl_core.decision import (
     END_OF_LIST,
+    NOT_MEASURED,
     NOT_WORTH_COST,
     RULE_IN,
     RULE_OUT,
@@ -49,6 +50,13 @@ OTHER = "__psl_other_category__"
 """Raw answer "none of the listed categories" of a categorical question without labels."""
 
 UNKNOWN_TEXT = "Unknown / not measured"
+"""The one answer for a value not at hand, on a question whose list learned no direction for
+a missing value (its column had none in training): the list follows both answers."""
+UNKNOWN_AT_HAND_TEXT = "Unknown (measured, result not at hand)"
+"""On a question with a learned missing direction: the value exists, the list follows both answers."""
+NOT_MEASURED_TEXT = "Not measured"
+"""On a question with a learned missing direction: no value exists; the answer goes where
+the list learned a missing value goes."""
 MINUS = "\u2212"
 
 
@@ -101,7 +109,40 @@ class Question:
     @property
     def record_line(self):
         """Condition and points for the record: "Max heart rate > 147.5 bpm (−2 points)"."""
-        return f"{self.condition} ({points_text(self.points)})"
+        note = missing_note(self.literal)
+        return f"{self.condition} ({points_text(self.points)}{'; ' + note if note else ''})"
+
+    @property
+    def extra_answers(self):
+        """The answers besides the values, as (raw, text): "unknown", and "not measured" when
+        the list learned where a missing value goes (then "unknown" means not at hand)."""
+        if not learned_direction(self.literal):
+            return ((None, UNKNOWN_TEXT),)
+        return ((None, UNKNOWN_AT_HAND_TEXT), (NOT_MEASURED, NOT_MEASURED_TEXT))
+
+    @property
+    def missing_rule(self):
+        """What "not measured" does: "Not measured: counts as yes (−2 points)"; None without a
+        learned direction."""
+        if not learned_direction(self.literal):
+            return None
+        points = points_text(self.points if self.literal.missing else 0)
+        return f"{NOT_MEASURED_TEXT}: counts as {'yes' if self.literal.missing else 'no'} ({points})"
+
+
+def learned_direction(literal):
+    """Whether the list learned where a missing answer to ``literal`` goes (from training
+    rows with missing values)."""
+    return literal.missing is not None and literal.missing_learned
+
+
+def missing_note(literal):
+    """Where a missing answer goes, for the list's table: "missing: counts as yes"; "" unless
+    the direction was learned from missing training values, or for a question whether the
+    value is missing (its condition says it)."""
+    if not learned_direction(literal) or literal.asks_missing:
+        return ""
+    return f"missing: counts as {'yes' if literal.missing else 'no'}"
 
 
 def points_text(points):
@@ -206,6 +247,8 @@ def answer_text(question, raw):
     """A raw answer in words: "152 bpm", "female", "unknown"."""
     if raw is None:
         return "unknown"
+    if isinstance(raw, str) and raw == NOT_MEASURED:
+        return "not measured"
     if question.options:
         return dict(question.options).get(raw, str(raw))
     value = f"{float(raw):g}"

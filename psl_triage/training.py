@@ -30,7 +30,7 @@ from psl_core.search import CROSS_VALIDATED
 from psl_triage.costs import UNIT_KEY, check_unit, cost_text
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.modelcard import model_metadata
-from psl_triage.questions import percent
+from psl_triage.questions import missing_note, percent
 from psl_triage.store import slugify
 from psl_triage.too_good import METADATA_KEY as TOO_GOOD_KEY
 from psl_triage.too_good import too_good_to_be_true
@@ -517,7 +517,7 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     for k in range(model.n_stages_):
         row = {
             "Stage": k,
-            "Feature": model.describe_stage(k, columns) if k else "Before any feature (prior)",
+            "Feature": _condition(model, k, columns) if k else "Before any feature (prior)",
             "Points": f"{model.scores_[k - 1]:+d}" if k else "",
         }
         if costs.any():
@@ -536,6 +536,13 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
         row.update({total_label(t): cells.get(t, "") for t in all_totals})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _condition(model, stage, columns):
+    """A stage's condition with where a missing answer goes: "Cholesterol > 240 (missing:
+    counts as no)"."""
+    note = missing_note(model.literals_[stage - 1])
+    return model.describe_stage(stage, columns) + (f" ({note})" if note else "")
 
 
 def performance_long(metadata):

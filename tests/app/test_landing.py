@@ -83,16 +83,26 @@ def test_demo_loads_by_default_and_is_prepared(app):
     assert state["data_source"] == "demo" and state["data_name"] == "Heart disease (UCI, Cleveland)"
     assert state["raw_df"].shape == (303, 15)
     assert state["outcome"] == "heart_disease" and state["positive_class"] == [1]
-    assert state["missing_handling"] == "drop"
+    assert state["missing_handling"] == "learn"
     assert state["column_types"]["cp"] == "categorical" and state["column_types"]["num"] == "ignore"
     prepared = state["prepared"]
     assert isinstance(prepared, PreparedData)
-    assert prepared.n_rows_after == 297 and prepared.X.shape[1] == 13 and prepared.n_positive == 137
+    assert prepared.n_rows_after == 303 and prepared.X.shape[1] == 13 and prepared.n_positive == 139
+    assert int(prepared.X["ca"].isna().sum()) == 4  # kept for the learner, not filled in
     assert state["prepare_error"] is None
     assert not app.error
-    assert "297 rows and 13 features" in texts(app.success)[-1]
-    assert "6 rows (2.0 %) have a missing value and will be dropped; 297 of 303 rows remain." in texts(app.info)
+    assert "303 rows and 13 features" in texts(app.success)[-1]
+    assert (
+        "Keeps 4 missing values in 'ca'; 2 missing values in 'thal': the list learns whether a missing "
+        "answer counts as yes or no for each question; 303 of 303 rows are kept."
+    ) in texts(app.info)
     assert app.title[0].value == "PSL Triage"
+
+
+def test_dropping_rows_keeps_297(app):
+    app.radio(key=choice_key(app, "w_missing")).set_value("drop").run()
+    assert app.session_state["prepared"].n_rows_after == 297
+    assert "6 rows (2.0 %) have a missing value and will be dropped; 297 of 303 rows remain." in texts(app.info)
 
 
 def test_imputing_keeps_all_303_rows(app):
@@ -108,7 +118,7 @@ def test_changing_the_outcome_guesses_its_positive_class(app):
     assert state["outcome"] == "exang" and state["positive_class"] == [1]
     prepared = state["prepared"]
     assert prepared.outcome == "exang" and "exang" not in prepared.X
-    assert prepared.n_positive == int((state["raw_df"].dropna()["exang"] == 1).sum())
+    assert prepared.n_positive == int((state["raw_df"]["exang"] == 1).sum())  # every row kept
     app.selectbox(key=choice_key(app, "w_positive", "exang")).set_value(0).run()
     assert app.session_state["positive_class"] == [0]
     assert app.session_state["prepared"].n_negative == prepared.n_positive
@@ -120,7 +130,7 @@ def test_outcome_with_five_classes_asks_for_the_positive_ones(app):
     assert "pick the positive class" in texts(app.error)[0]
     app.multiselect(key=choice_key(app, "w_positive_multi", "num")).set_value([1, 2, 3, 4]).run()
     prepared = app.session_state["prepared"]
-    assert not app.error and prepared.n_positive == 137 and prepared.positive_class == (1, 2, 3, 4)
+    assert not app.error and prepared.n_positive == 139 and prepared.positive_class == (1, 2, 3, 4)
     assert any("1, 2, 3, 4 count as positive, 0 as negative" in text for text in texts(app.markdown))
 
 
@@ -169,7 +179,7 @@ def test_first_bad_upload_keeps_the_demo(app, name, data, message):
     upload(app, name, data)
     assert message in texts(app.error)[0]
     assert app.session_state["data_source"] == "demo"
-    assert app.session_state["prepared"].n_rows_after == 297
+    assert app.session_state["prepared"].n_rows_after == 303
 
 
 def test_upload_with_unusable_outcome_shows_why(app):
@@ -335,7 +345,10 @@ def test_thousands_percent_markers_and_rownames_on_the_page(app):
     assert [types[name] for name in ("income", "hba1c", "crp")] == ["numeric"] * 3
     frame = state["raw_df"]
     assert frame.loc[1, "income"] == 13037.5 and frame.loc[1, "hba1c"] == 6.1 and frame["crp"].isna().sum() == 5
-    assert "Will fill in 5 missing values in 'crp' with the median; 40 of 40 rows are kept." in texts(app.info)
+    assert (
+        "Keeps 5 missing values in 'crp': the list learns whether a missing answer counts as yes or no for "
+        "each question; 40 of 40 rows are kept."
+    ) in texts(app.info)
     assert list(state["prepared"].X.columns) == ["income", "hba1c", "crp"]
 
 

@@ -29,7 +29,6 @@ from psl_core.decision import END_OF_LIST, UNCERTAIN, StageBands, triage_step
 from psl_triage.data import guess_missing_handling, infer_column_types, prepare_training_data
 from psl_triage.demo import load_demo
 from psl_triage.questions import (
-    UNKNOWN_TEXT,
     advance,
     build_questions,
     headline,
@@ -277,18 +276,24 @@ def answer(app, question, raw, wait: bool = True) -> None:
     expect(form).to_contain_text(question.rule)
     if question.kind == NUMERIC:
         if raw is None:
-            app.widget(f"triage_q{question.stage - 1}_unknown").get_by_text(UNKNOWN_TEXT).click()
+            app.widget(f"triage_q{question.stage - 1}_unknown").get_by_text(unknown_text(question)).click()
         else:
             box.locator("input").fill(f"{raw:g}")
     else:
-        text = UNKNOWN_TEXT if raw is None else dict(question.options)[raw]
-        if len(question.options) + 1 <= BUTTONS_MAX_OPTIONS:
+        text = unknown_text(question) if raw is None else dict(question.options)[raw]
+        if len(question.options) + len(question.extra_answers) <= BUTTONS_MAX_OPTIONS:
             box.get_by_role("radio", name=text, exact=True).click()
         else:
             choose_option(app, box, text)
     app.widget("triage_next").get_by_role("button").click()
     if wait:
         app.wait_idle()
+
+
+def unknown_text(question) -> str:
+    """The text of a question's "unknown" answer (it names "not at hand" when the list also
+    offers "not measured")."""
+    return question.extra_answers[0][1]
 
 
 def choose_option(app, widget, text: str | re.Pattern) -> None:

@@ -22,6 +22,7 @@ from psl_flows import (
     open_triage,
     poll,
     train,
+    unknown_text,
 )
 
 from psl_core.binarization import NUMERIC
@@ -98,7 +99,7 @@ def expect_bedside_layout(app, question) -> dict:
         expect_inside_width(page, unknown, f'the "{UNKNOWN_TEXT}" box')
     else:
         buttons = widget.get_by_role("radio").all()
-        assert len(buttons) == len(question.options) + 1
+        assert len(buttons) == len(question.options) + len(question.extra_answers)
         heights = []
         for button in buttons:
             label = button.inner_text()
@@ -253,7 +254,7 @@ def test_triage_with_the_keyboard_alone(app):
             raw, text = planned, None
         else:
             raw = None if planned is None else question.options[0][0]
-            text = UNKNOWN_TEXT if raw is None else dict(question.options)[raw]
+            text = unknown_text(question) if raw is None else dict(question.options)[raw]
         keyboard_answer(app, question, raw, text)
         oracle.answer(raw)
         expect_triage_state(app, oracle)

@@ -19,9 +19,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from playwright.sync_api import expect
-from psl_flows import TRAIN_TIMEOUT_MS, UNKNOWN_TEXT
+from psl_flows import TRAIN_TIMEOUT_MS
 
 from psl_core import ProbabilisticScoringList
+from psl_triage.questions import UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 from psl_triage.text import md
 
 
@@ -147,7 +148,7 @@ def triage_until_it_stops(app) -> None:
             go_on.get_by_role("button").click()
             continue
         form = page.get_by_test_id("stForm")
-        unknown_box = form.get_by_text(UNKNOWN_TEXT, exact=True)
+        unknown_box = form.get_by_text(re.compile(f"^({re.escape(UNKNOWN_TEXT)}|{re.escape(UNKNOWN_AT_HAND_TEXT)})$"))
         unknown_box.first.click()
         app.wait_idle()
         app.widget("triage_next").get_by_role("button").click()

@@ -80,8 +80,12 @@ def test_on_complete_rows_the_list_is_the_one_without_missing_handling(seed):
     X, y = random_data(seed, n=200)
     learned = ProbabilisticScoringList(random_state=seed).fit(X, y)
     refused = ProbabilisticScoringList(random_state=seed, missing="error").fit(X, y)
-    assert learned.literals_ == refused.literals_ and learned.scores_ == refused.scores_
-    assert all(literal.missing is None for literal in learned.literals_)
+    def questions(model):
+        return [(lit.column, lit.threshold, lit.category, lit.negated) for lit in model.literals_]
+
+    assert questions(learned) == questions(refused) and learned.scores_ == refused.scores_
+    assert all(literal.missing is None for literal in refused.literals_)
+    assert not any(literal.missing_learned for literal in learned.literals_)
     np.testing.assert_array_equal(learned.predict_proba(X), refused.predict_proba(X))
 
 
@@ -115,12 +119,20 @@ def test_a_missing_answer_goes_where_the_list_learned():
     assert psl.predict_proba(X)[~measured, 1].mean() < psl.predict_proba(X)[measured, 1].mean()
 
 
-def test_a_column_without_missing_training_values_refuses_a_missing_one_at_prediction():
+def test_a_column_without_missing_training_values_sends_them_to_its_common_answer():
     X, y = signal_in_missingness()
     psl = ProbabilisticScoringList(max_stages=3, required=["age"]).fit(X, y)
-    assert psl.literals_[0].column == "age" and psl.literals_[0].missing is None
-    with pytest.raises(DataError, match="'age' has missing values.*learned no direction"):
-        psl.predict_proba(X.assign(age=np.nan))
+    age = psl.literals_[0]
+    assert age.column == "age" and not age.missing_learned
+    assert age.missing == (age.evaluate(X["age"].to_numpy()).mean() > 0.5)
+    unseen = X.assign(age=np.nan)
+    np.testing.assert_array_equal(
+        psl.stagewise_totals(unseen)[:, 1], np.full(len(X), psl.scores_[0] * int(age.missing)),
+    )
+    with pytest.raises(DataError, match="'age' has missing values"):
+        ProbabilisticScoringList(missing="error", required=["age"]).fit(X.fillna(0), y).predict_proba(
+            unseen.fillna({"lab": 0}),
+        )
 
 
 def test_every_row_is_kept_and_text_categories_may_be_missing():

@@ -437,15 +437,32 @@ def test_describe_missing_handling(demo, demo_types):
         "Will fill in 1 missing value in 'x' with the median; 3 of 4 rows are kept. "
         "1 row without an outcome will be dropped."
     )
-    with pytest.raises(DataError, match="'drop' or 'impute'"):
+    assert describe_missing_handling(with_gaps, types, "y", "learn") == (
+        "Keeps 1 missing value in 'x': the list learns whether a missing answer counts as yes or no "
+        "for each question; 3 of 4 rows are kept. 1 row without an outcome will be dropped."
+    )
+    assert describe_missing_handling(df, complete, "heart_disease", "learn") == (
+        "No missing values in the columns in use; 303 of 303 rows are kept."
+    )
+    with pytest.raises(DataError, match="'learn', 'drop' or 'impute'"):
         describe_missing_handling(with_gaps, types, "y", "mean")
 
 
 def test_guess_missing_handling(demo, demo_types):
     df, _ = demo
-    assert guess_missing_handling(df, demo_types, "heart_disease") == "drop"
+    assert guess_missing_handling(df, demo_types, "heart_disease") == "learn"
     sparse = balanced_table(values2=[None, 1.0, 2.0, 3.0] * 10)
-    assert guess_missing_handling(sparse, infer_column_types(sparse), "outcome") == "impute"
+    assert guess_missing_handling(sparse, infer_column_types(sparse), "outcome") == "learn"
+
+
+def test_learning_keeps_missing_values_and_every_row_for_the_learner(demo, demo_types):
+    df, _ = demo
+    prepared = prepare_training_data(df, demo_types, "heart_disease", [1], "learn")
+    assert prepared.n_rows_after == 303
+    assert int(prepared.X["ca"].isna().sum()) == 4 and int(prepared.X["thal"].isna().sum()) == 2
+    assert prepared.columns["ca"].fill_value is None
+    assert not any("Filled in" in note or "Dropped" in note for note in prepared.notes)
+    assert set(prepared.X["thal"].cat.categories) == set(prepared.X["thal"].dropna().unique())
 
 
 # --- preparing training data: outcomes --------------------------------------------------------
@@ -630,7 +647,8 @@ def test_uploaded_table_end_to_end():
     positive = guess_positive_class(df[outcome])
     assert positive == "oui"
     prepared = prepare_training_data(df, types, outcome, positive, guess_missing_handling(df, types, outcome))
-    assert prepared.n_rows_after == 39 and list(prepared.X.columns) == ["Âge", "Sexe", "Tabac"]
+    assert prepared.n_rows_after == 40 and list(prepared.X.columns) == ["Âge", "Sexe", "Tabac"]
+    assert np.isnan(prepared.X["Âge"].iloc[3])  # "?" kept missing, for the learner
     assert prepared.columns["Tabac"].category_labels == {"1": "oui", "0": "non"}
 
 

@@ -1,0 +1,163 @@
+"""Missing values learned by the list against dropping rows and filling in medians (issue 30).
+
+Run from the repository root with the project's python:
+
+    python bench/missing.py                      # the tables below and the synthetic one, 20 splits
+    python bench/missing.py --splits 5 --tables flchain synthetic
+
+Tables with real missing values (not among the team's shared ones), read from
+``/work/scratch/tables`` (override with ``PSL_TABLES=/path``): labs not ordered (PBC's
+cholesterol, copper and triglycerides; the free light chain study's creatinine; MGUS's
+albumin and creatinine), questionnaire items skipped (NHEFS's income, blood pressure and
+alcohol; HELP's items). Identifiers, follow-up times and what is recorded after baseline are
+left out. ``synthetic`` is a lab whose high values carry risk, not ordered for patients at
+high risk: its missingness carries the outcome, and the median hides it.
+
+On each of ``--splits`` stratified splits (2/3 train, 1/3 test, seeded) three lists are
+fitted with the defaults and ``recommend_folds=5``:
+
+- ``learn``: the training rows as they are (``missing="learn"``, the default);
+- ``drop``: the training rows without a missing value;
+- ``impute``: missing values filled in with the training rows' median (numbers) or most
+  frequent value (text).
+
+All three are scored on the same test rows, at their recommended length: ``learn`` on the
+rows as they are, ``drop`` and ``impute`` on the rows filled in as ``impute`` fills them (a
+list learned without missing values cannot score a missing one otherwise). Printed per table:
+the mean test Brier score of each with its standard error, the paired difference of
+``learn`` and the better of the two others (mean and standard error over the splits), and
+whether ``learn`` is no worse beyond one standard error (better by more than two on
+``synthetic``).
+"""
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedShuffleSplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from psl_core import ProbabilisticScoringList  # noqa: E402
+
+TABLES_ROOT = Path(os.environ.get("PSL_TABLES", "/work/scratch/tables"))
+
+TABLES = {
+    # name: (file, outcome column, positive value, columns left out)
+    "pbc": ("survival/pbc.csv", "status", 2, ["rownames", "id", "time"]),
+    "flchain": ("survival/flchain.csv", "death", 1, ["rownames", "futime", "chapter"]),
+    "mgus": ("survival/mgus.csv", "death", 1, ["rownames", "id", "futime", "pcdx", "pctime"]),
+    "nhefs": ("causaldata/nhefs.csv", "death", 1, [
+        "rownames", "seqn", "id", "yrdth", "modth", "dadth", "wt82", "wt82_71", "smkintensity82_71",
+        "censored", "hightax82", "price82", "tax82", "price71_82", "tax71_82", "qsmk",
+    ]),
+    "help": ("mosaicData/HELPmiss.csv", "homeless", 1, [
+        "rownames", "id", "anysub", "daysanysub", "dayslink", "link",
+    ]),
+}
+
+
+def load(name):
+    """(X, y) of a table: numbers as floats, text as categories, missing values kept."""
+    if name == "synthetic":
+        return synthetic()
+    file, outcome, positive, dropped = TABLES[name]
+    frame = pd.read_csv(TABLES_ROOT / file)
+    frame = frame[frame[outcome].notna()]
+    y = (frame[outcome] == positive).to_numpy(dtype=int)
+    X = frame.drop(columns=[outcome, *[c for c in dropped if c in frame]])
+    for column in X.columns:
+        if not pd.api.types.is_numeric_dtype(X[column]):
+            X[column] = X[column].astype("category")
+    return X.reset_index(drop=True), y
+
+
+def synthetic(n=1500, seed=0):
+    """A lab whose high values carry risk, not ordered for 40 % of the patients, who are at
+    high risk too (too ill to wait for it): filled in with the median, they look well."""
+    rng = np.random.default_rng(seed)
+    lab = rng.normal(size=n)
+    ordered = rng.random(n) < 0.6
+    age = rng.normal(60, 10, n)
+    logit = -2.2 + 2.0 * (lab > 1.0) * ordered + 1.8 * ~ordered + 0.04 * (age - 60)
+    y = rng.random(n) < 1 / (1 + np.exp(-logit))
+    X = pd.DataFrame({
+        "lab": np.where(ordered, lab, np.nan),
+        "age": age,
+        "sex": pd.Categorical(np.where(rng.random(n) < 0.5, "f", "m")),
+        "score": rng.integers(0, 5, n).astype(float),
+    })
+    return X, y.astype(int)
+
+
+def fill_values(X):
+    """The training rows' median of each numeric column, most frequent value of the others."""
+    return {
+        column: X[column].median() if pd.api.types.is_numeric_dtype(X[column]) else X[column].mode().iloc[0]
+        for column in X.columns
+    }
+
+
+def filled(X, values):
+    return X.fillna({column: value for column, value in values.items() if X[column].isna().any()})
+
+
+def brier_at_recommended(model, X, y):
+    p = model.predict_proba(X, stage=model.recommended_stages_)[:, 1]
+    return float(np.mean((p - y) ** 2))
+
+
+def run(name, n_splits):
+    X, y = load(name)
+    incomplete = X.isna().any(axis=1)
+    print(f"\n{name}: {len(X)} rows x {X.shape[1]} columns, {incomplete.mean():.0%} of rows with a missing "
+          f"value, {y.mean():.1%} positive")
+    splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=1 / 3, random_state=0)
+    scores = {key: [] for key in ("learn", "drop", "impute")}
+    rows = {key: [] for key in scores}
+    started = time.perf_counter()
+    for train, test in splitter.split(X, y):
+        X_train, X_test, y_train, y_test = X.iloc[train], X.iloc[test], y[train], y[test]
+        values = fill_values(X_train)
+        complete = ~X_train.isna().any(axis=1).to_numpy()
+        fits = {
+            "learn": (X_train, y_train, X_test),
+            "drop": (X_train[complete], y_train[complete], filled(X_test, values)),
+            "impute": (filled(X_train, values), y_train, filled(X_test, values)),
+        }
+        for key, (X_fit, y_fit, X_score) in fits.items():
+            model = ProbabilisticScoringList(recommend_folds=5).fit(X_fit, y_fit)
+            scores[key].append(brier_at_recommended(model, X_score, y_test))
+            rows[key].append(len(y_fit))
+    seconds = time.perf_counter() - started
+    table = {key: np.array(values) for key, values in scores.items()}
+    for key, values in table.items():
+        se = values.std(ddof=1) / np.sqrt(len(values))
+        print(f"  {key:7s} test Brier {values.mean():.4f} ± {se:.4f}   training rows {np.mean(rows[key]):.0f}")
+    better = min(("drop", "impute"), key=lambda key: table[key].mean())
+    difference = table["learn"] - table[better]
+    se = difference.std(ddof=1) / np.sqrt(len(difference))
+    if name == "synthetic":
+        verdict = "better by more than 2 SE" if difference.mean() < -2 * se else "NOT better by 2 SE"
+    else:
+        verdict = "no worse beyond 1 SE" if difference.mean() <= se else "WORSE by more than 1 SE"
+    print(f"  learn - {better}: {difference.mean():+.4f} ± {se:.4f} (paired, {len(difference)} splits): {verdict}"
+          f"   [{seconds:.0f} s]")
+    return difference.mean(), se
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--splits", type=int, default=20)
+    parser.add_argument("--tables", nargs="+", default=[*TABLES, "synthetic"])
+    args = parser.parse_args()
+    for name in args.tables:
+        run(name, args.splits)
+
+
+if __name__ == "__main__":
+    main()

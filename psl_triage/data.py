@@ -1026,7 +1026,7 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
         if unstorable is not None:
             return "ignore", f"the value {_shorten(unstorable)!r} cannot be kept in a saved list ({STORABLE_RULE})"
     if distinct == 2:
-        first, second = sorted(values.map(_value_text).unique().tolist(), key=_natural_key)
+        first, second = sorted({_value_text(value) for value in values.unique().tolist()}, key=_natural_key)
         return "binary", f"two values: {first} and {second}"
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
@@ -1043,7 +1043,8 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
 
 def _repeats(values: pd.Series) -> bool:
     """Whether most rows share their value with another row (a clinic, not a name or a note)."""
-    counts = values.map(_value_text).value_counts()
+    counts = values.value_counts()
+    counts = counts.groupby([_value_text(value) for value in counts.index]).sum()
     return bool(counts[counts == 1].sum() < 0.5 * len(values))
 
 

@@ -163,16 +163,15 @@ def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, tar
     series = df[name]
     values = _normalized(series)
     tokens = name_tokens(name)
-    for signal in (_time_or_date, _identifier):
-        role = signal(name, tokens, values, series)
-        if role is not None:
-            return role
+    inferred, reason = _infer_kind(name, series)
+    role = _time_or_date(tokens, values, series) or _identifier(tokens, values, inferred, reason)
+    if role is not None:
+        return role
     if target is not None:
         role = _outcome_signal(name, tokens, values, kind, outcome, target)
         if role is not None:
             return role
     empty = float(values.isna().mean()) if len(values) else 0.0
-    inferred, reason = _infer_kind(name, series)
     if inferred == "ignore" and kind == "ignore":
         return Role("ignore", reason[0].upper() + reason[1:] + ".")
     if empty > MOSTLY_EMPTY_SHARE:
@@ -187,12 +186,11 @@ def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, tar
 # --- identifiers ------------------------------------------------------------------------------
 
 
-def _identifier(name: object, tokens: list[str], values: pd.Series, series: pd.Series) -> Role | None:
+def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str) -> Role | None:
     present = values.dropna()
     if len(present) == 0:
         return None
     distinct = int(present.nunique())
-    inferred, reason = _infer_kind(name, series)
     if inferred == "ignore" and ("named like an identifier" in reason or "row counter" in reason):
         return Role("identifier", f"An identifier: {reason}.")
     if inferred == "ignore" and "a different text in every row" in reason:
@@ -222,7 +220,7 @@ def _identifier(name: object, tokens: list[str], values: pd.Series, series: pd.S
                 f"(rank correlation {correlation:.3f}).",
             )
     if numbers is None and distinct > 30:
-        counts = present.map(_value_text).value_counts()
+        counts = _texts(present).value_counts()
         once = float(counts[counts == 1].sum()) / len(present)
         if once >= 0.5:
             return Role(
@@ -236,7 +234,7 @@ def _identifier(name: object, tokens: list[str], values: pd.Series, series: pd.S
 # --- times and dates --------------------------------------------------------------------------
 
 
-def _time_or_date(name: object, tokens: list[str], values: pd.Series, series: pd.Series) -> Role | None:
+def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Role | None:
     if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
         return Role("time", "Dates or times: measured on a calendar, not a patient's finding.")
     present = values.dropna()
@@ -297,7 +295,7 @@ def _outcome(df: pd.DataFrame, outcome: object, positive_class: object) -> _Targ
         return None
     labels = default_class_names(df[outcome], outcome, positive_values)
     values = _normalized(df[outcome])
-    y = values.map(_value_text, na_action="ignore").isin(positive_texts).to_numpy(dtype=np.int64)
+    y = _texts(values).isin(positive_texts).to_numpy(dtype=np.int64)
     y[values.isna().to_numpy()] = -1
     halves = np.random.default_rng(0).permutation(len(y)) % 2
     return _Target(y, *labels, halves)
@@ -329,7 +327,7 @@ def _outcome_signal(
         rows &= np.isfinite(numbers)
         feature = numbers
     elif kind in ("binary", "categorical"):
-        feature = values.map(_value_text, na_action="ignore").to_numpy(dtype=object)
+        feature = _texts(values).to_numpy(dtype=object)
     else:
         return None
     if kind == "binary" and rows.sum() >= 2 * MIN_ROWS_PER_HALF:
@@ -438,8 +436,8 @@ def _fit_cut(values: np.ndarray, y: np.ndarray):
 def _fit_categories(values: np.ndarray, y: np.ndarray):
     frame = pd.crosstab(values, y).reindex(columns=[0, 1], fill_value=0)
     share = frame / frame.sum(axis=0).replace(0, 1)
-    positive = set(share.index[share[1] > share[0]])
-    return (lambda new: np.array([value in positive for value in new], dtype=bool)), "its categories"
+    positive = np.array(share.index[share[1] > share[0]], dtype=object)
+    return (lambda new: pd.Series(new).isin(positive).to_numpy()), "its categories"
 
 
 def _balanced_accuracy(predicted: np.ndarray, y: np.ndarray) -> float:
@@ -455,6 +453,13 @@ def _phi(x: np.ndarray, y: np.ndarray) -> float:
     if x.std() == 0 or y.std() == 0:
         return 0.0
     return float(np.corrcoef(x, y)[0, 1])
+
+
+def _texts(values: pd.Series) -> pd.Series:
+    """Each value's canonical text (missing stays missing), computed once per distinct value."""
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    texts = np.array([_value_text(value) for value in uniques] + [None], dtype=object)
+    return pd.Series(texts[codes], index=values.index)
 
 
 def _numbers(present: pd.Series) -> pd.Series | None:

@@ -541,8 +541,29 @@ def _calibration_tables(calibration, scores):
         if (np.diff(q) < -1e-12).any():
             _fail(f"{where} probabilities decrease with the total; they must be monotone")
         counts = [np.array(entry[key], dtype=np.int64) for key in ("positives", "negatives")]
+        _check_counts_agree(where, q, *counts)
         tables.append((np.array(totals, dtype=np.int64), q, *counts))
     return tables
+
+
+def _check_counts_agree(where, probabilities, positives, negatives):
+    """Refuse probabilities that contradict the counts they were estimated from.
+
+    Calibration (isotonic, beta, with shrinkage toward the base rate) keeps the mean
+    probability of a stage's patients close to their share of positives; a file whose
+    probabilities say 99.9 % where its counts say 0 of 1,000 would show an interval that
+    cannot be. The tolerance, 0.05 plus four binomial standard errors, is ten times the
+    largest gap a fit has shown (tests/core/test_model_file_hostile.py).
+    """
+    n = float((positives + negatives).sum())
+    if n <= 0:
+        return
+    rate = positives.sum() / n
+    mean = float((probabilities * (positives + negatives)).sum() / n)
+    tolerance = 0.05 + 4 * math.sqrt(max(rate * (1 - rate), 1 / n) / n)
+    if abs(mean - rate) > tolerance:
+        _fail(f"{where} probabilities (mean {mean:.3f}) contradict its counts ({int(positives.sum())} "
+              f"positive of {int(n)}, a rate of {rate:.3f}); the file was edited or is damaged")
 
 
 def _set_validation(model, validation, n_stages):

@@ -490,7 +490,12 @@ def _megabytes(n_bytes: int) -> str:
 
 
 def _decode(data: bytes, filename: str, notes: list[str]) -> str:
-    """Text of a file: UTF-8 (BOM optional), UTF-16 with BOM, else Windows-1252 / Latin-1."""
+    """Text of a file: UTF-8 (BOM optional), UTF-32 or UTF-16 with BOM, else Windows-1252 / Latin-1."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
+        try:
+            return data.decode("utf-32")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{filename} starts like UTF-32 text but is not valid UTF-32.") from exc
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16")
@@ -705,11 +710,6 @@ def _is_plain_number(value: object) -> bool:
 
 
 def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat) -> pd.DataFrame:
-    if numbers.decimal == delimiter:
-        raise DataError(
-            f"{filename}: the delimiter and the decimal mark cannot both be {delimiter!r}. "
-            "Choose another delimiter or decimal mark."
-        )
     try:
         # Read as pandas reads it below (skipinitialspace): `a, "a"` is two columns named a.
         header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter,
@@ -721,10 +721,12 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
         return pd.read_csv(
             io.StringIO(text),
             sep=delimiter,
-            decimal=numbers.decimal,
+            # A decimal mark that is also the delimiter can only appear quoted ("72,5"): pandas
+            # keeps those fields as text, and numbers_from_text reads them with the file's mark.
+            decimal=numbers.decimal if numbers.decimal != delimiter else ".",
             # pandas reads "1.234" as 1.234 unless told the point groups thousands; a separator
             # that is also the delimiter can only appear quoted, and numbers_from_text reads it.
-            thousands=numbers.thousands if numbers.thousands not in ("", delimiter) else None,
+            thousands=None if numbers.thousands in ("", delimiter) or numbers.decimal == delimiter else numbers.thousands,
             na_values=EXTRA_MISSING_MARKERS,
             skipinitialspace=True,
         )

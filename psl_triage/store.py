@@ -20,6 +20,7 @@ file inside the model folder, and no more than :data:`MAX_FILE_BYTES` are read w
 file claims its size is.
 """
 
+import errno
 import functools
 import logging
 import os
@@ -27,6 +28,7 @@ import re
 import stat
 import tempfile
 import time
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,7 +40,7 @@ from psl_core.serialization import MAX_FILE_CHARS
 ENV_VAR = "PSL_MODEL_DIR"
 ORPHAN_AGE_S = 60
 """A temporary file of a save older than this (seconds) belongs to a save that died."""
-_FILE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)-v(?P<version>[0-9]+)\.json$")
+_FILE = re.compile(r"^(?P<slug>[^\W_][\w-]*)-v(?P<version>[0-9]+)\.json$")
 _TEMPORARY_PREFIX = ".saving-"
 MAX_FILE_BYTES = 4 * MAX_FILE_CHARS  # UTF-8: at most 4 bytes a character
 """Most bytes read of one model file."""
@@ -57,8 +59,10 @@ def model_dir(directory=None):
 
 
 def slugify(name):
-    """File-name stem of a model name: lower-case letters, digits and dashes."""
-    slug = re.sub(r"[^a-z0-9]+", "-", str(name).lower()).strip("-")
+    """File-name stem of a model name: its letters and digits, in any script, in lower case,
+    with dashes between words ("Chest pain" -> "chest-pain", "Πόνος στο στήθος" ->
+    "πόνος-στο-στήθος")."""
+    slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", str(name)).lower()).strip("-")
     if not slug:
         raise PSLError(f"model name {name!r} has no letters or digits: give it a name")
     return slug[:60]
@@ -102,12 +106,7 @@ def save_model(model, name, metadata=None, directory=None):
     try:
         while True:
             meta = dict(metadata or {}, name=str(name), version=version, created=created)
-            with os.fdopen(os.dup(handle), "w", encoding="utf-8") as stream:
-                stream.seek(0)
-                stream.truncate()
-                stream.write(model.to_json(meta))
-                stream.flush()
-                os.fsync(stream.fileno())
+            _write(handle, model.to_json(meta), folder)
             _check_loads_back(temporary, name)
             target = folder / f"{slug}-v{version}.json"
             try:
@@ -119,6 +118,27 @@ def save_model(model, name, metadata=None, directory=None):
     finally:
         os.close(handle)
         os.unlink(temporary)
+
+
+def _write(handle, text, folder):
+    """Write ``text`` to the open temporary file and flush it to disk; StoreError if the disk
+    refuses (full, over quota, read-only, failing)."""
+    try:
+        with os.fdopen(os.dup(handle), "w", encoding="utf-8") as stream:
+            stream.seek(0)
+            stream.truncate()
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+            problem = "the disk that holds it is full (or the app's quota on it is used up)"
+        else:
+            problem = f"it could not be written ({exc.strerror or type(exc).__name__})"
+        raise StoreError(
+            f"The list was not saved in the model folder {folder}: {problem}. Ask whoever runs the "
+            "app to free space; meanwhile, download the model file instead."
+        ) from None
 
 
 def _check_loads_back(path, name):

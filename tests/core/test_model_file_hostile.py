@@ -225,3 +225,26 @@ def test_look_alike_column_names_in_a_model_file_are_refused(document):
         stage["feature"] = "age\u200b" if stage["feature"] == "smoker" else stage["feature"]
     with pytest.raises(ModelFileError, match="column names 'age' and 'age\\\\u200b' look the same"):
         ProbabilisticScoringList.from_json(json.dumps(copy))
+
+
+def test_probabilities_that_contradict_their_counts_are_refused(document):
+    copy = json.loads(json.dumps(document))
+    last = copy["calibration"][-1]
+    last["probabilities"] = [0.999] * len(last["totals"])
+    with pytest.raises(ModelFileError, match=r"probabilities \(mean 0\.999\) contradict its counts"):
+        ProbabilisticScoringList.from_json(json.dumps(copy))
+    first = copy["calibration"][0]
+    first["positives"], first["negatives"], first["probabilities"] = [0], [1000], [0.999]
+    with pytest.raises(ModelFileError, match=r"calibration of stage 0 .*\(0 positive of 1000"):
+        ProbabilisticScoringList.from_json(json.dumps(copy))
+
+
+@pytest.mark.parametrize("options", [{}, {"calibration": "beta"}, {"calibration_size": 0.3}, {"prior_strength": 5.0},
+                                     {"recommend_folds": 3}, {"calibration": "beta", "prior_strength": 2.0}])
+def test_fitted_lists_probabilities_agree_with_their_counts(options):
+    rng = np.random.default_rng(1)
+    for n in (80, 400):
+        X = pd.DataFrame(rng.normal(size=(n, 3)), columns=list("abc"))
+        y = (X["a"] + rng.normal(size=n) > 0.5).astype(int)
+        model = ProbabilisticScoringList(min_support=5, **options).fit(X, y)
+        ProbabilisticScoringList.from_json(model.to_json())

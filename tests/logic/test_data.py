@@ -787,8 +787,8 @@ def test_reading_can_be_overridden():
     assert not pd.api.types.is_numeric_dtype(as_points.frame["Age"])  # "50,0" is no number with a decimal point
     by_comma = load_table(b"a;b,c\n1;2,5\n3;4,5\n", "x.csv", delimiter=",")
     assert list(by_comma.frame.columns) == ["a;b", "c"]
-    with pytest.raises(DataError, match="cannot both be ','"):
-        load_table(b"a,b\n1,2\n", "x.csv", delimiter=",", numbers=NumberFormat(",", ""))
+    same_mark = load_table(b'a,b\n"1,5",2\n"3,25",4\n', "x.csv", delimiter=",", numbers=NumberFormat(",", ""))
+    assert same_mark.frame["a"].tolist() == [1.5, 3.25]  # a quoted decimal comma in a comma-separated file
     with pytest.raises(DataError, match="cannot both be '.'"):
         NumberFormat(".", ".")
 
@@ -1039,3 +1039,17 @@ def test_values_of_a_column_that_look_alike_are_refused_naming_both():
 def test_a_header_with_a_quoted_repeat_after_a_space_is_a_duplicate():
     with pytest.raises(DataError, match="duplicate column names: 'a'"):
         load_table(b'a, "a",y\n' + b"1,2,0\n3,4,1\n" * 20, "repeat.csv")
+
+
+def test_a_comma_separated_file_with_quoted_decimal_commas_is_read():
+    rows = "".join(f'"{60 + i % 20},{i % 10}",{i % 2}\n' for i in range(50))
+    loaded = load_table(("weight,y\n" + rows).encode(), "quoted.csv")
+    assert loaded.numbers.decimal == "," and loaded.frame["weight"].iloc[:2].tolist() == [60.0, 61.1]
+
+
+def test_utf32_is_read_as_utf32_not_as_utf16_with_nul_characters():
+    text = "weight,sex\n" + "".join(f"{60 + i},{'mf'[i % 2]}\n" for i in range(30))
+    for encoding in ("utf-32", "utf-32-be"):
+        data = text.encode(encoding) if encoding == "utf-32" else codecs.BOM_UTF32_BE + text.encode(encoding)
+        loaded = load_table(data, "wide-chars.csv")
+        assert list(loaded.frame.columns) == ["weight", "sex"] and len(loaded.frame) == 30

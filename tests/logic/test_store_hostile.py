@@ -1,5 +1,6 @@
 """A model folder with bad files, dead saves and bad permissions: the store keeps working."""
 
+import errno
 import json
 import os
 import threading
@@ -195,3 +196,22 @@ def test_a_save_is_loaded_back_before_it_gets_its_name(tmp_path, fitted, monkeyp
     stored = save_model(fitted, "good", None, tmp_path)
     assert len(loaded) == 1 and loaded[0].startswith(".saving-")  # the file before it is named
     assert stored.path.exists()
+
+
+@pytest.mark.parametrize(("name", "stem"), [("Πόνος στο στήθος", "πόνος-στο-στήθος"), ("胸痛分诊", "胸痛分诊"),
+                                           ("  Sepsis: ICU / v2 ", "sepsis-icu-v2")])
+def test_model_names_in_any_script_are_saved_and_listed(tmp_path, fitted, name, stem):
+    stored = save_model(fitted, name, None, tmp_path)
+    assert stored.path.name == f"{stem}-v1.json"
+    models, problems = list_models(tmp_path)
+    assert [m.name for m in models] == [name] and not problems
+
+
+def test_a_full_disk_is_named_as_such_and_leaves_no_file(tmp_path, fitted, monkeypatch):
+    def full(*_):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.os, "fsync", full)
+    with pytest.raises(StoreError, match=f"model folder {tmp_path}: the disk that holds it is full.*download"):
+        save_model(fitted, "good", None, tmp_path)
+    assert list(tmp_path.iterdir()) == []

@@ -215,10 +215,13 @@ def sample_size_section(prepared, max_feature_uses: int) -> None:
     with shown_errors("checking the sample size"):
         c_statistic = ss.get("w_train_anticipated_c")
         size, table, sentences = development_adequacy(prepared, int(max_feature_uses), c_statistic)
-        met = size.minimum <= len(prepared.y)
-        with st.expander("Is the table large enough? Riley's sample size criteria"
-                         + ("" if met else ": not met"), expanded=not met):
-            for sentence in sentences:
+        *details, verdict = sentences
+        if size.minimum <= len(prepared.y):
+            st.caption(verdict)
+        else:
+            st.warning(verdict, icon=":material/warning:")
+        with st.expander("Is the table large enough? Riley's sample size criteria"):
+            for sentence in details:
                 st.markdown(sentence)
             st.dataframe(table, hide_index=True, key="w_train_sample_size")
             st.number_input(

@@ -86,7 +86,7 @@ from psl_triage.data import (
 )
 from psl_triage.demo import load_demo
 from psl_triage.roles import propose_roles, role_labels, taken_out
-from psl_triage.text import md
+from psl_triage.text import label_md, md
 from ui import table_uploader
 
 DATASET_KEYS = (
@@ -497,7 +497,7 @@ with st.expander("Labels and units: how questions, plots and the card name each 
         left, right = st.columns([3, 1])
         typed[name] = (
             left.text_input(
-                f"Label of {md(name)}", value=spec.label if spec is not None and spec.label else str(name),
+                f"Label of {label_md(name)}", value=spec.label if spec is not None and spec.label else str(name),
                 max_chars=100, key=choice_key("w_label", name),
             ),
             right.text_input(

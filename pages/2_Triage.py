@@ -76,7 +76,7 @@ from psl_triage.questions import (
     triage_steps,
 )
 from psl_triage.record import record_text, triage_record
-from psl_triage.text import md
+from psl_triage.text import label_md, md
 from psl_triage.trade_off import m_range_text
 from psl_triage.training import no_gain_note, readable_columns
 from ui import cost_ratio_input, list_picker, timed
@@ -359,7 +359,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
     st.markdown(f"## :{OUTCOME_COLOURS[current.outcome]}[{words}]")
     with st.container(horizontal=True, gap="medium"):  # wraps onto more lines on a narrow screen
         st.metric("Total score", totals_text(current.totals), width="content")
-        st.metric(f"Probability of {md(positive_label)}", probability_text(current), width="content")
+        st.metric(f"Probability of {label_md(positive_label)}", probability_text(current), width="content")
         st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
         if has_costs:
             st.metric("Questions' cost so far", cost_text(spent(bands.costs, holds), unit), width="content")
@@ -414,7 +414,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
             extras = [text for _, text in question.extra_answers]
             if question.kind == NUMERIC:
                 st.number_input(
-                    md(question.prompt), value=None, step=1.0, format="%g", key=widget_key,
+                    label_md(question.prompt), value=None, step=1.0, format="%g", key=widget_key,
                     placeholder="Type the value, then press Enter", label_visibility="collapsed",
                 )
                 for raw, text in question.extra_answers:
@@ -423,15 +423,15 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
                 choices = list(range(len(question.options) + len(extras)))
                 texts = [text for _, text in question.options] + extras
                 if len(choices) <= BUTTONS_MAX_OPTIONS:
-                    labels = [md(text) for text in texts[: len(question.options)]] + extras  # buttons render Markdown
+                    labels = [label_md(text) for text in texts[: len(question.options)]] + extras  # buttons render Markdown
                     with st.container(key="triage_answer_buttons"):
                         st.segmented_control(
-                            md(question.prompt), choices, format_func=labels.__getitem__, key=widget_key,
+                            label_md(question.prompt), choices, format_func=labels.__getitem__, key=widget_key,
                             label_visibility="collapsed", width="stretch",
                         )
                 else:
                     st.selectbox(
-                        md(question.prompt), choices, index=None, format_func=texts.__getitem__, key=widget_key,
+                        label_md(question.prompt), choices, index=None, format_func=texts.__getitem__, key=widget_key,
                         label_visibility="collapsed", placeholder="Choose an answer",
                     )
             st.form_submit_button(

@@ -36,7 +36,7 @@ from psl_core.validation import (
 from psl_triage.data import count_classes, load_table
 from psl_triage.modelcard import list_identity
 from psl_triage.plots import reliability_figure
-from psl_triage.text import md
+from psl_triage.text import label_md, md
 from psl_triage.training import default_model_name
 from psl_triage.validation import (
     MISSING,
@@ -125,7 +125,7 @@ if unmatched:
     )
     for need in unmatched:
         matched[need.name] = st.selectbox(
-            f"{md(need.label)} (column {md(repr(need.name))} at training; question {need.first_stage})",
+            f"{label_md(need.label)} (column {label_md(repr(need.name))} at training; question {need.first_stage})",
             choices,
             format_func=lambda c: "not recorded at this site" if c is NOT_AVAILABLE else c,
             key=f"validate_map_{need.name}",
@@ -142,7 +142,7 @@ for mismatch in mismatches:
         value_map, shown_values = {}, mismatch.site_values[:MAX_MAPPED_VALUES]
         columns = st.columns(min(len(shown_values), 4) or 1)
         for index, value in enumerate(shown_values):
-            label = f"{md(value)} here is"
+            label = f"{label_md(value)} here is"
             with columns[index % len(columns)]:
                 if mismatch.need.kind == "numeric":
                     number = st.number_input(label, value=None, key=f"validate_value_{name}_{index}",
@@ -182,8 +182,8 @@ if outcome is None:
 values = [value for value, _ in count_classes(frame[outcome])]
 defaults = [v for v in positive_defaults(metadata, frame[outcome]) if v in values]
 positive = st.multiselect(
-    f"Values of {md(outcome)} that count as positive "
-    f"({md((metadata.get('dataset') or {}).get('positive_label') or 'the list’s positive class')})",
+    f"Values of {label_md(outcome)} that count as positive "
+    f"({label_md((metadata.get('dataset') or {}).get('positive_label') or 'the list’s positive class')})",
     values,
     default=defaults,
     key="validate_positive",

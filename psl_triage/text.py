@@ -56,6 +56,29 @@ def md(value):
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+# In a widget's label only these build Markdown (Streamlit renders a label's Markdown, images
+# and links included, but unwraps headings, lists, tables and quotes): brackets (links, images,
+# ":red[...]"), code, emphasis, strikethrough, LaTeX, HTML and entities, backslashes, and a
+# colon that starts a short code (":smile:", ":material/...:").
+_LABEL_SPECIAL = re.compile(r"([\[\]`*~$<&\\]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|:(?=[0-9A-Za-z_+/-]))")
+# At the start a block marker ("# ", "- ", "1. ") would be unwrapped, losing the marker itself.
+_LABEL_START = re.compile(r"^([#>+-](?=\s)|[0-9]+(?=[.)]))")
+
+
+def label_md(value):
+    """``value`` as the Markdown of a widget label: renders as exactly its text, with as few
+    backslashes as that takes.
+
+    Streamlit gives a widget's label to screen readers as it is (``aria-label``), escapes
+    included, so :func:`md`'s escape of every punctuation mark made them read "ct\\_result".
+    Here only what builds Markdown in a label is escaped; an underscore inside a word
+    ("ct_result"), dots, dashes, parentheses and most other punctuation stay as they are.
+    """
+    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(str(value).split()))
+    text = _LABEL_SPECIAL.sub(r"\\\1", text)
+    return _LABEL_START.sub(lambda m: "\\" + m[0] if not m[0].isdigit() else m[0] + "\\", text)
+
+
 def plotly_text(value):
     """``value`` as plotly text that shows as exactly its text (no tags, no links).
 

@@ -449,3 +449,18 @@ def _helpful_table():
     rng = np.random.default_rng(1)
     X = pd.DataFrame({"hr": rng.normal(150, 20, 300).round(), "sex": rng.integers(0, 2, 300).astype(float)})
     return X, (rng.random(300) < 1 / (1 + np.exp(-0.08 * (X["hr"].to_numpy() - 150)))).astype(int)
+
+
+def test_question_labels_read_by_screen_readers_carry_no_markdown_escapes(chest_pain_data):
+    """Issue 26, item 10: a widget's label is its aria-label as given; a column named ct_result
+    must not be read as "ct\\_result" (and a hostile name still renders as text)."""
+    X, y = chest_pain_data
+    X = X.rename(columns={"cp": "ct_result", "sex": "sex_at_birth"})
+    model = ProbabilisticScoringList(score_set=(-2, -1, 1, 2)).fit(X, y)
+    metadata = {"name": "Renamed", "columns": {}, "dataset": {"positive_label": "ct_positive"}}
+    at = open_page(model, cost_ratio=1.0, metadata=metadata)
+    first = model.literals_[0].column
+    assert first in ("ct_result", "sex_at_birth", "hr")
+    widget = next(w for w in [*at.segmented_control, *at.number_input] if w.key == "triage_q0")
+    assert "\\" not in widget.label and first in widget.label
+    assert all("\\" not in metric.label for metric in at.metric)

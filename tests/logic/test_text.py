@@ -73,3 +73,20 @@ def test_invisible_and_direction_characters_are_shown_by_their_code():
     assert md("m\u200b") == "m⟨U\\+200B⟩"
     assert shown(md("\u202eega")) == "⟨U+202E⟩ega"
     assert shown(md("m")) != shown(md("m\u200b"))
+
+
+def test_widget_labels_escape_only_what_builds_markdown():
+    """Issue 26, item 10: labels are read to screen readers as given, backslashes included."""
+    from psl_triage.text import label_md
+
+    plain = ["ct_result", "patient_no (mm)", "Time: 5", "ST depression > 1.4 mm", "a-b.c, d/e 50 %", "O'Brien \"x\""]
+    for name in plain:
+        assert label_md(name) == name
+    hostile = ["![b](http://h/x.png)", ":red[x]", "a:smile:", "_x_", "*x*", "`x`", "~~x~~", "$x$", "<b>x</b>",
+               "&lt;", "1. first", "- item", "# title", "a\\b", "[link](http://h)"]
+    for name in hostile:
+        label = label_md(name)
+        assert shown(label) == name, name
+        for syntax in ("![", "](", ":red[", ":smile:", "_x_", "*x*", "`x`", "~~", "$x", "<b>", "&lt", "[link"):
+            assert syntax not in label.replace("\\" + syntax[:1], ""), (name, label)
+    assert label_md("1. first").startswith("1\\.") and label_md("- item").startswith("\\-")

@@ -264,3 +264,25 @@ def test_a_group_miscalibrated_alone_is_named_and_a_tiny_group_is_too_small():
     assert list(named) == ["women"]
     assert "observed_expected" in named["women"]
     assert table.loc["All patients", "n"] == n
+
+
+def test_the_bedside_point_of_a_list_with_costs_subtracts_the_cost_asked(demo_prepared):
+    from psl_core import ProbabilisticScoringList
+    from psl_core.evaluation import STEPWISE, STEPWISE_COSTED, monte_carlo_cv
+
+    costs = dict.fromkeys(demo_prepared.X.columns, 1.0)  # every question costs 1: cost asked = questions asked
+
+    def make_list():
+        return ProbabilisticScoringList(max_stages=4, max_feature_uses=1, question_costs=costs)
+
+    value = 20.0
+    result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, make_list, n_splits=2, cost_ratio=COST_RATIO,
+                            n_jobs=1, change_value=value, bedside_stages=4)
+    table = result.net_benefit
+    plain = table[table["method"] == STEPWISE].set_index("split")["value"]
+    costed = table[table["method"] == STEPWISE_COSTED].set_index("split")["value"]
+    asked = result.three_way[(result.three_way["rule"] == "bedside stop rule")
+                             & (result.three_way["confidence"] == 0.95)
+                             & (result.three_way["measure"] == "questions")].set_index("split")["value"]
+    assert (asked > 0).all()
+    np.testing.assert_allclose(plain - costed, asked / value, atol=1e-12)

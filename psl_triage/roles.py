@@ -93,13 +93,18 @@ _SURVIVAL_QUALIFIERS = frozenset({
     "recurrence", "relapse", "event",
 })
 _TIME_PREFIXES = ("fu", "rfs", "os", "pfs", "dfs", "efs", "surv", "r", "d", "e", "s", "t", "death", "event", "censor", "obs")
+_BEFORE_BASELINE = frozenset({
+    "diag", "diagnosis", "onset", "symptom", "symptoms", "since", "prior", "pain", "history", "ago", "pre",
+})
+"""A time with one of these words is measured before triage ("diag.time", "symptom_duration",
+"time since onset"): a finding, not a follow-up time."""
 _YEAR_TOKENS = frozenset({"year", "yr", "yyyy", "jahr"})
 _OUTCOME_TOKENS = frozenset({
     "death", "dead", "died", "deceased", "mortality", "recur", "recurrence", "recurred", "relapse",
     "censor", "censored", "fustat", "vital", "survival", "survived", "progression", "outcome", "etype",
     "cause", "causes", "tod", "verstorben", "rezidiv", "ursache", "deces",
 })
-_WEAK_OUTCOME_TOKENS = frozenset({"status", "event", "events", "state"})
+_WEAK_OUTCOME_TOKENS = frozenset({"status", "event", "events"})
 """Outcome words only alone or with a survival qualifier ("status", "os_status"), never in
 "er_status" or "smoking_status", which are findings."""
 _DATE_TEXT = re.compile(r"^\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})([ T]\d{1,2}:\d{2}.*)?\s*$")
@@ -173,14 +178,14 @@ def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, tar
             return role
     empty = float(values.isna().mean()) if len(values) else 0.0
     if inferred == "ignore" and kind == "ignore":
-        return Role("ignore", reason[0].upper() + reason[1:] + ".")
+        return Role("ignore", _sentence(reason))
     if empty > MOSTLY_EMPTY_SHARE:
         return Role(
             "ignore",
             f"{_share(empty)} of its rows are empty: it is not filled in (a mostly empty column "
             "filled with one value would become a made-up predictor).",
         )
-    return Role("question", f"A question candidate: {reason}.")
+    return Role("question", _sentence(reason))
 
 
 # --- identifiers ------------------------------------------------------------------------------
@@ -192,16 +197,16 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
         return None
     distinct = int(present.nunique())
     if inferred == "ignore" and ("named like an identifier" in reason or "row counter" in reason):
-        return Role("identifier", f"An identifier: {reason}.")
+        return Role("identifier", _sentence(reason))
     if inferred == "ignore" and "a different text in every row" in reason:
-        return Role("identifier", f"Free text: {reason}.")
+        return Role("identifier", _sentence(reason))
     numbers = _numbers(present)
     whole = numbers is not None and bool((numbers == np.round(numbers)).all())
     id_name = next((token for token in tokens if token in _ID_TOKENS), None)
     if id_name and distinct > 2 and distinct >= 0.5 * len(present) and (whole or numbers is None):
         return Role(
             "identifier",
-            f"An identifier: named {id_name!r}, with {distinct} different values in {len(present)} rows.",
+            f"Named {id_name!r}, with {distinct} different values in {len(present)} rows.",
         )
     person = [token for token in tokens if token in _PERSON_NAME_TOKENS]
     if not person and "name" in tokens and (
@@ -216,7 +221,7 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
         if correlation >= SEQUENCE_CORRELATION:
             return Role(
                 "identifier",
-                f"An identifier: whole numbers, different in every row, rising with the row order "
+                f"Whole numbers, different in every row, rising with the row order "
                 f"(rank correlation {correlation:.3f}).",
             )
     if numbers is None and distinct > 30:
@@ -250,7 +255,7 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
     if word:
         return Role(
             "time",
-            f"A time or date: named {word!r}; follow-up and waiting times are measured after "
+            f"Named {word!r}; follow-up and waiting times are measured after "
             "baseline, often after the outcome.",
         )
     year = next((token for token in tokens if token in _YEAR_TOKENS), None)
@@ -265,6 +270,8 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
 
 def _time_word(tokens: list[str]) -> str | None:
     """The word that makes a name a time ("futime", "rfs time", "os months"), or None."""
+    if any(token in _BEFORE_BASELINE for token in tokens):
+        return None
     for token in tokens:
         if token in _TIME_TOKENS or (token.endswith("time") and token[: -len("time")] in _TIME_PREFIXES):
             return token
@@ -470,6 +477,11 @@ def _numbers(present: pd.Series) -> pd.Series | None:
     if numbers.isna().any():
         return None
     return numbers.astype(float)
+
+
+def _sentence(reason: str) -> str:
+    """A type's reason ("numbers from 1 to 3") as a sentence ("Numbers from 1 to 3.")."""
+    return reason[:1].upper() + reason[1:] + "."
 
 
 def _share(fraction: float) -> str:

@@ -153,17 +153,22 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
 
 
 
-def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_ratio: float) -> None:
+def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_ratio: float,
+                  site_name: str = "the other site's table") -> None:
     """Sample size, calibration hierarchy, decision curves and subgroups of a list on a
     site's table (the Validate page), for the rows and stage of ``report``
-    (:func:`psl_core.validation.validation_report`)."""
+    (:func:`psl_core.validation.validation_report`). What it shows is kept in
+    ``st.session_state[<prefix>_site_report]`` for the Card page's report."""
     key = id(report)
+    where = f"{site_name}: {len(report.y)} patients at {report.stage} questions"
+    site = {"owner": model, "where": where}
     totals, known = stage_totals(model, table.X, report.stage)
     rows = known[:, report.stage]
 
     st.subheader("Is this table large enough?")
     size, precision, sentence = kept(prefix, (key, "size"), lambda: validation_adequacy(report.y, report.p))
     st.markdown(sentence)
+    site["sample_size"] = (sentence, precision)
     if len(precision):
         with st.container(key=f"{prefix}_sample_size"):
             st.dataframe(precision.round(3), hide_index=True)
@@ -181,8 +186,9 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
         weak = intercept_and_slope(report.y, report.p)
         numbers = {"observed_expected": observed_expected(report.y, report.p), **weak, **flexible.summary}
         points = total_points_table(totals[rows, report.stage], report.y, report.p)
+        site["calibration"] = hierarchy_table(numbers)
         calibration_section(
-            prefix, hierarchy_table(numbers), calibration_curve_table(flexible), points,
+            prefix, site["calibration"], calibration_curve_table(flexible), points,
             band_words=f"The band holds the whole curve with 95 % confidence ({flexible.n_boot} bootstrap "
                        "resamples of the patients, sup-t); the points are the observed rate of every total "
                        "with its Clopper–Pearson interval; ICI, E50, E90 and Emax have bootstrap intervals.",
@@ -194,8 +200,10 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
                   lambda: site_decision_curves(report.y, report.p, decision_threshold(cost_ratio), shown_range))
     bedside, n_bedside = kept(prefix, (key, "bedside", cost_ratio),
                               lambda: site_bedside_point(model, table.X, table.y, cost_ratio))
-    decision_curve_section(prefix, pd.concat([curves, bedside], ignore_index=True) if len(bedside) else curves,
-                           cost_ratio, title="Decision curves: net benefit at this site")
+    curves = pd.concat([curves, bedside], ignore_index=True) if len(bedside) else curves
+    decision_curve_section(prefix, curves, cost_ratio, title="Decision curves: net benefit at this site")
+    site["utility"] = decision_curve_sentence(curves, decision_threshold(cost_ratio), cost_ratio)
+    st.session_state[f"{prefix}_site_report"] = site
     st.caption(
         "Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients. "
         + (f"The star: the {n_bedside} patients here whose answers to the bedside questions are all known."
@@ -204,4 +212,4 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
 
     st.subheader("Subgroups")
     subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, key, owner=model,
-                     where=f"the other site's {len(report.y)} patients at {report.stage} questions")
+                     where=where)

@@ -235,7 +235,7 @@ with st.expander("Every stage"):
     st.dataframe(stages, key="validate_stages")
     csv_download(stages.reset_index(), "validation-by-stage", "validate_download_stages")
 with shown_errors("judging the evidence at this site"):
-    site_evidence("validate", model, table, frame, report, saved_cost_ratio(metadata))
+    site_evidence("validate", model, table, frame, report, saved_cost_ratio(metadata), site_name)
 
 st.header("4. Recalibrate at this site")
 st.markdown(

@@ -10,7 +10,8 @@ computed for this list in this session).
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train),
 ``"evaluation_result"`` (Evaluation), ``"evaluation_subgroup_report"`` and
-``"validate_subgroup_report"`` (evidence_ui.subgroup_section). Written: the
+``"validate_subgroup_report"`` (evidence_ui.subgroup_section) and ``"validate_site_report"``
+(evidence_ui.site_evidence). Written: the
 widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage"``, ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
 ``"card_download_card"`` and ``"card_download_report"``.
@@ -36,7 +37,8 @@ def session_evidence(model, stage: int) -> dict:
     reports = [(where, column, table) for owner, where, column, table in
                (ss.get(f"{prefix}_subgroup_report") or (None,) * 4 for prefix in ("evaluation", "validate"))
                if owner is model and table is not None]
-    return report_evidence(model, stage, evaluation, reports)
+    site = ss.get("validate_site_report")
+    return report_evidence(model, stage, evaluation, reports, site if site and site["owner"] is model else None)
 
 st.set_page_config(page_title="Card · PSL Triage", page_icon="🩺", layout="wide")
 st.title("Card and model report")

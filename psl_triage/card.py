@@ -356,6 +356,18 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
             f"on {_text(str(origin.get('date', ''))[:10])}, from {_text(source.get('name'), 'a list')} version "
             f"{_text(source.get('version'), '?')}: same questions and points, probabilities re-estimated there."
         )
+    site = evidence.get("site")
+    if site:
+        if not origin:
+            validation = ""
+        validation += f"<p>Judged in this session on {escape(site['where'])}.</p>"
+        if "sample_size" in site:
+            sentence, precision = site["sample_size"]
+            validation += f"<p>{escape(sentence.replace('**', ''))}</p>" + (_frame_html(precision) if len(precision) else "")
+        if "calibration" in site:
+            validation += "<p>Calibration there:</p>" + _frame_html(site["calibration"])
+        if site.get("utility"):
+            validation += f"<p>{escape(site['utility'])}</p>"
     questions = "".join(
         f"<li>{escape(model.describe_stage(k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
     )

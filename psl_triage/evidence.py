@@ -507,7 +507,7 @@ def subgroup_sentences(table, column):
 
 
 # ---------------------------------------------------------------------------- report
-def report_evidence(model, stage, evaluation=None, subgroup_reports=()):
+def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=None):
     """The evidence the model report carries beside the sample size, from this session.
 
     Parameters
@@ -520,11 +520,16 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=()):
     subgroup_reports : iterable of (where, column, table)
         Subgroup tables (:func:`psl_core.subgroups.subgroup_measures`) computed for this
         list, with where they come from.
+    site : dict or None
+        What the Validate page showed for this list at another site: "where", and
+        optionally "sample_size" (sentence, table), "calibration" (table), "utility"
+        (sentence).
 
     Returns
     -------
     dict with optional entries "calibration" (table, source), "utility" (sentence,
-    source), "subgroups" (list of (where, column, display table, named groups)).
+    source), "subgroups" (list of (where, column, display table, named groups)) and
+    "site" (``site`` as given).
     """
     found = {}
     if evaluation is not None and evaluation.calibration is not None:
@@ -540,4 +545,6 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=()):
                for where, column, table in subgroup_reports]
     if reports:
         found["subgroups"] = reports
+    if site:
+        found["site"] = site
     return found

@@ -171,3 +171,19 @@ def test_the_site_gets_sample_size_calibration_decision_curves_and_subgroups(tra
     assert not at.exception and not at.error
     groups = next(d.value for d in at.dataframe if "Group" in d.value.columns)
     assert {"0", "1", "All patients"} <= set(groups["Group"].astype(str))
+
+
+def test_the_card_report_carries_what_validate_showed(trained):
+    from psl_triage.card import report_html
+    from psl_triage.evidence import report_evidence
+
+    at = open_page(trained)
+    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv")
+    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    site = at.session_state["validate_site_report"]
+    assert site["owner"] is trained[0] and site["where"].startswith("hu.csv: ")
+    report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=site))
+    assert "Judged in this session on hu.csv" in report and "Calibration there" in report
+    assert "net benefit is" in report and "precise validation" in report

@@ -20,8 +20,9 @@ Session state written, the contract with the later pages (Triage, ...):
 
 Internal to this page: ``"train_origin"`` (one sentence: where the current list comes from),
 ``"train_saved"`` (the last save's message for the current list, or None),
-``"train_load_message"`` (the last upload's outcome: dict with "kind" and "text")
-and the widget keys ``"w_train_*"``, which keep their values across page switches
+``"train_load_message"`` (the last upload's outcome: dict with "kind" and "text"),
+``"train_directions"`` / ``"train_asks"`` (the knowledge table's choices per column, see
+psl_triage.knowledge) and the widget keys ``"w_train_*"``, which keep their values across page switches
 (``"w_train_open_choice"``: a saved list to open from the model store).
 """
 
@@ -51,6 +52,7 @@ from psl_triage.costs import (
 )
 from psl_triage.data import prepare_training_data
 from psl_triage.evidence import development_adequacy
+from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_from_rows, knowledge_rows
 from psl_triage.roles import ROLES, Role, roles_record
 from psl_triage.store import list_models, load_model, model_dir, save_model
 from psl_triage.text import md
@@ -183,8 +185,23 @@ def keep_costs(names: list) -> None:
                 kept[names[int(row)]] = change[column]
 
 
+def keep_knowledge(names: list) -> None:
+    """on_change of the knowledge table: keep its edits in ``train_directions`` and
+    ``train_asks`` (they survive page switches)."""
+    for row, change in ss.w_train_knowledge_editor["edited_rows"].items():
+        for column, words, kept in (
+            (DIRECTION, DIRECTIONS, ss.train_directions), (ASKED, ASKS, ss.train_asks),
+        ):
+            if column in change:
+                kept[names[int(row)]] = {text: key for key, text in words.items()}.get(change[column], "")
+
+
 def options_from_widgets(prepared) -> TrainingOptions:
     costs, groups = costs_from_rows(cost_rows(prepared.columns, ss.train_cost_values, ss.train_cost_groups))
+    monotone, required, forbidden = knowledge_from_rows(
+        knowledge_rows(prepared.columns, ss.train_directions, ss.train_asks),
+        {name: info.kind for name, info in prepared.columns.items()},
+    )
     preset = ss.w_train_score_preset
     score_set = parse_score_set(ss.w_train_custom_scores) if preset == "custom" else SCORE_SET_PRESETS[preset]
     max_stages = ss.w_train_max_stages
@@ -207,6 +224,9 @@ def options_from_widgets(prepared) -> TrainingOptions:
         cost_groups=groups,
         cost_weight=float(ss.w_train_cost_weight),
         cost_unit=check_unit(ss.w_train_cost_unit),
+        monotone=monotone,
+        required=required,
+        forbidden=forbidden,
     )
 
 
@@ -321,6 +341,24 @@ else:
         "factor internal cross-validation finds) gave lower test Brier scores on four "
         "clinical datasets (bench/quality.py) and takes a little longer to train.",
     )
+    with st.expander("What you know already (optional): directions, questions asked first or never"):
+        st.markdown(
+            "A feature whose risk only rises with its value (age, a lab) can be held to it: the list "
+            "then never gives a higher value fewer points, at any question. A feature can be asked "
+            "first (the presenting complaint; several in the table's order) or never (not available "
+            "at triage). Nothing is set by default."
+        )
+        ss.setdefault("train_directions", {})
+        ss.setdefault("train_asks", {})
+        st.data_editor(
+            knowledge_rows(prepared.columns, ss.train_directions, ss.train_asks), hide_index=True,
+            num_rows="fixed", disabled=[COLUMN], key="w_train_knowledge_editor", on_change=keep_knowledge,
+            args=(list(prepared.columns),),
+            column_config={
+                DIRECTION: st.column_config.SelectboxColumn(options=list(DIRECTIONS.values()), required=True),
+                ASKED: st.column_config.SelectboxColumn(options=list(ASKS.values()), required=True),
+            },
+        )
     with st.expander("Question costs (optional): time, money or harm of asking each feature"):
         st.markdown(
             "Give what asking each feature costs at the bedside, in one unit (0: free, e.g. history "

@@ -166,6 +166,10 @@ class TrainingOptions:
         in the list's parameters.
     cost_unit : str
         The costs' unit, saved as ``metadata["cost_unit"]`` (:mod:`psl_triage.costs`).
+    monotone, required, forbidden : dict / list, or None
+        What clinicians know (:mod:`psl_core.constraints`, :mod:`psl_triage.knowledge`):
+        columns whose points never fall or rise with their value, columns asked first (in
+        order) and never; saved in the list's parameters.
 
     :meth:`setup` names the setup the choices make ("paper", "recommended" or "custom");
     ``TrainingOptions(**SETUPS["recommended"])`` is the recommended one.
@@ -189,6 +193,9 @@ class TrainingOptions:
     cost_weight: float = 0.0
     cost_unit: str = ""
     cost_groups: dict | None = None
+    monotone: dict | None = None
+    required: list | None = None
+    forbidden: list | None = None
 
     def __post_init__(self):
         # Validated here, not in fit, so a bad choice is reported before the data is split.
@@ -234,12 +241,17 @@ class TrainingOptions:
             question_costs=self.question_costs,
             cost_weight=self.cost_weight,
             cost_groups=self.cost_groups,
+            monotone=self.monotone,
+            required=self.required,
+            forbidden=self.forbidden,
         )
 
     def to_dict(self):
         """JSON-ready options, for the model file (M goes to its ``"decision"`` entry)."""
         options = asdict(self)
-        for key in ("cost_ratio", "question_costs", "cost_groups", "cost_unit"):  # each has its own home in the file
+        for key in (  # each has its own home in the file
+            "cost_ratio", "question_costs", "cost_groups", "cost_unit", "monotone", "required", "forbidden",
+        ):
             del options[key]
         options["score_set"] = [int(s) for s in self.score_set]
         options["test_fraction"] = float(self.test_fraction)

@@ -362,3 +362,26 @@ def test_the_sample_size_criteria_are_shown_before_training(page):
     table = next(frame.value for frame in page.dataframe if "Rows needed" in frame.value.columns)
     assert int(table["Rows needed"].max()) < needed  # a good model's larger R² asks for fewer rows
     assert "anticipated C-statistic of 0.90" in texts(page.markdown)
+
+
+def test_what_clinicians_know_reaches_the_list(project_root, demo_prepared):
+    at = open_train_page(
+        project_root, prepared=demo_prepared, data_name="demo", prepare_error=None,
+        train_directions={"age": "increasing"}, train_asks={"cp": "first", "thal": "never"},
+    )
+    assert any(block.label.startswith("What you know already") for block in at.expander)
+    click_train(at)
+    assert not at.exception and not at.error
+    trained = at.session_state["trained_model"]
+    assert trained.monotone == {"age": "increasing"} and trained.required == ["cp"] and trained.forbidden == ["thal"]
+    assert trained.features_[0] == "cp" and "thal" not in trained.features_
+
+
+def test_a_direction_for_a_categorical_column_is_explained_and_nothing_is_trained(project_root, demo_prepared):
+    at = open_train_page(
+        project_root, prepared=demo_prepared, data_name="demo", prepare_error=None, train_directions={"cp": "increasing"},
+    )
+    click_train(at)
+    assert not at.exception
+    assert any("categorical: its categories have no order" in shown(error.value) for error in at.error)
+    assert "trained_model" not in at.session_state

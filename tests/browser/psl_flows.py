@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from playwright.sync_api import expect
 
 from psl_core.binarization import NUMERIC
-from psl_core.decision import END_OF_LIST, UNCERTAIN, StageBands, triage_step
+from psl_core.decision import END_OF_LIST, NOT_MEASURED, UNCERTAIN, StageBands, triage_step
 from psl_triage.data import guess_missing_handling, infer_column_types, prepare_training_data
 from psl_triage.demo import load_demo
 from psl_triage.questions import (
@@ -274,13 +274,15 @@ def answer(app, question, raw, wait: bool = True) -> None:
     expect(box).to_be_visible()
     form = app.page.get_by_test_id("stForm")
     expect(form).to_contain_text(question.rule)
+    extras = dict(question.extra_answers)  # raw None: "unknown"; NOT_MEASURED: "not measured"
     if question.kind == NUMERIC:
-        if raw is None:
-            app.widget(f"triage_q{question.stage - 1}_unknown").get_by_text(unknown_text(question)).click()
+        if raw is None or raw == NOT_MEASURED:
+            suffix = "unknown" if raw is None else "not_measured"
+            app.widget(f"triage_q{question.stage - 1}_{suffix}").get_by_text(extras[raw]).click()
         else:
             box.locator("input").fill(f"{raw:g}")
     else:
-        text = unknown_text(question) if raw is None else dict(question.options)[raw]
+        text = extras[raw] if raw is None or raw == NOT_MEASURED else dict(question.options)[raw]
         if len(question.options) + len(question.extra_answers) <= BUTTONS_MAX_OPTIONS:
             box.get_by_role("radio", name=text, exact=True).click()
         else:

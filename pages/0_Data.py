@@ -21,8 +21,9 @@ Session state, the contract with the other pages (all describe the *active* data
 ``"flagged_columns"``   dict[str, str]: columns that would be used but are proposed out (identifiers,
                         times, leaks, mostly empty) -> the role and its evidence; they start as
                         "ignore" until the user puts them back (one click, or their type).
-``"put_back"``          dict[str, int]: how often each column was put back by its button (a fresh
-                        type widget each time).
+``"type_revisions"``    dict[str, int]: how often the page changed a column's type itself (put back by
+                        its button, proposed out again for another positive class): a fresh type
+                        widget each time.
 ``"outcome"``           str | None: the outcome column.
 ``"outcome_guess"``     (str | None, str): the column proposed as the outcome and why.
 ``"positive_class"``    list: the outcome value(s) counted as positive (one for a two-class outcome).
@@ -99,7 +100,7 @@ DATASET_KEYS = (
     "column_types",
     "column_roles",
     "flagged_columns",
-    "put_back",
+    "type_revisions",
     "outcome",
     "outcome_guess",
     "positive_class",
@@ -144,7 +145,7 @@ def activate(
         column_types=types,
         column_roles={},
         flagged_columns={},
-        put_back={},
+        type_revisions={},
         outcome=outcome,
         outcome_guess=guess,
         positive_class=default_positive_class(df, meta, outcome),
@@ -155,15 +156,19 @@ def activate(
     dataset_changed()
 
 
-def flag_leaks() -> None:
+def flag_leaks(revise: bool = False) -> None:
     """Propose column roles and set every column proposed out (an identifier, a time, a leak,
     mostly empty) to "ignore", with the evidence.
 
-    Columns flagged for a previous outcome and still ignored get their detected type back.
+    Columns flagged before and still ignored get their detected type back; columns flagged
+    before that the user kept stay in use. ``revise``: the type widgets of this outcome are
+    already drawn, so a column whose type changes gets a fresh one (:func:`type_key`).
     """
     df, meta = ss.raw_df, ss.dataset_meta
     detected = infer_column_types(df, meta.columns)
-    types = dict(ss.column_types)
+    before = dict(ss.column_types)
+    types = dict(before)
+    kept = {name for name in ss.flagged_columns if types.get(name, "ignore") != "ignore"}
     for name in ss.flagged_columns:
         if types.get(name) == "ignore":
             types[name] = detected[name]
@@ -172,14 +177,26 @@ def flag_leaks() -> None:
         name: reason for name, reason in taken_out(roles).items()
         if types.get(name, "ignore") != "ignore"
     }
-    types.update(dict.fromkeys(flagged, "ignore"))
+    types.update(dict.fromkeys(set(flagged) - kept, "ignore"))
+    if revise:
+        revise_types(name for name in types if types[name] != before.get(name))
     ss.column_types, ss.column_roles, ss.flagged_columns = types, roles, flagged
+
+
+def revise_types(names) -> None:
+    ss.type_revisions = {**ss.type_revisions, **{name: ss.type_revisions.get(name, 0) + 1 for name in names}}
+
+
+def type_key(outcome: str | None, name: str) -> str:
+    """The key of a column's type widget: new for each outcome and each time the page changed the type."""
+    revision = ss.type_revisions.get(name)
+    return choice_key("w_type", outcome, name, *([f"r{revision}"] if revision else []))
 
 
 def put_back(name: str) -> None:
     """Use a column proposed out as a question after all, with its detected type."""
     ss.column_types = {**ss.column_types, name: infer_column_types(ss.raw_df[[name]], ss.dataset_meta.columns)[name]}
-    ss.put_back = {**ss.put_back, name: ss.put_back.get(name, 0) + 1}
+    revise_types([name])
 
 
 def default_positive_class(df: pd.DataFrame, meta: DatasetMeta, outcome: str | None) -> list:
@@ -435,10 +452,12 @@ if outcome is not None:
             format_func=class_title,
             key=choice_key("w_positive", outcome),
         )
-        ss.positive_class = [positive]
+        if [positive] != ss.positive_class:
+            ss.positive_class = [positive]
+            flag_leaks(revise=True)
         st.caption(f"The other value, {md(class_title(next(c for c in classes if c != positive)))}, is negative.")
     elif 2 < len(classes) <= 20:
-        ss.positive_class = st.multiselect(
+        chosen = st.multiselect(
             f"{md(outcome)} has {len(classes)} values. Which count as positive? All others count as negative.",
             classes,
             default=[value for value in ss.positive_class if value in classes],
@@ -446,6 +465,9 @@ if outcome is not None:
             key=choice_key("w_positive_multi", outcome),
             placeholder="Pick the positive value(s)",
         )
+        if chosen != ss.positive_class:
+            ss.positive_class = chosen
+            flag_leaks(revise=True)
     if ss.positive_class and len(ss.positive_class) < len(classes):
         default_names = default_class_names(df[outcome], outcome, ss.positive_class, outcome_spec)
         names = chosen_class_names() or default_names
@@ -482,7 +504,7 @@ with st.expander("Change column types"):
                 KINDS,
                 index=index_of(KINDS, types.get(name, "ignore")),
                 format_func=KIND_LABELS.get,
-                key=choice_key("w_type", outcome, name, *([f"back{ss.put_back[name]}"] if name in ss.put_back else [])),
+                key=type_key(outcome, name),
             )
     ss.column_types = types
 in_use = [name for name in features if ss.column_types.get(name, "ignore") != "ignore"]

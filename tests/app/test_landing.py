@@ -25,7 +25,7 @@ DOCUMENTED_KEYS = (
     "column_types",
     "column_roles",
     "flagged_columns",
-    "put_back",
+    "type_revisions",
     "outcome",
     "outcome_guess",
     "positive_class",
@@ -381,7 +381,7 @@ def test_roles_take_out_ids_times_and_second_outcomes_and_one_click_puts_one_bac
     assert state["column_types"]["rfstime"] == "numeric" and "rfstime" in state["prepared"].X
     assert app.dataframe[1].value.set_index("column").loc["rfstime", "role"] == "question candidate (put back)"
     assert not any(text.startswith("**rfstime**") for text in texts(app.warning))
-    assert app.selectbox(key=choice_key(app, "w_type", "recur", "rfstime", "back1")).value == "numeric"
+    assert app.selectbox(key=choice_key(app, "w_type", "recur", "rfstime", "r1")).value == "numeric"
 
 
 def test_a_clinical_label_and_unit_reach_the_prepared_columns_and_the_list(app):
@@ -395,3 +395,22 @@ def test_a_clinical_label_and_unit_reach_the_prepared_columns_and_the_list(app):
     assert app.session_state["prepared"].columns["age"].label == "age"
     app.text_input(key=choice_key(app, "w_label", "nodes")).input("").run()  # blank: the column name again
     assert app.session_state["prepared"].columns["nodes"].display_name == "nodes (count)"
+
+
+def test_a_leak_is_found_once_the_positive_class_of_a_three_class_outcome_is_picked(app):
+    rng = np.random.default_rng(12)
+    n = 300
+    result = rng.choice(["negative", "positive", "invalid"], n, p=[0.75, 0.2, 0.05])
+    frame = pd.DataFrame({
+        "age": rng.integers(1, 90, n), "drive_thru": rng.integers(0, 2, n),
+        "ct_value": np.where(result == "positive", rng.uniform(15, 40, n), 45.0).round(1), "result": result,
+    })
+    upload(app, "tests.csv", frame.to_csv(index=False).encode())
+    app.selectbox(key=choice_key(app, "w_outcome")).set_value("result").run()
+    assert app.session_state["positive_class"] == [] and "ct_value" not in app.session_state["flagged_columns"]
+    assert app.selectbox(key=choice_key(app, "w_type", "result", "ct_value")).value == "numeric"
+    app.multiselect(key=choice_key(app, "w_positive_multi", "result")).set_value(["positive"]).run()
+    state = app.session_state
+    assert state["flagged_columns"]["ct_value"].startswith("possible leak: Alone it tells positive")
+    assert state["column_types"]["ct_value"] == "ignore" and "ct_value" not in state["prepared"].X
+    assert app.selectbox(key=choice_key(app, "w_type", "result", "ct_value", "r1")).value == "ignore"

@@ -261,3 +261,20 @@ def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
     except (OSError, PSLError) as exc:
         st.error(f"This saved model cannot be used: {md(exc)}. Choose another one.")
         st.stop()
+
+
+COLUMNS_PER_PAGE = 30
+"""Column widgets drawn at once; a wider table gets a page choice (pages/0_Data.py)."""
+
+
+def one_page(names: list, key: str, noun: str = "columns") -> list:
+    """The names of the chosen page of ``names``, with a page choice when there is more than one:
+    a table of hundreds of columns draws 30 widgets a rerun, not hundreds."""
+    if len(names) <= COLUMNS_PER_PAGE:
+        return names
+    starts = range(0, len(names), COLUMNS_PER_PAGE)
+    start = st.selectbox(
+        f"Show {noun}", starts, key=key,
+        format_func=lambda first: f"{first + 1}–{min(first + COLUMNS_PER_PAGE, len(names))} of {len(names)}",
+    )
+    return names[start:start + COLUMNS_PER_PAGE]

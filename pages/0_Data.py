@@ -88,7 +88,7 @@ from psl_triage.data import (
 from psl_triage.demo import load_demo
 from psl_triage.roles import propose_roles, role_labels, taken_out
 from psl_triage.text import label_md, md
-from ui import table_uploader
+from ui import one_page, table_uploader
 
 DATASET_KEYS = (
     "data_source",
@@ -355,6 +355,19 @@ def reading_choices() -> None:
                 reread(delimiter, wanted)
 
 
+def column_table(df: pd.DataFrame, features: list, meta: DatasetMeta) -> pd.DataFrame:
+    """The column summary with roles, computed once per table and choices (kept in the session):
+    on a wide table it takes seconds, and the page reruns on every click."""
+    key = (ss.dataset_version, tuple(features), tuple(ss.column_types.items()), tuple(ss.flagged_columns.items()),
+           tuple(meta.columns.items()), tuple(ss.get("column_roles", {}).items()))
+    kept = ss.get("column_table")
+    if kept is None or kept[0] != key:
+        summary = column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns)
+        summary.insert(2, "role", role_labels(features, ss.column_roles, ss.column_types))
+        ss.column_table = kept = (key, summary)
+    return kept[1]
+
+
 def column_title(name: str, meta: DatasetMeta) -> str:
     spec = meta.columns.get(name)
     return f"{spec.label} ({name})" if spec is not None and spec.label else name
@@ -495,9 +508,10 @@ st.markdown(
 features = [name for name in columns if name != outcome]
 table = st.empty()  # filled below, once the type widgets have been read
 with st.expander("Change column types"):
+    shown_features = one_page(features, choice_key("w_type_page", outcome))
     grid = st.columns(3)
     types = dict(ss.column_types)
-    for index, name in enumerate(features):
+    for index, name in enumerate(shown_features):
         with grid[index % 3]:
             types[name] = st.selectbox(
                 md(column_title(name, meta)),
@@ -514,7 +528,7 @@ with st.expander("Labels and units: how questions, plots and the card name each 
         "column name in every question, plot and card."
     )
     typed = {}
-    for name in in_use:
+    for name in one_page(in_use, choice_key("w_label_page"), "columns in use"):
         spec = meta.columns.get(name)
         left, right = st.columns([3, 1])
         typed[name] = (
@@ -531,8 +545,7 @@ with st.expander("Labels and units: how questions, plots and the card name each 
     if relabeled != meta:
         ss.dataset_meta = meta = relabeled
 
-summary = column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns)
-summary.insert(2, "role", role_labels(features, ss.column_roles, ss.column_types))
+summary = column_table(df, features, meta)
 table.dataframe(
     summary,
     hide_index=True,

@@ -70,6 +70,11 @@ POOLED_CATEGORY = "other (pooled)"
 """The category that holds the rarest values of text with more than :data:`MAX_CATEGORIES` values
 that repeat across rows (a clinic, a ward, a referring unit)."""
 
+MAX_COLUMNS = 500
+"""Most columns a table may have: each is read, typed, checked for leaks, summarised and
+prepared, which takes about 6 s for 500 columns of 500 rows on a busy two-core server and
+grows faster than the count (33 s for 2,000; 20,000 never became usable). A list asks a
+handful of questions; a wider table is refused with what to do."""
 MAX_OUTCOME_CLASSES = 20
 """An outcome with more distinct values than this is a measurement, not a class label."""
 
@@ -763,6 +768,12 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
 
 
 def _check_header(header: Sequence[object], filename: str) -> None:
+    if len(header) > MAX_COLUMNS:
+        raise DataError(
+            f"{filename} has {len(header):,} columns; the app reads tables of at most {MAX_COLUMNS:,} "
+            "columns. Keep the outcome and the columns a clinician could be asked about (a list asks "
+            "a handful of questions) and upload that table."
+        )
     names = [_header_name(cell) for cell in header]
     if not any(names):
         raise DataError(f"{filename} has no header row with column names (the first row is empty).")

@@ -18,6 +18,7 @@ from psl_core.errors import DataError
 from psl_triage.data import (
     DEFAULT_MAX_UPLOAD_MB,
     KINDS,
+    MAX_COLUMNS,
     MIN_ROWS_PER_CLASS,
     ColumnSpec,
     NumberFormat,
@@ -1053,3 +1054,11 @@ def test_utf32_is_read_as_utf32_not_as_utf16_with_nul_characters():
         data = text.encode(encoding) if encoding == "utf-32" else codecs.BOM_UTF32_BE + text.encode(encoding)
         loaded = load_table(data, "wide-chars.csv")
         assert list(loaded.frame.columns) == ["weight", "sex"] and len(loaded.frame) == 30
+
+
+def test_a_table_wider_than_the_column_limit_is_refused_with_what_to_do():
+    header = ",".join(f"c{i}" for i in range(MAX_COLUMNS + 1))
+    data = (header + "\n" + ",".join("1" for _ in range(MAX_COLUMNS + 1)) + "\n").encode()
+    with pytest.raises(DataError, match=f"has {MAX_COLUMNS + 1:,} columns; the app reads tables of at most 500"):
+        load_table(data, "wide.csv")
+    assert len(load_table(data.replace(b",c500", b"").replace(b",1\n", b"\n"), "wide.csv").frame.columns) == MAX_COLUMNS

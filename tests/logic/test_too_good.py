@@ -8,7 +8,7 @@ import pytest
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.demo import load_demo
 from psl_triage.too_good import METADATA_KEY, recorded_warning, too_good_to_be_true
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training import TrainingOptions, read_model_upload, train_list
 
 
 def metadata(brier, auc, data="test"):
@@ -55,4 +55,6 @@ def test_a_planted_leak_in_the_demo_is_stopped_and_recorded():
     model, trained = train_list(prepared, "demo", TrainingOptions(max_stages=3))
     warning = too_good_to_be_true(trained, model.features_)
     assert warning is not None and warning.questions == ("echo_result",)
-    assert recorded_warning({METADATA_KEY: warning.record()}) == warning
+    assert trained[METADATA_KEY] == warning.record()  # train_list records it
+    loaded = read_model_upload(model.to_json(trained).encode(), "list.json")
+    assert recorded_warning(loaded.metadata_) == warning

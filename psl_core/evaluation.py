@@ -646,7 +646,11 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
 
 
 class _Evidence:
-    """One split's decision curves and held-out calibration, collected as arrays."""
+    """One split's decision curves and held-out calibration, collected as arrays.
+
+    Its imports are local: :mod:`psl_core.decision_curve` and
+    :mod:`psl_core.calibration_measures` import this module (labels, logistic fits).
+    """
 
     def __init__(self, split):
         from .decision_curve import THRESHOLD_GRID

@@ -378,8 +378,12 @@ def decision_curve_sentence(curves, threshold, cost_ratio):
         return ""
     nb, everyone = at.loc[PSL, "mean"], at.loc[TREAT_ALL, "mean"] if TREAT_ALL in at.index else np.nan
     best_default = max(0.0, everyone) if np.isfinite(everyone) else 0.0
-    verdict = ("beats treating everyone and treating no one" if nb > best_default
-               else "does not beat the better of treating everyone or no one")
+    if at.loc[PSL, "lower"] > best_default:
+        verdict = "beats treating everyone and treating no one, its interval above both"
+    elif nb > best_default:
+        verdict = "is above treating everyone and treating no one, but its interval reaches the better of them"
+    else:
+        verdict = "does not beat the better of treating everyone or no one"
     sentence = (
         f"At M = {cost_ratio:g} (threshold 1/(1+M) = {threshold:.1%}) the list's net benefit is "
         f"{nb:.3f} true positives per patient ({at.loc[PSL, 'lower']:.3f} to {at.loc[PSL, 'upper']:.3f}); "

@@ -144,3 +144,16 @@ def test_the_bedside_point_at_a_site_is_the_triage_pages_rule(demo_prepared):
     acted = np.array(acted)
     expected = np.mean(acted & (y == 1)) - np.mean(acted & (y == 0)) * (1 / 3) / (2 / 3)
     assert rows["mean"].iloc[0] == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_decision_curve_sentence_reads_the_interval():
+    from psl_triage.evidence import decision_curve_sentence
+
+    def curves(mean, lower, upper, everyone):
+        return pd.DataFrame({"method": ["PSL", "Treat all"], "threshold": [0.1, 0.1], "mean": [mean, everyone],
+                             "lower": [lower, everyone], "upper": [upper, everyone],
+                             "interventions_avoided": [5.0, np.nan]})
+
+    assert "its interval above both" in decision_curve_sentence(curves(0.3, 0.25, 0.35, 0.2), 0.1, 9)
+    assert "its interval reaches" in decision_curve_sentence(curves(0.3, 0.15, 0.35, 0.2), 0.1, 9)
+    assert "does not beat" in decision_curve_sentence(curves(-0.01, -0.05, 0.02, -0.1), 0.1, 9)

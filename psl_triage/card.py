@@ -28,6 +28,8 @@ from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_coun
 from psl_triage.modelcard import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.questions import percent
+from psl_triage.roles import recorded_roles
+from psl_triage.too_good import recorded_warning
 from psl_triage.training import default_model_name, readable_columns, total_label
 
 DEFAULT_CONFIDENCE = 0.95
@@ -342,6 +344,16 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
             f" Probabilities at this stage, and their intervals, pulled toward the base rate by the factor {factors[stage]:.2f}, the "
             "calibration slope of the internal cross-validation's held-out estimates (uniform shrinkage)."
         )
+    warning = recorded_warning(metadata)
+    if warning is not None:
+        development += (
+            " <strong>Too good to be true:</strong> " + escape(" ".join(warning.reasons))
+            + f" Questions suspected: {escape(', '.join(warning.questions))}. The warning was shown at training."
+        )
+    left_out = "".join(
+        f"<tr><td>{_text(column)}</td><td>{escape(role)}</td><td>{_text(evidence)}</td><td>{'yes' if kept else ''}</td></tr>"
+        for column, role, evidence, kept in recorded_roles(metadata)
+    ) or "<tr><td colspan=\"4\">None recorded in this model file.</td></tr>"
     performance = "".join(
         f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{escape(interval)}</td><td>{escape(where)}</td></tr>"
         for label, value, interval, where in _performance_rows(model, metadata, stage)
@@ -396,6 +408,10 @@ report printed {datetime.now(UTC).date().isoformat()}</p>
 </table>
 <h2>Predictors offered to the learner</h2>
 <table><tr><th>Predictor</th><th>Column</th><th>Type</th><th>Unit</th><th>In the list</th></tr>{predictors}</table>
+<h2>Columns proposed out of the list</h2>
+<p class="small">Identifiers, dates and times, possible leaks and mostly empty columns, as the app proposed them
+from the data; "put back": the researcher used the column after all.</p>
+<table><tr><th>Column</th><th>Role</th><th>Evidence</th><th>Put back</th></tr>{left_out}</table>
 <h2>Performance at {stage} question{'' if stage == 1 else 's'}</h2>
 <table><tr><th>Measure</th><th>Value</th><th>95 % interval</th><th>On</th></tr>{performance}</table>
 <p class="small">AUC intervals by Hanley and McNeil (1982) from the numbers of patients with and without the

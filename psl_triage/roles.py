@@ -520,3 +520,16 @@ def role_labels(names: Iterable[object], roles: Mapping[object, Role], types: Ma
         else:
             labels.append(ROLES["question"] + (" (put back)" if role is not None and role.takes_out else ""))
     return labels
+
+
+def recorded_roles(metadata: Mapping) -> list[tuple[str, str, str, bool]]:
+    """The proposals a model file records (``"column_roles"``, :func:`roles_record`): one
+    (column, role name, evidence, put back) per column proposed out; malformed entries are skipped."""
+    record = metadata.get("column_roles") if isinstance(metadata, Mapping) else None
+    if not isinstance(record, Mapping):
+        return []
+    return [
+        (str(name), ROLES[entry["role"]], str(entry.get("evidence", "")), entry.get("kept") is True)
+        for name, entry in record.items()
+        if isinstance(entry, Mapping) and entry.get("role") in ROLES
+    ]

@@ -143,3 +143,17 @@ def test_the_card_counts_the_patients_the_list_learned_from(trained):
     text, _ = parsed(card_html(model, metadata))
     assert "198 of its 297 patients (99 held out to test the list)" in text
     assert ", 297 patients" not in text
+
+
+def test_the_report_lists_the_columns_proposed_out_and_a_too_good_warning(trained):
+    model, metadata = trained
+    roles = {"pid": {"role": "identifier", "evidence": "Named 'pid'.", "kept": False},
+             HOSTILE: {"role": "leak", "evidence": HOSTILE, "kept": True}, "bad": {"role": "?"}}
+    warning = {"shown": True, "data": "test", "reasons": ["Its AUC reaches 0.990."], "questions": ["ct"]}
+    html = report_html(model, dict(metadata, column_roles=roles, too_good_warning=warning))
+    text, tags = parsed(html)
+    assert "Columns proposed out of the list" in text and "Named 'pid'." in text and "possible leak" in text
+    assert "bad" not in text.split("Columns proposed out of the list")[1].split("Performance at")[0]
+    assert re.search(r"Too good to be true: +Its AUC reaches 0\.990\. Questions suspected: ct\.", text)
+    assert HOSTILE in text and "script" not in tags
+    assert "None recorded in this model file." in parsed(report_html(model, metadata))[0]

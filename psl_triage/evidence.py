@@ -280,7 +280,8 @@ def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RA
     parts = [summary, in_range(none, threshold_range, threshold)]
     if every_stage:
         others = table[(table["method"] == PSL) & table["stage"].notna() & (table["stage"] != stage)]
-        others = band_summary(others.assign(method=others["stage"].astype(int).map(stage_method)).drop(columns="stage"))
+        others = band_summary(others.drop(columns="method")).sort_values(["stage", "threshold"])
+        others = others.assign(method=others["stage"].astype(int).map(stage_method)).drop(columns="stage")
         parts.append(in_range(others, threshold_range, threshold))
     summary = pd.concat(parts, ignore_index=True)
     everyone = summary[summary["method"] == TREAT_ALL].set_index("threshold")["mean"]

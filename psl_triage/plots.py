@@ -452,6 +452,7 @@ def three_way_figure(summary, rule, stage):
 
 
 # ---------------------------------------------------------------------------- evidence
+OTHER_STAGES = "the list at other stages (hover: which)"
 DECISION_CURVE_COLORS = {PSL: POSITIVE_COLOR, LR_REGULARIZED: NEGATIVE_COLOR, LR_UNREGULARIZED: "#009E73",
                          TREAT_ALL: "#000000", TREAT_NONE: NEUTRAL_COLOR}
 
@@ -485,10 +486,15 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
         band, mean = _band_traces(part, "threshold", name, color)
         mean.mode = "lines"
         figure.add_traces([band, mean])
-    for method in sorted(set(curves["method"]) - set(DECISION_CURVE_COLORS) - {STEPWISE, STEPWISE_COSTED}):
-        part = curves[curves["method"] == method].sort_values("threshold")  # the list at another stage
-        figure.add_trace(go.Scatter(x=part["threshold"], y=part["mean"], mode="lines", name=method,
-                                    line={"color": POSITIVE_COLOR, "width": 1}, opacity=0.35))
+    others = [m for m in curves["method"].unique() if m not in DECISION_CURVE_COLORS and m not in (STEPWISE, STEPWISE_COSTED)]
+    for index, method in enumerate(others):  # the list at other stages: one legend entry for all
+        part = curves[curves["method"] == method].sort_values("threshold")
+        figure.add_trace(go.Scatter(
+            x=part["threshold"], y=part["mean"], mode="lines", name=OTHER_STAGES, legendgroup=OTHER_STAGES,
+            showlegend=index == 0, meta=method,
+            line={"color": POSITIVE_COLOR, "width": 1}, opacity=0.35,
+            hovertemplate=f"{method}: %{{y:.3f}} at %{{x:.0%}}<extra></extra>",
+        ))
     low = curves[curves["method"] == TREAT_NONE]["threshold"]
     for method, symbol in ((STEPWISE, "star"), (STEPWISE_COSTED, "star-open")):
         point = curves[curves["method"] == method]

@@ -268,8 +268,8 @@ def test_evaluation_page_shows_decision_curves_calibration_and_subgroups(demo_pr
 
     at.toggle(key="evaluation_every_stage").set_value(True).run()
     assert_clean(at)
-    names = trace_names(figures(at)[5])
-    assert "the list at 1 question" in names and f"the list at {stage} questions" not in names
+    others = [trace.meta for trace in figures(at)[5].data if trace.name == "the list at other stages (hover: which)"]
+    assert "the list at 1 question" in others and f"the list at {stage} questions" not in others
 
     at.selectbox(key="evaluation_subgroup_column").set_value("sex").run()
     assert_clean(at)

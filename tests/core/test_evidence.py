@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.special import expit, logit
 from scipy.stats import norm
 
@@ -286,3 +288,15 @@ def test_the_bedside_point_of_a_list_with_costs_subtracts_the_cost_asked(demo_pr
                              & (result.three_way["measure"] == "questions")].set_index("split")["value"]
     assert (asked > 0).all()
     np.testing.assert_allclose(plain - costed, asked / value, atol=1e-12)
+
+
+@settings(max_examples=60)
+@given(
+    data=st.lists(st.tuples(st.integers(0, 1), st.floats(0, 1)), min_size=1, max_size=40),
+    thresholds=st.lists(st.floats(0.001, 0.999), min_size=1, max_size=8),
+)
+def test_net_benefit_equals_a_loop_on_any_table(data, thresholds):
+    y = np.array([d[0] for d in data])
+    p = np.array([d[1] for d in data])
+    expected = [_by_hand(y, p, t) for t in thresholds]
+    np.testing.assert_allclose(net_benefit(y, p, thresholds), expected, rtol=0, atol=1e-12)

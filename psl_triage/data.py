@@ -711,7 +711,15 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
 
 
 def _is_plain_number(value: object) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    """A number the reader already holds (not text), within the range of a float: a 400-digit
+    integer in a CSV reaches pandas as a Python int that no float holds."""
+    if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, (bool, np.bool_)):
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat) -> pd.DataFrame:

@@ -10,8 +10,9 @@ site and save it as a new version in the model store.
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
 widget keys ``"validate_model_choice"`` (with ``"validate_seen_trained"``, ui.list_picker),
-``"validate_upload"``, ``"validate_table"`` (the upload's name and bytes, ui.kept_upload), ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"`` and ``"validate_rest_missing_<column>"`` (a column coded
-otherwise than in the list: what each value here means in the list's coding), ``"validate_outcome"``,
+``"validate_upload"``, ``"validate_table"`` (the upload's name and bytes, ui.kept_upload), ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"``, ``"validate_bands_<column>"`` and
+``"validate_rest_missing_<column>"`` (a column coded otherwise than in the list: what each
+value here means in the list's coding, or numbers sorted into the list's bands), ``"validate_outcome"``,
 ``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
 ``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"``;
 ``"validate_saved"`` (dict: the list it came from, the recalibrated list, its metadata, the
@@ -41,6 +42,7 @@ from psl_triage.training import default_model_name
 from psl_triage.validation import (
     MISSING,
     NOT_AVAILABLE,
+    band_map,
     coding_mismatches,
     looks_like_training,
     match_columns,
@@ -140,6 +142,13 @@ for mismatch in mismatches:
     with st.container(border=True, key=f"validate_coding_{name}"):
         verdict = st.empty()
         value_map, shown_values = {}, mismatch.site_values[:MAX_MAPPED_VALUES]
+        bands = band_map(mismatch)
+        if bands is not None and st.checkbox(
+            f"Sort the numbers here into the list's bands "
+            f"({', '.join(label_md(mismatch.training_labels.get(v, v)) for v in mismatch.training_values)})",
+            key=f"validate_bands_{name}",
+        ):
+            value_map, shown_values = dict(bands), []
         columns = st.columns(min(len(shown_values), 4) or 1)
         for index, value in enumerate(shown_values):
             label = f"{label_md(value)} here is"

@@ -25,6 +25,7 @@ The steps, each a function the page calls:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -221,6 +222,67 @@ class CodingMismatch:
             f"{here} {'is' if len(self.unknown) == 1 else 'are'} not in the list's coding. Map each value here "
             "to the list's coding below, or count it as missing."
         )
+
+
+_NUMBER = r"[-+]?[0-9]+(?:[.,][0-9]+)?"
+_BAND = re.compile(
+    rf"^\s*(?:(?P<op><=|<|≤|>=|>|≥)\s*(?P<bound>{_NUMBER})|(?P<low>{_NUMBER})\s*(?:-|–|to)\s*(?P<high>{_NUMBER}))\s*$"
+)
+
+
+def _band(text):
+    """(low, high, low_open, high_open) of a band label such as "<=20", "20-50", ">50", else None."""
+    match = _BAND.match(str(text))
+    if not match:
+        return None
+
+    def number(s):
+        return float(s.replace(",", "."))
+
+    if match["op"]:
+        bound = number(match["bound"])
+        return {
+            "<=": (-math.inf, bound, True, False), "≤": (-math.inf, bound, True, False),
+            "<": (-math.inf, bound, True, True),
+            ">=": (bound, math.inf, False, True), "≥": (bound, math.inf, False, True),
+            ">": (bound, math.inf, True, True),
+        }[match["op"]]
+    low, high = number(match["low"]), number(match["high"])
+    return (low, high, False, False) if low < high else None
+
+
+def band_map(mismatch):
+    """The numbers of a site's column sorted into the list's bands, or None when not possible.
+
+    When the list learned a category column whose categories are numeric bands ("<=20",
+    "20-50", ">50") and the site has numbers there, each number goes to the band that holds
+    it; where two bands share an end ("<=20" and "20-50" both hold 20) the first in order of
+    their upper end takes it. A number outside every band counts as missing.
+
+    Returns
+    -------
+    dict of str to str or None (MISSING), or None
+    """
+    if mismatch.need.kind != "category" or not mismatch.training_values:
+        return None
+    bands = {category: _band(mismatch.training_labels.get(category, category)) for category in mismatch.training_values}
+    if None in bands.values():
+        bands = {category: _band(category) for category in mismatch.training_values}
+    if None in bands.values():
+        return None
+    numbers = pd.to_numeric(pd.Series(mismatch.unknown, dtype=object), errors="coerce")
+    if numbers.isna().any():
+        return None
+    order = sorted(bands, key=lambda c: (bands[c][1], bands[c][0]))
+
+    def holds(band, x):
+        low, high, low_open, high_open = band
+        return (x > low if low_open else x >= low) and (x < high if high_open else x <= high)
+
+    return {
+        text: next((category for category in order if holds(bands[category], x)), MISSING)
+        for text, x in zip(mismatch.unknown, numbers)
+    }
 
 
 def _training_coding(need, info):

@@ -187,3 +187,27 @@ def test_the_card_report_carries_what_validate_showed(trained):
     report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=site))
     assert "Judged in this session on hu.csv" in report and "Calibration there" in report
     assert "net benefit is" in report and "precise validation" in report
+
+
+def test_a_coding_error_until_the_sites_numbers_are_sorted_into_the_lists_bands():
+    import numpy as np
+
+    from psl_triage.data import infer_column_types, prepare_training_data
+
+    rng = np.random.default_rng(4)
+    n = 600
+    mm = rng.integers(3, 120, n)
+    bands = pd.cut(mm, [0, 20, 50, 1000], labels=["<=20", "20-50", ">50"]).astype(str)
+    frame = pd.DataFrame({"size": bands})
+    logit = np.select([bands == ">50", bands == "20-50"], [1.5, 0.3], -1.0)
+    frame["recur"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    prepared = prepare_training_data(frame, infer_column_types(frame[["size"]]), "recur", 1)
+    at = open_page(train_list(prepared, "bands", TrainingOptions(max_stages=2)))
+    site = frame.assign(size=mm).to_csv(index=False).encode()
+    at.file_uploader(key="validate_upload").set_value(("mm.csv", site, "text/csv")).run()
+    assert not at.exception
+    assert any("Column 'size'" in shown(error.value) and "<=20" in shown(error.value) for error in at.error)
+    assert not at.table  # nothing judged while the coding differs
+    at.checkbox(key="validate_bands_size").check().run()
+    assert not at.exception and not at.error
+    assert at.table and any("mapped to the list's coding" in shown(s.value) for s in at.success)

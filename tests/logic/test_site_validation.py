@@ -204,3 +204,29 @@ def test_the_unit_check_says_which_way_the_median_moved(trained, cleveland):
     median = metadata["columns"]["oldpeak"]["training_range"]["median"]
     assert f"is 4.0 times smaller than the training median {median:g} mm" in said
     assert "times the training median" not in said
+
+
+def test_numbers_at_the_site_sort_into_the_lists_bands():
+    """Issue 26, item 3, the other way round: a list learned size in bands, the site has mm."""
+    from psl_triage.data import infer_column_types, prepare_training_data
+    from psl_triage.validation import MISSING, band_map, coding_mismatches
+
+    rng = np.random.default_rng(4)
+    n = 600
+    mm = rng.integers(3, 120, n)
+    bands = pd.cut(mm, [0, 20, 50, 1000], labels=["<=20", "20-50", ">50"]).astype(str)
+    frame = pd.DataFrame({"size": bands, "age": rng.integers(30, 80, n).astype(float)})
+    logit = np.select([bands == ">50", bands == "20-50"], [1.5, 0.3], -1.0)
+    frame["recur"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    prepared = prepare_training_data(frame, infer_column_types(frame[["size", "age"]]), "recur", 1)
+    model, metadata = train_list(prepared, "bands", TrainingOptions(max_stages=3))
+    assert "size" in {literal.column for literal in model.literals_}
+    site = frame.assign(size=mm.astype(float))
+    mapping = match_columns(needed_columns(model, metadata), site.columns)
+    (mismatch,) = coding_mismatches(model, metadata, site, mapping)
+    sorted_ = band_map(mismatch)
+    assert sorted_["20"] == "<=20" and sorted_["21"] == "20-50" and sorted_["50"] == "20-50"
+    assert sorted_["51"] == ">50" and sorted_["3"] == "<=20" and MISSING not in sorted_.values()
+    assert coding_mismatches(model, metadata, site, mapping, {"size": sorted_}) == []
+    table = site_table(model, metadata, site, mapping, "recur", [1], {"size": sorted_})
+    assert table.X["size"].tolist() == list(bands)

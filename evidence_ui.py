@@ -43,14 +43,19 @@ FIGURE_CONFIG = {"toImageButtonOptions": {"format": "svg", "scale": 1}}
 """The plotly camera button saves an SVG (vector: for papers); PNG with the browser's own save."""
 
 
-def kept(prefix: str, key, compute):
-    """``compute()``, kept per key in the page's session slot until the key changes."""
+def kept(prefix: str, sources: tuple, key, compute):
+    """``compute()``, kept in the page's session slot for these source objects and key.
+
+    ``sources`` are the objects the result is computed from (a list, a result, a report),
+    compared by identity: an object's id alone could be reused by a newer one.
+    """
     slot = st.session_state.setdefault(f"{prefix}_evidence", {})
-    if key not in slot:
+    entry = slot.get(key)
+    if entry is None or len(entry[0]) != len(sources) or any(a is not b for a, b in zip(entry[0], sources)):
         if len(slot) > 16:
             slot.clear()
-        slot[key] = compute()
-    return slot[key]
+        slot[key] = entry = (sources, compute())
+    return entry[1]
 
 
 def threshold_range(prefix: str) -> tuple[float, float]:
@@ -101,16 +106,17 @@ def calibration_section(prefix: str, hierarchy: pd.DataFrame, curve: pd.DataFram
     )
 
 
-def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, key, owner=None,
-                     where: str = "") -> pd.DataFrame | None:
+def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, sources: tuple, owner=None,
+                     where: str = "", key=None) -> pd.DataFrame | None:
     """Choose a column (bands of a numeric one), then every measure per group.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         The columns a group may be chosen from, one row per patient of ``y`` and ``p``.
-    key : hashable
-        Identifies the list, data and stage, for keeping the result.
+    sources, key
+        The objects the patients and risks come from, and what else sets them (a stage),
+        for keeping the result (:func:`kept`).
     owner, where
         The list the groups judge and which patients they are: the last table shown is kept
         in ``st.session_state[<prefix>_subgroup_report]`` for the Card page's report.
@@ -134,7 +140,7 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
     if crowded:
         st.info(crowded)
         return None
-    table = kept(prefix, ("subgroups", key, column, int(bands)),
+    table = kept(prefix, sources, ("subgroups", key, column, int(bands)),
                  lambda: subgroup_measures(y, p, labels.to_numpy(), decision_threshold(cost_ratio)))
     for sentence in subgroup_sentences(table, column):
         st.markdown(f"- {sentence}")
@@ -159,14 +165,14 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     site's table (the Validate page), for the rows and stage of ``report``
     (:func:`psl_core.validation.validation_report`). What it shows is kept in
     ``st.session_state[<prefix>_site_report]`` for the Card page's report."""
-    key = id(report)
+    sources = (model, report)
     where = f"{site_name}: {len(report.y)} patients at {report.stage} questions"
     site = {"owner": model, "where": where}
     totals, known = stage_totals(model, table.X, report.stage)
     rows = known[:, report.stage]
 
     st.subheader("Is this table large enough?")
-    size, precision, sentence = kept(prefix, (key, "size"), lambda: validation_adequacy(report.y, report.p))
+    size, precision, sentence = kept(prefix, sources, "size", lambda: validation_adequacy(report.y, report.p))
     st.markdown(sentence)
     site["sample_size"] = (sentence, precision)
     if len(precision):
@@ -182,7 +188,7 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
         st.info(f"At this stage every patient has the same risk, {report.p[0]:.1%}: only mean calibration "
                 f"applies, O/E = {ratio:.2f} ({low:.2f} to {high:.2f}). Judge a later stage for the rest.")
     else:
-        flexible = kept(prefix, (key, "flexible"), lambda: flexible_calibration(report.y, report.p))
+        flexible = kept(prefix, sources, "flexible", lambda: flexible_calibration(report.y, report.p))
         weak = intercept_and_slope(report.y, report.p)
         numbers = {"observed_expected": observed_expected(report.y, report.p), **weak, **flexible.summary}
         points = total_points_table(totals[rows, report.stage], report.y, report.p)
@@ -196,9 +202,9 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
 
     st.subheader("Clinical utility at this site")
     shown_range = threshold_range(prefix)
-    curves = kept(prefix, (key, "curves", cost_ratio, shown_range),
+    curves = kept(prefix, sources, ("curves", cost_ratio, shown_range),
                   lambda: site_decision_curves(report.y, report.p, decision_threshold(cost_ratio), shown_range))
-    bedside, n_bedside = kept(prefix, (key, "bedside", cost_ratio),
+    bedside, n_bedside = kept(prefix, sources, ("bedside", cost_ratio),
                               lambda: site_bedside_point(model, table.X, table.y, cost_ratio))
     curves = pd.concat([curves, bedside], ignore_index=True) if len(bedside) else curves
     decision_curve_section(prefix, curves, cost_ratio, title="Decision curves: net benefit at this site")
@@ -211,5 +217,5 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     )
 
     st.subheader("Subgroups")
-    subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, key, owner=model,
+    subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, sources, owner=model,
                      where=where)

@@ -217,15 +217,15 @@ with shown_errors("drawing the decision curves"):
                                max(last, 1), min(card_stage(model), last), key="evaluation_evidence_stage")
     shown_range = threshold_range("evaluation")
     every_stage = st.toggle("Also the list's curve at every other stage (thin lines)", key="evaluation_every_stage")
-    curves = kept("evaluation", (id(result), "curves", evidence_stage, shown_range, every_stage),
+    curves = kept("evaluation", (result,), ("curves", evidence_stage, shown_range, every_stage),
                   lambda: held_out_decision_curves(result, evidence_stage, shown_range, every_stage))
     decision_curve_section("evaluation", curves, settings["cost_ratio"])
 
 st.header("Calibration on held-out patients")
 with shown_errors("summarizing the held-out calibration"):
-    hierarchy = kept("evaluation", (id(result), "hierarchy", evidence_stage),
+    hierarchy = kept("evaluation", (result,), ("hierarchy", evidence_stage),
                      lambda: held_out_hierarchy(result, evidence_stage))
-    curve = kept("evaluation", (id(result), "curve", evidence_stage),
+    curve = kept("evaluation", (result,), ("curve", evidence_stage),
                  lambda: held_out_calibration_curve(result, evidence_stage))
     calibration_section(
         "evaluation", hierarchy, curve,
@@ -239,7 +239,7 @@ st.markdown(
     "(the Calibration page's): a list calibrated overall may not be for every group."
 )
 with shown_errors("judging the subgroups"):
-    held = kept("evaluation", (id(model), id(prepared), "held_out"),
+    held = kept("evaluation", (model, prepared), "held_out",
                 lambda: held_out_rows(model, ss.get("trained_metadata"), prepared.X, prepared.y))
     st.caption(held.description)
     subgroup_stage = min(evidence_stage, held.model.n_stages_ - 1)
@@ -248,5 +248,5 @@ with shown_errors("judging the subgroups"):
     groups_frame = (raw.loc[held.X_test.index] if raw is not None and held.X_test.index.isin(raw.index).all()
                     else held.X_test)
     subgroup_section("evaluation", groups_frame, held.y_test, p_held, settings["cost_ratio"],
-                     (id(held), subgroup_stage), owner=model,
+                     (held,), owner=model, key=subgroup_stage,
                      where=f"{len(held.y_test)} held-out patients at {subgroup_stage} questions")

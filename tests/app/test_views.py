@@ -306,3 +306,21 @@ def test_calibration_page_opens_at_the_recommended_stage(demo_prepared, trained)
     assert at.slider(key="calibration_stage").value == model.recommended_stages_
     calibration, *_ = figures(at)
     assert calibration.layout.title.text.startswith(f"Stage {model.recommended_stages_}")
+
+
+def test_a_new_evaluation_run_is_not_shown_the_last_runs_curves(demo_prepared, trained):
+    """The kept evidence is tied to its result object, not to an id a newer result may reuse."""
+    at = open_page(EVALUATION, demo_prepared, trained)
+    at.number_input(key="evaluation_splits").set_value(2)
+    at.button(key="evaluation_run").click().run()
+    first = at.session_state["evaluation_result"]["result"]
+    at.number_input(key="evaluation_splits").set_value(3)
+    at.button(key="evaluation_run").click().run()
+    assert_clean(at)
+    second = at.session_state["evaluation_result"]["result"]
+    assert second is not first
+    drawn = next(t for t in figures(at)[5].data if t.name == "the list")
+    stage = at.slider(key="evaluation_evidence_stage").value
+    rows = second.net_benefit
+    rows = rows[(rows["stage"] == stage) & (rows["method"] == "PSL") & (rows["threshold"] == 0.2)]
+    assert values(drawn.y)[values(drawn.x).index(0.2)] == pytest.approx(rows["value"].mean())

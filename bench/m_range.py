@@ -30,6 +30,7 @@ from bench_datasets import DATASETS, load_dataset  # noqa: E402
 from psl_core import ProbabilisticScoringList  # noqa: E402
 from psl_core.decision import decision_range  # noqa: E402
 from psl_triage.trade_off import m_text  # noqa: E402
+from psl_triage.training import RECOMMEND_FOLDS  # noqa: E402
 
 R_TABLES = Path(os.environ.get("PSL_R_TABLES", "/work/scratch/tables"))
 BREAST = ["age", "meno", "size", "grade", "nodes", "pgr", "er", "hormon"]
@@ -54,7 +55,7 @@ def main():
     print(f"{'table':<16}{'n':>6}{'base':>7}{'k':>4}  {'changes for M in':<18}{'rules out M <':>14}"
           f"{'rules in M >':>13}{'changed M=3':>13}{'changed M=10':>14}")
     for name, X, y in tables():
-        model = ProbabilisticScoringList(random_state=0).fit(X, y)
+        model = ProbabilisticScoringList(recommend_folds=RECOMMEND_FOLDS, random_state=0).fit(X, y)
         found = decision_range(model)
         changes = "never" if found.changes is None else f"[{m_text(found.changes[0])}, {m_text(found.changes[1])})"
         out = "never" if found.rule_out_below is None else m_text(found.rule_out_below)

@@ -5,9 +5,13 @@ each, a list with the current list's settings is learned on the training part an
 stage is measured on the test part (expected entropy, Brier score, AUC, expected loss),
 next to logistic regressions on the same features. The page shows the stagewise mean over
 the splits with a 95 % confidence band (the paper's Figures 3, 4, 6, 8) and the three-way
-view: how many test patients the list decides at each confidence level, and how well. All
-numbers come from :func:`psl_core.evaluation.monte_carlo_cv`; this page reads widgets, runs
-it with a progress bar when asked, and renders, with a CSV download behind every plot.
+view: how many test patients the list decides at each confidence level, and how well; then
+the evidence a researcher reports: decision curves of a chosen stage (the list, the
+baselines, treat all and none, M's threshold, the bedside stop rule's point), the held-out
+calibration hierarchy and curve, and subgroups of the held-out rows (evidence_ui,
+psl_triage.evidence). All numbers come from :func:`psl_core.evaluation.monte_carlo_cv`;
+this page reads widgets, runs it with a progress bar when asked, and renders, with a CSV
+download behind every plot.
 
 Session state read: ``"trained_model"`` (Train: its settings are evaluated),
 ``"trained_metadata"`` (its saved M) and ``"prepared"`` (landing page). Written: ``"evaluation_result"`` (dict: the model and data
@@ -15,7 +19,11 @@ it belongs to, ``"result"``: CVResult), and the widget keys ``"evaluation_splits
 ``"evaluation_test_size"``, ``"evaluation_cost_ratio_v<N>"`` (M, starting at the list's saved
 M; a new list gets a new N: ui.cost_ratio_input, with ``"evaluation_cost_ratio_list"`` and
 ``"evaluation_cost_ratio_version"``), ``"evaluation_confidence"``, ``"evaluation_run"``,
-``"evaluation_rule"``, ``"evaluation_stage"`` and ``"evaluation_download_*"``.
+``"evaluation_rule"``, ``"evaluation_stage"`` and ``"evaluation_download_*"``; the evidence
+sections (evidence_ui): ``"evaluation_evidence_stage"``, ``"evaluation_threshold_range"``,
+``"evaluation_every_stage"``, ``"evaluation_subgroup_column"``, ``"evaluation_subgroup_bands"``,
+``"evaluation_evidence"`` (results kept per result, list and choice) and
+``"evaluation_subgroup_report"`` (the last subgroup table, for the Card page's report).
 """
 
 from __future__ import annotations

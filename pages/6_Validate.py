@@ -14,7 +14,10 @@ widget keys ``"validate_model_choice"`` (with ``"validate_seen_trained"``, ui.li
 ``"validate_rest_missing_<column>"`` (a column coded otherwise than in the list: what each
 value here means in the list's coding, or numbers sorted into the list's bands), ``"validate_outcome"``,
 ``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
-``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"``;
+``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"``; the evidence
+sections (evidence_ui.site_evidence): ``"validate_threshold_range"``,
+``"validate_subgroup_column"``, ``"validate_subgroup_bands"``, ``"validate_evidence"``,
+``"validate_subgroup_report"`` and ``"validate_site_report"`` (for the Card page's report);
 ``"validate_saved"`` (dict: the list it came from, the recalibrated list, its metadata, the
 saved file's message);
 and, when the user chooses to use the recalibrated list, ``"trained_model"``,

@@ -14,7 +14,7 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
 CALIBRATION, INTERVALS, EVALUATION = (
@@ -282,7 +282,7 @@ def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(proje
     with the range of M over which the list decides anything."""
     from psl_triage.text import shown
 
-    demo = train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions())
+    demo = train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(**SETUPS[DEFAULT_SETUP]))
     pages = {
         "Triage": str(PAGES / "2_Triage.py"), "Evaluation": EVALUATION,
     }
@@ -290,12 +290,13 @@ def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(proje
         at = open_page(page, prepared=demo_prepared, trained=demo)
         said = " ".join(shown(element.value) for element in [*at.info, *at.caption])
         assert "Where M matters." in said, name
-        assert "only when M is below" in said and "it can rule nobody out" in said, name
+        assert "decides differently from the base rate alone only when M lies between" in said, name
+        assert "it can rule nobody out" in said, name
     train = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
     train.session_state["trained_model"], train.session_state["trained_metadata"] = demo
     train.switch_page("pages/1_Train.py").run()
     said = " ".join(shown(element.value) for element in train.markdown)
-    assert "**Where M matters.**" in said and "only when M is below" in said and "rule nobody out" in said
+    assert "**Where M matters.**" in said and "only when M lies between" in said and "rule nobody out" in said
 
 
 def test_calibration_page_opens_at_the_recommended_stage(demo_prepared, trained):

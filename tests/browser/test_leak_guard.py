@@ -139,3 +139,49 @@ def test_a_study_export_with_every_proposal_accepted_asks_only_about_predictors(
     assert not asked & NOT_AT_TRIAGE, asked
     assert len(asked & PREDICTORS) >= 2, asked
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
+
+
+def lab_tests(n: int = 3000) -> pd.DataFrame:
+    """A laboratory's test export: a PCR result with three values, the cycle threshold that
+    defines it, subject ids, names, turnaround times, the day of the pandemic and the clinic."""
+    rng = np.random.default_rng(33)
+    age = rng.integers(0, 95, n)
+    drive_thru = rng.integers(0, 2, n)
+    clinic = rng.choice([f"clinic {i}" for i in range(40)], n, p=np.arange(40, 0, -1) / 820)
+    risk = 1 / (1 + np.exp(-(-2.6 + 0.025 * (age - 40) + 1.0 * drive_thru)))
+    result = np.where(rng.random(n) < 0.03, "invalid", np.where(rng.random(n) < risk, "positive", "negative"))
+    return pd.DataFrame({
+        "subject_id": rng.permutation(10 * n)[:n], "first_name": rng.choice([f"name{i}" for i in range(300)], n),
+        "last_name": rng.choice(["stark", "lannister", "tully", "arryn", "tyrell"], n),
+        "gender": rng.choice(["female", "male"], n), "pan_day": rng.integers(1, 100, n), "clinic_name": clinic,
+        "age": age, "drive_thru_ind": drive_thru,
+        "ct_result": np.where(result == "positive", rng.uniform(14, 40, n), 45.0).round(1),
+        "result": result, "col_rec_tat": rng.gamma(2, 1.5, n).round(1),
+    })
+
+
+def test_a_lab_export_asks_nothing_the_result_is_defined_by(app, tmp_path):
+    path = tmp_path / "lab_tests.csv"
+    lab_tests().to_csv(path, index=False)
+    app.open()
+    app.widget("w_source").get_by_text("Upload my own table").click()
+    app.wait_idle()
+    app.upload("w_upload", path)
+    app.assert_no_exception()
+    expect(app.choice_widget("w_outcome").get_by_role("combobox")).to_have_value("result")  # proposed
+    choose_option(app, app.choice_widget("w_positive_multi"), re.compile("^positive"))
+    app.page.keyboard.press("Escape")  # a multiselect stays open after a pick
+    app.wait_idle()
+    expect(app.alerts("warning").filter(has_text=re.compile(r"^ct_result:"))).to_contain_text("possible leak")
+    expect(app.alerts("success").filter(has_text="Ready")).to_be_visible()
+
+    app.wait_quiet()
+    start_training(app, max_stages=6)
+    expect_trained(app)
+    with app.page.expect_download() as download:
+        app.widget("w_train_download").get_by_role("button").click()
+    model = json.loads(download.value.path().read_text(encoding="utf-8"))
+    asked = {stage["feature"] for stage in model["stages"]}
+    assert not asked & {"subject_id", "first_name", "last_name", "pan_day", "ct_result", "col_rec_tat"}, asked
+    assert len(asked & {"gender", "clinic_name", "age", "drive_thru_ind"}) >= 2, asked
+    assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

@@ -34,7 +34,7 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_core.validation import MEASURE_LABELS, MEASURES, recalibrate
-from psl_triage.data import count_classes, guess_positive_class, value_label
+from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
 from psl_triage.modelcard import whole_number
 from psl_triage.store import save_model
 from psl_triage.text import md
@@ -434,6 +434,12 @@ def _coded(series, need, source, info, notes):
     if need.kind == "category":
         known = set(info.get("category_labels") or {}) if isinstance(info.get("category_labels"), dict) else set()
         unseen = sorted(set(texts.dropna()) - known) if known else []
+        if unseen and POOLED_CATEGORY in known:
+            notes.append(
+                f"{source!r} has values not seen at training ({', '.join(unseen[:5])}); they count as "
+                f"{POOLED_CATEGORY!r}, like the rarest values at training."
+            )
+            return texts.where(texts.isna() | texts.isin(known), POOLED_CATEGORY).astype(object)
         if unseen:
             notes.append(
                 f"{source!r} has values not seen at training ({', '.join(unseen[:5])}); they answer "

@@ -230,3 +230,21 @@ def test_numbers_at_the_site_sort_into_the_lists_bands():
     assert coding_mismatches(model, metadata, site, mapping, {"size": sorted_}) == []
     table = site_table(model, metadata, site, mapping, "recur", [1], {"size": sorted_})
     assert table.X["size"].tolist() == list(bands)
+
+
+def test_values_never_seen_count_as_the_pooled_category_when_the_list_pooled_rare_ones():
+    from psl_triage.data import POOLED_CATEGORY, infer_column_types, prepare_training_data
+
+    rng = np.random.default_rng(4)
+    clinics = np.array([f"clinic {i}" for i in range(45)])
+    clinic = rng.choice(clinics, 1500, p=np.r_[np.full(15, 0.06), np.full(30, 0.1 / 30)])
+    rare = ~np.isin(clinic, clinics[:15])
+    frame = pd.DataFrame({"clinic": clinic, "age": rng.integers(20, 90, 1500),
+                          "outcome": (rng.random(1500) < np.where(rare, 0.8, 0.2)).astype(int)})
+    prepared = prepare_training_data(frame, infer_column_types(frame), "outcome", 1)
+    model, metadata = train_list(prepared, "clinics", TrainingOptions(max_stages=2))
+    assert ("clinic", POOLED_CATEGORY) in {(literal.column, literal.category) for literal in model.literals_}
+    site = pd.DataFrame({"clinic": ["clinic 0", "clinic 99", None], "age": [50, 60, 70], "outcome": [0, 1, 1]})
+    table = site_table(model, metadata, site, {"clinic": "clinic", "age": "age"}, "outcome", [1])
+    assert table.X["clinic"].tolist()[:2] == ["clinic 0", POOLED_CATEGORY] and pd.isna(table.X["clinic"].iloc[2])
+    assert any("(clinic 99); they count as 'other (pooled)'" in note for note in table.notes)

@@ -232,7 +232,9 @@ def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
 
     A list trained or loaded on the Train page since the page's last visit becomes the choice;
     otherwise the choice persists across page switches (``"<prefix>_model_choice"``, with
-    ``"<prefix>_seen_trained"``). Without any list the page shows ``empty_hint`` with a link
+    ``"<prefix>_seen_trained"``). A page opened for the first time starts at the list last
+    chosen on any page (``"list_choice"``, with ``"list_choice_trained"``: the Train page's list
+    then), so a list picked on Triage is the one Validate and Card open with. Without any list the page shows ``empty_hint`` with a link
     to Train and stops; a saved file that cannot be used is reported and the page stops.
 
     Returns
@@ -247,15 +249,18 @@ def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
         st.info(empty_hint)
         link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
         st.stop()
+    key = f"{prefix}_model_choice"
     trained = ss.get("trained_model")
     if trained is not None and ss.get(f"{prefix}_seen_trained") is not trained:
-        ss[f"{prefix}_seen_trained"] = trained  # a list trained or loaded since the last visit comes first
-        ss[f"{prefix}_model_choice"] = TRAINED
-    if ss.get(f"{prefix}_model_choice") not in options:
-        ss[f"{prefix}_model_choice"] = next(iter(options))
-    choice = st.selectbox(
-        label, list(options), format_func=options.get, key=f"{prefix}_model_choice", persist_state="session"
-    )
+        # A list trained or loaded since the last visit comes first, unless this is the page's
+        # first visit and another page chose a list since that list was trained.
+        chosen_since = ss.get("list_choice_trained") is trained and ss.get("list_choice") in options
+        ss[key] = ss["list_choice"] if f"{prefix}_seen_trained" not in ss and chosen_since else TRAINED
+        ss[f"{prefix}_seen_trained"] = trained
+    if ss.get(key) not in options:
+        ss[key] = ss.get("list_choice") if ss.get("list_choice") in options else next(iter(options))
+    choice = st.selectbox(label, list(options), format_func=options.get, key=key, persist_state="session")
+    ss.list_choice, ss.list_choice_trained = choice, trained
     try:
         return chosen_list(choice)
     except (OSError, PSLError) as exc:

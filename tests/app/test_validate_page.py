@@ -211,3 +211,17 @@ def test_a_coding_error_until_the_sites_numbers_are_sorted_into_the_lists_bands(
     at.checkbox(key="validate_bands_size").check().run()
     assert not at.exception and not at.error
     assert at.table and any("mapped to the list's coding" in shown(s.value) for s in at.success)
+
+
+def test_the_list_chosen_on_triage_is_the_one_validate_and_card_open_with(project_root, trained, isolated_model_dir):
+    """Issue 26, item 2: the page no longer ignores the list chosen on Triage."""
+    path = str(isolated_model_dir / "validate-page-test-v1.json")
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    at.switch_page("pages/2_Triage.py").run()
+    assert at.selectbox(key="triage_model_choice").value == "trained"
+    at.selectbox(key="triage_model_choice").set_value(path).run()
+    at.switch_page("pages/6_Validate.py").run()
+    assert not at.exception and at.selectbox(key="validate_model_choice").value == path
+    at.switch_page("pages/7_Card.py").run()
+    assert not at.exception and at.selectbox(key="card_model_choice").value == path

@@ -84,10 +84,10 @@ _ID_TOKENS = frozenset({
 _PERSON_NAME_TOKENS = frozenset({"surname", "firstname", "lastname", "forename", "givenname", "vorname", "nachname"})
 _PERSON_NAME_QUALIFIERS = frozenset({"first", "last", "sur", "given", "family", "fake", "full", "middle", "maiden", "patient", "person"})
 _TIME_TOKENS = frozenset({
-    "time", "times", "date", "dates", "datetime", "timestamp", "futime", "followup", "fu", "duration",
+    "time", "times", "date", "dates", "datetime", "timestamp", "futime", "followup", "fu",
     "day", "days", "tat", "dt", "los", "datum", "zeit", "tage",
 })
-_DURATION_UNITS = frozenset({"months", "month", "mo", "mos", "weeks", "wk", "years", "yrs"})
+_DURATION_UNITS = frozenset({"months", "month", "mo", "mos", "weeks", "wk", "years", "yrs", "duration"})
 _SURVIVAL_QUALIFIERS = frozenset({
     "os", "pfs", "dfs", "efs", "rfs", "dss", "css", "ttp", "fu", "followup", "survival", "surv", "death",
     "recurrence", "relapse", "event",
@@ -95,6 +95,7 @@ _SURVIVAL_QUALIFIERS = frozenset({
 _TIME_PREFIXES = ("fu", "rfs", "os", "pfs", "dfs", "efs", "surv", "r", "d", "e", "s", "t", "death", "event", "censor", "obs")
 _BEFORE_BASELINE = frozenset({
     "diag", "diagnosis", "onset", "symptom", "symptoms", "since", "prior", "pain", "history", "ago", "pre",
+    "fever", "illness", "cough",
 })
 """A time with one of these words is measured before triage ("diag.time", "symptom_duration",
 "time since onset"): a finding, not a follow-up time."""
@@ -102,7 +103,7 @@ _YEAR_TOKENS = frozenset({"year", "yr", "yyyy", "jahr"})
 _OUTCOME_TOKENS = frozenset({
     "death", "dead", "died", "deceased", "mortality", "recur", "recurrence", "recurred", "relapse",
     "censor", "censored", "fustat", "vital", "survival", "survived", "progression", "outcome", "etype",
-    "cause", "causes", "tod", "verstorben", "rezidiv", "ursache", "deces",
+    "tod", "todesursache", "verstorben", "rezidiv", "deces",
 })
 _WEAK_OUTCOME_TOKENS = frozenset({"status", "event", "events"})
 """Outcome words only alone or with a survival qualifier ("status", "os_status"), never in

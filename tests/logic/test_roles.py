@@ -223,7 +223,9 @@ def test_a_finding_named_status_is_not_a_second_outcome(name):
 @pytest.mark.parametrize("name, role", [("os_status", "leak"), ("vital_status", "leak"), ("event", "leak"),
                                         ("os_months", "time"), ("pfs.weeks", "time"), ("age_years", "question"),
                                         ("diag.time", "question"), ("symptom_duration", "question"),
-                                        ("state", "question")])
+                                        ("state", "question"), ("fever_days", "question"),
+                                        ("diabetes_duration", "question"), ("fu_duration", "time"),
+                                        ("cause_of_admission", "question"), ("cause_of_death", "leak")])
 def test_survival_names_are_outcomes_or_times(name, role):
     df = study()
     df[name] = np.random.default_rng(10).integers(1, 90, len(df))

@@ -38,7 +38,7 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_core.names import UNREADABLE, clean_name, describe_character, look_alike_pairs, unreadable_character
-from psl_core.serialization import unstorable_name
+from psl_core.serialization import schema, unstorable_name
 
 KINDS = ("numeric", "categorical", "binary", "ignore")
 """The column types a user can choose, in the order the page offers them."""
@@ -856,7 +856,8 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
         if not (ptypes.is_object_dtype(column) or ptypes.is_string_dtype(column)):
             continue
         texts = column.dropna()
-        texts = texts[texts.map(lambda value: isinstance(value, str))]
+        # Longer texts can be no name or category of a saved list (unstorable_name): only shown.
+        texts = texts[texts.map(lambda value: isinstance(value, str) and len(value) <= MAX_NAME_CHARS)]
         distinct = pd.unique(texts)
         cleaned = {value: clean_name(value) for value in distinct}
         changed = {value: new for value, new in cleaned.items() if new != value}
@@ -899,6 +900,8 @@ def _check_readable(frame: pd.DataFrame, filename: str) -> None:
             )
 
 
+MAX_NAME_CHARS = schema()["$defs"]["name"]["maxLength"]
+"""Longest name or category a saved list holds (the model file's schema)."""
 STORABLE_RULE = (
     "a saved list keeps names and values of at most 1,000 characters that do not start with "
     "__, py/ or !!"

@@ -99,7 +99,8 @@ def _good_document():
     return json.loads(model.to_json({"name": "good", "version": 1}))
 
 
-def _changed(document, path, value):
+def with_change(document, path, value):
+    """JSON text of ``document`` with the value at ``path`` (keys and positions) replaced."""
     copy = json.loads(json.dumps(document))
     target = copy
     for key in path[:-1]:
@@ -116,14 +117,14 @@ def write_model_folder(folder: Path) -> dict[str, str]:
     contradicting = json.loads(json.dumps(document))
     contradicting["calibration"][-1]["probabilities"] = [0.999] * len(contradicting["calibration"][-1]["totals"])
     files = {
-        "surrogate-name-v1.json": _changed(document, ["metadata", "name"], "\ud800"),
-        "many-keys-v1.json": _changed(document, ["metadata", "blob"],
+        "surrogate-name-v1.json": with_change(document, ["metadata", "name"], "\ud800"),
+        "many-keys-v1.json": with_change(document, ["metadata", "blob"],
                                       {f"k{i}": {f"j{j}": j for j in range(7)} for i in range(7000)}),
-        "look-alike-classes-v1.json": _changed(document, ["classes"], ["well", "w\u0435ll"]),
+        "look-alike-classes-v1.json": with_change(document, ["classes"], ["well", "w\u0435ll"]),
         "contradicting-v1.json": json.dumps(contradicting),
         "deep-v1.json": "[" * 100_000 + "]" * 100_000,
-        "code-key-v1.json": _changed(document, ["metadata", "__proto__"], {"polluted": True}),
-        "markdown-name-v1.json": _changed(document, ["metadata", "name"], MARKDOWN),
+        "code-key-v1.json": with_change(document, ["metadata", "__proto__"], {"polluted": True}),
+        "markdown-name-v1.json": with_change(document, ["metadata", "name"], MARKDOWN),
         "not-json-v1.json": "{ not json",
     }
     for name, text in files.items():

@@ -15,13 +15,9 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hostile_corpus import hostile_tables, write_model_folder  # noqa: E402
-
-BOUND_KB = 2**20  # 1 GB in the kB of /proc/<pid>/status
-
-
-def peak_rss_kb(pid: int) -> int:
-    return int(re.search(r"^VmHWM:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text(), re.M)[1])
+from test_upload_memory import BOUND_KB, peak_rss_kb  # noqa: E402
 
 
 def test_the_hostile_corpus_keeps_the_server_up_and_under_1_gb(own_app, tmp_path):

@@ -6,6 +6,7 @@ its table and its intervals are built without error.
 """
 
 import json
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -24,6 +25,8 @@ from psl_triage.questions import build_questions
 from psl_triage.training import list_table, readable_columns
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from hostile_corpus import with_change  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -81,13 +84,6 @@ def test_a_saved_file_satisfies_the_schema(document):
     jsonschema.validate(document, schema())
 
 
-def with_change(document, path, value):
-    copy = json.loads(json.dumps(document))
-    target = copy
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
-    return json.dumps(copy)
 
 
 DEEP = "[" * 100_000 + "]" * 100_000

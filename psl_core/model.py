@@ -816,7 +816,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         """Simultaneous interval of every reachable total of a stage (eqs. 10–13).
 
         ``confidence`` may also be an array of L levels; lower and upper then have shape
-        (L, |Sigma_k|).
+        (L, |Sigma_k|). A stage whose probabilities were shrunk toward the base rate
+        (``shrinkage_`` < 1) gets the interval of that same shrunk estimate: the mix
+        (1 - s) prior band + s band (:func:`psl_core.intervals.shrunk_band`), so the point
+        lies inside its interval as far as the unshrunk point lay in the unshrunk one.
 
         Returns
         -------

@@ -9,6 +9,8 @@ choice, so a rerun for another widget does not redo a bootstrap.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -106,32 +108,47 @@ def calibration_section(prefix: str, hierarchy: pd.DataFrame, curve: pd.DataFram
     )
 
 
-def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, sources: tuple, owner=None,
-                     where: str = "", key=None) -> pd.DataFrame | None:
+@dataclass(frozen=True)
+class Patients:
+    """The patients a subgroup table is computed on (see :func:`subgroup_section`)."""
+
+    frame: pd.DataFrame  # the columns a group may come from, one row per patient
+    y: np.ndarray
+    p: np.ndarray
+    sources: tuple  # the objects y and p come from, for kept()
+    key: object  # what else sets them (a stage)
+    where: str  # which patients, in words (for the report)
+    note: str = ""  # shown above the table
+
+
+def subgroup_section(prefix: str, columns, patients, cost_ratio: float, owner=None) -> pd.DataFrame | None:
     """Choose a column (bands of a numeric one), then every measure per group.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        The columns a group may be chosen from, one row per patient of ``y`` and ``p``.
-    sources, key
-        The objects the patients and risks come from, and what else sets them (a stage),
-        for keeping the result (:func:`kept`).
-    owner, where
-        The list the groups judge and which patients they are: the last table shown is kept
-        in ``st.session_state[<prefix>_subgroup_report]`` for the Card page's report.
+    columns : list of str
+        The columns a group may be chosen from.
+    patients : callable
+        ``patients()`` returns :class:`Patients`; called only once a column is chosen (it
+        may fit a list).
+    owner
+        The list the groups judge: the last table shown is kept in
+        ``st.session_state[<prefix>_subgroup_report]`` with it, for the Card page's report.
 
     Returns
     -------
     The subgroup table shown (None when no column is chosen).
     """
-    columns = [str(c) for c in frame.columns]
-    column = st.selectbox("Compare groups of patients by", columns, index=None,
+    column = st.selectbox("Compare groups of patients by", [str(c) for c in columns], index=None,
                           placeholder="Choose a column (sex, age, site…)", key=f"{prefix}_subgroup_column")
     if column is None:
         st.caption("Choose a column to see every measure within its groups.")
         return None
-    values = frame[frame.columns[columns.index(column)]]
+    chosen = patients()
+    if chosen.note:
+        st.caption(chosen.note)
+    frame = chosen.frame
+    values = frame[frame.columns[[str(c) for c in frame.columns].index(column)]]
     bands = NUMERIC_BANDS
     if values.dtype.kind in "biuf" and values.nunique() > NUMERIC_BANDS:
         bands = st.number_input("Bands of equal size", 2, 6, NUMERIC_BANDS, key=f"{prefix}_subgroup_bands")
@@ -140,8 +157,8 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
     if crowded:
         st.info(crowded)
         return None
-    table = kept(prefix, sources, ("subgroups", key, column, int(bands)),
-                 lambda: subgroup_measures(y, p, labels.to_numpy(), decision_threshold(cost_ratio)))
+    table = kept(prefix, chosen.sources, ("subgroups", chosen.key, column, int(bands)),
+                 lambda: subgroup_measures(chosen.y, chosen.p, labels.to_numpy(), decision_threshold(cost_ratio)))
     for sentence in subgroup_sentences(table, column):
         st.markdown(f"- {sentence}")
     with st.container(key=f"{prefix}_subgroups"):
@@ -154,7 +171,7 @@ def subgroup_section(prefix: str, frame: pd.DataFrame, y, p, cost_ratio: float, 
         f"better of treating all or none of {md(column)}'s group."
     )
     csv_download(table.reset_index(), "subgroups", f"{prefix}_download_subgroups")
-    st.session_state[f"{prefix}_subgroup_report"] = (owner, where, column, table)
+    st.session_state[f"{prefix}_subgroup_report"] = (owner, chosen.where, column, table)
     return table
 
 
@@ -217,5 +234,5 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     )
 
     st.subheader("Subgroups")
-    subgroup_section(prefix, frame.loc[table.X.index[rows]], report.y, report.p, cost_ratio, sources, owner=model,
-                     where=where)
+    subgroup_section(prefix, frame.columns, lambda: Patients(frame.loc[table.X.index[rows]], report.y, report.p,
+                                                             sources, report.stage, where), cost_ratio, owner=model)

@@ -33,7 +33,14 @@ import time
 import streamlit as st
 from sklearn.base import clone
 
-from evidence_ui import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
+from evidence_ui import (
+    Patients,
+    calibration_section,
+    decision_curve_section,
+    kept,
+    subgroup_section,
+    threshold_range,
+)
 from psl_core.costs import default_change_value
 from psl_core.evaluation import (
     FIXED_STAGE,
@@ -246,15 +253,22 @@ st.markdown(
     "The same measures within groups of patients, on the held-out patients of one split "
     "(the Calibration page's): a list calibrated overall may not be for every group."
 )
-with shown_errors("judging the subgroups"):
+raw = ss.get("raw_df")
+usable_raw = raw is not None and prepared.X.index.isin(raw.index).all()
+
+
+def held_out_patients() -> Patients:
+    """The held-out rows of one split (the Calibration page's) at the evidence stage."""
     held = kept("evaluation", (model, prepared), "held_out",
                 lambda: held_out_rows(model, ss.get("trained_metadata"), prepared.X, prepared.y))
-    st.caption(held.description)
-    subgroup_stage = min(evidence_stage, held.model.n_stages_ - 1)
-    p_held = held.model.stagewise_intervals(held.X_test)[:, subgroup_stage, 1]
-    raw = ss.get("raw_df")
-    groups_frame = (raw.loc[held.X_test.index] if raw is not None and held.X_test.index.isin(raw.index).all()
-                    else held.X_test)
-    subgroup_section("evaluation", groups_frame, held.y_test, p_held, settings["cost_ratio"],
-                     (held,), owner=model, key=subgroup_stage,
-                     where=f"{len(held.y_test)} held-out patients at {subgroup_stage} questions")
+    stage = min(evidence_stage, held.model.n_stages_ - 1)
+    return Patients(
+        raw.loc[held.X_test.index] if usable_raw else held.X_test, held.y_test,
+        held.model.stagewise_intervals(held.X_test)[:, stage, 1], (held,), stage,
+        f"{len(held.y_test)} held-out patients at {stage} questions", held.description,
+    )
+
+
+with shown_errors("judging the subgroups"):
+    subgroup_section("evaluation", raw.columns if usable_raw else prepared.X.columns, held_out_patients,
+                     settings["cost_ratio"], owner=model)

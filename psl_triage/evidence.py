@@ -165,7 +165,8 @@ def counted_adequacy(n, events, counted, max_feature_uses=2, c_statistic=None):
     sentences = [
         f"**{parameters} candidate parameters**: {kinds}. A binary column counts 1, a categorical "
         f"one 1 per category but one, a numeric one 2 per use the search allows (its cut point is "
-        f"searched on the data: {max_feature_uses} use{'s' if max_feature_uses != 1 else ''}).",
+        f"searched on the data: {max_feature_uses} use{'s' if max_feature_uses != 1 else ''}). Stages are "
+        "not counted apart: each question the list asks is one of these candidates.",
         f"With {n} rows, {events} events (prevalence {prevalence:.1%}) and {anticipated} "
         f"(Cox–Snell R² {size.cox_snell:.3f}), Riley's criteria ask for at least **{size.minimum} rows** "
         f"({size.events:.0f} events, {size.events_per_parameter:.1f} events per candidate parameter).",

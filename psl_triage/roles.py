@@ -74,6 +74,10 @@ SEQUENCE_CORRELATION = 0.99
 """Whole numbers, different in every row, whose rank correlation with the row order is at least
 this are a running number (an identifier), not a measurement."""
 
+MANY_IDS = 50
+"""A column named like an identifier with more different values than this is one even when each
+value repeats (a patient's many tests); with fewer it may be a code for a site or a ward."""
+
 MIN_ROWS_PER_HALF = 10
 """Each half needs this many rows of either class before a held-out rule is trusted."""
 
@@ -204,7 +208,7 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
     numbers = _numbers(present)
     whole = numbers is not None and bool((numbers == np.round(numbers)).all())
     id_name = next((token for token in tokens if token in _ID_TOKENS), None)
-    if id_name and distinct > 2 and distinct >= 0.5 * len(present) and (whole or numbers is None):
+    if id_name and distinct > 2 and (distinct >= 0.5 * len(present) or distinct > MANY_IDS) and (whole or numbers is None):
         return Role(
             "identifier",
             f"Named {id_name!r}, with {distinct} different values in {len(present)} rows.",

@@ -230,3 +230,12 @@ def test_survival_names_are_outcomes_or_times(name, role):
     df = study()
     df[name] = np.random.default_rng(10).integers(1, 90, len(df))
     assert roles_of(df)[name].role == role
+
+
+def test_a_patient_id_repeated_over_many_tests_is_still_an_identifier_but_a_site_code_is_not():
+    df = study(1200)
+    rng = np.random.default_rng(13)
+    df["subject_id"] = rng.integers(1, 200, len(df))  # 6 tests per patient
+    df["site_id"] = rng.integers(1, 6, len(df))
+    roles = roles_of(df)
+    assert roles["subject_id"].role == "identifier" and roles["site_id"].role == "question"

@@ -2,8 +2,11 @@
 
 For the current list (from Train) on the prepared data (from the landing page): the paper's
 Figure 1 (outcome against total score with isotonic, beta and sigmoid calibration), a reliability
-diagram with the expected calibration error, the Brier score split into calibration and
-refinement loss for every stage, and the ROC curve with its convex hull. All numbers come
+diagram with the expected calibration error, the calibration hierarchy (O/E, intercept and
+slope with intervals, a flexible calibration curve with its bootstrap band beside every
+total's observed rate, ICI, E50, E90, Emax; evidence_ui.calibration_section), the Brier score
+split into calibration and refinement loss for every stage, and the ROC curve with its
+convex hull. All numbers come
 from :mod:`psl_core.evaluation` and :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders, with a CSV download of the numbers behind every plot.
 
@@ -11,18 +14,31 @@ Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"p
 (landing page). Written: ``"calibration_held_out"`` ((model, prepared, HeldOut): the
 train/test rows, recovered or refitted once per list and data) and the widget keys
 ``"calibration_rows"``, ``"calibration_stage"``, ``"calibration_bins"`` and
-``"calibration_download_*"``.
+``"calibration_download_*"``; ``"calibration_evidence"`` keeps the flexible curve per list,
+rows and stage.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
+from evidence_ui import calibration_section, kept
+from psl_core.calibration_measures import flexible_calibration, intercept_and_slope, observed_expected
 from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
+from psl_core.validation import stage_totals
 from psl_triage.card import card_stage
+from psl_triage.evidence import hierarchy_table
 from psl_triage.held_out import held_out_rows
-from psl_triage.plots import brier_figure, calibration_figure, reliability_figure, roc_figure
+from psl_triage.plots import (
+    brier_figure,
+    calibration_curve_table,
+    calibration_figure,
+    reliability_figure,
+    roc_figure,
+    total_points_table,
+)
 from ui import class_names, csv_download, required_data, required_list, shown_errors
 
 ROWS = {"test": "Held-out test rows", "train": "Training rows"}
@@ -102,6 +118,26 @@ with shown_errors("drawing the reliability diagram"):
     st.metric("Expected calibration error", f"{expected_calibration_error(table):.3f}")
     st.plotly_chart(figure, key="calibration_reliability")
     csv_download(table, f"reliability_stage_{stage}", "calibration_download_reliability")
+
+st.header("Calibration hierarchy: mean, weak and moderate")
+st.markdown(
+    "O/E (observed over expected events), the calibration intercept and slope with their 95 % "
+    "intervals, and a flexible calibration curve with a band that holds the whole true curve "
+    "with 95 % confidence, beside the observed rate of every total with its Clopper–Pearson interval."
+)
+with shown_errors("fitting the flexible calibration curve"):
+    if y.min() == y.max() or np.ptp(p) == 0:
+        st.info("These rows have one outcome only, or one risk for everyone at this stage: there is no curve to fit.")
+    else:
+        flexible = kept("calibration", (fitted, X), ("flexible", rows, stage), lambda: flexible_calibration(y, p))
+        numbers = {"observed_expected": observed_expected(y, p), **intercept_and_slope(y, p), **flexible.summary}
+        totals, _ = stage_totals(fitted, X, stage)
+        calibration_section(
+            "calibration", hierarchy_table(numbers), calibration_curve_table(flexible),
+            total_points_table(totals[:, stage], y, p),
+            band_words=f"The band: {flexible.n_boot} bootstrap resamples of these rows (sup-t); ICI, E50, E90 "
+                       "and Emax have bootstrap intervals.",
+        )
 
 st.header("Brier score: calibration and refinement")
 st.markdown(

@@ -85,7 +85,10 @@ def test_calibration_page_shows_its_four_plots_on_held_out_rows(demo_prepared, t
     at = open_page(CALIBRATION, demo_prepared, trained)
     assert_clean(at)
     assert "99 test rows the Train page held out" in at.caption[0].value
-    calibration, reliability, brier, roc = figures(at)
+    calibration, reliability, flexible, brier, roc = figures(at)
+    assert {"flexible calibration curve", "95% band of the curve",
+            "observed rate per total (Clopper–Pearson 95%)"} <= trace_names(flexible)
+    assert any("Measure" in d.value.columns and d.value["Measure"].str.startswith("ICI").any() for d in at.dataframe)
     shown = trace_names(calibration)
     # The classes as the Data page names them (the demo's "heart disease" / "no heart disease").
     assert {"isotonic calibration", "beta calibration", "heart disease cases", "no heart disease cases"} <= shown
@@ -96,7 +99,7 @@ def test_calibration_page_shows_its_four_plots_on_held_out_rows(demo_prepared, t
     # The held-out rows are plotted: 99 dots at the recommended stage.
     dots = sum(len(values(t.x)) for t in calibration.data if t.name in ("heart disease cases", "no heart disease cases"))
     assert dots == 99
-    assert len(at.get("download_button")) == 4
+    assert len(at.get("download_button")) == 6
     assert [m.label for m in at.metric] == ["Expected calibration error", "AUC (area under the ROC curve)"]
 
 

@@ -362,7 +362,11 @@ def column_table(df: pd.DataFrame, features: list, meta: DatasetMeta) -> pd.Data
            tuple(meta.columns.items()), tuple(ss.get("column_roles", {}).items()))
     kept = ss.get("column_table")
     if kept is None or kept[0] != key:
-        summary = column_summary(df[features], ss.column_types, meta.columns, ss.flagged_columns)
+        evidence = {  # the table has a role column: its reasons need not repeat the role
+            name: ss.column_roles[name].evidence if name in ss.column_roles else text
+            for name, text in ss.flagged_columns.items()
+        }
+        summary = column_summary(df[features], ss.column_types, meta.columns, evidence)
         summary.insert(2, "role", role_labels(features, ss.column_roles, ss.column_types))
         ss.column_table = kept = (key, summary)
     return kept[1]
@@ -560,10 +564,10 @@ if out:
         "known at triage, before the outcome, put it back."
     )
 for name in out:
-    text, button = st.columns([6, 1], vertical_alignment="center")
+    text, button = st.columns([5, 1], vertical_alignment="center")
     text.warning(f"**{md(name)}**: {md(ss.flagged_columns[name])}")
     button.button(
-        "Use as a question", key=choice_key("w_put_back", outcome, name), on_click=put_back, args=(name,),
+        "Put back", key=choice_key("w_put_back", outcome, name), on_click=put_back, args=(name,),
         help=f"Use {md(name)} as a question after all",
     )
 

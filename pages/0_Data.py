@@ -368,6 +368,7 @@ def column_table(df: pd.DataFrame, features: list, meta: DatasetMeta) -> pd.Data
         }
         summary = column_summary(df[features], ss.column_types, meta.columns, evidence)
         summary.insert(2, "role", role_labels(features, ss.column_roles, ss.column_types))
+        summary.insert(2, "unit", [meta.columns[name].unit if name in meta.columns else "" for name in features])
         ss.column_table = kept = (key, summary)
     return kept[1]
 

@@ -391,7 +391,8 @@ def test_a_clinical_label_and_unit_reach_the_prepared_columns_and_the_list(app):
     app.text_input(key=choice_key(app, "w_unit", "nodes")).input(" count ").run()
     info = app.session_state["prepared"].columns["nodes"]
     assert (info.label, info.unit, info.display_name) == ("Positive lymph nodes", "count", "Positive lymph nodes (count)")
-    assert app.dataframe[1].value.set_index("column").loc["nodes", "label"] == "Positive lymph nodes"
+    assert app.dataframe[1].value.set_index("column").loc["nodes", ["label", "unit"]].tolist() == [
+        "Positive lymph nodes", "count"]
     assert app.session_state["prepared"].columns["age"].label == "age"
     app.text_input(key=choice_key(app, "w_label", "nodes")).input("").run()  # blank: the column name again
     assert app.session_state["prepared"].columns["nodes"].display_name == "nodes (count)"

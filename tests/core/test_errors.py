@@ -90,7 +90,7 @@ def test_prediction_input_is_checked():
     with pytest.raises(DataError, match="expecting 2 features as input. Pass X with the same columns"):
         psl.predict_proba(np.zeros((2, 3)))
     with pytest.raises(DataError, match="missing values"):
-        psl.predict_proba(np.array([[np.nan, 1.0]]))
+        ProbabilisticScoringList(min_support=1, missing="error").fit(X, Y).predict_proba(np.array([[np.nan, 1.0]]))
     with pytest.raises(PSLError, match="stage must lie in 0..2"):
         psl.predict_proba(X, stage=5)
     with pytest.raises(PSLError, match="confidence must lie strictly between 0 and 1"):

@@ -2,7 +2,8 @@
 
 A list well calibrated overall may not be for one group. :func:`subgroup_measures` gives,
 per group: its size and events, O/E, the calibration intercept and slope (Wald
-intervals, :mod:`psl_core.calibration_measures`), the C-statistic (Newcombe's standard
+intervals, :mod:`psl_core.calibration_measures`), the ICI of its flexible calibration
+curve (no interval), the C-statistic (Newcombe's standard
 error, :func:`psl_core.sample_size.c_statistic_se`) and the net benefit at the decision
 threshold (percentile bootstrap interval). A group with fewer than ``min_rows`` rows or
 fewer than ``min_events`` patients of either outcome is marked too small and carries no
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from .calibration_measures import intercept_and_slope, observed_expected
+from .calibration_measures import calibration_errors, intercept_and_slope, observed_expected
 from .decision_curve import _net_benefit, check_thresholds, treat_all_net_benefit
 from .errors import DataError
 from .evaluation import _auc_from_counts, _probabilities, _score_counts, labels01
@@ -27,7 +28,7 @@ from .sample_size import c_statistic_se
 MIN_GROUP_ROWS = 30
 MIN_GROUP_EVENTS = 5
 ALL_PATIENTS = "All patients"
-SUBGROUP_MEASURES = ("observed_expected", "intercept", "slope", "c_statistic", "net_benefit")
+SUBGROUP_MEASURES = ("observed_expected", "intercept", "slope", "ici", "c_statistic", "net_benefit")
 
 
 def _c_statistic(y, p, z):
@@ -61,10 +62,12 @@ def group_measures(y, p, threshold, confidence=0.95, n_boot=200, seed=0):
     threshold = float(check_thresholds(threshold)[0])
     z = norm.ppf(0.5 + confidence / 2)
     weak = intercept_and_slope(y, p, confidence)
+    ici = float(calibration_errors(y, p)[0])
     return {
         "observed_expected": observed_expected(y, p, confidence),
         "intercept": weak["intercept"],
         "slope": weak["slope"],
+        "ici": (ici, np.nan, np.nan),  # no interval here: it would cost a bootstrap of spline fits per group
         "c_statistic": _c_statistic(y, p, z),
         "net_benefit": _net_benefit_interval(y, p, threshold, confidence, n_boot, np.random.default_rng(seed)),
     }

@@ -66,6 +66,7 @@ SUBGROUP_WORDS = {
     "observed_expected": "O/E",
     "intercept": "calibration intercept",
     "slope": "calibration slope",
+    "ici": "ICI",
     "c_statistic": "C-statistic",
     "net_benefit": "net benefit",
 }

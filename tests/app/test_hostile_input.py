@@ -88,14 +88,18 @@ HOSTILE_FRAGMENTS = ("![pixel]", "[click](", "[run](", "](http", "javascript:", 
                      ":material/warning:")
 
 
-def assert_nothing_unescaped(at):
-    """No hostile fragment is left as Markdown; the hostile text is shown (escaped) somewhere."""
-    texts = markdown_texts(at)
-    for text in texts:
+def assert_no_markdown_left(at):
+    """No hostile fragment is left as Markdown anywhere on the page."""
+    for text in markdown_texts(at):
         unescaped = re.sub(r"\\.", "", text)  # what Markdown still reads as syntax
         for fragment in HOSTILE_FRAGMENTS:
             assert fragment not in unescaped, (fragment, text)
-    assert any(HOSTILE["image"] in shown(text) for text in texts)
+
+
+def assert_nothing_unescaped(at):
+    """No hostile fragment is left as Markdown; the hostile text is shown (escaped) somewhere."""
+    assert_no_markdown_left(at)
+    assert any(HOSTILE["image"] in shown(text) for text in markdown_texts(at))
 
 
 @pytest.fixture()
@@ -122,11 +126,13 @@ def test_triage_lists_the_good_lists_and_asks_every_hostile_question(hostile_sto
     answer_every_question(at)
 
 
-def answer_every_question(at):
-    """Answers "unknown" until the list stops, checking every view on the way."""
+def answer_every_question(at, check=None):
+    """Answers "unknown" until the list stops, checking every view on the way (``check``,
+    by default :func:`assert_nothing_unescaped`)."""
+    check = check or assert_nothing_unescaped
     assert not at.exception
     for _ in range(20):
-        assert_nothing_unescaped(at)
+        check(at)
         if not at.get("form"):
             if "triage_continue" not in [button.key for button in at.button]:
                 break
@@ -141,7 +147,7 @@ def answer_every_question(at):
         at.button(key="triage_next").click().run()
         assert not at.exception
     assert at.table and not at.get("form")
-    assert_nothing_unescaped(at)
+    check(at)
 
 
 def test_a_model_files_cost_unit_is_shown_as_text_on_triage(tmp_path, monkeypatch):

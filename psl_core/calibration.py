@@ -137,7 +137,7 @@ def reachable_totals(scores):
     return np.array(sorted(reachable), dtype=np.int64)
 
 
-def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK):
+def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK, sample_weight=None):
     """Counts and calibrated probability of every reachable total of one stage.
 
     Parameters
@@ -150,19 +150,50 @@ def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK):
     method : {"isotonic", "beta", "sigmoid"}
     shrink : (strength, rate), optional
         Pseudo-counts toward a prior rate (see :func:`psl_core.kernels._shrunk`).
+    sample_weight : ndarray of shape (n,) or None
+        Row weights (None: 1 each). The probabilities are calibrated on the weighted
+        counts; the counts returned are effective ones (:func:`effective_counts`).
 
     Returns
     -------
     probabilities, positives, negatives : ndarrays of shape (m,)
         The counts are the raw ones (the intervals use them), not the shrunk ones.
     """
-    positives, negatives = stage_counts(row_totals, y, reachable)
+    positives, negatives = stage_counts(row_totals, y, reachable, sample_weight)
     probabilities = calibrated_probabilities(reachable, positives, negatives, method, shrink=shrink)
+    if sample_weight is not None:
+        positives, negatives = effective_counts(row_totals, y, reachable, sample_weight)
     return probabilities, positives.astype(np.int64), negatives.astype(np.int64)
 
 
-def stage_counts(row_totals, y, reachable):
-    """Positive and negative rows per reachable total of one stage.
+def effective_counts(row_totals, y, reachable, sample_weight):
+    """Integer class counts per total that carry the information of weighted rows.
+
+    Per total: Kish's effective sample size n_eff = (sum w)^2 / sum w^2, floored, split
+    by the weighted rate of positives (rounded). With unit weights these are the row
+    counts. Clopper-Pearson intervals of these counts are the "effective-n" intervals
+    of a weighted rate (the intervals of a list learned with inverse-probability-of-
+    censoring weights, :mod:`psl_core.survival`, whose coverage
+    ``tests/core/test_survival.py`` simulates).
+
+    Returns
+    -------
+    positives, negatives : ndarrays of int, shape (m,)
+    """
+    weight = np.asarray(sample_weight, dtype=float)
+    index = np.searchsorted(reachable, row_totals)
+    total = np.bincount(index, weights=weight, minlength=len(reachable))
+    squares = np.bincount(index, weights=weight**2, minlength=len(reachable))
+    positive = np.bincount(index, weights=weight * y, minlength=len(reachable))
+    has = squares > 0
+    n_eff = np.floor(np.divide(total**2, squares, out=np.zeros_like(total), where=has) + 1e-9)
+    rate = np.divide(positive, total, out=np.zeros_like(total), where=has)
+    positives = np.rint(rate * n_eff)
+    return positives.astype(np.int64), (n_eff - positives).astype(np.int64)
+
+
+def stage_counts(row_totals, y, reachable, sample_weight=None):
+    """Positive and negative rows (or their weights) per reachable total of one stage.
 
     Parameters
     ----------
@@ -170,11 +201,14 @@ def stage_counts(row_totals, y, reachable):
     y : ndarray of 0/1, shape (n,)
     reachable : ndarray of int, shape (m,)
         Sigma_k, sorted; every row's total is one of them.
+    sample_weight : ndarray of shape (n,) or None
+        Row weights (None: each row counts 1).
 
     Returns
     -------
     positives, negatives : ndarrays of float, shape (m,)
     """
     index = np.searchsorted(reachable, row_totals)
-    positives = np.bincount(index, weights=y, minlength=len(reachable))
-    return positives, np.bincount(index, minlength=len(reachable)) - positives
+    weight = np.ones(len(index)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    positives = np.bincount(index, weights=weight * y, minlength=len(reachable))
+    return positives, np.bincount(index, weights=weight, minlength=len(reachable)) - positives

@@ -596,14 +596,17 @@ def _sigmoid_held_out(fold_pos, fold_neg, all_pos, all_neg, lo_slot, hi_slot, sh
 
 
 @njit(cache=True)
-def _low_counts(start, positions, p, low):
-    """``low[code]``: rows of each code among the first p of a feature's sorted order.
+def _low_counts(start, positions, weight_below, p, low):
+    """``low[code]``: weight of the rows of each code among the first p of a feature's
+    sorted order (``weight_below[j]`` is the weight of ``positions[:j]``; with unit
+    weights ``j`` itself, and ``low`` counts rows).
 
     Depends on the cut only, not on the score, so :func:`_search_feature` computes it
     once per cut and shares it between the tracks.
     """
     for code in range(low.shape[0]):
-        low[code] = _count_below(start, positions, code, p)
+        first = start[code]
+        low[code] = weight_below[first + _count_below(start, positions, code, p)] - weight_below[first]
 
 
 @njit(cache=True)
@@ -745,7 +748,7 @@ def _candidate_value(
 
 @njit(cache=True)
 def _cut_value(
-    c, column, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows, low_cut, t, scores,
+    c, column, memo, touched, n_touched, problem, start, positions, weight_below, cut_positions, allowed, lows, low_cut, t, scores,
     negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, warm, criterion,
     fold_pos, fold_neg, pos, neg, q,
 ):
@@ -768,7 +771,7 @@ def _cut_value(
     if problem == LABELS:
         row = c % lows.shape[0]
         if low_cut[row] != c:
-            _low_counts(start, positions, cut_positions[c], lows[row])
+            _low_counts(start, positions, weight_below, cut_positions[c], lows[row])
             low_cut[row] = c
     _candidate_value(
         problem, start, positions, cut_positions[c], lows[row], scores[t], negated[t],
@@ -780,7 +783,7 @@ def _cut_value(
 
 @njit(cache=True)
 def _bisect(
-    column, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions, cut_positions,
+    column, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions, weight_below, cut_positions,
     allowed, lows, low_cut, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink,
     warm, criterion, fold_pos, fold_neg, pos, neg, q,
 ):
@@ -799,7 +802,7 @@ def _bisect(
             else:
                 grid[i] = lo + int(np.floor(i * (hi - lo) / (points - 1) + 0.5))
             values[i], n_touched = _cut_value(
-                grid[i], column, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows,
+                grid[i], column, memo, touched, n_touched, problem, start, positions, weight_below, cut_positions, allowed, lows,
                 low_cut, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
                 method, shrink, warm, criterion, fold_pos, fold_neg, pos, neg, q,
             )
@@ -841,7 +844,7 @@ def _bisect(
 
 @njit(cache=True)
 def _search_feature(
-    problem, start, positions, cut_positions, allowed, group_int, group_float, scores, negated,
+    problem, start, positions, weight_below, cut_positions, allowed, group_int, group_float, scores, negated,
     size, reach_lo_slot, reach_hi_slot, method, shrink, criterion, brute,
 ):
     """Best cut of one feature for every track (score, polarity).
@@ -849,7 +852,8 @@ def _search_feature(
     ``start``/``positions`` are the feature's count buckets (:func:`_code_buckets` for
     labelled rows, :meth:`PairEvaluator.search` for pairs); ``group_int``/``group_float``
     describe the current groups (slots and counts for labels, differences and sizes
-    for pairs).
+    for pairs). ``weight_below[j]`` is the weight of the rows at ``positions[:j]``
+    (labelled rows only; ``arange`` for unit weights, see :func:`_low_counts`).
 
     ``brute`` evaluates every cut. Otherwise, for the cross-validated criteria, the two
     outer cuts are evaluated first: for a numeric feature they make the literal constant
@@ -922,14 +926,14 @@ def _search_feature(
         if nested:
             best_cut[t], _, n_touched = _bisect(
                 2 * n_folds, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
-                positions, cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float,
+                positions, weight_below, cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float,
                 reach_lo_slot, reach_hi_slot, method, shrink, warm, criterion, fold_pos, fold_neg, pos, neg, q,
             )
             loss = 0.0
             for f in range(n_folds):
                 cut, _, n_touched = _bisect(
                     f, 0, n_cuts - 1, points, n_touched, grid, values, memo, touched, problem, start,
-                    positions, cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float,
+                    positions, weight_below, cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float,
                     reach_lo_slot, reach_hi_slot, method, shrink, warm, criterion, fold_pos, fold_neg, pos, neg, q,
                 )
                 loss += memo[cut, n_folds + f]
@@ -940,14 +944,14 @@ def _search_feature(
             if outer:
                 for c in (lo, hi):
                     _, n_touched = _cut_value(
-                        c, 0, memo, touched, n_touched, problem, start, positions, cut_positions, allowed, lows,
+                        c, 0, memo, touched, n_touched, problem, start, positions, weight_below, cut_positions, allowed, lows,
                         low_cut, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot,
                         method, shrink, warm, criterion, fold_pos, fold_neg, pos, neg, q,
                     )
                 lo += 1
                 hi -= 1
             best_cut[t], best_value[t], n_touched = _bisect(
-                0, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions,
+                0, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions, weight_below,
                 cut_positions, allowed, lows, low_cut, t, scores, negated, group_int, group_float, reach_lo_slot,
                 reach_hi_slot, method, shrink, warm, criterion, fold_pos, fold_neg, pos, neg, q,
             )

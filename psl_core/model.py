@@ -9,7 +9,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.utils import _safe_indexing
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    _num_samples,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
 
 from . import serialization
 from .binarization import CATEGORY, CandidateFeature, candidate_feature, candidate_features, read_columns
@@ -29,6 +35,7 @@ from .search import (
     stage_options,
 )
 from .stopping import reference_stages, transition_counts
+from .survival import check_horizon, horizon_summary, ipcw_targets, read_survival
 
 _CHOICES = {
     "calibration": tuple(CALIBRATION_CODES),
@@ -234,6 +241,15 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ones before); the search continues after them.
     forbidden : sequence of columns or None, default=None
         Columns the list never asks (e.g. not available at triage).
+    horizon : float > 0 or None, default=None
+        With a horizon tau the outcome is time to event: ``fit`` takes ``y`` as a
+        structured array of (event, time) as scikit-survival's
+        (:func:`psl_core.survival.survival_outcome`), and the list predicts the risk of
+        the event within tau (in the unit of the times), censoring respected by
+        inverse-probability-of-censoring weights (:mod:`psl_core.survival`): patients
+        censored before tau drop out, the others are weighted, and the search, the
+        calibration and the internal cross-validation use those weights. The classes
+        are then 0 (no event by tau) and 1 (event by tau). None: a yes/no outcome.
 
     Attributes
     ----------
@@ -285,6 +301,10 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         whose list reached it, and its standard error (the fold lists' own estimates,
         before any shrinkage). NaN at a stage that no fold's list reached (no standard
         error with fewer than two); None without ``recommend_folds``.
+    horizon_summary_ : dict or None
+        With ``horizon``: the training patients (``n``), events by the horizon
+        (``events``), censored before it (``censored``, not used) and followed beyond it
+        (``beyond``). None otherwise.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only for DataFrame input with string column names.
@@ -324,6 +344,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         monotone=None,
         required=None,
         forbidden=None,
+        horizon=None,
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -349,6 +370,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.monotone = monotone
         self.required = required
         self.forbidden = forbidden
+        self.horizon = horizon
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -405,6 +427,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         check_cost_groups(self.cost_groups)
         check_cost_weight(self.cost_weight)
         check_constraints(self.monotone, self.required, self.forbidden)
+        if self.horizon is not None:
+            check_horizon(self.horizon)
         return score_set
 
     def _read_X(self, X, reset):
@@ -459,7 +483,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         return classes, (y == classes[1]).astype(np.int64)
 
     # ------------------------------------------------------------------ learning
-    def fit(self, X, y, progress=None):
+    def fit(self, X, y, progress=None, sample_weight=None):
         """Learn the list from labelled data.
 
         Parameters
@@ -472,12 +496,25 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             Exactly two distinct labels; the larger (sorted) one is the positive class.
         progress : callable or None
             ``progress(stage, n_stages)`` after each learned stage (for progress bars).
+        sample_weight : array-like of shape (n_samples,) or None
+            Finite weights >= 0, one per row (None: 1 each). Every class count of the
+            search, the calibration and the internal cross-validation is a sum of
+            weights; the intervals count each total's effective rows
+            (:func:`psl_core.calibration.effective_counts`). ``min_support`` still
+            counts rows. Rows of weight 0 take no part.
 
         Returns
         -------
         self
         """
         score_set = self._check_params()
+        self.horizon_summary_ = None
+        if self.horizon is not None:
+            X, y, sample_weight = self._horizon_problem(X, y, sample_weight)
+        weight = _read_sample_weight(sample_weight, X)
+        if weight is not None and np.any(weight == 0):  # rows of weight 0 take no part
+            kept = np.flatnonzero(weight > 0)
+            X, y, weight = _safe_indexing(X, kept), _safe_indexing(y, kept), weight[kept]
         columns = self._read_X(X, reset=True)
         self.classes_, y01 = self._read_y(y, len(columns[0].values))
         search_rows = calibration_rows = np.arange(len(y01))
@@ -508,19 +545,35 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         evaluator = LabelEvaluator(
             features, _take(y01, search_rows), score_set,
             CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
+            None if weight is None else weight[search_rows],
         )
         self._search(evaluator, score_set, progress, monotone, required)
         # The candidates' sort orders and cuts (two to three arrays of n_samples per feature)
         # are not needed past the search: free them before calibration reads X again.
         del evaluator, features, folds
-        self._calibrate(columns, calibration_rows, y01)
+        self._calibrate(columns, calibration_rows, y01, weight)
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
         if self.recommend_folds is not None:
-            self._recommend_stages(X, y01, columns)
+            self._recommend_stages(X, y01, columns, weight)
         self.stop_statistics_ = transition_counts(
             self.stagewise_totals(X), reference_stages(len(self.literals_), self.recommended_stages_),
         ) if self.literals_ else None
         return self
+
+    def _horizon_problem(self, X, y, sample_weight):
+        """The weighted yes/no problem of "event within ``horizon``" (:mod:`psl_core.survival`):
+        the rows followed to the horizon or with the event before it, their outcome and
+        their censoring weights (times ``sample_weight``)."""
+        y = read_survival(y)
+        n_rows = _num_samples(X)
+        if len(y) != n_rows:
+            raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} outcomes in y")
+        outcome, weight = ipcw_targets(y, self.horizon)
+        if sample_weight is not None:
+            weight = weight * _read_sample_weight(sample_weight, X)
+        self.horizon_summary_ = horizon_summary(y, self.horizon)
+        kept = np.flatnonzero(weight > 0)
+        return _safe_indexing(X, kept), outcome[kept], weight[kept]
 
     def _check_rows_per_fold(self, y01):
         """Each class needs a row in at least two folds of every internal cross-validation."""
@@ -541,28 +594,31 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 "loss='entropy')"
             )
 
-    def _recommend_stages(self, X, y01, columns):
+    def _recommend_stages(self, X, y01, columns, weight=None):
         """Held-out Brier score per stage by internal cross-validation; the recommended
         stage has the lowest."""
         folds = _stratified_folds(y01, self.recommend_folds, self.random_state, [c.values for c in columns])
         n_folds = int(folds.max()) + 1
-        inner = clone(self).set_params(recommend_folds=None, max_stages=len(self.literals_))
+        inner = clone(self).set_params(recommend_folds=None, max_stages=len(self.literals_), horizon=None)
         scores = np.full((n_folds, self.n_stages_), np.nan)
         # Per stage, over the held-out rows whose fold list reached it: sums of
         # (p - base)(y - base), (p - base)^2 and (y - base)^2, and the number of rows.
         slope = np.zeros((4, self.n_stages_))
         for fold in range(n_folds):
             train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
-            model = inner.fit(_safe_indexing(X, train), y01[train])
+            w = np.ones(len(test)) if weight is None else weight[test]
+            model = inner.fit(
+                _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
+            )
             p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
             reached = min(model.n_stages_, self.n_stages_)
-            scores[fold, :reached] = np.mean((p[:, :reached] - y01[test, None]) ** 2, axis=0)
+            scores[fold, :reached] = np.average((p[:, :reached] - y01[test, None]) ** 2, axis=0, weights=w)
             gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
             surprise = y01[test] - p[:, 0]  # held-out outcomes around the fold's base rate
-            slope[0, :reached] += gap.T @ surprise
-            slope[1, :reached] += np.sum(gap**2, axis=0)
-            slope[2, :reached] += surprise @ surprise
-            slope[3, :reached] += len(test)
+            slope[0, :reached] += (w * gap.T) @ surprise
+            slope[1, :reached] += w @ gap**2
+            slope[2, :reached] += w @ surprise**2
+            slope[3, :reached] += w.sum()
         # A fold's list may end before the list's last stage: a stage is scored by the folds
         # whose list reached it (NaN when none did, no standard error with fewer than two).
         reached = np.sum(~np.isnan(scores), axis=0)
@@ -665,7 +721,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.scores_ = [o.score for o in options]
         self.stage_criterion_ = np.array([prior] + [o.value for o in options])
 
-    def _calibrate(self, columns, rows, y01):
+    def _calibrate(self, columns, rows, y01, weight=None):
         by_name = {c.name: c for c in columns}
         totals = np.zeros(len(rows), dtype=np.int64)
         self.stage_totals_, self.stage_probabilities_ = [], []
@@ -677,8 +733,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
                 missing = None if column.missing is None else _take(column.missing, rows)
                 totals = totals + self.scores_[k - 1] * literal.evaluate(_take(column.values, rows), missing)
             reachable = reachable_totals(self.scores_[:k])
-            shrink = np.array([float(self.prior_strength), _take(y01, rows).mean()])
-            q, pos, neg = calibrate_stage(totals, _take(y01, rows), reachable, self.calibration, shrink)
+            w = None if weight is None else _take(weight, rows)
+            shrink = np.array([float(self.prior_strength), np.average(_take(y01, rows), weights=w)])
+            q, pos, neg = calibrate_stage(totals, _take(y01, rows), reachable, self.calibration, shrink, w)
             self.stage_totals_.append(reachable)
             self.stage_probabilities_.append(q)
             self.stage_positives_.append(pos)
@@ -925,6 +982,21 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = False
         return tags
+
+
+def _read_sample_weight(sample_weight, X):
+    """Row weights as floats (None stays None); a DataError naming the problem otherwise."""
+    if sample_weight is None:
+        return None
+    if np.isscalar(sample_weight):
+        raise DataError(f"sample_weight must hold one weight per row, got the single value {sample_weight!r}")
+    try:
+        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    except ValueError as exc:
+        raise DataError(f"sample_weight cannot be used: {exc}") from None
+    if weight.sum() <= 0:
+        raise DataError("sample_weight is zero for every row: at least one weight must be > 0")
+    return weight
 
 
 def _take(values, rows):

@@ -82,15 +82,22 @@ class LabelEvaluator:
         calibrating (0 = none), see :func:`psl_core.calibration._shrunk`.
     folds : ndarray of int, shape (n,), or None
         Fold of each row for a cross-validated criterion (values 0..F-1).
+    sample_weight : ndarray of float, shape (n,), or None
+        Weight of each row in every count (None: 1 each, the paper's counts). The
+        criterion and the calibration read weighted class counts; the training rate of
+        the pseudo-counts is the weighted one.
     """
 
-    def __init__(self, features, y, score_set, method, criterion, prior_strength=0.0, folds=None):
+    def __init__(self, features, y, score_set, method, criterion, prior_strength=0.0, folds=None,
+                 sample_weight=None):
         self.features = features
         self.y = np.asarray(y, dtype=np.int64)
         self.n_rows = len(self.y)
+        self.weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
         self.folds = np.zeros(self.n_rows, dtype=np.int64) if folds is None else np.asarray(folds, dtype=np.int64)
         self.n_folds = int(self.folds.max()) + 1
-        self.shrink = np.array([float(prior_strength), self.y.mean()])
+        rate = self.y.mean() if self.weight is None else np.average(self.y, weights=self.weight)
+        self.shrink = np.array([float(prior_strength), rate])
         self.max_abs_score = int(max(abs(s) for s in score_set))
         self.method = method
         self.criterion = criterion
@@ -100,7 +107,7 @@ class LabelEvaluator:
         """Group the rows by their current totals (reachable range [reach_lo, reach_hi])."""
         distinct, group = np.unique(totals, return_inverse=True)
         self.codes = ((2 * group + self.y) * self.n_folds + self.folds).astype(np.int64)
-        counts = np.bincount(self.codes, minlength=2 * self.n_folds * len(distinct))
+        counts = np.bincount(self.codes, weights=self.weight, minlength=2 * self.n_folds * len(distinct))
         self.totals_of_group = counts.reshape(len(distinct), 2 * self.n_folds).astype(float)
         offset = min(int(distinct[0]), reach_lo) - self.max_abs_score
         self.size = max(int(distinct[-1]), reach_hi) + self.max_abs_score - offset + 1
@@ -123,8 +130,13 @@ class LabelEvaluator:
             self.n_rows, dtype=row_index_dtype(self.n_rows),
         )
         start, positions = _code_buckets(self.codes, order, 2 * self.n_folds * len(self.group_slot))
+        if self.weight is None:
+            weight_below = np.arange(len(positions) + 1, dtype=float)
+        else:
+            weight_below = np.concatenate(([0.0], np.cumsum(self.weight[order[positions]])))
         return _search_feature(
-            LABELS, start, positions, np.asarray(cut_positions, dtype=np.int64), _allowed(allowed, cut_positions),
+            LABELS, start, positions, weight_below, np.asarray(cut_positions, dtype=np.int64),
+            _allowed(allowed, cut_positions),
             self.group_slot,
             self.totals_of_group, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),
             self.size, self.reach_lo_slot, self.reach_hi_slot, self.method, self.shrink,
@@ -185,7 +197,7 @@ class PairEvaluator:
             positions = np.zeros(0, dtype=np.int64)
             start = np.zeros(n_codes + 1, dtype=np.int64)
         return _search_feature(
-            PAIRS, start.astype(np.int64), positions.astype(np.int64),
+            PAIRS, start.astype(np.int64), positions.astype(np.int64), np.zeros(1),
             np.asarray(cut_positions, dtype=np.int64), _allowed(allowed, cut_positions),
             self.group_difference.astype(np.int64),
             self.group_size, np.asarray(scores, dtype=np.int64), np.asarray(negated, dtype=np.bool_),

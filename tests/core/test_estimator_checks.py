@@ -11,7 +11,13 @@ from sklearn.utils.estimator_checks import check_estimator
 from psl_core import ProbabilisticScoringList
 
 # Checks that cannot apply to a scoring list, with the reason. Keep this list short.
-EXPECTED_FAILED_CHECKS = {}
+EXPECTED_FAILED_CHECKS = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "a weight counts in every class count, but min_support counts rows and the internal "
+        "cross-validation puts two copies of a row in different folds (tests/core/test_survival.py "
+        "checks the equivalence where neither applies)"
+    ),
+}
 
 
 def test_check_estimator_passes():

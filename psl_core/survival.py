@@ -1,0 +1,266 @@
+"""Time-to-event outcomes: the risk of an event within a horizon tau, censoring respected.
+
+Follow-up data give each patient a time and whether the event happened then (``event``
+True) or the patient was censored (still event-free at last contact, ``event`` False).
+"Event within tau" is then known for every patient except those censored before tau.
+Inverse-probability-of-censoring weighting (IPCW) turns the question into a weighted binary
+one (Graf et al. 1999; the weights of scikit-survival's ``brier_score``):
+
+- an event at t <= tau: outcome 1, weight 1 / G(t);
+- follow-up beyond tau (event or not): outcome 0, weight 1 / G(tau);
+- censored at t <= tau: weight 0 (the patient drops out; the others stand in for them),
+
+where G is the Kaplan-Meier estimate of the censoring distribution (censoring treated as
+the event, events at a tied time leaving the risk set first). With censoring independent
+of the outcome given the list's answers, the weighted rate of a group of patients is the
+cumulative incidence by tau of that group, and the weighted Brier score is the Brier score
+at tau. The learner (``ProbabilisticScoringList(horizon=tau)``) searches, calibrates and
+validates on these weights, so its criterion is the paper's made censoring-aware and the
+risk per total is a weighted cumulative incidence, monotone in the total as any list's.
+Its intervals are Clopper-Pearson intervals of each total's effective counts
+(:func:`psl_core.calibration.effective_counts`). Competing events are out of scope: a
+death from another cause must be coded as censoring, which IPCW treats as uninformative.
+
+The outcome ``y`` is a structured array as scikit-survival's (``Surv.from_arrays``): a
+boolean field (event) then a float field (time); :func:`survival_outcome` builds one.
+
+The evaluation at tau (:func:`ipcw_brier`, :func:`time_dependent_auc`,
+:func:`km_calibration`) follows scikit-survival's definitions, which
+``tests/core/test_survival.py`` checks them against; :func:`cox_risk` is the reference
+model, a Cox proportional-hazards model on all features.
+"""
+
+import numbers
+
+import numpy as np
+
+from .errors import DataError
+
+SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
+
+
+def survival_outcome(time, event):
+    """A structured outcome array (event, time) from a time and an event indicator.
+
+    Parameters
+    ----------
+    time : array-like of shape (n,)
+        Follow-up times (>= 0, finite), in any one unit.
+    event : array-like of shape (n,)
+        True / 1 where the event happened at ``time``, False / 0 where the patient was
+        censored then.
+    """
+    time = np.asarray(time, dtype=float)
+    event = np.asarray(event)
+    if event.dtype != bool:
+        values = set(np.unique(event[~_isnan(event)]).tolist())
+        if _isnan(event).any() or not values <= {0, 1}:
+            raise DataError("the event column must hold 0/1 or true/false for every row (1 = the event happened)")
+        event = event.astype(bool)
+    y = np.empty(len(time), dtype=SURVIVAL_DTYPE)
+    y["event"], y["time"] = event, time
+    return read_survival(y)
+
+
+def _isnan(values):
+    return np.asarray([v is None or (isinstance(v, float) and np.isnan(v)) for v in values.tolist()], dtype=bool)
+
+
+def read_survival(y):
+    """Check a structured outcome and return it as (event, time) field array.
+
+    Raises DataError naming what is wrong: not a structured array of a boolean and a
+    numeric field, missing or negative times, no event at all.
+    """
+    names = getattr(getattr(y, "dtype", None), "names", None)
+    if names is None or len(names) != 2:
+        raise DataError(
+            "a time-to-event outcome must be a structured array of (event, time), as "
+            "psl_core.survival.survival_outcome(time, event) builds"
+        )
+    event = np.asarray(y[names[0]])
+    time = np.asarray(y[names[1]], dtype=float)
+    if event.dtype != bool:
+        raise DataError(f"the first field of the outcome ({names[0]!r}) must be boolean: True where the event happened")
+    if not np.all(np.isfinite(time)):
+        raise DataError("the follow-up times have missing or infinite values: drop those rows or fill in the time")
+    if np.any(time < 0):
+        raise DataError("the follow-up times must be >= 0; a negative time is a data error")
+    if not event.any():
+        raise DataError("no patient has the event: a risk within a horizon needs events")
+    out = np.empty(len(time), dtype=SURVIVAL_DTYPE)
+    out["event"], out["time"] = event, time
+    return out
+
+
+def check_horizon(horizon):
+    """The horizon as a float > 0 (PSLError-compatible DataError otherwise)."""
+    if isinstance(horizon, bool) or not isinstance(horizon, numbers.Real) or not 0 < horizon < np.inf:
+        raise DataError(f"horizon must be a finite number > 0 (in the unit of the follow-up times), got {horizon!r}")
+    return float(horizon)
+
+
+def censoring_curve(y):
+    """Kaplan-Meier estimate of the censoring survival G (censoring as the event).
+
+    At a time with events and censorings the events leave the risk set first (as in
+    scikit-survival's ``CensoringDistributionEstimator``).
+
+    Returns
+    -------
+    times, probabilities : ndarrays
+        G(t) = probabilities[i] for times[i] <= t < times[i + 1]; G = 1 before times[0].
+    """
+    y = read_survival(y)
+    times, inverse = np.unique(y["time"], return_inverse=True)
+    at_time = np.bincount(inverse, minlength=len(times))
+    events = np.bincount(inverse, weights=y["event"], minlength=len(times))
+    censored = at_time - events
+    at_risk = len(y) - np.concatenate(([0], np.cumsum(at_time)[:-1]))
+    exposed = at_risk - events
+    ratio = np.divide(censored, exposed, out=np.zeros(len(times)), where=censored > 0)
+    return times, np.cumprod(1.0 - ratio)
+
+
+def censoring_at(curve, t):
+    """G(t) of a :func:`censoring_curve` at the times ``t``."""
+    times, probabilities = curve
+    index = np.searchsorted(times, np.asarray(t, dtype=float), side="right") - 1
+    return np.where(index >= 0, probabilities[np.maximum(index, 0)], 1.0)
+
+
+def ipcw_targets(y, horizon, curve=None):
+    """The weighted binary problem of "event within ``horizon``" (see the module docstring).
+
+    Parameters
+    ----------
+    y : structured outcome array
+    horizon : float
+    curve : censoring curve or None
+        G from other patients (the training ones, as for held-out evaluation); None
+        estimates it from ``y``.
+
+    Returns
+    -------
+    outcome : ndarray of int, shape (n,)
+        1 for an event by the horizon, else 0.
+    weight : ndarray of float, shape (n,)
+        0 for a patient censored before the horizon.
+    """
+    y = read_survival(y)
+    horizon = check_horizon(horizon)
+    curve = censoring_curve(y) if curve is None else curve
+    case = y["event"] & (y["time"] <= horizon)
+    control = y["time"] > horizon
+    g_time = censoring_at(curve, y["time"])
+    g_horizon = float(censoring_at(curve, [horizon])[0])
+    if g_horizon <= 0 or np.any(g_time[case] <= 0):
+        raise DataError(
+            f"every patient is censored before the horizon {horizon:g}: choose a horizon within "
+            "the follow-up"
+        )
+    weight = np.zeros(len(y))
+    weight[case] = 1.0 / g_time[case]
+    weight[control] = 1.0 / g_horizon
+    return case.astype(np.int64), weight
+
+
+def horizon_summary(y, horizon):
+    """Counts a user needs to choose a horizon: events by it, censored before it, followed beyond it."""
+    y = read_survival(y)
+    before = y["time"] <= horizon
+    return {
+        "n": len(y),
+        "events": int(np.sum(y["event"] & before)),
+        "censored": int(np.sum(~y["event"] & before)),
+        "beyond": int(np.sum(~before)),
+    }
+
+
+def ipcw_brier(y_train, y_test, risk, horizon):
+    """Brier score at the horizon of predicted risks (probability of the event by it),
+    censoring weighted by G from ``y_train`` (scikit-survival's ``brier_score``)."""
+    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
+    risk = np.asarray(risk, dtype=float)
+    return float(np.sum(weight * (risk - outcome) ** 2) / len(outcome))
+
+
+def time_dependent_auc(y_train, y_test, risk, horizon):
+    """Cumulative/dynamic AUC at the horizon: cases (event by it, weighted 1 / G(t)) against
+    controls (still followed beyond it), ties count one half (scikit-survival's
+    ``cumulative_dynamic_auc``)."""
+    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
+    risk = np.asarray(risk, dtype=float)
+    controls = np.sort(risk[(weight > 0) & (outcome == 0)])
+    case = outcome == 1
+    if len(controls) == 0 or not case.any():
+        return float("nan")
+    below = np.searchsorted(controls, risk[case], side="left")
+    tied = np.searchsorted(controls, risk[case], side="right") - below
+    wins = weight[case] @ (below + 0.5 * tied)
+    return float(wins / (weight[case].sum() * len(controls)))
+
+
+def kaplan_meier_risk(y, horizon):
+    """1 - S(horizon) of the Kaplan-Meier estimate: the observed risk by the horizon."""
+    y = read_survival(y)
+    times, inverse = np.unique(y["time"], return_inverse=True)
+    at_time = np.bincount(inverse, minlength=len(times))
+    events = np.bincount(inverse, weights=y["event"], minlength=len(times))
+    at_risk = len(y) - np.concatenate(([0], np.cumsum(at_time)[:-1]))
+    keep = times <= horizon
+    return float(1.0 - np.prod(1.0 - events[keep] / at_risk[keep]))
+
+
+def km_calibration(y, risk, horizon, groups=None):
+    """Predicted against Kaplan-Meier observed risk by the horizon, per group.
+
+    Parameters
+    ----------
+    y : structured outcome array
+    risk : ndarray of shape (n,)
+    groups : ndarray of shape (n,) or None
+        Group of each patient (a list's total); None: deciles of the predicted risk.
+
+    Returns
+    -------
+    list of dict
+        One per group with a patient: ``group``, ``n``, ``predicted`` (mean risk),
+        ``observed`` (Kaplan-Meier risk of the group).
+    """
+    y = read_survival(y)
+    risk = np.asarray(risk, dtype=float)
+    if groups is None:
+        ranks = np.argsort(np.argsort(risk, kind="stable"), kind="stable")
+        groups = ranks * 10 // len(risk)
+    rows = []
+    for g in np.unique(groups):
+        member = groups == g
+        observed = kaplan_meier_risk(y[member], horizon) if y["event"][member].any() else 0.0
+        rows.append({"group": g.item(), "n": int(member.sum()), "predicted": float(risk[member].mean()),
+                     "observed": observed})
+    return rows
+
+
+def observed_expected(y_train, y_test, risk, horizon):
+    """O/E at the horizon: the IPCW observed rate (G from ``y_train``) over the mean predicted risk."""
+    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
+    return float((weight @ outcome / len(outcome)) / np.mean(risk))
+
+
+def cox_risk(X_train, y_train, X_test, horizon, alpha=1e-4):
+    """Risk by the horizon from a Cox proportional-hazards model on all (numeric) features:
+    the reference, as logistic regression is for a yes/no outcome.
+
+    scikit-survival's ``CoxPHSurvivalAnalysis`` (Breslow baseline, a small ridge ``alpha``
+    for separable data); features are standardized on the training rows.
+    """
+    from sksurv.linear_model import CoxPHSurvivalAnalysis
+
+    X_train = np.asarray(X_train, dtype=float)
+    X_test = np.asarray(X_test, dtype=float)
+    mean, scale = X_train.mean(axis=0), X_train.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = CoxPHSurvivalAnalysis(alpha=alpha, ties="breslow").fit((X_train - mean) / scale, read_survival(y_train))
+    curves = model.predict_survival_function((X_test - mean) / scale)
+    return np.array([1.0 - fn(min(horizon, fn.x[-1])) for fn in curves])

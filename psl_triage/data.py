@@ -8,7 +8,9 @@ The steps follow what a clinical researcher does on the landing page:
 2. :func:`infer_column_types` proposes a type per column ("numeric", "categorical", "binary",
    "ignore"); :func:`guess_outcome`, :func:`guess_positive_class` and
    :func:`guess_missing_handling` propose the remaining choices. The user may change all of
-   them; the guesses are only defaults that the page shows.
+   them; the guesses are only defaults that the page shows. :mod:`psl_triage.roles` then
+   proposes which columns stay out of the list (identifiers, times, leaks, mostly empty), and
+   :func:`relabel` records the user's clinical label and unit of a column.
 3. :func:`missing_report` and :func:`describe_missing_handling` tell the user what is missing
    and what the chosen handling will do to it.
 4. :func:`prepare_training_data` applies the choices and returns :class:`PreparedData`: X with

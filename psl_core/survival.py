@@ -248,19 +248,94 @@ def observed_expected(y_train, y_test, risk, horizon):
     return float((weight @ outcome / len(outcome)) / np.mean(risk))
 
 
+def net_benefit(y_train, y_test, risk, horizon, threshold):
+    """Net benefit at the horizon of treating patients with risk > ``threshold``: IPCW true
+    positives minus false positives x t / (1 - t), per patient (the decision curve at tau)."""
+    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
+    treated = np.asarray(risk) > threshold
+    true_positive = weight @ (treated * outcome)
+    false_positive = weight @ (treated * (1 - outcome))
+    return float((true_positive - false_positive * threshold / (1 - threshold)) / len(outcome))
+
+
+def design_matrix(X_train, X_test):
+    """All features as numbers for a reference model: a DataFrame's text and categorical
+    columns one-hot (one level dropped), missing numbers filled with the training median."""
+    if not hasattr(X_train, "columns"):
+        return np.asarray(X_train, dtype=float), np.asarray(X_test, dtype=float)
+    import pandas as pd
+
+    both = pd.concat([X_train, X_test], keys=["train", "test"])
+    numeric = both.select_dtypes("number").astype(float)
+    numeric = numeric.fillna(numeric.loc["train"].median()).fillna(0.0)
+    other = both.drop(columns=numeric.columns)
+    coded = pd.get_dummies(other.astype("string"), drop_first=True, dtype=float) if other.shape[1] else None
+    frame = numeric if coded is None else pd.concat([numeric, coded], axis=1)
+    return frame.loc["train"].to_numpy(float), frame.loc["test"].to_numpy(float)
+
+
 def cox_risk(X_train, y_train, X_test, horizon, alpha=1e-4):
-    """Risk by the horizon from a Cox proportional-hazards model on all (numeric) features:
-    the reference, as logistic regression is for a yes/no outcome.
+    """Risk by the horizon from a Cox proportional-hazards model on all features
+    (:func:`design_matrix`): the reference, as logistic regression is for a yes/no outcome.
 
     scikit-survival's ``CoxPHSurvivalAnalysis`` (Breslow baseline, a small ridge ``alpha``
     for separable data); features are standardized on the training rows.
     """
     from sksurv.linear_model import CoxPHSurvivalAnalysis
 
-    X_train = np.asarray(X_train, dtype=float)
-    X_test = np.asarray(X_test, dtype=float)
+    X_train, X_test = design_matrix(X_train, X_test)
     mean, scale = X_train.mean(axis=0), X_train.std(axis=0)
     scale[scale == 0] = 1.0
     model = CoxPHSurvivalAnalysis(alpha=alpha, ties="breslow").fit((X_train - mean) / scale, read_survival(y_train))
     curves = model.predict_survival_function((X_test - mean) / scale)
     return np.array([1.0 - fn(min(horizon, fn.x[-1])) for fn in curves])
+
+
+def horizon_splits(X, y, horizon, make_list, n_splits=20, test_size=1 / 3, random_state=0, threshold=None):
+    """Monte Carlo evaluation at the horizon on held-out splits: the list, the Cox model on
+    all features and the naive yes/no list ("event during follow-up", same settings).
+
+    Parameters
+    ----------
+    X : DataFrame or array of shape (n, p)
+    y : structured outcome array
+    horizon : float
+    make_list : callable
+        ``make_list()`` returns an unfitted ``ProbabilisticScoringList`` (its ``horizon``
+        is set here).
+    threshold : float in (0, 1) or None
+        Risk threshold of the net benefit (None: no decision curve).
+
+    Returns
+    -------
+    dict of ndarray of shape (n_splits,)
+        ``{model}_{measure}`` for model in list, cox, naive and measure in brier, auc, oe
+        (observed / expected at the horizon) and, with a threshold, net_benefit.
+    """
+    from sklearn.model_selection import ShuffleSplit
+    from sklearn.utils import _safe_indexing
+
+    y = read_survival(y)
+    results = {}
+    splitter = ShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=random_state)
+    for train, test in splitter.split(np.zeros(len(y))):
+        X_train, X_test = _safe_indexing(X, train), _safe_indexing(X, test)
+        psl = make_list().set_params(horizon=horizon).fit(X_train, y[train])
+        naive = make_list().set_params(horizon=None, recommend_folds=None).fit(
+            X_train, y[train]["event"].astype(int))
+        risks = {
+            "list": psl.predict_proba(X_test)[:, 1],
+            "cox": cox_risk(X_train, y[train], X_test, horizon),
+            "naive": naive.predict_proba(X_test)[:, 1],
+        }
+        for name, risk in risks.items():
+            measures = {
+                "brier": ipcw_brier(y[train], y[test], risk, horizon),
+                "auc": time_dependent_auc(y[train], y[test], risk, horizon),
+                "oe": observed_expected(y[train], y[test], risk, horizon),
+            }
+            if threshold is not None:
+                measures["net_benefit"] = net_benefit(y[train], y[test], risk, horizon, threshold)
+            for measure, value in measures.items():
+                results.setdefault(f"{name}_{measure}", []).append(value)
+    return {key: np.array(values) for key, values in results.items()}

@@ -10,10 +10,12 @@ from psl_core.model import ProbabilisticScoringList
 from psl_core.survival import (
     censoring_curve,
     cox_risk,
+    horizon_splits,
     ipcw_brier,
     ipcw_targets,
     kaplan_meier_risk,
     km_calibration,
+    net_benefit,
     survival_outcome,
     time_dependent_auc,
 )
@@ -140,3 +142,22 @@ def test_a_horizon_beyond_follow_up_is_named():
     X, y, _ = follow_up(9, n=100, censor_until=3.0)
     with pytest.raises(DataError, match="censored before the horizon"):
         ProbabilisticScoringList(horizon=50.0).fit(X, y)
+
+
+def test_held_out_splits_compare_the_list_with_cox_and_the_naive_list():
+    X, y, _ = follow_up(10, n=900, binary=False, censor_until=8.0)
+    results = horizon_splits(X, y, HORIZON, lambda: ProbabilisticScoringList(max_stages=3), n_splits=2,
+                             threshold=0.3)
+    assert set(results) == {f"{m}_{k}" for m in ("list", "cox", "naive") for k in ("brier", "auc", "oe", "net_benefit")}
+    assert all(len(v) == 2 for v in results.values())
+    assert np.all(np.abs(results["list_brier"] - results["cox_brier"]) < 0.02)
+    # Heavy censoring: "event during follow-up" underestimates the risk by the horizon.
+    assert np.all(np.abs(results["list_oe"] - 1) < np.abs(results["naive_oe"] - 1))
+
+
+def test_net_benefit_is_a_sum_over_patients():
+    y = survival_outcome([1, 2, 3, 4, 6], [1, 0, 1, 0, 1])
+    risk = np.array([0.5, 0.5, 0.1, 0.6, 0.7])
+    # Treated above 0.25: patients 1 (event, weight 1), 2 (weight 0), 4 (weight 0), 5 (control, 8/3).
+    expected = (1.0 - (1 / 0.375) * 0.25 / 0.75) / 5
+    assert net_benefit(y, y, risk, 5.0, 0.25) == pytest.approx(expected)

@@ -20,6 +20,27 @@ PREDICTORS = {"age", "size", "grade", "nodes", "er", "meno", "hormon", "clinic"}
 NOT_AT_TRIAGE = {"pid", "rfstime", "death", "cause_of_death", "surgery_date", "surname"}
 
 
+def upload_new(app, path) -> None:
+    """Open the app in a new session and upload a table."""
+    app.open()
+    app.widget("w_source").get_by_text("Upload my own table").click()
+    app.wait_idle()
+    app.upload("w_upload", path)
+    app.assert_no_exception()
+
+
+def trained_questions(app) -> set:
+    """Train a list of at most 6 questions with the page's options; the columns it asks about,
+    read from its downloaded model file."""
+    app.wait_quiet()
+    start_training(app, max_stages=6)
+    expect_trained(app)
+    with app.page.expect_download() as download:
+        app.widget("w_train_download").get_by_role("button").click()
+    model = json.loads(download.value.path().read_text(encoding="utf-8"))
+    return {stage["feature"] for stage in model["stages"]}
+
+
 def study_export():
     """The demo as a study would export it: a patient number, a follow-up time, a planted leak."""
     df, meta = demo()
@@ -35,11 +56,7 @@ def study_export():
 def test_a_planted_leak_is_stopped_named_and_one_click_retrains_without_it(app, tmp_path):
     path = tmp_path / "study.csv"
     study_export().to_csv(path, index=False)
-    app.open()
-    app.widget("w_source").get_by_text("Upload my own table").click()
-    app.wait_idle()
-    app.upload("w_upload", path)
-    app.assert_no_exception()
+    upload_new(app, path)
     page = app.page
     warnings = app.alerts("warning")
     expect(warnings.filter(has_text="futime")).to_contain_text("time or date")
@@ -119,23 +136,13 @@ def write_export(df: pd.DataFrame, tmp_path, kind: str):
 @pytest.mark.parametrize("kind", ["csv", "xlsx", "european"])
 def test_a_study_export_with_every_proposal_accepted_asks_only_about_predictors(app, tmp_path, kind):
     path = write_export(cohort_export(), tmp_path, kind)
-    app.open()
-    app.widget("w_source").get_by_text("Upload my own table").click()
-    app.wait_idle()
-    app.upload("w_upload", path)
-    app.assert_no_exception()
+    upload_new(app, path)
     choose_option(app, app.choice_widget("w_outcome"), "status")
     expect(app.alerts("success").filter(has_text="Ready")).to_be_visible()
     for name in NOT_AT_TRIAGE - {"surgery_date"}:  # dates as text are not even a type
         expect(app.alerts("warning").filter(has_text=re.compile(rf"^{name}:"))).to_have_count(1)
 
-    app.wait_quiet()
-    start_training(app, max_stages=6)
-    expect_trained(app)
-    with app.page.expect_download() as download:
-        app.widget("w_train_download").get_by_role("button").click()
-    model = json.loads(download.value.path().read_text(encoding="utf-8"))
-    asked = {stage["feature"] for stage in model["stages"]}
+    asked = trained_questions(app)
     assert not asked & NOT_AT_TRIAGE, asked
     assert len(asked & PREDICTORS) >= 2, asked
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
@@ -163,11 +170,7 @@ def lab_tests(n: int = 3000) -> pd.DataFrame:
 def test_a_lab_export_asks_nothing_the_result_is_defined_by(app, tmp_path):
     path = tmp_path / "lab_tests.csv"
     lab_tests().to_csv(path, index=False)
-    app.open()
-    app.widget("w_source").get_by_text("Upload my own table").click()
-    app.wait_idle()
-    app.upload("w_upload", path)
-    app.assert_no_exception()
+    upload_new(app, path)
     expect(app.choice_widget("w_outcome").get_by_role("combobox")).to_have_value("result")  # proposed
     choose_option(app, app.choice_widget("w_positive_multi"), re.compile("^positive"))
     app.page.keyboard.press("Escape")  # a multiselect stays open after a pick
@@ -175,13 +178,7 @@ def test_a_lab_export_asks_nothing_the_result_is_defined_by(app, tmp_path):
     expect(app.alerts("warning").filter(has_text=re.compile(r"^ct_result:"))).to_contain_text("possible leak")
     expect(app.alerts("success").filter(has_text="Ready")).to_be_visible()
 
-    app.wait_quiet()
-    start_training(app, max_stages=6)
-    expect_trained(app)
-    with app.page.expect_download() as download:
-        app.widget("w_train_download").get_by_role("button").click()
-    model = json.loads(download.value.path().read_text(encoding="utf-8"))
-    asked = {stage["feature"] for stage in model["stages"]}
+    asked = trained_questions(app)
     assert not asked & {"subject_id", "first_name", "last_name", "pan_day", "ct_result", "col_rec_tat"}, asked
     assert len(asked & {"gender", "clinic_name", "age", "drive_thru_ind"}) >= 2, asked
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from psl_core import ProbabilisticScoringList, PSLError
-from psl_core.calibration import reachable_totals
+from psl_core.calibration import isotonic_probabilities, reachable_totals
 from psl_core.cost_ratio import decision_threshold, expected_loss
 from psl_core.decision import (
     END_OF_LIST,
@@ -68,8 +68,10 @@ def list_file(scores, counts):
         totals = reachable_totals(scores[:k]).tolist()
         pos = [int(c[0]) for c in counts[k]]
         neg = [int(c[1]) for c in counts[k]]
-        rates = np.maximum.accumulate([p / (p + n) for p, n in zip(pos, neg)])
-        calibration.append({"totals": totals, "probabilities": rates.tolist(), "positives": pos, "negatives": neg})
+        # Isotonic, as a fitted list's: the model reader refuses probabilities that contradict their counts.
+        rates = isotonic_probabilities(np.array(totals), np.array(pos), np.array(neg))
+        calibration.append({"totals": totals, "probabilities": [float(r) for r in rates], "positives": pos,
+                            "negatives": neg})
     names = [f"x{i}" for i in range(len(scores))]
     return {
         "format": FORMAT, "schema_version": 1, "params": {"score_set": sorted({*scores, 1})},

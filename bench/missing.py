@@ -55,7 +55,7 @@ TABLES = {
         "rownames", "seqn", "id", "yrdth", "modth", "dadth", "wt82", "wt82_71", "smkintensity82_71",
         "censored", "hightax82", "price82", "tax82", "price71_82", "tax71_82", "qsmk",
     ]),
-    "help": ("mosaicData/HELPmiss.csv", "homeless", 1, [
+    "help": ("mosaicData/HELPmiss.csv", "homeless", "homeless", [
         "rownames", "id", "anysub", "daysanysub", "dayslink", "link",
     ]),
 }

@@ -216,6 +216,7 @@ def options_from_widgets(prepared) -> TrainingOptions:
         min_support=int(ss.w_train_min_support),
         interval_correction=ss.w_train_interval_correction,
         shrinkage=ss.w_train_shrinkage,
+        group_categories=bool(ss.w_train_group_categories),
         max_stages=None if max_stages is None else int(max_stages),
         test_fraction=float(ss.w_train_test_fraction),
         seed=int(ss.w_train_seed),
@@ -498,6 +499,16 @@ else:
                 "standard error; with many rows the factor is near 1 and changes little. Measured on small tables "
                 "(bench/small_data.py): fewer lists worse than the base rate on new patients, and "
                 "lower test Brier scores on three of four tables.",
+            )
+            st.checkbox(
+                "Ask a categorical feature as one grouping of its categories",
+                value=bool(setup_default("group_categories")),
+                help="Besides one question per category, the search may ask \"Chest pain = typical "
+                "or atypical\": the categories in order of their rate of the outcome (or their own "
+                "order), cut like a number, so a feature of six categories can be one question. "
+                f"Off{PAPER}; on{RECOMMENDED}.",
+                key="w_train_group_categories",
+                persist_state="session",
             )
             st.number_input(
                 "Maximum number of stages",

@@ -293,10 +293,13 @@ with st.expander("How this works"):
   that confidence, wider where the training data had few patients with that total.
 {how_it_decides(threshold, confidence, tolerance, has_statistics).strip()}
 {COST_RULE if change_value is not None else ""}
-- An answer can be **unknown / not measured**. It is never guessed: the list then follows
-  both possible answers, shows every total they allow, and reports the range of
-  probabilities and the widest interval over them, so unknown answers make the decision
-  more cautious, never less.
+- An answer can be **unknown**: the value exists but is not at hand. It is never guessed:
+  the list then follows both possible answers, shows every total they allow, and reports
+  the range of probabilities and the widest interval over them, so unknown answers make
+  the decision more cautious, never less.
+- Where the training data had missing values, a question also offers **not measured**: the
+  test was not done. That is an answer of its own: the list learned from its training
+  patients whether it counts as yes or no, and the question says which.
 - A feature that appears in several questions (one per category of a categorical feature,
   or a measurement with a second threshold) is asked once; its later questions use the
   same answer.

@@ -8,7 +8,11 @@ A scoring list adds points for *literals*: binary conditions on one input column
   above the maximum (half a median gap beyond them). The two outer cuts make the literal
   constant, which lets the search effectively ignore a feature.
 - A text or categorical column becomes one readable binary feature per category,
-  ``x == "asymptomatic"`` (one-hot).
+  ``x == "asymptomatic"`` (one-hot), and, with more than two levels, one family of
+  groupings ``x in {a, b}``: its levels in order (an ordered categorical's own order;
+  otherwise by the training rows' event rate, which makes the best grouping a cut, as for
+  a numeric column) cut like a numeric column's values, so a 6-level column can be one
+  readable question.
 
 When the score set cannot express a negative contribution of a literal (a score s whose
 negative -s is not in the set, e.g. the positive-only set {1, 2, 3}), the search also
@@ -59,6 +63,9 @@ class Literal:
         negated); None otherwise.
     category : str or None
         For a categorical column the literal is ``x == category`` (``!=`` when negated).
+    categories : tuple of str or None
+        For a grouping of a categorical column's levels, the literal is ``x in categories``
+        (``category`` is then None).
     negated : bool
         Whether the condition is the complement.
     missing : bool or None
@@ -78,6 +85,7 @@ class Literal:
     negated: bool = False
     missing: bool = None
     missing_learned: bool = True
+    categories: tuple = None
 
     def evaluate(self, values, missing=None):
         """Indicator of the literal for one column's values, shape (n,) of 0/1 ints.
@@ -89,7 +97,9 @@ class Literal:
         values = np.asarray(values, dtype=object if self.kind == CATEGORY else float)
         if missing is None:
             missing = pd.isna(values) if self.kind == CATEGORY else np.isnan(values)
-        if self.kind == CATEGORY:
+        if self.kind == CATEGORY and self.categories is not None:
+            hit = np.isin(values.astype(str), list(self.categories))
+        elif self.kind == CATEGORY:
             hit = values.astype(str) == self.category
         elif self.kind == BINARY:
             hit = values > 0.5
@@ -115,6 +125,11 @@ class Literal:
         """
         name = str(self.column) if label is None else label
         names = category_labels or {}
+        if self.kind == CATEGORY and self.categories is not None:
+            levels = [names.get(c, c) for c in self.categories]
+            if self.negated:
+                return f"{name} is none of {', '.join(levels)}"
+            return f"{name} = {' or '.join(levels)}"
         if self.kind == CATEGORY:
             return f"{name} {'≠' if self.negated else '='} {names.get(self.category, self.category)}"
         if self.kind == BINARY:
@@ -143,6 +158,7 @@ class Column:
     kind: str
     values: np.ndarray  # float for numeric/binary (NaN missing), str objects for categorical
     missing: np.ndarray = None  # bool per row: a missing value; None when none is
+    levels: tuple = None  # an ordered categorical's levels, in order; None otherwise
 
 
 @dataclass
@@ -165,12 +181,16 @@ class CandidateFeature:
     cuts: np.ndarray
     positions: np.ndarray
     missing_high: bool = None
+    levels: tuple = None  # a grouping family: the levels in order, ``values`` their ranks
 
     def literal(self, cut_index, negated=False):
         """The literal this family gives at one cut."""
         threshold = float(self.cuts[cut_index]) if self.kind == NUMERIC else None
         missing = None if self.missing_high is None else bool(self.missing_high != bool(negated))
-        return Literal(self.column, self.kind, threshold, self.category, bool(negated), missing)
+        categories = None if self.levels is None else tuple(
+            level for rank, level in enumerate(self.levels) if rank > self.cuts[cut_index]
+        )
+        return Literal(self.column, self.kind, threshold, self.category, bool(negated), missing, True, categories)
 
     def indicator(self, cut_index, negated=False):
         """0/1 values of the literal (cut, polarity) on the training rows."""
@@ -254,7 +274,9 @@ def read_columns(X, fitting=True, allow_missing=False):
             else:
                 values = series.to_numpy(dtype=float, na_value=np.nan)
                 _check_finite(values, name, allow_missing, fitting)
-            columns.append(Column(name, kind, values, missing if missing.any() else None))
+            ordered = isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered
+            levels = tuple(str(level) for level in series.cat.categories) if ordered else None
+            columns.append(Column(name, kind, values, missing if missing.any() else None, levels))
         return columns
     try:
         array = np.asarray(X)
@@ -399,8 +421,9 @@ def row_index_dtype(n_rows):
     return np.int32 if n_rows < 2**31 else np.int64
 
 
-def candidate_feature(column, kind, category, values, missing_high=None):
-    """The candidate feature of one 0/1 indicator (binary, category) or numeric column.
+def candidate_feature(column, kind, category, values, missing_high=None, levels=None):
+    """The candidate feature of one 0/1 indicator (binary, category) or numeric column, or
+    of a grouping of a categorical column's ``levels`` (``values``: each row's level rank).
 
     With ``missing_high`` (True or False) ``values`` may hold NaN: the missing rows sort
     after (True) or before (False) every value, see :class:`CandidateFeature`.
@@ -411,7 +434,7 @@ def candidate_feature(column, kind, category, values, missing_high=None):
         missing = np.isnan(values)
         n_missing = int(missing.sum())
         present = np.flatnonzero(~missing)
-    if kind == NUMERIC:
+    if kind == NUMERIC or levels is not None:
         order = present[np.argsort(values[present], kind="stable")]
         cuts, positions = numeric_cuts(values[order], np.arange(len(order)))
     else:
@@ -432,12 +455,13 @@ def candidate_feature(column, kind, category, values, missing_high=None):
     index = row_index_dtype(len(values))
     return CandidateFeature(
         column, kind, category, values, order.astype(index, copy=False), cuts, positions.astype(index, copy=False),
-        missing_high,
+        missing_high, levels,
     )
 
 
-def candidate_features(columns):
-    """The binary feature families of typed columns (one per category of a categorical).
+def candidate_features(columns, y=None, groups=True):
+    """The binary feature families of typed columns (one per category of a categorical,
+    and one grouping of its levels when it has more than two).
 
     A column with missing values gives each of its families twice, missing answers on
     either side (see the module docstring); an all-missing column gives none.
@@ -445,6 +469,11 @@ def candidate_features(columns):
     Parameters
     ----------
     columns : list of Column
+    y : ndarray of 0/1, shape (n,), or None
+        Orders an unordered categorical's levels by their event rate for its grouping;
+        without it only ordered categoricals are grouped.
+    groups : bool, default=True
+        Whether categoricals with more than two levels get a grouping family at all.
 
     Returns
     -------
@@ -463,7 +492,35 @@ def candidate_features(columns):
                     indicator[missing] = np.nan
                 for high in directions:
                     features.append(candidate_feature(column.name, CATEGORY, str(category), indicator, high))
+            levels = _grouping_order(column, y) if groups else None
+            if levels is not None:
+                rank = {level: float(r) for r, level in enumerate(levels)}
+                ranks = np.array([rank.get(value, np.nan) for value in column.values])
+                if missing is not None:
+                    ranks[missing] = np.nan
+                for high in directions:
+                    features.append(candidate_feature(column.name, CATEGORY, None, ranks, high, levels))
         else:
             for high in directions:
                 features.append(candidate_feature(column.name, column.kind, None, column.values, high))
     return features
+
+
+def _grouping_order(column, y):
+    """The levels of a categorical column in the order its groupings cut them: an ordered
+    categorical's own order, else by event rate (one pseudo-case at the overall rate, ties
+    by name); None with two levels or fewer, or without ``y`` for an unordered one."""
+    present = column.values if column.missing is None else column.values[~column.missing]
+    observed = np.unique(present)
+    if len(observed) <= 2:
+        return None
+    if column.levels is not None:
+        return tuple(level for level in column.levels if level in set(observed))
+    if y is None:
+        return None
+    y = np.asarray(y, dtype=float)
+    known = ~np.isnan(y) if column.missing is None else ~np.isnan(y) & ~column.missing
+    values, labels = column.values[known], y[known]
+    base = labels.mean()
+    rates = {level: (labels[values == level].sum() + base) / ((values == level).sum() + 1.0) for level in observed}
+    return tuple(sorted(observed.tolist(), key=lambda level: (rates[level], level)))

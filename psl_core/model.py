@@ -57,6 +57,7 @@ PAPER_SETUP = {
     "min_support": 1,
     "interval_correction": "bonferroni",
     "shrinkage": None,
+    "group_categories": False,
 }
 """The paper's setup (Hanselle et al.): its score set and the parameters where the
 defaults differ from it. ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner."""
@@ -250,6 +251,11 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         censored before tau drop out, the others are weighted, and the search, the
         calibration and the internal cross-validation use those weights. The classes
         are then 0 (no event by tau) and 1 (event by tau). None: a yes/no outcome.
+    group_categories : bool, default=True
+        Let the search also ask a categorical column with more than two levels as one
+        grouping ``x in {a, b}`` (its levels ordered by an ordered categorical's order, else
+        by event rate, and cut; :mod:`psl_core.binarization`), besides one question per
+        level. False is the paper's search (one-vs-rest only).
 
     Attributes
     ----------
@@ -345,6 +351,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         required=None,
         forbidden=None,
         horizon=None,
+        group_categories=True,
     ):
         self.score_set = score_set
         self.calibration = calibration
@@ -371,6 +378,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.required = required
         self.forbidden = forbidden
         self.horizon = horizon
+        self.group_categories = group_categories
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
@@ -429,6 +437,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         check_constraints(self.monotone, self.required, self.forbidden)
         if self.horizon is not None:
             check_horizon(self.horizon)
+        if not isinstance(self.group_categories, (bool, np.bool_)):
+            raise PSLError(f"group_categories must be True or False, got {self.group_categories!r}")
         return score_set
 
     def _read_X(self, X, reset):
@@ -532,9 +542,14 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         check_question_costs(self.question_costs, [c.name for c in columns])
         check_cost_groups(self.cost_groups, [c.name for c in columns])
         monotone, required, forbidden = check_constraints(
-            self.monotone, self.required, self.forbidden, [c.name for c in columns], {c.name: c.kind for c in columns},
+            self.monotone, self.required, self.forbidden, [c.name for c in columns],
+            {c.name: "ordered" if c.levels is not None else c.kind for c in columns},
         )
-        features = [_subset(f, search_rows) for f in candidate_features(columns) if f.column not in forbidden]
+        features = [
+            _subset(f, search_rows)
+            for f in candidate_features(columns, _y_on(y01, search_rows), self.group_categories)
+            if f.column not in forbidden and _may_ask(f, monotone)
+        ]
         self._check_rows_per_fold(y01[search_rows])
         folds = None
         if self.loss in CROSS_VALIDATED:
@@ -1011,7 +1026,24 @@ def _subset(feature, rows):
     """A candidate feature restricted to some rows (for a held-out calibration set)."""
     if len(rows) == len(feature.values):
         return feature
-    return candidate_feature(feature.column, feature.kind, feature.category, feature.values[rows], feature.missing_high)
+    return candidate_feature(
+        feature.column, feature.kind, feature.category, feature.values[rows], feature.missing_high, feature.levels,
+    )
+
+
+def _y_on(y01, rows):
+    """Labels of the search rows, NaN elsewhere (so a grouping's event rates come from them)."""
+    if len(rows) == len(y01):
+        return y01
+    out = np.full(len(y01), np.nan)
+    out[rows] = y01[rows]
+    return out
+
+
+def _may_ask(feature, monotone):
+    """A one-vs-rest category of an ordered categorical with a monotone direction is not
+    monotone in the levels: only its groupings (cuts in the order) may be asked."""
+    return not (monotone and feature.column in monotone and feature.kind == "category" and feature.levels is None)
 
 
 def _with_missing_direction(feature, option, learn):
@@ -1097,7 +1129,7 @@ def _preprocess_cuts(evaluator, score_set, threshold_search, min_support, direct
         fixed.append(
             CandidateFeature(
                 feature.column, feature.kind, feature.category, feature.values, feature.order,
-                feature.cuts[[best.cut]], feature.positions[[best.cut]], feature.missing_high,
+                feature.cuts[[best.cut]], feature.positions[[best.cut]], feature.missing_high, feature.levels,
             )
         )
     return fixed

@@ -15,7 +15,8 @@ A model file is one JSON object::
                   "missing_learned": bool}, ...],                  # stages 1..K; "missing"
                   # optional: where a missing answer goes; a numeric stage with a null
                   # threshold and a direction asks "is the value missing?";
-                  # "missing_learned" optional, false: the direction is the common answer
+                  # "missing_learned" optional, false: the direction is the common answer;
+                  # "categories" optional: a grouping of levels, x in categories
       "calibration": [{"totals": [...], "probabilities": [...],
                        "positives": [...], "negatives": [...]}, ...],  # stages 0..K
       "criterion": [...],                                          # stages 0..K
@@ -106,6 +107,7 @@ def to_dict(model, metadata=None):
                 "score": int(score),
                 **({} if lit.missing is None else {"missing": lit.missing}),
                 **({} if lit.missing_learned else {"missing_learned": False}),
+                **({} if lit.categories is None else {"categories": list(lit.categories)}),
             }
             for lit, score in zip(model.literals_, model.scores_)
         ],
@@ -443,7 +445,10 @@ def _set_params(model, params):
     # use every feature once, searched over every threshold, with unshrunk probabilities.
     # The schema lists exactly the estimator's parameters (tests/core/test_model_file_hostile.py).
     # Files written before missing values could be learned hold lists that learned none.
-    params = {"max_feature_uses": 1, "min_support": 1, "shrinkage": None, "missing": "error", **params}
+    params = {
+        "max_feature_uses": 1, "min_support": 1, "shrinkage": None, "missing": "error", "group_categories": False,
+        **params,
+    }
     for name, value in (("question_costs", "cost"), ("cost_groups", "group"), ("monotone", "direction")):
         if params.get(name) is not None:
             columns = [entry["column"] for entry in params[name]]
@@ -487,8 +492,9 @@ def _stages(stages, names, n_features, score_set):
         if asks_missing:
             # "Is the value missing?": beyond every value on the side the missing answers sort to.
             threshold = np.inf if missing != stage["negated"] else -np.inf
-        if (kind == CATEGORY) != (category is not None):
-            _fail(f"{where}: a category feature needs a text category, other kinds none")
+        categories = stage.get("categories")
+        if (kind == CATEGORY) != ((category is not None) != (categories is not None)):
+            _fail(f"{where}: a category feature needs a text category or a list of categories, other kinds neither")
         if stage["score"] not in score_set:
             _fail(f"{where} score {stage['score']} is not in the score set {list(score_set)}")
         learned = stage.get("missing_learned", True)
@@ -498,7 +504,7 @@ def _stages(stages, names, n_features, score_set):
             _fail(f"{where}: a question whether the value is missing needs missing values to learn from")
         literals.append(Literal(
             feature, kind, None if threshold is None else float(threshold), category, stage["negated"], missing,
-            learned,
+            learned, None if categories is None else tuple(categories),
         ))
         scores.append(stage["score"])
     return literals, scores
@@ -512,6 +518,7 @@ def _check_look_alikes(names, classes, literals):
     for literal in literals:
         if literal.category is not None:
             categories.setdefault(literal.column, []).append(literal.category)
+        categories.setdefault(literal.column, []).extend(literal.categories or ())
     groups = [("column names", names or []), ("classes", [str(c) for c in classes])]
     groups += [(f"categories of {_shorten(column)}", values) for column, values in categories.items()]
     for what, values in groups:

@@ -235,8 +235,11 @@ def _options(literal, labels, all_literals):
     # Every category the metadata names, then any the list uses that it does not name.
     categories = list(labels)
     for other in all_literals:
-        if other.column == literal.column and other.category not in categories:
-            categories.append(other.category)
+        if other.column != literal.column:
+            continue
+        for category in (other.category,) if other.categories is None else other.categories:
+            if category not in categories:
+                categories.append(category)
     options = [(category, labels.get(category, category)) for category in categories]
     if not labels:
         options.append((OTHER, "other (none of these)"))

@@ -107,6 +107,7 @@ RECOMMEND_FOLDS = 5
 
 _SETUP_KEYS = (
     "calibration", "loss", "prior_strength", "max_feature_uses", "min_support", "interval_correction", "shrinkage",
+    "group_categories",
 )
 SETUPS = {
     "paper": {key: PAPER_SETUP[key] for key in _SETUP_KEYS},
@@ -185,6 +186,7 @@ class TrainingOptions:
     min_support: int = PAPER_SETUP["min_support"]
     interval_correction: str = PAPER_SETUP["interval_correction"]
     shrinkage: str | None = PAPER_SETUP["shrinkage"]
+    group_categories: bool = PAPER_SETUP["group_categories"]
     max_stages: int | None = None
     test_fraction: float = 1 / 3
     seed: int = 0
@@ -235,6 +237,7 @@ class TrainingOptions:
             min_support=self.min_support,
             interval_correction=self.interval_correction,
             shrinkage=self.shrinkage,
+            group_categories=self.group_categories,
             max_stages=self.max_stages,
             recommend_folds=RECOMMEND_FOLDS,
             random_state=self.seed,

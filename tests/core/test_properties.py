@@ -118,7 +118,7 @@ def test_max_stages_limits_the_list():
     two = ProbabilisticScoringList(max_stages=2).fit(X, y)
     assert (two.n_stages_, two.end_reason_) == (3, "length")
     assert ProbabilisticScoringList(max_stages=0).fit(X, y).n_stages_ == 1
-    full = ProbabilisticScoringList(loss="entropy", max_feature_uses=1).fit(X, y)
+    full = ProbabilisticScoringList(loss="entropy", max_feature_uses=1, group_categories=False).fit(X, y)
     assert full.n_stages_ == 1 + 3 + 3  # age, marker, smoker and one feature per ward
     assert full.end_reason_ == "length"
 
@@ -178,9 +178,9 @@ def test_cross_validated_lists_end_when_no_question_helps(loss, seed):
     X, y = random_table(seed)
     psl = ProbabilisticScoringList(loss=loss).fit(X, y)
     assert np.all(np.diff(psl.stage_criterion_) < 0)
-    # By default a list has at most one stage per candidate feature (age, marker, smoker and
-    # one per ward): shorter, it ended because no question helped.
-    assert (psl.end_reason_ == "length") == (psl.n_stages_ - 1 == 6)
+    # By default a list has at most one stage per candidate feature (age, marker, smoker, one
+    # per ward and one grouping of the wards): shorter, it ended because no question helped.
+    assert (psl.end_reason_ == "length") == (psl.n_stages_ - 1 == 7)
     assert psl.end_reason_ in ("length", "no_gain")
 
 

@@ -1,0 +1,81 @@
+"""Categories grouped (issue 30): a categorical column with more than two levels may be asked
+as one question ``x in {a, b}``, its levels ordered by the ordered categorical's order or by
+event rate, cut like a numeric column."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core import DataError, ProbabilisticScoringList
+from psl_core.binarization import candidate_features, read_columns
+
+RISK = {"a": 0.1, "b": 0.5, "c": 0.12, "d": 0.55, "e": 0.1, "f": 0.5}
+
+
+def interleaved(seed=1, n=900):
+    """Six levels whose risks interleave: three high, three low."""
+    rng = np.random.default_rng(seed)
+    levels = rng.choice(list(RISK), n)
+    y = (rng.random(n) < np.vectorize(RISK.get)(levels)).astype(int)
+    return pd.DataFrame({"unit": levels, "noise": rng.normal(size=n)}), y
+
+
+def test_a_six_level_column_is_one_question_on_its_high_risk_levels():
+    X, y = interleaved()
+    psl = ProbabilisticScoringList().fit(X, y)
+    first = psl.literals_[0]
+    assert first.column == "unit" and first.categories is not None
+    high = {"b", "d", "f"}
+    asked = set(first.categories)
+    assert asked in (high, set(RISK) - high)
+    assert psl.describe_stage(1) in {f"unit = {' or '.join(first.categories)}"}
+    assert sum(literal.column == "unit" for literal in psl.literals_) <= 2  # not one question per level
+
+
+def test_the_grouping_orders_levels_by_event_rate_and_an_ordered_categorical_by_its_order():
+    X, y = interleaved()
+    grouping = [f for f in candidate_features(read_columns(X), y) if f.levels is not None]
+    assert len(grouping) == 1 and set(grouping[0].levels[-3:]) == {"b", "d", "f"}
+    ordered = pd.DataFrame({"grade": pd.Categorical(["ii", "i", "iii", "i"], ["i", "ii", "iii"], ordered=True)})
+    (feature,) = [f for f in candidate_features(read_columns(ordered)) if f.levels is not None]
+    assert feature.levels == ("i", "ii", "iii")
+    assert [set(feature.literal(c).categories) for c in range(len(feature.cuts))] == [
+        {"i", "ii", "iii"}, {"ii", "iii"}, {"iii"}, set(),
+    ]
+    two = pd.DataFrame({"sex": ["f", "m", "f", "m"]})
+    assert all(f.levels is None for f in candidate_features(read_columns(two), np.array([0, 1, 0, 1])))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_ordered_monotone_category_never_gives_a_higher_level_fewer_points(seed):
+    rng = np.random.default_rng(seed)
+    n = 500
+    levels = ["none", "mild", "moderate", "severe", "critical"]
+    grade = rng.choice(levels, n)
+    risk = dict(zip(levels, rng.permutation([0.1, 0.2, 0.35, 0.5, 0.6])))  # not monotone by itself
+    y = (rng.random(n) < np.vectorize(risk.get)(grade)).astype(int)
+    X = pd.DataFrame({"grade": pd.Categorical(grade, levels, ordered=True), "noise": rng.normal(size=n)})
+    psl = ProbabilisticScoringList(monotone={"grade": "increasing"}, max_feature_uses=3).fit(X, y)
+    column = np.array(levels, dtype=object)
+    points = np.zeros(len(levels), dtype=int)
+    for literal, score in zip(psl.literals_, psl.scores_):
+        if literal.column == "grade":
+            assert literal.categories is not None  # one-vs-rest is not monotone in the levels
+            points = points + score * literal.evaluate(column)
+            assert (np.diff(points) >= 0).all()
+
+
+def test_an_unordered_category_still_cannot_be_monotone():
+    X, y = interleaved()
+    with pytest.raises(DataError, match="categorical column 'unit'"):
+        ProbabilisticScoringList(monotone={"unit": "increasing"}).fit(X, y)
+
+
+def test_a_grouping_survives_the_model_file_and_a_missing_level():
+    X, y = interleaved()
+    X.loc[X.index[::9], "unit"] = None
+    psl = ProbabilisticScoringList().fit(X, y)
+    assert any(literal.categories is not None for literal in psl.literals_)
+    loaded = ProbabilisticScoringList.from_json(psl.to_json())
+    assert loaded.literals_ == psl.literals_
+    np.testing.assert_array_equal(loaded.predict_proba(X), psl.predict_proba(X))

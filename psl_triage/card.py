@@ -30,7 +30,7 @@ from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_ta
 from psl_triage.questions import percent
 from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
-from psl_triage.training import default_model_name, readable_columns, total_label
+from psl_triage.training import default_model_name, readable_columns, stage_condition, total_label
 
 DEFAULT_CONFIDENCE = 0.95
 _DECISION_WORDS = {CONFIDENT_POSITIVE: RULE_IN, CONFIDENT_NEGATIVE: RULE_OUT}
@@ -131,7 +131,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     unit = cost_unit(metadata)
     cost_cells = [f"<td class=\"num\">{escape(cost_text(c))}</td>" if costs.any() else "" for c in costs]
     questions = "".join(
-        f"<tr><td class=\"num\">{k}</td><td>{escape(model.describe_stage(k, columns))}</td>"
+        f"<tr><td class=\"num\">{k}</td><td>{escape(stage_condition(model, k, columns))}</td>"
         f"<td class=\"num\">{model.scores_[k - 1]:+d}</td>{cost_cells[k - 1]}</tr>"
         for k in range(1, stage + 1)
     ) or "<tr><td colspan=\"3\">No question: every patient gets the prior risk.</td></tr>"
@@ -381,7 +381,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
         if site.get("utility"):
             validation += f"<p>{escape(site['utility'])}</p>"
     questions = "".join(
-        f"<li>{escape(model.describe_stage(k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
+        f"<li>{escape(stage_condition(model, k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
     )
     body = f"""
 <h1>{escape(name)}: model report</h1>

@@ -532,7 +532,7 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     for k in range(model.n_stages_):
         row = {
             "Stage": k,
-            "Feature": _condition(model, k, columns) if k else "Before any feature (prior)",
+            "Feature": stage_condition(model, k, columns) if k else "Before any feature (prior)",
             "Points": f"{model.scores_[k - 1]:+d}" if k else "",
         }
         if costs.any():
@@ -553,9 +553,9 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     return pd.DataFrame(rows)
 
 
-def _condition(model, stage, columns):
-    """A stage's condition with where a missing answer goes: "Cholesterol > 240 (missing:
-    counts as no)"."""
+def stage_condition(model, stage, columns=None):
+    """A stage's condition with where a missing answer goes, for the list's table and the
+    card: "Cholesterol > 240 (missing: counts as no)"."""
     note = missing_note(model.literals_[stage - 1])
     return model.describe_stage(stage, columns) + (f" ({note})" if note else "")
 

@@ -7,6 +7,7 @@ import pytest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import NOT_MEASURED, answer_for
+from psl_triage.card import card_html
 from psl_triage.questions import (
     NOT_MEASURED_TEXT,
     UNKNOWN_AT_HAND_TEXT,
@@ -68,3 +69,9 @@ def test_the_table_and_the_record_say_where_a_missing_answer_goes(model):
     met = "condition met" if question.literal.missing else "not met"
     assert recorded[question.stage - 1].startswith(f"not measured ({met}")
     assert answer_text(question, NOT_MEASURED) == "not measured"
+
+
+def test_the_printed_card_says_where_a_missing_answer_goes(model):
+    question = lab_question(model)
+    html = card_html(model, {}, stage=question.stage)
+    assert f"missing: counts as {'yes' if question.literal.missing else 'no'}" in html

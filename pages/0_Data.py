@@ -29,6 +29,9 @@ Session state, the contract with the other pages (all describe the *active* data
 ``"positive_class"``    list: the outcome value(s) counted as positive (one for a two-class outcome).
 ``"class_names"``       dict[tuple, tuple[str, str]]: (outcome, positive values) -> the user's names of
                         the positive and the negative class.
+``"follow_up"``         psl_triage.follow_up.FollowUp | None: for follow-up data, the time column, the
+                        horizon and its unit (the outcome is then the event column); None for a yes/no
+                        outcome.
 ``"missing_handling"``  "drop" | "impute".
 ``"prepared"``          psl_triage.data.PreparedData | None: training data for these choices; None while
                         they are invalid, with the reason in ``"prepare_error"`` (str | None).
@@ -86,6 +89,16 @@ from psl_triage.data import (
     value_label,
 )
 from psl_triage.demo import load_demo
+from psl_triage.follow_up import (
+    COMPETING_EVENTS_NOTE,
+    FollowUp,
+    default_horizon,
+    event_time,
+    guess_follow_up,
+    horizon_text,
+    proposed_follow_up,
+    time_columns,
+)
 from psl_triage.roles import propose_roles, role_labels, taken_out
 from psl_triage.text import label_md, md
 from ui import one_page, table_uploader
@@ -106,6 +119,7 @@ DATASET_KEYS = (
     "positive_class",
     "class_names",
     "missing_handling",
+    "follow_up",
 )
 SOURCE_LABELS = {"demo": "Demo: heart disease (UCI, Cleveland)", "upload": "Upload my own table"}
 KIND_LABELS = {
@@ -134,6 +148,9 @@ def activate(
     """Make a freshly loaded table the active dataset, with default choices."""
     types = infer_column_types(df, meta.columns)
     guess = (guess_outcome(df, types), explain_outcome_guess(df, types))
+    pair = guess_follow_up(df)
+    if pair is not None:
+        guess = (pair[1], f"it is a status next to the follow-up time {pair[0]!r}")
     outcome = meta.outcome if meta.outcome in df.columns else guess[0]
     ss.update(
         data_source=source,
@@ -151,6 +168,7 @@ def activate(
         positive_class=default_positive_class(df, meta, outcome),
         class_names={},
     )
+    ss.follow_up = None if outcome is None else proposed_follow_up(df, outcome, ss.positive_class)
     flag_leaks()
     ss.missing_handling = guess_missing_handling(df, ss.column_types, outcome)
     dataset_changed()
@@ -284,6 +302,7 @@ def refresh_prepared() -> None:
         chosen_class_names(),
         ss.missing_handling,
         [(name, spec.label, spec.unit) for name, spec in ss.dataset_meta.columns.items()],
+        ss.get("follow_up"),
     )
     if ss.get("prepared_for") == choices:
         return
@@ -301,6 +320,7 @@ def refresh_prepared() -> None:
             ss.missing_handling,
             ss.dataset_meta.columns,
             chosen_class_names(),
+            ss.get("follow_up"),
         )
     except DataError as exc:
         ss.prepare_error = str(exc)
@@ -315,6 +335,53 @@ def class_names_key() -> tuple:
 def chosen_class_names() -> tuple[str, str] | None:
     """The user's names of the two classes for the current outcome and positive class."""
     return ss.class_names.get(class_names_key())
+
+
+def follow_up_choices(df: pd.DataFrame, outcome: str) -> None:
+    """Follow-up data: the time column, the horizon and its unit (``"follow_up"``)."""
+    candidates = [name for name in time_columns(df) if name != outcome]
+    current = ss.get("follow_up")
+    if not candidates and current is None:
+        return
+    st.subheader("Follow-up: the risk within a horizon")
+    use = st.checkbox(
+        "Follow-up data: predict the risk of the event within a horizon, censoring respected",
+        value=current is not None, key=choice_key("w_follow_up", outcome),
+        help="Each patient has a time (to the event, or to the last contact) and this column says "
+             "whether the event happened then. Without this, the list predicts \"event during follow-up\", "
+             "which counts one month of follow-up the same as ten years.",
+    )
+    if not use:
+        ss.follow_up = None
+        return
+    options = candidates if current is None or current.time in candidates else [current.time, *candidates]
+    time = st.selectbox(
+        "Follow-up time column (never a question)", options,
+        index=index_of(options, current.time if current else None), key=choice_key("w_time", outcome),
+    )
+    try:
+        times, events = event_time(df, time, outcome, ss.positive_class)
+    except DataError as exc:
+        st.error(md(str(exc)))
+        ss.follow_up = None
+        return
+    left, right = st.columns(2)
+    start = current.horizon if current is not None and current.time == time else default_horizon(times)
+    horizon = left.number_input(
+        f"Horizon, in the unit of {md(time)}", min_value=0.0, value=float(start), step=1.0,
+        key=choice_key("w_horizon", outcome, time),
+    )
+    unit = right.text_input(
+        "Unit of the times (e.g. days, months)", value=current.unit if current else "", max_chars=20,
+        key=choice_key("w_time_unit", outcome),
+    )
+    if horizon <= 0:
+        st.error("Choose a horizon greater than 0.")
+        ss.follow_up = None
+        return
+    st.info(md(horizon_text(times, events, horizon, unit.strip())))
+    st.caption(COMPETING_EVENTS_NOTE)
+    ss.follow_up = FollowUp(time, float(horizon), unit.strip())
 
 
 def reading_choices() -> None:
@@ -446,6 +513,7 @@ outcome = st.selectbox(
 if outcome != ss.outcome:
     ss.outcome = outcome
     ss.positive_class = default_positive_class(df, meta, outcome)
+    ss.follow_up = None if outcome is None else proposed_follow_up(df, outcome, ss.positive_class)
     flag_leaks()
 if outcome is not None and outcome == meta.outcome:
     st.caption("The outcome this dataset was published with.")
@@ -503,6 +571,9 @@ if outcome is not None:
         if typed != names:
             ss.class_names = {**ss.class_names, class_names_key(): typed}
 
+if outcome is not None and ss.positive_class:
+    follow_up_choices(df, outcome)
+
 st.header("3. Columns")
 st.markdown(
     "Each column is used as **numeric** (the list finds a threshold, e.g. \"Max heart rate > "
@@ -510,7 +581,8 @@ st.markdown(
     "category) or is **ignored**. The types below were detected from the values; change any "
     "that is wrong."
 )
-features = [name for name in columns if name != outcome]
+time_column = ss.follow_up.time if ss.get("follow_up") is not None else None
+features = [name for name in columns if name not in (outcome, time_column)]
 table = st.empty()  # filled below, once the type widgets have been read
 with st.expander("Change column types"):
     shown_features = one_page(features, choice_key("w_type_page", outcome))

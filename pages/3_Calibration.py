@@ -30,6 +30,7 @@ from psl_core.metrics import auc
 from psl_core.validation import stage_totals
 from psl_triage.card import card_stage
 from psl_triage.evidence import hierarchy_table
+from psl_triage.follow_up import horizon_page_note
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import (
     brier_figure,
@@ -67,6 +68,9 @@ st.markdown(
 
 model = required_list()
 prepared = required_data("judge the list on")
+if (note := horizon_page_note(model, "Calibration")) is not None:
+    st.info(note)
+    st.stop()
 
 split = None
 with shown_errors("splitting the data into training and test rows"):

@@ -58,6 +58,7 @@ from psl_triage.evidence import (
     held_out_decision_curves,
     held_out_hierarchy,
 )
+from psl_triage.follow_up import horizon_page_note
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
@@ -115,6 +116,9 @@ st.markdown(
 
 model = required_list(": its settings are what this page evaluates")
 prepared = required_data("evaluate on")
+if (note := horizon_page_note(model, "Evaluation")) is not None:
+    st.info(note)
+    st.stop()
 
 with st.form("evaluation_form"):
     columns = st.columns(4)

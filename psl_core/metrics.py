@@ -19,15 +19,17 @@ def binary_entropy(p):
     return np.where((p <= 0) | (p >= 1), 0.0, h)
 
 
-def auc(y, p):
-    """ROC AUC with ties counted one half; 0.5 when y has a single class."""
+def auc(y, p, sample_weight=None):
+    """ROC AUC with ties counted one half; 0.5 when y has a single class. With censoring
+    weights (:mod:`psl_core.survival`) it is the time-dependent AUC at the horizon: the
+    controls' weights are all equal and cancel."""
     y = np.asarray(y)
     if y.min() == y.max():
         return 0.5
-    return float(roc_auc_score(y, p))
+    return float(roc_auc_score(y, p, sample_weight=sample_weight))
 
 
-def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95):
+def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, sample_weight=None):
     """Measures of every stage of a fitted list on labelled data.
 
     Parameters
@@ -41,6 +43,10 @@ def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.9
         interval's upper bound exceeds 1 / (1 + M) (risk-averse, as in the paper's
         Fig. 8), M per missed positive and 1 per false alarm.
     confidence : float
+    sample_weight : array-like of shape (n,) or None
+        Row weights of every mean (None: 1 each). With the censoring weights of a
+        time-to-event list (:func:`psl_core.survival.ipcw_targets`) the measures are those
+        at its horizon (the Brier score normalized by the weights' sum).
 
     Returns
     -------
@@ -48,6 +54,7 @@ def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.9
     expected_loss.
     """
     y01 = (np.asarray(y) == model.classes_[1]).astype(int)
+    w = np.ones(len(y01)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     intervals = model.stagewise_intervals(X, confidence)
     rows = []
     for k in range(model.n_stages_):
@@ -56,10 +63,10 @@ def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.9
         rows.append(
             {
                 "stage": k,
-                "expected_entropy": float(np.mean(binary_entropy(p))),
-                "brier": float(np.mean((p - y01) ** 2)),
-                "auc": auc(y01, p),
-                "expected_loss": float(np.mean(_realized_loss(interval[:, 2], y01, cost_ratio))),
+                "expected_entropy": float(np.average(binary_entropy(p), weights=w)),
+                "brier": float(np.average((p - y01) ** 2, weights=w)),
+                "auc": auc(y01, p, sample_weight),
+                "expected_loss": float(np.average(_realized_loss(interval[:, 2], y01, cost_ratio), weights=w)),
             }
         )
     return pd.DataFrame(rows).set_index("stage")

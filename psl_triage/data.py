@@ -302,6 +302,11 @@ class PreparedData:
         Plain sentences on everything that was dropped, filled in, mapped or left out.
     columns : dict of str to ColumnInfo
         Metadata of every column of X, in the order of X.
+    follow_up : psl_triage.follow_up.FollowUp or None
+        For a time-to-event list: the time column, the horizon and its unit; ``y`` is then
+        the event indicator (at any time) and the labels say "within" the horizon.
+    time : numpy.ndarray of shape (n_rows_after,) or None
+        The follow-up times of the rows of X (with ``follow_up``).
     """
 
     X: pd.DataFrame
@@ -315,6 +320,8 @@ class PreparedData:
     n_rows_after: int
     notes: list[str]
     columns: dict[str, ColumnInfo]
+    follow_up: object = None
+    time: np.ndarray | None = None
 
     @property
     def n_positive(self) -> int:
@@ -1407,6 +1414,7 @@ def prepare_training_data(
     missing: str = "drop",
     specs: Mapping[str, ColumnSpec] | None = None,
     class_names: tuple[str, str] | None = None,
+    follow_up: object = None,
 ) -> PreparedData:
     """Apply the user's choices and return data a PSL can learn from.
 
@@ -1434,6 +1442,10 @@ def prepare_training_data(
     class_names : (str, str), optional
         The user's names of the positive and the negative class; blank or None keeps the
         defaults of :func:`default_class_names`.
+    follow_up : psl_triage.follow_up.FollowUp, optional
+        A time-to-event list: the outcome is the 0/1 event column, this the time column
+        (never a question; rows without a time are dropped) and the horizon; the class
+        names say "within" it (:func:`psl_triage.follow_up.horizon_labels`).
 
     Returns
     -------
@@ -1450,6 +1462,9 @@ def prepare_training_data(
     specs = specs or {}
     _check_columns(df, outcome)
     notes: list[str] = []
+    n_rows_source = len(df)
+    if follow_up is not None:
+        df, types = _follow_up_rows(df, types, outcome, follow_up, notes)
     outcome_values = _normalized(df[outcome])
     positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
     converted, binary_values = _convert_features(df, types, outcome, specs, notes)
@@ -1460,6 +1475,10 @@ def prepare_training_data(
         df[outcome], outcome, positive_values, specs.get(outcome), class_names
     )
     _check_class_sizes(y, positive_label, negative_label)
+    if follow_up is not None and not (class_names and all(n and n.strip() for n in class_names)):
+        from psl_triage.follow_up import horizon_labels
+
+        positive_label, negative_label = horizon_labels(positive_label, follow_up.horizon, follow_up.unit)
     X = pd.DataFrame(
         {name: _final_column(series, types[name]) for name, series in converted.items()},
         index=df.index[keep.to_numpy()],
@@ -1477,7 +1496,7 @@ def prepare_training_data(
         outcome_label=_label(outcome, specs),
         positive_label=positive_label,
         negative_label=negative_label,
-        n_rows_before=len(df),
+        n_rows_before=n_rows_source,
         n_rows_after=len(X),
         notes=notes,
         columns={
@@ -1486,7 +1505,24 @@ def prepare_training_data(
             )
             for name in X.columns
         },
+        follow_up=follow_up,
+        time=None if follow_up is None else df.loc[X.index, follow_up.time].astype(float).to_numpy(),
     )
+
+
+def _follow_up_rows(df, types, outcome, follow_up, notes):
+    """The rows with a follow-up time, and the types without the time column (never a question)."""
+    from psl_triage.follow_up import event_time
+
+    if follow_up.time not in df.columns or follow_up.time == outcome:
+        raise DataError(f"Choose a follow-up time column other than the event column {str(outcome)!r}.")
+    event_time(df, follow_up.time, outcome, [])  # names a time column that cannot serve
+    times = pd.to_numeric(df[follow_up.time], errors="coerce")
+    if times.isna().any():
+        notes.append(f"{int(times.isna().sum())} rows without a follow-up time in {str(follow_up.time)!r} were dropped.")
+    df = df.loc[times.notna()].copy()
+    df[follow_up.time] = times[times.notna()]
+    return df, {**types, follow_up.time: "ignore"}
 
 
 def _check_columns(df: pd.DataFrame, outcome: str) -> None:

@@ -67,8 +67,9 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
     ----------
     prepared : psl_triage.data.PreparedData
     data_name : str
-    train, test : tuple (model, X, y) or None
-        When given, stagewise measures on the training and test rows are recorded.
+    train, test : tuple (model, X, y) or (model, X, y, sample_weight), or None
+        When given, stagewise measures on the training and test rows are recorded (with
+        the censoring weights of a time-to-event list, the measures at its horizon).
     cost_ratio : float > 0
         M, the cost of a missed case relative to a false alarm: saved as
         ``"decision": {"cost_ratio": M}`` and used for the recorded expected loss.
@@ -99,7 +100,8 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
     }
     for key, part in (("train", train), ("test", test)):
         if part is not None:
-            table = stagewise_metrics(*part, cost_ratio=cost_ratio)
+            model, X, y, *weight = part  # a time-to-event list's rows carry censoring weights
+            table = stagewise_metrics(model, X, y, cost_ratio=cost_ratio, sample_weight=weight[0] if weight else None)
             meta.setdefault("performance", {})[key] = {
                 column: [float(v) for v in table[column]] for column in table.columns
             }

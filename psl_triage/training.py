@@ -22,13 +22,16 @@ import numpy as np
 import pandas as pd
 import plotly.express as px
 from sklearn.model_selection import train_test_split
+from sklearn.utils import _safe_indexing
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
 from psl_core.search import CROSS_VALIDATED
+from psl_core.survival import survival_outcome
 from psl_triage.costs import UNIT_KEY, check_unit, cost_text
 from psl_triage.data import MIN_ROWS_PER_CLASS
+from psl_triage.follow_up import COMPETING_EVENTS_NOTE, survival_part
 from psl_triage.modelcard import model_metadata
 from psl_triage.questions import missing_note, percent
 from psl_triage.store import slugify
@@ -328,19 +331,52 @@ def train_list(prepared, data_name, options, progress=None, column_roles=None):
         numbers of train and test rows), ``"source": "trained"``, ``"column_roles"`` when given,
         and :data:`psl_triage.too_good.METADATA_KEY` when the list is too good to be true.
     """
+    if prepared.follow_up is not None:
+        return _train_horizon_list(prepared, data_name, options, progress, column_roles)
     X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, options.test_fraction, options.seed)
     model = options.estimator().fit(X_train, y_train, progress=progress)
-    training_options = dict(options.to_dict(), n_train=len(y_train), n_test=0 if y_test is None else len(y_test))
+    return _described(model, prepared, data_name, options, column_roles,
+                      (model, X_train, y_train), None if X_test is None else (model, X_test, y_test))
+
+
+def _train_horizon_list(prepared, data_name, options, progress, column_roles):
+    """:func:`train_list` for a time-to-event list: split stratified by the event, fit on
+    (event, time) with the horizon, measure at the horizon with censoring weights."""
+    rows = np.arange(len(prepared.y))
+    train, test = (rows, None) if options.test_fraction == 0 else split_rows(
+        rows, prepared.y, options.test_fraction, options.seed)[:2]
+    horizon = prepared.follow_up.horizon
+    time, event = prepared.time, prepared.y
+    model = options.estimator().set_params(horizon=horizon).fit(
+        _safe_indexing(prepared.X, train), survival_outcome(time[train], event[train]), progress=progress,
+    )
+    parts = []
+    for part in (train, test):
+        if part is None:
+            parts.append(None)
+            continue
+        kept, outcome, weight = survival_part(time[part], event[part], horizon, time[train], event[train])
+        parts.append((model, _safe_indexing(prepared.X, part[kept]), outcome, weight))
+    extra = {"follow_up": prepared.follow_up.record(), "competing_events": COMPETING_EVENTS_NOTE}
+    return _described(model, prepared, data_name, options, column_roles, parts[0], parts[1],
+                      n_rows=(len(train), 0 if test is None else len(test)), extra=extra)
+
+
+def _described(model, prepared, data_name, options, column_roles, train, test, n_rows=None, extra=None):
+    """The fitted list and its metadata (see :func:`train_list`)."""
+    n_train, n_test = n_rows or (len(train[2]), 0 if test is None else len(test[2]))
+    training_options = dict(options.to_dict(), n_train=n_train, n_test=n_test)
     metadata = model_metadata(
         prepared,
         data_name,
-        train=(model, X_train, y_train),
-        test=None if X_test is None else (model, X_test, y_test),
+        train=train,
+        test=test,
         cost_ratio=options.cost_ratio,
         extra={
             "training_options": training_options, "source": "trained",
             **({"column_roles": column_roles} if column_roles is not None else {}),
             **({UNIT_KEY: options.cost_unit} if options.question_costs else {}),
+            **(extra or {}),
         },
     )
     warning = too_good_to_be_true(metadata, model.features_)

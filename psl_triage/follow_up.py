@@ -1,0 +1,169 @@
+"""Follow-up tables: a time and an event column, and the horizon of "risk within tau".
+
+A follow-up table gives each patient a time (to the event, or to last contact) and a 0/1
+status. The Data page proposes such a pair (:func:`guess_follow_up`: a follow-up time as
+:mod:`psl_triage.roles` recognises one, and an outcome-named 0/1 column, paired by name as
+"rtime"/"recur" or "dtime"/"death"), asks for the horizon with a sentence on who is censored
+before it (:func:`horizon_text`), and never offers the time as a question. The learner then
+predicts the risk of the event within the horizon, censoring respected
+(:mod:`psl_core.survival`). Competing events are out of scope: a death from another cause is
+censoring, and the risk is that of the event in a world without the competing one.
+Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from psl_core.errors import DataError
+from psl_core.survival import horizon_summary, ipcw_targets, survival_outcome
+from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, name_tokens
+
+COMPETING_EVENTS_NOTE = (
+    "Competing events are out of scope: a patient who died of another cause counts as censored, "
+    "so the risk is that of the event had the other cause not intervened."
+)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """The user's time-to-event choice: the time column, the horizon and its unit."""
+
+    time: str
+    horizon: float
+    unit: str = ""
+
+    def record(self) -> dict:
+        """JSON-ready, for the model's metadata."""
+        return {"time": str(self.time), "horizon": self.horizon, "unit": self.unit}
+
+
+def time_columns(df: pd.DataFrame) -> list:
+    """Numeric columns of non-negative values named as follow-up times ("futime", "rfstime")."""
+    found = []
+    for name in df.columns:
+        values = pd.to_numeric(df[name], errors="coerce")
+        if _time_word(name_tokens(name)) and values.notna().mean() > 0.5 and (values.dropna() >= 0).all():
+            found.append(name)
+    return found
+
+
+def is_status(series: pd.Series) -> bool:
+    """Whether a column looks like an event status: two or three distinct whole numbers
+    (0/1; 1/2 as R's survival tables code censored/dead; 0/1/2 with a competing event)."""
+    values = pd.to_numeric(pd.Series(series).dropna(), errors="coerce")
+    distinct = values.unique()
+    return values.notna().all() and 2 <= len(distinct) <= 3 and bool(np.all(distinct == np.round(distinct)))
+
+
+def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
+    """A proposed (time column, event column) pair, or None.
+
+    The event is a status column (:func:`is_status`) with an outcome word ("status",
+    "death", "recur", "event"); where several are, the one sharing the time's initial
+    ("dtime" with "death", "rtime" with "recur") or else the first.
+    """
+    times = time_columns(df)
+    events = [
+        name for name in df.columns
+        if name not in times and is_status(df[name])
+        and any(t in _OUTCOME_TOKENS or t in _WEAK_OUTCOME_TOKENS for t in name_tokens(name))
+    ]
+    if not times or not events:
+        return None
+    for time in times:
+        prefix = str(time).lower().removesuffix("time")
+        for event in events:
+            if len(prefix) == 1 and str(event).lower().startswith(prefix):
+                return time, event
+    return times[0], events[0]
+
+
+def event_time(df: pd.DataFrame, time: object, event: object, positive: list) -> tuple[np.ndarray, np.ndarray]:
+    """Times and 0/1 events (``event`` in ``positive``) of the rows with both (DataError
+    naming a time column that cannot serve)."""
+    times = pd.to_numeric(df[time], errors="coerce")
+    if times.notna().sum() == 0:
+        raise DataError(f"The time column {str(time)!r} holds no numbers: choose the follow-up time.")
+    if (times.dropna() < 0).any():
+        raise DataError(f"The time column {str(time)!r} has negative times: a follow-up time is >= 0.")
+    known = times.notna() & df[event].notna()
+    texts = {str(v) for v in positive}
+    happened = df.loc[known, event].map(lambda v: str(v) in texts or str(v).removesuffix(".0") in texts)
+    return times[known].to_numpy(float), happened.to_numpy(float)
+
+
+def default_horizon(times: np.ndarray) -> float:
+    """A round horizon near the median follow-up time."""
+    median = float(np.median(times))
+    if median <= 0:
+        return 1.0
+    step = 10 ** np.floor(np.log10(median))
+    return float(max(step, np.floor(median / step) * step))
+
+
+def horizon_text(times: np.ndarray, events: np.ndarray, horizon: float, unit: str = "") -> str:
+    """One sentence on the horizon: events by it, censored before it (they drop out), followed beyond it."""
+    counts = horizon_summary(survival_outcome(times, events), horizon)
+    when = f"{horizon:g}{' ' + unit if unit else ''}"
+    return (
+        f"Of {counts['n']} patients, {counts['events']} had the event within {when}, "
+        f"{counts['beyond']} were followed beyond it and {counts['censored']} were censored before it "
+        f"({_percent(counts['censored'], counts['n'])}): their outcome at {when} is unknown, so they "
+        "drop out and the patients followed like them are weighted up to stand in for them "
+        "(inverse probability of censoring weights)."
+    )
+
+
+def horizon_labels(event_label: str, horizon: float, unit: str = "") -> tuple[str, str]:
+    """Names of the two classes of a time-to-event list: ("death within 5 years", "no death within 5 years")."""
+    when = f"within {horizon:g}{' ' + unit if unit else ''}"
+    return f"{event_label} {when}", f"no {event_label} {when}"
+
+
+def survival_part(times: np.ndarray, events: np.ndarray, horizon: float, train_times=None, train_events=None):
+    """The rows of a part (train or test) that count at the horizon, their outcome by it and
+    their censoring weights (G from the training part when given).
+
+    Returns
+    -------
+    kept : ndarray of int, outcome : ndarray of int, weight : ndarray of float
+    """
+    from psl_core.survival import censoring_curve
+
+    curve = None if train_times is None else censoring_curve(survival_outcome(train_times, train_events))
+    outcome, weight = ipcw_targets(survival_outcome(times, events), horizon, curve)
+    kept = np.flatnonzero(weight > 0)
+    return kept, outcome[kept], weight[kept]
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f} %" if whole else "0 %"
+
+
+def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> FollowUp | None:
+    """The time-to-event choice proposed for this outcome: the guessed time column when the
+    outcome is the guessed event column, with a round horizon near the median follow-up."""
+    pair = guess_follow_up(df)
+    if pair is None or pair[1] != outcome:
+        return None
+    times, _ = event_time(df, pair[0], outcome, positive)
+    return FollowUp(pair[0], default_horizon(times), "")
+
+
+def horizon_page_note(model, page: str) -> str | None:
+    """Why a page that judges a list on yes/no outcomes stops for a list of the risk within a
+    horizon (None for a yes/no list): its measures do not weigh censoring yet."""
+    horizon = getattr(model, "horizon", None)
+    if horizon is None:
+        return None
+    return (
+        f"This list predicts the risk of the event within {horizon:g} (follow-up data). The {page} "
+        "page judges lists on yes/no outcomes and does not weigh censoring yet, so it would judge "
+        "this one against \"event during follow-up\". The Train page shows this list's Brier score "
+        "and AUC at the horizon on its held-out rows, with censoring weights; "
+        "psl_core.survival.horizon_splits compares it with a Cox model on held-out splits."
+    )

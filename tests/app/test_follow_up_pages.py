@@ -1,0 +1,130 @@
+"""Follow-up tables through the pages (AppTest): the Data page proposes the time and event
+columns and a horizon, says who is censored before it and never offers the time as a
+question; Train fits a list for the risk within the horizon; Triage names that risk; the
+saved list loads back with its horizon."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_core import ProbabilisticScoringList
+from psl_triage.data import infer_column_types, prepare_training_data
+from psl_triage.follow_up import FollowUp, guess_follow_up, horizon_text, proposed_follow_up
+from psl_triage.store import load_model, save_model
+from psl_triage.text import shown
+from psl_triage.training import TrainingOptions, train_list
+
+
+def follow_up_table(n=400, seed=0):
+    """A study export: an id, three findings, a recurrence-free time in days and its status."""
+    rng = np.random.default_rng(seed)
+    nodes = rng.poisson(3, n)
+    age = rng.integers(30, 80, n)
+    grade = rng.integers(1, 4, n)
+    rate = 0.0004 * np.exp(0.15 * nodes + 0.4 * (grade - 2))
+    event_time = rng.exponential(1 / rate)
+    censor_time = rng.uniform(200, 3000, n)
+    return pd.DataFrame({
+        "pid": rng.permutation(n) + 1000,
+        "age": age,
+        "nodes": nodes,
+        "grade": grade,
+        "rfstime": np.minimum(event_time, censor_time).round(),
+        "status": (event_time <= censor_time).astype(int),
+    })
+
+
+@pytest.fixture
+def app():
+    at = AppTest.from_file("../../app.py", default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+@pytest.fixture(autouse=True)
+def empty_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path / "models"))
+
+
+def test_time_and_event_are_recognised():
+    frame = follow_up_table()
+    assert guess_follow_up(frame) == ("rfstime", "status")
+    proposed = proposed_follow_up(frame, "status", [1])
+    assert proposed.time == "rfstime" and proposed.horizon > 0
+    # R's survival tables code the status 1/2 (censored/dead): still a status.
+    assert guess_follow_up(frame.assign(status=frame["status"] + 1)) == ("rfstime", "status")
+    # "protime" (a lab value) is no follow-up time; without a status there is no pair.
+    assert guess_follow_up(frame.rename(columns={"rfstime": "protime"})) is None
+    assert guess_follow_up(frame.drop(columns="status")) is None
+
+
+def test_the_data_page_proposes_follow_up_and_keeps_the_time_out(app):
+    app.radio(key="w_source").set_value("upload").run()
+    data = follow_up_table().to_csv(index=False).encode()
+    app.file_uploader(key="w_upload").set_value(("study.csv", data, "application/octet-stream")).run()
+    assert not app.exception
+    state = app.session_state
+    assert state["outcome"] == "status" and state["follow_up"].time == "rfstime"
+    assert any("censored before it" in shown(info.value) for info in app.info)
+    version = state["dataset_version"]
+    app.number_input(key=f"w_horizon_v{version}::status::rfstime").set_value(1000.0).run()
+    app.text_input(key=f"w_time_unit_v{version}::status").set_value("days").run()
+    prepared = app.session_state["prepared"]
+    assert prepared is not None, app.session_state["prepare_error"]
+    assert prepared.follow_up == FollowUp("rfstime", 1000.0, "days")
+    assert "rfstime" not in prepared.X.columns and "pid" not in prepared.X.columns
+    assert prepared.positive_label.endswith("within 1000 days")
+    # Switching follow-up off gives the yes/no list back.
+    app.checkbox(key=f"w_follow_up_v{version}::status").uncheck().run()
+    assert app.session_state["follow_up"] is None and app.session_state["prepared"].follow_up is None
+
+
+def test_train_triage_save_and_load_a_horizon_list(project_root):
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(
+        frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"),
+        class_names=("recurrence", "no recurrence"),
+    )
+    assert prepared.positive_label == "recurrence"  # the user's names are kept as given
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    model, metadata = train_list(prepared, "study.csv", TrainingOptions())
+    assert model.horizon == 1000.0 and "rfstime" not in model.features_
+    assert metadata["follow_up"] == {"time": "rfstime", "horizon": 1000.0, "unit": "days"}
+    assert 0.5 < metadata["performance"]["test"]["auc"][-1] <= 1
+    # Triage names the risk within the horizon.
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    at.session_state["trained_model"] = model
+    at.session_state["trained_metadata"] = metadata
+    at.switch_page("pages/2_Triage.py").run()
+    assert not at.exception
+    shown_texts = [shown(m.label) for m in at.metric] + [shown(m.value) for m in at.markdown]
+    assert any("within 1000 days" in text for text in shown_texts)
+    # Calibration and Evaluation judge yes/no outcomes: they say so rather than judge this list.
+    for page in ("pages/3_Calibration.py", "pages/5_Evaluation.py"):
+        other = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+        for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
+                               prepare_error=None, data_name="study.csv").items():
+            other.session_state[key] = value
+        other.switch_page(page).run()
+        assert not other.exception and any("does not weigh censoring yet" in i.value for i in other.info)
+    # Saved and loaded, the list keeps its horizon and its risks.
+    saved = save_model(model, "Recurrence", metadata)
+    loaded = load_model(saved.path)
+    assert loaded.horizon == 1000.0 and loaded.metadata_["follow_up"]["horizon"] == 1000.0
+    np.testing.assert_allclose(loaded.predict_proba(prepared.X), model.predict_proba(prepared.X))
+
+
+def test_horizon_sentence_counts_the_censored():
+    text = horizon_text(np.array([1, 2, 3, 4, 6.0]), np.array([1, 0, 1, 0, 1.0]), 5, "years")
+    assert text.startswith("Of 5 patients, 2 had the event within 5 years, 1 were followed beyond it and 2 were censored")
+
+
+def test_a_yes_no_list_is_unchanged():
+    X = follow_up_table()[["age", "nodes"]]
+    y = follow_up_table()["status"]
+    assert ProbabilisticScoringList().fit(X, y).horizon is None

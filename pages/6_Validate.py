@@ -38,6 +38,7 @@ from psl_core.validation import (
     validation_report,
 )
 from psl_triage.data import count_classes, load_table
+from psl_triage.follow_up import horizon_page_note
 from psl_triage.modelcard import list_identity
 from psl_triage.plots import reliability_figure
 from psl_triage.text import label_md, md
@@ -96,6 +97,9 @@ model, metadata, _, _ = list_picker(
     "List to validate",
 )
 st.markdown(f"Validating {list_identity(metadata)}")
+if (note := horizon_page_note(model, "Validate")) is not None:
+    st.info(note)
+    st.stop()
 
 st.header("1. The other site's table")
 uploaded, limit_mb = table_uploader(

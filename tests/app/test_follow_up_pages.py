@@ -104,8 +104,8 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert not at.exception
     shown_texts = [shown(m.label) for m in at.metric] + [shown(m.value) for m in at.markdown]
     assert any("within 1000 days" in text for text in shown_texts)
-    # Calibration and Evaluation judge yes/no outcomes: they say so rather than judge this list.
-    for page in ("pages/3_Calibration.py", "pages/5_Evaluation.py"):
+    # Calibration, Evaluation and Validate judge yes/no outcomes: they say so rather than judge this list.
+    for page in ("pages/3_Calibration.py", "pages/5_Evaluation.py", "pages/6_Validate.py"):
         other = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
         for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
                                prepare_error=None, data_name="study.csv").items():

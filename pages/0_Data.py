@@ -19,7 +19,7 @@ Session state, the contract with the other pages (all describe the *active* data
                         outcome (question candidate, identifier, time or date, possible leak, ignore)
                         with its evidence (psl_triage.roles.propose_roles).
 ``"flagged_columns"``   dict[str, str]: columns that would be used but are proposed out (identifiers,
-                        times, leaks, mostly empty) -> the role and its evidence; they start as
+                        times, leaks, empty) -> the role and its evidence; they start as
                         "ignore" until the user puts them back (one click, or their type).
 ``"type_revisions"``    dict[str, int]: how often the page changed a column's type itself (put back by
                         its button, proposed out again for another positive class): a fresh type
@@ -176,7 +176,7 @@ def activate(
 
 def flag_leaks(revise: bool = False) -> None:
     """Propose column roles and set every column proposed out (an identifier, a time, a leak,
-    mostly empty) to "ignore", with the evidence.
+    nothing to learn from) to "ignore", with the evidence.
 
     Columns flagged before and still ignored get their detected type back; columns flagged
     before that the user kept stay in use. ``revise``: the type widgets of this outcome are

@@ -409,7 +409,7 @@ report printed {datetime.now(UTC).date().isoformat()}</p>
 <h2>Predictors offered to the learner</h2>
 <table><tr><th>Predictor</th><th>Column</th><th>Type</th><th>Unit</th><th>In the list</th></tr>{predictors}</table>
 <h2>Columns proposed out of the list</h2>
-<p class="small">Identifiers, dates and times, possible leaks and mostly empty columns, as the app proposed them
+<p class="small">Identifiers, dates and times, possible leaks and columns with nothing to learn from, as the app proposed them
 from the data; "put back": the researcher used the column after all.</p>
 <table><tr><th>Column</th><th>Role</th><th>Evidence</th><th>Put back</th></tr>{left_out}</table>
 <h2>Performance at {stage} question{'' if stage == 1 else 's'}</h2>

@@ -9,7 +9,7 @@ The steps follow what a clinical researcher does on the landing page:
    "ignore"); :func:`guess_outcome`, :func:`guess_positive_class` and
    :func:`guess_missing_handling` propose the remaining choices. The user may change all of
    them; the guesses are only defaults that the page shows. :mod:`psl_triage.roles` then
-   proposes which columns stay out of the list (identifiers, times, leaks, mostly empty), and
+   proposes which columns stay out of the list (identifiers, times, leaks, empty ones), and
    :func:`relabel` records the user's clinical label and unit of a column.
 3. :func:`missing_report` and :func:`describe_missing_handling` tell the user what is missing
    and what the chosen handling will do to it.
@@ -49,6 +49,12 @@ MISSING_HANDLINGS = ("learn", "drop", "impute")
 """Keep missing values for the learner, which learns where a missing answer goes
 (``ProbabilisticScoringList(missing="learn")``); drop every row with a missing value; or
 fill in the median (numbers) / the mode (others)."""
+
+MOSTLY_EMPTY_SHARE = 0.40
+"""A column with more than this share of its rows empty is never filled in, whatever the
+handling of missing values: one value in most rows would be a made-up predictor. It reaches the
+learner with its missing values (which learns where a missing answer goes), and
+:func:`psl_triage.roles.propose_roles` checks whether its missingness carries the outcome."""
 
 DEFAULT_MAX_UPLOAD_MB = 50
 """Upload size limit when the environment variable ``PSL_MAX_UPLOAD_MB`` is not set."""
@@ -1435,8 +1441,9 @@ def prepare_training_data(
     missing : {"learn", "drop", "impute"}
         Keep missing feature values for the learner (NaN in ``X``; the list learns where a
         missing answer goes), drop every row with a missing feature value, or fill in the
-        median (numeric) or the most frequent value (binary, categorical). Rows without an
-        outcome are always dropped.
+        median (numeric) or the most frequent value (binary, categorical). A column more than
+        :data:`MOSTLY_EMPTY_SHARE` empty is never filled in (the learner learns where its
+        missing answers go). Rows without an outcome are always dropped.
     specs : mapping of column name to ColumnSpec, optional
         Labels, units and category labels for the metadata.
     class_names : (str, str), optional
@@ -1598,7 +1605,13 @@ def _fill_in(
             notes.append(f"Left out {str(name)!r}: no value in the rows used.")
             del converted[name]
             continue
-        if fill and series.isna().any():
+        empty = float(series.isna().mean())
+        if fill and empty > MOSTLY_EMPTY_SHARE:
+            notes.append(
+                f"Did not fill in {str(name)!r}: {empty:.0%} of its values are missing, too many to "
+                "fill in with one value; the list learns where a missing answer goes."
+            )
+        elif fill and series.isna().any():
             value = _fill_value(series, types[name])
             fill_values[name] = _raw_fill(value, types[name], binary_values[name])
             notes.append(

@@ -10,15 +10,18 @@ per column, each with one sentence of evidence that the Data page shows:
 ``"identifier"`` a patient, sample or row identifier, a person's name, free text;
 ``"time"``       a date or a time measured from baseline (follow-up, turnaround, day of study);
 ``"leak"``       a column that looks recorded after the outcome or derived from it;
-``"ignore"``     nothing to learn from (all missing, constant) or mostly empty.
+``"ignore"``     nothing to learn from (all missing, constant).
 
 The evidence comes from the column's name read token by token ("pid", "rfs time",
 "cause of death", never "protime" as "time"), its values (different in every row, rising with
 the row order, dates, text with one value per person) and the outcome itself: a column whose
 single cut or categories, learned on one half of the rows, tell the classes apart on the other
 half; a column whose missingness tells them apart or that is filled in for one class only; a
-second 0/1 column tied to the outcome. A column more than :data:`MOSTLY_EMPTY_SHARE` empty is
-never filled in: unless its missingness carries the outcome (a leak), it is proposed "ignore".
+second 0/1 column tied to the outcome. A column more than
+:data:`~psl_triage.data.MOSTLY_EMPTY_SHARE` empty is never filled in
+(:func:`psl_triage.data.prepare_training_data` leaves it to the learner, which learns where a
+missing answer goes): when its missingness carries the outcome it is a leak, otherwise it stays
+a question candidate and its evidence says how empty it is.
 
 Nothing is final: the page sets every column that is not a question candidate to "ignore",
 shows why, and lets the user put it back in one click (:func:`roles_record` keeps the choice
@@ -37,6 +40,7 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_triage.data import (
+    MOSTLY_EMPTY_SHARE,
     _infer_kind,
     _normalized,
     _positive_values,
@@ -52,9 +56,6 @@ ROLES = {
     "ignore": "ignore",
 }
 """The roles a column can have, with how the page names them."""
-
-MOSTLY_EMPTY_SHARE = 0.40
-"""A column with more than this share of its rows empty is never filled in."""
 
 HELD_OUT_SEPARATION = 0.95
 """A column leaks when a rule learned from it on one half of the rows reaches at least this
@@ -186,9 +187,10 @@ def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, tar
         return Role("ignore", _sentence(reason))
     if empty > MOSTLY_EMPTY_SHARE:
         return Role(
-            "ignore",
-            f"{_share(empty)} of its rows are empty: it is not filled in (a mostly empty column "
-            "filled with one value would become a made-up predictor).",
+            "question",
+            f"{_share(empty)} of its rows are empty, but not in a way that tells the classes apart: "
+            "it is never filled in (one value in most rows would be a made-up predictor); the list "
+            "learns where a missing answer goes.",
         )
     return Role("question", _sentence(reason))
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from psl_triage.data import infer_column_types, load_table
+from psl_triage.data import infer_column_types, load_table, prepare_training_data
 from psl_triage.demo import load_demo
 from psl_triage.roles import (
     HELD_OUT_SEPARATION,
@@ -117,12 +117,19 @@ def test_missingness_that_separates_the_outcome_is_a_leak():
     assert role.role == "leak" and "filled in" in role.evidence
 
 
-def test_a_mostly_empty_unrelated_column_is_ignored_not_filled_in():
+def test_a_mostly_empty_unrelated_column_stays_a_question_never_filled_in():
     df = study()
     rng = np.random.default_rng(6)
     df["ldh"] = np.where(rng.random(len(df)) < 0.6, np.nan, rng.normal(200, 30, len(df)))
     role = roles_of(df)["ldh"]
-    assert role.role == "ignore" and "not filled in" in role.evidence
+    assert role.role == "question" and "never filled in" in role.evidence and "empty" in role.evidence
+    types = {**infer_column_types(df), "ldh": "numeric"}
+    for handling in ("impute", "learn"):
+        prepared = prepare_training_data(df, types, "status", 1, missing=handling)
+        assert prepared.X["ldh"].isna().mean() > 0.5, handling  # never filled with one value
+    assert not any("fill" in note for note in prepared.notes)  # "learn" fills nothing in
+    imputed = prepare_training_data(df, types, "status", 1, missing="impute")
+    assert any("Did not fill in 'ldh'" in note for note in imputed.notes)
 
 
 def test_a_value_that_defines_the_outcome_is_a_leak_on_held_out_rows():

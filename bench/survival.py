@@ -7,10 +7,11 @@ otherwise), a Cox model on all features (scikit-survival), and the same list tra
 "event during follow-up" (the naive yes/no list). Measures at tau: IPCW Brier score,
 time-dependent AUC and observed/expected (psl_core.survival).
 
-    .venv/bin/python bench/survival.py /path/to/tables/survival [n_splits] [recommend]
+    .venv/bin/python bench/survival.py /path/to/tables/survival [n_splits] [recommend] [entropy]
 
 ``recommend``: the list as the Train page fits it, with its internal cross-validation
-(``recommend_folds=5``, which also shrinks the risks toward the base rate).
+(``recommend_folds=5``, which also shrinks the risks toward the base rate). ``entropy``: the
+paper's criterion, IPCW-weighted expected entropy, instead of the cross-validated Brier score.
 """
 
 import sys
@@ -44,8 +45,8 @@ def load(folder, name):
     return X.reset_index(drop=True), y, horizon
 
 
-def main(folder, n_splits=20, recommend=False):
-    settings = dict(max_stages=5, recommend_folds=5 if recommend else None)
+def main(folder, n_splits=20, recommend=False, entropy=False):
+    settings = dict(max_stages=5, recommend_folds=5 if recommend else None, **({"loss": "entropy"} if entropy else {}))
     print("| table | n | events by tau | censored before tau | list Brier | Cox Brier | list - Cox | "
           "list AUC | Cox AUC | list O/E | naive O/E | s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -63,4 +64,4 @@ def main(folder, n_splits=20, recommend=False):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20, "recommend" in sys.argv[3:])
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20, "recommend" in sys.argv[3:], "entropy" in sys.argv[3:])

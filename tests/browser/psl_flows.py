@@ -52,11 +52,12 @@ def demo():
 
 
 @functools.cache
-def demo_prepared():
-    """The demo data with the landing page's default choices (outcome, positive class, types)."""
+def demo_prepared(missing: str | None = None):
+    """The demo data with the landing page's default choices (outcome, positive class, types;
+    the handling of missing values too unless ``missing`` is given)."""
     df, meta = demo()
     types = infer_column_types(df, meta.columns)
-    handling = guess_missing_handling(df, types, meta.outcome)
+    handling = missing or guess_missing_handling(df, types, meta.outcome)
     return prepare_training_data(df, types, meta.outcome, [meta.positive_class], handling, meta.columns)
 
 

@@ -23,7 +23,7 @@ ATTEMPTS = 6  # with session-state writes, each went wrong with a probability of
 
 def test_demo_choices_survive_switching_source_right_after_opening(new_app, streamlit_server):
     _, meta = demo()
-    prepared = demo_prepared()
+    prepared = demo_prepared(missing="drop")  # the choice the test clicks
     for _attempt in range(ATTEMPTS):
         app = new_app()
         page = app.page

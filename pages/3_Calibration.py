@@ -16,6 +16,9 @@ train/test rows, recovered or refitted once per list and data) and the widget ke
 ``"calibration_rows"``, ``"calibration_stage"``, ``"calibration_bins"`` and
 ``"calibration_download_*"``; ``"calibration_evidence"`` keeps the flexible curve per list,
 rows and stage.
+For a list of the risk within a horizon (follow-up data) the page shows, on the Train page's
+held-out rows, the predicted risk against the Kaplan-Meier risk by the horizon per total and
+per tenth of predicted risk (psl_triage.follow_up.horizon_calibration), and nothing else.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from psl_core.metrics import auc
 from psl_core.validation import stage_totals
 from psl_triage.card import card_stage
 from psl_triage.evidence import hierarchy_table
-from psl_triage.follow_up import horizon_page_note
+from psl_triage.follow_up import horizon_calibration, horizon_page_note
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import (
     brier_figure,
@@ -69,7 +72,22 @@ st.markdown(
 model = required_list()
 prepared = required_data("judge the list on")
 if (note := horizon_page_note(model, "Calibration")) is not None:
-    st.info(note)
+    at_horizon = horizon_calibration(model, ss.get("trained_metadata") or {}, prepared)
+    if at_horizon is None:
+        st.info(note)
+        st.stop()
+    st.markdown(
+        f"Risk within the horizon ({model.horizon:g}) on the {at_horizon['n_test']} test rows the Train page "
+        "held out: the mean predicted risk against the Kaplan-Meier risk observed by the horizon, per total "
+        "and per tenth of predicted risk (censoring respected). "
+        f"Observed / expected {at_horizon['observed_expected']:.2f}, Brier score {at_horizon['brier']:.3f}, "
+        f"AUC {at_horizon['auc']:.3f} at the horizon."
+    )
+    percent = st.column_config.NumberColumn(format="%.3f")
+    config = {"predicted": percent, "observed": percent}
+    left, right = st.columns(2)
+    left.dataframe(at_horizon["totals"].rename(columns={"group": "total"}), hide_index=True, column_config=config)
+    right.dataframe(at_horizon["deciles"].rename(columns={"group": "tenth"}), hide_index=True, column_config=config)
     st.stop()
 
 split = None

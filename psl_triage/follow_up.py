@@ -167,3 +167,51 @@ def horizon_page_note(model, page: str) -> str | None:
         "and AUC at the horizon on its held-out rows, with censoring weights; "
         "psl_core.survival.horizon_splits compares it with a Cox model on held-out splits."
     )
+
+
+def horizon_calibration(model, metadata, prepared) -> dict | None:
+    """Calibration at the horizon on the rows the Train page held out: per total and per
+    decile of predicted risk, the mean predicted risk against the Kaplan-Meier risk observed
+    by the horizon; O/E, Brier score and AUC at the horizon (censoring weights from the
+    training rows). None when the list is not a horizon list trained on these data with a
+    test set (its held-out rows are then unknown).
+
+    Returns
+    -------
+    dict with ``totals`` and ``deciles`` (DataFrames: group, patients, predicted, observed),
+    ``observed_expected``, ``brier``, ``auc``, ``n_test``.
+    """
+    from psl_core.survival import ipcw_brier, km_calibration, observed_expected, time_dependent_auc
+    from psl_triage.training import split_rows
+
+    horizon = getattr(model, "horizon", None)
+    options = (metadata or {}).get("training_options")
+    follow_up = getattr(prepared, "follow_up", None)
+    if horizon is None or follow_up is None or follow_up.horizon != horizon or not isinstance(options, dict):
+        return None
+    fraction, seed = options.get("test_fraction"), options.get("seed")
+    if not (isinstance(fraction, float) and 0 < fraction < 1 and isinstance(seed, int)):
+        return None
+    rows = np.arange(len(prepared.y))
+    train, test = split_rows(rows, prepared.y, fraction, seed)[:2]
+    if options.get("n_test") != len(test):
+        return None
+    y_train = survival_outcome(prepared.time[train], prepared.y[train])
+    y_test = survival_outcome(prepared.time[test], prepared.y[test])
+    X_test = prepared.X.iloc[test]
+    risk = model.predict_proba(X_test)[:, 1]
+
+    def table(groups):
+        rows = km_calibration(y_test, risk, horizon, groups)
+        return pd.DataFrame(rows).rename(columns={"n": "patients"})
+
+    deciles = table(None)
+    deciles["group"] = deciles["group"] + 1
+    return {
+        "totals": table(model.total_scores(X_test)),
+        "deciles": deciles,
+        "observed_expected": observed_expected(y_train, y_test, risk, horizon),
+        "brier": ipcw_brier(y_train, y_test, risk, horizon),
+        "auc": time_dependent_auc(y_train, y_test, risk, horizon),
+        "n_test": len(test),
+    }

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.follow_up import FollowUp, guess_follow_up, horizon_text, proposed_follow_up
+from psl_triage.follow_up import FollowUp, guess_follow_up, horizon_calibration, horizon_text, proposed_follow_up
 from psl_triage.store import load_model, save_model
 from psl_triage.text import shown
 from psl_triage.training import TrainingOptions, train_list
@@ -104,8 +104,22 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert not at.exception
     shown_texts = [shown(m.label) for m in at.metric] + [shown(m.value) for m in at.markdown]
     assert any("within 1000 days" in text for text in shown_texts)
-    # Calibration, Evaluation and Validate judge yes/no outcomes: they say so rather than judge this list.
-    for page in ("pages/3_Calibration.py", "pages/5_Evaluation.py", "pages/6_Validate.py"):
+    # Calibration shows the risk within the horizon per total against Kaplan-Meier on the held-out rows.
+    at_horizon = horizon_calibration(model, metadata, prepared)
+    assert at_horizon["n_test"] == metadata["training_options"]["n_test"]
+    assert at_horizon["totals"]["patients"].sum() == at_horizon["deciles"]["patients"].sum() == at_horizon["n_test"]
+    assert 0.5 < at_horizon["observed_expected"] < 2 and at_horizon["auc"] == pytest.approx(
+        metadata["performance"]["test"]["auc"][-1], abs=1e-9)
+    calibration = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
+                           prepare_error=None, data_name="study.csv").items():
+        calibration.session_state[key] = value
+    calibration.switch_page("pages/3_Calibration.py").run()
+    assert not calibration.exception
+    assert any("Kaplan-Meier risk observed" in m.value for m in calibration.markdown)
+    assert len(calibration.dataframe) == 2
+    # Evaluation and Validate judge yes/no outcomes: they say so rather than judge this list.
+    for page in ("pages/5_Evaluation.py", "pages/6_Validate.py"):
         other = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
         for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
                                prepare_error=None, data_name="study.csv").items():

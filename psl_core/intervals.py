@@ -33,14 +33,15 @@ from scipy.special import betaincinv
 from .errors import PSLError
 
 
-def check_confidence(confidence):
-    """Validate a confidence level in (0, 1) and return it as float."""
+def check_confidence(confidence, name="confidence"):
+    """Validate a number strictly between 0 and 1 (a confidence level, or the parameter
+    ``name``) and return it as float."""
     try:
         value = float(confidence)
     except (TypeError, ValueError):
-        raise PSLError(f"confidence must be a number in (0, 1), got {confidence!r}") from None
+        raise PSLError(f"{name} must be a number strictly between 0 and 1, got {confidence!r}") from None
     if not 0.0 < value < 1.0:
-        raise PSLError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+        raise PSLError(f"{name} must lie strictly between 0 and 1, got {confidence!r}")
     return value
 
 

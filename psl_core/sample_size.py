@@ -33,6 +33,7 @@ from scipy.special import expit
 from scipy.stats import norm
 
 from .errors import PSLError
+from .intervals import check_confidence
 
 DEFAULT_SHRINKAGE = 0.9
 DEFAULT_OPTIMISM = 0.05
@@ -44,19 +45,9 @@ VALIDATION_WIDTHS = {"observed_expected": 0.2, "slope": 0.2, "c_statistic": 0.1}
 _Z = 1.96  # the packages' and papers' 95 %
 
 
-def _check_fraction(value, name):
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise PSLError(f"{name} must be a number strictly between 0 and 1, got {value!r}") from None
-    if not 0 < value < 1:
-        raise PSLError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
-    return value
-
-
 def max_cox_snell(prevalence):
     """The largest Cox–Snell R² a model of a binary outcome with this prevalence can reach."""
-    phi = _check_fraction(prevalence, "prevalence")
+    phi = check_confidence(prevalence, "prevalence")
     log_null = phi * math.log(phi) + (1 - phi) * math.log(1 - phi)
     return 1 - math.exp(2 * log_null)
 
@@ -68,8 +59,8 @@ def cox_snell_from_c_statistic(c_statistic, prevalence, nodes=200):
     C); the calibration model ``logit P(y=1) = a + b LP`` is fitted to this population
     (Gauss–Hermite quadrature, Newton's method) and R²_CS = 1 - exp(-2 (ℓ - ℓ₀)) per patient.
     """
-    c = _check_fraction(c_statistic, "c_statistic")
-    phi = _check_fraction(prevalence, "prevalence")
+    c = check_confidence(c_statistic, "c_statistic")
+    phi = check_confidence(prevalence, "prevalence")
     if c <= 0.5:
         raise PSLError(f"c_statistic must be above 0.5 for a model that separates at all, got {c!r}")
     mu = math.sqrt(2) * norm.ppf(c)
@@ -152,26 +143,26 @@ def development_sample_size(parameters, prevalence, cox_snell=None, c_statistic=
     """
     if isinstance(parameters, bool) or not isinstance(parameters, (int, np.integer)) or parameters < 1:
         raise PSLError(f"parameters must be an integer >= 1, got {parameters!r}")
-    phi = _check_fraction(prevalence, "prevalence")
+    phi = check_confidence(prevalence, "prevalence")
     largest = max_cox_snell(phi)
     if cox_snell is None:
         cox_snell = (cox_snell_from_c_statistic(c_statistic, phi) if c_statistic is not None
                      else DEFAULT_NAGELKERKE * largest)
-    r2 = _check_fraction(cox_snell, "cox_snell")
+    r2 = check_confidence(cox_snell, "cox_snell")
     if r2 >= largest:
         raise PSLError(f"cox_snell must be below the largest possible R² {largest:.3f} at prevalence {phi:g}")
-    shrinkage = _check_fraction(shrinkage, "shrinkage")
+    shrinkage = check_confidence(shrinkage, "shrinkage")
     if shrinkage <= r2:
         raise PSLError(f"shrinkage ({shrinkage:g}) must exceed the anticipated R² ({r2:g})")
 
     def rows_for(factor):
         return math.ceil(parameters / ((factor - 1) * math.log(1 - r2 / factor)))
 
-    small_optimism = r2 / (r2 + _check_fraction(optimism, "optimism") * largest)
+    small_optimism = r2 / (r2 + check_confidence(optimism, "optimism") * largest)
     criteria = {
         "shrinkage": rows_for(shrinkage),
         "optimism": rows_for(small_optimism),
-        "overall risk": math.ceil((_Z / _check_fraction(margin, "margin")) ** 2 * phi * (1 - phi)),
+        "overall risk": math.ceil((_Z / check_confidence(margin, "margin")) ** 2 * phi * (1 - phi)),
     }
     minimum = max(criteria.values())
     return DevelopmentSampleSize(
@@ -263,8 +254,8 @@ def validation_sample_size(prevalence, c_statistic, log_odds, widths=None):
     -------
     ValidationSampleSize
     """
-    phi = _check_fraction(prevalence, "prevalence")
-    c = _check_fraction(c_statistic, "c_statistic")
+    phi = check_confidence(prevalence, "prevalence")
+    c = check_confidence(c_statistic, "c_statistic")
     widths = {**VALIDATION_WIDTHS, **(widths or {})}
     log_odds = np.asarray(log_odds, dtype=float)
     if log_odds.ndim != 1 or len(log_odds) < 2 or not np.all(np.isfinite(log_odds)) or np.ptp(log_odds) == 0:

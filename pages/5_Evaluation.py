@@ -24,6 +24,9 @@ sections (evidence_ui): ``"evaluation_evidence_stage"``, ``"evaluation_threshold
 ``"evaluation_every_stage"``, ``"evaluation_subgroup_column"``, ``"evaluation_subgroup_bands"``,
 ``"evaluation_evidence"`` (results kept per result, list and choice) and
 ``"evaluation_subgroup_report"`` (the last subgroup table, for the Card page's report).
+For a list of the risk within a horizon (follow-up data) the page compares the list's settings
+with a Cox model on all features and the naive yes/no list at the horizon instead
+(psl_triage.follow_up.horizon_comparison; ``"evaluation_horizon"`` keeps the table).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from psl_triage.evidence import (
     held_out_decision_curves,
     held_out_hierarchy,
 )
-from psl_triage.follow_up import horizon_page_note
+from psl_triage.follow_up import horizon_comparison, horizon_page_note
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
@@ -116,8 +119,25 @@ st.markdown(
 
 model = required_list(": its settings are what this page evaluates")
 prepared = required_data("evaluate on")
-if (note := horizon_page_note(model, "Evaluation")) is not None:
-    st.info(note)
+if horizon_page_note(model, "Evaluation") is not None:
+    st.markdown(
+        f"This list predicts the risk of the event within {model.horizon:g} (follow-up data). On random "
+        "splits (2/3 train, 1/3 test) its settings are compared at the horizon, censoring respected, with a "
+        "Cox model on all features and with the same list trained on \"event during follow-up\": mean "
+        "(standard deviation) over the splits."
+    )
+    with st.form("evaluation_horizon_form"):
+        columns = st.columns(2)
+        n_splits = columns[0].number_input("Random splits", 2, 200, 20, step=5, key="evaluation_horizon_splits")
+        cost_ratio = cost_ratio_input("evaluation", model, ss.get("trained_metadata"), container=columns[1])
+        submitted = st.form_submit_button("Run the comparison", type="primary", key="evaluation_horizon_run")
+    if submitted:
+        with shown_errors("comparing the list with the Cox model"), st.spinner("Fitting on every split…"):
+            table = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
+            ss.evaluation_horizon = {"model": model, "prepared": prepared, "table": table}
+    stored = ss.get("evaluation_horizon")
+    if stored is not None and stored["model"] is model and stored["prepared"] is prepared:
+        st.dataframe(stored["table"], hide_index=True, key="evaluation_horizon_table")
     st.stop()
 
 with st.form("evaluation_form"):

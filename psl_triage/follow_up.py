@@ -215,3 +215,31 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
         "auc": time_dependent_auc(y_train, y_test, risk, horizon),
         "n_test": len(test),
     }
+
+
+HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon", "oe": "Observed / expected",
+                    "net_benefit": "Net benefit"}
+HORIZON_MODELS = {"list": "This list", "cox": "Cox model, all features", "naive": "Yes/no list: event during follow-up"}
+
+
+def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0) -> pd.DataFrame:
+    """The list's settings on held-out splits against a Cox model on all features and the
+    naive yes/no list (:func:`psl_core.survival.horizon_splits`), as a table: one row per
+    model, the mean (standard deviation) over the splits of each measure at the horizon; net
+    benefit at the threshold 1 / (1 + M)."""
+    from sklearn.base import clone
+
+    from psl_core.survival import horizon_splits
+
+    results = horizon_splits(
+        prepared.X, survival_outcome(prepared.time, prepared.y), model.horizon,
+        lambda: clone(model).set_params(recommend_folds=None), n_splits=n_splits, random_state=seed,
+        threshold=1 / (1 + cost_ratio),
+    )
+    return pd.DataFrame([
+        {"model": label, **{
+            title: f"{np.mean(results[f'{key}_{measure}']):.3f} ({np.std(results[f'{key}_{measure}']):.3f})"
+            for measure, title in HORIZON_MEASURES.items()
+        }}
+        for key, label in HORIZON_MODELS.items()
+    ])

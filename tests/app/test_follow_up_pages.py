@@ -12,7 +12,14 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.follow_up import FollowUp, guess_follow_up, horizon_calibration, horizon_text, proposed_follow_up
+from psl_triage.follow_up import (
+    HORIZON_MODELS,
+    FollowUp,
+    guess_follow_up,
+    horizon_calibration,
+    horizon_text,
+    proposed_follow_up,
+)
 from psl_triage.store import load_model, save_model
 from psl_triage.text import shown
 from psl_triage.training import TrainingOptions, train_list
@@ -118,8 +125,19 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert not calibration.exception
     assert any("Kaplan-Meier risk observed" in m.value for m in calibration.markdown)
     assert len(calibration.dataframe) == 2
-    # Evaluation and Validate judge yes/no outcomes: they say so rather than judge this list.
-    for page in ("pages/5_Evaluation.py", "pages/6_Validate.py"):
+    # Evaluation compares the list with Cox and the naive list at the horizon.
+    evaluation = AppTest.from_file(str(project_root / "app.py"), default_timeout=120)
+    for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
+                           prepare_error=None, data_name="study.csv").items():
+        evaluation.session_state[key] = value
+    evaluation.switch_page("pages/5_Evaluation.py").run()
+    evaluation.number_input(key="evaluation_horizon_splits").set_value(2)
+    evaluation.button(key="evaluation_horizon_run").click().run()
+    assert not evaluation.exception
+    table = evaluation.session_state["evaluation_horizon"]["table"]
+    assert list(table["model"]) == list(HORIZON_MODELS.values()) and "Brier at the horizon" in table.columns
+    # Validate judges yes/no outcomes: it says so rather than judge this list.
+    for page in ("pages/6_Validate.py",):
         other = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
         for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
                                prepare_error=None, data_name="study.csv").items():

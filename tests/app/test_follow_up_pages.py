@@ -44,6 +44,15 @@ def follow_up_table(n=400, seed=0):
     })
 
 
+def open_page(project_root, page, model, metadata, prepared, timeout=60):
+    """The app on ``page`` with this list just trained on these data."""
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=timeout)
+    for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
+                           prepare_error=None, data_name="study.csv").items():
+        at.session_state[key] = value
+    return at.switch_page(page).run()
+
+
 @pytest.fixture
 def app():
     at = AppTest.from_file("../../app.py", default_timeout=60)
@@ -117,32 +126,24 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert at_horizon["totals"]["patients"].sum() == at_horizon["deciles"]["patients"].sum() == at_horizon["n_test"]
     assert 0.5 < at_horizon["observed_expected"] < 2 and at_horizon["auc"] == pytest.approx(
         metadata["performance"]["test"]["auc"][-1], abs=1e-9)
-    calibration = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-    for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
-                           prepare_error=None, data_name="study.csv").items():
-        calibration.session_state[key] = value
-    calibration.switch_page("pages/3_Calibration.py").run()
+    calibration = open_page(project_root, "pages/3_Calibration.py", model, metadata, prepared)
     assert not calibration.exception
     assert any("Kaplan-Meier risk observed" in m.value for m in calibration.markdown)
     assert len(calibration.dataframe) == 2
     # Evaluation compares the list with Cox and the naive list at the horizon.
-    evaluation = AppTest.from_file(str(project_root / "app.py"), default_timeout=120)
-    for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
-                           prepare_error=None, data_name="study.csv").items():
-        evaluation.session_state[key] = value
-    evaluation.switch_page("pages/5_Evaluation.py").run()
+    evaluation = open_page(project_root, "pages/5_Evaluation.py", model, metadata, prepared, timeout=120)
     evaluation.number_input(key="evaluation_horizon_splits").set_value(2)
     evaluation.button(key="evaluation_horizon_run").click().run()
     assert not evaluation.exception
     table = evaluation.session_state["evaluation_horizon"]["table"]
     assert list(table["model"]) == list(HORIZON_MODELS.values()) and "Brier at the horizon" in table.columns
+    # Intervals and Card show such a list as any other.
+    for page in ("pages/4_Intervals.py", "pages/7_Card.py"):
+        other = open_page(project_root, page, model, metadata, prepared)
+        assert not other.exception and not other.error, page
     # Validate judges yes/no outcomes: it says so rather than judge this list.
     for page in ("pages/6_Validate.py",):
-        other = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-        for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
-                               prepare_error=None, data_name="study.csv").items():
-            other.session_state[key] = value
-        other.switch_page(page).run()
+        other = open_page(project_root, page, model, metadata, prepared)
         assert not other.exception and any("does not weigh censoring yet" in i.value for i in other.info)
     # Saved and loaded, the list keeps its horizon and its risks.
     saved = save_model(model, "Recurrence", metadata)

@@ -90,7 +90,7 @@ _PERSON_NAME_TOKENS = frozenset({"surname", "firstname", "lastname", "forename",
 _PERSON_NAME_QUALIFIERS = frozenset({"first", "last", "sur", "given", "family", "fake", "full", "middle", "maiden", "patient", "person"})
 _TIME_TOKENS = frozenset({
     "time", "times", "date", "dates", "datetime", "timestamp", "futime", "followup", "fu",
-    "day", "days", "tat", "dt", "los", "datum", "zeit", "tage",
+    "day", "days", "tat", "dt", "los", "datum", "zeit", "tage", "tstart", "tstop",
 })
 _DURATION_UNITS = frozenset({"months", "month", "mo", "mos", "weeks", "wk", "years", "yrs", "duration"})
 _SURVIVAL_QUALIFIERS = frozenset({
@@ -112,7 +112,15 @@ _OUTCOME_TOKENS = frozenset({
 })
 _WEAK_OUTCOME_TOKENS = frozenset({"status", "event", "events"})
 """Outcome words only alone or with a survival qualifier ("status", "os_status"), never in
-"er_status" or "smoking_status", which are findings."""
+"er_status" or "smoking_status", which are findings; and only when the values are codes or
+outcome words (:data:`_OUTCOME_VALUE_WORDS`), never "outpatient" / "inpatient"."""
+_OUTCOME_VALUE_WORDS = frozenset({
+    "dead", "died", "death", "deceased", "alive", "living", "censored", "censor", "event", "relapse",
+    "recurrence", "recurred", "progression", "progressed", "lost", "yes", "no", "true", "false",
+})
+_FOLLOW_UP_UNITS = frozenset({"time", "times", "to", "until", "days", "months", "years", "weeks"})
+"""Words a follow-up time adds to the name of its event ("time.to.agvhd", "ptime" of "pstat")."""
+_EVENT_SUFFIXES = ("status", "stat", "event", "ind")
 _DATE_TEXT = re.compile(r"^\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})([ T]\d{1,2}:\d{2}.*)?\s*$")
 
 
@@ -167,6 +175,18 @@ def propose_roles(
         if name == outcome:
             continue
         roles[name] = _column_role(df, name, types.get(name, "ignore"), outcome, target)
+    for event, time in _follow_up_pairs(df, types, outcome):
+        if event != outcome and roles[event].role == "question":
+            roles[event] = Role(
+                "leak",
+                f"A 0/1 column with its own follow-up time ({str(time)!r}): an event after "
+                "baseline, another outcome of the study, not a finding at triage.",
+            )
+        if roles[time].role == "question":
+            roles[time] = Role(
+                "time",
+                f"The follow-up time of {str(event)!r}: measured after baseline, up to that event.",
+            )
     return roles
 
 
@@ -265,7 +285,7 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
             f"Named {word!r}; follow-up and waiting times are measured after "
             "baseline, often after the outcome.",
         )
-    year = next((token for token in tokens if token in _YEAR_TOKENS), None)
+    year = next((token for token in tokens if token in _YEAR_TOKENS or token.endswith(("yr", "year"))), None)
     if year and ((numbers >= 1900) & (numbers <= 2100) & (numbers == np.round(numbers))).all():
         return Role(
             "time",
@@ -325,6 +345,8 @@ def _outcome_signal(
         token in _WEAK_OUTCOME_TOKENS or token in _SURVIVAL_QUALIFIERS for token in tokens
     ):
         word = " ".join(tokens)
+    if word and word not in _OUTCOME_TOKENS and not _outcome_like_values(values):
+        word = None
     if word:
         return Role(
             "leak",
@@ -362,6 +384,48 @@ def _outcome_signal(
             "value that defines the outcome or is recorded after it?",
         )
     return None
+
+
+def _outcome_like_values(values: pd.Series) -> bool:
+    """Whether a column named only "status" or "event" holds an outcome's values: number codes
+    or words like dead / alive / censored, not categories like outpatient / inpatient."""
+    present = values.dropna()
+    if len(present) == 0 or _numbers(present) is not None:
+        return True
+    words = {token for text in _texts(present).unique() for token in name_tokens(text)}
+    return bool(words & _OUTCOME_VALUE_WORDS)
+
+
+def _follow_up_pairs(
+    df: pd.DataFrame, types: Mapping[object, str], outcome: object
+) -> list[tuple[object, object]]:
+    """(event, time) pairs: a 0/1 column (or the outcome) and the numeric column that is its
+    follow-up time by name: "pstat" and "ptime", "agvhd" and "time.to.agvhd"."""
+    times: dict[str, object] = {}
+    for name in df.columns:
+        tokens = name_tokens(name)
+        if name == outcome or types.get(name) != "numeric":
+            continue
+        if not any(token in ("time", "times") or (token.endswith("time") and len(token) > 4) for token in tokens):
+            continue
+        if any(token in _BEFORE_BASELINE for token in tokens):
+            continue
+        stem = [token[: -len("time")] if token.endswith("time") and len(token) > 4 else token for token in tokens]
+        times.setdefault(" ".join(token for token in stem if token not in _FOLLOW_UP_UNITS), name)
+    pairs = []
+    for name in df.columns:
+        if name != outcome and types.get(name) != "binary":
+            continue
+        tokens = name_tokens(name)
+        if len(tokens) > 1 and tokens[-1] in _EVENT_SUFFIXES:
+            tokens = tokens[:-1]
+        elif len(tokens) == 1:
+            suffix = next((end for end in _EVENT_SUFFIXES if tokens[0].endswith(end) and len(tokens[0]) > len(end)), "")
+            tokens = [tokens[0][: len(tokens[0]) - len(suffix)]]
+        stem = " ".join(tokens)
+        if stem and stem in times:
+            pairs.append((name, times[stem]))
+    return pairs
 
 
 def _missingness_leak(missing: np.ndarray, y: np.ndarray, target: _Target) -> Role | None:

@@ -246,3 +246,41 @@ def test_a_patient_id_repeated_over_many_tests_is_still_an_identifier_but_a_site
     df["site_id"] = rng.integers(1, 6, len(df))
     roles = roles_of(df)
     assert roles["subject_id"].role == "identifier" and roles["site_id"].role == "question"
+
+
+def test_an_event_with_its_own_follow_up_time_is_a_second_outcome():
+    # mgus2 (progression: pstat, ptime) and a transplant table (agvhd, time.to.agvhd): a 0/1
+    # column whose name a follow-up time carries is an event after baseline, whatever its word.
+    df = study()
+    rng = np.random.default_rng(21)
+    df["pstat"] = rng.integers(0, 2, len(df))
+    df["ptime"] = rng.integers(1, 400, len(df))
+    df["agvhd"] = rng.integers(0, 2, len(df))
+    df["time.to.agvhd"] = rng.uniform(1, 60, len(df)).round(2)
+    df["prior.transplant"] = rng.integers(0, 2, len(df))  # no time of its own: a finding
+    roles = roles_of(df)
+    assert roles["pstat"].role == "leak" and "'ptime'" in roles["pstat"].evidence
+    assert roles["ptime"].role == "time" and "'pstat'" in roles["ptime"].evidence
+    assert roles["agvhd"].role == "leak" and "'time.to.agvhd'" in roles["agvhd"].evidence
+    assert roles["prior.transplant"].role == "question"
+
+
+def test_a_status_column_of_care_settings_is_a_finding_not_an_outcome():
+    # indo_rct: "status" holds 1_outpatient / 2_inpatient while "outcome" is the outcome.
+    df = study().rename(columns={"status": "outcome"})
+    df["status"] = np.random.default_rng(22).choice(["1_outpatient", "2_inpatient"], len(df))
+    df["vital"] = np.random.default_rng(23).choice(["alive", "dead"], len(df))
+    roles = roles_of(df, outcome="outcome")
+    assert roles["status"].role == "question"
+    assert roles["vital"].role == "leak"
+
+
+def test_counting_process_times_and_a_diagnosis_year_are_times():
+    # cgd: tstart/tstop of each interval at risk; mgus2: dxyr, the year of diagnosis.
+    df = study()
+    rng = np.random.default_rng(24)
+    df["tstart"] = rng.integers(0, 300, len(df))
+    df["tstop"] = df["tstart"] + rng.integers(1, 100, len(df))
+    df["dxyr"] = rng.integers(1960, 1995, len(df))
+    roles = roles_of(df)
+    assert {name: roles[name].role for name in ("tstart", "tstop", "dxyr")} == dict.fromkeys(("tstart", "tstop", "dxyr"), "time")

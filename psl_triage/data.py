@@ -828,6 +828,7 @@ def _header_name(cell: object) -> str:
 
 
 def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
+    frame = _drop_or_refuse_blank_names(frame, filename, notes)
     frame = frame.rename(columns=lambda name: str(name).strip())
     _check_readable(frame, filename)
     frame = _clean_names(frame, filename, notes)
@@ -854,6 +855,25 @@ def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Data
     return frame.reset_index(drop=True)
 
 
+def _drop_or_refuse_blank_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
+    """Drop an empty column whose name shows nothing (only spaces, invisible or direction-control
+    characters), with a note; refuse one that holds data, naming it by its characters' codes:
+    it would become a question without a name."""
+    blank = [name for name in frame.columns if not clean_name(str(name))]
+    empty = [name for name in blank if frame[name].isna().all()]
+    if empty:
+        frame = frame.drop(columns=empty)
+        notes.append(f"Dropped {_count(len(empty), 'empty column')} without a visible name.")
+    named_data = [name for name in blank if name not in empty]
+    if named_data:
+        raise DataError(
+            f"{filename}: the column {named_data[0]!r} has no visible character in its name (only spaces, "
+            "invisible or direction-control characters); it would be a question without a name. "
+            "Give it a name and upload again."
+        )
+    return frame
+
+
 def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
     """Column names and text values in Unicode's composed form (NFC) without invisible or
     direction-control characters (:func:`psl_core.names.clean_name`), with a note when that
@@ -875,14 +895,15 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
         texts = texts[texts.map(lambda value: isinstance(value, str) and len(value) <= MAX_NAME_CHARS)]
         distinct = pd.unique(texts)
         cleaned = {value: clean_name(value) for value in distinct}
-        changed = {value: new for value, new in cleaned.items() if new != value}
+        # A cell of invisible characters only is an empty cell: missing, as a blank cell is read.
+        changed = {value: new or np.nan for value, new in cleaned.items() if new != value}
         if changed:
             frame[name] = column.map(lambda value, changed=changed: changed.get(value, value) if isinstance(value, str) else value)
             notes.append(
                 f"Removed invisible or direction-control characters from {_count(len(changed), 'value')} of "
                 f"the column {name!r}, e.g. {next(iter(changed))!r}."
             )
-        pairs = look_alike_pairs(dict.fromkeys(cleaned.values()))
+        pairs = look_alike_pairs(dict.fromkeys(value for value in cleaned.values() if value))
         if pairs:
             first, second = pairs[0]
             raise DataError(

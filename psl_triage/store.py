@@ -260,6 +260,8 @@ def read_model_file(path):
         handle = os.open(target, _OPEN_FLAGS)
     except OSError as exc:
         raise ModelFileError(f"the model file {path.name} cannot be read ({exc.strerror or type(exc).__name__})") from None
+    except RuntimeError:  # Path.resolve before Python 3.13: a cycle of links
+        raise ModelFileError(f"the model file {path.name} cannot be read (a link in a cycle of links)") from None
     try:
         mode = os.fstat(handle).st_mode
         if not stat.S_ISREG(mode):

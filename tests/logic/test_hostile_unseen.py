@@ -1,0 +1,69 @@
+"""Hostile inputs of issue 31's kinds that the first corpus did not hold (verification round).
+
+Each case failed before its fix: a column name of invisible characters only became a question
+without a name; a cell of invisible characters only became a blank answer; a model file that
+is a link to itself raised RuntimeError, not ModelFileError.
+"""
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core import ProbabilisticScoringList
+from psl_core.errors import DataError, ModelFileError
+from psl_triage.data import load_table
+from psl_triage.store import load_model
+
+
+def _csv(frame):
+    return frame.to_csv(index=False).encode()
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u2066\u2069", "\ufeff\u200d"])
+def test_a_column_name_with_nothing_visible_is_refused_naming_it(name):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), name: rng.normal(size=40), "age": rng.normal(size=40)})
+    with pytest.raises(DataError, match="no visible character"):
+        load_table(_csv(frame), "t.csv")
+
+
+def test_an_empty_column_with_nothing_visible_in_its_name_is_dropped_with_a_note():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "\u200b": np.nan, "age": rng.normal(size=40)})
+    loaded = load_table(_csv(frame), "t.csv")
+    assert list(loaded.frame.columns) == ["outcome", "age"]
+    assert any("without a visible name" in note for note in loaded.notes)
+
+
+def test_a_cell_of_invisible_characters_only_is_read_as_missing():
+    rng = np.random.default_rng(0)
+    values = np.array(["a", "b", "\u200b\u2067"], dtype=object)[np.arange(40) % 3]
+    frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "kind": values})
+    loaded = load_table(_csv(frame), "t.csv")
+    assert "" not in set(loaded.frame["kind"].dropna())
+    assert loaded.frame["kind"].isna().sum() == (np.arange(40) % 3 == 2).sum()
+
+
+def test_a_model_file_that_links_to_itself_is_a_model_file_error(tmp_path):
+    loop = tmp_path / "loop-v1.json"
+    os.symlink(loop.name, loop)
+    with pytest.raises(ModelFileError, match="cannot be read"):
+        load_model(loop)
+
+
+def test_two_links_in_a_link_cycle_are_a_model_file_error(tmp_path):
+    os.symlink("b-v1.json", tmp_path / "a-v1.json")
+    os.symlink("a-v1.json", tmp_path / "b-v1.json")
+    with pytest.raises(ModelFileError):
+        load_model(tmp_path / "a-v1.json")
+
+
+def test_a_relative_link_inside_the_folder_still_loads(tmp_path):
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=200)
+    model = ProbabilisticScoringList(score_set=(-1, 1)).fit(pd.DataFrame({"x": x}), (x + rng.normal(size=200) > 0).astype(int))
+    (tmp_path / "good-v1.json").write_text(model.to_json())
+    os.symlink("good-v1.json", tmp_path / "alias-v1.json")
+    assert load_model(tmp_path / "alias-v1.json").n_stages_ == model.n_stages_

@@ -7,6 +7,7 @@ Kept out of ``pages/`` because Streamlit turns every file there into a page, and
 import logging
 import os
 import time
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -212,7 +213,10 @@ def list_options() -> tuple[dict[str, str], list[str]]:
         metadata = st.session_state.get("trained_metadata") or {}
         saved = f"v{metadata['version']}" if "version" in metadata else "not saved"
         options[TRAINED] = f"The list on the Train page: {metadata.get('name') or 'just trained'} ({saved})"
-    options.update({str(entry.path): entry.label for entry in stored})
+    labels = Counter(entry.label for entry in stored)
+    # Copies and links of one file (or two files of one name and time) say which file they are.
+    options.update({str(entry.path): entry.label if labels[entry.label] == 1 else f"{entry.label}, file {entry.path.name}"
+                    for entry in stored})
     return options, problems
 
 

@@ -151,3 +151,10 @@ def differing_groups(table):
         if differ:
             result[group] = differ
     return result
+
+
+def judged_groups(table):
+    """Groups of a :func:`subgroup_measures` table large enough to be judged (not the whole
+    table): with none, "no group differs" would claim a comparison that was not made."""
+    groups = table.drop(index=ALL_PATIENTS)
+    return list(groups.index[~groups["too_small"].astype(bool)])

@@ -296,9 +296,10 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
     if evidence.get("subgroups"):
         subgroups = "".join(
             f"<p>By {escape(str(column))}, on {escape(where)}"
-            + (": differs in " + ", ".join(escape(str(g)) for g in named) if named else ": no group differs beyond its interval")
+            + (": differs in " + ", ".join(escape(str(g)) for g in named) if named
+               else ": no group differs beyond its interval" if judged else ": no group is large enough to judge")
             + ".</p>" + _frame_html(display)
-            for where, column, display, named in evidence["subgroups"]
+            for where, column, display, named, judged in evidence["subgroups"]
         )
     name, subtitle = _heading(model, metadata)
     dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}

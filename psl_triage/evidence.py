@@ -39,7 +39,7 @@ from psl_core.sample_size import (
     validation_sample_size,
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
-from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups
+from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups, judged_groups
 from psl_core.validation import stage_totals
 from psl_triage.text import md
 
@@ -505,7 +505,9 @@ def subgroup_sentences(table, column):
             "of either outcome): "
             f"{', '.join(md(g) for g in small)}."
         )
-    if not named:
+    if not judged_groups(table):
+        sentences.append(f"No group of {md(column)} is large enough to judge: none is compared.")
+    elif not named:
         sentences.append(f"No group of {md(column)} differs beyond its interval.")
     elif len(table) - 1 >= 5:
         sentences.append(f"With {len(table) - 1} groups, one may differ by chance alone (1 in 20 at 95 %): "
@@ -535,7 +537,8 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
     Returns
     -------
     dict with optional entries "calibration" (table, source), "utility" (sentence,
-    source), "subgroups" (list of (where, column, display table, named groups)) and
+    source), "subgroups" (list of (where, column, display table, named groups, whether any
+    group was large enough to judge)) and
     "site" (``site`` as given).
     """
     found = {}
@@ -548,7 +551,7 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
         curves = held_out_decision_curves(evaluation, at)
         threshold = decision_threshold(evaluation.settings["cost_ratio"])
         found["utility"] = (decision_curve_sentence(curves, threshold, evaluation.settings["cost_ratio"]), source)
-    reports = [(where, column, subgroup_display(table), differing_groups(table))
+    reports = [(where, column, subgroup_display(table), differing_groups(table), bool(judged_groups(table)))
                for where, column, table in subgroup_reports]
     if reports:
         found["subgroups"] = reports

@@ -15,8 +15,9 @@ The steps, each a function the page calls:
    text; a missing answer stays missing), with notes on everything that was decided.
 5. :func:`unit_checks`: a numeric column whose values at the new site look like another unit
    (its median outside the training range, or a factor of :data:`UNIT_FACTOR` from the
-   training median). The training range is in the model file since lists recorded it
-   (:func:`psl_triage.modelcard.columns_metadata`); older files skip the check with a note.
+   training median with its spread scaled alike). The training range is in the model file
+   since lists recorded it (:func:`psl_triage.modelcard.columns_metadata`); older files skip
+   the check with a note.
 6. :func:`psl_core.validation.validation_report` and the sentences and tables here.
 7. :func:`save_recalibrated`: :func:`psl_core.validation.recalibrate` saved as a new version
    in the store, its origin in ``metadata["origin"]``.
@@ -498,7 +499,9 @@ def unit_checks(metadata, table):
         reason = None
         if not low <= median <= high:
             reason = f"its median here, {median:g}{unit}, lies outside the training range {low:g} to {high:g}{unit}"
-        elif median > 0 and mid > 0 and max(median / mid, mid / median) >= UNIT_FACTOR:
+        elif median > 0 and mid > 0 and max(median / mid, mid / median) >= UNIT_FACTOR and _spread_scaled(
+            values, limits, median > mid
+        ):
             bigger = median > mid
             reason = (
                 f"its median here, {median:g}{unit}, is {max(median / mid, mid / median):.1f} times "
@@ -516,6 +519,21 @@ def unit_checks(metadata, table):
             "the model card by hand."
         )
     return warnings
+
+
+def _spread_scaled(values, limits, bigger):
+    """Whether the site's spread (interquartile range) moved with its median, by
+    :data:`UNIT_FACTOR` the same way: a change of unit scales every value, a different case mix
+    (a node-positive cohort: median nodes 1 -> 3) moves the median but hardly the spread.
+    True when the training file has no quartiles or their spread is zero (the median decides)."""
+    if not all(isinstance(limits.get(k), (int, float)) for k in ("q25", "q75")):
+        return True
+    trained = float(limits["q75"]) - float(limits["q25"])
+    here = float(np.subtract(*np.percentile(values, [75, 25])))
+    if trained <= 0 or here <= 0:
+        return True
+    ratio = here / trained if bigger else trained / here
+    return ratio >= UNIT_FACTOR
 
 
 def looks_like_training(metadata, table):

@@ -248,3 +248,14 @@ def test_values_never_seen_count_as_the_pooled_category_when_the_list_pooled_rar
     table = site_table(model, metadata, site, {"clinic": "clinic", "age": "age"}, "outcome", [1])
     assert table.X["clinic"].tolist()[:2] == ["clinic 0", POOLED_CATEGORY] and pd.isna(table.X["clinic"].iloc[2])
     assert any("(clinic 99); they count as 'other (pooled)'" in note for note in table.notes)
+
+
+def test_a_shift_of_case_mix_is_not_called_a_change_of_unit(trained, cleveland):
+    """Rotterdam -> GBSG: nodes' median 1 -> 3 (a node-positive cohort), its spread about the
+    same; a unit scales the spread with the median, a case mix moves the median alone."""
+    model, metadata = trained
+    training = metadata["columns"]["oldpeak"]["training_range"]
+    shifted = cleveland.assign(oldpeak=cleveland["oldpeak"] + 2 * training["median"])  # median x3, same spread
+    needed = needed_columns(model, metadata)
+    table = site_table(model, metadata, shifted, match_columns(needed, shifted.columns), "heart_disease", [1])
+    assert "'oldpeak'" not in " ".join(unit_checks(metadata, table))

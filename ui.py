@@ -18,7 +18,7 @@ from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note, saved_cost_ratio
 from psl_triage.data import upload_limit_mb
 from psl_triage.store import list_models, load_model
-from psl_triage.text import md
+from psl_triage.text import md, visible
 
 logger = logging.getLogger("psl_triage")
 timing_logger = logging.getLogger("psl_triage.timing")
@@ -212,7 +212,7 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     if st.session_state.get("trained_model") is not None:
         metadata = st.session_state.get("trained_metadata") or {}
         saved = f"v{metadata['version']}" if "version" in metadata else "not saved"
-        options[TRAINED] = f"The list on the Train page: {metadata.get('name') or 'just trained'} ({saved})"
+        options[TRAINED] = f"The list on the Train page: {visible(metadata.get('name') or 'just trained')} ({saved})"
     labels = Counter(entry.label for entry in stored)
     # Copies and links of one file (or two files of one name and time) say which file they are.
     options.update({str(entry.path): entry.label if labels[entry.label] == 1 else f"{entry.label}, file {entry.path.name}"

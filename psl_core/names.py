@@ -24,10 +24,10 @@ UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe
 # Characters that draw nothing or reorder what follows: Unicode's format characters (zero
 # widths, joiners, soft hyphen, byte-order mark, the bidirectional embeddings, overrides and
 # isolates, invisible operators), the combining grapheme joiner, variation selectors and
-# the Hangul fillers, which render as blank space.
+# the Hangul fillers and the blank Braille pattern, which render as blank space.
 INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|[\U000e0000-\U000e0fff]"
+    "\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|[\U000e0000-\U000e0fff]"
 )
 # Letters of other scripts drawn like Latin ones (Unicode's confusables.txt, the letters that
 # appear in column names and category values): compared as the Latin letter.

@@ -35,7 +35,9 @@ from pathlib import Path
 
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
+from psl_core.names import clean_name
 from psl_core.serialization import MAX_FILE_CHARS
+from psl_triage.text import visible
 
 ENV_VAR = "PSL_MODEL_DIR"
 ORPHAN_AGE_S = 60
@@ -62,7 +64,7 @@ def slugify(name):
     """File-name stem of a model name: its letters and digits, in any script, in lower case,
     with dashes between words ("Chest pain" -> "chest-pain", "Πόνος στο στήθος" ->
     "πόνος-στο-στήθος")."""
-    slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", str(name)).lower()).strip("-")
+    slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", clean_name(str(name))).lower()).strip("-")
     if not slug:
         raise PSLError(f"model name {name!r} has no letters or digits: give it a name")
     return slug[:60]
@@ -79,19 +81,21 @@ class StoredModel:
 
     @property
     def label(self):
-        return f"{self.name} (v{self.version}, {self.created[:16].replace('T', ' ')})"
+        return f"{visible(self.name)} (v{self.version}, {visible(self.created[:16].replace('T', ' '))})"
 
 
 def save_model(model, name, metadata=None, directory=None):
     """Save a fitted list under ``name`` as the next version; returns the StoredModel.
 
     ``metadata`` (JSON-ready dict) is stored with the model; ``name``, ``version`` and
-    ``created`` are set here. The file is loaded back (:func:`load_model`) before it gets its
+    ``created`` are set here; the name is kept without invisible or direction-control
+    characters (:func:`psl_core.names.clean_name`). The file is loaded back (:func:`load_model`) before it gets its
     name: a list whose file would not load again is not saved (StoreError), so whoever shows
     "Saved" after this returns shows it only for a file the listing will offer.
     """
     folder = model_dir(directory)
     slug = slugify(name)
+    name = clean_name(str(name))  # NFC, without invisible or direction-control characters
     created = datetime.now(UTC).isoformat(timespec="seconds")
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -39,6 +39,13 @@ _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _HTML_SPECIAL = {"&": "&#38;", "<": "&#60;", ">": "&#62;"}
 
 
+def visible(value):
+    """``str(value)`` with invisible and direction-control characters shown as their code
+    (``m\u200b`` as ``m⟨U+200B⟩``): for plain-text places such as a select box's options,
+    where a direction override would reverse the rest of the line."""
+    return INVISIBLE.sub(lambda match: f"⟨U+{ord(match.group()):04X}⟩", str(value))
+
+
 def md(value):
     """``value`` as Markdown source that renders as exactly its text.
 
@@ -51,8 +58,7 @@ def md(value):
 
     For example ``md("![b](http://h/x.png)")`` is ``\\!\\[b\\]\\(http\\:\\/\\/h\\/x\\.png\\)``.
     """
-    visible = INVISIBLE.sub(lambda match: f"⟨U+{ord(match.group()):04X}⟩", str(value))
-    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(visible.split()))
+    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(visible(value).split()))
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 

@@ -67,3 +67,38 @@ def test_a_relative_link_inside_the_folder_still_loads(tmp_path):
     (tmp_path / "good-v1.json").write_text(model.to_json())
     os.symlink("good-v1.json", tmp_path / "alias-v1.json")
     assert load_model(tmp_path / "alias-v1.json").n_stages_ == model.n_stages_
+
+
+def small_model():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=200)
+    return ProbabilisticScoringList(score_set=(-1, 1)).fit(pd.DataFrame({"x": x}), (x + rng.normal(size=200) > 0).astype(int))
+
+
+def test_a_model_name_is_saved_without_direction_controls_and_a_blank_one_is_refused(tmp_path):
+    from psl_core.errors import PSLError
+    from psl_triage.store import save_model
+
+    stored = save_model(small_model(), "ward\u202e 7", {}, tmp_path)
+    assert stored.name == "ward 7"
+    for blank in ("\u3164", "\u2800", "\u115f\u200b"):  # Hangul filler, Braille blank: nothing shows
+        with pytest.raises(PSLError, match="no letters or digits"):
+            save_model(small_model(), blank, {}, tmp_path)
+
+
+def test_a_model_files_name_with_direction_controls_is_listed_with_their_codes(tmp_path):
+    import json
+
+    from psl_triage.store import list_models
+
+    document = json.loads(small_model().to_json(metadata={"name": "ward\u202e(v9, 1999-01-01 00:00)"}))
+    (tmp_path / "ward-v1.json").write_text(json.dumps(document))
+    (entry,), problems = list_models(tmp_path)
+    assert "\u202e" not in entry.label and "⟨U+202E⟩" in entry.label, entry.label
+
+
+def test_a_column_named_by_a_braille_blank_is_refused():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "\u2800": rng.normal(size=40)})
+    with pytest.raises(DataError, match="no visible character"):
+        load_table(_csv(frame), "t.csv")

@@ -28,6 +28,7 @@ import csv
 import io
 import math
 import re
+import sys
 import unicodedata
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -655,6 +656,11 @@ def _text_cells(frame: pd.DataFrame) -> list[str]:
     return cells
 
 
+_ASCII_DIGITS = {code: str(unicodedata.digit(chr(code))) for code in range(0x80, sys.maxunicode + 1)
+                 if unicodedata.category(chr(code)) == "Nd"}
+"""Decimal digits of every script (Arabic-Indic "٣", Devanagari "३", full-width "３") as 0-9."""
+
+
 def parse_numbers(values: pd.Series, numbers: NumberFormat) -> pd.Series:
     """Numbers written as text, as float64; NaN where an entry is not a number.
 
@@ -663,7 +669,7 @@ def parse_numbers(values: pd.Series, numbers: NumberFormat) -> pd.Series:
     comma "1.234,5" is 1234.5 and "12 %" is 12.0 (percent signs are dropped, not divided).
     """
     text = values.astype(str).str.strip().str.replace("\u2212", "-", regex=False)
-    text = text.str.removesuffix("%").str.strip()
+    text = text.str.translate(_ASCII_DIGITS).str.removesuffix("%").str.strip()
     if numbers.thousands:
         text = text.str.replace(numbers.thousands, "", regex=False).str.replace("\u00a0", "", regex=False)
     if numbers.decimal == ",":
@@ -717,6 +723,11 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
                 f"{'is' if len(strays) == 1 else 'are'} not a number (e.g. {examples}) and "
                 "read as missing. Correct them in the file if they are typos."
             )
+        other_digits = written[parsed.notna()].map(lambda text: any(ord(ch) in _ASCII_DIGITS for ch in text))
+        if other_digits.any():
+            example = written[other_digits[other_digits].index[0]]
+            notes.append(f"{label} is written with digits of another script (e.g. {example!r}); "
+                         "they are read as the numbers they are.")
         if written.str.endswith("%").any():
             notes.append(f"{label} is written with percent signs; its values are percentages.")
         column = pd.Series(np.nan, index=series.index, dtype="float64")

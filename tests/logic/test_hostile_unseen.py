@@ -102,3 +102,18 @@ def test_a_column_named_by_a_braille_blank_is_refused():
     frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "\u2800": rng.normal(size=40)})
     with pytest.raises(DataError, match="no visible character"):
         load_table(_csv(frame), "t.csv")
+
+
+def test_numbers_in_other_scripts_digits_are_read_as_numbers_with_a_note():
+    rng = np.random.default_rng(0)
+    arabic_indic, devanagari = "٠١٢٣٤٥٦٧٨٩", "०१२३४५६७८९"
+    values = rng.integers(0, 100, 40)
+    frame = pd.DataFrame({
+        "outcome": rng.integers(0, 2, 40),
+        "age": ["".join(arabic_indic[int(d)] for d in str(v)) for v in values],
+        "score": ["".join(devanagari[int(d)] for d in str(v)) + ".5" for v in values],
+    })
+    loaded = load_table(_csv(frame), "t.csv")
+    assert loaded.frame["age"].tolist() == values.astype(float).tolist()
+    assert loaded.frame["score"].tolist() == (values + 0.5).tolist()
+    assert any("digits of another script" in note and "'age'" in note for note in loaded.notes)

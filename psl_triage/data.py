@@ -448,7 +448,20 @@ def load_table(
     frame = _tidy_table(frame, filename, notes)
     if numbers is None:
         numbers = detect_number_format(_text_cells(frame))
-    return LoadedTable(numbers_from_text(frame, numbers, notes), notes, delimiter, numbers)
+    return LoadedTable(_infinite_as_missing(numbers_from_text(frame, numbers, notes), notes), notes, delimiter, numbers)
+
+
+def _infinite_as_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
+    """Numbers no float holds ("1e309", "-1e400") and "inf" are read as infinite: missing
+    here, each column named in a note (no answer at the bedside is infinite)."""
+    infinite = {name: np.isinf(frame[name]) for name in frame.columns
+                if ptypes.is_float_dtype(frame[name]) and np.isinf(frame[name]).any()}
+    for name, rows in infinite.items():
+        notes.append(
+            f"{str(name)!r} holds {_count(int(rows.sum()), 'number')} too large for the computer to hold "
+            "(such as 1e309 or inf), read as missing. Correct them in the file if they are typos."
+        )
+    return frame.assign(**{str(name): frame[name].mask(rows) for name, rows in infinite.items()}) if infinite else frame
 
 
 def check_upload_size(data: bytes, filename: str, max_bytes: int | None) -> None:

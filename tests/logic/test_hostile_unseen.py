@@ -117,3 +117,14 @@ def test_numbers_in_other_scripts_digits_are_read_as_numbers_with_a_note():
     assert loaded.frame["age"].tolist() == values.astype(float).tolist()
     assert loaded.frame["score"].tolist() == (values + 0.5).tolist()
     assert any("digits of another script" in note and "'age'" in note for note in loaded.notes)
+
+
+@pytest.mark.parametrize("huge", ["1e309", "-1e400", "inf"])
+def test_a_number_too_large_for_a_float_is_missing_with_a_note(huge):
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=40).round(2).astype(object)
+    values[:3] = huge
+    frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "a": values})
+    loaded = load_table(_csv(frame), "t.csv")
+    assert loaded.frame["a"].isna().sum() == 3 and np.isfinite(loaded.frame["a"].dropna()).all()
+    assert any("'a'" in note and ("too large" in note or "not a number" in note) for note in loaded.notes), loaded.notes

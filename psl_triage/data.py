@@ -383,8 +383,8 @@ def load_table(
 ) -> LoadedTable:
     """Read an uploaded CSV, TSV or Excel (.xlsx) file.
 
-    Text files are decoded as UTF-8 (with or without byte-order mark), UTF-16 with a
-    byte-order mark, or else as Windows-1252 / Latin-1, which the notes then say. The delimiter
+    Text files are decoded as UTF-8 (with or without byte-order mark), UTF-16 (a byte-order mark or
+    mostly ASCII text without one), or else as Windows-1252 / Latin-1, which the notes then say. The delimiter
     of a .csv or .txt file is the one of comma, semicolon, tab and bar that splits the first
     lines into the same number of fields (:func:`detect_delimiter`); the decimal mark and
     thousands separator are read off the number-like fields (:func:`detect_number_format`).
@@ -524,7 +524,8 @@ def _megabytes(n_bytes: int) -> str:
 
 
 def _decode(data: bytes, filename: str, notes: list[str]) -> str:
-    """Text of a file: UTF-8 (BOM optional), UTF-32 or UTF-16 with BOM, else Windows-1252 / Latin-1."""
+    """Text of a file: UTF-8 (BOM optional), UTF-32 or UTF-16 with BOM, UTF-16 without one (mostly
+    ASCII text), else Windows-1252 / Latin-1."""
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
         try:
             return data.decode("utf-32")
@@ -542,10 +543,11 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
         )
     if data.startswith(_OLE_MAGIC):
         raise DataError(f"{filename} is an old Office file (.xls?), not text. Save it as .xlsx or CSV.")
-    if b"\x00" in data:
+    text = _utf16_without_mark(data, filename, notes) if b"\x00" in data else None
+    if b"\x00" in data and text is None:
         raise DataError(f"{filename} is a binary file, not a text table (CSV or TSV).")
     try:
-        text = data.decode("utf-8-sig")
+        text = text or data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = None
     if text is None:
@@ -565,6 +567,23 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
     if controls > _MAX_CONTROL_SHARE * len(text):
         raise DataError(f"{filename} does not contain readable text; it is not a CSV or TSV table.")
     return text
+
+
+def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | None:
+    """The text of UTF-16 written without a byte-order mark (some Windows exports), told by
+    the zero byte of nearly every ASCII character; None for anything else."""
+    if len(data) % 2:
+        return None
+    for encoding, high_bytes in (("utf-16-le", data[1::2]), ("utf-16-be", data[0::2])):
+        if high_bytes.count(0) >= 0.9 * len(high_bytes):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+            notes.append(f"{filename} is UTF-16 text without a byte-order mark; it was read as "
+                         f"{encoding.upper()}. Check that the preview looks right.")
+            return text
+    return None
 
 
 def detect_delimiter(text: str) -> str:

@@ -128,3 +128,19 @@ def test_a_number_too_large_for_a_float_is_missing_with_a_note(huge):
     loaded = load_table(_csv(frame), "t.csv")
     assert loaded.frame["a"].isna().sum() == 3 and np.isfinite(loaded.frame["a"].dropna()).all()
     assert any("'a'" in note and ("too large" in note or "not a number" in note) for note in loaded.notes), loaded.notes
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_text_without_a_byte_order_mark_is_read_with_a_note(encoding):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "Größe": rng.integers(150, 200, 40)})
+    loaded = load_table(frame.to_csv(index=False).encode(encoding), "t.csv")
+    assert list(loaded.frame.columns) == ["outcome", "Größe"]
+    assert loaded.frame["Größe"].tolist() == frame["Größe"].tolist()
+    assert any("UTF-16" in note for note in loaded.notes)
+
+
+def test_a_binary_file_with_nul_bytes_is_still_refused():
+    data = bytes(np.random.default_rng(0).integers(0, 256, 4000, dtype=np.uint8)) + b"\x00" * 10
+    with pytest.raises(DataError, match="binary file"):
+        load_table(data, "t.csv")

@@ -20,7 +20,7 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_core.survival import horizon_summary, ipcw_targets, survival_outcome
-from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, name_tokens
+from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
 
 COMPETING_EVENTS_NOTE = (
     "Competing events are out of scope: a patient who died of another cause counts as censored, "
@@ -46,7 +46,10 @@ def time_columns(df: pd.DataFrame) -> list:
     found = []
     for name in df.columns:
         values = pd.to_numeric(df[name], errors="coerce")
-        if _time_word(name_tokens(name)) and values.notna().mean() > 0.5 and (values.dropna() >= 0).all():
+        tokens = name_tokens(name)
+        if "tstart" in tokens:  # the start of an interval at risk (counting-process data): not its length
+            continue
+        if _time_word(tokens) and values.notna().mean() > 0.5 and (values.dropna() >= 0).all():
             found.append(name)
     return found
 
@@ -59,12 +62,24 @@ def is_status(series: pd.Series) -> bool:
     return values.notna().all() and 2 <= len(distinct) <= 3 and bool(np.all(distinct == np.round(distinct)))
 
 
+def named_pairs(df: pd.DataFrame) -> list[tuple[object, object]]:
+    """(event, time) pairs named alike: a status (:func:`is_status`) and the numeric column that
+    is its time by name (:func:`psl_triage.roles.follow_up_pairs`)."""
+    kinds = {
+        name: "binary" if is_status(df[name]) else
+        "numeric" if pd.to_numeric(df[name], errors="coerce").notna().mean() > 0.5 else "other"
+        for name in df.columns
+    }
+    return follow_up_pairs(df, kinds, None)
+
+
 def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
     """A proposed (time column, event column) pair, or None.
 
     The event is a status column (:func:`is_status`) with an outcome word ("status",
     "death", "recur", "event"); where several are, the one sharing the time's initial
-    ("dtime" with "death", "rtime" with "recur") or else the first.
+    ("dtime" with "death", "rtime" with "recur") or else the first. Without one, the first
+    status whose name its time carries ("cmv" and "time.to.cmv", :func:`named_pairs`).
     """
     times = time_columns(df)
     events = [
@@ -73,7 +88,8 @@ def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
         and any(t in _OUTCOME_TOKENS or t in _WEAK_OUTCOME_TOKENS for t in name_tokens(name))
     ]
     if not times or not events:
-        return None
+        pairs = named_pairs(df)
+        return (pairs[0][1], pairs[0][0]) if pairs else None
     for time in times:
         prefix = str(time).lower().removesuffix("time")
         for event in events:
@@ -149,7 +165,10 @@ def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> Fol
     outcome is the guessed event column, with a round horizon near the median follow-up."""
     pair = guess_follow_up(df)
     if pair is None or pair[1] != outcome:
-        return None
+        own = [time for event, time in named_pairs(df) if event == outcome]
+        if not own:
+            return None
+        pair = (own[0], outcome)
     times, _ = event_time(df, pair[0], outcome, positive)
     return FollowUp(pair[0], default_horizon(times), "")
 

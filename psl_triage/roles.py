@@ -175,7 +175,7 @@ def propose_roles(
         if name == outcome:
             continue
         roles[name] = _column_role(df, name, types.get(name, "ignore"), outcome, target)
-    for event, time in _follow_up_pairs(df, types, outcome):
+    for event, time in follow_up_pairs(df, types, outcome):
         if event != outcome and roles[event].role == "question":
             roles[event] = Role(
                 "leak",
@@ -396,7 +396,7 @@ def _outcome_like_values(values: pd.Series) -> bool:
     return bool(words & _OUTCOME_VALUE_WORDS)
 
 
-def _follow_up_pairs(
+def follow_up_pairs(
     df: pd.DataFrame, types: Mapping[object, str], outcome: object
 ) -> list[tuple[object, object]]:
     """(event, time) pairs: a 0/1 column (or the outcome) and the numeric column that is its

@@ -78,6 +78,19 @@ def test_time_and_event_are_recognised():
     assert guess_follow_up(frame.drop(columns="status")) is None
 
 
+def test_an_event_named_by_its_own_time_is_proposed():
+    """medicaldata/cytomegalovirus: cmv with time.to.cmv, agvhd with time.to.agvhd, no outcome
+    word in any name: the first such pair is proposed, and each event gets its own time."""
+    frame = follow_up_table().drop(columns="status").rename(columns={"rfstime": "time.to.cmv"})
+    frame.insert(4, "cmv", (frame["nodes"] > 3).astype(int))
+    frame["agvhd"] = (frame["age"] > 60).astype(int)
+    frame["time.to.agvhd"] = frame["time.to.cmv"] / 2
+    assert guess_follow_up(frame) == ("time.to.cmv", "cmv")
+    assert proposed_follow_up(frame, "agvhd", [1]).time == "time.to.agvhd"
+    # survival/cgd: tstart/tstop of intervals at risk; the start is never the follow-up time.
+    assert guess_follow_up(follow_up_table().rename(columns={"rfstime": "tstop"}).assign(tstart=0)) == ("tstop", "status")
+
+
 def test_the_data_page_proposes_follow_up_and_keeps_the_time_out(app):
     app.radio(key="w_source").set_value("upload").run()
     data = follow_up_table().to_csv(index=False).encode()

@@ -348,7 +348,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
     current = steps[-1]
     passed = n_answered in ss.triage_passed
     halted = (current.stop_reason is not None and not passed) or n_answered == n_questions
-    _, holds = stage_answers(questions, answers, n_answered)
+    raw_answers, holds = stage_answers(questions, answers, n_answered)
     has_costs = change_value is not None
 
     def why(step):
@@ -365,7 +365,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
         st.metric(f"Probability of {label_md(positive_label)}", probability_text(current), width="content")
         st.metric(f"{confidence:.0%} interval", interval_text(current), width="content")
         if has_costs:
-            st.metric("Questions' cost so far", cost_text(spent(bands.costs, holds), unit), width="content")
+            st.metric("Questions' cost so far", cost_text(spent(bands.costs, holds, raw_answers), unit), width="content")
     st.markdown(interval_sentence(current, confidence))
     # Always drawn, empty or not, so that the question's form below keeps its place on the page:
     # Streamlit then keeps the form's elements, and the keyboard focus stays on Next after an answer.
@@ -485,7 +485,7 @@ def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: s
     record = triage_record(
         model_name, model_version, [q.record_line for q in questions[:n_answered]], recorded, steps,
         cost_ratio, confidence, basis, tolerance, (positive_label, negative_label),
-        costs={"unit": unit, "change_value": change_value, "spent": spent(bands.costs, holds)} if has_costs else None,
+        costs={"unit": unit, "change_value": change_value, "spent": spent(bands.costs, holds, raw_answers)} if has_costs else None,
     )
     text = record_text(record)
     st.code(text, language=None, wrap_lines=True)

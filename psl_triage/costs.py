@@ -18,6 +18,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from psl_core.decision import NOT_MEASURED
 from psl_core.errors import PSLError
 
 UNIT_KEY = "cost_unit"
@@ -124,9 +125,13 @@ def cost_text(value: float, unit: str = "") -> str:
     return f"{number} {unit}".strip()
 
 
-def spent(costs, holds) -> float:
+def spent(costs, holds, raw=None) -> float:
     """What the questions asked so far cost: the stage costs (shape (K,)) of the answered
-    stages, except those answered "unknown / not measured" (nothing was done for them)."""
+    stages, except those answered "unknown" or "not measured" (nothing was done for them;
+    ``raw``, the stages' raw answers, tells "not measured" apart from an answer that holds)."""
     if costs is None:
         return 0.0
-    return float(sum(cost for cost, answer in zip(costs, holds) if answer is not None))
+    done = [answer is not None for answer in holds]
+    if raw is not None:
+        done = [paid and not (isinstance(value, str) and value == NOT_MEASURED) for paid, value in zip(done, raw)]
+    return float(sum(cost for cost, paid in zip(costs, done) if paid))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from psl_core import PSLError
+from psl_core.decision import NOT_MEASURED
 from psl_triage.costs import COLUMN, COST, GROUP, check_unit, cost_rows, cost_text, cost_unit, costs_from_rows, spent
 from psl_triage.data import ColumnInfo
 
@@ -55,6 +56,8 @@ def test_text_of_a_cost_the_unit_and_what_was_spent():
     # An unknown answer was not measured: its question cost nothing.
     assert spent(np.array([5.0, 20.0, 0.0]), [True, None, False]) == 5.0
     assert spent(None, [True]) == 0.0
+    # "not measured" goes where the list learned (it holds or not) but nothing was paid for it
+    assert spent(np.array([5.0, 20.0]), [True, False], [61.0, NOT_MEASURED]) == 5.0
 
 
 def test_the_record_says_what_the_questions_cost():

@@ -33,7 +33,7 @@ def test_demo_choices_survive_switching_source_right_after_opening(new_app, stre
         app.wait_idle()
         app.widget("w_source").get_by_text("Demo").click()
         app.wait_for_render()
-        app.choice_widget("w_missing").get_by_text("Keep them").click()  # the default again: a rerun shows the server's state
+        app.choice_widget("w_missing").get_by_text("Drop rows").click()  # a rerun shows the server's state
         app.wait_for_render()
         outcome = app.choice_widget("w_outcome").get_by_role("combobox")
         expect(outcome).to_have_value(f"{meta.columns[meta.outcome].label} ({meta.outcome})", timeout=5_000)

@@ -702,6 +702,8 @@ def parse_numbers(values: pd.Series, numbers: NumberFormat) -> pd.Series:
     """
     text = values.astype(str).str.strip().str.replace("\u2212", "-", regex=False)
     text = text.str.translate(_ASCII_DIGITS).str.removesuffix("%").str.strip()
+    # Arabic decimal and thousands separators (U+066B, U+066C) say which they are.
+    text = text.str.replace("\u066c", "", regex=False).str.replace("\u066b", numbers.decimal, regex=False)
     if numbers.thousands:
         text = text.str.replace(numbers.thousands, "", regex=False).str.replace("\u00a0", "", regex=False)
     if numbers.decimal == ",":

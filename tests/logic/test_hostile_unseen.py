@@ -144,3 +144,10 @@ def test_a_binary_file_with_nul_bytes_is_still_refused():
     data = bytes(np.random.default_rng(0).integers(0, 256, 4000, dtype=np.uint8)) + b"\x00" * 10
     with pytest.raises(DataError, match="binary file"):
         load_table(data, "t.csv")
+
+
+def test_arabic_decimal_and_thousands_separators_are_read():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "dose": ["١٬٢٣٤٫٥", "٣٫٥"] * 20})
+    loaded = load_table(_csv(frame), "t.csv")
+    assert loaded.frame["dose"].tolist() == [1234.5, 3.5] * 20

@@ -283,10 +283,12 @@ st.caption(
 where_m, one_sided = m_range_text(model, cost_ratio, positive_label, negative_label, confidence, basis, length)
 (st.info if one_sided else st.caption)(f"**Where M matters.** {where_m}")
 
+example = [question.rule for question in list_questions(model, readable_columns(metadata))[:1]]  # this list's
+example = f' ("{md(example[0])}")' if example else ""
 with st.expander("How this works"):
     st.markdown(
         f"""
-- Each question is a condition worth a few points ("Max heart rate > 147.5 bpm: −2 points").
+- Each question is a condition worth a few points{example}.
   The points of the conditions that hold add up to the **total score**.
 - Each total maps to a **calibrated probability** of {md(positive_label)}, learned from the
   training data, with a **{confidence:.0%} interval**: the range the true risk lies in with

@@ -464,3 +464,18 @@ def test_question_labels_read_by_screen_readers_carry_no_markdown_escapes(chest_
     widget = next(w for w in [*at.segmented_control, *at.number_input] if w.key == "triage_q0")
     assert "\\" not in widget.label and first in widget.label
     assert all("\\" not in metric.label for metric in at.metric)
+
+
+def test_how_it_works_gives_this_lists_first_question_as_its_example(model):
+    """The example was the demo's "Max heart rate > 147.5 bpm" whatever the list (seen on a
+    breast-cancer list trained on survival/rotterdam)."""
+    from psl_triage.questions import build_questions
+    from psl_triage.text import md
+    from psl_triage.training import readable_columns
+
+    metadata = {**METADATA, "columns": {**COLUMNS, "hr": {**COLUMNS["hr"], "label": "Resting pulse"}}}
+    at = open_page(model, metadata=metadata)
+    text = " ".join(block.value for block in at.markdown)
+    first = build_questions(model, readable_columns(metadata))[0]
+    assert "Max heart rate" not in text
+    assert f'worth a few points ("{md(first.rule)}")' in text

@@ -81,7 +81,8 @@ class StoredModel:
 
     @property
     def label(self):
-        return f"{visible(self.name)} (v{self.version}, {visible(self.created[:16].replace('T', ' '))})"
+        name = " ".join(visible(self.name).split())  # one line, as md gives it
+        return f"{name} (v{self.version}, {visible(self.created[:16].replace('T', ' '))})"
 
 
 def save_model(model, name, metadata=None, directory=None):

@@ -151,3 +151,14 @@ def test_arabic_decimal_and_thousands_separators_are_read():
     frame = pd.DataFrame({"outcome": rng.integers(0, 2, 40), "dose": ["١٬٢٣٤٫٥", "٣٫٥"] * 20})
     loaded = load_table(_csv(frame), "t.csv")
     assert loaded.frame["dose"].tolist() == [1234.5, 3.5] * 20
+
+
+def test_a_model_files_name_with_line_breaks_is_listed_on_one_line(tmp_path):
+    import json
+
+    from psl_triage.store import list_models
+
+    document = json.loads(small_model().to_json(metadata={"name": "ward\n\n\r\n\t(v9, 1999-01-01 00:00)\u2028x"}))
+    (tmp_path / "ward-v1.json").write_text(json.dumps(document))
+    (entry,), _ = list_models(tmp_path)
+    assert entry.label.startswith("ward (v9, 1999-01-01 00:00) x (v1, "), entry.label

@@ -207,8 +207,8 @@ def validation_adequacy(y, p):
             "risks that differ; this table cannot say."
         )
     _, positives, negatives, _ = _score_counts(y, p)
-    c = _auc_from_counts(positives, negatives)
-    c = min(max(c, 0.51), 0.99)
+    measured = _auc_from_counts(positives, negatives)
+    c = min(max(measured, 0.51), 0.99)  # the criteria need 0.5 < C < 1
     lp = np.log(np.clip(p, 1e-3, 1 - 1e-3) / (1 - np.clip(p, 1e-3, 1 - 1e-3)))
     size = validation_sample_size(y.mean(), c, lp)
     ratio, low, high = observed_expected(y, p)
@@ -235,6 +235,12 @@ def validation_adequacy(y, p):
             f"**This table is smaller than a precise validation needs** ({n} of {size.minimum} rows, "
             f"Riley et al. 2021): the intervals of {short} are wider than the targets; read them, "
             "not the point estimates."
+        )
+    if measured != c:
+        sentence += (
+            f" The list's C-statistic on this table is {measured:.2f}"
+            + (", below 0.5: it ranks these patients worse than chance" if measured < 0.5 else "")
+            + f"; the criteria are computed at {c:.2f}, the nearest value they take."
         )
     return size, table, sentence
 

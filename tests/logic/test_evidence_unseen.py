@@ -42,3 +42,13 @@ def test_a_judged_group_that_does_not_differ_is_still_said_so():
     table = subgroup_measures(y, p, np.where(np.arange(2000) % 2, "f", "m"), threshold=0.2, n_boot=50)
     assert "No group of sex differs beyond its interval." in subgroup_sentences(table, "sex")
     assert isinstance(pd.DataFrame(table), pd.DataFrame)
+
+
+def test_a_list_worse_than_chance_at_a_site_is_said_not_silently_set_to_051():
+    from psl_triage.evidence import validation_adequacy
+
+    rng = np.random.default_rng(3)
+    p = rng.uniform(0.05, 0.95, 600)
+    y = (rng.random(600) < 1 - p).astype(int)  # the list ranks the site's patients backwards
+    size, table, sentence = validation_adequacy(y, p)
+    assert "below 0.5" in sentence and "0.51" in sentence, sentence

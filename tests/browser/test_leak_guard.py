@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from psl_flows import TRAIN_TIMEOUT_MS, choose_option, demo, expect_trained, start_training
 
 PREDICTORS = {"age", "size", "grade", "nodes", "er", "meno", "hormon", "clinic"}
-NOT_AT_TRIAGE = {"pid", "rfstime", "death", "cause_of_death", "surgery_date", "surname"}
+NOT_AT_TRIAGE = {"pid", "rfstime", "death", "cause_of_death", "surgery_date", "surname", "pstat", "ptime"}
 
 
 def upload_new(app, path) -> None:
@@ -95,8 +95,9 @@ def test_a_planted_leak_is_stopped_named_and_one_click_retrains_without_it(app, 
 
 def cohort_export(n: int = 600) -> pd.DataFrame:
     """A breast-cancer cohort as a study exports it: predictors known at surgery, and next to
-    them a patient number, a surgery date, a surname, the follow-up time, a second outcome and
-    a cause of death filled in only for those who died."""
+    them a patient number, a surgery date, a surname, the follow-up time, a second outcome, a
+    cause of death filled in only for those who died, and (as survival/mgus2 has) a progression
+    status with its own time, named by no outcome word."""
     rng = np.random.default_rng(21)
     age = rng.normal(56, 11, n).round()
     size = rng.gamma(3, 9, n).round()
@@ -117,6 +118,8 @@ def cohort_export(n: int = 600) -> pd.DataFrame:
         "rfstime": np.where(status == 1, rng.integers(60, 1500, n), rng.integers(1200, 3000, n)),
         "status": status, "death": death,
         "cause_of_death": np.where(death == 1, rng.choice(["breast cancer", "cardiac", "other"], n), None),
+        "pstat": np.where(rng.random(n) < 0.25, 1 - status, status),
+        "ptime": np.where(status == 1, rng.integers(30, 1200, n), rng.integers(600, 3000, n)),
     })
 
 
@@ -139,7 +142,10 @@ def test_a_study_export_with_every_proposal_accepted_asks_only_about_predictors(
     upload_new(app, path)
     choose_option(app, app.choice_widget("w_outcome"), "status")
     expect(app.alerts("success").filter(has_text="Ready")).to_be_visible()
-    for name in NOT_AT_TRIAGE - {"surgery_date"}:  # dates as text are not even a type
+    # rfstime next to status makes it a follow-up table: rfstime is the follow-up time (never a
+    # question), not a warning; dates as text are not even a type.
+    expect(app.choice_widget("w_time").get_by_role("combobox")).to_have_value("rfstime")
+    for name in NOT_AT_TRIAGE - {"surgery_date", "rfstime"}:
         expect(app.alerts("warning").filter(has_text=re.compile(rf"^{name}:"))).to_have_count(1)
 
     asked = trained_questions(app)

@@ -57,6 +57,10 @@ ROLES = {
 }
 """The roles a column can have, with how the page names them."""
 
+MIN_PHASES = 3
+"""A table whose column names share at least this many prefixes ("preOp_", "pacu30min_", ...),
+each by two or more columns, is read as recorded in time points (:func:`_phase_leaks`)."""
+
 HELD_OUT_SEPARATION = 0.95
 """A column leaks when a rule learned from it on one half of the rows reaches at least this
 balanced accuracy on the other half, in both directions. A clinical predictor seldom passes
@@ -175,6 +179,9 @@ def propose_roles(
         if name == outcome:
             continue
         roles[name] = _column_role(df, name, types.get(name, "ignore"), outcome, target)
+    for name, evidence in _phase_leaks(df.columns, outcome).items():
+        if roles[name].role == "question":
+            roles[name] = Role("leak", evidence)
     for event, time in follow_up_pairs(df, types, outcome):
         if event != outcome and roles[event].role == "question":
             roles[event] = Role(
@@ -188,6 +195,52 @@ def propose_roles(
                 f"The follow-up time of {str(event)!r}: measured after baseline, up to that event.",
             )
     return roles
+
+
+def _phase(name: object) -> str | None:
+    """The part of a column name before its first separator ("pacu30min" of
+    "pacu30min_throatPain"), in lower case; None for a name without one."""
+    match = re.match(r"([^_.\s]+)[_.\s]+\S", str(name))
+    return match.group(1).lower() if match and re.search("[A-Za-z]", match.group(1)) else None
+
+
+def _phase_leaks(columns: Iterable[object], outcome: object) -> dict[object, str]:
+    """Columns of a study export recorded in time points ("preOp_*", "pacu30min_*", "pod1am_*")
+    that come from the outcome's own time point or a later one, with the evidence.
+
+    Only for a table with at least :data:`MIN_PHASES` such prefixes shared by two or more
+    columns each, the outcome's among them; "later" is the order in which the prefixes first
+    appear in the table, the order study exports keep.
+    """
+    columns = list(columns)
+    phases = {name: _phase(name) for name in columns}
+    counts: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for index, name in enumerate(columns):
+        phase = phases[name]
+        if phase is not None:
+            counts[phase] = counts.get(phase, 0) + 1
+            first.setdefault(phase, index)
+    grouped = {phase for phase, count in counts.items() if count >= 2}
+    own = phases.get(outcome)
+    if len(grouped) < MIN_PHASES or own not in grouped:
+        return {}
+    leaks = {}
+    for name in columns:
+        phase = phases[name]
+        if name == outcome or phase not in grouped:
+            continue
+        if phase == own:
+            leaks[name] = (
+                f"Recorded at the outcome's own time point ({phase!r}, like {str(outcome)!r}): "
+                "not known at triage."
+            )
+        elif first[phase] > first[own]:
+            leaks[name] = (
+                f"Recorded at a later time point ({phase!r} comes after {own!r}, the outcome's, in "
+                "the table's columns): after the outcome, not before it."
+            )
+    return leaks
 
 
 def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, target) -> Role:

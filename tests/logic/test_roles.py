@@ -284,3 +284,40 @@ def test_counting_process_times_and_a_diagnosis_year_are_times():
     df["dxyr"] = rng.integers(1960, 1995, len(df))
     roles = roles_of(df)
     assert {name: roles[name].role for name in ("tstart", "tstop", "dxyr")} == dict.fromkeys(("tstart", "tstop", "dxyr"), "time")
+
+
+def phased_export(n: int = 300, seed: int = 11) -> pd.DataFrame:
+    """A trial export recorded in time points: before surgery, in the recovery room at 30 and
+    90 minutes, the next morning; each time point's columns together, in that order."""
+    rng = np.random.default_rng(seed)
+    pain = (rng.random(n) < 0.35).astype(int)
+
+    def noisy(flip: float) -> np.ndarray:
+        return np.where(rng.random(n) < flip, 1 - pain, pain)
+
+    return pd.DataFrame({
+        "preOp_age": rng.integers(20, 80, n),
+        "preOp_bmi": rng.normal(27, 4, n).round(1),
+        "preOp_smoking": rng.integers(0, 2, n),
+        "treat": rng.integers(0, 2, n),
+        "pacu30min_cough": noisy(0.3),
+        "pacu30min_throatPain": pain,
+        "pacu90min_cough": noisy(0.35),
+        "pacu90min_throatPain": noisy(0.2),
+        "pod1am_throatPain": noisy(0.3),
+        "pod1am_cough": noisy(0.4),
+    })
+
+
+def test_columns_of_the_outcomes_time_point_or_later_are_leaks():
+    df = phased_export()
+    roles = roles_of(df, outcome="pacu30min_throatPain")
+    later = ["pacu30min_cough", "pacu90min_cough", "pacu90min_throatPain", "pod1am_throatPain", "pod1am_cough"]
+    assert all(roles[name].role == "leak" for name in later), {name: roles[name] for name in later}
+    assert "own time point" in roles["pacu30min_cough"].evidence
+    assert "'pod1am' comes after 'pacu30min'" in roles["pod1am_cough"].evidence
+    assert all(roles[name].role == "question" for name in ("preOp_age", "preOp_bmi", "preOp_smoking", "treat"))
+    # An outcome of the last time point leaves every earlier one in; without time points, nothing changes.
+    assert roles_of(df, outcome="pod1am_cough")["pacu90min_cough"].role == "question"
+    plain = df.rename(columns=lambda name: name.replace("_", ""))
+    assert roles_of(plain, outcome="pacu30minthroatPain")["pacu90mincough"].role == "question"

@@ -232,8 +232,7 @@ class ValidationSampleSize:
     prevalence: float
     c_statistic: float
 
-    def met(self, n_rows):
-        return {name: n_rows >= value for name, value in self.criteria.items()}
+    met = DevelopmentSampleSize.met  # the same test of its criteria
 
 
 def validation_sample_size(prevalence, c_statistic, log_odds, widths=None):

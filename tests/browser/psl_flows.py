@@ -21,6 +21,7 @@ import functools
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -242,6 +243,18 @@ def expect_trained(app, expected_stages: int | None = None) -> None:
     # Waits for the second table too (a bare count() races the page's last render under load).
     expect(tables.nth(1), "the Train page should show the list and its measures as tables").to_be_visible()
     expect(app.widget("w_train_performance_chart").locator(".js-plotly-plot")).to_be_visible()
+
+
+def recalibrate_and_save(app) -> tuple[Path, int]:
+    """Press Validate's "Recalibrate ... and save"; (path, version) of the file it reports saved."""
+    app.widget("validate_recalibrate").get_by_role("button").click()
+    app.wait_idle()
+    app.assert_no_exception()
+    saved = app.alerts("success").filter(has_text="Saved as")
+    expect(saved).to_be_visible()
+    match = re.search(r"Saved as (\S+\.json) \(version (\d+)\) in (.+?)\.?$", saved.inner_text().strip())
+    assert match, saved.inner_text()
+    return Path(match[3]) / match[1], int(match[2])
 
 
 def open_triage(app, cost_ratio: float) -> None:

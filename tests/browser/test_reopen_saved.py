@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pandas as pd
 from playwright.sync_api import expect
-from psl_flows import AnswerPolicy, TriageOracle, choose_option, go_to_demo_landing, run_triage, set_cost_ratio, train
+from psl_flows import (
+    AnswerPolicy,
+    TriageOracle,
+    choose_option,
+    go_to_demo_landing,
+    recalibrate_and_save,
+    run_triage,
+    set_cost_ratio,
+    train,
+)
 from test_journey import saved_model_path
 
 from psl_triage.store import load_model
@@ -50,14 +59,7 @@ def test_a_recalibrated_list_reopens_in_a_new_session_on_every_page(app, new_app
     expect(app.alerts("error")).to_have_count(0)
     expect(app.page.get_by_test_id("stTable")).to_be_visible()
 
-    app.widget("validate_recalibrate").get_by_role("button").click()
-    app.wait_idle()
-    app.assert_no_exception()
-    saved = app.alerts("success").filter(has_text="Saved as")
-    expect(saved).to_be_visible()
-    match = re.search(r"Saved as (\S+\.json) \(version (\d+)\) in (.+?)\.?$", saved.inner_text().strip())
-    assert match, saved.inner_text()
-    path, version = Path(match[3]) / match[1], int(match[2])
+    path, version = recalibrate_and_save(app)
     recalibrated = load_model(path)  # the file loads
     name = recalibrated.metadata_["name"]
     option = re.compile(rf"^{re.escape(name)} \(v{version}, ")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 from playwright.sync_api import expect
-from psl_flows import choose_option, demo_model, go_to_demo_landing, train
+from psl_flows import choose_option, demo_model, go_to_demo_landing, recalibrate_and_save, train
 from test_journey import saved_model_path
 
 from psl_core.validation import recalibrate, validation_report
@@ -55,14 +55,8 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
     expect(app.page.get_by_test_id("stTable").get_by_text(cell, exact=True).first).to_be_visible()
 
     keep = int(app.widget("validate_keep").locator("input").input_value())
-    app.widget("validate_recalibrate").get_by_role("button").click()
-    app.wait_idle()
-    app.assert_no_exception()
-    saved = app.alerts("success").filter(has_text="Saved as")
-    expect(saved).to_be_visible()
-    match = re.search(r"Saved as (\S+\.json) \(version (\d+)\) in (.+?)\.?$", saved.inner_text().strip())
-    assert match and int(match[2]) == original.metadata_["version"] + 1
-    path = Path(match[3]) / match[1]
+    path, version = recalibrate_and_save(app)
+    assert version == original.metadata_["version"] + 1
     stored = json.loads(path.read_text())
     assert stored["metadata"]["origin"]["recalibrated_from"]["version"] == original.metadata_["version"]
     assert stored["metadata"]["origin"]["table"] == {"name": "hungary.csv", "n_rows": len(frame)}

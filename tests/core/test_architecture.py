@@ -79,3 +79,10 @@ def test_pip_install_gives_a_library_whose_readme_snippet_runs_anywhere(tmp_path
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().endswith(str(target / "psl_core" / "__init__.py"))
+
+
+def test_test_files_have_names_of_their_own():
+    """pytest imports the test folders' files by their base name (no __init__.py): two files of
+    one name in different folders stop the whole run at collection."""
+    names = [path.name for path in (ROOT / "tests").rglob("test_*.py")]
+    assert sorted({name for name in names if names.count(name) > 1}) == []

@@ -1,0 +1,74 @@
+"""Every ``st.session_state`` key the pages and their tests share, typed, in one place.
+
+A page keeps one session object per job in the session state (a dataset session on Data, a
+training session on Train, a triage session on Triage: see :mod:`psl_triage.dataset_session`,
+:mod:`psl_triage.training_session`, :mod:`psl_triage.triage_session`) and renders it. Pages and
+tests name a key only through the constants here, so a key is spelled once and the type of
+what it holds is declared once::
+
+    session = DATASET.get(st.session_state)          # -> DatasetSession | None
+    DATASET.put(st.session_state, DatasetSession(...))
+
+Widget keys (strings Streamlit uses to keep a widget's value) stay with the page that draws
+the widget; only the state that outlives a page's run is declared here.
+
+Nothing here imports Streamlit: a state is any mutable mapping (``st.session_state``,
+``AppTest.session_state`` or a plain dict in tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class StateKey(Generic[T]):
+    """One session-state key and the type of its value.
+
+    Parameters
+    ----------
+    name : str
+        The key in the session state.
+    doc : str
+        What the key holds and who writes it (shown in :func:`describe`).
+    """
+
+    name: str
+    doc: str = ""
+
+    def get(self, state: MutableMapping[str, Any], default: T | None = None) -> T | None:
+        """The value, or ``default`` when the key is not set."""
+        # Not state.get(): AppTest's session state has no get().
+        return state[self.name] if self.name in state else default  # noqa: SIM401
+
+    def put(self, state: MutableMapping[str, Any], value: T) -> T:
+        """Store ``value`` under the key and return it."""
+        state[self.name] = value
+        return value
+
+    def pop(self, state: MutableMapping[str, Any]) -> T | None:
+        """Remove the key; its value, or None when it was not set."""
+        if self.name in state:
+            value = state[self.name]
+            del state[self.name]
+            return value
+        return None
+
+    def setdefault(self, state: MutableMapping[str, Any], make) -> T:
+        """The value, storing ``make()`` first when the key is not set."""
+        if self.name not in state:
+            state[self.name] = make()
+        return state[self.name]
+
+
+def describe() -> dict[str, str]:
+    """Every declared key -> what it holds (for the README and a test that keys are unique)."""
+    return {value.name: value.doc for value in globals().values() if isinstance(value, StateKey)}
+
+
+# The keys. Each lane adds its own below, one constant per key, with the value's type as the
+# type parameter and one sentence of ``doc``.

@@ -1,0 +1,11 @@
+"""Every sentence, label, unit and number format the user reads: the one home for words.
+
+Pages never compose a sentence and never interpolate a name that came from a file (a column,
+a category, a class, a model, a dataset) into Markdown: they call a function here, which
+escapes such names once (:func:`md`, :func:`plotly_text`) and returns text ready to render.
+:mod:`psl_core` returns numbers and codes; what they mean in words is said here.
+
+One module per page or topic (``data``, ``train``, ``triage``, ``evaluation``, ``validate``,
+``card``, ``common`` for formats and words several pages share), so each can be read in one
+sitting.
+"""

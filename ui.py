@@ -52,7 +52,7 @@ def shown_errors(doing: str):
         yield
     except PSLError as exc:
         st.error(md(exc))  # messages quote names and values from the user's files
-    except Exception as exc:
+    except Exception as exc:  # never a traceback in the browser; logged for the maintainer
         logger.exception("unexpected error while %s", doing)
         st.error(
             f"Something unexpected went wrong while {doing} ({type(exc).__name__}). Nothing was "

@@ -107,7 +107,7 @@ def main(argv=None):
 
     try:
         from psl_core import PAPER_SETUP, ProbabilisticScoringList
-    except Exception as error:
+    except ImportError as error:
         print(f"psl_core could not be imported ({type(error).__name__}: {error})", file=sys.stderr)
         return 1
 

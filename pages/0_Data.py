@@ -271,7 +271,7 @@ def load_upload(uploaded, limit_mb: int) -> None:
         activate_upload(uploaded.name, data, loaded)
     except DataError as exc:
         ss.upload_error = str(exc)
-    except Exception as exc:  # a user's file must never crash the page
+    except Exception as exc:  # noqa: BLE001 - a user's file must never crash the page
         ss.upload_error = f"{uploaded.name} could not be read ({type(exc).__name__}: {exc})."
 
 
@@ -324,7 +324,7 @@ def refresh_prepared() -> None:
         )
     except DataError as exc:
         ss.prepare_error = str(exc)
-    except Exception as exc:  # show, never a traceback; psl_core's tests keep this branch dead
+    except Exception as exc:  # noqa: BLE001 - show, never a traceback; psl_core's tests keep this branch dead
         ss.prepare_error = f"Unexpected problem while preparing the data ({type(exc).__name__}: {exc})."
 
 

@@ -135,7 +135,7 @@ def load_uploaded_model() -> None:
     except PSLError as exc:
         ss.train_load_message = {"kind": "error", "text": str(exc)}
         return
-    except Exception:  # a user's file must never crash the page
+    except Exception:  # noqa: BLE001 - a user's file must never crash the page
         logger.exception("unexpected error while loading %s", uploaded.name)
         ss.train_load_message = {
             "kind": "error",

@@ -328,7 +328,7 @@ def triage(questions, bands, cost_ratio: float, confidence: float, basis: str, t
         triage_view(questions, bands, cost_ratio, confidence, basis, tolerance, change_value)
 
 
-def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float,
+def triage_view(questions, bands, cost_ratio: float, confidence: float, basis: str, tolerance: float,  # noqa: C901 - being split in issue 27
                 change_value: float | None) -> None:
     """The triage fragment's content."""
     n_questions = len(questions)

@@ -280,7 +280,7 @@ def read_columns(X, fitting=True, allow_missing=False):
         return columns
     try:
         array = np.asarray(X)
-    except Exception as exc:  # ragged nested lists and the like
+    except (ValueError, TypeError) as exc:  # ragged nested lists and the like
         raise DataError(f"X cannot be read as a 2-D table: {exc}") from None
     if array.ndim != 2:
         raise DataError(

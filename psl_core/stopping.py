@@ -102,44 +102,50 @@ def check_stop_statistics(data, stage_totals):
     if data is None:
         return None
     n_literals = len(stage_totals) - 1
-
-    def fail(message):
-        raise ModelFileError(f"stop_statistics: {message}")
-
-    def count(value, what):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            fail(f"{what} must be a whole number, got {value!r}")
-        return int(value)
-
     if not isinstance(data, dict) or set(data) != {"version", "n_rows", "transitions"}:
-        fail('must be an object with the entries "version", "n_rows" and "transitions"')
+        _fail('must be an object with the entries "version", "n_rows" and "transitions"')
     if data["version"] != STOP_STATISTICS_VERSION:
-        fail(f"version {data['version']!r} is not supported (this version reads {STOP_STATISTICS_VERSION})")
-    n_rows = count(data["n_rows"], "n_rows")
+        _fail(f"version {data['version']!r} is not supported (this version reads {STOP_STATISTICS_VERSION})")
+    n_rows = _count(data["n_rows"], "n_rows")
     if n_rows < 0 or not isinstance(data["transitions"], list):
-        fail("n_rows must be >= 0 and transitions a list")
+        _fail("n_rows must be >= 0 and transitions a list")
     for entry in data["transitions"]:
         if not isinstance(entry, dict) or set(entry) != {"reference", "stages"}:
-            fail('each transition must be an object with "reference" and "stages"')
-        reference = count(entry["reference"], "reference")
+            _fail('each transition must be an object with "reference" and "stages"')
+        reference = _count(entry["reference"], "reference")
         if not 1 <= reference <= n_literals:
-            fail(f"reference {reference} lies outside the list's stages 1..{n_literals}")
+            _fail(f"reference {reference} lies outside the list's stages 1..{n_literals}")
         stages = entry["stages"]
         if not isinstance(stages, list) or len(stages) != reference:
-            fail(f"reference {reference} needs one table per stage 0..{reference - 1}")
+            _fail(f"reference {reference} needs one table per stage 0..{reference - 1}")
         for k, table in enumerate(stages):
-            if not isinstance(table, list):
-                fail(f"the table of stage {k} must be a list")
-            for row in table:
-                if not isinstance(row, list) or len(row) != 3:
-                    fail(f"each row of stage {k} must be [total, total at {reference}, count]")
-                for value in row:
-                    count(value, f"a value of stage {k}")
-                if row[0] not in stage_totals[k] or row[1] not in stage_totals[reference]:
-                    fail(f"stage {k} has a total the list cannot reach: {row[:2]}")
-            if sum(row[2] for row in table) != n_rows or any(row[2] < 0 for row in table):
-                fail(f"the counts of stage {k} must be >= 0 and add up to n_rows = {n_rows}")
+            _check_stage_table(table, k, reference, stage_totals, n_rows)
     return data
+
+
+def _fail(message):
+    raise ModelFileError(f"stop_statistics: {message}")
+
+
+def _count(value, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        _fail(f"{what} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _check_stage_table(table, k, reference, stage_totals, n_rows):
+    """Validate one stage's rows [total at k, total at reference, count]."""
+    if not isinstance(table, list):
+        _fail(f"the table of stage {k} must be a list")
+    for row in table:
+        if not isinstance(row, list) or len(row) != 3:
+            _fail(f"each row of stage {k} must be [total, total at {reference}, count]")
+        for value in row:
+            _count(value, f"a value of stage {k}")
+        if row[0] not in stage_totals[k] or row[1] not in stage_totals[reference]:
+            _fail(f"stage {k} has a total the list cannot reach: {row[:2]}")
+    if sum(row[2] for row in table) != n_rows or any(row[2] < 0 for row in table):
+        _fail(f"the counts of stage {k} must be >= 0 and add up to n_rows = {n_rows}")
 
 
 class ChangeTable:

@@ -261,7 +261,7 @@ def _sample_size_text(model, metadata):
             f"{size.minimum} rows ({size.events:.0f} events). {verdict}")
 
 
-def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
+def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):  # noqa: C901 - being split in issue 27
     """The model report: the TRIPOD items the app knows about a list, as an HTML page.
 
     Parameters

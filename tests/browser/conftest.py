@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -347,7 +348,7 @@ def _screenshot_if_failed(page: Page, request: pytest.FixtureRequest, suffix: st
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid) + suffix
         try:
             page.screenshot(path=ARTIFACTS_DIR / f"{name}.png", full_page=True)
-        except Exception as error:  # a crashed tab must not hide the test's own failure
+        except PlaywrightError as error:  # a crashed tab must not hide the test's own failure
             print(f"no failure screenshot for {request.node.nodeid}{suffix}: {error}")
 
 

@@ -84,8 +84,14 @@ def test_ten_sessions_train_save_and_triage_at_once_each_with_its_own_result(new
         s.app.page.goto(streamlit_server, wait_until="commit")  # loads in parallel
     for s in sessions:
         go_to_demo_landing(s.app, reload=False)
+    train_all(sessions, expected)
+    save_all(sessions, expected)
+    triage_all(sessions)
+    check_after_return(sessions)
 
-    # Ten trainings at once.
+
+def train_all(sessions: list[Session], expected: dict) -> None:
+    """Ten trainings at once."""
     for s in sessions:
         s.app.navigate("Train", wait=False)
     for s in sessions:
@@ -95,7 +101,9 @@ def test_ten_sessions_train_save_and_triage_at_once_each_with_its_own_result(new
         model, _ = expected[s.number]
         expect_trained(s.app, expected_stages=model.n_stages_ - 1)
 
-    # Ten saves at once, under one name: ten distinct versions, each file the session's own list.
+
+def save_all(sessions: list[Session], expected: dict) -> None:
+    """Ten saves at once, under one name: ten distinct versions, each file the session's own list."""
     for s in sessions:
         name = s.app.widget("w_train_model_name").locator("input")
         name.fill(MODEL_NAME)
@@ -117,7 +125,9 @@ def test_ten_sessions_train_save_and_triage_at_once_each_with_its_own_result(new
         stored_model = load_model(s.path)
         s.oracle = TriageOracle(stored_model, stored_model.metadata_, COST_RATIO)
 
-    # Ten triages at once, one question at a time in every session.
+
+def triage_all(sessions: list[Session]) -> None:
+    """Ten triages at once, one question at a time in every session."""
     for s in sessions:
         s.app.navigate("Triage", wait=False)
     for s in sessions:
@@ -143,8 +153,10 @@ def test_ten_sessions_train_save_and_triage_at_once_each_with_its_own_result(new
     else:
         pytest.fail(f"some triage did not stop within {MAX_QUESTIONS} questions")
 
-    # Each session still holds its own triage after all the others finished: leave the page,
-    # come back (a rerun from the session's state) and read it again, with its record.
+
+def check_after_return(sessions: list[Session]) -> None:
+    """Each session still holds its own triage after all the others finished: leave the page,
+    come back (a rerun from the session's state) and read it again, with its record."""
     for s in sessions:
         s.app.navigate("Train", wait=False)
     for s in sessions:

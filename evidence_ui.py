@@ -38,7 +38,7 @@ from psl_triage.plots import (
     flexible_calibration_figure,
     total_points_table,
 )
-from psl_triage.text import md
+from psl_triage.words import md
 from ui import csv_download
 
 FIGURE_CONFIG = {"toImageButtonOptions": {"format": "svg", "scale": 1}}

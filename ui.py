@@ -18,7 +18,7 @@ from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note, saved_cost_ratio
 from psl_triage.data import upload_limit_mb
 from psl_triage.store import list_models, load_model
-from psl_triage.text import md, visible
+from psl_triage.words import md, visible
 
 logger = logging.getLogger("psl_triage")
 timing_logger = logging.getLogger("psl_triage.timing")

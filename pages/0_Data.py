@@ -100,7 +100,7 @@ from psl_triage.follow_up import (
     time_columns,
 )
 from psl_triage.roles import propose_roles, role_labels, taken_out
-from psl_triage.text import label_md, md
+from psl_triage.words import label_md, md
 from ui import one_page, table_uploader
 
 DATASET_KEYS = (

@@ -55,7 +55,6 @@ from psl_triage.evidence import development_adequacy
 from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_from_rows, knowledge_rows
 from psl_triage.roles import ROLES, Role, roles_record
 from psl_triage.store import list_models, load_model, model_dir, save_model
-from psl_triage.text import md
 from psl_triage.too_good import recorded_warning
 from psl_triage.trade_off import m_range_text
 from psl_triage.training import (
@@ -80,6 +79,7 @@ from psl_triage.training import (
     small_gain_text,
     train_list,
 )
+from psl_triage.words import md
 from ui import csv_download, link, logger, shown_errors
 
 PAPER = " (paper default)"

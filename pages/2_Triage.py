@@ -76,9 +76,9 @@ from psl_triage.questions import (
     triage_steps,
 )
 from psl_triage.record import record_text, triage_record
-from psl_triage.text import label_md, md
 from psl_triage.trade_off import m_range_text
 from psl_triage.training import no_gain_note, readable_columns
+from psl_triage.words import label_md, md
 from ui import cost_ratio_input, list_picker, timed
 
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)

@@ -65,8 +65,8 @@ from psl_triage.follow_up import horizon_comparison, horizon_page_note
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
-from psl_triage.text import md
 from psl_triage.trade_off import m_range_text
+from psl_triage.words import md
 from ui import class_names, cost_ratio_input, csv_download, required_data, required_list, shown_errors
 
 RULES = {

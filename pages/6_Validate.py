@@ -41,7 +41,6 @@ from psl_triage.data import count_classes, load_table
 from psl_triage.follow_up import horizon_page_note
 from psl_triage.modelcard import list_identity
 from psl_triage.plots import reliability_figure
-from psl_triage.text import label_md, md
 from psl_triage.training import default_model_name
 from psl_triage.validation import (
     MISSING,
@@ -60,6 +59,7 @@ from psl_triage.validation import (
     slope_words,
     unit_checks,
 )
+from psl_triage.words import label_md, md
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
 
 ss = st.session_state

@@ -41,7 +41,7 @@ from psl_core.sample_size import (
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups, judged_groups
 from psl_core.validation import stage_totals
-from psl_triage.text import md
+from psl_triage.words import md
 
 HIERARCHY_WORDS = {
     "observed_expected": "O/E: observed over expected events (ideal 1)",

@@ -44,7 +44,7 @@ from psl_core.decision import (
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text
-from psl_triage.text import plotly_text
+from psl_triage.words import plotly_text
 
 OTHER = "__psl_other_category__"
 """Raw answer "none of the listed categories" of a categorical question without labels."""

@@ -37,7 +37,7 @@ from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_core.names import clean_name
 from psl_core.serialization import MAX_FILE_CHARS
-from psl_triage.text import visible
+from psl_triage.words import visible
 
 ENV_VAR = "PSL_MODEL_DIR"
 ORPHAN_AGE_S = 60

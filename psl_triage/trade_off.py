@@ -13,7 +13,7 @@ import math
 
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import decision_range
-from psl_triage.text import md
+from psl_triage.words import md
 
 
 def m_text(value):

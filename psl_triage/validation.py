@@ -38,8 +38,8 @@ from psl_core.validation import MEASURE_LABELS, MEASURES, recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
 from psl_triage.modelcard import whole_number
 from psl_triage.store import save_model
-from psl_triage.text import md
 from psl_triage.training import default_model_name
+from psl_triage.words import md
 
 UNIT_FACTOR = 3.0
 """A numeric column whose median at the new site differs from the training median by this

@@ -22,8 +22,8 @@ from psl_core.decision import StageBands
 from psl_triage.data import guess_outcome, guess_positive_class, infer_column_types, load_table, prepare_training_data
 from psl_triage.questions import build_questions
 from psl_triage.store import list_models, load_model, save_model
-from psl_triage.text import md
 from psl_triage.training import TrainingOptions, readable_columns, train_list
+from psl_triage.words import md
 
 HOST = "http://127.0.0.1:9"
 MARKDOWN = f"![p]({HOST}/p.png) [l]({HOST}/l) <img src={HOST}/i.png> :red[x]"

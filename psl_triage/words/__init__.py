@@ -9,3 +9,7 @@ One module per page or topic (``data``, ``train``, ``triage``, ``evaluation``, `
 ``card``, ``common`` for formats and words several pages share), so each can be read in one
 sitting.
 """
+
+from psl_triage.words.escape import WORD_JOINER, label_md, md, plotly_text, shown, visible
+
+__all__ = ["WORD_JOINER", "label_md", "md", "plotly_text", "shown", "visible"]

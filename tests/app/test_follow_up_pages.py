@@ -21,8 +21,8 @@ from psl_triage.follow_up import (
     proposed_follow_up,
 )
 from psl_triage.store import load_model, save_model
-from psl_triage.text import shown
 from psl_triage.training import TrainingOptions, train_list
+from psl_triage.words import shown
 
 
 def follow_up_table(n=400, seed=0):

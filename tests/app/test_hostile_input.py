@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_triage.store import save_model
-from psl_triage.text import md, shown
+from psl_triage.words import md, shown
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "logic"))
 from test_store_hostile import BAD_FILES, fill_bad_folder  # noqa: E402

@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.data import PreparedData
-from psl_triage.text import shown
+from psl_triage.words import shown
 
 DOCUMENTED_KEYS = (
     "data_source",

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core.model import ProbabilisticScoringList
-from psl_triage.text import shown
+from psl_triage.words import shown
 
 TRAIN_PAGE = "pages/1_Train.py"
 DEMO_NAME = "Heart disease (UCI, Cleveland)"

@@ -18,8 +18,8 @@ from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
 from psl_triage.questions import headline, interval_sentence, outcome_text, percent, stop_sentence
 from psl_triage.store import save_model
-from psl_triage.text import shown
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.words import shown
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not measured"
@@ -470,8 +470,8 @@ def test_how_it_works_gives_this_lists_first_question_as_its_example(model):
     """The example was the demo's "Max heart rate > 147.5 bpm" whatever the list (seen on a
     breast-cancer list trained on survival/rotterdam)."""
     from psl_triage.questions import build_questions
-    from psl_triage.text import md
     from psl_triage.training import readable_columns
+    from psl_triage.words import md
 
     metadata = {**METADATA, "columns": {**COLUMNS, "hr": {**COLUMNS["hr"], "label": "Resting pulse"}}}
     at = open_page(model, metadata=metadata)

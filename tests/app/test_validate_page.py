@@ -9,8 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.store import save_model
-from psl_triage.text import shown
 from psl_triage.training import TrainingOptions, train_list
+from psl_triage.words import shown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "6_Validate.py")

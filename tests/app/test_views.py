@@ -283,7 +283,7 @@ def test_evaluation_page_shows_decision_curves_calibration_and_subgroups(demo_pr
 def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(project_root, demo_prepared):
     """Issue 26, item 6: at the default M = 10 the demo list rules nobody out; each page says so
     with the range of M over which the list decides anything."""
-    from psl_triage.text import shown
+    from psl_triage.words import shown
 
     demo = train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(**SETUPS[DEFAULT_SETUP]))
     pages = {

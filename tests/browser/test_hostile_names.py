@@ -23,7 +23,7 @@ from psl_flows import TRAIN_TIMEOUT_MS
 
 from psl_core import ProbabilisticScoringList
 from psl_triage.questions import UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
-from psl_triage.text import md
+from psl_triage.words import md
 
 
 def on_screen(text: str) -> str:

@@ -16,7 +16,7 @@ from psl_triage.evidence import (
     subgroup_sentences,
     validation_adequacy,
 )
-from psl_triage.text import shown
+from psl_triage.words import shown
 
 
 def test_candidate_parameters_count_columns_by_kind(demo_prepared):

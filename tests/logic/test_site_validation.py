@@ -168,8 +168,8 @@ def breast():
 
 
 def test_a_coding_mismatch_names_the_column_and_both_codings(breast):
-    from psl_triage.text import shown
     from psl_triage.validation import coding_mismatches
+    from psl_triage.words import shown
 
     model, metadata, site = breast
     mapping = match_columns(needed_columns(model, metadata), site.columns)

@@ -1,4 +1,4 @@
-"""User text shown as text: the Markdown and plotly escapes of psl_triage.text."""
+"""User text shown as text: the Markdown and plotly escapes of psl_triage.words."""
 
 import re
 
@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from psl_core.names import INVISIBLE
-from psl_triage.text import md, plotly_text, shown
+from psl_triage.words import md, plotly_text, shown
 
 HOSTILE = [
     "![b](http://127.0.0.1:9/x.png)",
@@ -77,7 +77,7 @@ def test_invisible_and_direction_characters_are_shown_by_their_code():
 
 def test_widget_labels_escape_only_what_builds_markdown():
     """Issue 26, item 10: labels are read to screen readers as given, backslashes included."""
-    from psl_triage.text import label_md
+    from psl_triage.words import label_md
 
     plain = ["ct_result", "patient_no (mm)", "Time: 5", "ST depression > 1.4 mm", "a-b.c, d/e 50 %", "O'Brien \"x\""]
     for name in plain:

@@ -1,4 +1,4 @@
-"""User-supplied text shown as text: never read as Markdown by Streamlit, nor as HTML by plotly.
+"""Names from files shown as text: never read as Markdown by Streamlit, nor as HTML by plotly.
 
 Column names, category values, class labels, file names, model and dataset names and
 everything read from a model file come from whoever made the file. Shown raw, a column

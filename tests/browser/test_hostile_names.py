@@ -4,8 +4,9 @@ A local HTTP listener (a thread on another port) stands for an outside server. A
 column names, category values and class labels, and a file and model names, carry Markdown
 images and links to the listener, raw HTML (<img src=...>, <script>) and ``javascript:`` URLs
 goes through Data, Train (training, saving, loading a model file), Triage (answering until the
-list stops), Calibration, Intervals and Evaluation. No request may reach the listener, no
-dialog may open, and no element may render an image or a link from the data.
+list stops), Calibration, Intervals, Evaluation, Validate (a site table with the same names)
+and Card (an iframe). No request may reach the listener, no dialog may open, and no element
+may render an image or a link from the data.
 """
 
 from __future__ import annotations
@@ -217,5 +218,16 @@ def test_hostile_names_fetch_nothing_and_run_nothing(app, listener, tmp_path):
     app.widget("evaluation_splits").locator("input").fill("2")
     app.widget("evaluation_run").get_by_role("button").click()
     app.wait_idle(TRAIN_TIMEOUT_MS)
+    assert_clean(app, listener, requests, dialogs)
+
+    # Validate on a site table with the same hostile names, then the card (an iframe).
+    app.navigate("Validate")
+    app.widget("validate_upload").locator('input[type="file"]').set_input_files(
+        {"name": file_name, "mimeType": "text/csv", "buffer": hostile_table(names, 200).to_csv(index=False).encode()})
+    app.wait_idle(TRAIN_TIMEOUT_MS)
+    expect(page.get_by_text(re.compile(re.escape(on_screen(file_name)))).first).to_be_visible()
+    assert_clean(app, listener, requests, dialogs)
+    app.navigate("Card")
+    expect(page.frame_locator("iframe").first.locator("body")).to_contain_text(names["link"])
     assert_clean(app, listener, requests, dialogs)
     assert json.dumps(listener.requests) == "[]"

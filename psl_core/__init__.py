@@ -12,7 +12,8 @@ to stop), :mod:`~psl_core.serialization` (model files).
 """
 
 from .errors import DataError, ModelFileError, PSLError
-from .model import PAPER_SETUP, ProbabilisticScoringList
+from .model import ProbabilisticScoringList
+from .parameters import PAPER_SETUP
 
 __version__ = "0.1.0"
 __all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "PSLError", "DataError", "ModelFileError", "__version__"]

@@ -21,9 +21,10 @@ from . import serialization
 from .binarization import CATEGORY, CandidateFeature, candidate_feature, candidate_features, read_columns
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
 from .constraints import check_constraints
-from .costs import check_cost_groups, check_cost_weight, check_question_costs, search_penalties, stage_costs
+from .costs import check_cost_groups, check_question_costs, search_penalties, stage_costs
 from .errors import DataError, PSLError
-from .intervals import CORRECTIONS, clopper_pearson_band
+from .intervals import clopper_pearson_band
+from .parameters import MAX_SCORE, PAPER_SETUP, PARAMETER_CONSTRAINTS, check_params, check_score_set
 from .search import (
     CRITERION_CODES,
     CROSS_VALIDATED,
@@ -35,64 +36,10 @@ from .search import (
     stage_options,
 )
 from .stopping import reference_stages, transition_counts
-from .survival import check_horizon, horizon_summary, ipcw_targets, read_survival
+from .survival import horizon_summary, ipcw_targets, read_survival
 
-_CHOICES = {
-    "calibration": tuple(CALIBRATION_CODES),
-    "binarization": ("in-search", "preprocess"),
-    "threshold_search": ("bisect", "brute"),
-    "loss": tuple(CRITERION_CODES),
-    "interval_correction": CORRECTIONS,
-    "shrinkage": ("cv", None),
-    "missing": ("learn", "error"),
-}
-
-
-PAPER_SETUP = {
-    "score_set": (-3, -2, -1, 1, 2, 3),
-    "calibration": "isotonic",
-    "loss": "entropy",
-    "prior_strength": 0.0,
-    "max_feature_uses": 1,
-    "min_support": 1,
-    "interval_correction": "bonferroni",
-    "shrinkage": None,
-    "group_categories": False,
-}
-"""The paper's setup (Hanselle et al.): its score set and the parameters where the
-defaults differ from it. ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner."""
-
-
-MAX_SCORE = 1000
-"""Largest points of a question (in absolute value): the bound of the model file's schema, and
-what keeps the table of reachable totals small."""
-
-
-def check_score_set(score_set):
-    """Validate a score set: non-empty, distinct non-zero integers; returns a sorted tuple."""
-    try:
-        values = list(score_set)
-    except TypeError:
-        raise PSLError(f"score_set must be a collection of integers, got {score_set!r}") from None
-    if not values:
-        raise PSLError("score_set is empty: give at least one non-zero integer score")
-    checked = []
-    for value in values:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, numbers.Real)):
-            raise PSLError(f"score_set must hold integers, got {value!r}")
-        if float(value) != int(value):
-            raise PSLError(f"score_set must hold integers, got the non-integer {value!r}")
-        if int(value) == 0:
-            raise PSLError("score_set must not contain 0: a feature worth 0 points adds nothing")
-        if abs(int(value)) > MAX_SCORE:
-            raise PSLError(
-                f"score_set must hold scores from -{MAX_SCORE} to {MAX_SCORE}, got {value!r}: "
-                "a person adds the points at the bedside"
-            )
-        checked.append(int(value))
-    if len(set(checked)) != len(checked):
-        raise PSLError(f"score_set has repeated scores: {sorted(checked)}")
-    return tuple(sorted(checked))
+__all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "MAX_SCORE", "check_score_set"]
+"""The estimator, and (from :mod:`psl_core.parameters`) the names users import from here."""
 
 
 class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
@@ -324,6 +271,8 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
     range over both possible answers; one that was not measured takes the learned direction.
     """
 
+    _parameter_constraints: dict = PARAMETER_CONSTRAINTS
+
     def __init__(
         self,
         score_set=(-3, -2, -1, 1, 2, 3),
@@ -382,64 +331,9 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ validation
     def _check_params(self):
-        for name, choices in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in choices:
-                raise PSLError(f"{name} must be one of {list(choices)}, got {value!r}")
-        score_set = check_score_set(self.score_set)
-        if self.max_stages is not None and (
-            isinstance(self.max_stages, bool)
-            or not isinstance(self.max_stages, numbers.Integral)
-            or self.max_stages < 0
-        ):
-            raise PSLError(f"max_stages must be None or an integer >= 0, got {self.max_stages!r}")
-        if (
-            isinstance(self.lookahead, bool)
-            or not isinstance(self.lookahead, numbers.Integral)
-            or self.lookahead < 1
-        ):
-            raise PSLError(f"lookahead must be an integer >= 1, got {self.lookahead!r}")
-        if isinstance(self.beam_width, bool) or not isinstance(self.beam_width, numbers.Integral) or self.beam_width < 1:
-            raise PSLError(f"beam_width must be an integer >= 1, got {self.beam_width!r}")
-        if self.calibration_size is not None and not (
-            isinstance(self.calibration_size, numbers.Real) and 0 < self.calibration_size < 1
-        ):
-            raise PSLError(
-                f"calibration_size must be None or a fraction in (0, 1), got {self.calibration_size!r}"
-            )
-        if isinstance(self.prior_strength, bool) or not (
-            isinstance(self.prior_strength, numbers.Real) and 0 <= self.prior_strength < np.inf
-        ):
-            raise PSLError(f"prior_strength must be a finite number >= 0, got {self.prior_strength!r}")
-        if isinstance(self.cv_folds, bool) or not isinstance(self.cv_folds, numbers.Integral) or self.cv_folds < 2:
-            raise PSLError(f"cv_folds must be an integer >= 2, got {self.cv_folds!r}")
-        if self.recommend_folds is not None and (
-            isinstance(self.recommend_folds, bool)
-            or not isinstance(self.recommend_folds, numbers.Integral)
-            or self.recommend_folds < 2
-        ):
-            raise PSLError(f"recommend_folds must be None or an integer >= 2, got {self.recommend_folds!r}")
-        if (
-            isinstance(self.max_feature_uses, bool)
-            or not isinstance(self.max_feature_uses, numbers.Integral)
-            or self.max_feature_uses < 1
-        ):
-            raise PSLError(f"max_feature_uses must be an integer >= 1, got {self.max_feature_uses!r}")
-        if (
-            isinstance(self.min_support, bool)
-            or not isinstance(self.min_support, numbers.Integral)
-            or self.min_support < 1
-        ):
-            raise PSLError(f"min_support must be an integer >= 1, got {self.min_support!r}")
-        check_question_costs(self.question_costs)
-        check_cost_groups(self.cost_groups)
-        check_cost_weight(self.cost_weight)
-        check_constraints(self.monotone, self.required, self.forbidden)
-        if self.horizon is not None:
-            check_horizon(self.horizon)
-        if not isinstance(self.group_categories, (bool, np.bool_)):
-            raise PSLError(f"group_categories must be True or False, got {self.group_categories!r}")
-        return score_set
+        """Validate the parameters against :attr:`_parameter_constraints`; returns the sorted
+        score set."""
+        return check_params(self.get_params(deep=False), type(self).__name__)
 
     def _read_X(self, X, reset):
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):

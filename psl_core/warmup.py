@@ -30,7 +30,8 @@ import pandas as pd
 
 from .calibration import beta_probabilities, calibrated_probabilities
 from .evaluation import brier_decomposition, isotonic_recalibration
-from .model import PAPER_SETUP, ProbabilisticScoringList
+from .model import ProbabilisticScoringList
+from .parameters import PAPER_SETUP
 
 # Settings that reach different kernels or argument types; every fit also computes
 # intervals. Small lists: compiling does not depend on the size of the data.

@@ -203,8 +203,6 @@ class TrainingOptions:
     forbidden: list | None = None
 
     def __post_init__(self):
-        # Validated here, not in fit, so a bad choice is reported before the data is split.
-        self.estimator()._check_params()
         if self.max_stages is not None and self.max_stages < 1:
             raise PSLError(f"The maximum number of stages must be at least 1 (or all), got {self.max_stages}.")
         fraction = self.test_fraction
@@ -217,6 +215,8 @@ class TrainingOptions:
             raise PSLError(f"The test fraction must lie in [0, 1) (0: no test set), got {fraction!r}.")
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise PSLError(f"The seed must be a whole number >= 0, got {self.seed!r}.")
+        # Validated here, not in fit, so a bad choice is reported before the data is split.
+        self.estimator()._check_params()
         check_cost_ratio(self.cost_ratio)
         check_unit(self.cost_unit)
 

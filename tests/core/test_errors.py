@@ -67,17 +67,17 @@ def test_missing_values_are_refused_with_missing_error(X_bad, message):
         ({"score_set": "abc"}, "integers"),
         ({"score_set": (10**12,)}, "score_set must hold scores from -1000 to 1000, got 1000000000000"),
         ({"score_set": (1, -1001)}, "score_set must hold scores from -1000 to 1000"),
-        ({"calibration": "platt"}, "calibration must be one of"),
-        ({"binarization": "quantiles"}, "binarization must be one of"),
-        ({"threshold_search": "golden"}, "threshold_search must be one of"),
-        ({"loss": "hinge"}, "loss must be one of"),
+        ({"calibration": "platt"}, "'calibration' parameter of ProbabilisticScoringList must be a str among"),
+        ({"binarization": "quantiles"}, "'binarization' parameter of ProbabilisticScoringList must be a str among"),
+        ({"threshold_search": "golden"}, "'threshold_search' parameter of ProbabilisticScoringList must be a str among"),
+        ({"loss": "hinge"}, "'loss' parameter of ProbabilisticScoringList must be a str among"),
         ({"max_stages": -1}, "max_stages"),
         ({"max_stages": 2.5}, "max_stages"),
         ({"lookahead": 0}, "lookahead"),
         ({"calibration_size": 1.5}, "calibration_size"),
-        ({"min_support": 0}, "min_support must be an integer >= 1, got 0"),
-        ({"min_support": 2.5}, "min_support must be an integer >= 1, got 2.5"),
-        ({"min_support": True}, "min_support"),
+        ({"min_support": 0}, r"\'min_support\' parameter of ProbabilisticScoringList must be an int in the range \[1, inf\)\. Got 0 instead"),
+        ({"min_support": 2.5}, r"\'min_support\' parameter .* must be an int in the range \[1, inf\)\. Got 2.5 instead"),
+        ({"min_support": True}, "'min_support' parameter .* must be a number, not True or False"),
     ],
 )
 def test_bad_options_name_the_parameter(params, message):
@@ -138,7 +138,7 @@ def test_prediction_refuses_text_in_a_numeric_column_as_fit_does(value):
 
 
 def test_the_largest_score_is_the_model_files_bound():
-    from psl_core.model import MAX_SCORE
+    from psl_core.parameters import MAX_SCORE
     from psl_core.serialization import schema
 
     assert schema()["$defs"]["score"] == {"type": "integer", "minimum": -MAX_SCORE, "maximum": MAX_SCORE}

@@ -79,7 +79,7 @@ def test_no_shrinkage_in_the_paper_setup_or_without_internal_folds(small):
     assert PAPER_SETUP["shrinkage"] is None
     assert ProbabilisticScoringList(recommend_folds=5, **PAPER_SETUP).fit(X, y).shrinkage_ is None
     assert ProbabilisticScoringList().fit(X, y).shrinkage_ is None
-    with pytest.raises(ValueError, match="shrinkage must be one of"):
+    with pytest.raises(ValueError, match="'shrinkage' parameter .* must be a str among"):
         ProbabilisticScoringList(shrinkage="always").fit(X, y)
 
 

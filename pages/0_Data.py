@@ -66,6 +66,7 @@ import streamlit as st
 from psl_core.errors import DataError
 from psl_triage.data import (
     DECIMAL_MARKS,
+    DEFAULT_MISSING_HANDLING,
     DELIMITERS,
     KINDS,
     MISSING_HANDLINGS,
@@ -78,7 +79,6 @@ from psl_triage.data import (
     default_class_names,
     describe_missing_handling,
     explain_outcome_guess,
-    guess_missing_handling,
     guess_outcome,
     guess_positive_class,
     infer_column_types,
@@ -170,7 +170,7 @@ def activate(
     )
     ss.follow_up = None if outcome is None else proposed_follow_up(df, outcome, ss.positive_class)
     flag_leaks()
-    ss.missing_handling = guess_missing_handling(df, ss.column_types, outcome)
+    ss.missing_handling = DEFAULT_MISSING_HANDLING
     dataset_changed()
 
 

@@ -39,14 +39,10 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_triage.data import (
-    MOSTLY_EMPTY_SHARE,
-    _infer_kind,
-    _normalized,
-    _positive_values,
-    _value_text,
-    default_class_names,
-)
+from psl_triage.data import MOSTLY_EMPTY_SHARE, default_class_names
+from psl_triage.data.columns import _infer_kind
+from psl_triage.data.outcome import _positive_values
+from psl_triage.data.values import _normalized, _value_text
 
 ROLES = {
     "question": "question candidate",

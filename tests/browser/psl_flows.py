@@ -27,7 +27,7 @@ from playwright.sync_api import expect
 
 from psl_core.binarization import NUMERIC
 from psl_core.decision import END_OF_LIST, NOT_MEASURED, UNCERTAIN, StageBands, triage_step
-from psl_triage.data import guess_missing_handling, infer_column_types, prepare_training_data
+from psl_triage.data import DEFAULT_MISSING_HANDLING, infer_column_types, prepare_training_data
 from psl_triage.demo import load_demo
 from psl_triage.questions import (
     advance,
@@ -58,7 +58,7 @@ def demo_prepared(missing: str | None = None):
     the handling of missing values too unless ``missing`` is given)."""
     df, meta = demo()
     types = infer_column_types(df, meta.columns)
-    handling = missing or guess_missing_handling(df, types, meta.outcome)
+    handling = missing or DEFAULT_MISSING_HANDLING
     return prepare_training_data(df, types, meta.outcome, [meta.positive_class], handling, meta.columns)
 
 

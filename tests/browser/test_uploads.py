@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from psl_flows import choose_option, demo, demo_model, demo_prepared, go_to_demo_landing, train
 
 from psl_triage.data import (
-    guess_missing_handling,
+    DEFAULT_MISSING_HANDLING,
     guess_outcome,
     guess_positive_class,
     infer_column_types,
@@ -58,7 +58,7 @@ def expected_preparation(path):
     types = infer_column_types(df, {})
     outcome = guess_outcome(df, types)
     prepared = prepare_training_data(
-        df, types, outcome, [guess_positive_class(df[outcome])], guess_missing_handling(df, types, outcome), {}
+        df, types, outcome, [guess_positive_class(df[outcome])], DEFAULT_MISSING_HANDLING, {}
     )
     return df, prepared
 
@@ -182,7 +182,7 @@ def test_outcome_with_three_classes_asks_for_the_positive_class_then_trains(app,
     loaded = load_table(path.read_bytes(), path.name).frame
     types = infer_column_types(loaded, {})
     prepared = prepare_training_data(
-        loaded, types, "diagnosis", [1, 2], guess_missing_handling(loaded, types, "diagnosis"), {}
+        loaded, types, "diagnosis", [1, 2], DEFAULT_MISSING_HANDLING, {}
     )
     ready = app.alerts("success").filter(has_text="Ready")
     expect(ready).to_contain_text(f"{prepared.n_rows_after} rows and {len(prepared.columns)} features")

@@ -17,14 +17,14 @@ UI_WORDS = re.compile(r"\b(page|pages|button|buttons|sidebar|widget|widgets|Cont
 def imported_packages(package):
     """Top-level names every module of a package imports (relative imports are its own)."""
     found = {}
-    for path in sorted((ROOT / package).glob("*.py")):
+    for path in sorted((ROOT / package).rglob("*.py")):
         names = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 names.add(node.module.split(".")[0])
-        found[path.name] = names
+        found[str(path.relative_to(ROOT))] = names
     return found
 
 

@@ -1,0 +1,96 @@
+"""Data preparation: from an uploaded table to the binary-outcome training data a PSL learns from.
+
+The steps follow what a clinical researcher does on the Data page, one module per job:
+
+1. :mod:`.reading` (:func:`load_table`, :func:`read_table`) turns the bytes of an uploaded CSV,
+   TSV or Excel file into a :class:`pandas.DataFrame`, or raises
+   :class:`~psl_core.errors.DataError` with a message that says what is wrong and what to do;
+   :mod:`.sniffing` finds a text file's delimiter and number format and reads its numbers.
+2. :mod:`.columns` (:func:`infer_column_types`) proposes a kind per column (:data:`KINDS`);
+   :mod:`.outcome` (:func:`guess_outcome`, :func:`guess_positive_class`) proposes the outcome
+   and its positive class, and :data:`DEFAULT_MISSING_HANDLING` how missing values are handled.
+   The user may change all of them; the guesses are only defaults that the page shows.
+   :mod:`psl_triage.roles` then proposes which columns stay out of the list (identifiers,
+   times, leaks, empty ones), and :func:`relabel` records the user's clinical label and unit.
+3. :mod:`.missing` (:func:`missing_report` in :mod:`.columns`, :func:`describe_missing_handling`)
+   tells the user what is missing and what the chosen handling will do to it.
+4. :mod:`.prepare` (:func:`prepare_training_data`) applies the choices and returns
+   :class:`PreparedData`: X with numeric and 0/1 float columns and string categoricals, y in
+   {0, 1}, the notes of what was dropped or filled in, and per-column metadata (label, unit,
+   category labels, :mod:`.formats`) that later pages use to phrase questions such as
+   "Max heart rate > 147 bpm".
+
+Nothing here imports Streamlit: every function is pure and tested on its own. The names below
+are the package's public API; import them from ``psl_triage.data``.
+"""
+
+from .columns import IDENTIFIER_DISTINCT_SHARE, column_summary, infer_column_types, missing_report
+from .formats import (
+    DEFAULT_MISSING_HANDLING,
+    KINDS,
+    MAX_CATEGORIES,
+    MAX_OUTCOME_CLASSES,
+    MIN_ROWS_PER_CLASS,
+    MISSING_HANDLINGS,
+    MOSTLY_EMPTY_SHARE,
+    POOLED_CATEGORY,
+    ColumnInfo,
+    ColumnSpec,
+    DatasetMeta,
+    PreparedData,
+    relabel,
+)
+from .header import MAX_COLUMNS
+from .missing import describe_missing_handling
+from .outcome import (
+    LEAK_ERROR_SHARE,
+    MIN_ROWS_FOR_LEAK,
+    default_class_names,
+    explain_outcome_guess,
+    guess_outcome,
+    guess_positive_class,
+    leak_reason,
+)
+from .prepare import prepare_training_data
+from .reading import (
+    DEFAULT_MAX_UPLOAD_MB,
+    EXCEL_EXTENSIONS,
+    EXTRA_MISSING_MARKERS,
+    MAX_EXCEL_PARTS,
+    MAX_EXCEL_UNPACKED_MB,
+    TEXT_EXTENSIONS,
+    LoadedTable,
+    check_excel_archive,
+    check_upload_size,
+    load_table,
+    read_table,
+    upload_limit_mb,
+)
+from .sniffing import (
+    DECIMAL_MARKS,
+    DELIMITERS,
+    MOSTLY_NUMBERS,
+    NUMBER_MISSING_MARKERS,
+    THOUSANDS_SEPARATORS,
+    NumberFormat,
+    detect_delimiter,
+    detect_number_format,
+    numbers_from_text,
+    parse_numbers,
+)
+from .values import MAX_NAME_CHARS, STORABLE_RULE, count_classes, outcome_classes, value_label
+
+__all__ = [
+    "DECIMAL_MARKS", "DEFAULT_MAX_UPLOAD_MB", "DEFAULT_MISSING_HANDLING", "DELIMITERS", "EXCEL_EXTENSIONS", "EXTRA_MISSING_MARKERS",
+    "IDENTIFIER_DISTINCT_SHARE", "KINDS", "LEAK_ERROR_SHARE", "MAX_CATEGORIES", "MAX_COLUMNS",
+    "MAX_EXCEL_PARTS", "MAX_EXCEL_UNPACKED_MB", "MAX_NAME_CHARS", "MAX_OUTCOME_CLASSES",
+    "MIN_ROWS_FOR_LEAK", "MIN_ROWS_PER_CLASS", "MISSING_HANDLINGS", "MOSTLY_EMPTY_SHARE",
+    "MOSTLY_NUMBERS", "NUMBER_MISSING_MARKERS", "POOLED_CATEGORY", "STORABLE_RULE", "TEXT_EXTENSIONS",
+    "THOUSANDS_SEPARATORS", "ColumnInfo", "ColumnSpec", "DatasetMeta", "LoadedTable", "NumberFormat",
+    "PreparedData", "check_excel_archive", "check_upload_size", "column_summary", "count_classes",
+    "default_class_names", "describe_missing_handling", "detect_delimiter", "detect_number_format",
+    "explain_outcome_guess", "guess_outcome", "guess_positive_class",
+    "infer_column_types", "leak_reason", "load_table", "missing_report", "numbers_from_text",
+    "outcome_classes", "parse_numbers", "prepare_training_data", "read_table", "relabel",
+    "upload_limit_mb", "value_label",
+]

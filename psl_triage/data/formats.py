@@ -1,0 +1,198 @@
+"""The shapes data takes between the steps: column kinds and handlings, per-column metadata
+(:class:`ColumnSpec`, :class:`DatasetMeta`, :func:`relabel`) and the prepared training data
+(:class:`PreparedData`, :class:`ColumnInfo`), with the limits they obey."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+KINDS = ("numeric", "categorical", "binary", "ignore")
+"""The column types a user can choose, in the order the page offers them."""
+
+
+MISSING_HANDLINGS = ("learn", "drop", "impute")
+"""Keep missing values for the learner, which learns where a missing answer goes
+(``ProbabilisticScoringList(missing="learn")``); drop every row with a missing value; or
+fill in the median (numbers) / the mode (others)."""
+
+DEFAULT_MISSING_HANDLING = "learn"
+"""The handling a table starts with, whatever its gaps: the learner keeps every row and learns
+where a missing answer goes. A value is often missing for a reason (a lab not ordered because
+the patient looked well), which dropping rows or filling in the median hides; both stay options."""
+
+
+MOSTLY_EMPTY_SHARE = 0.40
+"""A column with more than this share of its rows empty is never filled in, whatever the
+handling of missing values: one value in most rows would be a made-up predictor. It reaches the
+learner with its missing values (which learns where a missing answer goes), and
+:func:`psl_triage.roles.propose_roles` checks whether its missingness carries the outcome."""
+
+
+MIN_ROWS_PER_CLASS = 10
+"""Fewer rows than this in either outcome class is too little to learn or calibrate from."""
+
+
+MAX_CATEGORIES = 30
+"""A categorical column with more categories than this cannot become a readable list."""
+
+
+POOLED_CATEGORY = "other (pooled)"
+"""The category that holds the rarest values of text with more than :data:`MAX_CATEGORIES` values
+that repeat across rows (a clinic, a ward, a referring unit)."""
+
+
+MAX_OUTCOME_CLASSES = 20
+"""An outcome with more distinct values than this is a measurement, not a class label."""
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """What is known about a column beyond its values (the bundled demo data carries these).
+
+    Attributes
+    ----------
+    label : str
+        Clinician-readable name, e.g. "Max heart rate"; empty means "use the column name".
+    unit : str
+        Unit of a numeric column, e.g. "bpm"; empty if none.
+    kind : str or None
+        One of :data:`KINDS`, overriding the inferred type; None keeps the inferred type.
+    categories : Mapping
+        Raw value -> readable label, e.g. ``{1: "typical angina"}`` or ``{1: "male", 0: "female"}``.
+    binary_one : object
+        For a binary column, the raw value that becomes 1 (e.g. 1 for sex: 1 = male).
+    description : str
+        One or two sentences for a tooltip.
+    """
+
+    label: str = ""
+    unit: str = ""
+    kind: str | None = None
+    categories: Mapping[object, str] = field(default_factory=dict)
+    binary_one: object = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class DatasetMeta:
+    """A dataset's name, provenance and column specs, plus its known outcome if there is one."""
+
+    name: str
+    columns: Mapping[str, ColumnSpec] = field(default_factory=dict)
+    outcome: str | None = None
+    positive_class: object = None
+    description: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """How a feature column of :attr:`PreparedData.X` is to be read and phrased.
+
+    Attributes
+    ----------
+    name : str
+        Column name in X and in the source table.
+    label, unit : str
+        Clinician-readable name and unit ("Max heart rate", "bpm"); unit may be empty.
+    kind : str
+        "numeric", "binary" or "categorical".
+    category_labels : dict of str to str
+        Categorical: category string in X -> readable label. Binary: ``{"1": ..., "0": ...}``,
+        the readable meaning of 1 and 0 (e.g. ``{"1": "male", "0": "female"}``).
+    one_value : object
+        Binary only: the raw value that was mapped to 1.
+    fill_value : object
+        The value that filled in missing entries (median or most frequent), None if none did.
+    """
+
+    name: str
+    label: str
+    unit: str
+    kind: str
+    category_labels: dict[str, str] = field(default_factory=dict)
+    one_value: object = None
+    fill_value: object = None
+
+    @property
+    def display_name(self) -> str:
+        """Label with its unit, e.g. "Max heart rate (bpm)"."""
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedData:
+    """Training data for a PSL, ready for the learner.
+
+    Attributes
+    ----------
+    X : pandas.DataFrame of shape (n_rows_after, n_features)
+        Numeric columns as float64, binary columns as float64 0/1, categorical columns as
+        pandas Categorical with string categories. Column names and the source row index are kept.
+    y : numpy.ndarray of shape (n_rows_after,), dtype int64
+        1 for the positive class, 0 otherwise.
+    outcome : str
+        Name of the outcome column.
+    positive_class : tuple
+        The raw outcome value(s) counted as positive.
+    outcome_label, positive_label, negative_label : str
+        Readable names: "Heart disease", "heart disease", "no heart disease".
+    n_rows_before, n_rows_after : int
+        Rows in the source table and rows kept.
+    notes : list of str
+        Plain sentences on everything that was dropped, filled in, mapped or left out.
+    columns : dict of str to ColumnInfo
+        Metadata of every column of X, in the order of X.
+    follow_up : psl_triage.follow_up.FollowUp or None
+        For a time-to-event list: the time column, the horizon and its unit; ``y`` is then
+        the event indicator (at any time) and the labels say "within" the horizon.
+    time : numpy.ndarray of shape (n_rows_after,) or None
+        The follow-up times of the rows of X (with ``follow_up``).
+    """
+
+    X: pd.DataFrame
+    y: np.ndarray
+    outcome: str
+    positive_class: tuple
+    outcome_label: str
+    positive_label: str
+    negative_label: str
+    n_rows_before: int
+    n_rows_after: int
+    notes: list[str]
+    columns: dict[str, ColumnInfo]
+    follow_up: object = None
+    time: np.ndarray | None = None
+
+    @property
+    def n_positive(self) -> int:
+        return int(self.y.sum())
+
+    @property
+    def n_negative(self) -> int:
+        return int(len(self.y) - self.y.sum())
+
+
+def relabel(meta: DatasetMeta, labels: Mapping[object, tuple[str, str]]) -> DatasetMeta:
+    """``meta`` with the user's clinical label and unit for some columns.
+
+    Parameters
+    ----------
+    meta : DatasetMeta
+    labels : mapping of column name to (label, unit)
+        Text is stripped; a blank label (or the column's own name) means "use the column name".
+        Other parts of a column's spec (kind, category labels) are kept.
+    """
+    columns = dict(meta.columns)
+    for name, (label, unit) in labels.items():
+        label, unit = " ".join(str(label).split()), " ".join(str(unit).split())
+        label = "" if label == str(name) else label
+        spec = columns.get(name)
+        if spec is None and not label and not unit:
+            continue
+        columns[name] = replace(spec or ColumnSpec(), label=label, unit=unit)
+    return replace(meta, columns=columns)

@@ -1,0 +1,180 @@
+"""The header row: how many columns a table may have, and its names cleaned and checked
+(blank, unreadable, look-alike or unstorable names are dropped, renamed or refused with a message)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from psl_core.errors import DataError
+from psl_core.names import UNREADABLE, clean_name, describe_character, look_alike_pairs, unreadable_character
+from psl_core.serialization import unstorable_name
+
+from .values import MAX_NAME_CHARS, STORABLE_RULE, _count, _shorten, _value_text
+
+MAX_COLUMNS = 500
+"""Most columns a table may have: each is read, typed, checked for leaks, summarised and
+prepared, which takes about 6 s for 500 columns of 500 rows on a busy two-core server and
+grows faster than the count (33 s for 2,000; 20,000 never became usable). A list asks a
+handful of questions; a wider table is refused with what to do."""
+
+
+def _check_header(header: Sequence[object], filename: str) -> None:
+    if len(header) > MAX_COLUMNS:
+        raise DataError(
+            f"{filename} has {len(header):,} columns; the app reads tables of at most {MAX_COLUMNS:,} "
+            "columns. Keep the outcome and the columns a clinician could be asked about (a list asks "
+            "a handful of questions) and upload that table."
+        )
+    names = [_header_name(cell) for cell in header]
+    if not any(names):
+        raise DataError(f"{filename} has no header row with column names (the first row is empty).")
+    seen: set[str] = set()
+    duplicates = []
+    for name in names:
+        if name and name in seen and name not in duplicates:
+            duplicates.append(name)
+        seen.add(name)
+    if duplicates:
+        raise DataError(
+            f"{filename} has duplicate column names: {', '.join(map(repr, duplicates))}. "
+            "Give every column a unique name and upload again."
+        )
+    look_alike = look_alike_pairs(name for name in names if name)
+    if look_alike:
+        first, second = look_alike[0]
+        raise DataError(
+            f"{filename} has column names that look the same when shown: {first!r} and {second!r} "
+            "(they differ only in invisible, direction or look-alike characters, or spacing). "
+            "Rename one of them and upload again."
+        )
+
+
+def _header_name(cell: object) -> str:
+    if cell is None or (isinstance(cell, float) and math.isnan(cell)):
+        return ""
+    return _value_text(cell)
+
+
+def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
+    frame = _drop_or_refuse_blank_names(frame, filename, notes)
+    frame = frame.rename(columns=lambda name: str(name).strip())
+    _check_readable(frame, filename)
+    frame = _clean_names(frame, filename, notes)
+    _check_storable_names(frame.columns, filename)
+    unnamed_empty = [
+        name for name in frame.columns if name.startswith("Unnamed: ") and frame[name].isna().all()
+    ]
+    if unnamed_empty:
+        frame = frame.drop(columns=unnamed_empty)
+        notes.append(f"Dropped {_count(len(unnamed_empty), 'empty column')} without a name.")
+    empty_rows = frame.isna().all(axis=1)
+    if len(frame.columns) and empty_rows.any():
+        frame = frame.loc[~empty_rows]
+        notes.append(f"Dropped {_count(int(empty_rows.sum()), 'empty row')}.")
+    if len(frame.columns) < 2:
+        found = f"only the column {frame.columns[0]!r}" if len(frame.columns) else "no columns"
+        raise DataError(
+            f"{filename} does not look like a table: found {found}. A table needs a header row "
+            "and at least two columns (an outcome and a feature), separated by commas, "
+            "semicolons or tabs."
+        )
+    if frame.empty:
+        raise DataError(f"{filename} has column names but no data rows.")
+    return frame.reset_index(drop=True)
+
+
+def _drop_or_refuse_blank_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
+    """Drop an empty column whose name shows nothing (only spaces, invisible or direction-control
+    characters), with a note; refuse one that holds data, naming it by its characters' codes:
+    it would become a question without a name."""
+    blank = [name for name in frame.columns if not clean_name(str(name))]
+    empty = [name for name in blank if frame[name].isna().all()]
+    if empty:
+        frame = frame.drop(columns=empty)
+        notes.append(f"Dropped {_count(len(empty), 'empty column')} without a visible name.")
+    named_data = [name for name in blank if name not in empty]
+    if named_data:
+        raise DataError(
+            f"{filename}: the column {named_data[0]!r} has no visible character in its name (only spaces, "
+            "invisible or direction-control characters); it would be a question without a name. "
+            "Give it a name and upload again."
+        )
+    return frame
+
+
+def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
+    """Column names and text values in Unicode's composed form (NFC) without invisible or
+    direction-control characters (:func:`psl_core.names.clean_name`), with a note when that
+    changed any; a text column with two values that still look alike is refused, naming both
+    (two identical answers at the bedside)."""
+    renamed = {name: clean_name(name) for name in frame.columns if clean_name(name) != name}
+    if renamed:
+        frame = frame.rename(columns=renamed)
+        notes.append(
+            f"Removed invisible or direction-control characters from the column "
+            f"{'name' if len(renamed) == 1 else 'names'} {', '.join(repr(old) for old in list(renamed)[:5])}."
+        )
+    for name in frame.columns:
+        column = frame[name]
+        if not (ptypes.is_object_dtype(column) or ptypes.is_string_dtype(column)):
+            continue
+        texts = column.dropna()
+        # Longer texts can be no name or category of a saved list (unstorable_name): only shown.
+        texts = texts[texts.map(lambda value: isinstance(value, str) and len(value) <= MAX_NAME_CHARS)]
+        distinct = pd.unique(texts)
+        cleaned = {value: clean_name(value) for value in distinct}
+        # A cell of invisible characters only is an empty cell: missing, as a blank cell is read.
+        changed = {value: new or np.nan for value, new in cleaned.items() if new != value}
+        if changed:
+            frame[name] = column.map(lambda value, changed=changed: changed.get(value, value) if isinstance(value, str) else value)
+            notes.append(
+                f"Removed invisible or direction-control characters from {_count(len(changed), 'value')} of "
+                f"the column {name!r}, e.g. {next(iter(changed))!r}."
+            )
+        pairs = look_alike_pairs(dict.fromkeys(value for value in cleaned.values() if value))
+        if pairs:
+            first, second = pairs[0]
+            raise DataError(
+                f"{filename}: the column {name!r} has values that look the same when shown: {first!r} "
+                f"and {second!r}. Make them one value (or clearly different ones) and upload again."
+            )
+    return frame
+
+
+def _check_readable(frame: pd.DataFrame, filename: str) -> None:
+    """Refuse a column name or text cell holding a character that cannot be shown (a control
+    character or a lone surrogate: :func:`psl_core.names.unreadable_character`)."""
+    for name in frame.columns:
+        character = unreadable_character(name)
+        if character is not None:
+            raise DataError(
+                f"{filename}: the column name {name!r} holds {describe_character(character)}, which "
+                "cannot be shown. Rename the column and upload again."
+            )
+    for name in frame.columns:
+        if not (ptypes.is_object_dtype(frame[name]) or ptypes.is_string_dtype(frame[name])):
+            continue
+        found = frame[name].astype(object).map(lambda v: isinstance(v, str) and bool(UNREADABLE.search(v)))
+        if found.any():
+            row = int(found.to_numpy().argmax())
+            character = unreadable_character(frame[name].iloc[row])
+            raise DataError(
+                f"{filename}: the column {name!r} holds {describe_character(character)} in row {row + 1} "
+                "(a character that cannot be shown). Remove it and upload again."
+            )
+
+
+def _check_storable_names(names: Sequence[str], filename: str) -> None:
+    """Refuse column names a saved list could not hold (:func:`unstorable_name`)."""
+    bad = [name for name in names if unstorable_name(name)]
+    if bad:
+        shown = ", ".join(repr(_shorten(name)) for name in bad[:5]) + (", ..." if len(bad) > 5 else "")
+        raise DataError(
+            f"{filename}: the column {'name' if len(bad) == 1 else 'names'} {shown} cannot be kept in a "
+            f"saved list ({STORABLE_RULE}). Rename {'it' if len(bad) == 1 else 'them'} and upload again."
+        )

@@ -1,0 +1,280 @@
+"""The outcome: which column is proposed as the outcome and why, its positive class and class
+names, and whether one column copies it (:func:`leak_reason`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from psl_core.errors import DataError
+
+from .formats import MAX_OUTCOME_CLASSES, ColumnSpec
+from .values import _normalized, _value_text, outcome_classes, value_label
+
+_POSITIVE_WORDS = {
+    "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
+    "case", "cases", "abnormal", "died", "dead", "death", "deceased", "event", "sick", "ill",
+    "malignant", "high", "+", "oui", "si", "sí", "ja", "sim",
+}
+
+
+_NEGATIVE_WORDS = {
+    "0", "no", "n", "false", "f", "negative", "neg", "absent", "absence", "none", "normal",
+    "control", "controls", "alive", "survived", "healthy", "benign", "low", "-", "non", "nein",
+    "nee", "nej", "não", "nao",
+}
+
+
+_OUTCOME_NAME = re.compile(
+    r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|dead|"
+    r"mortality|survival|survived|event|status|disease|response|result|low|malignant|cancer|"
+    r"recurrence|relapse|readmission|readmitted|complication|infection|fate|vital status)([^a-z]|$)"
+)
+
+
+def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:
+    """Columns that may be the outcome, best first, each with why."""
+    binary = [name for name in df.columns if types.get(name) == "binary"]
+    ranked: list[tuple[int, int, object, str]] = []
+    for position, name in enumerate(df.columns):
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
+        words = re.sub(r"[^a-z0-9]+", " ", words).strip()
+        match = _OUTCOME_NAME.search(words)
+        if name in binary and match and match.group(2) == words:
+            ranked.append((0, position, name, f"it has two values and its name, {str(name)!r}, is an outcome word"))
+        elif name in binary and match:
+            ranked.append((1, position, name, f"it has two values and its name contains {match.group(2)!r}, an outcome word"))
+        elif match and 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
+            ranked.append((2, position, name, f"its name contains {match.group(2)!r}, an outcome word"))
+    if binary:
+        ranked.append((
+            3, 0, binary[-1],
+            "it is the last column with two values; no such column is named like an outcome "
+            "(outcome, target, class, diagnosis, death, event, ...)",
+        ))
+    return [(name, reason) for _, _, name, reason in sorted(ranked, key=lambda item: item[:2])]
+
+
+def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
+    """A likely outcome column, or None; :func:`explain_outcome_guess` says why.
+
+    Preference: a binary column named with an outcome word ("outcome", "low", "died"...),
+    then a binary column whose name contains one ("death_status"), then any column with such a
+    name and few values (even one value, so that the user learns what is wrong with it), then
+    the last binary column.
+    """
+    candidates = _outcome_candidates(df, types)
+    return candidates[0][0] if candidates else None
+
+
+def explain_outcome_guess(df: pd.DataFrame, types: Mapping[str, str]) -> str:
+    """Why :func:`guess_outcome` chose its column, e.g. "it has two values and its name ..."."""
+    candidates = _outcome_candidates(df, types)
+    return candidates[0][1] if candidates else "no column has two values or an outcome-like name"
+
+
+def guess_positive_class(series: pd.Series) -> object | None:
+    """The likely positive value of a two-valued outcome; None for any other number of values.
+
+    A value that reads as positive ("yes", "1", "died", "present"...) is chosen, else the
+    value whose partner reads as negative, else the rarer value (events are usually the
+    minority), else the later one in natural order.
+    """
+    classes = outcome_classes(series)
+    if len(classes) != 2:
+        return None
+    return _pick_one(series, classes)
+
+
+def _pick_one(series: pd.Series, two_values: list) -> object:
+    texts = [_value_text(value).casefold() for value in two_values]
+    for value, text in zip(two_values, texts):
+        if text in _POSITIVE_WORDS:
+            return value
+    for index, text in enumerate(texts):
+        if text in _NEGATIVE_WORDS:
+            return two_values[1 - index]
+    counts = _normalized(series).dropna().map(_value_text).value_counts()
+    first, second = (int(counts.get(_value_text(value), 0)) for value in two_values)
+    if first != second:
+        return two_values[0] if first < second else two_values[1]
+    return two_values[1]
+
+
+LEAK_ERROR_SHARE = 0.02
+"""A column encodes the outcome when its best single cut (or its categories) misplaces at most
+this share of the rarer class's rows."""
+
+
+MIN_ROWS_FOR_LEAK = 20
+"""Fewer rows with both values than this cannot tell a leak from luck; no column is flagged."""
+
+
+def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", negative: str = "negative") -> str:
+    """Why a column looks like it encodes the outcome, or "" if it does not.
+
+    A numeric column does when one cut puts all but at most :data:`LEAK_ERROR_SHARE` of the
+    rarer class's rows on their own side (a perfect cut is the continuous measure the outcome is
+    a threshold of); a text or categorical column with fewer categories than half its rows
+    does when the classes barely mix within its categories.
+
+    Parameters
+    ----------
+    values : pandas.Series of shape (n,)
+        The column's values on rows where it and the outcome are known (floats or text).
+    y : numpy.ndarray of shape (n,)
+        1 for the positive class, else 0.
+    positive, negative : str
+        The classes' names, for the sentence.
+    """
+    y = np.asarray(y, dtype=np.int64)
+    n_positive = int(y.sum())
+    rarer = min(n_positive, len(y) - n_positive)
+    if len(y) < MIN_ROWS_FOR_LEAK or rarer == 0:
+        return ""
+    allowed = int(LEAK_ERROR_SHARE * rarer)
+    if ptypes.is_numeric_dtype(values) and not isinstance(values.dtype, pd.CategoricalDtype):
+        numbers = values.to_numpy(dtype=float)
+        order = np.argsort(numbers, kind="stable")
+        ordered, labels = numbers[order], y[order]
+        ends = np.flatnonzero(np.diff(ordered) > 0)  # cut after these positions
+        if ends.size == 0:
+            return ""
+        positives_below = np.cumsum(labels)[ends]
+        negatives_below = ends + 1 - positives_below
+        high_is_positive = positives_below + (len(y) - n_positive - negatives_below)
+        low_is_positive = negatives_below + (n_positive - positives_below)
+        errors = np.minimum(high_is_positive, low_is_positive)
+        best = int(np.argmin(errors))
+        if errors[best] > allowed:
+            return ""
+        cut = (ordered[ends[best]] + ordered[ends[best] + 1]) / 2
+        above, below = (positive, negative) if high_is_positive[best] <= low_is_positive[best] else (negative, positive)
+        return (
+            f"looks like it encodes the outcome: above {_value_text(float(f'{cut:.4g}'))} "
+            f"{'every' if errors[best] == 0 else 'almost every'} row is {above}, below it {below} ({int(errors[best])} of {len(y)} rows on the other side)"
+        )
+    texts = values.astype(str)
+    if texts.nunique() * 2 > len(texts):
+        return ""
+    counts = pd.crosstab(texts.to_numpy(), y)
+    errors = int(counts.min(axis=1).sum()) if counts.shape[1] == 2 else 0
+    if errors > allowed:
+        return ""
+    return (
+        f"looks like it encodes the outcome: its values alone tell {positive} from {negative} "
+        f"({errors} of {len(y)} rows otherwise)"
+    )
+
+
+def default_class_names(
+    series: pd.Series, outcome: object, positive_values: Sequence[object], spec: ColumnSpec | None = None
+) -> tuple[str, str]:
+    """Readable names of the positive and the negative class, from the data.
+
+    A spec's category labels win ("heart disease"); text values name themselves ("malignant",
+    "benign"); numeric codes say which column and value they are ("low = 1", "low = 0";
+    "num = 1, 2 or 3" for several values), never a bare "1".
+    """
+    positive_texts = {_value_text(value) for value in positive_values}
+    negatives = [value for value in outcome_classes(series) if _value_text(value) not in positive_texts]
+    return (
+        _class_label(outcome, list(positive_values), spec),
+        _class_label(outcome, negatives, spec),
+    )
+
+
+def _class_names(
+    series: pd.Series,
+    outcome: object,
+    positive_values: Sequence[object],
+    spec: ColumnSpec | None,
+    chosen: tuple[str, str] | None,
+) -> tuple[str, str]:
+    """The user's class names where given (stripped, not blank), the defaults elsewhere."""
+    defaults = default_class_names(series, outcome, positive_values, spec)
+    chosen = chosen or ("", "")
+    names = tuple(str(name).strip() or default for name, default in zip(chosen, defaults))
+    if names[0].casefold() == names[1].casefold():
+        raise DataError(
+            f"Both classes are named {names[0]!r}; give the positive and the negative class different names."
+        )
+    return names
+
+
+def _positive_values(
+    series: pd.Series, outcome: str, positive_class: object, notes: list[str]
+) -> tuple[set[str], list]:
+    """Canonical texts and raw values of the positive class; validates the outcome."""
+    classes = outcome_classes(series)
+    name = repr(str(outcome))
+    if not classes:
+        raise DataError(f"The outcome column {name} has no values (all missing). Choose another outcome.")
+    if len(classes) == 1:
+        raise DataError(
+            f"The outcome column {name} has only one value, {_value_text(classes[0])!r}; "
+            "a model needs rows of two classes. Choose another outcome."
+        )
+    if len(classes) > MAX_OUTCOME_CLASSES:
+        raise DataError(
+            f"The outcome column {name} has {len(classes)} different values; it looks like a "
+            "measurement, not a class. Choose a column with two classes, or add one to your file "
+            "(e.g. 1 if the value is above a cut-off, else 0)."
+        )
+    if positive_class is None or (isinstance(positive_class, (list, tuple, set, frozenset)) and not positive_class):
+        if len(classes) > 2:
+            raise DataError(
+                f"The outcome column {name} has {len(classes)} values "
+                f"({', '.join(_value_text(value) for value in classes)}); pick the positive class. "
+                "All other values will count as negative."
+            )
+        guessed = _pick_one(series, classes)
+        notes.append(f"No positive class was given; used {_value_text(guessed)!r}.")
+        wanted = [guessed]
+    elif isinstance(positive_class, (list, tuple, set, frozenset)):
+        wanted = list(positive_class)
+    else:
+        wanted = [positive_class]
+    by_text = {_value_text(value): value for value in classes}
+    texts = []
+    for value in wanted:
+        text = _value_text(value)
+        if text not in by_text:
+            raise DataError(
+                f"The positive class {text!r} does not occur in the outcome column {name}, "
+                f"whose values are {', '.join(map(repr, by_text))}."
+            )
+        if text not in texts:
+            texts.append(text)
+    if len(texts) == len(classes):
+        raise DataError(
+            f"Every value of the outcome column {name} was picked as positive; "
+            "leave at least one value as the negative class."
+        )
+    if len(classes) > 2:
+        negatives = [text for text in by_text if text not in texts]
+        notes.append(
+            f"The outcome {name} has {len(classes)} values: {', '.join(texts)} "
+            f"{'counts' if len(texts) == 1 else 'count'} as positive, "
+            f"{', '.join(negatives)} as negative."
+        )
+    return set(texts), [by_text[text] for text in texts]
+
+
+def _class_label(outcome: object, values: Sequence[object], spec: ColumnSpec | None) -> str:
+    labels = [value_label(value, spec) for value in values]
+    coded = all(label == _value_text(value) and _is_number_text(label) for label, value in zip(labels, values))
+    joined = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+    return f"{outcome} = {joined}" if coded else joined
+
+
+def _is_number_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

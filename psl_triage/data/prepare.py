@@ -1,0 +1,314 @@
+"""Preparing training data: the user's choices applied to the table, giving X, y and the notes
+of what was dropped, filled in or pooled (:class:`~psl_triage.data.formats.PreparedData`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from psl_core.errors import DataError
+
+from .columns import _label, _repeats
+from .formats import (
+    MAX_CATEGORIES,
+    MIN_ROWS_PER_CLASS,
+    POOLED_CATEGORY,
+    ColumnInfo,
+    ColumnSpec,
+    PreparedData,
+)
+from .missing import _check_handling, _feature_columns, _fill_in, _rows_to_keep
+from .outcome import _class_names, _pick_one, _positive_values, leak_reason
+from .values import STORABLE_RULE, _count, _natural_key, _normalized, _plain, _shorten, _unstorable_value, _value_text
+
+
+def prepare_training_data(
+    df: pd.DataFrame,
+    types: Mapping[str, str],
+    outcome: str,
+    positive_class: object,
+    missing: str = "drop",
+    specs: Mapping[str, ColumnSpec] | None = None,
+    class_names: tuple[str, str] | None = None,
+    follow_up: object = None,
+) -> PreparedData:
+    """Apply the user's choices and return data a PSL can learn from.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table as loaded.
+    types : mapping of column name to str
+        One of :data:`KINDS` per column; columns not in ``types`` are left out like "ignore".
+        The outcome's own type is not used.
+    outcome : str
+        The outcome column.
+    positive_class : object or list of objects
+        The outcome value counted as positive, or a list of values (all other values are
+        negative). May be None only for a two-valued outcome, which then uses
+        :func:`guess_positive_class` and says so in the notes. Values match by canonical text,
+        so 1, 1.0 and "1" are the same class.
+    missing : {"learn", "drop", "impute"}
+        Keep missing feature values for the learner (NaN in ``X``; the list learns where a
+        missing answer goes), drop every row with a missing feature value, or fill in the
+        median (numeric) or the most frequent value (binary, categorical). A column more than
+        :data:`MOSTLY_EMPTY_SHARE` empty is never filled in (the learner learns where its
+        missing answers go). Rows without an outcome are always dropped.
+    specs : mapping of column name to ColumnSpec, optional
+        Labels, units and category labels for the metadata.
+    class_names : (str, str), optional
+        The user's names of the positive and the negative class; blank or None keeps the
+        defaults of :func:`default_class_names`.
+    follow_up : psl_triage.follow_up.FollowUp, optional
+        A time-to-event list: the outcome is the 0/1 event column, this the time column
+        (never a question; rows without a time are dropped) and the horizon; the class
+        names say "within" it (:func:`psl_triage.follow_up.horizon_labels`).
+
+    Returns
+    -------
+    PreparedData
+
+    Raises
+    ------
+    DataError
+        Duplicate or unknown columns, an unusable outcome (all missing, one class, too many
+        values, positive class not given or not present), a column that cannot have its type,
+        no feature left, no row left, or fewer than :data:`MIN_ROWS_PER_CLASS` rows in a class.
+    """
+    _check_handling(missing)
+    _check_columns(df, outcome)
+    specs, notes, n_rows_source = specs or {}, [], len(df)
+    if follow_up is not None:
+        df, types = _follow_up_rows(df, types, outcome, follow_up, notes)
+    outcome_values = _normalized(df[outcome])
+    positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
+    converted, binary_values = _convert_features(df, types, outcome, specs, notes)
+    keep = _rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
+    fill_values = _fill_in(converted, keep, types, binary_values, notes, fill=missing == "impute")
+    y = outcome_values.loc[keep].map(_value_text).isin(positive_texts).to_numpy(dtype=np.int64)
+    positive_label, negative_label = _checked_class_names(
+        y, df[outcome], outcome, positive_values, specs.get(outcome), class_names, follow_up
+    )
+    X = pd.DataFrame({name: _final_column(series, types[name]) for name, series in converted.items()},
+                     index=df.index[keep.to_numpy()])
+    notes += _leak_notes(X, y, positive_label, negative_label)
+    return PreparedData(
+        X=X, y=y, outcome=outcome, positive_class=tuple(positive_values), outcome_label=_label(outcome, specs),
+        positive_label=positive_label, negative_label=negative_label,
+        n_rows_before=n_rows_source, n_rows_after=len(X), notes=notes,
+        columns={name: _column_info(name, types[name], X[name], binary_values[name], fill_values.get(name),
+                                    specs.get(name)) for name in X.columns},
+        follow_up=follow_up,
+        time=None if follow_up is None else df.loc[X.index, follow_up.time].astype(float).to_numpy(),
+    )
+
+
+def _checked_class_names(
+    y: np.ndarray,
+    outcome_values: pd.Series,
+    outcome: str,
+    positive_values: list,
+    spec: ColumnSpec | None,
+    class_names: tuple[str, str] | None,
+    follow_up: object,
+) -> tuple[str, str]:
+    """The (positive, negative) class names, once each class has enough rows; for follow-up
+    data without the user's own names, names that say "within" the horizon."""
+    positive_label, negative_label = _class_names(outcome_values, outcome, positive_values, spec, class_names)
+    _check_class_sizes(y, positive_label, negative_label)
+    if follow_up is not None and not (class_names and all(n and n.strip() for n in class_names)):
+        from psl_triage.follow_up import horizon_labels
+
+        return horizon_labels(positive_label, follow_up.horizon, follow_up.unit)
+    return positive_label, negative_label
+
+
+def _leak_notes(X: pd.DataFrame, y: np.ndarray, positive_label: str, negative_label: str) -> list[str]:
+    """A note for every column that copies the outcome (:func:`leak_reason`)."""
+    notes = []
+    for name in X.columns:
+        known = X[name].notna().to_numpy()
+        reason = leak_reason(X[name][known], y[known], positive_label, negative_label)
+        if reason:
+            notes.append(f"{str(name)!r} {reason}. If it is derived from the outcome or recorded after it, set it to 'ignore'.")
+    return notes
+
+
+def _follow_up_rows(df, types, outcome, follow_up, notes):
+    """The rows with a follow-up time, and the types without the time column (never a question)."""
+    from psl_triage.follow_up import event_time
+
+    if follow_up.time not in df.columns or follow_up.time == outcome:
+        raise DataError(f"Choose a follow-up time column other than the event column {str(outcome)!r}.")
+    event_time(df, follow_up.time, outcome, [])  # names a time column that cannot serve
+    times = pd.to_numeric(df[follow_up.time], errors="coerce")
+    if times.isna().any():
+        notes.append(f"{int(times.isna().sum())} rows without a follow-up time in {str(follow_up.time)!r} were dropped.")
+    df = df.loc[times.notna()].copy()
+    df[follow_up.time] = times[times.notna()]
+    return df, {**types, follow_up.time: "ignore"}
+
+
+def _check_columns(df: pd.DataFrame, outcome: str) -> None:
+    if df.columns.has_duplicates:
+        duplicates = sorted({str(name) for name in df.columns[df.columns.duplicated()]})
+        raise DataError(f"Duplicate column names: {', '.join(duplicates)}. Every column needs a unique name.")
+    if outcome not in df.columns:
+        raise DataError(f"The outcome column {outcome!r} is not in the table.")
+
+
+def _convert_features(
+    df: pd.DataFrame, types: Mapping[str, str], outcome: str, specs: Mapping[str, ColumnSpec], notes: list[str]
+) -> tuple[dict[object, pd.Series], dict[object, tuple]]:
+    """Every feature column in use converted (:func:`_convert_feature`), and its binary values."""
+    converted: dict[object, pd.Series] = {}
+    binary_values: dict[object, tuple] = {}
+    for name in _feature_columns(df, types, outcome):
+        column = _convert_feature(df[name], name, types[name], specs.get(name), notes)
+        if column is not None:
+            converted[name], binary_values[name] = column
+    return converted, binary_values
+
+
+def _check_class_sizes(y: np.ndarray, positive_label: str, negative_label: str) -> None:
+    n_positive, n_negative = int(y.sum()), int(len(y) - y.sum())
+    if min(n_positive, n_negative) < MIN_ROWS_PER_CLASS:
+        raise DataError(
+            f"Too few rows to learn from: {n_positive} positive ({positive_label}) and "
+            f"{n_negative} negative ({negative_label}); at least {MIN_ROWS_PER_CLASS} of each are needed."
+        )
+
+
+def _convert_feature(
+    series: pd.Series, name: object, kind: str, spec: ColumnSpec | None, notes: list[str]
+) -> tuple[pd.Series, tuple] | None:
+    """The column as floats (numeric, binary 0/1) or canonical text (categorical), missing as NaN.
+
+    Returns None (with a note) for a column without any value. The second item is, for a
+    binary column, the raw values mapped to 1 and to 0 (None if the column has one value);
+    an empty tuple otherwise.
+    """
+    label = repr(str(name))
+    values = _normalized(series)
+    if values.isna().all():
+        notes.append(f"Left out {label}: all values are missing.")
+        return None
+    if kind == "numeric":
+        if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
+            raise DataError(
+                f"Column {label} holds dates or times, which cannot be numeric here. "
+                "Set it to 'ignore', or add a number computed from it (e.g. age in years)."
+            )
+        infinite = int((np.isinf(series) & series.notna()).sum()) if ptypes.is_float_dtype(series) else 0
+        if infinite:
+            notes.append(f"{_count(infinite, 'infinite value')} in {label} counted as missing.")
+        if ptypes.is_float_dtype(values):
+            return values, ()
+        numbers = pd.to_numeric(values, errors="coerce").astype("float64")
+        numbers = numbers.where(np.isfinite(numbers))
+        not_numbers = values.notna() & numbers.isna()
+        if not_numbers.all() or numbers.isna().all():
+            raise DataError(
+                f"Column {label} has no numbers (e.g. {values.dropna().iloc[0]!r}); "
+                "make it categorical, binary or 'ignore'. If its numbers are written another way "
+                "(72,5 or 1.234), choose the decimal mark and thousands separator the file uses."
+            )
+        if not_numbers.any():
+            examples = ", ".join(repr(text) for text in values[not_numbers].unique()[:3])
+            notes.append(
+                f"{_count(int(not_numbers.sum()), 'value')} in {label} {'is' if not_numbers.sum() == 1 else 'are'} "
+                f"not a number (e.g. {examples}) and counted as missing."
+            )
+        return numbers, ()
+    present = values.dropna()
+    texts = present.map(_value_text)
+    distinct = sorted(texts.unique().tolist(), key=_natural_key)
+    unstorable = _unstorable_value(distinct[: MAX_CATEGORIES + 1])
+    if unstorable is not None:
+        raise DataError(
+            f"Column {label} holds the value {_shorten(unstorable)!r}, which cannot be kept in a saved "
+            f"list ({STORABLE_RULE}). Set the column to 'ignore', or change the value in your file."
+        )
+    if kind == "binary":
+        if len(distinct) > 2:
+            raise DataError(
+                f"Column {label} has {len(distinct)} different values "
+                f"({', '.join(distinct[:5])}{', ...' if len(distinct) > 5 else ''}); a binary column "
+                "needs exactly two. Make it categorical or numeric."
+            )
+        raw = {_value_text(value): _plain(value) for value in present.unique().tolist()}
+        ordered = [raw[text] for text in distinct]
+        one = _binary_one(series, ordered, spec)
+        one_text = _value_text(one)
+        zero = next((value for value in ordered if _value_text(value) != one_text), None)
+        mapped = values.map(lambda value: float(_value_text(value) == one_text), na_action="ignore")
+        return mapped.astype("float64"), (one, zero)
+    if len(distinct) > MAX_CATEGORIES and _repeats(present):
+        return _pooled(values, texts, label, notes), ()
+    if len(distinct) > MAX_CATEGORIES:
+        raise DataError(
+            f"Column {label} has {len(distinct)} categories; a scoring list can use at most "
+            f"{MAX_CATEGORIES}. Group rare values in your file, or set the column to 'ignore'."
+        )
+    return values.map(_value_text, na_action="ignore").astype(object), ()
+
+
+def _pooled(values: pd.Series, texts: pd.Series, label: str, notes: list[str]) -> pd.Series:
+    """Canonical text with all but the :data:`MAX_CATEGORIES` - 1 most frequent values pooled."""
+    counts = texts.value_counts()
+    ranked = sorted(counts.index, key=lambda text: (-counts[text], _natural_key(text)))
+    kept = set(ranked[: MAX_CATEGORIES - 1])
+    pooled = len(ranked) - len(kept)
+    notes.append(
+        f"{label} has {len(ranked)} values: the {len(kept)} most frequent are kept, the other {pooled} "
+        f"({int(counts[ranked[len(kept):]].sum())} rows) pooled as {POOLED_CATEGORY!r}."
+    )
+    return values.map(
+        lambda value: _value_text(value) if _value_text(value) in kept else POOLED_CATEGORY, na_action="ignore"
+    ).astype(object)
+
+
+def _binary_one(series: pd.Series, ordered: list, spec: ColumnSpec | None) -> object:
+    texts = [_value_text(value) for value in ordered]
+    if spec is not None and spec.binary_one is not None and _value_text(spec.binary_one) in texts:
+        return ordered[texts.index(_value_text(spec.binary_one))]
+    if len(ordered) == 1:
+        return ordered[0]
+    return _pick_one(series, ordered)
+
+
+def _final_column(series: pd.Series, kind: str) -> pd.Series | pd.Categorical:
+    if kind == "categorical":
+        categories = sorted(series.dropna().unique().tolist(), key=_natural_key)
+        return pd.Categorical(series.astype(str).where(series.notna()), categories=pd.Index(categories, dtype="str"))
+    return series.astype("float64")
+
+
+def _column_info(
+    name: object, kind: str, column: pd.Series, binary_pair: tuple, fill: object, spec: ColumnSpec | None
+) -> ColumnInfo:
+    spec = spec or ColumnSpec()
+    spec_labels = {_value_text(value): label for value, label in spec.categories.items()}
+    one = None
+    if kind == "categorical":
+        labels = {str(cat): spec_labels.get(str(cat), str(cat)) for cat in column.cat.categories}
+    elif kind == "binary":
+        one, zero = binary_pair
+        labels = {"1": spec_labels.get(_value_text(one), _value_text(one))}
+        labels["0"] = (
+            spec_labels.get(_value_text(zero), _value_text(zero)) if zero is not None else f"not {labels['1']}"
+        )
+    else:
+        labels = {}
+    return ColumnInfo(
+        name=name,
+        label=spec.label or str(name),
+        unit=spec.unit,
+        kind=kind,
+        category_labels=labels,
+        one_value=one,
+        fill_value=fill,
+    )

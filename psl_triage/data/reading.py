@@ -1,0 +1,394 @@
+"""Reading an upload: bytes of a CSV, TSV or Excel file to a tidy table with readable, storable
+column names, or a :class:`~psl_core.errors.DataError` that says what is wrong and what to do."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from psl_core.errors import DataError
+
+from .header import _check_header, _tidy_table
+from .sniffing import (
+    DELIMITERS,
+    NumberFormat,
+    _sample_cells,
+    _text_cells,
+    detect_delimiter,
+    detect_number_format,
+    numbers_from_text,
+)
+from .values import _count
+
+DEFAULT_MAX_UPLOAD_MB = 50
+"""Upload size limit when the environment variable ``PSL_MAX_UPLOAD_MB`` is not set."""
+
+
+MAX_EXCEL_UNPACKED_MB = 50
+"""Largest total size of an .xlsx file's unpacked parts (sheet XML, shared strings, styles), in
+MB. A workbook is a zip archive: 1 MB of it can unpack to a gigabyte (blank space compresses
+almost to nothing), and the reader holds what it unpacks. At this limit reading adds at most a
+few hundred MB to the server's memory (bench/README.md); a table of a million cells fits."""
+
+
+MAX_EXCEL_PARTS = 10_000
+"""Most parts (files) an .xlsx archive may hold; a real workbook has a few dozen."""
+
+
+TEXT_EXTENSIONS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
+
+
+EXCEL_EXTENSIONS = (".xlsx", ".xlsm")
+
+
+EXTRA_MISSING_MARKERS = ["?"]  # UCI files write "?" for a missing value; pandas knows the rest.
+
+
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+_MAX_DIRECTORY_ENTRY = 46 + 300  # bytes: a directory record and a generous part name
+
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
+
+
+_MAX_CONTROL_SHARE = 0.01
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    """A table read from a file, with notes on anything the reader had to decide.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    notes : list of str
+        Plain sentences on what the reader decided or changed.
+    delimiter : str or None
+        The field delimiter used (a key of :data:`DELIMITERS`); None for an Excel workbook.
+    numbers : NumberFormat
+        The decimal mark and thousands separator used for numbers written as text.
+    """
+
+    frame: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+    delimiter: str | None = None
+    numbers: NumberFormat = field(default_factory=NumberFormat)
+
+    def describe_reading(self) -> str:
+        """One sentence on how the file was read, e.g. "Fields separated by semicolon; ...".
+        """
+        fields = "" if self.delimiter is None else f"Fields separated by {DELIMITERS[self.delimiter]}; "
+        text = self.numbers.describe()
+        return f"{fields}{text[0].upper() + text[1:] if not fields else text}."
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading files
+
+
+def upload_limit_mb(value: str | None) -> int:
+    """The upload size limit in MB from the value of ``PSL_MAX_UPLOAD_MB`` (None: the default).
+
+    Raises
+    ------
+    DataError
+        If the value is not a positive whole number.
+    """
+    if value is None or not value.strip():
+        return DEFAULT_MAX_UPLOAD_MB
+    try:
+        limit = int(value.strip())
+    except ValueError:
+        limit = 0
+    if limit < 1:
+        raise DataError(
+            f"PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}; "
+            f"using the default of {DEFAULT_MAX_UPLOAD_MB} MB."
+        )
+    return limit
+
+
+def read_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> pd.DataFrame:
+    """Read an uploaded CSV, TSV or Excel (.xlsx) file into a DataFrame.
+
+    Same as :func:`load_table` without the reader's notes.
+    """
+    return load_table(data, filename, max_bytes=max_bytes).frame
+
+
+def load_table(
+    data: bytes,
+    filename: str,
+    *,
+    max_bytes: int | None = None,
+    delimiter: str | None = None,
+    numbers: NumberFormat | None = None,
+) -> LoadedTable:
+    """Read an uploaded CSV, TSV or Excel (.xlsx) file.
+
+    Text files are decoded as UTF-8 (with or without byte-order mark), UTF-16 (a byte-order mark or
+    mostly ASCII text without one), or else as Windows-1252 / Latin-1, which the notes then say. The delimiter
+    of a .csv or .txt file is the one of comma, semicolon, tab and bar that splits the first
+    lines into the same number of fields (:func:`detect_delimiter`); the decimal mark and
+    thousands separator are read off the number-like fields (:func:`detect_number_format`).
+    Text columns that hold numbers (with decimal commas, thousands separators, percent signs,
+    missing markers such as "NA", "?", "." or "-") become numbers (:func:`numbers_from_text`).
+    Rows that are entirely empty and unnamed empty columns are dropped, with a note.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content.
+    filename : str
+        The file's name; its extension selects the reader.
+    max_bytes : int, optional
+        Size limit; a larger file is refused.
+    delimiter : str, optional
+        A key of :data:`DELIMITERS` to use instead of the detected one (text files only).
+    numbers : NumberFormat, optional
+        The decimal mark and thousands separator to use instead of the detected ones.
+
+    Returns
+    -------
+    LoadedTable
+        The table (column names stripped of surrounding spaces), notes, and the delimiter and
+        number format used.
+
+    Raises
+    ------
+    DataError
+        Too large, empty, of an unsupported type, binary garbage, not a table, without data
+        rows, with duplicate column names, or unreadable as its type; a delimiter that is
+        also the decimal mark.
+    """
+    check_upload_size(data, filename, max_bytes)
+    if not data:
+        raise DataError(f"{filename} is empty (0 bytes).")
+    if delimiter is not None and delimiter not in DELIMITERS:
+        raise DataError(f"The delimiter must be one of {', '.join(map(repr, DELIMITERS))}, got {delimiter!r}.")
+    suffix = PurePath(filename).suffix.lower()
+    notes: list[str] = []
+    if suffix in EXCEL_EXTENSIONS:
+        frame = _read_excel(data, filename, notes)
+        delimiter = None
+    elif suffix in TEXT_EXTENSIONS:
+        text = _decode(data, filename, notes)
+        if not text.strip():
+            raise DataError(f"{filename} contains only blank space, no table.")
+        delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
+        if numbers is None:
+            numbers = detect_number_format(_sample_cells(text, delimiter))
+        frame = _read_text_table(text, filename, delimiter, numbers)
+    elif suffix in (".xls", ".ods", ".numbers"):
+        raise DataError(
+            f"{filename}: {suffix} files cannot be read. Save the sheet as .xlsx or CSV and upload that."
+        )
+    else:
+        raise DataError(
+            f"{filename}: unsupported file type {suffix or '(no extension)'}. "
+            "Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
+        )
+    frame = _tidy_table(frame, filename, notes)
+    if numbers is None:
+        numbers = detect_number_format(_text_cells(frame))
+    return LoadedTable(_infinite_as_missing(numbers_from_text(frame, numbers, notes), notes), notes, delimiter, numbers)
+
+
+def _infinite_as_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
+    """Numbers no float holds ("1e309", "-1e400") and "inf" are read as infinite: missing
+    here, each column named in a note (no answer at the bedside is infinite)."""
+    infinite = {name: np.isinf(frame[name]) for name in frame.columns
+                if ptypes.is_float_dtype(frame[name]) and np.isinf(frame[name]).any()}
+    for name, rows in infinite.items():
+        notes.append(
+            f"{str(name)!r} holds {_count(int(rows.sum()), 'number')} too large for the computer to hold "
+            "(such as 1e309 or inf), read as missing. Correct them in the file if they are typos."
+        )
+    return frame.assign(**{str(name): frame[name].mask(rows) for name, rows in infinite.items()}) if infinite else frame
+
+
+def check_upload_size(data: bytes, filename: str, max_bytes: int | None) -> None:
+    """Refuse an upload larger than ``max_bytes`` (None: no limit) with a message saying what to do."""
+    if max_bytes is not None and len(data) > max_bytes:
+        raise DataError(
+            f"{filename} is {_megabytes(len(data))}; the limit is {_megabytes(max_bytes)}. "
+            "Upload a smaller file, or ask whoever runs the app to raise PSL_MAX_UPLOAD_MB."
+        )
+
+
+def check_excel_archive(data: bytes, filename: str, max_unpacked_mb: int = MAX_EXCEL_UNPACKED_MB) -> None:
+    """Refuse an .xlsx file whose parts would unpack to more than ``max_unpacked_mb`` MB.
+
+    Read from the archive's directory before anything is unpacked. The sizes it declares are
+    the most the reader can get: Python's zipfile stops each part at its declared size (and
+    then fails its checksum), so a directory that understates a part cannot inflate it.
+
+    Raises
+    ------
+    DataError
+        Not a zip archive, too many parts, or too large unpacked.
+    """
+    directory = _zip_directory_size(data)
+    if directory is None:
+        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.")
+    if directory > MAX_EXCEL_PARTS * _MAX_DIRECTORY_ENTRY:
+        raise DataError(f"{filename} holds too many parts for an Excel workbook (it has a few dozen).")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if len(archive.filelist) > MAX_EXCEL_PARTS:
+                raise DataError(
+                    f"{filename} holds {len(archive.filelist):,} parts, not an Excel workbook's few dozen."
+                )
+            unpacked = sum(info.file_size for info in archive.filelist)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.") from exc
+    if unpacked > max_unpacked_mb * 2**20:
+        raise DataError(
+            f"{filename} unpacks to {_megabytes(unpacked)} (Excel files are zip archives of XML); "
+            f"the limit is {max_unpacked_mb} MB. Save the sheet as CSV and upload that, or remove "
+            "unused sheets, rows and formatting first."
+        )
+
+
+def _zip_directory_size(data: bytes) -> int | None:
+    """Bytes of a zip archive's central directory, from its end record; None if there is none.
+
+    Checked before :mod:`zipfile` reads the directory into memory (one object per part). A
+    Zip64 archive (parts or archives over 4 GB, never an uploaded workbook) counts as none.
+    """
+    end = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))
+    if end < 0 or len(data) < end + 22 or data.rfind(b"PK\x06\x07", max(0, end - 20), end) >= 0:
+        return None
+    return int.from_bytes(data[end + 12:end + 16], "little")
+
+
+def _megabytes(n_bytes: int) -> str:
+    return f"{n_bytes / 2**20:.1f} MB"
+
+
+def _decode(data: bytes, filename: str, notes: list[str]) -> str:
+    """Text of a file: UTF-8 (BOM optional), UTF-32 or UTF-16 with BOM, UTF-16 without one (mostly
+    ASCII text), else Windows-1252 / Latin-1."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
+        try:
+            return data.decode("utf-32")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{filename} starts like UTF-32 text but is not valid UTF-32.") from exc
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{filename} starts like UTF-16 text but is not valid UTF-16.") from exc
+    if data.startswith(_ZIP_MAGIC):
+        raise DataError(
+            f"{filename} is a zip archive or an Excel workbook, not a text table. "
+            "If it is an Excel file, give it the .xlsx extension; otherwise unzip it first."
+        )
+    if data.startswith(_OLE_MAGIC):
+        raise DataError(f"{filename} is an old Office file (.xls?), not text. Save it as .xlsx or CSV.")
+    text = _utf16_without_mark(data, filename, notes) if b"\x00" in data else None
+    if b"\x00" in data and text is None:
+        raise DataError(f"{filename} is a binary file, not a text table (CSV or TSV).")
+    try:
+        text = text or data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = None
+    if text is None:
+        for encoding, name in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                continue
+            notes.append(
+                f"{filename} is not UTF-8 text; it was read as {name}. "
+                "Check that accented characters look right in the preview."
+            )
+            break
+    controls = sum(
+        1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
+    )
+    if controls > _MAX_CONTROL_SHARE * len(text):
+        raise DataError(f"{filename} does not contain readable text; it is not a CSV or TSV table.")
+    return text
+
+
+def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | None:
+    """The text of UTF-16 written without a byte-order mark (some Windows exports), told by
+    the zero byte of nearly every ASCII character; None for anything else."""
+    if len(data) % 2:
+        return None
+    for encoding, high_bytes in (("utf-16-le", data[1::2]), ("utf-16-be", data[0::2])):
+        if high_bytes.count(0) >= 0.9 * len(high_bytes):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+            notes.append(f"{filename} is UTF-16 text without a byte-order mark; it was read as "
+                         f"{encoding.upper()}. Check that the preview looks right.")
+            return text
+    return None
+
+
+def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat) -> pd.DataFrame:
+    try:
+        # Read as pandas reads it below (skipinitialspace): `a, "a"` is two columns named a.
+        header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter,
+                                 skipinitialspace=True), [])
+    except csv.Error as exc:
+        raise DataError(f"{filename} has no readable header row: {exc}") from exc
+    _check_header(header, filename)
+    try:
+        return pd.read_csv(
+            io.StringIO(text),
+            sep=delimiter,
+            # A decimal mark that is also the delimiter can only appear quoted ("72,5"): pandas
+            # keeps those fields as text, and numbers_from_text reads them with the file's mark.
+            decimal=numbers.decimal if numbers.decimal != delimiter else ".",
+            # pandas reads "1.234" as 1.234 unless told the point groups thousands; a separator
+            # that is also the delimiter can only appear quoted, and numbers_from_text reads it.
+            thousands=None if numbers.thousands in ("", delimiter) or numbers.decimal == delimiter else numbers.thousands,
+            na_values=EXTRA_MISSING_MARKERS,
+            skipinitialspace=True,
+        )
+    except pd.errors.ParserError as exc:
+        raise DataError(
+            f"{filename} is not a consistent table: {exc}. "
+            "Every row needs the same number of fields as the header; check the delimiter."
+        ) from exc
+    except Exception as exc:  # the parser meets arbitrary user bytes; any failure is bad data
+        raise DataError(f"{filename} could not be read as a table: {exc}") from exc
+
+
+def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
+    """The first sheet of an .xlsx workbook, read by python-calamine (Rust; about 15 times as
+    fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has bounded what
+    it unpacks to. The one place a workbook is opened."""
+    check_excel_archive(data, filename)
+    try:
+        workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")
+        sheet = workbook.sheet_names[0]
+        header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
+        frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
+    except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
+        raise DataError(
+            f"{filename} is not a valid Excel (.xlsx) workbook ({exc}). Open it in Excel and save "
+            "it again as .xlsx, or save it as CSV."
+        ) from exc
+    if len(workbook.sheet_names) > 1:
+        notes.append(
+            f"{filename} has {len(workbook.sheet_names)} sheets; the first, {sheet!r}, was read."
+        )
+    _check_header([] if header.empty else list(header.iloc[0]), filename)
+    return frame

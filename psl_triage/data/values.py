@@ -1,0 +1,117 @@
+"""How one cell or one column's values read: a value's text, natural sort order, the outcome's
+classes and their counts, value labels, and the counting words of notes."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from psl_core.serialization import schema, unstorable_name
+
+from .formats import ColumnSpec
+
+MAX_NAME_CHARS = schema()["$defs"]["name"]["maxLength"]
+"""Longest name or category a saved list holds (the model file's schema)."""
+
+
+STORABLE_RULE = (
+    "a saved list keeps names and values of at most 1,000 characters that do not start with "
+    "__, py/ or !!"
+)
+"""The rule of :func:`psl_core.serialization.unstorable_name`, in words."""
+
+
+def _unstorable_value(texts: Iterable[str]) -> str | None:
+    """The first of ``texts`` a saved list could not hold as a category, or None."""
+    return next((text for text in texts if unstorable_name(text)), None)
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# Values
+
+
+def _value_text(value: object) -> str:
+    """Canonical text of a raw value, so that 1, 1.0, True and "1" name the same class."""
+    if isinstance(value, (bool, np.bool_)):
+        return "1" if value else "0"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if number.is_integer() and abs(number) < 1e15:
+            return str(int(number))
+        return repr(number)
+    return str(value).strip()
+
+
+def _natural_key(text: str) -> tuple:
+    """Sort numbers numerically before text, text case-insensitively."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if math.isnan(number):
+        return (1, 0.0, text.casefold(), text)
+    return (0, number, "", text)
+
+
+def _normalized(series: pd.Series) -> pd.Series:
+    """Numbers as float64 with ±inf missing; anything else as stripped text with blanks missing."""
+    if ptypes.is_numeric_dtype(series) and not isinstance(series.dtype, pd.CategoricalDtype):
+        numbers = series.astype("float64")
+        return numbers.where(np.isfinite(numbers))
+    text = series.astype(object).map(_value_text, na_action="ignore").astype(object)
+    return text.where(text.notna() & (text != ""))
+
+
+def outcome_classes(series: pd.Series) -> list:
+    """Distinct non-missing values of a column, as plain Python values, in natural order.
+
+    Values with the same canonical text (1, 1.0, "1") count once, as their first occurrence;
+    text is stripped, integer-valued floats become ints.
+    """
+    present = series[_normalized(series).notna()]
+    firsts: dict[str, object] = {}
+    for value in present.unique().tolist():
+        firsts.setdefault(_value_text(value), value)
+    return [_plain(firsts[text]) for text in sorted(firsts, key=_natural_key)]
+
+
+def count_classes(series: pd.Series) -> list[tuple[object, int]]:
+    """Each value of :func:`outcome_classes` with its number of rows."""
+    counts = _normalized(series).dropna().map(_value_text).value_counts()
+    return [(value, int(counts[_value_text(value)])) for value in outcome_classes(series)]
+
+
+def value_label(value: object, spec: ColumnSpec | None = None) -> str:
+    """The readable label of a raw value from the column's spec, else its canonical text."""
+    text = _value_text(value)
+    for raw, label in (spec.categories if spec else {}).items():
+        if _value_text(raw) == text:
+            return label
+    return text
+
+
+def _plain(value: object) -> object:
+    """A value as the page shows it: 1 rather than 1.0, text without surrounding spaces."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return int(value)
+    if isinstance(value, str):
+        return value.strip()
+    return value
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f} %" if whole else "0.0 %"

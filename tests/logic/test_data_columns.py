@@ -1,0 +1,166 @@
+"""Tests of psl_triage.data.columns and psl_triage.demo: the bundled demo table and the kind
+proposed for each column, with why."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from data_tables import balanced_table
+
+from psl_core.errors import DataError
+from psl_triage.data import (
+    ColumnSpec,
+    column_summary,
+    infer_column_types,
+    prepare_training_data,
+)
+from psl_triage.demo import HEART_META, load_demo
+
+
+def test_demo_has_303_rows_and_derived_outcome(demo):
+    df, meta = demo
+    assert df.shape == (303, 15)
+    assert meta.outcome == "heart_disease" and meta.positive_class == 1
+    assert list(df.columns).index("heart_disease") == list(df.columns).index("num") + 1
+    assert (df["heart_disease"] == (df["num"] > 0)).all()
+    assert df["heart_disease"].sum() == 139  # 45.9 %
+    assert df[["ca", "thal"]].isna().sum().tolist() == [4, 2]
+
+
+def test_demo_specs_give_clinical_labels_units_and_codes():
+    columns = HEART_META.columns
+    assert (columns["thalach"].label, columns["thalach"].unit) == ("Max heart rate", "bpm")
+    assert (columns["oldpeak"].label, columns["oldpeak"].unit) == ("ST depression", "mm")
+    assert (columns["trestbps"].label, columns["trestbps"].unit) == ("Resting blood pressure", "mm Hg")
+    assert (columns["chol"].label, columns["chol"].unit) == ("Serum cholesterol", "mg/dl")
+    assert columns["ca"].label == "Major vessels coloured by fluoroscopy"
+    assert columns["cp"].categories[4] == "asymptomatic"
+    assert columns["restecg"].categories[2] == "left ventricular hypertrophy"
+    assert columns["slope"].categories == {1: "upsloping", 2: "flat", 3: "downsloping"}
+    assert columns["thal"].categories == {3: "normal", 6: "fixed defect", 7: "reversible defect"}
+    assert columns["sex"].kind == "binary" and columns["sex"].binary_one == 1
+    assert columns["num"].kind == "ignore"
+    # Every column of the demo table has a spec.
+    df, _ = load_demo()
+    assert set(columns) == set(df.columns)
+
+
+def test_demo_types_mark_coded_columns_categorical(demo, demo_types):
+    assert {name: demo_types[name] for name in ("cp", "restecg", "slope", "thal")} == dict.fromkeys(
+        ("cp", "restecg", "slope", "thal"), "categorical"
+    )
+    assert demo_types["sex"] == demo_types["fbs"] == demo_types["exang"] == "binary"
+    assert demo_types["thalach"] == demo_types["oldpeak"] == "numeric"
+    assert demo_types["num"] == "ignore"
+
+
+def test_infer_column_types_rules():
+    n = 40
+    df = pd.DataFrame(
+        {
+            "patient_id": [f"P{i:03d}" for i in range(n)],
+            "record": list(range(1000, 1000 + n)),
+            "row_counter": list(range(1, n + 1)),
+            "age": np.linspace(30, 80, n).round(),
+            "lipid": np.linspace(1, 5, n),  # ends in "id", is not an identifier
+            "codes": [1, 2, 3, 4] * 10,
+            "sex": ["m", "f"] * 20,
+            "smoker": [True, False] * 20,
+            "blood_group": ["A", "B", "AB", "O"] * 10,
+            "comment": [f"free text {i}" for i in range(n)],
+            "empty": [None] * n,
+            "constant": [7] * n,
+            "numbers_as_text": pd.Series([str(i % 5) for i in range(n)], dtype=object),
+            "visit": pd.date_range("2020-01-01", periods=n),
+        }
+    )
+    assert infer_column_types(df) == {
+        "patient_id": "ignore",
+        "record": "ignore",
+        "row_counter": "ignore",
+        "age": "numeric",
+        "lipid": "numeric",
+        "codes": "numeric",
+        "sex": "binary",
+        "smoker": "binary",
+        "blood_group": "categorical",
+        "comment": "ignore",
+        "empty": "ignore",
+        "constant": "ignore",
+        "numbers_as_text": "numeric",
+        "visit": "ignore",
+    }
+    assert infer_column_types(df, {"codes": ColumnSpec(kind="categorical"), "absent": ColumnSpec(kind="binary")})[
+        "codes"
+    ] == "categorical"
+
+
+def test_column_summary_explains_ignored_columns(demo, demo_types):
+    df = pd.DataFrame({"a": [None, None, None], "b": [1, 1, 1], "c": [1, 2, 3]})
+    summary = column_summary(df, infer_column_types(df))
+    assert summary["reason"].tolist() == ["all values are missing", "the same value in every row", "numbers from 1 to 3"]
+    assert summary["missing"].tolist() == [3, 0, 0]
+    demo_summary = column_summary(*demo[:1], demo_types, demo[1].columns)
+    row = demo_summary.set_index("column").loc["num"]
+    assert row["type"] == "ignore" and "derived" in row["reason"]
+    assert demo_summary.set_index("column").loc["thalach", "label"] == "Max heart rate"
+
+
+@pytest.mark.parametrize(
+    ("name", "values", "why"),
+    [
+        ("ID", [317601 + 13 * i for i in range(30)], "named like an identifier"),
+        ("rownames", list(range(1, 31)), "running number"),
+        ("Unnamed: 0", list(range(30)), "running number"),
+        ("patient_no", [9000 + 7 * i for i in range(30)], "named like an identifier"),
+        ("RecordNumber", [f"R{i}" for i in range(30)], "named like an identifier"),
+        ("Patienten-Nr.", [1000 + 3 * i for i in range(30)], "named like an identifier"),
+        ("sample", [5 * i for i in range(30)][::-1], ""),  # neither named nor running: a measurement
+        ("sample_id", [4000 + i // 2 * 7 for i in range(30)], "named like an identifier"),  # measured twice
+        ("Shock index", [0.5 + 0.013 * i for i in range(30)], ""),  # decimals: a measurement
+        ("record_type", [1, 2, 3] * 10, ""),  # few values: a category
+    ],
+)
+def test_identifiers_are_ignored_with_a_reason(name, values, why):
+    df = pd.DataFrame({name: values, "outcome": [0, 1] * 15})
+    types = infer_column_types(df)
+    reason = column_summary(df, types).set_index("column").loc[name, "reason"]
+    if why:
+        assert types[name] == "ignore" and why in reason
+    else:
+        assert types[name] == "numeric" and reason.startswith("numbers from")
+
+
+def test_a_category_a_saved_list_cannot_hold_is_not_offered_and_refused_if_forced():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({
+        "sick": rng.integers(0, 2, 60),
+        "size": rng.choice(["small", "x" * 1001, "large"], 60),
+        "tag": rng.choice(["__proto__", "plain"], 60),
+    })
+    types = infer_column_types(df)
+    assert types["size"] == "ignore" and types["tag"] == "ignore"
+    summary = column_summary(df, types)
+    reasons = dict(zip(summary["column"], summary["reason"]))
+    assert "cannot be kept in a saved list" in reasons["size"]
+    for column, kind in (("size", "categorical"), ("tag", "binary")):
+        with pytest.raises(DataError, match=f"Column '{column}' holds the value .* cannot be kept in a saved list"):
+            prepare_training_data(df, {"sick": "binary", "size": "ignore", "tag": "ignore", column: kind}, "sick", 1)
+
+
+def test_text_with_many_repeated_values_is_a_category_with_the_rarest_pooled():
+    clinics = [f"clinic {i}" for i in range(40) for _ in range(40 - i)]  # 820 rows, 40 clinics
+    df = pd.DataFrame({"clinic": clinics, "outcome": [0, 1] * (len(clinics) // 2)})
+    types = infer_column_types(df)
+    assert types["clinic"] == "categorical"
+    prepared = prepare_training_data(df, types, "outcome", 1)
+    categories = list(prepared.X["clinic"].cat.categories)
+    assert len(categories) == 30 and "other (pooled)" in categories and "clinic 28" in categories
+    assert int((prepared.X["clinic"] == "other (pooled)").sum()) == sum(40 - i for i in range(29, 40))
+    assert any("the 29 most frequent are kept, the other 11" in note for note in prepared.notes)
+
+
+def test_text_with_mostly_unique_values_stays_out():
+    df = balanced_table(n=80, name=[f"n{i}" for i in range(80)])
+    assert infer_column_types(df)["name"] == "ignore"

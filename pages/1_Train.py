@@ -53,6 +53,7 @@ from psl_triage.costs import (
 from psl_triage.data import prepare_training_data
 from psl_triage.evidence import development_adequacy
 from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_from_rows, knowledge_rows
+from psl_triage.plots import performance_figure
 from psl_triage.roles import ROLES, Role, roles_record
 from psl_triage.store import list_models, load_model, model_dir, save_model
 from psl_triage.too_good import recorded_warning
@@ -69,7 +70,6 @@ from psl_triage.training import (
     list_table,
     no_gain_note,
     parse_score_set,
-    performance_figure,
     performance_long,
     performance_table,
     read_model_upload,

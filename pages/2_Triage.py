@@ -55,6 +55,7 @@ from psl_core.costs import default_change_value
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN, StageBands, triage_step
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text, cost_unit, spent
+from psl_triage.plots import triage_figure
 from psl_triage.questions import (
     advance,
     build_questions,
@@ -72,7 +73,6 @@ from psl_triage.questions import (
     stage_answers,
     stop_sentence,
     totals_text,
-    triage_figure,
     triage_steps,
 )
 from psl_triage.record import record_text, triage_record

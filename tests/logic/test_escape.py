@@ -60,7 +60,7 @@ def test_addresses_are_not_autolinked():
 
 def test_the_triage_figure_shows_stage_labels_as_text():
     from psl_core.decision import StepResult
-    from psl_triage.questions import triage_figure
+    from psl_triage.plots import triage_figure
 
     steps = [StepResult(stage=k, totals=[0], probability_low=0.2, probability_high=0.2, lower=0.1, upper=0.3,
                         threshold=0.5, outcome="uncertain", action="positive", stop_reason=None, expected_loss=0.2)

@@ -317,7 +317,7 @@ def test_the_triage_threshold_label_stands_above_the_band():
     """Issue 26, item 11: the threshold's label is drawn on an opaque box at the right, where
     the interval band of the first stages does not cover it."""
     from psl_core.decision import StepResult
-    from psl_triage.questions import triage_figure
+    from psl_triage.plots import triage_figure
 
     step = StepResult(**{name: 0 for name in StepResult.__dataclass_fields__} | {
         "stage": 0, "lower": 0.3, "upper": 0.7, "probability_low": 0.5, "probability_high": 0.5,

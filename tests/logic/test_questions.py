@@ -23,6 +23,7 @@ from psl_core.decision import (
     triage_step,
 )
 from psl_core.serialization import FORMAT
+from psl_triage.plots import triage_figure
 from psl_triage.questions import (
     OTHER,
     advance,
@@ -41,7 +42,6 @@ from psl_triage.questions import (
     stage_answers,
     stop_sentence,
     totals_text,
-    triage_figure,
     triage_steps,
 )
 

@@ -10,6 +10,7 @@ import pytest
 from psl_core.cost_ratio import cost_ratio_note, decision_text
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
+from psl_triage.plots import performance_figure
 from psl_triage.questions import percent
 from psl_triage.training import (
     MAX_ABS_SCORE,
@@ -21,7 +22,6 @@ from psl_triage.training import (
     list_end_text,
     list_table,
     parse_score_set,
-    performance_figure,
     performance_long,
     performance_table,
     read_model_upload,
@@ -415,7 +415,8 @@ def test_a_list_that_barely_beats_the_base_rate_says_so(demo_prepared):
 
 def test_the_metric_charts_keep_their_natural_scale_and_show_the_base_rate(trained):
     """Issue 26, item 11: a Brier change of 0.0526 to 0.0509 must not look like a cliff."""
-    from psl_triage.training import performance_figure, performance_long
+    from psl_triage.plots import performance_figure
+    from psl_triage.training import performance_long
 
     _, metadata = trained
     long = performance_long(metadata)

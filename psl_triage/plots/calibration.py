@@ -1,0 +1,189 @@
+"""Calibration and ranking of one stage: the paper's Figure 1, reliability, Brier, ROC."""
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from psl_core.calibration import beta_probabilities, calibrate_stage, calibrated_probabilities
+from psl_core.evaluation import (
+    expected_calibration_error,
+    reliability_table,
+    roc_table,
+    stagewise_brier_decomposition,
+)
+from psl_core.intervals import clopper_pearson
+from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR, outcome_of, stage_index
+
+
+def calibration_table(model, X, y, stage):
+    """Counts and isotonic, beta and sigmoid calibration of one stage's totals on (X, y).
+
+    The three calibrations are fitted here to the counts of the given rows, whatever the
+    list's own calibration method, so the curves describe the data shown;
+    ``list_estimate`` is the list's own q(k, T) from its training data (equal to the curve
+    of its method when (X, y) are its training rows and it has no pseudo-counts).
+
+    Returns
+    -------
+    pandas.DataFrame, one row per reachable total: total, positives, negatives, isotonic,
+    beta, sigmoid, list_estimate.
+    """
+    stage = stage_index(model, stage)
+    totals = model.total_scores(X, stage)
+    reachable = model.stage_totals_[stage]
+    isotonic, positives, negatives = calibrate_stage(totals, outcome_of(model, y), reachable, "isotonic")
+    beta, _ = beta_probabilities(reachable, positives, negatives, reachable[0], reachable[-1])
+    sigmoid = calibrated_probabilities(reachable, positives, negatives, "sigmoid")
+    return pd.DataFrame(
+        {
+            "total": reachable,
+            "positives": positives,
+            "negatives": negatives,
+            "isotonic": isotonic,
+            "beta": beta,
+            "sigmoid": sigmoid,
+            "list_estimate": model.stage_probabilities_[stage],
+        }
+    )
+
+
+def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("positive", "negative")):
+    """The paper's Figure 1: outcome against total score, with the calibration curves.
+
+    ``class_names`` (positive, negative) name the two kinds of points and the y axis.
+
+    Each row is a point at (total + horizontal jitter, outcome 0/1 + a little vertical
+    jitter), coloured by outcome; the isotonic (step), beta (smooth in tau) and sigmoid
+    (logistic in the total) calibration of the stage's counts on these rows are drawn over
+    the reachable totals, with the
+    list's own estimates as markers. The jitter is seeded: the same call draws the same
+    figure.
+
+    Returns
+    -------
+    figure, table (:func:`calibration_table`)
+    """
+    stage = stage_index(model, stage)
+    table = calibration_table(model, X, y, stage)
+    totals = model.total_scores(X, stage)
+    outcome = outcome_of(model, y)
+    rng = np.random.default_rng(seed)
+    x = totals + rng.uniform(-jitter, jitter, len(totals))
+    # Points spread inwards from 0 and 1, so none is drawn outside the probability axis.
+    inward = rng.uniform(0, 0.06, len(totals))
+    y_jitter = np.where(outcome == 1, 1.0 - inward, inward)
+    figure = go.Figure()
+    positive, negative = class_names
+    for value, name, color in ((1, f"{positive} cases", POSITIVE_COLOR), (0, f"{negative} cases", NEGATIVE_COLOR)):
+        mask = outcome == value
+        figure.add_trace(
+            go.Scatter(
+                x=x[mask], y=y_jitter[mask], mode="markers", name=name,
+                marker={"color": color, "size": 6, "opacity": 0.45},
+                customdata=totals[mask], hovertemplate="total %{customdata}<extra>" + name + "</extra>",
+            )
+        )
+    figure.add_trace(
+        go.Scatter(x=table["total"], y=table["isotonic"], mode="lines+markers", name="isotonic calibration",
+                   line={"shape": "hv", "color": "#000000"})
+    )
+    figure.add_trace(
+        go.Scatter(x=table["total"], y=table["beta"], mode="lines", name="beta calibration",
+                   line={"color": "#CC79A7", "dash": "dash"})
+    )
+    figure.add_trace(
+        go.Scatter(x=table["total"], y=table["sigmoid"], mode="lines", name="sigmoid calibration",
+                   line={"color": "#009E73", "dash": "dot"})
+    )
+    figure.add_trace(
+        go.Scatter(x=table["total"], y=table["list_estimate"], mode="markers", name="the list's estimate",
+                   marker={"symbol": "diamond-open", "size": 10, "color": "#000000"})
+    )
+    figure.update_layout(
+        title=f"Stage {stage}: outcome and calibrated probability by total score",
+        xaxis_title="Total score", yaxis_title=f"P({positive}) / outcome", yaxis_range=[-0.04, 1.04],
+        margin=MARGIN, legend={"orientation": "h", "y": -0.2},
+    )
+    return figure, table
+
+
+def reliability_figure(y, p, n_bins=10, confidence=0.95):
+    """Reliability diagram: observed rate against mean predicted probability per bin.
+
+    Marker area follows the number of rows in the bin; each observed rate carries its
+    Clopper–Pearson interval at ``confidence`` (per bin), so a bin of few rows is seen to
+    say little; the title gives the expected calibration error
+    (:func:`psl_core.evaluation.expected_calibration_error`).
+
+    Returns
+    -------
+    figure, table (:func:`psl_core.evaluation.reliability_table` with the interval's
+    ``lower`` and ``upper``)
+    """
+    table = reliability_table(y, p, n_bins)
+    positives = np.round(table["observed_rate"] * table["n"]).to_numpy()
+    table["lower"], table["upper"] = clopper_pearson(positives, table["n"].to_numpy() - positives, 1 - confidence)
+    ece = expected_calibration_error(table)
+    sizes = 8 + 24 * np.sqrt(table["n"] / table["n"].max())
+    figure = go.Figure()
+    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfect calibration",
+                                line={"color": NEUTRAL_COLOR, "dash": "dot"}))
+    figure.add_trace(
+        go.Scatter(
+            x=table["mean_predicted"], y=table["observed_rate"], mode="lines+markers",
+            name=f"observed rate ({confidence:.0%} interval)",
+            marker={"size": sizes, "color": POSITIVE_COLOR}, customdata=table[["n", "lower", "upper"]],
+            error_y={"type": "data", "symmetric": False, "array": table["upper"] - table["observed_rate"],
+                     "arrayminus": table["observed_rate"] - table["lower"], "color": POSITIVE_COLOR},
+            hovertemplate="predicted %{x:.2f}, observed %{y:.2f} (%{customdata[1]:.2f} to %{customdata[2]:.2f}; "
+                          "%{customdata[0]} rows)<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        title=f"Reliability ({n_bins} bins): expected calibration error {ece:.3f}",
+        xaxis_title="Mean predicted probability", yaxis_title="Observed rate of positives",
+        xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02], margin=MARGIN,
+    )
+    return figure, table
+
+
+def brier_figure(model, X, y):
+    """Stacked bars per stage: calibration loss + refinement loss = Brier score.
+
+    Returns
+    -------
+    figure, table (:func:`psl_core.evaluation.stagewise_brier_decomposition`, stage as a column)
+    """
+    table = stagewise_brier_decomposition(model, X, y).reset_index()
+    figure = go.Figure()
+    figure.add_trace(go.Bar(x=table["stage"], y=table["refinement_loss"], name="refinement loss",
+                            marker_color=NEGATIVE_COLOR))
+    figure.add_trace(go.Bar(x=table["stage"], y=table["calibration_loss"], name="calibration loss",
+                            marker_color=POSITIVE_COLOR))
+    figure.add_trace(go.Scatter(x=table["stage"], y=table["brier"], mode="markers", name="Brier score",
+                                marker={"symbol": "line-ew-open", "size": 14, "color": "#000000"}))
+    figure.update_layout(barmode="stack", title="Brier score = calibration loss + refinement loss",
+                         xaxis_title="Stage", yaxis_title="Squared error", margin=MARGIN)
+    return figure, table
+
+
+def roc_figure(y, p):
+    """The ROC curve of the probabilities and its convex hull.
+
+    Returns
+    -------
+    figure, table (:func:`psl_core.evaluation.roc_table`)
+    """
+    table = roc_table(y, p)
+    hull = table[table["on_hull"]]
+    figure = go.Figure()
+    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance",
+                                line={"color": NEUTRAL_COLOR, "dash": "dot"}))
+    figure.add_trace(go.Scatter(x=table["fpr"], y=table["tpr"], mode="lines+markers", name="ROC curve",
+                                line={"color": NEGATIVE_COLOR}))
+    figure.add_trace(go.Scatter(x=hull["fpr"], y=hull["tpr"], mode="lines", name="ROC convex hull",
+                                line={"color": POSITIVE_COLOR, "dash": "dash"}))
+    figure.update_layout(title="ROC curve and its convex hull", xaxis_title="False positive rate",
+                         yaxis_title="True positive rate", xaxis_range=[0, 1], yaxis_range=[0, 1.02],
+                         margin=MARGIN)
+    return figure, table

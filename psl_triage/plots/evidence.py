@@ -1,0 +1,152 @@
+"""What a researcher reports: decision curves, the flexible calibration curve, totals' rates."""
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from psl_core.decision_curve import TREAT_ALL, TREAT_NONE
+from psl_core.evaluation import (
+    LR_REGULARIZED,
+    LR_UNREGULARIZED,
+    PSL,
+    STEPWISE,
+    STEPWISE_COSTED,
+)
+from psl_core.intervals import clopper_pearson
+from psl_triage.plots.evaluation import band_traces
+from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR
+
+OTHER_STAGES = "the list at other stages (hover: which)"
+DECISION_CURVE_COLORS = {PSL: POSITIVE_COLOR, LR_REGULARIZED: NEGATIVE_COLOR, LR_UNREGULARIZED: "#009E73",
+                         TREAT_ALL: "#000000", TREAT_NONE: NEUTRAL_COLOR}
+
+
+def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves: net benefit on held-out patients"):
+    """Net benefit against the threshold probability: the list, the baselines, treat all and
+    treat none with their bands, M's threshold as a vertical line and the bedside stop
+    rule as a point of its own.
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame
+        :func:`psl_triage.evidence.held_out_decision_curves` or ``site_decision_curves``.
+    threshold, cost_ratio : float
+        1/(1+M) and M.
+
+    Returns
+    -------
+    figure, table (``curves``)
+    """
+    figure = go.Figure()
+    for method, color in DECISION_CURVE_COLORS.items():
+        part = curves[curves["method"] == method]
+        if not len(part):
+            continue
+        name = "the list" if method == PSL else method
+        if method == TREAT_NONE:
+            figure.add_trace(go.Scatter(x=part["threshold"], y=part["mean"], mode="lines", name=name,
+                                        line={"color": color, "dash": "dot"}))
+            continue
+        band, mean = band_traces(part, "threshold", name, color)
+        mean.mode = "lines"
+        figure.add_traces([band, mean])
+    others = [m for m in curves["method"].unique() if m not in DECISION_CURVE_COLORS and m not in (STEPWISE, STEPWISE_COSTED)]
+    for index, method in enumerate(others):  # the list at other stages: one legend entry for all
+        part = curves[curves["method"] == method].sort_values("threshold")
+        figure.add_trace(go.Scatter(
+            x=part["threshold"], y=part["mean"], mode="lines", name=OTHER_STAGES, legendgroup=OTHER_STAGES,
+            showlegend=index == 0, meta=method,
+            line={"color": POSITIVE_COLOR, "width": 1}, opacity=0.35,
+            hovertemplate=f"{method}: %{{y:.3f}} at %{{x:.0%}}<extra></extra>",
+        ))
+    low = curves[curves["method"] == TREAT_NONE]["threshold"]
+    for method, symbol in ((STEPWISE, "star"), (STEPWISE_COSTED, "star-open")):
+        point = curves[curves["method"] == method]
+        if len(point):
+            figure.add_trace(go.Scatter(
+                x=point["threshold"], y=point["mean"], mode="markers", name=method,
+                marker={"symbol": symbol, "size": 16, "color": POSITIVE_COLOR},
+                error_y={"type": "data", "symmetric": False, "array": point["upper"] - point["mean"],
+                         "arrayminus": point["mean"] - point["lower"]},
+            ))
+    values = curves[curves["method"] != TREAT_ALL][["lower", "upper"]].to_numpy()
+    top = float(np.nanmax(values)) if values.size else 1.0
+    bottom = -0.1 * max(top, 0.05)
+    figure.add_trace(go.Scatter(x=[threshold, threshold], y=[bottom, top * 1.05], mode="lines",
+                                name=f"M = {cost_ratio:g}: threshold 1/(1+M) = {threshold:.1%}",
+                                line={"color": NEUTRAL_COLOR, "dash": "dash"}))
+    figure.update_layout(
+        title=title,
+        xaxis_title="Threshold probability (acting on patients above it)",
+        yaxis_title="Net benefit (true positives per patient)",
+        yaxis_range=[bottom, top * 1.05], xaxis_tickformat=".0%",
+        xaxis_range=[float(low.min()) if len(low) else 0, float(low.max()) if len(low) else 1],
+        margin=MARGIN, legend={"orientation": "h", "y": -0.3},
+    )
+    return figure, curves
+
+
+def flexible_calibration_figure(curve, points=None, title="Calibration curve with its 95% band"):
+    """The flexible calibration curve, its band, the diagonal and the per-total points.
+
+    Parameters
+    ----------
+    curve : pandas.DataFrame
+        risk, observed, lower, upper (:func:`calibration_curve_table` or
+        :func:`psl_triage.evidence.held_out_calibration_curve`).
+    points : pandas.DataFrame or None
+        total, mean_predicted, observed_rate, lower, upper, n: the observed rate of every
+        total with its Clopper–Pearson interval (:func:`total_points_table`).
+
+    Returns
+    -------
+    figure, table (``curve``)
+    """
+    figure = go.Figure()
+    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfect calibration",
+                                line={"color": NEUTRAL_COLOR, "dash": "dot"}))
+    part = curve.assign(mean=curve["observed"])
+    band, mean = band_traces(part, "risk", "flexible calibration curve", NEGATIVE_COLOR)
+    band.showlegend, band.name = True, "95% band of the curve"
+    mean.mode = "lines"
+    figure.add_traces([band, mean])
+    if points is not None and len(points):
+        figure.add_trace(go.Scatter(
+            x=points["mean_predicted"], y=points["observed_rate"], mode="markers",
+            name="observed rate per total (Clopper–Pearson 95%)",
+            marker={"color": POSITIVE_COLOR, "size": 8 + 16 * np.sqrt(points["n"] / points["n"].max())},
+            error_y={"type": "data", "symmetric": False, "array": points["upper"] - points["observed_rate"],
+                     "arrayminus": points["observed_rate"] - points["lower"]},
+            customdata=np.column_stack([points["total"], points["n"]]),
+            hovertemplate="total %{customdata[0]}: predicted %{x:.2f}, observed %{y:.2f} "
+                          "(%{customdata[1]} patients)<extra></extra>",
+        ))
+    figure.update_layout(title=title, xaxis_title="Predicted probability", yaxis_title="Observed rate",
+                         xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02], margin=MARGIN,
+                         legend={"orientation": "h", "y": -0.3})
+    return figure, curve
+
+
+def calibration_curve_table(flexible):
+    """A :class:`psl_core.calibration_measures.FlexibleCalibration` as a table to draw."""
+    return pd.DataFrame({"risk": flexible.risk, "observed": flexible.observed,
+                         "lower": flexible.lower, "upper": flexible.upper})
+
+
+def total_points_table(totals, y, p, confidence=0.95):
+    """Observed rate per total with its (unadjusted) Clopper–Pearson interval.
+
+    Parameters
+    ----------
+    totals, y, p : arrays of shape (n,)
+        Each patient's total, outcome (0/1) and the list's probability.
+    """
+    frame = pd.DataFrame({"total": totals, "y": y, "p": p})
+    grouped = frame.groupby("total")
+    table = pd.DataFrame({"n": grouped["y"].size(), "positives": grouped["y"].sum(),
+                          "mean_predicted": grouped["p"].mean()}).reset_index()
+    table["observed_rate"] = table["positives"] / table["n"]
+    lower, upper = clopper_pearson(table["positives"].to_numpy(), (table["n"] - table["positives"]).to_numpy(),
+                                   1 - confidence)
+    table["lower"], table["upper"] = lower, upper
+    return table

@@ -18,9 +18,9 @@ from .values import MAX_NAME_CHARS, STORABLE_RULE, _count, _shorten, _value_text
 
 MAX_COLUMNS = 500
 """Most columns a table may have: each is read, typed, checked for leaks, summarised and
-prepared, which takes about 6 s for 500 columns of 500 rows on a busy two-core server and
-grows faster than the count (33 s for 2,000; 20,000 never became usable). A list asks a
-handful of questions; a wider table is refused with what to do."""
+prepared, and that work grows faster than the number of columns (the README's "Hostile
+input" gives the times measured). A list asks a handful of questions; a wider table is
+refused with what to do."""
 
 
 def _check_header(header: Sequence[object], filename: str) -> None:

@@ -6,7 +6,6 @@ saved list loads back with its horizon."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -23,25 +22,7 @@ from psl_triage.follow_up import (
 from psl_triage.store import load_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
-
-
-def follow_up_table(n=400, seed=0):
-    """A study export: an id, three findings, a recurrence-free time in days and its status."""
-    rng = np.random.default_rng(seed)
-    nodes = rng.poisson(3, n)
-    age = rng.integers(30, 80, n)
-    grade = rng.integers(1, 4, n)
-    rate = 0.0004 * np.exp(0.15 * nodes + 0.4 * (grade - 2))
-    event_time = rng.exponential(1 / rate)
-    censor_time = rng.uniform(200, 3000, n)
-    return pd.DataFrame({
-        "pid": rng.permutation(n) + 1000,
-        "age": age,
-        "nodes": nodes,
-        "grade": grade,
-        "rfstime": np.minimum(event_time, censor_time).round(),
-        "status": (event_time <= censor_time).astype(int),
-    })
+from tests.tables import follow_up_table
 
 
 def open_page(project_root, page, model, metadata, prepared, timeout=60):

@@ -41,6 +41,7 @@ from psl_triage.questions import (
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 
 TRAIN_TIMEOUT_MS = 120_000
+HUNGARIAN = Path(__file__).resolve().parents[2] / "datasets" / "heart_hungarian.csv"  # a second site
 BUTTONS_MAX_OPTIONS = 7  # pages/2_Triage.py: up to this many answers are buttons, else a drop-down
 
 
@@ -243,6 +244,16 @@ def expect_trained(app, expected_stages: int | None = None) -> None:
     # Waits for the second table too (a bare count() races the page's last render under load).
     expect(tables.nth(1), "the Train page should show the list and its measures as tables").to_be_visible()
     expect(app.widget("w_train_performance_chart").locator(".js-plotly-plot")).to_be_visible()
+
+
+def upload_site_table(app, frame, path: Path) -> None:
+    """Open Validate and upload ``frame`` as the other site's table (written to ``path``, a CSV):
+    it is read without an exception or an error."""
+    frame.to_csv(path, index=False)
+    app.navigate("Validate")
+    app.upload("validate_upload", str(path))
+    app.assert_no_exception()
+    expect(app.alerts("error")).to_have_count(0)
 
 
 def recalibrate_and_save(app) -> tuple[Path, int]:

@@ -4,13 +4,9 @@ carrying their numbers."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 from playwright.sync_api import expect
-from psl_flows import choose_option, go_to_demo_landing, train
-
-HUNGARIAN = Path(__file__).resolve().parents[2] / "datasets" / "heart_hungarian.csv"
+from psl_flows import HUNGARIAN, choose_option, go_to_demo_landing, train, upload_site_table
 
 
 def chart(app, key: str):
@@ -52,12 +48,7 @@ def test_evaluation_and_validate_show_the_evidence_and_the_report_carries_it(app
 
     frame = pd.read_csv(HUNGARIAN)
     frame["heart_disease"] = (frame["num"] > 0).astype(int)
-    upload = tmp_path / "hungary.csv"
-    frame.to_csv(upload, index=False)
-    app.navigate("Validate")
-    app.upload("validate_upload", str(upload))
-    app.assert_no_exception()
-    expect(app.alerts("error")).to_have_count(0)
+    upload_site_table(app, frame, tmp_path / "hungary.csv")
     expect_legend(chart(app, "validate_decision_curve"), "the list", "Treat all", "Treat none")
     expect_legend(chart(app, "validate_calibration_curve"), "95% band of the curve",
                   "observed rate per total (Clopper–Pearson 95%)")

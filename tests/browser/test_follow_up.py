@@ -9,37 +9,18 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-import pandas as pd
 from playwright.sync_api import expect
 from psl_flows import AnswerPolicy, TriageOracle, choose_option, run_triage, set_cost_ratio, train
 from test_journey import saved_model_path
 
 from psl_triage.store import load_model
+from tests.tables import follow_up_table
 
 HORIZON = 1000
 
 
-def follow_up_table(n=500, seed=0) -> pd.DataFrame:
-    """An id, three findings, a recurrence-free time in days and its 0/1 status."""
-    rng = np.random.default_rng(seed)
-    nodes = rng.poisson(3, n)
-    grade = rng.integers(1, 4, n)
-    rate = 0.0004 * np.exp(0.15 * nodes + 0.4 * (grade - 2))
-    event_time = rng.exponential(1 / rate)
-    censor_time = rng.uniform(200, 3000, n)
-    return pd.DataFrame({
-        "pid": rng.permutation(n) + 1000,
-        "age": rng.integers(30, 80, n),
-        "nodes": nodes,
-        "grade": grade,
-        "rfstime": np.minimum(event_time, censor_time).round(),
-        "status": (event_time <= censor_time).astype(int),
-    })
-
-
 def test_upload_follow_up_train_triage_save_and_reopen(app, new_app, tmp_path):
-    frame = follow_up_table()
+    frame = follow_up_table(500)
     path = tmp_path / "follow_up.csv"
     frame.to_csv(path, index=False)
     app.open()

@@ -5,11 +5,11 @@ version opens on Triage, Validate, Card and Train, and triages a patient."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 from playwright.sync_api import expect
 from psl_flows import (
+    HUNGARIAN,
     AnswerPolicy,
     TriageOracle,
     choose_option,
@@ -24,7 +24,6 @@ from test_journey import saved_model_path
 from psl_triage.store import load_model
 from psl_triage.validation import coding_mismatches, match_columns, needed_columns
 
-HUNGARIAN = Path(__file__).resolve().parents[2] / "datasets" / "heart_hungarian.csv"
 CHEST_PAIN = {1: "typical", 2: "atypical", 3: "non-anginal", 4: "none"}  # the site's own words for cp
 
 

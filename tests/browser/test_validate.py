@@ -5,18 +5,23 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pandas as pd
 from playwright.sync_api import expect
-from psl_flows import choose_option, demo_model, go_to_demo_landing, recalibrate_and_save, train
+from psl_flows import (
+    HUNGARIAN,
+    choose_option,
+    demo_model,
+    go_to_demo_landing,
+    recalibrate_and_save,
+    train,
+    upload_site_table,
+)
 from test_journey import saved_model_path
 
 from psl_core.validation import recalibrate, validation_report
 from psl_triage.store import load_model
 from psl_triage.validation import match_columns, needed_columns, site_table
-
-HUNGARIAN = Path(__file__).resolve().parents[2] / "datasets" / "heart_hungarian.csv"
 
 
 def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
@@ -28,13 +33,7 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
 
     # Hungary's table as published (outcome num, 0/1 there), with ST depression under another name.
     frame = pd.read_csv(HUNGARIAN).rename(columns={"oldpeak": "ST dep"})
-    upload = tmp_path / "hungary.csv"
-    frame.to_csv(upload, index=False)
-
-    app.navigate("Validate")
-    app.upload("validate_upload", str(upload))
-    app.assert_no_exception()
-    expect(app.alerts("error")).to_have_count(0)
+    upload_site_table(app, frame, tmp_path / "hungary.csv")
     # The mapping step: the unmatched column and the outcome, which the saved list calls heart_disease.
     choose_option(app, app.widget("validate_map_oldpeak"), "ST dep")
     expect(app.alerts("info").filter(has_text="Choose the outcome column")).to_be_visible()

@@ -1,0 +1,23 @@
+"""Synthetic tables that tests in several folders share (imported as ``tests.tables``)."""
+
+import numpy as np
+import pandas as pd
+
+
+def follow_up_table(n=400, seed=0):
+    """A study export: an id, three findings, a recurrence-free time in days and its 0/1 status."""
+    rng = np.random.default_rng(seed)
+    nodes = rng.poisson(3, n)
+    age = rng.integers(30, 80, n)
+    grade = rng.integers(1, 4, n)
+    rate = 0.0004 * np.exp(0.15 * nodes + 0.4 * (grade - 2))
+    event_time = rng.exponential(1 / rate)
+    censor_time = rng.uniform(200, 3000, n)
+    return pd.DataFrame({
+        "pid": rng.permutation(n) + 1000,
+        "age": age,
+        "nodes": nodes,
+        "grade": grade,
+        "rfstime": np.minimum(event_time, censor_time).round(),
+        "status": (event_time <= censor_time).astype(int),
+    })

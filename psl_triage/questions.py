@@ -43,6 +43,7 @@ from psl_core.decision import (
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text
+from psl_triage.words.common import level_text, m_equals, number_text, one_in, percent, points_text
 
 OTHER = "__psl_other_category__"
 """Raw answer "none of the listed categories" of a categorical question without labels."""
@@ -55,7 +56,6 @@ UNKNOWN_AT_HAND_TEXT = "Unknown (measured, result not at hand)"
 NOT_MEASURED_TEXT = "Not measured"
 """On a question with a learned missing direction: no value exists; the answer goes where
 the list learned a missing value goes."""
-MINUS = "\u2212"
 
 
 @dataclass(frozen=True)
@@ -141,33 +141,6 @@ def missing_note(literal):
     if not learned_direction(literal) or literal.asks_missing:
         return ""
     return f"missing: counts as {'yes' if literal.missing else 'no'}"
-
-
-def points_text(points):
-    """"+2 points", "−1 point" (with a true minus sign)."""
-    unit = "point" if abs(points) == 1 else "points"
-    return f"{signed(points)} {unit}"
-
-
-def signed(value):
-    """An integer with its sign: "+2", "−2", "0"."""
-    return f"+{value}" if value > 0 else (f"{MINUS}{-value}" if value < 0 else "0")
-
-
-def number_text(value):
-    """An integer with a true minus sign and no plus: "3", "−2"."""
-    return f"{MINUS}{-value}" if value < 0 else str(value)
-
-
-def percent(p, decimals=1):
-    """A probability in percent: "12.3%" (or "12%" with ``decimals=0``); a probability
-    strictly between 0 and 1 never rounds to a false 0 % or 100 % ("<0.1%", ">99.9%")."""
-    step = 10.0 ** -decimals
-    if 0 < 100 * p < step / 2:
-        return f"<{step:g}%"
-    if 100 - step / 2 < 100 * p < 100:
-        return f">{100 - step:g}%"
-    return f"{100 * p:.{decimals}f}%"
 
 
 def totals_text(totals):
@@ -346,20 +319,13 @@ def headline(step, basis, positive_label, negative_label):
 
 def interval_sentence(step, confidence):
     """Where the interval lies against the threshold, in one sentence."""
-    where = f"The {confidence:.0%} interval {interval_text(step)}"
+    where = f"The {level_text(confidence)} interval {interval_text(step)}"
     line = f"the decision threshold 1/(1+M) = {percent(step.threshold)}"
     if step.outcome == RULE_IN:
         return f"{where} lies entirely above {line}: ruled in."
     if step.outcome == RULE_OUT:
         return f"{where} lies entirely below {line}: ruled out."
     return f"{where} contains {line}: uncertain."
-
-
-def one_in(tolerance):
-    """A share in words: "1 in 20" for 5 %, "1 in 10" for 10 %; "2%" when not a whole "1 in n"."""
-    if tolerance > 0 and abs(1 / tolerance - round(1 / tolerance)) < 1e-9:
-        return f"1 in {round(1 / tolerance)}"
-    return f"{tolerance:.0%}"
 
 
 def change_text(step):
@@ -410,7 +376,7 @@ def how_it_decides(threshold, confidence, tolerance, has_statistics):
     )
     return f"""
 - The decision weighs a missed case M times as heavily as a false alarm, so the **decision
-  threshold** is {line}. With the {confidence:.0%} interval [l, u] the list
+  threshold** is {line}. With the {level_text(confidence)} interval [l, u] the list
   **rules in** when l is above the threshold, **rules out** when u is below it, and is
   otherwise **uncertain**. An uncertain patient is treated as positive until ruled out
   (risk-averse, the default) or, deciding on the point estimate, as the probability says.
@@ -445,9 +411,9 @@ def prior_decision_text(step, cost_ratio, confidence, positive_label, negative_l
     if step.stage != 0 or step.stop_reason in (None, END_OF_LIST, NOT_WORTH_COST):
         return None  # a stop on the first question's cost says why in its own sentence
     label = positive_label if step.action == "positive" else negative_label
-    base = f"the base rate of {positive_label} is {percent(step.probability_high)} ({confidence:.0%} interval {interval_text(step)})"
+    base = f"the base rate of {positive_label} is {percent(step.probability_high)} ({level_text(confidence)} interval {interval_text(step)})"
     line = f"the decision threshold 1/(1+M) = {percent(step.threshold)}"
-    decides = f"at M = {cost_ratio:g} the list decides **{label}** for every patient without asking a question."
+    decides = f"at {m_equals(cost_ratio)} the list decides **{label}** for every patient without asking a question."
     if step.stop_reason == SETTLED or step.outcome == UNCERTAIN:
         return (
             f"Before any question, {base} and no answers to the list's questions could move it across "

@@ -14,6 +14,7 @@ import math
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import decision_range
 from psl_triage.words import md
+from psl_triage.words.common import m_equals
 
 
 def m_text(value):
@@ -79,18 +80,18 @@ def m_range_text(model, cost_ratio, positive_label="positive", negative_label="n
     if share == 0 and not within:
         positive = found.prior_value >= threshold if basis == "upper" else found.prior_value > threshold
         sentences.append(
-            f"At M = {cost_ratio:g} (threshold {threshold:.1%}) it changes no patient's decision: every "
+            f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes no patient's decision: every "
             f"patient is treated as **{md(positive_label if positive else negative_label)}**, as the base "
             "rate alone would treat them."
         )
     elif share == 0:
         sentences.append(
-            f"At M = {cost_ratio:g} (threshold {threshold:.1%}) only earlier questions change a decision; "
+            f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) only earlier questions change a decision; "
             f"after question {found.stage} every training patient is back to the base rate's."
         )
     else:
         sentences.append(
-            f"At M = {cost_ratio:g} (threshold {threshold:.1%}) it changes the decision for {share:.0%} of "
+            f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes the decision for {share:.0%} of "
             f"the training patients after question {found.stage}."
         )
     out, into = found.can_rule_out(cost_ratio), found.can_rule_in(cost_ratio)

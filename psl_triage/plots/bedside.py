@@ -3,8 +3,8 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from psl_triage.questions import percent
 from psl_triage.words import plotly_text
+from psl_triage.words.common import level_text, percent
 
 
 def triage_figure(steps, threshold, confidence=None, stage_labels=None):
@@ -31,7 +31,7 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
     """
     x = [step.stage for step in steps]
     labels = stage_labels or ["Start"] + [f"Q{k}" for k in x[1:]]
-    level = f"{confidence:.0%} interval" if confidence is not None else "Interval"
+    level = f"{level_text(confidence)} interval" if confidence is not None else "Interval"
     segment_x, segment_y = [], []
     for step in steps:
         segment_x += [step.stage, step.stage, None]

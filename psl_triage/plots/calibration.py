@@ -13,6 +13,7 @@ from psl_core.evaluation import (
 )
 from psl_core.intervals import clopper_pearson
 from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR, outcome_of, stage_index
+from psl_triage.words.common import level_text
 
 
 def calibration_table(model, X, y, stage):
@@ -131,7 +132,7 @@ def reliability_figure(y, p, n_bins=10, confidence=0.95):
     figure.add_trace(
         go.Scatter(
             x=table["mean_predicted"], y=table["observed_rate"], mode="lines+markers",
-            name=f"observed rate ({confidence:.0%} interval)",
+            name=f"observed rate ({level_text(confidence)} interval)",
             marker={"size": sizes, "color": POSITIVE_COLOR}, customdata=table[["n", "lower", "upper"]],
             error_y={"type": "data", "symmetric": False, "array": table["upper"] - table["observed_rate"],
                      "arrayminus": table["observed_rate"] - table["lower"], "color": POSITIVE_COLOR},

@@ -15,6 +15,7 @@ from psl_core.evaluation import (
 from psl_core.intervals import clopper_pearson
 from psl_triage.plots.evaluation import band_traces
 from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR
+from psl_triage.words.common import m_equals
 
 OTHER_STAGES = "the list at other stages (hover: which)"
 DECISION_CURVE_COLORS = {PSL: POSITIVE_COLOR, LR_REGULARIZED: NEGATIVE_COLOR, LR_UNREGULARIZED: "#009E73",
@@ -73,7 +74,7 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
     top = float(np.nanmax(values)) if values.size else 1.0
     bottom = -0.1 * max(top, 0.05)
     figure.add_trace(go.Scatter(x=[threshold, threshold], y=[bottom, top * 1.05], mode="lines",
-                                name=f"M = {cost_ratio:g}: threshold 1/(1+M) = {threshold:.1%}",
+                                name=f"{m_equals(cost_ratio)}: threshold 1/(1+M) = {threshold:.1%}",
                                 line={"color": NEUTRAL_COLOR, "dash": "dash"}))
     figure.update_layout(
         title=title,

@@ -20,6 +20,7 @@ from psl_triage.plots.style import (
     UNCERTAIN,
     stage_index,
 )
+from psl_triage.words.common import level_text, m_equals
 
 
 def interval_table(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95):
@@ -120,7 +121,7 @@ def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95
     threshold = decision_threshold(cost_ratio)
     figure = go.Figure(_interval_traces(table, set()) + [_threshold_trace(table["total"], threshold, True)])
     figure.update_layout(
-        title=f"Stage {table['stage'].iloc[0]}: {confidence:.0%} simultaneous intervals, M = {cost_ratio:g}",
+        title=f"Stage {table['stage'].iloc[0]}: {level_text(confidence)} simultaneous intervals, {m_equals(cost_ratio)}",
         xaxis_title="Total score", yaxis_title=f"P({positive_label})", yaxis_range=[-0.02, 1.02], margin=MARGIN,
         legend={"orientation": "h", "y": -0.2},
     )
@@ -151,6 +152,6 @@ def interval_grid_figure(model, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, 
     figure.update_yaxes(range=[-0.02, 1.02])
     figure.update_layout(
         height=max(320, 220 * rows), margin=MARGIN, legend={"orientation": "h", "y": -0.05},
-        title=f"Every stage: {confidence:.0%} simultaneous intervals against 1/(1+M), M = {cost_ratio:g}",
+        title=f"Every stage: {level_text(confidence)} simultaneous intervals against 1/(1+M), {m_equals(cost_ratio)}",
     )
     return figure, pd.concat(tables, ignore_index=True)

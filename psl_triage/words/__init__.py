@@ -10,6 +10,10 @@ One module per page or topic (``data``, ``train``, ``triage``, ``evaluation``, `
 sitting.
 """
 
+from psl_triage.words.common import MINUS, level_text, m_equals, number_text, one_in, percent, points_text, signed
 from psl_triage.words.escape import WORD_JOINER, label_md, md, plotly_text, shown, visible
 
-__all__ = ["WORD_JOINER", "label_md", "md", "plotly_text", "shown", "visible"]
+__all__ = [
+    "MINUS", "WORD_JOINER", "label_md", "level_text", "m_equals", "md", "number_text", "one_in", "percent",
+    "plotly_text", "points_text", "shown", "signed", "visible",
+]

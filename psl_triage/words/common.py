@@ -1,0 +1,54 @@
+"""Number formats and the words several pages share.
+
+Percentages, signed numbers and points with a true minus sign, "1 in 20" for a share, and the
+names of M and of an interval's level, as every page writes them. Nothing here reads a name
+from a file, so nothing here needs escaping.
+"""
+
+MINUS = "\u2212"
+"""The minus sign (U+2212) of every negative number shown: wider than a hyphen, read as minus."""
+
+
+def points_text(points):
+    """"+2 points", "−1 point" (with a true minus sign)."""
+    unit = "point" if abs(points) == 1 else "points"
+    return f"{signed(points)} {unit}"
+
+
+def signed(value):
+    """An integer with its sign: "+2", "−2", "0"."""
+    return f"+{value}" if value > 0 else (f"{MINUS}{-value}" if value < 0 else "0")
+
+
+def number_text(value):
+    """An integer with a true minus sign and no plus: "3", "−2"."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def percent(p, decimals=1):
+    """A probability in percent: "12.3%" (or "12%" with ``decimals=0``); a probability
+    strictly between 0 and 1 never rounds to a false 0 % or 100 % ("<0.1%", ">99.9%")."""
+    step = 10.0 ** -decimals
+    if 0 < 100 * p < step / 2:
+        return f"<{step:g}%"
+    if 100 - step / 2 < 100 * p < 100:
+        return f">{100 - step:g}%"
+    return f"{100 * p:.{decimals}f}%"
+
+
+def one_in(tolerance):
+    """A share in words: "1 in 20" for 5 %, "1 in 10" for 10 %; "2%" when not a whole "1 in n"."""
+    if tolerance > 0 and abs(1 / tolerance - round(1 / tolerance)) < 1e-9:
+        return f"1 in {round(1 / tolerance)}"
+    return f"{tolerance:.0%}"
+
+
+def m_equals(cost_ratio):
+    """The cost ratio as the pages name it: "M = 10", "M = 2.5" (a bound of a range of M is
+    :func:`psl_triage.trade_off.m_text`)."""
+    return f"M = {cost_ratio:g}"
+
+
+def level_text(confidence):
+    """An interval's confidence level: "95%"."""
+    return f"{confidence:.0%}"

@@ -15,9 +15,10 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
-from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note, saved_cost_ratio
+from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note
 from psl_triage.data import upload_limit_mb
-from psl_triage.store import list_models, load_model
+from psl_triage.metadata import ModelMetadata
+from psl_triage.store import list_models, open_model
 from psl_triage.words import md, visible
 
 logger = logging.getLogger("psl_triage")
@@ -114,7 +115,7 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     prefix : str
         The page's key prefix ("triage", "intervals", "evaluation").
     model, metadata
-        The list the page uses and its model-file metadata.
+        The list the page uses and its :class:`~psl_triage.metadata.ModelMetadata`.
     container : Streamlit container or None
         Where to draw the input (a column, a form); the page itself by default.
     **kwargs
@@ -128,7 +129,8 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     if state.get(f"{prefix}_cost_ratio_list") is not model:
         state[f"{prefix}_cost_ratio_list"] = model
         state[f"{prefix}_cost_ratio_version"] = state.get(f"{prefix}_cost_ratio_version", 0) + 1
-    saved = saved_cost_ratio(metadata)
+    metadata = ModelMetadata.coerce(metadata)
+    saved = metadata.cost_ratio
     low, high = COST_RATIO_RANGE
     value = (container or st).number_input(
         COST_RATIO_LABEL, min_value=low, max_value=high, value=min(max(saved, low), high), step=1.0,
@@ -136,16 +138,21 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
         persist_state="session", **kwargs,
     )
     (container or st).caption(
-        cost_ratio_note(metadata)
+        cost_ratio_note(metadata.to_dict())
         + ("" if low <= saved <= high else f" That is outside {low:g} to {high:g}: M starts at the nearest end.")
     )
     return float(value)
 
 
+def trained_metadata() -> ModelMetadata:
+    """The metadata of the list on the Train page (empty without one), parsed once: the Train
+    page stores a ModelMetadata; a dict put there (by a test) is parsed on every call."""
+    return ModelMetadata.coerce(st.session_state.get("trained_metadata"))
+
+
 def class_names() -> tuple[str, str]:
     """The trained list's names of its positive and negative class (the Data page's), for figures."""
-    dataset = (st.session_state.get("trained_metadata") or {}).get("dataset") or {}
-    return dataset.get("positive_label") or "positive", dataset.get("negative_label") or "negative"
+    return trained_metadata().class_names
 
 
 def table_uploader(what: str, key: str):
@@ -191,12 +198,6 @@ TRAINED = "trained"
 """The list picker's option for the list on the Train page (the others are saved files' paths)."""
 
 
-@st.cache_resource(show_spinner=False)
-def cached_model(path: str, modified: float):
-    """A saved model; files are never overwritten, the time only guards against a replaced file."""
-    return load_model(path)
-
-
 def list_options() -> tuple[dict[str, str], list[str]]:
     """The lists a page can use: the Train page's (if any), then every saved file, newest first.
 
@@ -210,9 +211,10 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     stored, problems = list_models()
     options = {}
     if st.session_state.get("trained_model") is not None:
-        metadata = st.session_state.get("trained_metadata") or {}
-        saved = f"v{metadata['version']}" if "version" in metadata else "not saved"
-        options[TRAINED] = f"The list on the Train page: {visible(metadata.get('name') or 'just trained')} ({saved})"
+        metadata = trained_metadata()
+        version = _version(metadata, None)
+        saved = "not saved" if version is None else f"v{version}"
+        options[TRAINED] = f"The list on the Train page: {visible(metadata.name or 'just trained')} ({saved})"
     labels = Counter(entry.label for entry in stored)
     # Copies and links of one file (or two files of one name and time) say which file they are.
     options.update({str(entry.path): entry.label if labels[entry.label] == 1 else f"{entry.label}, file {entry.path.name}"
@@ -221,14 +223,18 @@ def list_options() -> tuple[dict[str, str], list[str]]:
 
 
 def chosen_list(choice: str):
-    """(model, metadata, name, version) of an option of :func:`list_options`."""
+    """(model, metadata, name, version) of an option of :func:`list_options`; a saved file is
+    read through the store's cached loader (:func:`psl_triage.store.open_model`)."""
     if choice == TRAINED:
-        metadata = st.session_state.get("trained_metadata") or {}
+        metadata = trained_metadata()
         model = st.session_state.trained_model
-        return model, metadata, metadata.get("name") or "List just trained", metadata.get("version", "not saved")
-    model = cached_model(choice, Path(choice).stat().st_mtime)
-    metadata = getattr(model, "metadata_", None) or {}
-    return model, metadata, metadata.get("name") or Path(choice).stem, metadata.get("version", "?")
+        return model, metadata, metadata.name or "List just trained", _version(metadata, "not saved")
+    opened = open_model(choice)
+    return opened.model, opened.metadata, opened.metadata.name or Path(choice).stem, _version(opened.metadata, "?")
+
+
+def _version(metadata: ModelMetadata, missing: str):
+    return metadata.version if metadata.is_saved else metadata.extra.get("version", missing)
 
 
 def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
@@ -243,7 +249,7 @@ def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
 
     Returns
     -------
-    (model, metadata, name, version)
+    (model, ModelMetadata, name, version)
     """
     ss = st.session_state
     options, problems = list_options()

@@ -50,7 +50,7 @@ import pandas as pd
 import streamlit as st
 
 from psl_core.binarization import NUMERIC
-from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
+from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN, StageBands, triage_step
 from psl_core.stopping import DEFAULT_TOLERANCE
@@ -77,7 +77,7 @@ from psl_triage.questions import (
 )
 from psl_triage.record import record_text, triage_record
 from psl_triage.trade_off import m_range_text
-from psl_triage.training import no_gain_note, readable_columns
+from psl_triage.training import no_gain_note
 from psl_triage.words import label_md, md
 from ui import cost_ratio_input, list_picker, timed
 
@@ -195,9 +195,7 @@ if ss.get("triage_model_ref") is not model:
     ss.pop("triage_change_value", None)  # the value of a changed outcome starts at the new list's default
     restart()
 
-dataset = metadata.get("dataset") or {}
-positive_label = dataset.get("positive_label") or "the positive class"
-negative_label = dataset.get("negative_label") or "the negative class"
+positive_label, negative_label = metadata.class_names
 
 with st.expander("Settings: cost of a miss, confidence, decision basis, when to stop"):
     cost_ratio = cost_ratio_input("triage", model, metadata)
@@ -273,7 +271,7 @@ if no_gain:  # outside the settings: every user must see it
     st.warning(no_gain, icon=":material/warning:")
 
 threshold = decision_threshold(cost_ratio)
-saved = saved_cost_ratio(metadata)
+saved = metadata.cost_ratio
 st.caption(
     f"{md(model_name)} (version {md(model_version)}): {length} of {len(model.literals_)} questions. Deciding with M = "
     f"{cost_ratio:g} ({'as saved with the list' if cost_ratio == saved else f'the list was saved with M = {saved:g}'}; "
@@ -283,7 +281,7 @@ st.caption(
 where_m, one_sided = m_range_text(model, cost_ratio, positive_label, negative_label, confidence, basis, length)
 (st.info if one_sided else st.caption)(f"**Where M matters.** {where_m}")
 
-example = [question.rule for question in list_questions(model, readable_columns(metadata))[:1]]  # this list's
+example = [question.rule for question in list_questions(model, metadata.readable_columns())[:1]]  # this list's
 example = f' ("{md(example[0])}")' if example else ""
 with st.expander("How this works"):
     st.markdown(
@@ -310,7 +308,7 @@ with st.expander("How this works"):
 """
     )
 
-questions = list_questions(model, readable_columns(metadata))[:length]
+questions = list_questions(model, metadata.readable_columns())[:length]
 bands = stage_bands(model, confidence)
 if not has_statistics:
     st.caption(

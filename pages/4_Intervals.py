@@ -20,7 +20,7 @@ import streamlit as st
 
 from psl_core.cost_ratio import decision_threshold
 from psl_triage.plots import interval_figure, interval_grid_figure
-from ui import class_names, cost_ratio_input, csv_download, required_list, shown_errors
+from ui import class_names, cost_ratio_input, csv_download, required_list, shown_errors, trained_metadata
 
 ss = st.session_state
 
@@ -39,7 +39,7 @@ model = required_list()
 left, middle, right = st.columns(3)
 with left:
     cost_ratio = cost_ratio_input(
-        "intervals", model, ss.get("trained_metadata"),
+        "intervals", model, trained_metadata(),
         help="With M = 10 (the paper's choice) missing a patient with the outcome is ten times as "
         "bad as a needless referral, so the list refers from a probability of 1/11 = 9 % on.",
     )

@@ -67,7 +67,7 @@ from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
 from psl_triage.trade_off import m_range_text
 from psl_triage.words import md
-from ui import class_names, cost_ratio_input, csv_download, required_data, required_list, shown_errors
+from ui import class_names, cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
 
 RULES = {
     STEPWISE: "Bedside: the Triage page's stop rule",
@@ -129,7 +129,7 @@ if horizon_page_note(model, "Evaluation") is not None:
     with st.form("evaluation_horizon_form"):
         columns = st.columns(2)
         n_splits = columns[0].number_input("Random splits", 2, 200, 20, step=5, key="evaluation_horizon_splits")
-        cost_ratio = cost_ratio_input("evaluation", model, ss.get("trained_metadata"), container=columns[1])
+        cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
         submitted = st.form_submit_button("Run the comparison", type="primary", key="evaluation_horizon_run")
     if submitted:
         with shown_errors("comparing the list with the Cox model"), st.spinner("Fitting on every split…"):
@@ -147,7 +147,7 @@ with st.form("evaluation_form"):
     test_size = columns[1].number_input("Test fraction", 0.1, 0.5, 1 / 3, step=0.05, format="%.2f",
                                         key="evaluation_test_size", persist_state="session",
                                         help="The paper holds out 1/3.")
-    cost_ratio = cost_ratio_input("evaluation", model, ss.get("trained_metadata"), container=columns[2])
+    cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[2])
     confidence = columns[3].number_input("Confidence level of the intervals", 0.5, 0.99, 0.95, step=0.01,
                                          key="evaluation_confidence", persist_state="session")
     submitted = st.form_submit_button("Run the evaluation", type="primary", key="evaluation_run")
@@ -157,11 +157,8 @@ st.caption(
     "a false alarm 1."
 )
 with shown_errors("reading M"):
-    evaluated_metadata = ss.get("trained_metadata") or {}
-    labels = evaluated_metadata.get("dataset") if isinstance(evaluated_metadata.get("dataset"), dict) else {}
     where_m, one_sided = m_range_text(
-        model, float(cost_ratio), labels.get("positive_label") or "positive",
-        labels.get("negative_label") or "negative", float(confidence),
+        model, float(cost_ratio), *trained_metadata().class_names, float(confidence),
     )
     (st.info if one_sided else st.caption)(f"**Where M matters.** {where_m}")
 if submitted:
@@ -284,7 +281,7 @@ usable_raw = raw is not None and prepared.X.index.isin(raw.index).all()
 def held_out_patients() -> Patients:
     """The held-out rows of one split (the Calibration page's) at the evidence stage."""
     held = kept("evaluation", (model, prepared), "held_out",
-                lambda: held_out_rows(model, ss.get("trained_metadata"), prepared.X, prepared.y))
+                lambda: held_out_rows(model, trained_metadata(), prepared.X, prepared.y))
     stage = min(evidence_stage, held.model.n_stages_ - 1)
     return Patients(
         raw.loc[held.X_test.index] if usable_raw else held.X_test, held.y_test,

@@ -30,7 +30,6 @@ import pandas as pd
 import streamlit as st
 
 from evidence_ui import site_evidence
-from psl_core.cost_ratio import saved_cost_ratio
 from psl_core.validation import (
     MIN_RECALIBRATION_ROWS,
     recalibratable_stages,
@@ -199,7 +198,7 @@ values = [value for value, _ in count_classes(frame[outcome])]
 defaults = [v for v in positive_defaults(metadata, frame[outcome]) if v in values]
 positive = st.multiselect(
     f"Values of {label_md(outcome)} that count as positive "
-    f"({label_md((metadata.get('dataset') or {}).get('positive_label') or 'the list’s positive class')})",
+    f"({label_md(metadata.positive_label)})",
     values,
     default=defaults,
     key="validate_positive",
@@ -251,7 +250,7 @@ with st.expander("Every stage"):
     st.dataframe(stages, key="validate_stages")
     csv_download(stages.reset_index(), "validation-by-stage", "validate_download_stages")
 with shown_errors("judging the evidence at this site"):
-    site_evidence("validate", model, table, frame, report, saved_cost_ratio(metadata), site_name)
+    site_evidence("validate", model, table, frame, report, metadata.cost_ratio, site_name)
 
 st.header("4. Recalibrate at this site")
 st.markdown(

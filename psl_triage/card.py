@@ -25,6 +25,7 @@ from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_triage.costs import cost_text, cost_unit
 from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
+from psl_triage.metadata import ModelMetadata
 from psl_triage.modelcard import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.questions import percent
@@ -78,7 +79,7 @@ def card_stage(model):
 
 def _settings(model, metadata, stage, cost_ratio):
     """(metadata, stage, M) with the defaults filled in and checked."""
-    metadata = metadata or {}
+    metadata = ModelMetadata.coerce(metadata).to_dict()
     stage = card_stage(model) if stage is None else model._stage(stage)
     cost_ratio = saved_cost_ratio(metadata) if cost_ratio is None else check_cost_ratio(cost_ratio)
     return metadata, stage, cost_ratio

@@ -20,6 +20,7 @@ import pandas as pd
 
 from psl_core.decision import NOT_MEASURED
 from psl_core.errors import PSLError
+from psl_triage.metadata import ModelMetadata
 
 UNIT_KEY = "cost_unit"
 """Metadata entry holding the unit of a list's question costs ("minutes", "EUR", ...)."""
@@ -115,8 +116,7 @@ def check_unit(text) -> str:
 
 def cost_unit(metadata) -> str:
     """The unit saved with a list ("" when none, or when the entry is not text)."""
-    unit = (metadata or {}).get(UNIT_KEY)
-    return unit if isinstance(unit, str) else ""
+    return ModelMetadata.coerce(metadata).cost_unit or ""
 
 
 def cost_text(value: float, unit: str = "") -> str:

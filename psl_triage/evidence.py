@@ -41,6 +41,7 @@ from psl_core.sample_size import (
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups, judged_groups
 from psl_core.validation import stage_totals
+from psl_triage.metadata import ModelMetadata
 from psl_triage.words import md
 
 HIERARCHY_WORDS = {
@@ -106,12 +107,8 @@ def candidate_parameters(prepared, max_feature_uses=2):
 
 def metadata_kinds(metadata):
     """(kind, number of categories) of every column recorded in a model file's metadata."""
-    columns = (metadata or {}).get("columns")
-    return [
-        (info.get("kind"), len(info.get("category_labels") or {}))
-        for info in (columns.values() if isinstance(columns, dict) else [])
-        if isinstance(info, dict)
-    ]
+    columns = ModelMetadata.coerce(metadata).columns or {}
+    return [(info.kind, len(info.category_labels or {})) for info in columns.values()]
 
 
 def parameter_counts(kinds, max_feature_uses=2):

@@ -20,6 +20,7 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_core.survival import horizon_summary, ipcw_targets, survival_outcome
+from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
 
 COMPETING_EVENTS_NOTE = (
@@ -204,9 +205,9 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
     from psl_triage.training import split_rows
 
     horizon = getattr(model, "horizon", None)
-    options = (metadata or {}).get("training_options")
+    options = ModelMetadata.coerce(metadata).training_options
     follow_up = getattr(prepared, "follow_up", None)
-    if horizon is None or follow_up is None or follow_up.horizon != horizon or not isinstance(options, dict):
+    if horizon is None or follow_up is None or follow_up.horizon != horizon or options is None:
         return None
     fraction, seed = options.get("test_fraction"), options.get("seed")
     if not (isinstance(fraction, float) and 0 < fraction < 1 and isinstance(seed, int)):

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.base import clone
 
 from psl_core.evaluation import labels01
+from psl_triage.metadata import ModelMetadata
 from psl_triage.training import split_rows
 
 
@@ -43,8 +44,9 @@ def held_out_rows(model, metadata, X, y, test_size=1 / 3, seed=0):
     HeldOut
     """
     y = labels01(y)
-    options = (metadata or {}).get("training_options")
-    if (metadata or {}).get("source") == "trained" and isinstance(options, dict):
+    metadata = ModelMetadata.coerce(metadata)
+    options = metadata.training_options
+    if metadata.source == "trained" and options is not None:
         fraction, split_seed = options.get("test_fraction"), options.get("seed")
         if isinstance(fraction, float) and 0 < fraction < 1 and isinstance(split_seed, int):
             X_train, X_test, y_train, y_test = split_rows(X, y, fraction, split_seed)

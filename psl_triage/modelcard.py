@@ -12,6 +12,7 @@ import numpy as np
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.metrics import stagewise_metrics
+from psl_triage.metadata import ModelMetadata
 from psl_triage.words import md
 
 RANGE_QUANTILES = {"min": 0.0, "q05": 0.05, "q25": 0.25, "median": 0.5, "q75": 0.75, "q95": 0.95, "max": 1.0}
@@ -115,10 +116,10 @@ def training_rows_text(metadata):
     "198 of its 297 patients (99 held out to test the list)" when rows were held out
     (``training_options``), else "297 patients".
     """
-    metadata = metadata if isinstance(metadata, dict) else {}
-    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
-    options = metadata.get("training_options") if isinstance(metadata.get("training_options"), dict) else {}
-    n_rows, n_train, n_test = (whole_number(v) for v in (dataset.get("n_rows"), options.get("n_train"), options.get("n_test")))
+    metadata = ModelMetadata.coerce(metadata)
+    options = metadata.training_options or {}
+    n_rows = metadata.dataset.n_rows if metadata.dataset else None
+    n_train, n_test = (whole_number(options.get(key)) for key in ("n_train", "n_test"))
     if n_train is not None and n_test:
         return f"{n_train} of its {n_train + n_test} patients ({n_test} held out to test the list)"
     if n_train is not None:
@@ -139,20 +140,17 @@ def list_identity(metadata):
     198 of its 297 patients (99 held out to test the list); recalibrated at site-b.csv
     (412 patients)."
     """
-    metadata = metadata if isinstance(metadata, dict) else {}
-    name = metadata.get("name") if isinstance(metadata.get("name"), str) and metadata.get("name") else None
-    version = metadata.get("version")
-    created = metadata.get("created") if isinstance(metadata.get("created"), str) else ""
+    metadata = ModelMetadata.coerce(metadata)
+    created = metadata.created or ""
     saved = (
-        f"version {version}" + (f", saved {md(created[:16].replace('T', ' '))}" if created else "")
-        if isinstance(version, int) and not isinstance(version, bool) else "not saved yet"
+        f"version {metadata.version}" + (f", saved {md(created[:16].replace('T', ' '))}" if created else "")
+        if metadata.is_saved else "not saved yet"
     )
-    text = f"**{md(name) if name else 'An unnamed list'}** ({saved})"
-    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
-    if isinstance(dataset.get("name"), str) and dataset["name"]:
+    text = f"**{md(metadata.name) if metadata.name else 'An unnamed list'}** ({saved})"
+    if metadata.dataset and metadata.dataset.name:
         rows = training_rows_text(metadata)
-        text += f", trained on {md(dataset['name'])}" + (f", {rows}" if rows else "")
-    origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else {}
+        text += f", trained on {md(metadata.dataset.name)}" + (f", {rows}" if rows else "")
+    origin = metadata.origin or {}
     table = origin.get("table") if isinstance(origin.get("table"), dict) else {}
     if isinstance(table.get("name"), str) and table["name"]:
         rows = whole_number(table.get("n_rows"))

@@ -43,6 +43,7 @@ from psl_triage.data import MOSTLY_EMPTY_SHARE, default_class_names
 from psl_triage.data.columns import _infer_kind
 from psl_triage.data.outcome import _positive_values
 from psl_triage.data.values import _normalized, _value_text
+from psl_triage.metadata import ModelMetadata
 
 ROLES = {
     "question": "question candidate",
@@ -645,8 +646,8 @@ def role_labels(names: Iterable[object], roles: Mapping[object, Role], types: Ma
 def recorded_roles(metadata: Mapping) -> list[tuple[str, str, str, bool]]:
     """The proposals a model file records (``"column_roles"``, :func:`roles_record`): one
     (column, role name, evidence, put back) per column proposed out; malformed entries are skipped."""
-    record = metadata.get("column_roles") if isinstance(metadata, Mapping) else None
-    if not isinstance(record, Mapping):
+    record = ModelMetadata.coerce(metadata).column_roles
+    if record is None:
         return []
     return [
         (str(name), ROLES[entry["role"]], str(entry.get("evidence", "")), entry.get("kept") is True)

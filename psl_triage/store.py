@@ -10,9 +10,11 @@ next version. So a reader never sees a half-written file and two sessions saving
 the same moment both succeed. A temporary file left by a save that was killed midway
 (``.saving-*.json``) is removed by the next listing once it is a minute old.
 
-The listing validates every file (once per file version: the result is kept by path, size
-and modification time) and skips a file that is not a valid model with a note; a folder
-that cannot be read or written gets a message that names it and says what to do.
+The listing validates every file and skips a file that is not a valid model with a note; a
+folder that cannot be read or written gets a message that names it and says what to do. Files
+are read through one cached loader, :func:`open_model`, keyed by (path, size, modification
+time): the listing and the pages that use a saved list read each version of a file once, and
+its metadata is parsed once, into a :class:`~psl_triage.metadata.ModelMetadata`.
 
 Only regular files are read (:func:`read_model_file`): a device, a FIFO or a folder named
 like a model file is skipped without opening it for reading, a link is followed only to a
@@ -20,6 +22,7 @@ file inside the model folder, and no more than :data:`MAX_FILE_BYTES` are read w
 file claims its size is.
 """
 
+import dataclasses
 import errno
 import functools
 import logging
@@ -37,10 +40,13 @@ from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_core.names import clean_name
 from psl_core.serialization import MAX_FILE_CHARS
+from psl_triage.metadata import ModelMetadata
 from psl_triage.words import visible
 
 ENV_VAR = "PSL_MODEL_DIR"
 ORPHAN_AGE_S = 60
+OPEN_CACHE_SIZE = 64
+"""Loaded lists kept by :func:`open_model` (the listing keeps a line per file version besides)."""
 """A temporary file of a save older than this (seconds) belongs to a save that died."""
 _FILE = re.compile(r"^(?P<slug>[^\W_][\w-]*)-v(?P<version>[0-9]+)\.json$")
 _TEMPORARY_PREFIX = ".saving-"
@@ -85,11 +91,21 @@ class StoredModel:
         return f"{name} (v{self.version}, {visible(self.created[:16].replace('T', ' '))})"
 
 
+@dataclass(frozen=True)
+class OpenedModel:
+    """A saved list read from its file: the model and its parsed metadata."""
+
+    model: ProbabilisticScoringList
+    metadata: ModelMetadata
+
+
 def save_model(model, name, metadata=None, directory=None):
     """Save a fitted list under ``name`` as the next version; returns the StoredModel.
 
-    ``metadata`` (JSON-ready dict) is stored with the model; ``name``, ``version`` and
-    ``created`` are set here; the name is kept without invisible or direction-control
+    ``metadata`` (a :class:`~psl_triage.metadata.ModelMetadata`, or a JSON-ready dict) is
+    written with the model, here and nowhere else (:meth:`ModelMetadata.to_dict`);
+    ``name``, ``version`` and ``created`` are set here (``metadata.saved_as(stored)`` gives
+    the saved metadata); the name is kept without invisible or direction-control
     characters (:func:`psl_core.names.clean_name`). The file is loaded back (:func:`load_model`) before it gets its
     name: a list whose file would not load again is not saved (StoreError), so whoever shows
     "Saved" after this returns shows it only for a file the listing will offer.
@@ -98,6 +114,7 @@ def save_model(model, name, metadata=None, directory=None):
     slug = slugify(name)
     name = clean_name(str(name))  # NFC, without invisible or direction-control characters
     created = datetime.now(UTC).isoformat(timespec="seconds")
+    metadata = ModelMetadata.coerce(metadata)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         version = 1 + max((v for s, v, _ in _files(folder) if s == slug), default=0)
@@ -110,8 +127,8 @@ def save_model(model, name, metadata=None, directory=None):
         ) from None
     try:
         while True:
-            meta = dict(metadata or {}, name=str(name), version=version, created=created)
-            _write(handle, model.to_json(meta), folder)
+            meta = dataclasses.replace(metadata, name=str(name), version=version, created=created)
+            _write(handle, model.to_json(meta.to_dict()), folder)
             _check_loads_back(temporary, name)
             target = folder / f"{slug}-v{version}.json"
             try:
@@ -235,13 +252,30 @@ def _stored_model(path, version, size, modified_ns):
     if size > MAX_FILE_BYTES:
         return f"{path.name} is {size / 2**20:.0f} MB, too large for a model file; it is skipped"
     try:
-        meta = load_model(path).metadata_
+        meta = _opened(path, size, modified_ns).metadata
     except PSLError as exc:
         return f"{path.name} is skipped: {exc}"
-    except Exception as exc:  # one bad file must never break the listing for everyone
+    except Exception as exc:  # noqa: BLE001 - one bad file must never break the listing for everyone
         logger.exception("unexpected error while reading %s", path)
         return f"{path.name} is skipped: it could not be read ({type(exc).__name__})"
-    return StoredModel(path, str(meta.get("name") or path.stem), version, str(meta.get("created") or ""))
+    return StoredModel(path, meta.name or path.stem, version, meta.created or "")
+
+
+def open_model(path):
+    """The saved list at ``path`` with its parsed metadata (an :class:`OpenedModel`).
+
+    The one cached loader of saved lists: kept per (path, size, modification time), so a file
+    replaced under the same name is read again. Raises ModelFileError (OSError when the file
+    is gone).
+    """
+    info = Path(path).stat()
+    return _opened(Path(path), info.st_size, info.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=OPEN_CACHE_SIZE)
+def _opened(path, size, modified_ns):
+    model = load_model(path)
+    return OpenedModel(model, ModelMetadata.of(model))
 
 
 def load_model(path):

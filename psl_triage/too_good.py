@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from psl_triage.metadata import ModelMetadata
+
 IMPLAUSIBLE_AUC = 0.98
 """A held-out AUC at least this high is implausible for clinical data."""
 
@@ -124,8 +126,8 @@ def too_good_to_be_true(metadata: Mapping, features: Sequence[str]) -> TooGood |
 
 def recorded_warning(metadata: Mapping) -> TooGood | None:
     """The warning a saved list records, or None (also for a malformed entry)."""
-    entry = metadata.get(METADATA_KEY) if isinstance(metadata, Mapping) else None
-    if not isinstance(entry, Mapping):
+    entry = ModelMetadata.coerce(metadata).too_good
+    if entry is None:
         return None
     reasons, questions = entry.get("reasons"), entry.get("questions")
     if not isinstance(reasons, list) or not isinstance(questions, list):

@@ -31,6 +31,7 @@ from psl_core.survival import survival_outcome
 from psl_triage.costs import UNIT_KEY, check_unit, cost_text
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.follow_up import COMPETING_EVENTS_NOTE, survival_part
+from psl_triage.metadata import ModelMetadata
 from psl_triage.modelcard import model_metadata
 from psl_triage.questions import missing_note, percent
 from psl_triage.store import slugify
@@ -389,20 +390,7 @@ def readable_columns(metadata):
 
     A loaded file's metadata is free JSON; a malformed entry only costs its readable name.
     """
-    columns = (metadata or {}).get("columns")
-    if not isinstance(columns, dict):
-        return {}
-    readable = {}
-    for name, info in columns.items():
-        if not isinstance(info, dict):
-            continue
-        labels = info.get("category_labels")
-        readable[str(name)] = {
-            "label": info["label"] if isinstance(info.get("label"), str) and info["label"] else None,
-            "unit": info["unit"] if isinstance(info.get("unit"), str) else None,
-            "category_labels": {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {},
-        }
-    return readable
+    return ModelMetadata.coerce(metadata).readable_columns()
 
 
 def list_end_text(model):
@@ -603,7 +591,7 @@ def performance_long(metadata):
     pandas.DataFrame with columns "data" ("train" or "test"), "stage", "measure" (the
     readable name from :data:`MEASURES`) and "value"; empty when nothing was recorded.
     """
-    performance = (metadata or {}).get("performance")
+    performance = ModelMetadata.coerce(metadata).performance
     rows = []
     if isinstance(performance, dict):
         for data in ("train", "test"):
@@ -642,13 +630,9 @@ def performance_table(long):
 
 
 def default_model_name(metadata):
-    """Name proposed when saving: the model's own name, else its dataset's, else "PSL"."""
-    metadata = metadata or {}
-    dataset = metadata.get("dataset")
-    for name in (metadata.get("name"), dataset.get("name") if isinstance(dataset, dict) else None):
-        if isinstance(name, str) and name.strip():
-            return name.strip()
-    return "PSL"
+    """Name proposed when saving: the model's own name, else its dataset's, else "PSL"
+    (:attr:`psl_triage.metadata.ModelMetadata.default_name`)."""
+    return ModelMetadata.coerce(metadata).default_name
 
 
 def download_file_name(name):

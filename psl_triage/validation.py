@@ -25,6 +25,7 @@ The steps, each a function the page calls:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
@@ -36,9 +37,8 @@ import pandas as pd
 from psl_core.errors import DataError
 from psl_core.validation import MEASURE_LABELS, MEASURES, recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
-from psl_triage.modelcard import whole_number
+from psl_triage.metadata import DatasetMeta, ModelMetadata
 from psl_triage.store import save_model
-from psl_triage.training import default_model_name
 from psl_triage.words import md
 
 UNIT_FACTOR = 3.0
@@ -60,8 +60,8 @@ class NeededColumn:
 
 
 def _columns_meta(metadata):
-    columns = (metadata or {}).get("columns")
-    return columns if isinstance(columns, dict) else {}
+    """Column name -> :class:`~psl_triage.metadata.ColumnMeta` of a list's metadata."""
+    return ModelMetadata.coerce(metadata).columns or {}
 
 
 def needed_columns(model, metadata):
@@ -71,14 +71,12 @@ def needed_columns(model, metadata):
     -------
     list of NeededColumn
     """
-    meta = _columns_meta(metadata)
+    metadata = ModelMetadata.coerce(metadata)
     needed = {}
     for stage, literal in enumerate(model.literals_, start=1):
         name = str(literal.column)
         if name not in needed:
-            info = meta.get(name) if isinstance(meta.get(name), dict) else {}
-            label = info.get("label") if isinstance(info.get("label"), str) and info.get("label") else name
-            needed[name] = NeededColumn(name, label, literal.kind, stage)
+            needed[name] = NeededColumn(name, metadata.column(name).label or name, literal.kind, stage)
     return list(needed.values())
 
 
@@ -121,21 +119,20 @@ def outcome_defaults(metadata, frame):
         Values of that column counted as positive: the saved positive values found in it, or
         for an older file without them the likely positive value of a two-valued column.
     """
-    dataset = (metadata or {}).get("dataset")
-    dataset = dataset if isinstance(dataset, dict) else {}
-    outcome = dataset.get("outcome")
+    dataset = ModelMetadata.coerce(metadata).dataset
+    outcome = dataset.outcome if dataset else None
     columns = [str(c) for c in frame.columns]
-    if not isinstance(outcome, str) or outcome not in columns:
+    if outcome is None or outcome not in columns:
         return None, []
     return outcome, positive_defaults(metadata, frame[outcome])
 
 
 def positive_defaults(metadata, series):
     """The values of an outcome column to count as positive by default (see outcome_defaults)."""
-    dataset = (metadata or {}).get("dataset")
-    saved = dataset.get("positive_class") if isinstance(dataset, dict) else None
+    dataset = ModelMetadata.coerce(metadata).dataset
+    saved = dataset.positive_class if dataset else None
     values = [value for value, _ in count_classes(series)]
-    if isinstance(saved, list) and saved:
+    if saved:
         texts = {value_label(v) for v in saved}
         found = [value for value in values if value_label(value) in texts]
         if found:
@@ -201,9 +198,9 @@ class CodingMismatch:
         here = ", ".join(md(v) for v in self.unknown[:8]) + (" …" if len(self.unknown) > 8 else "")
         column = f"Column {md(repr(self.source))} (for {md(self.need.label)})"
         if self.need.kind == "numeric":
-            info = _columns_meta(metadata).get(self.need.name) or {}
-            limits = info.get("training_range") if isinstance(info, dict) else None
-            unit = f" {info['unit']}" if isinstance(info.get("unit"), str) and info.get("unit") else ""
+            info = ModelMetadata.coerce(metadata).column(self.need.name)
+            limits = info.training_range
+            unit = f" {info.unit}" if info.unit else ""
             learned = (
                 f"numbers from {limits['min']:g} to {limits['max']:g}{md(unit)}"
                 if isinstance(limits, dict) and all(isinstance(limits.get(k), (int, float)) for k in ("min", "max"))
@@ -288,13 +285,12 @@ def band_map(mismatch):
 
 def _training_coding(need, info):
     """The list's codings of a yes/no or category column (texts) and their readable names."""
-    labels = info.get("category_labels") if isinstance(info.get("category_labels"), dict) else {}
-    labels = {str(k): str(v) for k, v in labels.items()}
+    labels = dict(info.category_labels or {})
     if need.kind != "binary":
         return list(labels), labels
     # A yes/no column's labels name its 0/1 codes: the raw values themselves ("1": "2",
     # "0": "3" for a grade coded 2/3, yes = 2), or readable names of a 0/1 column.
-    one = info.get("one_value")
+    one = info.one_value
     one_text = "1" if one is None else value_label(one)
     if one_text != "1" and labels.get("1") == one_text and "0" in labels:
         return [one_text, labels["0"]], {one_text: "yes", labels["0"]: "no"}
@@ -329,7 +325,7 @@ def coding_mismatches(model, metadata, frame, mapping, value_maps=None):
     -------
     list of CodingMismatch
     """
-    meta = _columns_meta(metadata)
+    metadata = ModelMetadata.coerce(metadata)
     mismatches = []
     for need in needed_columns(model, metadata):
         source = mapping.get(need.name)
@@ -342,7 +338,7 @@ def coding_mismatches(model, metadata, frame, mapping, value_maps=None):
         counts = texts.value_counts()
         site_values = [str(v) for v in counts.index]
         raw_counts = frame[source].where(present).dropna().map(value_label).value_counts()
-        info = meta.get(need.name) if isinstance(meta.get(need.name), dict) else {}
+        info = metadata.column(need.name)
         if need.kind == "numeric":
             numbers = pd.to_numeric(series, errors="coerce")
             unknown = sorted(set(texts[numbers.reindex(texts.index).isna()]))
@@ -403,7 +399,7 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
         raise DataError(f"No row has a value for the outcome {outcome!r}.")
     positive_texts = {value_label(v) for v in positive}
     y = frame[outcome].map(value_label).isin(positive_texts).to_numpy(dtype=np.int64)
-    meta = _columns_meta(metadata)
+    metadata = ModelMetadata.coerce(metadata)
     columns = {}
     for need in needed_columns(model, metadata):
         source = mapping.get(need.name)
@@ -416,7 +412,7 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
             continue
         if source not in frame.columns:
             raise DataError(f"Column {source!r}, chosen for {need.label}, is not in the table.")
-        info = meta.get(need.name) if isinstance(meta.get(need.name), dict) else {}
+        info = metadata.column(need.name)
         columns[need.name] = _coded(_mapped(frame[source], (value_maps or {}).get(need.name)), need, source, info, notes)
     return SiteTable(pd.DataFrame(columns, index=frame.index), y, notes, dict(mapping))
 
@@ -433,7 +429,7 @@ def _coded(series, need, source, info, notes):
         return numbers
     texts = series.where(present).map(value_label, na_action="ignore")
     if need.kind == "category":
-        known = set(info.get("category_labels") or {}) if isinstance(info.get("category_labels"), dict) else set()
+        known = set(info.category_labels or {})
         unseen = sorted(set(texts.dropna()) - known) if known else []
         if unseen and POOLED_CATEGORY in known:
             notes.append(
@@ -448,7 +444,7 @@ def _coded(series, need, source, info, notes):
             )
         return texts.astype(object)
     distinct = sorted(set(texts.dropna()))
-    one = info.get("one_value")
+    one = info.one_value
     if one is not None:
         one_text = value_label(one)
     elif set(distinct) <= {"0", "1"}:
@@ -477,22 +473,22 @@ def unit_checks(metadata, table):
         One sentence per flagged column, or one note when the model file has no training
         ranges (saved before they were recorded).
     """
-    meta = _columns_meta(metadata)
+    metadata = ModelMetadata.coerce(metadata)
     warnings, unchecked = [], []
     for name in table.X.columns:
-        info = meta.get(name) if isinstance(meta.get(name), dict) else {}
-        if info.get("kind") != "numeric":
+        info = metadata.column(name)
+        if info.kind != "numeric":
             continue
         values = table.X[name].to_numpy(dtype=float)
         values = values[np.isfinite(values)]
         if not len(values):
             continue
-        limits = info.get("training_range")
-        if not isinstance(limits, dict) or not all(isinstance(limits.get(k), (int, float)) for k in ("min", "median", "max")):
+        limits = info.training_range
+        if limits is None or not all(isinstance(limits.get(k), (int, float)) for k in ("min", "median", "max")):
             unchecked.append(name)
             continue
-        label = info.get("label") or name
-        unit = f" {info['unit']}" if isinstance(info.get("unit"), str) and info.get("unit") else ""
+        label = info.label or name
+        unit = f" {info.unit}" if info.unit else ""
         median = float(np.median(values))
         low, mid, high = (float(limits[k]) for k in ("min", "median", "max"))
         source = table.mapping.get(name, name)
@@ -550,16 +546,16 @@ def looks_like_training(metadata, table):
     str or None
         Markdown, names escaped.
     """
-    dataset = (metadata or {}).get("dataset")
-    dataset = dataset if isinstance(dataset, dict) else {}
-    sizes = {whole_number(dataset.get("n_rows")), whole_number(dataset.get("n_rows_source"))} - {None}
+    metadata = ModelMetadata.coerce(metadata)
+    dataset = metadata.dataset or DatasetMeta()
+    sizes = {dataset.n_rows, dataset.n_rows_source} - {None}
     n_rows = len(table.y)
     if n_rows not in sizes:
         return None
     compared = 0
     for name, info in _columns_meta(metadata).items():
-        limits = info.get("training_range") if isinstance(info, dict) else None
-        if name not in table.X.columns or not isinstance(limits, dict):
+        limits = info.training_range
+        if name not in table.X.columns or limits is None:
             continue
         values = pd.to_numeric(table.X[name], errors="coerce").to_numpy(dtype=float)
         values = values[np.isfinite(values)]
@@ -572,9 +568,9 @@ def looks_like_training(metadata, table):
         if values.min() != low or values.max() != high or abs(np.median(values) - mid) > 0.01 * (high - low):
             return None
         compared += 1
-    if not compared and whole_number(dataset.get("n_positive")) != int(table.y.sum()):
+    if not compared and dataset.n_positive != int(table.y.sum()):
         return None
-    trained_on = dataset.get("name") if isinstance(dataset.get("name"), str) else "its training table"
+    trained_on = dataset.name if dataset.name is not None else "its training table"
     return (
         f"This table looks like the list's own training data ({md(trained_on)}): {n_rows} patients, as many as "
         "that table, " + ("and the same ranges and medians of its numeric columns" if compared else
@@ -669,11 +665,10 @@ def origin_metadata(metadata, table_name, n_rows, n_stages):
     dict with recalibrated_from (name, version, created of the original), table (name,
     n_rows), n_stages and date (UTC, ISO 8601).
     """
-    metadata = metadata or {}
+    metadata = ModelMetadata.coerce(metadata)
     return {
         "recalibrated_from": {
-            key: metadata.get(key) for key in ("name", "version", "created")
-            if isinstance(metadata.get(key), (str, int))
+            key: getattr(metadata, key) for key in ("name", "version", "created") if getattr(metadata, key) is not None
         },
         "table": {"name": str(table_name), "n_rows": int(n_rows)},
         "n_stages": int(n_stages),
@@ -691,7 +686,7 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
     Parameters
     ----------
     model : fitted ProbabilisticScoringList
-    metadata : dict
+    metadata : ModelMetadata or dict
     table : SiteTable
     table_name : str
     n_stages : int
@@ -706,14 +701,16 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
     model : ProbabilisticScoringList
         The recalibrated list.
     metadata : dict
-        Its saved metadata (with name, version, created).
+        Its saved metadata (with name, version, created), as the file holds it (``model.metadata_``).
     stored : psl_triage.store.StoredModel
     """
     new = recalibrate(model, table.X, table.y, n_stages)
-    meta = {k: v for k, v in (metadata or {}).items() if k not in ("performance", "name", "version", "created")}
-    meta["origin"] = origin_metadata(metadata, table_name, len(table.y), n_stages)
-    meta["source"] = "recalibrated"
-    stored = save_model(new, name or default_model_name(metadata), meta, directory)
-    meta = dict(meta, name=stored.name, version=stored.version, created=stored.created)
-    new.metadata_ = meta
-    return new, meta, stored
+    metadata = ModelMetadata.coerce(metadata)
+    dropped = ("performance", "name", "version", "created")
+    meta = dataclasses.replace(
+        metadata, **dict.fromkeys(dropped), extra={k: v for k, v in metadata.extra.items() if k not in dropped},
+        origin=origin_metadata(metadata, table_name, len(table.y), n_stages), source="recalibrated",
+    )
+    stored = save_model(new, name or metadata.default_name, meta, directory)
+    new.metadata_ = meta.saved_as(stored).to_dict()
+    return new, new.metadata_, stored

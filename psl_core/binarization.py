@@ -37,7 +37,7 @@ bedside an unknown answer is handled explicitly by :mod:`psl_core.decision`.
 """
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -524,3 +524,29 @@ def _grouping_order(column, y):
     base = labels.mean()
     rates = {level: (labels[values == level].sum() + base) / ((values == level).sum() + 1.0) for level in observed}
     return tuple(sorted(observed.tolist(), key=lambda level: (rates[level], level)))
+
+
+def subset_feature(feature, rows):
+    """A candidate feature restricted to some rows (for a held-out calibration set)."""
+    if len(rows) == len(feature.values):
+        return feature
+    return candidate_feature(
+        feature.column, feature.kind, feature.category, feature.values[rows], feature.missing_high, feature.levels,
+    )
+
+
+def may_ask(feature, monotone):
+    """A one-vs-rest category of an ordered categorical with a monotone direction is not
+    monotone in the levels: only its groupings (cuts in the order) may be asked."""
+    return not (monotone and feature.column in monotone and feature.kind == "category" and feature.levels is None)
+
+
+def with_missing_direction(feature, option, learn):
+    """The literal of a chosen option; with ``learn``, one on a column without missing
+    training values sends a missing answer to its more common answer (ties: no), as
+    scikit-learn's HistGradientBoosting does, marked as not learned."""
+    literal = feature.literal(option.cut, option.negated)
+    if not learn or literal.missing is not None:
+        return literal
+    share = feature.indicator(option.cut, option.negated).mean()
+    return replace(literal, missing=bool(share > 0.5), missing_learned=False)

@@ -1,39 +1,39 @@
 """The estimator: :class:`ProbabilisticScoringList` (paper, Def. 3)."""
 
-import dataclasses
-import numbers
 
 import numpy as np
-import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.model_selection import StratifiedKFold, train_test_split
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import train_test_split
 from sklearn.utils import _safe_indexing
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
-    _check_sample_weight,
     _num_samples,
-    check_is_fitted,
-    column_or_1d,
     validate_data,
 )
 
 from . import serialization
-from .binarization import CATEGORY, CandidateFeature, candidate_feature, candidate_features, read_columns
+from .binarization import (
+    candidate_features,
+    may_ask,
+    read_columns,
+    subset_feature,
+    with_missing_direction,
+)
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
 from .constraints import check_constraints
-from .costs import check_cost_groups, check_question_costs, search_penalties, stage_costs
-from .errors import DataError, PSLError
-from .intervals import clopper_pearson_band
+from .costs import check_cost_groups, check_question_costs, search_penalties
+from .errors import DataError
+from .inputs import read_labels, read_sample_weight
 from .parameters import MAX_SCORE, PAPER_SETUP, PARAMETER_CONSTRAINTS, check_params, check_score_set
+from .prediction import StagewisePredictionMixin
+from .recommend import held_out_scores, recommended_stage, shrinkage_factors, stratified_folds
 from .search import (
     CRITERION_CODES,
     CROSS_VALIDATED,
     LabelEvaluator,
     PairEvaluator,
-    first_minimum,
     greedy_search,
-    score_tracks,
-    stage_options,
+    preprocess_cuts,
+    prior_value,
 )
 from .stopping import reference_stages, transition_counts
 from .survival import horizon_summary, ipcw_targets, read_survival
@@ -42,7 +42,7 @@ __all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "MAX_SCORE", "check_score_
 """The estimator, and (from :mod:`psl_core.parameters`) the names users import from here."""
 
 
-class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
+class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEstimator):
     """A probabilistic scoring list: features in order, integer points, and calibrated
     probabilities with confidence intervals at every stage (Hanselle et al., Def. 3).
 
@@ -349,42 +349,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         return columns
 
     def _read_y(self, y, n_rows):
-        if y is None:
-            raise DataError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None."
-            )
-        # A list keeps its labels' types as objects (numpy would turn 0 and "1" into text).
-        labels = np.asarray(y) if hasattr(y, "__array__") else np.asarray(y, dtype=object)
-        if labels.ndim > 1 and (labels.ndim != 2 or labels.shape[1] != 1):
-            raise DataError(
-                f"y must be 1-D, one label per row, got an array of shape {labels.shape}; "
-                "a scoring list predicts one outcome: pass that column"
-            )
-        if labels.dtype == object and pd.api.types.infer_dtype(labels.ravel(), skipna=True) in (
-            "mixed", "mixed-integer",
-        ):
-            examples = ", ".join(repr(v) for v in pd.unique(labels.ravel())[:4].tolist())
-            raise DataError(
-                f"y mixes labels of different types (e.g. {examples}); give y one type of labels, "
-                "all numbers or all text"
-            )
-        y = column_or_1d(y, warn=True)
-        if len(y) != n_rows:
-            raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} labels in y")
-        if pd.isna(pd.Series(y)).any():
-            raise DataError("y has missing labels: drop those rows or fill in the outcome")
-        _check_label_type(y)
-        classes = np.unique(y)
-        if len(classes) < 2:
-            raise DataError(
-                f"y has only one class ({classes[0]!r}): a scoring list needs cases of two classes"
-            )
-        if len(classes) > 2:
-            raise DataError(
-                f"Only binary classification is supported: y has {len(classes)} classes "
-                f"{list(classes)[:10]}; choose the positive class and map the other labels to negative"
-            )
-        return classes, (y == classes[1]).astype(np.int64)
+        return read_labels(y, n_rows, type(self).__name__)
 
     # ------------------------------------------------------------------ learning
     def fit(self, X, y, progress=None, sample_weight=None):
@@ -415,24 +380,13 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         self.horizon_summary_ = None
         if self.horizon is not None:
             X, y, sample_weight = self._horizon_problem(X, y, sample_weight)
-        weight = _read_sample_weight(sample_weight, X)
+        weight = read_sample_weight(sample_weight, X)
         if weight is not None and np.any(weight == 0):  # rows of weight 0 take no part
             kept = np.flatnonzero(weight > 0)
             X, y, weight = _safe_indexing(X, kept), _safe_indexing(y, kept), weight[kept]
         columns = self._read_X(X, reset=True)
         self.classes_, y01 = self._read_y(y, len(columns[0].values))
-        search_rows = calibration_rows = np.arange(len(y01))
-        if self.calibration_size is not None:
-            try:
-                search_rows, calibration_rows = train_test_split(
-                    search_rows, test_size=self.calibration_size, stratify=y01,
-                    random_state=self.random_state,
-                )
-            except ValueError as exc:  # too few rows of a class to hold some out for calibration
-                raise DataError(
-                    f"calibration_size={self.calibration_size!r} cannot hold out a share of each class "
-                    f"from {len(y01)} rows ({exc}). Add rows, or set calibration_size=None"
-                ) from None
+        search_rows, calibration_rows = self._calibration_split(y01)
         check_question_costs(self.question_costs, [c.name for c in columns])
         check_cost_groups(self.cost_groups, [c.name for c in columns])
         monotone, required, forbidden = check_constraints(
@@ -440,14 +394,14 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             {c.name: "ordered" if c.levels is not None else c.kind for c in columns},
         )
         features = [
-            _subset(f, search_rows)
+            subset_feature(f, search_rows)
             for f in candidate_features(columns, _y_on(y01, search_rows), self.group_categories)
-            if f.column not in forbidden and _may_ask(f, monotone)
+            if f.column not in forbidden and may_ask(f, monotone)
         ]
         self._check_rows_per_fold(y01[search_rows])
         folds = None
         if self.loss in CROSS_VALIDATED:
-            folds = _stratified_folds(
+            folds = stratified_folds(
                 _take(y01, search_rows), self.cv_folds, self.random_state,
                 [_take(c.values, search_rows) for c in columns],
             )
@@ -469,6 +423,22 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         ) if self.literals_ else None
         return self
 
+    def _calibration_split(self, y01):
+        """Rows of the search and rows of the calibration: all rows for both, or with
+        ``calibration_size`` a stratified share held out for calibration alone."""
+        rows = np.arange(len(y01))
+        if self.calibration_size is None:
+            return rows, rows
+        try:
+            return train_test_split(
+                rows, test_size=self.calibration_size, stratify=y01, random_state=self.random_state,
+            )
+        except ValueError as exc:  # too few rows of a class to hold some out for calibration
+            raise DataError(
+                f"calibration_size={self.calibration_size!r} cannot hold out a share of each class "
+                f"from {len(y01)} rows ({exc}). Add rows, or set calibration_size=None"
+            ) from None
+
     def _horizon_problem(self, X, y, sample_weight):
         """The weighted yes/no problem of "event within ``horizon``" (:mod:`psl_core.survival`):
         the rows followed to the horizon or with the event before it, their outcome and
@@ -479,7 +449,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} outcomes in y")
         outcome, weight = ipcw_targets(y, self.horizon)
         if sample_weight is not None:
-            weight = weight * _read_sample_weight(sample_weight, X)
+            weight = weight * read_sample_weight(sample_weight, X)
         self.horizon_summary_ = horizon_summary(y, self.horizon)
         kept = np.flatnonzero(weight > 0)
         return _safe_indexing(X, kept), outcome[kept], weight[kept]
@@ -504,64 +474,16 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             )
 
     def _recommend_stages(self, X, y01, columns, weight=None):
-        """Held-out Brier score per stage by internal cross-validation; the recommended
-        stage has the lowest."""
-        folds = _stratified_folds(y01, self.recommend_folds, self.random_state, [c.values for c in columns])
-        n_folds = int(folds.max()) + 1
-        inner = clone(self).set_params(recommend_folds=None, max_stages=len(self.literals_), horizon=None)
-        scores = np.full((n_folds, self.n_stages_), np.nan)
-        # Per stage, over the held-out rows whose fold list reached it: sums of
-        # (p - base)(y - base), (p - base)^2 and (y - base)^2, and the number of rows.
-        slope = np.zeros((4, self.n_stages_))
-        for fold in range(n_folds):
-            train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
-            w = np.ones(len(test)) if weight is None else weight[test]
-            model = inner.fit(
-                _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
-            )
-            p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
-            reached = min(model.n_stages_, self.n_stages_)
-            scores[fold, :reached] = np.average((p[:, :reached] - y01[test, None]) ** 2, axis=0, weights=w)
-            gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
-            surprise = y01[test] - p[:, 0]  # held-out outcomes around the fold's base rate
-            slope[0, :reached] += (w * gap.T) @ surprise
-            slope[1, :reached] += w @ gap**2
-            slope[2, :reached] += w @ surprise**2
-            slope[3, :reached] += w.sum()
-        # A fold's list may end before the list's last stage: a stage is scored by the folds
-        # whose list reached it (NaN when none did, no standard error with fewer than two).
-        reached = np.sum(~np.isnan(scores), axis=0)
-        mean = np.divide(np.nansum(scores, axis=0), reached, out=np.full(self.n_stages_, np.nan), where=reached > 0)
-        squares = np.nansum((scores - mean) ** 2, axis=0)
-        self.validation_brier_ = mean
-        self.validation_brier_se_ = np.sqrt(np.divide(
-            squares, reached * (reached - 1.0), out=np.full(self.n_stages_, np.nan), where=reached > 1,
-        ))
-        # Only a stage every fold's list reached is recommended: the mean of fewer folds is
-        # the luck of those folds (a stage reached by one fold has no standard error at all).
-        self.recommended_stages_ = first_minimum(np.where(reached == n_folds, mean, np.inf))
+        """Held-out Brier score per stage by internal cross-validation (:mod:`psl_core.recommend`);
+        the recommended stage has the lowest. With ``shrinkage="cv"`` the probabilities are
+        pulled toward the base rate by each stage's held-out calibration slope."""
+        scores, slope = held_out_scores(self, X, y01, columns, weight)
+        self.validation_brier_, self.validation_brier_se_, self.recommended_stages_ = recommended_stage(scores)
         if self.shrinkage == "cv":
-            self._shrink(*slope)
-
-    def _shrink(self, covariance, variance, residual, rows):
-        """Pull each stage's probabilities toward the base rate by its held-out calibration
-        slope less one standard error (``shrinkage``).
-
-        For stage k the slope of y - base on p - base through the origin over the held-out
-        rows is b = covariance / variance, with standard error
-        sqrt((residual - b covariance) / (rows - 1) / variance); s_k = clip(b - SE, 0, 1).
-        """
-        factors = np.ones(self.n_stages_)
-        for k in range(1, self.n_stages_):
-            if variance[k] > 0 and rows[k] > 1:
-                b = covariance[k] / variance[k]
-                se = np.sqrt(max(residual[k] - b * covariance[k], 0.0) / (rows[k] - 1) / variance[k])
-                factors[k] = np.clip(b - se, 0.0, 1.0)
-            else:
-                factors[k] = factors[k - 1]
-        base = self.stage_probabilities_[0][0]
-        self.stage_probabilities_ = [base + s * (q - base) for s, q in zip(factors, self.stage_probabilities_)]
-        self.shrinkage_ = factors
+            factors = shrinkage_factors(*slope)
+            base = self.stage_probabilities_[0][0]
+            self.stage_probabilities_ = [base + s * (q - base) for s, q in zip(factors, self.stage_probabilities_)]
+            self.shrinkage_ = factors
 
     def fit_pairs(self, X, pairs, progress=None):
         """Learn the list from pairwise comparisons alone (Sec. 4.5, soft rank loss).
@@ -609,13 +531,13 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             return None if not monotone else [monotone.get(f.column, 0) for f in evaluator.features]
 
         if self.binarization == "preprocess":
-            evaluator.features = _preprocess_cuts(
+            evaluator.features = preprocess_cuts(
                 evaluator, score_set, self.threshold_search, self.min_support, directions(),
             )
         required_features = [
             {i for i, f in enumerate(evaluator.features) if f.column == column} for column in required
         ]
-        prior = _prior_value(evaluator)
+        prior = prior_value(evaluator)
         penalties = search_penalties(
             [f.column for f in evaluator.features], check_question_costs(self.question_costs), self.cost_weight, prior,
             check_cost_groups(self.cost_groups),
@@ -625,7 +547,7 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             self.beam_width, self.max_feature_uses, self.min_support, penalties, directions(), required_features,
         )
         self.literals_ = [
-            _with_missing_direction(evaluator.features[o.feature], o, self.missing == "learn") for o in options
+            with_missing_direction(evaluator.features[o.feature], o, self.missing == "learn") for o in options
         ]
         self.scores_ = [o.score for o in options]
         self.stage_criterion_ = np.array([prior] + [o.value for o in options])
@@ -649,225 +571,6 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
             self.stage_probabilities_.append(q)
             self.stage_positives_.append(pos)
             self.stage_negatives_.append(neg)
-
-    # ------------------------------------------------------------------ attributes
-    @property
-    def n_stages_(self):
-        check_is_fitted(self, "literals_")
-        return len(self.literals_) + 1
-
-    @property
-    def features_(self):
-        check_is_fitted(self, "literals_")
-        return [literal.column for literal in self.literals_]
-
-    @property
-    def stage_costs_(self):
-        check_is_fitted(self, "literals_")
-        return stage_costs(
-            check_question_costs(self.question_costs), self.features_, check_cost_groups(self.cost_groups),
-        )
-
-    @property
-    def thresholds_(self):
-        check_is_fitted(self, "literals_")
-        return [literal.threshold for literal in self.literals_]
-
-    # ------------------------------------------------------------------ prediction
-    def _stage(self, stage):
-        check_is_fitted(self, "literals_")
-        if stage is None:
-            return len(self.literals_)
-        if isinstance(stage, bool) or not isinstance(stage, numbers.Integral):
-            raise PSLError(f"stage must be None or an integer, got {stage!r}")
-        if not 0 <= stage <= len(self.literals_):
-            raise PSLError(f"stage must lie in 0..{len(self.literals_)} for this list, got {stage}")
-        return int(stage)
-
-    def total_scores(self, X, stage=None):
-        """Total score of each row after the first ``stage`` features.
-
-        Returns
-        -------
-        ndarray of int, shape (n_samples,)
-        """
-        stage = self._stage(stage)
-        return self.stagewise_totals(X, last_stage=stage)[:, stage]
-
-    def stagewise_totals(self, X, last_stage=None):
-        """Total score of each row at stages 0..last_stage, reading X once.
-
-        Returns
-        -------
-        ndarray of int, shape (n_samples, last_stage + 1)
-            Column k holds the totals after the first k features (column 0 is 0); by
-            default every stage of the list.
-        """
-        last_stage = self._stage(last_stage)
-        columns = self._read_X(X, reset=False)
-        by_name = {c.name: c for c in columns}
-        fitted_names = getattr(self, "feature_names_in_", None)
-        points = np.zeros((len(columns[0].values), last_stage + 1), dtype=np.int64)
-        for k, (literal, score) in enumerate(zip(self.literals_[:last_stage], self.scores_), start=1):
-            column = by_name.get(literal.column)
-            if column is None and fitted_names is not None:
-                # Fitted on a DataFrame, predicting on an array: match by position.
-                column = columns[list(fitted_names).index(literal.column)]
-            if column is None:
-                raise DataError(f"X has no column {literal.column!r}, which this list uses")
-            present = column.values if column.missing is None else column.values[~column.missing]
-            if literal.kind != CATEGORY and column.kind == CATEGORY and len(present):
-                example = present[0]
-                raise DataError(
-                    f"column {literal.column!r} of X holds text (e.g. {example!r}); this list asks it "
-                    "as a number, as it was fitted: convert it, e.g. with pd.to_numeric"
-                )
-            points[:, k] = score * literal.evaluate(column.values, column.missing)
-        return np.cumsum(points, axis=1)
-
-    def stagewise_intervals(self, X, confidence=0.95):
-        """Lower bound, estimate and upper bound of P(positive) at every stage.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_stages_, 3)
-        """
-        self._check_probabilities()
-        totals = self.stagewise_totals(X)
-        out = np.empty(totals.shape + (3,))
-        for k in range(self.n_stages_):
-            reachable, lower, point, upper = self.stage_interval(k, confidence)
-            index = np.searchsorted(reachable, totals[:, k])
-            out[:, k] = np.column_stack([lower[index], point[index], upper[index]])
-        return out
-
-    def _check_probabilities(self):
-        check_is_fitted(self, "literals_")
-        if self.stage_probabilities_ is None:
-            raise PSLError(
-                "this list was fitted from pairwise comparisons: it ranks cases by total_scores "
-                "but has no probabilities or intervals; fit it on labelled data for those"
-            )
-
-    def _lookup(self, X, stage):
-        self._check_probabilities()
-        stage = self._stage(stage)
-        totals = self.total_scores(X, stage)
-        return stage, np.searchsorted(self.stage_totals_[stage], totals)
-
-    def predict_proba(self, X, stage=None):
-        """Calibrated class probabilities at a stage.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        stage : int or None
-            0..K; None is the last stage.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-            Columns follow ``classes_``: P(negative), P(positive).
-        """
-        stage, index = self._lookup(X, stage)
-        p = self.stage_probabilities_[stage][index]
-        return np.column_stack([1.0 - p, p])
-
-    def predict(self, X, stage=None):
-        """Most probable class at a stage (positive when P(positive) > 0.5)."""
-        p = self.predict_proba(X, stage)[:, 1]
-        return self.classes_[(p > 0.5).astype(int)]
-
-    def stage_interval(self, stage=None, confidence=0.95):
-        """Simultaneous interval of every reachable total of a stage (eqs. 10–13).
-
-        ``confidence`` may also be an array of L levels; lower and upper then have shape
-        (L, |Sigma_k|). A stage whose probabilities were shrunk toward the base rate
-        (``shrinkage_`` < 1) gets the interval of that same shrunk estimate: the mix
-        (1 - s) prior band + s band (:func:`psl_core.intervals.shrunk_band`), so the point
-        lies inside its interval as far as the unshrunk point lay in the unshrunk one.
-
-        Returns
-        -------
-        totals, lower, point, upper : ndarrays of shape (|Sigma_k|,)
-        """
-        self._check_probabilities()
-        stage = self._stage(stage)
-        q = self.stage_probabilities_[stage]
-        factors = getattr(self, "shrinkage_", None)
-        prior = None
-        if factors is not None and stage > 0 and factors[stage] < 1:
-            # The point was shrunk toward the base rate: so is its interval (psl_core.intervals).
-            _, prior_lower, _, prior_upper = self.stage_interval(0, confidence)
-            several = np.ndim(confidence) > 0
-            prior = (factors[stage], prior_lower if several else prior_lower[0],
-                     prior_upper if several else prior_upper[0])
-        lower, upper = clopper_pearson_band(
-            self.stage_positives_[stage], self.stage_negatives_[stage], q, confidence,
-            self.interval_correction, prior,
-        )
-        return self.stage_totals_[stage], lower, q, upper
-
-    def predict_interval(self, X, stage=None, confidence=0.95):
-        """Confidence interval of P(positive) at a stage.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 3)
-            Lower bound, point estimate and upper bound.
-        """
-        stage, index = self._lookup(X, stage)
-        _, lower, q, upper = self.stage_interval(stage, confidence)
-        return np.column_stack([lower[index], q[index], upper[index]])
-
-    def stage_table(self, columns=None):
-        """The list laid out like the paper's Table 1.
-
-        One row per stage 0..K: the condition in words, the feature, threshold and
-        points, then one column per total T (union over stages) with q(k, T), NaN
-        where T is not reachable at that stage. A list fitted with ``recommend_folds``
-        also shows each stage's held-out Brier score and marks the recommended stage.
-
-        Parameters
-        ----------
-        columns : dict or None
-            Readable names per column: ``{column: {"label": ..., "unit": ...,
-            "category_labels": {...}}}`` (the ``"columns"`` entry of model metadata).
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
-        check_is_fitted(self, "literals_")
-        all_totals = np.unique(np.concatenate(self.stage_totals_))
-        rows = []
-        for k in range(self.n_stages_):
-            literal = self.literals_[k - 1] if k else None
-            row = {
-                "stage": k,
-                "condition": self.describe_stage(k, columns) if literal else "(prior)",
-                "feature": literal.column if literal else None,
-                "threshold": literal.threshold if literal else None,
-                "score": self.scores_[k - 1] if k else None,
-            }
-            if getattr(self, "validation_brier_", None) is not None:
-                row["validation_brier"] = self.validation_brier_[k]
-                row["recommended"] = k == self.recommended_stages_
-            probabilities = self.stage_probabilities_ or [[np.nan] * len(t) for t in self.stage_totals_]
-            lookup = dict(zip(self.stage_totals_[k].tolist(), probabilities[k]))
-            for t in all_totals.tolist():
-                row[t] = lookup.get(t, np.nan)
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("stage")
-
-    def describe_stage(self, stage, columns=None):
-        """The condition of stage 1..K in words, with readable names from ``columns``."""
-        stage = self._stage(stage)
-        if stage == 0:
-            raise PSLError("stage 0 is the prior: it has no condition")
-        literal = self.literals_[stage - 1]
-        info = (columns or {}).get(str(literal.column), {})
-        return literal.describe(info.get("label"), info.get("unit"), info.get("category_labels"))
 
     # ------------------------------------------------------------------ persistence
     def to_json(self, metadata=None):
@@ -893,36 +596,12 @@ class ProbabilisticScoringList(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _read_sample_weight(sample_weight, X):
-    """Row weights as floats (None stays None); a DataError naming the problem otherwise."""
-    if sample_weight is None:
-        return None
-    if np.isscalar(sample_weight):
-        raise DataError(f"sample_weight must hold one weight per row, got the single value {sample_weight!r}")
-    try:
-        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-    except ValueError as exc:
-        raise DataError(f"sample_weight cannot be used: {exc}") from None
-    if weight.sum() <= 0:
-        raise DataError("sample_weight is zero for every row: at least one weight must be > 0")
-    return weight
-
-
 def _take(values, rows):
     """``values[rows]``; the array itself (no copy) when ``rows`` are all its rows in order,
     as they are without ``calibration_size``: a large table is not copied per stage."""
     if len(rows) == len(values):
         return values
     return values[rows]
-
-
-def _subset(feature, rows):
-    """A candidate feature restricted to some rows (for a held-out calibration set)."""
-    if len(rows) == len(feature.values):
-        return feature
-    return candidate_feature(
-        feature.column, feature.kind, feature.category, feature.values[rows], feature.missing_high, feature.levels,
-    )
 
 
 def _y_on(y01, rows):
@@ -932,98 +611,3 @@ def _y_on(y01, rows):
     out = np.full(len(y01), np.nan)
     out[rows] = y01[rows]
     return out
-
-
-def _may_ask(feature, monotone):
-    """A one-vs-rest category of an ordered categorical with a monotone direction is not
-    monotone in the levels: only its groupings (cuts in the order) may be asked."""
-    return not (monotone and feature.column in monotone and feature.kind == "category" and feature.levels is None)
-
-
-def _with_missing_direction(feature, option, learn):
-    """The literal of a chosen option; with ``learn``, one on a column without missing
-    training values sends a missing answer to its more common answer (ties: no), as
-    scikit-learn's HistGradientBoosting does, marked as not learned."""
-    literal = feature.literal(option.cut, option.negated)
-    if not learn or literal.missing is not None:
-        return literal
-    share = feature.indicator(option.cut, option.negated).mean()
-    return dataclasses.replace(literal, missing=bool(share > 0.5), missing_learned=False)
-
-
-def _check_label_type(y):
-    """scikit-learn's target check, re-raised as a DataError that says what to change."""
-    try:
-        check_classification_targets(y)
-    except ValueError as exc:
-        examples = ", ".join(repr(value) for value in pd.unique(np.asarray(y).ravel())[:3].tolist())
-        raise DataError(
-            f"{exc} (e.g. {examples}). A scoring list predicts one of two classes: give y as "
-            "two labels, e.g. y = (measure > cutoff)"
-        ) from None
-
-
-def _stratified_folds(y01, n_folds, random_state, keys=None):
-    """Fold number of each row, stratified by class; fewer folds if a class is rare.
-
-    Parameters
-    ----------
-    y01 : ndarray of 0/1, shape (n,)
-    n_folds : int >= 2
-    random_state : int or None
-    keys : list of ndarray of shape (n,), optional
-        The rows' content (e.g. the input columns). The rows are then sorted by
-        (keys, y) before the seeded split, so the folds follow the rows' content and
-        not their order: a fit does not change when the rows are shuffled.
-
-    Returns
-    -------
-    ndarray of int, shape (n,)
-    """
-    rarest = int(np.bincount(y01, minlength=2).min())
-    if rarest < 2:
-        raise DataError(
-            f"cross-validation needs at least 2 rows of each class, but one class has {rarest}: "
-            "learn from more rows, or without cross-validation (loss='entropy', recommend_folds=None)"
-        )
-    n_folds = max(2, min(n_folds, rarest))
-    order = np.arange(len(y01))
-    if keys is not None:
-        # Numbers sort as they are (the order of their ranks, without a sort per column to
-        # rank them); text is ranked first.
-        codes = [values if values.dtype.kind in "biuf" else np.unique(values, return_inverse=True)[1]
-                 for values in keys]
-        order = np.lexsort([y01] + codes)
-    folds = np.empty(len(y01), dtype=np.int64)
-    splitter = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
-    for fold, (_, held_out) in enumerate(splitter.split(np.zeros(len(y01)), y01[order])):
-        folds[order[held_out]] = fold
-    return folds
-
-
-def _prior_value(evaluator):
-    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
-    return evaluator.current_value()
-
-
-def _preprocess_cuts(evaluator, score_set, threshold_search, min_support, directions=None):
-    """Binarize numeric features beforehand: each feature's best allowed cut on its own
-    (a feature without an allowed cut is left out), in its monotone direction if any."""
-    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
-    tracks = score_tracks(score_set, first_stage=True)
-    options = stage_options(
-        evaluator, range(len(evaluator.features)), tracks, threshold_search, None, min_support, directions,
-    )
-    fixed = []
-    for f, feature in enumerate(evaluator.features):
-        own = [o for o in options if o.feature == f]
-        if not own:
-            continue
-        best = own[first_minimum([o.value for o in own])]
-        fixed.append(
-            CandidateFeature(
-                feature.column, feature.kind, feature.category, feature.values, feature.order,
-                feature.cuts[[best.cut]], feature.positions[[best.cut]], feature.missing_high, feature.levels,
-            )
-        )
-    return fixed

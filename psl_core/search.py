@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .binarization import row_index_dtype
+from .binarization import CandidateFeature, row_index_dtype
 from .calibration import NO_SHRINK
 from .constraints import allowed_tracks
 from .errors import DataError
@@ -603,3 +603,31 @@ def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_s
         totals, reach = _apply(evaluator.features, best, path.totals, path.reach)
         path = path.extend(best, 0.0, totals, reach)
     return value
+
+
+def prior_value(evaluator):
+    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
+    return evaluator.current_value()
+
+
+def preprocess_cuts(evaluator, score_set, threshold_search, min_support, directions=None):
+    """Binarize numeric features beforehand: each feature's best allowed cut on its own
+    (a feature without an allowed cut is left out), in its monotone direction if any."""
+    evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
+    tracks = score_tracks(score_set, first_stage=True)
+    options = stage_options(
+        evaluator, range(len(evaluator.features)), tracks, threshold_search, None, min_support, directions,
+    )
+    fixed = []
+    for f, feature in enumerate(evaluator.features):
+        own = [o for o in options if o.feature == f]
+        if not own:
+            continue
+        best = own[first_minimum([o.value for o in own])]
+        fixed.append(
+            CandidateFeature(
+                feature.column, feature.kind, feature.category, feature.values, feature.order,
+                feature.cuts[[best.cut]], feature.positions[[best.cut]], feature.missing_high, feature.levels,
+            )
+        )
+    return fixed

@@ -10,7 +10,7 @@ from test_search import naive_criterion, random_data
 
 from psl_core import PAPER_SETUP, DataError, ProbabilisticScoringList, PSLError
 from psl_core.binarization import numeric_cuts
-from psl_core.model import _stratified_folds
+from psl_core.recommend import stratified_folds
 from psl_core.search import score_tracks
 
 
@@ -58,7 +58,7 @@ def test_with_missing_values_each_stage_is_the_exhaustive_minimizer(seed, loss):
         loss=loss, cv_folds=3, random_state=seed, max_feature_uses=1, min_support=1,
     ).fit(X, y)
     assert psl.literals_
-    folds = _stratified_folds(y, 3, seed, list(X.T))
+    folds = stratified_folds(y, 3, seed, list(X.T))
     totals = np.zeros(len(y), dtype=int)
     used = set()
     for k, (literal, score) in enumerate(zip(psl.literals_, psl.scores_)):

@@ -220,13 +220,13 @@ def test_only_a_stage_every_internal_fold_reached_is_recommended(seed):
     # error). With these seeds the lowest such mean lies beyond what every fold reached.
     from sklearn.base import clone
 
-    from psl_core.model import _stratified_folds
+    from psl_core.recommend import stratified_folds
 
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((80, 12))
     y = (rng.random(80) < 1 / (1 + np.exp(-1.2 * X[:, 0]))).astype(int)
     psl = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
-    folds = _stratified_folds(y, 5, 0, list(X.T))
+    folds = stratified_folds(y, 5, 0, list(X.T))
     inner = clone(psl).set_params(recommend_folds=None, max_stages=len(psl.literals_))
     every_fold_reached = min(inner.fit(X[folds != f], y[folds != f]).n_stages_ for f in range(5)) - 1
     k = psl.recommended_stages_

@@ -7,7 +7,7 @@ from sklearn.metrics import roc_auc_score
 
 from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.binarization import candidate_features, numeric_cuts, read_columns
-from psl_core.model import _stratified_folds
+from psl_core.recommend import stratified_folds
 from psl_core.search import TIE_TOLERANCE, LabelEvaluator, score_tracks
 
 
@@ -102,7 +102,7 @@ def test_each_stage_is_the_exhaustive_minimizer(seed, loss, max_uses, min_suppor
         score_set=score_set, calibration="isotonic", prior_strength=0.0, threshold_search="brute",
         loss=loss, cv_folds=3, random_state=seed, max_feature_uses=max_uses, min_support=min_support,
     ).fit(X, y)
-    folds = _stratified_folds(y, 3, seed, list(X.T))
+    folds = stratified_folds(y, 3, seed, list(X.T))
     totals = np.zeros(len(y), dtype=int)
     used = {}
     for k, (literal, score) in enumerate(zip(psl.literals_, psl.scores_)):
@@ -261,7 +261,7 @@ def test_nested_criterion_is_the_exhaustive_nested_cross_validation(seed, loss):
         score_set=score_set, calibration="isotonic", prior_strength=0.0, threshold_search="brute",
         loss=loss, cv_folds=3, random_state=seed, max_feature_uses=1, min_support=1,
     ).fit(X, y)
-    folds = _stratified_folds(y, 3, seed, list(X.T))
+    folds = stratified_folds(y, 3, seed, list(X.T))
     totals = np.zeros(len(y), dtype=int)
     used = {}
     for k in range(len(psl.literals_) + 1):

@@ -41,14 +41,14 @@ def test_the_probabilities_are_the_unshrunk_ones_pulled_toward_the_base_rate(sma
 
 
 def test_the_factor_is_the_held_out_calibration_slope_less_one_standard_error(small):
-    """Recompute s_k from the internal folds' lists, as _recommend_stages fits them: the
+    """Recompute s_k from the internal folds' lists, as psl_core.recommend.held_out_scores fits them: the
     least-squares slope of y - base on p - base through the origin, less its standard error."""
     from psl_core.binarization import read_columns
-    from psl_core.model import _stratified_folds
+    from psl_core.recommend import stratified_folds
 
     X, y = small
     model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
-    folds = _stratified_folds(y, 5, 0, [c.values for c in read_columns(X, fitting=True)])
+    folds = stratified_folds(y, 5, 0, [c.values for c in read_columns(X, fitting=True)])
     gaps, residuals = [[] for _ in range(model.n_stages_)], [[] for _ in range(model.n_stages_)]
     for fold in range(5):
         train, test = folds != fold, folds == fold

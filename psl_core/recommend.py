@@ -1,0 +1,135 @@
+"""How long the list should be: the internal cross-validation of ``recommend_folds``.
+
+Each fold refits the list on the other folds and scores every stage of it on its own
+rows by the Brier score; the recommended length has the lowest mean held-out score among
+the stages every fold's list reached. The same held-out estimates give each stage's
+calibration slope, by which ``shrinkage="cv"`` pulls the probabilities toward the base
+rate (:func:`shrinkage_factors`). :func:`stratified_folds` also splits the rows of the
+cross-validated criteria (:mod:`psl_core.search`).
+"""
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils import _safe_indexing
+
+from .errors import DataError
+from .search import first_minimum
+
+
+def held_out_scores(estimator, X, y01, columns, weight=None):
+    """Refit a fitted list's setup on each internal fold and score its stages held out.
+
+    Parameters
+    ----------
+    estimator : fitted ProbabilisticScoringList
+        Its ``recommend_folds``, ``random_state`` and length set the folds and the refits.
+    X : DataFrame or array of shape (n, n_features)
+    y01 : ndarray of 0/1, shape (n,)
+    columns : list of Column
+        X as read (their values sort the rows before the seeded split).
+    weight : ndarray of shape (n,) or None
+
+    Returns
+    -------
+    scores : ndarray of shape (n_folds, n_stages)
+        Held-out Brier score of each fold's list at each stage, NaN beyond its end.
+    slope : ndarray of shape (4, n_stages)
+        Per stage, over the held-out rows whose fold list reached it: the sums of
+        (p - base)(y - base), (p - base)^2 and (y - base)^2, and the number of rows.
+    """
+    n_stages = estimator.n_stages_
+    folds = stratified_folds(y01, estimator.recommend_folds, estimator.random_state, [c.values for c in columns])
+    n_folds = int(folds.max()) + 1
+    inner = clone(estimator).set_params(recommend_folds=None, max_stages=n_stages - 1, horizon=None)
+    scores = np.full((n_folds, n_stages), np.nan)
+    slope = np.zeros((4, n_stages))
+    for fold in range(n_folds):
+        train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
+        w = np.ones(len(test)) if weight is None else weight[test]
+        model = inner.fit(
+            _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
+        )
+        p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
+        reached = min(model.n_stages_, n_stages)
+        scores[fold, :reached] = np.average((p[:, :reached] - y01[test, None]) ** 2, axis=0, weights=w)
+        gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
+        surprise = y01[test] - p[:, 0]  # held-out outcomes around the fold's base rate
+        slope[0, :reached] += (w * gap.T) @ surprise
+        slope[1, :reached] += w @ gap**2
+        slope[2, :reached] += w @ surprise**2
+        slope[3, :reached] += w.sum()
+    return scores, slope
+
+
+def recommended_stage(scores):
+    """Mean held-out Brier score per stage, its standard error, and the recommended stage.
+
+    A fold's list may end before the list's last stage: a stage is scored by the folds
+    whose list reached it (NaN when none did, no standard error with fewer than two). Only
+    a stage every fold's list reached is recommended: the mean of fewer folds is the luck
+    of those folds (a stage reached by one fold has no standard error at all).
+    """
+    n_folds, n_stages = scores.shape
+    reached = np.sum(~np.isnan(scores), axis=0)
+    mean = np.divide(np.nansum(scores, axis=0), reached, out=np.full(n_stages, np.nan), where=reached > 0)
+    squares = np.nansum((scores - mean) ** 2, axis=0)
+    se = np.sqrt(np.divide(squares, reached * (reached - 1.0), out=np.full(n_stages, np.nan), where=reached > 1))
+    return mean, se, first_minimum(np.where(reached == n_folds, mean, np.inf))
+
+
+def shrinkage_factors(covariance, variance, residual, rows):
+    """Each stage's held-out calibration slope less one standard error (``shrinkage``).
+
+    For stage k the slope of y - base on p - base through the origin over the held-out
+    rows is b = covariance / variance, with standard error
+    sqrt((residual - b covariance) / (rows - 1) / variance); s_k = clip(b - SE, 0, 1). A
+    stage without held-out spread takes the factor of the stage before it; stage 0 is 1.
+    """
+    factors = np.ones(len(variance))
+    for k in range(1, len(variance)):
+        if variance[k] > 0 and rows[k] > 1:
+            b = covariance[k] / variance[k]
+            se = np.sqrt(max(residual[k] - b * covariance[k], 0.0) / (rows[k] - 1) / variance[k])
+            factors[k] = np.clip(b - se, 0.0, 1.0)
+        else:
+            factors[k] = factors[k - 1]
+    return factors
+
+
+def stratified_folds(y01, n_folds, random_state, keys=None):
+    """Fold number of each row, stratified by class; fewer folds if a class is rare.
+
+    Parameters
+    ----------
+    y01 : ndarray of 0/1, shape (n,)
+    n_folds : int >= 2
+    random_state : int or None
+    keys : list of ndarray of shape (n,), optional
+        The rows' content (e.g. the input columns). The rows are then sorted by
+        (keys, y) before the seeded split, so the folds follow the rows' content and
+        not their order: a fit does not change when the rows are shuffled.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+    """
+    rarest = int(np.bincount(y01, minlength=2).min())
+    if rarest < 2:
+        raise DataError(
+            f"cross-validation needs at least 2 rows of each class, but one class has {rarest}: "
+            "learn from more rows, or without cross-validation (loss='entropy', recommend_folds=None)"
+        )
+    n_folds = max(2, min(n_folds, rarest))
+    order = np.arange(len(y01))
+    if keys is not None:
+        # Numbers sort as they are (the order of their ranks, without a sort per column to
+        # rank them); text is ranked first.
+        codes = [values if values.dtype.kind in "biuf" else np.unique(values, return_inverse=True)[1]
+                 for values in keys]
+        order = np.lexsort([y01] + codes)
+    folds = np.empty(len(y01), dtype=np.int64)
+    splitter = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
+    for fold, (_, held_out) in enumerate(splitter.split(np.zeros(len(y01)), y01[order])):
+        folds[order[held_out]] = fold
+    return folds

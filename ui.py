@@ -19,6 +19,7 @@ from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_n
 from psl_triage.data import upload_limit_mb
 from psl_triage.metadata import ModelMetadata
 from psl_triage.store import list_models, open_model
+from psl_triage.words import common as words
 from psl_triage.words import md, visible
 
 logger = logging.getLogger("psl_triage")
@@ -55,11 +56,7 @@ def shown_errors(doing: str):
         st.error(md(exc))  # messages quote names and values from the user's files
     except Exception as exc:  # never a traceback in the browser; logged for the maintainer
         logger.exception("unexpected error while %s", doing)
-        st.error(
-            f"Something unexpected went wrong while {doing} ({type(exc).__name__}). Nothing was "
-            "changed; try again, and if it happens again, tell whoever maintains the app (the "
-            "details are in the server log)."
-        )
+        st.error(words.unexpected_error(doing, type(exc).__name__))
 
 
 def link(page: str, label: str, fallback: str) -> None:
@@ -73,29 +70,29 @@ def link(page: str, label: str, fallback: str) -> None:
 def csv_download(table, name: str, key: str) -> None:
     """A button that downloads the numbers behind a plot as CSV."""
     st.download_button(
-        "Download the numbers (CSV)", table.to_csv(index=False).encode(), file_name=f"{name}.csv",
+        words.CSV_DOWNLOAD_LABEL, table.to_csv(index=False).encode(), file_name=f"{name}.csv",
         mime="text/csv", key=key,
     )
 
 
+def _required(key: str, hint: str, page: str, go: tuple[str, str]):
+    """``st.session_state[key]``, or ``hint`` with a link to ``page`` and a stop of the page."""
+    value = st.session_state.get(key)
+    if value is None:
+        st.info(hint)
+        link(page, *go)
+        st.stop()
+    return value
+
+
 def required_list(reason: str = ""):
     """The list on the Train page, or a hint with a link to Train and a stop of the page."""
-    model = st.session_state.get("trained_model")
-    if model is None:
-        st.info(f"There is no list yet. Train one (or load a model file) on the **Train** page{reason}.")
-        link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
-        st.stop()
-    return model
+    return _required("trained_model", words.no_list(reason), "pages/1_Train.py", words.GO_TO_TRAIN)
 
 
 def required_data(purpose: str):
     """The prepared data, or a hint with a link to the start page and a stop of the page."""
-    prepared = st.session_state.get("prepared")
-    if prepared is None:
-        st.info(f"There are no data to {purpose}. Load and prepare a table on the start page.")
-        link("pages/0_Data.py", "Go to the start page", "Open the start page (**Data**) in the sidebar.")
-        st.stop()
-    return prepared
+    return _required("prepared", words.no_data(purpose), "pages/0_Data.py", words.GO_TO_DATA)
 
 
 def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:
@@ -139,7 +136,7 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     )
     (container or st).caption(
         cost_ratio_note(metadata.to_dict())
-        + ("" if low <= saved <= high else f" That is outside {low:g} to {high:g}: M starts at the nearest end.")
+        + ("" if low <= saved <= high else words.saved_m_outside(low, high))
     )
     return float(value)
 
@@ -171,7 +168,7 @@ def table_uploader(what: str, key: str):
         st.warning(md(exc))
         limit_mb = upload_limit_mb(None)
     uploaded = st.file_uploader(
-        f"CSV, TSV or Excel (.xlsx) file{what} (up to {limit_mb} MB)",
+        words.upload_label(what, limit_mb),
         type=["csv", "tsv", "txt", "xlsx"],
         key=key,
         max_upload_size=limit_mb,
@@ -212,9 +209,7 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     options = {}
     if st.session_state.get("trained_model") is not None:
         metadata = trained_metadata()
-        version = _version(metadata, None)
-        saved = "not saved" if version is None else f"v{version}"
-        options[TRAINED] = f"The list on the Train page: {visible(metadata.name or 'just trained')} ({saved})"
+        options[TRAINED] = words.list_option_label(visible(metadata.name or "just trained"), _version(metadata, None))
     labels = Counter(entry.label for entry in stored)
     # Copies and links of one file (or two files of one name and time) say which file they are.
     options.update({str(entry.path): entry.label if labels[entry.label] == 1 else f"{entry.label}, file {entry.path.name}"
@@ -257,7 +252,7 @@ def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
         st.caption(f"{md(problem)}.")
     if not options:
         st.info(empty_hint)
-        link("pages/1_Train.py", "Go to Train", "Open **Train** in the sidebar.")
+        link("pages/1_Train.py", *words.GO_TO_TRAIN)
         st.stop()
     key = f"{prefix}_model_choice"
     trained = ss.get("trained_model")
@@ -274,7 +269,7 @@ def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
     try:
         return chosen_list(choice)
     except (OSError, PSLError) as exc:
-        st.error(f"This saved model cannot be used: {md(exc)}. Choose another one.")
+        st.error(words.unusable_model(md(exc)))
         st.stop()
 
 
@@ -290,6 +285,6 @@ def one_page(names: list, key: str, noun: str = "columns") -> list:
     starts = range(0, len(names), COLUMNS_PER_PAGE)
     start = st.selectbox(
         f"Show {noun}", starts, key=key,
-        format_func=lambda first: f"{first + 1}–{min(first + COLUMNS_PER_PAGE, len(names))} of {len(names)}",
+        format_func=lambda first: words.columns_shown(first, COLUMNS_PER_PAGE, len(names)),
     )
     return names[start:start + COLUMNS_PER_PAGE]

@@ -52,3 +52,55 @@ def m_equals(cost_ratio):
 def level_text(confidence):
     """An interval's confidence level: "95%"."""
     return f"{confidence:.0%}"
+
+
+# --- the words of the helpers every page uses (ui.py) -----------------------------------------
+CSV_DOWNLOAD_LABEL = "Download the numbers (CSV)"
+GO_TO_TRAIN = ("Go to Train", "Open **Train** in the sidebar.")
+"""A link to the Train page: its label, and the text shown where the page cannot link."""
+GO_TO_DATA = ("Go to the start page", "Open the start page (**Data**) in the sidebar.")
+
+
+def unexpected_error(doing, error_name):
+    """What the page says about an error nobody foresaw (its traceback goes to the server log)."""
+    return (
+        f"Something unexpected went wrong while {doing} ({error_name}). Nothing was "
+        "changed; try again, and if it happens again, tell whoever maintains the app (the "
+        "details are in the server log)."
+    )
+
+
+def no_list(reason=""):
+    """A page that needs a list, before there is one; ``reason`` completes the sentence."""
+    return f"There is no list yet. Train one (or load a model file) on the **Train** page{reason}."
+
+
+def no_data(purpose):
+    """A page that needs prepared data, before there are any."""
+    return f"There are no data to {purpose}. Load and prepare a table on the start page."
+
+
+def saved_m_outside(low, high):
+    """Said after the saved M's note when the saved M is outside the input's range."""
+    return f" That is outside {low:g} to {high:g}: M starts at the nearest end."
+
+
+def upload_label(what, limit_mb):
+    """The label of a table's uploader; ``what`` completes "file"."""
+    return f"CSV, TSV or Excel (.xlsx) file{what} (up to {limit_mb} MB)"
+
+
+def unusable_model(message):
+    """A saved model file that cannot be used (``message``, already escaped, says why)."""
+    return f"This saved model cannot be used: {message}. Choose another one."
+
+
+def list_option_label(name, version):
+    """The list picker's option for the list on the Train page (``name`` already made visible)."""
+    saved = f"v{version}" if version is not None else "not saved"
+    return f"The list on the Train page: {name} ({saved})"
+
+
+def columns_shown(first, per_page, total):
+    """A page of columns in the page choice: "31–60 of 412"."""
+    return f"{first + 1}–{min(first + per_page, total)} of {total}"

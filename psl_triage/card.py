@@ -21,9 +21,9 @@ from html import escape
 
 import numpy as np
 
-from psl_core.cost_ratio import check_cost_ratio, decision_threshold, saved_cost_ratio
+from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
-from psl_triage.costs import cost_text, cost_unit
+from psl_triage.costs import cost_text
 from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
 from psl_triage.metadata import ModelMetadata
 from psl_triage.modelcard import training_rows_text
@@ -31,7 +31,7 @@ from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_ta
 from psl_triage.questions import percent
 from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
-from psl_triage.training import default_model_name, readable_columns, stage_condition, total_label
+from psl_triage.training import stage_condition, total_label
 
 DEFAULT_CONFIDENCE = 0.95
 _DECISION_WORDS = {CONFIDENT_POSITIVE: RULE_IN, CONFIDENT_NEGATIVE: RULE_OUT}
@@ -78,29 +78,27 @@ def card_stage(model):
 
 
 def _settings(model, metadata, stage, cost_ratio):
-    """(metadata, stage, M) with the defaults filled in and checked."""
-    metadata = ModelMetadata.coerce(metadata).to_dict()
+    """(ModelMetadata, stage, M) with the defaults filled in and checked."""
+    metadata = ModelMetadata.coerce(metadata)
     stage = card_stage(model) if stage is None else model._stage(stage)
-    cost_ratio = saved_cost_ratio(metadata) if cost_ratio is None else check_cost_ratio(cost_ratio)
+    cost_ratio = metadata.cost_ratio if cost_ratio is None else check_cost_ratio(cost_ratio)
     return metadata, stage, cost_ratio
 
 
-def _heading(model, metadata):
-    metadata = metadata or {}
-    name = default_model_name(metadata)
-    version = metadata.get("version")
-    created = metadata.get("created")
-    parts = [f"version {_text(version)}" if version is not None else "not saved in the store"]
-    if isinstance(created, str) and created:
-        parts.append(f"saved {_text(created[:10])}")
-    return name, " · ".join(parts)
+def _heading(metadata):
+    parts = [f"version {_text(metadata.version)}" if metadata.is_saved else "not saved in the store"]
+    if metadata.created:
+        parts.append(f"saved {_text(metadata.created[:10])}")
+    return metadata.default_name, " · ".join(parts)
 
 
-def _outcome_words(metadata):
-    dataset = (metadata or {}).get("dataset")
-    dataset = dataset if isinstance(dataset, dict) else {}
-    label = dataset.get("positive_label") or dataset.get("outcome_label") or dataset.get("outcome")
-    return _text(label, "the positive outcome")
+def _recalibrated_at(origin):
+    """"Probabilities re-estimated on <table> (<n> patients, <date>)." of a recalibrated list."""
+    table = (origin or {}).get("table")
+    if not isinstance(table, dict):
+        return ""
+    return (f" Probabilities re-estimated on {_text(table.get('name'))} "
+            f"({_text(table.get('n_rows'))} patients, {_text(str(origin.get('date', ''))[:10])}).")
 
 
 def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_CONFIDENCE):
@@ -109,7 +107,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     Parameters
     ----------
     model : fitted ProbabilisticScoringList
-    metadata : dict
+    metadata : ModelMetadata or dict
         Its model-file metadata (name, version, created, dataset, columns, decision).
     stage : int or None
         How many questions the card holds; default :func:`card_stage`.
@@ -125,11 +123,11 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     """
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     threshold = decision_threshold(cost_ratio)
-    columns = readable_columns(metadata)
-    name, subtitle = _heading(model, metadata)
+    columns = metadata.readable_columns()
+    name, subtitle = _heading(metadata)
     table = interval_table(model, stage, cost_ratio, confidence)
     costs = model.stage_costs_[:stage]
-    unit = cost_unit(metadata)
+    unit = metadata.cost_unit or ""
     cost_cells = [f"<td class=\"num\">{escape(cost_text(c))}</td>" if costs.any() else "" for c in costs]
     questions = "".join(
         f"<tr><td class=\"num\">{k}</td><td>{escape(stage_condition(model, k, columns))}</td>"
@@ -150,19 +148,14 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
         recommended = " (the recommended length)" if stage == getattr(model, "recommended_stages_", None) else ""
         length_note = f" · the first {stage} of its {len(model.literals_)} questions{recommended}"
     size = 10.0 if n_rows <= 40 else max(6.5, 10.0 * 40 / n_rows)
-    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
+    dataset = metadata.trained_on
     rows = training_rows_text(metadata)
-    population = f"Learned from {_text(dataset.get('name'), 'an unnamed table')}" + (f": {escape(rows)}" if rows else "") + "."
-    origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else None
-    if origin and isinstance(origin.get("table"), dict):
-        population += (
-            f" Probabilities re-estimated on {_text(origin['table'].get('name'))} "
-            f"({_text(origin['table'].get('n_rows'))} patients, {_text(str(origin.get('date', ''))[:10])})."
-        )
+    population = f"Learned from {_text(dataset.name, 'an unnamed table')}" + (f": {escape(rows)}" if rows else "") + "."
+    population += _recalibrated_at(metadata.origin)
     body = f"""
 <h1>{escape(name)}</h1>
 <p class="meta">{subtitle} · probabilistic scoring list{length_note} · card printed {datetime.now(UTC).date().isoformat()}</p>
-<p>Risk of <b>{_outcome_words(metadata)}</b>. Ask the questions in order and add the points of every
+<p>Risk of <b>{escape(metadata.positive_label)}</b>. Ask the questions in order and add the points of every
 answer that is <i>yes</i>; the total gives the risk.</p>
 <div class="columns">
 <div><h2>Questions</h2>
@@ -196,14 +189,9 @@ def _auc_interval(auc, n_positive, n_negative):
 
 def _performance_rows(model, metadata, stage):
     """Rows (measure, value, interval, where) of the report's performance section."""
-    performance = (metadata or {}).get("performance")
-    performance = performance if isinstance(performance, dict) else {}
-    dataset = (metadata or {}).get("dataset") if isinstance((metadata or {}).get("dataset"), dict) else {}
-    options = (metadata or {}).get("training_options")
-    options = options if isinstance(options, dict) else {}
-    rate = None
-    if isinstance(dataset.get("n_positive"), int) and isinstance(dataset.get("n_rows"), int) and dataset["n_rows"]:
-        rate = dataset["n_positive"] / dataset["n_rows"]
+    performance, options = metadata.performance or {}, metadata.training_options or {}
+    dataset = metadata.trained_on
+    rate = dataset.n_positive / dataset.n_rows if dataset.n_positive is not None and dataset.n_rows else None
     rows = []
     for part, size_key in (("test", "n_test"), ("train", "n_train")):
         values = performance.get(part)
@@ -246,9 +234,9 @@ def _frame_html(frame, digits=3):
 
 def _sample_size_text(model, metadata):
     """TRIPOD 8: the sample size and its justification by Riley's criteria."""
-    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
-    n_rows, n_positive = dataset.get("n_rows"), dataset.get("n_positive")
-    if not (isinstance(n_rows, int) and isinstance(n_positive, int) and 0 < n_positive < n_rows):
+    dataset = metadata.trained_on
+    n_rows, n_positive = dataset.n_rows, dataset.n_positive
+    if n_rows is None or n_positive is None or not 0 < n_positive < n_rows:
         return "Not recorded in this model file."
     uses = int(getattr(model, "max_feature_uses", 1) or 1)
     size, table, _ = counted_adequacy(n_rows, n_positive, parameter_counts(metadata_kinds(metadata), uses), uses)
@@ -262,28 +250,8 @@ def _sample_size_text(model, metadata):
             f"{size.minimum} rows ({size.events:.0f} events). {verdict}")
 
 
-def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):  # noqa: C901 - being split in issue 27
-    """The model report: the TRIPOD items the app knows about a list, as an HTML page.
-
-    Parameters
-    ----------
-    model : fitted ProbabilisticScoringList
-    metadata : dict
-    stage : int or None
-        The length reported on; default :func:`card_stage`.
-    cost_ratio : float or None
-        M; default the list's saved M.
-    evidence : dict or None
-        :func:`psl_triage.evidence.report_evidence`: the calibration hierarchy, clinical
-        utility and subgroups computed in this session (TRIPOD+AI items), when there are any.
-
-    Returns
-    -------
-    str
-        A complete HTML page.
-    """
-    metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
-    evidence = evidence or {}
+def _evidence_items(evidence):
+    """(calibration, utility, subgroups) of the report: what this session computed, else a hint."""
     missing = "Not computed in this session: run the {} page for this list, then download the report again."
     calibration = missing.format("Evaluation (or Validate)")
     if "calibration" in evidence:
@@ -302,37 +270,36 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):  #
             + ".</p>" + _frame_html(display)
             for where, column, display, named, judged in evidence["subgroups"]
         )
-    name, subtitle = _heading(model, metadata)
-    dataset = metadata.get("dataset") if isinstance(metadata.get("dataset"), dict) else {}
-    columns = metadata.get("columns") if isinstance(metadata.get("columns"), dict) else {}
-    readable = readable_columns(metadata)
-    options = metadata.get("training_options") if isinstance(metadata.get("training_options"), dict) else {}
+    return calibration, utility, subgroups
 
-    def item(label, text):
-        return f"<tr><th>{label}</th><td>{text}</td></tr>"
 
-    n_rows, n_positive = dataset.get("n_rows"), dataset.get("n_positive")
+def _participants(dataset):
+    """TRIPOD 5: how many patients, how many with the outcome, and the preparation's notes."""
     participants = "Not recorded in this model file."
-    if isinstance(n_rows, int) and isinstance(n_positive, int) and n_rows:
+    if dataset.n_rows and dataset.n_positive is not None:
         participants = (
-            f"{n_rows} patients after preparation ({_text(dataset.get('n_rows_source'), '?')} in the source table); "
-            f"{n_positive} with the outcome ({100 * n_positive / n_rows:.1f} %)."
+            f"{dataset.n_rows} patients after preparation ({_text(dataset.n_rows_source, '?')} in the source table); "
+            f"{dataset.n_positive} with the outcome ({100 * dataset.n_positive / dataset.n_rows:.1f} %)."
         )
-    notes = dataset.get("notes") if isinstance(dataset.get("notes"), list) else []
-    if notes:
-        participants += "<ul>" + "".join(f"<li>{_text(note)}</li>" for note in notes) + "</ul>"
+    if dataset.notes:
+        participants += "<ul>" + "".join(f"<li>{_text(note)}</li>" for note in dataset.notes) + "</ul>"
+    return participants
+
+
+def _predictors(model, metadata, stage):
+    """Rows of the predictors offered to the learner, and whether the list asks about each."""
     used = {str(literal.column) for literal in model.literals_[:stage]}
-    predictors = "".join(
-        f"<tr><td>{_text(info.get('label') if isinstance(info, dict) else None, str(column))}</td>"
-        f"<td>{_text(column)}</td><td>{_text(info.get('kind') if isinstance(info, dict) else None)}</td>"
-        f"<td>{_text(info.get('unit') if isinstance(info, dict) else None)}</td>"
+    return "".join(
+        f"<tr><td>{_text(info.label, str(column))}</td>"
+        f"<td>{_text(column)}</td><td>{_text(info.kind)}</td>"
+        f"<td>{_text(info.unit)}</td>"
         f"<td>{'yes' if str(column) in used else ''}</td></tr>"
-        for column, info in columns.items()
+        for column, info in (metadata.columns or {}).items()
     ) or "<tr><td colspan=\"5\">Not recorded in this model file.</td></tr>"
-    sizes = []
-    for key, words in (("n_train", "trained on"), ("n_test", "tested on")):
-        if isinstance(options.get(key), int):
-            sizes.append(f"{words} {options[key]} patients")
+
+
+def _development(model, metadata, stage):
+    """TRIPOD 10: how the list was learned, its shrinkage and any too-good-to-be-true warning."""
     development = (
         f"Probabilistic scoring list (Hanselle et al.): {len(model.literals_)} questions learned greedily, "
         f"{escape(str(model.calibration))} calibration, selection by {escape(str(model.loss))}, "
@@ -352,15 +319,28 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):  #
             " <strong>Too good to be true:</strong> " + escape(" ".join(warning.reasons))
             + f" Questions suspected: {escape(', '.join(warning.questions))}. The warning was shown at training."
         )
-    left_out = "".join(
+    return development
+
+
+def _left_out(metadata):
+    """Rows of the columns proposed out of the list, with the evidence and whether put back."""
+    return "".join(
         f"<tr><td>{_text(column)}</td><td>{escape(role)}</td><td>{_text(evidence)}</td><td>{'yes' if kept else ''}</td></tr>"
         for column, role, evidence, kept in recorded_roles(metadata)
     ) or "<tr><td colspan=\"4\">None recorded in this model file.</td></tr>"
-    performance = "".join(
+
+
+def _performance(model, metadata, stage):
+    """Rows of the report's performance table."""
+    return "".join(
         f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{escape(interval)}</td><td>{escape(where)}</td></tr>"
         for label, value, interval, where in _performance_rows(model, metadata, stage)
     ) or "<tr><td colspan=\"4\">No performance recorded in this model file.</td></tr>"
-    origin = metadata.get("origin") if isinstance(metadata.get("origin"), dict) else None
+
+
+def _validation(origin, site):
+    """TRIPOD+AI external validation: the recalibration the file records and the site judged in
+    this session (``evidence["site"]``)."""
     validation = "None recorded: the list has not been checked on another population in this app."
     if origin:
         source = origin.get("recalibrated_from") if isinstance(origin.get("recalibrated_from"), dict) else {}
@@ -370,52 +350,89 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):  #
             f"on {_text(str(origin.get('date', ''))[:10])}, from {_text(source.get('name'), 'a list')} version "
             f"{_text(source.get('version'), '?')}: same questions and points, probabilities re-estimated there."
         )
-    site = evidence.get("site")
-    if site:
-        if not origin:
-            validation = ""
-        validation += f"<p>Judged in this session on {escape(site['where'])}.</p>"
-        if "sample_size" in site:
-            sentence, precision = site["sample_size"]
-            validation += f"<p>{escape(sentence.replace('**', ''))}</p>" + (_frame_html(precision) if len(precision) else "")
-        if "calibration" in site:
-            validation += "<p>Calibration there:</p>" + _frame_html(site["calibration"])
-        if site.get("utility"):
-            validation += f"<p>{escape(site['utility'])}</p>"
+    if not site:
+        return validation
+    validation = (validation if origin else "") + f"<p>Judged in this session on {escape(site['where'])}.</p>"
+    if "sample_size" in site:
+        sentence, precision = site["sample_size"]
+        validation += f"<p>{escape(sentence.replace('**', ''))}</p>" + (_frame_html(precision) if len(precision) else "")
+    if "calibration" in site:
+        validation += "<p>Calibration there:</p>" + _frame_html(site["calibration"])
+    if site.get("utility"):
+        validation += f"<p>{escape(site['utility'])}</p>"
+    return validation
+
+
+def _items(model, metadata, stage, cost_ratio, evidence):
+    """The rows of the report's table of TRIPOD items."""
+    dataset, options = metadata.trained_on, metadata.training_options or {}
+    calibration, utility, subgroups = _evidence_items(evidence)
+    sizes = [f"{words} {options[key]} patients" for key, words in (("n_train", "trained on"), ("n_test", "tested on"))
+             if isinstance(options.get(key), int)]
+    readable = metadata.readable_columns()
     questions = "".join(
         f"<li>{escape(stage_condition(model, k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
     )
+    positive = escape(metadata.positive_label)
+    items = [
+        ("Source of data", _text(dataset.name, "Not recorded in this model file.")),
+        ("Participants", _participants(dataset)),
+        ("Outcome", f"{_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
+                    f"(column {_text(dataset.outcome, '?')}); positive: {positive}, "
+                    f"negative: {_text(dataset.negative_label, '?')}."),
+        ("Sample size", (", ".join(sizes) or "not recorded") + "."),
+        ("Sample size justification", _sample_size_text(model, metadata)),
+        ("Model development", _development(model, metadata, stage)),
+        ("Questions", f"<ol>{questions}</ol>" if questions else "None: the prior risk."),
+        ("Intended use", f"Risk of {positive} for patients like the participants above, one question "
+                         f"at a time, to rule the outcome in or out. M = {cost_ratio:g}: a missed case counts as much as "
+                         f"{cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive above "
+                         f"1/(1+M) = {100 * decision_threshold(cost_ratio):.1f} %."),
+        ("Validation at other sites", _validation(metadata.origin, evidence.get("site"))),
+        ("Calibration (mean, weak, moderate)", calibration),
+        ("Clinical utility", utility),
+        ("Subgroup performance", subgroups),
+    ]
+    return "\n".join(f"<tr><th>{label}</th><td>{text}</td></tr>" for label, text in items)
+
+
+def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
+    """The model report: the TRIPOD items the app knows about a list, as an HTML page.
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    metadata : ModelMetadata or dict
+    stage : int or None
+        The length reported on; default :func:`card_stage`.
+    cost_ratio : float or None
+        M; default the list's saved M.
+    evidence : dict or None
+        :func:`psl_triage.evidence.report_evidence`: the calibration hierarchy, clinical
+        utility and subgroups computed in this session (TRIPOD+AI items), when there are any.
+
+    Returns
+    -------
+    str
+        A complete HTML page.
+    """
+    metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
+    name, subtitle = _heading(metadata)
     body = f"""
 <h1>{escape(name)}: model report</h1>
 <p class="meta">{subtitle} · items of the TRIPOD statement (Collins et al. 2015) that the app records ·
 report printed {datetime.now(UTC).date().isoformat()}</p>
 <table>
-{item("Source of data", _text(dataset.get("name"), "Not recorded in this model file."))}
-{item("Participants", participants)}
-{item("Outcome", f"{_text(dataset.get('outcome_label') or dataset.get('outcome'), 'not recorded')} "
-      f"(column {_text(dataset.get('outcome'), '?')}); positive: {_outcome_words(metadata)}, "
-      f"negative: {_text(dataset.get('negative_label'), '?')}.")}
-{item("Sample size", (", ".join(sizes) or "not recorded") + ".")}
-{item("Sample size justification", _sample_size_text(model, metadata))}
-{item("Model development", development)}
-{item("Questions", f"<ol>{questions}</ol>" if questions else "None: the prior risk.")}
-{item("Intended use", f"Risk of {_outcome_words(metadata)} for patients like the participants above, one question "
-      f"at a time, to rule the outcome in or out. M = {cost_ratio:g}: a missed case counts as much as {cost_ratio:g} "
-      f"false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive above 1/(1+M) = "
-      f"{100 * decision_threshold(cost_ratio):.1f} %.")}
-{item("Validation at other sites", validation)}
-{item("Calibration (mean, weak, moderate)", calibration)}
-{item("Clinical utility", utility)}
-{item("Subgroup performance", subgroups)}
+{_items(model, metadata, stage, cost_ratio, evidence or {})}
 </table>
 <h2>Predictors offered to the learner</h2>
-<table><tr><th>Predictor</th><th>Column</th><th>Type</th><th>Unit</th><th>In the list</th></tr>{predictors}</table>
+<table><tr><th>Predictor</th><th>Column</th><th>Type</th><th>Unit</th><th>In the list</th></tr>{_predictors(model, metadata, stage)}</table>
 <h2>Columns proposed out of the list</h2>
 <p class="small">Identifiers, dates and times, possible leaks and columns with nothing to learn from, as the app proposed them
 from the data; "put back": the researcher used the column after all.</p>
-<table><tr><th>Column</th><th>Role</th><th>Evidence</th><th>Put back</th></tr>{left_out}</table>
+<table><tr><th>Column</th><th>Role</th><th>Evidence</th><th>Put back</th></tr>{_left_out(metadata)}</table>
 <h2>Performance at {stage} question{'' if stage == 1 else 's'}</h2>
-<table><tr><th>Measure</th><th>Value</th><th>95 % interval</th><th>On</th></tr>{performance}</table>
+<table><tr><th>Measure</th><th>Value</th><th>95 % interval</th><th>On</th></tr>{_performance(model, metadata, stage)}</table>
 <p class="small">AUC intervals by Hanley and McNeil (1982) from the numbers of patients with and without the
 outcome (the test part is stratified, so its class sizes follow the outcome rate); the internal
 cross-validation's interval is its mean ± 1.96 standard errors over the folds.</p>

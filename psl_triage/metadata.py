@@ -103,7 +103,7 @@ def _unparse(obj):
 
 
 @dataclass(frozen=True)
-class ColumnMeta:
+class ColumnRecord:
     """What a model file records about one column of the training table.
 
     Attributes
@@ -135,7 +135,7 @@ class ColumnMeta:
                 "one_value": _one_value, "training_range": _range}
 
     @classmethod
-    def from_dict(cls, raw) -> ColumnMeta:
+    def from_dict(cls, raw) -> ColumnRecord:
         return _parse(cls, raw, cls._PARSERS)
 
     def to_dict(self) -> dict:
@@ -149,7 +149,7 @@ class ColumnMeta:
 
 
 @dataclass(frozen=True)
-class DatasetMeta:
+class DatasetRecord:
     """What a model file records about the table the list was trained on (``"dataset"``)."""
 
     name: str | None = None
@@ -170,7 +170,7 @@ class DatasetMeta:
                 "negative_label": _text, "positive_class": _scalars, "notes": _texts}
 
     @classmethod
-    def from_dict(cls, raw) -> DatasetMeta:
+    def from_dict(cls, raw) -> DatasetRecord:
         return _parse(cls, raw, cls._PARSERS)
 
     def to_dict(self) -> dict:
@@ -180,7 +180,7 @@ class DatasetMeta:
 def _columns(value):
     # An entry that is not an object (the schema refuses it in a file) is left out.
     if isinstance(value, Mapping):
-        return {str(name): ColumnMeta.from_dict(info) for name, info in value.items() if isinstance(info, Mapping)}
+        return {str(name): ColumnRecord.from_dict(info) for name, info in value.items() if isinstance(info, Mapping)}
     return None
 
 
@@ -192,7 +192,7 @@ def _decision(value):
 
 _TOP = {
     "name": _text, "version": _whole, "created": _text, "source": _text,
-    "dataset": lambda value: DatasetMeta.from_dict(value) if isinstance(value, Mapping) else None,
+    "dataset": lambda value: DatasetRecord.from_dict(value) if isinstance(value, Mapping) else None,
     "columns": _columns, "decision": _decision, "cost_unit": _text,
     "training_options": _record, "performance": _record, "origin": _record,
     "column_roles": _record, "too_good_warning": _record, "follow_up": _record,
@@ -210,9 +210,9 @@ class ModelMetadata:
         Set by the store when the list is saved.
     source : str
         "trained" (Train page) or "recalibrated" (Validate page).
-    dataset : DatasetMeta
+    dataset : DatasetRecord
         The training table: name, rows, outcome and the classes' names.
-    columns : dict of str to ColumnMeta
+    columns : dict of str to ColumnRecord
         Every column the list could ask about, with its training range.
     saved_cost_ratio : float
         M the list was saved with (``"decision": {"cost_ratio": M}``); see :attr:`cost_ratio`.
@@ -230,7 +230,7 @@ class ModelMetadata:
     version: int | None = None
     created: str | None = None
     source: str | None = None
-    dataset: DatasetMeta | None = None
+    dataset: DatasetRecord | None = None
     columns: dict | None = None
     saved_cost_ratio: float | None = None
     cost_unit: str | None = None
@@ -281,6 +281,11 @@ class ModelMetadata:
         return out
 
     @property
+    def trained_on(self) -> DatasetRecord:
+        """:attr:`dataset`, or an empty DatasetRecord when the file does not describe its table."""
+        return self.dataset or DatasetRecord()
+
+    @property
     def cost_ratio(self) -> float:
         """M to use the list with: the saved one, else the paper's 10 (lists saved before they
         carried their M)."""
@@ -289,12 +294,12 @@ class ModelMetadata:
     @property
     def positive_label(self) -> str:
         """The positive class's name (the Data page's), else :data:`POSITIVE_FALLBACK`."""
-        return (self.dataset.positive_label if self.dataset else None) or POSITIVE_FALLBACK
+        return self.trained_on.positive_label or POSITIVE_FALLBACK
 
     @property
     def negative_label(self) -> str:
         """The negative class's name (the Data page's), else :data:`NEGATIVE_FALLBACK`."""
-        return (self.dataset.negative_label if self.dataset else None) or NEGATIVE_FALLBACK
+        return self.trained_on.negative_label or NEGATIVE_FALLBACK
 
     @property
     def class_names(self) -> tuple[str, str]:
@@ -304,7 +309,7 @@ class ModelMetadata:
     @property
     def default_name(self) -> str:
         """The name proposed when saving: the list's own, else its dataset's, else "PSL"."""
-        for name in (self.name, self.dataset.name if self.dataset else None):
+        for name in (self.name, self.trained_on.name):
             if name and name.strip():
                 return name.strip()
         return DEFAULT_NAME
@@ -318,9 +323,9 @@ class ModelMetadata:
         """Readable names per column, as the questions and :meth:`describe_stage` read them."""
         return {name: info.readable for name, info in (self.columns or {}).items()}
 
-    def column(self, name) -> ColumnMeta:
-        """What the file records about the column ``name`` (an empty ColumnMeta if nothing)."""
-        return (self.columns or {}).get(str(name)) or ColumnMeta()
+    def column(self, name) -> ColumnRecord:
+        """What the file records about the column ``name`` (an empty ColumnRecord if nothing)."""
+        return (self.columns or {}).get(str(name)) or ColumnRecord()
 
     def saved_as(self, stored) -> ModelMetadata:
         """This metadata with the store's name, version and time of ``stored`` (a StoredModel)."""

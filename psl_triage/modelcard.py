@@ -118,7 +118,7 @@ def training_rows_text(metadata):
     """
     metadata = ModelMetadata.coerce(metadata)
     options = metadata.training_options or {}
-    n_rows = metadata.dataset.n_rows if metadata.dataset else None
+    n_rows = metadata.trained_on.n_rows
     n_train, n_test = (whole_number(options.get(key)) for key in ("n_train", "n_test"))
     if n_train is not None and n_test:
         return f"{n_train} of its {n_train + n_test} patients ({n_test} held out to test the list)"
@@ -147,9 +147,9 @@ def list_identity(metadata):
         if metadata.is_saved else "not saved yet"
     )
     text = f"**{md(metadata.name) if metadata.name else 'An unnamed list'}** ({saved})"
-    if metadata.dataset and metadata.dataset.name:
+    if metadata.trained_on.name:
         rows = training_rows_text(metadata)
-        text += f", trained on {md(metadata.dataset.name)}" + (f", {rows}" if rows else "")
+        text += f", trained on {md(metadata.trained_on.name)}" + (f", {rows}" if rows else "")
     origin = metadata.origin or {}
     table = origin.get("table") if isinstance(origin.get("table"), dict) else {}
     if isinstance(table.get("name"), str) and table["name"]:

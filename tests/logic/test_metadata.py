@@ -9,7 +9,7 @@ from psl_core import PSLError
 from psl_core.cost_ratio import DEFAULT_COST_RATIO
 from psl_core.errors import ModelFileError
 from psl_triage import store
-from psl_triage.metadata import NEGATIVE_FALLBACK, POSITIVE_FALLBACK, ColumnMeta, ModelMetadata
+from psl_triage.metadata import NEGATIVE_FALLBACK, POSITIVE_FALLBACK, ColumnRecord, ModelMetadata
 from psl_triage.store import list_models, open_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 
@@ -54,8 +54,8 @@ def test_what_an_old_file_lacks_is_filled_by_one_rule_each():
     assert old.class_names == (POSITIVE_FALLBACK, NEGATIVE_FALLBACK)
     assert old.default_name == "old" and ModelMetadata().default_name == "PSL"
     assert ModelMetadata.from_dict({"dataset": {"name": " t.csv "}}).default_name == "t.csv"
-    assert old.column("age") == ColumnMeta(label="Age", unit="years")
-    assert old.column("absent") == ColumnMeta()
+    assert old.column("age") == ColumnRecord(label="Age", unit="years")
+    assert old.column("absent") == ColumnRecord()
     assert old.readable_columns() == {"age": {"label": "Age", "unit": "years", "category_labels": {}}}
     odd = ModelMetadata.from_dict(OLD_FILES[3])
     assert odd.dataset.n_rows is None and odd.dataset.extra == {"n_rows": "many", "notes": "one"}

@@ -66,20 +66,16 @@ from psl_triage.training import (
     TrainingOptions,
     default_model_name,
     download_file_name,
-    list_end_text,
     list_table,
-    no_gain_note,
     parse_score_set,
     performance_long,
     performance_table,
     read_model_upload,
     readable_columns,
-    score_set_label,
-    shrinkage_text,
-    small_gain_text,
     train_list,
 )
 from psl_triage.words import md
+from psl_triage.words.train import list_end_text, no_gain_note, score_set_label, shrinkage_text, small_gain_text
 from ui import csv_download, link, logger, shown_errors
 
 PAPER = " (paper default)"

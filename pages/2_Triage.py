@@ -77,8 +77,8 @@ from psl_triage.questions import (
 )
 from psl_triage.record import record_text, triage_record
 from psl_triage.trade_off import m_range_text
-from psl_triage.training import no_gain_note
 from psl_triage.words import label_md, md
+from psl_triage.words.train import no_gain_note
 from ui import cost_ratio_input, list_picker, timed
 
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)

@@ -19,19 +19,17 @@ from psl_triage.training import (
     TrainingOptions,
     default_model_name,
     download_file_name,
-    list_end_text,
     list_table,
     parse_score_set,
     performance_long,
     performance_table,
     read_model_upload,
     readable_columns,
-    score_set_label,
-    shrinkage_text,
     split_rows,
     total_label,
     train_list,
 )
+from psl_triage.words.train import list_end_text, score_set_label, shrinkage_text
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
@@ -353,7 +351,7 @@ def test_a_list_that_recommends_no_question_says_so_with_the_evidence(demo_prepa
     # base rate, and the note gives both held-out scores with their standard errors.
     from psl_core import ProbabilisticScoringList
     from psl_triage.questions import percent
-    from psl_triage.training import no_gain_note
+    from psl_triage.words.train import no_gain_note
 
     rng = np.random.default_rng(0)
     X, y = rng.standard_normal((150, 4)), (rng.random(150) < 0.4).astype(int)
@@ -397,7 +395,7 @@ def test_the_list_table_shows_question_costs_when_the_list_has_them(demo_prepare
 def test_a_list_that_barely_beats_the_base_rate_says_so(demo_prepared):
     """Issue 26, item 12: a weak signal in many rows gives a list whose held-out Brier score is
     a few per cent below the base rate's; the sentence says so with both scores."""
-    from psl_triage.training import small_gain_text
+    from psl_triage.words.train import small_gain_text
 
     rng = np.random.default_rng(0)
     n = 3000

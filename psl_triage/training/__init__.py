@@ -1,0 +1,47 @@
+"""Training a list from prepared data, as the Train page offers it, and reading the result.
+
+One module per job:
+
+- :mod:`~psl_triage.training.options`: the learner's options (:class:`TrainingOptions`), the
+  two named setups (:data:`SETUPS`) and the score set a user types (:func:`parse_score_set`).
+- :mod:`~psl_triage.training.fit`: :func:`train_list` splits the data into stratified train
+  and test rows (:func:`split_rows`), fits the list and describes it for the model file.
+- :mod:`~psl_triage.training.tables`: the list as the paper's Table 1 (:func:`list_table`)
+  and the stagewise measures on train and test rows (:func:`performance_long`,
+  :func:`performance_table`).
+- :mod:`~psl_triage.training.files`: the name a list is saved under, a download's file name,
+  an uploaded file read into a validated list (:func:`read_model_upload`).
+
+The Train page's sentences about a list are in :mod:`psl_triage.words.train`, its figure in
+:mod:`psl_triage.plots`, its state machine in :mod:`psl_triage.training_session`.
+Nothing here imports Streamlit.
+"""
+
+from psl_triage.training.files import default_model_name, download_file_name, read_model_upload
+from psl_triage.training.fit import split_rows, train_list
+from psl_triage.training.options import (
+    DEFAULT_SETUP,
+    MAX_ABS_SCORE,
+    RECOMMEND_FOLDS,
+    SCORE_SET_PRESETS,
+    SETUPS,
+    TrainingOptions,
+    parse_score_set,
+)
+from psl_triage.training.tables import (
+    DEFAULT_CONFIDENCE,
+    MEASURES,
+    list_table,
+    performance_long,
+    performance_table,
+    readable_columns,
+    stage_condition,
+    total_label,
+)
+
+__all__ = [
+    "DEFAULT_CONFIDENCE", "DEFAULT_SETUP", "MAX_ABS_SCORE", "MEASURES", "RECOMMEND_FOLDS", "SCORE_SET_PRESETS",
+    "SETUPS", "TrainingOptions", "default_model_name", "download_file_name", "list_table", "parse_score_set",
+    "performance_long", "performance_table", "read_model_upload", "readable_columns", "split_rows",
+    "stage_condition", "total_label", "train_list",
+]

@@ -1,0 +1,143 @@
+"""Fitting a list from prepared data, as the Train page does it: a stratified train/test
+split, the fit, and the metadata that describes the list for its model file.
+
+Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from sklearn.model_selection import train_test_split
+from sklearn.utils import _safe_indexing
+
+from psl_core.errors import DataError
+from psl_core.survival import survival_outcome
+from psl_triage.costs import UNIT_KEY
+from psl_triage.data import MIN_ROWS_PER_CLASS
+from psl_triage.follow_up import COMPETING_EVENTS_NOTE, survival_part
+from psl_triage.modelcard import model_metadata
+from psl_triage.too_good import METADATA_KEY as TOO_GOOD_KEY
+from psl_triage.too_good import too_good_to_be_true
+
+
+def split_rows(X, y, test_fraction, seed):
+    """Stratified train/test split; with ``test_fraction == 0`` every row trains.
+
+    Returns
+    -------
+    X_train, X_test, y_train, y_test
+        ``X_test`` and ``y_test`` are None without a test set.
+
+    Raises
+    ------
+    DataError
+        The fraction leaves a class without rows in the train or the test part.
+    """
+    if test_fraction == 0:
+        return X, None, y, None
+    n_rows, n_classes = len(y), len(np.unique(y))
+    n_test = math.ceil(test_fraction * n_rows)
+    if n_test < n_classes or n_rows - n_test < n_classes:
+        raise DataError(
+            f"A test fraction of {test_fraction:.2f} of {n_rows} rows leaves "
+            f"{n_test} test and {n_rows - n_test} training rows, too few to hold both outcome "
+            "classes. Choose a fraction nearer 1/3, or 0 for no test set."
+        )
+    try:
+        parts = train_test_split(X, y, test_size=test_fraction, stratify=y, random_state=seed)
+    except ValueError as exc:
+        raise DataError(
+            f"The rows cannot be split into stratified train and test parts with a test fraction "
+            f"of {test_fraction:.2f}: {exc}. Choose a fraction nearer 1/3, or 0 for no test set."
+        ) from None
+    classes, counts = np.unique(np.asarray(parts[2]), return_counts=True)
+    rarest = int(counts.min()) if len(classes) == n_classes else 0
+    if rarest < MIN_ROWS_PER_CLASS:
+        raise DataError(
+            f"A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {len(parts[2])} training rows, "
+            f"{rarest} of them in the rarer outcome class: too few to learn from (at least "
+            f"{MIN_ROWS_PER_CLASS} of each class are needed). Choose a smaller test fraction (the "
+            "paper holds out 1/3), or 0 to train on every row."
+        )
+    return parts
+
+
+def train_list(prepared, data_name, options, progress=None, column_roles=None):
+    """Split prepared data, fit a list on the training rows and describe it.
+
+    Parameters
+    ----------
+    prepared : psl_triage.data.PreparedData
+    data_name : str
+    options : TrainingOptions
+    progress : callable or None
+        ``progress(stage, n_stages)`` after each learned stage.
+    column_roles : dict or None
+        :func:`psl_triage.roles.roles_record`: the columns proposed out of the list, why, and
+        whether the user put them back; saved as ``"column_roles"``.
+
+    Returns
+    -------
+    model : fitted ProbabilisticScoringList
+    metadata : dict
+        :func:`psl_triage.modelcard.model_metadata` with train (and test) measures,
+        ``"decision"`` (the options' M), ``"training_options"`` (the options and the
+        numbers of train and test rows), ``"source": "trained"``, ``"column_roles"`` when given,
+        and :data:`psl_triage.too_good.METADATA_KEY` when the list is too good to be true.
+    """
+    if prepared.follow_up is not None:
+        return _train_horizon_list(prepared, data_name, options, progress, column_roles)
+    X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, options.test_fraction, options.seed)
+    model = options.estimator().fit(X_train, y_train, progress=progress)
+    return _described(model, prepared, data_name, options, column_roles,
+                      (model, X_train, y_train), None if X_test is None else (model, X_test, y_test))
+
+
+def _train_horizon_list(prepared, data_name, options, progress, column_roles):
+    """:func:`train_list` for a time-to-event list: split stratified by the event, fit on
+    (event, time) with the horizon, measure at the horizon with censoring weights."""
+    rows = np.arange(len(prepared.y))
+    train, test = (rows, None) if options.test_fraction == 0 else split_rows(
+        rows, prepared.y, options.test_fraction, options.seed)[:2]
+    horizon = prepared.follow_up.horizon
+    time, event = prepared.time, prepared.y
+    model = options.estimator().set_params(horizon=horizon).fit(
+        _safe_indexing(prepared.X, train), survival_outcome(time[train], event[train]), progress=progress,
+    )
+    parts = []
+    for part in (train, test):
+        if part is None:
+            parts.append(None)
+            continue
+        kept, outcome, weight = survival_part(time[part], event[part], horizon, time[train], event[train])
+        parts.append((model, _safe_indexing(prepared.X, part[kept]), outcome, weight))
+    extra = {"follow_up": prepared.follow_up.record(), "competing_events": COMPETING_EVENTS_NOTE}
+    return _described(model, prepared, data_name, options, column_roles, parts[0], parts[1],
+                      n_rows=(len(train), 0 if test is None else len(test)), extra=extra)
+
+
+def _described(model, prepared, data_name, options, column_roles, train, test, n_rows=None, extra=None):
+    """The fitted list and its metadata (see :func:`train_list`)."""
+    n_train, n_test = n_rows or (len(train[2]), 0 if test is None else len(test[2]))
+    training_options = dict(options.to_dict(), n_train=n_train, n_test=n_test)
+    metadata = model_metadata(
+        prepared,
+        data_name,
+        train=train,
+        test=test,
+        cost_ratio=options.cost_ratio,
+        extra={
+            "training_options": training_options, "source": "trained",
+            **({"column_roles": column_roles} if column_roles is not None else {}),
+            **({UNIT_KEY: options.cost_unit} if options.question_costs else {}),
+            **(extra or {}),
+        },
+    )
+    warning = too_good_to_be_true(metadata, model.features_)
+    if warning is not None:
+        metadata[TOO_GOOD_KEY] = warning.record()
+    return model, metadata
+
+

@@ -1,7 +1,7 @@
 """The Train page's words: option labels and help, the sentences about a trained list (its
 length, its shrinkage, a small or no gain over the base rate), where a list comes from, and
 the outcome of a load or a save. Names that come from a file are escaped here, once, with
-:func:`~psl_triage.text.md`.
+:func:`~psl_triage.words.md`.
 
 Nothing here imports Streamlit.
 """

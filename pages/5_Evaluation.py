@@ -65,6 +65,7 @@ from psl_triage.follow_up import horizon_comparison, horizon_page_note
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import stagewise_figure, three_way_figure
 from psl_triage.questions import one_in
+from psl_triage.runs import one_run_at_a_time
 from psl_triage.trade_off import m_range_text
 from psl_triage.words import md
 from ui import class_names, cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
@@ -96,11 +97,12 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
         return clone(model).set_params(recommend_folds=None)
 
     start = time.perf_counter()
-    result = monte_carlo_cv(
-        prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,
-        cost_ratio=cost_ratio, confidence=confidence, progress=progress,
-        bedside_stages=model.recommended_stages_, change_value=bedside_change_value(model),
-    )
+    with one_run_at_a_time():  # joblib's worker pool is the process's: one evaluation at a time
+        result = monte_carlo_cv(
+            prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,
+            cost_ratio=cost_ratio, confidence=confidence, progress=progress,
+            bedside_stages=model.recommended_stages_, change_value=bedside_change_value(model),
+        )
     bar.progress(1.0, text=f"Done: {n_splits} splits in {time.perf_counter() - start:.1f} s")
     ss.evaluation_result = {"model": model, "prepared": prepared, "result": result}
 

@@ -23,6 +23,7 @@ from psl_core.validation import stage_totals
 from psl_triage.evidence import (
     NUMERIC_BANDS,
     decision_curve_sentence,
+    development_adequacy,
     group_labels,
     hierarchy_table,
     site_bedside_point,
@@ -39,7 +40,7 @@ from psl_triage.plots import (
     total_points_table,
 )
 from psl_triage.words import md
-from ui import csv_download
+from ui import csv_download, shown_errors
 
 FIGURE_CONFIG = {"toImageButtonOptions": {"format": "svg", "scale": 1}}
 """The plotly camera button saves an SVG (vector: for papers); PNG with the browser's own save."""
@@ -236,3 +237,27 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     st.subheader("Subgroups")
     subgroup_section(prefix, frame.columns, lambda: Patients(frame.loc[table.X.index[rows]], report.y, report.p,
                                                              sources, report.stage, where), cost_ratio, owner=model)
+
+
+def sample_size_section(prefix: str, prepared, max_feature_uses: int) -> None:
+    """Riley's sample size criteria for developing a list on ``prepared`` (psl_triage.evidence),
+    with an anticipated C-statistic the user may give (widget keys ``<prefix>_*``)."""
+    with shown_errors("checking the sample size"):
+        size, table, sentences = development_adequacy(prepared, int(max_feature_uses), st.session_state.get(
+            f"{prefix}_anticipated_c"))
+        *details, verdict = sentences
+        if size.minimum <= len(prepared.y):
+            st.caption(verdict)
+        else:
+            st.warning(verdict, icon=":material/warning:")
+        with st.expander("Is the table large enough? Riley's sample size criteria"):
+            for sentence in details:
+                st.markdown(sentence)
+            st.dataframe(table, hide_index=True, key=f"{prefix}_sample_size")
+            st.number_input(
+                "Anticipated C-statistic (AUC) of the list, if known from earlier work", 0.51, 0.99, None,
+                step=0.01, key=f"{prefix}_anticipated_c", placeholder="unknown: conservative R²",
+                help="Riley et al. 2021 turn an anticipated C-statistic into the R² the criteria need; "
+                     "without it the criteria assume a Nagelkerke R² of 0.15.",
+            )
+            csv_download(table, "sample-size", f"{prefix}_download_sample_size")

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from psl_core.cost_ratio import COST_RATIO_LABEL, decision_text, saved_cost_ratio
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.questions import percent
+from psl_triage.trade_off import m_range_text
+from psl_triage.words.escape import md
 
 
 def score_set_label(score_set):
@@ -152,3 +155,295 @@ def no_gain_note(model, positive_label):
     )
 
 
+
+
+# --- the page ---------------------------------------------------------------------------------
+TITLE = "Train a scoring list"
+INTRO = (
+    "The learner picks the features one at a time: at each stage the feature, threshold and "
+    "points that make the risk estimates best. The result is a list a clinician works through "
+    "from the top, with the risk of every total at every stage."
+)
+NO_DATA = "No data loaded yet. Load a table (or the demo) and choose the outcome first."
+GO_TO_DATA = ("Go to the data page", "Open the start page (**Data**) in the sidebar.")
+NO_LIST = "No list yet: train one above, or load a saved model file below."
+NO_PERFORMANCE = "This model file records no performance measures."
+PERFORMANCE = (
+    "Expected entropy (lower: more certain estimates), Brier score (lower: better "
+    "probabilities) and AUC (higher: better ranking of patients) after each stage, on "
+    "the training rows and, if some were held out, the test rows."
+)
+PAPER = " (paper default)"
+RECOMMENDED = " (recommended)"
+
+
+def not_ready(reason):
+    """Why the data cannot be trained on yet (the data page's reason, escaped)."""
+    return f"The data is not ready for training yet: {md(reason)}"
+
+
+def data_summary(data_name, prepared):
+    """The training data in one sentence: name, rows, features and the two outcome classes."""
+    return (
+        f"**{md(data_name)}**: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
+        f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
+        f"{prepared.n_negative} with {md(prepared.negative_label)}."
+    )
+
+
+def stage_progress(stage, n_stages):
+    return f"Stage {stage} of {n_stages}"
+
+
+def done(n_questions, seconds):
+    """The progress bar's last text: "Done: 1 stage in 0.4 s", "Done: 3 stages in 1.2 s"."""
+    return f"Done: {n_questions} stage{'' if n_questions == 1 else 's'} in {seconds:.1f} s"
+
+
+def trained_origin(data_name, metadata, options):
+    """Where a just-trained list comes from: data, rows and setup (plain text)."""
+    counts = metadata["training_options"]
+    test_part = f", measured on {counts['n_test']} test rows" if counts["n_test"] else ", no test rows"
+    setup = {"paper": "the paper's setup.", "recommended": "the recommended setup."}.get(
+        options.setup(), "a custom mix of the paper's and the recommended options.")
+    return (f"Trained on {data_name} ({counts['n_train']} training rows{test_part}) "
+            f"with the score set {score_set_label(options.score_set)} and {setup}")
+
+
+def loaded_origin(filename):
+    return f"Loaded from the file {filename}."
+
+
+def opened_origin(label):
+    return f"Opened from the model store: {label}."
+
+
+def loaded(filename, n_stages):
+    return (f"Loaded {filename}: a list of {n_stages} stages. "
+            "It is now the current list, shown above and used by the next pages.")
+
+
+def load_failed(filename):
+    return (f"{filename} could not be loaded: something unexpected went wrong "
+            "(the details are in the server log).")
+
+
+def saved(stored):
+    """What a save says: the file, its version and the folder."""
+    return f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}."
+
+
+def store_note(folder):
+    return f"Saved lists go to {md(folder)}; a name saved again becomes its next version."
+
+
+def too_good_evidence(reasons):
+    """Why a question "retrain without" took out is a leak (the data page shows it)."""
+    return f"The list was too good to be true with it. {reasons}"
+
+
+def too_good(warning):
+    """The too-good-to-be-true error above the list (Markdown, names escaped)."""
+    names = ", ".join(f"**{md(name)}**" for name in warning.questions)
+    return (
+        f"**Too good to be true.** {' '.join(md(reason) for reason in warning.reasons)} "
+        f"Suspect {names}: a value that defines the outcome, a second outcome, something "
+        "recorded after it or an identifier sorted by it. Do not use this list at the bedside "
+        "until you know it is measured before the outcome."
+    )
+
+
+def retrain_without(questions):
+    return f"Retrain without {', '.join(md(name) for name in questions)}"
+
+
+def list_reading(model, metadata):
+    """The Markdown paragraphs above a list's table, in order, each with a bold lead-in: its
+    length and shrinkage when there is something to say, the M it was saved with and over
+    which M it decides anything."""
+    paragraphs = []
+    length = " ".join(part for part in (list_end_text(model), small_gain_text(model)) if part)
+    if length:
+        paragraphs.append(f"**Length.** {length}")
+    shrunk = shrinkage_text(model)
+    if shrunk:
+        paragraphs.append(f"**Probabilities.** {shrunk}")
+    paragraphs.append(f"**Decision trade-off.** {decision_text(metadata)}")
+    where_m, _ = m_range_text(model, saved_cost_ratio(metadata), *class_labels(metadata))
+    paragraphs.append(f"**Where M matters.** {where_m}")
+    return paragraphs
+
+
+def table_explained(outcome, intervals):
+    """How to read the list's table (``outcome`` escaped by the caller)."""
+    return (
+        f"Each row adds one feature. Its points count when the condition holds; the columns "
+        f"are the possible totals so far, and each cell is the probability of **{outcome}** "
+        "for a patient with that total at that stage (empty: total not reachable)."
+        + (" In brackets: the simultaneous confidence interval of the stage, wider where "
+           "few training rows had that total." if intervals else "")
+    )
+
+
+def show_intervals(confidence):
+    return f"Show intervals ({confidence:.0%} confidence)"
+
+
+# --- the options: labels and help ----------------------------------------------------------------
+SETUP_HELP = (
+    "Fills the options below; any of them can still be changed. The paper's setup is "
+    "the published method. The recommended one (sigmoid calibration, cross-validated choice "
+    "of features, 2 pseudo-counts, up to two thresholds per numeric feature, at least 10 "
+    "training rows per answer, Šidák intervals, probabilities pulled toward the base rate by the "
+    "factor internal cross-validation finds) gave lower test Brier scores on four "
+    "clinical datasets (bench/quality.py) and takes a little longer to train."
+)
+SETUP_LABELS = {
+    "recommended": "Recommended: the setup with the best measured probabilities",
+    "paper": "The paper's setup (Hanselle et al.)",
+}
+CUSTOM_SCORES_HELP = "Whole numbers other than 0, separated by commas; ±2 stands for -2 and 2."
+COST_RATIO_CAPTION = (
+    "Saved with the list as the trade-off Triage, Intervals and Evaluation start with: "
+    "the list decides positive above a risk of 1/(1+M). Choose it from what a missed case "
+    "and a false alarm cost where the list is used (10 is only the paper's example); "
+    "after training the page says over which M the list decides anything. The list "
+    "itself is the same for every M."
+)
+
+
+def score_set_labels(presets):
+    """The score-set radio's options: the presets by their sets, and a custom one."""
+    return {
+        "paper": f"Paper: {score_set_label(presets['paper'])}{PAPER}",
+        "positive": f"Positive only: {score_set_label(presets['positive'])}",
+        "custom": "Custom (type it below)",
+    }
+
+
+OPTION_LABELS = {
+    "setup": "Setup",
+    "score_preset": "Score set: the points a feature may get",
+    "calibration": "Calibration of the probabilities",
+    "binarization": "Thresholds of numeric features are chosen",
+    "threshold_search": "Threshold search",
+    "loss": "Each stage's feature is the one with",
+    "prior_strength": "Pseudo-counts per total",
+    "max_feature_uses": "Thresholds per numeric feature",
+    "min_support": "Training rows each answer must hold",
+    "interval_correction": "Confidence intervals",
+    "shrinkage": "Pull the probabilities toward the base rate",
+    "group_categories": "Ask a categorical feature as one grouping of its categories",
+    "max_stages": "Maximum number of stages",
+    "test_fraction": "Test fraction: share of rows held out to measure the list",
+    "seed": "Random seed of the train/test split",
+    "custom_scores": "Custom score set (used when Custom is chosen)",
+    "cost_ratio": COST_RATIO_LABEL,
+}
+"""Each option's widget label."""
+
+CHOICE_LABELS = {
+    "calibration": {"isotonic": f"Isotonic{PAPER}", "beta": "Beta", "sigmoid": f"Sigmoid (logistic){RECOMMENDED}"},
+    "binarization": {"in-search": f"During the search{PAPER}", "preprocess": "Beforehand, once per feature"},
+    "threshold_search": {"bisect": f"Bisection{PAPER}", "brute": "Every mid-point (brute force)"},
+    "loss": {
+        "entropy": f"Most certain estimates on the training rows (expected entropy){PAPER}",
+        "cv_brier": f"Best estimates on held-out rows (cross-validated Brier score){RECOMMENDED}",
+        "nested_cv_brier": "Thresholds validated too (nested cross-validation; slower, can help on small data)",
+    },
+    "interval_correction": {"bonferroni": f"Bonferroni{PAPER}", "sidak": f"Šidák (never wider){RECOMMENDED}"},
+    "shrinkage": {"cv": f"By the factor internal cross-validation finds{RECOMMENDED}", None: f"No{PAPER}"},
+}
+"""The words of each offered choice of a radio option (value -> label), in the page's order."""
+
+MAX_STAGES_PLACEHOLDER = "all features" + PAPER
+
+
+def option_help(setups):
+    """Each option's help text; ``setups`` gives the paper's and the recommended values."""
+
+    def both(key):
+        return f"{setups['paper'][key]:g}{PAPER}", f"{setups['recommended'][key]:g}{RECOMMENDED}"
+
+    return {
+        "loss": "Expected entropy is the paper's criterion, measured on the rows it learns "
+        "from. The cross-validated Brier score judges each candidate on held-out folds. "
+        "The nested variant also chooses a numeric feature's threshold inside each fold "
+        "before scoring the held-out fold, so the threshold's choice is validated too: "
+        "measured to help on small data (heart disease, 198 training rows; breast cancer "
+        "Coimbra, 77) and to hurt on larger data (Pima, ILPD); 4–6 times slower to train.",
+        "prior_strength": "{}; {}. Pulls the probability of a total seen in few training rows toward the "
+        "overall rate, so that rare totals do not get extreme probabilities.".format(*both("prior_strength")),
+        "max_feature_uses": "{}: every feature once; {}: a later stage may ask about the same measurement "
+        "with another threshold (its value is entered once).".format(*both("max_feature_uses")),
+        "min_support": "{}: any threshold; {}: a threshold is only used where "
+        "at least this many training rows fall on each side of it (and between it and the "
+        "feature's other threshold), and a yes/no feature only when at least this many rows "
+        "answer yes and as many no. Keeps the list from singling out a few extreme cases by "
+        "chance. With fewer than twice this many rows no threshold qualifies.".format(*both("min_support")),
+        "interval_correction": "How a stage's simultaneous intervals share the confidence level among its "
+        "totals. Šidák gives the same guarantee with intervals that are never wider.",
+        "shrinkage": "A list learned from few patients tends to promise more than it keeps: its "
+        "probabilities are too far from the base rate on new patients. The internal "
+        "cross-validation measures by how much (the calibration slope of its held-out "
+        "estimates) and the list's probabilities are pulled back by that slope less its "
+        "standard error; with many rows the factor is near 1 and changes little. Measured on small tables "
+        "(bench/small_data.py): fewer lists worse than the base rate on new patients, and "
+        "lower test Brier scores on three of four tables.",
+        "group_categories": "Besides one question per category, the search may ask \"Chest pain = typical "
+        "or atypical\": the categories in order of their rate of the outcome (or their own "
+        "order), cut like a number, so a feature of six categories can be one question. "
+        f"Off{PAPER}; on{RECOMMENDED}.",
+        "max_stages": "Leave empty to use every feature.",
+        "test_fraction": "1/3" + PAPER + ". 0 trains on every row and measures on the training rows only.",
+    }
+
+
+# --- what clinicians know, what questions cost ------------------------------------------------------
+KNOWLEDGE = "What you know already (optional): directions, questions asked first or never"
+KNOWLEDGE_TEXT = (
+    "A feature whose risk only rises with its value (age, a lab) can be held to it: the list "
+    "then never gives a higher value fewer points, at any question. A feature can be asked "
+    "first (the presenting complaint; several in the table's order) or never (not available "
+    "at triage). Nothing is set by default."
+)
+COSTS = "Question costs (optional): time, money or harm of asking each feature"
+COSTS_TEXT = (
+    "Give what asking each feature costs at the bedside, in one unit (0: free, e.g. history "
+    "and examination). Features measured with one test (a blood draw, an exercise test) get "
+    "the test's name: the test is paid once, by the first of them asked. The costs are saved "
+    "with the list: Triage shows them and stops before "
+    "a question that costs more than a changed outcome is worth. The search can also prefer "
+    "cheaper questions."
+)
+COST_UNIT = "Unit of the costs"
+COST_UNIT_PLACEHOLDER = "e.g. minutes, EUR, points"
+COST_WEIGHT = "Prefer cheaper questions in the search"
+COST_WEIGHT_HELP = (
+    "0 leaves the list as without costs. A weight w lets the most expensive question "
+    "come first only if it improves the criterion by w times the base rate's criterion more "
+    "than a free one. Measured on the demo with illustrative costs (bench/costs.py, 20 "
+    "splits): 0.05 lowered the mean cost asked at the bedside by about a quarter for "
+    "+0.012 held-out Brier score; 0.1 by about 60 % for +0.016."
+)
+
+
+def cost_weight_label(weight):
+    return "no (0)" if weight == 0 else f"{weight:g}"
+
+
+def _dataset(metadata):
+    dataset = (metadata or {}).get("dataset")
+    return dataset if isinstance(dataset, dict) else {}
+
+
+def class_labels(metadata):
+    """The list's positive and negative class names from its metadata ("positive", "negative"
+    when it has none)."""
+    dataset = _dataset(metadata)
+    return dataset.get("positive_label") or "positive", dataset.get("negative_label") or "negative"
+
+
+def positive_outcome(metadata):
+    """What the list's probabilities are of: its positive class, or "the positive outcome"."""
+    return _dataset(metadata).get("positive_label") or "the positive outcome"

@@ -1,0 +1,149 @@
+"""The Train page's state machine without Streamlit: options, the run, load, save, too good."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from psl_core.errors import PSLError
+from psl_triage import state_keys
+from psl_triage.data import infer_column_types, prepare_training_data
+from psl_triage.demo import load_demo
+from psl_triage.roles import Role
+from psl_triage.runs import one_run_at_a_time
+from psl_triage.training import SETUPS, TrainingOptions, train_list
+from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
+from psl_triage.training_session import OPTION_NAMES, TrainingSession
+from psl_triage.words import train as words
+
+DEMO_NAME = "Heart disease (UCI, Cleveland)"
+
+
+def widget_choices(**changes):
+    """The widgets' values as the page starts them, with ``changes``."""
+    choices = {name: start_value(name) for name in OPTION_NAMES if name not in ("cost_ratio", "cost_weight")}
+    choices.update(cost_ratio=10.0, cost_weight=0.0, score_preset="paper", custom_scores="-2, -1, 1, 2", cost_unit="")
+    return {**choices, **changes}
+
+
+@pytest.fixture
+def session(demo_prepared):
+    return TrainingSession({"prepared": demo_prepared, "data_name": DEMO_NAME, "prepare_error": None})
+
+
+def test_without_a_list_the_session_says_none_and_an_empty_metadata():
+    session = TrainingSession({})
+    assert session.model is None and session.metadata == {} and session.origin == ""
+    assert session.prepared is None and session.data_name == "the data"
+    assert session.too_good() is None and not session.take_retrain()
+
+
+def test_the_widgets_start_values_are_the_recommended_setup_and_make_it(session):
+    options = session.options(session.prepared, widget_choices())
+    assert options.setup() == "recommended"
+    assert options == TrainingOptions(**SETUPS["recommended"])
+
+
+def test_a_bad_custom_score_set_is_refused_naming_it(session):
+    with pytest.raises(PSLError, match="'two', which is not a whole number"):
+        session.options(session.prepared, widget_choices(score_preset="custom", custom_scores="1, two"))
+
+
+def test_knowledge_and_cost_edits_are_kept_by_column_and_reach_the_options(session):
+    names = list(session.prepared.columns)
+    session.keep_knowledge({"0": {"Points with a higher value": "never fewer"}}, names)
+    session.keep_costs({"1": {"Cost": 5.0, "Measured with": "blood test"}}, names)
+    assert session.knowledge() == ({names[0]: "increasing"}, {})
+    assert session.costs() == ({names[1]: 5.0}, {names[1]: "blood test"})
+    options = session.options(session.prepared, widget_choices(cost_unit="minutes"))
+    assert options.monotone == {names[0]: "increasing"}
+    assert options.question_costs == {names[1]: 5.0} and options.cost_unit == "minutes"
+
+
+def test_train_makes_the_list_current_says_where_it_comes_from_and_keeps_the_keys(session):
+    seen = []
+    options = session.options(session.prepared, widget_choices(max_stages=2, **SETUPS["paper"]))
+    seconds = session.train(options, progress=lambda stage, n: seen.append((stage, n)))
+    assert seconds >= 0 and seen and seen[-1][0] == seen[-1][1]
+    assert session.model.n_stages_ == 3 and session.metadata["source"] == "trained"
+    assert session.state["trained_model"] is session.model  # the later pages' contract
+    assert session.origin.startswith(f"Trained on {DEMO_NAME} (198 training rows, measured on 99 test rows)")
+    assert session.origin.endswith("the paper's setup.")
+    assert session.default_name() == DEMO_NAME
+
+
+def test_a_save_records_name_and_version_and_the_next_save_is_the_next_version(session, tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    session.train(TrainingOptions(max_stages=1))
+    session.save("Chest pain")
+    assert session.metadata["name"] == "Chest pain" and session.metadata["version"] == 1
+    assert "chest-pain-v1.json (version 1)" in session.saved_message
+    session.save("Chest pain")
+    assert session.metadata["version"] == 2
+    session.open_stored(tmp_path / "chest-pain-v1.json", "Chest pain (v1)")
+    assert session.origin == "Opened from the model store: Chest pain (v1)." and session.saved_message is None
+
+
+def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(session):
+    session.train(TrainingOptions(max_stages=1))
+    current, text = session.model, session.model.to_json(dict(session.metadata, name="One question"))
+    assert not session.load_upload(b'{"format": "psl", "st', "broken.json")
+    assert session.model is current and session.load_message["kind"] == "error"
+    assert "broken.json" in session.load_message["text"]
+    assert session.load_upload(text.encode(), "one.json")
+    assert session.model is not current and session.metadata["name"] == "One question"
+    assert session.load_message == {"kind": "info", "text": words.loaded("one.json", 1)}
+    assert session.origin == "Loaded from the file one.json."
+    session.forget_load_message()
+    assert session.load_message is None
+
+
+def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
+    df, meta = load_demo()
+    df = df.assign(echo_result=np.where(df[meta.outcome] == meta.positive_class, 0.9, 0.1))
+    types = infer_column_types(df, meta.columns)
+    prepared = prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
+    state = {
+        "prepared": prepared, "data_name": "echo", "raw_df": df, "column_types": types, "outcome": meta.outcome,
+        "positive_class": meta.positive_class, "missing_handling": "drop", "dataset_meta": meta,
+    }
+    session = TrainingSession(state)
+    session.train(TrainingOptions(max_stages=2))
+    warning = session.too_good()
+    assert warning is not None and warning.questions == ("echo_result",) and session.can_retrain_without(warning)
+    session.retrain_without(warning.questions, " ".join(warning.reasons))
+    assert state["column_types"]["echo_result"] == "ignore" and "echo_result" not in state["prepared"].X
+    assert state["column_roles"]["echo_result"] == Role("leak", words.too_good_evidence(" ".join(warning.reasons)))
+    assert session.take_retrain() and not session.take_retrain()  # asked once
+    session.train(TrainingOptions(max_stages=2))
+    assert session.too_good() is None and "echo_result" not in session.model.features_
+
+
+def test_runs_are_one_at_a_time_and_the_lock_is_reentrant():
+    with one_run_at_a_time(), one_run_at_a_time():
+        pass
+
+
+def test_the_page_choices_start_within_their_ranges_and_offer_what_the_words_name():
+    for name, spec in NUMBER_CHOICES.items():
+        value = start_value(name)
+        assert value is None or spec["min_value"] <= value <= spec.get("max_value", value), name
+    for name, values in RADIO_CHOICES.items():
+        assert start_value(name) in values and set(words.CHOICE_LABELS[name]) == set(values), name
+
+
+def test_the_training_keys_are_declared_once():
+    declared = state_keys.describe()
+    for key in ("trained_model", "trained_metadata", "train_origin", "train_cost_values", "train_directions"):
+        assert declared[key]
+
+
+def test_a_stored_list_trained_elsewhere_opens(session, demo_prepared, tmp_path):
+    from psl_triage.store import save_model
+
+    model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(max_stages=1))
+    stored = save_model(model, "Elsewhere", metadata, tmp_path)
+    session.open_stored(stored.path, stored.label)
+    assert json.loads(session.model.to_json())["format"] and session.metadata["name"] == "Elsewhere"

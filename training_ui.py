@@ -1,0 +1,100 @@
+"""The Train page's options (Streamlit layout only): the setup, the tables of what clinicians
+know and what questions cost, and the form of the learner's options. The choices come from
+:mod:`psl_triage.training.choices`, the words from :mod:`psl_triage.words.train`, the state
+from :class:`psl_triage.training_session.TrainingSession`. Every widget's key is
+``"w_train_<option>"``; its value is kept across page switches.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from psl_triage import training
+from psl_triage.costs import COLUMN, COST, COST_WEIGHTS, GROUP, MAX_UNIT_CHARS, cost_rows
+from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_rows
+from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
+from psl_triage.training_session import TrainingSession
+from psl_triage.words import train as words
+
+FORM_LAYOUT = (  # the form's three columns, top to bottom
+    ("score_preset", "custom_scores", "cost_ratio"),
+    ("calibration", "binarization", "threshold_search", "loss"),
+    ("prior_strength", "max_feature_uses", "min_support", "interval_correction", "shrinkage", "group_categories",
+     "max_stages", "test_fraction", "seed"),
+)
+HELP = words.option_help(training.SETUPS)
+ss = st.session_state
+
+
+def radio(name: str, labels: dict | None = None, start=None, **kwargs) -> None:
+    """A radio of an option's choices, kept across page switches, starting at its start value
+    (``start`` for a radio that is not an option's: the first choice when None)."""
+    labels = labels or {value: words.CHOICE_LABELS[name][value] for value in RADIO_CHOICES[name]}
+    start = start_value(name) if name in RADIO_CHOICES else start
+    st.radio(words.OPTION_LABELS[name], list(labels), index=0 if start is None else list(labels).index(start),
+             format_func=labels.get, key=f"w_train_{name}", persist_state="session",
+             help=kwargs.pop("help", HELP.get(name)), **kwargs)
+
+
+def option_widget(name: str) -> None:
+    """The widget of one option in the form (its value is ``ss["w_train_" + name]``)."""
+    label, common = words.OPTION_LABELS[name], {"key": f"w_train_{name}", "persist_state": "session"}
+    if name in RADIO_CHOICES:
+        radio(name)
+    elif name == "score_preset":
+        radio(name, words.score_set_labels(training.SCORE_SET_PRESETS))
+    elif name == "custom_scores":
+        st.text_input(label, value="-2, -1, 1, 2", help=words.CUSTOM_SCORES_HELP, **common)
+    elif name == "group_categories":
+        st.checkbox(label, value=bool(start_value(name)), help=HELP[name], **common)
+    else:
+        st.number_input(label, value=start_value(name), help=HELP.get(name), **common, **NUMBER_CHOICES[name],
+                        placeholder=words.MAX_STAGES_PLACEHOLDER if name == "max_stages" else None)
+    if name == "cost_ratio":
+        st.caption(words.COST_RATIO_CAPTION)
+
+
+def apply_setup() -> None:
+    """on_change of the setup choice: fill the option widgets with that setup's choices."""
+    for key, value in training.SETUPS[ss.w_train_setup].items():
+        ss[f"w_train_{key}"] = value
+
+
+def keep_edits(key: str, keep, names: list) -> None:
+    """on_change of a table of one row per feature column: the session keeps the edits."""
+    keep(ss[key]["edited_rows"], names)
+
+
+def edited_table(rows, key: str, keep, config: dict) -> None:
+    """A table of one row per feature column (its index) whose edits ``keep`` keeps."""
+    st.data_editor(rows, hide_index=True, num_rows="fixed", disabled=[COLUMN], key=key, column_config=config,
+                   on_change=keep_edits, args=(key, keep, list(rows.index)))
+
+
+def options_section(session: TrainingSession) -> bool:
+    """The options' widgets, the two tables and the form; whether Train was pressed."""
+    prepared = session.prepared
+    radio("setup", words.SETUP_LABELS, start=training.DEFAULT_SETUP, on_change=apply_setup, help=words.SETUP_HELP)
+    with st.expander(words.KNOWLEDGE):
+        st.markdown(words.KNOWLEDGE_TEXT)
+        edited_table(knowledge_rows(prepared.columns, *session.knowledge()), "w_train_knowledge_editor",
+                     session.keep_knowledge, {
+                         DIRECTION: st.column_config.SelectboxColumn(options=list(DIRECTIONS.values()), required=True),
+                         ASKED: st.column_config.SelectboxColumn(options=list(ASKS.values()), required=True)})
+    with st.expander(words.COSTS):
+        st.markdown(words.COSTS_TEXT)
+        edited_table(cost_rows(prepared.columns, *session.costs()), "w_train_cost_editor", session.keep_costs, {
+            COST: st.column_config.NumberColumn(min_value=0.0, format="%g"),
+            GROUP: st.column_config.TextColumn(max_chars=MAX_UNIT_CHARS, help="e.g. blood test")})
+        unit_column, weight_column = st.columns(2)
+        unit_column.text_input(words.COST_UNIT, value="", max_chars=MAX_UNIT_CHARS, key="w_train_cost_unit",
+                               placeholder=words.COST_UNIT_PLACEHOLDER, persist_state="session")
+        weight_column.select_slider(words.COST_WEIGHT, COST_WEIGHTS, value=0.0, key="w_train_cost_weight",
+                                    format_func=words.cost_weight_label, persist_state="session",
+                                    help=words.COST_WEIGHT_HELP)
+    with st.form("w_train_form", border=True):
+        for column, names in zip(st.columns(3), FORM_LAYOUT):
+            with column:
+                for name in names:
+                    option_widget(name)
+        return st.form_submit_button("Train", type="primary", key="w_train_submit")

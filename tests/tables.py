@@ -21,3 +21,16 @@ def follow_up_table(n=400, seed=0):
         "rfstime": np.minimum(event_time, censor_time).round(),
         "status": (event_time <= censor_time).astype(int),
     })
+
+
+def chest_pain_columns(heart_rate="hr"):
+    """A model file's metadata of the synthetic chest-pain columns: the maximum heart rate
+    (named ``heart_rate``), sex and the type of chest pain, with labels, units and codes."""
+    return {
+        heart_rate: {"label": "Max heart rate", "unit": "bpm", "kind": "numeric", "category_labels": {}},
+        "sex": {"label": "Sex", "unit": "", "kind": "binary", "category_labels": {"1": "male", "0": "female"}},
+        "cp": {
+            "label": "Chest pain type", "unit": "", "kind": "categorical",
+            "category_labels": {"1": "typical angina", "2": "atypical angina", "4": "asymptomatic"},
+        },
+    }

@@ -20,18 +20,12 @@ from psl_triage.questions import headline, interval_sentence, outcome_text, perc
 from psl_triage.store import save_model
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from psl_triage.words import shown
+from tests.tables import chest_pain_columns
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not measured"
 MINUS = "\u2212"
-COLUMNS = {
-    "hr": {"label": "Max heart rate", "unit": "bpm", "kind": "numeric", "category_labels": {}},
-    "sex": {"label": "Sex", "unit": "", "kind": "binary", "category_labels": {"1": "male", "0": "female"}},
-    "cp": {
-        "label": "Chest pain type", "unit": "", "kind": "categorical",
-        "category_labels": {"1": "typical angina", "2": "atypical angina", "4": "asymptomatic"},
-    },
-}
+COLUMNS = chest_pain_columns("hr")
 METADATA = {
     "name": "Synthetic chest pain",
     "columns": COLUMNS,

@@ -36,6 +36,16 @@ def open_page(trained):
     return at
 
 
+def judged_at_hungary(trained):
+    """The page with the Hungarian table uploaded as hu.csv, its outcome the 0/1 heart_disease."""
+    at = open_page(trained)
+    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv")
+    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    return at
+
+
 def test_without_a_list_the_page_says_where_to_get_one(tmp_path, monkeypatch):
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))  # an empty store
     at = AppTest.from_file(PAGE, default_timeout=30).run()
@@ -147,11 +157,7 @@ def test_the_upload_stays_when_the_user_comes_back_from_another_page(trained):
 def test_the_site_gets_sample_size_calibration_decision_curves_and_subgroups(trained):
     import plotly.io as pio
 
-    at = open_page(trained)
-    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv")
-    frame["heart_disease"] = (frame["num"] > 0).astype(int)
-    at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
-    assert not at.exception and not at.error
+    at = judged_at_hungary(trained)
     stage = at.session_state["validate_report"][2].stage
     assert stage >= 1
     charts = {figure.layout.title.text: figure for figure in
@@ -177,11 +183,7 @@ def test_the_card_report_carries_what_validate_showed(trained):
     from psl_triage.card import report_html
     from psl_triage.evidence import report_evidence
 
-    at = open_page(trained)
-    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv")
-    frame["heart_disease"] = (frame["num"] > 0).astype(int)
-    at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
-    assert not at.exception and not at.error
+    at = judged_at_hungary(trained)
     site = at.session_state["validate_site_report"]
     assert site["owner"] is trained[0] and site["where"].startswith("hu.csv: ")
     report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=site))

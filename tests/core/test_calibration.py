@@ -45,13 +45,19 @@ def beta_reference(tau, pos, neg):
     return 1 / (1 + np.exp(-(a * np.log(tau) - b * np.log(1 - tau) + c))), result.fun
 
 
+def logistic_counts(seed, totals, slopes, sizes):
+    """(positives, rows) per total: a random number of rows from ``sizes`` and outcomes from a
+    logistic truth whose slope is drawn from ``slopes``."""
+    rng = np.random.default_rng(seed)
+    true = 1 / (1 + np.exp(-(totals * rng.uniform(*slopes))))
+    n = rng.integers(*sizes, len(totals))
+    return rng.binomial(n, true), n
+
+
 @pytest.mark.parametrize("seed", range(15))
 def test_beta_calibration_matches_a_bounded_optimizer(seed):
-    rng = np.random.default_rng(seed)
     totals = np.arange(-3, 4)
-    true = 1 / (1 + np.exp(-(totals * rng.uniform(-0.5, 1.0))))
-    n = rng.integers(5, 40, len(totals))
-    pos = rng.binomial(n, true)
+    pos, n = logistic_counts(seed, totals, (-0.5, 1.0), (5, 40))
     neg = n - pos
     got, (a, b, c) = beta_probabilities(totals, pos, neg, totals[0], totals[-1])
     tau = tau_of_total(totals, totals[0], totals[-1])
@@ -153,11 +159,8 @@ def test_sidak_keeps_simultaneous_coverage_on_many_synthetic_lists():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_sigmoid_calibration_matches_a_bounded_optimizer(seed):
-    rng = np.random.default_rng(seed)
     totals = np.arange(-4, 5)
-    true = 1 / (1 + np.exp(-(totals * rng.uniform(-0.6, 0.9))))
-    n = rng.integers(3, 30, len(totals))
-    pos = rng.binomial(n, true)
+    pos, n = logistic_counts(seed, totals, (-0.6, 0.9), (3, 30))
     got = calibrated_probabilities(totals, pos, n - pos, "sigmoid")
     tau = tau_of_total(totals, totals[0], totals[-1])
 

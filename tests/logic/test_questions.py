@@ -44,6 +44,7 @@ from psl_triage.questions import (
     totals_text,
     triage_steps,
 )
+from tests.tables import chest_pain_columns
 
 STAGES = [
     {"feature": "thalach", "kind": "numeric", "threshold": 147.5, "category": None, "negated": False, "score": -2},
@@ -51,14 +52,7 @@ STAGES = [
     {"feature": "cp", "kind": "category", "threshold": None, "category": "4", "negated": False, "score": 3},
     {"feature": "cp", "kind": "category", "threshold": None, "category": "1", "negated": False, "score": 1},
 ]
-COLUMNS = {
-    "thalach": {"label": "Max heart rate", "unit": "bpm", "kind": "numeric", "category_labels": {}},
-    "sex": {"label": "Sex", "unit": "", "kind": "binary", "category_labels": {"1": "male", "0": "female"}},
-    "cp": {
-        "label": "Chest pain type", "unit": "", "kind": "categorical",
-        "category_labels": {"1": "typical angina", "2": "atypical angina", "4": "asymptomatic"},
-    },
-}
+COLUMNS = chest_pain_columns("thalach")
 
 
 def handmade_model(stages=STAGES):

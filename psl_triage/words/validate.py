@@ -1,7 +1,8 @@
-"""The Validate page's words: the report on another site's table, in sentences and a table.
+"""The Validate page's words: the report on another site's table, in sentences and a table,
+and the page's own sentences.
 
-Numbers and codes come from :func:`psl_core.validation.validation_report`; nothing here reads a
-name from a file.
+Numbers and codes come from :func:`psl_core.validation.validation_report`. Names from the
+site's table or the model file (columns, values, the table's name) are escaped here.
 """
 
 import math
@@ -9,6 +10,7 @@ import math
 import pandas as pd
 
 from psl_core.validation import MEASURE_LABELS, MEASURES
+from psl_triage.words.escape import label_md, md
 
 
 def _fmt(value, digits=3):
@@ -87,3 +89,115 @@ def report_sentences(report):
         sentences.append(f"AUC {m['auc']:.2f}: a random positive patient gets a higher risk than a random negative one "
                          f"{100 * m['auc']:.0f} % of the time.")
     return sentences
+
+
+# ------------------------------------------------------------------ the page's sentences
+TITLE = "Validate at another site"
+INTRO = (
+    "A list learned at one hospital may not fit another: a different case mix, other habits of "
+    "measuring. Upload a labelled table from the other site to see how a list does "
+    "there, and, if its risks are off, re-estimate them from that table: the questions and "
+    "points stay, the probabilities become the new site's."
+)
+NO_LIST = (
+    "There is no list to validate yet. Train one (or load a model file) on the **Train** page, "
+    "or save one there; every saved list can be chosen here."
+)
+UPLOAD_WHAT = " with the same questions and the outcome, one row per patient"
+UPLOAD_FIRST = "Upload a table to validate the list on."
+UNMATCHED = (
+    "These columns of the list have no column of the same name here. Choose the column that "
+    "holds each, or *not recorded at this site* (its answers then count as missing)."
+)
+NOT_RECORDED = "not recorded at this site"
+CHOOSE_OUTCOME = "Choose the outcome column."
+REPORT_CAPTION = (
+    "Intervals: {n_boot} bootstrap resamples of the patients (seed 0). Calibration-in-the-large "
+    "is the intercept of a logistic fit with the list's log-odds as offset (0 is perfect; above 0 the "
+    "list predicts too low); the slope is that of the list's log-odds (1 is perfect)."
+)
+RECALIBRATE_INTRO = (
+    "Keeps the questions, their order and their points, and re-estimates every stage's "
+    "probabilities and intervals from this table (each stage from the patients who answer its "
+    "questions), with the list's own calibration. The original file is not changed: the result "
+    "is saved as a new version with its origin recorded."
+)
+
+
+def validating(identity):
+    """"Validating <the list's identity>" (``identity``: :func:`psl_triage.modelcard.list_identity`, escaped)."""
+    return f"Validating {identity}"
+
+
+def earlier_upload(name):
+    return f"Using {md(name)}, uploaded earlier in this session; upload another table to replace it."
+
+
+def table_size(name, n_rows, n_columns):
+    return f"{md(name)}: {n_rows} rows, {n_columns} columns."
+
+
+def all_found(n_columns):
+    return f"All {n_columns} columns the list asks about were found by name."
+
+
+def map_column_label(need):
+    """The select box label of a column of the list without a match here."""
+    return f"{label_md(need.label)} (column {label_md(repr(need.name))} at training; question {need.first_stage})"
+
+
+def bands_label(mismatch):
+    return ("Sort the numbers here into the list's bands "
+            f"({', '.join(label_md(mismatch.training_labels.get(v, v)) for v in mismatch.training_values)})")
+
+
+def value_here_label(value):
+    return f"{label_md(value)} here is"
+
+
+def coding_option(value, labels):
+    """A value of the list's coding in a select box (plain text): "2 (grade 2)"."""
+    return value if labels.get(value, value) == value else f"{value} ({labels[value]})"
+
+
+def values_mapped(source):
+    return f"The values of {md(source)} are mapped to the list's coding."
+
+
+def positive_values_label(outcome, positive_label):
+    return f"Values of {label_md(outcome)} that count as positive ({label_md(positive_label)})"
+
+
+def stage_option(stage, n_rows):
+    return f"{stage} ({n_rows} patients with every answer known)"
+
+
+def cannot_recalibrate(min_rows):
+    return (f"This table cannot recalibrate even the first stage: it needs {min_rows} "
+            "patients with both outcomes among them.")
+
+
+def kept_questions(supported, min_rows):
+    """Why a recalibrated list keeps only the first ``supported`` questions."""
+    return (("No question has" if supported == 0 else "Only the first question has" if supported == 1 else
+             f"Only the first {supported} questions have")
+            + f" at least {min_rows} patients with every answer known and both outcomes here; "
+            "a recalibrated list keeps at most that many.")
+
+
+def saved_as(stored):
+    return f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}."
+
+
+def after_recalibration(after):
+    """How the recalibrated list does on the table it was fitted to (``after``: a row of
+    :func:`psl_core.validation.stagewise_validation`)."""
+    return (f"On this same table (so optimistic: the probabilities were fitted to it), after "
+            f"{after.name} question{'' if after.name == 1 else 's'} the recalibrated list has calibration-in-the-large "
+            f"{after['citl']:.2f} and {slope_words(after['slope'])}. "
+            "Judge it on other patients of this site.")
+
+
+def recalibrated_origin(site_name, message):
+    """The Train page's origin line of a recalibrated list used in the session (plain text)."""
+    return f"Recalibrated at another site ({site_name}); {message}"

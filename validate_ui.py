@@ -1,0 +1,130 @@
+"""The Validate page's larger widgets (Streamlit): the columns matched to the list's, the
+values of a column coded otherwise mapped to the list's coding, and the recalibration.
+
+Kept out of ``pages/`` because Streamlit turns every file there into a page. The logic is
+:mod:`psl_triage.validation`; every sentence is :mod:`psl_triage.words.validate`'s.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from psl_core.validation import MIN_RECALIBRATION_ROWS, stagewise_validation
+from psl_triage.metadata import ModelMetadata
+from psl_triage.validation import (
+    MISSING,
+    NOT_AVAILABLE,
+    band_map,
+    coding_mismatches,
+    match_columns,
+    needed_columns,
+    save_recalibrated,
+)
+from psl_triage.words import md
+from psl_triage.words import validate as words
+from ui import shown_errors
+
+MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
+
+
+def matched_columns(model, metadata: ModelMetadata, frame) -> dict:
+    """Each column the list asks about -> the site table's column (by name, else the user's choice)."""
+    needed = needed_columns(model, metadata)
+    matched = match_columns(needed, frame.columns)
+    choices = [NOT_AVAILABLE] + [str(c) for c in frame.columns]
+    unmatched = [need for need in needed if matched[need.name] is NOT_AVAILABLE]
+    if not unmatched:
+        st.success(words.all_found(len(needed)))
+        return matched
+    st.markdown(words.UNMATCHED)
+    for need in unmatched:
+        matched[need.name] = st.selectbox(
+            words.map_column_label(need), choices,
+            format_func=lambda c: words.NOT_RECORDED if c is NOT_AVAILABLE else c, key=f"validate_map_{need.name}",
+        )
+    return matched
+
+
+def value_maps(model, metadata: ModelMetadata, frame, matched) -> dict:
+    """The user's map of every column coded otherwise here; stops the page while one is left."""
+    maps = {}
+    for mismatch in coding_mismatches(model, metadata, frame, matched):
+        name = mismatch.need.name
+        with st.container(border=True, key=f"validate_coding_{name}"):
+            verdict = st.empty()
+            maps[name] = _value_map(mismatch)
+            left = coding_mismatches(model, metadata, frame, {name: matched[name]}, {name: maps[name]})
+            if left:
+                verdict.error(left[0].message(metadata), icon=":material/error:")
+            else:
+                verdict.success(words.values_mapped(mismatch.source))
+    if any(coding_mismatches(model, metadata, frame, matched, maps)):
+        st.stop()
+    return maps
+
+
+def _value_map(mismatch) -> dict:
+    """One column's map: each value here -> the list's value (or a number, or MISSING)."""
+    name = mismatch.need.name
+    value_map, shown_values = {}, mismatch.site_values[:MAX_MAPPED_VALUES]
+    bands = band_map(mismatch)
+    if bands is not None and st.checkbox(words.bands_label(mismatch), key=f"validate_bands_{name}"):
+        value_map, shown_values = dict(bands), []
+    columns = st.columns(min(len(shown_values), 4) or 1)
+    for index, value in enumerate(shown_values):
+        with columns[index % len(columns)]:
+            if mismatch.need.kind == "numeric":
+                chosen = st.number_input(words.value_here_label(value), value=None, key=f"validate_value_{name}_{index}",
+                                         placeholder="a number")
+                chosen = None if chosen is None else float(chosen)
+            else:
+                options = mismatch.training_values
+                chosen = st.selectbox(
+                    words.value_here_label(value), options, index=options.index(value) if value in options else None,
+                    format_func=lambda v, labels=mismatch.training_labels: words.coding_option(v, labels),
+                    placeholder="choose the list's value", key=f"validate_value_{name}_{index}",
+                )
+            if chosen is not None:
+                value_map[value] = chosen
+    if st.checkbox("Count the values left without a mapping as missing", key=f"validate_rest_missing_{name}"):
+        value_map.update({value: MISSING for value in mismatch.site_values if value not in value_map})
+    return value_map
+
+
+def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: int, supported: int) -> None:
+    """Section 4: recalibrate the list on the site's table, save it as a new version, download
+    it or use it in the session (``"validate_saved"``; Train's ``"trained_*"`` keys on use)."""
+    ss = st.session_state
+    st.markdown(words.RECALIBRATE_INTRO)
+    if supported < 0:
+        st.info(words.cannot_recalibrate(MIN_RECALIBRATION_ROWS))
+        return
+    if supported < len(model.literals_):
+        st.caption(words.kept_questions(supported, MIN_RECALIBRATION_ROWS))
+    keep = st.number_input(
+        "Questions to keep", min_value=0, max_value=supported, value=supported, step=1, key="validate_keep",
+    )
+    name = st.text_input("Model name", value=metadata.default_name, key="validate_name")
+    if st.button("Recalibrate at this site and save as a new version", key="validate_recalibrate", type="primary"):
+        with shown_errors("recalibrating the list"):
+            new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name)
+            after = stagewise_validation(new, table.X, table.y).loc[min(stage, int(keep))]
+            ss.validate_saved = {
+                "from": model, "model": new, "metadata": ModelMetadata.from_dict(new_metadata), "after": after,
+                "message": words.saved_as(stored), "file": stored.path.name,
+            }
+    saved = ss.get("validate_saved")
+    if not saved or saved.get("from") is not model:
+        return
+    st.success(md(saved["message"]))
+    st.markdown(words.after_recalibration(saved["after"]))
+    st.download_button(
+        "Download the recalibrated model file (JSON)", data=saved["model"].to_json(saved["metadata"].to_dict()),
+        file_name=saved["file"], mime="application/json", on_click="ignore", key="validate_download_model",
+    )
+    if st.button("Use the recalibrated list in this session", key="validate_use"):
+        # Train's contract (pages/1_Train.py) is still the metadata as the file holds it.
+        ss.trained_model, ss.trained_metadata = saved["model"], saved["metadata"].to_dict()
+        ss.train_origin = words.recalibrated_origin(site_name, saved["message"])
+        ss.validate_saved = None
+        st.rerun()

@@ -51,6 +51,7 @@ TABLES = {
     "pbc": ("survival/pbc.csv", "status", 2, ["rownames", "id", "time"]),
     "flchain": ("survival/flchain.csv", "death", 1, ["rownames", "futime", "chapter"]),
     "mgus": ("survival/mgus.csv", "death", 1, ["rownames", "id", "futime", "pcdx", "pctime"]),
+    "mgus2": ("survival/mgus2.csv", "death", 1, ["rownames", "id", "futime", "ptime", "pstat"]),
     "nhefs": ("causaldata/nhefs.csv", "death", 1, [
         "rownames", "seqn", "id", "yrdth", "modth", "dadth", "wt82", "wt82_71", "smkintensity82_71",
         "censored", "hightax82", "price82", "tax82", "price71_82", "tax71_82", "qsmk",

@@ -36,7 +36,7 @@ from .search import (
     prior_value,
 )
 from .stopping import reference_stages, transition_counts
-from .survival import horizon_summary, ipcw_targets, read_survival
+from .survival import horizon_summary, read_survival, training_weights
 
 __all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "MAX_SCORE", "check_score_set"]
 """The estimator, and (from :mod:`psl_core.parameters`) the names users import from here."""
@@ -195,8 +195,9 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         (:func:`psl_core.survival.survival_outcome`), and the list predicts the risk of
         the event within tau (in the unit of the times), censoring respected by
         inverse-probability-of-censoring weights (:mod:`psl_core.survival`): patients
-        censored before tau drop out, the others are weighted, and the search, the
-        calibration and the internal cross-validation use those weights. The classes
+        censored before tau drop out, the others are weighted (stabilised weights, mean
+        1: :func:`psl_core.survival.training_weights`), and the search, the calibration
+        and the internal cross-validation use those weights. The classes
         are then 0 (no event by tau) and 1 (event by tau). None: a yes/no outcome.
     group_categories : bool, default=True
         Let the search also ask a categorical column with more than two levels as one
@@ -442,12 +443,12 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
     def _horizon_problem(self, X, y, sample_weight):
         """The weighted yes/no problem of "event within ``horizon``" (:mod:`psl_core.survival`):
         the rows followed to the horizon or with the event before it, their outcome and
-        their censoring weights (times ``sample_weight``)."""
+        their stabilised censoring weights (times ``sample_weight``)."""
         y = read_survival(y)
         n_rows = _num_samples(X)
         if len(y) != n_rows:
             raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} outcomes in y")
-        outcome, weight = ipcw_targets(y, self.horizon)
+        outcome, weight = training_weights(y, self.horizon)
         if sample_weight is not None:
             weight = weight * read_sample_weight(sample_weight, X)
         self.horizon_summary_ = horizon_summary(y, self.horizon)

@@ -18,6 +18,7 @@ from psl_core.survival import (
     net_benefit,
     survival_outcome,
     time_dependent_auc,
+    training_weights,
 )
 
 HORIZON = 5.0
@@ -66,6 +67,24 @@ def test_without_censoring_the_list_is_the_yes_no_list():
     yes_no = ProbabilisticScoringList(max_stages=2).fit(X, (y["time"] <= HORIZON).astype(int))
     assert survival.features_ == yes_no.features_
     np.testing.assert_allclose(survival.predict_proba(X), yes_no.predict_proba(X))
+
+
+def test_the_list_learns_from_stabilised_weights():
+    """Scaled to mean 1 over the patients who take part: the prior's pseudo-cases weigh
+    against the observed patients, not against the censored ones' share as well."""
+    X, y, _ = follow_up(6, binary=False)
+    outcome, weight = training_weights(y, HORIZON)
+    raw = ipcw_targets(y, HORIZON)[1]
+    kept = weight > 0
+    assert np.array_equal(kept, raw > 0) and raw[kept].mean() > 1.1
+    assert weight[kept].mean() == pytest.approx(1.0)
+    np.testing.assert_allclose(weight[kept] / raw[kept], 1 / raw[kept].mean())
+    survival = ProbabilisticScoringList(horizon=HORIZON, max_stages=3).fit(X, y)
+    yes_no = ProbabilisticScoringList(max_stages=3).fit(X[kept], outcome[kept], sample_weight=weight[kept])
+    assert survival.literals_ == yes_no.literals_
+    np.testing.assert_allclose(survival.predict_proba(X), yes_no.predict_proba(X))
+    unscaled = ProbabilisticScoringList(max_stages=3).fit(X[kept], outcome[kept], sample_weight=raw[kept])
+    assert not np.allclose(survival.predict_proba(X), unscaled.predict_proba(X))
 
 
 def test_integer_weights_equal_repeated_rows():

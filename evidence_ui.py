@@ -1,6 +1,7 @@
 """The evidence sections the Evaluation and Validate pages share: decision curves, the
 calibration hierarchy with the flexible curve, and subgroups (Streamlit layout only; the
-numbers and words come from :mod:`psl_triage.evidence` and :mod:`psl_triage.plots`).
+numbers come from :mod:`psl_triage.evidence`, the words from :mod:`psl_triage.words.evidence`,
+the figures from :mod:`psl_triage.plots`).
 
 Every figure's camera button saves it as SVG (``FIGURE_CONFIG``); every table has a CSV
 download. Results are kept in ``st.session_state[<prefix>_evidence]`` per list, data and
@@ -39,7 +40,7 @@ from psl_triage.plots import (
     flexible_calibration_figure,
     total_points_table,
 )
-from psl_triage.words import md
+from psl_triage.words import evidence as words
 from ui import csv_download, shown_errors
 
 FIGURE_CONFIG = {"toImageButtonOptions": {"format": "svg", "scale": 1}}
@@ -63,11 +64,10 @@ def kept(prefix: str, sources: tuple, key, compute):
 
 def threshold_range(prefix: str) -> tuple[float, float]:
     low, high = st.slider(
-        "Threshold probabilities shown (%)", 1, 99,
+        words.THRESHOLD_RANGE, 1, 99,
         (round(100 * DEFAULT_THRESHOLD_RANGE[0]), round(100 * DEFAULT_THRESHOLD_RANGE[1])),
         key=f"{prefix}_threshold_range",
-        help="Net benefit is drawn for clinicians who would act above any threshold in this range; "
-             "1 % to 50 % by default (Vickers).",
+        help=words.THRESHOLD_RANGE_HELP,
     )
     return low / 100, high / 100
 
@@ -80,12 +80,7 @@ def decision_curve_section(prefix: str, curves: pd.DataFrame, cost_ratio: float,
     sentence = decision_curve_sentence(curves, threshold, cost_ratio)
     if sentence:
         st.markdown(sentence)
-    st.caption(
-        "Net benefit = true positives / n − false positives / n × t/(1−t) (Vickers & Elkin 2006): "
-        "a false alarm weighs t/(1−t) of a found case, so at t = 1/(1+M) it weighs 1/M, M's trade-off. "
-        "The list acts on patients whose risk is above t; the star is the bedside stop rule as the "
-        "Triage page uses it (ruled in, or uncertain and treated as positive), at M's threshold only."
-    )
+    st.caption(words.DECISION_CURVE_NOTE)
     csv_download(table, "decision-curves", f"{prefix}_download_decision_curves")
 
 
@@ -100,13 +95,7 @@ def calibration_section(prefix: str, hierarchy: pd.DataFrame, curve: pd.DataFram
         figure, table = flexible_calibration_figure(curve, points)
         st.plotly_chart(figure, key=f"{prefix}_calibration_curve", config=FIGURE_CONFIG)
         csv_download(table, "calibration-curve", f"{prefix}_download_calibration_curve")
-    st.caption(
-        "Mean calibration (O/E), weak (intercept and slope) and moderate (the flexible curve: a "
-        "logistic regression of the outcome on a restricted cubic spline of the list's log-odds; "
-        "ICI, E50, E90 and Emax are the mean, median, 90th percentile and largest distance between "
-        "the curve and the list's risks over the patients; Van Calster et al. 2016, Austin & "
-        f"Steyerberg 2019). {band_words}"
-    )
+    st.caption(words.calibration_note(band_words))
 
 
 @dataclass(frozen=True)
@@ -140,10 +129,10 @@ def subgroup_section(prefix: str, columns, patients, cost_ratio: float, owner=No
     -------
     The subgroup table shown (None when no column is chosen).
     """
-    column = st.selectbox("Compare groups of patients by", [str(c) for c in columns], index=None,
-                          placeholder="Choose a column (sex, age, site…)", key=f"{prefix}_subgroup_column")
+    column = st.selectbox(words.GROUP_COLUMN, [str(c) for c in columns], index=None,
+                          placeholder=words.GROUP_COLUMN_PLACEHOLDER, key=f"{prefix}_subgroup_column")
     if column is None:
-        st.caption("Choose a column to see every measure within its groups.")
+        st.caption(words.GROUP_COLUMN_HINT)
         return None
     chosen = patients()
     if chosen.note:
@@ -152,7 +141,7 @@ def subgroup_section(prefix: str, columns, patients, cost_ratio: float, owner=No
     values = frame[frame.columns[[str(c) for c in frame.columns].index(column)]]
     bands = NUMERIC_BANDS
     if values.dtype.kind in "biuf" and values.nunique() > NUMERIC_BANDS:
-        bands = st.number_input("Bands of equal size", 2, 6, NUMERIC_BANDS, key=f"{prefix}_subgroup_bands")
+        bands = st.number_input(words.GROUP_BANDS, 2, 6, NUMERIC_BANDS, key=f"{prefix}_subgroup_bands")
     labels = group_labels(values, int(bands))
     crowded = too_many_groups(labels, column)
     if crowded:
@@ -164,13 +153,7 @@ def subgroup_section(prefix: str, columns, patients, cost_ratio: float, owner=No
         st.markdown(f"- {sentence}")
     with st.container(key=f"{prefix}_subgroups"):
         st.dataframe(subgroup_display(table), hide_index=True)
-    st.caption(
-        f"Intervals 95 %: O/E from its events, intercept and slope from the logistic fit (Wald), "
-        f"C-statistic by Newcombe's formula, net benefit at 1/(1+M) = {decision_threshold(cost_ratio):.1%} "
-        "from 200 bootstrap resamples of the group. A group is named when its O/E or slope interval "
-        "leaves out 1, its intercept interval leaves out 0, or its net benefit lies wholly below the "
-        f"better of treating all or none of {md(column)}'s group."
-    )
+    st.caption(words.subgroup_note(decision_threshold(cost_ratio), column))
     csv_download(table.reset_index(), "subgroups", f"{prefix}_download_subgroups")
     st.session_state[f"{prefix}_subgroup_report"] = (owner, chosen.where, column, table)
     return table
@@ -184,12 +167,12 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
     (:func:`psl_core.validation.validation_report`). What it shows is kept in
     ``st.session_state[<prefix>_site_report]`` for the Card page's report."""
     sources = (model, report)
-    where = f"{site_name}: {len(report.y)} patients at {report.stage} questions"
+    where = words.site_patients(site_name, len(report.y), report.stage)
     site = {"owner": model, "where": where}
     totals, known = stage_totals(model, table.X, report.stage)
     rows = known[:, report.stage]
 
-    st.subheader("Is this table large enough?")
+    st.subheader(words.SAMPLE_SIZE)
     size, precision, sentence = kept(prefix, sources, "size", lambda: validation_adequacy(report.y, report.p))
     st.markdown(sentence)
     site["sample_size"] = (sentence, precision)
@@ -198,13 +181,12 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
             st.dataframe(precision.round(3), hide_index=True)
         csv_download(precision, "validation-sample-size", f"{prefix}_download_sample_size")
 
-    st.subheader("Calibration: mean, weak and moderate")
+    st.subheader(words.CALIBRATION)
     if report.y.min() == report.y.max():
-        st.info("Calibration needs patients with and without the outcome at this stage.")
+        st.info(words.CALIBRATION_NEEDS_BOTH)
     elif np.ptp(report.p) == 0:
         ratio, low, high = observed_expected(report.y, report.p)
-        st.info(f"At this stage every patient has the same risk, {report.p[0]:.1%}: only mean calibration "
-                f"applies, O/E = {ratio:.2f} ({low:.2f} to {high:.2f}). Judge a later stage for the rest.")
+        st.info(words.one_risk(report.p[0], ratio, low, high))
     else:
         flexible = kept(prefix, sources, "flexible", lambda: flexible_calibration(report.y, report.p))
         weak = intercept_and_slope(report.y, report.p)
@@ -213,28 +195,22 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
         site["calibration"] = hierarchy_table(numbers)
         calibration_section(
             prefix, site["calibration"], calibration_curve_table(flexible), points,
-            band_words=f"The band holds the whole curve with 95 % confidence ({flexible.n_boot} bootstrap "
-                       "resamples of the patients, sup-t); the points are the observed rate of every total "
-                       "with its Clopper–Pearson interval; ICI, E50, E90 and Emax have bootstrap intervals.",
+            band_words=words.SITE_BAND.format(n_boot=flexible.n_boot),
         )
 
-    st.subheader("Clinical utility at this site")
+    st.subheader(words.UTILITY)
     shown_range = threshold_range(prefix)
     curves = kept(prefix, sources, ("curves", cost_ratio, shown_range),
                   lambda: site_decision_curves(report.y, report.p, decision_threshold(cost_ratio), shown_range))
     bedside, n_bedside = kept(prefix, sources, ("bedside", cost_ratio),
                               lambda: site_bedside_point(model, table.X, table.y, cost_ratio))
     curves = pd.concat([curves, bedside], ignore_index=True) if len(bedside) else curves
-    decision_curve_section(prefix, curves, cost_ratio, title="Decision curves: net benefit at this site")
+    decision_curve_section(prefix, curves, cost_ratio, title=words.SITE_CURVES_TITLE)
     site["utility"] = decision_curve_sentence(curves, decision_threshold(cost_ratio), cost_ratio)
     st.session_state[f"{prefix}_site_report"] = site
-    st.caption(
-        "Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients. "
-        + (f"The star: the {n_bedside} patients here whose answers to the bedside questions are all known."
-           if n_bedside else "No patient here answers every bedside question: the stop rule has no point.")
-    )
+    st.caption(words.site_utility_note(n_bedside))
 
-    st.subheader("Subgroups")
+    st.subheader(words.SUBGROUPS)
     subgroup_section(prefix, frame.columns, lambda: Patients(frame.loc[table.X.index[rows]], report.y, report.p,
                                                              sources, report.stage, where), cost_ratio, owner=model)
 
@@ -250,14 +226,12 @@ def sample_size_section(prefix: str, prepared, max_feature_uses: int) -> None:
             st.caption(verdict)
         else:
             st.warning(verdict, icon=":material/warning:")
-        with st.expander("Is the table large enough? Riley's sample size criteria"):
+        with st.expander(words.DEVELOPMENT_SIZE):
             for sentence in details:
                 st.markdown(sentence)
             st.dataframe(table, hide_index=True, key=f"{prefix}_sample_size")
             st.number_input(
-                "Anticipated C-statistic (AUC) of the list, if known from earlier work", 0.51, 0.99, None,
-                step=0.01, key=f"{prefix}_anticipated_c", placeholder="unknown: conservative R²",
-                help="Riley et al. 2021 turn an anticipated C-statistic into the R² the criteria need; "
-                     "without it the criteria assume a Nagelkerke R² of 0.15.",
+                words.ANTICIPATED_C, 0.51, 0.99, None, step=0.01, key=f"{prefix}_anticipated_c",
+                placeholder=words.ANTICIPATED_C_PLACEHOLDER, help=words.ANTICIPATED_C_HELP,
             )
             csv_download(table, "sample-size", f"{prefix}_download_sample_size")

@@ -1,0 +1,118 @@
+"""The Evaluation page's larger parts (Streamlit): the run of the repeated splits with its
+progress bar, the comparison of a horizon list with a Cox model, the three-way view and the
+held-out patients of the subgroups.
+
+Kept out of ``pages/`` because Streamlit turns every file there into a page. The numbers are
+:func:`psl_core.evaluation.monte_carlo_cv`'s; every sentence is :mod:`psl_triage.words.evaluation`'s.
+"""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+from sklearn.base import clone
+
+from evidence_ui import Patients, kept
+from psl_core.costs import default_change_value
+from psl_core.evaluation import FIXED_STAGE, STEPWISE, band_summary, monte_carlo_cv
+from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_triage.card import card_stage
+from psl_triage.follow_up import horizon_comparison
+from psl_triage.held_out import held_out_rows
+from psl_triage.plots import three_way_figure
+from psl_triage.runs import one_run_at_a_time
+from psl_triage.words import evaluation as words
+from ui import cost_ratio_input, csv_download, shown_errors, trained_metadata
+
+ss = st.session_state
+
+
+def bedside_change_value(model):
+    """The Triage page's starting value of a changed outcome for this list (None without costs)."""
+    return default_change_value(model.stage_costs_[: card_stage(model)])
+
+
+def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
+    """Run the repeated splits with a progress bar; the result goes to ``"evaluation_result"``."""
+    bar = st.progress(0.0, text="Starting the workers…")
+
+    def progress(done: int, total: int) -> None:
+        # Splits run in parallel (every core) and report as each one finishes.
+        bar.progress(done / total, text=f"{done} of {total} splits done")
+
+    def make_model():
+        # The list's internal cross-validation recommends where to stop and how far to pull the
+        # probabilities toward the base rate; every stage is measured here, so skipping it is
+        # several times faster, and the splits' lists keep their probabilities as learned.
+        return clone(model).set_params(recommend_folds=None)
+
+    start = time.perf_counter()
+    with one_run_at_a_time():  # joblib's worker pool is the process's: one evaluation at a time
+        result = monte_carlo_cv(
+            prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,
+            cost_ratio=cost_ratio, confidence=confidence, progress=progress,
+            bedside_stages=model.recommended_stages_, change_value=bedside_change_value(model),
+        )
+    bar.progress(1.0, text=f"Done: {n_splits} splits in {time.perf_counter() - start:.1f} s")
+    ss.evaluation_result = {"model": model, "prepared": prepared, "result": result}
+
+
+def horizon_section(model, prepared) -> None:
+    """A horizon list's settings against a Cox model and the naive list (``"evaluation_horizon"``)."""
+    st.markdown(words.horizon_intro(model.horizon))
+    with st.form("evaluation_horizon_form"):
+        columns = st.columns(2)
+        n_splits = columns[0].number_input("Random splits", 2, 200, 20, step=5, key="evaluation_horizon_splits")
+        cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
+        submitted = st.form_submit_button("Run the comparison", type="primary", key="evaluation_horizon_run")
+    if submitted:
+        with shown_errors("comparing the list with the Cox model"), st.spinner("Fitting on every split…"):
+            table = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
+            ss.evaluation_horizon = {"model": model, "prepared": prepared, "table": table}
+    stored = ss.get("evaluation_horizon")
+    if stored is not None and stored["model"] is model and stored["prepared"] is prepared:
+        st.dataframe(stored["table"], hide_index=True, key="evaluation_horizon_table")
+
+
+def three_way_section(result) -> None:
+    """Decide or refer: the patients decided at each confidence level, by the bedside rule or at a stage."""
+    settings = result.settings
+    st.markdown(words.three_way(DEFAULT_TOLERANCE, settings.get("change_value"), trained_metadata().cost_unit or ""))
+    with shown_errors("drawing the three-way view"):
+        three_way = band_summary(result.three_way)
+        rule = st.radio("Rule", list(words.RULES), format_func=words.RULES.get, key="evaluation_rule",
+                        persist_state="session")
+        stage = None
+        if rule == FIXED_STAGE:
+            last = int(result.measures["stage"].max())
+            stage = st.slider("Stage", 0, max(last, 1), min(last, 3), key="evaluation_stage",
+                              persist_state="session")
+        figure, table = three_way_figure(three_way, rule, stage)
+        st.plotly_chart(figure, key="evaluation_three_way")
+        if rule == STEPWISE:
+            questions = table[table["measure"] == "questions"][["confidence", "mean"]]
+            if (questions["mean"] == 0).all():
+                st.info(words.no_question_asked(settings["cost_ratio"]))
+            st.dataframe(
+                questions.rename(columns={"confidence": "Confidence level", "mean": "Questions asked (mean)"}),
+                hide_index=True, key="evaluation_questions",
+            )
+        csv_download(three_way, "three_way", "evaluation_download_three_way")
+
+
+def held_out_patients(model, prepared, evidence_stage: int, raw):
+    """A function giving the held-out rows of one split (the Calibration page's) at the
+    evidence stage, with the raw table's columns when ``raw`` holds every prepared row."""
+
+    def patients() -> Patients:
+        held = kept("evaluation", (model, prepared), "held_out",
+                    lambda: held_out_rows(model, trained_metadata(), prepared.X, prepared.y))
+        stage = min(evidence_stage, held.model.n_stages_ - 1)
+        return Patients(
+            raw.loc[held.X_test.index] if raw is not None else held.X_test, held.y_test,
+            held.model.stagewise_intervals(held.X_test)[:, stage, 1], (held,), stage,
+            words.held_out_patients(len(held.y_test), stage), held.description,
+        )
+
+    return patients

@@ -1,0 +1,109 @@
+"""The Evaluation page's words: what the repeated splits measure, the three-way view and the
+evidence sections' introductions.
+
+The class name and the cost unit come from the model file: they are escaped here.
+"""
+
+from psl_core.evaluation import FIXED_STAGE, STEPWISE
+from psl_triage.costs import cost_text
+from psl_triage.words.common import one_in
+from psl_triage.words.escape import md
+
+INTRO = (
+    "One train/test split can be lucky. Here the data are split at random many times; each "
+    "time a list with the current list's settings is learned on the training part and judged "
+    "on the test part, next to logistic regression on the same yes/no features "
+    "(regularized with C = 1, and without penalty). The lines are means over the splits, the "
+    "shaded bands their 95 % confidence intervals. Each split's list skips the internal "
+    "cross-validation (it only chooses the recommended length and how far to pull the "
+    "probabilities toward the base rate), so its probabilities are as learned."
+)
+RULES = {
+    STEPWISE: "Bedside: the Triage page's stop rule",
+    FIXED_STAGE: "Every patient is asked the first questions up to a stage",
+}
+"""The three-way view's rules, in words."""
+RUN_FIRST = (
+    "Press **Run the evaluation**. The splits run in parallel on every core: on the demo "
+    "data, 100 splits take a few seconds on an idle two-core machine."
+)
+BETTER = (
+    "Lower is better for expected entropy (how uncertain the estimates are), the Brier score "
+    "and the expected loss; higher is better for the AUC (ranking)."
+)
+DECISION_CURVES = (
+    "Is deciding with the list better than treating everyone or no one? Net benefit counts the "
+    "patients correctly acted on, less the false alarms weighted by the threshold's odds, on "
+    "each split's test patients; the bands are 95 % intervals of the mean over the splits."
+)
+CALIBRATION_BANDS = (
+    "Here every number is the mean over the splits with its 95 % interval; the band "
+    "holds 95 % of the splits' curves, drawn where at least half of the splits have patients."
+)
+SUBGROUPS = (
+    "The same measures within groups of patients, on the held-out patients of one split "
+    "(the Calibration page's): a list calibrated overall may not be for every group."
+)
+
+
+def horizon_intro(horizon):
+    """What the page compares for a list of the risk within ``horizon`` (follow-up data)."""
+    return (
+        f"This list predicts the risk of the event within {horizon:g} (follow-up data). On random "
+        "splits (2/3 train, 1/3 test) its settings are compared at the horizon, censoring respected, with a "
+        "Cox model on all features and with the same list trained on \"event during follow-up\": mean "
+        "(standard deviation) over the splits."
+    )
+
+
+def expected_loss(positive_label):
+    """How the list and logistic regression decide for the expected loss."""
+    return (
+        f"Expected loss: the list decides {md(positive_label)} when the upper end of its interval is above "
+        "1/(1+M) (risk-averse), logistic regression when its probability is; a missed case costs M, "
+        "a false alarm 1."
+    )
+
+
+def run_settings(settings):
+    """"100 splits, test fraction 0.33, M = 10, 95% intervals." of a run's settings."""
+    return (
+        f"{settings['n_splits']} splits, test fraction {settings['test_size']:.2f}, "
+        f"M = {settings['cost_ratio']:g}, {settings['confidence']:.0%} intervals."
+    )
+
+
+def three_way(tolerance, change_value=None, unit=""):
+    """The three-way view explained; with question costs (``change_value``, the value of a
+    changed outcome, in ``unit``) the bedside rule's cost stop too."""
+    text = (
+        "A patient is *decided* when the list rules them in (the interval lies wholly above 1/(1+M)) "
+        "or out (wholly below it); otherwise the outcome is uncertain: ask more, or refer. A higher "
+        "confidence level means wider intervals: fewer patients decided, but those more reliably. "
+        "Coverage is the share of test patients decided; accuracy and loss are over the decided ones. "
+        "The bedside rule is the Triage page's with its default settings: the recommended questions, "
+        f"stopping when ruled in or out and fewer than {one_in(tolerance)} training patients "
+        "with the same answers changed outcome with more questions, when no answer can change the "
+        "outcome, or at the end."
+    )
+    if change_value is None:
+        return text
+    return text + (
+        " This list has question costs: the rule also stops before a question that costs more than "
+        f"{cost_text(change_value, md(unit))} (the value of a changed "
+        "outcome) times the share of training patients like the patient whose outcome still changed."
+    )
+
+
+def no_question_asked(cost_ratio):
+    """Why the bedside rule asks nothing at any confidence level."""
+    return (
+        "At every confidence level the list stops before its first question: no answer "
+        f"changes the outcome at M = {cost_ratio:g}, so at the bedside every "
+        "patient gets the same outcome. A larger or smaller M, or the fixed-stage rule, "
+        "shows what the questions add."
+    )
+
+
+def held_out_patients(n_patients, stage):
+    return f"{n_patients} held-out patients at {stage} questions"

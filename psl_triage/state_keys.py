@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from .triage_session import TriageSession
 
 T = TypeVar("T")
 
@@ -91,3 +94,14 @@ TRAIN_DIRECTIONS: StateKey[dict] = StateKey(
 TRAIN_ASKS: StateKey[dict] = StateKey("train_asks", "dict column -> '' | 'first' | 'never': the knowledge table's asks.")
 TRAIN_COST_VALUES: StateKey[dict] = StateKey("train_cost_values", "dict column -> float: the cost table's costs.")
 TRAIN_COST_GROUPS: StateKey[dict] = StateKey("train_cost_groups", "dict column -> str: the test each column is measured with.")
+
+# Triage (pages/2_Triage.py).
+TRIAGE: StateKey[TriageSession] = StateKey(
+    "triage_session", "The Triage page's TriageSession: the chosen list, its answers, stage and stops."
+)
+TRIAGE_STAGE: StateKey[int] = StateKey(
+    "triage_stage", "A copy of the triage session's stage, written on every run (read by tests)."
+)
+TRIAGE_ANSWERS: StateKey[dict] = StateKey(
+    "triage_answers", "The triage session's answers (column -> raw answer), shared on every run (read by tests)."
+)

@@ -5,8 +5,9 @@ computed here in the test process on the same data and options:
 
 - :func:`demo_prepared` and :func:`demo_model`: the demo data as the landing page prepares
   it by default, and the list the Train page learns from it with given options.
-- :class:`TriageOracle`: a triage of a list, one answer at a time, with psl_core's
-  ``triage_step`` (the expected total, probability, interval, decision and stop reason).
+- :func:`expected_triage`: the product's :class:`psl_triage.triage_session.TriageSession` of a
+  list, answered one answer at a time as the test answers the page (the expected total,
+  probability, interval, decision and stop reason).
 - ``train``, ``open_triage``, ``answer``, ``expect_triage_state``...: the page steps.
 
 Widgets are found by their keys (``.st-key-<key>``, documented in each page's docstring; the
@@ -26,19 +27,13 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from psl_core.binarization import NUMERIC
-from psl_core.decision import END_OF_LIST, NOT_MEASURED, UNCERTAIN, StageBands, triage_step
+from psl_core.decision import NOT_MEASURED
 from psl_triage.data import DEFAULT_MISSING_HANDLING, infer_column_types, prepare_training_data
 from psl_triage.demo import load_demo
-from psl_triage.questions import (
-    advance,
-    build_questions,
-    headline,
-    recorded_answers,
-    stage_answers,
-    stop_sentence,
-    triage_steps,
-)
+from psl_triage.questions import headline, stop_sentence
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
+from psl_triage.words.triage import is_undecided_end
 
 TRAIN_TIMEOUT_MS = 120_000
 HUNGARIAN = Path(__file__).resolve().parents[2] / "datasets" / "heart_hungarian.csv"  # a second site
@@ -72,72 +67,11 @@ def demo_model(max_stages: int | None = None, seed: int = 0, setup: str = DEFAUL
     return train_list(demo_prepared(), meta.name, options)
 
 
-def recommended_length(model) -> int:
-    """Questions the Triage page asks by default: the recommended number, else the whole list."""
-    full = len(model.literals_)
-    recommended = model.recommended_stages_
-    return recommended if recommended is not None and 0 < recommended < full else full
-
-
-class TriageOracle:
-    """What the Triage page should show for a list, settings and the answers given so far."""
-
-    def __init__(self, model, metadata, cost_ratio, confidence=0.95, basis="upper", length=None):
-        questions = build_questions(model, (metadata or {}).get("columns"))
-        dataset = (metadata or {}).get("dataset") or {}
-        self.labels = (dataset.get("positive_label") or "the positive class",
-                       dataset.get("negative_label") or "the negative class")
-        self.passed: set = set()  # stages whose stop "Continue anyway" passed
-        self.length = recommended_length(model) if length is None else length
-        self.n_stages = len(questions)
-        self.questions = questions[: self.length]
-        self.bands = StageBands(model, confidence)
-        self.cost_ratio, self.basis = cost_ratio, basis
-        self.answers: dict = {}
-        self.n_answered = advance(self.questions, self.answers, 0, self._halts)
-
-    def _halts(self, n_answered):
-        if n_answered in self.passed:
-            return False
-        _, holds = stage_answers(self.questions, self.answers, n_answered)
-        step = triage_step(self.bands, holds, self.cost_ratio, self.basis, n_stages=len(self.questions))
-        return step.stop_reason is not None
-
-    @property
-    def steps(self):
-        return triage_steps(self.bands, self.questions, self.answers, self.n_answered, self.cost_ratio, self.basis)
-
-    @property
-    def current(self):
-        _, holds = stage_answers(self.questions, self.answers, self.n_answered)
-        return triage_step(self.bands, holds, self.cost_ratio, self.basis, n_stages=len(self.questions))
-
-    @property
-    def halted(self) -> bool:
-        stopped = self.current.stop_reason is not None and self.n_answered not in self.passed
-        return stopped or self.n_answered == len(self.questions)
-
-    def continue_anyway(self) -> None:
-        """Pass the current stop, as the page's "Continue anyway" does."""
-        self.passed.add(self.n_answered)
-        self.n_answered = advance(self.questions, self.answers, self.n_answered, self._halts)
-
-    @property
-    def next_question(self):
-        return None if self.halted else self.questions[self.n_answered]
-
-    def answer(self, raw) -> None:
-        question = self.next_question
-        self.answers[question.column] = raw
-        self.n_answered = advance(self.questions, self.answers, question.stage, self._halts)
-
-    def recorded(self):
-        """(record line of the question, answer text) of every answered stage."""
-        answers = recorded_answers(self.questions, self.answers, self.n_answered)
-        return [
-            (question.record_line, "unknown" if answer is None else answer)
-            for question, answer in zip(self.questions, answers)
-        ]
+def expected_triage(model, metadata, cost_ratio, confidence=0.95, basis="upper", length=None) -> TriageSession:
+    """The product's triage of a list with the Triage page's settings (``length`` questions, by
+    default the page's: the recommended number, else the whole list): what the page should show."""
+    length = recommended_length(model) if length is None else length
+    return TriageSession(model, metadata, settings=TriageSettings(cost_ratio, confidence, basis, length=length))
 
 
 @dataclass
@@ -334,9 +268,9 @@ def choose_option(app, widget, text: str | re.Pattern) -> None:
     app.wait_idle()
 
 
-def expect_triage_state(app, oracle: TriageOracle, timeout_s: float = 30.0) -> None:
-    """The page shows the oracle's total(s), probability, interval, next question or stop."""
-    step = oracle.current
+def expect_triage_state(app, expected: TriageSession, timeout_s: float = 30.0) -> None:
+    """The page shows the expected triage's total(s), probability, interval, next question or stop."""
+    step = expected.current
     total = app.metric_value("Total")
     probability = app.metric_value("Probability")
     interval = app.metric_value("interval")
@@ -354,36 +288,36 @@ def expect_triage_state(app, oracle: TriageOracle, timeout_s: float = 30.0) -> N
             f"interval {interval.inner_text()!r} != psl_core {[step.lower, step.upper]}")
 
     poll(numbers_match, timeout_s)
-    if oracle.halted:
+    if expected.halted:
         expect(app.page.get_by_test_id("stForm")).to_have_count(0)
-        if step.outcome == UNCERTAIN and step.stop_reason in (END_OF_LIST, None):
+        if is_undecided_end(step):
             expect(app.alerts("warning").filter(has_text="Uncertain")).to_be_visible()
         else:
             stopped = app.alerts("success").filter(has_text="Stopped")
             expect(stopped).to_be_visible()
             expect(stopped).to_contain_text(stop_sentence(step))
-        shown = headline(step, oracle.basis, *oracle.labels)
+        shown = headline(step, expected.settings.basis, *expected.class_labels)
         expect(app.page.get_by_role("heading", name=shown, exact=False).first).to_be_visible()
     else:
-        question = oracle.next_question
+        question = expected.next_question
         expect(app.widget(f"triage_q{question.stage - 1}")).to_be_visible()
         form = app.page.get_by_test_id("stForm")
-        expect(form).to_contain_text(f"Question {question.stage} of {len(oracle.questions)}")
+        expect(form).to_contain_text(f"Question {question.stage} of {len(expected.questions)}")
         expect(form).to_contain_text(question.rule)
     app.assert_no_exception()
 
 
-def run_triage(app, oracle: TriageOracle, policy: AnswerPolicy, max_questions: int = 30) -> None:
+def run_triage(app, expected: TriageSession, policy: AnswerPolicy, max_questions: int = 30) -> None:
     """Answer the page's questions by ``policy`` until the list stops, checking every step."""
-    expect_triage_state(app, oracle)
+    expect_triage_state(app, expected)
     for _ in range(max_questions):
-        if oracle.halted:
+        if expected.halted:
             return
-        question = oracle.next_question
+        question = expected.next_question
         raw = policy.choose(question)
         answer(app, question, raw)
-        oracle.answer(raw)
-        expect_triage_state(app, oracle)
+        expected.answer(raw)
+        expect_triage_state(app, expected)
     raise AssertionError(f"the triage did not stop within {max_questions} questions")
 
 

@@ -4,7 +4,7 @@ usable with the keyboard alone.
 Both tests train a 6-stage list on the demo with the paper's setup (the list these layout
 checks were written for: a question with answers first, then a number) and triage with M = 1;
 every number the page shows after an answer is checked against psl_core
-(psl_flows.TriageOracle).
+(psl_flows.expected_triage).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from psl_flows import (
     AnswerPolicy,
-    TriageOracle,
     answer,
     demo,
     demo_model,
     expect_triage_state,
+    expected_triage,
     go_to_demo_landing,
     open_triage,
     poll,
@@ -142,23 +142,23 @@ def test_triage_fits_a_tablet_window_with_large_targets(new_app, viewport):
     go_to_demo_landing(app)
     train(app, max_stages=MAX_STAGES, setup="paper")
     open_triage(app, COST_RATIO)
-    oracle = TriageOracle(*demo_model(MAX_STAGES, setup="paper"), COST_RATIO)
-    assert oracle.next_question is not None, "with M = 1 the demo list should ask a question"
-    expect_triage_state(app, oracle)
+    expected = expected_triage(*demo_model(MAX_STAGES, setup="paper"), COST_RATIO)
+    assert expected.next_question is not None, "with M = 1 the demo list should ask a question"
+    expect_triage_state(app, expected)
 
-    measured = {"sidebar open": expect_bedside_layout(app, oracle.next_question)}
+    measured = {"sidebar open": expect_bedside_layout(app, expected.next_question)}
     collapse_sidebar(app.page)
-    measured["sidebar closed"] = expect_bedside_layout(app, oracle.next_question)
+    measured["sidebar closed"] = expect_bedside_layout(app, expected.next_question)
 
     # "Unknown" first: the demo list then asks a number (a known answer decides at once).
     policy = AnswerPolicy(patient=demo()[0].iloc[0].to_dict(), unknown_at=frozenset({0}))
-    question = oracle.next_question
+    question = expected.next_question
     raw = policy.choose(question)
     answer(app, question, raw)
-    oracle.answer(raw)
-    expect_triage_state(app, oracle)
-    assert oracle.next_question is not None and oracle.next_question.kind == NUMERIC
-    measured["number question"] = expect_bedside_layout(app, oracle.next_question)
+    expected.answer(raw)
+    expect_triage_state(app, expected)
+    assert expected.next_question is not None and expected.next_question.kind == NUMERIC
+    measured["number question"] = expect_bedside_layout(app, expected.next_question)
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
     print(f"{viewport}: {measured}")
 
@@ -234,10 +234,10 @@ def test_triage_with_the_keyboard_alone(app):
     go_to_demo_landing(app)
     train(app, max_stages=MAX_STAGES, setup="paper")
     open_triage(app, COST_RATIO)
-    oracle = TriageOracle(*demo_model(MAX_STAGES, setup="paper"), COST_RATIO)
-    expect_triage_state(app, oracle)
+    expected = expected_triage(*demo_model(MAX_STAGES, setup="paper"), COST_RATIO)
+    expect_triage_state(app, expected)
 
-    first = oracle.next_question
+    first = expected.next_question
     assert first.kind != NUMERIC, "the demo list's first question is expected to offer answers"
     app.widget(f"triage_q{first.stage - 1}").get_by_role("radio").first.focus()
     # question 1 unknown, a number, the first answer offered, then unknown to the end of the
@@ -245,9 +245,9 @@ def test_triage_with_the_keyboard_alone(app):
     # decide at once).
     plan = [None, 0.0, "first option", None]
     for planned in plan + [None] * (MAX_STAGES - len(plan)):
-        question = oracle.next_question
+        question = expected.next_question
         if question is None:
-            assert oracle.n_answered >= len(plan), f"the triage stopped after {oracle.n_answered} answers"
+            assert expected.stage >= len(plan), f"the triage stopped after {expected.stage} answers"
             break
         if question.kind == NUMERIC:
             assert planned is None or isinstance(planned, float), f"question {question.stage} asks a number"
@@ -256,9 +256,9 @@ def test_triage_with_the_keyboard_alone(app):
             raw = None if planned is None else question.options[0][0]
             text = unknown_text(question) if raw is None else dict(question.options)[raw]
         keyboard_answer(app, question, raw, text)
-        oracle.answer(raw)
-        expect_triage_state(app, oracle)
-        if not oracle.halted:  # the next question is a few Shift+Tabs away
+        expected.answer(raw)
+        expect_triage_state(app, expected)
+        if not expected.halted:  # the next question is a few Shift+Tabs away
             expect(app.widget("triage_next").get_by_role("button")).to_be_focused()
-    assert oracle.n_answered >= len(plan) and oracle.halted
+    assert expected.stage >= len(plan) and expected.halted
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

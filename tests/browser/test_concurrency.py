@@ -17,19 +17,20 @@ import pytest
 from playwright.sync_api import expect
 from psl_flows import (
     AnswerPolicy,
-    TriageOracle,
     answer,
     demo,
     demo_model,
     expect_cost_ratio,
     expect_trained,
     expect_triage_state,
+    expected_triage,
     go_to_demo_landing,
     set_cost_ratio,
     start_training,
 )
 
 from psl_triage.store import load_model
+from psl_triage.triage_session import TriageSession
 
 N_SESSIONS = 10
 COST_RATIO = 1.0
@@ -52,7 +53,7 @@ class Session:
     policy: AnswerPolicy
     path: Path | None = None
     version: int | None = None
-    oracle: TriageOracle | None = None
+    expected: TriageSession | None = None
 
 
 def read_save_message(session: Session) -> None:
@@ -123,7 +124,7 @@ def save_all(sessions: list[Session], expected: dict) -> None:
             f"session {s.number}: the saved file is not the list trained with its options")
         assert stored["calibration"] == trained["calibration"]
         stored_model = load_model(s.path)
-        s.oracle = TriageOracle(stored_model, stored_model.metadata_, COST_RATIO)
+        s.expected = expected_triage(stored_model, stored_model.metadata_, COST_RATIO)
 
 
 def triage_all(sessions: list[Session]) -> None:
@@ -135,21 +136,21 @@ def triage_all(sessions: list[Session]) -> None:
         set_cost_ratio(s.app, COST_RATIO)
     for s in sessions:
         expect_cost_ratio(s.app, COST_RATIO)
-        caption = rf"{re.escape(MODEL_NAME)} \(version {s.version}\): {s.oracle.length} of {s.oracle.n_stages} questions"
+        caption = rf"{re.escape(MODEL_NAME)} \(version {s.version}\): {s.expected.settings.length} of {len(s.expected.all_questions)} questions"
         expect(s.app.page.get_by_text(re.compile(caption))).to_be_visible()
-        expect_triage_state(s.app, s.oracle)
+        expect_triage_state(s.app, s.expected)
     for _ in range(MAX_QUESTIONS):
-        running = [s for s in sessions if not s.oracle.halted]
+        running = [s for s in sessions if not s.expected.halted]
         if not running:
             break
         for s in running:
-            question = s.oracle.next_question
+            question = s.expected.next_question
             raw = s.policy.choose(question)
             answer(s.app, question, raw, wait=False)
-            s.oracle.answer(raw)
+            s.expected.answer(raw)
         for s in running:
             s.app.wait_idle()
-            expect_triage_state(s.app, s.oracle)
+            expect_triage_state(s.app, s.expected)
     else:
         pytest.fail(f"some triage did not stop within {MAX_QUESTIONS} questions")
 
@@ -164,9 +165,9 @@ def check_after_return(sessions: list[Session]) -> None:
         s.app.navigate("Triage", wait=False)
     for s in sessions:
         s.app.wait_idle()
-        expect_triage_state(s.app, s.oracle)
+        expect_triage_state(s.app, s.expected)
         record = s.app.page.get_by_test_id("stCode").filter(has_text="PSL Triage record")
         expect(record).to_contain_text(f"{MODEL_NAME} (version {s.version})")
-        for number, (question, answer_text) in enumerate(s.oracle.recorded(), start=1):
+        for number, (question, answer_text) in enumerate(s.expected.recorded(), start=1):
             expect(record).to_contain_text(f"{number}. {question}: {answer_text}")
         assert s.app.page_errors == [], f"session {s.number}: JavaScript errors {s.app.page_errors}"

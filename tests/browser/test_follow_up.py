@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from psl_flows import AnswerPolicy, TriageOracle, choose_option, run_triage, set_cost_ratio, train
+from psl_flows import AnswerPolicy, choose_option, expected_triage, run_triage, set_cost_ratio, train
 from test_journey import saved_model_path
 
 from psl_triage.store import load_model
@@ -55,7 +55,7 @@ def test_upload_follow_up_train_triage_save_and_reopen(app, new_app, tmp_path):
     set_cost_ratio(app, cost_ratio)
     app.wait_idle()
     patient = frame.iloc[0].to_dict()
-    run_triage(app, TriageOracle(model, model.metadata_, cost_ratio), AnswerPolicy(patient=patient, unknown_at=frozenset()))
+    run_triage(app, expected_triage(model, model.metadata_, cost_ratio), AnswerPolicy(patient=patient, unknown_at=frozenset()))
     risk = app.metric_value(label)
     expect(risk).to_have_text(re.compile(r"\d+(\.\d+)?\s*%"))
 

@@ -13,12 +13,12 @@ import pytest
 from playwright.sync_api import expect
 from psl_flows import (
     AnswerPolicy,
-    TriageOracle,
     demo,
     demo_model,
     demo_prepared,
     download_record_text,
     expect_trained,
+    expected_triage,
     go_to_demo_landing,
     open_triage,
     run_triage,
@@ -63,21 +63,21 @@ def test_demo_journey_train_save_triage_record(app):
     page = app.page
     expect(page.get_by_text(re.compile(rf"{re.escape(metadata['name'])} \(version {metadata['version']}\)"))
            .first).to_be_visible()
-    oracle = TriageOracle(model, metadata, COST_RATIO)
-    assert oracle.next_question is not None, "with M = 1 the demo list should ask at least one question"
+    expected = expected_triage(model, metadata, COST_RATIO)
+    assert expected.next_question is not None, "with M = 1 the demo list should ask at least one question"
     df, _ = demo()
     # The first question "unknown", then the first answer offered or the first patient's number.
     policy = AnswerPolicy(patient=df.iloc[0].to_dict(), unknown_at=frozenset({0}))
-    run_triage(app, oracle, policy)
-    assert oracle.n_answered >= 2, "the journey should answer more than one question"
+    run_triage(app, expected, policy)
+    assert expected.stage >= 2, "the journey should answer more than one question"
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
 
     record = download_record_text(app)
     assert metadata["name"] in record
-    for number, (question, answer) in enumerate(oracle.recorded(), start=1):
+    for number, (question, answer) in enumerate(expected.recorded(), start=1):
         assert f"{number}. {question}: {answer}" in record, f"answer {number} missing from the record:\n{record}"
     assert "unknown" in record
-    final = oracle.current
+    final = expected.current
     assert f"Result: {outcome_text(final, 'upper').upper()}" in record
     assert final.stop_reason in record
 
@@ -101,12 +101,12 @@ def test_recommended_setup_trains_its_list_and_asks_a_reused_measurement_once(ap
     open_triage(app, COST_RATIO)
     app.widget("triage_length").get_by_text(re.compile("^The whole list")).click()
     app.wait_idle()
-    oracle = TriageOracle(model, metadata, COST_RATIO, length=len(model.literals_))
+    expected = expected_triage(model, metadata, COST_RATIO, length=len(model.literals_))
     # Demo row 8 with the first answer unknown runs to the end of the list (psl_core says so
     # below): every reused measurement is answered from its first question.
     policy = AnswerPolicy(patient=demo()[0].iloc[8].to_dict(), unknown_at=frozenset({0}))
-    run_triage(app, oracle, policy)
-    answered = columns[: oracle.n_answered]
+    run_triage(app, expected, policy)
+    answered = columns[: expected.stage]
     assert len(set(answered)) < len(answered), "the triage should pass a second use of a column"
     assert policy.asked == len(set(answered)), "each column is asked once"
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from playwright.sync_api import expect
-from psl_flows import TriageOracle, answer, expect_trained, expect_triage_state, open_triage, start_training
+from psl_flows import answer, expect_trained, expect_triage_state, expected_triage, open_triage, start_training
 from test_uploads import expected_preparation, upload_table
 
 from psl_core.decision import NOT_MEASURED
@@ -54,24 +54,24 @@ def test_a_table_with_gaps_trains_and_not_measured_follows_the_list(app, tmp_pat
         expect(app.page.get_by_text(text, exact=False).first).to_be_attached()
 
     open_triage(app, 10.0)
-    oracle = TriageOracle(model, metadata, 10.0)
-    expect_triage_state(app, oracle)
+    expected = expected_triage(model, metadata, 10.0)
+    expect_triage_state(app, expected)
     moved = False
     for _ in range(MAX_STAGES):
-        if oracle.halted:
+        if expected.halted:
             break
-        question = oracle.next_question
+        question = expected.next_question
         raw = NOT_MEASURED if question.column == "troponin" else 60.0
         if raw == NOT_MEASURED:
             assert question.literal.missing_learned
             expect(app.page.get_by_test_id("stForm")).to_contain_text(question.missing_rule)
-            before = oracle.current
+            before = expected.current
         answer(app, question, raw)
-        oracle.answer(raw)
-        expect_triage_state(app, oracle)  # total, probability and interval as psl_core says
+        expected.answer(raw)
+        expect_triage_state(app, expected)  # total, probability and interval as psl_core says
         if raw == NOT_MEASURED:
-            after = oracle.steps[question.stage]
+            after = expected.steps[question.stage]
             # "Not measured" is one answer, not a range: the total moves by the learned points.
             assert len(after.totals) == 1
             moved = moved or after.totals != before.totals or question.literal.missing is False
-    assert moved or not any(q.column == "troponin" for q in oracle.questions[: oracle.n_answered])
+    assert moved or not any(q.column == "troponin" for q in expected.questions[: expected.stage])

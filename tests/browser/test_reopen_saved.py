@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from psl_flows import (
     HUNGARIAN,
     AnswerPolicy,
-    TriageOracle,
     choose_option,
+    expected_triage,
     go_to_demo_landing,
     recalibrate_and_save,
     run_triage,
@@ -70,10 +70,10 @@ def test_a_recalibrated_list_reopens_in_a_new_session_on_every_page(app, new_app
     fresh.assert_no_exception()
     expect(fresh.page.get_by_text(f"{name} (version {version})").first).to_be_visible()
     cost_ratio = 1.0
-    oracle = TriageOracle(recalibrated, recalibrated.metadata_, cost_ratio)
+    expected = expected_triage(recalibrated, recalibrated.metadata_, cost_ratio)
     set_cost_ratio(fresh, cost_ratio)
     fresh.wait_idle()
-    run_triage(fresh, oracle, AnswerPolicy(patient=frame.iloc[0].to_dict(), unknown_at=frozenset()))
+    run_triage(fresh, expected, AnswerPolicy(patient=frame.iloc[0].to_dict(), unknown_at=frozenset()))
     expect(fresh.page.get_by_text(re.compile("Result|rule|uncertain", re.IGNORECASE)).first).to_be_visible()
 
     fresh.navigate("Validate")

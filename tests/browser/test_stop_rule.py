@@ -1,7 +1,7 @@
 """Issue 13 in the browser: on the demo at the default M = 10 and default settings the Triage
 page asks questions, stops when more answers are unlikely to change the outcome, and after
 "Continue anyway" stops again at its next stop. Every step is checked against psl_core
-(psl_flows.TriageOracle).
+(psl_flows.expected_triage).
 
 It also prints, per answer, the time in the browser from pressing Next to the page showing the
 new state ("After question k of n" with its risk; the page reruns only its triage fragment): a
@@ -14,11 +14,11 @@ import re
 
 from psl_flows import (
     AnswerPolicy,
-    TriageOracle,
     answer,
     demo,
     demo_model,
     expect_triage_state,
+    expected_triage,
     go_to_demo_landing,
     open_triage,
     train,
@@ -56,30 +56,30 @@ def test_at_the_default_m_the_demo_list_asks_stops_and_stops_again_after_continu
     model, metadata = demo_model()
     train(app, expected_stages=model.n_stages_ - 1)  # the Train page's default (recommended) setup
     open_triage(app, COST_RATIO)
-    oracle = TriageOracle(model, metadata, COST_RATIO)
-    assert oracle.next_question is not None, "at M = 10 the demo list should ask at least one question"
-    expect_triage_state(app, oracle)
+    expected = expected_triage(model, metadata, COST_RATIO)
+    assert expected.next_question is not None, "at M = 10 the demo list should ask at least one question"
+    expect_triage_state(app, expected)
 
     df, _ = demo()
     policy = AnswerPolicy(patient=df.iloc[1].to_dict(), unknown_at=frozenset())
     timings, stops, passed = [], [], False
     log_start = server_log.stat().st_size
-    for _ in range(2 * len(oracle.questions) + 2):
-        if oracle.halted:
-            stops.append(oracle.n_answered)
-            if oracle.n_answered == len(oracle.questions) or passed:
+    for _ in range(2 * len(expected.questions) + 2):
+        if expected.halted:
+            stops.append(expected.stage)
+            if expected.stage == len(expected.questions) or passed:
                 break
             app.widget("triage_continue").get_by_role("button").click()
             app.wait_idle()
-            oracle.continue_anyway()
+            expected.continue_anyway()
             passed = True
-            expect_triage_state(app, oracle)
+            expect_triage_state(app, expected)
             continue
-        question = oracle.next_question
+        question = expected.next_question
         raw = policy.choose(question)
-        oracle.answer(raw)
-        timings.append(answer_time_ms(app, question, raw, f"After question {oracle.n_answered} of"))
-        expect_triage_state(app, oracle)
+        expected.answer(raw)
+        timings.append(answer_time_ms(app, question, raw, f"After question {expected.stage} of"))
+        expect_triage_state(app, expected)
     print("Next pressed to the new risk shown, per answer (ms, in the browser):", [round(t) for t in timings])
     with open(server_log, encoding="utf-8", errors="replace") as log:
         log.seek(log_start)

@@ -43,13 +43,10 @@ from psl_triage.plots import (
     roc_figure,
     total_points_table,
 )
+from psl_triage.words import calibration as words
 from ui import class_names, csv_download, required_data, required_list, shown_errors
 
-ROWS = {"test": "Held-out test rows", "train": "Training rows"}
-
 ss = st.session_state
-
-
 
 
 def held_out(model, metadata, prepared):
@@ -63,11 +60,7 @@ def held_out(model, metadata, prepared):
 
 st.set_page_config(page_title="Calibration · PSL Triage", page_icon="🩺", layout="wide")
 st.title("Calibration")
-st.markdown(
-    "Can the list's probabilities be taken at face value? If the list says 30 %, about 30 in "
-    "100 such patients should have the outcome. Judge it on rows it never saw: the held-out "
-    "test rows."
-)
+st.markdown(words.INTRO)
 
 model = required_list()
 prepared = required_data("judge the list on")
@@ -76,22 +69,16 @@ if (note := horizon_page_note(model, "Calibration")) is not None:
     if at_horizon is None:
         st.info(note)
         st.stop()
-    st.markdown(
-        f"Risk within the horizon ({model.horizon:g}) on the {at_horizon['n_test']} test rows the Train page "
-        "held out: the mean predicted risk against the Kaplan-Meier risk observed by the horizon, per total "
-        "and per tenth of predicted risk (censoring respected). "
-        f"Observed / expected {at_horizon['observed_expected']:.2f}, Brier score {at_horizon['brier']:.3f}, "
-        f"AUC {at_horizon['auc']:.3f} at the horizon."
-    )
+    st.markdown(words.horizon_summary(model.horizon, at_horizon))
     percent = st.column_config.NumberColumn(format="%.3f")
     config = {"predicted": percent, "observed": percent}
     left, right = st.columns(2)
-    left.dataframe(at_horizon["totals"].rename(columns={"group": "total"}), hide_index=True, column_config=config)
-    right.dataframe(at_horizon["deciles"].rename(columns={"group": "tenth"}), hide_index=True, column_config=config)
+    left.dataframe(at_horizon["totals"].rename(columns={"group": words.HORIZON_TOTAL}), hide_index=True, column_config=config)
+    right.dataframe(at_horizon["deciles"].rename(columns={"group": words.HORIZON_TENTH}), hide_index=True, column_config=config)
     st.stop()
 
 split = None
-with shown_errors("splitting the data into training and test rows"):
+with shown_errors(words.SPLITTING):
     split = held_out(model, ss.get("trained_metadata") or {}, prepared)
 if split is None:
     st.stop()
@@ -99,57 +86,40 @@ st.caption(split.description)
 
 left, right = st.columns(2)
 with left:
-    rows = st.radio("Rows", list(ROWS), format_func=ROWS.get, key="calibration_rows", horizontal=True,
-                    persist_state="session")
+    rows = st.radio(words.ROWS_LABEL, list(words.ROWS), format_func=words.ROWS.get, key="calibration_rows",
+                    horizontal=True, persist_state="session")
 with right:
     last = split.model.n_stages_ - 1
     if ss.get("calibration_stage", last) > last:
         del ss["calibration_stage"]
-    stage = st.slider("Stage (number of features asked)", 0, max(last, 1), min(card_stage(split.model), last),
-                      key="calibration_stage", disabled=last == 0, persist_state="session",
-                      help="Starts at the length the internal cross-validation recommends, if the list has one.")
+    stage = st.slider(words.STAGE, 0, max(last, 1), min(card_stage(split.model), last), key="calibration_stage",
+                      disabled=last == 0, persist_state="session", help=words.STAGE_HELP)
     stage = min(stage, last)
 X, y = (split.X_test, split.y_test) if rows == "test" else (split.X_train, split.y_train)
 fitted = split.model
 
-st.header("Outcome by total score")
-st.markdown(
-    f"Each dot is a patient of the {ROWS[rows].lower()} at their total score after {stage} "
-    "feature(s), at the top if they had the outcome, at the bottom if not (spread out a little "
-    "so they do not overlap). The lines are calibrations fitted to these dots: the paper's "
-    "isotonic (a staircase that never goes down) and beta (a smooth curve), and the sigmoid "
-    "(a logistic curve in the total, the recommended setup's); the diamonds are the list's own "
-    "probabilities."
-)
-with shown_errors("drawing the calibration plot"):
+st.header(words.OUTCOME_BY_TOTAL)
+st.markdown(words.outcome_by_total(rows, stage))
+with shown_errors(words.DRAWING_CALIBRATION):
     figure, table = calibration_figure(fitted, X, y, stage, class_names=class_names())
     st.plotly_chart(figure, key="calibration_figure1")
     csv_download(table, f"calibration_stage_{stage}", "calibration_download_figure1")
 
-st.header("Reliability")
-st.markdown(
-    "Patients grouped by their predicted probability: the observed share with the outcome "
-    "against the mean prediction. On the diagonal the list is calibrated; the expected "
-    "calibration error (ECE) is the average distance, weighted by group size."
-)
-with shown_errors("drawing the reliability diagram"):
-    n_bins = st.slider("Groups (bins of equal width)", 2, 20, 10, key="calibration_bins",
-                       persist_state="session")
+st.header(words.RELIABILITY)
+st.markdown(words.RELIABILITY_TEXT)
+with shown_errors(words.DRAWING_RELIABILITY):
+    n_bins = st.slider(words.BINS, 2, 20, 10, key="calibration_bins", persist_state="session")
     p = fitted.predict_proba(X, stage=stage)[:, 1]
     figure, table = reliability_figure(y, p, n_bins)
-    st.metric("Expected calibration error", f"{expected_calibration_error(table):.3f}")
+    st.metric(words.ECE, f"{expected_calibration_error(table):.3f}")
     st.plotly_chart(figure, key="calibration_reliability")
     csv_download(table, f"reliability_stage_{stage}", "calibration_download_reliability")
 
-st.header("Calibration hierarchy: mean, weak and moderate")
-st.markdown(
-    "O/E (observed over expected events), the calibration intercept and slope with their 95 % "
-    "intervals, and a flexible calibration curve with a band that holds the whole true curve "
-    "with 95 % confidence, beside the observed rate of every total with its Clopper–Pearson interval."
-)
-with shown_errors("fitting the flexible calibration curve"):
+st.header(words.HIERARCHY)
+st.markdown(words.HIERARCHY_TEXT)
+with shown_errors(words.FITTING_FLEXIBLE):
     if y.min() == y.max() or np.ptp(p) == 0:
-        st.info("These rows have one outcome only, or one risk for everyone at this stage: there is no curve to fit.")
+        st.info(words.NO_CURVE)
     else:
         flexible = kept("calibration", (fitted, X), ("flexible", rows, stage), lambda: flexible_calibration(y, p))
         numbers = {"observed_expected": observed_expected(y, p), **intercept_and_slope(y, p), **flexible.summary}
@@ -157,48 +127,22 @@ with shown_errors("fitting the flexible calibration curve"):
         calibration_section(
             "calibration", hierarchy_table(numbers), calibration_curve_table(flexible),
             total_points_table(totals[:, stage], y, p),
-            band_words=f"The band: {flexible.n_boot} bootstrap resamples of these rows (sup-t); ICI, E50, E90 "
-                       "and Emax have bootstrap intervals.",
+            band_words=words.band_words(flexible.n_boot),
         )
 
-st.header("Brier score: calibration and refinement")
-st.markdown(
-    "The Brier score (mean squared difference between probability and outcome; lower is "
-    "better) of every stage, split exactly into **calibration loss** (the probabilities differ "
-    "from the observed rates of their groups) and **refinement loss** (the groups mix patients "
-    "with and without the outcome: only more or better features lower it). "
-    "*Refinement after monotone recalibration* is the Brier score the stage would reach if its "
-    "probabilities were recalibrated on these rows without changing their order."
-)
-with shown_errors("splitting the Brier score"):
+st.header(words.BRIER)
+st.markdown(words.BRIER_TEXT)
+with shown_errors(words.SPLITTING_BRIER):
     figure, table = brier_figure(fitted, X, y)
     st.plotly_chart(figure, key="calibration_brier")
-    st.dataframe(
-        table.rename(columns={
-            "stage": "Stage", "brier": "Brier score", "calibration_loss": "Calibration loss",
-            "refinement_loss": "Refinement loss",
-            "hull_refinement_loss": "Refinement after monotone recalibration",
-        }),
-        hide_index=True, key="calibration_brier_table",
-    )
+    st.dataframe(table.rename(columns=words.BRIER_COLUMNS), hide_index=True, key="calibration_brier_table")
     csv_download(table, "brier_decomposition", "calibration_download_brier")
 
-st.header("ROC curve")
-st.markdown(
-    "How well the stage ranks patients with the outcome above those without: each point is a "
-    "cut-off on the probability. The convex hull joins the best cut-offs; the share of patients "
-    "with the outcome on each of its segments is the isotonic calibration of those probabilities."
-)
-with shown_errors("drawing the ROC curve"):
+st.header(words.ROC)
+st.markdown(words.ROC_TEXT)
+with shown_errors(words.DRAWING_ROC):
     figure, table = roc_figure(y, p)
-    st.metric("AUC (area under the ROC curve)", f"{auc(y, p):.3f}")
+    st.metric(words.AUC, f"{auc(y, p):.3f}")
     st.plotly_chart(figure, key="calibration_roc")
     csv_download(table, f"roc_stage_{stage}", "calibration_download_roc")
-    st.dataframe(
-        hull_segments(y, p).rename(columns={
-            "score_high": "Highest probability", "score_low": "Lowest probability",
-            "positives": "With outcome", "negatives": "Without outcome",
-            "rate": "Share with outcome", "slope": "Slope",
-        }),
-        hide_index=True, key="calibration_hull_table",
-    )
+    st.dataframe(hull_segments(y, p).rename(columns=words.HULL_COLUMNS), hide_index=True, key="calibration_hull_table")

@@ -20,6 +20,7 @@ import streamlit as st
 
 from psl_core.cost_ratio import decision_threshold
 from psl_triage.plots import interval_figure, interval_grid_figure
+from psl_triage.words import calibration as words
 from ui import class_names, cost_ratio_input, csv_download, required_list, shown_errors, trained_metadata
 
 ss = st.session_state
@@ -27,59 +28,39 @@ ss = st.session_state
 
 st.set_page_config(page_title="Intervals · PSL Triage", page_icon="🩺", layout="wide")
 st.title("Intervals")
-st.markdown(
-    "Every probability of the list is estimated from the training patients with that total "
-    "score, so it comes with an interval: narrow where many patients had the total, wide where "
-    "few did. The list can decide for a patient only when the whole interval lies on one side "
-    "of the decision threshold."
-)
+st.markdown(words.INTERVALS_INTRO)
 
 model = required_list()
 
 left, middle, right = st.columns(3)
 with left:
-    cost_ratio = cost_ratio_input(
-        "intervals", model, trained_metadata(),
-        help="With M = 10 (the paper's choice) missing a patient with the outcome is ten times as "
-        "bad as a needless referral, so the list refers from a probability of 1/11 = 9 % on.",
-    )
+    cost_ratio = cost_ratio_input("intervals", model, trained_metadata(), help=words.INTERVALS_M_HELP)
 with middle:
     confidence = st.slider(
-        "Confidence level of the intervals", 0.50, 0.99, 0.95, step=0.01, key="intervals_confidence",
-        persist_state="session",
-        help="Simultaneous over all totals of a stage (Bonferroni): at 95 %, all of a stage's "
-        "intervals hold together with probability at least 95 %.",
+        words.INTERVALS_CONFIDENCE, 0.50, 0.99, 0.95, step=0.01, key="intervals_confidence",
+        persist_state="session", help=words.INTERVALS_CONFIDENCE_HELP,
     )
 with right:
     last = model.n_stages_ - 1
     if ss.get("intervals_stage", last) > last:
         del ss["intervals_stage"]
     stage = min(
-        st.slider("Stage (number of features asked)", 0, max(last, 1), last, key="intervals_stage",
+        st.slider(words.STAGE, 0, max(last, 1), last, key="intervals_stage",
                   disabled=last == 0, persist_state="session"),
         last,
     )
-st.markdown(
-    f"Decision threshold 1/(1+M) = **{decision_threshold(cost_ratio):.1%}**. "
-    ":red[Red]: the whole interval lies above it, **ruled in**. "
-    ":blue[Blue]: the whole interval lies below it, **ruled out**. Grey: the interval contains it, "
-    "**uncertain** (ask the next question). Hollow: no training patient had this total; its "
-    "interval is borrowed from the neighbouring totals."
-)
+st.markdown(words.interval_colours(decision_threshold(cost_ratio)))
 
-st.header(f"Stage {stage}")
-with shown_errors("drawing the intervals"):
+st.header(words.stage_heading(stage))
+with shown_errors(words.DRAWING_INTERVALS):
     figure, table = interval_figure(model, stage, cost_ratio, confidence, positive_label=class_names()[0])
     st.plotly_chart(figure, key="intervals_stage_figure")
     st.dataframe(table, hide_index=True, key="intervals_stage_table")
     csv_download(table, f"intervals_stage_{stage}", "intervals_download_stage")
 
-st.header("Every stage")
-st.markdown(
-    "The same for every stage on one scale. Each feature splits the patients into more "
-    "totals with fewer patients each, so the intervals widen as the list grows."
-)
-with shown_errors("drawing the intervals of every stage"):
+st.header(words.EVERY_STAGE)
+st.markdown(words.EVERY_STAGE_TEXT)
+with shown_errors(words.DRAWING_EVERY_STAGE):
     figure, table = interval_grid_figure(model, cost_ratio, confidence)
     st.plotly_chart(figure, key="intervals_grid_figure")
     csv_download(table, "intervals_all_stages", "intervals_download_grid")

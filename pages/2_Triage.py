@@ -1,15 +1,12 @@
 """Triage: the bedside step-through of a probabilistic scoring list (issue #3), one answer at a time.
 
-The triage is a :class:`psl_triage.triage_session.TriageSession` (``state_keys.TRIAGE``; another list
-makes a new one, changed settings recompute it with the answers kept), its words come from
-:mod:`psl_triage.words.triage`, and nothing about a patient leaves the session's memory. Widget keys
-start with ``"triage_"`` (``"triage_q<n>"``: the answer to question n + 1); the settings and the
-list's choice persist across page switches. Below the settings a fragment reruns on each answer.
+A :class:`psl_triage.triage_session.TriageSession` (``state_keys.TRIAGE``) holds the triage: another list
+makes a new one, changed settings recompute it with the answers kept. Words: :mod:`psl_triage.words.triage`.
+Widget keys start with ``"triage_"`` (``"triage_q<n>"``: question n + 1); settings and the list's choice
+persist across page switches. Below the settings a fragment reruns on each answer.
 """
 
 from __future__ import annotations
-
-import json
 
 import streamlit as st
 
@@ -20,7 +17,7 @@ from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text
 from psl_triage.plots import triage_figure
 from psl_triage.questions import interval_sentence, interval_text, probability_text, totals_text
-from psl_triage.record import record_text
+from psl_triage.record import record_json, record_text
 from psl_triage.state_keys import TRIAGE, TRIAGE_ANSWERS, TRIAGE_STAGE
 from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
 from psl_triage.words import triage as words
@@ -32,6 +29,7 @@ BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down lis
 # Touch targets at the bedside: the answer buttons at least 44 px tall (WCAG 2.5.5), scoped to
 # their container; Streamlit draws them 36 px tall and has no parameter for it.
 ANSWER_BUTTONS_CSS = "<style>.st-key-triage_answer_buttons button { min-height: 44px; }</style>"
+DOWNLOAD = {"on_click": "ignore", "width": "stretch", "icon": ":material/download:"}  # the record's buttons
 ss = st.session_state
 
 
@@ -80,7 +78,7 @@ def submit(session: TriageSession, widget_key: str) -> None:
     session.submit(ss.get(widget_key), [raw for raw, _ in extras if ss.get(extra_key(widget_key, raw), False)])
 
 
-def standing(session: TriageSession, threshold: float) -> None:
+def standing(session: TriageSession) -> None:
     """Where the triage stands: the outcome, its numbers and, once stopped, why."""
     s, current, n, n_questions = session.settings, session.current, session.stage, len(session.questions)
     positive, negative = session.class_labels
@@ -100,7 +98,7 @@ def standing(session: TriageSession, threshold: float) -> None:
             st.info(words.unknown_note(session.holds.count(None), current))
     why = words.why_stopped(current, s.tolerance, s.change_value, session.cost_unit)
     if session.halted and words.is_undecided_end(current):
-        st.warning(words.undecided_end(n_questions, s.confidence, current, threshold))
+        st.warning(words.undecided_end(n_questions, s.confidence, current, session.threshold))
     elif session.halted:
         st.success(words.stopped(n, current, why), icon=":material/flag:")
     elif session.passed_here and current.stop_reason is not None:
@@ -139,7 +137,7 @@ def question_form(session: TriageSession) -> None:
         st.warning(session.input_error)
 
 
-def way_here(session: TriageSession, threshold: float) -> None:
+def way_here(session: TriageSession) -> None:
     """The buttons, the risk after each answer and the record for the notes."""
     s, steps = session.settings, session.steps
     with st.container(horizontal=True):
@@ -149,31 +147,29 @@ def way_here(session: TriageSession, threshold: float) -> None:
         st.button(words.UNDO, key="triage_undo", on_click=session.undo, disabled=not session.answers, icon=":material/undo:")
         st.button(words.RESTART, key="triage_restart", on_click=restart, args=(session,), icon=":material/restart_alt:")
     st.subheader(words.RISK_AFTER_EACH)
-    st.plotly_chart(triage_figure(steps, threshold, s.confidence), key="triage_chart", config={"displayModeBar": False})
+    st.plotly_chart(triage_figure(steps, session.threshold, s.confidence), key="triage_chart", config={"displayModeBar": False})
     if session.stage:
         st.table(words.way_here_table(session, steps))
     st.subheader(words.RECORD)
     record = session.record()
-    text = record_text(record)
-    st.code(text, language=None, wrap_lines=True)
+    st.code(text := record_text(record), language=None, wrap_lines=True)
     text_column, json_column = st.columns(2)
     text_column.download_button(words.DOWNLOAD_TEXT, text, file_name="psl-triage-record.txt", mime="text/plain",
-                                key="triage_download_text", on_click="ignore", width="stretch", icon=":material/download:")
-    json_column.download_button(words.DOWNLOAD_JSON, json.dumps(record, indent=2, ensure_ascii=False),
-                                file_name="psl-triage-record.json", mime="application/json", key="triage_download_json",
-                                on_click="ignore", width="stretch", icon=":material/download:")
+                                key="triage_download_text", **DOWNLOAD)
+    json_column.download_button(words.DOWNLOAD_JSON, record_json(record), file_name="psl-triage-record.json",
+                                mime="application/json", key="triage_download_json", **DOWNLOAD)
 
 
 @st.fragment
-def triage(session: TriageSession, threshold: float) -> None:
+def triage(session: TriageSession) -> None:
     """Where the triage stands, the next question and the way here (server time: :func:`ui.timed`)."""
     with timed(f"triage with {len(session.answers)} answers"):
         TRIAGE_STAGE.put(ss, session.stage)
         TRIAGE_ANSWERS.put(ss, session.answers)
-        standing(session, threshold)
+        standing(session)
         if not session.halted:
             question_form(session)
-        way_here(session, threshold)
+        way_here(session)
 
 
 st.set_page_config(page_title="Triage · PSL Triage", page_icon="🩺", layout="centered")
@@ -192,12 +188,11 @@ with st.expander(words.SETTINGS):
 session.configure(settings)
 if no_gain := words.no_gain(session):  # outside the settings: every user must see it
     st.warning(no_gain, icon=":material/warning:")
-threshold = decision_threshold(settings.cost_ratio)
-st.caption(words.deciding(session, metadata.cost_ratio, threshold))
+st.caption(words.deciding(session, metadata.cost_ratio))
 where_m, one_sided = words.where_m_matters(session)
 (st.info if one_sided else st.caption)(where_m)
 with st.expander(words.HOW_IT_WORKS):
-    st.markdown(words.how_it_works(session, threshold))
+    st.markdown(words.how_it_works(session))
 if not session.has_statistics:
     st.caption(words.NO_STATISTICS)
-triage(session, threshold)
+triage(session)

@@ -4,6 +4,8 @@ It uses the words of the Triage page (:mod:`psl_triage.questions`): the outcome 
 ruled out, uncertain), the action taken, and why the list stopped.
 """
 
+import json
+
 from .costs import cost_text
 from .questions import interval_sentence, outcome_text, stop_sentence
 
@@ -64,6 +66,11 @@ def triage_record(model_name, model_version, questions, raw_answers, steps, cost
     if costs:
         record["costs"] = dict(costs)
     return record
+
+
+def record_json(record):
+    """The triage record as indented JSON text (names kept as written, not as escapes)."""
+    return json.dumps(record, indent=2, ensure_ascii=False)
 
 
 def record_text(record):

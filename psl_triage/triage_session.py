@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from psl_core.binarization import NUMERIC
+from psl_core.cost_ratio import decision_threshold
 from psl_core.decision import StageBands, StepResult, triage_step
 from psl_core.stopping import DEFAULT_TOLERANCE
 
@@ -143,6 +144,11 @@ class TriageSession:
     @property
     def cost_unit(self) -> str:
         return self.metadata.cost_unit or ""
+
+    @property
+    def threshold(self) -> float:
+        """The decision threshold 1/(1+M) of the settings."""
+        return decision_threshold(self.settings.cost_ratio)
 
     @property
     def has_statistics(self) -> bool:

@@ -130,7 +130,7 @@ def change_value_label(unit) -> str:
     return f"A changed outcome is worth (in the costs' unit{f', {md(unit)}' if unit else ''})"
 
 
-def deciding(session, saved: float, threshold: float) -> str:
+def deciding(session, saved: float) -> str:
     """What the triage decides with: the list, its length, M (``saved``: the list's), the
     intervals and the basis."""
     s = session.settings
@@ -138,7 +138,7 @@ def deciding(session, saved: float, threshold: float) -> str:
     return (
         f"{md(session.name)} (version {md(session.version)}): {len(session.questions)} of "
         f"{len(session.all_questions)} questions. Deciding with M = {s.cost_ratio:g} ({as_saved}; threshold "
-        f"{percent(threshold)}), {s.confidence:.0%} intervals, on the "
+        f"{percent(session.threshold)}), {s.confidence:.0%} intervals, on the "
         f"{'upper bound' if s.basis == 'upper' else 'point estimate'}."
     )
 
@@ -152,7 +152,7 @@ def where_m_matters(session) -> tuple[str, bool]:
     return f"**Where M matters.** {text}", one_sided
 
 
-def how_it_works(session, threshold: float) -> str:
+def how_it_works(session) -> str:
     """The "How this works" text, with the list's own first question as example."""
     s, first = session.settings, session.all_questions[:1]
     example = f' ("{md(first[0].rule)}")' if first else ""
@@ -162,7 +162,7 @@ def how_it_works(session, threshold: float) -> str:
 - Each total maps to a **calibrated probability** of {md(session.class_labels[0])}, learned from the
   training data, with a **{s.confidence:.0%} interval**: the range the true risk lies in with
   that confidence, wider where the training data had few patients with that total.
-{how_it_decides(threshold, s.confidence, s.tolerance, session.has_statistics).strip()}
+{how_it_decides(session.threshold, s.confidence, s.tolerance, session.has_statistics).strip()}
 {COST_RULE if session.has_costs else ""}
 - An answer can be **unknown**: the value exists but is not at hand. It is never guessed:
   the list then follows both possible answers, shows every total they allow, and reports

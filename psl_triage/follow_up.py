@@ -22,6 +22,7 @@ from psl_core.errors import DataError
 from psl_core.survival import horizon_summary, ipcw_targets, survival_outcome
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
+from psl_triage.words import lists as words
 
 COMPETING_EVENTS_NOTE = (
     "Competing events are out of scope: a patient who died of another cause counts as censored, "
@@ -125,19 +126,12 @@ def default_horizon(times: np.ndarray) -> float:
 def horizon_text(times: np.ndarray, events: np.ndarray, horizon: float, unit: str = "") -> str:
     """One sentence on the horizon: events by it, censored before it (they drop out), followed beyond it."""
     counts = horizon_summary(survival_outcome(times, events), horizon)
-    when = f"{horizon:g}{' ' + unit if unit else ''}"
-    return (
-        f"Of {counts['n']} patients, {counts['events']} had the event within {when}, "
-        f"{counts['beyond']} were followed beyond it and {counts['censored']} were censored before it "
-        f"({_percent(counts['censored'], counts['n'])}): their outcome at {when} is unknown, so they "
-        "drop out and the patients followed like them are weighted up to stand in for them "
-        "(inverse probability of censoring weights)."
-    )
+    return words.horizon_sentence(counts, words.within(horizon, unit), _percent(counts["censored"], counts["n"]))
 
 
 def horizon_labels(event_label: str, horizon: float, unit: str = "") -> tuple[str, str]:
     """Names of the two classes of a time-to-event list: ("death within 5 years", "no death within 5 years")."""
-    when = f"within {horizon:g}{' ' + unit if unit else ''}"
+    when = f"within {words.within(horizon, unit)}"
     return f"{event_label} {when}", f"no {event_label} {when}"
 
 
@@ -180,13 +174,7 @@ def horizon_page_note(model, page: str) -> str | None:
     horizon = getattr(model, "horizon", None)
     if horizon is None:
         return None
-    return (
-        f"This list predicts the risk of the event within {horizon:g} (follow-up data). The {page} "
-        "page judges lists on yes/no outcomes and does not weigh censoring yet, so it would judge "
-        "this one against \"event during follow-up\". The Train page shows this list's Brier score "
-        "and AUC at the horizon on its held-out rows, with censoring weights; "
-        "psl_core.survival.horizon_splits compares it with a Cox model on held-out splits."
-    )
+    return words.horizon_page_note(horizon, page)
 
 
 def horizon_calibration(model, metadata, prepared) -> dict | None:

@@ -8,6 +8,7 @@ from sklearn.base import clone
 from psl_core.evaluation import labels01
 from psl_triage.metadata import ModelMetadata
 from psl_triage.training import split_rows
+from psl_triage.words import lists as words
 
 
 @dataclass(frozen=True)
@@ -54,17 +55,13 @@ def held_out_rows(model, metadata, X, y, test_size=1 / 3, seed=0):
             if counts == (np.sum(y_train == 0), np.sum(y_train == 1)):
                 return HeldOut(
                     model, X_train, y_train, X_test, y_test, False,
-                    f"The {len(y_test)} test rows the Train page held out (test fraction "
-                    f"{fraction:.2f}, seed {split_seed}); the list was trained on the other "
-                    f"{len(y_train)}.",
+                    words.own_test_rows(len(y_test), fraction, split_seed, len(y_train)),
                 )
     X_train, X_test, y_train, y_test = split_rows(X, y, test_size, seed)
     refitted = clone(model).fit(X_train, y_train)
     return HeldOut(
         refitted, X_train, y_train, X_test, y_test, True,
-        f"The list's own test rows are not known, so a list with the same settings was "
-        f"trained here on {len(y_train)} rows (stratified split, seed {seed}) and is judged "
-        f"on the other {len(y_test)}: this judges how the list was learned, on data it never saw.",
+        words.refitted_rows(len(y_train), seed, len(y_test)),
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from psl_triage.metadata import ModelMetadata
+from psl_triage.words import lists as words
 
 IMPLAUSIBLE_AUC = 0.98
 """A held-out AUC at least this high is implausible for clinical data."""
@@ -90,16 +91,10 @@ def too_good_to_be_true(metadata: Mapping, features: Sequence[str]) -> TooGood |
     rows = "held-out" if data == "test" else "training"
     reasons = []
     if auc is not None and np.nanmax(auc) >= IMPLAUSIBLE_AUC:
-        reasons.append(
-            f"Its AUC on the {rows} rows reaches {np.nanmax(auc):.3f}; lists from findings known at "
-            f"triage seldom pass 0.9."
-        )
+        reasons.append(words.auc_too_high(rows, np.nanmax(auc)))
     best = float(np.nanmin(brier))
     if best < IMPLAUSIBLE_BRIER_SHARE * brier[0]:
-        reasons.append(
-            f"Its Brier score on the {rows} rows falls from {brier[0]:.3f} (the base rate's) to "
-            f"{best:.3f}, below a tenth of it."
-        )
+        reasons.append(words.brier_too_low(rows, brier[0], best))
     gains = np.maximum(-np.diff(brier), 0.0)
     total = float(gains.sum())
     if total <= 0:
@@ -107,10 +102,7 @@ def too_good_to_be_true(metadata: Mapping, features: Sequence[str]) -> TooGood |
     top = int(np.argmax(gains))
     fall = brier[0] - best
     if not reasons and gains[top] >= ONE_QUESTION_SHARE * total and fall >= MIN_GAIN_FOR_ONE_QUESTION * brier[0]:
-        reasons.append(
-            f"One question, {features[top]!r}, carries {100 * gains[top] / total:.0f} % of the list's gain "
-            f"(the Brier score falls by {100 * fall / brier[0]:.0f} % of the base rate's)."
-        )
+        reasons.append(words.one_question_carries(features[top], 100 * gains[top] / total, 100 * fall / brier[0]))
     if not reasons:
         return None
     questions: list[str] = []

@@ -1,0 +1,68 @@
+"""What the app says about a fitted list outside any one page's layout: the rows it is judged
+on, why it looks too good to be true, and the horizon of a list of follow-up data.
+
+Plain text: the pages escape these sentences where they render them (:func:`md`), since a
+column's name can be part of them.
+"""
+
+
+def own_test_rows(n_test, fraction, seed, n_train):
+    """The list is judged on the test rows the Train page held out."""
+    return (
+        f"The {n_test} test rows the Train page held out (test fraction {fraction:.2f}, seed {seed}); "
+        f"the list was trained on the other {n_train}."
+    )
+
+
+def refitted_rows(n_train, seed, n_test):
+    """The list's own test rows are unknown: a list with its settings is fitted on a fresh split."""
+    return (
+        f"The list's own test rows are not known, so a list with the same settings was "
+        f"trained here on {n_train} rows (stratified split, seed {seed}) and is judged "
+        f"on the other {n_test}: this judges how the list was learned, on data it never saw."
+    )
+
+
+def auc_too_high(rows, auc):
+    """A too-good list's AUC (``rows``: "held-out" or "training")."""
+    return f"Its AUC on the {rows} rows reaches {auc:.3f}; lists from findings known at triage seldom pass 0.9."
+
+
+def brier_too_low(rows, base, best):
+    """A too-good list's Brier score, against the base rate's."""
+    return f"Its Brier score on the {rows} rows falls from {base:.3f} (the base rate's) to {best:.3f}, below a tenth of it."
+
+
+def one_question_carries(feature, share, fall):
+    """One question carries most of the list's gain (``share`` and ``fall`` in percent)."""
+    return (
+        f"One question, {feature!r}, carries {share:.0f} % of the list's gain "
+        f"(the Brier score falls by {fall:.0f} % of the base rate's)."
+    )
+
+
+def within(horizon, unit=""):
+    """A horizon as a span: "1825 days", "5"."""
+    return f"{horizon:g}{' ' + unit if unit else ''}"
+
+
+def horizon_sentence(counts, when, censored_share):
+    """Events by the horizon, censored before it (they drop out), followed beyond it."""
+    return (
+        f"Of {counts['n']} patients, {counts['events']} had the event within {when}, "
+        f"{counts['beyond']} were followed beyond it and {counts['censored']} were censored before it "
+        f"({censored_share}): their outcome at {when} is unknown, so they "
+        "drop out and the patients followed like them are weighted up to stand in for them "
+        "(inverse probability of censoring weights)."
+    )
+
+
+def horizon_page_note(horizon, page):
+    """Why a page that judges yes/no outcomes stops for a list of the risk within a horizon."""
+    return (
+        f"This list predicts the risk of the event within {horizon:g} (follow-up data). The {page} "
+        "page judges lists on yes/no outcomes and does not weigh censoring yet, so it would judge "
+        "this one against \"event during follow-up\". The Train page shows this list's Brier score "
+        "and AUC at the horizon on its held-out rows, with censoring weights; "
+        "psl_core.survival.horizon_splits compares it with a Cox model on held-out splits."
+    )

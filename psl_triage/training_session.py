@@ -47,12 +47,14 @@ from psl_triage.state_keys import (
 from psl_triage.store import load_model, save_model
 from psl_triage.too_good import TooGood, recorded_warning
 from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
+from psl_triage.training.options import LEARNER_OPTIONS
 from psl_triage.words import train as words
 
+FROM_TABLES = ("question_costs", "cost_groups", "monotone", "required", "forbidden")
+"""Learner options the page's two tables give (what questions cost, what clinicians know)."""
+
 OPTION_NAMES = (
-    "calibration", "binarization", "threshold_search", "loss", "prior_strength", "max_feature_uses",
-    "min_support", "interval_correction", "shrinkage", "group_categories", "max_stages", "test_fraction", "seed",
-    "cost_ratio", "cost_weight",
+    *(name for name in LEARNER_OPTIONS if name not in (*FROM_TABLES, "score_set")), "test_fraction", "seed", "cost_ratio",
 )
 """The options the page's widgets give as they are (``w_train_<name>``); the score set, the
 costs' unit and the two tables are read by :meth:`TrainingSession.options`."""

@@ -1,6 +1,11 @@
 """The learner's options as the Train page offers them: score sets, the two named setups and
 :class:`TrainingOptions`, validated before any data is split.
 
+The learner's options are the estimator's parameters, declared once in
+:data:`psl_core.parameters.PARAMETER_CONSTRAINTS`: :data:`LEARNER_OPTIONS` is every one of them
+but those the app leaves at the estimator's default (:data:`NOT_OFFERED`) or sets itself
+(:data:`SET_BY_THE_APP`), and :class:`TrainingOptions` gets one field for each.
+
 Nothing here imports Streamlit.
 """
 
@@ -9,11 +14,13 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, make_dataclass
+from typing import Any
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.errors import PSLError
 from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
+from psl_core.parameters import PARAMETER_CONSTRAINTS
 from psl_triage.costs import check_unit
 
 SCORE_SET_PRESETS = {
@@ -68,15 +75,24 @@ def parse_score_set(text):
     return check_score_set(scores)
 
 
-# Folds of the internal cross-validation that recommends the list's length (the triage
-# page asks that many questions by default).
 RECOMMEND_FOLDS = 5
+"""Folds of the internal cross-validation that recommends the list's length (the triage page
+asks that many questions by default); the estimator's default (None) skips it."""
 
+NOT_OFFERED = ("lookahead", "beam_width", "calibration_size", "cv_folds", "missing")
+"""The estimator's parameters the app leaves at their defaults: search breadth and depth,
+a separate calibration split, the criterion's folds and how missing values are treated
+(learned) are for scripts and benchmarks."""
 
-_SETUP_KEYS = (
-    "calibration", "loss", "prior_strength", "max_feature_uses", "min_support", "interval_correction", "shrinkage",
-    "group_categories",
-)
+SET_BY_THE_APP = ("random_state", "recommend_folds", "horizon")
+"""The estimator's parameters the app sets itself: ``random_state`` from :attr:`seed` (which
+also seeds the train/test split), ``recommend_folds`` to :data:`RECOMMEND_FOLDS`, and the
+horizon from the data page's follow-up choice (:func:`psl_triage.training.train_list`)."""
+
+LEARNER_OPTIONS = tuple(name for name in PARAMETER_CONSTRAINTS if name not in NOT_OFFERED + SET_BY_THE_APP)
+"""The estimator's parameters a :class:`TrainingOptions` carries, one field each."""
+
+_SETUP_KEYS = tuple(key for key in PAPER_SETUP if key != "score_set")  # the score set is a choice of its own
 SETUPS = {
     "paper": {key: PAPER_SETUP[key] for key in _SETUP_KEYS},
     "recommended": {key: ProbabilisticScoringList().get_params()[key] for key in _SETUP_KEYS},
@@ -88,33 +104,29 @@ their measured test Brier scores on the shared datasets (``bench/quality.py``)."
 DEFAULT_SETUP = "recommended"
 """The setup the Train page starts with: the measured best; the paper's is one click away."""
 
+_LEARNER_DEFAULTS = {**ProbabilisticScoringList().get_params(), **PAPER_SETUP}
+# TrainingOptions() is the paper's learner (PAPER_SETUP over the estimator's defaults), a
+# deliberate difference from the estimator's own defaults: scripts, tests and benchmarks that
+# build options reproduce the paper unless they say otherwise. The Train page starts at
+# DEFAULT_SETUP, the estimator's defaults.
+_LearnerOptions = make_dataclass(
+    "_LearnerOptions", [(name, Any, field(default=_LEARNER_DEFAULTS[name])) for name in LEARNER_OPTIONS], frozen=True,
+)
+_LearnerOptions.__module__ = __name__
+
 
 @dataclass(frozen=True)
-class TrainingOptions:
-    """The learner's options on the Train page; the defaults are the paper's setup
-    (read from :data:`~psl_core.model.PAPER_SETUP` and the estimator, not restated).
+class TrainingOptions(_LearnerOptions):
+    """The learner's options on the Train page, and the app's own.
+
+    One field per name of :data:`LEARNER_OPTIONS`: the estimator's parameter of that name (see
+    :class:`~psl_core.model.ProbabilisticScoringList`), defaulting to the paper's setup
+    (:data:`~psl_core.model.PAPER_SETUP`, the estimator's default elsewhere). Among them
+    ``question_costs``, ``cost_groups``, ``monotone``, ``required`` and ``forbidden`` are saved in
+    the list's parameters, not repeated in ``"training_options"``. The app's own:
 
     Attributes
     ----------
-    score_set : tuple of int
-    calibration : {"isotonic", "beta", "sigmoid"}
-    binarization : {"in-search", "preprocess"}
-    threshold_search : {"bisect", "brute"}
-    loss : {"entropy", "cv_brier", "cv_log_loss", "nested_cv_brier", "nested_cv_log_loss", "soft_rank"}
-        How the search compares candidates (see ``ProbabilisticScoringList``).
-    prior_strength : float >= 0
-        Pseudo-counts that pull the estimates of rare totals toward the overall rate.
-    max_feature_uses : int >= 1
-        Stages a numeric feature may fill, each with its own threshold.
-    min_support : int >= 1
-        Training rows each answer must hold (a threshold leaves at least this many on
-        each side); 1 allows any threshold.
-    interval_correction : {"bonferroni", "sidak"}
-    shrinkage : {"cv", None}
-        Pull the probabilities toward the base rate by the factor the internal
-        cross-validation finds (:class:`~psl_core.model.ProbabilisticScoringList`).
-    max_stages : int >= 1 or None
-        None uses every feature.
     test_fraction : float in [0, 1)
         Share of the rows held out (stratified) to measure the list on; 0 keeps none.
     seed : int >= 0
@@ -125,47 +137,17 @@ class TrainingOptions:
         M, the cost of a missed case relative to a false alarm, saved with the list
         (``metadata["decision"]``) as the trade-off the bedside pages start with; not a
         learner option (the list is the same for every M).
-    question_costs : dict of str to float, or None
-        What asking each feature column costs (:mod:`psl_core.costs`); saved in the list's
-        parameters, not repeated in ``"training_options"``.
-    cost_weight : float >= 0
-        How much the search trades criterion for cheaper questions (0: not at all).
-    cost_groups : dict of str to str, or None
-        The test each column is measured with (columns of one test are paid once); saved
-        in the list's parameters.
     cost_unit : str
-        The costs' unit, saved as ``metadata["cost_unit"]`` (:mod:`psl_triage.costs`).
-    monotone, required, forbidden : dict / list, or None
-        What clinicians know (:mod:`psl_core.constraints`, :mod:`psl_triage.knowledge`):
-        columns whose points never fall or rise with their value, columns asked first (in
-        order) and never; saved in the list's parameters.
+        The question costs' unit, saved as ``metadata["cost_unit"]`` (:mod:`psl_triage.costs`).
 
     :meth:`setup` names the setup the choices make ("paper", "recommended" or "custom");
     ``TrainingOptions(**SETUPS["recommended"])`` is the recommended one.
     """
 
-    score_set: tuple = SCORE_SET_PRESETS["paper"]
-    calibration: str = PAPER_SETUP["calibration"]
-    binarization: str = ProbabilisticScoringList().binarization
-    threshold_search: str = ProbabilisticScoringList().threshold_search
-    loss: str = PAPER_SETUP["loss"]
-    prior_strength: float = PAPER_SETUP["prior_strength"]
-    max_feature_uses: int = PAPER_SETUP["max_feature_uses"]
-    min_support: int = PAPER_SETUP["min_support"]
-    interval_correction: str = PAPER_SETUP["interval_correction"]
-    shrinkage: str | None = PAPER_SETUP["shrinkage"]
-    group_categories: bool = PAPER_SETUP["group_categories"]
-    max_stages: int | None = None
     test_fraction: float = 1 / 3
     seed: int = 0
     cost_ratio: float = DEFAULT_COST_RATIO
-    question_costs: dict | None = None
-    cost_weight: float = 0.0
     cost_unit: str = ""
-    cost_groups: dict | None = None
-    monotone: dict | None = None
-    required: list | None = None
-    forbidden: list | None = None
 
     def __post_init__(self):
         if self.max_stages is not None and self.max_stages < 1:
@@ -195,26 +177,9 @@ class TrainingOptions:
     def estimator(self):
         """An unfitted list with these options."""
         return ProbabilisticScoringList(
-            score_set=self.score_set,
-            calibration=self.calibration,
-            binarization=self.binarization,
-            threshold_search=self.threshold_search,
-            loss=self.loss,
-            prior_strength=self.prior_strength,
-            max_feature_uses=self.max_feature_uses,
-            min_support=self.min_support,
-            interval_correction=self.interval_correction,
-            shrinkage=self.shrinkage,
-            group_categories=self.group_categories,
-            max_stages=self.max_stages,
+            **{name: getattr(self, name) for name in LEARNER_OPTIONS},
             recommend_folds=RECOMMEND_FOLDS,
             random_state=self.seed,
-            question_costs=self.question_costs,
-            cost_weight=self.cost_weight,
-            cost_groups=self.cost_groups,
-            monotone=self.monotone,
-            required=self.required,
-            forbidden=self.forbidden,
         )
 
     def to_dict(self):
@@ -229,5 +194,3 @@ class TrainingOptions:
         options["prior_strength"] = float(self.prior_strength)
         options["setup"] = self.setup()
         return options
-
-

@@ -25,8 +25,9 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 from .errors import DataError
-from .evaluation import _probabilities, fit_logistic, labels01
+from .evaluation import fit_logistic
 from .intervals import check_confidence
+from .metrics import checked_probabilities, labels01
 from .validation import _CLIP, calibration_intercept, calibration_slope
 
 HIERARCHY = ("observed_expected", "intercept", "slope", "ici", "e50", "e90", "emax")
@@ -48,7 +49,7 @@ def observed_expected(y, p, confidence=0.95):
     (estimate, lower, upper) : floats; NaN bounds without events or without non-events.
     """
     y = labels01(y)
-    p = _probabilities(p, len(y))
+    p = checked_probabilities(p, len(y))
     observed, expected = float(y.sum()), float(p.sum())
     ratio = observed / expected if expected > 0 else np.nan
     if observed == 0 or observed == len(y) or not np.isfinite(ratio):
@@ -66,7 +67,7 @@ def intercept_and_slope(y, p, confidence=0.95):
     where the estimate is not finite (one outcome only, separated outcomes, no spread in p).
     """
     y = labels01(y)
-    p = _probabilities(p, len(y))
+    p = checked_probabilities(p, len(y))
     z = norm.ppf(0.5 + check_confidence(confidence) / 2)
     lp = _log_odds(p)
     result = {}
@@ -196,7 +197,7 @@ def flexible_calibration(y, p, n_boot=200, confidence=0.95, seed=0, grid_points=
         y holds a single class (no curve can be fitted).
     """
     y = labels01(y)
-    p = _probabilities(p, len(y))
+    p = checked_probabilities(p, len(y))
     confidence = check_confidence(confidence)
     if y.min() == y.max():
         raise DataError("a calibration curve needs patients with and without the outcome")
@@ -241,7 +242,7 @@ def calibration_errors(y, p):
     ndarray of 4 floats (NaN when y holds one class)
     """
     y = labels01(y)
-    p = _probabilities(p, len(y))
+    p = checked_probabilities(p, len(y))
     if y.min() == y.max():
         return np.full(4, np.nan)
     lp = _log_odds(p)
@@ -258,7 +259,7 @@ def calibration_hierarchy(y, p, confidence=0.95):
     numbers have NaN bounds here (their intervals need :func:`flexible_calibration`).
     """
     y = labels01(y)
-    p = _probabilities(p, len(y))
+    p = checked_probabilities(p, len(y))
     weak = intercept_and_slope(y, p, confidence)
     errors = calibration_errors(y, p)
     return {

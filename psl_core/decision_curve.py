@@ -25,7 +25,7 @@ benefit (Vickers & Elkin's "harm of the test").
 import numpy as np
 
 from .errors import PSLError
-from .evaluation import _probabilities, labels01
+from .metrics import checked_probabilities, labels01
 
 THRESHOLD_GRID = np.round(np.arange(0.01, 1.0, 0.01), 2)
 """Thresholds at which held-out curves are computed (1 % to 99 % in steps of 1 %)."""
@@ -60,7 +60,7 @@ def net_benefit(y, p, thresholds, harm=0.0):
     ndarray of shape (m,)
     """
     y = labels01(y)
-    return _net_benefit(y, _probabilities(p, len(y)), check_thresholds(thresholds)) - float(harm)
+    return _net_benefit(y, checked_probabilities(p, len(y)), check_thresholds(thresholds)) - float(harm)
 
 
 def _net_benefit(y, p, t):

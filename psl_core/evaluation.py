@@ -1,21 +1,41 @@
-"""Can this list be trusted? Calibration, ROC and Monte Carlo evaluation (paper, Sec. 5).
+"""The paper's evaluation (Sec. 5): Monte Carlo cross-validation of a list.
 
-Numbers only: the measures, tables and per-split results, no figures.
+:func:`monte_carlo_cv` repeats stratified train/test splits (``StratifiedShuffleSplit``):
+each split fits a list on its training part and measures every stage 0..K on its test
+part, for the list and two logistic-regression baselines, with :func:`psl_core.metrics.stage_measures`:
 
-- Calibration of any probabilities p on labelled data: a reliability table with the expected
-  calibration error, and the exact split of the Brier score into calibration loss and
-  refinement loss over the segments of the ROC curve (Flach & Matsubara).
-- The ROC curve and its convex hull; the hull's segments carry the isotonic (pool adjacent
-  violators) calibration of p (Fawcett & Niculescu-Mizil).
-- :func:`monte_carlo_cv`: the paper's evaluation. Repeated stratified train/test splits;
-  per split and stage the test expected entropy, Brier score, AUC and expected loss of the
-  list and of two logistic-regression baselines on the same features, and the three-way
-  view (decide or abstain) over a range of confidence levels; the splits run in parallel
-  through joblib (worker processes, or a Dask cluster). :func:`band_summary` turns the
-  per-split values into stagewise means with 95 % confidence bands.
+- ``expected_entropy``: mean binary entropy (bits) of the test estimates;
+- ``brier``: mean (p - y)^2;
+- ``auc``: ROC AUC, ties counted one half;
+- ``expected_loss``: mean loss of the decisions, M per missed positive and 1 per false
+  alarm. The list decides positive where its interval's upper bound (at ``confidence``)
+  exceeds 1 / (1 + M), as :func:`psl_core.metrics.stagewise_metrics` does; the baselines
+  have no interval and decide on their estimate.
 
-All tables are pandas DataFrames; the per-split results are tidy (one value per row), ready
-for plots and CSV downloads.
+The baselines at stage k are logistic regressions on the list's own binarized features:
+the 0/1 literals of stages 1..k (e.g. "ST depression > 2.35"), not the raw columns, so
+they see what the list sees but weigh it with free real coefficients. One is
+L2-regularized with C = 1 (intercept unpenalized, as in scikit-learn), one unpenalized;
+at stage 0 both are the training prevalence. They are fitted by Newton's method
+(:func:`fit_logistic`), which gives scikit-learn's solution in a fraction of its time.
+
+The three-way view: a test patient is *decided* when the interval at a confidence level
+rules them in (wholly above 1 / (1 + M), positive) or out (wholly below it, negative);
+otherwise the list abstains (uncertain: refer). Two rules: ``"fixed stage"`` asks every
+patient the first k questions; ``"bedside stop rule"`` triages each patient as the
+bedside triage does by default (:func:`psl_core.decision.stop_stages`): the first
+``recommended_stages_`` questions (else the whole list), stopping when settled, when
+ruled in or out and fewer than ``tolerance`` of the training patients like them change
+outcome, or at the end (its rows have a missing stage: no single one applies). Measures:
+``coverage`` (share decided), ``accuracy`` and ``expected_loss`` on the decided patients
+(NaN when none is), and ``questions`` (mean number of questions asked; for the fixed
+rule simply k).
+
+The splits run in parallel through joblib (worker processes, or a Dask cluster).
+:func:`band_summary` turns the per-split values into stagewise means with 95 % confidence
+bands. All tables are pandas DataFrames; the per-split results are tidy (one value per
+row), ready for plots and CSV downloads. The calibration and ROC tables of any
+probabilities are in :mod:`psl_core.reliability` (importable from here too).
 """
 
 import numbers
@@ -28,22 +48,30 @@ import pandas as pd
 from scipy.special import expit
 from sklearn.model_selection import StratifiedShuffleSplit
 
-from .calibration import isotonic_probabilities
 from .cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
 from .costs import check_change_value
 from .decision import StageBands, outcome_codes, stop_stages
 from .errors import DataError, PSLError
 from .intervals import check_confidence
-from .metrics import binary_entropy
+from .metrics import MEASURE_LABELS, MEASURES, decision_loss, labels01, stage_measures
+from .reliability import (
+    brier_decomposition,
+    expected_calibration_error,
+    hull_segments,
+    isotonic_recalibration,
+    reliability_table,
+    roc_table,
+    stagewise_brier_decomposition,
+)
 from .stopping import DEFAULT_TOLERANCE, check_tolerance, reference_stages, transition_counts
 
-MEASURES = ("expected_entropy", "brier", "auc", "expected_loss")
-MEASURE_LABELS = {
-    "expected_entropy": "Expected entropy (bits)",
-    "brier": "Brier score",
-    "auc": "AUC",
-    "expected_loss": "Expected loss (M per missed case, 1 per false alarm)",
-}
+__all__ = [
+    "monte_carlo_cv", "CVResult", "band_summary", "fit_logistic", "MEASURES", "MEASURE_LABELS", "METHODS",
+    "PSL", "LR_REGULARIZED", "LR_UNREGULARIZED", "FIXED_STAGE", "STEPWISE", "STEPWISE_COSTED",
+    "THREE_WAY_LEVELS", "THREE_WAY_MEASURES", "labels01", "brier_decomposition", "expected_calibration_error",
+    "hull_segments", "isotonic_recalibration", "reliability_table", "roc_table", "stagewise_brier_decomposition",
+]
+
 PSL = "PSL"
 LR_REGULARIZED = "LR (C = 1)"
 LR_UNREGULARIZED = "LR (unregularized)"
@@ -58,277 +86,6 @@ THREE_WAY_LEVELS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
 THREE_WAY_MEASURES = ("coverage", "accuracy", "expected_loss", "questions")
 Z_95 = 1.96
 _ONE_RUN_AT_A_TIME = threading.Lock()
-
-
-# ---------------------------------------------------------------------------- scores and counts
-def labels01(y):
-    """0/1 labels as int64, checked.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-        Labels 0/1 (1 = positive).
-
-    Returns
-    -------
-    ndarray of int64, shape (n_samples,)
-    """
-    y = np.asarray(y)
-    if y.ndim != 1 or len(y) == 0:
-        raise DataError(f"y must be a non-empty 1-d array of 0/1 labels, got shape {y.shape}")
-    if not np.isin(y, (0, 1)).all():
-        raise DataError("y must hold 0/1 labels (1 = positive)")
-    return y.astype(np.int64)
-
-
-def _probabilities(p, n):
-    p = np.asarray(p, dtype=float)
-    if p.shape != (n,):
-        raise DataError(f"p must have one probability per label: shape ({n},), got {p.shape}")
-    if not np.all((p >= 0) & (p <= 1)):
-        raise DataError("p must hold probabilities in [0, 1] (no missing values)")
-    return p
-
-
-def score_counts(y, p):
-    """Positive and negative counts per distinct score.
-
-    Parameters
-    ----------
-    y : array-like of 0/1, shape (n,)
-    p : array-like of float in [0, 1], shape (n,)
-
-    Returns
-    -------
-    scores : ndarray of shape (d,)
-        The distinct values of p, increasing.
-    positives, negatives : ndarrays of int, shape (d,)
-    index : ndarray of int, shape (n,)
-        Position of each row's score in ``scores``.
-    """
-    y = labels01(y)
-    return _score_counts(y, _probabilities(p, len(y)))
-
-
-def _score_counts(y, p):
-    """:func:`score_counts` without checking its input (the Monte Carlo inner loop)."""
-    scores, index = np.unique(p, return_inverse=True)
-    positives = np.bincount(index, weights=y, minlength=len(scores)).astype(np.int64)
-    negatives = np.bincount(index, minlength=len(scores)) - positives
-    return scores, positives, negatives, index
-
-
-def _auc_from_counts(positives, negatives):
-    """Mann–Whitney AUC from counts per increasing score, ties counted one half."""
-    n_pos, n_neg = positives.sum(), negatives.sum()
-    if n_pos == 0 or n_neg == 0:
-        return 0.5
-    negatives_below = np.cumsum(negatives) - negatives
-    return float(np.sum(positives * (negatives_below + 0.5 * negatives)) / (n_pos * n_neg))
-
-
-def isotonic_recalibration(y, p):
-    """The isotonic calibration of p on (y, p): the rate of each score's pooled block.
-
-    Pool adjacent violators over the distinct scores, weighted by their counts; equal to the
-    empirical positive rate on the segment of the ROC convex hull the score lies on.
-
-    Returns
-    -------
-    ndarray of shape (n,)
-    """
-    _, positives, negatives, index = score_counts(y, p)
-    return _pooled_rates(positives, negatives)[index]
-
-
-def _pooled_rates(positives, negatives):
-    """Pool adjacent violators over counts per distinct score (every score has cases)."""
-    # Only the order of the scores matters, so their ranks stand in for the integer totals.
-    return isotonic_probabilities(np.arange(len(positives)), positives, negatives)
-
-
-# ---------------------------------------------------------------------------- calibration
-def reliability_table(y, p, n_bins=10):
-    """Reliability diagram data: equal-width bins of p on [0, 1].
-
-    Parameters
-    ----------
-    y : array-like of 0/1, shape (n,)
-    p : array-like of float in [0, 1], shape (n,)
-    n_bins : int >= 1
-        Bin b holds b / n_bins <= p < (b + 1) / n_bins; p = 1 goes to the last bin.
-
-    Returns
-    -------
-    pandas.DataFrame with one row per non-empty bin: bin_lower, bin_upper, n,
-    mean_predicted, observed_rate.
-    """
-    if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral) or n_bins < 1:
-        raise PSLError(f"n_bins must be an integer >= 1, got {n_bins!r}")
-    y = labels01(y)
-    p = _probabilities(p, len(y))
-    bins = np.minimum((p * n_bins).astype(np.int64), n_bins - 1)
-    n = np.bincount(bins, minlength=n_bins)
-    used = n > 0
-    edges = np.arange(n_bins + 1) / n_bins
-    return pd.DataFrame(
-        {
-            "bin_lower": edges[:-1][used],
-            "bin_upper": edges[1:][used],
-            "n": n[used],
-            "mean_predicted": np.bincount(bins, weights=p, minlength=n_bins)[used] / n[used],
-            "observed_rate": np.bincount(bins, weights=y, minlength=n_bins)[used] / n[used],
-        }
-    )
-
-
-def expected_calibration_error(table):
-    """ECE of a :func:`reliability_table`: sum over bins of (n_b / n) |rate_b - mean p_b|."""
-    weights = table["n"] / table["n"].sum()
-    return float(np.sum(weights * (table["observed_rate"] - table["mean_predicted"]).abs()))
-
-
-def brier_decomposition(y, p):
-    """The Brier score split into calibration loss and refinement loss (exact).
-
-    The decomposition over the segments of the ROC curve (Flach & Matsubara 2007): one
-    segment per distinct score s_j, holding n_j cases with empirical positive rate r_j.
-    Then, exactly,
-
-        Brier = (1/n) sum_j n_j (s_j - r_j)^2  +  (1/n) sum_j n_j r_j (1 - r_j)
-              = calibration loss               +  refinement loss,
-
-    because within a segment the score is constant and the cross term
-    sum_i (s_j - r_j)(r_j - y_i) vanishes. When the ROC curve is convex (the rates r_j
-    are non-decreasing in s_j) the segments are those of the convex hull and r_j is the
-    isotonic calibration of the scores.
-
-    When the curve is not convex, isotonic calibration pools segments into hull segments
-    and the same two terms computed with the pooled rates no longer add up to the Brier
-    score (the cross term is then >= 0, not 0). That version is reported separately as
-    ``hull_refinement_loss``: (1/n) sum_i h_i (1 - h_i) with h the isotonic calibration,
-    the Brier score the scores would reach after the best monotone recalibration. It is at
-    least ``refinement_loss``; the difference is what the non-convexity costs.
-
-    Parameters
-    ----------
-    y : array-like of 0/1, shape (n,)
-    p : array-like of float in [0, 1], shape (n,)
-
-    Returns
-    -------
-    dict with brier, calibration_loss, refinement_loss, hull_refinement_loss (floats).
-    """
-    scores, positives, negatives, index = score_counts(y, p)
-    counts = positives + negatives
-    rates = positives / counts
-    n = counts.sum()
-    y = np.asarray(y, dtype=float)
-    p = np.asarray(p, dtype=float)
-    hull = _pooled_rates(positives, negatives)
-    return {
-        "brier": float(np.mean((p - y) ** 2)),
-        "calibration_loss": float(np.sum(counts * (scores - rates) ** 2) / n),
-        "refinement_loss": float(np.sum(counts * rates * (1 - rates)) / n),
-        "hull_refinement_loss": float(np.sum(counts * hull * (1 - hull)) / n),
-    }
-
-
-def stagewise_brier_decomposition(model, X, y):
-    """:func:`brier_decomposition` of every stage of a fitted list on labelled data.
-
-    Returns
-    -------
-    pandas.DataFrame indexed by stage with columns brier, calibration_loss,
-    refinement_loss, hull_refinement_loss.
-    """
-    y01 = (np.asarray(y) == model.classes_[1]).astype(np.int64)
-    rows = [
-        {"stage": k, **brier_decomposition(y01, model.predict_proba(X, stage=k)[:, 1])}
-        for k in range(model.n_stages_)
-    ]
-    return pd.DataFrame(rows).set_index("stage")
-
-
-# ---------------------------------------------------------------------------- ROC
-def roc_table(y, p):
-    """The ROC curve, one point per threshold between distinct scores, and its hull.
-
-    Point j says "positive when p >= threshold_j", going from the highest score down:
-    the first row is (0, 0) with threshold inf, the last (1, 1).
-
-    Returns
-    -------
-    pandas.DataFrame with columns threshold, fpr, tpr, on_hull (whether the point is a
-    vertex of the upper convex hull, which runs from (0, 0) to (1, 1)).
-    """
-    scores, positives, negatives, _ = score_counts(y, p)
-    n_pos, n_neg = positives.sum(), negatives.sum()
-    if n_pos == 0 or n_neg == 0:
-        raise DataError("the ROC curve needs positive and negative cases")
-    tp = np.concatenate([[0], np.cumsum(positives[::-1])])
-    fp = np.concatenate([[0], np.cumsum(negatives[::-1])])
-    fpr, tpr = fp / n_neg, tp / n_pos
-    on_hull = np.zeros(len(fpr), dtype=bool)
-    on_hull[_upper_hull(fp, tp)] = True
-    return pd.DataFrame(
-        {
-            "threshold": np.concatenate([[np.inf], scores[::-1]]),
-            "fpr": fpr,
-            "tpr": tpr,
-            "on_hull": on_hull,
-        }
-    )
-
-
-def _upper_hull(x, y):
-    """Indices of the upper convex hull of points sorted by x (then y), monotone chain.
-
-    Collinear points are dropped, so consecutive hull segments have strictly decreasing
-    slopes. Integer counts keep the cross products exact.
-    """
-    hull = []
-    for i in range(len(x)):
-        while len(hull) >= 2:
-            a, b = hull[-2], hull[-1]
-            cross = (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a])
-            if cross < 0:
-                break
-            hull.pop()
-        hull.append(i)
-    return hull
-
-
-def hull_segments(y, p):
-    """Segments of the ROC convex hull with the cases they hold.
-
-    Returns
-    -------
-    pandas.DataFrame, one row per segment from (0, 0) on: score_high, score_low (the
-    scores it spans), positives, negatives, rate (positives / cases: the isotonic
-    calibration of those scores) and slope (d tpr / d fpr, inf for a vertical segment).
-    """
-    table = roc_table(y, p)
-    y = np.asarray(y)
-    n_pos, n_neg = int(np.sum(y == 1)), int(np.sum(y == 0))
-    vertices = np.flatnonzero(table["on_hull"].to_numpy())
-    tp = np.rint(table["tpr"].to_numpy() * n_pos)
-    fp = np.rint(table["fpr"].to_numpy() * n_neg)
-    thresholds = table["threshold"].to_numpy()
-    start, end = vertices[:-1], vertices[1:]
-    d_pos, d_neg = tp[end] - tp[start], fp[end] - fp[start]
-    with np.errstate(divide="ignore"):
-        slope = (d_pos / n_pos) / (d_neg / n_neg)
-    return pd.DataFrame(
-        {
-            "score_high": thresholds[start + 1],
-            "score_low": thresholds[end],
-            "positives": d_pos.astype(np.int64),
-            "negatives": d_neg.astype(np.int64),
-            "rate": d_pos / (d_pos + d_neg),
-            "slope": slope,
-        }
-    )
 
 
 # ---------------------------------------------------------------------------- Monte Carlo CV
@@ -372,54 +129,13 @@ class CVResult:
     calibration_curves: pd.DataFrame = None
 
 
-def monte_carlo_cv(
-    X,
-    y,
-    make_model,
-    n_splits=100,
-    test_size=1 / 3,
-    seed=0,
-    cost_ratio=DEFAULT_COST_RATIO,
-    confidence=0.95,
-    progress=None,
-    confidences=THREE_WAY_LEVELS,
-    tolerance=DEFAULT_TOLERANCE,
-    bedside_stages=None,
-    n_jobs=-1,
-    change_value=None,
-    evidence=True,
-):
+def monte_carlo_cv(X, y, make_model, n_splits=100, test_size=1 / 3, seed=0, cost_ratio=DEFAULT_COST_RATIO,
+                   confidence=0.95, progress=None, confidences=THREE_WAY_LEVELS, tolerance=DEFAULT_TOLERANCE,
+                   bedside_stages=None, n_jobs=-1, change_value=None, evidence=True):
     """Monte Carlo cross-validation of a list against logistic regression (paper, Sec. 5).
 
-    For each of ``n_splits`` stratified random splits (``StratifiedShuffleSplit``), a list
-    is fitted on the training part and every stage 0..K is measured on the test part:
-
-    - ``expected_entropy``: mean binary entropy (bits) of the test estimates;
-    - ``brier``: mean (p - y)^2;
-    - ``auc``: ROC AUC, ties counted one half;
-    - ``expected_loss``: mean loss of the decisions, M per missed positive and 1 per false
-      alarm. The list decides positive where its interval's upper bound (at
-      ``confidence``) exceeds 1 / (1 + M), as :func:`psl_core.metrics.stagewise_metrics`
-      does; the baselines have no interval and decide on their estimate.
-
-    The baselines at stage k are logistic regressions on the list's own binarized features:
-    the 0/1 literals of stages 1..k (e.g. "ST depression > 2.35"), not the raw columns, so
-    they see what the list sees but weigh it with free real coefficients. One is
-    L2-regularized with C = 1 (intercept unpenalized, as in scikit-learn), one unpenalized;
-    at stage 0 both are the training prevalence. They are fitted by Newton's method
-    (:func:`fit_logistic`), which gives scikit-learn's solution in a fraction of its time.
-
-    The three-way view: a test patient is *decided* when the interval at a confidence level
-    rules them in (wholly above 1 / (1 + M), positive) or out (wholly below it, negative);
-    otherwise the list abstains (uncertain: refer). Two rules: ``"fixed stage"`` asks every
-    patient the first k questions; ``"bedside stop rule"`` triages each patient as the
-    bedside triage does by default (:func:`psl_core.decision.stop_stages`): the first
-    ``recommended_stages_`` questions (else the whole list), stopping when settled, when
-    ruled in or out and fewer than ``tolerance`` of the training patients like them change
-    outcome, or at the end (its rows have a missing stage: no single one applies). Measures:
-    ``coverage`` (share decided), ``accuracy`` and ``expected_loss`` on the decided patients
-    (NaN when none is), and ``questions`` (mean number of questions asked; for the fixed
-    rule simply k).
+    Per stratified random split a list is fitted on the training part and every stage is
+    measured on the test part (measures, baselines, three-way view: the module docstring).
 
     Parameters
     ----------
@@ -448,38 +164,26 @@ def monte_carlo_cv(
         stop statistics are counted on its training part with this stage as reference. None
         uses each split list's own ``recommended_stages_``, else its whole length.
     n_jobs : int or None, default=-1
-        Splits fitted at once, through joblib: -1 uses every core, 1 runs them one after
-        another in this process, None leaves the choice to an enclosing
-        ``joblib.parallel_config``. The active joblib backend runs them (loky worker
-        processes by default; ``with joblib.parallel_backend("dask"):`` sends them to a
-        Dask cluster). The result does not depend on ``n_jobs`` or the backend: every
-        split is computed the same way and the rows come back in split order.
-        ``make_model`` and X are sent to the workers, so they must be picklable
-        (cloudpickle: lambdas and closures are fine) Runs in one process take turns (a lock):
-        joblib's worker pool is shared, and a run stopped from ``progress`` shuts it down.
+        Splits fitted at once by the active joblib backend (loky worker processes by
+        default, or e.g. a Dask cluster): -1 every core, 1 one after another in this
+        process, None the choice of an enclosing ``joblib.parallel_config``. The result
+        does not depend on it. ``make_model`` and X go to the workers (cloudpickle: lambdas
+        are fine). Runs in one process take turns (a lock): joblib's worker pool is shared.
     change_value : float > 0 or None
         For lists with question costs: the bedside rule's value of a changed outcome
         (:func:`psl_core.decision.stop_stages`); None: costs do not stop the rule.
     evidence : bool, default=True
-        Also collect the decision curves and the held-out calibration
-        (:attr:`CVResult.net_benefit`, :attr:`CVResult.calibration`,
-        :attr:`CVResult.calibration_curves`; None when False).
+        Also collect the decision curves and the held-out calibration (:class:`CVResult`'s
+        net_benefit, calibration and calibration_curves; None when False).
 
     Returns
     -------
     CVResult
     """
-    if isinstance(n_splits, bool) or not isinstance(n_splits, numbers.Integral) or n_splits < 1:
-        raise PSLError(f"n_splits must be an integer >= 1, got {n_splits!r}")
-    if not (isinstance(test_size, numbers.Real) and 0 < test_size < 1):
-        raise PSLError(f"test_size must be a fraction in (0, 1), got {test_size!r}")
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
-        raise PSLError(f"n_jobs must be None or a non-zero integer (-1: every core), got {n_jobs!r}")
-    cost_ratio = check_cost_ratio(cost_ratio)
-    confidence = check_confidence(confidence)
-    tolerance = check_tolerance(tolerance)
-    change_value = check_change_value(change_value)
-    levels = np.array(sorted({check_confidence(c) for c in confidences} | {confidence}))
+    _check_run(n_splits, test_size, n_jobs)
+    cost_ratio, threshold, confidence, levels, tolerance, change_value = _checked_settings(
+        cost_ratio, confidence, confidences, tolerance, change_value,
+    )
     y = labels01(y)
     if len(X) != len(y):
         raise DataError(f"X and y have different lengths: {len(X)} rows in X, {len(y)} labels in y")
@@ -488,13 +192,52 @@ def monte_carlo_cv(
         splits = list(splitter.split(np.zeros(len(y)), y))
     except ValueError as exc:
         raise DataError(f"cannot split the data {n_splits} times with test_size={test_size:g}: {exc}") from None
-    threshold = decision_threshold(cost_ratio)
     settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value, bool(evidence))
-    tasks = (joblib.delayed(_split_rows)(split, X, y, train, test, make_model, settings)
-             for split, (train, test) in enumerate(splits))
-    per_split = [None] * n_splits
-    # Results arrive as splits finish (any order with several workers): the progress moves
-    # per split, and the rows are put back in split order below.
+    tasks = [joblib.delayed(_split_rows)(split, X, y, train, test, make_model, settings)
+             for split, (train, test) in enumerate(splits)]
+    per_split = _run_splits(tasks, n_jobs, progress)
+    return CVResult(
+        measures=pd.DataFrame([row for rows, _, _ in per_split for row in rows],
+                              columns=["split", "stage", "method", "measure", "value"]),
+        three_way=pd.DataFrame(
+            [row for _, rows, _ in per_split for row in rows],
+            columns=["split", "rule", "stage", "confidence", "measure", "value"],
+        ).astype({"stage": "Int64"}),
+        settings={
+            "n_splits": int(n_splits), "test_size": float(test_size), "seed": seed, "cost_ratio": cost_ratio,
+            "confidence": confidence, "tolerance": tolerance, "change_value": change_value,
+        },
+        **(_evidence_tables([rows for _, _, rows in per_split]) if evidence else {}),
+    )
+
+
+def _checked_settings(cost_ratio, confidence, confidences, tolerance, change_value):
+    """M, its threshold, the main level, every level (sorted), the tolerance and the
+    value of a changed outcome, each checked."""
+    cost_ratio = check_cost_ratio(cost_ratio)
+    confidence = check_confidence(confidence)
+    levels = np.array(sorted({check_confidence(c) for c in confidences} | {confidence}))
+    return (cost_ratio, decision_threshold(cost_ratio), confidence, levels, check_tolerance(tolerance),
+            check_change_value(change_value))
+
+
+def _check_run(n_splits, test_size, n_jobs):
+    """The run's own settings: how many splits, how large a test part, how many workers."""
+    if isinstance(n_splits, bool) or not isinstance(n_splits, numbers.Integral) or n_splits < 1:
+        raise PSLError(f"n_splits must be an integer >= 1, got {n_splits!r}")
+    if not (isinstance(test_size, numbers.Real) and 0 < test_size < 1):
+        raise PSLError(f"test_size must be a fraction in (0, 1), got {test_size!r}")
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0):
+        raise PSLError(f"n_jobs must be None or a non-zero integer (-1: every core), got {n_jobs!r}")
+
+
+def _run_splits(tasks, n_jobs, progress):
+    """Run the splits' tasks through joblib; their rows in split order.
+
+    Results arrive as splits finish (any order with several workers): the progress moves
+    per split, and the rows are put back in split order.
+    """
+    per_split = [None] * len(tasks)
     # One run at a time per process: joblib's worker pool is shared, and a run stopped midway
     # (the progress callback raised, as a server does when it restarts a script) aborts by
     # shutting that pool down. Under the lock, the abort is over before the next run takes a
@@ -506,28 +249,10 @@ def monte_carlo_cv(
             for done, (split, rows) in enumerate(results, start=1):
                 per_split[split] = rows
                 if progress is not None:
-                    progress(done, n_splits)
+                    progress(done, len(tasks))
         finally:
             results.close()  # abort a stopped run now, not when it is garbage collected
-    measures = [row for rows, _, _ in per_split for row in rows]
-    three_way = [row for _, rows, _ in per_split for row in rows]
-    tables = _evidence_tables([rows for _, _, rows in per_split]) if evidence else {}
-    return CVResult(
-        measures=pd.DataFrame(measures, columns=["split", "stage", "method", "measure", "value"]),
-        three_way=pd.DataFrame(
-            three_way, columns=["split", "rule", "stage", "confidence", "measure", "value"]
-        ).astype({"stage": "Int64"}),
-        settings={
-            "n_splits": int(n_splits),
-            "test_size": float(test_size),
-            "seed": seed,
-            "cost_ratio": cost_ratio,
-            "confidence": confidence,
-            "tolerance": tolerance,
-            "change_value": change_value,
-        },
-        **tables,
-    )
+    return per_split
 
 
 class _LiteralCache:
@@ -575,22 +300,6 @@ def _rows(X, index):
     return X.iloc[index] if isinstance(X, pd.DataFrame) else np.asarray(X)[index]
 
 
-def _split_measures(y, p, p_decide, cost_ratio):
-    """The four measures of one method at one stage, in the order of MEASURES."""
-    _, positives, negatives, _ = _score_counts(y, p)
-    return (
-        float(np.mean(binary_entropy(p))),
-        float(np.mean((p - y) ** 2)),
-        _auc_from_counts(positives, negatives),
-        float(np.mean(_decision_loss(p_decide > 1.0 / (1.0 + cost_ratio), y, cost_ratio))),
-    )
-
-
-def _decision_loss(positive, y, cost_ratio):
-    """M for a missed positive, 1 for a false alarm, 0 for a right decision."""
-    return np.where(positive, 1 - y, cost_ratio * y).astype(float)
-
-
 def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, threshold, confidence,
                     levels, measures, three_way, tolerance=DEFAULT_TOLERANCE, bedside_stages=None, change_value=None,
                     evidence=None):
@@ -609,7 +318,7 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
         reachable, lower, q, upper = bands[k]
         index = np.searchsorted(reachable, totals[:, k])
         p = q[index]
-        rows = [(PSL, _split_measures(y_test, p, upper[main, index], cost_ratio))]
+        rows = [(PSL, stage_measures(y_test, p, upper[main, index], cost_ratio))]
         if evidence is not None:
             evidence.add(k, PSL, y_test, p, threshold, calibrate=True)
         features = literals[:, 1 : k + 1].astype(float)
@@ -617,7 +326,7 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
             start = np.append(coefficients[C], 0.0) if k else coefficients[C]
             coefficients[C] = fit_logistic(features[train], y[train], C, start)
             p_lr = expit(coefficients[C][0] + features[test] @ coefficients[C][1:])
-            rows.append((method, _split_measures(y_test, p_lr, p_lr, cost_ratio)))
+            rows.append((method, stage_measures(y_test, p_lr, p_lr, cost_ratio)))
             if evidence is not None:
                 evidence.add(k, method, y_test, p_lr, threshold)
         measures.extend(
@@ -724,7 +433,7 @@ def _three_way_rows(split, rule, stage, levels, decided, positive, questions, y,
     """Coverage, accuracy and loss on the decided, questions asked; arrays (levels, patients)."""
     n_done = decided.sum(axis=1)
     correct = (decided & (positive == (y == 1))).sum(axis=1)
-    loss = np.where(decided, _decision_loss(positive, y, cost_ratio), 0.0).sum(axis=1)
+    loss = np.where(decided, decision_loss(positive, y, cost_ratio), 0.0).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         table = np.column_stack(
             [n_done / len(y), correct / n_done, loss / n_done, questions.mean(axis=1)]

@@ -1,16 +1,102 @@
-"""Stagewise evaluation of a list (the paper's Sec. 5 measures).
+"""The measures of probabilities on labelled data, each computed here once (paper, Sec. 5).
 
-Expected entropy (eq. 7, in bits), Brier score, AUC and expected loss with cost ratio M
-of the estimates at every stage 0..K, on any labelled data.
+Expected entropy (eq. 7, in bits), Brier score, AUC (ties counted one half) and the
+realized loss of the cost-optimal decisions with cost ratio M (M per missed case, 1 per
+false alarm, deciding positive above :func:`psl_core.cost_ratio.decision_threshold`);
+:func:`stage_measures` gives all four of one set of estimates, which
+:func:`stagewise_metrics` (a fitted list on any data) and
+:func:`psl_core.evaluation.monte_carlo_cv` (every split) report. Each measure has a code
+(``"brier"``, ...) and one label, :data:`MEASURE_LABELS`.
 """
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import roc_auc_score
 
-from .cost_ratio import DEFAULT_COST_RATIO
+from .cost_ratio import DEFAULT_COST_RATIO, decision_threshold
+from .errors import DataError
+
+MEASURES = ("expected_entropy", "brier", "auc", "expected_loss")
+"""The paper's stagewise measures, in the order :func:`stage_measures` returns them."""
+
+MEASURE_LABELS = {
+    "expected_entropy": "Expected entropy (bits)",
+    "brier": "Brier score",
+    "auc": "AUC",
+    "expected_loss": "Expected loss (M per missed case, 1 per false alarm)",
+    "observed_minus_expected": "Observed − expected rate",
+    "citl": "Calibration-in-the-large (intercept)",
+    "slope": "Calibration slope",
+}
+"""Every measure's code and its label, once (the validation measures of
+:mod:`psl_core.validation` included)."""
 
 
+# ---------------------------------------------------------------------------- inputs
+def labels01(y):
+    """0/1 labels as int64, checked.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Labels 0/1 (1 = positive).
+
+    Returns
+    -------
+    ndarray of int64, shape (n_samples,)
+    """
+    y = np.asarray(y)
+    if y.ndim != 1 or len(y) == 0:
+        raise DataError(f"y must be a non-empty 1-d array of 0/1 labels, got shape {y.shape}")
+    if not np.isin(y, (0, 1)).all():
+        raise DataError("y must hold 0/1 labels (1 = positive)")
+    return y.astype(np.int64)
+
+
+def checked_probabilities(p, n):
+    """p as floats, one probability in [0, 1] per label (``n`` of them), checked."""
+    p = np.asarray(p, dtype=float)
+    if p.shape != (n,):
+        raise DataError(f"p must have one probability per label: shape ({n},), got {p.shape}")
+    if not np.all((p >= 0) & (p <= 1)):
+        raise DataError("p must hold probabilities in [0, 1] (no missing values)")
+    return p
+
+
+# ---------------------------------------------------------------------------- counts per score
+def score_counts(y, p):
+    """Positive and negative counts per distinct score.
+
+    Parameters
+    ----------
+    y : array-like of 0/1, shape (n,)
+    p : array-like of float in [0, 1], shape (n,)
+
+    Returns
+    -------
+    scores : ndarray of shape (d,)
+        The distinct values of p, increasing.
+    positives, negatives : ndarrays of int, shape (d,)
+    index : ndarray of int, shape (n,)
+        Position of each row's score in ``scores``.
+    """
+    y = labels01(y)
+    return count_scores(y, checked_probabilities(p, len(y)))
+
+
+def count_scores(y01, p, weight=None):
+    """:func:`score_counts` without checking its input (inner loops); with ``weight`` the
+    counts are sums of row weights (floats)."""
+    scores, index = np.unique(p, return_inverse=True)
+    if weight is None:
+        positives = np.bincount(index, weights=y01, minlength=len(scores)).astype(np.int64)
+        negatives = np.bincount(index, minlength=len(scores)) - positives
+    else:
+        positives = np.bincount(index, weights=y01 * weight, minlength=len(scores))
+        negatives = np.bincount(index, weights=(1 - y01) * weight, minlength=len(scores))
+    return scores, positives, negatives, index
+
+
+# ---------------------------------------------------------------------------- the measures
 def binary_entropy(p):
     """H(p) in bits, elementwise, with H(0) = H(1) = 0."""
     p = np.asarray(p, dtype=float)
@@ -19,14 +105,61 @@ def binary_entropy(p):
     return np.where((p <= 0) | (p >= 1), 0.0, h)
 
 
+def auc_from_counts(positives, negatives):
+    """Mann–Whitney AUC from counts per increasing score, ties counted one half; 0.5 when
+    a class is absent."""
+    n_pos, n_neg = positives.sum(), negatives.sum()
+    if n_pos == 0 or n_neg == 0:
+        return 0.5
+    negatives_below = np.cumsum(negatives) - negatives
+    return float(np.sum(positives * (negatives_below + 0.5 * negatives)) / (n_pos * n_neg))
+
+
 def auc(y, p, sample_weight=None):
     """ROC AUC with ties counted one half; 0.5 when y has a single class. With censoring
     weights (:mod:`psl_core.survival`) it is the time-dependent AUC at the horizon: the
     controls' weights are all equal and cancel."""
-    y = np.asarray(y)
-    if y.min() == y.max():
-        return 0.5
-    return float(roc_auc_score(y, p, sample_weight=sample_weight))
+    y01 = np.asarray(y).astype(float)
+    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    _, positives, negatives, _ = count_scores(y01, np.asarray(p, dtype=float), weight)
+    return auc_from_counts(positives, negatives)
+
+
+def decision_loss(positive, y01, cost_ratio):
+    """The realized loss of decisions: M for a missed positive, 1 for a false alarm, 0 for
+    a right decision (elementwise)."""
+    return np.where(positive, 1 - y01, cost_ratio * y01).astype(float)
+
+
+def stage_measures(y01, p, p_decide, cost_ratio=DEFAULT_COST_RATIO, weight=None):
+    """The four measures of :data:`MEASURES` of one set of estimates.
+
+    Parameters
+    ----------
+    y01 : ndarray of 0/1, shape (n,)
+    p : ndarray of float in [0, 1], shape (n,)
+        The estimates: entropy, Brier score and AUC are theirs.
+    p_decide : ndarray of shape (n,)
+        What the decision reads (the estimate, or the risk-averse upper bound of its
+        interval): positive above 1 / (1 + M).
+    cost_ratio : float
+        M.
+    weight : ndarray of shape (n,) or None
+        Row weights of every mean (None: 1 each).
+
+    Returns
+    -------
+    tuple of float
+        expected_entropy, brier, auc, expected_loss.
+    """
+    _, positives, negatives, _ = count_scores(y01, p, weight)
+    positive = p_decide > decision_threshold(cost_ratio)
+    return (
+        float(np.average(binary_entropy(p), weights=weight)),
+        float(np.average((p - y01) ** 2, weights=weight)),
+        auc_from_counts(positives, negatives),
+        float(np.average(decision_loss(positive, y01, cost_ratio), weights=weight)),
+    )
 
 
 def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, sample_weight=None):
@@ -54,25 +187,10 @@ def stagewise_metrics(model, X, y, cost_ratio=DEFAULT_COST_RATIO, confidence=0.9
     expected_loss.
     """
     y01 = (np.asarray(y) == model.classes_[1]).astype(int)
-    w = np.ones(len(y01)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
     intervals = model.stagewise_intervals(X, confidence)
-    rows = []
-    for k in range(model.n_stages_):
-        interval = intervals[:, k]
-        p = interval[:, 1]
-        rows.append(
-            {
-                "stage": k,
-                "expected_entropy": float(np.average(binary_entropy(p), weights=w)),
-                "brier": float(np.average((p - y01) ** 2, weights=w)),
-                "auc": auc(y01, p, sample_weight),
-                "expected_loss": float(np.average(_realized_loss(interval[:, 2], y01, cost_ratio), weights=w)),
-            }
-        )
-    return pd.DataFrame(rows).set_index("stage")
-
-
-def _realized_loss(p_decide, y01, cost_ratio):
-    """Loss of deciding on p_decide: M for a missed positive, 1 for a false alarm."""
-    positive = p_decide > 1.0 / (1.0 + cost_ratio)
-    return np.where(positive, 1 - y01, cost_ratio * y01).astype(float)
+    rows = [
+        dict(zip(MEASURES, stage_measures(y01, intervals[:, k, 1], intervals[:, k, 2], cost_ratio, weight)), stage=k)
+        for k in range(model.n_stages_)
+    ]
+    return pd.DataFrame(rows).set_index("stage")[list(MEASURES)]

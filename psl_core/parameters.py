@@ -6,7 +6,7 @@
 range (the score set, costs, constraints, the horizon) are ``"no_validation"`` here and
 have a checker of their own, which :func:`check_params` calls and which the model file
 reader and the app share. :func:`parameter_choices` and :func:`parameter_range` read the
-declarations for an app's widgets without touching scikit-learn's private classes.
+declarations (for an app's options) without touching scikit-learn's private classes.
 """
 
 import numbers

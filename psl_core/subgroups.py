@@ -21,8 +21,8 @@ from scipy.stats import norm
 from .calibration_measures import calibration_errors, intercept_and_slope, observed_expected
 from .decision_curve import _net_benefit, check_thresholds, treat_all_net_benefit
 from .errors import DataError
-from .evaluation import _auc_from_counts, _probabilities, _score_counts, labels01
 from .intervals import check_confidence
+from .metrics import auc_from_counts, checked_probabilities, count_scores, labels01
 from .sample_size import c_statistic_se
 
 MIN_GROUP_ROWS = 30
@@ -32,8 +32,8 @@ SUBGROUP_MEASURES = ("observed_expected", "intercept", "slope", "ici", "c_statis
 
 
 def _c_statistic(y, p, z):
-    _, positives, negatives, _ = _score_counts(y, p)
-    c = _auc_from_counts(positives, negatives)
+    _, positives, negatives, _ = count_scores(y, p)
+    c = auc_from_counts(positives, negatives)
     if not 0 < c < 1:
         return c, np.nan, np.nan
     se = c_statistic_se(c, y.mean(), len(y))
@@ -57,7 +57,7 @@ def group_measures(y, p, threshold, confidence=0.95, n_boot=200, seed=0):
     dict measure -> (estimate, lower, upper)
     """
     y = labels01(y)
-    p = _probabilities(p, len(y))
+    p = checked_probabilities(p, len(y))
     confidence = check_confidence(confidence)
     threshold = float(check_thresholds(threshold)[0])
     z = norm.ppf(0.5 + confidence / 2)
@@ -98,7 +98,7 @@ def subgroup_measures(y, p, groups, threshold, confidence=0.95, n_boot=200, seed
     ``<measure>_lower``, ``<measure>_upper`` (NaN for a group too small).
     """
     y = labels01(y)
-    p = _probabilities(p, len(y))
+    p = checked_probabilities(p, len(y))
     groups = pd.Series(np.asarray(groups, dtype=object))
     if len(groups) != len(y):
         raise DataError(f"groups must have one label per patient: {len(y)} patients, {len(groups)} labels")

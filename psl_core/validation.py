@@ -36,18 +36,13 @@ from scipy.special import expit, logit
 
 from .calibration import calibrated_probabilities, stage_counts
 from .errors import DataError, PSLError
-from .evaluation import _auc_from_counts, _score_counts, fit_logistic, labels01
+from .evaluation import fit_logistic
 from .intervals import check_confidence
+from .metrics import MEASURE_LABELS as MEASURE_LABELS  # its labels are in the one mapping
+from .metrics import auc_from_counts, count_scores, labels01
 from .stopping import reference_stages, transition_counts
 
 MEASURES = ("observed_minus_expected", "citl", "slope", "brier", "auc")
-MEASURE_LABELS = {
-    "observed_minus_expected": "Observed − expected rate",
-    "citl": "Calibration-in-the-large (intercept)",
-    "slope": "Calibration slope",
-    "brier": "Brier score",
-    "auc": "AUC",
-}
 IDEAL = {"observed_minus_expected": 0.0, "citl": 0.0, "slope": 1.0, "brier": None, "auc": None}
 MIN_RECALIBRATION_ROWS = 20
 """Rows a stage needs at the new site (with both outcomes among them) to be recalibrated."""
@@ -159,13 +154,13 @@ def calibration_slope(y, p):
 
 def _measures(y, p):
     """The values of :data:`MEASURES` for labels y and probabilities p (arrays, unchecked)."""
-    _, positives, negatives, _ = _score_counts(y, p)
+    _, positives, negatives, _ = count_scores(y, p)
     return np.array([
         float(np.mean(y) - np.mean(p)),
         calibration_intercept(y, p),
         calibration_slope(y, p),
         float(np.mean((p - y) ** 2)),
-        _auc_from_counts(positives, negatives) if positives.sum() and negatives.sum() else np.nan,
+        auc_from_counts(positives, negatives) if positives.sum() and negatives.sum() else np.nan,
     ])
 
 

@@ -29,9 +29,9 @@ import numpy as np
 import pandas as pd
 
 from .calibration import beta_probabilities, calibrated_probabilities
-from .evaluation import brier_decomposition, isotonic_recalibration
 from .model import ProbabilisticScoringList
 from .parameters import PAPER_SETUP
+from .reliability import brier_decomposition, isotonic_recalibration
 
 # Settings that reach different kernels or argument types; every fit also computes
 # intervals. Small lists: compiling does not depend on the size of the data.

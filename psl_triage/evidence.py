@@ -31,7 +31,8 @@ from psl_core.decision_curve import (
     net_benefit_of_actions,
     treat_all_net_benefit,
 )
-from psl_core.evaluation import PSL, STEPWISE, STEPWISE_COSTED, _auc_from_counts, _score_counts, band_summary
+from psl_core.evaluation import PSL, STEPWISE, STEPWISE_COSTED, band_summary
+from psl_core.metrics import auc_from_counts, count_scores
 from psl_core.sample_size import (
     DEFAULT_NAGELKERKE,
     c_statistic_se,
@@ -203,8 +204,8 @@ def validation_adequacy(y, p):
             "The sample size for validation needs patients with and without the outcome and "
             "risks that differ; this table cannot say."
         )
-    _, positives, negatives, _ = _score_counts(y, p)
-    measured = _auc_from_counts(positives, negatives)
+    _, positives, negatives, _ = count_scores(y, p)
+    measured = auc_from_counts(positives, negatives)
     c = min(max(measured, 0.51), 0.99)  # the criteria need 0.5 < C < 1
     lp = np.log(np.clip(p, 1e-3, 1 - 1e-3) / (1 - np.clip(p, 1e-3, 1 - 1e-3)))
     size = validation_sample_size(y.mean(), c, lp)

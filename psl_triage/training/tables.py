@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from psl_core.metrics import MEASURE_LABELS
 from psl_triage.costs import cost_text
 from psl_triage.metadata import ModelMetadata
 from psl_triage.questions import missing_note, percent
 
-MEASURES = {"expected_entropy": "Expected entropy (bits)", "brier": "Brier score", "auc": "AUC"}
+MEASURES = {code: MEASURE_LABELS[code] for code in ("expected_entropy", "brier", "auc")}
 """Stagewise measures the page reports, with their readable names (paper, Sec. 5)."""
 
 DEFAULT_CONFIDENCE = 0.95

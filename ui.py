@@ -87,12 +87,12 @@ def _required(key: str, hint: str, page: str, go: tuple[str, str]):
 
 def required_list(reason: str = ""):
     """The list on the Train page, or a hint with a link to Train and a stop of the page."""
-    return _required("trained_model", words.no_list(reason), "pages/1_Train.py", words.GO_TO_TRAIN)
+    return _required("trained_model", words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
 
 
 def required_data(purpose: str):
     """The prepared data, or a hint with a link to the start page and a stop of the page."""
-    return _required("prepared", words.no_data(purpose), "pages/0_Data.py", words.GO_TO_DATA)
+    return _required("prepared", words.NO_DATA.format(purpose=purpose), "pages/0_Data.py", words.GO_TO_DATA)
 
 
 def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:
@@ -136,7 +136,7 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     )
     (container or st).caption(
         cost_ratio_note(metadata.to_dict())
-        + ("" if low <= saved <= high else words.saved_m_outside(low, high))
+        + ("" if low <= saved <= high else words.SAVED_M_OUTSIDE.format(low=low, high=high))
     )
     return float(value)
 
@@ -168,7 +168,7 @@ def table_uploader(what: str, key: str):
         st.warning(md(exc))
         limit_mb = upload_limit_mb(None)
     uploaded = st.file_uploader(
-        words.upload_label(what, limit_mb),
+        words.UPLOAD_LABEL.format(what=what, limit_mb=limit_mb),
         type=["csv", "tsv", "txt", "xlsx"],
         key=key,
         max_upload_size=limit_mb,
@@ -269,7 +269,7 @@ def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
     try:
         return chosen_list(choice)
     except (OSError, PSLError) as exc:
-        st.error(words.unusable_model(md(exc)))
+        st.error(words.UNUSABLE_MODEL.format(message=md(exc)))
         st.stop()
 
 

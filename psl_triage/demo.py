@@ -19,40 +19,26 @@ OUTCOME = "heart_disease"
 
 _YES_NO = {1: "yes", 0: "no"}
 
+
+def _categorical(label: str, codes: dict) -> ColumnSpec:
+    """A coded column read as categories, with what each code means."""
+    return ColumnSpec(label, "", "categorical", codes)
+
+
 HEART_COLUMNS: dict[str, ColumnSpec] = {
     "age": ColumnSpec("Age", "years", "numeric"),
     "sex": ColumnSpec("Sex", "", "binary", {1: "male", 0: "female"}, binary_one=1),
-    "cp": ColumnSpec(
-        "Chest pain type",
-        "",
-        "categorical",
-        {1: "typical angina", 2: "atypical angina", 3: "non-anginal pain", 4: "asymptomatic"},
-    ),
+    "cp": _categorical("Chest pain type", {1: "typical angina", 2: "atypical angina", 3: "non-anginal pain", 4: "asymptomatic"}),
     "trestbps": ColumnSpec("Resting blood pressure", "mm Hg", "numeric", description="On admission."),
     "chol": ColumnSpec("Serum cholesterol", "mg/dl", "numeric"),
     "fbs": ColumnSpec("Fasting blood sugar > 120 mg/dl", "", "binary", _YES_NO, binary_one=1),
-    "restecg": ColumnSpec(
-        "Resting ECG",
-        "",
-        "categorical",
-        {0: "normal", 1: "ST-T abnormality", 2: "left ventricular hypertrophy"},
-    ),
+    "restecg": _categorical("Resting ECG", {0: "normal", 1: "ST-T abnormality", 2: "left ventricular hypertrophy"}),
     "thalach": ColumnSpec("Max heart rate", "bpm", "numeric", description="Maximum heart rate achieved in the exercise test."),
     "exang": ColumnSpec("Exercise-induced angina", "", "binary", _YES_NO, binary_one=1),
     "oldpeak": ColumnSpec("ST depression", "mm", "numeric", description="ST depression induced by exercise relative to rest."),
-    "slope": ColumnSpec(
-        "Slope of peak exercise ST segment",
-        "",
-        "categorical",
-        {1: "upsloping", 2: "flat", 3: "downsloping"},
-    ),
+    "slope": _categorical("Slope of peak exercise ST segment", {1: "upsloping", 2: "flat", 3: "downsloping"}),
     "ca": ColumnSpec("Major vessels coloured by fluoroscopy", "vessels", "numeric", description="0 to 3."),
-    "thal": ColumnSpec(
-        "Thallium stress test",
-        "",
-        "categorical",
-        {3: "normal", 6: "fixed defect", 7: "reversible defect"},
-    ),
+    "thal": _categorical("Thallium stress test", {3: "normal", 6: "fixed defect", 7: "reversible defect"}),
     "num": ColumnSpec(
         "Diagnosis code (0-4)",
         "",

@@ -70,29 +70,16 @@ def unexpected_error(doing, error_name):
     )
 
 
-def no_list(reason=""):
-    """A page that needs a list, before there is one; ``reason`` completes the sentence."""
-    return f"There is no list yet. Train one (or load a model file) on the **Train** page{reason}."
-
-
-def no_data(purpose):
-    """A page that needs prepared data, before there are any."""
-    return f"There are no data to {purpose}. Load and prepare a table on the start page."
-
-
-def saved_m_outside(low, high):
-    """Said after the saved M's note when the saved M is outside the input's range."""
-    return f" That is outside {low:g} to {high:g}: M starts at the nearest end."
-
-
-def upload_label(what, limit_mb):
-    """The label of a table's uploader; ``what`` completes "file"."""
-    return f"CSV, TSV or Excel (.xlsx) file{what} (up to {limit_mb} MB)"
-
-
-def unusable_model(message):
-    """A saved model file that cannot be used (``message``, already escaped, says why)."""
-    return f"This saved model cannot be used: {message}. Choose another one."
+NO_LIST = "There is no list yet. Train one (or load a model file) on the **Train** page{reason}."
+"""A page that needs a list, before there is one; ``reason`` completes the sentence."""
+NO_DATA = "There are no data to {purpose}. Load and prepare a table on the start page."
+"""A page that needs prepared data, before there are any."""
+SAVED_M_OUTSIDE = " That is outside {low:g} to {high:g}: M starts at the nearest end."
+"""Said after the saved M's note when the saved M is outside the input's range."""
+UPLOAD_LABEL = "CSV, TSV or Excel (.xlsx) file{what} (up to {limit_mb} MB)"
+"""The label of a table's uploader; ``what`` completes "file"."""
+UNUSABLE_MODEL = "This saved model cannot be used: {message}. Choose another one."
+"""A saved model file that cannot be used (``message``, already escaped, says why)."""
 
 
 def list_option_label(name, version):

@@ -32,6 +32,7 @@ from psl_triage.questions import percent
 from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
+from psl_triage.words.lists import follow_up_outcome
 
 DEFAULT_CONFIDENCE = 0.95
 _DECISION_WORDS = {CONFIDENT_POSITIVE: RULE_IN, CONFIDENT_NEGATIVE: RULE_OUT}
@@ -322,6 +323,14 @@ def _development(model, metadata, stage):
     return development
 
 
+def _follow_up(follow_up):
+    """The horizon, time column and censoring of a list of follow-up data ("" for a yes/no list)."""
+    if not isinstance(follow_up, dict) or not isinstance(follow_up.get("horizon"), (int, float)):
+        return ""
+    unit = follow_up.get("unit") if isinstance(follow_up.get("unit"), str) else ""
+    return " " + escape(follow_up_outcome(str(follow_up.get("time", "?")), follow_up["horizon"], unit))
+
+
 def _left_out(metadata):
     """Rows of the columns proposed out of the list, with the evidence and whether put back."""
     return "".join(
@@ -379,7 +388,7 @@ def _items(model, metadata, stage, cost_ratio, evidence):
         ("Participants", _participants(dataset)),
         ("Outcome", f"{_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
                     f"(column {_text(dataset.outcome, '?')}); positive: {positive}, "
-                    f"negative: {_text(dataset.negative_label, '?')}."),
+                    f"negative: {_text(dataset.negative_label, '?')}." + _follow_up(metadata.follow_up)),
         ("Sample size", (", ".join(sizes) or "not recorded") + "."),
         ("Sample size justification", _sample_size_text(model, metadata)),
         ("Model development", _development(model, metadata, stage)),

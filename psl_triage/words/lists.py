@@ -66,3 +66,12 @@ def horizon_page_note(horizon, page):
         "and AUC at the horizon on its held-out rows, with censoring weights; "
         "psl_core.survival.horizon_splits compares it with a Cox model on held-out splits."
     )
+
+
+def follow_up_outcome(time_column, horizon, unit=""):
+    """The model report's note on the outcome of a list of the risk within a horizon."""
+    return (
+        f"Time to event: the risk of the event within {within(horizon, unit)} of follow-up (follow-up time "
+        f"in column {time_column}). Patients censored before the horizon count through inverse-probability-"
+        "of-censoring weights; competing events are not modelled (an event of another kind counts as censoring)."
+    )

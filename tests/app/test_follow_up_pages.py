@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
+from psl_triage.card import report_html
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.follow_up import (
     HORIZON_MODELS,
@@ -135,6 +136,9 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     for page in ("pages/4_Intervals.py", "pages/7_Card.py"):
         other = open_page(project_root, page, model, metadata, prepared)
         assert not other.exception and not other.error, page
+    # The model report names the horizon, the time column and how censoring counts.
+    report = report_html(model, metadata)
+    assert "within 1000 days of follow-up" in report and "column rfstime" in report and "censoring weights" in report
     # Validate judges yes/no outcomes: it says so rather than judge this list.
     for page in ("pages/6_Validate.py",):
         other = open_page(project_root, page, model, metadata, prepared)

@@ -22,6 +22,7 @@ from psl_triage.follow_up import horizon_comparison
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import three_way_figure
 from psl_triage.runs import one_run_at_a_time
+from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from ui import cost_ratio_input, csv_download, shown_errors, trained_metadata
 
@@ -55,7 +56,7 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
             bedside_stages=model.recommended_stages_, change_value=bedside_change_value(model),
         )
     bar.progress(1.0, text=f"Done: {n_splits} splits in {time.perf_counter() - start:.1f} s")
-    ss.evaluation_result = {"model": model, "prepared": prepared, "result": result}
+    EVALUATION_RESULT.put(ss, {"model": model, "prepared": prepared, "result": result})
 
 
 def horizon_section(model, prepared) -> None:
@@ -69,8 +70,8 @@ def horizon_section(model, prepared) -> None:
     if submitted:
         with shown_errors("comparing the list with the Cox model"), st.spinner("Fitting on every split…"):
             table = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
-            ss.evaluation_horizon = {"model": model, "prepared": prepared, "table": table}
-    stored = ss.get("evaluation_horizon")
+            EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table})
+    stored = EVALUATION_HORIZON.get(ss)
     if stored is not None and stored["model"] is model and stored["prepared"] is prepared:
         st.dataframe(stored["table"], hide_index=True, key="evaluation_horizon_table")
 

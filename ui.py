@@ -18,6 +18,7 @@ from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note
 from psl_triage.data import upload_limit_mb
 from psl_triage.metadata import ModelMetadata
+from psl_triage.state_keys import TRAINED_METADATA
 from psl_triage.store import list_models, open_model
 from psl_triage.words import common as words
 from psl_triage.words import md, visible
@@ -144,7 +145,7 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
 def trained_metadata() -> ModelMetadata:
     """The metadata of the list on the Train page (empty without one), parsed once: the Train
     page stores a ModelMetadata; a dict put there (by a test) is parsed on every call."""
-    return ModelMetadata.coerce(st.session_state.get("trained_metadata"))
+    return ModelMetadata.coerce(TRAINED_METADATA.get(st.session_state))
 
 
 def class_names() -> tuple[str, str]:

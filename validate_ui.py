@@ -11,6 +11,7 @@ import streamlit as st
 
 from psl_core.validation import MIN_RECALIBRATION_ROWS, stagewise_validation
 from psl_triage.metadata import ModelMetadata
+from psl_triage.state_keys import TRAIN_ORIGIN, TRAINED_METADATA, TRAINED_MODEL, VALIDATE_SAVED
 from psl_triage.validation import (
     MISSING,
     NOT_AVAILABLE,
@@ -109,11 +110,11 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
         with shown_errors("recalibrating the list"):
             new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name)
             after = stagewise_validation(new, table.X, table.y).loc[min(stage, int(keep))]
-            ss.validate_saved = {
+            VALIDATE_SAVED.put(ss, {
                 "from": model, "model": new, "metadata": ModelMetadata.from_dict(new_metadata), "after": after,
                 "message": words.saved_as(stored), "file": stored.path.name,
-            }
-    saved = ss.get("validate_saved")
+            })
+    saved = VALIDATE_SAVED.get(ss)
     if not saved or saved.get("from") is not model:
         return
     st.success(md(saved["message"]))
@@ -124,7 +125,8 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     )
     if st.button("Use the recalibrated list in this session", key="validate_use"):
         # Train's contract (pages/1_Train.py) is still the metadata as the file holds it.
-        ss.trained_model, ss.trained_metadata = saved["model"], saved["metadata"].to_dict()
-        ss.train_origin = words.recalibrated_origin(site_name, saved["message"])
-        ss.validate_saved = None
+        TRAINED_MODEL.put(ss, saved["model"])
+        TRAINED_METADATA.put(ss, saved["metadata"].to_dict())
+        TRAIN_ORIGIN.put(ss, words.recalibrated_origin(site_name, saved["message"]))
+        VALIDATE_SAVED.put(ss, None)
         st.rerun()

@@ -40,6 +40,7 @@ from psl_triage.card import card_stage
 from psl_triage.evidence import held_out_calibration_curve, held_out_decision_curves, held_out_hierarchy
 from psl_triage.follow_up import horizon_page_note
 from psl_triage.plots import stagewise_figure
+from psl_triage.state_keys import EVALUATION_RESULT
 from psl_triage.trade_off import m_range_text
 from psl_triage.words import evaluation as words
 from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
@@ -76,7 +77,7 @@ if submitted:
     with shown_errors("running the evaluation"):
         run(model, prepared, int(n_splits), float(test_size), float(cost_ratio), float(confidence))
 
-stored = ss.get("evaluation_result")
+stored = EVALUATION_RESULT.get(ss)
 if stored is None or stored["model"] is not model or stored["prepared"] is not prepared:
     st.info(words.RUN_FIRST)
     st.stop()

@@ -36,6 +36,7 @@ from psl_triage.data import count_classes, load_table
 from psl_triage.follow_up import horizon_page_note
 from psl_triage.modelcard import list_identity
 from psl_triage.plots import reliability_figure
+from psl_triage.state_keys import VALIDATE_REPORT
 from psl_triage.validation import (
     looks_like_training,
     measures_table,
@@ -62,10 +63,10 @@ def judged(model, table, stage):
     """validation_report of this list, table and stage, kept until one of them changes: its
     bootstrap takes seconds on a large table, and the page reruns on every widget change."""
     key = (stage, int(pd.util.hash_pandas_object(table.X).sum()), hash(table.y.tobytes()))
-    kept = ss.get("validate_report")
+    kept = VALIDATE_REPORT.get(ss)
     if kept is None or kept[0] is not model or kept[1] != key:
-        ss.validate_report = (model, key, validation_report(model, table.X, table.y, stage))
-    return ss.validate_report[2]
+        kept = VALIDATE_REPORT.put(ss, (model, key, validation_report(model, table.X, table.y, stage)))
+    return kept[2]
 
 
 def stopped_unless(value, hint=None):

@@ -24,7 +24,9 @@ import streamlit as st
 from psl_triage.card import card_html, card_stage, report_html
 from psl_triage.evidence import report_evidence
 from psl_triage.modelcard import list_identity
-from psl_triage.training import default_model_name, download_file_name
+from psl_triage.state_keys import EVALUATION_RESULT
+from psl_triage.training import download_file_name
+from psl_triage.words import card as words
 from ui import cost_ratio_input, list_picker, shown_errors
 
 ss = st.session_state
@@ -32,7 +34,7 @@ ss = st.session_state
 
 def session_evidence(model, stage: int) -> dict:
     """What the Evaluation and Validate pages computed for this list in this session."""
-    stored = ss.get("evaluation_result")
+    stored = EVALUATION_RESULT.get(ss)
     evaluation = stored["result"] if stored and stored.get("model") is model else None
     reports = [(where, column, table) for owner, where, column, table in
                (ss.get(f"{prefix}_subgroup_report") or (None,) * 4 for prefix in ("evaluation", "validate"))
@@ -42,28 +44,17 @@ def session_evidence(model, stage: int) -> dict:
 
 st.set_page_config(page_title="Card · PSL Triage", page_icon="🩺", layout="wide")
 st.title("Card and model report")
-st.markdown(
-    "The list on one printed page for the ward: the questions with their points, the risk of "
-    "every total with its interval and the decision it allows at your M. Download it and print "
-    "it from the browser (or save it as PDF there); it fits one A4 or Letter page. The model "
-    "report gathers what an ethics board or a reader of a paper asks about the list: where the "
-    "data came from, who, which outcome, which predictors, how many patients, how well it did."
-)
+st.markdown(words.INTRO)
 
-model, metadata, _, _ = list_picker(
-    "card",
-    "There is no list to print yet. Train one (or load a model file) on the **Train** page, or "
-    "save one there; every saved list can be chosen here.",
-    "List to print",
-)
+model, metadata, _, _ = list_picker("card", words.NO_LIST, "List to print")
 st.markdown(list_identity(metadata))
 
 left, right = st.columns(2)
 n_questions = len(model.literals_)
 stage = left.number_input(
-    f"Questions on the card (the list has {n_questions})",
+    words.questions_on_card(n_questions),
     min_value=0, max_value=n_questions, value=card_stage(model), step=1, key="card_stage",
-    help="Starts at the length the internal cross-validation recommends, if the list has one.",
+    help=words.STAGE_HELP,
 )
 cost_ratio = cost_ratio_input("card", model, metadata, container=right)
 
@@ -73,14 +64,14 @@ with shown_errors("building the card"):
     report = report_html(model, metadata, int(stage), cost_ratio, session_evidence(model, int(stage)))
 if card is None:
     st.stop()
-stem = download_file_name(default_model_name(metadata)).removesuffix(".json")
+stem = download_file_name(metadata.default_name).removesuffix(".json")
 download_card, download_report = st.columns(2)
 download_card.download_button(
-    "Download the card (HTML, prints on one page)", data=card.encode(), file_name=f"{stem}-card.html",
+    words.DOWNLOAD_CARD, data=card.encode(), file_name=f"{stem}-card.html",
     mime="text/html", on_click="ignore", key="card_download_card", type="primary",
 )
 download_report.download_button(
-    "Download the model report (HTML)", data=report.encode(), file_name=f"{stem}-report.html",
+    words.DOWNLOAD_REPORT, data=report.encode(), file_name=f"{stem}-report.html",
     mime="text/html", on_click="ignore", key="card_download_report",
 )
 # Every text from the list or its file is HTML-escaped in psl_triage.card and the page has no script.

@@ -105,3 +105,13 @@ TRIAGE_STAGE: StateKey[int] = StateKey(
 TRIAGE_ANSWERS: StateKey[dict] = StateKey(
     "triage_answers", "The triage session's answers (column -> raw answer), shared on every run (read by tests)."
 )
+
+# --- Evaluation, Validate, Card (pages/5_Evaluation.py, 6_Validate.py, 7_Card.py) ----------------
+EVALUATION_RESULT: StateKey[dict] = StateKey(
+    "evaluation_result", 'dict: the last repeated splits, {"model", "prepared", "result": CVResult}; Card reads it.')
+EVALUATION_HORIZON: StateKey[dict] = StateKey(
+    "evaluation_horizon", 'dict: a horizon list against a Cox model, {"model", "prepared", "table"}.')
+VALIDATE_REPORT: StateKey[tuple] = StateKey(
+    "validate_report", "tuple (model, key of table and stage, ValidationReport): the report kept while they stay.")
+VALIDATE_SAVED: StateKey[dict] = StateKey(
+    "validate_saved", 'dict: the recalibrated list, {"from", "model", "metadata": ModelMetadata, "after", "message", "file"}.')

@@ -47,9 +47,12 @@ $(TEST_STAMP): requirements-test.txt requirements.txt | $(PY)
 	$(PIP_INSTALL) -r requirements-test.txt
 	@touch $@
 
+# Every module with numba kernels (tests/core/test_kernel_cache.py checks the list).
+KERNEL_MODULES := psl_core/calibration_kernels.py psl_core/kernels.py
+
 # Compile the kernels once per change of their source (or of numba: requirements.txt).
-$(WARM_STAMP): psl_core/kernels.py psl_core/warmup.py $(RUN_STAMP)
-	@echo "Compiling psl_core's kernels into numba's cache (after a change of psl_core/kernels.py; about 30 s)"
+$(WARM_STAMP): $(KERNEL_MODULES) psl_core/warmup.py $(RUN_STAMP)
+	@echo "Compiling psl_core's kernels into numba's cache (after a change of $(KERNEL_MODULES); about 30 s)"
 	$(PY) -m psl_core.warmup
 	@touch $@
 

@@ -23,7 +23,7 @@ candidates per stage); this module is their Python-level interface.
 
 import numpy as np
 
-from .kernels import BETA, ISOTONIC, SIGMOID, _beta_eval, _beta_fit, _calibrate_dense, _shrunk
+from .calibration_kernels import BETA, ISOTONIC, SIGMOID, _beta_eval, _beta_fit, _calibrate_dense, _shrunk
 
 CALIBRATION_CODES = {"isotonic": ISOTONIC, "beta": BETA, "sigmoid": SIGMOID}
 
@@ -54,7 +54,7 @@ def calibrated_probabilities(totals, positives, negatives, method="isotonic", lo
         Smallest and largest reachable totals, which beta and sigmoid calibration map
         into (0, 1) (:func:`tau_of_total`); by default the first and last total.
     shrink : (strength, rate), optional
-        Pseudo-counts toward a prior rate (see :func:`psl_core.kernels._shrunk`).
+        Pseudo-counts toward a prior rate (see :func:`psl_core.calibration_kernels._shrunk`).
 
     Returns
     -------
@@ -149,7 +149,7 @@ def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK, sample_w
         Sigma_k, sorted.
     method : {"isotonic", "beta", "sigmoid"}
     shrink : (strength, rate), optional
-        Pseudo-counts toward a prior rate (see :func:`psl_core.kernels._shrunk`).
+        Pseudo-counts toward a prior rate (see :func:`psl_core.calibration_kernels._shrunk`).
     sample_weight : ndarray of shape (n,) or None
         Row weights (None: 1 each). The probabilities are calibrated on the weighted
         counts; the counts returned are effective ones (:func:`effective_counts`).

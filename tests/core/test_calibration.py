@@ -177,7 +177,7 @@ def test_sigmoid_calibration_matches_a_bounded_optimizer(seed):
 def _newton_to_convergence(tau, pos, neg, start):
     """The free (unconstrained in the slope) optimum of the sigmoid fit's loss, by 60 plain
     Newton steps in numpy: a reference for the compiled fit."""
-    from psl_core.kernels import _BETA_RIDGE
+    from psl_core.calibration_kernels import _BETA_RIDGE
 
     x = np.array(start, dtype=float)
     w = pos + neg
@@ -192,11 +192,11 @@ def _newton_to_convergence(tau, pos, neg, start):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_compiled_sigmoid_fit_reaches_the_optimum_and_spots_a_clipped_slope(seed):
-    # The search's fit (kernels._sigmoid_fit) stops once Newton's decrement is small and
+    # The search's fit (calibration_kernels._sigmoid_fit) stops once Newton's decrement is small and
     # takes that last step unchecked; a slope the constraint a >= 0 clips is recognised
     # from the gradient at the constant fit, without Newton steps. Both must give the
     # constrained optimum: within 1e-7 of a converged reference in every probability.
-    from psl_core.kernels import _constant_fit, _sigmoid_fit, _slope_clipped
+    from psl_core.calibration_kernels import _constant_fit, _sigmoid_fit, _slope_clipped
 
     rng = np.random.default_rng(seed)
     clipped_seen = free_seen = 0

@@ -44,7 +44,7 @@ from psl_triage.plots import (
     total_points_table,
 )
 from psl_triage.words import calibration as words
-from ui import class_names, csv_download, required_data, required_list, shown_errors
+from ui import class_names, csv_download, required_data, required_list, shown_errors, trained_metadata
 
 ss = st.session_state
 
@@ -65,7 +65,7 @@ st.markdown(words.INTRO)
 model = required_list()
 prepared = required_data("judge the list on")
 if (note := horizon_page_note(model, "Calibration")) is not None:
-    at_horizon = horizon_calibration(model, ss.get("trained_metadata") or {}, prepared)
+    at_horizon = horizon_calibration(model, trained_metadata(), prepared)
     if at_horizon is None:
         st.info(note)
         st.stop()
@@ -79,7 +79,7 @@ if (note := horizon_page_note(model, "Calibration")) is not None:
 
 split = None
 with shown_errors(words.SPLITTING):
-    split = held_out(model, ss.get("trained_metadata") or {}, prepared)
+    split = held_out(model, trained_metadata(), prepared)
 if split is None:
     st.stop()
 st.caption(split.description)

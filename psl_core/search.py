@@ -428,10 +428,9 @@ def greedy_search(
     Each prefix is extended by the best option per (feature, score, polarity); every
     extension is ranked by the sum of the stagewise criteria of its stages (plus, with
     lookahead, the criterion after further greedy stages instead of its own), and the
-    ``beam_width`` best extensions are kept (ties: the one enumerated first). With
-    ``beam_width = 1`` this is the paper's greedy search: every prefix shares its past,
-    so the rank is the new stage's criterion alone. At the end, the kept list with the
-    smallest sum of stagewise criteria wins: a list that is good early stops early.
+    ``beam_width`` best extensions are kept (ties: the one enumerated first); with width 1
+    this is the paper's greedy search. At the end, the kept list with the smallest sum of
+    stagewise criteria wins: a list that is good early stops early.
 
     Parameters
     ----------
@@ -439,31 +438,27 @@ def greedy_search(
     score_set : sequence of int
     max_stages : int or None
         Maximal number of stages; None = as many as there are candidate features. The list
-        is shorter when every feature's uses are spent, or when the best option of a stage
-        is a constant literal, or with a cross-validated criterion when it does not improve on
-        the held-out score of the list as it is (no candidate helps: the list ends there).
+        is shorter when every feature's uses are spent, when a stage's best option is
+        constant, or (cross-validated criterion) when no option improves the held-out score.
     threshold_search : {"bisect", "brute"}
     lookahead : int >= 1
-        1 = rank an option by its own criterion. With L > 1 an option is rated by the
-        best criterion reachable after L - 1 further greedy stages (fewer near the end:
-        never beyond the list's last stage).
+        1 = rank an option by its own criterion; L > 1 rates it by the best criterion after
+        L - 1 further greedy stages (never beyond the list's last stage).
     progress : callable or None
-        Called as ``progress(stage, n_stages)`` after each stage.
+        ``progress(stage, n_stages)`` after each stage.
     beam_width : int >= 1
-        Number of prefixes kept per stage.
+        Prefixes kept per stage.
     max_uses : int >= 1
         Stages a numeric feature may fill, each with a threshold of its own
         (:func:`feature_budget`); 1 is the paper's list (every feature once).
     min_support : int >= 1
-        Training rows each answer range of a feature must hold (:func:`candidate_cuts`);
-        1 is the paper's search. The list ends when no feature has an allowed cut left.
+        Training rows each answer range must hold (:func:`candidate_cuts`; 1: the paper's
+        search). The list ends when no feature has an allowed cut left.
     penalties : SearchCosts or None
-        Question costs in criterion units (:func:`psl_core.costs.search_penalties`):
-        added to the rank of an option of that feature unless the prefix already asks
-        a feature with the same payer (its column, or its column's group), and to the
-        prefix's sum; an option that does not improve the criterion (or is constant) is
-        then never ranked first, so the costs change the order of the questions, not
-        where the list ends. None: the search without costs.
+        Question costs in criterion units (:func:`psl_core.costs.search_penalties`), added
+        to an option's rank unless the prefix already paid its payer (column or group), and
+        to the prefix's sum; they change the order of the questions, not where the list
+        ends (an option that does not improve is never ranked first). None: no costs.
     directions : sequence of int or None
         Monotone direction of each feature's column (:func:`stage_options`).
     required : sequence of sequence of int
@@ -484,42 +479,12 @@ def greedy_search(
     # Features that are one question with two missing directions count once.
     first = [f for f, siblings in enumerate(families.siblings) if siblings[0] == f]
     n_stages = len(first) if max_stages is None else min(max_stages, int(budget[first].sum()))
+    settings = _Settings(score_set, threshold_search, lookahead, min_support, penalties, directions, required, n_stages)
     beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget, families)]
     end = "length"
     for stage in range(n_stages):
-        extensions = []
-        forced = stage < len(required)
-        for prefix in beam:
-            available = [f for f in prefix.available if f in required[stage]] if forced else prefix.available
-            options = _options_at(
-                evaluator, prefix.totals, prefix.reach, available, score_set, threshold_search, stage == 0,
-                prefix.used_cuts(), min_support, directions,
-            )
-            if forced:
-                options = [option for option in options if not _constant(features, option)]
-                if not options:
-                    raise DataError(
-                        f"the required column {features[required[stage][0]].column!r} has no question with "
-                        f"at least min_support={min_support} training rows per answer (or none its "
-                        "monotone direction allows): lower min_support, or leave it out of required"
-                    )
-            # A literal must improve a held-out score on the list as it is to be worth asking
-            # (a required question is asked whatever it improves).
-            floor = evaluator.current_value() - TIE_TOLERANCE if evaluator.validated and not forced else np.inf
-            # Look ahead at most to the list's last stage: the last stage is rated by itself.
-            depth = min(lookahead - 1, n_stages - 1 - stage)
-            for option in options:
-                rating = option.value if depth == 0 else _rating(
-                    evaluator, option, prefix, score_set, threshold_search, depth, min_support, directions,
-                )
-                rank = prefix.cumulative + rating
-                if penalties is not None:
-                    rank = np.inf if option.value >= floor or _constant(features, option) else (
-                        rank + _penalty(penalties, option, prefix)
-                    )
-                extensions.append((rank, prefix, option, floor))
-        ranks = np.array([extension[0] for extension in extensions])
-        kept = _first_of_ties(ranks, beam_width)
+        extensions = [e for prefix in beam for e in _extensions(evaluator, prefix, stage, settings)]
+        kept = _first_of_ties(np.array([extension[0] for extension in extensions]), beam_width)
         _, _, best, floor = extensions[kept[0]] if kept else (None, None, None, None)
         if best is None or _constant(features, best) or best.value >= floor:
             # No feature has an allowed cut left, or the best option changes no probability, or
@@ -530,17 +495,73 @@ def greedy_search(
             if progress is not None:
                 progress(n_stages, n_stages)
             break
-        beam = []
-        for index in kept:
-            _, prefix, option, _ = extensions[index]
-            if _constant(features, option):
-                continue  # the same as its prefix, which the beam already had
-            totals, reach = _apply(features, option, prefix.totals, prefix.reach)
-            penalty = 0.0 if penalties is None else _penalty(penalties, option, prefix)
-            beam.append(prefix.extend(option, prefix.cumulative + option.value + penalty, totals, reach))
+        beam = _next_beam(features, [extensions[index] for index in kept], penalties)
         if progress is not None:
             progress(stage + 1, n_stages)
     return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """The settings of one :func:`greedy_search` that every stage reads."""
+
+    score_set: tuple
+    threshold_search: str
+    lookahead: int
+    min_support: int
+    penalties: object
+    directions: object
+    required: tuple
+    n_stages: int
+
+
+def _extensions(evaluator, prefix, stage, settings):
+    """Every option that extends ``prefix`` at ``stage``, ranked: (rank, prefix, option, floor)."""
+    features = evaluator.features
+    forced = stage < len(settings.required)
+    available = [f for f in prefix.available if f in settings.required[stage]] if forced else prefix.available
+    options = _options_at(
+        evaluator, prefix.totals, prefix.reach, available, settings.score_set, settings.threshold_search, stage == 0,
+        prefix.used_cuts(), settings.min_support, settings.directions,
+    )
+    if forced:
+        options = [option for option in options if not _constant(features, option)]
+        if not options:
+            raise DataError(
+                f"the required column {features[settings.required[stage][0]].column!r} has no question with "
+                f"at least min_support={settings.min_support} training rows per answer (or none its "
+                "monotone direction allows): lower min_support, or leave it out of required"
+            )
+    # A literal must improve a held-out score on the list as it is to be worth asking
+    # (a required question is asked whatever it improves).
+    floor = evaluator.current_value() - TIE_TOLERANCE if evaluator.validated and not forced else np.inf
+    # Look ahead at most to the list's last stage: the last stage is rated by itself.
+    depth = min(settings.lookahead - 1, settings.n_stages - 1 - stage)
+    extensions = []
+    for option in options:
+        rating = option.value if depth == 0 else _rating(
+            evaluator, option, prefix, settings.score_set, settings.threshold_search, depth, settings.min_support,
+            settings.directions,
+        )
+        rank = prefix.cumulative + rating
+        if settings.penalties is not None:
+            rank = np.inf if option.value >= floor or _constant(features, option) else (
+                rank + _penalty(settings.penalties, option, prefix)
+            )
+        extensions.append((rank, prefix, option, floor))
+    return extensions
+
+
+def _next_beam(features, kept, penalties):
+    """The prefixes of the next stage: each kept extension applied to its prefix."""
+    beam = []
+    for _, prefix, option, _ in kept:
+        if _constant(features, option):
+            continue  # the same as its prefix, which the beam already had
+        totals, reach = _apply(features, option, prefix.totals, prefix.reach)
+        penalty = 0.0 if penalties is None else _penalty(penalties, option, prefix)
+        beam.append(prefix.extend(option, prefix.cumulative + option.value + penalty, totals, reach))
+    return beam
 
 
 def _penalty(penalties, option, prefix):

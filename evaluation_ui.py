@@ -14,13 +14,14 @@ import streamlit as st
 from sklearn.base import clone
 
 from evidence_ui import Patients, kept
+from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.evaluation import FIXED_STAGE, STEPWISE, band_summary, monte_carlo_cv
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.card import card_stage
 from psl_triage.follow_up import horizon_comparison
 from psl_triage.held_out import held_out_rows
-from psl_triage.plots import three_way_figure
+from psl_triage.plots import decision_curve_figure, three_way_figure
 from psl_triage.runs import one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
@@ -69,11 +70,15 @@ def horizon_section(model, prepared) -> None:
         submitted = st.form_submit_button("Run the comparison", type="primary", key="evaluation_horizon_run")
     if submitted:
         with shown_errors("comparing the list with the Cox model"), st.spinner("Fitting on every split…"):
-            table = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
-            EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table})
+            table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
+            EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table, "curves": curves,
+                                        "cost_ratio": float(cost_ratio)})
     stored = EVALUATION_HORIZON.get(ss)
     if stored is not None and stored["model"] is model and stored["prepared"] is prepared:
         st.dataframe(stored["table"], hide_index=True, key="evaluation_horizon_table")
+        m = stored["cost_ratio"]
+        figure, _ = decision_curve_figure(stored["curves"], decision_threshold(m), m, words.HORIZON_CURVES_TITLE)
+        st.plotly_chart(figure, key="evaluation_horizon_curves")
 
 
 def three_way_section(result) -> None:

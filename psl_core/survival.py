@@ -268,12 +268,19 @@ def observed_expected(y_train, y_test, risk, horizon):
 
 def net_benefit(y_train, y_test, risk, horizon, threshold):
     """Net benefit at the horizon of treating patients with risk > ``threshold``: IPCW true
-    positives minus false positives x t / (1 - t), per patient (the decision curve at tau)."""
+    positives minus false positives x t / (1 - t), per patient (the decision curve at tau).
+
+    ``threshold`` is a number (returns a float) or an array of thresholds in (0, 1) (returns
+    an array: the decision curve). Treating everyone is ``risk`` = 1.
+    """
     outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
-    treated = np.asarray(risk) > threshold
-    true_positive = weight @ (treated * outcome)
-    false_positive = weight @ (treated * (1 - outcome))
-    return float((true_positive - false_positive * threshold / (1 - threshold)) / len(outcome))
+    t = np.asarray(threshold, dtype=float)
+    grid = np.atleast_1d(t)
+    treated = np.asarray(risk, dtype=float)[:, None] > grid[None, :]
+    true_positive = (weight * outcome) @ treated
+    false_positive = (weight * (1 - outcome)) @ treated
+    values = (true_positive - false_positive * grid / (1 - grid)) / len(outcome)
+    return float(values[0]) if t.ndim == 0 else values
 
 
 def design_matrix(X_train, X_test):
@@ -309,7 +316,9 @@ def cox_risk(X_train, y_train, X_test, horizon, alpha=1e-4):
     return np.array([1.0 - fn(min(horizon, fn.x[-1])) for fn in curves])
 
 
-def horizon_splits(X, y, horizon, make_list, n_splits=20, test_size=1 / 3, random_state=0, threshold=None):
+def horizon_splits(
+    X, y, horizon, make_list, n_splits=20, test_size=1 / 3, random_state=0, threshold=None, thresholds=None,
+):
     """Monte Carlo evaluation at the horizon on held-out splits: the list, the Cox model on
     all features and the naive yes/no list ("event during follow-up", same settings).
 
@@ -322,13 +331,17 @@ def horizon_splits(X, y, horizon, make_list, n_splits=20, test_size=1 / 3, rando
         ``make_list()`` returns an unfitted ``ProbabilisticScoringList`` (its ``horizon``
         is set here).
     threshold : float in (0, 1) or None
-        Risk threshold of the net benefit (None: no decision curve).
+        Risk threshold of the net benefit (None: none).
+    thresholds : array of float in (0, 1), shape (m,), or None
+        Thresholds of the decision curves at the horizon (None: none).
 
     Returns
     -------
     dict of ndarray of shape (n_splits,)
         ``{model}_{measure}`` for model in list, cox, naive and measure in brier, auc, oe
-        (observed / expected at the horizon) and, with a threshold, net_benefit.
+        (observed / expected at the horizon) and, with a threshold, net_benefit; with
+        ``thresholds`` also ``{model}_decision_curve`` of shape (n_splits, m) for those
+        models and ``all`` (treat everyone).
     """
     from sklearn.model_selection import ShuffleSplit
     from sklearn.utils import _safe_indexing
@@ -356,4 +369,8 @@ def horizon_splits(X, y, horizon, make_list, n_splits=20, test_size=1 / 3, rando
                 measures["net_benefit"] = net_benefit(y[train], y[test], risk, horizon, threshold)
             for measure, value in measures.items():
                 results.setdefault(f"{name}_{measure}", []).append(value)
+        if thresholds is not None:
+            for name, risk in {**risks, "all": np.ones(len(test))}.items():
+                curve = net_benefit(y[train], y[test], risk, horizon, np.asarray(thresholds, dtype=float))
+                results.setdefault(f"{name}_decision_curve", []).append(curve)
     return {key: np.array(values) for key, values in results.items()}

@@ -289,11 +289,17 @@ def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RA
         others = band_summary(others.drop(columns="method")).sort_values(["stage", "threshold"])
         others = others.assign(method=others["stage"].astype(int).map(stage_method)).drop(columns="stage")
         parts.append(in_range(others, threshold_range, threshold))
-    summary = pd.concat(parts, ignore_index=True)
+    return with_interventions_avoided(pd.concat(parts, ignore_index=True))
+
+
+def with_interventions_avoided(summary):
+    """A decision-curve summary with net interventions avoided per 100 patients against
+    treating all (NaN for treat all and treat none), without its ``sd`` column."""
     everyone = summary[summary["method"] == TREAT_ALL].set_index("threshold")["mean"]
     reference = everyone.reindex(summary["threshold"]).to_numpy()
     avoided = interventions_avoided(summary["mean"].to_numpy(), reference, summary["threshold"].to_numpy())
-    summary["interventions_avoided"] = np.where(summary["method"].isin([TREAT_ALL, TREAT_NONE]), np.nan, avoided)
+    summary = summary.assign(interventions_avoided=np.where(summary["method"].isin([TREAT_ALL, TREAT_NONE]), np.nan,
+                                                            avoided))
     return summary.drop(columns="sd")
 
 

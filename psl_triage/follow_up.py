@@ -230,24 +230,57 @@ HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon"
 HORIZON_MODELS = {"list": "This list", "cox": "Cox model, all features", "naive": "Yes/no list: event during follow-up"}
 
 
-def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0) -> pd.DataFrame:
+def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0):
     """The list's settings on held-out splits against a Cox model on all features and the
-    naive yes/no list (:func:`psl_core.survival.horizon_splits`), as a table: one row per
-    model, the mean (standard deviation) over the splits of each measure at the horizon; net
-    benefit at the threshold 1 / (1 + M)."""
+    naive yes/no list (:func:`psl_core.survival.horizon_splits`).
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per model, the mean (standard deviation) over the splits of each measure at
+        the horizon; net benefit at the threshold 1 / (1 + M).
+    curves : pandas.DataFrame
+        The decision curves at the horizon (:func:`horizon_decision_curves`).
+    """
     from sklearn.base import clone
 
+    from psl_core.decision_curve import THRESHOLD_GRID
     from psl_core.survival import horizon_splits
 
+    threshold = 1 / (1 + cost_ratio)
+    grid = np.union1d(THRESHOLD_GRID, [threshold])
     results = horizon_splits(
         prepared.X, survival_outcome(prepared.time, prepared.y), model.horizon,
         lambda: clone(model).set_params(recommend_folds=None), n_splits=n_splits, random_state=seed,
-        threshold=1 / (1 + cost_ratio),
+        threshold=threshold, thresholds=grid,
     )
-    return pd.DataFrame([
+    table = pd.DataFrame([
         {"model": label, **{
             title: f"{np.mean(results[f'{key}_{measure}']):.3f} ({np.std(results[f'{key}_{measure}']):.3f})"
             for measure, title in HORIZON_MEASURES.items()
         }}
         for key, label in HORIZON_MODELS.items()
     ])
+    return table, horizon_decision_curves(results, grid, threshold)
+
+
+def horizon_decision_curves(results, grid, threshold) -> pd.DataFrame:
+    """Decision curves at the horizon over the splits, as the Evaluation page draws a yes/no
+    list's (:func:`psl_triage.evidence.held_out_decision_curves`): method (the list as
+    ``psl_core.evaluation.PSL``, the Cox model and the naive list by their
+    :data:`HORIZON_MODELS` names, treat all, treat none), threshold, mean, lower, upper, n and
+    net interventions avoided per 100 patients, in the default threshold range and at
+    1 / (1 + M)."""
+    from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, TREAT_ALL, TREAT_NONE
+    from psl_core.evaluation import PSL, band_summary
+    from psl_triage.evidence import in_range, with_interventions_avoided
+
+    curves = {PSL: results["list_decision_curve"], HORIZON_MODELS["cox"]: results["cox_decision_curve"],
+              HORIZON_MODELS["naive"]: results["naive_decision_curve"], TREAT_ALL: results["all_decision_curve"]}
+    curves[TREAT_NONE] = np.zeros_like(curves[TREAT_ALL])
+    tidy = pd.concat([
+        pd.DataFrame({"method": method, "split": np.repeat(np.arange(len(values)), len(grid)),
+                      "threshold": np.tile(grid, len(values)), "value": np.ravel(values)})
+        for method, values in curves.items()
+    ], ignore_index=True)
+    return with_interventions_avoided(in_range(band_summary(tidy), DEFAULT_THRESHOLD_RANGE, threshold))

@@ -110,7 +110,8 @@ TRIAGE_ANSWERS: StateKey[dict] = StateKey(
 EVALUATION_RESULT: StateKey[dict] = StateKey(
     "evaluation_result", 'dict: the last repeated splits, {"model", "prepared", "result": CVResult}; Card reads it.')
 EVALUATION_HORIZON: StateKey[dict] = StateKey(
-    "evaluation_horizon", 'dict: a horizon list against a Cox model, {"model", "prepared", "table"}.')
+    "evaluation_horizon",
+    'dict: a horizon list against a Cox model, {"model", "prepared", "table", "curves", "cost_ratio"}.')
 VALIDATE_REPORT: StateKey[tuple] = StateKey(
     "validate_report", "tuple (model, key of table and stage, ValidationReport): the report kept while they stay.")
 VALIDATE_SAVED: StateKey[dict] = StateKey(

@@ -46,13 +46,17 @@ SUBGROUPS = (
 )
 
 
+HORIZON_CURVES_TITLE = "Decision curves at the horizon: net benefit on held-out patients, censoring weighted"
+
+
 def horizon_intro(horizon):
     """What the page compares for a list of the risk within ``horizon`` (follow-up data)."""
     return (
         f"This list predicts the risk of the event within {horizon:g} (follow-up data). On random "
         "splits (2/3 train, 1/3 test) its settings are compared at the horizon, censoring respected, with a "
         "Cox model on all features and with the same list trained on \"event during follow-up\": mean "
-        "(standard deviation) over the splits."
+        "(standard deviation) over the splits, and the decision curves at the horizon (net benefit with "
+        "censoring weights, mean and 95 % band over the splits)."
     )
 
 

@@ -132,6 +132,11 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert not evaluation.exception
     table = evaluation.session_state["evaluation_horizon"]["table"]
     assert list(table["model"]) == list(HORIZON_MODELS.values()) and "Brier at the horizon" in table.columns
+    # The decision curves at the horizon: every threshold of the range, not only 1/(1+M).
+    curves = evaluation.session_state["evaluation_horizon"]["curves"]
+    assert set(curves["method"]) >= {"PSL", *list(HORIZON_MODELS.values())[1:], "Treat all", "Treat none"}
+    assert curves[curves["method"] == "PSL"]["threshold"].nunique() >= 40
+    assert evaluation.get("plotly_chart")
     # Intervals and Card show such a list as any other.
     for page in ("pages/4_Intervals.py", "pages/7_Card.py"):
         other = open_page(project_root, page, model, metadata, prepared)

@@ -169,6 +169,11 @@ def test_held_out_splits_compare_the_list_with_cox_and_the_naive_list():
                              threshold=0.3)
     assert set(results) == {f"{m}_{k}" for m in ("list", "cox", "naive") for k in ("brier", "auc", "oe", "net_benefit")}
     assert all(len(v) == 2 for v in results.values())
+    curves = horizon_splits(X, y, HORIZON, lambda: ProbabilisticScoringList(max_stages=3), n_splits=2,
+                            thresholds=[0.1, 0.3])
+    assert {f"{m}_decision_curve" for m in ("list", "cox", "naive", "all")} <= set(curves)
+    assert curves["list_decision_curve"].shape == (2, 2)
+    np.testing.assert_allclose(curves["list_decision_curve"][:, 1], results["list_net_benefit"])
     assert np.all(np.abs(results["list_brier"] - results["cox_brier"]) < 0.02)
     # Heavy censoring: "event during follow-up" underestimates the risk by the horizon.
     assert np.all(np.abs(results["list_oe"] - 1) < np.abs(results["naive_oe"] - 1))
@@ -180,3 +185,17 @@ def test_net_benefit_is_a_sum_over_patients():
     # Treated above 0.25: patients 1 (event, weight 1), 2 (weight 0), 4 (weight 0), 5 (control, 8/3).
     expected = (1.0 - (1 / 0.375) * 0.25 / 0.75) / 5
     assert net_benefit(y, y, risk, 5.0, 0.25) == pytest.approx(expected)
+
+
+def test_the_decision_curve_at_the_horizon_is_the_net_benefit_at_each_threshold():
+    X, y, _ = follow_up(11, n=300, binary=False)
+    risk = np.random.default_rng(3).uniform(size=len(y))
+    grid = np.array([0.05, 0.25, 0.5, 0.75])
+    curve = net_benefit(y, y, risk, HORIZON, grid)
+    assert curve.shape == (4,)
+    np.testing.assert_allclose(curve, [net_benefit(y, y, risk, HORIZON, t) for t in grid])
+    # Treat all: the IPCW event rate by the horizon minus the rest at the threshold's odds.
+    outcome, weight = ipcw_targets(y, HORIZON)
+    rate = weight @ outcome / len(y)
+    rest = weight @ (1 - outcome) / len(y)
+    np.testing.assert_allclose(net_benefit(y, y, np.ones(len(y)), HORIZON, grid), rate - rest * grid / (1 - grid))

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from .formats import MAX_CATEGORIES, POOLED_CATEGORY, ColumnSpec
+from .formats import BINARY, CATEGORICAL, IGNORE, MAX_CATEGORIES, NUMERIC, POOLED_CATEGORY, ColumnSpec
 from .values import STORABLE_RULE, _natural_key, _normalized, _shorten, _unstorable_value, _value_text
 
 _IDENTIFIER_NAME = re.compile(
@@ -48,34 +48,34 @@ def infer_column_types(
 def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     """The proposed type of a column and the reason for it, as the page shows it."""
     if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
-        return "ignore", "dates and times are not used"
+        return IGNORE, "dates and times are not used"
     values = _normalized(series).dropna()
     if values.empty:
-        return "ignore", "all values are missing"
+        return IGNORE, "all values are missing"
     distinct = values.nunique()
     if distinct == 1:
-        return "ignore", "the same value in every row"
+        return IGNORE, "the same value in every row"
     identifier = _identifier_reason(name, values, distinct)
     if identifier:
-        return "ignore", identifier
+        return IGNORE, identifier
     if distinct <= MAX_CATEGORIES and not ptypes.is_numeric_dtype(values):
         unstorable = _unstorable_value(values.map(_value_text).unique().tolist())
         if unstorable is not None:
-            return "ignore", f"the value {_shorten(unstorable)!r} cannot be kept in a saved list ({STORABLE_RULE})"
+            return IGNORE, f"the value {_shorten(unstorable)!r} cannot be kept in a saved list ({STORABLE_RULE})"
     if distinct == 2:
         first, second = sorted({_value_text(value) for value in values.unique().tolist()}, key=_natural_key)
-        return "binary", f"two values: {first} and {second}"
+        return BINARY, f"two values: {first} and {second}"
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
-        return "numeric", f"numbers from {_value_text(numbers.min())} to {_value_text(numbers.max())}"
+        return NUMERIC, f"numbers from {_value_text(numbers.min())} to {_value_text(numbers.max())}"
     if distinct > MAX_CATEGORIES and _repeats(values):
-        return "categorical", (
+        return CATEGORICAL, (
             f"text with {distinct} values that repeat across rows: a category, the rarest pooled as "
             f"{POOLED_CATEGORY!r}"
         )
     if distinct > MAX_CATEGORIES:
-        return "ignore", f"text with {distinct} different values (an identifier or free text?)"
-    return "categorical", f"text with {distinct} categories"
+        return IGNORE, f"text with {distinct} different values (an identifier or free text?)"
+    return CATEGORICAL, f"text with {distinct} categories"
 
 
 def _repeats(values: pd.Series) -> bool:
@@ -136,12 +136,12 @@ def column_summary(
     for name in df.columns:
         values = _normalized(df[name])
         present = values.dropna()
-        kind = types.get(name, "ignore")
+        kind = types.get(name, IGNORE)
         inferred, reason = _infer_kind(name, df[name])
         if name in specs and specs[name].description:
             reason = specs[name].description
         elif name in flagged:
-            reason = flagged[name] + ("" if kind == "ignore" else "; kept, as you chose")
+            reason = flagged[name] + ("" if kind == IGNORE else "; kept, as you chose")
         elif kind != inferred:
             reason = f"{kind}, as you chose (detected: {inferred}, {reason})"
         examples = [_value_text(value) for value in present.unique()[:3].tolist()]

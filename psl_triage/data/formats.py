@@ -10,8 +10,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-KINDS = ("numeric", "categorical", "binary", "ignore")
-"""The column types a user can choose, in the order the page offers them."""
+NUMERIC, CATEGORICAL, BINARY, IGNORE = "numeric", "categorical", "binary", "ignore"
+"""The column kinds, spelled once. A model file's column metadata records these (``"kind":
+"categorical"``); its stages record the literal kinds of :mod:`psl_core.binarization`
+(``NUMERIC``, ``BINARY``, ``CATEGORY``: a categorical column gives "category" literals)."""
+
+KINDS = (NUMERIC, CATEGORICAL, BINARY, IGNORE)
+"""The column kinds a user can choose, in the order the page offers them."""
 
 
 MISSING_HANDLINGS = ("learn", "drop", "impute")

@@ -11,7 +11,7 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 
-from .formats import KINDS, MISSING_HANDLINGS, MOSTLY_EMPTY_SHARE
+from .formats import BINARY, IGNORE, KINDS, MISSING_HANDLINGS, MOSTLY_EMPTY_SHARE, NUMERIC
 from .values import _count, _natural_key, _normalized, _percent, _plain, _value_text
 
 # ---------------------------------------------------------------------------------------------
@@ -23,13 +23,13 @@ def _feature_columns(df: pd.DataFrame, types: Mapping[str, str], outcome: str | 
     for name, kind in types.items():
         if kind not in KINDS:
             raise DataError(f"Column {name!r} has type {kind!r}; choose one of {', '.join(KINDS)}.")
-    return [name for name in df.columns if name != outcome and types.get(name, "ignore") != "ignore"]
+    return [name for name in df.columns if name != outcome and types.get(name, IGNORE) != IGNORE]
 
 
 def _missing_mask(series: pd.Series, kind: str) -> pd.Series:
     """Entries that will count as missing for a column of type ``kind`` (text in numbers too)."""
     values = _normalized(series)
-    if kind == "numeric" and not ptypes.is_float_dtype(values):
+    if kind == NUMERIC and not ptypes.is_float_dtype(values):
         return ~np.isfinite(pd.to_numeric(values, errors="coerce").astype("float64"))
     return values.isna()
 
@@ -88,7 +88,7 @@ def describe_missing_handling(
     for name in _feature_columns(df, types, outcome):
         missing = int(_missing_mask(df[name], types[name]).sum())
         if 0 < missing < n_rows:
-            how = "the median" if types[name] == "numeric" else "the most frequent value"
+            how = "the median" if types[name] == NUMERIC else "the most frequent value"
             fills.append(f"{_count(missing, 'missing value')} in {str(name)!r} with {how}")
     kept = n_rows - no_outcome
     sentence = (
@@ -187,7 +187,7 @@ def _fill_in(
 
 
 def _fill_value(series: pd.Series, kind: str) -> object:
-    if kind == "numeric":
+    if kind == NUMERIC:
         return float(series.median())
     counts = series.value_counts()
     top = counts[counts == counts.max()].index.tolist()
@@ -196,6 +196,6 @@ def _fill_value(series: pd.Series, kind: str) -> object:
 
 def _raw_fill(fill: object, kind: str, binary_pair: tuple) -> object:
     """The fill value as the user knows it: the raw value for binary, a plain number otherwise."""
-    if kind == "binary":
+    if kind == BINARY:
         return binary_pair[0] if fill == 1.0 else binary_pair[1]
     return _plain(fill)

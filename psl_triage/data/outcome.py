@@ -12,7 +12,7 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 
-from .formats import MAX_OUTCOME_CLASSES, ColumnSpec
+from .formats import BINARY, MAX_OUTCOME_CLASSES, ColumnSpec
 from .values import _normalized, _value_text, outcome_classes, value_label
 
 _POSITIVE_WORDS = {
@@ -38,7 +38,7 @@ _OUTCOME_NAME = re.compile(
 
 def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:
     """Columns that may be the outcome, best first, each with why."""
-    binary = [name for name in df.columns if types.get(name) == "binary"]
+    binary = [name for name in df.columns if types.get(name) == BINARY]
     ranked: list[tuple[int, int, object, str]] = []
     for position, name in enumerate(df.columns):
         words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()

@@ -13,8 +13,12 @@ from psl_core.errors import DataError
 
 from .columns import _label, _repeats
 from .formats import (
+    BINARY,
+    CATEGORICAL,
+    IGNORE,
     MAX_CATEGORIES,
     MIN_ROWS_PER_CLASS,
+    NUMERIC,
     POOLED_CATEGORY,
     ColumnInfo,
     ColumnSpec,
@@ -149,7 +153,7 @@ def _follow_up_rows(df, types, outcome, follow_up, notes):
         notes.append(f"{int(times.isna().sum())} rows without a follow-up time in {str(follow_up.time)!r} were dropped.")
     df = df.loc[times.notna()].copy()
     df[follow_up.time] = times[times.notna()]
-    return df, {**types, follow_up.time: "ignore"}
+    return df, {**types, follow_up.time: IGNORE}
 
 
 def _check_columns(df: pd.DataFrame, outcome: str) -> None:
@@ -196,7 +200,7 @@ def _convert_feature(
     if values.isna().all():
         notes.append(f"Left out {label}: all values are missing.")
         return None
-    if kind == "numeric":
+    if kind == NUMERIC:
         if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
             raise DataError(
                 f"Column {label} holds dates or times, which cannot be numeric here. "
@@ -232,7 +236,7 @@ def _convert_feature(
             f"Column {label} holds the value {_shorten(unstorable)!r}, which cannot be kept in a saved "
             f"list ({STORABLE_RULE}). Set the column to 'ignore', or change the value in your file."
         )
-    if kind == "binary":
+    if kind == BINARY:
         if len(distinct) > 2:
             raise DataError(
                 f"Column {label} has {len(distinct)} different values "
@@ -281,7 +285,7 @@ def _binary_one(series: pd.Series, ordered: list, spec: ColumnSpec | None) -> ob
 
 
 def _final_column(series: pd.Series, kind: str) -> pd.Series | pd.Categorical:
-    if kind == "categorical":
+    if kind == CATEGORICAL:
         categories = sorted(series.dropna().unique().tolist(), key=_natural_key)
         return pd.Categorical(series.astype(str).where(series.notna()), categories=pd.Index(categories, dtype="str"))
     return series.astype("float64")
@@ -293,9 +297,9 @@ def _column_info(
     spec = spec or ColumnSpec()
     spec_labels = {_value_text(value): label for value, label in spec.categories.items()}
     one = None
-    if kind == "categorical":
+    if kind == CATEGORICAL:
         labels = {str(cat): spec_labels.get(str(cat), str(cat)) for cat in column.cat.categories}
-    elif kind == "binary":
+    elif kind == BINARY:
         one, zero = binary_pair
         labels = {"1": spec_labels.get(_value_text(one), _value_text(one))}
         labels["0"] = (

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
+    from psl_triage.dataset_session import DatasetSession
+
     from .triage_session import TriageSession
 
 T = TypeVar("T")
@@ -116,3 +118,9 @@ VALIDATE_REPORT: StateKey[tuple] = StateKey(
     "validate_report", "tuple (model, key of table and stage, ValidationReport): the report kept while they stay.")
 VALIDATE_SAVED: StateKey[dict] = StateKey(
     "validate_saved", 'dict: the recalibrated list, {"from", "model", "metadata": ModelMetadata, "after", "message", "file"}.')
+
+DATASET: StateKey[DatasetSession] = StateKey(
+    "dataset_session",
+    "psl_triage.dataset_session.DatasetSession: the Data page's table and choices (written by Data; "
+    "the other pages read the keys it publishes: DatasetSession.publish).",
+)

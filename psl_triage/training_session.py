@@ -24,14 +24,14 @@ import time
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-from psl_core.errors import DataError, PSLError
+from psl_core.errors import PSLError
 from psl_triage import training
 from psl_triage.costs import COST, GROUP, check_unit, cost_rows, costs_from_rows
-from psl_triage.data import prepare_training_data
 from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_from_rows, knowledge_rows
-from psl_triage.roles import ROLES, Role, roles_record
+from psl_triage.roles import roles_record
 from psl_triage.runs import one_run_at_a_time
 from psl_triage.state_keys import (
+    DATASET,
     TRAIN_ASKS,
     TRAIN_COST_GROUPS,
     TRAIN_COST_VALUES,
@@ -203,25 +203,16 @@ class TrainingSession:
         return prepared is not None and set(warning.questions) <= set(map(str, prepared.X.columns))
 
     def retrain_without(self, questions: tuple[str, ...], reasons: str) -> None:
-        """Take the questions out of the data page's choices as leaks and prepare the data again;
-        the next run of the page trains with the same options (:meth:`take_retrain`)."""
-        evidence = words.too_good_evidence(reasons)
-        state = self.state
-        state["column_types"] = {**state["column_types"], **dict.fromkeys(questions, "ignore")}
-        state["column_roles"] = {**(self._get("column_roles") or {}), **{q: Role("leak", evidence) for q in questions}}
-        state["flagged_columns"] = {
-            **(self._get("flagged_columns") or {}), **{q: f"{ROLES['leak']}: {evidence}" for q in questions}
-        }
-        old = state["prepared"]
-        try:
-            state["prepared"] = prepare_training_data(
-                state["raw_df"], state["column_types"], state["outcome"], state["positive_class"],
-                state["missing_handling"], state["dataset_meta"].columns, (old.positive_label, old.negative_label),
-            )
-        except DataError as exc:
-            state["prepared"], state["prepare_error"] = None, str(exc)
-            return
-        TRAIN_RETRAIN_PENDING.put(self.state, True)
+        """Take the questions out of the data page's choices as leaks
+        (:meth:`DatasetSession.take_out <psl_triage.dataset_session.DatasetSession.take_out>`)
+        and prepare the data again; the next run of the page trains with the same options
+        (:meth:`take_retrain`)."""
+        dataset = DATASET.get(self.state)
+        dataset.take_out(questions, words.too_good_evidence(reasons))
+        prepared = dataset.refresh()
+        dataset.publish(self.state)
+        if prepared is not None:
+            TRAIN_RETRAIN_PENDING.put(self.state, True)
 
     def take_retrain(self) -> bool:
         """Whether "retrain without" asked for a run (asked once)."""

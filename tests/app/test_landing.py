@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.data import PreparedData
+from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
 
 DOCUMENTED_KEYS = (
@@ -247,7 +248,7 @@ def test_widgets_come_back_with_the_stored_choices(app):
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("exang").run()
     app.selectbox(key=choice_key(app, "w_type", "exang", "age")).set_value("ignore").run()
     returning = AppTest.from_file("../../app.py", default_timeout=30)
-    for key in (*DOCUMENTED_KEYS, "stashed_datasets", "dataset_version"):
+    for key in (*DOCUMENTED_KEYS, DATASET.name, "dataset_version"):
         returning.session_state[key] = app.session_state[key]
     returning.run()
     assert not returning.exception

@@ -9,10 +9,11 @@ import pytest
 
 from psl_core.errors import PSLError
 from psl_triage import state_keys
-from psl_triage.data import infer_column_types, prepare_training_data
+from psl_triage.dataset_session import DatasetSession
 from psl_triage.demo import load_demo
 from psl_triage.roles import Role
 from psl_triage.runs import one_run_at_a_time
+from psl_triage.state_keys import DATASET
 from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training_session import OPTION_NAMES, TrainingSession
@@ -103,12 +104,12 @@ def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(sess
 def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
     df, meta = load_demo()
     df = df.assign(echo_result=np.where(df[meta.outcome] == meta.positive_class, 0.9, 0.1))
-    types = infer_column_types(df, meta.columns)
-    prepared = prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)
-    state = {
-        "prepared": prepared, "data_name": "echo", "raw_df": df, "column_types": types, "outcome": meta.outcome,
-        "positive_class": meta.positive_class, "missing_handling": "drop", "dataset_meta": meta,
-    }
+    dataset = DatasetSession(lambda: (df, meta))
+    dataset.put_back("echo_result")  # proposed out as a leak: the user keeps it
+    dataset.set_missing_handling("drop")
+    dataset.refresh()
+    state = {DATASET.name: dataset}
+    dataset.publish(state)
     session = TrainingSession(state)
     session.train(TrainingOptions(max_stages=2))
     warning = session.too_good()

@@ -1,0 +1,85 @@
+"""The Data page's Streamlit helpers: the follow-up choice and the choice of how a file is read.
+
+They draw widgets keyed by the dataset session's version (:meth:`DatasetSession.key
+<psl_triage.dataset_session.DatasetSession.key>`) and return or apply what the user chose; the
+page (pages/0_Data.py) lays them out with the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from psl_core.errors import DataError
+from psl_triage.data import DECIMAL_MARKS, DELIMITERS, THOUSANDS_SEPARATORS, LoadedTable, NumberFormat
+from psl_triage.dataset_session import DatasetSession
+from psl_triage.follow_up import (
+    COMPETING_EVENTS_NOTE,
+    FollowUp,
+    default_horizon,
+    event_time,
+    horizon_text,
+    time_columns,
+)
+from psl_triage.words import data as words
+from psl_triage.words import md
+
+
+def index_of(options: Sequence, value: object, fallback: int | None = 0) -> int | None:
+    """The position of a stored choice among a widget's options (its default ``index=``)."""
+    return options.index(value) if value in options else fallback
+
+
+def follow_up_choice(session: DatasetSession, outcome: str) -> FollowUp | None:
+    """Follow-up data: the time column, the horizon and its unit; None for a yes/no outcome."""
+    df, current = session.active.df, session.active.follow_up
+    candidates = [name for name in time_columns(df) if name != outcome]
+    if not candidates and current is None:
+        return None
+    st.subheader(words.FOLLOW_UP_TITLE)
+    if not st.checkbox(words.FOLLOW_UP_CHECK, value=current is not None, key=session.key("w_follow_up", outcome),
+                       help=words.FOLLOW_UP_HELP):
+        return None
+    options = candidates if current is None or current.time in candidates else [current.time, *candidates]
+    time = st.selectbox(words.TIME_LABEL, options, index=index_of(options, current.time if current else None),
+                        key=session.key("w_time", outcome))
+    try:
+        times, events = event_time(df, time, outcome, session.active.positive_class)
+    except DataError as exc:
+        st.error(md(str(exc)))
+        return None
+    left, right = st.columns(2)
+    start = current.horizon if current is not None and current.time == time else default_horizon(times)
+    horizon = left.number_input(words.horizon_label(time), min_value=0.0, value=float(start), step=1.0,
+                                key=session.key("w_horizon", outcome, time))
+    unit = right.text_input(words.TIME_UNIT_LABEL, value=current.unit if current else "", max_chars=20,
+                            key=session.key("w_time_unit", outcome)).strip()
+    if horizon <= 0:
+        st.error(words.HORIZON_TOO_SHORT)
+        return None
+    st.info(md(horizon_text(times, events, horizon, unit)))
+    st.caption(COMPETING_EVENTS_NOTE)
+    return FollowUp(time, float(horizon), unit)
+
+
+def reading_choices(session: DatasetSession) -> None:
+    """How the upload was read, and select boxes to read it another way."""
+    reading = session.active.reading
+    numbers: NumberFormat = reading["numbers"]
+    st.caption(words.read_as(LoadedTable(session.active.df, delimiter=reading["delimiter"], numbers=numbers).describe_reading()))
+    with st.expander(words.READING_EXPANDER):
+        grid, chosen = st.columns(3), [reading["delimiter"], numbers.decimal, numbers.thousands]
+        for place, (name, options) in enumerate(zip(("w_delimiter", "w_decimal", "w_thousands"),
+                                                    (DELIMITERS, DECIMAL_MARKS, THOUSANDS_SEPARATORS))):
+            if chosen[place] is not None:
+                chosen[place] = grid[place].selectbox(
+                    words.READING_LABELS[place], list(options), index=index_of(list(options), chosen[place]),
+                    format_func=options.get, key=session.key(name))
+        if chosen != [reading["delimiter"], numbers.decimal, numbers.thousands]:
+            try:
+                session.reread(chosen[0], NumberFormat(chosen[1], chosen[2]))
+            except DataError as exc:
+                st.error(md(str(exc)))
+            else:
+                st.rerun()

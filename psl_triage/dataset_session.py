@@ -1,0 +1,338 @@
+"""The Data page's state machine without Streamlit: the loaded table and every choice about it.
+
+A :class:`DatasetSession` holds the active dataset (the demo or an upload): the table as read
+and how it was read, the column kinds and roles, the columns proposed out, the outcome with its
+positive class and class names, the follow-up choice, the handling of missing values, and the
+training data prepared from all of them (:attr:`DatasetSession.prepared`, recomputed by
+:meth:`~DatasetSession.refresh` only when a choice changed). Switching between the demo and an
+upload stashes the other one's state, so switching back loses nothing.
+
+The Data page keeps one session in ``st.session_state`` (:data:`psl_triage.state_keys.DATASET`)
+and renders it; :meth:`~DatasetSession.publish` writes the keys the other pages read
+(:data:`PUBLISHED_KEYS`). Widgets are keyed by :attr:`~DatasetSession.version`
+(:meth:`~DatasetSession.key`): it changes with every new dataset, so a new dataset never
+inherits the previous one's widget state, and its widgets start from its stored choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from psl_core.errors import DataError
+from psl_triage.data import (
+    DEFAULT_MISSING_HANDLING,
+    IGNORE,
+    DatasetMeta,
+    LoadedTable,
+    NumberFormat,
+    PreparedData,
+    column_summary,
+    explain_outcome_guess,
+    guess_outcome,
+    guess_positive_class,
+    infer_column_types,
+    load_table,
+    prepare_training_data,
+    relabel,
+)
+from psl_triage.follow_up import FollowUp, guess_follow_up, proposed_follow_up
+from psl_triage.roles import ROLES, Role, propose_roles, role_labels, taken_out
+
+PUBLISHED_KEYS = {
+    "data_source": "source", "data_name": "name", "raw_df": "df", "dataset_meta": "meta", "data_notes": "notes",
+    "data_reading": "reading", "column_types": "column_types", "column_roles": "column_roles",
+    "flagged_columns": "flagged_columns", "outcome": "outcome", "positive_class": "positive_class",
+    "missing_handling": "missing_handling", "follow_up": "follow_up", "outcome_guess": "outcome_guess",
+    "class_names": "class_names", "type_revisions": "type_revisions",
+}
+"""The session-state keys other pages (and their tests) read -> the :class:`Dataset` field they show."""
+
+
+@dataclass
+class Dataset:
+    """One table and the user's choices about it (what switching datasets stashes).
+
+    ``reading`` is an upload's ``bytes``, ``name``, ``delimiter`` (None for Excel) and
+    ``numbers`` (:class:`~psl_triage.data.NumberFormat`), to read it again another way; None
+    for the demo. ``flagged_columns``: the columns proposed out (identifiers, times, leaks, empty)
+    -> their role and evidence; they start as "ignore" until the user puts them back.
+    ``type_revisions``: how often the session changed a column's kind itself, so its widget
+    is drawn afresh. ``class_names``: (outcome, positive values) -> the user's names.
+    """
+
+    source: str
+    name: str
+    df: pd.DataFrame
+    meta: DatasetMeta
+    notes: list[str]
+    reading: dict | None
+    column_types: dict[str, str]
+    outcome: str | None
+    outcome_guess: tuple[str | None, str]
+    positive_class: list = field(default_factory=list)
+    column_roles: dict[str, Role] = field(default_factory=dict)
+    flagged_columns: dict[str, str] = field(default_factory=dict)
+    type_revisions: dict[str, int] = field(default_factory=dict)
+    class_names: dict[tuple, tuple[str, str]] = field(default_factory=dict)
+    follow_up: FollowUp | None = None
+    missing_handling: str = DEFAULT_MISSING_HANDLING
+
+
+class DatasetSession:
+    """The active dataset, the stashed one, and the training data prepared from the choices.
+
+    Parameters
+    ----------
+    load_demo : callable returning (DataFrame, DatasetMeta)
+        The bundled demo (the page passes a cached loader); the session starts with it.
+    """
+
+    def __init__(self, load_demo: Callable[[], tuple[pd.DataFrame, DatasetMeta]]):
+        self._load_demo = load_demo
+        self.version = 0
+        self.stashed: dict[str, Dataset] = {}
+        self.upload_token: str | None = None
+        self.upload_error: str | None = None
+        self.prepared: PreparedData | None = None
+        self.prepare_error: str | None = None
+        self._prepared_for: tuple | None = None
+        self._summary: tuple | None = None
+        df, meta = load_demo()
+        self.active = self._fresh("demo", meta.name, df, meta, [])
+
+    # --- switching datasets ----------------------------------------------------------------
+
+    def _fresh(self, source, name, df, meta, notes, reading=None) -> Dataset:
+        """A freshly loaded table with the default choices, made active (a new version)."""
+        types = infer_column_types(df, meta.columns)
+        guess = (guess_outcome(df, types), explain_outcome_guess(df, types))
+        pair = guess_follow_up(df)
+        if pair is not None:
+            guess = (pair[1], f"it is a status next to the follow-up time {pair[0]!r}")
+        outcome = meta.outcome if meta.outcome in df.columns else guess[0]
+        self.active = Dataset(source, name, df, meta, notes, reading, types, outcome, guess)
+        self._outcome_defaults()
+        self.version += 1
+        return self.active
+
+    def switch_to(self, source: str) -> None:
+        """Make the demo or the last good upload active, stashing the current dataset."""
+        self.stashed[self.active.source] = self.active
+        if source in self.stashed:
+            self.active = self.stashed.pop(source)
+            self.version += 1
+        elif source == "demo":
+            df, meta = self._load_demo()
+            self._fresh("demo", meta.name, df, meta, [])
+
+    def read_upload(self, token: str, name: str, data: Callable[[], bytes], max_bytes: int) -> None:
+        """Read a new upload (``token`` names it; the same token again is not read twice). Only a
+        good table replaces the active dataset; otherwise :attr:`upload_error` says why."""
+        if token == self.upload_token:
+            return
+        self.upload_token, self.upload_error = token, None
+        try:
+            content = data()
+            loaded = load_table(content, name, max_bytes=max_bytes)
+        except DataError as exc:
+            self.upload_error = str(exc)
+            return
+        except Exception as exc:  # noqa: BLE001 - a user's file must never crash the page
+            self.upload_error = f"{name} could not be read ({type(exc).__name__}: {exc})."
+            return
+        self.stashed.pop("upload", None)
+        if self.active.source == "demo":
+            self.stashed["demo"] = self.active
+        self._take_upload(name, content, loaded)
+
+    def reread(self, delimiter: str | None, numbers: NumberFormat) -> None:
+        """Read the active upload again with another delimiter or number format.
+
+        Raises
+        ------
+        DataError
+            The file cannot be read that way; the active dataset stays as it was.
+        """
+        reading = self.active.reading
+        loaded = load_table(reading["bytes"], reading["name"], delimiter=delimiter, numbers=numbers)
+        self._take_upload(reading["name"], reading["bytes"], loaded)
+
+    def _take_upload(self, name: str, content: bytes, loaded: LoadedTable) -> None:
+        reading = {"bytes": content, "name": name, "delimiter": loaded.delimiter, "numbers": loaded.numbers}
+        self._fresh("upload", name, loaded.frame, DatasetMeta(name=name), loaded.notes, reading)
+
+    # --- choices -----------------------------------------------------------------------------
+
+    def key(self, name: str, *parts: object) -> str:
+        """The key of a widget for a choice about the active dataset, e.g. ``w_type_v3::age``."""
+        return "::".join([f"{name}_v{self.version}", *map(str, parts)])
+
+    def type_key(self, name: str) -> str:
+        """The key of a column's kind widget: new for each outcome and each time the session
+        changed the kind itself (put back, proposed out again)."""
+        revision = self.active.type_revisions.get(name)
+        return self.key("w_type", self.active.outcome, name, *([f"r{revision}"] if revision else []))
+
+    def choose_outcome(self, outcome: str | None) -> None:
+        if outcome != self.active.outcome:
+            self.active.outcome = outcome
+            self._outcome_defaults()
+
+    def _outcome_defaults(self) -> None:
+        data = self.active
+        data.positive_class = self._default_positive_class()
+        data.follow_up = None if data.outcome is None else proposed_follow_up(data.df, data.outcome, data.positive_class)
+        self.flag_columns()
+
+    def _default_positive_class(self) -> list:
+        data = self.active
+        if data.outcome is None:
+            return []
+        if data.outcome == data.meta.outcome and data.meta.positive_class is not None:
+            return [data.meta.positive_class]
+        guess = guess_positive_class(data.df[data.outcome])
+        return [] if guess is None else [guess]
+
+    def choose_positive(self, values: list) -> None:
+        if list(values) != self.active.positive_class:
+            self.active.positive_class = list(values)
+            self.flag_columns(revise=True)
+
+    def flag_columns(self, revise: bool = False) -> None:
+        """Propose column roles and set every column proposed out (an identifier, a time, a
+        leak, nothing to learn from) to "ignore", with the evidence.
+
+        Columns flagged before and still ignored get their detected kind back; columns flagged
+        before that the user kept stay in use. ``revise``: the kind widgets of this outcome are
+        already drawn, so a column whose kind changes gets a fresh one (:meth:`type_key`).
+        """
+        data = self.active
+        detected = infer_column_types(data.df, data.meta.columns)
+        before = dict(data.column_types)
+        types = dict(before)
+        kept = {name for name in data.flagged_columns if types.get(name, IGNORE) != IGNORE}
+        for name in data.flagged_columns:
+            if types.get(name) == IGNORE:
+                types[name] = detected[name]
+        roles = propose_roles(data.df, types, data.outcome, data.positive_class or None)
+        flagged = {name: reason for name, reason in taken_out(roles).items() if types.get(name, IGNORE) != IGNORE}
+        types.update(dict.fromkeys(set(flagged) - kept, IGNORE))
+        if revise:
+            self._revise(name for name in types if types[name] != before.get(name))
+        data.column_types, data.column_roles, data.flagged_columns = types, roles, flagged
+
+    def _revise(self, names: Iterable[str]) -> None:
+        revisions = self.active.type_revisions
+        self.active.type_revisions = {**revisions, **{name: revisions.get(name, 0) + 1 for name in names}}
+
+    def put_back(self, name: str) -> None:
+        """Use a column proposed out as a question after all, with its detected kind."""
+        data = self.active
+        data.column_types = {**data.column_types, name: infer_column_types(data.df[[name]], data.meta.columns)[name]}
+        self._revise([name])
+
+    def take_out(self, questions: Iterable[str], evidence: str) -> None:
+        """Set columns to "ignore" as leaks with ``evidence`` (a list too good to be true with them)."""
+        data, questions = self.active, list(questions)
+        data.column_types = {**data.column_types, **dict.fromkeys(questions, IGNORE)}
+        data.column_roles = {**data.column_roles, **{name: Role("leak", evidence) for name in questions}}
+        data.flagged_columns = {**data.flagged_columns, **{name: f"{ROLES['leak']}: {evidence}" for name in questions}}
+
+    def set_types(self, types: dict[str, str]) -> None:
+        self.active.column_types = dict(types)
+
+    def relabel(self, typed: dict) -> None:
+        """Record the user's label and unit of columns (:func:`psl_triage.data.relabel`)."""
+        self.active.meta = relabel(self.active.meta, typed)
+
+    def chosen_class_names(self) -> tuple[str, str] | None:
+        """The user's names of the two classes for the current outcome and positive class."""
+        return self.active.class_names.get(self._class_names_key())
+
+    def name_classes(self, names: tuple[str, str]) -> None:
+        self.active.class_names = {**self.active.class_names, self._class_names_key(): tuple(names)}
+
+    def _class_names_key(self) -> tuple:
+        return (self.active.outcome, tuple(map(str, self.active.positive_class)))
+
+    def set_follow_up(self, follow_up: FollowUp | None) -> None:
+        self.active.follow_up = follow_up
+
+    def set_missing_handling(self, handling: str) -> None:
+        self.active.missing_handling = handling
+
+    # --- what the choices give ---------------------------------------------------------------
+
+    def features(self) -> list:
+        """Every column but the outcome and the follow-up time."""
+        data = self.active
+        time = data.follow_up.time if data.follow_up is not None else None
+        return [name for name in data.df.columns if name not in (data.outcome, time)]
+
+    def in_use(self) -> list:
+        """The features whose kind is not "ignore"."""
+        return [name for name in self.features() if self.active.column_types.get(name, IGNORE) != IGNORE]
+
+    def proposed_out(self) -> list:
+        """The flagged features the user has not put back."""
+        features = set(self.features())
+        types = self.active.column_types
+        return [name for name in self.active.flagged_columns if name in features and types.get(name) == IGNORE]
+
+    def refresh(self) -> PreparedData | None:
+        """Prepare the training data again when the dataset or a choice changed since last time;
+        :attr:`prepared`, or None with the reason in :attr:`prepare_error`."""
+        data = self.active
+        choices = (
+            self.version, dict(data.column_types), data.outcome, list(data.positive_class),
+            self.chosen_class_names(), data.missing_handling,
+            [(name, spec.label, spec.unit) for name, spec in data.meta.columns.items()], data.follow_up,
+        )
+        if self._prepared_for == choices:
+            return self.prepared
+        self._prepared_for = choices
+        self.prepared, self.prepare_error = None, None
+        if data.outcome is None:
+            self.prepare_error = "Choose the outcome column."
+            return None
+        try:
+            self.prepared = prepare_training_data(
+                data.df, data.column_types, data.outcome, data.positive_class, data.missing_handling,
+                data.meta.columns, self.chosen_class_names(), data.follow_up,
+            )
+        except DataError as exc:
+            self.prepare_error = str(exc)
+        except Exception as exc:  # noqa: BLE001 - show, never a traceback; psl_core's tests keep this branch dead
+            self.prepare_error = f"Unexpected problem while preparing the data ({type(exc).__name__}: {exc})."
+        return self.prepared
+
+    def column_table(self) -> pd.DataFrame:
+        """The column summary with roles and units, computed once per table and choices: on a
+        wide table it takes seconds, and the page reruns on every click."""
+        data, features = self.active, self.features()
+        key = (self.version, tuple(features), tuple(data.column_types.items()), tuple(data.flagged_columns.items()),
+               tuple(data.meta.columns.items()), tuple(data.column_roles.items()))
+        if self._summary is None or self._summary[0] != key:
+            evidence = {  # the table has a role column: its reasons need not repeat the role
+                name: data.column_roles[name].evidence if name in data.column_roles else text
+                for name, text in data.flagged_columns.items()
+            }
+            summary = column_summary(data.df[features], data.column_types, data.meta.columns, evidence)
+            summary.insert(2, "role", role_labels(features, data.column_roles, data.column_types))
+            units = [data.meta.columns[name].unit if name in data.meta.columns else "" for name in features]
+            summary.insert(2, "unit", units)
+            self._summary = (key, summary)
+        return self._summary[1]
+
+    def publish(self, state: MutableMapping[str, Any]) -> None:
+        """Write the keys the other pages read (:data:`PUBLISHED_KEYS`), the prepared data and
+        the widget version."""
+        for key, name in PUBLISHED_KEYS.items():
+            state[key] = getattr(self.active, name)
+        state["prepared"], state["prepare_error"] = self.prepared, self.prepare_error
+        state["dataset_version"] = self.version
+

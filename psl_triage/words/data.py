@@ -1,0 +1,151 @@
+"""The Data page's words: every sentence and label it shows, names from the file escaped here."""
+
+from __future__ import annotations
+
+from psl_triage.data import BINARY, CATEGORICAL, IGNORE, NUMERIC, ColumnSpec, DatasetMeta, value_label
+from psl_triage.words.escape import label_md, md
+
+INTRO = (
+    "This app learns a **probabilistic scoring list** from your data: a short list of "
+    "questions about a patient, asked one at a time. Each answer adds points, and after every "
+    "answer the app shows the risk with its uncertainty, so a clinician can stop as soon as "
+    "the decision is clear.\n\n"
+    "Start here: load a table with one row per patient, choose the outcome to predict, and "
+    "check how each column is used. Then open **Train** in the sidebar. Your data stays in "
+    "this app's memory for your session; nothing is sent anywhere else."
+)
+SOURCE_LABELS = {"demo": "Demo: heart disease (UCI, Cleveland)", "upload": "Upload my own table"}
+UPLOAD_WHAT = ", one row per patient, column names in the first row"
+KIND_LABELS = {
+    NUMERIC: "numeric",
+    CATEGORICAL: "categorical (categories)",
+    BINARY: "binary (two values)",
+    IGNORE: "ignore (not used)",
+}
+MISSING_LABELS = {
+    "learn": "Keep them: the list learns whether a missing answer counts as yes or no",
+    "drop": "Drop rows with a missing value",
+    "impute": "Fill in: median for numbers, most frequent value otherwise",
+}
+OUTCOME_LABEL = "Outcome column: what should the list predict?"
+OUTCOME_PLACEHOLDER = "Choose the outcome column"
+PUBLISHED_OUTCOME = "The outcome this dataset was published with."
+POSITIVE_LABEL = "Positive class: the value the list predicts the risk of"
+POSITIVE_PLACEHOLDER = "Pick the positive value(s)"
+POSITIVE_NAME = "Name of the positive class (used on every page)"
+NEGATIVE_NAME = "Name of the negative class"
+READING_EXPANDER = "Change how the file is read (delimiter, decimal mark, thousands separator)"
+READING_LABELS = ("Fields separated by", "Decimal mark", "Thousands separator")
+FOLLOW_UP_TITLE = "Follow-up: the risk within a horizon"
+FOLLOW_UP_CHECK = "Follow-up data: predict the risk of the event within a horizon, censoring respected"
+FOLLOW_UP_HELP = (
+    "Each patient has a time (to the event, or to the last contact) and this column says "
+    "whether the event happened then. Without this, the list predicts \"event during follow-up\", "
+    "which counts one month of follow-up the same as ten years."
+)
+TIME_LABEL = "Follow-up time column (never a question)"
+TIME_UNIT_LABEL = "Unit of the times (e.g. days, months)"
+HORIZON_TOO_SHORT = "Choose a horizon greater than 0."
+COLUMNS_TEXT = (
+    "Each column is used as **numeric** (the list finds a threshold, e.g. \"Max heart rate > "
+    "147 bpm\"), **binary** (two values, e.g. sex), **categorical** (one question per "
+    "category) or is **ignored**. The types below were detected from the values; change any "
+    "that is wrong."
+)
+TYPES_EXPANDER = "Change column types"
+LABELS_EXPANDER = "Labels and units: how questions, plots and the card name each column"
+LABELS_CAPTION = (
+    "A clinical label and a unit, e.g. \"Positive lymph nodes\" and \"count\", replace the "
+    "column name in every question, plot and card."
+)
+PROPOSED_OUT = (
+    "**Proposed out of the list.** A list that asks about an identifier, a date, a follow-up "
+    "time or something recorded after the outcome is worse than no list. If a column below is "
+    "known at triage, before the outcome, put it back."
+)
+PUT_BACK = "Put back"
+MISSING_QUESTION = "How should missing values be handled?"
+NO_MISSING = "No missing values in the outcome or the columns in use."
+
+
+def still_using(name: str) -> str:
+    return f"Still using the previous data: {md(name)}."
+
+
+def until_upload(name: str) -> str:
+    return f"Until a table is uploaded, the app keeps using {md(name)}."
+
+
+def preview_title(name: str) -> str:
+    return f"Preview: {md(name)}"
+
+
+def preview_caption(n_rows: int, n_columns: int, source: str) -> str:
+    return f"{n_rows} rows × {n_columns} columns" + (f". {source}" if source else "")
+
+
+def read_as(description: str) -> str:
+    return f"Read as: {description}"
+
+
+def column_title(name: str, meta: DatasetMeta) -> str:
+    """A column as plain text (a select box's option): its label and its name."""
+    spec = meta.columns.get(name)
+    return f"{spec.label} ({name})" if spec is not None and spec.label else name
+
+
+def type_label(name: str, meta: DatasetMeta) -> str:
+    return md(column_title(name, meta))
+
+
+def outcome_reason(reason: str) -> str:
+    return f"Proposed because {md(reason)}."
+
+
+def class_title(value: object, spec: ColumnSpec | None, count: int) -> str:
+    """An outcome class as plain text: its value, its label when it has one, and its rows."""
+    label = value_label(value, spec)
+    text = f"{value} ({label})" if label != str(value) else str(value)
+    return f"{text}: {count} rows"
+
+
+def other_is_negative(title: str) -> str:
+    return f"The other value, {md(title)}, is negative."
+
+
+def which_positive(outcome: str, n_classes: int) -> str:
+    return f"{md(outcome)} has {n_classes} values. Which count as positive? All others count as negative."
+
+
+def horizon_label(time: str) -> str:
+    return f"Horizon, in the unit of {md(time)}"
+
+
+def label_of(name: str) -> str:
+    return f"Label of {label_md(name)}"
+
+
+def unit_of(name: str) -> str:
+    return f"Unit of {md(name)}"
+
+
+def proposed_out(name: str, reason: str) -> str:
+    return f"**{md(name)}**: {md(reason)}"
+
+
+def put_back_help(name: str) -> str:
+    return f"Use {md(name)} as a question after all"
+
+
+def ready(prepared) -> str:
+    """What the prepared training data holds (:class:`psl_triage.data.PreparedData`)."""
+    return (
+        f"Ready: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
+        f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
+        f"{prepared.n_negative} with {md(prepared.negative_label)} (negative). "
+        "Open **Train** in the sidebar."
+    )
+
+
+def bullets(notes: list[str]) -> str:
+    return "\n".join(f"- {md(note)}" for note in notes)

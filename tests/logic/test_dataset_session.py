@@ -1,0 +1,124 @@
+"""The Data page's state machine without Streamlit (psl_triage.dataset_session.DatasetSession)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from psl_core.errors import DataError
+from psl_triage.data import IGNORE, NumberFormat
+from psl_triage.dataset_session import PUBLISHED_KEYS, DatasetSession
+from psl_triage.demo import load_demo
+
+
+def study_csv(n: int = 40, leak: bool = False) -> bytes:
+    """A small study: an id, two numbers, a text binary and a text outcome (and a copy of it)."""
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({
+        "patient_id": range(1, n + 1),
+        "age": rng.integers(30, 80, n),
+        "crp": rng.normal(10, 3, n).round(1),
+        "smoker": ["yes", "no"] * (n // 2),
+        "outcome": ["died", "alive", "alive", "died"] * (n // 4),
+    })
+    if leak:
+        frame["echo"] = np.where(frame["outcome"] == "died", 0.9, 0.1)
+    return frame.to_csv(index=False).encode()
+
+
+@pytest.fixture
+def session() -> DatasetSession:
+    return DatasetSession(load_demo)
+
+
+def upload(session: DatasetSession, name: str = "study.csv", data: bytes | None = None, token: str = "1") -> None:
+    session.read_upload(token, name, lambda: study_csv() if data is None else data, 2**20)
+
+
+def test_a_session_starts_on_the_demo_with_its_published_outcome_and_learns_around_gaps(session):
+    data = session.active
+    assert (data.source, data.outcome, data.positive_class, data.missing_handling) == ("demo", "heart_disease", [1], "learn")
+    assert data.column_types["num"] == IGNORE and data.column_types["cp"] == "categorical"
+    prepared = session.refresh()
+    assert prepared.n_rows_after == 303 and session.prepare_error is None
+    assert session.version == 1 and session.key("w_type", "heart_disease", "age") == "w_type_v1::heart_disease::age"
+
+
+def test_the_training_data_is_prepared_again_only_when_a_choice_changed(session):
+    first = session.refresh()
+    assert session.refresh() is first
+    session.set_missing_handling("drop")
+    dropped = session.refresh()
+    assert dropped is not first and dropped.n_rows_after == 297
+    session.choose_outcome(None)
+    assert session.refresh() is None and session.prepare_error == "Choose the outcome column."
+
+
+def test_switching_between_demo_and_upload_loses_nothing(session):
+    session.set_missing_handling("impute")
+    upload(session)
+    assert session.active.source == "upload" and session.active.outcome == "outcome"
+    assert session.active.column_types["patient_id"] == IGNORE and session.active.positive_class == ["died"]
+    session.set_types({**session.active.column_types, "crp": IGNORE})
+    session.switch_to("demo")
+    assert session.active.source == "demo" and session.active.missing_handling == "impute"
+    session.switch_to("upload")
+    assert session.active.name == "study.csv" and session.active.column_types["crp"] == IGNORE
+    assert list(session.refresh().X.columns) == ["age", "smoker"]
+    assert session.version == 4  # demo, upload, demo again, upload again: fresh widgets each time
+
+
+def test_a_refused_upload_keeps_the_active_dataset_and_says_why_once(session):
+    upload(session, "empty.csv", b"")
+    assert session.upload_error and "empty.csv" in session.upload_error
+    assert session.active.source == "demo" and session.version == 1
+    upload(session, "empty.csv", study_csv())  # the same token: not read again
+    assert session.active.source == "demo"
+
+
+def test_a_flagged_column_put_back_gets_its_detected_kind_and_a_fresh_widget(session):
+    upload(session, data=study_csv(leak=True))
+    assert session.proposed_out() == ["echo"] and "echo" not in session.refresh().X
+    before = session.type_key("echo")
+    session.put_back("echo")
+    assert session.active.column_types["echo"] == "binary"
+    assert session.type_key("echo") != before and session.proposed_out() == []
+    assert "echo" in session.refresh().X
+
+
+def test_questions_taken_out_as_leaks_are_ignored_with_the_evidence(session):
+    session.take_out(["thalach"], "too good")
+    data = session.active
+    assert data.column_types["thalach"] == IGNORE and data.column_roles["thalach"].role == "leak"
+    assert data.flagged_columns["thalach"].endswith("too good") and "thalach" not in session.refresh().X
+
+
+def test_another_outcome_brings_its_own_positive_class_and_class_names(session):
+    session.name_classes(("sick", "well"))
+    assert session.refresh().positive_label == "sick"
+    session.choose_outcome("exang")
+    assert session.active.positive_class == [1] and session.chosen_class_names() is None
+    session.choose_positive([0])
+    prepared = session.refresh()
+    assert prepared.outcome == "exang" and prepared.n_positive == int((session.active.df["exang"] == 0).sum())
+    session.choose_outcome("heart_disease")
+    assert session.chosen_class_names() == ("sick", "well")
+
+
+def test_an_upload_is_read_again_another_way_or_stays_with_the_reason(session):
+    upload(session)
+    with pytest.raises(DataError, match="does not look like a table"):
+        session.reread(";", NumberFormat(".", ""))
+    assert session.active.reading["delimiter"] == "," and session.version == 2
+    session.reread(",", NumberFormat(",", ""))
+    assert session.active.reading["numbers"].decimal == "," and session.version == 3
+
+
+def test_publish_writes_what_the_other_pages_read(session):
+    state: dict = {}
+    session.refresh()
+    session.publish(state)
+    assert set(PUBLISHED_KEYS) | {"prepared", "prepare_error", "dataset_version"} == set(state)
+    assert state["raw_df"] is session.active.df and state["prepared"] is session.prepared
+    assert state["column_types"] == session.active.column_types and state["dataset_version"] == 1

@@ -16,11 +16,11 @@ from psl_core.costs import default_change_value
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text
 from psl_triage.plots import triage_figure
-from psl_triage.questions import interval_sentence, interval_text, probability_text, totals_text
 from psl_triage.record import record_json, record_text
 from psl_triage.state_keys import TRIAGE, TRIAGE_ANSWERS, TRIAGE_STAGE
 from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
 from psl_triage.words import triage as words
+from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
 from ui import cost_ratio_input, list_picker, timed
 
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)

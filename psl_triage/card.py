@@ -28,10 +28,10 @@ from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_coun
 from psl_triage.metadata import ModelMetadata
 from psl_triage.modelcard import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
-from psl_triage.questions import percent
 from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
+from psl_triage.words.common import percent
 from psl_triage.words.lists import follow_up_outcome
 
 DEFAULT_CONFIDENCE = 0.95

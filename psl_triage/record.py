@@ -6,8 +6,9 @@ ruled out, uncertain), the action taken, and why the list stopped.
 
 import json
 
+from psl_triage.words.decision import interval_sentence, outcome_text, stop_sentence
+
 from .costs import cost_text
-from .questions import interval_sentence, outcome_text, stop_sentence
 
 BASIS_WORDS = {"upper": "upper bound of the interval", "point": "point estimate"}
 

@@ -9,7 +9,7 @@ from psl_core.evaluation import (
     LR_UNREGULARIZED,
     PSL,
 )
-from psl_triage.questions import OUTCOME_WORDS
+from psl_triage.words.decision import OUTCOME_WORDS
 
 # The outcomes as figures and tables write them: the bedside's words (questions.OUTCOME_WORDS).
 CONFIDENT_POSITIVE = OUTCOME_WORDS[RULE_IN].lower()

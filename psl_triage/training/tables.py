@@ -13,7 +13,8 @@ import pandas as pd
 from psl_core.metrics import MEASURE_LABELS
 from psl_triage.costs import cost_text
 from psl_triage.metadata import ModelMetadata
-from psl_triage.questions import missing_note, percent
+from psl_triage.questions import missing_note
+from psl_triage.words.common import percent
 
 MEASURES = {code: MEASURE_LABELS[code] for code in ("expected_entropy", "brier", "auc")}
 """Stagewise measures the page reports, with their readable names (paper, Sec. 5)."""

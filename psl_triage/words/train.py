@@ -12,8 +12,8 @@ import numpy as np
 
 from psl_core.cost_ratio import COST_RATIO_LABEL, decision_text, saved_cost_ratio
 from psl_core.search import CROSS_VALIDATED
-from psl_triage.questions import percent
 from psl_triage.trade_off import m_range_text
+from psl_triage.words.common import percent
 from psl_triage.words.escape import md
 
 

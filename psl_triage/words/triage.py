@@ -13,19 +13,18 @@ import pandas as pd
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
 
 from ..costs import cost_text
-from ..questions import (
+from ..trade_off import m_range_text
+from .common import one_in, percent
+from .decision import (
     headline,
     how_it_decides,
     interval_text,
-    one_in,
     outcome_text,
-    percent,
     prior_decision_text,
     probability_text,
     stop_sentence,
     totals_text,
 )
-from ..trade_off import m_range_text
 from .escape import label_md, md
 from .train import no_gain_note
 

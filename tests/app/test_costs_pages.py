@@ -9,8 +9,8 @@ from psl_core import ProbabilisticScoringList
 from psl_core.costs import default_change_value
 from psl_core.decision import NOT_WORTH_COST, StageBands, triage_step
 from psl_triage.costs import UNIT_KEY
-from psl_triage.questions import stop_sentence
 from psl_triage.words import shown
+from psl_triage.words.decision import stop_sentence
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIAGE_PAGE = str(ROOT / "pages" / "2_Triage.py")

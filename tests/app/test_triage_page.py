@@ -16,10 +16,11 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
-from psl_triage.questions import headline, interval_sentence, outcome_text, percent, stop_sentence
 from psl_triage.store import save_model
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from psl_triage.words import shown
+from psl_triage.words.common import percent
+from psl_triage.words.decision import headline, interval_sentence, outcome_text, stop_sentence
 from tests.tables import chest_pain_columns
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")

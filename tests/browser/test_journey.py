@@ -26,9 +26,9 @@ from psl_flows import (
     train,
 )
 
-from psl_triage.questions import outcome_text
 from psl_triage.store import load_model
 from psl_triage.training import SETUPS, TrainingOptions, train_list
+from psl_triage.words.decision import outcome_text
 
 COST_RATIO = 1.0  # threshold 50 %: with the default M = 10 the demo's prior already decides
 

@@ -9,8 +9,8 @@ import pytest
 from psl_core.decision import RULE_IN
 from psl_triage.card import card_html, card_stage, report_html
 from psl_triage.plots import CONFIDENT_POSITIVE, interval_table
-from psl_triage.questions import percent
 from psl_triage.training import TrainingOptions, readable_columns, train_list
+from psl_triage.words.common import percent
 
 HOSTILE = '<script>alert("x")</script>&'
 

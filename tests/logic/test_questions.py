@@ -30,19 +30,20 @@ from psl_triage.questions import (
     answer_text,
     build_questions,
     first_stage_of,
-    headline,
-    interval_sentence,
-    one_in,
-    outcome_text,
-    percent,
     points_text,
-    prior_decision_text,
-    probability_text,
     recorded_answers,
     stage_answers,
+    triage_steps,
+)
+from psl_triage.words.common import one_in, percent
+from psl_triage.words.decision import (
+    headline,
+    interval_sentence,
+    outcome_text,
+    prior_decision_text,
+    probability_text,
     stop_sentence,
     totals_text,
-    triage_steps,
 )
 from tests.tables import chest_pain_columns
 

@@ -11,7 +11,6 @@ from psl_core.cost_ratio import cost_ratio_note, decision_text
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.plots import performance_figure
-from psl_triage.questions import percent
 from psl_triage.training import (
     MAX_ABS_SCORE,
     MEASURES,
@@ -29,6 +28,7 @@ from psl_triage.training import (
     total_label,
     train_list,
 )
+from psl_triage.words.common import percent
 from psl_triage.words.train import list_end_text, score_set_label, shrinkage_text
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
@@ -350,7 +350,7 @@ def test_a_list_that_recommends_no_question_says_so_with_the_evidence(demo_prepa
     # Pure noise (seed 0): the internal cross-validation finds no question that beats the
     # base rate, and the note gives both held-out scores with their standard errors.
     from psl_core import ProbabilisticScoringList
-    from psl_triage.questions import percent
+    from psl_triage.words.common import percent
     from psl_triage.words.train import no_gain_note
 
     rng = np.random.default_rng(0)

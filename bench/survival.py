@@ -1,11 +1,12 @@
-"""Time-to-event lists against the Cox model and the naive yes/no list, at a 5-year horizon.
+"""Time-to-event lists against the Cox model and the naive yes/no list, at each table's horizon.
 
-On the survival package's follow-up tables (``bench/survival_tables.py``: CSV exports of R's
-``survival`` datasets, not shipped; ``PSL_TABLES`` names their folder's parent), 20 Monte Carlo splits (2/3 train, 1/3 test): the list with 5
-questions (``ProbabilisticScoringList(horizon=tau, max_stages=5)``, the app's defaults
-otherwise), a Cox model on all features (scikit-survival), and the same list trained on
-"event during follow-up" (the naive yes/no list). Measures at tau: IPCW Brier score,
-time-dependent AUC and observed/expected (psl_core.survival).
+On the follow-up tables of ``bench/survival_tables.py`` (CSV exports of R's ``survival``
+datasets, not shipped; ``PSL_TABLES`` names their folder's parent), 20 Monte Carlo splits
+(2/3 train, 1/3 test): the list with 5 questions (``ProbabilisticScoringList(horizon=tau,
+max_stages=5)``, the app's defaults otherwise), a Cox model on all features
+(scikit-survival), and the same list trained on "event during follow-up" (the naive yes/no
+list). Measures at tau: IPCW Brier score, time-dependent AUC and observed/expected
+(psl_core.survival). Every table by default, or the ones named.
 
     .venv/bin/python bench/survival.py [n_splits] [recommend] [entropy] [table ...]
 

@@ -23,6 +23,7 @@ from psl_triage.validation import (
 )
 from psl_triage.words import md
 from psl_triage.words import validate as words
+from psl_triage.words.train import saved as saved_message
 from ui import shown_errors
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
@@ -35,7 +36,7 @@ def matched_columns(model, metadata: ModelMetadata, frame) -> dict:
     choices = [NOT_AVAILABLE] + [str(c) for c in frame.columns]
     unmatched = [need for need in needed if matched[need.name] is NOT_AVAILABLE]
     if not unmatched:
-        st.success(words.all_found(len(needed)))
+        st.success(words.ALL_FOUND.format(n_columns=len(needed)))
         return matched
     st.markdown(words.UNMATCHED)
     for need in unmatched:
@@ -98,7 +99,7 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     ss = st.session_state
     st.markdown(words.RECALIBRATE_INTRO)
     if supported < 0:
-        st.info(words.cannot_recalibrate(MIN_RECALIBRATION_ROWS))
+        st.info(words.CANNOT_RECALIBRATE.format(min_rows=MIN_RECALIBRATION_ROWS))
         return
     if supported < len(model.literals_):
         st.caption(words.kept_questions(supported, MIN_RECALIBRATION_ROWS))
@@ -112,7 +113,7 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
             after = stagewise_validation(new, table.X, table.y).loc[min(stage, int(keep))]
             VALIDATE_SAVED.put(ss, {
                 "from": model, "model": new, "metadata": ModelMetadata.from_dict(new_metadata), "after": after,
-                "message": words.saved_as(stored), "file": stored.path.name,
+                "message": saved_message(stored), "file": stored.path.name,
             })
     saved = VALIDATE_SAVED.get(ss)
     if not saved or saved.get("from") is not model:

@@ -197,7 +197,6 @@ _TOP = {
     "training_options": _record, "performance": _record, "origin": _record,
     "column_roles": _record, "too_good_warning": _record, "follow_up": _record,
 }
-_FIELD_OF_KEY = {"decision": "saved_cost_ratio", "too_good_warning": "too_good"}
 
 
 @dataclass(frozen=True)
@@ -232,13 +231,13 @@ class ModelMetadata:
     source: str | None = None
     dataset: DatasetRecord | None = None
     columns: dict | None = None
-    saved_cost_ratio: float | None = None
+    saved_cost_ratio: float | None = field(default=None, metadata={"key": "decision"})
     cost_unit: str | None = None
     training_options: dict | None = None
     performance: dict | None = None
     origin: dict | None = None
     column_roles: dict | None = None
-    too_good: dict | None = None
+    too_good: dict | None = field(default=None, metadata={"key": "too_good_warning"})
     follow_up: dict | None = None
     extra: dict = field(default_factory=dict)
 
@@ -330,3 +329,7 @@ class ModelMetadata:
     def saved_as(self, stored) -> ModelMetadata:
         """This metadata with the store's name, version and time of ``stored`` (a StoredModel)."""
         return replace(self, name=stored.name, version=stored.version, created=stored.created)
+
+
+_FIELD_OF_KEY = {item.metadata["key"]: item.name for item in fields(ModelMetadata) if "key" in item.metadata}
+"""The fields named otherwise than their entry of the file (``"decision"`` holds M)."""

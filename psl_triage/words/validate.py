@@ -110,11 +110,16 @@ UNMATCHED = (
     "holds each, or *not recorded at this site* (its answers then count as missing)."
 )
 NOT_RECORDED = "not recorded at this site"
+ALL_FOUND = "All {n_columns} columns the list asks about were found by name."
 CHOOSE_OUTCOME = "Choose the outcome column."
 REPORT_CAPTION = (
     "Intervals: {n_boot} bootstrap resamples of the patients (seed 0). Calibration-in-the-large "
     "is the intercept of a logistic fit with the list's log-odds as offset (0 is perfect; above 0 the "
     "list predicts too low); the slope is that of the list's log-odds (1 is perfect)."
+)
+CANNOT_RECALIBRATE = (
+    "This table cannot recalibrate even the first stage: it needs {min_rows} "
+    "patients with both outcomes among them."
 )
 RECALIBRATE_INTRO = (
     "Keeps the questions, their order and their points, and re-estimates every stage's "
@@ -130,15 +135,13 @@ def validating(identity):
 
 
 def earlier_upload(name):
+    """The caption of a site table kept from an earlier upload."""
     return f"Using {md(name)}, uploaded earlier in this session; upload another table to replace it."
 
 
 def table_size(name, n_rows, n_columns):
+    """"site.csv: 294 rows, 14 columns." (the name escaped)."""
     return f"{md(name)}: {n_rows} rows, {n_columns} columns."
-
-
-def all_found(n_columns):
-    return f"All {n_columns} columns the list asks about were found by name."
 
 
 def map_column_label(need):
@@ -147,11 +150,13 @@ def map_column_label(need):
 
 
 def bands_label(mismatch):
+    """The checkbox that sorts a numeric column into the list's category bands."""
     return ("Sort the numbers here into the list's bands "
             f"({', '.join(label_md(mismatch.training_labels.get(v, v)) for v in mismatch.training_values)})")
 
 
 def value_here_label(value):
+    """The label of the input of what a value here means in the list's coding."""
     return f"{label_md(value)} here is"
 
 
@@ -161,20 +166,18 @@ def coding_option(value, labels):
 
 
 def values_mapped(source):
+    """A column whose every value here is mapped to the list's coding."""
     return f"The values of {md(source)} are mapped to the list's coding."
 
 
 def positive_values_label(outcome, positive_label):
+    """The label of the outcome's positive values, naming the list's positive class."""
     return f"Values of {label_md(outcome)} that count as positive ({label_md(positive_label)})"
 
 
 def stage_option(stage, n_rows):
+    """A stage to judge the list at, with the patients who answer all its questions."""
     return f"{stage} ({n_rows} patients with every answer known)"
-
-
-def cannot_recalibrate(min_rows):
-    return (f"This table cannot recalibrate even the first stage: it needs {min_rows} "
-            "patients with both outcomes among them.")
 
 
 def kept_questions(supported, min_rows):
@@ -183,10 +186,6 @@ def kept_questions(supported, min_rows):
              f"Only the first {supported} questions have")
             + f" at least {min_rows} patients with every answer known and both outcomes here; "
             "a recalibrated list keeps at most that many.")
-
-
-def saved_as(stored):
-    return f"Saved as {stored.path.name} (version {stored.version}) in {stored.path.parent}."
 
 
 def after_recalibration(after):

@@ -41,8 +41,8 @@ from psl_triage.evidence import held_out_calibration_curve, held_out_decision_cu
 from psl_triage.follow_up import horizon_page_note
 from psl_triage.plots import stagewise_figure
 from psl_triage.state_keys import EVALUATION_RESULT
-from psl_triage.trade_off import m_range_text
 from psl_triage.words import evaluation as words
+from psl_triage.words.trade_off import m_range_text
 from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
 
 ss = st.session_state

@@ -45,7 +45,7 @@ def one_in(tolerance):
 
 def m_equals(cost_ratio):
     """The cost ratio as the pages name it: "M = 10", "M = 2.5" (a bound of a range of M is
-    :func:`psl_triage.trade_off.m_text`)."""
+    :func:`psl_triage.words.trade_off.m_text`)."""
     return f"M = {cost_ratio:g}"
 
 

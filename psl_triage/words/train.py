@@ -12,9 +12,9 @@ import numpy as np
 
 from psl_core.cost_ratio import COST_RATIO_LABEL, decision_text, saved_cost_ratio
 from psl_core.search import CROSS_VALIDATED
-from psl_triage.trade_off import m_range_text
 from psl_triage.words.common import percent
 from psl_triage.words.escape import md
+from psl_triage.words.trade_off import m_range_text
 
 
 def score_set_label(score_set):

@@ -13,7 +13,6 @@ import pandas as pd
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
 
 from ..costs import cost_text
-from ..trade_off import m_range_text
 from .common import one_in, percent
 from .decision import (
     headline,
@@ -26,6 +25,7 @@ from .decision import (
     totals_text,
 )
 from .escape import label_md, md
+from .trade_off import m_range_text
 from .train import no_gain_note
 
 INTRO = (
@@ -143,7 +143,7 @@ def deciding(session, saved: float) -> str:
 
 
 def where_m_matters(session) -> tuple[str, bool]:
-    """Where M matters for the session's list (:func:`psl_triage.trade_off.m_range_text`) under its
+    """Where M matters for the session's list (:func:`psl_triage.words.trade_off.m_range_text`) under its
     heading, and whether the list is one-sided at this M."""
     s = session.settings
     text, one_sided = m_range_text(session.model, s.cost_ratio, *session.class_labels, s.confidence, s.basis,

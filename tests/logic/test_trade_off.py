@@ -5,9 +5,9 @@ import pytest
 
 from psl_core.cost_ratio import decision_threshold
 from psl_core.decision import decision_range
-from psl_triage.trade_off import m_range_text
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from psl_triage.words import shown
+from psl_triage.words.trade_off import m_range_text
 
 
 @pytest.fixture(scope="module")

@@ -3,33 +3,31 @@
 A :class:`psl_triage.triage_session.TriageSession` (``state_keys.TRIAGE``) holds the triage: another list
 makes a new one, changed settings recompute it with the answers kept. Words: :mod:`psl_triage.words.triage`.
 Widget keys start with ``"triage_"`` (``"triage_q<n>"``: question n + 1); settings and the list's choice
-persist across page switches. Below the settings a fragment reruns on each answer.
+persist across page switches. Below the settings a fragment reruns on each answer; its question
+form and record are :mod:`triage_ui`'s.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from psl_core.binarization import NUMERIC
 from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text
 from psl_triage.plots import triage_figure
-from psl_triage.record import record_json, record_text
 from psl_triage.state_keys import TRIAGE, TRIAGE_ANSWERS, TRIAGE_STAGE
 from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
 from psl_triage.words import triage as words
 from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
+from triage_ui import question_form, record_for_notes
 from ui import cost_ratio_input, list_picker, timed
 
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)
 TOLERANCES = (0.01, 0.02, 0.05, 0.1, 0.2)
-BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
 # Touch targets at the bedside: the answer buttons at least 44 px tall (WCAG 2.5.5), scoped to
 # their container; Streamlit draws them 36 px tall and has no parameter for it.
 ANSWER_BUTTONS_CSS = "<style>.st-key-triage_answer_buttons button { min-height: 44px; }</style>"
-DOWNLOAD = {"on_click": "ignore", "width": "stretch", "icon": ":material/download:"}  # the record's buttons
 ss = st.session_state
 
 
@@ -67,17 +65,6 @@ def restart(session: TriageSession) -> None:
         del ss[key]
 
 
-def extra_key(widget_key: str, raw) -> str:
-    """The key of a number question's box for "unknown" (raw None) or "not measured"."""
-    return f"{widget_key}_{'unknown' if raw is None else 'not_measured'}"
-
-
-def submit(session: TriageSession, widget_key: str) -> None:
-    """Callback of "Next": the widget's value is the answer, or the session says what is missing."""
-    extras = session.next_question.extra_answers
-    session.submit(ss.get(widget_key), [raw for raw, _ in extras if ss.get(extra_key(widget_key, raw), False)])
-
-
 def standing(session: TriageSession) -> None:
     """Where the triage stands: the outcome, its numbers and, once stopped, why."""
     s, current, n, n_questions = session.settings, session.current, session.stage, len(session.questions)
@@ -108,37 +95,8 @@ def standing(session: TriageSession) -> None:
         st.info(prior_only, icon=":material/info:")
 
 
-def question_form(session: TriageSession) -> None:
-    """The question asked now, its answer widget and "Next"."""
-    question, key = session.next_question, f"triage_q{session.stage}"
-    with st.form("triage_form"):
-        cost = session.bands.costs[session.stage] if session.has_costs else None
-        st.caption(words.question_number(question.stage, len(session.questions), cost, session.cost_unit))
-        st.markdown(words.question_heading(question.prompt))
-        st.markdown(words.rule_text(question.rule))
-        if question.missing_rule:
-            st.caption(words.missing_rule(question))
-        label, n_choices = words.answer_label(question), len(question.options) + len(question.extra_answers)
-        if question.kind == NUMERIC:
-            st.number_input(label, value=None, step=1.0, format="%g", key=key, label_visibility="collapsed",
-                            placeholder=words.NUMBER_PLACEHOLDER)
-            for raw, text in question.extra_answers:
-                st.checkbox(text, key=extra_key(key, raw))
-        elif n_choices <= BUTTONS_MAX_OPTIONS:
-            with st.container(key="triage_answer_buttons"):
-                st.segmented_control(label, list(range(n_choices)), format_func=words.answer_labels(question).__getitem__,
-                                     key=key, label_visibility="collapsed", width="stretch")
-        else:
-            st.selectbox(label, list(range(n_choices)), index=None, format_func=words.answer_texts(question).__getitem__,
-                         key=key, label_visibility="collapsed", placeholder=words.CHOICE_PLACEHOLDER)
-        st.form_submit_button(words.NEXT, type="primary", icon=":material/arrow_forward:", width="stretch",
-                              key="triage_next", on_click=submit, args=(session, key))
-    if session.input_error:
-        st.warning(session.input_error)
-
-
 def way_here(session: TriageSession) -> None:
-    """The buttons, the risk after each answer and the record for the notes."""
+    """The buttons and the risk after each answer."""
     s, steps = session.settings, session.steps
     with st.container(horizontal=True):
         if session.halted and session.stage < len(session.questions):
@@ -150,16 +108,6 @@ def way_here(session: TriageSession) -> None:
     st.plotly_chart(triage_figure(steps, session.threshold, s.confidence), key="triage_chart", config={"displayModeBar": False})
     if session.stage:
         st.table(words.way_here_table(session, steps))
-    st.subheader(words.RECORD)
-    record = session.record()
-    st.code(text := record_text(record), language=None, wrap_lines=True)
-    text_column, json_column = st.columns(2)
-    text_column.download_button(words.DOWNLOAD_TEXT, text, file_name="psl-triage-record.txt", mime="text/plain",
-                                key="triage_download_text", **DOWNLOAD)
-    json_column.download_button(words.DOWNLOAD_JSON, record_json(record), file_name="psl-triage-record.json",
-                                mime="application/json", key="triage_download_json", **DOWNLOAD)
-
-
 @st.fragment
 def triage(session: TriageSession) -> None:
     """Where the triage stands, the next question and the way here (server time: :func:`ui.timed`)."""
@@ -170,6 +118,7 @@ def triage(session: TriageSession) -> None:
         if not session.halted:
             question_form(session)
         way_here(session)
+        record_for_notes(session)
 
 
 st.set_page_config(page_title="Triage · PSL Triage", page_icon="🩺", layout="centered")

@@ -25,10 +25,10 @@ def extra_key(widget_key: str, raw) -> str:
     return f"{widget_key}_{'unknown' if raw is None else 'not_measured'}"
 
 
-def submit(session: TriageSession, widget_key: str) -> None:
+def submit(session: TriageSession, question, widget_key: str) -> None:
     """Callback of "Next": the widget's value is the answer, or the session says what is missing."""
-    extras = session.next_question.extra_answers
-    session.submit(ss.get(widget_key), [raw for raw, _ in extras if ss.get(extra_key(widget_key, raw), False)])
+    ticked = [raw for raw, _ in question.extra_answers if ss.get(extra_key(widget_key, raw), False)]
+    session.submit(question, ss.get(widget_key), ticked)
 
 
 def question_form(session: TriageSession) -> None:
@@ -55,7 +55,7 @@ def question_form(session: TriageSession) -> None:
             st.selectbox(label, list(range(n_choices)), index=None, format_func=words.answer_texts(question).__getitem__,
                          key=key, label_visibility="collapsed", placeholder=words.CHOICE_PLACEHOLDER)
         st.form_submit_button(words.NEXT, type="primary", icon=":material/arrow_forward:", width="stretch",
-                              key="triage_next", on_click=submit, args=(session, key))
+                              key="triage_next", on_click=submit, args=(session, question, key))
     if session.input_error:
         st.warning(session.input_error)
 

@@ -175,28 +175,30 @@ class TriageSession:
         self.passed: set[int] = set()
         self.input_error: str | None = None
 
-    def answer(self, raw) -> None:
-        """Answer the question asked (:attr:`next_question`) with ``raw`` and move on."""
-        question = self.next_question
+    def answer(self, raw, question: Question | None = None) -> None:
+        """Answer ``question`` (by default the one asked, :attr:`next_question`) with ``raw`` and
+        move on from its stage (a form sent twice answers its own question twice, not the next)."""
+        question = question or self.next_question
         if question is None:
             raise ValueError("the triage has stopped: there is no question to answer")
         self.answers[question.column] = raw
         self.input_error = None
         self._advance(question.stage)
 
-    def submit(self, value, ticked=()) -> bool:
-        """Answer with what a widget holds; False (and :attr:`input_error` says why) when it
-        holds no answer or two.
+    def submit(self, question: Question, value, ticked=()) -> bool:
+        """Answer ``question`` with what its widget holds; False (and :attr:`input_error` says
+        why) when it holds no answer or two.
 
         Parameters
         ----------
+        question : Question
+            The question the widget asked.
         value
             A number question's number (None when empty), or the index of a choice among the
             options followed by the extra answers ("unknown", "not measured").
         ticked : sequence
             The raw extra answers (None, NOT_MEASURED) whose box is ticked (number questions).
         """
-        question = self.next_question
         extras = question.extra_answers
         if question.kind == NUMERIC:
             if len(ticked) + (value is not None) != 1:
@@ -209,7 +211,7 @@ class TriageSession:
         else:
             n = len(question.options)
             raw = extras[value - n][0] if value >= n else question.options[value][0]
-        self.answer(raw)
+        self.answer(raw, question)
         return True
 
     def undo(self) -> None:

@@ -162,9 +162,9 @@ def test_submit_turns_widget_values_into_answers_or_says_what_is_missing(model):
     while session.next_question.kind == NUMERIC:  # a choice question first
         session.answer(some_answer(session.next_question, 0))
     question = session.next_question
-    assert not session.submit(None) and session.input_error.startswith("Choose an answer, or \"")
+    assert not session.submit(question, None) and session.input_error.startswith("Choose an answer, or \"")
     n = len(question.options)
-    assert session.submit(n)  # the first extra answer: unknown
+    assert session.submit(question, n)  # the first extra answer: unknown
     assert session.answers[question.column] is None and session.input_error is None
 
 
@@ -173,11 +173,14 @@ def test_submit_of_a_number_question(model):
     while session.next_question.kind != NUMERIC:
         session.answer(some_answer(session.next_question, 0))
     question = session.next_question
-    assert not session.submit(None, ()) and session.input_error.startswith("Enter the value, or tick")
-    assert not session.submit(150.0, (None,)) and session.input_error.startswith("Either enter a value or tick")
+    assert not session.submit(question, None, ()) and session.input_error.startswith("Enter the value, or tick")
+    assert not session.submit(question, 150.0, (None,)) and session.input_error.startswith("Either enter a value")
     assert question.column not in session.answers
-    assert session.submit(150.0, ())
+    assert session.submit(question, 150.0, ())
     assert session.answers[question.column] == 150.0 and session.input_error is None
+    before = state(session)
+    assert session.submit(question, 150.0, ())  # the form sent twice: the same answer, not the next question's
+    assert state(session) == before
 
 
 def test_unknown_follows_both_answers_and_not_measured_where_the_list_learned(missing_model):

@@ -11,11 +11,10 @@ from :mod:`psl_core.evaluation` and :mod:`psl_triage.plots`; this page reads wid
 them and renders, with a CSV download of the numbers behind every plot.
 
 Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"prepared"``
-(landing page). Written: ``"calibration_held_out"`` ((model, prepared, HeldOut): the
-train/test rows, recovered or refitted once per list and data) and the widget keys
-``"calibration_rows"``, ``"calibration_stage"``, ``"calibration_bins"`` and
-``"calibration_download_*"``; ``"calibration_evidence"`` keeps the flexible curve per list,
-rows and stage.
+(landing page). Written: the widget keys ``"calibration_rows"``, ``"calibration_stage"``,
+``"calibration_bins"`` and ``"calibration_download_*"``; ``"calibration_evidence"``
+(evidence_ui.kept) keeps the train/test rows per list and data (recovered or refitted once)
+and the flexible curve per list, rows and stage. Words: :mod:`psl_triage.words.calibration`.
 For a list of the risk within a horizon (follow-up data) the page shows, on the Train page's
 held-out rows, the predicted risk against the Kaplan-Meier risk by the horizon per total and
 per tenth of predicted risk (psl_triage.follow_up.horizon_calibration), and nothing else.
@@ -49,15 +48,6 @@ from ui import class_names, csv_download, required_data, required_list, shown_er
 ss = st.session_state
 
 
-def held_out(model, metadata, prepared):
-    """The list's train/test rows, computed once per list and dataset."""
-    cached = ss.get("calibration_held_out")
-    if cached is None or cached[0] is not model or cached[1] is not prepared:
-        cached = (model, prepared, held_out_rows(model, metadata, prepared.X, prepared.y))
-        ss.calibration_held_out = cached
-    return cached[2]
-
-
 st.set_page_config(page_title="Calibration · PSL Triage", page_icon="🩺", layout="wide")
 st.title("Calibration")
 st.markdown(words.INTRO)
@@ -79,7 +69,8 @@ if (note := horizon_page_note(model, "Calibration")) is not None:
 
 split = None
 with shown_errors(words.SPLITTING):
-    split = held_out(model, trained_metadata(), prepared)
+    split = kept("calibration", (model, prepared), "held_out",
+                 lambda: held_out_rows(model, trained_metadata(), prepared.X, prepared.y))
 if split is None:
     st.stop()
 st.caption(split.description)

@@ -18,7 +18,7 @@ from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note
 from psl_triage.data import upload_limit_mb
 from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import TRAINED_METADATA
+from psl_triage.state_keys import TRAINED_METADATA, TRAINED_METADATA_PARSED
 from psl_triage.store import list_models, open_model
 from psl_triage.words import common as words
 from psl_triage.words import md, visible
@@ -143,9 +143,14 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
 
 
 def trained_metadata() -> ModelMetadata:
-    """The metadata of the list on the Train page (empty without one), parsed once: the Train
-    page stores a ModelMetadata; a dict put there (by a test) is parsed on every call."""
-    return ModelMetadata.coerce(TRAINED_METADATA.get(st.session_state))
+    """The metadata of the list on the Train page (empty without one), parsed once per list:
+    the Train page keeps the dict the model file holds, and its parse is kept next to it
+    (:data:`~psl_triage.state_keys.TRAINED_METADATA_PARSED`) until another dict takes its place."""
+    raw = TRAINED_METADATA.get(st.session_state)
+    kept = TRAINED_METADATA_PARSED.get(st.session_state)
+    if kept is None or kept[0] is not raw:
+        kept = TRAINED_METADATA_PARSED.put(st.session_state, (raw, ModelMetadata.coerce(raw)))
+    return kept[1]
 
 
 def class_names() -> tuple[str, str]:

@@ -43,7 +43,7 @@ def _whole(value):
 
 
 def _record(value):
-    return value if isinstance(value, Mapping) else None
+    return copy.deepcopy(dict(value)) if isinstance(value, Mapping) else None
 
 
 def _one_value(value):
@@ -87,7 +87,7 @@ def _parse(cls, raw, parsers, names=None):
         if parsed is None:
             extra[str(key)] = copy.deepcopy(value)
         else:
-            values[(names or {}).get(key, key)] = copy.deepcopy(parsed)
+            values[(names or {}).get(key, key)] = parsed  # each parser returns a new object
     return cls(**values, extra=extra)
 
 
@@ -97,7 +97,8 @@ def _unparse(obj):
     for item in fields(obj):
         value = getattr(obj, item.name)
         if item.name != "extra" and value is not None:
-            out[item.name] = list(value) if isinstance(value, tuple) else copy.deepcopy(value)
+            # A column's or a dataset's typed values are text, numbers or flat maps of them.
+            out[item.name] = list(value) if isinstance(value, tuple) else dict(value) if isinstance(value, dict) else value
     out.update(copy.deepcopy(dict(obj.extra)))
     return out
 
@@ -275,7 +276,9 @@ class ModelMetadata:
                 value = value.to_dict()
             elif key == "columns":
                 value = {name: info.to_dict() for name, info in value.items()}
-            out[key] = copy.deepcopy(value)
+            else:
+                value = copy.deepcopy(value)
+            out[key] = value
         out.update(copy.deepcopy(dict(self.extra)))
         return out
 

@@ -108,6 +108,9 @@ TRIAGE_ANSWERS: StateKey[dict] = StateKey(
     "triage_answers", "The triage session's answers (column -> raw answer), shared on every run (read by tests)."
 )
 
+TRAINED_METADATA_PARSED: StateKey[tuple] = StateKey(
+    "trained_metadata_parsed", "tuple (the trained_metadata dict, its ModelMetadata): ui.trained_metadata parses once per list.")
+
 # --- Evaluation, Validate, Card (pages/5_Evaluation.py, 6_Validate.py, 7_Card.py) ----------------
 EVALUATION_RESULT: StateKey[dict] = StateKey(
     "evaluation_result", 'dict: the last repeated splits, {"model", "prepared", "result": CVResult}; Card reads it.')

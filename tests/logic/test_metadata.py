@@ -108,3 +108,17 @@ def test_one_cached_loader_reads_each_version_of_a_file_once(tmp_path, trained, 
 def test_a_missing_file_is_an_error_the_pages_can_show(tmp_path):
     with pytest.raises((OSError, PSLError)):
         open_model(tmp_path / "gone-v1.json")
+
+
+def test_the_parse_shares_nothing_mutable_with_the_dicts_around_it(trained):
+    _, metadata = trained
+    raw = json.loads(json.dumps(metadata))
+    parsed = ModelMetadata.from_dict(raw)
+    raw["training_options"]["seed"] = 99
+    raw["columns"]["chol"]["training_range"]["min"] = -1.0
+    raw["dataset"]["notes"].append("added later")
+    assert parsed.to_dict() == metadata
+    written = parsed.to_dict()
+    written["performance"]["train"]["brier"][0] = -1.0
+    written["columns"]["chol"]["category_labels"]["x"] = "y"
+    assert parsed.to_dict() == metadata

@@ -74,7 +74,7 @@ class TrainingSession:
     def __init__(self, state: MutableMapping[str, Any]):
         self.state = state
 
-    # --- the data (the data page's keys: its dataset session owns them) ---------------------
+    # --- the data (the keys the data page's DatasetSession publishes) -------------------------
     @property
     def prepared(self):
         """:class:`psl_triage.data.PreparedData` to train on, or None."""
@@ -198,20 +198,22 @@ class TrainingSession:
         return recorded_warning(self.metadata)
 
     def can_retrain_without(self, warning: TooGood) -> bool:
-        """Whether the suspect questions are columns of the prepared data (so they can go)."""
+        """Whether the suspect questions are columns of the data page's prepared data (so they
+        can go)."""
         prepared = self.prepared
-        return prepared is not None and set(warning.questions) <= set(map(str, prepared.X.columns))
+        return (DATASET.get(self.state) is not None and prepared is not None
+                and set(warning.questions) <= set(map(str, prepared.X.columns)))
 
     def retrain_without(self, questions: tuple[str, ...], reasons: str) -> None:
-        """Take the questions out of the data page's choices as leaks
-        (:meth:`DatasetSession.take_out <psl_triage.dataset_session.DatasetSession.take_out>`)
-        and prepare the data again; the next run of the page trains with the same options
-        (:meth:`take_retrain`)."""
+        """Take the questions out of the data page's choices as leaks and prepare the data again
+        (:meth:`psl_triage.dataset_session.DatasetSession.take_out`); the next run of the page
+        trains with the same options (:meth:`take_retrain`), unless the data cannot be prepared
+        (the page then says why, as the data page does)."""
         dataset = DATASET.get(self.state)
         dataset.take_out(questions, words.too_good_evidence(reasons))
-        prepared = dataset.refresh()
+        dataset.refresh()
         dataset.publish(self.state)
-        if prepared is not None:
+        if dataset.prepared is not None:
             TRAIN_RETRAIN_PENDING.put(self.state, True)
 
     def take_retrain(self) -> bool:

@@ -14,6 +14,7 @@ from psl_triage.demo import load_demo
 from psl_triage.roles import Role
 from psl_triage.runs import one_run_at_a_time
 from psl_triage.state_keys import DATASET
+from psl_triage.too_good import TooGood
 from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training_session import OPTION_NAMES, TrainingSession
@@ -106,9 +107,9 @@ def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
     df = df.assign(echo_result=np.where(df[meta.outcome] == meta.positive_class, 0.9, 0.1))
     dataset = DatasetSession(lambda: (df, meta))
     dataset.put_back("echo_result")  # proposed out as a leak: the user keeps it
-    dataset.set_missing_handling("drop")
     dataset.refresh()
-    state = {DATASET.name: dataset}
+    state = {}
+    DATASET.put(state, dataset)
     dataset.publish(state)
     session = TrainingSession(state)
     session.train(TrainingOptions(max_stages=2))
@@ -120,6 +121,12 @@ def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
     assert session.take_retrain() and not session.take_retrain()  # asked once
     session.train(TrainingOptions(max_stages=2))
     assert session.too_good() is None and "echo_result" not in session.model.features_
+
+
+def test_without_the_data_pages_session_there_is_nothing_to_retrain_without(session):
+    session.train(TrainingOptions(max_stages=1))
+    warning = TooGood(data="test", reasons=("A reason.",), questions=("thal",))
+    assert not session.can_retrain_without(warning)
 
 
 def test_runs_are_one_at_a_time_and_the_lock_is_reentrant():

@@ -18,6 +18,7 @@ from psl_triage.costs import cost_text
 from psl_triage.plots import triage_figure
 from psl_triage.state_keys import TRIAGE, TRIAGE_ANSWERS, TRIAGE_STAGE
 from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
+from psl_triage.words import level_text
 from psl_triage.words import triage as words
 from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
 from triage_ui import question_form, record_for_notes
@@ -36,7 +37,7 @@ def settings_widgets(session: TriageSession, metadata) -> TriageSettings:
     model, cost_ratio = session.model, cost_ratio_input("triage", session.model, metadata)
     st.caption(words.cost_ratio_note(cost_ratio, decision_threshold(cost_ratio), session.class_labels[0]))
     confidence = st.radio(words.CONFIDENCE, CONFIDENCES, index=CONFIDENCES.index(0.95), horizontal=True,
-                          format_func=lambda level: f"{level:.0%}", key="triage_confidence", persist_state="session")
+                          format_func=level_text, key="triage_confidence", persist_state="session")
     st.caption(words.CONFIDENCE_HELP)
     basis = st.radio(words.BASIS, list(words.BASIS_LABELS), format_func=words.BASIS_LABELS.get, key="triage_basis",
                      persist_state="session")

@@ -42,7 +42,7 @@ from psl_triage.follow_up import horizon_page_note
 from psl_triage.plots import stagewise_figure
 from psl_triage.state_keys import EVALUATION_RESULT
 from psl_triage.words import evaluation as words
-from psl_triage.words.trade_off import m_range_text
+from psl_triage.words.trade_off import where_m_matters
 from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
 
 ss = st.session_state
@@ -71,8 +71,8 @@ with st.form("evaluation_form"):
     submitted = st.form_submit_button("Run the evaluation", type="primary", key="evaluation_run")
 st.caption(words.expected_loss(metadata.positive_label))
 with shown_errors("reading M"):
-    where_m, one_sided = m_range_text(model, float(cost_ratio), *metadata.class_names, float(confidence))
-    (st.info if one_sided else st.caption)(f"**Where M matters.** {where_m}")
+    where_m, one_sided = where_m_matters(model, float(cost_ratio), *metadata.class_names, float(confidence))
+    (st.info if one_sided else st.caption)(where_m)
 if submitted:
     with shown_errors("running the evaluation"):
         run(model, prepared, int(n_splits), float(test_size), float(cost_ratio), float(confidence))

@@ -111,3 +111,10 @@ def m_range_text(model, cost_ratio, positive_label="positive", negative_label="n
         "curves on the Evaluation page show what each M gains."
     )
     return " ".join(sentences), share == 0 or not (out and into)
+
+
+def where_m_matters(model, cost_ratio, *args, **kwargs):
+    """:func:`m_range_text` under its heading, "**Where M matters.**", as every page shows it;
+    (text, one_sided)."""
+    text, one_sided = m_range_text(model, cost_ratio, *args, **kwargs)
+    return f"**Where M matters.** {text}", one_sided

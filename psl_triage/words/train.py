@@ -14,7 +14,7 @@ from psl_core.cost_ratio import COST_RATIO_LABEL, decision_text, saved_cost_rati
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.words.common import percent
 from psl_triage.words.escape import md
-from psl_triage.words.trade_off import m_range_text
+from psl_triage.words.trade_off import where_m_matters
 
 
 def score_set_label(score_set):
@@ -269,8 +269,7 @@ def list_reading(model, metadata):
     if shrunk:
         paragraphs.append(f"**Probabilities.** {shrunk}")
     paragraphs.append(f"**Decision trade-off.** {decision_text(metadata)}")
-    where_m, _ = m_range_text(model, saved_cost_ratio(metadata), *class_labels(metadata))
-    paragraphs.append(f"**Where M matters.** {where_m}")
+    paragraphs.append(where_m_matters(model, saved_cost_ratio(metadata), *class_labels(metadata))[0])
     return paragraphs
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
 
 from ..costs import cost_text
+from . import trade_off
 from .common import one_in, percent
 from .decision import (
     headline,
@@ -25,7 +26,6 @@ from .decision import (
     totals_text,
 )
 from .escape import label_md, md
-from .trade_off import m_range_text
 from .train import no_gain_note
 
 INTRO = (
@@ -146,9 +146,8 @@ def where_m_matters(session) -> tuple[str, bool]:
     """Where M matters for the session's list (:func:`psl_triage.words.trade_off.m_range_text`) under its
     heading, and whether the list is one-sided at this M."""
     s = session.settings
-    text, one_sided = m_range_text(session.model, s.cost_ratio, *session.class_labels, s.confidence, s.basis,
-                                   s.length)
-    return f"**Where M matters.** {text}", one_sided
+    return trade_off.where_m_matters(session.model, s.cost_ratio, *session.class_labels, s.confidence, s.basis,
+                                     s.length)
 
 
 def how_it_works(session) -> str:

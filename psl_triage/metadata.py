@@ -196,7 +196,7 @@ _TOP = {
     "dataset": lambda value: DatasetRecord.from_dict(value) if isinstance(value, Mapping) else None,
     "columns": _columns, "decision": _decision, "cost_unit": _text,
     "training_options": _record, "performance": _record, "origin": _record,
-    "column_roles": _record, "too_good_warning": _record, "follow_up": _record,
+    "column_roles": _record, "too_good_warning": _record, "follow_up": _record, "competing_events": _text,
 }
 
 
@@ -222,6 +222,8 @@ class ModelMetadata:
         The records of how the list was trained (options and train/test rows), its stagewise
         measures, where it was recalibrated, the column roles proposed, the too-good-to-be-true
         warning (``"too_good_warning"``) and the follow-up (time column, horizon, unit).
+    competing_events : str
+        What a horizon list's file says about competing events.
     extra : dict
         Every other entry, and entries of an unexpected type, exactly as the file holds them.
     """
@@ -240,6 +242,7 @@ class ModelMetadata:
     column_roles: dict | None = None
     too_good: dict | None = field(default=None, metadata={"key": "too_good_warning"})
     follow_up: dict | None = None
+    competing_events: str | None = None
     extra: dict = field(default_factory=dict)
 
     @classmethod

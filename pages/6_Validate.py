@@ -1,28 +1,21 @@
 """Validate: a list on another site's table, and recalibration there.
 
-The page reads widgets, calls :mod:`psl_triage.validation` and :mod:`psl_core.validation`
-(its larger widgets: validate_ui; its sentences: psl_triage.words.validate), and renders: choose the list (the Train page's or any saved one; the page names it), upload
-a second labelled table (kept when the user opens another page), match the columns the list asks about (by
-name; the user maps the rest), choose the outcome and its positive values, read the report
-(calibration-in-the-large, calibration slope, Brier score and AUC with bootstrap intervals,
-the reliability plot, every stage's figures) and, if asked, recalibrate the list at this
-site and save it as a new version in the model store.
+Reads widgets, calls :mod:`psl_triage.validation` and :mod:`psl_core.validation` (larger
+widgets: validate_ui; sentences: psl_triage.words.validate) and renders: the list (ui.list_picker),
+a second labelled table (kept across pages, ui.kept_upload), the columns matched by name (the user
+maps the rest and recodes values coded otherwise), the outcome and its positive values, the
+report (calibration-in-the-large and slope, Brier score, AUC with bootstrap intervals, the
+reliability plot, every stage) and, if asked, the list recalibrated here and saved as a new version.
 
-Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
-widget keys ``"validate_model_choice"`` (with ``"validate_seen_trained"``, ui.list_picker),
-``"validate_upload"``, ``"validate_table"`` (the upload's name and bytes, ui.kept_upload), ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"``, ``"validate_bands_<column>"`` and
-``"validate_rest_missing_<column>"`` (a column coded otherwise than in the list: what each
-value here means in the list's coding, or numbers sorted into the list's bands), ``"validate_outcome"``,
+Session state: reads Train's ``"trained_model"`` and ``"trained_metadata"``; keeps
+VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"validate_upload"``,
+``"validate_table"``, ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"``,
+``"validate_bands_<column>"``, ``"validate_rest_missing_<column>"``, ``"validate_outcome"``,
 ``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
-``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"``; the evidence
-sections (evidence_ui.site_evidence): ``"validate_threshold_range"``,
-``"validate_subgroup_column"``, ``"validate_subgroup_bands"``, ``"validate_evidence"``,
-``"validate_subgroup_report"`` and ``"validate_site_report"`` (for the Card page's report);
-``"validate_saved"`` (dict: the list it came from, the recalibrated list, its ModelMetadata,
-the saved file's message and name); ``"validate_report"`` (the report kept while the list, the
-table and the stage stay);
-and, when the user chooses to use the recalibrated list, ``"trained_model"``,
-``"trained_metadata"`` and ``"train_origin"`` (Train's contract).
+``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"`` and the evidence
+sections' (evidence_ui.site_evidence: ``"validate_threshold_range"``, ``"validate_subgroup_*"``,
+``"validate_evidence"``, ``"validate_site_report"`` for the Card page's report). Using the
+recalibrated list writes Train's ``"trained_model"``, ``"trained_metadata"``, ``"train_origin"``.
 """
 
 from __future__ import annotations

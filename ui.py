@@ -15,7 +15,7 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
-from psl_core.cost_ratio import COST_RATIO_LABEL, COST_RATIO_RANGE, cost_ratio_note
+from psl_core.cost_ratio import COST_RATIO_RANGE
 from psl_triage.data import upload_limit_mb
 from psl_triage.metadata import ModelMetadata
 from psl_triage.state_keys import TRAINED_METADATA, TRAINED_METADATA_PARSED
@@ -131,12 +131,12 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     saved = metadata.cost_ratio
     low, high = COST_RATIO_RANGE
     value = (container or st).number_input(
-        COST_RATIO_LABEL, min_value=low, max_value=high, value=min(max(saved, low), high), step=1.0,
+        words.COST_RATIO_LABEL, min_value=low, max_value=high, value=min(max(saved, low), high), step=1.0,
         format="%g", key=f"{prefix}_cost_ratio_v{state[f'{prefix}_cost_ratio_version']}",
         persist_state="session", **kwargs,
     )
     (container or st).caption(
-        cost_ratio_note(metadata.to_dict())
+        words.saved_cost_ratio_note(metadata.to_dict())
         + ("" if low <= saved <= high else words.SAVED_M_OUTSIDE.format(low=low, high=high))
     )
     return float(value)

@@ -1,4 +1,4 @@
-"""The cost ratio M: its default, its validation, the value saved with a list, its sentences.
+"""The cost ratio M: its default, its validation, the threshold, the value saved with a list.
 
 A missed case (false negative) costs M, a false alarm (false positive) costs 1 (paper,
 Sec. 5.4). For a probability p the expected loss of deciding is ``min(1 - p, M p)``, so
@@ -9,7 +9,7 @@ measures in :mod:`psl_core.metrics` and :mod:`psl_core.evaluation`, the model fo
 
 A list is saved with the M it is meant for, as ``metadata["decision"] = {"cost_ratio": M}``
 (:func:`saved_cost_ratio`); a file saved before lists carried their M is used with
-:data:`DEFAULT_COST_RATIO`.
+:data:`DEFAULT_COST_RATIO`. What M means in words is the app's (:mod:`psl_triage.words.common`).
 """
 
 import numbers
@@ -24,10 +24,6 @@ DEFAULT_COST_RATIO = 10.0
 COST_RATIO_RANGE = (0.1, 1000.0)
 """The values of M offered for choice: from a false alarm ten times worse than a missed
 case to a missed case a thousand times worse than a false alarm."""
-
-COST_RATIO_LABEL = "M: cost of a missed case relative to a false alarm"
-"""What M is, in words."""
-
 
 def check_cost_ratio(cost_ratio):
     """Validate M, the cost of a missed case relative to a false alarm (> 0).
@@ -87,26 +83,3 @@ def saved_cost_ratio(metadata):
         return check_cost_ratio(value)
     except PSLError as exc:
         raise ModelFileError(f"metadata.decision.{exc}") from None
-
-
-def decision_text(metadata):
-    """One sentence on the trade-off a list was saved with, for where the list is described."""
-    cost_ratio = saved_cost_ratio(metadata)
-    rule = (
-        f"a missed case counts as much as {cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, "
-        f"so the list decides positive above 1/(1+M) = {decision_threshold(cost_ratio):.1%}"
-    )
-    if "decision" not in (metadata or {}):
-        return (
-            f"Saved before lists carried their M: the list is used with the paper's M = {cost_ratio:g} "
-            f"({rule}) until M is changed."
-        )
-    return f"Saved with M = {cost_ratio:g}: {rule}. The list is used with this M until M is changed."
-
-
-def cost_ratio_note(metadata):
-    """The short form of :func:`decision_text`, next to an input of M."""
-    cost_ratio = saved_cost_ratio(metadata)
-    if "decision" not in (metadata or {}):
-        return f"This list was saved before lists carried their M; M starts at the paper's {cost_ratio:g}."
-    return f"This list was saved with M = {cost_ratio:g}."

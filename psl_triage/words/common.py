@@ -5,6 +5,8 @@ names of M and of an interval's level, as every page writes them. Nothing here r
 from a file, so nothing here needs escaping.
 """
 
+from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
+
 MINUS = "\u2212"
 """The minus sign (U+2212) of every negative number shown: wider than a hyphen, read as minus."""
 
@@ -91,3 +93,31 @@ def list_option_label(name, version):
 def columns_shown(first, per_page, total):
     """A page of columns in the page choice: "31–60 of 412"."""
     return f"{first + 1}–{min(first + per_page, total)} of {total}"
+
+
+# --- M, the cost of a missed case relative to a false alarm ------------------------------------
+COST_RATIO_LABEL = "M: cost of a missed case relative to a false alarm"
+"""What M is, in words (the label of its input)."""
+
+
+def decision_text(metadata):
+    """One sentence on the trade-off a list was saved with, for where the list is described."""
+    cost_ratio = saved_cost_ratio(metadata)
+    rule = (
+        f"a missed case counts as much as {cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, "
+        f"so the list decides positive above 1/(1+M) = {decision_threshold(cost_ratio):.1%}"
+    )
+    if "decision" not in (metadata or {}):
+        return (
+            f"Saved before lists carried their M: the list is used with the paper's M = {cost_ratio:g} "
+            f"({rule}) until M is changed."
+        )
+    return f"Saved with M = {cost_ratio:g}: {rule}. The list is used with this M until M is changed."
+
+
+def saved_cost_ratio_note(metadata):
+    """The short form of :func:`decision_text`, next to an input of M."""
+    cost_ratio = saved_cost_ratio(metadata)
+    if "decision" not in (metadata or {}):
+        return f"This list was saved before lists carried their M; M starts at the paper's {cost_ratio:g}."
+    return f"This list was saved with M = {cost_ratio:g}."

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from psl_core.cost_ratio import COST_RATIO_LABEL, decision_text, saved_cost_ratio
+from psl_core.cost_ratio import saved_cost_ratio
 from psl_core.search import CROSS_VALIDATED
-from psl_triage.words.common import percent
+from psl_triage.words.common import COST_RATIO_LABEL, decision_text, percent
 from psl_triage.words.escape import md
 from psl_triage.words.trade_off import where_m_matters
 

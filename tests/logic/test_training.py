@@ -7,7 +7,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from psl_core.cost_ratio import cost_ratio_note, decision_text
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.plots import performance_figure
@@ -28,7 +27,7 @@ from psl_triage.training import (
     total_label,
     train_list,
 )
-from psl_triage.words.common import percent
+from psl_triage.words.common import decision_text, percent, saved_cost_ratio_note
 from psl_triage.words.train import list_end_text, score_set_label, shrinkage_text
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
@@ -159,13 +158,13 @@ def test_training_saves_m_with_the_list_and_measures_the_loss_with_it(demo_prepa
     assert loaded.metadata_["decision"] == {"cost_ratio": 1.0}
     assert decision_text(loaded.metadata_).startswith("Saved with M = 1: a missed case counts as much as 1 false alarm")
     assert "50.0%" in decision_text(loaded.metadata_)
-    assert cost_ratio_note(loaded.metadata_) == "This list was saved with M = 1."
+    assert saved_cost_ratio_note(loaded.metadata_) == "This list was saved with M = 1."
 
 
 def test_a_list_saved_before_m_was_kept_reads_as_the_papers_m():
     assert decision_text({}).startswith("Saved before lists carried their M")
     assert "M = 10" in decision_text({}) and "9.1%" in decision_text({})
-    assert "the paper's 10" in cost_ratio_note({"name": "old"})
+    assert "the paper's 10" in saved_cost_ratio_note({"name": "old"})
 
 
 @pytest.mark.parametrize("loss", ["nested_cv_brier", "nested_cv_log_loss"])

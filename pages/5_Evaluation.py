@@ -48,11 +48,11 @@ from ui import cost_ratio_input, csv_download, required_data, required_list, sho
 ss = st.session_state
 
 st.set_page_config(page_title="Evaluation · PSL Triage", page_icon="🩺", layout="wide")
-st.title("Evaluation")
+st.title(words.TITLE)
 st.markdown(words.INTRO)
 
-model = required_list(": its settings are what this page evaluates")
-prepared = required_data("evaluate on")
+model = required_list(words.NEEDS_LIST)
+prepared = required_data(words.DATA_PURPOSE)
 metadata = trained_metadata()
 if horizon_page_note(model, "Evaluation") is not None:
     horizon_section(model, prepared)
@@ -60,15 +60,15 @@ if horizon_page_note(model, "Evaluation") is not None:
 
 with st.form("evaluation_form"):
     columns = st.columns(4)
-    n_splits = columns[0].number_input("Random splits", 2, 1000, 100, step=10, key="evaluation_splits",
-                                       persist_state="session", help="The paper uses 100.")
-    test_size = columns[1].number_input("Test fraction", 0.1, 0.5, 1 / 3, step=0.05, format="%.2f",
+    n_splits = columns[0].number_input(words.SPLITS, 2, 1000, 100, step=10, key="evaluation_splits",
+                                       persist_state="session", help=words.SPLITS_HELP)
+    test_size = columns[1].number_input(words.TEST_FRACTION, 0.1, 0.5, 1 / 3, step=0.05, format="%.2f",
                                         key="evaluation_test_size", persist_state="session",
-                                        help="The paper holds out 1/3.")
+                                        help=words.TEST_FRACTION_HELP)
     cost_ratio = cost_ratio_input("evaluation", model, metadata, container=columns[2])
-    confidence = columns[3].number_input("Confidence level of the intervals", 0.5, 0.99, 0.95, step=0.01,
+    confidence = columns[3].number_input(words.CONFIDENCE, 0.5, 0.99, 0.95, step=0.01,
                                          key="evaluation_confidence", persist_state="session")
-    submitted = st.form_submit_button("Run the evaluation", type="primary", key="evaluation_run")
+    submitted = st.form_submit_button(words.RUN, type="primary", key="evaluation_run")
 st.caption(words.expected_loss(metadata.positive_label))
 with shown_errors("reading M"):
     where_m, one_sided = where_m_matters(model, float(cost_ratio), *metadata.class_names, float(confidence))
@@ -85,7 +85,7 @@ result = stored["result"]
 settings = result.settings
 st.caption(words.run_settings(settings))
 
-st.header("Stage by stage, against logistic regression")
+st.header(words.STAGEWISE_HEADER)
 with shown_errors("summarizing the splits"):
     summary = band_summary(result.measures)
     grid = st.columns(2)
@@ -100,26 +100,26 @@ with shown_errors("summarizing the splits"):
                      "evaluation_summary", "summary")
     with right:
         st.download_button(
-            "Download every split (CSV)", result.measures.to_csv(index=False).encode(),
+            words.DOWNLOAD_SPLITS, result.measures.to_csv(index=False).encode(),
             file_name="evaluation_splits.csv", mime="text/csv", key="evaluation_download_splits",
         )
 
-st.header("Decide or refer: the three-way view")
+st.header(words.THREE_WAY_HEADER)
 three_way_section(result)
 
-st.header("Clinical utility: decision curves")
+st.header(words.UTILITY_HEADER)
 st.markdown(words.DECISION_CURVES)
 with shown_errors("drawing the decision curves"):
     last = int(result.measures["stage"].max())
-    evidence_stage = st.slider("Questions asked (stage) for the curves and the calibration below", 0,
+    evidence_stage = st.slider(words.EVIDENCE_STAGE, 0,
                                max(last, 1), min(card_stage(model), last), key="evaluation_evidence_stage")
     shown_range = threshold_range("evaluation")
-    every_stage = st.toggle("Also the list's curve at every other stage (thin lines)", key="evaluation_every_stage")
+    every_stage = st.toggle(words.EVERY_STAGE, key="evaluation_every_stage")
     curves = kept("evaluation", (result,), ("curves", evidence_stage, shown_range, every_stage),
                   lambda: held_out_decision_curves(result, evidence_stage, shown_range, every_stage))
     decision_curve_section("evaluation", curves, settings["cost_ratio"])
 
-st.header("Calibration on held-out patients")
+st.header(words.CALIBRATION_HEADER)
 with shown_errors("summarizing the held-out calibration"):
     hierarchy = kept("evaluation", (result,), ("hierarchy", evidence_stage),
                      lambda: held_out_hierarchy(result, evidence_stage))
@@ -127,7 +127,7 @@ with shown_errors("summarizing the held-out calibration"):
                  lambda: held_out_calibration_curve(result, evidence_stage))
     calibration_section("evaluation", hierarchy, curve, band_words=words.CALIBRATION_BANDS)
 
-st.header("Subgroups")
+st.header(words.SUBGROUPS_HEADER)
 st.markdown(words.SUBGROUPS)
 raw = ss.get("raw_df")
 raw = raw if raw is not None and prepared.X.index.isin(raw.index).all() else None

@@ -74,13 +74,13 @@ def stopped_unless(value, hint=None):
 st.set_page_config(page_title="Validate · PSL Triage", page_icon="🩺", layout="wide")
 st.title(words.TITLE)
 st.markdown(words.INTRO)
-model, metadata, _, _ = list_picker("validate", words.NO_LIST, "List to validate")
+model, metadata, _, _ = list_picker("validate", words.NO_LIST, words.LIST_LABEL)
 st.markdown(words.validating(list_identity(metadata)))
 if (note := horizon_page_note(model, "Validate")) is not None:
     st.info(note)
     st.stop()
 
-st.header("1. The other site's table")
+st.header(words.TABLE_HEADER)
 uploaded, limit_mb = table_uploader(words.UPLOAD_WHAT, "validate_upload")
 site_name, site_bytes = stopped_unless(kept_upload(uploaded, "validate_table"), words.UPLOAD_FIRST)
 if uploaded is None:
@@ -93,14 +93,14 @@ st.caption(words.table_size(site_name, len(frame), len(frame.columns)))
 for note in loaded.notes:
     st.caption(md(note))
 
-st.header("2. Match the columns")
+st.header(words.MATCH_HEADER)
 matched = matched_columns(model, metadata, frame)
 maps = value_maps(model, metadata, frame, matched)
 columns = [str(c) for c in frame.columns]
 outcome_default, _ = outcome_defaults(metadata, frame)
 outcome = st.selectbox(
-    "Outcome column", columns, index=None if outcome_default is None else columns.index(outcome_default),
-    placeholder="Choose the column holding the outcome", key="validate_outcome",
+    words.OUTCOME_COLUMN, columns, index=None if outcome_default is None else columns.index(outcome_default),
+    placeholder=words.OUTCOME_PLACEHOLDER, key="validate_outcome",
 )
 stopped_unless(outcome, words.CHOOSE_OUTCOME)
 values = [value for value, _ in count_classes(frame[outcome])]
@@ -118,14 +118,14 @@ if same := looks_like_training(metadata, table):
 for warning in unit_checks(metadata, table):
     st.warning(md(warning))
 
-st.header("3. How the list does here")
+st.header(words.REPORT_HEADER)
 stages = stagewise_validation(model, table.X, table.y)
 usable = [int(k) for k in stages.index if stages.loc[k, "n_rows"] > 0]
 supported = recalibratable_stages(model, table.X, table.y)
 recommended = getattr(model, "recommended_stages_", None)
 start = max(supported, 0) if recommended is None else min(recommended, max(supported, 0))
 stage = st.selectbox(
-    "Judge the list after this many questions", usable, index=usable.index(start) if start in usable else 0,
+    words.STAGE_LABEL, usable, index=usable.index(start) if start in usable else 0,
     format_func=lambda k: words.stage_option(k, int(stages.loc[k, "n_rows"])), key="validate_stage",
 )
 report = None
@@ -138,11 +138,11 @@ st.caption(words.REPORT_CAPTION.format(n_boot=report.n_boot))
 figure, reliability = reliability_figure(report.y, report.p)
 st.plotly_chart(figure, key="validate_reliability")
 csv_download(reliability, "reliability-at-new-site", "validate_download_reliability")
-with st.expander("Every stage"):
+with st.expander(words.EVERY_STAGE):
     st.dataframe(stages, key="validate_stages")
     csv_download(stages.reset_index(), "validation-by-stage", "validate_download_stages")
 with shown_errors("judging the evidence at this site"):
     site_evidence("validate", model, table, frame, report, metadata.cost_ratio, site_name)
 
-st.header("4. Recalibrate at this site")
+st.header(words.RECALIBRATE_HEADER)
 recalibration(model, metadata, table, site_name, stage, supported)

@@ -43,10 +43,10 @@ def session_evidence(model, stage: int) -> dict:
     return report_evidence(model, stage, evaluation, reports, site if site and site["owner"] is model else None)
 
 st.set_page_config(page_title="Card · PSL Triage", page_icon="🩺", layout="wide")
-st.title("Card and model report")
+st.title(words.TITLE)
 st.markdown(words.INTRO)
 
-model, metadata, _, _ = list_picker("card", words.NO_LIST, "List to print")
+model, metadata, _, _ = list_picker("card", words.NO_LIST, words.LIST_LABEL)
 st.markdown(list_identity(metadata))
 
 left, right = st.columns(2)

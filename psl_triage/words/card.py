@@ -1,6 +1,8 @@
 """The Card page's words (the card and the report themselves are :mod:`psl_triage.card`'s HTML,
 which escapes every name there)."""
 
+TITLE = "Card and model report"
+LIST_LABEL = "List to print"
 INTRO = (
     "The list on one printed page for the ward: the questions with their points, the risk of "
     "every total with its interval and the decision it allows at your M. Download it and print "

@@ -9,6 +9,25 @@ from psl_triage.costs import cost_text
 from psl_triage.words.common import one_in
 from psl_triage.words.escape import md
 
+# The page's title, headings and widget labels.
+TITLE = "Evaluation"
+NEEDS_LIST = ": its settings are what this page evaluates"
+DATA_PURPOSE = "evaluate on"
+SPLITS = "Random splits"
+SPLITS_HELP = "The paper uses 100."
+TEST_FRACTION = "Test fraction"
+TEST_FRACTION_HELP = "The paper holds out 1/3."
+CONFIDENCE = "Confidence level of the intervals"
+RUN = "Run the evaluation"
+STAGEWISE_HEADER = "Stage by stage, against logistic regression"
+DOWNLOAD_SPLITS = "Download every split (CSV)"
+THREE_WAY_HEADER = "Decide or refer: the three-way view"
+UTILITY_HEADER = "Clinical utility: decision curves"
+EVIDENCE_STAGE = "Questions asked (stage) for the curves and the calibration below"
+EVERY_STAGE = "Also the list's curve at every other stage (thin lines)"
+CALIBRATION_HEADER = "Calibration on held-out patients"
+SUBGROUPS_HEADER = "Subgroups"
+
 INTRO = (
     "One train/test split can be lucky. Here the data are split at random many times; each "
     "time a list with the current list's settings is learned on the training part and judged "

@@ -93,6 +93,15 @@ def report_sentences(report):
 
 # ------------------------------------------------------------------ the page's sentences
 TITLE = "Validate at another site"
+LIST_LABEL = "List to validate"
+TABLE_HEADER = "1. The other site's table"
+MATCH_HEADER = "2. Match the columns"
+OUTCOME_COLUMN = "Outcome column"
+OUTCOME_PLACEHOLDER = "Choose the column holding the outcome"
+REPORT_HEADER = "3. How the list does here"
+STAGE_LABEL = "Judge the list after this many questions"
+EVERY_STAGE = "Every stage"
+RECALIBRATE_HEADER = "4. Recalibrate at this site"
 INTRO = (
     "A list learned at one hospital may not fit another: a different case mix, other habits of "
     "measuring. Upload a labelled table from the other site to see how a list does "

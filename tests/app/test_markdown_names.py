@@ -65,6 +65,8 @@ def markdown_sources(at: AppTest) -> list[str]:
         for field in ("label", "help"):
             if proto is not None and hasattr(proto, field) and isinstance(getattr(proto, field), str):
                 texts.append(getattr(proto, field))
+        if isinstance(node.__dict__.get("label"), str):  # expanders, tabs, status blocks
+            texts.append(node.label)
         if getattr(node, "type", None) in ("radio", "button_group"):
             texts += [str(option) for option in node.options]
         if getattr(node, "type", None) == "arrow_table":

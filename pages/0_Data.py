@@ -58,16 +58,17 @@ if source == "upload":
         session.read_upload(f"{uploaded.file_id}:{uploaded.name}", uploaded.name, uploaded.getvalue, limit_mb * 2**20)
         if session.upload_error:
             st.error(md(session.upload_error))
-            st.info(words.still_using(session.active.name))
+            st.info(words.keeps_using(session.active.name, refused=True))
     elif session.active.source != "upload" and "upload" in session.stashed:
         session.switch_to("upload")
     elif session.active.source != "upload":
-        st.info(words.until_upload(session.active.name))
+        st.info(words.keeps_using(session.active.name, refused=False))
 
 data = session.active
 df, meta = data.df, data.meta
-st.subheader(words.preview_title(data.name))
-st.caption(words.preview_caption(len(df), len(df.columns), meta.source))
+title, caption = words.preview(data.name, len(df), len(df.columns), meta.source)
+st.subheader(title)
+st.caption(caption)
 if meta.description:
     st.markdown(meta.description)
 if data.reading is not None:
@@ -130,11 +131,11 @@ with st.expander(words.LABELS_EXPANDER):
     st.caption(words.LABELS_CAPTION)
     typed = {}
     for name in one_page(session.in_use(), session.key("w_label_page"), "columns in use"):
-        spec, (left, right) = meta.columns.get(name), st.columns([3, 1])
+        spec, (left, right), (label, unit) = meta.columns.get(name), st.columns([3, 1]), words.label_and_unit(name)
         typed[name] = (
-            left.text_input(words.label_of(name), value=spec.label if spec is not None and spec.label else str(name),
+            left.text_input(label, value=spec.label if spec is not None and spec.label else str(name),
                             max_chars=100, key=session.key("w_label", name)),
-            right.text_input(words.unit_of(name), value=spec.unit if spec is not None else "", max_chars=30,
+            right.text_input(unit, value=spec.unit if spec is not None else "", max_chars=30,
                              key=session.key("w_unit", name)))
     session.relabel(typed)
 table.dataframe(session.column_table(), hide_index=True, width="stretch",
@@ -142,10 +143,11 @@ table.dataframe(session.column_table(), hide_index=True, width="stretch",
 if out := session.proposed_out():
     st.markdown(words.PROPOSED_OUT)
 for name in out:
-    text, button = st.columns([5, 1], vertical_alignment="center")
-    text.warning(words.proposed_out(name, data.flagged_columns[name]))
+    (text, button), (warning, help_text) = st.columns([5, 1], vertical_alignment="center"), words.proposed_out(
+        name, data.flagged_columns[name])
+    text.warning(warning)
     button.button(words.PUT_BACK, key=session.key("w_put_back", outcome, name), on_click=session.put_back,
-                  args=(name,), help=words.put_back_help(name))
+                  args=(name,), help=help_text)
 
 st.header("4. Missing values")
 report = missing_report(df, ([outcome] if outcome is not None else []) + session.in_use())

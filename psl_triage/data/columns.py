@@ -19,7 +19,6 @@ _IDENTIFIER_NAME = re.compile(
     r"[ _.\-]*(number|no|nr|num|n|id)|#)([^a-z]|$)"
 )
 
-
 IDENTIFIER_DISTINCT_SHARE = 0.5
 """A column named like an identifier is one when its different values are at least this share of
 its rows (samples measured twice share an ID; a code with few values is a category)."""

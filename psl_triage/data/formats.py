@@ -18,7 +18,6 @@ NUMERIC, CATEGORICAL, BINARY, IGNORE = "numeric", "categorical", "binary", "igno
 KINDS = (NUMERIC, CATEGORICAL, BINARY, IGNORE)
 """The column kinds a user can choose, in the order the page offers them."""
 
-
 MISSING_HANDLINGS = ("learn", "drop", "impute")
 """Keep missing values for the learner, which learns where a missing answer goes
 (``ProbabilisticScoringList(missing="learn")``); drop every row with a missing value; or
@@ -29,26 +28,21 @@ DEFAULT_MISSING_HANDLING = "learn"
 where a missing answer goes. A value is often missing for a reason (a lab not ordered because
 the patient looked well), which dropping rows or filling in the median hides; both stay options."""
 
-
 MOSTLY_EMPTY_SHARE = 0.40
 """A column with more than this share of its rows empty is never filled in, whatever the
 handling of missing values: one value in most rows would be a made-up predictor. It reaches the
 learner with its missing values (which learns where a missing answer goes), and
 :func:`psl_triage.roles.propose_roles` checks whether its missingness carries the outcome."""
 
-
 MIN_ROWS_PER_CLASS = 10
 """Fewer rows than this in either outcome class is too little to learn or calibrate from."""
-
 
 MAX_CATEGORIES = 30
 """A categorical column with more categories than this cannot become a readable list."""
 
-
 POOLED_CATEGORY = "other (pooled)"
 """The category that holds the rarest values of text with more than :data:`MAX_CATEGORIES` values
 that repeat across rows (a clinic, a ward, a referring unit)."""
-
 
 MAX_OUTCOME_CLASSES = 20
 """An outcome with more distinct values than this is a measurement, not a class label."""

@@ -21,13 +21,11 @@ _POSITIVE_WORDS = {
     "malignant", "high", "+", "oui", "si", "sí", "ja", "sim",
 }
 
-
 _NEGATIVE_WORDS = {
     "0", "no", "n", "false", "f", "negative", "neg", "absent", "absence", "none", "normal",
     "control", "controls", "alive", "survived", "healthy", "benign", "low", "-", "non", "nein",
     "nee", "nej", "não", "nao",
 }
-
 
 _OUTCOME_NAME = re.compile(
     r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|dead|"
@@ -108,7 +106,6 @@ def _pick_one(series: pd.Series, two_values: list) -> object:
 LEAK_ERROR_SHARE = 0.02
 """A column encodes the outcome when its best single cut (or its categories) misplaces at most
 this share of the rarer class's rows."""
-
 
 MIN_ROWS_FOR_LEAK = 20
 """Fewer rows with both values than this cannot tell a leak from luck; no column is flagged."""

@@ -32,35 +32,26 @@ from .values import _count
 DEFAULT_MAX_UPLOAD_MB = 50
 """Upload size limit when the environment variable ``PSL_MAX_UPLOAD_MB`` is not set."""
 
-
 MAX_EXCEL_UNPACKED_MB = 50
 """Largest total size of an .xlsx file's unpacked parts (sheet XML, shared strings, styles), in
 MB. A workbook is a zip archive: 1 MB of it can unpack to a gigabyte (blank space compresses
 almost to nothing), and the reader holds what it unpacks. At this limit reading adds at most a
 few hundred MB to the server's memory (bench/README.md); a table of a million cells fits."""
 
-
 MAX_EXCEL_PARTS = 10_000
 """Most parts (files) an .xlsx archive may hold; a real workbook has a few dozen."""
 
-
 TEXT_EXTENSIONS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
-
 
 EXCEL_EXTENSIONS = (".xlsx", ".xlsm")
 
-
 EXTRA_MISSING_MARKERS = ["?"]  # UCI files write "?" for a missing value; pandas knows the rest.
-
 
 _ZIP_MAGIC = b"PK\x03\x04"
 
-
 _MAX_DIRECTORY_ENTRY = 46 + 300  # bytes: a directory record and a generous part name
 
-
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
-
 
 _MAX_CONTROL_SHARE = 0.01
 

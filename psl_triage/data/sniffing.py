@@ -20,16 +20,13 @@ from psl_core.errors import DataError
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 """The field delimiters a text table may use, with their names."""
 
-
 DECIMAL_MARKS = {".": "point (72.5)", ",": "comma (72,5)"}
 """The decimal marks a file may use, with how the page names them."""
-
 
 THOUSANDS_SEPARATORS = {
     "": "none", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)",
 }
 """The thousands separators a file may use ("" for none), with how the page names them."""
-
 
 NUMBER_MISSING_MARKERS = frozenset({
     "", "na", "n/a", "n.a.", "nan", "null", "none", "?", ".", "-", "--", "\u2013", "\u2014",
@@ -39,17 +36,9 @@ NUMBER_MISSING_MARKERS = frozenset({
 """Entries that mean "missing" in a column that otherwise holds numbers (compared in lower case).
 Only there: in a text column "-" or "unknown" may be a real answer."""
 
-
 MOSTLY_NUMBERS = 0.9
 """A text column becomes numbers when at least this share of its entries (other than missing
 markers) read as numbers; the rest are then missing, and the notes say which."""
-
-
-_SNIFF_LINES = 50
-
-
-_DETECT_CELLS = 20_000
-
 
 @dataclass(frozen=True)
 class NumberFormat:
@@ -88,6 +77,10 @@ class NumberFormat:
         return f"decimal {DECIMAL_MARKS[self.decimal]}, {thousands}"
 
 
+_SNIFF_LINES = 50
+_DETECT_CELLS = 20_000
+
+
 def detect_delimiter(text: str) -> str:
     """The delimiter that splits the first lines of ``text`` into the most equal field counts.
 
@@ -112,7 +105,6 @@ def detect_delimiter(text: str) -> str:
 
 
 _NUMBER_LIKE = re.compile(r"^[+\-\u2212]?[\d.,' \u00a0]*\d[\d.,' \u00a0]*%?$")
-
 
 _GROUPED = {
     decimal: re.compile(rf"[+\-\u2212]?\d{{1,3}}(?:{re.escape(group)}\d{{3}})+(?:{re.escape(decimal)}\d*)?")

@@ -17,7 +17,6 @@ from .formats import ColumnSpec
 MAX_NAME_CHARS = schema()["$defs"]["name"]["maxLength"]
 """Longest name or category a saved list holds (the model file's schema)."""
 
-
 STORABLE_RULE = (
     "a saved list keeps names and values of at most 1,000 characters that do not start with "
     "__, py/ or !!"

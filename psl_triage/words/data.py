@@ -68,20 +68,16 @@ MISSING_QUESTION = "How should missing values be handled?"
 NO_MISSING = "No missing values in the outcome or the columns in use."
 
 
-def still_using(name: str) -> str:
-    return f"Still using the previous data: {md(name)}."
-
-
-def until_upload(name: str) -> str:
+def keeps_using(name: str, refused: bool) -> str:
+    """The dataset still in use while an upload is refused (``refused``) or not there yet."""
+    if refused:
+        return f"Still using the previous data: {md(name)}."
     return f"Until a table is uploaded, the app keeps using {md(name)}."
 
 
-def preview_title(name: str) -> str:
-    return f"Preview: {md(name)}"
-
-
-def preview_caption(n_rows: int, n_columns: int, source: str) -> str:
-    return f"{n_rows} rows × {n_columns} columns" + (f". {source}" if source else "")
+def preview(name: str, n_rows: int, n_columns: int, source: str) -> tuple[str, str]:
+    """The preview's heading and its caption (the table's size and where it comes from)."""
+    return f"Preview: {md(name)}", f"{n_rows} rows × {n_columns} columns" + (f". {source}" if source else "")
 
 
 def read_as(description: str) -> str:
@@ -121,20 +117,14 @@ def horizon_label(time: str) -> str:
     return f"Horizon, in the unit of {md(time)}"
 
 
-def label_of(name: str) -> str:
-    return f"Label of {label_md(name)}"
+def label_and_unit(name: str) -> tuple[str, str]:
+    """The labels of a column's label and unit fields."""
+    return f"Label of {label_md(name)}", f"Unit of {md(name)}"
 
 
-def unit_of(name: str) -> str:
-    return f"Unit of {md(name)}"
-
-
-def proposed_out(name: str, reason: str) -> str:
-    return f"**{md(name)}**: {md(reason)}"
-
-
-def put_back_help(name: str) -> str:
-    return f"Use {md(name)} as a question after all"
+def proposed_out(name: str, reason: str) -> tuple[str, str]:
+    """A column proposed out: the warning with its reason, and the help of its "Put back" button."""
+    return f"**{md(name)}**: {md(reason)}", f"Use {md(name)} as a question after all"
 
 
 def ready(prepared) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from psl_core.binarization import NUMERIC
 from psl_core.validation import MIN_RECALIBRATION_ROWS, stagewise_validation
 from psl_triage.metadata import ModelMetadata
 from psl_triage.state_keys import TRAIN_ORIGIN, TRAINED_METADATA, TRAINED_MODEL, VALIDATE_SAVED
@@ -75,7 +76,7 @@ def _value_map(mismatch) -> dict:
     columns = st.columns(min(len(shown_values), 4) or 1)
     for index, value in enumerate(shown_values):
         with columns[index % len(columns)]:
-            if mismatch.need.kind == "numeric":
+            if mismatch.need.kind == NUMERIC:
                 chosen = st.number_input(words.value_here_label(value), value=None, key=f"validate_value_{name}_{index}",
                                          placeholder="a number")
                 chosen = None if chosen is None else float(chosen)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from psl_core.errors import DataError
-from psl_triage.data import ColumnSpec, DatasetMeta
+from psl_triage.data import BINARY, CATEGORICAL, IGNORE, NUMERIC, ColumnSpec, DatasetMeta
 
 DEMO_PATH = Path(__file__).resolve().parent.parent / "datasets" / "heart_cleveland.csv"
 OUTCOME = "heart_disease"
@@ -22,34 +22,34 @@ _YES_NO = {1: "yes", 0: "no"}
 
 def _categorical(label: str, codes: dict) -> ColumnSpec:
     """A coded column read as categories, with what each code means."""
-    return ColumnSpec(label, "", "categorical", codes)
+    return ColumnSpec(label, "", CATEGORICAL, codes)
 
 
 HEART_COLUMNS: dict[str, ColumnSpec] = {
-    "age": ColumnSpec("Age", "years", "numeric"),
-    "sex": ColumnSpec("Sex", "", "binary", {1: "male", 0: "female"}, binary_one=1),
+    "age": ColumnSpec("Age", "years", NUMERIC),
+    "sex": ColumnSpec("Sex", "", BINARY, {1: "male", 0: "female"}, binary_one=1),
     "cp": _categorical("Chest pain type", {1: "typical angina", 2: "atypical angina", 3: "non-anginal pain", 4: "asymptomatic"}),
-    "trestbps": ColumnSpec("Resting blood pressure", "mm Hg", "numeric", description="On admission."),
-    "chol": ColumnSpec("Serum cholesterol", "mg/dl", "numeric"),
-    "fbs": ColumnSpec("Fasting blood sugar > 120 mg/dl", "", "binary", _YES_NO, binary_one=1),
+    "trestbps": ColumnSpec("Resting blood pressure", "mm Hg", NUMERIC, description="On admission."),
+    "chol": ColumnSpec("Serum cholesterol", "mg/dl", NUMERIC),
+    "fbs": ColumnSpec("Fasting blood sugar > 120 mg/dl", "", BINARY, _YES_NO, binary_one=1),
     "restecg": _categorical("Resting ECG", {0: "normal", 1: "ST-T abnormality", 2: "left ventricular hypertrophy"}),
-    "thalach": ColumnSpec("Max heart rate", "bpm", "numeric", description="Maximum heart rate achieved in the exercise test."),
-    "exang": ColumnSpec("Exercise-induced angina", "", "binary", _YES_NO, binary_one=1),
-    "oldpeak": ColumnSpec("ST depression", "mm", "numeric", description="ST depression induced by exercise relative to rest."),
+    "thalach": ColumnSpec("Max heart rate", "bpm", NUMERIC, description="Maximum heart rate achieved in the exercise test."),
+    "exang": ColumnSpec("Exercise-induced angina", "", BINARY, _YES_NO, binary_one=1),
+    "oldpeak": ColumnSpec("ST depression", "mm", NUMERIC, description="ST depression induced by exercise relative to rest."),
     "slope": _categorical("Slope of peak exercise ST segment", {1: "upsloping", 2: "flat", 3: "downsloping"}),
-    "ca": ColumnSpec("Major vessels coloured by fluoroscopy", "vessels", "numeric", description="0 to 3."),
+    "ca": ColumnSpec("Major vessels coloured by fluoroscopy", "vessels", NUMERIC, description="0 to 3."),
     "thal": _categorical("Thallium stress test", {3: "normal", 6: "fixed defect", 7: "reversible defect"}),
     "num": ColumnSpec(
         "Diagnosis code (0-4)",
         "",
-        "ignore",
+        IGNORE,
         description="The raw angiographic diagnosis the outcome is derived from; ignored so a "
         "model cannot read the answer from it.",
     ),
     OUTCOME: ColumnSpec(
         "Heart disease",
         "",
-        "binary",
+        BINARY,
         {1: "heart disease", 0: "no heart disease"},
         binary_one=1,
         description="Coronary heart disease: more than 50 % diameter narrowing of a major "

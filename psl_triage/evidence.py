@@ -42,6 +42,7 @@ from psl_core.sample_size import (
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups, judged_groups
 from psl_core.validation import stage_totals
+from psl_triage.data import BINARY, CATEGORICAL, NUMERIC
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words import md
 
@@ -114,12 +115,12 @@ def metadata_kinds(metadata):
 
 def parameter_counts(kinds, max_feature_uses=2):
     """:func:`candidate_parameters` from (kind, number of categories) per column."""
-    counts = {"binary": [0, 0], "categorical": [0, 0], "numeric": [0, 0]}
+    counts = {BINARY: [0, 0], CATEGORICAL: [0, 0], NUMERIC: [0, 0]}
     for kind, n_categories in kinds:
-        kind = kind if kind in counts else "numeric"
-        if kind == "binary":
+        kind = kind if kind in counts else NUMERIC
+        if kind == BINARY:
             spent = 1
-        elif kind == "categorical":
+        elif kind == CATEGORICAL:
             spent = max(1, int(n_categories) - 1)
         else:
             spent = 2 * max(1, int(max_feature_uses or 1))

@@ -15,6 +15,7 @@ import pandas as pd
 
 from psl_core.errors import PSLError
 from psl_triage.costs import COLUMN
+from psl_triage.data import CATEGORICAL
 
 DIRECTION = "Points with a higher value"
 ASKED = "Asked"
@@ -83,7 +84,7 @@ def knowledge_from_rows(rows: pd.DataFrame, kinds) -> tuple[dict | None, list | 
         asked = ask_words.get(row[ASKED] or ASKS[""])
         if direction is None or asked is None:
             raise PSLError(f"The choice for {row[COLUMN]} is not one the table offers: choose again.")
-        if direction and kinds.get(name) == "categorical":
+        if direction and kinds.get(name) == CATEGORICAL:
             raise PSLError(
                 f"{row[COLUMN]} is categorical: its categories have no order, so its points cannot rise "
                 "or fall with its value. Leave its direction 'as the data say'."

@@ -12,6 +12,7 @@ import numpy as np
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.metrics import stagewise_metrics
+from psl_triage.data import BINARY, NUMERIC
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words import md
 
@@ -47,9 +48,9 @@ def columns_metadata(columns, X=None):
             "category_labels": {str(k): str(v) for k, v in info.category_labels.items()},
         }
         one = getattr(info, "one_value", None)
-        if info.kind == "binary" and isinstance(one, (bool, int, float, str)):
+        if info.kind == BINARY and isinstance(one, (bool, int, float, str)):
             entry["one_value"] = one
-        if X is not None and info.kind == "numeric" and name in X.columns:
+        if X is not None and info.kind == NUMERIC and name in X.columns:
             values = X[name].to_numpy(dtype=float)
             values = values[np.isfinite(values)]
             if len(values):

@@ -39,7 +39,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_triage.data import MOSTLY_EMPTY_SHARE, default_class_names
+from psl_triage.data import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC, default_class_names
 from psl_triage.data.columns import _infer_kind
 from psl_triage.data.outcome import _positive_values
 from psl_triage.data.values import _normalized, _value_text
@@ -175,7 +175,7 @@ def propose_roles(
     for name in df.columns:
         if name == outcome:
             continue
-        roles[name] = _column_role(df, name, types.get(name, "ignore"), outcome, target)
+        roles[name] = _column_role(df, name, types.get(name, IGNORE), outcome, target)
     for name, evidence in _phase_leaks(df.columns, outcome).items():
         if roles[name].role == "question":
             roles[name] = Role("leak", evidence)
@@ -253,7 +253,7 @@ def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, tar
         if role is not None:
             return role
     empty = float(values.isna().mean()) if len(values) else 0.0
-    if inferred == "ignore" and kind == "ignore":
+    if inferred == IGNORE and kind == IGNORE:
         return Role("ignore", _sentence(reason))
     if empty > MOSTLY_EMPTY_SHARE:
         return Role(
@@ -273,9 +273,9 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
     if len(present) == 0:
         return None
     distinct = int(present.nunique())
-    if inferred == "ignore" and ("named like an identifier" in reason or "row counter" in reason):
+    if inferred == IGNORE and ("named like an identifier" in reason or "row counter" in reason):
         return Role("identifier", _sentence(reason))
-    if inferred == "ignore" and "a different text in every row" in reason:
+    if inferred == IGNORE and "a different text in every row" in reason:
         return Role("identifier", _sentence(reason))
     numbers = _numbers(present)
     whole = numbers is not None and bool((numbers == np.round(numbers)).all())
@@ -408,15 +408,15 @@ def _outcome_signal(
     if role is not None:
         return role
     rows = known & ~missing
-    if kind == "numeric":
+    if kind == NUMERIC:
         numbers = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
         rows &= np.isfinite(numbers)
         feature = numbers
-    elif kind in ("binary", "categorical"):
+    elif kind in (BINARY, CATEGORICAL):
         feature = _texts(values).to_numpy(dtype=object)
     else:
         return None
-    if kind == "binary" and rows.sum() >= 2 * MIN_ROWS_PER_HALF:
+    if kind == BINARY and rows.sum() >= 2 * MIN_ROWS_PER_HALF:
         codes = (feature[rows] == sorted(set(feature[rows]))[0]).astype(float)
         phi = _phi(codes, y[rows])
         if abs(phi) >= TIED_BINARY:
@@ -425,7 +425,7 @@ def _outcome_signal(
                 f"A second 0/1 column tied to the outcome (correlation {abs(phi):.2f}): another "
                 "outcome of the study, or recorded after it?",
             )
-    accuracy, rule = held_out_separation(feature[rows], y[rows], target.halves[rows], numeric=kind == "numeric")
+    accuracy, rule = held_out_separation(feature[rows], y[rows], target.halves[rows], numeric=kind == NUMERIC)
     if accuracy >= HELD_OUT_SEPARATION:
         return Role(
             "leak",
@@ -454,7 +454,7 @@ def follow_up_pairs(
     times: dict[str, object] = {}
     for name in df.columns:
         tokens = name_tokens(name)
-        if name == outcome or types.get(name) != "numeric":
+        if name == outcome or types.get(name) != NUMERIC:
             continue
         if not any(token in ("time", "times") or (token.endswith("time") and len(token) > 4) for token in tokens):
             continue
@@ -464,7 +464,7 @@ def follow_up_pairs(
         times.setdefault(" ".join(token for token in stem if token not in _FOLLOW_UP_UNITS), name)
     pairs = []
     for name in df.columns:
-        if name != outcome and types.get(name) != "binary":
+        if name != outcome and types.get(name) != BINARY:
             continue
         tokens = name_tokens(name)
         if len(tokens) > 1 and tokens[-1] in _EVENT_SUFFIXES:
@@ -624,7 +624,7 @@ def roles_record(roles: Mapping[object, Role], types: Mapping[object, str]) -> d
     true when the user put it back as a question (its type in ``types`` is not "ignore").
     """
     return {
-        str(name): {"role": role.role, "evidence": role.evidence, "kept": types.get(name, "ignore") != "ignore"}
+        str(name): {"role": role.role, "evidence": role.evidence, "kept": types.get(name, IGNORE) != IGNORE}
         for name, role in roles.items()
         if role.takes_out
     }
@@ -636,7 +636,7 @@ def role_labels(names: Iterable[object], roles: Mapping[object, Role], types: Ma
     labels = []
     for name in names:
         role = roles.get(name)
-        if types.get(name, "ignore") == "ignore":
+        if types.get(name, IGNORE) == IGNORE:
             labels.append(ROLES[role.role] if role is not None and role.takes_out else "ignore")
         else:
             labels.append(ROLES["question"] + (" (put back)" if role is not None and role.takes_out else ""))

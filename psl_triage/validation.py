@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pandas as pd
 
+from psl_core.binarization import BINARY, CATEGORY, NUMERIC
 from psl_core.errors import DataError
 from psl_core.validation import recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
@@ -199,7 +200,7 @@ class CodingMismatch:
         """The error sentence naming the column and both codings (Markdown, names escaped)."""
         here = ", ".join(md(v) for v in self.unknown[:8]) + (" …" if len(self.unknown) > 8 else "")
         column = f"Column {md(repr(self.source))} (for {md(self.need.label)})"
-        if self.need.kind == "numeric":
+        if self.need.kind == NUMERIC:
             info = ModelMetadata.coerce(metadata).column(self.need.name)
             limits = info.training_range
             unit = f" {info.unit}" if info.unit else ""
@@ -263,7 +264,7 @@ def band_map(mismatch):
     -------
     dict of str to str or None (MISSING), or None
     """
-    if mismatch.need.kind != "category" or not mismatch.training_values:
+    if mismatch.need.kind != CATEGORY or not mismatch.training_values:
         return None
     bands = {category: _band(mismatch.training_labels.get(category, category)) for category in mismatch.training_values}
     if None in bands.values():
@@ -288,7 +289,7 @@ def band_map(mismatch):
 def _training_coding(need, info):
     """The list's codings of a yes/no or category column (texts) and their readable names."""
     labels = dict(info.category_labels or {})
-    if need.kind != "binary":
+    if need.kind != BINARY:
         return list(labels), labels
     # A yes/no column's labels name its 0/1 codes: the raw values themselves ("1": "2",
     # "0": "3" for a grade coded 2/3, yes = 2), or readable names of a 0/1 column.
@@ -341,7 +342,7 @@ def coding_mismatches(model, metadata, frame, mapping, value_maps=None):
         site_values = [str(v) for v in counts.index]
         raw_counts = frame[source].where(present).dropna().map(value_label).value_counts()
         info = metadata.column(need.name)
-        if need.kind == "numeric":
+        if need.kind == NUMERIC:
             numbers = pd.to_numeric(series, errors="coerce")
             unknown = sorted(set(texts[numbers.reindex(texts.index).isna()]))
             training, labels = [], {}
@@ -422,7 +423,7 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
 def _coded(series, need, source, info, notes):
     """One column coded like the training column (see :class:`SiteTable`)."""
     present = series.notna() & (series.astype(str).str.strip() != "")
-    if need.kind == "numeric":
+    if need.kind == NUMERIC:
         numbers = pd.to_numeric(series.where(present), errors="coerce").astype(float)
         numbers = numbers.where(np.isfinite(numbers))
         bad = int((present & numbers.isna()).sum())
@@ -430,7 +431,7 @@ def _coded(series, need, source, info, notes):
             notes.append(f"{bad} values of {source!r} are not numbers and count as missing.")
         return numbers
     texts = series.where(present).map(value_label, na_action="ignore")
-    if need.kind == "category":
+    if need.kind == CATEGORY:
         known = set(info.category_labels or {})
         unseen = sorted(set(texts.dropna()) - known) if known else []
         if unseen and POOLED_CATEGORY in known:
@@ -479,7 +480,7 @@ def unit_checks(metadata, table):
     warnings, unchecked = [], []
     for name in table.X.columns:
         info = metadata.column(name)
-        if info.kind != "numeric":
+        if info.kind != NUMERIC:
             continue
         values = table.X[name].to_numpy(dtype=float)
         values = values[np.isfinite(values)]

@@ -10,10 +10,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-NUMERIC, CATEGORICAL, BINARY, IGNORE = "numeric", "categorical", "binary", "ignore"
-"""The column kinds, spelled once. A model file's column metadata records these (``"kind":
-"categorical"``); its stages record the literal kinds of :mod:`psl_core.binarization`
-(``NUMERIC``, ``BINARY``, ``CATEGORY``: a categorical column gives "category" literals)."""
+from psl_core.binarization import BINARY, NUMERIC
+
+CATEGORICAL, IGNORE = "categorical", "ignore"
+"""The column kinds, spelled once: these two and psl_core's ``NUMERIC`` and ``BINARY``
+(:mod:`psl_core.binarization`, imported here), which a numeric or binary column's literals share.
+A model file's column metadata records the column kinds (``"kind": "categorical"``); its stages
+record the literal kinds, where a categorical column gives ``CATEGORY`` ("category") literals."""
 
 KINDS = (NUMERIC, CATEGORICAL, BINARY, IGNORE)
 """The column kinds a user can choose, in the order the page offers them."""

@@ -21,6 +21,8 @@ import pandas as pd
 from psl_core.decision import NOT_MEASURED
 from psl_core.errors import PSLError
 from psl_triage.metadata import ModelMetadata
+from psl_triage.words import editors as words
+from psl_triage.words.editors import COLUMN, COST, GROUP
 
 UNIT_KEY = "cost_unit"
 """Metadata entry holding the unit of a list's question costs ("minutes", "EUR", ...)."""
@@ -31,11 +33,6 @@ MAX_UNIT_CHARS = 40
 COST_WEIGHTS = (0.0, 0.02, 0.05, 0.1, 0.25)
 """The search's cost weights the Train page offers (``bench/costs.py`` measures each)."""
 
-COLUMN = "Data column"
-COST = "Cost"
-GROUP = "Measured with"
-"""The table's column naming the test a feature comes from: features measured with the same
-test are paid once (``cost_groups``)."""
 
 
 def cost_rows(columns, costs=None, groups=None) -> pd.DataFrame:
@@ -88,19 +85,16 @@ def costs_from_rows(rows: pd.DataFrame) -> tuple[dict | None, dict | None]:
         group = row.get(GROUP)
         group = "" if group is None or (isinstance(group, float) and math.isnan(group)) else str(group).strip()
         if len(group) > MAX_UNIT_CHARS:
-            raise PSLError(
-                f"The test {row[COLUMN]} is measured with has a {len(group)}-character name: use at most "
-                f"{MAX_UNIT_CHARS} (e.g. exercise test)."
-            )
+            raise PSLError(words.TEST_NAME_TOO_LONG.format(column=row[COLUMN], length=len(group), most=MAX_UNIT_CHARS))
         if group:
             groups[str(name)] = group
         value = row[COST]
         if value is None or (isinstance(value, float) and math.isnan(value)):
             continue
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-            raise PSLError(f"The cost of {row[COLUMN]} is {value!r}, not a number: type a number of 0 or more.")
+            raise PSLError(words.COST_NOT_A_NUMBER.format(column=row[COLUMN], value=value))
         if not math.isfinite(value) or value < 0:
-            raise PSLError(f"The cost of {row[COLUMN]} is {value:g}: a cost is a finite number of 0 or more.")
+            raise PSLError(words.COST_OUT_OF_RANGE.format(column=row[COLUMN], value=value))
         if value > 0:
             costs[str(name)] = float(value)
     return costs or None, groups or None
@@ -110,7 +104,7 @@ def check_unit(text) -> str:
     """The cost unit typed by the user, trimmed; at most :data:`MAX_UNIT_CHARS` characters."""
     unit = str(text or "").strip()
     if len(unit) > MAX_UNIT_CHARS:
-        raise PSLError(f"The cost unit is {len(unit)} characters long: use at most {MAX_UNIT_CHARS} (e.g. minutes).")
+        raise PSLError(words.UNIT_TOO_LONG.format(length=len(unit), most=MAX_UNIT_CHARS))
     return unit
 
 

@@ -14,17 +14,9 @@ from __future__ import annotations
 import pandas as pd
 
 from psl_core.errors import PSLError
-from psl_triage.costs import COLUMN
 from psl_triage.data import CATEGORICAL
-
-DIRECTION = "Points with a higher value"
-ASKED = "Asked"
-
-DIRECTIONS = {"": "as the data say", "increasing": "never fewer", "decreasing": "never more"}
-"""The direction choices (the value passed to ``monotone``, or "" for none) and their words."""
-ASKS = {"": "when it helps", "first": "first", "never": "never"}
-"""Whether the list asks a column when the search finds it useful, first (``required``, in
-the table's order) or never (``forbidden``), and the words."""
+from psl_triage.words import editors as words
+from psl_triage.words.editors import ASKED, ASKS, COLUMN, DIRECTION, DIRECTIONS
 
 
 def knowledge_rows(columns, directions=None, asks=None) -> pd.DataFrame:
@@ -83,12 +75,9 @@ def knowledge_from_rows(rows: pd.DataFrame, kinds) -> tuple[dict | None, list | 
         direction = by_words.get(row[DIRECTION] or DIRECTIONS[""])
         asked = ask_words.get(row[ASKED] or ASKS[""])
         if direction is None or asked is None:
-            raise PSLError(f"The choice for {row[COLUMN]} is not one the table offers: choose again.")
+            raise PSLError(words.CHOICE_NOT_OFFERED.format(column=row[COLUMN]))
         if direction and kinds.get(name) == CATEGORICAL:
-            raise PSLError(
-                f"{row[COLUMN]} is categorical: its categories have no order, so its points cannot rise "
-                "or fall with its value. Leave its direction 'as the data say'."
-            )
+            raise PSLError(words.CATEGORICAL_DIRECTION.format(column=row[COLUMN]))
         if direction:
             monotone[str(name)] = direction
         if asked == "first":

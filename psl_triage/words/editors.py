@@ -1,0 +1,33 @@
+"""The words of the Train page's two editable tables, question costs and what clinicians know
+already (:mod:`psl_triage.costs`, :mod:`psl_triage.knowledge`): their column headings, the
+choices they offer, and what is wrong with an entry.
+
+A column's readable name (``column``) is plain text here: the page shows these messages with
+:func:`psl_triage.words.md`.
+"""
+
+COLUMN = "Data column"
+COST = "Cost"
+GROUP = "Measured with"
+"""The table's column naming the test a feature comes from: features measured with the same
+test are paid once (``cost_groups``)."""
+DIRECTION = "Points with a higher value"
+ASKED = "Asked"
+
+DIRECTIONS = {"": "as the data say", "increasing": "never fewer", "decreasing": "never more"}
+"""The direction choices (the value passed to ``monotone``, or "" for none) and their words."""
+ASKS = {"": "when it helps", "first": "first", "never": "never"}
+"""Whether the list asks a column when the search finds it useful, first (``required``, in
+the table's order) or never (``forbidden``), and the words."""
+
+
+# What is wrong with an entry (str.format templates; ``column`` is the column's readable name).
+TEST_NAME_TOO_LONG = "The test {column} is measured with has a {length}-character name: use at most {most} (e.g. exercise test)."
+COST_NOT_A_NUMBER = "The cost of {column} is {value!r}, not a number: type a number of 0 or more."
+COST_OUT_OF_RANGE = "The cost of {column} is {value:g}: a cost is a finite number of 0 or more."
+UNIT_TOO_LONG = "The cost unit is {length} characters long: use at most {most} (e.g. minutes)."
+CHOICE_NOT_OFFERED = "The choice for {column} is not one the table offers: choose again."
+CATEGORICAL_DIRECTION = (
+    "{column} is categorical: its categories have no order, so its points cannot rise "
+    "or fall with its value. Leave its direction 'as the data say'."
+)

@@ -39,7 +39,6 @@ probabilities are in :mod:`psl_core.reliability` (importable from here too).
 """
 
 import numbers
-import threading
 from dataclasses import dataclass
 
 import joblib
@@ -85,7 +84,6 @@ STEPWISE_COSTED = "bedside stop rule, question costs counted"
 THREE_WAY_LEVELS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
 THREE_WAY_MEASURES = ("coverage", "accuracy", "expected_loss", "questions")
 Z_95 = 1.96
-_ONE_RUN_AT_A_TIME = threading.Lock()
 
 
 # ---------------------------------------------------------------------------- Monte Carlo CV
@@ -167,8 +165,8 @@ def monte_carlo_cv(X, y, make_model, n_splits=100, test_size=1 / 3, seed=0, cost
         Splits fitted at once by the active joblib backend (loky worker processes by
         default, or e.g. a Dask cluster): -1 every core, 1 one after another in this
         process, None the choice of an enclosing ``joblib.parallel_config``. The result
-        does not depend on it. ``make_model`` and X go to the workers (cloudpickle: lambdas
-        are fine). Runs in one process take turns (a lock): joblib's worker pool is shared.
+        does not depend on it. ``make_model`` and X go to the workers (cloudpickle). The
+        worker pool is the process's: callers on several threads serialise their runs.
     change_value : float > 0 or None
         For lists with question costs: the bedside rule's value of a changed outcome
         (:func:`psl_core.decision.stop_stages`); None: costs do not stop the rule.
@@ -238,20 +236,14 @@ def _run_splits(tasks, n_jobs, progress):
     per split, and the rows are put back in split order.
     """
     per_split = [None] * len(tasks)
-    # One run at a time per process: joblib's worker pool is shared, and a run stopped midway
-    # (the progress callback raised, as a server does when it restarts a script) aborts by
-    # shutting that pool down. Under the lock, the abort is over before the next run takes a
-    # pool; without it, two threads' runs raced ("The executor underlying Parallel has been
-    # shutdown", seen in the app's browser test).
-    with _ONE_RUN_AT_A_TIME:
-        results = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
-        try:
-            for done, (split, rows) in enumerate(results, start=1):
-                per_split[split] = rows
-                if progress is not None:
-                    progress(done, len(tasks))
-        finally:
-            results.close()  # abort a stopped run now, not when it is garbage collected
+    results = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+    try:
+        for done, (split, rows) in enumerate(results, start=1):
+            per_split[split] = rows
+            if progress is not None:
+                progress(done, len(tasks))
+    finally:
+        results.close()  # abort a stopped run now, not when it is garbage collected
     return per_split
 
 

@@ -116,33 +116,3 @@ def test_a_run_stopped_midway_leaves_the_next_run_working(demo_prepared, serial)
     result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, short_list, n_jobs=2,
                             progress=collect_the_stopped_run, **KWARGS)
     assert_same(result, serial)
-
-
-@pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
-def test_a_run_stopped_in_one_thread_leaves_another_threads_run_whole(demo_prepared, serial):
-    """A server runs each user's page in its own thread: one user's stopped run must not
-    break another's that runs at the same time."""
-    import threading
-
-    def stop(done, total):
-        raise Interrupted
-
-    results, errors = {}, []
-
-    def run(name, progress):
-        try:
-            results[name] = monte_carlo_cv(demo_prepared.X, demo_prepared.y, short_list, n_jobs=2,
-                                           progress=progress, **KWARGS)
-        except Interrupted:
-            results[name] = "stopped"
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(f"stopped{i}", stop)) for i in range(2)]
-    threads.insert(1, threading.Thread(target=run, args=("whole", None)))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
-    assert_same(results["whole"], serial)

@@ -1,0 +1,53 @@
+"""The app serialises its own runs (psl_triage.runs): the learner holds no process-wide lock."""
+
+import threading
+
+import pandas as pd
+import pytest
+
+from psl_core import ProbabilisticScoringList
+from psl_core.evaluation import monte_carlo_cv
+from psl_triage.runs import one_run_at_a_time
+
+KWARGS = {"n_splits": 4, "seed": 5, "cost_ratio": 2.0, "confidences": (0.8, 0.95)}
+
+
+def short_list():
+    return ProbabilisticScoringList(max_stages=3)
+
+
+class Interrupted(Exception):
+    """What a progress callback raises when the app stops a run midway (a rerun)."""
+
+
+@pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
+def test_a_run_stopped_in_one_thread_leaves_another_threads_run_whole(demo_prepared):
+    """A server runs each user's page in its own thread: under the app's run lock, one
+    user's stopped run must not break another's that runs at the same time (joblib's
+    worker pool is the process's, and a stopped run shuts it down)."""
+    serial = monte_carlo_cv(demo_prepared.X, demo_prepared.y, short_list, n_jobs=1, **KWARGS)
+
+    def stop(done, total):
+        raise Interrupted
+
+    results, errors = {}, []
+
+    def run(name, progress):
+        try:
+            with one_run_at_a_time():
+                results[name] = monte_carlo_cv(demo_prepared.X, demo_prepared.y, short_list, n_jobs=2,
+                                               progress=progress, **KWARGS)
+        except Interrupted:
+            results[name] = "stopped"
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(f"stopped{i}", stop)) for i in range(2)]
+    threads.insert(1, threading.Thread(target=run, args=("whole", None)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    pd.testing.assert_frame_equal(results["whole"].measures, serial.measures)
+    pd.testing.assert_frame_equal(results["whole"].three_way, serial.three_way)

@@ -85,7 +85,7 @@ def options_section(session: TrainingSession) -> bool:
         st.markdown(words.COSTS_TEXT)
         edited_table(cost_rows(prepared.columns, *session.costs()), "w_train_cost_editor", session.keep_costs, {
             COST: st.column_config.NumberColumn(min_value=0.0, format="%g"),
-            GROUP: st.column_config.TextColumn(max_chars=MAX_UNIT_CHARS, help="e.g. blood test")})
+            GROUP: st.column_config.TextColumn(max_chars=MAX_UNIT_CHARS, help=words.GROUP_HELP)})
         unit_column, weight_column = st.columns(2)
         unit_column.text_input(words.COST_UNIT, value="", max_chars=MAX_UNIT_CHARS, key="w_train_cost_unit",
                                placeholder=words.COST_UNIT_PLACEHOLDER, persist_state="session")
@@ -97,4 +97,4 @@ def options_section(session: TrainingSession) -> bool:
             with column:
                 for name in names:
                     option_widget(name)
-        return st.form_submit_button("Train", type="primary", key="w_train_submit")
+        return st.form_submit_button(words.TRAIN, type="primary", key="w_train_submit")

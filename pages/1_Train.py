@@ -43,7 +43,7 @@ def load_uploaded_model() -> None:
 def train() -> None:
     names = (*OPTION_NAMES, "score_preset", "custom_scores", "cost_unit")
     options = session.options(session.prepared, {name: ss[f"w_train_{name}"] for name in names})
-    bar = st.progress(0.0, text="Starting…")
+    bar = st.progress(0.0, text=words.STARTING)
     seconds = session.train(options, lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
     bar.progress(1.0, text=words.done(session.model.n_stages_ - 1, seconds))
 
@@ -86,29 +86,29 @@ def performance_section(metadata: dict) -> None:
 
 def save_section(model) -> None:
     TRAIN_MODEL_NAME.setdefault(ss, session.default_name)
-    name = st.text_input("Model name", key=TRAIN_MODEL_NAME.name, persist_state="session")
+    name = st.text_input(words.MODEL_NAME, key=TRAIN_MODEL_NAME.name, persist_state="session")
     save_column, download_column = st.columns(2)
-    if save_column.button("Save to the model store", key="w_train_save", type="primary"):
+    if save_column.button(words.SAVE, key="w_train_save", type="primary"):
         with shown_errors("saving the list"):
             session.save(name)
     if session.saved_message:
         save_column.success(md(session.saved_message))
     else:
         save_column.caption(words.store_note(model_dir()))
-    download_column.download_button("Download the model file (JSON)", data=model.to_json(session.metadata),
+    download_column.download_button(words.DOWNLOAD, data=model.to_json(session.metadata),
                                     file_name=training.download_file_name(name), mime="application/json", on_click="ignore",
                                     key="w_train_download")
 
 
 def load_section() -> None:
-    st.file_uploader("Load a model file (.json) saved or downloaded before", type=["json"],
+    st.file_uploader(words.UPLOAD, type=["json"],
                      max_upload_size=MAX_UPLOAD_MB, on_change=load_uploaded_model, key="w_train_upload")
     stored_lists, _ = list_models()
     if stored_lists:
         labels = {str(entry.path): entry.label for entry in stored_lists}
-        opened = st.selectbox("Or open a list saved in the model store", list(labels), format_func=labels.get,
-                              index=None, placeholder="Choose a saved list", key="w_train_open_choice")
-        if st.button("Open the saved list", key="w_train_open", disabled=opened is None):
+        opened = st.selectbox(words.OPEN_CHOICE, list(labels), format_func=labels.get,
+                              index=None, placeholder=words.OPEN_PLACEHOLDER, key="w_train_open_choice")
+        if st.button(words.OPEN, key="w_train_open", disabled=opened is None):
             with shown_errors("opening the saved list"):
                 session.open_stored(opened, labels[opened])
                 st.rerun()
@@ -120,7 +120,7 @@ def load_section() -> None:
 st.set_page_config(page_title="Train · PSL Triage", page_icon="🩺", layout="wide")
 st.title(words.TITLE)
 st.markdown(words.INTRO)
-st.header("Training data")
+st.header(words.HEADERS["data"])
 prepared = session.prepared
 if prepared is None:
     if session.prepare_error:
@@ -131,22 +131,22 @@ if prepared is None:
 else:
     st.markdown(words.data_summary(session.data_name, prepared))
     sample_size_section("w_train", prepared, ss.get("w_train_max_feature_uses") or start_value("max_feature_uses"))
-    st.header("Options")
+    st.header(words.HEADERS["options"])
     if options_section(session) or session.take_retrain():
         with shown_errors("training the list"):
             train()
 
-st.header("The list")
+st.header(words.HEADERS["list"])
 model, metadata = session.model, session.metadata
 if model is None:
     st.info(words.NO_LIST)
 else:
     with shown_errors("showing the list"):
         list_section(model, metadata, prepared)
-    st.header("Performance stage by stage")
+    st.header(words.HEADERS["performance"])
     with shown_errors("showing the performance"):
         performance_section(metadata)
-st.header("Save, download or load")
+st.header(words.HEADERS["files"])
 if model is not None:
     with shown_errors("preparing the save options"):
         save_section(model)

@@ -164,6 +164,20 @@ INTRO = (
     "points that make the risk estimates best. The result is a list a clinician works through "
     "from the top, with the risk of every total at every stage."
 )
+HEADERS = {
+    "data": "Training data", "options": "Options", "list": "The list", "performance": "Performance stage by stage",
+    "files": "Save, download or load",
+}
+TRAIN = "Train"
+STARTING = "Starting…"
+MODEL_NAME = "Model name"
+SAVE = "Save to the model store"
+DOWNLOAD = "Download the model file (JSON)"
+UPLOAD = "Load a model file (.json) saved or downloaded before"
+OPEN_CHOICE = "Or open a list saved in the model store"
+OPEN_PLACEHOLDER = "Choose a saved list"
+OPEN = "Open the saved list"
+GROUP_HELP = "e.g. blood test"
 NO_DATA = "No data loaded yet. Load a table (or the demo) and choose the outcome first."
 GO_TO_DATA = ("Go to the data page", "Open the start page (**Data**) in the sidebar.")
 NO_LIST = "No list yet: train one above, or load a saved model file below."

@@ -1,4 +1,5 @@
-"""The Data page's Streamlit helpers: the follow-up choice and the choice of how a file is read.
+"""The Data page's Streamlit helpers: the outcome's classes, the follow-up choice and the choice of
+how a file is read.
 
 They draw widgets keyed by the dataset session's version (:meth:`DatasetSession.key
 <psl_triage.dataset_session.DatasetSession.key>`) and return or apply what the user chose; the
@@ -12,7 +13,15 @@ from collections.abc import Sequence
 import streamlit as st
 
 from psl_core.errors import DataError
-from psl_triage.data import DECIMAL_MARKS, DELIMITERS, THOUSANDS_SEPARATORS, LoadedTable, NumberFormat
+from psl_triage.data import (
+    DECIMAL_MARKS,
+    DELIMITERS,
+    THOUSANDS_SEPARATORS,
+    LoadedTable,
+    NumberFormat,
+    count_classes,
+    default_class_names,
+)
 from psl_triage.dataset_session import DatasetSession
 from psl_triage.follow_up import (
     COMPETING_EVENTS_NOTE,
@@ -83,3 +92,31 @@ def reading_choices(session: DatasetSession) -> None:
                 st.error(md(str(exc)))
             else:
                 st.rerun()
+
+
+def outcome_classes_choice(session: DatasetSession, outcome: str) -> None:
+    """The positive class(es) of the outcome and the names of the two classes."""
+    data, df = session.active, session.active.df
+    outcome_spec, counts = data.meta.columns.get(outcome), dict(count_classes(df[outcome]))
+    classes = list(counts)
+    if len(classes) == 2:
+        positive = st.selectbox(
+            words.POSITIVE_LABEL, classes, format_func=lambda value: words.class_title(value, outcome_spec, counts[value]),
+            index=index_of(classes, data.positive_class[0] if data.positive_class else None, fallback=1),
+            key=session.key("w_positive", outcome))
+        session.choose_positive([positive])
+        other = next(c for c in classes if c != positive)
+        st.caption(words.other_is_negative(words.class_title(other, outcome_spec, counts[other])))
+    elif 2 < len(classes) <= 20:
+        session.choose_positive(st.multiselect(
+            words.which_positive(outcome, len(classes)), classes,
+            default=[value for value in data.positive_class if value in classes],
+            format_func=lambda value: words.class_title(value, outcome_spec, counts[value]),
+            key=session.key("w_positive_multi", outcome), placeholder=words.POSITIVE_PLACEHOLDER))
+    if data.positive_class and len(data.positive_class) < len(classes):
+        names = session.chosen_class_names() or default_class_names(df[outcome], outcome, data.positive_class, outcome_spec)
+        parts, left, right = (outcome, "|".join(map(str, data.positive_class))), *st.columns(2)
+        typed = (left.text_input(words.POSITIVE_NAME, value=names[0], key=session.key("w_class", *parts, "positive")),
+                 right.text_input(words.NEGATIVE_NAME, value=names[1], key=session.key("w_class", *parts, "negative")))
+        if typed != names:
+            session.name_classes(typed)

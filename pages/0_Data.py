@@ -21,13 +21,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from data_ui import follow_up_choice, index_of, reading_choices
+from data_ui import follow_up_choice, index_of, outcome_classes_choice, reading_choices
 from psl_triage.data import (
     IGNORE,
     KINDS,
     MISSING_HANDLINGS,
-    count_classes,
-    default_class_names,
     describe_missing_handling,
     missing_report,
 )
@@ -90,29 +88,7 @@ if outcome is not None and outcome == meta.outcome:
 elif outcome is not None and outcome == data.outcome_guess[0]:
     st.caption(words.outcome_reason(data.outcome_guess[1]))
 if outcome is not None:
-    outcome_spec, counts = meta.columns.get(outcome), dict(count_classes(df[outcome]))
-    classes = list(counts)
-    if len(classes) == 2:
-        positive = st.selectbox(
-            words.POSITIVE_LABEL, classes, format_func=lambda value: words.class_title(value, outcome_spec, counts[value]),
-            index=index_of(classes, data.positive_class[0] if data.positive_class else None, fallback=1),
-            key=session.key("w_positive", outcome))
-        session.choose_positive([positive])
-        other = next(c for c in classes if c != positive)
-        st.caption(words.other_is_negative(words.class_title(other, outcome_spec, counts[other])))
-    elif 2 < len(classes) <= 20:
-        session.choose_positive(st.multiselect(
-            words.which_positive(outcome, len(classes)), classes,
-            default=[value for value in data.positive_class if value in classes],
-            format_func=lambda value: words.class_title(value, outcome_spec, counts[value]),
-            key=session.key("w_positive_multi", outcome), placeholder=words.POSITIVE_PLACEHOLDER))
-    if data.positive_class and len(data.positive_class) < len(classes):
-        names = session.chosen_class_names() or default_class_names(df[outcome], outcome, data.positive_class, outcome_spec)
-        parts, left, right = (outcome, "|".join(map(str, data.positive_class))), *st.columns(2)
-        typed = (left.text_input(words.POSITIVE_NAME, value=names[0], key=session.key("w_class", *parts, "positive")),
-                 right.text_input(words.NEGATIVE_NAME, value=names[1], key=session.key("w_class", *parts, "negative")))
-        if typed != names:
-            session.name_classes(typed)
+    outcome_classes_choice(session, outcome)
 if outcome is not None and data.positive_class:
     session.set_follow_up(follow_up_choice(session, outcome))
 

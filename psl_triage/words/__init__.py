@@ -5,9 +5,19 @@ a category, a class, a model, a dataset) into Markdown: they call a function her
 escapes such names once (:func:`md`, :func:`plotly_text`) and returns text ready to render.
 :mod:`psl_core` returns numbers and codes; what they mean in words is said here.
 
-One module per page or topic (``data``, ``train``, ``triage``, ``evaluation``, ``validate``,
-``card``, ``common`` for formats and words several pages share), so each can be read in one
-sitting.
+One module per page or topic, so each can be read in one sitting:
+
+- pages: ``data``, ``train``, ``triage``, ``calibration`` (also Intervals), ``evaluation``,
+  ``validate``, ``card``;
+- topics several pages share: ``common`` (number formats, M, an interval's level, the
+  helpers of ``ui.py``), ``decision`` (the decision model: outcomes, why the list stopped),
+  ``trade_off`` (where M matters), ``evidence`` (decision curves, calibration, subgroups),
+  ``editors`` (the Train page's tables of costs and prior knowledge), ``lists`` (held-out
+  rows, a list too good to be true, a follow-up horizon);
+- ``escape``: names from files as text (:func:`md`, :func:`label_md`, :func:`plotly_text`).
+
+The escapes and the common formats are importable from here (``from psl_triage.words import
+md, percent``); a page imports its own module (``from psl_triage.words import triage as words``).
 """
 
 from psl_triage.words.common import MINUS, level_text, m_equals, number_text, one_in, percent, points_text, signed

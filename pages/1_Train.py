@@ -1,12 +1,11 @@
 """Train: learn a probabilistic scoring list from the prepared data, read it, save or load one.
 
-The page lays out :class:`psl_triage.training_session.TrainingSession` (the options, the run,
-the current list, load and save) with the words of :mod:`psl_triage.words.train`. Training
-runs only when the Train button is pressed; the result stays in the session until the next
-training or load. The session-state keys it reads and writes, the contract with the data
-page and the later pages, are declared in :mod:`psl_triage.state_keys`. The widget keys
-``"w_train_*"`` keep their values across page switches (``"w_train_open_choice"``: a saved
-list to open from the model store).
+The page lays out :class:`psl_triage.training_session.TrainingSession` (options, run, current
+list, load and save) with the words of :mod:`psl_triage.words.train`; the options' widgets are
+in ``training_ui.py``. Training runs only when Train is pressed; the list stays until the next
+training or load. The session-state keys (the contract with the data page and the later
+pages) are declared in :mod:`psl_triage.state_keys`; the widget keys ``"w_train_*"`` keep
+their values across page switches.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from psl_triage.training.choices import start_value
 from psl_triage.training_session import OPTION_NAMES, TrainingSession
 from psl_triage.words import md
 from psl_triage.words import train as words
-from psl_triage.words.train import no_gain_note
 from training_ui import options_section
 from ui import link, shown_errors
 
@@ -48,7 +46,7 @@ def train() -> None:
     bar.progress(1.0, text=words.done(session.model.n_stages_ - 1, seconds))
 
 
-def list_section(model, metadata: dict, prepared) -> None:
+def list_section(model, metadata: dict) -> None:
     st.caption(md(session.origin))
     warning = session.too_good()
     if warning is not None:
@@ -62,7 +60,7 @@ def list_section(model, metadata: dict, prepared) -> None:
                           persist_state="session")
     outcome = md(words.positive_outcome(metadata))
     st.markdown(words.table_explained(outcome, intervals))
-    no_gain = no_gain_note(model, outcome)
+    no_gain = words.no_gain_note(model, outcome)
     if no_gain:
         st.warning(no_gain, icon=":material/warning:")
     table = training.list_table(model, training.readable_columns(metadata), intervals=intervals)
@@ -142,7 +140,7 @@ if model is None:
     st.info(words.NO_LIST)
 else:
     with shown_errors("showing the list"):
-        list_section(model, metadata, prepared)
+        list_section(model, metadata)
     st.header(words.HEADERS["performance"])
     with shown_errors("showing the performance"):
         performance_section(metadata)

@@ -34,9 +34,10 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
 
-from .calibration import calibrated_probabilities, stage_counts
+from .calibration import calibrated_probabilities, effective_counts, stage_counts
 from .errors import DataError, PSLError
 from .evaluation import fit_logistic
+from .inputs import read_sample_weight
 from .intervals import check_confidence
 from .metrics import MEASURE_LABELS as MEASURE_LABELS  # its labels are in the one mapping
 from .metrics import auc_from_counts, count_scores, labels01
@@ -101,6 +102,19 @@ def stage_totals(model, X, last_stage=None):
 
 def _stage_probabilities(model, totals, stage):
     return model.stage_probabilities_[stage][np.searchsorted(model.stage_totals_[stage], totals)]
+
+
+def stage_risks(model, X, stage):
+    """The rows that answer the first ``stage`` questions and the list's probability for each.
+
+    Returns
+    -------
+    rows : ndarray of bool, shape (n,)
+    p : ndarray of float, shape (rows.sum(),)
+    """
+    totals, known = stage_totals(model, X, stage)
+    rows = known[:, stage]
+    return rows, _stage_probabilities(model, totals[rows, stage], stage)
 
 
 # ---------------------------------------------------------------------------- measures
@@ -243,14 +257,12 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
     stage = model._stage(stage)
     n_boot = _check_count(n_boot, "n_boot", 1)
     confidence = check_confidence(confidence)
-    totals, known = stage_totals(model, X, stage)
-    rows = known[:, stage]
+    rows, p = stage_risks(model, X, stage)
     if not rows.any():
         raise DataError(
             f"no row has all answers to the first {stage} questions; judge an earlier stage"
         )
     y_used = y[rows]
-    p = _stage_probabilities(model, totals[rows, stage], stage)
     estimate = _measures(y_used, p)
     rng = np.random.default_rng(seed)
     draws = np.array([_measures(y_used[i], p[i]) for i in rng.integers(0, len(p), (n_boot, len(p)))])
@@ -329,7 +341,7 @@ def recalibratable_stages(model, X, y, min_rows=MIN_RECALIBRATION_ROWS):
     return length
 
 
-def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
+def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sample_weight=None):
     """The list with its probabilities re-estimated on a new table (same questions, points).
 
     Stage k is calibrated with the list's own ``calibration`` from the rows that answer its
@@ -358,6 +370,12 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
         Questions to keep (the first ``n_stages``); default all. Every kept stage must have
         ``min_rows`` answering rows with both outcomes (:func:`recalibratable_stages`).
     min_rows : int >= 1
+    sample_weight : array-like of shape (n,) or None
+        Row weights > 0 (None: 1 each), as ``fit`` takes them: the probabilities are
+        calibrated on weighted counts (with censoring weights,
+        :func:`psl_core.survival.training_weights`, the risks within a horizon), the
+        intervals' counts are effective ones (:func:`psl_core.calibration.effective_counts`).
+        ``min_rows`` counts rows: leave out rows of weight 0.
 
     Returns
     -------
@@ -370,6 +388,7 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
         A kept stage has too few rows or a single outcome at the new site.
     """
     y = _labels(model, X, y)
+    weight = None if sample_weight is None else read_sample_weight(sample_weight, X)
     n_stages = len(model.literals_) if n_stages is None else model._stage(n_stages)
     supported = recalibratable_stages(model, X, y, min_rows)
     if supported < n_stages:
@@ -392,11 +411,14 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS):
     for k in range(n_stages + 1):
         used = known[:, k]
         reachable = model.stage_totals_[k]
-        positives, negatives = stage_counts(totals[used, k], y[used], reachable)
+        w = None if weight is None else weight[used]
+        positives, negatives = stage_counts(totals[used, k], y[used], reachable, w)
         old, strength = np.asarray(model.stage_probabilities_[k]), model.prior_strength  # 0: no pseudo-cases
         q = calibrated_probabilities(
             reachable, positives + strength * old, negatives + strength * (1 - old), model.calibration,
         )
+        if w is not None:
+            positives, negatives = effective_counts(totals[used, k], y[used], reachable, w)
         new.stage_totals_.append(reachable)
         new.stage_probabilities_.append(q)
         new.stage_positives_.append(positives.astype(np.int64))

@@ -601,7 +601,7 @@ def origin_metadata(metadata, table_name, n_rows, n_stages):
     }
 
 
-def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, directory=None):
+def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, directory=None, sample_weight=None):
     """Recalibrate the list on the site's table and save it as a new version in the store.
 
     The new file keeps the original's metadata (columns, dataset, M...) with the training
@@ -620,6 +620,9 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
         Model name; default the original's, so the recalibrated list is its next version.
     directory : path or None
         The store folder (default :func:`psl_triage.store.model_dir`).
+    sample_weight : ndarray of shape (n,) or None
+        Row weights of the recalibration (a horizon list's censoring weights,
+        :mod:`psl_triage.validation_horizon`).
 
     Returns
     -------
@@ -629,7 +632,7 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
         Its saved metadata (with name, version, created), as the file holds it (``model.metadata_``).
     stored : psl_triage.store.StoredModel
     """
-    new = recalibrate(model, table.X, table.y, n_stages)
+    new = recalibrate(model, table.X, table.y, n_stages, sample_weight=sample_weight)
     metadata = ModelMetadata.coerce(metadata)
     dropped = ("performance", "name", "version", "created")
     meta = dataclasses.replace(

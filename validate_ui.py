@@ -94,9 +94,12 @@ def _value_map(mismatch) -> dict:
     return value_map
 
 
-def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: int, supported: int) -> None:
+def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: int, supported: int,
+                  sample_weight=None) -> None:
     """Section 4: recalibrate the list on the site's table, save it as a new version, download
-    it or use it in the session (``"validate_saved"``; Train's ``"trained_*"`` keys on use)."""
+    it or use it in the session (``"validate_saved"``; Train's ``"trained_*"`` keys on use).
+    With ``sample_weight`` (a horizon list's censoring weights) the recalibration is weighted
+    and the yes/no measures after it are not shown."""
     ss = st.session_state
     st.markdown(words.RECALIBRATE_INTRO)
     if supported < 0:
@@ -110,8 +113,10 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     name = st.text_input("Model name", value=metadata.default_name, key="validate_name")
     if st.button("Recalibrate at this site and save as a new version", key="validate_recalibrate", type="primary"):
         with shown_errors("recalibrating the list"):
-            new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name)
-            after = stagewise_validation(new, table.X, table.y).loc[min(stage, int(keep))]
+            new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name,
+                                                          sample_weight=sample_weight)
+            after = None if sample_weight is not None else stagewise_validation(new, table.X, table.y).loc[
+                min(stage, int(keep))]
             VALIDATE_SAVED.put(ss, {
                 "from": model, "model": new, "metadata": ModelMetadata.from_dict(new_metadata), "after": after,
                 "message": saved_message(stored), "file": stored.path.name,
@@ -120,7 +125,8 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     if not saved or saved.get("from") is not model:
         return
     st.success(md(saved["message"]))
-    st.markdown(words.after_recalibration(saved["after"]))
+    if saved["after"] is not None:
+        st.markdown(words.after_recalibration(saved["after"]))
     st.download_button(
         "Download the recalibrated model file (JSON)", data=saved["model"].to_json(saved["metadata"].to_dict()),
         file_name=saved["file"], mime="application/json", on_click="ignore", key="validate_download_model",

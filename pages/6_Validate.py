@@ -6,6 +6,8 @@ a second labelled table (kept across pages, ui.kept_upload), the columns matched
 maps the rest and recodes values coded otherwise), the outcome and its positive values, the
 report (calibration-in-the-large and slope, Brier score, AUC with bootstrap intervals, the
 reliability plot, every stage) and, if asked, the list recalibrated here and saved as a new version.
+A list of the risk within a horizon takes the site's time and event columns instead of an outcome
+and is judged at the horizon, censoring respected (validate_horizon_ui; key ``"validate_time"``).
 
 Session state: reads Train's ``"trained_model"`` and ``"trained_metadata"``; keeps
 VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"validate_upload"``,
@@ -26,7 +28,6 @@ import streamlit as st
 from evidence_ui import site_evidence
 from psl_core.validation import recalibratable_stages, stagewise_validation, validation_report
 from psl_triage.data import count_classes, load_table
-from psl_triage.follow_up import horizon_page_note
 from psl_triage.modelcard import list_identity
 from psl_triage.plots import reliability_figure
 from psl_triage.state_keys import VALIDATE_REPORT
@@ -42,6 +43,7 @@ from psl_triage.validation import (
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
+from validate_horizon_ui import horizon_validation
 from validate_ui import matched_columns, recalibration, value_maps
 
 ss = st.session_state
@@ -76,9 +78,6 @@ st.title(words.TITLE)
 st.markdown(words.INTRO)
 model, metadata, _, _ = list_picker("validate", words.NO_LIST, words.LIST_LABEL)
 st.markdown(words.validating(list_identity(metadata)))
-if (note := horizon_page_note(model, "Validate")) is not None:
-    st.info(note)
-    st.stop()
 
 st.header(words.TABLE_HEADER)
 uploaded, limit_mb = table_uploader(words.UPLOAD_WHAT, "validate_upload")
@@ -96,6 +95,9 @@ for note in loaded.notes:
 st.header(words.MATCH_HEADER)
 matched = matched_columns(model, metadata, frame)
 maps = value_maps(model, metadata, frame, matched)
+if getattr(model, "horizon", None) is not None:  # time and event columns, measures at the horizon
+    horizon_validation(model, metadata, frame, matched, maps, site_name)
+    st.stop()
 columns = [str(c) for c in frame.columns]
 outcome_default, _ = outcome_defaults(metadata, frame)
 outcome = st.selectbox(

@@ -209,3 +209,65 @@ def after_recalibration(after):
 def recalibrated_origin(site_name, message):
     """The Train page's origin line of a recalibrated list used in the session (plain text)."""
     return f"Recalibrated at another site ({site_name}); {message}"
+
+
+# ------------------------------------------------------------------ a list of the risk within a horizon
+def horizon_intro(when):
+    """What validating a horizon list needs and measures (``when``: "1000 days", words.lists.within)."""
+    return (
+        f"This list predicts the risk of the event within {md(when)} (follow-up data). Choose the "
+        "site's follow-up time and event columns: the list is judged at that horizon, censoring "
+        "respected (patients censored before it drop out and the patients followed like them are "
+        "weighted up to stand in for them)."
+    )
+
+
+TIME_LABEL = "Follow-up time column (in the list's time unit)"
+CHOOSE_TIME = "Choose the column holding the follow-up time (time to the event, or to last contact)."
+CHOOSE_EVENT = "Choose the event column (the event happened, or the patient was censored)."
+
+
+def event_values_label(event):
+    """The label of the event column's values that mean the event happened."""
+    return f"Values of {label_md(event)} that mean the event happened"
+
+
+def horizon_sentences(report, when, competing_note):
+    """Plain sentences reading a :class:`psl_triage.validation_horizon.HorizonReport`."""
+    counts = report.counts
+    censored = counts["censored"]
+    sentences = [
+        f"Judged at stage {report.stage} on {report.n_rows} patients with every answer known"
+        + (f" ({report.n_missing} with a missing answer are left out)" if report.n_missing else "")
+        + f": {counts['events']} had the event within {md(when)}, {counts['beyond']} were followed beyond it and "
+        f"{censored} {'was' if censored == 1 else 'were'} censored before it "
+        f"({100 * censored / max(counts['n'], 1):.0f} %): their outcome at {md(when)} is unknown, so they count "
+        "through censoring weights.",
+        f"The list predicts {100 * report.mean_predicted:.1f} % on average against {100 * report.observed:.1f} % "
+        f"observed (Kaplan-Meier) within {md(when)}: observed / expected {_fmt(report.observed_expected, 2)}.",
+        f"Brier score at the horizon {_fmt(report.brier)}; AUC at the horizon {_fmt(report.auc, 2)}"
+        " (a patient with the event by the horizon against one still free of it beyond).",
+        competing_note,
+    ]
+    return sentences
+
+
+def horizon_measures_table(report):
+    """The measures at the horizon for display: measure, estimate, perfect value."""
+    rows = [
+        ("Observed / expected at the horizon", report.observed_expected, "1"),
+        ("Brier score at the horizon (censoring weighted)", report.brier, "0"),
+        ("AUC at the horizon (time-dependent)", report.auc, "1"),
+        (f"Net benefit at the threshold {report.threshold:.1%}", report.net_benefit, ""),
+    ]
+    return pd.DataFrame([{"Measure": name, "Estimate": _fmt(value), "Perfect": ideal} for name, value, ideal in rows])
+
+
+HORIZON_TOTAL = "Total"
+HORIZON_TENTH = "Tenth of predicted risk"
+HORIZON_CURVES_TITLE = "Decision curve at the horizon: net benefit at this site"
+HORIZON_RECALIBRATE = (
+    "The risks within the horizon are re-estimated from the patients who count at it, each "
+    "weighted by the inverse probability of being still followed then (censoring weights), as "
+    "the list was trained."
+)

@@ -1,0 +1,239 @@
+"""External validation of a list of the risk within a horizon tau (follow-up data).
+
+The Validate page's path for a list learned with ``ProbabilisticScoringList(horizon=tau)``:
+
+1. :func:`follow_up_defaults`: the site's time column (the list's own time column's name
+   when the table has it) and its event column with the values that mean "the event
+   happened" (chosen like an outcome's positive values).
+2. :func:`horizon_site`: the site's table coded for the list
+   (:func:`psl_triage.validation.site_table`, the event as its outcome) with each row's
+   follow-up time; a time column that is not numbers or has negative times, or an event
+   column with other than two values, is refused with a message naming it.
+3. :func:`horizon_report`: the measures at tau on the rows that answer the stage's
+   questions, censoring respected, each from :mod:`psl_core.survival` (the censoring
+   distribution estimated on the same rows): Brier score (IPCW), time-dependent AUC,
+   observed / expected, predicted against Kaplan-Meier observed risk per total and per
+   tenth of predicted risk, net benefit at 1 / (1 + M) and the decision curve at tau.
+4. :func:`recalibration_part`: the weighted yes/no problem at tau
+   (:func:`psl_core.survival.training_weights`) that
+   :func:`psl_triage.validation.save_recalibrated` recalibrates the totals' risks on.
+
+Competing events are out of scope (:data:`psl_triage.follow_up.COMPETING_EVENTS_NOTE`).
+Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, THRESHOLD_GRID, TREAT_ALL, TREAT_NONE
+from psl_core.errors import DataError
+from psl_core.evaluation import PSL
+from psl_core.survival import (
+    horizon_summary,
+    ipcw_brier,
+    kaplan_meier_risk,
+    km_calibration,
+    net_benefit,
+    observed_expected,
+    survival_outcome,
+    time_dependent_auc,
+    training_weights,
+)
+from psl_core.validation import stage_risks, stage_totals
+from psl_triage.data import count_classes
+from psl_triage.evidence import in_range
+from psl_triage.metadata import ModelMetadata
+from psl_triage.validation import SiteTable, outcome_defaults, site_table
+
+
+@dataclass(frozen=True)
+class HorizonSite:
+    """The site's table coded for a horizon list.
+
+    Attributes
+    ----------
+    table : SiteTable
+        The list's columns (``X``) and the event as 0/1 (``y``) of the rows with a time.
+    outcome : structured ndarray of shape (n,)
+        (event, time) of the same rows (:func:`psl_core.survival.survival_outcome`).
+    horizon : float
+    unit : str
+    """
+
+    table: SiteTable
+    outcome: np.ndarray
+    horizon: float
+    unit: str = ""
+
+
+def follow_up_defaults(metadata, frame):
+    """The time column, event column and event values to start with on a site's table.
+
+    Returns
+    -------
+    time : str or None
+        The list's time column when the table has a column of that name.
+    event : str or None
+    positive : list
+        As :func:`psl_triage.validation.outcome_defaults` (the saved event column's name and
+        the values that meant "event" at training).
+    """
+    follow_up = ModelMetadata.coerce(metadata).follow_up or {}
+    columns = [str(c) for c in frame.columns]
+    time = follow_up.get("time")
+    event, positive = outcome_defaults(metadata, frame)
+    return (str(time) if time is not None and str(time) in columns else None), event, positive
+
+
+def _times(frame, time):
+    """The time column as numbers (NaN where empty); DataError for text or negative times."""
+    if time not in frame.columns:
+        raise DataError(f"The time column {time!r} is not in the table. Choose the column holding the follow-up time.")
+    raw = frame[time]
+    present = raw.notna() & (raw.astype(str).str.strip() != "")
+    times = pd.to_numeric(raw.where(present), errors="coerce").astype(float)
+    bad = present & ~np.isfinite(times)
+    if bad.any():
+        examples = ", ".join(sorted({str(v) for v in raw[bad]})[:3])
+        raise DataError(
+            f"{int(bad.sum())} values of the time column {time!r} are not numbers ({examples}). "
+            "Choose the column holding the follow-up time, or correct those values."
+        )
+    if (times < 0).any():
+        raise DataError(
+            f"The time column {time!r} has {int((times < 0).sum())} negative times: a follow-up time is 0 or more. "
+            "Correct them, or choose the column holding the follow-up time."
+        )
+    return times.where(present)
+
+
+def _check_event(frame, event):
+    values = [value for value, _ in count_classes(frame[event])] if event in frame.columns else []
+    if event in frame.columns and len(values) != 2:
+        shown = ", ".join(str(v) for v in values[:5])
+        raise DataError(
+            f"The event column {event!r} has {len(values)} different values ({shown}); an event column "
+            "holds two: the event happened, or the patient was censored. Choose the event column, or recode it."
+        )
+
+
+def horizon_site(model, metadata, frame, mapping, time, event, positive, value_maps=None):
+    """The site's table coded for a horizon list, with its follow-up (see :class:`HorizonSite`).
+
+    Rows without an event value or a time are left out, with a note.
+
+    Raises
+    ------
+    DataError
+        The time column missing, not numbers or negative; the event column not two-valued or
+        without a chosen event value; what :func:`psl_triage.validation.site_table` refuses.
+    """
+    if time is None:
+        raise DataError("Choose the column holding the follow-up time.")
+    if time == event:
+        raise DataError(f"{time!r} is chosen as both the time and the event column: choose two columns.")
+    times = _times(frame, time)
+    _check_event(frame, event)
+    table = site_table(model, metadata, frame, mapping, event, positive, value_maps)
+    times = times.reindex(table.X.index)
+    known = times.notna().to_numpy()
+    notes = list(table.notes)
+    if not known.all():
+        notes.append(f"Left out {int((~known).sum())} rows without a follow-up time in {time!r}.")
+    if not known.any():
+        raise DataError(f"No row has a follow-up time in {time!r}.")
+    kept = SiteTable(table.X.loc[known], table.y[known], notes, table.mapping)
+    follow_up = ModelMetadata.coerce(metadata).follow_up or {}
+    return HorizonSite(kept, survival_outcome(times[known].to_numpy(float), kept.y), float(model.horizon),
+                       str(follow_up.get("unit") or ""))
+
+
+@dataclass(frozen=True)
+class HorizonReport:
+    """One stage of a horizon list judged at a site (:func:`horizon_report`).
+
+    Attributes
+    ----------
+    stage, n_rows, n_missing : int
+        The stage; rows that answer its questions; rows left out for a missing answer.
+    counts : dict
+        :func:`psl_core.survival.horizon_summary` of the rows: n, events (by tau),
+        censored (before tau), beyond (followed past tau).
+    brier, auc, observed_expected : float
+        At tau, censoring weighted.
+    observed, mean_predicted : float
+        Kaplan-Meier risk by tau of the rows; their mean predicted risk.
+    totals, deciles : pandas.DataFrame
+        group, patients, predicted, observed (Kaplan-Meier) per total and per tenth of
+        predicted risk (numbered from 1).
+    threshold, net_benefit : float
+        1 / (1 + M) and the list's net benefit there.
+    curves : pandas.DataFrame
+        method (the list, treat all, treat none), threshold, mean, lower, upper (one site:
+        lower = upper = mean), the decision curve at tau in the default threshold range
+        and at 1 / (1 + M).
+    """
+
+    stage: int
+    n_rows: int
+    n_missing: int
+    counts: dict
+    brier: float
+    auc: float
+    observed_expected: float
+    observed: float
+    mean_predicted: float
+    totals: pd.DataFrame
+    deciles: pd.DataFrame
+    threshold: float
+    net_benefit: float
+    curves: pd.DataFrame
+
+
+def horizon_report(model, site, stage, threshold):
+    """The measures at tau of one stage of the list on the site's rows (see the module docstring).
+
+    Raises
+    ------
+    DataError
+        No row answers the stage's questions; no event among those rows; every one of them
+        censored before tau.
+    """
+    rows, risk = stage_risks(model, site.table.X, stage)
+    if not rows.any():
+        raise DataError(f"No patient here answers all of the first {stage} questions: judge an earlier stage.")
+    y, tau = site.outcome[rows], site.horizon
+    totals = stage_totals(model, site.table.X.loc[rows], stage)[0][:, stage]
+
+    def table(groups):
+        return pd.DataFrame(km_calibration(y, risk, tau, groups)).rename(columns={"n": "patients"})
+
+    deciles = table(None)
+    deciles["group"] = deciles["group"] + 1
+    grid = np.union1d(THRESHOLD_GRID, [threshold])
+    curves = {PSL: net_benefit(y, y, risk, tau, grid), TREAT_ALL: net_benefit(y, y, np.ones(len(y)), tau, grid),
+              TREAT_NONE: np.zeros(len(grid))}
+    curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": values, "lower": values,
+                                      "upper": values}) for method, values in curves.items()], ignore_index=True)
+    curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
+    return HorizonReport(
+        stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=horizon_summary(y, tau),
+        brier=ipcw_brier(y, y, risk, tau), auc=time_dependent_auc(y, y, risk, tau),
+        observed_expected=observed_expected(y, y, risk, tau), observed=kaplan_meier_risk(y, tau),
+        mean_predicted=float(np.mean(risk)), totals=table(totals), deciles=deciles, threshold=float(threshold),
+        net_benefit=net_benefit(y, y, risk, tau, threshold), curves=curves,
+    )
+
+
+def recalibration_part(site):
+    """The rows that count at tau as a SiteTable (outcome: the event by tau) and their
+    stabilised censoring weights (:func:`psl_core.survival.training_weights`): what a horizon
+    list is recalibrated on, as it was trained."""
+    outcome, weight = training_weights(site.outcome, site.horizon)
+    kept = weight > 0
+    table = site.table
+    return SiteTable(table.X.loc[kept], outcome[kept], list(table.notes), table.mapping), weight[kept]

@@ -1,0 +1,130 @@
+"""External validation of a horizon list (psl_triage.validation_horizon): the site's time and
+event columns read with clear refusals, the measures at the horizon equal to
+psl_core.survival's on the same predictions, the censored-before-horizon count, and the
+recalibration with censoring weights."""
+
+import copy
+
+import numpy as np
+import pytest
+
+from psl_core import survival
+from psl_core.errors import DataError
+from psl_core.validation import recalibrate
+from psl_triage.data import infer_column_types, prepare_training_data
+from psl_triage.follow_up import FollowUp
+from psl_triage.store import load_model
+from psl_triage.training import TrainingOptions, train_list
+from psl_triage.validation import match_columns, needed_columns, save_recalibrated
+from psl_triage.validation_horizon import follow_up_defaults, horizon_report, horizon_site, recalibration_part
+from tests.tables import follow_up_table
+
+HORIZON = 1000.0
+
+
+@pytest.fixture(scope="module")
+def trained():
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", HORIZON, "days"))
+    return train_list(prepared, "study.csv", TrainingOptions())
+
+
+def site_of(trained, frame, time="rfstime", event="status", positive=(1,)):
+    model, metadata = trained
+    mapping = match_columns(needed_columns(model, metadata), frame.columns)
+    return horizon_site(model, metadata, frame, mapping, time, event, list(positive))
+
+
+def test_measures_equal_psl_core_survival_on_the_same_predictions(trained):
+    model, _ = trained
+    frame = follow_up_table(seed=2, n=300)
+    site = site_of(trained, frame)
+    stage = len(model.literals_)
+    report = horizon_report(model, site, stage, 0.1)
+    y = survival.survival_outcome(frame["rfstime"], frame["status"])
+    risk = model.predict_proba(frame[model.feature_names_in_])[:, 1]
+    assert report.n_rows == len(frame) and report.n_missing == 0
+    assert report.brier == pytest.approx(survival.ipcw_brier(y, y, risk, HORIZON), abs=1e-12)
+    assert report.auc == pytest.approx(survival.time_dependent_auc(y, y, risk, HORIZON), abs=1e-12)
+    assert report.observed_expected == pytest.approx(survival.observed_expected(y, y, risk, HORIZON), abs=1e-12)
+    assert report.observed == pytest.approx(survival.kaplan_meier_risk(y, HORIZON), abs=1e-12)
+    assert report.net_benefit == pytest.approx(survival.net_benefit(y, y, risk, HORIZON, 0.1), abs=1e-12)
+    by_total = survival.km_calibration(y, risk, HORIZON, model.total_scores(frame[model.feature_names_in_]))
+    assert report.totals["observed"].tolist() == pytest.approx([row["observed"] for row in by_total])
+    assert report.deciles["patients"].sum() == len(frame) and report.deciles["group"].min() == 1
+    curve = report.curves[report.curves["method"] == "PSL"]
+    assert curve["mean"].to_numpy() == pytest.approx(survival.net_benefit(y, y, risk, HORIZON, curve["threshold"].to_numpy()))
+
+
+def test_censored_before_the_horizon_are_counted(trained):
+    frame = follow_up_table(seed=2, n=300)
+    report = horizon_report(trained[0], site_of(trained, frame), 1, 0.1)
+    before = frame["rfstime"] <= HORIZON
+    assert report.counts["censored"] == int((before & (frame["status"] == 0)).sum()) > 0
+    assert report.counts["events"] == int((before & (frame["status"] == 1)).sum())
+    assert report.counts["beyond"] == int((~before).sum())
+
+
+def test_the_lists_time_column_is_proposed_by_name(trained):
+    frame = follow_up_table(seed=2, n=50)
+    assert follow_up_defaults(trained[1], frame) == ("rfstime", "status", [1])
+    assert follow_up_defaults(trained[1], frame.rename(columns={"rfstime": "days"}))[0] is None
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda f: f.assign(rfstime=f["rfstime"].astype(object).where(f.index > 2, "n/a")), "are not numbers"),
+    (lambda f: f.assign(rfstime=f["rfstime"].where(f.index > 2, -3)), "negative times"),
+    (lambda f: f.assign(status=f["grade"]), "an event column holds two"),
+    (lambda f: f.drop(columns="rfstime"), "is not in the table"),
+])
+def test_a_time_or_event_column_that_cannot_serve_is_named(trained, change, words):
+    with pytest.raises(DataError, match=words):
+        site_of(trained, change(follow_up_table(seed=2, n=60)))
+
+
+def test_time_not_chosen_or_chosen_twice(trained):
+    frame = follow_up_table(seed=2, n=60)
+    with pytest.raises(DataError, match="follow-up time"):
+        site_of(trained, frame, time=None)
+    with pytest.raises(DataError, match="both the time and the event"):
+        site_of(trained, frame, time="status")
+
+
+def test_rows_without_a_time_are_left_out_with_a_note(trained):
+    frame = follow_up_table(seed=2, n=60)
+    frame.loc[:4, "rfstime"] = np.nan
+    site = site_of(trained, frame)
+    assert len(site.outcome) == len(site.table.y) == len(site.table.X) == 55
+    assert any("without a follow-up time" in note for note in site.table.notes)
+
+
+def test_recalibration_weighs_censoring_and_the_file_reopens(trained, tmp_path):
+    model, metadata = trained
+    frame = follow_up_table(seed=4, n=400)
+    site = site_of(trained, frame)
+    part, weight = recalibration_part(site)
+    outcome, expected = survival.training_weights(site.outcome, HORIZON)
+    assert len(part.y) == int((expected > 0).sum()) and weight == pytest.approx(expected[expected > 0])
+    # Without pseudo-cases the prior is the weighted rate: the cumulative incidence by the horizon.
+    bare = copy.deepcopy(model).set_params(prior_strength=0.0)
+    prior = recalibrate(bare, part.X, part.y, 0, sample_weight=weight).stage_probabilities_[0][0]
+    assert prior == pytest.approx(np.average(part.y, weights=weight))
+    assert abs(prior - np.mean(part.y)) > 1e-3  # the weights matter here
+    new, _, stored = save_recalibrated(model, metadata, part, "site.csv", len(model.literals_),
+                                       directory=tmp_path, sample_weight=weight)
+    reopened = load_model(stored.path)
+    assert reopened.horizon == HORIZON
+    X = frame[model.feature_names_in_]
+    np.testing.assert_allclose(reopened.predict_proba(X), new.predict_proba(X))
+
+
+def test_unit_weights_recalibrate_as_before(trained):
+    model, _ = trained
+    frame = follow_up_table(seed=4, n=300)
+    X, y = frame[model.feature_names_in_], (frame["status"] == 1).to_numpy(int)
+    plain = recalibrate(model, X, y)
+    weighted = recalibrate(model, X, y, sample_weight=np.ones(len(y)))
+    for a, b in zip(plain.stage_probabilities_, weighted.stage_probabilities_):
+        np.testing.assert_allclose(a, b)
+    assert [list(c) for c in plain.stage_positives_] == [list(c) for c in weighted.stage_positives_]

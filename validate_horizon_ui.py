@@ -1,0 +1,92 @@
+"""The Validate page for a list of the risk within a horizon (Streamlit): the site's time and
+event columns, the measures at the horizon with censoring respected, and the recalibration
+with censoring weights.
+
+Kept out of ``pages/`` because Streamlit turns every file there into a page. The logic is
+:mod:`psl_triage.validation_horizon`; every sentence is :mod:`psl_triage.words.validate`'s.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from psl_core.cost_ratio import decision_threshold
+from psl_core.validation import recalibratable_stages, stage_totals
+from psl_triage.data import count_classes
+from psl_triage.follow_up import COMPETING_EVENTS_NOTE
+from psl_triage.metadata import ModelMetadata
+from psl_triage.plots import decision_curve_figure
+from psl_triage.validation import looks_like_training, positive_defaults, unit_checks
+from psl_triage.validation_horizon import follow_up_defaults, horizon_report, horizon_site, recalibration_part
+from psl_triage.words import md
+from psl_triage.words import validate as words
+from psl_triage.words.lists import within
+from ui import csv_download, shown_errors
+from validate_ui import recalibration
+
+
+def _column(label, columns, default, hint, key, container):
+    chosen = container.selectbox(label, columns, index=None if default is None else columns.index(default),
+                                 placeholder=hint, key=key)
+    if chosen is None:
+        st.info(hint)
+        st.stop()
+    return chosen
+
+
+def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, site_name: str) -> None:
+    """Sections 2 (time and event) to 4 of the Validate page for a horizon list."""
+    when = within(model.horizon, (metadata.follow_up or {}).get("unit") or "")
+    st.markdown(words.horizon_intro(when))
+    columns = [str(c) for c in frame.columns]
+    time_default, event_default, _ = follow_up_defaults(metadata, frame)
+    left, right = st.columns(2)
+    time = _column(words.TIME_LABEL, columns, time_default, words.CHOOSE_TIME, "validate_time", left)
+    event = _column("Event column", columns, event_default, words.CHOOSE_EVENT, "validate_outcome", right)
+    values = [value for value, _ in count_classes(frame[event])]
+    positive = st.multiselect(
+        words.event_values_label(event), values,
+        default=[v for v in positive_defaults(metadata, frame[event]) if v in values], key="validate_positive",
+    )
+    site = None
+    with shown_errors("reading the follow-up"):
+        site = horizon_site(model, metadata, frame, matched, time, event, positive, maps)
+    if site is None:
+        st.stop()
+    for note in site.table.notes:
+        st.caption(md(note))
+    if same := looks_like_training(metadata, site.table):
+        st.warning(same, icon=":material/warning:")
+    for warning in unit_checks(metadata, site.table):
+        st.warning(md(warning))
+
+    st.header("3. How the list does here")
+    answered = stage_totals(model, site.table.X)[1].sum(axis=0)
+    usable = [k for k in range(model.n_stages_) if answered[k] > 0]
+    recommended = getattr(model, "recommended_stages_", None)
+    start = usable[-1] if recommended is None or recommended not in usable else recommended
+    stage = st.selectbox("Judge the list after this many questions", usable, index=usable.index(start),
+                         format_func=lambda k: words.stage_option(k, int(answered[k])), key="validate_stage")
+    report = None
+    with shown_errors("judging the list at the horizon"):
+        report = horizon_report(model, site, stage, decision_threshold(metadata.cost_ratio))
+    if report is None:
+        st.stop()
+    for sentence in words.horizon_sentences(report, when, COMPETING_EVENTS_NOTE):
+        st.markdown(f"- {sentence}")
+    st.table(words.horizon_measures_table(report))
+    left, right = st.columns(2)
+    config = {"predicted": st.column_config.NumberColumn(format="%.3f"),
+              "observed": st.column_config.NumberColumn(format="%.3f")}
+    left.dataframe(report.totals.rename(columns={"group": words.HORIZON_TOTAL}), hide_index=True, column_config=config,
+                   key="validate_horizon_totals")
+    right.dataframe(report.deciles.rename(columns={"group": words.HORIZON_TENTH}), hide_index=True,
+                    column_config=config, key="validate_horizon_deciles")
+    csv_download(report.totals, "risk-at-horizon-by-total", "validate_download_horizon_totals")
+    figure, _ = decision_curve_figure(report.curves, report.threshold, metadata.cost_ratio, words.HORIZON_CURVES_TITLE)
+    st.plotly_chart(figure, key="validate_horizon_curve")
+
+    st.header("4. Recalibrate at this site")
+    st.caption(words.HORIZON_RECALIBRATE)
+    part, weight = recalibration_part(site)
+    recalibration(model, metadata, part, site_name, stage, recalibratable_stages(model, part.X, part.y), weight)

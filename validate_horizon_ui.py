@@ -42,7 +42,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     time_default, event_default, _ = follow_up_defaults(metadata, frame)
     left, right = st.columns(2)
     time = _column(words.TIME_LABEL, columns, time_default, words.CHOOSE_TIME, "validate_time", left)
-    event = _column("Event column", columns, event_default, words.CHOOSE_EVENT, "validate_outcome", right)
+    event = _column(words.EVENT_COLUMN, columns, event_default, words.CHOOSE_EVENT, "validate_outcome", right)
     values = [value for value, _ in count_classes(frame[event])]
     positive = st.multiselect(
         words.event_values_label(event), values,
@@ -60,12 +60,12 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     for warning in unit_checks(metadata, site.table):
         st.warning(md(warning))
 
-    st.header("3. How the list does here")
+    st.header(words.REPORT_HEADER)
     answered = stage_totals(model, site.table.X)[1].sum(axis=0)
     usable = [k for k in range(model.n_stages_) if answered[k] > 0]
     recommended = getattr(model, "recommended_stages_", None)
     start = usable[-1] if recommended is None or recommended not in usable else recommended
-    stage = st.selectbox("Judge the list after this many questions", usable, index=usable.index(start),
+    stage = st.selectbox(words.STAGE_LABEL, usable, index=usable.index(start),
                          format_func=lambda k: words.stage_option(k, int(answered[k])), key="validate_stage")
     report = None
     with shown_errors("judging the list at the horizon"):
@@ -86,7 +86,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     figure, _ = decision_curve_figure(report.curves, report.threshold, metadata.cost_ratio, words.HORIZON_CURVES_TITLE)
     st.plotly_chart(figure, key="validate_horizon_curve")
 
-    st.header("4. Recalibrate at this site")
+    st.header(words.RECALIBRATE_HEADER)
     st.caption(words.HORIZON_RECALIBRATE)
     part, weight = recalibration_part(site)
     recalibration(model, metadata, part, site_name, stage, recalibratable_stages(model, part.X, part.y), weight)

@@ -223,6 +223,7 @@ def horizon_intro(when):
 
 
 TIME_LABEL = "Follow-up time column (in the list's time unit)"
+EVENT_COLUMN = "Event column"
 CHOOSE_TIME = "Choose the column holding the follow-up time (time to the event, or to last contact)."
 CHOOSE_EVENT = "Choose the event column (the event happened, or the patient was censored)."
 

@@ -161,7 +161,7 @@ def subgroup_section(prefix: str, columns, patients, cost_ratio: float, owner=No
 
 
 def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_ratio: float,
-                  site_name: str = "the other site's table") -> None:
+                  site_name: str = words.OTHER_SITE) -> None:
     """Sample size, calibration hierarchy, decision curves and subgroups of a list on a
     site's table (the Validate page), for the rows and stage of ``report``
     (:func:`psl_core.validation.validation_report`). What it shows is kept in

@@ -215,7 +215,7 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     options = {}
     if st.session_state.get("trained_model") is not None:
         metadata = trained_metadata()
-        options[TRAINED] = words.list_option_label(visible(metadata.name or "just trained"), _version(metadata, None))
+        options[TRAINED] = words.list_option_label(visible(metadata.name or words.JUST_TRAINED), _version(metadata, None))
     labels = Counter(entry.label for entry in stored)
     # Copies and links of one file (or two files of one name and time) say which file they are.
     options.update({str(entry.path): entry.label if labels[entry.label] == 1 else f"{entry.label}, file {entry.path.name}"
@@ -229,7 +229,7 @@ def chosen_list(choice: str):
     if choice == TRAINED:
         metadata = trained_metadata()
         model = st.session_state.trained_model
-        return model, metadata, metadata.name or "List just trained", _version(metadata, "not saved")
+        return model, metadata, metadata.name or words.JUST_TRAINED_NAME, _version(metadata, words.NOT_SAVED)
     opened = open_model(choice)
     return opened.model, opened.metadata, opened.metadata.name or Path(choice).stem, _version(opened.metadata, "?")
 
@@ -238,7 +238,7 @@ def _version(metadata: ModelMetadata, missing: str):
     return metadata.version if metadata.is_saved else metadata.extra.get("version", missing)
 
 
-def list_picker(prefix: str, empty_hint: str, label: str = "Scoring list"):
+def list_picker(prefix: str, empty_hint: str, label: str = words.LIST_PICKER_LABEL):
     """The select box of the list a page uses: the Train page's or any saved one.
 
     A list trained or loaded on the Train page since the page's last visit becomes the choice;

@@ -85,11 +85,11 @@ def _value_map(mismatch) -> dict:
                 chosen = st.selectbox(
                     words.value_here_label(value), options, index=options.index(value) if value in options else None,
                     format_func=lambda v, labels=mismatch.training_labels: words.coding_option(v, labels),
-                    placeholder="choose the list's value", key=f"validate_value_{name}_{index}",
+                    placeholder=words.VALUE_PLACEHOLDER, key=f"validate_value_{name}_{index}",
                 )
             if chosen is not None:
                 value_map[value] = chosen
-    if st.checkbox("Count the values left without a mapping as missing", key=f"validate_rest_missing_{name}"):
+    if st.checkbox(words.REST_MISSING, key=f"validate_rest_missing_{name}"):
         value_map.update({value: MISSING for value in mismatch.site_values if value not in value_map})
     return value_map
 
@@ -108,10 +108,10 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     if supported < len(model.literals_):
         st.caption(words.kept_questions(supported, MIN_RECALIBRATION_ROWS))
     keep = st.number_input(
-        "Questions to keep", min_value=0, max_value=supported, value=supported, step=1, key="validate_keep",
+        words.KEEP, min_value=0, max_value=supported, value=supported, step=1, key="validate_keep",
     )
-    name = st.text_input("Model name", value=metadata.default_name, key="validate_name")
-    if st.button("Recalibrate at this site and save as a new version", key="validate_recalibrate", type="primary"):
+    name = st.text_input(words.MODEL_NAME, value=metadata.default_name, key="validate_name")
+    if st.button(words.RECALIBRATE, key="validate_recalibrate", type="primary"):
         with shown_errors("recalibrating the list"):
             new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name,
                                                           sample_weight=sample_weight)
@@ -128,10 +128,10 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     if saved["after"] is not None:
         st.markdown(words.after_recalibration(saved["after"]))
     st.download_button(
-        "Download the recalibrated model file (JSON)", data=saved["model"].to_json(saved["metadata"].to_dict()),
+        words.DOWNLOAD_RECALIBRATED, data=saved["model"].to_json(saved["metadata"].to_dict()),
         file_name=saved["file"], mime="application/json", on_click="ignore", key="validate_download_model",
     )
-    if st.button("Use the recalibrated list in this session", key="validate_use"):
+    if st.button(words.USE_RECALIBRATED, key="validate_use"):
         # Train's contract (pages/1_Train.py) is still the metadata as the file holds it.
         TRAINED_MODEL.put(ss, saved["model"])
         TRAINED_METADATA.put(ss, saved["metadata"].to_dict())

@@ -44,7 +44,7 @@ session = DATASET.setdefault(ss, lambda: DatasetSession(cached_demo))
 st.title("PSL Triage")
 st.markdown(words.INTRO)
 
-st.header("1. Load data")
+st.header(words.LOAD_HEADER)
 sources = list(words.SOURCE_LABELS)
 source = st.radio("Data", sources, index=index_of(sources, session.active.source),
                   format_func=words.SOURCE_LABELS.get, key="w_source", horizontal=True)
@@ -106,7 +106,7 @@ with st.expander(words.TYPES_EXPANDER):
 with st.expander(words.LABELS_EXPANDER):
     st.caption(words.LABELS_CAPTION)
     typed = {}
-    for name in one_page(session.in_use(), session.key("w_label_page"), "columns in use"):
+    for name in one_page(session.in_use(), session.key("w_label_page"), words.COLUMNS_IN_USE):
         spec, (left, right), (label, unit) = meta.columns.get(name), st.columns([3, 1]), words.label_and_unit(name)
         typed[name] = (
             left.text_input(label, value=spec.label if spec is not None and spec.label else str(name),
@@ -125,7 +125,7 @@ for name in out:
     button.button(words.PUT_BACK, key=session.key("w_put_back", outcome, name), on_click=session.put_back,
                   args=(name,), help=help_text)
 
-st.header("4. Missing values")
+st.header(words.MISSING_HEADER)
 report = missing_report(df, ([outcome] if outcome is not None else []) + session.in_use())
 report = report[report["missing"] > 0]
 if report.empty:
@@ -138,7 +138,7 @@ session.set_missing_handling(st.radio(
     format_func=words.MISSING_LABELS.get, key=session.key("w_missing")))
 st.info(md(describe_missing_handling(df, data.column_types, outcome, data.missing_handling)))
 
-st.header("5. Ready to train?")
+st.header(words.READY_HEADER)
 prepared = session.refresh()
 session.publish(ss)
 if prepared is None:

@@ -60,6 +60,11 @@ def level_text(confidence):
 CSV_DOWNLOAD_LABEL = "Download the numbers (CSV)"
 GO_TO_TRAIN = ("Go to Train", "Open **Train** in the sidebar.")
 """A link to the Train page: its label, and the text shown where the page cannot link."""
+LIST_PICKER_LABEL = "Scoring list"
+JUST_TRAINED = "just trained"
+"""The Train page's list in the list picker when it has no name yet."""
+JUST_TRAINED_NAME = "List just trained"
+NOT_SAVED = "not saved"
 GO_TO_DATA = ("Go to the start page", "Open the start page (**Data**) in the sidebar.")
 
 
@@ -86,7 +91,7 @@ UNUSABLE_MODEL = "This saved model cannot be used: {message}. Choose another one
 
 def list_option_label(name, version):
     """The list picker's option for the list on the Train page (``name`` already made visible)."""
-    saved = f"v{version}" if version is not None else "not saved"
+    saved = f"v{version}" if version is not None else NOT_SAVED
     return f"The list on the Train page: {name} ({saved})"
 
 

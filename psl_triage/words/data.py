@@ -5,6 +5,11 @@ from __future__ import annotations
 from psl_triage.data import BINARY, CATEGORICAL, IGNORE, NUMERIC, ColumnSpec, DatasetMeta, value_label
 from psl_triage.words.escape import label_md, md
 
+LOAD_HEADER = "1. Load data"
+MISSING_HEADER = "4. Missing values"
+READY_HEADER = "5. Ready to train?"
+COLUMNS_IN_USE = "columns in use"
+"""The noun of the label editors' page choice ("Show columns in use")."""
 INTRO = (
     "This app learns a **probabilistic scoring list** from your data: a short list of "
     "questions about a patient, asked one at a time. Each answer adds points, and after every "

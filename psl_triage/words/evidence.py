@@ -34,6 +34,8 @@ ANTICIPATED_C_HELP = (
     "Riley et al. 2021 turn an anticipated C-statistic into the R² the criteria need; "
     "without it the criteria assume a Nagelkerke R² of 0.15."
 )
+OTHER_SITE = "the other site's table"
+"""A site table's name when none is given."""
 SITE_CURVES_TITLE = "Decision curves: net benefit at this site"
 SITE_BAND = (
     "The band holds the whole curve with 95 % confidence ({n_boot} bootstrap resamples of the patients, "

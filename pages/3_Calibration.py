@@ -60,8 +60,8 @@ if (note := horizon_page_note(model, "Calibration")) is not None:
         st.info(note)
         st.stop()
     st.markdown(words.horizon_summary(model.horizon, at_horizon))
-    percent = st.column_config.NumberColumn(format="%.3f")
-    config = {"predicted": percent, "observed": percent}
+    risk = st.column_config.NumberColumn(format=words.MEASURE_FORMAT)
+    config = {"predicted": risk, "observed": risk}
     left, right = st.columns(2)
     left.dataframe(at_horizon["totals"].rename(columns={"group": words.HORIZON_TOTAL}), hide_index=True, column_config=config)
     right.dataframe(at_horizon["deciles"].rename(columns={"group": words.HORIZON_TENTH}), hide_index=True, column_config=config)
@@ -102,7 +102,7 @@ with shown_errors(words.DRAWING_RELIABILITY):
     n_bins = st.slider(words.BINS, 2, 20, 10, key="calibration_bins", persist_state="session")
     p = fitted.predict_proba(X, stage=stage)[:, 1]
     figure, table = reliability_figure(y, p, n_bins)
-    st.metric(words.ECE, f"{expected_calibration_error(table):.3f}")
+    st.metric(words.ECE, words.measure_text(expected_calibration_error(table)))
     st.plotly_chart(figure, key="calibration_reliability")
     csv_download(table, f"reliability_stage_{stage}", "calibration_download_reliability")
 
@@ -133,7 +133,7 @@ st.header(words.ROC)
 st.markdown(words.ROC_TEXT)
 with shown_errors(words.DRAWING_ROC):
     figure, table = roc_figure(y, p)
-    st.metric(words.AUC, f"{auc(y, p):.3f}")
+    st.metric(words.AUC, words.measure_text(auc(y, p)))
     st.plotly_chart(figure, key="calibration_roc")
     csv_download(table, f"roc_stage_{stage}", "calibration_download_roc")
     st.dataframe(hull_segments(y, p).rename(columns=words.HULL_COLUMNS), hide_index=True, key="calibration_hull_table")

@@ -12,6 +12,7 @@ ROWS_LABEL = "Rows"
 STAGE = "Stage (number of features asked)"
 STAGE_HELP = "Starts at the length the internal cross-validation recommends, if the list has one."
 SPLITTING = "splitting the data into training and test rows"
+MEASURE_FORMAT = "%.3f"  # a measure or risk in a table column (printf, as st.column_config takes it)
 # Column names of the follow-up tables (plain text: st.dataframe headers).
 HORIZON_TOTAL, HORIZON_TENTH = "total", "tenth"
 
@@ -60,6 +61,11 @@ HULL_COLUMNS = {
     "score_high": "Highest probability", "score_low": "Lowest probability", "positives": "With outcome",
     "negatives": "Without outcome", "rate": "Share with outcome", "slope": "Slope",
 }
+
+
+def measure_text(value: float) -> str:
+    """A measure as the page shows it (ECE, AUC): three decimals."""
+    return f"{value:.3f}"
 
 
 def horizon_summary(horizon: float, at_horizon: dict) -> str:

@@ -23,6 +23,7 @@ import numpy as np
 
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
+from psl_core.metrics import MEASURE_LABELS
 from psl_triage.costs import cost_text
 from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
 from psl_triage.metadata import ModelMetadata
@@ -200,7 +201,7 @@ def _performance_rows(model, metadata, stage):
             continue
         n = options.get(size_key)
         where = f"{part} rows" + (f" (n = {n})" if isinstance(n, int) else "")
-        for measure, label in (("brier", "Brier score"), ("auc", "AUC")):
+        for measure, label in ((code, MEASURE_LABELS[code]) for code in ("brier", "auc")):
             series = values.get(measure)
             if not isinstance(series, list) or stage >= len(series) or not isinstance(series[stage], (int, float)):
                 continue
@@ -216,7 +217,7 @@ def _performance_rows(model, metadata, stage):
     if brier is not None and stage < len(brier) and np.isfinite(brier[stage]):
         se = model.validation_brier_se_[stage]
         interval = f"{brier[stage] - 1.96 * se:.3f} to {brier[stage] + 1.96 * se:.3f} (± 1.96 SE over the folds)" if np.isfinite(se) else "–"
-        rows.append(("Brier score", f"{brier[stage]:.3f}", interval, "internal cross-validation of the training rows"))
+        rows.append((MEASURE_LABELS["brier"], f"{brier[stage]:.3f}", interval, "internal cross-validation of the training rows"))
     return rows
 
 

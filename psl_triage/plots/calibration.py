@@ -12,6 +12,7 @@ from psl_core.evaluation import (
     stagewise_brier_decomposition,
 )
 from psl_core.intervals import clopper_pearson
+from psl_core.metrics import MEASURE_LABELS
 from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR, outcome_of, stage_index
 from psl_triage.words.common import level_text
 
@@ -161,7 +162,7 @@ def brier_figure(model, X, y):
                             marker_color=NEGATIVE_COLOR))
     figure.add_trace(go.Bar(x=table["stage"], y=table["calibration_loss"], name="calibration loss",
                             marker_color=POSITIVE_COLOR))
-    figure.add_trace(go.Scatter(x=table["stage"], y=table["brier"], mode="markers", name="Brier score",
+    figure.add_trace(go.Scatter(x=table["stage"], y=table["brier"], mode="markers", name=MEASURE_LABELS["brier"],
                                 marker={"symbol": "line-ew-open", "size": 14, "color": "#000000"}))
     figure.update_layout(barmode="stack", title="Brier score = calibration loss + refinement loss",
                          xaxis_title="Stage", yaxis_title="Squared error", margin=MARGIN)

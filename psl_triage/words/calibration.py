@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from psl_core.metrics import MEASURE_LABELS
+
 INTRO = (
     "Can the list's probabilities be taken at face value? If the list says 30 %, about 30 in "
     "100 such patients should have the outcome. Judge it on rows it never saw: the held-out "
@@ -46,7 +48,7 @@ BRIER_TEXT = (
 )
 SPLITTING_BRIER = "splitting the Brier score"
 BRIER_COLUMNS = {
-    "stage": "Stage", "brier": "Brier score", "calibration_loss": "Calibration loss",
+    "stage": "Stage", "brier": MEASURE_LABELS["brier"], "calibration_loss": "Calibration loss",
     "refinement_loss": "Refinement loss", "hull_refinement_loss": "Refinement after monotone recalibration",
 }
 ROC = "ROC curve"

@@ -351,9 +351,8 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sam
     it, so a total with few patients here stays near its old estimate and one with many
     takes the new site's rate (a total without any patient here keeps the old estimate's
     place in the calibration). Pseudo-cases at the new table's overall rate instead, as at
-    training, flatten a long list's risks on a small table: at Hungary (half of 294 rows,
-    14 questions) the held-out calibration slope went from 1.3 to 1.9, against 1.1 here
-    (``bench/transfer.py``, ``bench/README.md``). With ``prior_strength=0`` the new
+    training, flatten a long list's risks on a small table (``bench/transfer.py``, figures in
+    ``bench/README.md``). With ``prior_strength=0`` the new
     probabilities are the new table's alone. The training's internal cross-validation
     (``validation_brier_``, ``recommended_stages_``, ``shrinkage_``) belongs to the old site
     and is dropped; the bedside stop rule's statistics (``stop_statistics_``) are counted
@@ -406,23 +405,9 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sam
     new.scores_ = list(model.scores_[:n_stages])
     new.stage_criterion_ = np.asarray(model.stage_criterion_)[: n_stages + 1]
     totals, known = stage_totals(model, X, n_stages)
-    new.stage_totals_, new.stage_probabilities_ = [], []
-    new.stage_positives_, new.stage_negatives_ = [], []
-    for k in range(n_stages + 1):
-        used = known[:, k]
-        reachable = model.stage_totals_[k]
-        w = None if weight is None else weight[used]
-        positives, negatives = stage_counts(totals[used, k], y[used], reachable, w)
-        old, strength = np.asarray(model.stage_probabilities_[k]), model.prior_strength  # 0: no pseudo-cases
-        q = calibrated_probabilities(
-            reachable, positives + strength * old, negatives + strength * (1 - old), model.calibration,
-        )
-        if w is not None:
-            positives, negatives = effective_counts(totals[used, k], y[used], reachable, w)
-        new.stage_totals_.append(reachable)
-        new.stage_probabilities_.append(q)
-        new.stage_positives_.append(positives.astype(np.int64))
-        new.stage_negatives_.append(negatives.astype(np.int64))
+    stages = [_recalibrated_stage(model, k, totals[known[:, k], k], y[known[:, k]],
+                                  None if weight is None else weight[known[:, k]]) for k in range(n_stages + 1)]
+    new.stage_totals_, new.stage_probabilities_, new.stage_positives_, new.stage_negatives_ = map(list, zip(*stages))
     if n_stages < len(model.literals_):
         new.end_reason_ = "length"
     complete = known[:, n_stages]
@@ -430,3 +415,15 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sam
     new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = new.shrinkage_ = None
     new.metadata_ = {}
     return new
+
+
+def _recalibrated_stage(model, k, totals, y, weight):
+    """Stage k recalibrated on the rows that answer it: (reachable totals, q, positives,
+    negatives), with the original list's q(k, T) as the prior of ``prior_strength`` pseudo-cases."""
+    reachable = model.stage_totals_[k]
+    positives, negatives = stage_counts(totals, y, reachable, weight)
+    old, strength = np.asarray(model.stage_probabilities_[k]), model.prior_strength  # 0: no pseudo-cases
+    q = calibrated_probabilities(reachable, positives + strength * old, negatives + strength * (1 - old), model.calibration)
+    if weight is not None:
+        positives, negatives = effective_counts(totals, y, reachable, weight)
+    return reachable, q, positives.astype(np.int64), negatives.astype(np.int64)

@@ -16,7 +16,7 @@ from psl_core.costs import default_change_value
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.costs import cost_text
 from psl_triage.plots import triage_figure
-from psl_triage.state_keys import TRIAGE, TRIAGE_ANSWERS, TRIAGE_STAGE
+from psl_triage.state_keys import TRIAGE
 from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
 from psl_triage.words import level_text
 from psl_triage.words import triage as words
@@ -113,8 +113,6 @@ def way_here(session: TriageSession) -> None:
 def triage(session: TriageSession) -> None:
     """Where the triage stands, the next question and the way here (server time: :func:`ui.timed`)."""
     with timed(f"triage with {len(session.answers)} answers"):
-        TRIAGE_STAGE.put(ss, session.stage)
-        TRIAGE_ANSWERS.put(ss, session.answers)
         standing(session)
         if not session.halted:
             question_form(session)

@@ -101,13 +101,6 @@ TRAIN_COST_GROUPS: StateKey[dict] = StateKey("train_cost_groups", "dict column -
 TRIAGE: StateKey[TriageSession] = StateKey(
     "triage_session", "The Triage page's TriageSession: the chosen list, its answers, stage and stops."
 )
-TRIAGE_STAGE: StateKey[int] = StateKey(
-    "triage_stage", "A copy of the triage session's stage, written on every run (read by tests)."
-)
-TRIAGE_ANSWERS: StateKey[dict] = StateKey(
-    "triage_answers", "The triage session's answers (column -> raw answer), shared on every run (read by tests)."
-)
-
 TRAINED_METADATA_PARSED: StateKey[tuple] = StateKey(
     "trained_metadata_parsed", "tuple (the trained_metadata dict, its ModelMetadata): ui.trained_metadata parses once per list.")
 

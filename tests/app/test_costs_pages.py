@@ -9,6 +9,7 @@ from psl_core import ProbabilisticScoringList
 from psl_core.costs import default_change_value
 from psl_core.decision import NOT_WORTH_COST, StageBands, triage_step
 from psl_triage.costs import UNIT_KEY
+from psl_triage.state_keys import TRIAGE
 from psl_triage.words import shown
 from psl_triage.words.decision import stop_sentence
 
@@ -68,7 +69,7 @@ def test_a_low_value_of_a_changed_outcome_stops_before_a_dear_question(model):
     bands = StageBands(model, 0.95)
     expected = triage_step(bands, [], 10.0, change_value=0.01)
     assert expected.stop_reason == NOT_WORTH_COST  # no share of changes x 0.01 reaches a cost of 1 or more
-    assert at.session_state["triage_stage"] == 0 and not at.get("form")
+    assert TRIAGE.get(at.session_state).stage == 0 and not at.get("form")
     sentence = stop_sentence(expected, change_value=0.01, unit="minutes")
     assert "more than it is likely to gain" in sentence and "minutes" in sentence
     assert sentence in shown(at.success[0].value)

@@ -16,6 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
+from psl_triage.state_keys import TRIAGE
 from psl_triage.store import save_model
 from psl_triage.words import md, shown
 
@@ -138,7 +139,7 @@ def answer_every_question(at, check=None):
                 break
             at.button(key="triage_continue").click().run()
             continue
-        key = f"triage_q{at.session_state['triage_stage']}"
+        key = f"triage_q{TRIAGE.get(at.session_state).stage}"
         if key in [widget.key for widget in at.number_input]:
             at.checkbox(key=f"{key}_unknown").check()
         else:

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
+from psl_triage.state_keys import TRIAGE
 from psl_triage.store import save_model
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from psl_triage.words import shown
@@ -78,12 +79,12 @@ def asked_column(at, model):
     """The column of the question on screen (None when no question is shown)."""
     if not at.get("form"):
         return None
-    return model.literals_[at.session_state["triage_stage"]].column
+    return model.literals_[TRIAGE.get(at.session_state).stage].column
 
 
 def answer(at, value):
     """Answer the question on screen: an option's text, a number, or None for unknown; press Next."""
-    key = f"triage_q{at.session_state['triage_stage']}"
+    key = f"triage_q{TRIAGE.get(at.session_state).stage}"
     if key in [widget.key for widget in at.number_input]:
         if value is None:
             at.checkbox(key=f"{key}_unknown").check()
@@ -138,14 +139,14 @@ def test_each_answer_shows_what_triage_step_says(model):
         if column is not None:
             answer(at, shown[column])
             asked.append(column)
-            assert_shows(at, expected_step(model, patient, at.session_state["triage_stage"], cost_ratio=1.0))
+            assert_shows(at, expected_step(model, patient, TRIAGE.get(at.session_state).stage, cost_ratio=1.0))
         elif "triage_continue" in [button.key for button in at.button]:
             at.button(key="triage_continue").click().run()
         else:
             break
     # Every column was asked once; its later stages took the same answer.
     assert sorted(asked) == sorted(COLUMNS)
-    assert at.session_state["triage_stage"] == len(model.literals_)
+    assert TRIAGE.get(at.session_state).stage == len(model.literals_)
 
 
 def test_an_unknown_answer_shows_the_range_over_both_answers(model):
@@ -170,7 +171,7 @@ def stops_at(model, patient, after, cost_ratio=10.0):
 def answer_until_stopped(at, model, shown):
     while (column := asked_column(at, model)) is not None:
         answer(at, shown[column])
-    return at.session_state["triage_stage"]
+    return TRIAGE.get(at.session_state).stage
 
 
 def test_at_m_10_the_list_asks_stops_when_unlikely_to_change_and_again_after_continue_anyway(model):
@@ -293,7 +294,7 @@ def test_all_unknown_ends_uncertain(model):
     while asked_column(at, model) is not None:
         answer(at, None)
     n_stages = len(model.literals_)
-    assert at.session_state["triage_stage"] == n_stages
+    assert TRIAGE.get(at.session_state).stage == n_stages
     step = expected_step(model, {c: None for c in COLUMNS}, n_stages, cost_ratio=1.0)
     assert (step.outcome, step.stop_reason) == ("uncertain", END_OF_LIST)
     assert_shows(at, step)
@@ -304,7 +305,7 @@ def test_next_without_an_answer_asks_for_one(model):
     at = open_page(model, cost_ratio=1.0)
     at.button(key="triage_next").click().run()
     assert not at.exception
-    assert at.session_state["triage_stage"] == 0 and at.session_state["triage_answers"] == {}
+    assert TRIAGE.get(at.session_state).stage == 0 and TRIAGE.get(at.session_state).answers == {}
     assert "Choose an answer" in at.warning[0].value or "Enter the value" in at.warning[0].value
 
 
@@ -316,11 +317,11 @@ def test_restart_and_undo_clear_answers(model):
     assert second is not None and second != first
     answer(at, None)
     at.button(key="triage_undo").click().run()
-    assert list(at.session_state["triage_answers"]) == [first]
+    assert list(TRIAGE.get(at.session_state).answers) == [first]
     assert asked_column(at, model) == second
     at.button(key="triage_restart").click().run()
     assert not at.exception
-    assert at.session_state["triage_answers"] == {} and at.session_state["triage_stage"] == 0
+    assert TRIAGE.get(at.session_state).answers == {} and TRIAGE.get(at.session_state).stage == 0
     assert asked_column(at, model) == first
     assert_shows(at, expected_step(model, {}, 0, cost_ratio=1.0))
 
@@ -332,7 +333,7 @@ def test_settings_change_recomputes_with_the_answers_kept(model):
     at.radio(key="triage_confidence").set_value(0.99).run()
     at.radio(key="triage_basis").set_value("point").run()
     assert not at.exception
-    assert at.session_state["triage_answers"] == {column: None}
+    assert TRIAGE.get(at.session_state).answers == {column: None}
     step = expected_step(model, {column: None}, 1, cost_ratio=1.0, confidence=0.99, basis="point")
     metrics = {metric.label: metric.value for metric in at.metric}
     assert metrics["99% interval"] == f"{percent(step.lower)} to {percent(step.upper)}"
@@ -346,7 +347,7 @@ def test_the_record_holds_questions_answers_and_result(model):
         answer(at, shown[column])
     record = at.code[0].value
     assert record.startswith("PSL Triage record — model Synthetic chest pain (version not saved)")
-    n_answered = at.session_state["triage_stage"]
+    n_answered = TRIAGE.get(at.session_state).stage
     for literal in model.literals_[:n_answered]:
         assert {"hr": "171 bpm", "sex": "female", "cp": "atypical angina"}[literal.column] in record
     step = expected_step(model, {"hr": 171.0, "sex": 0.0, "cp": "2"}, n_answered, cost_ratio=1.0)
@@ -367,10 +368,10 @@ def test_a_saved_model_can_be_chosen_and_switching_restarts(model, empty_store):
     assert at.session_state["triage_model_choice"] == "trained"
     assert choice.options[1].startswith("Stored chest pain (v1")
     answer(at, None)
-    assert at.session_state["triage_answers"]
+    assert TRIAGE.get(at.session_state).answers
     at.selectbox(key="triage_model_choice").set_value(str(stored.path)).run()
     assert not at.exception
-    assert at.session_state["triage_answers"] == {} and at.session_state["triage_stage"] == 0
+    assert TRIAGE.get(at.session_state).answers == {} and TRIAGE.get(at.session_state).stage == 0
     assert "Stored chest pain (version 1)" in " ".join(caption.value for caption in at.caption)
 
 

@@ -89,7 +89,8 @@ Z_95 = 1.96
 # ---------------------------------------------------------------------------- Monte Carlo CV
 @dataclass(frozen=True)
 class CVResult:
-    """Per-split results of :func:`monte_carlo_cv`.
+    """Per-split results of :func:`monte_carlo_cv`: tidy tables (one value per row) and
+    the settings of the run.
 
     Attributes
     ----------

@@ -117,7 +117,8 @@ def _check_event(frame, event):
         shown = ", ".join(str(v) for v in values[:5])
         raise DataError(
             f"The event column {event!r} has {len(values)} different values ({shown}); an event column "
-            "holds two: the event happened, or the patient was censored. Choose the event column, or recode it."
+            "holds two: the event happened, or the patient was censored. Choose the event column, or recode it "
+            "(competing events are not modelled: code another kind of event as censored)."
         )
 
 
@@ -148,8 +149,21 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
         raise DataError(f"No row has a follow-up time in {time!r}.")
     kept = SiteTable(table.X.loc[known], table.y[known], notes, table.mapping)
     follow_up = ModelMetadata.coerce(metadata).follow_up or {}
+    _check_reach(times[known], time, float(model.horizon), str(follow_up.get("unit") or ""))
     return HorizonSite(kept, survival_outcome(times[known].to_numpy(float), kept.y), float(model.horizon),
                        str(follow_up.get("unit") or ""))
+
+
+def _check_reach(times, time, horizon, unit):
+    """DataError when no patient is followed beyond the horizon: nothing is known at it, and
+    most often the site's times are in another unit than the list's."""
+    if not (times > horizon).any():
+        when = f"{horizon:g}{' ' + unit if unit else ''}"
+        raise DataError(
+            f"No patient here is followed beyond the list's horizon of {when} (the longest time in {time!r} is "
+            f"{times.max():g}), so the risk within it cannot be judged. Check that {time!r} is in the list's time "
+            "unit" + (f" ({unit})" if unit else "") + ", or choose the column holding the follow-up time."
+        )
 
 
 @dataclass(frozen=True)

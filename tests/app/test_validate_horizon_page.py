@@ -2,6 +2,7 @@
 follow-up table judged at the horizon on another, its time column found by name or chosen,
 the measures at the horizon shown (no refusal), recalibrated with censoring weights and saved."""
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from psl_triage.training import TrainingOptions, train_list
 from tests.tables import follow_up_table
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "6_Validate.py")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_markdown_names import IMAGE, LINK, assert_no_markdown_from_names  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +27,12 @@ def horizon_list():
     return train_list(prepared, "study.csv", TrainingOptions())
 
 
-def site_page(horizon_list, site):
+def site_page(horizon_list, site, name="site.csv"):
     at = AppTest.from_file(PAGE, default_timeout=90)
     at.session_state["trained_model"], at.session_state["trained_metadata"] = horizon_list
     at.run()
     assert not at.exception
-    at.file_uploader(key="validate_upload").set_value(("site.csv", site.to_csv(index=False).encode(), "text/csv")).run()
+    at.file_uploader(key="validate_upload").set_value((name, site.to_csv(index=False).encode(), "text/csv")).run()
     assert not at.exception
     return at
 
@@ -78,3 +81,21 @@ def test_a_bad_time_or_event_column_is_refused_in_words(horizon_list):
     site = follow_up_table(seed=3, n=200).assign(status=lambda f: f["grade"])  # three values
     at = site_page(horizon_list, site)
     assert any("an event column holds two" in e.value for e in at.error) and not at.exception
+
+
+def test_names_from_the_site_reach_no_markdown(horizon_list):
+    time, event = f"days {IMAGE}", f"event {LINK}"
+    site = follow_up_table(seed=3, n=200).rename(columns={"rfstime": time, "status": event})
+    at = site_page(horizon_list, site, f"{LINK}.csv")
+    at.selectbox(key="validate_time").set_value(time).run()
+    at.selectbox(key="validate_outcome").set_value(event).run()
+    at.multiselect(key="validate_positive").set_value([1]).run()
+    assert at.table and not at.error
+    assert_no_markdown_from_names(at, "Validate, horizon list")
+    site[time] = site[time].where(site.index > 0, -1)  # refused, the column's name quoted
+    at = site_page(horizon_list, site, f"{LINK}.csv")
+    at.selectbox(key="validate_time").set_value(time).run()
+    at.selectbox(key="validate_outcome").set_value(event).run()
+    at.multiselect(key="validate_positive").set_value([1]).run()
+    assert any("negative times" in e.value for e in at.error)
+    assert_no_markdown_from_names(at, "Validate, a time column with a negative time")

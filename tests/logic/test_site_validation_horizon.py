@@ -77,6 +77,7 @@ def test_the_lists_time_column_is_proposed_by_name(trained):
     (lambda f: f.assign(rfstime=f["rfstime"].where(f.index > 2, -3)), "negative times"),
     (lambda f: f.assign(status=f["grade"]), "an event column holds two"),
     (lambda f: f.drop(columns="rfstime"), "is not in the table"),
+    (lambda f: f.assign(rfstime=f["rfstime"] / 365.25), "followed beyond the list's horizon of 1000 days"),
 ])
 def test_a_time_or_event_column_that_cannot_serve_is_named(trained, change, words):
     with pytest.raises(DataError, match=words):

@@ -6,8 +6,8 @@ a second labelled table (kept across pages, ui.kept_upload), the columns matched
 maps the rest and recodes values coded otherwise), the outcome and its positive values, the
 report (calibration-in-the-large and slope, Brier score, AUC with bootstrap intervals, the
 reliability plot, every stage) and, if asked, the list recalibrated here and saved as a new version.
-A list of the risk within a horizon takes the site's time and event columns instead of an outcome
-and is judged at the horizon, censoring respected (validate_horizon_ui; key ``"validate_time"``).
+A horizon list takes the site's time and event columns and is judged at the horizon, censoring
+respected (validate_horizon_ui; keys ``"validate_time"``, ``"validate_horizon_*"``).
 
 Session state: reads Train's ``"trained_model"`` and ``"trained_metadata"``; keeps
 VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"validate_upload"``,

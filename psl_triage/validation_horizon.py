@@ -112,11 +112,12 @@ def _times(frame, time):
 
 
 def _check_event(frame, event):
+    """DataError unless the event column holds exactly two values (event, censored)."""
     values = [value for value, _ in count_classes(frame[event])] if event in frame.columns else []
     if event in frame.columns and len(values) != 2:
-        shown = ", ".join(str(v) for v in values[:5])
+        count = "only one value" if len(values) == 1 else f"{len(values)} different values"
         raise DataError(
-            f"The event column {event!r} has {len(values)} different values ({shown}); an event column "
+            f"The event column {event!r} has {count} ({', '.join(str(v) for v in values[:5])}); an event column "
             "holds two: the event happened, or the patient was censored. Choose the event column, or recode it "
             "(competing events are not modelled: code another kind of event as censored)."
         )

@@ -76,6 +76,7 @@ def test_the_lists_time_column_is_proposed_by_name(trained):
     (lambda f: f.assign(rfstime=f["rfstime"].astype(object).where(f.index > 2, "n/a")), "are not numbers"),
     (lambda f: f.assign(rfstime=f["rfstime"].where(f.index > 2, -3)), "negative times"),
     (lambda f: f.assign(status=f["grade"]), "an event column holds two"),
+    (lambda f: f.assign(status=0), "has only one value"),
     (lambda f: f.drop(columns="rfstime"), "is not in the table"),
     (lambda f: f.assign(rfstime=f["rfstime"] / 365.25), "followed beyond the list's horizon of 1000 days"),
 ])

@@ -17,7 +17,13 @@ from psl_triage.follow_up import COMPETING_EVENTS_NOTE
 from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import decision_curve_figure
 from psl_triage.validation import looks_like_training, positive_defaults, unit_checks
-from psl_triage.validation_horizon import follow_up_defaults, horizon_report, horizon_site, recalibration_part
+from psl_triage.validation_horizon import (
+    follow_up_defaults,
+    horizon_report,
+    horizon_site,
+    horizon_stages,
+    recalibration_part,
+)
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.lists import within
@@ -83,6 +89,10 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     right.dataframe(report.deciles.rename(columns={"group": words.HORIZON_TENTH}), hide_index=True,
                     column_config=config, key="validate_horizon_deciles")
     csv_download(report.totals, "risk-at-horizon-by-total", "validate_download_horizon_totals")
+    with st.expander(words.EVERY_STAGE):
+        stages = horizon_stages(model, site)
+        st.dataframe(stages, key="validate_horizon_stages")
+        csv_download(stages.reset_index(), "validation-at-horizon-by-stage", "validate_download_horizon_stages")
     figure, _ = decision_curve_figure(report.curves, report.threshold, metadata.cost_ratio, words.HORIZON_CURVES_TITLE)
     st.plotly_chart(figure, key="validate_horizon_curve")
 

@@ -237,11 +237,37 @@ def horizon_report(model, site, stage, threshold):
     curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
     return HorizonReport(
         stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=horizon_summary(y, tau),
-        brier=ipcw_brier(y, y, risk, tau), auc=time_dependent_auc(y, y, risk, tau),
-        observed_expected=observed_expected(y, y, risk, tau), observed=kaplan_meier_risk(y, tau),
+        **_measures(y, risk, tau), observed=kaplan_meier_risk(y, tau),
         mean_predicted=float(np.mean(risk)), totals=table(totals), deciles=deciles, threshold=float(threshold),
         net_benefit=net_benefit(y, y, risk, tau, threshold), curves=curves,
     )
+
+
+def _measures(y, risk, tau):
+    """Brier score, AUC and O/E at tau, censoring weighted by G from the same rows."""
+    return {"brier": ipcw_brier(y, y, risk, tau), "auc": time_dependent_auc(y, y, risk, tau),
+            "observed_expected": observed_expected(y, y, risk, tau)}
+
+
+def horizon_stages(model, site):
+    """The measures at tau at every stage with patients who answer its questions and have an
+    event among them (NaN otherwise).
+
+    Returns
+    -------
+    pandas.DataFrame indexed by stage: patients, censored (before tau), brier, auc,
+    observed_expected.
+    """
+    rows_of = []
+    for stage in range(model.n_stages_):
+        rows, risk = stage_risks(model, site.table.X, stage)
+        y = site.outcome[rows]
+        known = rows.any() and y["event"].any() and (y["time"] > site.horizon).any()
+        measures = _measures(y, risk, site.horizon) if known else dict.fromkeys(("brier", "auc", "observed_expected"),
+                                                                                np.nan)
+        censored = int(np.sum(~y["event"] & (y["time"] <= site.horizon)))
+        rows_of.append({"stage": stage, "patients": int(rows.sum()), "censored": censored, **measures})
+    return pd.DataFrame(rows_of).set_index("stage")
 
 
 def recalibration_part(site):

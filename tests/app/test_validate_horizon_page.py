@@ -52,6 +52,8 @@ def test_a_horizon_list_is_judged_at_the_horizon(horizon_list, isolated_model_di
                                              "Brier score at the horizon (censoring weighted)",
                                              "AUC at the horizon (time-dependent)"]
     assert at.get("plotly_chart")
+    stages = [frame.value for frame in at.dataframe if "censored" in frame.value.columns]  # every stage
+    assert len(stages) == 1 and len(stages[0]) == model.n_stages_ and {"brier", "auc"} <= set(stages[0].columns)
     # Recalibrated with censoring weights, saved, and the saved file opens with its horizon.
     at.button(key="validate_recalibrate").click().run()
     assert not at.exception and not at.error

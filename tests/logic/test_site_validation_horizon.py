@@ -16,7 +16,13 @@ from psl_triage.follow_up import FollowUp
 from psl_triage.store import load_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.validation import match_columns, needed_columns, save_recalibrated
-from psl_triage.validation_horizon import follow_up_defaults, horizon_report, horizon_site, recalibration_part
+from psl_triage.validation_horizon import (
+    follow_up_defaults,
+    horizon_report,
+    horizon_site,
+    horizon_stages,
+    recalibration_part,
+)
 from tests.tables import follow_up_table
 
 HORIZON = 1000.0
@@ -130,3 +136,15 @@ def test_unit_weights_recalibrate_as_before(trained):
     for a, b in zip(plain.stage_probabilities_, weighted.stage_probabilities_):
         np.testing.assert_allclose(a, b)
     assert [list(c) for c in plain.stage_positives_] == [list(c) for c in weighted.stage_positives_]
+
+
+def test_every_stage_at_the_horizon_agrees_with_the_report(trained):
+    model, _ = trained
+    site = site_of(trained, follow_up_table(seed=2, n=300))
+    stages = horizon_stages(model, site)
+    assert list(stages.index) == list(range(model.n_stages_))
+    for stage in (0, model.n_stages_ - 1):
+        report = horizon_report(model, site, stage, 0.1)
+        assert stages.loc[stage, "brier"] == pytest.approx(report.brier)
+        assert stages.loc[stage, "auc"] == pytest.approx(report.auc, nan_ok=True)
+        assert stages.loc[stage, "censored"] == report.counts["censored"]

@@ -12,18 +12,12 @@ import streamlit as st
 
 from psl_core.cost_ratio import decision_threshold
 from psl_core.validation import recalibratable_stages, stage_totals
+from psl_triage import validation_horizon as horizon
 from psl_triage.data import count_classes
 from psl_triage.follow_up import COMPETING_EVENTS_NOTE
 from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import decision_curve_figure
 from psl_triage.validation import looks_like_training, positive_defaults, unit_checks
-from psl_triage.validation_horizon import (
-    follow_up_defaults,
-    horizon_report,
-    horizon_site,
-    horizon_stages,
-    recalibration_part,
-)
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.lists import within
@@ -45,7 +39,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     when = within(model.horizon, (metadata.follow_up or {}).get("unit") or "")
     st.markdown(words.horizon_intro(when))
     columns = [str(c) for c in frame.columns]
-    time_default, event_default, _ = follow_up_defaults(metadata, frame)
+    time_default, event_default, _ = horizon.follow_up_defaults(metadata, frame)
     left, right = st.columns(2)
     time = _column(words.TIME_LABEL, columns, time_default, words.CHOOSE_TIME, "validate_time", left)
     event = _column(words.EVENT_COLUMN, columns, event_default, words.CHOOSE_EVENT, "validate_outcome", right)
@@ -56,7 +50,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     )
     site = None
     with shown_errors("reading the follow-up"):
-        site = horizon_site(model, metadata, frame, matched, time, event, positive, maps)
+        site = horizon.horizon_site(model, metadata, frame, matched, time, event, positive, maps)
     if site is None:
         st.stop()
     for note in site.table.notes:
@@ -75,7 +69,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
                          format_func=lambda k: words.stage_option(k, int(answered[k])), key="validate_stage")
     report = None
     with shown_errors("judging the list at the horizon"):
-        report = horizon_report(model, site, stage, decision_threshold(metadata.cost_ratio))
+        report = horizon.horizon_report(model, site, stage, decision_threshold(metadata.cost_ratio))
     if report is None:
         st.stop()
     for sentence in words.horizon_sentences(report, when, COMPETING_EVENTS_NOTE):
@@ -90,7 +84,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
                     column_config=config, key="validate_horizon_deciles")
     csv_download(report.totals, "risk-at-horizon-by-total", "validate_download_horizon_totals")
     with st.expander(words.EVERY_STAGE):
-        stages = horizon_stages(model, site)
+        stages = horizon.horizon_stages(model, site)
         st.dataframe(stages, key="validate_horizon_stages")
         csv_download(stages.reset_index(), "validation-at-horizon-by-stage", "validate_download_horizon_stages")
     figure, _ = decision_curve_figure(report.curves, report.threshold, metadata.cost_ratio, words.HORIZON_CURVES_TITLE)
@@ -98,5 +92,5 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
 
     st.header(words.RECALIBRATE_HEADER)
     st.caption(words.HORIZON_RECALIBRATE)
-    part, weight = recalibration_part(site)
+    part, weight = horizon.recalibration_part(site)
     recalibration(model, metadata, part, site_name, stage, recalibratable_stages(model, part.X, part.y), weight)

@@ -29,20 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from psl_core import survival
 from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, THRESHOLD_GRID, TREAT_ALL, TREAT_NONE
 from psl_core.errors import DataError
 from psl_core.evaluation import PSL
-from psl_core.survival import (
-    horizon_summary,
-    ipcw_brier,
-    kaplan_meier_risk,
-    km_calibration,
-    net_benefit,
-    observed_expected,
-    survival_outcome,
-    time_dependent_auc,
-    training_weights,
-)
 from psl_core.validation import stage_risks, stage_totals
 from psl_triage.data import count_classes
 from psl_triage.evidence import in_range
@@ -151,7 +141,7 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
     kept = SiteTable(table.X.loc[known], table.y[known], notes, table.mapping)
     follow_up = ModelMetadata.coerce(metadata).follow_up or {}
     _check_reach(times[known], time, float(model.horizon), str(follow_up.get("unit") or ""))
-    return HorizonSite(kept, survival_outcome(times[known].to_numpy(float), kept.y), float(model.horizon),
+    return HorizonSite(kept, survival.survival_outcome(times[known].to_numpy(float), kept.y), float(model.horizon),
                        str(follow_up.get("unit") or ""))
 
 
@@ -225,28 +215,28 @@ def horizon_report(model, site, stage, threshold):
     totals = stage_totals(model, site.table.X.loc[rows], stage)[0][:, stage]
 
     def table(groups):
-        return pd.DataFrame(km_calibration(y, risk, tau, groups)).rename(columns={"n": "patients"})
+        return pd.DataFrame(survival.km_calibration(y, risk, tau, groups)).rename(columns={"n": "patients"})
 
     deciles = table(None)
     deciles["group"] = deciles["group"] + 1
     grid = np.union1d(THRESHOLD_GRID, [threshold])
-    curves = {PSL: net_benefit(y, y, risk, tau, grid), TREAT_ALL: net_benefit(y, y, np.ones(len(y)), tau, grid),
-              TREAT_NONE: np.zeros(len(grid))}
+    curves = {PSL: survival.net_benefit(y, y, risk, tau, grid),
+              TREAT_ALL: survival.net_benefit(y, y, np.ones(len(y)), tau, grid), TREAT_NONE: np.zeros(len(grid))}
     curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": values, "lower": values,
                                       "upper": values}) for method, values in curves.items()], ignore_index=True)
     curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
     return HorizonReport(
-        stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=horizon_summary(y, tau),
-        **_measures(y, risk, tau), observed=kaplan_meier_risk(y, tau),
+        stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=survival.horizon_summary(y, tau),
+        **_measures(y, risk, tau), observed=survival.kaplan_meier_risk(y, tau),
         mean_predicted=float(np.mean(risk)), totals=table(totals), deciles=deciles, threshold=float(threshold),
-        net_benefit=net_benefit(y, y, risk, tau, threshold), curves=curves,
+        net_benefit=survival.net_benefit(y, y, risk, tau, threshold), curves=curves,
     )
 
 
 def _measures(y, risk, tau):
     """Brier score, AUC and O/E at tau, censoring weighted by G from the same rows."""
-    return {"brier": ipcw_brier(y, y, risk, tau), "auc": time_dependent_auc(y, y, risk, tau),
-            "observed_expected": observed_expected(y, y, risk, tau)}
+    return {"brier": survival.ipcw_brier(y, y, risk, tau), "auc": survival.time_dependent_auc(y, y, risk, tau),
+            "observed_expected": survival.observed_expected(y, y, risk, tau)}
 
 
 def horizon_stages(model, site):
@@ -274,7 +264,7 @@ def recalibration_part(site):
     """The rows that count at tau as a SiteTable (outcome: the event by tau) and their
     stabilised censoring weights (:func:`psl_core.survival.training_weights`): what a horizon
     list is recalibrated on, as it was trained."""
-    outcome, weight = training_weights(site.outcome, site.horizon)
+    outcome, weight = survival.training_weights(site.outcome, site.horizon)
     kept = weight > 0
     table = site.table
     return SiteTable(table.X.loc[kept], outcome[kept], list(table.notes), table.mapping), weight[kept]

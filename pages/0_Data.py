@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from data_ui import follow_up_choice, index_of, outcome_classes_choice, reading_choices
 from psl_triage.data import (
     IGNORE,
     KINDS,
@@ -35,6 +34,7 @@ from psl_triage.state_keys import DATASET
 from psl_triage.words import data as words
 from psl_triage.words import md
 from ui import one_page, table_uploader
+from ui.data import follow_up_choice, index_of, outcome_classes_choice, reading_choices
 
 ss = st.session_state
 cached_demo = st.cache_data(show_spinner=False)(load_demo)

@@ -2,7 +2,7 @@
 
 The page lays out :class:`psl_triage.training_session.TrainingSession` (options, run, current
 list, load and save) with the words of :mod:`psl_triage.words.train`; the options' widgets are
-in ``training_ui.py``. Training runs only when Train is pressed; the list stays until the next
+in ``ui/training.py``. Training runs only when Train is pressed; the list stays until the next
 training or load. The session-state keys (the contract with the data page and the later
 pages) are declared in :mod:`psl_triage.state_keys`; the widget keys ``"w_train_*"`` keep
 their values across page switches.
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evidence_ui import sample_size_section
 from psl_triage import training
 from psl_triage.plots import performance_figure
 from psl_triage.state_keys import TRAIN_MODEL_NAME
@@ -21,8 +20,9 @@ from psl_triage.training.choices import start_value
 from psl_triage.training_session import OPTION_NAMES, TrainingSession
 from psl_triage.words import md
 from psl_triage.words import train as words
-from training_ui import options_section
 from ui import link, shown_errors
+from ui.evidence import sample_size_section
+from ui.training import options_section
 
 MAX_UPLOAD_MB = 5
 ss = st.session_state

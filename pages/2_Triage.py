@@ -4,7 +4,7 @@ A :class:`psl_triage.triage_session.TriageSession` (``state_keys.TRIAGE``) holds
 makes a new one, changed settings recompute it with the answers kept. Words: :mod:`psl_triage.words.triage`.
 Widget keys start with ``"triage_"`` (``"triage_q<n>"``: question n + 1); settings and the list's choice
 persist across page switches. Below the settings a fragment reruns on each answer; its question
-form and record are :mod:`triage_ui`'s.
+form and record are :mod:`ui.triage`'s.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from psl_triage.triage_session import TriageSession, TriageSettings, recommended
 from psl_triage.words import level_text
 from psl_triage.words import triage as words
 from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
-from triage_ui import question_form, record_for_notes
 from ui import cost_ratio_input, list_picker, timed
+from ui.triage import question_form, record_for_notes
 
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)
 TOLERANCES = (0.01, 0.02, 0.05, 0.1, 0.2)

@@ -4,7 +4,7 @@ For the current list (from Train) on the prepared data (from the landing page): 
 Figure 1 (outcome against total score with isotonic, beta and sigmoid calibration), a reliability
 diagram with the expected calibration error, the calibration hierarchy (O/E, intercept and
 slope with intervals, a flexible calibration curve with its bootstrap band beside every
-total's observed rate, ICI, E50, E90, Emax; evidence_ui.calibration_section), the Brier score
+total's observed rate, ICI, E50, E90, Emax; ui.evidence.calibration_section), the Brier score
 split into calibration and refinement loss for every stage, and the ROC curve with its
 convex hull. All numbers come
 from :mod:`psl_core.evaluation` and :mod:`psl_triage.plots`; this page reads widgets, calls
@@ -13,7 +13,7 @@ them and renders, with a CSV download of the numbers behind every plot.
 Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"prepared"``
 (landing page). Written: the widget keys ``"calibration_rows"``, ``"calibration_stage"``,
 ``"calibration_bins"`` and ``"calibration_download_*"``; ``"calibration_evidence"``
-(evidence_ui.kept) keeps the train/test rows per list and data (recovered or refitted once)
+(ui.evidence.kept) keeps the train/test rows per list and data (recovered or refitted once)
 and the flexible curve per list, rows and stage. Words: :mod:`psl_triage.words.calibration`.
 For a list of the risk within a horizon (follow-up data) the page shows, on the Train page's
 held-out rows, the predicted risk against the Kaplan-Meier risk by the horizon per total and
@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from evidence_ui import calibration_section, kept
 from psl_core.calibration_measures import flexible_calibration, intercept_and_slope, observed_expected
 from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
@@ -44,6 +43,7 @@ from psl_triage.plots import (
 )
 from psl_triage.words import calibration as words
 from ui import class_names, csv_download, required_data, required_list, shown_errors, trained_metadata
+from ui.evidence import calibration_section, kept
 
 ss = st.session_state
 

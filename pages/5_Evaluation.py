@@ -8,9 +8,9 @@ the splits with a 95 % confidence band (the paper's Figures 3, 4, 6, 8) and the 
 view: how many test patients the list decides at each confidence level, and how well; then
 the evidence a researcher reports: decision curves of a chosen stage (the list, the
 baselines, treat all and none, M's threshold, the bedside stop rule's point), the held-out
-calibration hierarchy and curve, and subgroups of the held-out rows (evidence_ui,
+calibration hierarchy and curve, and subgroups of the held-out rows (ui.evidence,
 psl_triage.evidence). All numbers come from :func:`psl_core.evaluation.monte_carlo_cv`;
-this page reads widgets, runs it with a progress bar when asked (evaluation_ui; its sentences:
+this page reads widgets, runs it with a progress bar when asked (ui.evaluation; its sentences:
 psl_triage.words.evaluation), and renders, with a CSV download behind every plot.
 
 Session state read: ``"trained_model"`` (Train: its settings are evaluated),
@@ -20,7 +20,7 @@ it belongs to, ``"result"``: CVResult), and the widget keys ``"evaluation_splits
 M; a new list gets a new N: ui.cost_ratio_input, with ``"evaluation_cost_ratio_list"`` and
 ``"evaluation_cost_ratio_version"``), ``"evaluation_confidence"``, ``"evaluation_run"``,
 ``"evaluation_rule"``, ``"evaluation_stage"`` and ``"evaluation_download_*"``; the evidence
-sections (evidence_ui): ``"evaluation_evidence_stage"``, ``"evaluation_threshold_range"``,
+sections (ui.evidence): ``"evaluation_evidence_stage"``, ``"evaluation_threshold_range"``,
 ``"evaluation_every_stage"``, ``"evaluation_subgroup_column"``, ``"evaluation_subgroup_bands"``,
 ``"evaluation_evidence"`` (results kept per result, list and choice) and
 ``"evaluation_subgroup_report"`` (the last subgroup table, for the Card page's report).
@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evaluation_ui import held_out_patients, horizon_section, run, three_way_section
-from evidence_ui import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
 from psl_core.evaluation import MEASURE_LABELS, MEASURES, band_summary
 from psl_triage.card import card_stage
 from psl_triage.evidence import held_out_calibration_curve, held_out_decision_curves, held_out_hierarchy
@@ -44,6 +42,8 @@ from psl_triage.state_keys import EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from psl_triage.words.trade_off import where_m_matters
 from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
+from ui.evaluation import held_out_patients, horizon_section, run, three_way_section
+from ui.evidence import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
 
 ss = st.session_state
 

@@ -1,13 +1,13 @@
 """Validate: a list on another site's table, and recalibration there.
 
 Reads widgets, calls :mod:`psl_triage.validation` and :mod:`psl_core.validation` (larger
-widgets: validate_ui; sentences: psl_triage.words.validate) and renders: the list (ui.list_picker),
+widgets: ui.validate; sentences: psl_triage.words.validate) and renders: the list (ui.list_picker),
 a second labelled table (kept across pages, ui.kept_upload), the columns matched by name (the user
 maps the rest and recodes values coded otherwise), the outcome and its positive values, the
 report (calibration-in-the-large and slope, Brier score, AUC with bootstrap intervals, the
 reliability plot, every stage) and, if asked, the list recalibrated here and saved as a new version.
 A horizon list takes the site's time and event columns and is judged at the horizon, censoring
-respected (validate_horizon_ui; keys ``"validate_time"``, ``"validate_horizon_*"``).
+respected (ui.validate_horizon; keys ``"validate_time"``, ``"validate_horizon_*"``).
 
 Session state: reads Train's ``"trained_model"`` and ``"trained_metadata"``; keeps
 VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"validate_upload"``,
@@ -15,7 +15,7 @@ VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"valid
 ``"validate_bands_<column>"``, ``"validate_rest_missing_<column>"``, ``"validate_outcome"``,
 ``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
 ``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"`` and the evidence
-sections' (evidence_ui.site_evidence: ``"validate_threshold_range"``, ``"validate_subgroup_*"``,
+sections' (ui.evidence.site_evidence: ``"validate_threshold_range"``, ``"validate_subgroup_*"``,
 ``"validate_evidence"``, ``"validate_site_report"`` for the Card page's report). Using the
 recalibrated list writes Train's ``"trained_model"``, ``"trained_metadata"``, ``"train_origin"``.
 """
@@ -25,7 +25,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from evidence_ui import site_evidence
 from psl_core.validation import recalibratable_stages, stagewise_validation, validation_report
 from psl_triage.data import count_classes, load_table
 from psl_triage.modelcard import list_identity
@@ -43,8 +42,9 @@ from psl_triage.validation import (
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
-from validate_horizon_ui import horizon_validation
-from validate_ui import matched_columns, recalibration, value_maps
+from ui.evidence import site_evidence
+from ui.validate import matched_columns, recalibration, value_maps
+from ui.validate_horizon import horizon_validation
 
 ss = st.session_state
 

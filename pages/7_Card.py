@@ -10,8 +10,8 @@ computed for this list in this session).
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train),
 ``"evaluation_result"`` (Evaluation), ``"evaluation_subgroup_report"`` and
-``"validate_subgroup_report"`` (evidence_ui.subgroup_section) and ``"validate_site_report"``
-(evidence_ui.site_evidence). Written: the
+``"validate_subgroup_report"`` (ui.evidence.subgroup_section) and ``"validate_site_report"``
+(ui.evidence.site_evidence). Written: the
 widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage"``, ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
 ``"card_download_card"`` and ``"card_download_report"``.

@@ -10,7 +10,7 @@ One module per page or topic, so each can be read in one sitting:
 - pages: ``data``, ``train``, ``triage``, ``calibration`` (also Intervals), ``evaluation``,
   ``validate``, ``card``;
 - topics several pages share: ``common`` (number formats, M, an interval's level, the
-  helpers of ``ui.py``), ``decision`` (the decision model: outcomes, why the list stopped),
+  helpers in ``ui``), ``decision`` (the decision model: outcomes, why the list stopped),
   ``trade_off`` (where M matters), ``evidence`` (decision curves, calibration, subgroups),
   ``editors`` (the Train page's tables of costs and prior knowledge), ``lists`` (held-out
   rows, a list too good to be true, a follow-up horizon);

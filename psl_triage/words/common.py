@@ -56,7 +56,7 @@ def level_text(confidence):
     return f"{confidence:.0%}"
 
 
-# --- the words of the helpers every page uses (ui.py) -----------------------------------------
+# --- the words of the helpers every page uses (ui) ---------------------------------------------
 CSV_DOWNLOAD_LABEL = "Download the numbers (CSV)"
 GO_TO_TRAIN = ("Go to Train", "Open **Train** in the sidebar.")
 """A link to the Train page: its label, and the text shown where the page cannot link."""

@@ -1,4 +1,4 @@
-"""The words of the evidence sections the Evaluation and Validate pages share (evidence_ui.py):
+"""The words of the evidence sections the Evaluation and Validate pages share (ui/evidence.py):
 decision curves, the calibration hierarchy with its flexible curve, subgroups, and a list
 judged at another site.
 

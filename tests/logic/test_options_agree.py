@@ -17,7 +17,7 @@ from psl_triage.training.choices import NOT_OFFERED_CHOICES, NUMBER_CHOICES, RAD
 from psl_triage.training.options import LEARNER_OPTIONS, NOT_OFFERED, SET_BY_THE_APP
 from psl_triage.training_session import FROM_TABLES, OPTION_NAMES
 from psl_triage.words.train import CHOICE_LABELS, OPTION_LABELS
-from training_ui import FORM_LAYOUT
+from ui.training import FORM_LAYOUT
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,6 @@ import time
 import streamlit as st
 from sklearn.base import clone
 
-from evidence_ui import Patients, kept
 from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.evaluation import FIXED_STAGE, STEPWISE, band_summary, monte_carlo_cv
@@ -26,6 +25,7 @@ from psl_triage.runs import one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from ui import cost_ratio_input, csv_download, shown_errors, trained_metadata
+from ui.evidence import Patients, kept
 
 ss = st.session_state
 

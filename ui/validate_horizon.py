@@ -22,7 +22,7 @@ from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.lists import within
 from ui import csv_download, shown_errors
-from validate_ui import recalibration
+from ui.validate import recalibration
 
 
 def _column(label, columns, default, hint, key, container):

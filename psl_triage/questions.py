@@ -13,7 +13,8 @@ This module sits between it and a clinician, who answers in raw values ("152 bpm
   (:func:`advance`, :func:`stage_answers`).
 - :func:`triage_steps` runs :func:`~psl_core.decision.triage_step` for every stage answered
   so far (:func:`psl_triage.plots.triage_figure` draws them).
-- The words of the decision model (the outcome, the headline, why the list stopped) are in
+- The words of the questions and answers are in :mod:`psl_triage.words.questions`; those of
+  the decision model (the outcome, the headline, why the list stopped) in
   :mod:`psl_triage.words.decision`.
 
 Nothing here imports Streamlit.
@@ -28,19 +29,20 @@ from psl_core.decision import (
     triage_step,
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_triage.words import questions as words
 from psl_triage.words.common import points_text
+from psl_triage.words.questions import NOT_MEASURED_TEXT, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
+
+# The answers' words and points_text are the words package's; they are named here too, with
+# the questions they belong to.
+__all__ = [
+    "NOT_MEASURED_TEXT", "OTHER", "UNKNOWN_AT_HAND_TEXT", "UNKNOWN_TEXT", "Question", "advance", "answer_text",
+    "build_questions", "first_stage_of", "learned_direction", "missing_note", "points_text", "recorded_answers",
+    "stage_answers", "triage_steps",
+]
 
 OTHER = "__psl_other_category__"
 """Raw answer "none of the listed categories" of a categorical question without labels."""
-
-UNKNOWN_TEXT = "Unknown / not measured"
-"""The one answer for a value not at hand, on a question whose list learned no direction for
-a missing value (its column had none in training): the list follows both answers."""
-UNKNOWN_AT_HAND_TEXT = "Unknown (measured, result not at hand)"
-"""On a question with a learned missing direction: the value exists, the list follows both answers."""
-NOT_MEASURED_TEXT = "Not measured"
-"""On a question with a learned missing direction: no value exists; the answer goes where
-the list learned a missing value goes."""
 
 
 @dataclass(frozen=True)
@@ -81,19 +83,18 @@ class Question:
     def prompt(self):
         """The question: "Max heart rate (bpm)", "Sex: male / female", "Chest pain type"."""
         if self.kind == BINARY:
-            return f"{self.label}: {' / '.join(text for _, text in self.options)}"
-        return f"{self.label} ({self.unit})" if self.unit else self.label
+            return words.prompt(self.label, self.unit, [text for _, text in self.options])
+        return words.prompt(self.label, self.unit)
 
     @property
     def rule(self):
         """Condition and points: "Max heart rate > 147.5 bpm: −2 points"."""
-        return f"{self.condition}: {points_text(self.points)}"
+        return words.rule(self.condition, self.points)
 
     @property
     def record_line(self):
         """Condition and points for the record: "Max heart rate > 147.5 bpm (−2 points)"."""
-        note = missing_note(self.literal)
-        return f"{self.condition} ({points_text(self.points)}{'; ' + note if note else ''})"
+        return words.record_line(self.condition, self.points, missing_note(self.literal))
 
     @property
     def extra_answers(self):
@@ -109,8 +110,7 @@ class Question:
         learned direction."""
         if not learned_direction(self.literal):
             return None
-        points = points_text(self.points if self.literal.missing else 0)
-        return f"{NOT_MEASURED_TEXT}: counts as {'yes' if self.literal.missing else 'no'} ({points})"
+        return words.missing_rule(self.literal.missing, self.points if self.literal.missing else 0)
 
 
 def learned_direction(literal):
@@ -125,7 +125,7 @@ def missing_note(literal):
     value is missing (its condition says it)."""
     if not learned_direction(literal) or literal.asks_missing:
         return ""
-    return f"missing: counts as {'yes' if literal.missing else 'no'}"
+    return words.missing_note(literal.missing)
 
 
 def build_questions(model, columns=None):
@@ -167,7 +167,7 @@ def build_questions(model, columns=None):
 
 def _options(literal, labels, all_literals):
     if literal.kind == BINARY:
-        return ((1.0, labels.get("1", "yes")), (0.0, labels.get("0", "no")))
+        return ((1.0, labels.get("1", words.YES)), (0.0, labels.get("0", words.NO)))
     if literal.kind != CATEGORY:
         return ()
     # Every category the metadata names, then any the list uses that it does not name.
@@ -180,20 +180,19 @@ def _options(literal, labels, all_literals):
                 categories.append(category)
     options = [(category, labels.get(category, category)) for category in categories]
     if not labels:
-        options.append((OTHER, "other (none of these)"))
+        options.append((OTHER, words.OTHER_CATEGORY))
     return tuple(options)
 
 
 def answer_text(question, raw):
     """A raw answer in words: "152 bpm", "female", "unknown"."""
     if raw is None:
-        return "unknown"
+        return words.UNKNOWN_ANSWER
     if isinstance(raw, str) and raw == NOT_MEASURED:
-        return "not measured"
+        return words.NOT_MEASURED_ANSWER
     if question.options:
         return dict(question.options).get(raw, str(raw))
-    value = f"{float(raw):g}"
-    return f"{value} {question.unit}" if question.unit else value
+    return words.value_text(raw, question.unit)
 
 
 def first_stage_of(questions, column):
@@ -270,9 +269,7 @@ def recorded_answers(questions, answers, n_answered):
         if value is None:
             recorded.append(None)
             continue
-        text = f"{answer_text(question, value)} ({'condition met' if holds_here else 'not met'}"
         first = first_stage_of(questions, question.column)
-        if first != index:
-            text += f"; as answered at question {first + 1}"
-        recorded.append(text + ")")
+        recorded.append(words.recorded_answer(answer_text(question, value), holds_here,
+                                              first + 1 if first != index else None))
     return recorded

@@ -13,8 +13,8 @@ One module per page or topic, so each can be read in one sitting:
   helpers in ``ui``), ``decision`` (the decision model: outcomes, why the list stopped),
   ``trade_off`` (where M matters), ``evidence`` (decision curves, calibration, subgroups),
   ``editors`` (the Train page's tables of costs and prior knowledge), ``lists`` (held-out
-  rows, a list too good to be true, a follow-up horizon), ``record`` (a triage's record in
-  plain text for the notes);
+  rows, a list too good to be true, a follow-up horizon), ``questions`` (the bedside
+  questions and their answers), ``record`` (a triage's record in plain text for the notes);
 - ``escape``: names from files as text (:func:`md`, :func:`label_md`, :func:`plotly_text`).
 
 The escapes and the common formats are importable from here (``from psl_triage.words import

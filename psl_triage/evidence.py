@@ -34,7 +34,6 @@ from psl_core.decision_curve import (
 from psl_core.evaluation import PSL, STEPWISE, STEPWISE_COSTED, band_summary
 from psl_core.metrics import auc_from_counts, count_scores
 from psl_core.sample_size import (
-    DEFAULT_NAGELKERKE,
     c_statistic_se,
     development_sample_size,
     validation_sample_size,
@@ -45,6 +44,7 @@ from psl_core.validation import stage_totals
 from psl_triage.data import BINARY, CATEGORICAL, NUMERIC
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words import md
+from psl_triage.words import sample_size as sizes
 
 HIERARCHY_WORDS = {
     "observed_expected": "O/E: observed over expected events (ideal 1)",
@@ -54,16 +54,6 @@ HIERARCHY_WORDS = {
     "e50": "E50: its median",
     "e90": "E90: its 90th percentile",
     "emax": "Emax: its largest",
-}
-DEVELOPMENT_WORDS = {
-    "shrinkage": "Little overfitting: expected shrinkage of at most 10 %",
-    "optimism": "Small optimism: apparent and adjusted Nagelkerke R² within 0.05",
-    "overall risk": "Overall risk estimated within ±0.05",
-}
-VALIDATION_WORDS = {
-    "observed_expected": "O/E",
-    "slope": "Calibration slope",
-    "c_statistic": "C-statistic (AUC)",
 }
 SUBGROUP_WORDS = {
     "observed_expected": "O/E",
@@ -147,40 +137,16 @@ def counted_adequacy(n, events, counted, max_feature_uses=2, c_statistic=None):
     """:func:`development_adequacy` from the counts: rows, events and
     :func:`candidate_parameters`' (total, counts)."""
     prevalence = min(max(events / n, 1 / (n + 1)), n / (n + 1))
-    parameters, counts = counted
-    size = development_sample_size(parameters, prevalence, c_statistic=c_statistic)
+    size = development_sample_size(counted[0], prevalence, c_statistic=c_statistic)
     met = size.met(n)
     table = pd.DataFrame({
-        "Criterion": [DEVELOPMENT_WORDS[c] for c in size.criteria],
-        "Rows needed": list(size.criteria.values()),
-        "Events needed": [int(np.ceil(v * prevalence)) for v in size.criteria.values()],
-        "Rows here": n,
-        "Met": ["yes" if met[c] else "no" for c in size.criteria],
+        sizes.CRITERION: [sizes.DEVELOPMENT_WORDS[c] for c in size.criteria],
+        sizes.ROWS_NEEDED: list(size.criteria.values()),
+        sizes.EVENTS_NEEDED: [int(np.ceil(v * prevalence)) for v in size.criteria.values()],
+        sizes.ROWS_HERE: n,
+        sizes.MET: [sizes.met_word(met[c]) for c in size.criteria],
     })
-    kinds = ", ".join(
-        f"{columns} {kind} column{'s' if columns != 1 else ''} ({spent})" for kind, (columns, spent) in counts.items()
-    )
-    anticipated = (f"an anticipated C-statistic of {c_statistic:.2f}" if c_statistic is not None
-                   else f"the conservative Nagelkerke R² of {DEFAULT_NAGELKERKE:.2f} (Riley et al. 2020)")
-    sentences = [
-        f"**{parameters} candidate parameters**: {kinds}. A binary column counts 1, a categorical "
-        f"one 1 per category but one, a numeric one 2 per use the search allows (its cut point is "
-        f"searched on the data: {max_feature_uses} use{'s' if max_feature_uses != 1 else ''}). Stages are "
-        "not counted apart: each question the list asks is one of these candidates.",
-        f"With {n} rows, {events} events (prevalence {prevalence:.1%}) and {anticipated} "
-        f"(Cox–Snell R² {size.cox_snell:.3f}), Riley's criteria ask for at least **{size.minimum} rows** "
-        f"({size.events:.0f} events, {size.events_per_parameter:.1f} events per candidate parameter).",
-    ]
-    if all(met.values()):
-        sentences.append(f"The table meets every criterion ({n} ≥ {size.minimum} rows).")
-    else:
-        missing = [DEVELOPMENT_WORDS[c].split(":")[0].lower() for c, ok in met.items() if not ok]
-        sentences.append(
-            f"**The table is smaller than the criteria ask** ({n} of {size.minimum} rows; not met: "
-            f"{', '.join(missing)}): expect the list to be over-fitted and its risks too extreme on new "
-            "patients. It may still be trained; judge it on held-out patients (Evaluation) and "
-            "prefer a short list."
-        )
+    sentences = sizes.development_sentences(n, events, prevalence, counted, max_feature_uses, c_statistic, size)
     return size, table, sentences
 
 
@@ -201,10 +167,7 @@ def validation_adequacy(y, p):
     p = np.asarray(p, dtype=float)
     n = len(y)
     if y.min() == y.max() or np.ptp(p) == 0:
-        return None, pd.DataFrame(), (
-            "The sample size for validation needs patients with and without the outcome and "
-            "risks that differ; this table cannot say."
-        )
+        return None, pd.DataFrame(), sizes.VALIDATION_NEEDS_BOTH
     _, positives, negatives, _ = count_scores(y, p)
     measured = auc_from_counts(positives, negatives)
     c = min(max(measured, 0.51), 0.99)  # the criteria need 0.5 < C < 1
@@ -219,28 +182,14 @@ def validation_adequacy(y, p):
     }
     met = size.met(n)
     table = pd.DataFrame({
-        "Measure": [VALIDATION_WORDS[c_] for c_ in size.criteria],
-        "Target 95 % interval width": [size.widths[c_] for c_ in size.criteria],
-        "Width on this table": [achieved[c_] for c_ in size.criteria],
-        "Rows needed": list(size.criteria.values()),
-        "Rows here": n,
-        "Met": ["yes" if met[c_] else "no" for c_ in size.criteria],
+        sizes.MEASURE: [sizes.VALIDATION_WORDS[c_] for c_ in size.criteria],
+        sizes.TARGET_WIDTH: [size.widths[c_] for c_ in size.criteria],
+        sizes.WIDTH_HERE: [achieved[c_] for c_ in size.criteria],
+        sizes.ROWS_NEEDED: list(size.criteria.values()),
+        sizes.ROWS_HERE: n,
+        sizes.MET: [sizes.met_word(met[c_]) for c_ in size.criteria],
     })
-    if all(met.values()):
-        sentence = f"The table is large enough for precise validation ({n} ≥ {size.minimum} rows, Riley et al. 2021)."
-    else:
-        short = ", ".join(VALIDATION_WORDS[c_] for c_, ok in met.items() if not ok)
-        sentence = (
-            f"**This table is smaller than a precise validation needs** ({n} of {size.minimum} rows, "
-            f"Riley et al. 2021): the intervals of {short} are wider than the targets; read them, "
-            "not the point estimates."
-        )
-    if measured != c:
-        sentence += (
-            f" The list's C-statistic on this table is {measured:.2f}"
-            + (", below 0.5: it ranks these patients worse than chance" if measured < 0.5 else "")
-            + f"; the criteria are computed at {c:.2f}, the nearest value they take."
-        )
+    sentence = sizes.validation_sentence(n, size, measured, c)
     return size, table, sentence
 
 

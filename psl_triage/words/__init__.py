@@ -12,6 +12,7 @@ One module per page or topic, so each can be read in one sitting:
 - topics several pages share: ``common`` (number formats, M, an interval's level, the
   helpers in ``ui``), ``decision`` (the decision model: outcomes, why the list stopped),
   ``trade_off`` (where M matters), ``evidence`` (decision curves, calibration, subgroups),
+  ``sample_size`` (Riley's criteria),
   ``editors`` (the Train page's tables of costs and prior knowledge), ``lists`` (held-out
   rows, a list too good to be true, a follow-up horizon), ``questions`` (the bedside
   questions and their answers), ``record`` (a triage's record in plain text for the notes);

@@ -39,42 +39,17 @@ from psl_core.sample_size import (
     validation_sample_size,
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
-from psl_core.subgroups import ALL_PATIENTS, MIN_GROUP_EVENTS, MIN_GROUP_ROWS, differing_groups, judged_groups
+from psl_core.subgroups import ALL_PATIENTS, differing_groups, judged_groups
 from psl_core.validation import stage_totals
 from psl_triage.data import BINARY, CATEGORICAL, NUMERIC
 from psl_triage.metadata import ModelMetadata
-from psl_triage.words import md
+from psl_triage.words import evidence as words
 from psl_triage.words import sample_size as sizes
 
-HIERARCHY_WORDS = {
-    "observed_expected": "O/E: observed over expected events (ideal 1)",
-    "intercept": "Calibration intercept (ideal 0)",
-    "slope": "Calibration slope (ideal 1)",
-    "ici": "ICI: mean distance of the calibration curve from the diagonal",
-    "e50": "E50: its median",
-    "e90": "E90: its 90th percentile",
-    "emax": "Emax: its largest",
-}
-SUBGROUP_WORDS = {
-    "observed_expected": "O/E",
-    "intercept": "calibration intercept",
-    "slope": "calibration slope",
-    "ici": "ICI",
-    "c_statistic": "C-statistic",
-    "net_benefit": "net benefit",
-}
 NUMERIC_BANDS = 3
 """Bands a numeric column is cut into for subgroups (its tertiles) by default."""
 MAX_GROUPS = 12
 """Most groups compared at once: more are unreadable, and at 95 % one in twenty differs by chance."""
-
-
-def _interval(estimate, low, high, digits=2):
-    if not np.isfinite(estimate):
-        return "not defined"
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return f"{estimate:.{digits}f}"
-    return f"{estimate:.{digits}f} ({low:.{digits}f} to {high:.{digits}f})"
 
 
 # ---------------------------------------------------------------------------- sample size
@@ -201,11 +176,6 @@ def in_range(table, threshold_range, threshold):
     return table[((t >= low - 1e-12) & (t <= high + 1e-12)) | np.isclose(t, threshold)].reset_index(drop=True)
 
 
-def stage_method(stage):
-    """The method name of the list's curve at another stage than the one chosen."""
-    return f"the list at {stage} question{'' if stage == 1 else 's'}"
-
-
 def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RANGE, every_stage=False):
     """Decision curves of one stage over the Monte Carlo splits, mean and 95 % band.
 
@@ -215,7 +185,7 @@ def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RA
     stage : int
     threshold_range : (low, high)
     every_stage : bool
-        Also the list's mean curve at every other stage (method :func:`stage_method`).
+        Also the list's mean curve at every other stage (method :func:`psl_triage.words.evidence.stage_method`).
 
     Returns
     -------
@@ -237,7 +207,7 @@ def held_out_decision_curves(result, stage, threshold_range=DEFAULT_THRESHOLD_RA
     if every_stage:
         others = table[(table["method"] == PSL) & table["stage"].notna() & (table["stage"] != stage)]
         others = band_summary(others.drop(columns="method")).sort_values(["stage", "threshold"])
-        others = others.assign(method=others["stage"].astype(int).map(stage_method)).drop(columns="stage")
+        others = others.assign(method=others["stage"].astype(int).map(words.stage_method)).drop(columns="stage")
         parts.append(in_range(others, threshold_range, threshold))
     return with_interventions_avoided(pd.concat(parts, ignore_index=True))
 
@@ -339,36 +309,21 @@ def decision_curve_sentence(curves, threshold, cost_ratio):
     at = curves[np.isclose(curves["threshold"], threshold)].set_index("method")
     if PSL not in at.index:
         return ""
-    nb, everyone = at.loc[PSL, "mean"], at.loc[TREAT_ALL, "mean"] if TREAT_ALL in at.index else np.nan
+    everyone = at.loc[TREAT_ALL, "mean"] if TREAT_ALL in at.index else np.nan
     best_default = max(0.0, everyone) if np.isfinite(everyone) else 0.0
-    if at.loc[PSL, "lower"] > best_default:
-        verdict = "beats treating everyone and treating no one, its interval above both"
-    elif nb > best_default:
-        verdict = "is above treating everyone and treating no one, but its interval reaches the better of them"
-    else:
-        verdict = "does not beat the better of treating everyone or no one"
-    sentence = (
-        f"At M = {cost_ratio:g} (threshold 1/(1+M) = {threshold:.1%}) the list's net benefit is "
-        f"{nb:.3f} true positives per patient ({at.loc[PSL, 'lower']:.3f} to {at.loc[PSL, 'upper']:.3f}); "
-        f"treating everyone gives {everyone:.3f}: the list {verdict}"
-    )
-    avoided = at.loc[PSL, "interventions_avoided"]
-    if np.isfinite(avoided):
-        sentence += f", avoiding {avoided:.1f} unnecessary interventions per 100 patients against treating all"
-    for method in (STEPWISE, STEPWISE_COSTED):
-        if method in at.index:
-            sentence += f". The bedside stop rule{' (question costs counted)' if method == STEPWISE_COSTED else ''}: {at.loc[method, 'mean']:.3f}"
-    return sentence + "."
+    stop_rule = [(method == STEPWISE_COSTED, at.loc[method, "mean"])
+                 for method in (STEPWISE, STEPWISE_COSTED) if method in at.index]
+    return words.decision_curve_sentence(at.loc[PSL], everyone, best_default, cost_ratio, threshold, stop_rule)
 
 
 # ---------------------------------------------------------------------------- calibration
 def hierarchy_table(numbers):
     """The calibration hierarchy as a table: Measure, Estimate, Lower, Upper (95 %)."""
     return pd.DataFrame({
-        "Measure": [HIERARCHY_WORDS[m] for m in HIERARCHY if m in numbers],
-        "Estimate": [numbers[m][0] for m in HIERARCHY if m in numbers],
-        "Lower": [numbers[m][1] for m in HIERARCHY if m in numbers],
-        "Upper": [numbers[m][2] for m in HIERARCHY if m in numbers],
+        words.MEASURE: [words.HIERARCHY_WORDS[m] for m in HIERARCHY if m in numbers],
+        words.ESTIMATE: [numbers[m][0] for m in HIERARCHY if m in numbers],
+        words.LOWER: [numbers[m][1] for m in HIERARCHY if m in numbers],
+        words.UPPER: [numbers[m][2] for m in HIERARCHY if m in numbers],
     })
 
 
@@ -409,20 +364,11 @@ def group_labels(values, bands=NUMERIC_BANDS):
     numeric = pd.to_numeric(values, errors="coerce") if values.dtype.kind in "biuf" else None
     if numeric is not None and numeric.nunique() > bands:
         cuts = np.unique(np.quantile(numeric.dropna(), np.linspace(0, 1, bands + 1)[1:-1]))
-        labels = []
-        for value in numeric:
-            if np.isnan(value):
-                labels.append("missing")
-                continue
-            i = int(np.searchsorted(cuts, value, side="right"))
-            if i == 0:
-                labels.append(f"< {cuts[0]:g}")
-            elif i == len(cuts):
-                labels.append(f"≥ {cuts[-1]:g}")
-            else:
-                labels.append(f"{cuts[i - 1]:g} to < {cuts[i]:g}")
+        names = words.band_labels(cuts)
+        labels = [words.MISSING_GROUP if np.isnan(value) else names[int(np.searchsorted(cuts, value, side="right"))]
+                  for value in numeric]
         return pd.Series(labels, index=values.index, dtype=object)
-    return values.astype(object).where(values.notna(), "missing").astype(str)
+    return values.astype(object).where(values.notna(), words.MISSING_GROUP).astype(str)
 
 
 def subgroup_display(table):
@@ -430,10 +376,10 @@ def subgroup_display(table):
     "too small to judge" where a group is."""
     rows = []
     for group, row in table.iterrows():
-        record = {"Group": group, "Patients": int(row["n"]), "Events": int(row["events"])}
-        for measure, word in SUBGROUP_WORDS.items():
-            record[word] = ("too small to judge" if row["too_small"]
-                            else _interval(row[measure], row[f"{measure}_lower"], row[f"{measure}_upper"],
+        record = {words.GROUP: group, words.PATIENTS: int(row["n"]), words.EVENTS: int(row["events"])}
+        for measure, word in words.SUBGROUP_WORDS.items():
+            record[word] = (words.TOO_SMALL if row["too_small"]
+                            else words.interval_text(row[measure], row[f"{measure}_lower"], row[f"{measure}_upper"],
                                            3 if measure == "net_benefit" else 2))
         rows.append(record)
     return pd.DataFrame(rows)
@@ -444,35 +390,13 @@ def too_many_groups(labels, column):
     count = pd.Series(labels).nunique()
     if count <= MAX_GROUPS:
         return None
-    return (f"{md(column)} has {count} different values: subgroups need a column with at most {MAX_GROUPS} "
-            "(sex, a site, a category), or a numeric one, which is cut into bands.")
+    return words.too_many_groups(column, count, MAX_GROUPS)
 
 
 def subgroup_sentences(table, column):
     """Sentences naming the groups that differ, and those too small (Markdown, escaped)."""
-    sentences = []
-    named = differing_groups(table)
-    for group, measures in named.items():
-        words = ", ".join(SUBGROUP_WORDS[m] for m in measures)
-        sentences.append(
-            f"In the group **{md(column)} = {md(group)}** the list's {words} differ{'s' if len(measures) == 1 else ''} "
-            "beyond its interval: check the list there before using it for these patients."
-        )
     small = [str(g) for g, row in table.drop(index=ALL_PATIENTS).iterrows() if row["too_small"]]
-    if small:
-        sentences.append(
-            f"Too small to judge (fewer than {MIN_GROUP_ROWS} patients or fewer than {MIN_GROUP_EVENTS} "
-            "of either outcome): "
-            f"{', '.join(md(g) for g in small)}."
-        )
-    if not judged_groups(table):
-        sentences.append(f"No group of {md(column)} is large enough to judge: none is compared.")
-    elif not named:
-        sentences.append(f"No group of {md(column)} differs beyond its interval.")
-    elif len(table) - 1 >= 5:
-        sentences.append(f"With {len(table) - 1} groups, one may differ by chance alone (1 in 20 at 95 %): "
-                         "confirm a named group on other patients.")
-    return sentences
+    return words.subgroup_sentences(column, differing_groups(table), small, judged_groups(table), len(table) - 1)
 
 
 # ---------------------------------------------------------------------------- report

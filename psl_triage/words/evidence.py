@@ -5,7 +5,40 @@ judged at another site.
 A column's name comes from a file and is escaped here; everything returned is Markdown.
 """
 
+import numpy as np
+
+from psl_core.metrics import MEASURE_LABELS
+from psl_core.subgroups import MIN_GROUP_EVENTS, MIN_GROUP_ROWS
 from psl_triage.words.escape import md
+
+HIERARCHY_WORDS = {
+    "observed_expected": "O/E: observed over expected events (ideal 1)",
+    "intercept": "Calibration intercept (ideal 0)",
+    "slope": f"{MEASURE_LABELS['slope']} (ideal 1)",
+    "ici": "ICI: mean distance of the calibration curve from the diagonal",
+    "e50": "E50: its median",
+    "e90": "E90: its 90th percentile",
+    "emax": "Emax: its largest",
+}
+"""The calibration hierarchy's measures (:data:`psl_core.calibration_measures.HIERARCHY`), per code."""
+SUBGROUP_WORDS = {
+    "observed_expected": "O/E",
+    "intercept": "calibration intercept",
+    "slope": MEASURE_LABELS["slope"].lower(),
+    "ici": "ICI",
+    "c_statistic": "C-statistic",
+    "net_benefit": "net benefit",
+}
+"""The measures compared within subgroups (:mod:`psl_core.subgroups`), per code, as a table's
+headings and inside a sentence."""
+MEASURE, ESTIMATE, LOWER, UPPER = "Measure", "Estimate", "Lower", "Upper"
+"""The calibration hierarchy table's headings."""
+GROUP, PATIENTS, EVENTS = "Group", "Patients", "Events"
+"""The subgroup table's first headings (the measures follow)."""
+NOT_DEFINED = "not defined"
+TOO_SMALL = "too small to judge"
+MISSING_GROUP = "missing"
+"""The subgroup of the patients whose value is missing."""
 
 THRESHOLD_RANGE = "Threshold probabilities shown (%)"
 THRESHOLD_RANGE_HELP = (
@@ -87,3 +120,82 @@ def site_utility_note(n_bedside):
         + (f"The star: the {n_bedside} patients here whose answers to the bedside questions are all known."
            if n_bedside else "No patient here answers every bedside question: the stop rule has no point.")
     )
+
+
+def interval_text(estimate, low, high, digits=2):
+    """An estimate with its interval: "0.91 (0.80 to 1.04)"; the estimate alone when the
+    interval is not finite, "not defined" when the estimate is not."""
+    if not np.isfinite(estimate):
+        return NOT_DEFINED
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return f"{estimate:.{digits}f}"
+    return f"{estimate:.{digits}f} ({low:.{digits}f} to {high:.{digits}f})"
+
+
+def stage_method(stage):
+    """The method name of the list's curve at another stage than the one chosen."""
+    return f"the list at {stage} question{'' if stage == 1 else 's'}"
+
+
+def band_labels(cuts):
+    """The labels of the bands a numeric column is cut into at ``cuts``: "< 54", "54 to < 61", "≥ 61"."""
+    return ([f"< {cuts[0]:g}"] + [f"{cuts[i - 1]:g} to < {cuts[i]:g}" for i in range(1, len(cuts))]
+            + [f"≥ {cuts[-1]:g}"])
+
+
+def decision_curve_sentence(at_list, everyone, best_default, cost_ratio, threshold, stop_rule):
+    """One sentence on the list's net benefit at M's threshold against the defaults.
+
+    ``at_list``: the list's row at the threshold (mean, lower, upper, interventions_avoided);
+    ``everyone``: treating everyone's net benefit; ``best_default``: the better of treating
+    everyone and no one; ``stop_rule``: (costs counted, net benefit) of each bedside stop rule.
+    """
+    if at_list["lower"] > best_default:
+        verdict = "beats treating everyone and treating no one, its interval above both"
+    elif at_list["mean"] > best_default:
+        verdict = "is above treating everyone and treating no one, but its interval reaches the better of them"
+    else:
+        verdict = "does not beat the better of treating everyone or no one"
+    sentence = (
+        f"At M = {cost_ratio:g} (threshold 1/(1+M) = {threshold:.1%}) the list's net benefit is "
+        f"{at_list['mean']:.3f} true positives per patient ({at_list['lower']:.3f} to {at_list['upper']:.3f}); "
+        f"treating everyone gives {everyone:.3f}: the list {verdict}"
+    )
+    avoided = at_list["interventions_avoided"]
+    if np.isfinite(avoided):
+        sentence += f", avoiding {avoided:.1f} unnecessary interventions per 100 patients against treating all"
+    for costed, net_benefit in stop_rule:
+        sentence += f". The bedside stop rule{' (question costs counted)' if costed else ''}: {net_benefit:.3f}"
+    return sentence + "."
+
+
+def too_many_groups(column, count, most):
+    """A column that makes more groups than subgroups can compare (Markdown, escaped)."""
+    return (f"{md(column)} has {count} different values: subgroups need a column with at most {most} "
+            "(sex, a site, a category), or a numeric one, which is cut into bands.")
+
+
+def subgroup_sentences(column, named, small, judged, n_groups):
+    """Sentences naming the groups that differ (``named``: group -> measure codes), those too
+    small to judge, and how to read them (Markdown, escaped)."""
+    sentences = []
+    for group, measures in named.items():
+        words = ", ".join(SUBGROUP_WORDS[m] for m in measures)
+        sentences.append(
+            f"In the group **{md(column)} = {md(group)}** the list's {words} differ{'s' if len(measures) == 1 else ''} "
+            "beyond its interval: check the list there before using it for these patients."
+        )
+    if small:
+        sentences.append(
+            f"Too small to judge (fewer than {MIN_GROUP_ROWS} patients or fewer than {MIN_GROUP_EVENTS} "
+            "of either outcome): "
+            f"{', '.join(md(g) for g in small)}."
+        )
+    if not judged:
+        sentences.append(f"No group of {md(column)} is large enough to judge: none is compared.")
+    elif not named:
+        sentences.append(f"No group of {md(column)} differs beyond its interval.")
+    elif n_groups >= 5:
+        sentences.append(f"With {n_groups} groups, one may differ by chance alone (1 in 20 at 95 %): "
+                         "confirm a named group on other patients.")
+    return sentences

@@ -2,8 +2,9 @@
 
 Numbers come from psl_core (:mod:`psl_core.decision_curve`,
 :mod:`psl_core.calibration_measures`, :mod:`psl_core.sample_size`,
-:mod:`psl_core.subgroups`); here they get their words, their tables and the choices the app
-makes for the researcher:
+:mod:`psl_core.subgroups`); here they get their tables and the choices the app makes for the
+researcher, and their words from :mod:`psl_triage.words.evidence` and
+:mod:`psl_triage.words.sample_size`:
 
 - what the search's *candidate parameters* are (:func:`candidate_parameters`) for Riley's
   development criteria on the Train page, and whether the table meets them;

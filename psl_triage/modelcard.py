@@ -14,7 +14,7 @@ from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.metrics import stagewise_metrics
 from psl_triage.data import BINARY, NUMERIC
 from psl_triage.metadata import ModelMetadata
-from psl_triage.words import md
+from psl_triage.words import lists as words
 
 RANGE_QUANTILES = {"min": 0.0, "q05": 0.05, "q25": 0.25, "median": 0.5, "q75": 0.75, "q95": 0.95, "max": 1.0}
 """Quantiles of a numeric column recorded at training (``"training_range"``): another
@@ -121,11 +121,7 @@ def training_rows_text(metadata):
     options = metadata.training_options or {}
     n_rows = metadata.trained_on.n_rows
     n_train, n_test = (whole_number(options.get(key)) for key in ("n_train", "n_test"))
-    if n_train is not None and n_test:
-        return f"{n_train} of its {n_train + n_test} patients ({n_test} held out to test the list)"
-    if n_train is not None:
-        return f"{n_train} patients"
-    return None if n_rows is None else f"{n_rows} patients"
+    return words.training_rows(n_train, n_test, n_rows)
 
 
 def whole_number(value):
@@ -142,18 +138,11 @@ def list_identity(metadata):
     (412 patients)."
     """
     metadata = ModelMetadata.coerce(metadata)
-    created = metadata.created or ""
-    saved = (
-        f"version {metadata.version}" + (f", saved {md(created[:16].replace('T', ' '))}" if created else "")
-        if metadata.is_saved else "not saved yet"
-    )
-    text = f"**{md(metadata.name) if metadata.name else 'An unnamed list'}** ({saved})"
-    if metadata.trained_on.name:
-        rows = training_rows_text(metadata)
-        text += f", trained on {md(metadata.trained_on.name)}" + (f", {rows}" if rows else "")
     origin = metadata.origin or {}
     table = origin.get("table") if isinstance(origin.get("table"), dict) else {}
-    if isinstance(table.get("name"), str) and table["name"]:
-        rows = whole_number(table.get("n_rows"))
-        text += f"; recalibrated at {md(table['name'])}" + (f" ({rows} patients)" if rows is not None else "")
-    return text + "."
+    recalibrated_at = table["name"] if isinstance(table.get("name"), str) and table["name"] else None
+    return words.list_identity(
+        metadata.name, metadata.version if metadata.is_saved else None, metadata.created or "",
+        metadata.trained_on.name, training_rows_text(metadata) if metadata.trained_on.name else None,
+        recalibrated_at, whole_number(table.get("n_rows")),
+    )

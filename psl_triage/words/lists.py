@@ -1,9 +1,39 @@
-"""What the app says about a fitted list outside any one page's layout: the rows it is judged
-on, why it looks too good to be true, and the horizon of a list of follow-up data.
+"""What the app says about a fitted list outside any one page's layout: which list it is and
+what it learned from, the rows it is judged on, why it looks too good to be true, and the
+horizon of a list of follow-up data.
 
 Plain text: the pages escape these sentences where they render them (:func:`md`), since a
-column's name can be part of them.
+column's name can be part of them; only :func:`list_identity` is Markdown, its names escaped.
 """
+
+from psl_triage.words.escape import md
+
+
+def training_rows(n_train, n_test, n_rows):
+    """How many patients the list learned from: "198 of its 297 patients (99 held out to test
+    the list)", "297 patients", or None when the file does not say."""
+    if n_train is not None and n_test:
+        return f"{n_train} of its {n_train + n_test} patients ({n_test} held out to test the list)"
+    if n_train is not None:
+        return f"{n_train} patients"
+    return None if n_rows is None else f"{n_rows} patients"
+
+
+def list_identity(name, version, created, trained_on, rows, recalibrated_at, recalibrated_rows):
+    """Which list this is, in one Markdown sentence (names escaped): "**Heart** (version 2, saved
+    2026-01-02 10:00), trained on heart.csv, 297 patients; recalibrated at site-b.csv (412
+    patients)." ``version`` is None for a list not saved yet; ``rows`` is :func:`training_rows`."""
+    saved = (
+        f"version {version}" + (f", saved {md(created[:16].replace('T', ' '))}" if created else "")
+        if version is not None else "not saved yet"
+    )
+    text = f"**{md(name) if name else 'An unnamed list'}** ({saved})"
+    if trained_on:
+        text += f", trained on {md(trained_on)}" + (f", {rows}" if rows else "")
+    if recalibrated_at:
+        text += f"; recalibrated at {md(recalibrated_at)}" + (
+            f" ({recalibrated_rows} patients)" if recalibrated_rows is not None else "")
+    return text + "."
 
 
 def own_test_rows(n_test, fraction, seed, n_train):

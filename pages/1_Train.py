@@ -87,7 +87,7 @@ def save_section(model) -> None:
     name = st.text_input(words.MODEL_NAME, key=TRAIN_MODEL_NAME.name, persist_state="session")
     save_column, download_column = st.columns(2)
     if save_column.button(words.SAVE, key="w_train_save", type="primary"):
-        with shown_errors("saving the list"):
+        with shown_errors(words.SAVING):
             session.save(name)
     if session.saved_message:
         save_column.success(md(session.saved_message))
@@ -107,7 +107,7 @@ def load_section() -> None:
         opened = st.selectbox(words.OPEN_CHOICE, list(labels), format_func=labels.get,
                               index=None, placeholder=words.OPEN_PLACEHOLDER, key="w_train_open_choice")
         if st.button(words.OPEN, key="w_train_open", disabled=opened is None):
-            with shown_errors("opening the saved list"):
+            with shown_errors(words.OPENING_SAVED):
                 session.open_stored(opened, labels[opened])
                 st.rerun()
     message = session.load_message
@@ -131,7 +131,7 @@ else:
     sample_size_section("w_train", prepared, ss.get("w_train_max_feature_uses") or start_value("max_feature_uses"))
     st.header(words.HEADERS["options"])
     if options_section(session) or session.take_retrain():
-        with shown_errors("training the list"):
+        with shown_errors(words.TRAINING):
             train()
 
 st.header(words.HEADERS["list"])
@@ -139,13 +139,13 @@ model, metadata = session.model, session.metadata
 if model is None:
     st.info(words.NO_LIST)
 else:
-    with shown_errors("showing the list"):
+    with shown_errors(words.SHOWING_LIST):
         list_section(model, metadata)
     st.header(words.HEADERS["performance"])
-    with shown_errors("showing the performance"):
+    with shown_errors(words.SHOWING_PERFORMANCE):
         performance_section(metadata)
 st.header(words.HEADERS["files"])
 if model is not None:
-    with shown_errors("preparing the save options"):
+    with shown_errors(words.PREPARING_SAVE):
         save_section(model)
 load_section()

@@ -85,7 +85,7 @@ site_name, site_bytes = stopped_unless(kept_upload(uploaded, "validate_table"), 
 if uploaded is None:
     st.caption(words.earlier_upload(site_name))
 loaded = None
-with shown_errors("reading the table"):
+with shown_errors(words.READING_TABLE):
     loaded = read_upload(site_bytes, site_name, limit_mb)
 frame = stopped_unless(loaded).frame
 st.caption(words.table_size(site_name, len(frame), len(frame.columns)))
@@ -111,7 +111,7 @@ positive = st.multiselect(
     default=[v for v in positive_defaults(metadata, frame[outcome]) if v in values], key="validate_positive",
 )
 table = None
-with shown_errors("coding the table"):
+with shown_errors(words.CODING_TABLE):
     table = site_table(model, metadata, frame, matched, outcome, positive, maps)
 for note in stopped_unless(table).notes:
     st.caption(md(note))
@@ -131,7 +131,7 @@ stage = st.selectbox(
     format_func=lambda k: words.stage_option(k, int(stages.loc[k, "n_rows"])), key="validate_stage",
 )
 report = None
-with shown_errors("judging the list"):
+with shown_errors(words.JUDGING_LIST):
     report = judged(model, table, stage)
 for sentence in report_sentences(stopped_unless(report)):
     st.markdown(f"- {sentence}")
@@ -143,7 +143,7 @@ csv_download(reliability, "reliability-at-new-site", "validate_download_reliabil
 with st.expander(words.EVERY_STAGE):
     st.dataframe(stages, key="validate_stages")
     csv_download(stages.reset_index(), "validation-by-stage", "validate_download_stages")
-with shown_errors("judging the evidence at this site"):
+with shown_errors(words.JUDGING_EVIDENCE):
     site_evidence("validate", model, table, frame, report, metadata.cost_ratio, site_name)
 
 st.header(words.RECALIBRATE_HEADER)

@@ -59,7 +59,7 @@ stage = left.number_input(
 cost_ratio = cost_ratio_input("card", model, metadata, container=right)
 
 card = report = None
-with shown_errors("building the card"):
+with shown_errors(words.BUILDING_CARD):
     card = card_html(model, metadata, int(stage), cost_ratio)
     report = report_html(model, metadata, int(stage), cost_ratio, session_evidence(model, int(stage)))
 if card is None:

@@ -69,7 +69,7 @@ def horizon_section(model, prepared) -> None:
         cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
         submitted = st.form_submit_button("Run the comparison", type="primary", key="evaluation_horizon_run")
     if submitted:
-        with shown_errors("comparing the list with the Cox model"), st.spinner("Fitting on every split…"):
+        with shown_errors(words.COMPARING_WITH_COX), st.spinner("Fitting on every split…"):
             table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
             EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table, "curves": curves,
                                         "cost_ratio": float(cost_ratio)})
@@ -85,7 +85,7 @@ def three_way_section(result) -> None:
     """Decide or refer: the patients decided at each confidence level, by the bedside rule or at a stage."""
     settings = result.settings
     st.markdown(words.three_way(DEFAULT_TOLERANCE, settings.get("change_value"), trained_metadata().cost_unit or ""))
-    with shown_errors("drawing the three-way view"):
+    with shown_errors(words.DRAWING_THREE_WAY):
         three_way = band_summary(result.three_way)
         rule = st.radio("Rule", list(words.RULES), format_func=words.RULES.get, key="evaluation_rule",
                         persist_state="session")

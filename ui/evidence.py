@@ -218,7 +218,7 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
 def sample_size_section(prefix: str, prepared, max_feature_uses: int) -> None:
     """Riley's sample size criteria for developing a list on ``prepared`` (psl_triage.evidence),
     with an anticipated C-statistic the user may give (widget keys ``<prefix>_*``)."""
-    with shown_errors("checking the sample size"):
+    with shown_errors(words.CHECKING_SAMPLE_SIZE):
         size, table, sentences = development_adequacy(prepared, int(max_feature_uses), st.session_state.get(
             f"{prefix}_anticipated_c"))
         *details, verdict = sentences

@@ -112,7 +112,7 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     )
     name = st.text_input(words.MODEL_NAME, value=metadata.default_name, key="validate_name")
     if st.button(words.RECALIBRATE, key="validate_recalibrate", type="primary"):
-        with shown_errors("recalibrating the list"):
+        with shown_errors(words.RECALIBRATING):
             new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name,
                                                           sample_weight=sample_weight)
             after = None if sample_weight is not None else stagewise_validation(new, table.X, table.y).loc[

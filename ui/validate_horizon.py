@@ -49,7 +49,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
         default=[v for v in positive_defaults(metadata, frame[event]) if v in values], key="validate_positive",
     )
     site = None
-    with shown_errors("reading the follow-up"):
+    with shown_errors(words.READING_FOLLOW_UP):
         site = horizon.horizon_site(model, metadata, frame, matched, time, event, positive, maps)
     if site is None:
         st.stop()
@@ -68,7 +68,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     stage = st.selectbox(words.STAGE_LABEL, usable, index=usable.index(start),
                          format_func=lambda k: words.stage_option(k, int(answered[k])), key="validate_stage")
     report = None
-    with shown_errors("judging the list at the horizon"):
+    with shown_errors(words.JUDGING_AT_HORIZON):
         report = horizon.horizon_report(model, site, stage, decision_threshold(metadata.cost_ratio))
     if report is None:
         st.stop()

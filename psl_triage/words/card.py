@@ -18,6 +18,9 @@ STAGE_HELP = "Starts at the length the internal cross-validation recommends, if 
 DOWNLOAD_CARD = "Download the card (HTML, prints on one page)"
 DOWNLOAD_REPORT = "Download the model report (HTML)"
 
+# What the page was doing when an unexpected error stopped it (ui.shown_errors).
+BUILDING_CARD = "building the card"
+
 
 def questions_on_card(n_questions):
     """The label of the number of questions the card holds."""

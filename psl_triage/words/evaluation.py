@@ -67,6 +67,10 @@ SUBGROUPS = (
 
 HORIZON_CURVES_TITLE = "Decision curves at the horizon: net benefit on held-out patients, censoring weighted"
 
+# What the page was doing when an unexpected error stopped it (ui.shown_errors).
+COMPARING_WITH_COX = "comparing the list with the Cox model"
+DRAWING_THREE_WAY = "drawing the three-way view"
+
 
 def horizon_intro(horizon):
     """What the page compares for a list of the risk within ``horizon`` (follow-up data)."""

@@ -76,6 +76,9 @@ SITE_BAND = (
     "E90 and Emax have bootstrap intervals."
 )
 
+# What the page was doing when an unexpected error stopped it (ui.shown_errors).
+CHECKING_SAMPLE_SIZE = "checking the sample size"
+
 
 def calibration_note(band_words=""):
     """What the calibration hierarchy and the flexible curve measure; ``band_words`` say how

@@ -16,6 +16,14 @@ from psl_triage.words.common import COST_RATIO_LABEL, decision_text, percent
 from psl_triage.words.escape import md
 from psl_triage.words.trade_off import where_m_matters
 
+# What the page was doing when an unexpected error stopped it (ui.shown_errors).
+SAVING = "saving the list"
+OPENING_SAVED = "opening the saved list"
+TRAINING = "training the list"
+SHOWING_LIST = "showing the list"
+SHOWING_PERFORMANCE = "showing the performance"
+PREPARING_SAVE = "preparing the save options"
+
 
 def score_set_label(score_set):
     """A score set as a reader writes it: ``"±{1, 2, 3}"`` when symmetric, else ``"{-2, 1}"``."""

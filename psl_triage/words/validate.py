@@ -12,6 +12,15 @@ import pandas as pd
 from psl_core.validation import MEASURE_LABELS, MEASURES
 from psl_triage.words.escape import label_md, md
 
+# What the page was doing when an unexpected error stopped it (ui.shown_errors).
+READING_TABLE = "reading the table"
+CODING_TABLE = "coding the table"
+JUDGING_LIST = "judging the list"
+JUDGING_EVIDENCE = "judging the evidence at this site"
+READING_FOLLOW_UP = "reading the follow-up"
+JUDGING_AT_HORIZON = "judging the list at the horizon"
+RECALIBRATING = "recalibrating the list"
+
 
 def _fmt(value, digits=3):
     return "–" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"

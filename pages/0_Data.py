@@ -2,8 +2,8 @@
 
 The app opens here (``app.py`` makes this the default page). The page keeps one
 :class:`psl_triage.dataset_session.DatasetSession` in the session state
-(:data:`psl_triage.state_keys.DATASET`): it reads widgets, calls the session, renders it, and
-at the end publishes the keys the other pages read (``DatasetSession.publish``).
+(:data:`psl_triage.state_keys.DATASET`): it reads widgets, calls the session and renders it; the
+other pages read the same session.
 
 Widgets are keyed by the session's ``version`` (``session.key``): ``"w_outcome_v<N>"``,
 ``"w_positive_v<N>::<outcome>"``, ``"w_type_v<N>::<outcome>::<column>"``, ``"w_missing_v<N>"``...
@@ -140,7 +140,6 @@ st.info(md(describe_missing_handling(df, data.column_types, outcome, data.missin
 
 st.header(words.READY_HEADER)
 prepared = session.refresh()
-session.publish(ss)
 if prepared is None:
     st.error(md(session.prepare_error))
 else:

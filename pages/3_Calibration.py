@@ -10,8 +10,8 @@ convex hull. All numbers come
 from :mod:`psl_core.evaluation` and :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders, with a CSV download of the numbers behind every plot.
 
-Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"prepared"``
-(landing page). Written: the widget keys ``"calibration_rows"``, ``"calibration_stage"``,
+Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"dataset_session"``
+(landing page: its prepared data). Written: the widget keys ``"calibration_rows"``, ``"calibration_stage"``,
 ``"calibration_bins"`` and ``"calibration_download_*"``; ``"calibration_evidence"``
 (ui.evidence.kept) keeps the train/test rows per list and data (recovered or refitted once)
 and the flexible curve per list, rows and stage. Words: :mod:`psl_triage.words.calibration`.

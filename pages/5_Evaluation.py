@@ -14,7 +14,7 @@ this page reads widgets, runs it with a progress bar when asked (ui.evaluation; 
 psl_triage.words.evaluation), and renders, with a CSV download behind every plot.
 
 Session state read: ``"trained_model"`` (Train: its settings are evaluated),
-``"trained_metadata"`` (its saved M) and ``"prepared"`` (landing page). Written: ``"evaluation_result"`` (dict: the model and data
+``"trained_metadata"`` (its saved M) and ``"dataset_session"`` (landing page: its prepared data and table). Written: ``"evaluation_result"`` (dict: the model and data
 it belongs to, ``"result"``: CVResult), and the widget keys ``"evaluation_splits"``,
 ``"evaluation_test_size"``, ``"evaluation_cost_ratio_v<N>"`` (M, starting at the list's saved
 M; a new list gets a new N: ui.cost_ratio_input, with ``"evaluation_cost_ratio_list"`` and
@@ -38,7 +38,7 @@ from psl_triage.card import card_stage
 from psl_triage.evidence import held_out_calibration_curve, held_out_decision_curves, held_out_hierarchy
 from psl_triage.follow_up import horizon_page_note
 from psl_triage.plots import stagewise_figure
-from psl_triage.state_keys import EVALUATION_RESULT
+from psl_triage.state_keys import DATASET, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from psl_triage.words.trade_off import where_m_matters
 from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
@@ -129,7 +129,7 @@ with shown_errors("summarizing the held-out calibration"):
 
 st.header(words.SUBGROUPS_HEADER)
 st.markdown(words.SUBGROUPS)
-raw = ss.get("raw_df")
+raw = DATASET.get(ss).active.df  # required_data: the data page's session is there
 raw = raw if raw is not None and prepared.X.index.isin(raw.index).all() else None
 with shown_errors("judging the subgroups"):
     subgroup_section("evaluation", (prepared.X if raw is None else raw).columns,

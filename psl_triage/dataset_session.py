@@ -8,17 +8,17 @@ training data prepared from all of them (:attr:`DatasetSession.prepared`, recomp
 upload stashes the other one's state, so switching back loses nothing.
 
 The Data page keeps one session in ``st.session_state`` (:data:`psl_triage.state_keys.DATASET`)
-and renders it; :meth:`~DatasetSession.publish` writes the keys the other pages read
-(:data:`PUBLISHED_KEYS`). Widgets are keyed by :attr:`~DatasetSession.version`
-(:meth:`~DatasetSession.key`): it changes with every new dataset, so a new dataset never
-inherits the previous one's widget state, and its widgets start from its stored choices.
+and renders it; the other pages read the same session, never a copy of its parts: its
+:attr:`~DatasetSession.prepared` data and the :attr:`~DatasetSession.active` table and choices.
+Widgets are keyed by :attr:`~DatasetSession.version` (:meth:`~DatasetSession.key`): it changes
+with every new dataset, so a new dataset never inherits the previous one's widget state, and its
+widgets start from its stored choices.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 
@@ -41,15 +41,6 @@ from psl_triage.data import (
 )
 from psl_triage.follow_up import FollowUp, guess_follow_up, proposed_follow_up
 from psl_triage.roles import ROLES, Role, propose_roles, role_labels, taken_out
-
-PUBLISHED_KEYS = {
-    "data_source": "source", "data_name": "name", "raw_df": "df", "dataset_meta": "meta", "data_notes": "notes",
-    "data_reading": "reading", "column_types": "column_types", "column_roles": "column_roles",
-    "flagged_columns": "flagged_columns", "outcome": "outcome", "positive_class": "positive_class",
-    "missing_handling": "missing_handling", "follow_up": "follow_up", "outcome_guess": "outcome_guess",
-    "class_names": "class_names", "type_revisions": "type_revisions",
-}
-"""The session-state keys other pages (and their tests) read -> the :class:`Dataset` field they show."""
 
 
 @dataclass
@@ -327,12 +318,3 @@ class DatasetSession:
             summary.insert(2, "unit", units)
             self._summary = (key, summary)
         return self._summary[1]
-
-    def publish(self, state: MutableMapping[str, Any]) -> None:
-        """Write the keys the other pages read (:data:`PUBLISHED_KEYS`), the prepared data and
-        the widget version."""
-        for key, name in PUBLISHED_KEYS.items():
-            state[key] = getattr(self.active, name)
-        state["prepared"], state["prepare_error"] = self.prepared, self.prepare_error
-        state["dataset_version"] = self.version
-

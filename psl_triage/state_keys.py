@@ -117,6 +117,6 @@ VALIDATE_SAVED: StateKey[dict] = StateKey(
 
 DATASET: StateKey[DatasetSession] = StateKey(
     "dataset_session",
-    "psl_triage.dataset_session.DatasetSession: the Data page's table and choices (written by Data; "
-    "the other pages read the keys it publishes: DatasetSession.publish).",
+    "psl_triage.dataset_session.DatasetSession: the Data page's table, choices and prepared data "
+    "(written by Data; the other pages read its prepared data and active table).",
 )

@@ -14,7 +14,8 @@ on the page, a plain dict in tests) through the keys of :mod:`psl_triage.state_k
   (:meth:`load_upload`, :meth:`open_stored`) and a save (:meth:`save`).
 
 The session holds no state of its own, so other pages that set the current list (Validate's
-recalibrated list) and the page's tests that set the keys directly stay in step with it.
+recalibrated list) and the page's tests that set the keys directly stay in step with it. The
+data to train on are the data page's session's (:data:`~psl_triage.state_keys.DATASET`).
 """
 
 from __future__ import annotations
@@ -74,20 +75,25 @@ class TrainingSession:
     def __init__(self, state: MutableMapping[str, Any]):
         self.state = state
 
-    # --- the data (the keys the data page's DatasetSession publishes) -------------------------
+    # --- the data (the data page's DatasetSession) -------------------------------------------
+    @property
+    def dataset(self):
+        """The data page's :class:`~psl_triage.dataset_session.DatasetSession`, or None."""
+        return DATASET.get(self.state)
+
     @property
     def prepared(self):
         """:class:`psl_triage.data.PreparedData` to train on, or None."""
-        return self._get("prepared")
+        return None if self.dataset is None else self.dataset.prepared
 
     @property
     def prepare_error(self) -> str | None:
         """Why there are no prepared data, when the data page said."""
-        return self._get("prepare_error")
+        return None if self.dataset is None else self.dataset.prepare_error
 
     @property
     def data_name(self) -> str:
-        return self._get("data_name") or "the data"
+        return self.dataset.active.name if self.dataset is not None else "the data"
 
     # --- the current list -----------------------------------------------------------------
     @property
@@ -183,7 +189,8 @@ class TrainingSession:
         One training runs at a time in the app (:func:`psl_triage.runs.one_run_at_a_time`).
         """
         prepared, data_name = self.prepared, self.data_name
-        roles = roles_record(self._get("column_roles") or {}, self._get("column_types") or {})
+        active = self.dataset.active if self.dataset is not None else None
+        roles = roles_record(active.column_roles, active.column_types) if active is not None else {}
         start = time.perf_counter()
         with one_run_at_a_time():
             # Looked up on the package at call time: a test replaces it there.
@@ -201,7 +208,7 @@ class TrainingSession:
         """Whether the suspect questions are columns of the data page's prepared data (so they
         can go)."""
         prepared = self.prepared
-        return (DATASET.get(self.state) is not None and prepared is not None
+        return (prepared is not None
                 and set(warning.questions) <= set(map(str, prepared.X.columns)))
 
     def retrain_without(self, questions: tuple[str, ...], reasons: str) -> None:
@@ -209,10 +216,9 @@ class TrainingSession:
         (:meth:`psl_triage.dataset_session.DatasetSession.take_out`); the next run of the page
         trains with the same options (:meth:`take_retrain`), unless the data cannot be prepared
         (the page then says why, as the data page does)."""
-        dataset = DATASET.get(self.state)
+        dataset = self.dataset
         dataset.take_out(questions, words.too_good_evidence(reasons))
         dataset.refresh()
-        dataset.publish(self.state)
         if dataset.prepared is not None:
             TRAIN_RETRAIN_PENDING.put(self.state, True)
 
@@ -253,6 +259,3 @@ class TrainingSession:
         metadata = dict(self.metadata, name=stored.name, version=stored.version, created=stored.created)
         TRAINED_METADATA.put(self.state, metadata)
         TRAIN_SAVED.put(self.state, words.saved(stored))
-
-    def _get(self, key: str):
-        return self.state[key] if key in self.state else None  # noqa: SIM401 - AppTest's state has no get()

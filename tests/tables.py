@@ -3,6 +3,24 @@
 import numpy as np
 import pandas as pd
 
+from psl_triage.data import DatasetMeta
+from psl_triage.dataset_session import DatasetSession
+from psl_triage.demo import load_demo
+
+
+def dataset_session(prepared, table=None, name=None, prepare_error=None):
+    """The data page's session, as the later pages read it, with ``prepared`` as its prepared data.
+
+    On the demo, or on ``table`` (a DataFrame, named ``name``); ``prepare_error``: why there are
+    no prepared data. Put it into a session state with ``DATASET.put(state, ...)`` (or as
+    ``dataset_session=`` where a test sets keys by name: the key is ``DATASET.name``).
+    """
+    session = DatasetSession(load_demo if table is None else lambda: (table, DatasetMeta(name=name or "table")))
+    if name is not None:
+        session.active.name = name
+    session.prepared, session.prepare_error = prepared, prepare_error
+    return session
+
 
 def follow_up_table(n=400, seed=0):
     """A study export: an id, three findings, a recurrence-free time in days and its 0/1 status."""

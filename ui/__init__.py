@@ -18,7 +18,7 @@ from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_RANGE
 from psl_triage.data import upload_limit_mb
 from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import TRAINED_METADATA, TRAINED_METADATA_PARSED
+from psl_triage.state_keys import DATASET, TRAINED_METADATA, TRAINED_METADATA_PARSED
 from psl_triage.store import list_models, open_model
 from psl_triage.words import common as words
 from psl_triage.words import md, visible
@@ -76,9 +76,8 @@ def csv_download(table, name: str, key: str) -> None:
     )
 
 
-def _required(key: str, hint: str, page: str, go: tuple[str, str]):
-    """``st.session_state[key]``, or ``hint`` with a link to ``page`` and a stop of the page."""
-    value = st.session_state.get(key)
+def _required(value, hint: str, page: str, go: tuple[str, str]):
+    """``value``, or when it is None ``hint`` with a link to ``page`` and a stop of the page."""
     if value is None:
         st.info(hint)
         link(page, *go)
@@ -88,12 +87,16 @@ def _required(key: str, hint: str, page: str, go: tuple[str, str]):
 
 def required_list(reason: str = ""):
     """The list on the Train page, or a hint with a link to Train and a stop of the page."""
-    return _required("trained_model", words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
+    model = st.session_state.get("trained_model")
+    return _required(model, words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
 
 
 def required_data(purpose: str):
-    """The prepared data, or a hint with a link to the start page and a stop of the page."""
-    return _required("prepared", words.NO_DATA.format(purpose=purpose), "pages/0_Data.py", words.GO_TO_DATA)
+    """The data page's prepared data (its :class:`~psl_triage.dataset_session.DatasetSession`),
+    or a hint with a link to the start page and a stop of the page."""
+    dataset = DATASET.get(st.session_state)
+    prepared = None if dataset is None else dataset.prepared
+    return _required(prepared, words.NO_DATA.format(purpose=purpose), "pages/0_Data.py", words.GO_TO_DATA)
 
 
 def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:

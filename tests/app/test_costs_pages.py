@@ -9,9 +9,10 @@ from psl_core import ProbabilisticScoringList
 from psl_core.costs import default_change_value
 from psl_core.decision import NOT_WORTH_COST, StageBands, triage_step
 from psl_triage.costs import UNIT_KEY
-from psl_triage.state_keys import TRIAGE
+from psl_triage.state_keys import DATASET, TRIAGE
 from psl_triage.words import shown
 from psl_triage.words.decision import stop_sentence
+from tests.tables import dataset_session
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIAGE_PAGE = str(ROOT / "pages" / "2_Triage.py")
@@ -87,9 +88,7 @@ def test_a_list_without_costs_asks_for_no_value(model):
 
 def test_costs_set_on_train_reach_the_list_and_its_file(project_root, demo_prepared):
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-    at.session_state["prepared"] = demo_prepared
-    at.session_state["data_name"] = "Heart disease (UCI, Cleveland)"
-    at.session_state["prepare_error"] = None
+    DATASET.put(at.session_state, dataset_session(demo_prepared))
     at.session_state["train_cost_values"] = {"ca": 20.0, "thal": 20.0, "chol": 2.0}
     at.session_state["train_cost_groups"] = {"chol": "blood test", "fbs": "blood test"}
     at.switch_page("pages/1_Train.py").run()

@@ -20,18 +20,18 @@ from psl_triage.follow_up import (
     horizon_text,
     proposed_follow_up,
 )
+from psl_triage.state_keys import DATASET
 from psl_triage.store import load_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
-from tests.tables import follow_up_table
+from tests.tables import dataset_session, follow_up_table
 
 
 def open_page(project_root, page, model, metadata, prepared, timeout=60):
     """The app on ``page`` with this list just trained on these data."""
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=timeout)
-    for key, value in dict(trained_model=model, trained_metadata=metadata, prepared=prepared,
-                           prepare_error=None, data_name="study.csv").items():
-        at.session_state[key] = value
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = model, metadata
+    DATASET.put(at.session_state, dataset_session(prepared, follow_up_table(seed=1), "study.csv"))
     return at.switch_page(page).run()
 
 
@@ -79,19 +79,20 @@ def test_the_data_page_proposes_follow_up_and_keeps_the_time_out(app):
     app.file_uploader(key="w_upload").set_value(("study.csv", data, "application/octet-stream")).run()
     assert not app.exception
     state = app.session_state
-    assert state["outcome"] == "status" and state["follow_up"].time == "rfstime"
+    assert DATASET.get(state).active.outcome == "status" and DATASET.get(state).active.follow_up.time == "rfstime"
     assert any("censored before it" in shown(info.value) for info in app.info)
-    version = state["dataset_version"]
+    version = DATASET.get(state).version
     app.number_input(key=f"w_horizon_v{version}::status::rfstime").set_value(1000.0).run()
     app.text_input(key=f"w_time_unit_v{version}::status").set_value("days").run()
-    prepared = app.session_state["prepared"]
-    assert prepared is not None, app.session_state["prepare_error"]
+    prepared = DATASET.get(app.session_state).prepared
+    assert prepared is not None, DATASET.get(app.session_state).prepare_error
     assert prepared.follow_up == FollowUp("rfstime", 1000.0, "days")
     assert "rfstime" not in prepared.X.columns and "pid" not in prepared.X.columns
     assert prepared.positive_label.endswith("within 1000 days")
     # Switching follow-up off gives the yes/no list back.
     app.checkbox(key=f"w_follow_up_v{version}::status").uncheck().run()
-    assert app.session_state["follow_up"] is None and app.session_state["prepared"].follow_up is None
+    dataset = DATASET.get(app.session_state)
+    assert dataset.active.follow_up is None and dataset.prepared.follow_up is None
 
 
 def test_train_triage_save_and_load_a_horizon_list(project_root):

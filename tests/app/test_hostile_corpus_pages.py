@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT / "tests" / "app"))
 from hostile_corpus import MARKDOWN, hostile_tables  # noqa: E402
 from test_hostile_input import answer_every_question, assert_no_markdown_left  # noqa: E402
 
+from psl_triage.state_keys import DATASET  # noqa: E402
 from psl_triage.store import list_models  # noqa: E402
 
 
@@ -25,9 +26,9 @@ def test_a_hostile_table_is_uploaded_trained_saved_listed_and_asked(name, tmp_pa
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="w_upload").set_value((name, hostile_tables()[name], "text/csv")).run()
     assert not at.exception
-    outcome_key = f"w_outcome_v{at.session_state['dataset_version']}"
-    at.selectbox(key=outcome_key).set_value(at.session_state["raw_df"].columns[-1]).run()
-    assert not at.exception and at.session_state["prepared"] is not None
+    outcome_key = f"w_outcome_v{DATASET.get(at.session_state).version}"
+    at.selectbox(key=outcome_key).set_value(DATASET.get(at.session_state).active.df.columns[-1]).run()
+    assert not at.exception and DATASET.get(at.session_state).prepared is not None
     assert_no_markdown_left(at)
 
     at.switch_page("pages/1_Train.py").run()

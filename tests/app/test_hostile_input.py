@@ -16,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.state_keys import TRIAGE
+from psl_triage.state_keys import DATASET, TRIAGE
 from psl_triage.store import save_model
 from psl_triage.words import md, shown
 
@@ -200,5 +200,5 @@ def test_the_data_page_shows_a_files_and_its_columns_names_as_text():
     at.file_uploader(key="w_upload").set_value(
         (HOSTILE["link"] + ".csv", frame.to_csv(index=False).encode(), "text/csv")).run()
     assert not at.exception
-    assert at.session_state["outcome"] == outcome
+    assert DATASET.get(at.session_state).active.outcome == outcome
     assert_nothing_unescaped(at)

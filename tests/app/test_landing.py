@@ -16,25 +16,8 @@ from psl_triage.data import PreparedData
 from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
 
-DOCUMENTED_KEYS = (
-    "data_source",
-    "data_name",
-    "raw_df",
-    "dataset_meta",
-    "data_notes",
-    "data_reading",
-    "column_types",
-    "column_roles",
-    "flagged_columns",
-    "type_revisions",
-    "outcome",
-    "outcome_guess",
-    "positive_class",
-    "class_names",
-    "missing_handling",
-    "prepared",
-    "prepare_error",
-)
+FORMER_COPIES = ("data_source", "data_name", "raw_df", "column_types", "outcome", "prepared", "dataset_version")
+"""Keys the data page once copied its session's parts into: the other pages read the session now."""
 
 
 def study_csv(n: int = 40, outcome=None) -> bytes:
@@ -60,9 +43,14 @@ def app() -> AppTest:
     return at
 
 
+def session(at: AppTest):
+    """The data page's session (what the other pages read)."""
+    return DATASET.get(at.session_state)
+
+
 def choice_key(at: AppTest, name: str, *parts: object) -> str:
     """The key of a widget for a choice about the active dataset (pages/0_Data.py's choice_key)."""
-    return "::".join([f"{name}_v{at.session_state['dataset_version']}", *map(str, parts)])
+    return "::".join([f"{name}_v{session(at).version}", *map(str, parts)])
 
 
 def texts(elements) -> list[str]:
@@ -78,19 +66,18 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
 
 
 def test_demo_loads_by_default_and_is_prepared(app):
-    state = app.session_state
-    for key in DOCUMENTED_KEYS:
-        assert key in state
-    assert state["data_source"] == "demo" and state["data_name"] == "Heart disease (UCI, Cleveland)"
-    assert state["raw_df"].shape == (303, 15)
-    assert state["outcome"] == "heart_disease" and state["positive_class"] == [1]
-    assert state["missing_handling"] == "learn"
-    assert state["column_types"]["cp"] == "categorical" and state["column_types"]["num"] == "ignore"
-    prepared = state["prepared"]
+    assert DATASET.name in app.session_state  # one source of truth: no copies of its parts
+    assert not any(key in app.session_state for key in FORMER_COPIES)
+    assert session(app).active.source == "demo" and session(app).active.name == "Heart disease (UCI, Cleveland)"
+    assert session(app).active.df.shape == (303, 15)
+    assert session(app).active.outcome == "heart_disease" and session(app).active.positive_class == [1]
+    assert session(app).active.missing_handling == "learn"
+    assert session(app).active.column_types["cp"] == "categorical" and session(app).active.column_types["num"] == "ignore"
+    prepared = session(app).prepared
     assert isinstance(prepared, PreparedData)
     assert prepared.n_rows_after == 303 and prepared.X.shape[1] == 13 and prepared.n_positive == 139
     assert int(prepared.X["ca"].isna().sum()) == 4  # kept for the learner, not filled in
-    assert state["prepare_error"] is None
+    assert session(app).prepare_error is None
     assert not app.error
     assert "303 rows and 13 features" in texts(app.success)[-1]
     assert (
@@ -102,69 +89,67 @@ def test_demo_loads_by_default_and_is_prepared(app):
 
 def test_dropping_rows_keeps_297(app):
     app.radio(key=choice_key(app, "w_missing")).set_value("drop").run()
-    assert app.session_state["prepared"].n_rows_after == 297
+    assert session(app).prepared.n_rows_after == 297
     assert "6 rows (2.0 %) have a missing value and will be dropped; 297 of 303 rows remain." in texts(app.info)
 
 
 def test_imputing_keeps_all_303_rows(app):
     app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
-    assert app.session_state["missing_handling"] == "impute"
-    assert app.session_state["prepared"].n_rows_after == 303
+    assert session(app).active.missing_handling == "impute"
+    assert session(app).prepared.n_rows_after == 303
     assert any("Filled in 4 missing values of 'ca'" in text for text in texts(app.markdown))
 
 
 def test_changing_the_outcome_guesses_its_positive_class(app):
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("exang").run()
-    state = app.session_state
-    assert state["outcome"] == "exang" and state["positive_class"] == [1]
-    prepared = state["prepared"]
+    assert session(app).active.outcome == "exang" and session(app).active.positive_class == [1]
+    prepared = session(app).prepared
     assert prepared.outcome == "exang" and "exang" not in prepared.X
-    assert prepared.n_positive == int((state["raw_df"]["exang"] == 1).sum())  # every row kept
+    assert prepared.n_positive == int((session(app).active.df["exang"] == 1).sum())  # every row kept
     app.selectbox(key=choice_key(app, "w_positive", "exang")).set_value(0).run()
-    assert app.session_state["positive_class"] == [0]
-    assert app.session_state["prepared"].n_negative == prepared.n_positive
+    assert session(app).active.positive_class == [0]
+    assert session(app).prepared.n_negative == prepared.n_positive
 
 
 def test_outcome_with_five_classes_asks_for_the_positive_ones(app):
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("num").run()
-    assert app.session_state["prepared"] is None
+    assert session(app).prepared is None
     assert "pick the positive class" in texts(app.error)[0]
     app.multiselect(key=choice_key(app, "w_positive_multi", "num")).set_value([1, 2, 3, 4]).run()
-    prepared = app.session_state["prepared"]
+    prepared = session(app).prepared
     assert not app.error and prepared.n_positive == 139 and prepared.positive_class == (1, 2, 3, 4)
     assert any("1, 2, 3, 4 count as positive, 0 as negative" in text for text in texts(app.markdown))
 
 
 def test_changing_a_column_type(app):
     app.selectbox(key=choice_key(app, "w_type", "heart_disease", "cp")).set_value("ignore").run()
-    assert app.session_state["column_types"]["cp"] == "ignore"
-    assert "cp" not in app.session_state["prepared"].X
+    assert session(app).active.column_types["cp"] == "ignore"
+    assert "cp" not in session(app).prepared.X
     app.selectbox(key=choice_key(app, "w_type", "heart_disease", "ca")).set_value("categorical").run()
-    assert isinstance(app.session_state["prepared"].X["ca"].dtype, pd.CategoricalDtype)
+    assert isinstance(session(app).prepared.X["ca"].dtype, pd.CategoricalDtype)
 
 
 def test_good_upload_becomes_the_active_dataset(app):
     upload(app, "study.csv", study_csv())
-    state = app.session_state
-    assert state["data_source"] == "upload" and state["data_name"] == "study.csv"
-    assert state["column_types"]["patient_id"] == "ignore"
-    assert state["outcome"] == "outcome" and state["positive_class"] == ["died"]
-    prepared = state["prepared"]
+    assert session(app).active.source == "upload" and session(app).active.name == "study.csv"
+    assert session(app).active.column_types["patient_id"] == "ignore"
+    assert session(app).active.outcome == "outcome" and session(app).active.positive_class == ["died"]
+    prepared = session(app).prepared
     assert prepared.n_rows_after == 40 and list(prepared.X.columns) == ["age", "crp", "smoker"]
     assert not app.error
 
 
 def test_bad_upload_keeps_the_previous_dataset(app):
     upload(app, "study.csv", study_csv())
-    good = app.session_state["prepared"]
+    good = session(app).prepared
     upload(app, "garbage.csv", bytes(range(256)) * 8)
     assert "garbage.csv is a binary file" in texts(app.error)[0]
     assert "Still using the previous data: study.csv." in texts(app.info)
-    assert app.session_state["data_name"] == "study.csv"
-    assert app.session_state["prepared"] is good
+    assert session(app).active.name == "study.csv"
+    assert session(app).prepared is good
     # The app stays usable: choices still work after the bad upload.
     app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
-    assert not app.exception and app.session_state["prepared"].n_rows_after == 40
+    assert not app.exception and session(app).prepared.n_rows_after == 40
 
 
 @pytest.mark.parametrize(
@@ -179,25 +164,25 @@ def test_bad_upload_keeps_the_previous_dataset(app):
 def test_first_bad_upload_keeps_the_demo(app, name, data, message):
     upload(app, name, data)
     assert message in texts(app.error)[0]
-    assert app.session_state["data_source"] == "demo"
-    assert app.session_state["prepared"].n_rows_after == 303
+    assert session(app).active.source == "demo"
+    assert session(app).prepared.n_rows_after == 303
 
 
 def test_upload_with_unusable_outcome_shows_why(app):
     upload(app, "one_class.csv", study_csv(outcome=["alive"] * 40))
-    assert app.session_state["data_name"] == "one_class.csv"
-    assert app.session_state["prepared"] is None
+    assert session(app).active.name == "one_class.csv"
+    assert session(app).prepared is None
     assert any("outcome" in text for text in texts(app.error))
     few = ["died"] * 5 + ["alive"] * 35
     upload(app, "few.csv", study_csv(outcome=few))
-    assert app.session_state["outcome"] == "outcome"
+    assert session(app).active.outcome == "outcome"
     assert "5 positive (died) and 35 negative (alive); at least 10 of each" in texts(app.error)[0]
 
 
 def test_latin1_upload_says_how_it_was_read(app):
     data = study_csv().decode().replace("patient_id", "n°").encode("latin-1")
     upload(app, "latin.csv", data)
-    assert app.session_state["data_name"] == "latin.csv"
+    assert session(app).active.name == "latin.csv"
     assert any("read as Windows-1252" in text for text in texts(app.info))
 
 
@@ -205,8 +190,8 @@ def test_xlsx_upload(app):
     buffer = io.BytesIO()
     pd.read_csv(io.BytesIO(study_csv())).to_excel(buffer, index=False)
     upload(app, "study.xlsx", buffer.getvalue())
-    assert app.session_state["data_name"] == "study.xlsx"
-    assert app.session_state["prepared"].n_rows_after == 40
+    assert session(app).active.name == "study.xlsx"
+    assert session(app).prepared.n_rows_after == 40
 
 
 def test_upload_size_limit_from_environment(monkeypatch):
@@ -217,7 +202,7 @@ def test_upload_size_limit_from_environment(monkeypatch):
     big = study_csv() + b"\n" * (2**20)
     upload(at, "big.csv", big)
     assert "the limit is 1.0 MB" in texts(at.error)[0]
-    assert at.session_state["data_source"] == "demo"
+    assert session(at).active.source == "demo"
 
 
 def test_invalid_size_limit_warns_and_uses_the_default(monkeypatch):
@@ -233,23 +218,20 @@ def test_switching_between_demo_and_upload_loses_nothing(app):
     upload(app, "study.csv", study_csv())
     app.selectbox(key=choice_key(app, "w_type", "outcome", "crp")).set_value("ignore").run()
     app.radio(key="w_source").set_value("demo").run()
-    state = app.session_state
-    assert state["data_source"] == "demo" and state["missing_handling"] == "impute"
-    assert state["prepared"].n_rows_after == 303
+    assert session(app).active.source == "demo" and session(app).active.missing_handling == "impute"
+    assert session(app).prepared.n_rows_after == 303
     app.radio(key="w_source").set_value("upload").run()
-    state = app.session_state
-    assert state["data_name"] == "study.csv" and state["column_types"]["crp"] == "ignore"
-    assert list(state["prepared"].X.columns) == ["age", "smoker"]
+    assert session(app).active.name == "study.csv" and session(app).active.column_types["crp"] == "ignore"
+    assert list(session(app).prepared.X.columns) == ["age", "smoker"]
 
 
 def test_widgets_come_back_with_the_stored_choices(app):
-    """Streamlit drops widget state when another page runs; the page rebuilds it from the keys."""
+    """Streamlit drops widget state when another page runs; the page rebuilds it from its session."""
     app.radio(key=choice_key(app, "w_missing")).set_value("impute").run()
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("exang").run()
     app.selectbox(key=choice_key(app, "w_type", "exang", "age")).set_value("ignore").run()
     returning = AppTest.from_file("../../app.py", default_timeout=30)
-    for key in (*DOCUMENTED_KEYS, DATASET.name, "dataset_version"):
-        returning.session_state[key] = app.session_state[key]
+    returning.session_state[DATASET.name] = app.session_state[DATASET.name]
     returning.run()
     assert not returning.exception
     assert returning.radio(key=choice_key(returning, "w_missing")).value == "impute"
@@ -257,7 +239,7 @@ def test_widgets_come_back_with_the_stored_choices(app):
     assert returning.selectbox(key=choice_key(returning, "w_positive", "exang")).value == 1
     assert returning.selectbox(key=choice_key(returning, "w_type", "exang", "age")).value == "ignore"
     assert returning.selectbox(key=choice_key(returning, "w_type", "exang", "cp")).value == "categorical"
-    prepared = returning.session_state["prepared"]
+    prepared = session(returning).prepared
     assert prepared.outcome == "exang" and "age" not in prepared.X and prepared.n_rows_after == 303
 
 
@@ -282,44 +264,41 @@ def birthwt_csv(n: int = 120) -> bytes:
 
 def test_decimal_comma_upload_says_how_it_was_read_and_can_be_read_again(app):
     upload(app, "prostate.csv", EURO_CSV)
-    state = app.session_state
     assert "Read as: Fields separated by semicolon; decimal comma (72,5), no thousands separator." in texts(app.caption)
-    assert [state["column_types"][name] for name in ("Age", "PSA", "TVol")] == ["numeric"] * 3
-    assert state["column_types"]["ID"] == "ignore" and state["outcome"] == "Recurrence"
-    assert set(state["prepared"].X.columns) == {"Age", "PSA", "TVol"}
+    assert [session(app).active.column_types[name] for name in ("Age", "PSA", "TVol")] == ["numeric"] * 3
+    assert session(app).active.column_types["ID"] == "ignore" and session(app).active.outcome == "Recurrence"
+    assert set(session(app).prepared.X.columns) == {"Age", "PSA", "TVol"}
     reason = app.dataframe[1].value.set_index("column").loc["ID", "reason"]
     assert reason.startswith("named like an identifier")
     app.selectbox(key=choice_key(app, "w_decimal")).set_value(".").run()
-    state = app.session_state
     assert "decimal point (72.5)" in " ".join(texts(app.caption))
-    assert state["column_types"]["Age"] != "numeric"  # "50,0" is text now
+    assert session(app).active.column_types["Age"] != "numeric"  # "50,0" is text now
     assert app.selectbox(key=choice_key(app, "w_decimal")).value == "."
 
 
 def test_leak_is_ignored_until_kept_and_outcome_guess_says_why(app):
     upload(app, "birthwt.csv", birthwt_csv())
-    state = app.session_state
-    assert state["outcome"] == "low" and state["column_types"]["rownames"] == "ignore"
+    assert session(app).active.outcome == "low" and session(app).active.column_types["rownames"] == "ignore"
     assert "Proposed because it has two values and its name, 'low', is an outcome word." in texts(app.caption)
-    assert state["column_types"]["bwt"] == "ignore" and "bwt" in state["flagged_columns"]
+    assert session(app).active.column_types["bwt"] == "ignore" and "bwt" in session(app).active.flagged_columns
     assert any("**bwt**: possible leak: Alone it tells" in text for text in texts(app.warning))
-    assert "bwt" not in state["prepared"].X
+    assert "bwt" not in session(app).prepared.X
     app.selectbox(key=choice_key(app, "w_type", "low", "bwt")).set_value("numeric").run()
-    assert "bwt" in app.session_state["prepared"].X
+    assert "bwt" in session(app).prepared.X
     assert not any("**bwt**" in text for text in texts(app.warning))
     reason = app.dataframe[1].value.set_index("column").loc["bwt", "reason"]
     assert reason.endswith("kept, as you chose")
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("smoke").run()
-    assert app.session_state["column_types"]["bwt"] == "numeric" and app.session_state["flagged_columns"] == {}
+    assert session(app).active.column_types["bwt"] == "numeric" and session(app).active.flagged_columns == {}
 
 
 def test_classes_can_be_named(app):
     upload(app, "birthwt.csv", birthwt_csv())
-    prepared = app.session_state["prepared"]
+    prepared = session(app).prepared
     assert (prepared.positive_label, prepared.negative_label) == ("low = 1", "low = 0")
     app.text_input(key=choice_key(app, "w_class", "low", "1", "positive")).set_value("low birth weight").run()
     app.text_input(key=choice_key(app, "w_class", "low", "1", "negative")).set_value("normal weight").run()
-    prepared = app.session_state["prepared"]
+    prepared = session(app).prepared
     assert (prepared.positive_label, prepared.negative_label) == ("low birth weight", "normal weight")
     assert "rows with low birth weight (positive)" in texts(app.success)[-1]
 
@@ -336,21 +315,20 @@ def messy_csv(n: int = 40) -> bytes:
 
 def test_thousands_percent_markers_and_rownames_on_the_page(app):
     upload(app, "messy.csv", messy_csv())
-    state = app.session_state
     assert "Read as: Fields separated by comma; decimal point (72.5), thousands separated by comma (1,234)." in texts(
         app.caption
     )
     assert any("'hba1c' is written with percent signs" in text for text in texts(app.info))
-    types = state["column_types"]
+    types = session(app).active.column_types
     assert types["rownames"] == "ignore"
     assert [types[name] for name in ("income", "hba1c", "crp")] == ["numeric"] * 3
-    frame = state["raw_df"]
+    frame = session(app).active.df
     assert frame.loc[1, "income"] == 13037.5 and frame.loc[1, "hba1c"] == 6.1 and frame["crp"].isna().sum() == 5
     assert (
         "Keeps 5 missing values in 'crp': the list learns whether a missing answer counts as yes or no for "
         "each question; 40 of 40 rows are kept."
     ) in texts(app.info)
-    assert list(state["prepared"].X.columns) == ["income", "hba1c", "crp"]
+    assert list(session(app).prepared.X.columns) == ["income", "hba1c", "crp"]
 
 
 def follow_up_csv(n: int = 200) -> bytes:
@@ -368,18 +346,16 @@ def follow_up_csv(n: int = 200) -> bytes:
 
 def test_roles_take_out_ids_times_and_second_outcomes_and_one_click_puts_one_back(app):
     upload(app, "study.csv", follow_up_csv())
-    assert "recur" in app.session_state["flagged_columns"]  # "death" was proposed as the outcome
+    assert "recur" in session(app).active.flagged_columns  # "death" was proposed as the outcome
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("recur").run()
-    state = app.session_state
-    assert set(state["flagged_columns"]) == {"pid", "rfstime", "death"}
-    assert list(state["prepared"].X.columns) == ["age", "nodes"]
+    assert set(session(app).active.flagged_columns) == {"pid", "rfstime", "death"}
+    assert list(session(app).prepared.X.columns) == ["age", "nodes"]
     table = app.dataframe[1].value.set_index("column")
     assert table.loc["rfstime", "role"] == "time or date" and table.loc["age", "role"] == "question candidate"
     assert table.loc["rfstime", "reason"].startswith("Named 'rfstime'")  # the role is its own column
     assert any(text.startswith("**rfstime**: time or date:") for text in texts(app.warning))
     app.button(key=choice_key(app, "w_put_back", "recur", "rfstime")).click().run()
-    state = app.session_state
-    assert state["column_types"]["rfstime"] == "numeric" and "rfstime" in state["prepared"].X
+    assert session(app).active.column_types["rfstime"] == "numeric" and "rfstime" in session(app).prepared.X
     assert app.dataframe[1].value.set_index("column").loc["rfstime", "role"] == "question candidate (put back)"
     assert not any(text.startswith("**rfstime**") for text in texts(app.warning))
     assert app.selectbox(key=choice_key(app, "w_type", "recur", "rfstime", "r1")).value == "numeric"
@@ -390,13 +366,13 @@ def test_a_clinical_label_and_unit_reach_the_prepared_columns_and_the_list(app):
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("recur").run()
     app.text_input(key=choice_key(app, "w_label", "nodes")).input("Positive lymph nodes").run()
     app.text_input(key=choice_key(app, "w_unit", "nodes")).input(" count ").run()
-    info = app.session_state["prepared"].columns["nodes"]
+    info = session(app).prepared.columns["nodes"]
     assert (info.label, info.unit, info.display_name) == ("Positive lymph nodes", "count", "Positive lymph nodes (count)")
     assert app.dataframe[1].value.set_index("column").loc["nodes", ["label", "unit"]].tolist() == [
         "Positive lymph nodes", "count"]
-    assert app.session_state["prepared"].columns["age"].label == "age"
+    assert session(app).prepared.columns["age"].label == "age"
     app.text_input(key=choice_key(app, "w_label", "nodes")).input("").run()  # blank: the column name again
-    assert app.session_state["prepared"].columns["nodes"].display_name == "nodes (count)"
+    assert session(app).prepared.columns["nodes"].display_name == "nodes (count)"
 
 
 def test_a_leak_is_found_once_the_positive_class_of_a_three_class_outcome_is_picked(app):
@@ -409,10 +385,9 @@ def test_a_leak_is_found_once_the_positive_class_of_a_three_class_outcome_is_pic
     })
     upload(app, "tests.csv", frame.to_csv(index=False).encode())
     app.selectbox(key=choice_key(app, "w_outcome")).set_value("result").run()
-    assert app.session_state["positive_class"] == [] and "ct_value" not in app.session_state["flagged_columns"]
+    assert session(app).active.positive_class == [] and "ct_value" not in session(app).active.flagged_columns
     assert app.selectbox(key=choice_key(app, "w_type", "result", "ct_value")).value == "numeric"
     app.multiselect(key=choice_key(app, "w_positive_multi", "result")).set_value(["positive"]).run()
-    state = app.session_state
-    assert state["flagged_columns"]["ct_value"].startswith("possible leak: Alone it tells positive")
-    assert state["column_types"]["ct_value"] == "ignore" and "ct_value" not in state["prepared"].X
+    assert session(app).active.flagged_columns["ct_value"].startswith("possible leak: Alone it tells positive")
+    assert session(app).active.column_types["ct_value"] == "ignore" and "ct_value" not in session(app).prepared.X
     assert app.selectbox(key=choice_key(app, "w_type", "result", "ct_value", "r1")).value == "ignore"

@@ -11,7 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core.model import ProbabilisticScoringList
+from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
+from tests.tables import dataset_session
 
 TRAIN_PAGE = "pages/1_Train.py"
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
@@ -26,7 +28,7 @@ def open_train_page(project_root, **state):
 
 @pytest.fixture
 def page(project_root, demo_prepared):
-    return open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME, prepare_error=None)
+    return open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
 
 
 def click_train(at):
@@ -55,7 +57,7 @@ def test_without_data_the_page_says_so_and_links_to_the_data_page(project_root):
 
 
 def test_data_that_is_not_ready_shows_the_reason(project_root):
-    at = open_train_page(project_root, prepared=None, prepare_error="Choose the outcome column.")
+    at = open_train_page(project_root, dataset_session=dataset_session(None, prepare_error="Choose the outcome column."))
     assert not at.exception
     assert "Choose the outcome column." in texts(at.warning)
     assert at.get("page_link")
@@ -229,7 +231,7 @@ def test_a_broken_model_file_is_refused_and_the_current_list_stays(page):
 
 
 def test_a_saved_model_file_loads_as_the_current_list(project_root, demo_prepared):
-    trainer = open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME)
+    trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
     model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
@@ -265,7 +267,7 @@ def test_m_is_set_on_train_saved_with_the_list_and_shown_with_it(page, tmp_path,
 
 
 def test_a_model_file_from_before_m_was_saved_loads_with_the_papers_m(project_root, demo_prepared):
-    trainer = open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME)
+    trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
     model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
@@ -280,7 +282,7 @@ def test_a_model_file_from_before_m_was_saved_loads_with_the_papers_m(project_ro
 
 
 def test_a_model_file_with_a_bad_m_is_refused_naming_it(project_root, demo_prepared):
-    trainer = open_train_page(project_root, prepared=demo_prepared, data_name=DEMO_NAME)
+    trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
     model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
@@ -316,10 +318,10 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60).run()
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="w_upload").set_value(("heart.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.selectbox(key=f"w_outcome_v{at.session_state['dataset_version']}").set_value(meta.outcome).run()
-    assert "echo_result" in at.session_state["flagged_columns"]  # proposed out: the user puts it back
-    at.button(key=f"w_put_back_v{at.session_state['dataset_version']}::{meta.outcome}::echo_result").click().run()
-    assert "echo_result" in at.session_state["prepared"].X
+    at.selectbox(key=f"w_outcome_v{DATASET.get(at.session_state).version}").set_value(meta.outcome).run()
+    assert "echo_result" in DATASET.get(at.session_state).active.flagged_columns  # proposed out: the user puts it back
+    at.button(key=f"w_put_back_v{DATASET.get(at.session_state).version}::{meta.outcome}::echo_result").click().run()
+    assert "echo_result" in DATASET.get(at.session_state).prepared.X
     at.switch_page(TRAIN_PAGE).run()
     click_train(at)
     assert not at.exception
@@ -331,7 +333,7 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
     assert not at.exception and not at.error
     assert "echo_result" not in at.session_state["trained_model"].features_
     assert "too_good_warning" not in at.session_state["trained_metadata"]
-    assert at.session_state["column_types"]["echo_result"] == "ignore"
+    assert DATASET.get(at.session_state).active.column_types["echo_result"] == "ignore"
 
 
 def test_a_list_in_the_model_store_opens_as_the_current_list(project_root, demo_prepared, tmp_path, monkeypatch):
@@ -366,7 +368,7 @@ def test_the_sample_size_criteria_are_shown_before_training(page):
 
 def test_what_clinicians_know_reaches_the_list(project_root, demo_prepared):
     at = open_train_page(
-        project_root, prepared=demo_prepared, data_name="demo", prepare_error=None,
+        project_root, dataset_session=dataset_session(demo_prepared, name="demo"),
         train_directions={"age": "increasing"}, train_asks={"cp": "first", "thal": "never"},
     )
     assert any(block.label.startswith("What you know already") for block in at.expander)
@@ -379,7 +381,7 @@ def test_what_clinicians_know_reaches_the_list(project_root, demo_prepared):
 
 def test_a_direction_for_a_categorical_column_is_explained_and_nothing_is_trained(project_root, demo_prepared):
     at = open_train_page(
-        project_root, prepared=demo_prepared, data_name="demo", prepare_error=None, train_directions={"cp": "increasing"},
+        project_root, dataset_session=dataset_session(demo_prepared, name="demo"), train_directions={"cp": "increasing"},
     )
     click_train(at)
     assert not at.exception

@@ -14,7 +14,9 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from psl_triage.state_keys import DATASET
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from tests.tables import dataset_session
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
 CALIBRATION, INTERVALS, EVALUATION = (
@@ -30,7 +32,7 @@ def trained(demo_prepared):
 def open_page(page, prepared=None, trained=None):
     at = AppTest.from_file(page, default_timeout=90)
     if prepared is not None:
-        at.session_state["prepared"] = prepared
+        DATASET.put(at.session_state, dataset_session(prepared))
     if trained is not None:
         at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
     at.run()
@@ -213,7 +215,7 @@ def test_m_starts_at_the_lists_saved_m_and_a_typed_value_survives_page_switches(
     stays there across page switches until another list comes, which starts at its own M."""
     first = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, cost_ratio=1.0))
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
-    at.session_state["prepared"] = demo_prepared
+    DATASET.put(at.session_state, dataset_session(demo_prepared))
     at.session_state["trained_model"], at.session_state["trained_metadata"] = first
     at.switch_page("pages/4_Intervals.py").run()
     assert_clean(at)

@@ -8,8 +8,10 @@ import pytest
 
 from psl_core.errors import DataError
 from psl_triage.data import IGNORE, NumberFormat
-from psl_triage.dataset_session import PUBLISHED_KEYS, DatasetSession
+from psl_triage.dataset_session import DatasetSession
 from psl_triage.demo import load_demo
+from psl_triage.state_keys import DATASET
+from psl_triage.training_session import TrainingSession
 
 
 def study_csv(n: int = 40, leak: bool = False) -> bytes:
@@ -115,10 +117,16 @@ def test_an_upload_is_read_again_another_way_or_stays_with_the_reason(session):
     assert session.active.reading["numbers"].decimal == "," and session.version == 3
 
 
-def test_publish_writes_what_the_other_pages_read(session):
+def test_the_other_pages_read_the_session_itself_not_a_copy(session):
+    """One source of truth: the Train page reads the data page's session, so a choice made
+    there reaches it without a copy in between."""
     state: dict = {}
+    DATASET.put(state, session)
     session.refresh()
-    session.publish(state)
-    assert set(PUBLISHED_KEYS) | {"prepared", "prepare_error", "dataset_version"} == set(state)
-    assert state["raw_df"] is session.active.df and state["prepared"] is session.prepared
-    assert state["column_types"] == session.active.column_types and state["dataset_version"] == 1
+    training = TrainingSession(state)
+    assert training.prepared is session.prepared and training.data_name == session.active.name
+    session.choose_outcome("exang")
+    session.refresh()
+    assert training.prepared is session.prepared and training.prepared.outcome == "exang"
+    assert set(state) == {DATASET.name}
+    assert TrainingSession({}).prepared is None and TrainingSession({}).data_name == "the data"

@@ -19,6 +19,7 @@ from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training_session import OPTION_NAMES, TrainingSession
 from psl_triage.words import train as words
+from tests.tables import dataset_session
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
@@ -32,7 +33,7 @@ def widget_choices(**changes):
 
 @pytest.fixture
 def session(demo_prepared):
-    return TrainingSession({"prepared": demo_prepared, "data_name": DEMO_NAME, "prepare_error": None})
+    return TrainingSession({DATASET.name: dataset_session(demo_prepared)})
 
 
 def test_without_a_list_the_session_says_none_and_an_empty_metadata():
@@ -110,14 +111,13 @@ def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
     dataset.refresh()
     state = {}
     DATASET.put(state, dataset)
-    dataset.publish(state)
     session = TrainingSession(state)
     session.train(TrainingOptions(max_stages=2))
     warning = session.too_good()
     assert warning is not None and warning.questions == ("echo_result",) and session.can_retrain_without(warning)
     session.retrain_without(warning.questions, " ".join(warning.reasons))
-    assert state["column_types"]["echo_result"] == "ignore" and "echo_result" not in state["prepared"].X
-    assert state["column_roles"]["echo_result"] == Role("leak", words.too_good_evidence(" ".join(warning.reasons)))
+    assert dataset.active.column_types["echo_result"] == "ignore" and "echo_result" not in dataset.prepared.X
+    assert dataset.active.column_roles["echo_result"] == Role("leak", words.too_good_evidence(" ".join(warning.reasons)))
     assert session.take_retrain() and not session.take_retrain()  # asked once
     session.train(TrainingOptions(max_stages=2))
     assert session.too_good() is None and "echo_result" not in session.model.features_
@@ -126,6 +126,8 @@ def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
 def test_without_the_data_pages_session_there_is_nothing_to_retrain_without(session):
     session.train(TrainingOptions(max_stages=1))
     warning = TooGood(data="test", reasons=("A reason.",), questions=("thal",))
+    assert session.can_retrain_without(warning)
+    DATASET.pop(session.state)  # a list trained, then the data page's session gone
     assert not session.can_retrain_without(warning)
 
 

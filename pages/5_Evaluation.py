@@ -70,11 +70,11 @@ with st.form("evaluation_form"):
                                          key="evaluation_confidence", persist_state="session")
     submitted = st.form_submit_button(words.RUN, type="primary", key="evaluation_run")
 st.caption(words.expected_loss(metadata.positive_label))
-with shown_errors("reading M"):
+with shown_errors(words.READING_M):
     where_m, one_sided = where_m_matters(model, float(cost_ratio), *metadata.class_names, float(confidence))
     (st.info if one_sided else st.caption)(where_m)
 if submitted:
-    with shown_errors("running the evaluation"):
+    with shown_errors(words.RUNNING):
         run(model, prepared, int(n_splits), float(test_size), float(cost_ratio), float(confidence))
 
 stored = EVALUATION_RESULT.get(ss)
@@ -86,7 +86,7 @@ settings = result.settings
 st.caption(words.run_settings(settings))
 
 st.header(words.STAGEWISE_HEADER)
-with shown_errors("summarizing the splits"):
+with shown_errors(words.SUMMARIZING_SPLITS):
     summary = band_summary(result.measures)
     grid = st.columns(2)
     for index, measure in enumerate(MEASURES):
@@ -109,7 +109,7 @@ three_way_section(result)
 
 st.header(words.UTILITY_HEADER)
 st.markdown(words.DECISION_CURVES)
-with shown_errors("drawing the decision curves"):
+with shown_errors(words.DRAWING_CURVES):
     last = int(result.measures["stage"].max())
     evidence_stage = st.slider(words.EVIDENCE_STAGE, 0,
                                max(last, 1), min(card_stage(model), last), key="evaluation_evidence_stage")
@@ -120,7 +120,7 @@ with shown_errors("drawing the decision curves"):
     decision_curve_section("evaluation", curves, settings["cost_ratio"])
 
 st.header(words.CALIBRATION_HEADER)
-with shown_errors("summarizing the held-out calibration"):
+with shown_errors(words.SUMMARIZING_CALIBRATION):
     hierarchy = kept("evaluation", (result,), ("hierarchy", evidence_stage),
                      lambda: held_out_hierarchy(result, evidence_stage))
     curve = kept("evaluation", (result,), ("curve", evidence_stage),
@@ -131,6 +131,6 @@ st.header(words.SUBGROUPS_HEADER)
 st.markdown(words.SUBGROUPS)
 raw = DATASET.get(ss).active.df  # required_data: the data page's session is there
 raw = raw if raw is not None and prepared.X.index.isin(raw.index).all() else None
-with shown_errors("judging the subgroups"):
+with shown_errors(words.JUDGING_SUBGROUPS):
     subgroup_section("evaluation", (prepared.X if raw is None else raw).columns,
                      held_out_patients(model, prepared, evidence_stage, raw), settings["cost_ratio"], owner=model)

@@ -68,6 +68,12 @@ SUBGROUPS = (
 HORIZON_CURVES_TITLE = "Decision curves at the horizon: net benefit on held-out patients, censoring weighted"
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
+READING_M = "reading M"
+RUNNING = "running the evaluation"
+SUMMARIZING_SPLITS = "summarizing the splits"
+DRAWING_CURVES = "drawing the decision curves"
+SUMMARIZING_CALIBRATION = "summarizing the held-out calibration"
+JUDGING_SUBGROUPS = "judging the subgroups"
 COMPARING_WITH_COX = "comparing the list with the Cox model"
 DRAWING_THREE_WAY = "drawing the three-way view"
 

@@ -23,26 +23,11 @@ Nothing here imports Streamlit.
 from dataclasses import dataclass
 
 from psl_core.binarization import BINARY, CATEGORY, Literal
-from psl_core.decision import (
-    NOT_MEASURED,
-    answer_for,
-    triage_step,
-)
+from psl_core.decision import NOT_MEASURED, answer_for, triage_step
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.words import questions as words
-from psl_triage.words.common import points_text
+from psl_triage.words.common import points_text  # noqa: F401 - named here with the questions (tests import it)
 from psl_triage.words.questions import NOT_MEASURED_TEXT, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
-
-# The answers' words and points_text are the words package's; they are named here too, with
-# the questions they belong to.
-__all__ = [
-    "NOT_MEASURED_TEXT", "OTHER", "UNKNOWN_AT_HAND_TEXT", "UNKNOWN_TEXT", "Question", "advance", "answer_text",
-    "build_questions", "first_stage_of", "learned_direction", "missing_note", "points_text", "recorded_answers",
-    "stage_answers", "triage_steps",
-]
-
-OTHER = "__psl_other_category__"
-"""Raw answer "none of the listed categories" of a categorical question without labels."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +148,10 @@ def build_questions(model, columns=None):
             )
         )
     return questions
+
+
+OTHER = "__psl_other_category__"
+"""Raw answer "none of the listed categories" of a categorical question without labels."""
 
 
 def _options(literal, labels, all_literals):

@@ -32,6 +32,7 @@ from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_ta
 from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
+from psl_triage.words import sample_size
 from psl_triage.words.common import percent
 from psl_triage.words.lists import follow_up_outcome
 
@@ -241,15 +242,8 @@ def _sample_size_text(model, metadata):
     if n_rows is None or n_positive is None or not 0 < n_positive < n_rows:
         return "Not recorded in this model file."
     uses = int(getattr(model, "max_feature_uses", 1) or 1)
-    size, table, _ = counted_adequacy(n_rows, n_positive, parameter_counts(metadata_kinds(metadata), uses), uses)
-    criteria = "; ".join(f"{escape(row['Criterion'])}: {row['Rows needed']} rows" for _, row in table.iterrows())
-    verdict = ("The table met every criterion." if size.minimum <= n_rows else
-               f"The table ({n_rows} rows) is smaller than the criteria ask: expect over-fitting; see the "
-               "held-out and external performance.")
-    return (f"{size.parameters} candidate parameters (binary columns 1, categorical ones a category less than "
-            f"they have, numeric ones 2 per allowed use: {uses}), prevalence {100 * size.prevalence:.1f} %, "
-            f"anticipated Nagelkerke R² 0.15 (Riley et al. 2020). Riley's criteria: {criteria}; minimum "
-            f"{size.minimum} rows ({size.events:.0f} events). {verdict}")
+    size, _, _ = counted_adequacy(n_rows, n_positive, parameter_counts(metadata_kinds(metadata), uses), uses)
+    return sample_size.report_justification(size, uses, n_rows)
 
 
 def _evidence_items(evidence):

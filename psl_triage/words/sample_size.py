@@ -97,3 +97,17 @@ def validation_sentence(n, size, measured, used):
             + f"; the criteria are computed at {used:.2f}, the nearest value they take."
         )
     return sentence
+
+
+def report_justification(size, uses, n_rows):
+    """The model report's sample-size justification (TRIPOD 8), plain text: the candidate
+    parameters, Riley's criteria with the rows each asks for, and whether the training table
+    (``n_rows``) met them. ``size``: the :class:`~psl_core.sample_size.DevelopmentSampleSize`."""
+    criteria = "; ".join(f"{DEVELOPMENT_WORDS[c]}: {rows} rows" for c, rows in size.criteria.items())
+    verdict = ("The table met every criterion." if size.minimum <= n_rows else
+               f"The table ({n_rows} rows) is smaller than the criteria ask: expect over-fitting; see the "
+               "held-out and external performance.")
+    return (f"{size.parameters} candidate parameters (binary columns 1, categorical ones a category less than "
+            f"they have, numeric ones 2 per allowed use: {uses}), prevalence {100 * size.prevalence:.1f} %, "
+            f"anticipated Nagelkerke R² 0.15 (Riley et al. 2020). Riley's criteria: {criteria}; minimum "
+            f"{size.minimum} rows ({size.events:.0f} events). {verdict}")

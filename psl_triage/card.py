@@ -2,7 +2,8 @@
 
 Both are self-contained HTML pages (inline CSS, no script, no external resource) that a
 browser shows and prints; every text that comes from a user (model and dataset names,
-column labels, units, category names) goes through :func:`html.escape`.
+column labels, units, category names) goes through :func:`html.escape`; the report's
+sentences are :mod:`psl_triage.words.report`'s and :mod:`psl_triage.words.sample_size`'s.
 
 - :func:`card_html`: the questions with their points, the risk of every total at the chosen
   stage with its simultaneous interval and the decision it allows at M, the decision
@@ -32,7 +33,7 @@ from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_ta
 from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
-from psl_triage.words import sample_size
+from psl_triage.words import report, sample_size
 from psl_triage.words.common import percent
 from psl_triage.words.lists import follow_up_outcome
 
@@ -62,10 +63,6 @@ tr.out td { background: #d6e6f5; }
 """
 
 
-def _text(value, default=""):
-    return escape(str(value)) if isinstance(value, (str, int, float)) and str(value) != "" else escape(default)
-
-
 def _page(title, body, size_pt=10.0):
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -89,19 +86,7 @@ def _settings(model, metadata, stage, cost_ratio):
 
 
 def _heading(metadata):
-    parts = [f"version {_text(metadata.version)}" if metadata.is_saved else "not saved in the store"]
-    if metadata.created:
-        parts.append(f"saved {_text(metadata.created[:10])}")
-    return metadata.default_name, " · ".join(parts)
-
-
-def _recalibrated_at(origin):
-    """"Probabilities re-estimated on <table> (<n> patients, <date>)." of a recalibrated list."""
-    table = (origin or {}).get("table")
-    if not isinstance(table, dict):
-        return ""
-    return (f" Probabilities re-estimated on {_text(table.get('name'))} "
-            f"({_text(table.get('n_rows'))} patients, {_text(str(origin.get('date', ''))[:10])}).")
+    return metadata.default_name, report.subtitle(metadata.version if metadata.is_saved else None, metadata.created)
 
 
 def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_CONFIDENCE):
@@ -153,8 +138,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     size = 10.0 if n_rows <= 40 else max(6.5, 10.0 * 40 / n_rows)
     dataset = metadata.trained_on
     rows = training_rows_text(metadata)
-    population = f"Learned from {_text(dataset.name, 'an unnamed table')}" + (f": {escape(rows)}" if rows else "") + "."
-    population += _recalibrated_at(metadata.origin)
+    population = report.learned_from(dataset.name, rows) + report.recalibrated_at(metadata.origin)
     body = f"""
 <h1>{escape(name)}</h1>
 <p class="meta">{subtitle} · probabilistic scoring list{length_note} · card printed {datetime.now(UTC).date().isoformat()}</p>
@@ -240,7 +224,7 @@ def _sample_size_text(model, metadata):
     dataset = metadata.trained_on
     n_rows, n_positive = dataset.n_rows, dataset.n_positive
     if n_rows is None or n_positive is None or not 0 < n_positive < n_rows:
-        return "Not recorded in this model file."
+        return report.NOT_RECORDED
     uses = int(getattr(model, "max_feature_uses", 1) or 1)
     size, _, _ = counted_adequacy(n_rows, n_positive, parameter_counts(metadata_kinds(metadata), uses), uses)
     return sample_size.report_justification(size, uses, n_rows)
@@ -269,26 +253,13 @@ def _evidence_items(evidence):
     return calibration, utility, subgroups
 
 
-def _participants(dataset):
-    """TRIPOD 5: how many patients, how many with the outcome, and the preparation's notes."""
-    participants = "Not recorded in this model file."
-    if dataset.n_rows and dataset.n_positive is not None:
-        participants = (
-            f"{dataset.n_rows} patients after preparation ({_text(dataset.n_rows_source, '?')} in the source table); "
-            f"{dataset.n_positive} with the outcome ({100 * dataset.n_positive / dataset.n_rows:.1f} %)."
-        )
-    if dataset.notes:
-        participants += "<ul>" + "".join(f"<li>{_text(note)}</li>" for note in dataset.notes) + "</ul>"
-    return participants
-
-
 def _predictors(model, metadata, stage):
     """Rows of the predictors offered to the learner, and whether the list asks about each."""
     used = {str(literal.column) for literal in model.literals_[:stage]}
     return "".join(
-        f"<tr><td>{_text(info.label, str(column))}</td>"
-        f"<td>{_text(column)}</td><td>{_text(info.kind)}</td>"
-        f"<td>{_text(info.unit)}</td>"
+        f"<tr><td>{report.html_text(info.label, str(column))}</td>"
+        f"<td>{report.html_text(column)}</td><td>{report.html_text(info.kind)}</td>"
+        f"<td>{report.html_text(info.unit)}</td>"
         f"<td>{'yes' if str(column) in used else ''}</td></tr>"
         for column, info in (metadata.columns or {}).items()
     ) or "<tr><td colspan=\"5\">Not recorded in this model file.</td></tr>"
@@ -329,7 +300,7 @@ def _follow_up(follow_up):
 def _left_out(metadata):
     """Rows of the columns proposed out of the list, with the evidence and whether put back."""
     return "".join(
-        f"<tr><td>{_text(column)}</td><td>{escape(role)}</td><td>{_text(evidence)}</td><td>{'yes' if kept else ''}</td></tr>"
+        f"<tr><td>{report.html_text(column)}</td><td>{escape(role)}</td><td>{report.html_text(evidence)}</td><td>{'yes' if kept else ''}</td></tr>"
         for column, role, evidence, kept in recorded_roles(metadata)
     ) or "<tr><td colspan=\"4\">None recorded in this model file.</td></tr>"
 
@@ -345,15 +316,7 @@ def _performance(model, metadata, stage):
 def _validation(origin, site):
     """TRIPOD+AI external validation: the recalibration the file records and the site judged in
     this session (``evidence["site"]``)."""
-    validation = "None recorded: the list has not been checked on another population in this app."
-    if origin:
-        source = origin.get("recalibrated_from") if isinstance(origin.get("recalibrated_from"), dict) else {}
-        table = origin.get("table") if isinstance(origin.get("table"), dict) else {}
-        validation = (
-            f"Recalibrated on {_text(table.get('name'), 'another table')} ({_text(table.get('n_rows'), '?')} patients) "
-            f"on {_text(str(origin.get('date', ''))[:10])}, from {_text(source.get('name'), 'a list')} version "
-            f"{_text(source.get('version'), '?')}: same questions and points, probabilities re-estimated there."
-        )
+    validation = report.recalibration(origin)
     if not site:
         return validation
     validation = (validation if origin else "") + f"<p>Judged in this session on {escape(site['where'])}.</p>"
@@ -379,19 +342,16 @@ def _items(model, metadata, stage, cost_ratio, evidence):
     )
     positive = escape(metadata.positive_label)
     items = [
-        ("Source of data", _text(dataset.name, "Not recorded in this model file.")),
-        ("Participants", _participants(dataset)),
-        ("Outcome", f"{_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
-                    f"(column {_text(dataset.outcome, '?')}); positive: {positive}, "
-                    f"negative: {_text(dataset.negative_label, '?')}." + _follow_up(metadata.follow_up)),
+        ("Source of data", report.html_text(dataset.name, report.NOT_RECORDED)),
+        ("Participants", report.participants(dataset)),
+        ("Outcome", f"{report.html_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
+                    f"(column {report.html_text(dataset.outcome, '?')}); positive: {positive}, "
+                    f"negative: {report.html_text(dataset.negative_label, '?')}." + _follow_up(metadata.follow_up)),
         ("Sample size", (", ".join(sizes) or "not recorded") + "."),
         ("Sample size justification", _sample_size_text(model, metadata)),
         ("Model development", _development(model, metadata, stage)),
-        ("Questions", f"<ol>{questions}</ol>" if questions else "None: the prior risk."),
-        ("Intended use", f"Risk of {positive} for patients like the participants above, one question "
-                         f"at a time, to rule the outcome in or out. M = {cost_ratio:g}: a missed case counts as much as "
-                         f"{cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, so the list decides positive above "
-                         f"1/(1+M) = {100 * decision_threshold(cost_ratio):.1f} %."),
+        ("Questions", f"<ol>{questions}</ol>" if questions else report.NO_QUESTION),
+        ("Intended use", report.intended_use(metadata.positive_label, cost_ratio, decision_threshold(cost_ratio))),
         ("Validation at other sites", _validation(metadata.origin, evidence.get("site"))),
         ("Calibration (mean, weak, moderate)", calibration),
         ("Clinical utility", utility),

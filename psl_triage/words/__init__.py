@@ -15,7 +15,8 @@ One module per page or topic, so each can be read in one sitting:
   ``sample_size`` (Riley's criteria),
   ``editors`` (the Train page's tables of costs and prior knowledge), ``lists`` (held-out
   rows, a list too good to be true, a follow-up horizon), ``questions`` (the bedside
-  questions and their answers), ``record`` (a triage's record in plain text for the notes);
+  questions and their answers), ``record`` (a triage's record in plain text for the notes), ``report`` (the printed card's
+  and the model report's sentences, HTML with names escaped);
 - ``escape``: names from files as text (:func:`md`, :func:`label_md`, :func:`plotly_text`).
 
 The escapes and the common formats are importable from here (``from psl_triage.words import

@@ -121,7 +121,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
         f"<tr><td class=\"num\">{k}</td><td>{escape(stage_condition(model, k, columns))}</td>"
         f"<td class=\"num\">{model.scores_[k - 1]:+d}</td>{cost_cells[k - 1]}</tr>"
         for k in range(1, stage + 1)
-    ) or "<tr><td colspan=\"3\">No question: every patient gets the prior risk.</td></tr>"
+    ) or f"<tr><td colspan=\"3\">{report.NO_CARD_QUESTION}</td></tr>"
     cost_header = f"<th>Cost{f' ({escape(unit)})' if unit else ''}</th>" if costs.any() else ""
     risks = "".join(
         f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
@@ -232,24 +232,17 @@ def _sample_size_text(model, metadata):
 
 def _evidence_items(evidence):
     """(calibration, utility, subgroups) of the report: what this session computed, else a hint."""
-    missing = "Not computed in this session: run the {} page for this list, then download the report again."
-    calibration = missing.format("Evaluation (or Validate)")
+    calibration = report.not_computed(report.CALIBRATION_PAGE)
     if "calibration" in evidence:
         table, source = evidence["calibration"]
-        calibration = f"On {escape(source)}:" + _frame_html(table)
-    utility = missing.format("Evaluation")
+        calibration = report.on_source(source) + _frame_html(table)
+    utility = report.not_computed(report.UTILITY_PAGE)
     if "utility" in evidence:
-        sentence, source = evidence["utility"]
-        utility = f"{escape(sentence)} (Decision curve analysis, Vickers &amp; Elkin 2006, on {escape(source)}.)"
-    subgroups = missing.format("Evaluation or Validate page, choose a column under Subgroups on the")
+        utility = report.utility(*evidence["utility"])
+    subgroups = report.not_computed(report.SUBGROUPS_PAGE)
     if evidence.get("subgroups"):
-        subgroups = "".join(
-            f"<p>By {escape(str(column))}, on {escape(where)}"
-            + (": differs in " + ", ".join(escape(str(g)) for g in named) if named
-               else ": no group differs beyond its interval" if judged else ": no group is large enough to judge")
-            + ".</p>" + _frame_html(display)
-            for where, column, display, named, judged in evidence["subgroups"]
-        )
+        subgroups = "".join(report.subgroup_heading(column, where, named, judged) + _frame_html(display)
+                            for where, column, display, named, judged in evidence["subgroups"])
     return calibration, utility, subgroups
 
 
@@ -262,30 +255,20 @@ def _predictors(model, metadata, stage):
         f"<td>{report.html_text(info.unit)}</td>"
         f"<td>{'yes' if str(column) in used else ''}</td></tr>"
         for column, info in (metadata.columns or {}).items()
-    ) or "<tr><td colspan=\"5\">Not recorded in this model file.</td></tr>"
+    ) or f"<tr><td colspan=\"5\">{report.NOT_RECORDED}</td></tr>"
 
 
 def _development(model, metadata, stage):
     """TRIPOD 10: how the list was learned, its shrinkage and any too-good-to-be-true warning."""
-    development = (
-        f"Probabilistic scoring list (Hanselle et al.): {len(model.literals_)} questions learned greedily, "
-        f"{escape(str(model.calibration))} calibration, selection by {escape(str(model.loss))}, "
-        f"score set {escape(', '.join(f'{s:+d}' for s in model.score_set))}, {escape(str(model.interval_correction))} "
-        f"simultaneous intervals; reported at {stage} questions"
-        + (" (the length the internal cross-validation recommends)." if stage == getattr(model, "recommended_stages_", None) else ".")
-    )
+    development = report.development(len(model.literals_), model.calibration, model.loss, model.score_set,
+                                     model.interval_correction, stage,
+                                     stage == getattr(model, "recommended_stages_", None))
     factors = getattr(model, "shrinkage_", None)
     if factors is not None and stage < len(factors):
-        development += (
-            f" Probabilities at this stage, and their intervals, pulled toward the base rate by the factor {factors[stage]:.2f}, the "
-            "calibration slope of the internal cross-validation's held-out estimates (uniform shrinkage)."
-        )
+        development += report.shrinkage(factors[stage])
     warning = recorded_warning(metadata)
     if warning is not None:
-        development += (
-            " <strong>Too good to be true:</strong> " + escape(" ".join(warning.reasons))
-            + f" Questions suspected: {escape(', '.join(warning.questions))}. The warning was shown at training."
-        )
+        development += report.too_good(warning.reasons, warning.questions)
     return development
 
 
@@ -302,7 +285,7 @@ def _left_out(metadata):
     return "".join(
         f"<tr><td>{report.html_text(column)}</td><td>{escape(role)}</td><td>{report.html_text(evidence)}</td><td>{'yes' if kept else ''}</td></tr>"
         for column, role, evidence, kept in recorded_roles(metadata)
-    ) or "<tr><td colspan=\"4\">None recorded in this model file.</td></tr>"
+    ) or f"<tr><td colspan=\"4\">{report.NO_ROLES}</td></tr>"
 
 
 def _performance(model, metadata, stage):
@@ -310,7 +293,7 @@ def _performance(model, metadata, stage):
     return "".join(
         f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{escape(interval)}</td><td>{escape(where)}</td></tr>"
         for label, value, interval, where in _performance_rows(model, metadata, stage)
-    ) or "<tr><td colspan=\"4\">No performance recorded in this model file.</td></tr>"
+    ) or f"<tr><td colspan=\"4\">{report.NO_PERFORMANCE}</td></tr>"
 
 
 def _validation(origin, site):
@@ -319,14 +302,14 @@ def _validation(origin, site):
     validation = report.recalibration(origin)
     if not site:
         return validation
-    validation = (validation if origin else "") + f"<p>Judged in this session on {escape(site['where'])}.</p>"
+    validation = (validation if origin else "") + report.judged_at(site["where"])
     if "sample_size" in site:
         sentence, precision = site["sample_size"]
-        validation += f"<p>{escape(sentence.replace('**', ''))}</p>" + (_frame_html(precision) if len(precision) else "")
+        validation += report.paragraph(sentence) + (_frame_html(precision) if len(precision) else "")
     if "calibration" in site:
-        validation += "<p>Calibration there:</p>" + _frame_html(site["calibration"])
+        validation += f"<p>{report.SITE_CALIBRATION}</p>" + _frame_html(site["calibration"])
     if site.get("utility"):
-        validation += f"<p>{escape(site['utility'])}</p>"
+        validation += report.paragraph(site["utility"])
     return validation
 
 
@@ -334,30 +317,25 @@ def _items(model, metadata, stage, cost_ratio, evidence):
     """The rows of the report's table of TRIPOD items."""
     dataset, options = metadata.trained_on, metadata.training_options or {}
     calibration, utility, subgroups = _evidence_items(evidence)
-    sizes = [f"{words} {options[key]} patients" for key, words in (("n_train", "trained on"), ("n_test", "tested on"))
-             if isinstance(options.get(key), int)]
     readable = metadata.readable_columns()
     questions = "".join(
         f"<li>{escape(stage_condition(model, k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
     )
-    positive = escape(metadata.positive_label)
-    items = [
-        ("Source of data", report.html_text(dataset.name, report.NOT_RECORDED)),
-        ("Participants", report.participants(dataset)),
-        ("Outcome", f"{report.html_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
-                    f"(column {report.html_text(dataset.outcome, '?')}); positive: {positive}, "
-                    f"negative: {report.html_text(dataset.negative_label, '?')}." + _follow_up(metadata.follow_up)),
-        ("Sample size", (", ".join(sizes) or "not recorded") + "."),
-        ("Sample size justification", _sample_size_text(model, metadata)),
-        ("Model development", _development(model, metadata, stage)),
-        ("Questions", f"<ol>{questions}</ol>" if questions else report.NO_QUESTION),
-        ("Intended use", report.intended_use(metadata.positive_label, cost_ratio, decision_threshold(cost_ratio))),
-        ("Validation at other sites", _validation(metadata.origin, evidence.get("site"))),
-        ("Calibration (mean, weak, moderate)", calibration),
-        ("Clinical utility", utility),
-        ("Subgroup performance", subgroups),
-    ]
-    return "\n".join(f"<tr><th>{label}</th><td>{text}</td></tr>" for label, text in items)
+    items = {
+        "source": report.html_text(dataset.name, report.NOT_RECORDED),
+        "participants": report.participants(dataset),
+        "outcome": report.outcome(dataset, metadata.positive_label, _follow_up(metadata.follow_up)),
+        "sample_size": report.sample_sizes(options.get("n_train"), options.get("n_test")),
+        "justification": _sample_size_text(model, metadata),
+        "development": _development(model, metadata, stage),
+        "questions": f"<ol>{questions}</ol>" if questions else report.NO_QUESTION,
+        "intended_use": report.intended_use(metadata.positive_label, cost_ratio, decision_threshold(cost_ratio)),
+        "validation": _validation(metadata.origin, evidence.get("site")),
+        "calibration": calibration,
+        "utility": utility,
+        "subgroups": subgroups,
+    }
+    return "\n".join(f"<tr><th>{label}</th><td>{items[key]}</td></tr>" for key, label in report.ITEMS.items())
 
 
 def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):

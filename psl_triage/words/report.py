@@ -8,6 +8,10 @@ from html import escape
 NOT_RECORDED = "Not recorded in this model file."
 NO_VALIDATION = "None recorded: the list has not been checked on another population in this app."
 NO_QUESTION = "None: the prior risk."
+NO_CARD_QUESTION = "No question: every patient gets the prior risk."
+NO_ROLES = "None recorded in this model file."
+NO_PERFORMANCE = "No performance recorded in this model file."
+SITE_CALIBRATION = "Calibration there:"
 
 
 def html_text(value, default=""):
@@ -79,3 +83,97 @@ def intended_use(positive_label, cost_ratio, threshold):
             f"at a time, to rule the outcome in or out. M = {cost_ratio:g}: a missed case counts as much as "
             f"{cost_ratio:g} {plural(cost_ratio, 'false alarm')}, so the list decides positive above "
             f"1/(1+M) = {100 * threshold:.1f} %.")
+
+
+def development(n_questions, calibration, loss, score_set, interval_correction, stage, recommended):
+    """TRIPOD 10: how the list was learned and the stage reported (``recommended``: whether it
+    is the length the internal cross-validation recommends)."""
+    return (
+        f"Probabilistic scoring list (Hanselle et al.): {n_questions} questions learned greedily, "
+        f"{escape(str(calibration))} calibration, selection by {escape(str(loss))}, "
+        f"score set {escape(', '.join(f'{s:+d}' for s in score_set))}, {escape(str(interval_correction))} "
+        f"simultaneous intervals; reported at {stage} questions"
+        + (" (the length the internal cross-validation recommends)." if recommended else ".")
+    )
+
+
+def shrinkage(factor):
+    """The uniform shrinkage a stage's probabilities got."""
+    return (
+        f" Probabilities at this stage, and their intervals, pulled toward the base rate by the factor {factor:.2f}, the "
+        "calibration slope of the internal cross-validation's held-out estimates (uniform shrinkage)."
+    )
+
+
+def too_good(reasons, questions):
+    """The too-good-to-be-true warning a list was trained with."""
+    return (
+        " <strong>Too good to be true:</strong> " + escape(" ".join(reasons))
+        + f" Questions suspected: {escape(', '.join(questions))}. The warning was shown at training."
+    )
+
+
+def not_computed(page):
+    """A report item this session has not computed: where to compute it."""
+    return f"Not computed in this session: run the {page} page for this list, then download the report again."
+
+
+CALIBRATION_PAGE = "Evaluation (or Validate)"
+UTILITY_PAGE = "Evaluation"
+SUBGROUPS_PAGE = "Evaluation or Validate page, choose a column under Subgroups on the"
+
+
+def on_source(source):
+    """The calibration table's lead-in: "On <where>:"."""
+    return f"On {escape(source)}:"
+
+
+def utility(sentence, source):
+    """The decision-curve sentence with its method and where it was computed."""
+    return f"{escape(sentence)} (Decision curve analysis, Vickers &amp; Elkin 2006, on {escape(source)}.)"
+
+
+def subgroup_heading(column, where, named, judged):
+    """The lead-in of one column's subgroup table: the groups that differ, or why none is named."""
+    return (
+        f"<p>By {escape(str(column))}, on {escape(where)}"
+        + (": differs in " + ", ".join(escape(str(g)) for g in named) if named
+           else ": no group differs beyond its interval" if judged else ": no group is large enough to judge")
+        + ".</p>"
+    )
+
+
+def judged_at(where):
+    """The site judged in this session."""
+    return f"<p>Judged in this session on {escape(where)}.</p>"
+
+
+def paragraph(text):
+    """A sentence computed elsewhere (Markdown bold dropped) as an escaped paragraph."""
+    return f"<p>{escape(text.replace('**', ''))}</p>"
+
+
+def outcome(dataset, positive_label, follow_up=""):
+    """TRIPOD 6: the outcome, its column and the names of its classes (``dataset``: a
+    :class:`~psl_triage.metadata.DatasetRecord`; ``follow_up``: the horizon's escaped sentence
+    of a list of follow-up data)."""
+    return (f"{html_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
+            f"(column {html_text(dataset.outcome, '?')}); positive: {escape(positive_label)}, "
+            f"negative: {html_text(dataset.negative_label, '?')}." + follow_up)
+
+
+def sample_sizes(n_train, n_test):
+    """TRIPOD 8's counts: "trained on 198 patients, tested on 99 patients."."""
+    sizes = [f"{words} {n} patients" for n, words in ((n_train, "trained on"), (n_test, "tested on"))
+             if isinstance(n, int)]
+    return (", ".join(sizes) or "not recorded") + "."
+
+
+ITEMS = {
+    "source": "Source of data", "participants": "Participants", "outcome": "Outcome", "sample_size": "Sample size",
+    "justification": "Sample size justification", "development": "Model development", "questions": "Questions",
+    "intended_use": "Intended use", "validation": "Validation at other sites",
+    "calibration": "Calibration (mean, weak, moderate)", "utility": "Clinical utility",
+    "subgroups": "Subgroup performance",
+}
+"""The report's TRIPOD items, in the order it lists them."""

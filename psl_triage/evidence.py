@@ -430,8 +430,7 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
     if evaluation is not None and evaluation.calibration is not None:
         last = int(evaluation.measures["stage"].max())
         at = min(stage, last)
-        source = (f"held-out patients of {evaluation.settings['n_splits']} Monte Carlo splits (test fraction "
-                  f"{evaluation.settings['test_size']:.2f}), mean and 95 % interval over the splits, at {at} questions")
+        source = words.held_out_source(evaluation.settings["n_splits"], evaluation.settings["test_size"], at)
         found["calibration"] = (held_out_hierarchy(evaluation, at), source)
         curves = held_out_decision_curves(evaluation, at)
         threshold = decision_threshold(evaluation.settings["cost_ratio"])

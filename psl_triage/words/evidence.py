@@ -202,3 +202,9 @@ def subgroup_sentences(column, named, small, judged, n_groups):
         sentences.append(f"With {n_groups} groups, one may differ by chance alone (1 in 20 at 95 %): "
                          "confirm a named group on other patients.")
     return sentences
+
+
+def held_out_source(n_splits, test_size, stage):
+    """Where the report's held-out evidence comes from (plain text)."""
+    return (f"held-out patients of {n_splits} Monte Carlo splits (test fraction "
+            f"{test_size:.2f}), mean and 95 % interval over the splits, at {stage} questions")

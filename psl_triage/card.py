@@ -131,10 +131,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
         for row in table.itertuples()
     )
     n_rows = stage + len(table)
-    length_note = ""
-    if stage < len(model.literals_):
-        recommended = " (the recommended length)" if stage == getattr(model, "recommended_stages_", None) else ""
-        length_note = f" · the first {stage} of its {len(model.literals_)} questions{recommended}"
+    length_note = report.length_note(stage, len(model.literals_), stage == getattr(model, "recommended_stages_", None))
     size = 10.0 if n_rows <= 40 else max(6.5, 10.0 * 40 / n_rows)
     dataset = metadata.trained_on
     rows = training_rows_text(metadata)
@@ -142,21 +139,15 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     body = f"""
 <h1>{escape(name)}</h1>
 <p class="meta">{subtitle} · probabilistic scoring list{length_note} · card printed {datetime.now(UTC).date().isoformat()}</p>
-<p>Risk of <b>{escape(metadata.positive_label)}</b>. Ask the questions in order and add the points of every
-answer that is <i>yes</i>; the total gives the risk.</p>
+<p>{report.card_intro(metadata.positive_label)}</p>
 <div class="columns">
 <div><h2>Questions</h2>
 <table><tr><th>#</th><th>Question</th><th>Points</th>{cost_header}</tr>{questions}</table></div>
-<div><h2>Risk after {stage} question{'' if stage == 1 else 's'}</h2>
+<div><h2>{report.risk_after(stage)}</h2>
 <table><tr><th>Total</th><th>Risk</th><th>{100 * confidence:g} % interval</th><th>Decision</th></tr>{risks}</table></div>
 </div>
-<div class="box"><b>Decision threshold:</b> M = {cost_ratio:g} (a missed case costs as much as {cost_ratio:g} false
-alarm{'' if cost_ratio == 1 else 's'}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval
-lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when
-the list ends. The intervals hold simultaneously for every total of the stage.</div>
-<p class="small">{population} * No training patient had this total: its interval comes from the neighbouring totals.
-A list is only as good as the population it was learned from; check it on your patients first
-(Validate).</p>
+<div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
+<p class="small">{report.card_footnote(population)}</p>
 """
     return _page(f"{name}: card", body, size)
 
@@ -185,24 +176,24 @@ def _performance_rows(model, metadata, stage):
         if not isinstance(values, dict):
             continue
         n = options.get(size_key)
-        where = f"{part} rows" + (f" (n = {n})" if isinstance(n, int) else "")
+        where = report.rows_where(part, n)
         for measure, label in ((code, MEASURE_LABELS[code]) for code in ("brier", "auc")):
             series = values.get(measure)
             if not isinstance(series, list) or stage >= len(series) or not isinstance(series[stage], (int, float)):
                 continue
             value = float(series[stage])
-            interval = "–"
+            interval = report.NO_INTERVAL
             if measure == "auc" and isinstance(n, int) and rate is not None:
                 n_positive = round(n * rate)
                 low, high = _auc_interval(value, n_positive, n - n_positive)
                 if math.isfinite(low):
-                    interval = f"{low:.3f} to {high:.3f} (Hanley–McNeil)"
+                    interval = report.auc_interval(low, high)
             rows.append((label, f"{value:.3f}", interval, where))
     brier = getattr(model, "validation_brier_", None)
     if brier is not None and stage < len(brier) and np.isfinite(brier[stage]):
         se = model.validation_brier_se_[stage]
-        interval = f"{brier[stage] - 1.96 * se:.3f} to {brier[stage] + 1.96 * se:.3f} (± 1.96 SE over the folds)" if np.isfinite(se) else "–"
-        rows.append((MEASURE_LABELS["brier"], f"{brier[stage]:.3f}", interval, "internal cross-validation of the training rows"))
+        interval = report.cv_interval(brier[stage], se) if np.isfinite(se) else report.NO_INTERVAL
+        rows.append((MEASURE_LABELS["brier"], f"{brier[stage]:.3f}", interval, report.CV_WHERE))
     return rows
 
 

@@ -177,3 +177,59 @@ ITEMS = {
     "subgroups": "Subgroup performance",
 }
 """The report's TRIPOD items, in the order it lists them."""
+
+
+# ---------------------------------------------------------------------------- the card
+def length_note(stage, n_questions, recommended):
+    """" · the first 3 of its 6 questions (the recommended length)" when the card is shorter
+    than the list, else ""."""
+    if stage >= n_questions:
+        return ""
+    return f" · the first {stage} of its {n_questions} questions{' (the recommended length)' if recommended else ''}"
+
+
+def card_intro(positive_label):
+    """How to use the card."""
+    return (f"Risk of <b>{escape(positive_label)}</b>. Ask the questions in order and add the points of every\n"
+            "answer that is <i>yes</i>; the total gives the risk.")
+
+
+def risk_after(stage):
+    """The heading of the card's risk table."""
+    return f"Risk after {stage} {plural(stage, 'question')}"
+
+
+def threshold_box(cost_ratio, threshold):
+    """The card's box on M, its threshold and the three decisions."""
+    return (f"<b>Decision threshold:</b> M = {cost_ratio:g} (a missed case costs as much as {cost_ratio:g} false\n"
+            f"alarm{'' if cost_ratio == 1 else 's'}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval\n"
+            "lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when\n"
+            "the list ends. The intervals hold simultaneously for every total of the stage.")
+
+
+def card_footnote(population):
+    """The card's small print: where the list was learned (:func:`learned_from`), the star's
+    meaning and a caution."""
+    return (f"{population} * No training patient had this total: its interval comes from the neighbouring totals.\n"
+            "A list is only as good as the population it was learned from; check it on your patients first\n"
+            "(Validate).")
+
+
+# ---------------------------------------------------------------------------- performance
+CV_WHERE = "internal cross-validation of the training rows"
+NO_INTERVAL = "–"
+
+
+def rows_where(part, n):
+    """Which rows a measure is on: "test rows (n = 99)"."""
+    return f"{part} rows" + (f" (n = {n})" if isinstance(n, int) else "")
+
+
+def auc_interval(low, high):
+    """An AUC's Hanley–McNeil interval."""
+    return f"{low:.3f} to {high:.3f} (Hanley–McNeil)"
+
+
+def cv_interval(value, se):
+    """The internal cross-validation's interval: mean ± 1.96 standard errors over the folds."""
+    return f"{value - 1.96 * se:.3f} to {value + 1.96 * se:.3f} (± 1.96 SE over the folds)"

@@ -122,7 +122,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
         f"<td class=\"num\">{model.scores_[k - 1]:+d}</td>{cost_cells[k - 1]}</tr>"
         for k in range(1, stage + 1)
     ) or f"<tr><td colspan=\"3\">{report.NO_CARD_QUESTION}</td></tr>"
-    cost_header = f"<th>Cost{f' ({escape(unit)})' if unit else ''}</th>" if costs.any() else ""
+    cost_header = f"<th>{report.cost_head(unit)}</th>" if costs.any() else ""
     risks = "".join(
         f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
         f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{escape(percent(row.probability, 0))}</td>"
@@ -138,18 +138,18 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     population = report.learned_from(dataset.name, rows) + report.recalibrated_at(metadata.origin)
     body = f"""
 <h1>{escape(name)}</h1>
-<p class="meta">{subtitle} · probabilistic scoring list{length_note} · card printed {datetime.now(UTC).date().isoformat()}</p>
+<p class="meta">{report.card_meta(subtitle, length_note, datetime.now(UTC).date().isoformat())}</p>
 <p>{report.card_intro(metadata.positive_label)}</p>
 <div class="columns">
-<div><h2>Questions</h2>
-<table><tr><th>#</th><th>Question</th><th>Points</th>{cost_header}</tr>{questions}</table></div>
+<div><h2>{report.QUESTIONS}</h2>
+<table><tr>{report.header_cells(report.QUESTION_HEADS)}{cost_header}</tr>{questions}</table></div>
 <div><h2>{report.risk_after(stage)}</h2>
-<table><tr><th>Total</th><th>Risk</th><th>{100 * confidence:g} % interval</th><th>Decision</th></tr>{risks}</table></div>
+<table><tr>{report.header_cells(report.risk_heads(confidence))}</tr>{risks}</table></div>
 </div>
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
 <p class="small">{report.card_footnote(population)}</p>
 """
-    return _page(f"{name}: card", body, size)
+    return _page(report.card_title(name), body, size)
 
 
 # ---------------------------------------------------------------------------- the report
@@ -244,7 +244,7 @@ def _predictors(model, metadata, stage):
         f"<tr><td>{report.html_text(info.label, str(column))}</td>"
         f"<td>{report.html_text(column)}</td><td>{report.html_text(info.kind)}</td>"
         f"<td>{report.html_text(info.unit)}</td>"
-        f"<td>{'yes' if str(column) in used else ''}</td></tr>"
+        f"<td>{report.YES if str(column) in used else ''}</td></tr>"
         for column, info in (metadata.columns or {}).items()
     ) or f"<tr><td colspan=\"5\">{report.NOT_RECORDED}</td></tr>"
 
@@ -274,7 +274,7 @@ def _follow_up(follow_up):
 def _left_out(metadata):
     """Rows of the columns proposed out of the list, with the evidence and whether put back."""
     return "".join(
-        f"<tr><td>{report.html_text(column)}</td><td>{escape(role)}</td><td>{report.html_text(evidence)}</td><td>{'yes' if kept else ''}</td></tr>"
+        f"<tr><td>{report.html_text(column)}</td><td>{escape(role)}</td><td>{report.html_text(evidence)}</td><td>{report.YES if kept else ''}</td></tr>"
         for column, role, evidence, kept in recorded_roles(metadata)
     ) or f"<tr><td colspan=\"4\">{report.NO_ROLES}</td></tr>"
 
@@ -352,22 +352,18 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     name, subtitle = _heading(metadata)
     body = f"""
-<h1>{escape(name)}: model report</h1>
-<p class="meta">{subtitle} · items of the TRIPOD statement (Collins et al. 2015) that the app records ·
-report printed {datetime.now(UTC).date().isoformat()}</p>
+<h1>{escape(report.report_title(name))}</h1>
+<p class="meta">{report.report_meta(subtitle, datetime.now(UTC).date().isoformat())}</p>
 <table>
 {_items(model, metadata, stage, cost_ratio, evidence or {})}
 </table>
-<h2>Predictors offered to the learner</h2>
-<table><tr><th>Predictor</th><th>Column</th><th>Type</th><th>Unit</th><th>In the list</th></tr>{_predictors(model, metadata, stage)}</table>
-<h2>Columns proposed out of the list</h2>
-<p class="small">Identifiers, dates and times, possible leaks and columns with nothing to learn from, as the app proposed them
-from the data; "put back": the researcher used the column after all.</p>
-<table><tr><th>Column</th><th>Role</th><th>Evidence</th><th>Put back</th></tr>{_left_out(metadata)}</table>
-<h2>Performance at {stage} question{'' if stage == 1 else 's'}</h2>
-<table><tr><th>Measure</th><th>Value</th><th>95 % interval</th><th>On</th></tr>{_performance(model, metadata, stage)}</table>
-<p class="small">AUC intervals by Hanley and McNeil (1982) from the numbers of patients with and without the
-outcome (the test part is stratified, so its class sizes follow the outcome rate); the internal
-cross-validation's interval is its mean ± 1.96 standard errors over the folds.</p>
+<h2>{report.PREDICTORS}</h2>
+<table><tr>{report.header_cells(report.PREDICTOR_HEADS)}</tr>{_predictors(model, metadata, stage)}</table>
+<h2>{report.LEFT_OUT}</h2>
+<p class="small">{report.LEFT_OUT_NOTE}</p>
+<table><tr>{report.header_cells(report.LEFT_OUT_HEADS)}</tr>{_left_out(metadata)}</table>
+<h2>{report.performance_at(stage)}</h2>
+<table><tr>{report.header_cells(report.PERFORMANCE_HEADS)}</tr>{_performance(model, metadata, stage)}</table>
+<p class="small">{report.AUC_NOTE}</p>
 """
-    return _page(f"{name}: model report", body)
+    return _page(report.report_title(name), body)

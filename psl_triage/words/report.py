@@ -233,3 +233,65 @@ def auc_interval(low, high):
 def cv_interval(value, se):
     """The internal cross-validation's interval: mean ± 1.96 standard errors over the folds."""
     return f"{value - 1.96 * se:.3f} to {value + 1.96 * se:.3f} (± 1.96 SE over the folds)"
+
+
+# ---------------------------------------------------------------------------- headings
+YES = "yes"
+"""A column the list asks about, or one put back, in the report's tables."""
+QUESTIONS = "Questions"
+PREDICTORS = "Predictors offered to the learner"
+LEFT_OUT = "Columns proposed out of the list"
+LEFT_OUT_NOTE = (
+    "Identifiers, dates and times, possible leaks and columns with nothing to learn from, as the app proposed them\n"
+    'from the data; "put back": the researcher used the column after all.'
+)
+AUC_NOTE = (
+    "AUC intervals by Hanley and McNeil (1982) from the numbers of patients with and without the\n"
+    "outcome (the test part is stratified, so its class sizes follow the outcome rate); the internal\n"
+    "cross-validation's interval is its mean ± 1.96 standard errors over the folds."
+)
+QUESTION_HEADS = ("#", "Question", "Points")
+PREDICTOR_HEADS = ("Predictor", "Column", "Type", "Unit", "In the list")
+LEFT_OUT_HEADS = ("Column", "Role", "Evidence", "Put back")
+PERFORMANCE_HEADS = ("Measure", "Value", "95 % interval", "On")
+
+
+def risk_heads(confidence):
+    """The card's risk table's headings."""
+    return ("Total", "Risk", f"{100 * confidence:g} % interval", "Decision")
+
+
+def cost_head(unit):
+    """The card's cost column heading, with the unit (escaped) when there is one."""
+    return f"Cost{f' ({escape(unit)})' if unit else ''}"
+
+
+def header_cells(heads):
+    """Table headings as ``<th>`` cells."""
+    return "".join(f"<th>{head}</th>" for head in heads)
+
+
+def performance_at(stage):
+    """The report's performance heading."""
+    return f"Performance at {stage} {plural(stage, 'question')}"
+
+
+def card_title(name):
+    """The card's page title (plain text: the page escapes it)."""
+    return f"{name}: card"
+
+
+def report_title(name):
+    """The report's page title and heading (plain text: the page escapes it)."""
+    return f"{name}: model report"
+
+
+def card_meta(subtitle_text, length, date):
+    """The card's line under its title: version, kind of list, length and the day printed."""
+    return f"{subtitle_text} · probabilistic scoring list{length} · card printed {date}"
+
+
+def report_meta(subtitle_text, date):
+    """The report's line under its title."""
+    return (f"{subtitle_text} · items of the TRIPOD statement (Collins et al. 2015) that the app records ·\n"
+            f"report printed {date}")

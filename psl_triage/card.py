@@ -138,7 +138,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     population = report.learned_from(dataset.name, rows) + report.recalibrated_at(metadata.origin)
     body = f"""
 <h1>{escape(name)}</h1>
-<p class="meta">{report.card_meta(subtitle, length_note, datetime.now(UTC).date().isoformat())}</p>
+<p class="meta">{report.CARD_META.format(subtitle=subtitle, length=length_note, date=datetime.now(UTC).date().isoformat())}</p>
 <p>{report.card_intro(metadata.positive_label)}</p>
 <div class="columns">
 <div><h2>{report.QUESTIONS}</h2>
@@ -149,7 +149,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
 <p class="small">{report.card_footnote(population)}</p>
 """
-    return _page(report.card_title(name), body, size)
+    return _page(report.CARD_TITLE.format(name=name), body, size)
 
 
 # ---------------------------------------------------------------------------- the report
@@ -352,8 +352,8 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     name, subtitle = _heading(metadata)
     body = f"""
-<h1>{escape(report.report_title(name))}</h1>
-<p class="meta">{report.report_meta(subtitle, datetime.now(UTC).date().isoformat())}</p>
+<h1>{escape(report.REPORT_TITLE.format(name=name))}</h1>
+<p class="meta">{report.REPORT_META.format(subtitle=subtitle, date=datetime.now(UTC).date().isoformat())}</p>
 <table>
 {_items(model, metadata, stage, cost_ratio, evidence or {})}
 </table>
@@ -366,4 +366,4 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
 <table><tr>{report.header_cells(report.PERFORMANCE_HEADS)}</tr>{_performance(model, metadata, stage)}</table>
 <p class="small">{report.AUC_NOTE}</p>
 """
-    return _page(report.report_title(name), body)
+    return _page(report.REPORT_TITLE.format(name=name), body)

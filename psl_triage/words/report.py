@@ -276,22 +276,10 @@ def performance_at(stage):
     return f"Performance at {stage} {plural(stage, 'question')}"
 
 
-def card_title(name):
-    """The card's page title (plain text: the page escapes it)."""
-    return f"{name}: card"
-
-
-def report_title(name):
-    """The report's page title and heading (plain text: the page escapes it)."""
-    return f"{name}: model report"
-
-
-def card_meta(subtitle_text, length, date):
-    """The card's line under its title: version, kind of list, length and the day printed."""
-    return f"{subtitle_text} · probabilistic scoring list{length} · card printed {date}"
-
-
-def report_meta(subtitle_text, date):
-    """The report's line under its title."""
-    return (f"{subtitle_text} · items of the TRIPOD statement (Collins et al. 2015) that the app records ·\n"
-            f"report printed {date}")
+# Fixed lines with their blanks: the page fills them with str.format (names escaped there).
+CARD_TITLE = "{name}: card"
+REPORT_TITLE = "{name}: model report"
+CARD_META = "{subtitle} · probabilistic scoring list{length} · card printed {date}"
+"""The card's line under its title: version, kind of list, length and the day printed."""
+REPORT_META = "{subtitle} · items of the TRIPOD statement (Collins et al. 2015) that the app records ·\nreport printed {date}"
+"""The report's line under its title."""

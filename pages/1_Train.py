@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_triage import training
+from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
 from psl_triage.state_keys import TRAIN_MODEL_NAME
 from psl_triage.store import list_models, model_dir
@@ -46,7 +47,7 @@ def train() -> None:
     bar.progress(1.0, text=words.done(session.model.n_stages_ - 1, seconds))
 
 
-def list_section(model, metadata: dict) -> None:
+def list_section(model, metadata: ModelMetadata) -> None:
     st.caption(md(session.origin))
     warning = session.too_good()
     if warning is not None:
@@ -70,7 +71,7 @@ def list_section(model, metadata: dict) -> None:
     st.dataframe(table, hide_index=True, height="content", column_config=config, key="w_train_list_table")
 
 
-def performance_section(metadata: dict) -> None:
+def performance_section(metadata: ModelMetadata) -> None:
     long = training.performance_long(metadata)
     if long.empty:
         st.info(words.NO_PERFORMANCE)
@@ -93,7 +94,7 @@ def save_section(model) -> None:
         save_column.success(md(session.saved_message))
     else:
         save_column.caption(words.store_note(model_dir()))
-    download_column.download_button(words.DOWNLOAD, data=model.to_json(session.metadata),
+    download_column.download_button(words.DOWNLOAD, data=model.to_json(session.metadata.to_dict()),
                                     file_name=training.download_file_name(name), mime="application/json", on_click="ignore",
                                     key="w_train_download")
 

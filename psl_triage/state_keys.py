@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from psl_triage.dataset_session import DatasetSession
+    from psl_triage.metadata import ModelMetadata
 
     from .triage_session import TriageSession
 
@@ -81,8 +82,8 @@ def describe() -> dict[str, str]:
 # --- Train (psl_triage.training_session.TrainingSession reads and writes these) -----------------
 TRAINED_MODEL: StateKey[Any] = StateKey(
     "trained_model", "psl_core ProbabilisticScoringList: the current list (trained, loaded or opened); later pages use it.")
-TRAINED_METADATA: StateKey[dict] = StateKey(
-    "trained_metadata", "dict: the current list's model-file metadata (psl_triage.modelcard.model_metadata).")
+TRAINED_METADATA: StateKey[ModelMetadata] = StateKey(
+    "trained_metadata", "psl_triage.metadata.ModelMetadata: the current list's metadata, parsed when it became current.")
 TRAIN_ORIGIN: StateKey[str] = StateKey("train_origin", "str: one sentence on where the current list comes from.")
 TRAIN_MODEL_NAME: StateKey[str] = StateKey(
     "w_train_model_name", "str: the Train page's save field; a list that becomes current proposes its own name.")
@@ -101,8 +102,6 @@ TRAIN_COST_GROUPS: StateKey[dict] = StateKey("train_cost_groups", "dict column -
 TRIAGE: StateKey[TriageSession] = StateKey(
     "triage_session", "The Triage page's TriageSession: the chosen list, its answers, stage and stops."
 )
-TRAINED_METADATA_PARSED: StateKey[tuple] = StateKey(
-    "trained_metadata_parsed", "tuple (the trained_metadata dict, its ModelMetadata): ui.trained_metadata parses once per list.")
 
 # --- Evaluation, Validate, Card (pages/5_Evaluation.py, 6_Validate.py, 7_Card.py) ----------------
 EVALUATION_RESULT: StateKey[dict] = StateKey(

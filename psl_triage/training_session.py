@@ -4,7 +4,8 @@ A :class:`TrainingSession` reads and writes a session-state mapping (``st.sessio
 on the page, a plain dict in tests) through the keys of :mod:`psl_triage.state_keys`:
 
 - the current list and its metadata (:data:`~psl_triage.state_keys.TRAINED_MODEL`,
-  :data:`~psl_triage.state_keys.TRAINED_METADATA`), the contract with the later pages, with
+  :data:`~psl_triage.state_keys.TRAINED_METADATA`: a :class:`~psl_triage.metadata.ModelMetadata`
+  parsed once, when the list becomes current), the contract with the later pages, with
   where it comes from (:data:`~psl_triage.state_keys.TRAIN_ORIGIN`);
 - what the user knows and what questions cost, edited in two tables
   (:meth:`keep_knowledge`, :meth:`keep_costs`), and the widgets' values turned into
@@ -29,6 +30,7 @@ from psl_core.errors import PSLError
 from psl_triage import training
 from psl_triage.costs import COST, GROUP, check_unit, cost_rows, costs_from_rows
 from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_from_rows, knowledge_rows
+from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import roles_record
 from psl_triage.runs import one_run_at_a_time
 from psl_triage.state_keys import (
@@ -102,9 +104,9 @@ class TrainingSession:
         return TRAINED_MODEL.get(self.state)
 
     @property
-    def metadata(self) -> dict:
-        """The current list's model-file metadata ({} without one)."""
-        return TRAINED_METADATA.get(self.state) or {}
+    def metadata(self) -> ModelMetadata:
+        """The current list's metadata (empty without a list), parsed when it became current."""
+        return TRAINED_METADATA.get(self.state) or ModelMetadata()
 
     @property
     def origin(self) -> str:
@@ -119,10 +121,11 @@ class TrainingSession:
         """The last upload's outcome: ``{"kind": "error" | "info", "text": ...}``."""
         return TRAIN_LOAD_MESSAGE.get(self.state)
 
-    def make_current(self, model, metadata: dict, origin: str) -> None:
-        """Make a list the one the page shows and the later pages use."""
+    def make_current(self, model, metadata, origin: str) -> None:
+        """Make a list the one the page shows and the later pages use; its metadata (a model
+        file's dict or a :class:`~psl_triage.metadata.ModelMetadata`) is parsed here, once."""
         TRAINED_MODEL.put(self.state, model)
-        TRAINED_METADATA.put(self.state, metadata)
+        TRAINED_METADATA.put(self.state, ModelMetadata.coerce(metadata))
         TRAIN_ORIGIN.put(self.state, origin)
         TRAIN_SAVED.put(self.state, None)
         TRAIN_LOAD_MESSAGE.put(self.state, None)
@@ -130,7 +133,7 @@ class TrainingSession:
 
     def default_name(self) -> str:
         """The name the save field proposes for the current list."""
-        return training.default_model_name(self.metadata)
+        return self.metadata.default_name
 
     # --- what clinicians know, what questions cost ------------------------------------------
     def knowledge(self) -> tuple[dict, dict]:
@@ -240,7 +243,7 @@ class TrainingSession:
             logger.exception("unexpected error while loading %s", filename)
             TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "error", "text": words.load_failed(filename)})
             return False
-        self.make_current(model, dict(getattr(model, "metadata_", None) or {}), words.loaded_origin(filename))
+        self.make_current(model, getattr(model, "metadata_", None), words.loaded_origin(filename))
         TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "info", "text": words.loaded(filename, model.n_stages_ - 1)})
         return True
 
@@ -251,11 +254,10 @@ class TrainingSession:
     def open_stored(self, path, label: str) -> None:
         """Make a list of the model store current."""
         model = load_model(path)
-        self.make_current(model, dict(model.metadata_ or {}), words.opened_origin(label))
+        self.make_current(model, model.metadata_, words.opened_origin(label))
 
     def save(self, name: str) -> None:
         """Save the current list to the model store as the next version of ``name``."""
         stored = save_model(self.model, name, self.metadata)
-        metadata = dict(self.metadata, name=stored.name, version=stored.version, created=stored.created)
-        TRAINED_METADATA.put(self.state, metadata)
+        TRAINED_METADATA.put(self.state, self.metadata.saved_as(stored))
         TRAIN_SAVED.put(self.state, words.saved(stored))

@@ -18,7 +18,7 @@ from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_RANGE
 from psl_triage.data import upload_limit_mb
 from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import DATASET, TRAINED_METADATA, TRAINED_METADATA_PARSED
+from psl_triage.state_keys import DATASET, TRAINED_METADATA
 from psl_triage.store import list_models, open_model
 from psl_triage.words import common as words
 from psl_triage.words import md, visible
@@ -139,21 +139,16 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
         persist_state="session", **kwargs,
     )
     (container or st).caption(
-        words.saved_cost_ratio_note(metadata.to_dict())
+        words.saved_cost_ratio_note(metadata)
         + ("" if low <= saved <= high else words.SAVED_M_OUTSIDE.format(low=low, high=high))
     )
     return float(value)
 
 
 def trained_metadata() -> ModelMetadata:
-    """The metadata of the list on the Train page (empty without one), parsed once per list:
-    the Train page keeps the dict the model file holds, and its parse is kept next to it
-    (:data:`~psl_triage.state_keys.TRAINED_METADATA_PARSED`) until another dict takes its place."""
-    raw = TRAINED_METADATA.get(st.session_state)
-    kept = TRAINED_METADATA_PARSED.get(st.session_state)
-    if kept is None or kept[0] is not raw:
-        kept = TRAINED_METADATA_PARSED.put(st.session_state, (raw, ModelMetadata.coerce(raw)))
-    return kept[1]
+    """The metadata of the list on the Train page (empty without one): the Train page keeps it
+    parsed, once, when the list became current (:meth:`TrainingSession.make_current`)."""
+    return ModelMetadata.coerce(TRAINED_METADATA.get(st.session_state))
 
 
 def class_names() -> tuple[str, str]:

@@ -132,9 +132,8 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
         file_name=saved["file"], mime="application/json", on_click="ignore", key="validate_download_model",
     )
     if st.button(words.USE_RECALIBRATED, key="validate_use"):
-        # Train's contract (pages/1_Train.py) is still the metadata as the file holds it.
         TRAINED_MODEL.put(ss, saved["model"])
-        TRAINED_METADATA.put(ss, saved["metadata"].to_dict())
+        TRAINED_METADATA.put(ss, saved["metadata"])
         TRAIN_ORIGIN.put(ss, words.recalibrated_origin(site_name, saved["message"]))
         VALIDATE_SAVED.put(ss, None)
         st.rerun()

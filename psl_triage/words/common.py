@@ -5,7 +5,8 @@ names of M and of an interval's level, as every page writes them. Nothing here r
 from a file, so nothing here needs escaping.
 """
 
-from psl_core.cost_ratio import decision_threshold, saved_cost_ratio
+from psl_core.cost_ratio import decision_threshold
+from psl_triage.metadata import ModelMetadata
 
 MINUS = "\u2212"
 """The minus sign (U+2212) of every negative number shown: wider than a hyphen, read as minus."""
@@ -107,12 +108,13 @@ COST_RATIO_LABEL = "M: cost of a missed case relative to a false alarm"
 
 def decision_text(metadata):
     """One sentence on the trade-off a list was saved with, for where the list is described."""
-    cost_ratio = saved_cost_ratio(metadata)
+    metadata = ModelMetadata.coerce(metadata)
+    cost_ratio = metadata.cost_ratio
     rule = (
         f"a missed case counts as much as {cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, "
         f"so the list decides positive above 1/(1+M) = {decision_threshold(cost_ratio):.1%}"
     )
-    if "decision" not in (metadata or {}):
+    if metadata.saved_cost_ratio is None:
         return (
             f"Saved before lists carried their M: the list is used with the paper's M = {cost_ratio:g} "
             f"({rule}) until M is changed."
@@ -122,7 +124,8 @@ def decision_text(metadata):
 
 def saved_cost_ratio_note(metadata):
     """The short form of :func:`decision_text`, next to an input of M."""
-    cost_ratio = saved_cost_ratio(metadata)
-    if "decision" not in (metadata or {}):
+    metadata = ModelMetadata.coerce(metadata)
+    cost_ratio = metadata.cost_ratio
+    if metadata.saved_cost_ratio is None:
         return f"This list was saved before lists carried their M; M starts at the paper's {cost_ratio:g}."
     return f"This list was saved with M = {cost_ratio:g}."

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from psl_core.cost_ratio import saved_cost_ratio
 from psl_core.search import CROSS_VALIDATED
+from psl_triage.metadata import ModelMetadata
 from psl_triage.words.common import COST_RATIO_LABEL, decision_text, percent
 from psl_triage.words.escape import md
 from psl_triage.words.trade_off import where_m_matters
@@ -291,7 +291,7 @@ def list_reading(model, metadata):
     if shrunk:
         paragraphs.append(f"**Probabilities.** {shrunk}")
     paragraphs.append(f"**Decision trade-off.** {decision_text(metadata)}")
-    paragraphs.append(where_m_matters(model, saved_cost_ratio(metadata), *class_labels(metadata))[0])
+    paragraphs.append(where_m_matters(model, ModelMetadata.coerce(metadata).cost_ratio, *class_labels(metadata))[0])
     return paragraphs
 
 
@@ -453,18 +453,13 @@ def cost_weight_label(weight):
     return "no (0)" if weight == 0 else f"{weight:g}"
 
 
-def _dataset(metadata):
-    dataset = (metadata or {}).get("dataset")
-    return dataset if isinstance(dataset, dict) else {}
-
-
 def class_labels(metadata):
     """The list's positive and negative class names from its metadata ("positive", "negative"
     when it has none)."""
-    dataset = _dataset(metadata)
-    return dataset.get("positive_label") or "positive", dataset.get("negative_label") or "negative"
+    dataset = ModelMetadata.coerce(metadata).trained_on
+    return dataset.positive_label or "positive", dataset.negative_label or "negative"
 
 
 def positive_outcome(metadata):
     """What the list's probabilities are of: its positive class, or "the positive outcome"."""
-    return _dataset(metadata).get("positive_label") or "the positive outcome"
+    return ModelMetadata.coerce(metadata).trained_on.positive_label or "the positive outcome"

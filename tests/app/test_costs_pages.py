@@ -101,8 +101,8 @@ def test_costs_set_on_train_reach_the_list_and_its_file(project_root, demo_prepa
     assert trained.question_costs == {"ca": 20.0, "thal": 20.0, "chol": 2.0} and trained.cost_weight == 0.05
     assert trained.cost_groups == {"chol": "blood test", "fbs": "blood test"}
     metadata = at.session_state["trained_metadata"]
-    assert metadata[UNIT_KEY] == "points"
-    assert "question_costs" not in metadata["training_options"] and "cost_groups" not in metadata["training_options"]
-    loaded = ProbabilisticScoringList.from_json(trained.to_json(metadata))
+    assert metadata.cost_unit == "points"
+    assert "question_costs" not in metadata.training_options and "cost_groups" not in metadata.training_options
+    loaded = ProbabilisticScoringList.from_json(trained.to_json(metadata.to_dict()))
     assert loaded.question_costs == trained.question_costs and loaded.metadata_[UNIT_KEY] == "points"
     assert loaded.cost_groups == trained.cost_groups

@@ -80,7 +80,7 @@ def test_train_shows_the_list_the_measures_and_keeps_the_model(page):
     progress = page.get("progress")[0]
     assert progress.value == 100 and progress.text.startswith(f"Done: {model.n_stages_ - 1} stages")
     metadata = page.session_state["trained_metadata"]
-    assert metadata["source"] == "trained" and metadata["training_options"]["test_fraction"] == pytest.approx(1 / 3)
+    assert metadata.source == "trained" and metadata.training_options["test_fraction"] == pytest.approx(1 / 3)
     assert "198 training rows" in texts(page.caption)
     # The paper's setup asks every question the table offers: more questions than columns.
     length = f"**Length.** The list has {model.n_stages_ - 1} questions about 13 columns: no question was left to add"
@@ -144,7 +144,7 @@ def test_the_setups_fill_the_options_and_reach_the_learner(page):
         "sigmoid", "cv_brier", 2.0, 2, 10,
     )
     assert model.interval_correction == "sidak"
-    assert page.session_state["trained_metadata"]["training_options"]["setup"] == "recommended"
+    assert page.session_state["trained_metadata"].training_options["setup"] == "recommended"
     assert "the recommended setup" in texts(page.caption)
     # The paper's is one click away: every option takes the paper's choice.
     page.radio(key="w_train_setup").set_value("paper").run()
@@ -207,7 +207,7 @@ def test_save_writes_a_new_version_to_the_model_store(page, tmp_path, monkeypatc
     assert "chest-pain-triage-v1.json (version 1)" in texts(page.success)
     saved = json.loads((tmp_path / "chest-pain-triage-v1.json").read_text(encoding="utf-8"))
     assert saved["metadata"]["name"] == "Chest pain triage" and saved["metadata"]["source"] == "trained"
-    assert page.session_state["trained_metadata"]["version"] == 1
+    assert page.session_state["trained_metadata"].version == 1
     page.button(key="w_train_save").click().run()
     assert "chest-pain-triage-v2.json (version 2)" in texts(page.success)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chest-pain-triage-v1.json", "chest-pain-triage-v2.json"]
@@ -234,7 +234,7 @@ def test_a_saved_model_file_loads_as_the_current_list(project_root, demo_prepare
     trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
-    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
+    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"].to_dict()
     text = model.to_json(dict(metadata, name="Two questions"))
 
     at = open_train_page(project_root)  # a new session, without data
@@ -244,7 +244,7 @@ def test_a_saved_model_file_loads_as_the_current_list(project_root, demo_prepare
     assert "Loaded two-questions.json" in texts(at.info)
     loaded = at.session_state["trained_model"]
     assert loaded.to_json(metadata) == model.to_json(metadata)
-    assert at.session_state["trained_metadata"]["name"] == "Two questions"
+    assert at.session_state["trained_metadata"].name == "Two questions"
     assert list_table(at)["Feature"].tolist() == list_table(trainer)["Feature"].tolist()
     assert at.text_input(key="w_train_model_name").value == "Two questions"
 
@@ -259,7 +259,7 @@ def test_m_is_set_on_train_saved_with_the_list_and_shown_with_it(page, tmp_path,
     page.number_input(key="w_train_max_stages").set_value(2)
     click_train(page)
     assert not page.exception and not page.error
-    assert page.session_state["trained_metadata"]["decision"] == {"cost_ratio": 2.0}
+    assert page.session_state["trained_metadata"].saved_cost_ratio == 2.0
     assert "Saved with M = 2: a missed case counts as much as 2 false alarms" in texts(page.markdown)
     page.button(key="w_train_save").click().run()
     saved = json.loads(next(tmp_path.glob("*.json")).read_text(encoding="utf-8"))
@@ -270,7 +270,7 @@ def test_a_model_file_from_before_m_was_saved_loads_with_the_papers_m(project_ro
     trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
-    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
+    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"].to_dict()
     older = {key: value for key, value in metadata.items() if key != "decision"}
 
     at = open_train_page(project_root)
@@ -285,7 +285,7 @@ def test_a_model_file_with_a_bad_m_is_refused_naming_it(project_root, demo_prepa
     trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
-    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"]
+    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"].to_dict()
     text = model.to_json(dict(metadata, decision={"cost_ratio": -5}))
     at = open_train_page(project_root)
     at.file_uploader(key="w_train_upload").upload("bad-m.json", text.encode(), "application/json")
@@ -304,7 +304,7 @@ def test_the_nested_criterion_is_offered_with_an_honest_label_and_reaches_the_le
     click_train(page)
     assert not page.exception and not page.error
     assert page.session_state["trained_model"].loss == "nested_cv_brier"
-    assert page.session_state["trained_metadata"]["training_options"]["loss"] == "nested_cv_brier"
+    assert page.session_state["trained_metadata"].training_options["loss"] == "nested_cv_brier"
     assert "a custom mix of the paper's and the recommended options" in texts(page.caption)
 
 
@@ -327,12 +327,12 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
     assert not at.exception
     assert "Too good to be true" in texts(at.error) and "echo_result" in texts(at.error)
     metadata = at.session_state["trained_metadata"]
-    assert metadata["too_good_warning"]["questions"] == ["echo_result"]
-    assert metadata["column_roles"]["echo_result"]["kept"] is True
+    assert metadata.too_good["questions"] == ["echo_result"]
+    assert metadata.column_roles["echo_result"]["kept"] is True
     at.button(key="w_train_retrain_without").click().run()
     assert not at.exception and not at.error
     assert "echo_result" not in at.session_state["trained_model"].features_
-    assert "too_good_warning" not in at.session_state["trained_metadata"]
+    assert at.session_state["trained_metadata"].too_good is None
     assert DATASET.get(at.session_state).active.column_types["echo_result"] == "ignore"
 
 
@@ -347,7 +347,7 @@ def test_a_list_in_the_model_store_opens_as_the_current_list(project_root, demo_
     at.selectbox(key="w_train_open_choice").set_value(str(stored.path)).run()
     at.button(key="w_train_open").click().run()
     assert not at.exception and not at.error
-    assert at.session_state["trained_metadata"]["name"] == "Stored list"
+    assert at.session_state["trained_metadata"].name == "Stored list"
     assert at.session_state["trained_model"].to_json() == stored.path.read_text(encoding="utf-8")
     assert "Opened from the model store" in texts(at.caption)
 

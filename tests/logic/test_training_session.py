@@ -11,6 +11,7 @@ from psl_core.errors import PSLError
 from psl_triage import state_keys
 from psl_triage.dataset_session import DatasetSession
 from psl_triage.demo import load_demo
+from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import Role
 from psl_triage.runs import one_run_at_a_time
 from psl_triage.state_keys import DATASET
@@ -38,7 +39,7 @@ def session(demo_prepared):
 
 def test_without_a_list_the_session_says_none_and_an_empty_metadata():
     session = TrainingSession({})
-    assert session.model is None and session.metadata == {} and session.origin == ""
+    assert session.model is None and session.metadata == ModelMetadata() and session.origin == ""
     assert session.prepared is None and session.data_name == "the data"
     assert session.too_good() is None and not session.take_retrain()
 
@@ -70,7 +71,7 @@ def test_train_makes_the_list_current_says_where_it_comes_from_and_keeps_the_key
     options = session.options(session.prepared, widget_choices(max_stages=2, **SETUPS["paper"]))
     seconds = session.train(options, progress=lambda stage, n: seen.append((stage, n)))
     assert seconds >= 0 and seen and seen[-1][0] == seen[-1][1]
-    assert session.model.n_stages_ == 3 and session.metadata["source"] == "trained"
+    assert session.model.n_stages_ == 3 and session.metadata.source == "trained"
     assert session.state["trained_model"] is session.model  # the later pages' contract
     assert session.origin.startswith(f"Trained on {DEMO_NAME} (198 training rows, measured on 99 test rows)")
     assert session.origin.endswith("the paper's setup.")
@@ -81,22 +82,22 @@ def test_a_save_records_name_and_version_and_the_next_save_is_the_next_version(s
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
     session.train(TrainingOptions(max_stages=1))
     session.save("Chest pain")
-    assert session.metadata["name"] == "Chest pain" and session.metadata["version"] == 1
+    assert session.metadata.name == "Chest pain" and session.metadata.version == 1
     assert "chest-pain-v1.json (version 1)" in session.saved_message
     session.save("Chest pain")
-    assert session.metadata["version"] == 2
+    assert session.metadata.version == 2
     session.open_stored(tmp_path / "chest-pain-v1.json", "Chest pain (v1)")
     assert session.origin == "Opened from the model store: Chest pain (v1)." and session.saved_message is None
 
 
 def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(session):
     session.train(TrainingOptions(max_stages=1))
-    current, text = session.model, session.model.to_json(dict(session.metadata, name="One question"))
+    current, text = session.model, session.model.to_json(dict(session.metadata.to_dict(), name="One question"))
     assert not session.load_upload(b'{"format": "psl", "st', "broken.json")
     assert session.model is current and session.load_message["kind"] == "error"
     assert "broken.json" in session.load_message["text"]
     assert session.load_upload(text.encode(), "one.json")
-    assert session.model is not current and session.metadata["name"] == "One question"
+    assert session.model is not current and session.metadata.name == "One question"
     assert session.load_message == {"kind": "info", "text": words.loaded("one.json", 1)}
     assert session.origin == "Loaded from the file one.json."
     session.forget_load_message()
@@ -156,4 +157,4 @@ def test_a_stored_list_trained_elsewhere_opens(session, demo_prepared, tmp_path)
     model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(max_stages=1))
     stored = save_model(model, "Elsewhere", metadata, tmp_path)
     session.open_stored(stored.path, stored.label)
-    assert json.loads(session.model.to_json())["format"] and session.metadata["name"] == "Elsewhere"
+    assert json.loads(session.model.to_json())["format"] and session.metadata.name == "Elsewhere"

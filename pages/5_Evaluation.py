@@ -14,8 +14,9 @@ this page reads widgets, runs it with a progress bar when asked (ui.evaluation; 
 psl_triage.words.evaluation), and renders, with a CSV download behind every plot.
 
 Session state read: ``"trained_model"`` (Train: its settings are evaluated),
-``"trained_metadata"`` (its saved M) and ``"dataset_session"`` (landing page: its prepared data and table). Written: ``"evaluation_result"`` (dict: the model and data
-it belongs to, ``"result"``: CVResult), and the widget keys ``"evaluation_splits"``,
+``"trained_metadata"`` (its saved M) and ``"dataset_session"`` (landing page: its prepared
+data and table). Written: ``"evaluation_result"`` (dict: the model and data it belongs to,
+``"result"``: CVResult), and the widget keys ``"evaluation_splits"``,
 ``"evaluation_test_size"``, ``"evaluation_cost_ratio_v<N>"`` (M, starting at the list's saved
 M; a new list gets a new N: ui.cost_ratio_input, with ``"evaluation_cost_ratio_list"`` and
 ``"evaluation_cost_ratio_version"``), ``"evaluation_confidence"``, ``"evaluation_run"``,

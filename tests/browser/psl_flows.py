@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from psl_core.binarization import NUMERIC
@@ -259,11 +260,22 @@ def unknown_text(question) -> str:
 
 def choose_option(app, widget, text: str | re.Pattern) -> None:
     """Pick an option of a selectbox or multiselect (the element with its st-key class)."""
-    box = widget.get_by_role("combobox")
-    box.click()
-    box.press("ArrowDown")  # opens the list; a click alone does not (Streamlit 1.67, headless)
     option = app.page.get_by_role("option", name=text, exact=True) if isinstance(text, str) else \
         app.page.get_by_role("option", name=text)
+    # A rerun that is still drawing the page (after an upload, under load) can close the list
+    # just opened or replace the box: open it again until the option shows, a few times.
+    for attempt in range(4):
+        app.wait_idle()
+        box = widget.get_by_role("combobox")
+        box.click()
+        box.press("ArrowDown")  # opens the list; a click alone does not (Streamlit 1.67, headless)
+        try:
+            option.wait_for(state="visible", timeout=10_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 3:
+                raise
+            box.press("Escape")
     option.click()
     app.wait_idle()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from psl_core.metrics import MEASURE_LABELS
+from psl_triage.words.common import plural
 
 INTRO = (
     "Can the list's probabilities be taken at face value? If the list says 30 %, about 30 in "
@@ -84,8 +85,8 @@ def horizon_summary(horizon: float, at_horizon: dict) -> str:
 def outcome_by_total(rows: str, stage: int) -> str:
     """What the paper's Figure 1 shows for these rows (a key of :data:`ROWS`) at ``stage``."""
     return (
-        f"Each dot is a patient of the {ROWS[rows].lower()} at their total score after {stage} "
-        "feature(s), at the top if they had the outcome, at the bottom if not (spread out a little "
+        f"Each dot is a patient of the {ROWS[rows].lower()} at their total score after "
+        f"{plural(stage, 'feature')}, at the top if they had the outcome, at the bottom if not (spread out a little "
         "so they do not overlap). The lines are calibrations fitted to these dots: the paper's "
         "isotonic (a staircase that never goes down) and beta (a smooth curve), and the sigmoid "
         "(a logistic curve in the total, the recommended setup's); the diamonds are the list's own "

@@ -18,6 +18,18 @@ def points_text(points):
     return f"{signed(points)} {unit}"
 
 
+def plural(count, word, many=None):
+    """A count with its noun: "1 answer", "4 answers", "0 answers" (``many`` for an irregular
+    plural)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def first_questions(count, whose="the"):
+    """"the first question", "the first 3 questions" (never "the first 1 question");
+    ``whose="its"`` for "its first question"."""
+    return f"{whose} first question" if count == 1 else f"{whose} first {count} questions"
+
+
 def signed(value):
     """An integer with its sign: "+2", "−2", "0"."""
     return f"+{value}" if value > 0 else (f"{MINUS}{-value}" if value < 0 else "0")

@@ -14,7 +14,7 @@ import math
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import decision_range
 from psl_triage.words import md
-from psl_triage.words.common import m_equals
+from psl_triage.words.common import first_questions, m_equals
 
 
 def m_text(value):
@@ -62,7 +62,7 @@ def m_range_text(model, cost_ratio, positive_label="positive", negative_label="n
     found = decision_range(model, stage, confidence, basis)
     length = (
         "before any question" if found.stage == 0 else
-        f"within its first {found.stage} question{'' if found.stage == 1 else 's'}"
+        f"within {first_questions(found.stage, 'its')}"
     )
     if found.changes is None:
         sentences = [

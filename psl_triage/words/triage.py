@@ -14,7 +14,7 @@ from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
 
 from ..costs import cost_text
 from . import trade_off
-from .common import one_in, percent
+from .common import one_in, percent, plural
 from .decision import (
     headline,
     how_it_decides,
@@ -199,7 +199,7 @@ def interval_label(confidence: float) -> str:
 
 def unknown_note(n_unknown: int, step) -> str:
     return (
-        f":material/help: {n_unknown} answer(s) unknown. The list does not guess them: it "
+        f":material/help: {plural(n_unknown, 'answer')} unknown. The list does not guess them: it "
         f"shows every total they allow ({totals_text(step.totals)}) and the range over both "
         "answers of each, so the interval is wider and the decision more cautious."
     )
@@ -233,7 +233,7 @@ def stopped(n_answered: int, step, reason: str | None) -> str:
 
 
 def passed_stop(reason: str) -> str:
-    return f"The list would stop here ({reason}); you chose to continue. It stops again at its next stop."
+    return f"The list would stop here. {reason} You chose to continue; it stops again at its next stop."
 
 
 def question_number(stage: int, n_questions: int, cost: float | None, unit) -> str:

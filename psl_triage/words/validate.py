@@ -10,6 +10,7 @@ import math
 import pandas as pd
 
 from psl_core.validation import MEASURE_LABELS, MEASURES
+from psl_triage.words.common import first_questions
 from psl_triage.words.escape import label_md, md
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
@@ -60,8 +61,7 @@ def report_sentences(report):
     m = report.measures["estimate"]
     stage_words = (
         "the prior (no question)" if report.stage == 0 else
-        "stage 1 (the first question)" if report.stage == 1 else
-        f"stage {report.stage} (the first {report.stage} questions)"
+        f"stage {report.stage} ({first_questions(report.stage)})"
     )
     sentences = [
         f"Judged at {stage_words} on {report.n_rows} patients with every answer known "

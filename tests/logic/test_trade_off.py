@@ -61,3 +61,9 @@ def test_a_list_without_questions_changes_nothing(demo_prepared):
     assert decision_range(model).changes is None
     text, one_sided = m_range_text(model, 10)
     assert "At no M does the list" in text and one_sided
+
+
+def test_a_one_question_length_reads_its_first_question(demo_list):
+    model, _ = demo_list
+    text, _ = m_range_text(model, 10, "heart disease", "no heart disease", stage=1)
+    assert "within its first question" in text and "first 1 question" not in text

@@ -11,3 +11,24 @@ def test_m_and_an_intervals_level_are_written_as_the_pages_write_them():
 def test_negative_numbers_carry_a_true_minus_sign():
     assert signed(-2) == f"{MINUS}2" and signed(2) == "+2" and signed(0) == "0"
     assert number_text(-3) == f"{MINUS}3" and points_text(-1) == f"{MINUS}1 point"
+
+
+def test_counts_take_a_singular_or_plural_noun_never_a_bracketed_s():
+    from types import SimpleNamespace
+
+    from psl_triage.words import calibration, triage
+    from psl_triage.words.common import first_questions, plural
+
+    assert plural(1, "answer") == "1 answer" and plural(4, "feature") == "4 features"
+    assert plural(0, "answer") == "0 answers" and plural(2, "patient", "patients") == "2 patients"
+    assert first_questions(1) == "the first question" and first_questions(3, "its") == "its first 3 questions"
+    step = SimpleNamespace(totals=[0, 1])
+    assert "1 answer unknown" in triage.unknown_note(1, step)
+    assert "2 answers unknown" in triage.unknown_note(2, step)
+    rows = next(iter(calibration.ROWS))
+    assert "after 4 features," in calibration.outcome_by_total(rows, 4)
+    assert "after 1 feature," in calibration.outcome_by_total(rows, 1)
+    reason = "No answers to the remaining questions can change this outcome."
+    said = triage.passed_stop(reason)
+    assert f"({reason})" not in said and f"The list would stop here. {reason} You chose" in said
+    assert "(s)" not in "".join([triage.unknown_note(1, step), calibration.outcome_by_total(rows, 1)])

@@ -158,6 +158,7 @@ class DatasetRecord:
     n_rows_source: int | None = None
     n_positive: int | None = None
     n_negative: int | None = None
+    n_censored: int | None = None
     outcome: str | None = None
     outcome_label: str | None = None
     positive_label: str | None = None
@@ -167,7 +168,7 @@ class DatasetRecord:
     extra: dict = field(default_factory=dict)
 
     _PARSERS = {"name": _text, "n_rows": _whole, "n_rows_source": _whole, "n_positive": _whole,
-                "n_negative": _whole, "outcome": _text, "outcome_label": _text, "positive_label": _text,
+                "n_negative": _whole, "n_censored": _whole, "outcome": _text, "outcome_label": _text, "positive_label": _text,
                 "negative_label": _text, "positive_class": _scalars, "notes": _texts}
 
     @classmethod

@@ -90,6 +90,7 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
             "n_rows_source": int(prepared.n_rows_before),
             "n_positive": prepared.n_positive,
             "n_negative": prepared.n_negative,
+            **({"n_censored": prepared.n_censored} if prepared.horizon_counts is not None else {}),
             "outcome": str(prepared.outcome),
             "outcome_label": prepared.outcome_label,
             "positive_label": prepared.positive_label,

@@ -171,12 +171,32 @@ class PreparedData:
     time: np.ndarray | None = None
 
     @property
+    def horizon_counts(self) -> dict | None:
+        """Follow-up data's counts at the horizon (:func:`psl_core.survival.horizon_summary`):
+        events by it, censored before it, followed beyond it; None for a yes/no outcome."""
+        if self.follow_up is None or self.time is None:
+            return None
+        from psl_core.survival import horizon_summary, survival_outcome
+
+        return horizon_summary(survival_outcome(self.time, self.y), self.follow_up.horizon)
+
+    @property
     def n_positive(self) -> int:
-        return int(self.y.sum())
+        """Rows with the outcome; for follow-up data, the events by the horizon."""
+        counts = self.horizon_counts
+        return int(self.y.sum()) if counts is None else counts["events"]
 
     @property
     def n_negative(self) -> int:
-        return int(len(self.y) - self.y.sum())
+        """Rows without it; for follow-up data, those followed beyond the horizon."""
+        counts = self.horizon_counts
+        return int(len(self.y) - self.y.sum()) if counts is None else counts["beyond"]
+
+    @property
+    def n_censored(self) -> int:
+        """Follow-up rows censored before the horizon (their outcome at it unknown); 0 otherwise."""
+        counts = self.horizon_counts
+        return 0 if counts is None else counts["censored"]
 
 
 def relabel(meta: DatasetMeta, labels: Mapping[object, tuple[str, str]]) -> DatasetMeta:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from psl_triage.data import BINARY, CATEGORICAL, IGNORE, NUMERIC, ColumnSpec, DatasetMeta, value_label
 from psl_triage.words.escape import label_md, md
+from psl_triage.words.lists import class_counts
 
 LOAD_HEADER = "1. Load data"
 MISSING_HEADER = "4. Missing values"
@@ -136,8 +137,7 @@ def ready(prepared) -> str:
     """What the prepared training data holds (:class:`psl_triage.data.PreparedData`)."""
     return (
         f"Ready: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
-        f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
-        f"{prepared.n_negative} with {md(prepared.negative_label)} (negative). "
+        f"{class_counts(prepared)} "
         "Open **Train** in the sidebar."
     )
 

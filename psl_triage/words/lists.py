@@ -76,6 +76,18 @@ def within(horizon, unit=""):
     return f"{horizon:g}{' ' + unit if unit else ''}"
 
 
+def class_counts(prepared, tag_negative=True):
+    """The prepared data's two classes with their counts; for follow-up data the counts at the
+    horizon (:attr:`psl_triage.data.PreparedData.horizon_counts`) and the censored ones."""
+    text = (
+        f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
+        f"{prepared.n_negative} with {md(prepared.negative_label)}" + (" (negative)" if tag_negative else "")
+    )
+    if prepared.horizon_counts is not None:
+        text += f", {prepared.n_censored} censored before the horizon (weighted out)"
+    return text + "."
+
+
 def horizon_sentence(counts, when, censored_share):
     """Events by the horizon, censored before it (they drop out), followed beyond it."""
     return (

@@ -54,7 +54,13 @@ def participants(dataset):
     """TRIPOD 5: how many patients, how many with the outcome, and the preparation's notes
     (``dataset``: a :class:`~psl_triage.metadata.DatasetRecord`)."""
     text = NOT_RECORDED
-    if dataset.n_rows and dataset.n_positive is not None:
+    if dataset.n_rows and dataset.n_positive is not None and dataset.n_censored is not None:
+        text = (
+            f"{dataset.n_rows} patients after preparation ({html_text(dataset.n_rows_source, '?')} in the source table); "
+            f"at the horizon {dataset.n_positive} with the outcome, {html_text(dataset.n_negative, '?')} followed "
+            f"beyond it without it and {dataset.n_censored} censored before it."
+        )
+    elif dataset.n_rows and dataset.n_positive is not None:
         text = (
             f"{dataset.n_rows} patients after preparation ({html_text(dataset.n_rows_source, '?')} in the source table); "
             f"{dataset.n_positive} with the outcome ({100 * dataset.n_positive / dataset.n_rows:.1f} %)."

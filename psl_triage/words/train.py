@@ -14,6 +14,7 @@ from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words.common import COST_RATIO_LABEL, decision_text, percent
 from psl_triage.words.escape import md
+from psl_triage.words.lists import class_counts
 from psl_triage.words.trade_off import where_m_matters
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
@@ -208,8 +209,7 @@ def data_summary(data_name, prepared):
     """The training data in one sentence: name, rows, features and the two outcome classes."""
     return (
         f"**{md(data_name)}**: {prepared.n_rows_after} rows and {len(prepared.columns)} features. "
-        f"{prepared.n_positive} rows with {md(prepared.positive_label)} (positive), "
-        f"{prepared.n_negative} with {md(prepared.negative_label)}."
+        + class_counts(prepared, tag_negative=False)
     )
 
 

@@ -1,0 +1,46 @@
+"""Follow-up data's class counts are the counts at the horizon, everywhere they are said."""
+
+from __future__ import annotations
+
+from psl_triage.data import infer_column_types, prepare_training_data
+from psl_triage.follow_up import FollowUp, event_time, horizon_text
+from psl_triage.metadata import ModelMetadata
+from psl_triage.modelcard import model_metadata
+from psl_triage.words import data as data_words
+from psl_triage.words import report as report_words
+from psl_triage.words import train as train_words
+from tests.tables import follow_up_table
+
+HORIZON = 1000.0
+
+
+def test_counts_at_the_horizon_in_every_sentence_and_the_metadata():
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", HORIZON, "days"))
+    counts = prepared.horizon_counts
+    assert counts["events"] + counts["beyond"] + counts["censored"] == prepared.n_rows_after
+    assert counts["censored"] > 0 and counts["events"] < int(prepared.y.sum())  # events after the horizon exist
+    assert (prepared.n_positive, prepared.n_negative, prepared.n_censored) == (
+        counts["events"], counts["beyond"], counts["censored"])
+    note = horizon_text(*event_time(frame, "rfstime", "status", [1]), HORIZON, "days")
+    assert f"{counts['events']} had the event" in note and f"{counts['beyond']} were followed beyond" in note
+    for sentence in (data_words.ready(prepared), train_words.data_summary("study.csv", prepared)):
+        assert f"{counts['events']} rows with" in sentence
+        assert f"{counts['beyond']} with" in sentence
+        assert f"{counts['censored']} censored before the horizon" in sentence
+    dataset = ModelMetadata.from_dict(model_metadata(prepared, "study.csv")).dataset
+    assert (dataset.n_positive, dataset.n_negative, dataset.n_censored) == (
+        counts["events"], counts["beyond"], counts["censored"])
+    text = report_words.participants(dataset)
+    assert f"{counts['events']} with the outcome" in text and f"{counts['censored']} censored before it" in text
+
+
+def test_a_yes_no_outcome_keeps_its_counts():
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore", "rfstime": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn")
+    assert prepared.horizon_counts is None and prepared.n_censored == 0
+    assert prepared.n_positive == int(prepared.y.sum())
+    assert "censored" not in data_words.ready(prepared)
+    assert "n_censored" not in model_metadata(prepared, "study.csv")["dataset"]

@@ -72,7 +72,8 @@ with st.form("evaluation_form"):
     submitted = st.form_submit_button(words.RUN, type="primary", key="evaluation_run")
 st.caption(words.expected_loss(metadata.positive_label))
 with shown_errors(words.READING_M):
-    where_m, one_sided = where_m_matters(model, float(cost_ratio), *metadata.class_names, float(confidence))
+    where_m, one_sided = where_m_matters(model, float(cost_ratio), *metadata.class_names, float(confidence),
+                                         curves_here=True)
     (st.info if one_sided else st.caption)(where_m)
 if submitted:
     with shown_errors(words.RUNNING):

@@ -56,7 +56,7 @@ def read_upload(data: bytes, name: str, limit_mb: int):
 
 def judged(model, table, stage):
     """validation_report of this list, table and stage, kept until one of them changes: its
-    bootstrap takes seconds on a large table, and the page reruns on every widget change."""
+    bootstrap is costly on a large table, and the page reruns on every widget change."""
     key = (stage, int(pd.util.hash_pandas_object(table.X).sum()), hash(table.y.tobytes()))
     kept = VALIDATE_REPORT.get(ss)
     if kept is None or kept[0] is not model or kept[1] != key:

@@ -303,7 +303,7 @@ class DatasetSession:
 
     def column_table(self) -> pd.DataFrame:
         """The column summary with roles and units, computed once per table and choices: on a
-        wide table it takes seconds, and the page reruns on every click."""
+        wide table it is costly, and the page reruns on every click."""
         data, features = self.active, self.features()
         key = (self.version, tuple(features), tuple(data.column_types.items()), tuple(data.flagged_columns.items()),
                tuple(data.meta.columns.items()), tuple(data.column_roles.items()))

@@ -46,7 +46,7 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
     def make_model():
         # The list's internal cross-validation recommends where to stop and how far to pull the
         # probabilities toward the base rate; every stage is measured here, so skipping it is
-        # several times faster, and the splits' lists keep their probabilities as learned.
+        # faster (bench/README.md has the timings), and the splits' lists keep their probabilities as learned.
         return clone(model).set_params(recommend_folds=None)
 
     start = time.perf_counter()

@@ -36,7 +36,7 @@ def _range_words(changes):
 
 
 def m_range_text(model, cost_ratio, positive_label="positive", negative_label="negative", confidence=0.95,
-                 basis="upper", stage=None):
+                 basis="upper", stage=None, curves_here=False):
     """Where M matters for this list, and what it does at ``cost_ratio`` (Markdown).
 
     Parameters
@@ -50,6 +50,8 @@ def m_range_text(model, cost_ratio, positive_label="positive", negative_label="n
     basis : {"upper", "point"}
     stage : int or None
         The length used; default the recommended length, else the whole list.
+    curves_here : bool
+        Whether the reader is on the Evaluation page, whose decision curves lie further down.
 
     Returns
     -------
@@ -108,7 +110,9 @@ def m_range_text(model, cost_ratio, positive_label="positive", negative_label="n
         )
     sentences.append(
         "Choose M from what a missed case and a false alarm cost where the list is used; the decision "
-        "curves on the Evaluation page show what each M gains."
+        + ("curves further down this page (after a run) show" if curves_here else
+           "curves on the Evaluation page show")
+        + " what each M gains."
     )
     return " ".join(sentences), share == 0 or not (out and into)
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
-from psl_triage.words.common import COST_RATIO_LABEL, decision_text, percent
+from psl_triage.words.common import COST_RATIO_LABEL, decision_text, percent, plural
 from psl_triage.words.escape import md
 from psl_triage.words.lists import class_counts
 from psl_triage.words.trade_off import where_m_matters
@@ -219,7 +219,7 @@ def stage_progress(stage, n_stages):
 
 def done(n_questions, seconds):
     """The progress bar's last text: "Done: 1 stage in 0.4 s", "Done: 3 stages in 1.2 s"."""
-    return f"Done: {n_questions} stage{'' if n_questions == 1 else 's'} in {seconds:.1f} s"
+    return f"Done: {plural(n_questions, 'stage')} in {seconds:.1f} s"
 
 
 def trained_origin(data_name, metadata, options):

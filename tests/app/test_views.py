@@ -297,6 +297,10 @@ def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(proje
         assert "Where M matters." in said, name
         assert "decides differently from the base rate alone only when M lies between" in said, name
         assert "it can rule nobody out" in said, name
+        # The Evaluation page does not send its reader to itself, and states no timing.
+        assert ("on the Evaluation page" in said) == (name == "Triage"), name
+        assert ("further down this page" in said) == (name == "Evaluation"), name
+        assert "seconds" not in said and "two-core" not in said, name
     train = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
     train.session_state["trained_model"], train.session_state["trained_metadata"] = demo
     train.switch_page("pages/1_Train.py").run()

@@ -146,6 +146,19 @@ def band_labels(cuts):
             + [f"≥ {cuts[-1]:g}"])
 
 
+def _avoided_words(avoided):
+    """The net reduction in unnecessary interventions against treating all, said the right way
+    round: a negative one is more interventions, not "avoiding −3.7"."""
+    if not np.isfinite(avoided):
+        return ""
+    if round(avoided, 1) > 0:
+        return f", avoiding {avoided:.1f} unnecessary interventions per 100 patients against treating all"
+    if round(avoided, 1) < 0:
+        return (f", the equivalent of {-avoided:.1f} more unnecessary interventions per 100 patients "
+                "than treating all")
+    return ", with as many unnecessary interventions as treating all"
+
+
 def decision_curve_sentence(at_list, everyone, best_default, cost_ratio, threshold, stop_rule):
     """One sentence on the list's net benefit at M's threshold against the defaults.
 
@@ -164,9 +177,7 @@ def decision_curve_sentence(at_list, everyone, best_default, cost_ratio, thresho
         f"{at_list['mean']:.3f} true positives per patient ({at_list['lower']:.3f} to {at_list['upper']:.3f}); "
         f"treating everyone gives {everyone:.3f}: the list {verdict}"
     )
-    avoided = at_list["interventions_avoided"]
-    if np.isfinite(avoided):
-        sentence += f", avoiding {avoided:.1f} unnecessary interventions per 100 patients against treating all"
+    sentence += _avoided_words(at_list["interventions_avoided"])
     for costed, net_benefit in stop_rule:
         sentence += f". The bedside stop rule{' (question costs counted)' if costed else ''}: {net_benefit:.3f}"
     return sentence + "."

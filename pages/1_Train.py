@@ -107,10 +107,8 @@ def load_section() -> None:
         labels = {str(entry.path): entry.label for entry in stored_lists}
         opened = st.selectbox(words.OPEN_CHOICE, list(labels), format_func=labels.get,
                               index=None, placeholder=words.OPEN_PLACEHOLDER, key="w_train_open_choice")
-        if st.button(words.OPEN, key="w_train_open", disabled=opened is None):
-            with shown_errors(words.OPENING_SAVED):
-                session.open_stored(opened, labels[opened])
-                st.rerun()
+        st.button(words.OPEN, key="w_train_open", disabled=opened is None, on_click=session.open_stored,
+                  args=(opened, labels.get(opened, "")))
     message = session.load_message
     if message:
         (st.error if message["kind"] == "error" else st.info)(md(message["text"]))

@@ -233,15 +233,8 @@ class TrainingSession:
     def load_upload(self, data: bytes, filename: str) -> bool:
         """Make an uploaded model file the current list; False, with an error message, when
         it is not a valid model file or reading it failed unexpectedly (logged in full)."""
-        TRAIN_LOAD_MESSAGE.put(self.state, None)
-        try:
-            model = read_model_upload(data, filename)
-        except PSLError as exc:
-            TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "error", "text": str(exc)})
-            return False
-        except Exception:  # noqa: BLE001 - a user's file must never crash the page; the log has the details
-            logger.exception("unexpected error while loading %s", filename)
-            TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "error", "text": words.load_failed(filename)})
+        model = self._read(lambda: read_model_upload(data, filename), filename, words.load_failed(filename))
+        if model is None:
             return False
         self.make_current(model, getattr(model, "metadata_", None), words.loaded_origin(filename))
         TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "info", "text": words.loaded(filename, model.n_stages_ - 1)})
@@ -251,10 +244,27 @@ class TrainingSession:
         """The uploader was emptied: the last upload's message goes."""
         TRAIN_LOAD_MESSAGE.put(self.state, None)
 
-    def open_stored(self, path, label: str) -> None:
-        """Make a list of the model store current."""
-        model = load_model(path)
+    def open_stored(self, path, label: str) -> bool:
+        """Make a list of the model store current; False, with an error message, when it could
+        not be read. Called from the open button's callback, before the page draws its widgets,
+        so the save field can take the opened list's name."""
+        model = self._read(lambda: load_model(path), label, words.open_failed(label))
+        if model is None:
+            return False
         self.make_current(model, model.metadata_, words.opened_origin(label))
+        return True
+
+    def _read(self, read, name: str, failed: str):
+        """``read()``'s list, or None with the load message saying why (unexpected errors logged)."""
+        TRAIN_LOAD_MESSAGE.put(self.state, None)
+        try:
+            return read()
+        except PSLError as exc:
+            TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "error", "text": str(exc)})
+        except Exception:  # noqa: BLE001 - a user's file must never crash the page; the log has the details
+            logger.exception("unexpected error while reading %s", name)
+            TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "error", "text": failed})
+        return None
 
     def save(self, name: str) -> None:
         """Save the current list to the model store as the next version of ``name``."""

@@ -19,7 +19,6 @@ from psl_triage.words.trade_off import where_m_matters
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
 SAVING = "saving the list"
-OPENING_SAVED = "opening the saved list"
 TRAINING = "training the list"
 SHOWING_LIST = "showing the list"
 SHOWING_PERFORMANCE = "showing the performance"
@@ -248,6 +247,11 @@ def loaded(filename, n_stages):
 def load_failed(filename):
     return (f"{filename} could not be loaded: something unexpected went wrong "
             "(the details are in the server log).")
+
+
+def open_failed(label):
+    return (f"{label} could not be opened: something unexpected went wrong "
+            "(the details are in the server log). The current list is unchanged.")
 
 
 def saved(stored):

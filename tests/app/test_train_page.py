@@ -387,3 +387,23 @@ def test_a_direction_for_a_categorical_column_is_explained_and_nothing_is_traine
     assert not at.exception
     assert any("categorical: its categories have no order" in shown(error.value) for error in at.error)
     assert "trained_model" not in at.session_state
+
+
+def test_a_saved_list_opens_over_a_trained_one(project_root, demo_prepared, tmp_path, monkeypatch):
+    """Opening a stored list while a list (and its name box) is on the page: no error, the
+    opened list is current and its name is in the box."""
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    at = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
+    click_train(at)
+    at.text_input(key="w_train_model_name").set_value("First list").run()
+    at.button(key="w_train_save").click().run()
+    stored = next(tmp_path.rglob("*.json"))
+    click_train(at)
+    assert at.session_state["trained_metadata"].name != "First list"
+    at.selectbox(key="w_train_open_choice").set_value(str(stored)).run()
+    at.button(key="w_train_open").click().run()
+    assert not at.exception and not at.error, texts(at.error)
+    assert at.session_state["trained_model"].to_json() == stored.read_text(encoding="utf-8")
+    assert at.session_state["trained_metadata"].name == "First list"
+    assert "Opened from the model store" in texts(at.caption)
+    assert at.text_input(key="w_train_model_name").value == "First list"

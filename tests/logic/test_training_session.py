@@ -158,3 +158,11 @@ def test_a_stored_list_trained_elsewhere_opens(session, demo_prepared, tmp_path)
     stored = save_model(model, "Elsewhere", metadata, tmp_path)
     session.open_stored(stored.path, stored.label)
     assert json.loads(session.model.to_json())["format"] and session.metadata.name == "Elsewhere"
+
+
+def test_a_stored_list_that_cannot_be_read_leaves_the_current_list(session, tmp_path):
+    session.train(TrainingOptions(max_stages=1))
+    current = session.model
+    assert session.open_stored(tmp_path / "gone-v1.json", "Gone (v1)") is False
+    assert session.model is current and session.load_message["kind"] == "error"
+    assert "gone-v1.json" in session.load_message["text"]

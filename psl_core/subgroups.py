@@ -83,7 +83,8 @@ def subgroup_measures(y, p, groups, threshold, confidence=0.95, n_boot=200, seed
     p : array-like of float in [0, 1], shape (n,)
     groups : array-like of shape (n,)
         Each patient's group label (missing values make a group of their own only if they
-        are given a label; NaN rows are left out).
+        are given a label; NaN rows are left out). A categorical Series keeps its categories'
+        order (bands of a numeric column from low to high), any other is sorted by label.
     threshold : float in (0, 1)
         The decision threshold 1 / (1 + M) for the net benefit.
     confidence, n_boot, seed
@@ -92,18 +93,21 @@ def subgroup_measures(y, p, groups, threshold, confidence=0.95, n_boot=200, seed
 
     Returns
     -------
-    pandas.DataFrame, one row per group (sorted by label) then ``"All patients"`` (index
+    pandas.DataFrame, one row per group (in order, see ``groups``) then ``"All patients"`` (index
     ``group``): n, events, too_small (bool), default_net_benefit (the better of treating
     all and none), and per measure ``<measure>``,
     ``<measure>_lower``, ``<measure>_upper`` (NaN for a group too small).
     """
     y = labels01(y)
     p = checked_probabilities(p, len(y))
-    groups = pd.Series(np.asarray(groups, dtype=object))
+    if isinstance(getattr(groups, "dtype", None), pd.CategoricalDtype):
+        groups = pd.Series(groups).reset_index(drop=True)
+    else:
+        groups = pd.Series(np.asarray(groups, dtype=object))
     if len(groups) != len(y):
         raise DataError(f"groups must have one label per patient: {len(y)} patients, {len(groups)} labels")
     rows = []
-    for label, index in groups.dropna().groupby(groups.dropna(), sort=True).groups.items():
+    for label, index in groups.dropna().groupby(groups.dropna(), sort=True, observed=True).groups.items():
         rows.append((str(label), np.asarray(index)))
     rows.append((ALL_PATIENTS, np.arange(len(y))))
     table = []

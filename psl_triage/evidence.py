@@ -359,7 +359,8 @@ def group_labels(values, bands=NUMERIC_BANDS):
 
     Returns
     -------
-    pandas.Series of str, same index as ``values``
+    pandas.Series of str, same index as ``values``; for bands a categorical one whose
+    categories run from the lowest band to the highest, then "missing"
     """
     values = pd.Series(values)
     numeric = pd.to_numeric(values, errors="coerce") if values.dtype.kind in "biuf" else None
@@ -368,7 +369,8 @@ def group_labels(values, bands=NUMERIC_BANDS):
         names = words.band_labels(cuts)
         labels = [words.MISSING_GROUP if np.isnan(value) else names[int(np.searchsorted(cuts, value, side="right"))]
                   for value in numeric]
-        return pd.Series(labels, index=values.index, dtype=object)
+        order = pd.CategoricalDtype([*names, words.MISSING_GROUP], ordered=True)
+        return pd.Series(labels, index=values.index, dtype=order)
     return values.astype(object).where(values.notna(), words.MISSING_GROUP).astype(str)
 
 

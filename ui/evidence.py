@@ -148,12 +148,12 @@ def subgroup_section(prefix: str, columns, patients, cost_ratio: float, owner=No
         st.info(crowded)
         return None
     table = kept(prefix, chosen.sources, ("subgroups", chosen.key, column, int(bands)),
-                 lambda: subgroup_measures(chosen.y, chosen.p, labels.to_numpy(), decision_threshold(cost_ratio)))
+                 lambda: subgroup_measures(chosen.y, chosen.p, labels, decision_threshold(cost_ratio)))
     for sentence in subgroup_sentences(table, column):
         st.markdown(f"- {sentence}")
     with st.container(key=f"{prefix}_subgroups"):
         st.dataframe(subgroup_display(table), hide_index=True)
-    st.caption(words.subgroup_note(decision_threshold(cost_ratio), column))
+    st.caption(words.subgroup_note(decision_threshold(cost_ratio)))
     csv_download(table.reset_index(), "subgroups", f"{prefix}_download_subgroups")
     st.session_state[f"{prefix}_subgroup_report"] = (owner, chosen.where, column, table)
     return table

@@ -92,14 +92,14 @@ def calibration_note(band_words=""):
     )
 
 
-def subgroup_note(threshold, column):
+def subgroup_note(threshold):
     """How the subgroup table's intervals are made and when a group is named."""
     return (
         f"Intervals 95 %: O/E from its events, intercept and slope from the logistic fit (Wald), "
         f"C-statistic by Newcombe's formula, net benefit at 1/(1+M) = {threshold:.1%} "
         "from 200 bootstrap resamples of the group. A group is named when its O/E or slope interval "
         "leaves out 1, its intercept interval leaves out 0, or its net benefit lies wholly below the "
-        f"better of treating all or none of {md(column)}'s group."
+        "better of treating all or none of the group's patients."
     )
 
 
@@ -138,6 +138,13 @@ def interval_text(estimate, low, high, digits=2):
 def stage_method(stage):
     """The method name of the list's curve at another stage than the one chosen."""
     return f"the list at {stage} question{'' if stage == 1 else 's'}"
+
+
+def group_name(column, group):
+    """A group as the sentences name it (Markdown, escaped): "age ≥ 25" or "age 20 to < 25" for
+    a band of a numeric column, "race = 2" for a value."""
+    band = group.startswith(("< ", "≥ ")) or " to < " in group
+    return f"{md(column)} {md(group)}" if band else f"{md(column)} = {md(group)}"
 
 
 def band_labels(cuts):
@@ -196,14 +203,14 @@ def subgroup_sentences(column, named, small, judged, n_groups):
     for group, measures in named.items():
         words = ", ".join(SUBGROUP_WORDS[m] for m in measures)
         sentences.append(
-            f"In the group **{md(column)} = {md(group)}** the list's {words} differ{'s' if len(measures) == 1 else ''} "
+            f"In the group **{group_name(column, group)}** the list's {words} differ{'s' if len(measures) == 1 else ''} "
             "beyond its interval: check the list there before using it for these patients."
         )
     if small:
         sentences.append(
             f"Too small to judge (fewer than {MIN_GROUP_ROWS} patients or fewer than {MIN_GROUP_EVENTS} "
             "of either outcome): "
-            f"{', '.join(md(g) for g in small)}."
+            f"{', '.join(group_name(column, g) for g in small)}."
         )
     if not judged:
         sentences.append(f"No group of {md(column)} is large enough to judge: none is compared.")

@@ -60,6 +60,22 @@ def test_numeric_columns_become_bands_and_missing_a_group():
     assert list(group_labels(pd.Series(["f", "m", None]))) == ["f", "m", "missing"]
 
 
+def test_bands_run_from_low_to_high_and_read_as_a_condition_on_the_column():
+    from psl_triage.words.evidence import subgroup_note
+
+    rng = np.random.default_rng(5)
+    age = pd.Series(rng.integers(14, 45, 600).astype(float))
+    p = expit(rng.normal(-1.0, 1.0, 600))
+    y = rng.binomial(1, np.where(age >= 25, expit(logit(p) + 1.5), p))
+    labels = group_labels(age, bands=3)
+    table = subgroup_measures(y, p, labels, threshold=0.2, n_boot=20)
+    groups = list(table.index[:-1])
+    assert groups[0].startswith("< ") and " to < " in groups[1] and groups[2].startswith("≥ ")
+    text = " ".join(shown(s) for s in subgroup_sentences(table, "age"))
+    assert "In the group **age " in text and "age = " not in text
+    assert "race's" not in subgroup_note(0.1) and "the group's patients" in subgroup_note(0.1)
+
+
 def test_subgroup_sentence_names_the_miscalibrated_group_and_the_tiny_one():
     rng = np.random.default_rng(11)
     n = 1500
@@ -70,7 +86,7 @@ def test_subgroup_sentence_names_the_miscalibrated_group_and_the_tiny_one():
     table = subgroup_measures(y, p, group, threshold=0.2, n_boot=100)
     text = [shown(s) for s in subgroup_sentences(table, "sex")]
     assert any("sex = women" in s for s in text) and not any("sex = men" in s for s in text)
-    assert any("Too small to judge" in s and "other" in s for s in text)
+    assert any("Too small to judge" in s and "sex = other." in s for s in text)
     display = subgroup_display(table).set_index("Group")
     assert display.loc["other", "O/E"] == "too small to judge"
     assert display.loc["other", "Patients"] == 5

@@ -147,7 +147,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 <table><tr>{report.header_cells(report.risk_heads(confidence))}</tr>{risks}</table></div>
 </div>
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
-<p class="small">{report.card_footnote(population)}</p>
+<p class="small">{report.card_footnote(population, bool(table["no_training_case"].any()))}</p>
 """
     return _page(report.CARD_TITLE.format(name=name), body, size)
 
@@ -280,11 +280,16 @@ def _left_out(metadata):
 
 
 def _performance(model, metadata, stage):
-    """Rows of the report's performance table."""
-    return "".join(
+    """The report's performance table with its AUC footnote, or a sentence when the file
+    records no performance (then no footnote on a table not shown)."""
+    rows = "".join(
         f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{escape(interval)}</td><td>{escape(where)}</td></tr>"
         for label, value, interval, where in _performance_rows(model, metadata, stage)
-    ) or f"<tr><td colspan=\"4\">{report.NO_PERFORMANCE}</td></tr>"
+    )
+    if not rows:
+        return f"<p>{report.NO_PERFORMANCE}</p>"
+    return (f"<table><tr>{report.header_cells(report.PERFORMANCE_HEADS)}</tr>{rows}</table>\n"
+            f"<p class=\"small\">{report.AUC_NOTE}</p>")
 
 
 def _validation(origin, site):
@@ -363,7 +368,6 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
 <p class="small">{report.LEFT_OUT_NOTE}</p>
 <table><tr>{report.header_cells(report.LEFT_OUT_HEADS)}</tr>{_left_out(metadata)}</table>
 <h2>{report.performance_at(stage)}</h2>
-<table><tr>{report.header_cells(report.PERFORMANCE_HEADS)}</tr>{_performance(model, metadata, stage)}</table>
-<p class="small">{report.AUC_NOTE}</p>
+{_performance(model, metadata, stage)}
 """
     return _page(report.REPORT_TITLE.format(name=name), body)

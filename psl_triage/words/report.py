@@ -91,14 +91,31 @@ def intended_use(positive_label, cost_ratio, threshold):
             f"1/(1+M) = {100 * threshold:.1f} %.")
 
 
+CALIBRATION_WORDS = {"isotonic": "isotonic", "beta": "beta", "sigmoid": "sigmoid (logistic)"}
+LOSS_WORDS = {
+    "entropy": "the expected entropy of the estimates on the training rows",
+    "soft_rank": "the soft rank loss (pairs put in the wrong order)",
+    "cv_brier": "the Brier score on cross-validation folds",
+    "cv_log_loss": "the log loss on cross-validation folds",
+    "nested_cv_brier": "the Brier score on nested cross-validation folds (thresholds validated too)",
+    "nested_cv_log_loss": "the log loss on nested cross-validation folds (thresholds validated too)",
+}
+CORRECTION_WORDS = {"bonferroni": "Bonferroni", "sidak": "Šidák"}
+"""The report's words for the estimator's codes (an unknown code is shown as it is, escaped)."""
+
+
 def development(n_questions, calibration, loss, score_set, interval_correction, stage, recommended):
     """TRIPOD 10: how the list was learned and the stage reported (``recommended``: whether it
     is the length the internal cross-validation recommends)."""
+
+    def said(names, code):
+        return escape(names.get(code, str(code)))
+
     return (
         f"Probabilistic scoring list (Hanselle et al.): {n_questions} questions learned greedily, "
-        f"{escape(str(calibration))} calibration, selection by {escape(str(loss))}, "
-        f"score set {escape(', '.join(f'{s:+d}' for s in score_set))}, {escape(str(interval_correction))} "
-        f"simultaneous intervals; reported at {stage} questions"
+        f"{said(CALIBRATION_WORDS, calibration)} calibration, each question chosen by "
+        f"{said(LOSS_WORDS, loss)}, score set {escape(', '.join(f'{s:+d}' for s in score_set))}, "
+        f"{said(CORRECTION_WORDS, interval_correction)}-corrected simultaneous intervals; reported at {stage} questions"
         + (" (the length the internal cross-validation recommends)." if recommended else ".")
     )
 
@@ -213,10 +230,11 @@ def threshold_box(cost_ratio, threshold):
             "the list ends. The intervals hold simultaneously for every total of the stage.")
 
 
-def card_footnote(population):
+def card_footnote(population, starred):
     """The card's small print: where the list was learned (:func:`learned_from`), the star's
-    meaning and a caution."""
-    return (f"{population} * No training patient had this total: its interval comes from the neighbouring totals.\n"
+    meaning when a total carries one (``starred``) and a caution."""
+    star = " * No training patient had this total: its interval comes from the neighbouring totals." if starred else ""
+    return (f"{population}{star}\n"
             "A list is only as good as the population it was learned from; check it on your patients first\n"
             "(Validate).")
 

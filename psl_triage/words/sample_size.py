@@ -108,6 +108,7 @@ def report_justification(size, uses, n_rows):
                f"The table ({n_rows} rows) is smaller than the criteria ask: expect over-fitting; see the "
                "held-out and external performance.")
     return (f"{size.parameters} candidate parameters (binary columns 1, categorical ones a category less than "
-            f"they have, numeric ones 2 per allowed use: {uses}), prevalence {100 * size.prevalence:.1f} %, "
+            f"they have, numeric ones 2 per use, and a column may be used "
+            f"{'once' if uses == 1 else f'up to {uses} times'} in the list), prevalence {100 * size.prevalence:.1f} %, "
             f"anticipated Nagelkerke R² 0.15 (Riley et al. 2020). Riley's criteria: {criteria}; minimum "
             f"{size.minimum} rows ({size.events:.0f} events). {verdict}")

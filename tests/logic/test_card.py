@@ -157,3 +157,36 @@ def test_the_report_lists_the_columns_proposed_out_and_a_too_good_warning(traine
     assert re.search(r"Too good to be true: +Its AUC reaches 0\.990\. Questions suspected: ct\.", text)
     assert HOSTILE in text and "script" not in tags
     assert "None recorded in this model file." in parsed(report_html(model, metadata))[0]
+
+
+def test_the_report_says_its_settings_in_words_not_codes(trained):
+    model, metadata = trained
+    text, _ = parsed(report_html(model, metadata))
+    for code in ("cv_brier", "sidak", "bonferroni", "selection by", "per allowed use"):
+        assert code not in text
+    correction = {"sidak": "Šidák", "bonferroni": "Bonferroni"}[model.interval_correction]
+    assert f"{correction}-corrected simultaneous intervals" in text
+    assert "each question chosen by the" in text
+
+
+def test_no_performance_means_no_auc_footnote(trained):
+    import copy
+
+    model, metadata = trained
+    bare = copy.copy(model)
+    bare.validation_brier_ = None
+    text, _ = parsed(report_html(bare, dict(metadata, performance={})))
+    assert "No performance recorded in this model file." in text
+    assert "Hanley and McNeil" not in text
+    assert "Hanley and McNeil" in parsed(report_html(model, metadata))[0]
+
+
+def test_the_cards_star_is_explained_only_when_a_total_carries_one(trained):
+    model, metadata = trained
+    seen = set()
+    for stage in range(len(model.literals_) + 1):
+        starred = bool(interval_table(model, stage, 10.0, 0.95)["no_training_case"].any())
+        text, _ = parsed(card_html(model, metadata, stage=stage))
+        assert ("No training patient had this total" in text) == starred, stage
+        seen.add(starred)
+    assert False in seen

@@ -156,10 +156,23 @@ def start_training(app, max_stages: int | None = None, seed: int | None = None, 
         app.widget("w_train_setup").get_by_text(re.compile("^Recommended" if setup == "recommended" else "^The paper")).click()
         app.wait_idle()
     if max_stages is not None:
-        app.widget("w_train_max_stages").locator("input").fill(str(max_stages))
+        fill_number(app, "w_train_max_stages", max_stages)
     if seed is not None:
-        app.widget("w_train_seed").locator("input").fill(str(seed))
+        fill_number(app, "w_train_seed", seed)
     app.widget("w_train_submit").get_by_role("button").click()
+
+
+def fill_number(app, key: str, value) -> None:
+    """Type ``value`` into the number input ``key`` and see that it stays: a rerun still under way
+    (the setup choice fills the options in its on_change) can redraw the field with the setup's
+    value after it was typed, under load. Typed again until it holds, a few times."""
+    field = app.widget(key).locator("input")
+    for _ in range(4):
+        field.fill(str(value))
+        app.wait_idle()
+        if field.input_value() == str(value):
+            return
+    expect(field).to_have_value(str(value))
 
 
 def expect_trained(app, expected_stages: int | None = None) -> None:

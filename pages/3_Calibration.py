@@ -42,7 +42,7 @@ from psl_triage.plots import (
     total_points_table,
 )
 from psl_triage.words import calibration as words
-from ui import class_names, csv_download, required_data, required_list, shown_errors, trained_metadata
+from ui import class_names, csv_download, required_data, required_list, required_match, shown_errors, trained_metadata
 from ui.evidence import calibration_section, kept
 
 ss = st.session_state
@@ -54,6 +54,7 @@ st.markdown(words.INTRO)
 
 model = required_list()
 prepared = required_data("judge the list on")
+required_match(model, prepared)
 if (note := horizon_page_note(model, "Calibration")) is not None:
     at_horizon = horizon_calibration(model, trained_metadata(), prepared)
     if at_horizon is None:

@@ -42,7 +42,15 @@ from psl_triage.plots import stagewise_figure
 from psl_triage.state_keys import DATASET, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from psl_triage.words.trade_off import where_m_matters
-from ui import cost_ratio_input, csv_download, required_data, required_list, shown_errors, trained_metadata
+from ui import (
+    cost_ratio_input,
+    csv_download,
+    required_data,
+    required_list,
+    required_match,
+    shown_errors,
+    trained_metadata,
+)
 from ui.evaluation import held_out_patients, horizon_section, run, three_way_section
 from ui.evidence import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
 
@@ -54,6 +62,7 @@ st.markdown(words.INTRO)
 
 model = required_list(words.NEEDS_LIST)
 prepared = required_data(words.DATA_PURPOSE)
+required_match(model, prepared)
 metadata = trained_metadata()
 if horizon_page_note(model, "Evaluation") is not None:
     horizon_section(model, prepared)

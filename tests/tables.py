@@ -52,3 +52,16 @@ def chest_pain_columns(heart_rate="hr"):
             "category_labels": {"1": "typical angina", "2": "atypical angina", "4": "asymptomatic"},
         },
     }
+
+
+def follow_up_study():
+    """:func:`follow_up_table` (seed 1) and its prepared data with the follow-up time (1000
+    days) and without it (the time ignored): a horizon list's table and a yes/no one."""
+    from psl_triage.data import infer_column_types, prepare_training_data
+    from psl_triage.follow_up import FollowUp
+
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    with_time = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    without = prepare_training_data(frame, {**types, "rfstime": "ignore"}, "status", [1], "learn")
+    return frame, with_time, without

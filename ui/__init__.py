@@ -17,10 +17,12 @@ from streamlit.errors import StreamlitPageNotFoundError
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_RANGE
 from psl_triage.data import upload_limit_mb
+from psl_triage.list_data import data_mismatch
 from psl_triage.metadata import ModelMetadata
 from psl_triage.state_keys import DATASET, TRAINED_METADATA
 from psl_triage.store import list_models, open_model
 from psl_triage.words import common as words
+from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
 
 logger = logging.getLogger("psl_triage")
@@ -97,6 +99,19 @@ def required_data(purpose: str):
     dataset = DATASET.get(st.session_state)
     prepared = None if dataset is None else dataset.prepared
     return _required(prepared, words.NO_DATA.format(purpose=purpose), "pages/0_Data.py", words.GO_TO_DATA)
+
+
+def required_match(model, prepared) -> None:
+    """Stop the page, saying what to do, when the Data page's table is not the one the current
+    list was trained on (:func:`psl_triage.list_data.data_mismatch`)."""
+    metadata = trained_metadata()
+    reason = data_mismatch(model, metadata, prepared)
+    if reason is None:
+        return
+    dataset = DATASET.get(st.session_state)
+    st.warning(list_words.not_this_table(reason, metadata.trained_on.name, dataset.active.name))
+    link("pages/0_Data.py", *words.GO_TO_DATA)
+    st.stop()
 
 
 def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:

@@ -100,13 +100,32 @@ def horizon_sentence(counts, when, censored_share):
 
 
 def horizon_page_note(horizon, page):
-    """Why a page that judges yes/no outcomes stops for a list of the risk within a horizon."""
+    """Why a page that judges a list of the risk within a horizon on its held-out rows cannot."""
     return (
         f"This list predicts the risk of the event within {horizon:g} (follow-up data). The {page} "
-        "page judges lists on yes/no outcomes and does not weigh censoring yet, so it would judge "
-        "this one against \"event during follow-up\". The Train page shows this list's Brier score "
-        "and AUC at the horizon on its held-out rows, with censoring weights; "
-        "psl_core.survival.horizon_splits compares it with a Cox model on held-out splits."
+        "page judges such a list at its horizon on the rows the Train page held out, and these are "
+        "not known for this list (it was trained on every row, loaded from a file, or the Data page "
+        "now asks for another horizon). Train it again with some rows held out to test it, or "
+        "compare its settings with a Cox model on the Evaluation page."
+    )
+
+
+_MISMATCH = {
+    "follow_up": "the list predicts the risk within a follow-up horizon and the loaded table has no follow-up time",
+    "no_follow_up": "the loaded table has a follow-up time and the list predicts a yes/no outcome",
+    "outcome": "the list predicts another outcome",
+    "columns": "the loaded table lacks columns the list asks about",
+}
+
+
+def not_this_table(reason, trained_on, loaded):
+    """Markdown, names escaped: the loaded table is not the list's (``reason``: a code of
+    :func:`psl_triage.list_data.data_mismatch`), and what to do."""
+    trained = f"**{md(trained_on)}**" if trained_on else "another table"
+    return (
+        f"The loaded table, **{md(loaded)}**, is not the one the list was trained on ({trained}: "
+        f"{_MISMATCH[reason]}), so this page does not judge the list on it: load the list's table on "
+        "the Data page, or train a list on this one on the Train page."
     )
 
 

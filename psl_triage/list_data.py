@@ -1,0 +1,45 @@
+"""Whether the loaded table is the one the current list was trained on.
+
+Evaluation and Calibration judge the current list on the Data page's prepared data; a list
+trained on another table (another outcome, with or without follow-up, other columns) cannot
+be judged there. :func:`data_mismatch` says why, as a code; the words are
+:func:`psl_triage.words.lists.not_this_table`.
+"""
+
+from __future__ import annotations
+
+from psl_triage.metadata import ModelMetadata
+
+REASONS = ("follow_up", "no_follow_up", "outcome", "columns")
+
+
+def data_mismatch(model, metadata, prepared) -> str | None:
+    """Why ``prepared`` is not the table ``model`` was trained on, or None when it may be.
+
+    Returns
+    -------
+    str or None
+        ``"follow_up"``: the list predicts a risk within a horizon and the data have no
+        follow-up time; ``"no_follow_up"``: a yes/no list and follow-up data; ``"outcome"``:
+        the data's outcome column or positive class is not the list's (as its metadata
+        records them); ``"columns"``: a column the list asks about is not in the data.
+    """
+    record = ModelMetadata.coerce(metadata).trained_on
+    follow_up = getattr(prepared, "follow_up", None) is not None and getattr(prepared, "time", None) is not None
+    if getattr(model, "horizon", None) is not None:
+        if not follow_up:
+            return "follow_up"
+    elif follow_up:
+        return "no_follow_up"
+    if record.outcome is not None and record.outcome != prepared.outcome:
+        return "outcome"
+    if record.positive_class and prepared.positive_class and _texts(record.positive_class) != _texts(prepared.positive_class):
+        return "outcome"
+    if any(column not in prepared.X.columns for column in model.features_):
+        return "columns"
+    return None
+
+
+def _texts(values) -> set:
+    """Raw outcome values compared as text (a model file's JSON turns 1 into 1, 1.0 into 1.0)."""
+    return {str(value) for value in values}

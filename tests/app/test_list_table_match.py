@@ -1,0 +1,57 @@
+"""Evaluation and Calibration refuse, in one sentence, a table the list was not trained on
+(AppTest): a horizon list with a table without follow-up, a list with another table."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_triage.state_keys import DATASET
+from psl_triage.training import TrainingOptions, train_list
+from psl_triage.words import shown
+from tests.tables import dataset_session, follow_up_study
+
+PAGES = ("pages/3_Calibration.py", "pages/5_Evaluation.py")
+
+
+@pytest.fixture(scope="module")
+def study():
+    return follow_up_study()
+
+
+def open_page(project_root, page, trained, frame, prepared, name):
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    DATASET.put(at.session_state, dataset_session(prepared, frame, name))
+    return at.switch_page(page).run()
+
+
+def refused(at, trained_on, loaded):
+    assert not at.exception and not at.error
+    text = " ".join(shown(w.value) for w in at.warning).replace("**", "")
+    assert f"The loaded table, {loaded}, is not the one the list was trained on ({trained_on}" in text
+    assert "psl_" not in text and "Data page" in text
+    assert not at.dataframe and not at.get("plotly_chart") and not at.button
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_horizon_list_with_a_table_without_follow_up_is_refused(project_root, study, page):
+    frame, with_time, without = study
+    trained = train_list(with_time, "pbc.csv", TrainingOptions(max_stages=2))
+    refused(open_page(project_root, page, trained, frame, without, "pbc_no_time.csv"), "pbc.csv", "pbc_no_time.csv")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_list_with_another_table_is_refused(project_root, demo_prepared, study, page):
+    frame, _, without = study
+    trained = train_list(demo_prepared, "heart.csv", TrainingOptions(max_stages=2))
+    refused(open_page(project_root, page, trained, frame, without, "study.csv"), "heart.csv", "study.csv")
+
+
+def test_a_horizon_list_without_held_out_rows_says_so_without_code_names(project_root, study):
+    frame, with_time, _ = study
+    trained = train_list(with_time, "pbc.csv", TrainingOptions(max_stages=2, test_fraction=0.0))
+    at = open_page(project_root, "pages/3_Calibration.py", trained, frame, with_time, "pbc.csv")
+    assert not at.exception and not at.error and not at.warning
+    text = " ".join(shown(i.value) for i in at.info)
+    assert "held out" in text and "Evaluation page" in text and "psl_" not in text

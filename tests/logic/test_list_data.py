@@ -1,0 +1,54 @@
+"""The check that the loaded table is the one the current list was trained on."""
+
+from __future__ import annotations
+
+import pytest
+
+from psl_triage.list_data import REASONS, data_mismatch
+from psl_triage.training import TrainingOptions, train_list
+from psl_triage.words import md
+from psl_triage.words.lists import not_this_table
+from tests.tables import follow_up_study
+
+
+@pytest.fixture(scope="module")
+def study():
+    """The follow-up table prepared with and without its follow-up time."""
+    return follow_up_study()[1:]
+
+
+@pytest.fixture(scope="module")
+def demo_list(demo_prepared):
+    return train_list(demo_prepared, "heart.csv", TrainingOptions(max_stages=2))
+
+
+def test_the_list_s_own_table_matches(demo_list, demo_prepared, study):
+    assert data_mismatch(*demo_list, demo_prepared) is None
+    horizon_list = train_list(study[0], "study.csv", TrainingOptions(max_stages=2))
+    assert data_mismatch(*horizon_list, study[0]) is None
+
+
+def test_a_horizon_list_on_a_table_without_follow_up(study):
+    horizon_list = train_list(study[0], "study.csv", TrainingOptions(max_stages=2))
+    assert data_mismatch(*horizon_list, study[1]) == "follow_up"
+
+
+def test_a_yes_no_list_on_follow_up_data_or_another_table(demo_list, study):
+    assert data_mismatch(*demo_list, study[0]) == "no_follow_up"
+    assert data_mismatch(*demo_list, study[1]) == "outcome"  # heart disease against recurrence
+
+
+def test_another_positive_class_or_missing_columns(demo_list, demo_prepared):
+    model, metadata = demo_list
+    other = dict(metadata)
+    other["dataset"] = dict(other["dataset"], positive_class=["something else"])
+    assert data_mismatch(model, other, demo_prepared) == "outcome"
+    fewer = demo_prepared.X.drop(columns=[model.features_[0]])
+    assert data_mismatch(model, metadata, type(demo_prepared)(**{**vars(demo_prepared), "X": fewer})) == "columns"
+
+
+def test_the_sentence_names_both_tables_escaped_and_says_what_to_do():
+    for reason in REASONS:
+        text = not_this_table(reason, "heart_*v1*.csv", "pbc [2].csv")
+        assert md("heart_*v1*.csv") in text and md("pbc [2].csv") in text and "*v1*" not in text
+        assert "Data page" in text and "Train page" in text and "psl_" not in text

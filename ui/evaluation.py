@@ -37,11 +37,11 @@ def bedside_change_value(model):
 
 def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
     """Run the repeated splits with a progress bar; the result goes to ``"evaluation_result"``."""
-    bar = st.progress(0.0, text="Starting the workers…")
+    bar = st.progress(0.0, text=words.STARTING_WORKERS)
 
     def progress(done: int, total: int) -> None:
         # Splits run in parallel (every core) and report as each one finishes.
-        bar.progress(done / total, text=f"{done} of {total} splits done")
+        bar.progress(done / total, text=words.splits_done(done, total))
 
     def make_model():
         # The list's internal cross-validation recommends where to stop and how far to pull the

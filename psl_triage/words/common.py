@@ -18,10 +18,15 @@ def points_text(points):
     return f"{signed(points)} {unit}"
 
 
+def noun(count, word, many=None):
+    """The noun for ``count`` of it: "answer" for 1, "answers" otherwise (``many`` for an
+    irregular plural)."""
+    return word if count == 1 else (many or word + "s")
+
+
 def plural(count, word, many=None):
-    """A count with its noun: "1 answer", "4 answers", "0 answers" (``many`` for an irregular
-    plural)."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
+    """A count with its noun: "1 answer", "4 answers", "0 answers"."""
+    return f"{count} {noun(count, word, many)}"
 
 
 def first_questions(count, whose="the"):
@@ -123,7 +128,7 @@ def decision_text(metadata):
     metadata = ModelMetadata.coerce(metadata)
     cost_ratio = metadata.cost_ratio
     rule = (
-        f"a missed case counts as much as {cost_ratio:g} false alarm{'' if cost_ratio == 1 else 's'}, "
+        f"a missed case counts as much as {cost_ratio:g} {noun(cost_ratio, 'false alarm')}, "
         f"so the list decides positive above 1/(1+M) = {decision_threshold(cost_ratio):.1%}"
     )
     if metadata.saved_cost_ratio is None:

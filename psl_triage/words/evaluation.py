@@ -6,7 +6,7 @@ The class name and the cost unit come from the model file: they are escaped here
 
 from psl_core.evaluation import FIXED_STAGE, STEPWISE
 from psl_triage.costs import cost_text
-from psl_triage.words.common import one_in
+from psl_triage.words.common import noun, one_in
 from psl_triage.words.escape import md
 
 # The page's title, headings and widget labels.
@@ -42,6 +42,14 @@ RULES = {
     FIXED_STAGE: "Every patient is asked the first questions up to a stage",
 }
 """The three-way view's rules, in words."""
+STARTING_WORKERS = "Starting the workers…"
+
+
+def splits_done(done, total):
+    """The progress bar's text as the splits finish: "1 of 100 splits done"."""
+    return f"{done} of {total} {noun(total, 'split')} done"
+
+
 RUN_FIRST = "Press **Run the evaluation**. The splits run in parallel on every core."
 """No timing here: how long the splits take is measured in bench/README.md."""
 BETTER = (

@@ -9,6 +9,7 @@ import numpy as np
 
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.subgroups import MIN_GROUP_EVENTS, MIN_GROUP_ROWS
+from psl_triage.words.common import noun
 from psl_triage.words.escape import md
 
 HIERARCHY_WORDS = {
@@ -137,7 +138,7 @@ def interval_text(estimate, low, high, digits=2):
 
 def stage_method(stage):
     """The method name of the list's curve at another stage than the one chosen."""
-    return f"the list at {stage} question{'' if stage == 1 else 's'}"
+    return f"the list at {stage} {noun(stage, 'question')}"
 
 
 def group_name(column, group):

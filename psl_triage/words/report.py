@@ -5,6 +5,8 @@ fragments: every name from a file (a table, a list, a class, a date) is escaped 
 
 from html import escape
 
+from psl_triage.words.common import noun
+
 NOT_RECORDED = "Not recorded in this model file."
 NO_VALIDATION = "None recorded: the list has not been checked on another population in this app."
 NO_QUESTION = "None: the prior risk."
@@ -18,11 +20,6 @@ def html_text(value, default=""):
     """``value`` from a file as escaped HTML text; ``default`` (escaped) when it is not a
     string or number, or is empty."""
     return escape(str(value)) if isinstance(value, (str, int, float)) and str(value) != "" else escape(default)
-
-
-def plural(count, word):
-    """``word`` with an s unless ``count`` is 1: "1 question", "3 questions"."""
-    return f"{word}{'' if count == 1 else 's'}"
 
 
 def subtitle(version, created):
@@ -87,7 +84,7 @@ def intended_use(positive_label, cost_ratio, threshold):
     """The report's intended use: the outcome, one question at a time, and M with its threshold."""
     return (f"Risk of {escape(positive_label)} for patients like the participants above, one question "
             f"at a time, to rule the outcome in or out. M = {cost_ratio:g}: a missed case counts as much as "
-            f"{cost_ratio:g} {plural(cost_ratio, 'false alarm')}, so the list decides positive above "
+            f"{cost_ratio:g} {noun(cost_ratio, 'false alarm')}, so the list decides positive above "
             f"1/(1+M) = {100 * threshold:.1f} %.")
 
 
@@ -219,13 +216,13 @@ def card_intro(positive_label):
 
 def risk_after(stage):
     """The heading of the card's risk table."""
-    return f"Risk after {stage} {plural(stage, 'question')}"
+    return f"Risk after {stage} {noun(stage, 'question')}"
 
 
 def threshold_box(cost_ratio, threshold):
     """The card's box on M, its threshold and the three decisions."""
     return (f"<b>Decision threshold:</b> M = {cost_ratio:g} (a missed case costs as much as {cost_ratio:g} false\n"
-            f"alarm{'' if cost_ratio == 1 else 's'}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval\n"
+            f"{noun(cost_ratio, 'alarm')}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval\n"
             "lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when\n"
             "the list ends. The intervals hold simultaneously for every total of the stage.")
 
@@ -297,7 +294,7 @@ def header_cells(heads):
 
 def performance_at(stage):
     """The report's performance heading."""
-    return f"Performance at {stage} {plural(stage, 'question')}"
+    return f"Performance at {stage} {noun(stage, 'question')}"
 
 
 # Fixed lines with their blanks: the page fills them with str.format (names escaped there).

@@ -12,7 +12,7 @@ import numpy as np
 
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
-from psl_triage.words.common import COST_RATIO_LABEL, decision_text, percent, plural
+from psl_triage.words.common import COST_RATIO_LABEL, decision_text, noun, percent, plural
 from psl_triage.words.escape import md
 from psl_triage.words.lists import class_counts
 from psl_triage.words.trade_off import where_m_matters
@@ -47,18 +47,17 @@ def list_end_text(model):
     n_questions = model.n_stages_ - 1
     further = "further " if n_questions else ""
     if reason == "length":
-        plural = "" if n_questions == 1 else "s"
         if n_questions == model.max_stages:
-            return f"The list has {n_questions} question{plural}: the maximum number of stages asked for."
+            return f"The list has {plural(n_questions, 'question')}: the maximum number of stages asked for."
         n_columns = len({literal.column for literal in model.literals_})
         if n_columns == n_questions:
-            return (f"The list has {n_questions} question{plural}, one about each of the {n_columns} columns "
+            return (f"The list has {plural(n_questions, 'question')}, one about each of the {n_columns} columns "
                     "it could ask about: no question was left to add.")
         repeats = ["a category of a column is a question of its own"] if any(
             literal.kind == "category" for literal in model.literals_) else []
         if model.max_feature_uses > 1:
             repeats.append(f"a numeric column may be asked up to {model.max_feature_uses} times with different thresholds")
-        return (f"The list has {n_questions} question{plural} about {n_columns} column{'' if n_columns == 1 else 's'}: "
+        return (f"The list has {plural(n_questions, 'question')} about {n_columns} {noun(n_columns, 'column')}: "
                 f"no question was left to add ({' and '.join(repeats) or 'some columns are asked more than once'}).")
     if reason == "no_gain" and model.loss in CROSS_VALIDATED:
         why = (f"no {further}question improved the probabilities on held-out training rows "
@@ -71,7 +70,7 @@ def list_end_text(model):
                f"lower it or add rows for a longer list")
     else:
         return None
-    ended = f"after {n_questions} question{'' if n_questions == 1 else 's'}" if n_questions else "before a first question"
+    ended = f"after {n_questions} {noun(n_questions, 'question')}" if n_questions else "before a first question"
     return f"The list ended {ended}: {why}."
 
 
@@ -84,7 +83,7 @@ def shrinkage_text(model):
     if factors is None or not stage or factors[stage] >= 1:
         return None
     return (
-        f"On held-out patients the estimates after the recommended {stage} question{'' if stage == 1 else 's'} "
+        f"On held-out patients the estimates after the recommended {stage} {noun(stage, 'question')} "
         f"were too far from the base rate: internal cross-validation supports a calibration slope of "
         f"{factors[stage]:.2f} (its estimate less one standard error), so the probabilities there, and their "
         "intervals with them, are pulled toward the base rate by that factor (1 would leave them as learned). A list learned from few "
@@ -115,9 +114,9 @@ def small_gain_text(model):
         return None
     return (
         f"It barely beats the base rate: on held-out patients its Brier score after {stage} "
-        f"question{'' if stage == 1 else 's'} is {brier[stage]:.3f} against {brier[0]:.3f} for the base rate "
+        f"{noun(stage, 'question')} is {brier[stage]:.3f} against {brier[0]:.3f} for the base rate "
         f"alone, {gain:.0%} better (lower is better). Its answers change the estimates little; weigh whether "
-        f"{stage} question{'' if stage == 1 else 's'} are worth asking for that."
+        f"{stage} {noun(stage, 'question')} are worth asking for that."
     )
 
 
@@ -150,7 +149,7 @@ def no_gain_note(model, positive_label):
     best = 1 + int(np.argmin(later))
     evidence = (
         f"held-out Brier score {score(0)} before any question, {score(best)} at the best later stage "
-        f"({best} question{'' if best == 1 else 's'}; lower is better, ± one standard error over the folds)"
+        f"({best} {noun(best, 'question')}; lower is better, ± one standard error over the folds)"
         if np.isfinite(later).any() else f"held-out Brier score {score(0)} before any question"
     )
     base_rate = percent(float(model.stage_probabilities_[0][0]), 1)

@@ -14,7 +14,7 @@ from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
 
 from ..costs import cost_text
 from . import trade_off
-from .common import one_in, percent, plural
+from .common import noun, one_in, percent, plural
 from .decision import (
     headline,
     how_it_decides,
@@ -111,7 +111,7 @@ def choice_answer_error(extras) -> str:
 def cost_ratio_note(cost_ratio: float, threshold: float, positive_label) -> str:
     return (
         f"M = {cost_ratio:g} means missing one case of {md(positive_label)} is as bad as {cost_ratio:g} "
-        f"false alarm{'' if cost_ratio == 1 else 's'}, so the decision threshold is 1/(1+M) = "
+        f"false {noun(cost_ratio, 'alarm')}, so the decision threshold is 1/(1+M) = "
         f"{percent(threshold)}: the list rules in when the whole interval lies above it "
         "and rules out when it lies below (the paper uses M = 10)."
     )
@@ -213,7 +213,7 @@ def is_undecided_end(step) -> bool:
 def undecided_end(n_questions: int, confidence: float, step, threshold: float) -> str:
     """The warning when every question is answered and the interval still holds the threshold."""
     answered = (
-        f"All {n_questions} question{'' if n_questions == 1 else 's'} are answered" if n_questions
+        f"All {n_questions} {noun(n_questions, 'question')} are answered" if n_questions
         else "This list has no questions (the Train page says why)"
     )
     return (

@@ -10,7 +10,7 @@ import math
 import pandas as pd
 
 from psl_core.validation import MEASURE_LABELS, MEASURES
-from psl_triage.words.common import first_questions
+from psl_triage.words.common import first_questions, noun
 from psl_triage.words.escape import label_md, md
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
@@ -217,7 +217,7 @@ def after_recalibration(after):
     """How the recalibrated list does on the table it was fitted to (``after``: a row of
     :func:`psl_core.validation.stagewise_validation`)."""
     return (f"On this same table (so optimistic: the probabilities were fitted to it), after "
-            f"{after.name} question{'' if after.name == 1 else 's'} the recalibrated list has calibration-in-the-large "
+            f"{after.name} {noun(after.name, 'question')} the recalibrated list has calibration-in-the-large "
             f"{after['citl']:.2f} and {slope_words(after['slope'])}. "
             "Judge it on other patients of this site.")
 

@@ -32,3 +32,20 @@ def test_counts_take_a_singular_or_plural_noun_never_a_bracketed_s():
     said = triage.passed_stop(reason)
     assert f"({reason})" not in said and f"The list would stop here. {reason} You chose" in said
     assert "(s)" not in "".join([triage.unknown_note(1, step), calibration.outcome_by_total(rows, 1)])
+
+
+def test_every_count_in_the_words_uses_the_one_plural_helper():
+    """No hand-made "(s)" or "'' if n == 1 else 's'" is left in the words or the ui."""
+    import re
+    from pathlib import Path
+
+    from psl_triage.words.evaluation import splits_done
+    from psl_triage.words.report import risk_after, threshold_box
+
+    root = Path(__file__).resolve().parents[2]
+    for path in [*(root / "psl_triage" / "words").glob("*.py"), *(root / "ui").glob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\w\(s\)", text), path.name
+        assert not re.search(r"if \S+ == 1 else .s.", text), path.name
+    assert risk_after(1) == "Risk after 1 question" and splits_done(1, 1) == "1 of 1 split done"
+    assert "1 false\nalarm)" in threshold_box(1, 0.5) and "2 false\nalarms)" in threshold_box(2, 1 / 3)

@@ -205,7 +205,8 @@ def length_note(stage, n_questions, recommended):
     than the list, else ""."""
     if stage >= n_questions:
         return ""
-    return f" · the first {stage} of its {n_questions} questions{' (the recommended length)' if recommended else ''}"
+    first = "the first" if stage == 1 else f"the first {stage}"
+    return f" · {first} of its {n_questions} questions{' (the recommended length)' if recommended else ''}"
 
 
 def card_intro(positive_label):

@@ -40,7 +40,7 @@ def test_every_count_in_the_words_uses_the_one_plural_helper():
     from pathlib import Path
 
     from psl_triage.words.evaluation import splits_done
-    from psl_triage.words.report import risk_after, threshold_box
+    from psl_triage.words.report import length_note, risk_after, threshold_box
 
     root = Path(__file__).resolve().parents[2]
     for path in [*(root / "psl_triage" / "words").glob("*.py"), *(root / "ui").glob("*.py")]:
@@ -48,4 +48,6 @@ def test_every_count_in_the_words_uses_the_one_plural_helper():
         assert not re.search(r"\w\(s\)", text), path.name
         assert not re.search(r"if \S+ == 1 else .s.", text), path.name
     assert risk_after(1) == "Risk after 1 question" and splits_done(1, 1) == "1 of 1 split done"
+    assert length_note(1, 5, False) == " · the first of its 5 questions"
+    assert length_note(3, 5, True) == " · the first 3 of its 5 questions (the recommended length)"
     assert "1 false\nalarm)" in threshold_box(1, 0.5) and "2 false\nalarms)" in threshold_box(2, 1 / 3)

@@ -31,7 +31,7 @@ from psl_core.metrics import auc
 from psl_core.validation import stage_totals
 from psl_triage.card import card_stage
 from psl_triage.evidence import hierarchy_table
-from psl_triage.follow_up import horizon_calibration, horizon_page_note
+from psl_triage.follow_up import horizon_calibration, horizon_page_note, horizon_span
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import (
     brier_figure,
@@ -55,12 +55,12 @@ st.markdown(words.INTRO)
 model = required_list()
 prepared = required_data("judge the list on")
 required_match(model, prepared)
-if (note := horizon_page_note(model, "Calibration")) is not None:
+if (note := horizon_page_note(model, "Calibration", trained_metadata())) is not None:
     at_horizon = horizon_calibration(model, trained_metadata(), prepared)
     if at_horizon is None:
         st.info(note)
         st.stop()
-    st.markdown(words.horizon_summary(model.horizon, at_horizon))
+    st.markdown(words.horizon_summary(horizon_span(model, trained_metadata()), at_horizon))
     risk = st.column_config.NumberColumn(format=words.MEASURE_FORMAT)
     config = {"predicted": risk, "observed": risk}
     left, right = st.columns(2)

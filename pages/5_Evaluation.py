@@ -58,13 +58,15 @@ ss = st.session_state
 
 st.set_page_config(page_title="Evaluation · PSL Triage", page_icon="🩺", layout="wide")
 st.title(words.TITLE)
-st.markdown(words.INTRO)
+intro = st.empty()  # the yes/no lists' introduction; a horizon list's section says what it compares
+intro.markdown(words.INTRO)
 
 model = required_list(words.NEEDS_LIST)
 prepared = required_data(words.DATA_PURPOSE)
 required_match(model, prepared)
 metadata = trained_metadata()
 if horizon_page_note(model, "Evaluation") is not None:
+    intro.empty()
     horizon_section(model, prepared)
     st.stop()
 

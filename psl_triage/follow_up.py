@@ -168,13 +168,18 @@ def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> Fol
     return FollowUp(pair[0], default_horizon(times), "")
 
 
-def horizon_page_note(model, page: str) -> str | None:
+def horizon_span(model, metadata) -> str:
+    """A horizon list's horizon with the unit its metadata saved: "1825 days" (:func:`words.within`)."""
+    return words.within(model.horizon, (metadata.follow_up or {}).get("unit") or "")
+
+
+def horizon_page_note(model, page: str, metadata=None) -> str | None:
     """Why a page that judges a list on yes/no outcomes stops for a list of the risk within a
     horizon (None for a yes/no list): its measures do not weigh censoring yet."""
     horizon = getattr(model, "horizon", None)
     if horizon is None:
         return None
-    return words.horizon_page_note(horizon, page)
+    return words.horizon_page_note(words.within(horizon) if metadata is None else horizon_span(model, metadata), page)
 
 
 def horizon_calibration(model, metadata, prepared) -> dict | None:

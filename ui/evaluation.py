@@ -18,7 +18,7 @@ from psl_core.costs import default_change_value
 from psl_core.evaluation import FIXED_STAGE, STEPWISE, band_summary, monte_carlo_cv
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.card import card_stage
-from psl_triage.follow_up import horizon_comparison
+from psl_triage.follow_up import horizon_comparison, horizon_span
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import decision_curve_figure, three_way_figure
 from psl_triage.runs import one_run_at_a_time
@@ -62,7 +62,7 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
 
 def horizon_section(model, prepared) -> None:
     """A horizon list's settings against a Cox model and the naive list (``"evaluation_horizon"``)."""
-    st.markdown(words.horizon_intro(model.horizon))
+    st.markdown(words.horizon_intro(horizon_span(model, trained_metadata())))
     with st.form("evaluation_horizon_form"):
         columns = st.columns(2)
         n_splits = columns[0].number_input("Random splits", 2, 200, 20, step=5, key="evaluation_horizon_splits")

@@ -14,13 +14,12 @@ from psl_core.cost_ratio import decision_threshold
 from psl_core.validation import recalibratable_stages, stage_totals
 from psl_triage import validation_horizon as horizon
 from psl_triage.data import count_classes
-from psl_triage.follow_up import COMPETING_EVENTS_NOTE
+from psl_triage.follow_up import COMPETING_EVENTS_NOTE, horizon_span
 from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import decision_curve_figure
 from psl_triage.validation import looks_like_training, positive_defaults, unit_checks
 from psl_triage.words import md
 from psl_triage.words import validate as words
-from psl_triage.words.lists import within
 from ui import csv_download, shown_errors
 from ui.validate import recalibration
 
@@ -36,7 +35,7 @@ def _column(label, columns, default, hint, key, container):
 
 def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, site_name: str) -> None:
     """Sections 2 (time and event) to 4 of the Validate page for a horizon list."""
-    when = within(model.horizon, (metadata.follow_up or {}).get("unit") or "")
+    when = horizon_span(model, metadata)
     st.markdown(words.horizon_intro(when))
     columns = [str(c) for c in frame.columns]
     time_default, event_default, _ = horizon.follow_up_defaults(metadata, frame)

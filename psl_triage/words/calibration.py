@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from psl_core.metrics import MEASURE_LABELS
 from psl_triage.words.common import plural
+from psl_triage.words.escape import md
 
 INTRO = (
     "Can the list's probabilities be taken at face value? If the list says 30 %, about 30 in "
@@ -71,10 +72,11 @@ def measure_text(value: float) -> str:
     return f"{value:.3f}"
 
 
-def horizon_summary(horizon: float, at_horizon: dict) -> str:
-    """What the page shows for a list of the risk within a horizon, with its measures."""
+def horizon_summary(when: str, at_horizon: dict) -> str:
+    """What the page shows for a list of the risk within a horizon (``when``: "1825 days",
+    :func:`psl_triage.follow_up.horizon_span`), with its measures."""
     return (
-        f"Risk within the horizon ({horizon:g}) on the {at_horizon['n_test']} test rows the Train page "
+        f"Risk within {md(when)} on the {at_horizon['n_test']} test rows the Train page "
         "held out: the mean predicted risk against the Kaplan-Meier risk observed by the horizon, per total "
         "and per tenth of predicted risk (censoring respected). "
         f"Observed / expected {at_horizon['observed_expected']:.2f}, Brier score {at_horizon['brier']:.3f}, "

@@ -84,10 +84,11 @@ COMPARING_WITH_COX = "comparing the list with the Cox model"
 DRAWING_THREE_WAY = "drawing the three-way view"
 
 
-def horizon_intro(horizon):
-    """What the page compares for a list of the risk within ``horizon`` (follow-up data)."""
+def horizon_intro(when):
+    """What the page compares for a list of the risk within ``when`` ("1825 days",
+    :func:`psl_triage.follow_up.horizon_span`; follow-up data)."""
     return (
-        f"This list predicts the risk of the event within {horizon:g} (follow-up data). On random "
+        f"This list predicts the risk of the event within {md(when)} (follow-up data). On random "
         "splits (2/3 train, 1/3 test) its settings are compared at the horizon, censoring respected, with a "
         "Cox model on all features and with the same list trained on \"event during follow-up\": mean "
         "(standard deviation) over the splits, and the decision curves at the horizon (net benefit with "

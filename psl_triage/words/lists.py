@@ -99,10 +99,10 @@ def horizon_sentence(counts, when, censored_share):
     )
 
 
-def horizon_page_note(horizon, page):
-    """Why a page that judges a list of the risk within a horizon on its held-out rows cannot."""
+def horizon_page_note(when, page):
+    """Why a page that judges a list of the risk within ``when`` ("1825 days") on its held-out rows cannot."""
     return (
-        f"This list predicts the risk of the event within {horizon:g} (follow-up data). The {page} "
+        f"This list predicts the risk of the event within {md(when)} (follow-up data). The {page} "
         "page judges such a list at its horizon on the rows the Train page held out, and these are "
         "not known for this list (it was trained on every row, loaded from a file, or the Data page "
         "now asks for another horizon). Train it again with some rows held out to test it, or "

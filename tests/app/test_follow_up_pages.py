@@ -125,12 +125,15 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     calibration = open_page(project_root, "pages/3_Calibration.py", model, metadata, prepared)
     assert not calibration.exception
     assert any("Kaplan-Meier risk observed" in m.value for m in calibration.markdown)
+    assert any(m.value.startswith("Risk within 1000 days on") for m in calibration.markdown)  # with its unit
     assert len(calibration.dataframe) == 2
     # Evaluation compares the list with Cox and the naive list at the horizon.
     evaluation = open_page(project_root, "pages/5_Evaluation.py", model, metadata, prepared, timeout=120)
     evaluation.number_input(key="evaluation_horizon_splits").set_value(2)
     evaluation.button(key="evaluation_horizon_run").click().run()
     assert not evaluation.exception
+    assert any("within 1000 days (follow-up data)" in m.value for m in evaluation.markdown)
+    assert not any("logistic regression" in m.value for m in evaluation.markdown)  # compared with Cox
     table = evaluation.session_state["evaluation_horizon"]["table"]
     assert list(table["model"]) == list(HORIZON_MODELS.values()) and "Brier at the horizon" in table.columns
     # The decision curves at the horizon: every threshold of the range, not only 1/(1+M).

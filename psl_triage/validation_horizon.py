@@ -34,10 +34,11 @@ from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, THRESHOLD_GRID, TRE
 from psl_core.errors import DataError
 from psl_core.evaluation import PSL
 from psl_core.validation import stage_risks, stage_totals
-from psl_triage.data import count_classes
+from psl_triage.data import count_classes, value_label
 from psl_triage.evidence import in_range
 from psl_triage.metadata import ModelMetadata
 from psl_triage.validation import SiteTable, outcome_defaults, site_table
+from psl_triage.words.validate import other_values_censored
 
 
 @dataclass(frozen=True)
@@ -101,9 +102,15 @@ def _times(frame, time):
     return times.where(present)
 
 
-def _check_event(frame, event):
-    """DataError unless the event column holds exactly two values (event, censored)."""
+def _check_event(frame, event, positive, notes):
+    """DataError unless the event column holds two values (event, censored), or more with the
+    event values chosen: the others then count as censored (as on the Data page), with a note."""
     values = [value for value, _ in count_classes(frame[event])] if event in frame.columns else []
+    chosen = {value_label(v) for v in positive or ()}
+    if len(values) > 2 and chosen:
+        notes.append(other_values_censored(event, [v for v in values if value_label(v) in chosen],
+                                           [v for v in values if value_label(v) not in chosen]))
+        return
     if event in frame.columns and len(values) != 2:
         count = "only one value" if len(values) == 1 else f"{len(values)} different values"
         raise DataError(
@@ -129,11 +136,12 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
     if time == event:
         raise DataError(f"{time!r} is chosen as both the time and the event column: choose two columns.")
     times = _times(frame, time)
-    _check_event(frame, event)
+    event_notes = []
+    _check_event(frame, event, positive, event_notes)
     table = site_table(model, metadata, frame, mapping, event, positive, value_maps)
     times = times.reindex(table.X.index)
     known = times.notna().to_numpy()
-    notes = list(table.notes)
+    notes = event_notes + list(table.notes)
     if not known.all():
         notes.append(f"Left out {int((~known).sum())} rows without a follow-up time in {time!r}.")
     if not known.any():

@@ -204,9 +204,10 @@ def _class_names(
 
 
 def _positive_values(
-    series: pd.Series, outcome: str, positive_class: object, notes: list[str]
+    series: pd.Series, outcome: str, positive_class: object, notes: list[str], others: str = "negative"
 ) -> tuple[set[str], list]:
-    """Canonical texts and raw values of the positive class; validates the outcome."""
+    """Canonical texts and raw values of the positive class; validates the outcome. ``others``:
+    what the other values count as in the note ("censored" for follow-up data's event column)."""
     classes = outcome_classes(series)
     name = repr(str(outcome))
     if not classes:
@@ -257,7 +258,7 @@ def _positive_values(
         notes.append(
             f"The outcome {name} has {len(classes)} values: {', '.join(texts)} "
             f"{'counts' if len(texts) == 1 else 'count'} as positive, "
-            f"{', '.join(negatives)} as negative."
+            f"{', '.join(negatives)} as {others}."
         )
     return set(texts), [by_text[text] for text in texts]
 

@@ -88,7 +88,8 @@ def prepare_training_data(
     if follow_up is not None:
         df, types = _follow_up_rows(df, types, outcome, follow_up, notes)
     outcome_values = _normalized(df[outcome])
-    positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, notes)
+    positive_texts, positive_values = _positive_values(
+        df[outcome], outcome, positive_class, notes, "negative" if follow_up is None else "censored")
     converted, binary_values = _convert_features(df, types, outcome, specs, notes)
     keep = _rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
     fill_values = _fill_in(converted, keep, types, binary_values, notes, fill=missing == "impute")

@@ -228,6 +228,16 @@ def recalibrated_origin(site_name, message):
 
 
 # ------------------------------------------------------------------ a list of the risk within a horizon
+def other_values_censored(event, events, others):
+    """A site note (plain text, escaped where shown): an event column of more than two values
+    with its event values chosen; the others count as censored, as on the Data page."""
+    return (
+        f"The event column {str(event)!r} has {len(events) + len(others)} values: "
+        f"{', '.join(map(str, events))} {'counts' if len(events) == 1 else 'count'} as the event, "
+        f"{', '.join(map(str, others))} as censored (competing events are not modelled)."
+    )
+
+
 def horizon_intro(when):
     """What validating a horizon list needs and measures (``when``: "1000 days", words.lists.within)."""
     return (

@@ -81,7 +81,6 @@ def test_the_lists_time_column_is_proposed_by_name(trained):
 @pytest.mark.parametrize("change, words", [
     (lambda f: f.assign(rfstime=f["rfstime"].astype(object).where(f.index > 2, "n/a")), "are not numbers"),
     (lambda f: f.assign(rfstime=f["rfstime"].where(f.index > 2, -3)), "negative times"),
-    (lambda f: f.assign(status=f["grade"]), "an event column holds two"),
     (lambda f: f.assign(status=0), "has only one value"),
     (lambda f: f.drop(columns="rfstime"), "is not in the table"),
     (lambda f: f.assign(rfstime=f["rfstime"] / 365.25), "followed beyond the list's horizon of 1000 days"),
@@ -89,6 +88,20 @@ def test_the_lists_time_column_is_proposed_by_name(trained):
 def test_a_time_or_event_column_that_cannot_serve_is_named(trained, change, words):
     with pytest.raises(DataError, match=words):
         site_of(trained, change(follow_up_table(seed=2, n=60)))
+
+
+def test_a_three_valued_status_counts_the_unchosen_values_as_censored(trained):
+    frame = follow_up_table(seed=2, n=60)
+    frame["status"] = np.where(frame["status"] == 1, 2, np.arange(len(frame)) % 2)  # 0 censored, 1 other, 2 event
+    with pytest.raises(DataError, match="an event column holds two"):
+        site_of(trained, frame, positive=())  # no event value chosen: refused as before
+    site = site_of(trained, frame, positive=(2,))
+    assert "The event column 'status' has 3 values: 2 counts as the event, 0, 1 as censored" in site.table.notes[0]
+    assert list(site.outcome["event"]) == list(frame.loc[site.table.X.index, "status"] == 2)
+    # The Data page says the same of the training table: the other values count as censored.
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [2], "learn", follow_up=FollowUp("rfstime", HORIZON, "days"))
+    assert any(note.endswith("2 counts as positive, 0, 1 as censored.") for note in prepared.notes)
 
 
 def test_time_not_chosen_or_chosen_twice(trained):

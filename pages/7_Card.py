@@ -24,7 +24,7 @@ import streamlit as st
 from psl_triage.card import card_html, card_stage, report_html
 from psl_triage.evidence import report_evidence
 from psl_triage.modelcard import list_identity
-from psl_triage.state_keys import EVALUATION_RESULT
+from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.training import download_file_name
 from psl_triage.words import card as words
 from ui import cost_ratio_input, list_picker, shown_errors
@@ -40,7 +40,9 @@ def session_evidence(model, stage: int) -> dict:
                (ss.get(f"{prefix}_subgroup_report") or (None,) * 4 for prefix in ("evaluation", "validate"))
                if owner is model and table is not None]
     site = ss.get("validate_site_report")
-    return report_evidence(model, stage, evaluation, reports, site if site and site["owner"] is model else None)
+    horizon = EVALUATION_HORIZON.get(ss)
+    return report_evidence(model, stage, evaluation, reports, site if site and site["owner"] is model else None,
+                           horizon if horizon and horizon.get("model") is model and "n_splits" in horizon else None)
 
 st.set_page_config(page_title="Card · PSL Triage", page_icon="🩺", layout="wide")
 st.title(words.TITLE)

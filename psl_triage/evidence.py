@@ -403,7 +403,7 @@ def subgroup_sentences(table, column):
 
 
 # ---------------------------------------------------------------------------- report
-def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=None):
+def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=None, horizon=None):
     """The evidence the model report carries beside the sample size, from this session.
 
     Parameters
@@ -420,6 +420,10 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
         What the Validate page showed for this list at another site: "where", and
         optionally "sample_size" (sentence, table), "calibration" (table), "utility"
         (sentence).
+    horizon : dict or None
+        The Evaluation page's comparison of a horizon list (``state_keys.EVALUATION_HORIZON``:
+        "table", "curves", "cost_ratio", "n_splits"): its measures at the horizon (O/E among
+        them) as the calibration item, its decision curve at 1/(1+M) as the utility item.
 
     Returns
     -------
@@ -437,6 +441,11 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
         curves = held_out_decision_curves(evaluation, at)
         threshold = decision_threshold(evaluation.settings["cost_ratio"])
         found["utility"] = (decision_curve_sentence(curves, threshold, evaluation.settings["cost_ratio"]), source)
+    if horizon is not None and "calibration" not in found:
+        source = words.horizon_source(horizon["n_splits"])
+        found["calibration"] = (horizon["table"], source)
+        m = horizon["cost_ratio"]
+        found["utility"] = (decision_curve_sentence(horizon["curves"], decision_threshold(m), m), source)
     reports = [(where, column, subgroup_display(table), differing_groups(table), bool(judged_groups(table)))
                for where, column, table in subgroup_reports]
     if reports:

@@ -72,7 +72,7 @@ def horizon_section(model, prepared) -> None:
         with shown_errors(words.COMPARING_WITH_COX), st.spinner("Fitting on every split…"):
             table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
             EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table, "curves": curves,
-                                        "cost_ratio": float(cost_ratio)})
+                                        "cost_ratio": float(cost_ratio), "n_splits": int(n_splits)})
     stored = EVALUATION_HORIZON.get(ss)
     if stored is not None and stored["model"] is model and stored["prepared"] is prepared:
         st.dataframe(stored["table"], hide_index=True, key="evaluation_horizon_table")

@@ -223,6 +223,12 @@ def subgroup_sentences(column, named, small, judged, n_groups):
     return sentences
 
 
+def horizon_source(n_splits):
+    """Where a horizon list's report evidence comes from (plain text): the Evaluation page's comparison."""
+    return (f"held-out patients of {n_splits} random splits (2/3 train, 1/3 test) at the horizon, censoring "
+            "weighted, mean (standard deviation) over the splits, next to a Cox model and the yes/no list")
+
+
 def held_out_source(n_splits, test_size, stage):
     """Where the report's held-out evidence comes from (plain text)."""
     return (f"held-out patients of {n_splits} Monte Carlo splits (test fraction "

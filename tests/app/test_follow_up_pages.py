@@ -135,6 +135,7 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert any("within 1000 days (follow-up data)" in m.value for m in evaluation.markdown)
     assert not any("logistic regression" in m.value for m in evaluation.markdown)  # compared with Cox
     table = evaluation.session_state["evaluation_horizon"]["table"]
+    assert evaluation.session_state["evaluation_horizon"]["n_splits"] == 2  # the report names it (test_horizon_report)
     assert list(table["model"]) == list(HORIZON_MODELS.values()) and "Brier at the horizon" in table.columns
     # The decision curves at the horizon: every threshold of the range, not only 1/(1+M).
     curves = evaluation.session_state["evaluation_horizon"]["curves"]

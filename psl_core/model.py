@@ -23,7 +23,7 @@ from .constraints import check_constraints
 from .costs import check_cost_groups, check_question_costs, search_penalties
 from .errors import DataError
 from .inputs import read_labels, read_sample_weight
-from .parameters import MAX_SCORE, PAPER_SETUP, PARAMETER_CONSTRAINTS, check_params, check_score_set
+from .parameters import PARAMETER_CONSTRAINTS, check_params
 from .prediction import StagewisePredictionMixin
 from .recommend import held_out_scores, recommended_stage, shrinkage_factors, stratified_folds
 from .search import (
@@ -38,8 +38,7 @@ from .search import (
 from .stopping import reference_stages, transition_counts
 from .survival import horizon_summary, read_survival, training_weights
 
-__all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "MAX_SCORE", "check_score_set"]
-"""The estimator, and (from :mod:`psl_core.parameters`) the names users import from here."""
+__all__ = ["ProbabilisticScoringList"]
 
 
 class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEstimator):

@@ -19,8 +19,8 @@ from typing import Any
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.errors import PSLError
-from psl_core.model import PAPER_SETUP, ProbabilisticScoringList, check_score_set
-from psl_core.parameters import PARAMETER_CONSTRAINTS
+from psl_core.model import ProbabilisticScoringList
+from psl_core.parameters import PAPER_SETUP, PARAMETER_CONSTRAINTS, check_score_set
 from psl_triage.costs import check_unit
 
 SCORE_SET_PRESETS = {
@@ -121,7 +121,7 @@ class TrainingOptions(_LearnerOptions):
 
     One field per name of :data:`LEARNER_OPTIONS`: the estimator's parameter of that name (see
     :class:`~psl_core.model.ProbabilisticScoringList`), defaulting to the paper's setup
-    (:data:`~psl_core.model.PAPER_SETUP`, the estimator's default elsewhere). Among them
+    (:data:`~psl_core.parameters.PAPER_SETUP`, the estimator's default elsewhere). Among them
     ``question_costs``, ``cost_groups``, ``monotone``, ``required`` and ``forbidden`` are saved in
     the list's parameters, not repeated in ``"training_options"``. The app's own:
 

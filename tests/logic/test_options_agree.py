@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from psl_core.model import PAPER_SETUP, ProbabilisticScoringList
+from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.parameters import PARAMETER_CONSTRAINTS, parameter_choices, parameter_range
 from psl_core.serialization import schema as model_schema
 from psl_triage.training import SETUPS, TrainingOptions

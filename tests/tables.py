@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 
+from psl_core import ProbabilisticScoringList
 from psl_triage.data import DatasetMeta
 from psl_triage.dataset_session import DatasetSession
 from psl_triage.demo import load_demo
@@ -20,6 +21,13 @@ def dataset_session(prepared, table=None, name=None, prepare_error=None):
         session.active.name = name
     session.prepared, session.prepare_error = prepared, prepare_error
     return session
+
+
+def small_model(seed=1):
+    """A list of one question fitted on 200 rows of one noisy numeric finding ``x``."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=200)
+    return ProbabilisticScoringList(score_set=(-1, 1)).fit(pd.DataFrame({"x": x}), (x + rng.normal(size=200) > 0).astype(int))
 
 
 def follow_up_table(n=400, seed=0):

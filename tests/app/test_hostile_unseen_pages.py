@@ -4,24 +4,16 @@ import os
 import shutil
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from psl_core import ProbabilisticScoringList
 from psl_triage.store import save_model
+from tests.tables import small_model
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def small_model():
-    rng = np.random.default_rng(2)
-    x = rng.normal(size=200)
-    return ProbabilisticScoringList(score_set=(-1, 1)).fit(pd.DataFrame({"x": x}), (x + rng.normal(size=200) > 0).astype(int))
-
-
 def test_copies_and_links_of_one_file_are_told_apart_in_the_list_choice(tmp_path, monkeypatch):
-    stored = save_model(small_model(), "ward", {}, tmp_path)
+    stored = save_model(small_model(2), "ward", {}, tmp_path)
     shutil.copy(stored.path, tmp_path / "backup-v1.json")  # a copy under another file name
     os.link(stored.path, tmp_path / "hard-v1.json")  # a hard link
     os.symlink(stored.path.name, tmp_path / "alias-v1.json")  # a relative link inside the folder

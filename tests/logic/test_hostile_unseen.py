@@ -15,6 +15,7 @@ from psl_core import ProbabilisticScoringList
 from psl_core.errors import DataError, ModelFileError
 from psl_triage.data import load_table
 from psl_triage.store import load_model
+from tests.tables import small_model
 
 
 def _csv(frame):
@@ -67,12 +68,6 @@ def test_a_relative_link_inside_the_folder_still_loads(tmp_path):
     (tmp_path / "good-v1.json").write_text(model.to_json())
     os.symlink("good-v1.json", tmp_path / "alias-v1.json")
     assert load_model(tmp_path / "alias-v1.json").n_stages_ == model.n_stages_
-
-
-def small_model():
-    rng = np.random.default_rng(1)
-    x = rng.normal(size=200)
-    return ProbabilisticScoringList(score_set=(-1, 1)).fit(pd.DataFrame({"x": x}), (x + rng.normal(size=200) > 0).astype(int))
 
 
 def test_a_model_name_is_saved_without_direction_controls_and_a_blank_one_is_refused(tmp_path):

@@ -5,6 +5,7 @@ tables' headings and the sentences under them. Markdown; nothing here comes from
 
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.sample_size import DEFAULT_NAGELKERKE
+from psl_triage.words.common import noun
 
 DEVELOPMENT_WORDS = {
     "shrinkage": "Little overfitting: expected shrinkage of at most 10 %",
@@ -38,10 +39,6 @@ def met_word(met):
     return "yes" if met else "no"
 
 
-def _plural(count, word):
-    return f"{word}{'s' if count != 1 else ''}"
-
-
 def development_sentences(n, events, prevalence, counted, max_feature_uses, c_statistic, size):
     """What the development criteria counted, what they ask and whether the table meets them.
 
@@ -49,14 +46,14 @@ def development_sentences(n, events, prevalence, counted, max_feature_uses, c_st
     the :class:`~psl_core.sample_size.DevelopmentSampleSize`.
     """
     parameters, counts = counted
-    kinds = ", ".join(f"{columns} {kind} {_plural(columns, 'column')} ({spent})"
+    kinds = ", ".join(f"{columns} {kind} {noun(columns, 'column')} ({spent})"
                       for kind, (columns, spent) in counts.items())
     anticipated = (f"an anticipated C-statistic of {c_statistic:.2f}" if c_statistic is not None
                    else f"the conservative Nagelkerke R² of {DEFAULT_NAGELKERKE:.2f} (Riley et al. 2020)")
     sentences = [
         f"**{parameters} candidate parameters**: {kinds}. A binary column counts 1, a categorical "
         f"one 1 per category but one, a numeric one 2 per use the search allows (its cut point is "
-        f"searched on the data: {max_feature_uses} {_plural(max_feature_uses, 'use')}). Stages are "
+        f"searched on the data: {max_feature_uses} {noun(max_feature_uses, 'use')}). Stages are "
         "not counted apart: each question the list asks is one of these candidates.",
         f"With {n} rows, {events} events (prevalence {prevalence:.1%}) and {anticipated} "
         f"(Cox–Snell R² {size.cox_snell:.3f}), Riley's criteria ask for at least **{size.minimum} rows** "

@@ -31,9 +31,12 @@ def calibration_table(model, X, y, stage):
     beta, sigmoid, list_estimate.
     """
     stage = stage_index(model, stage)
-    totals = model.total_scores(X, stage)
+    return _calibration_table(model, model.total_scores(X, stage), outcome_of(model, y), stage)
+
+
+def _calibration_table(model, totals, outcome, stage):
     reachable = model.stage_totals_[stage]
-    isotonic, positives, negatives = calibrate_stage(totals, outcome_of(model, y), reachable, "isotonic")
+    isotonic, positives, negatives = calibrate_stage(totals, outcome, reachable, "isotonic")
     beta, _ = beta_probabilities(reachable, positives, negatives, reachable[0], reachable[-1])
     sigmoid = calibrated_probabilities(reachable, positives, negatives, "sigmoid")
     return pd.DataFrame(
@@ -66,9 +69,9 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("po
     figure, table (:func:`calibration_table`)
     """
     stage = stage_index(model, stage)
-    table = calibration_table(model, X, y, stage)
     totals = model.total_scores(X, stage)
     outcome = outcome_of(model, y)
+    table = _calibration_table(model, totals, outcome, stage)
     rng = np.random.default_rng(seed)
     x = totals + rng.uniform(-jitter, jitter, len(totals))
     # Points spread inwards from 0 and 1, so none is drawn outside the probability axis.

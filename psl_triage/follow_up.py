@@ -194,7 +194,7 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
     dict with ``totals`` and ``deciles`` (DataFrames: group, patients, predicted, observed),
     ``observed_expected``, ``brier``, ``auc``, ``n_test``.
     """
-    from psl_core.survival import ipcw_brier, km_calibration, observed_expected, time_dependent_auc
+    from psl_core.survival import ipcw_brier, observed_expected, time_dependent_auc
     from psl_triage.training import split_rows
 
     horizon = getattr(model, "horizon", None)
@@ -213,21 +213,29 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
     y_test = survival_outcome(prepared.time[test], prepared.y[test])
     X_test = prepared.X.iloc[test]
     risk = model.predict_proba(X_test)[:, 1]
-
-    def table(groups):
-        rows = km_calibration(y_test, risk, horizon, groups)
-        return pd.DataFrame(rows).rename(columns={"n": "patients"})
-
-    deciles = table(None)
-    deciles["group"] = deciles["group"] + 1
+    totals, deciles = calibration_tables(y_test, risk, horizon, model.total_scores(X_test))
     return {
-        "totals": table(model.total_scores(X_test)),
+        "totals": totals,
         "deciles": deciles,
         "observed_expected": observed_expected(y_train, y_test, risk, horizon),
         "brier": ipcw_brier(y_train, y_test, risk, horizon),
         "auc": time_dependent_auc(y_train, y_test, risk, horizon),
         "n_test": len(test),
     }
+
+
+def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Mean predicted risk against the Kaplan-Meier risk observed by the horizon
+    (:func:`psl_core.survival.km_calibration`), per total and per tenth of predicted risk
+    (numbered from 1): two DataFrames with columns group, patients, predicted, observed."""
+    from psl_core.survival import km_calibration
+
+    def table(groups):
+        return pd.DataFrame(km_calibration(y, risk, horizon, groups)).rename(columns={"n": "patients"})
+
+    deciles = table(None)
+    deciles["group"] = deciles["group"] + 1
+    return table(totals), deciles
 
 
 HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon", "oe": "Observed / expected",

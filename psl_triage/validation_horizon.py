@@ -36,6 +36,7 @@ from psl_core.evaluation import PSL
 from psl_core.validation import stage_risks, stage_totals
 from psl_triage.data import count_classes, value_label
 from psl_triage.evidence import in_range
+from psl_triage.follow_up import calibration_tables
 from psl_triage.metadata import ModelMetadata
 from psl_triage.validation import SiteTable, outcome_defaults, site_table
 from psl_triage.words.validate import other_values_censored
@@ -221,12 +222,7 @@ def horizon_report(model, site, stage, threshold):
         raise DataError(f"No patient here answers all of the first {stage} questions: judge an earlier stage.")
     y, tau = site.outcome[rows], site.horizon
     totals = stage_totals(model, site.table.X.loc[rows], stage)[0][:, stage]
-
-    def table(groups):
-        return pd.DataFrame(survival.km_calibration(y, risk, tau, groups)).rename(columns={"n": "patients"})
-
-    deciles = table(None)
-    deciles["group"] = deciles["group"] + 1
+    totals, deciles = calibration_tables(y, risk, tau, totals)
     grid = np.union1d(THRESHOLD_GRID, [threshold])
     curves = {PSL: survival.net_benefit(y, y, risk, tau, grid),
               TREAT_ALL: survival.net_benefit(y, y, np.ones(len(y)), tau, grid), TREAT_NONE: np.zeros(len(grid))}
@@ -236,7 +232,7 @@ def horizon_report(model, site, stage, threshold):
     return HorizonReport(
         stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=survival.horizon_summary(y, tau),
         **_measures(y, risk, tau), observed=survival.kaplan_meier_risk(y, tau),
-        mean_predicted=float(np.mean(risk)), totals=table(totals), deciles=deciles, threshold=float(threshold),
+        mean_predicted=float(np.mean(risk)), totals=totals, deciles=deciles, threshold=float(threshold),
         net_benefit=survival.net_benefit(y, y, risk, tau, threshold), curves=curves,
     )
 

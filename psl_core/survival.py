@@ -101,6 +101,17 @@ def check_horizon(horizon):
     return float(horizon)
 
 
+def _risk_table(y):
+    """Distinct follow-up times in order, patients leaving at each, events at each, and
+    patients at risk just before each (the counts of a Kaplan-Meier estimate)."""
+    y = read_survival(y)
+    times, inverse = np.unique(y["time"], return_inverse=True)
+    at_time = np.bincount(inverse, minlength=len(times))
+    events = np.bincount(inverse, weights=y["event"], minlength=len(times))
+    at_risk = len(y) - np.concatenate(([0], np.cumsum(at_time)[:-1]))
+    return times, at_time, events, at_risk
+
+
 def censoring_curve(y):
     """Kaplan-Meier estimate of the censoring survival G (censoring as the event).
 
@@ -112,12 +123,8 @@ def censoring_curve(y):
     times, probabilities : ndarrays
         G(t) = probabilities[i] for times[i] <= t < times[i + 1]; G = 1 before times[0].
     """
-    y = read_survival(y)
-    times, inverse = np.unique(y["time"], return_inverse=True)
-    at_time = np.bincount(inverse, minlength=len(times))
-    events = np.bincount(inverse, weights=y["event"], minlength=len(times))
+    times, at_time, events, at_risk = _risk_table(y)
     censored = at_time - events
-    at_risk = len(y) - np.concatenate(([0], np.cumsum(at_time)[:-1]))
     exposed = at_risk - events
     ratio = np.divide(censored, exposed, out=np.zeros(len(times)), where=censored > 0)
     return times, np.cumprod(1.0 - ratio)
@@ -221,11 +228,7 @@ def time_dependent_auc(y_train, y_test, risk, horizon):
 
 def kaplan_meier_risk(y, horizon):
     """1 - S(horizon) of the Kaplan-Meier estimate: the observed risk by the horizon."""
-    y = read_survival(y)
-    times, inverse = np.unique(y["time"], return_inverse=True)
-    at_time = np.bincount(inverse, minlength=len(times))
-    events = np.bincount(inverse, weights=y["event"], minlength=len(times))
-    at_risk = len(y) - np.concatenate(([0], np.cumsum(at_time)[:-1]))
+    times, _, events, at_risk = _risk_table(y)
     keep = times <= horizon
     return float(1.0 - np.prod(1.0 - events[keep] / at_risk[keep]))
 

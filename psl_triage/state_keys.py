@@ -72,8 +72,19 @@ class StateKey(Generic[T]):
 
 
 def describe() -> dict[str, str]:
-    """Every declared key -> what it holds (for the README and a test that keys are unique)."""
-    return {value.name: value.doc for value in globals().values() if isinstance(value, StateKey)}
+    """Every declared key -> what it holds.
+
+    Raises
+    ------
+    ValueError
+        When two constants declare the same key: they would share one value in the state.
+    """
+    keys = [value for value in globals().values() if isinstance(value, StateKey)]
+    names = [key.name for key in keys]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"session-state keys declared twice: {', '.join(repeated)}")
+    return {key.name: key.doc for key in keys}
 
 
 # The keys. Each lane adds its own below, one constant per key, with the value's type as the

@@ -36,6 +36,7 @@ import numbers
 import numpy as np
 
 from .errors import DataError
+from .metrics import auc
 
 SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
 
@@ -215,15 +216,10 @@ def time_dependent_auc(y_train, y_test, risk, horizon):
     controls (still followed beyond it), ties count one half (scikit-survival's
     ``cumulative_dynamic_auc``)."""
     outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
-    risk = np.asarray(risk, dtype=float)
-    controls = np.sort(risk[(weight > 0) & (outcome == 0)])
-    case = outcome == 1
-    if len(controls) == 0 or not case.any():
+    kept = weight > 0
+    if outcome[kept].all() or not outcome[kept].any():
         return float("nan")
-    below = np.searchsorted(controls, risk[case], side="left")
-    tied = np.searchsorted(controls, risk[case], side="right") - below
-    wins = weight[case] @ (below + 0.5 * tied)
-    return float(wins / (weight[case].sum() * len(controls)))
+    return auc(outcome[kept], np.asarray(risk, dtype=float)[kept], sample_weight=weight[kept])
 
 
 def kaplan_meier_risk(y, horizon):

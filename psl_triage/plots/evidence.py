@@ -15,12 +15,13 @@ from psl_core.evaluation import (
 from psl_core.intervals import clopper_pearson
 from psl_triage.follow_up import HORIZON_MODELS
 from psl_triage.plots.evaluation import band_traces
-from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR
+from psl_triage.plots.style import MARGIN, METHOD_COLORS, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR
 from psl_triage.words.common import m_equals
 
 OTHER_STAGES = "the list at other stages (hover: which)"
-DECISION_CURVE_COLORS = {PSL: POSITIVE_COLOR, LR_REGULARIZED: NEGATIVE_COLOR, LR_UNREGULARIZED: "#009E73",
-                         HORIZON_MODELS["cox"]: NEGATIVE_COLOR, HORIZON_MODELS["naive"]: "#009E73",
+DECISION_CURVE_COLORS = {**METHOD_COLORS,
+                         HORIZON_MODELS["cox"]: METHOD_COLORS[LR_REGULARIZED],
+                         HORIZON_MODELS["naive"]: METHOD_COLORS[LR_UNREGULARIZED],
                          TREAT_ALL: "#000000", TREAT_NONE: NEUTRAL_COLOR}
 
 

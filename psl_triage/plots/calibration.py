@@ -13,7 +13,15 @@ from psl_core.evaluation import (
 )
 from psl_core.intervals import clopper_pearson
 from psl_core.metrics import MEASURE_LABELS
-from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR, outcome_of, stage_index
+from psl_triage.plots.style import (
+    MARGIN,
+    NEGATIVE_COLOR,
+    NEUTRAL_COLOR,
+    POSITIVE_COLOR,
+    error_bars,
+    outcome_of,
+    stage_index,
+)
 from psl_triage.words.common import level_text
 
 
@@ -138,8 +146,7 @@ def reliability_figure(y, p, n_bins=10, confidence=0.95):
             x=table["mean_predicted"], y=table["observed_rate"], mode="lines+markers",
             name=f"observed rate ({level_text(confidence)} interval)",
             marker={"size": sizes, "color": POSITIVE_COLOR}, customdata=table[["n", "lower", "upper"]],
-            error_y={"type": "data", "symmetric": False, "array": table["upper"] - table["observed_rate"],
-                     "arrayminus": table["observed_rate"] - table["lower"], "color": POSITIVE_COLOR},
+            error_y=error_bars(table, "observed_rate", POSITIVE_COLOR),
             hovertemplate="predicted %{x:.2f}, observed %{y:.2f} (%{customdata[1]:.2f} to %{customdata[2]:.2f}; "
                           "%{customdata[0]} rows)<extra></extra>",
         )

@@ -15,7 +15,14 @@ from psl_core.evaluation import (
 from psl_core.intervals import clopper_pearson
 from psl_triage.follow_up import HORIZON_MODELS
 from psl_triage.plots.evaluation import band_traces
-from psl_triage.plots.style import MARGIN, METHOD_COLORS, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR
+from psl_triage.plots.style import (
+    MARGIN,
+    METHOD_COLORS,
+    NEGATIVE_COLOR,
+    NEUTRAL_COLOR,
+    POSITIVE_COLOR,
+    error_bars,
+)
 from psl_triage.words.common import m_equals
 
 OTHER_STAGES = "the list at other stages (hover: which)"
@@ -70,8 +77,7 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
             figure.add_trace(go.Scatter(
                 x=point["threshold"], y=point["mean"], mode="markers", name=method,
                 marker={"symbol": symbol, "size": 16, "color": POSITIVE_COLOR},
-                error_y={"type": "data", "symmetric": False, "array": point["upper"] - point["mean"],
-                         "arrayminus": point["mean"] - point["lower"]},
+                error_y=error_bars(point, "mean"),
             ))
     values = curves[curves["method"] != TREAT_ALL][["lower", "upper"]].to_numpy()
     top = float(np.nanmax(values)) if values.size else 1.0
@@ -119,8 +125,7 @@ def flexible_calibration_figure(curve, points=None, title="Calibration curve wit
             x=points["mean_predicted"], y=points["observed_rate"], mode="markers",
             name="observed rate per total (Clopper–Pearson 95%)",
             marker={"color": POSITIVE_COLOR, "size": 8 + 16 * np.sqrt(points["n"] / points["n"].max())},
-            error_y={"type": "data", "symmetric": False, "array": points["upper"] - points["observed_rate"],
-                     "arrayminus": points["observed_rate"] - points["lower"]},
+            error_y=error_bars(points, "observed_rate"),
             customdata=np.column_stack([points["total"], points["n"]]),
             hovertemplate="total %{customdata[0]}: predicted %{x:.2f}, observed %{y:.2f} "
                           "(%{customdata[1]} patients)<extra></extra>",

@@ -18,6 +18,7 @@ from psl_triage.plots.style import (
     STATUS_COLORS,
     THRESHOLD_NAME,
     UNCERTAIN,
+    error_bars,
     stage_index,
 )
 from psl_triage.words.common import level_text, m_equals
@@ -87,8 +88,7 @@ def _interval_scatter(part, name, marker, bar_color, showlegend):
     return go.Scatter(
         x=part["total"], y=part["probability"], mode="markers", name=name, legendgroup=name,
         showlegend=showlegend, marker=marker,
-        error_y={"type": "data", "symmetric": False, "array": part["upper"] - part["probability"],
-                 "arrayminus": part["probability"] - part["lower"], "color": bar_color},
+        error_y=error_bars(part, "probability", bar_color),
         customdata=np.column_stack([part["lower"], part["upper"], part["positives"], part["negatives"]]),
         hovertemplate=("total %{x}: %{y:.1%} [%{customdata[0]:.1%}, %{customdata[1]:.1%}], "
                        "%{customdata[2]} positive / %{customdata[3]} negative training rows"

@@ -31,3 +31,10 @@ def stage_index(model, stage):
 
 def outcome_of(model, y):
     return (np.asarray(y) == model.classes_[1]).astype(np.int64)
+
+
+def error_bars(table, estimate, color=None):
+    """Plotly's ``error_y`` from the estimate column ``estimate`` to ``table``'s lower and upper."""
+    bars = {"type": "data", "symmetric": False, "array": table["upper"] - table[estimate],
+            "arrayminus": table[estimate] - table["lower"]}
+    return bars if color is None else {**bars, "color": color}

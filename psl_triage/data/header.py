@@ -13,8 +13,9 @@ from pandas.api import types as ptypes
 from psl_core.errors import DataError
 from psl_core.names import UNREADABLE, clean_name, describe_character, look_alike_pairs, unreadable_character
 from psl_core.serialization import unstorable_name
+from psl_triage.words.common import plural
 
-from .values import MAX_NAME_CHARS, STORABLE_RULE, _count, _shorten, _value_text
+from .values import MAX_NAME_CHARS, STORABLE_RULE, _shorten, _value_text
 
 MAX_COLUMNS = 500
 """Most columns a table may have: each is read, typed, checked for leaks, summarised and
@@ -71,11 +72,11 @@ def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Data
     ]
     if unnamed_empty:
         frame = frame.drop(columns=unnamed_empty)
-        notes.append(f"Dropped {_count(len(unnamed_empty), 'empty column')} without a name.")
+        notes.append(f"Dropped {plural(len(unnamed_empty), 'empty column')} without a name.")
     empty_rows = frame.isna().all(axis=1)
     if len(frame.columns) and empty_rows.any():
         frame = frame.loc[~empty_rows]
-        notes.append(f"Dropped {_count(int(empty_rows.sum()), 'empty row')}.")
+        notes.append(f"Dropped {plural(int(empty_rows.sum()), 'empty row')}.")
     if len(frame.columns) < 2:
         found = f"only the column {frame.columns[0]!r}" if len(frame.columns) else "no columns"
         raise DataError(
@@ -96,7 +97,7 @@ def _drop_or_refuse_blank_names(frame: pd.DataFrame, filename: str, notes: list[
     empty = [name for name in blank if frame[name].isna().all()]
     if empty:
         frame = frame.drop(columns=empty)
-        notes.append(f"Dropped {_count(len(empty), 'empty column')} without a visible name.")
+        notes.append(f"Dropped {plural(len(empty), 'empty column')} without a visible name.")
     named_data = [name for name in blank if name not in empty]
     if named_data:
         raise DataError(
@@ -133,7 +134,7 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
         if changed:
             frame[name] = column.map(lambda value, changed=changed: changed.get(value, value) if isinstance(value, str) else value)
             notes.append(
-                f"Removed invisible or direction-control characters from {_count(len(changed), 'value')} of "
+                f"Removed invisible or direction-control characters from {plural(len(changed), 'value')} of "
                 f"the column {name!r}, e.g. {next(iter(changed))!r}."
             )
         pairs = look_alike_pairs(dict.fromkeys(value for value in cleaned.values() if value))

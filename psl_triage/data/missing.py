@@ -10,9 +10,10 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_triage.words.common import plural
 
 from .formats import BINARY, IGNORE, KINDS, MISSING_HANDLINGS, MOSTLY_EMPTY_SHARE, NUMERIC
-from .values import _count, _natural_key, _normalized, _percent, _plain, _value_text
+from .values import _natural_key, _normalized, _percent, _plain, _value_text
 
 # ---------------------------------------------------------------------------------------------
 # Preparing training data
@@ -67,20 +68,20 @@ def describe_missing_handling(
         if not gaps:
             sentence = f"No missing values in the columns in use; {kept} of {n_rows} rows are kept."
         else:
-            listed = "; ".join(f"{_count(count, 'missing value')} in {str(name)!r}" for name, count in gaps)
+            listed = "; ".join(f"{plural(count, 'missing value')} in {str(name)!r}" for name, count in gaps)
             sentence = (
                 f"Keeps {listed}: the list learns whether a missing answer counts as yes or no for each "
                 f"question; {kept} of {n_rows} rows are kept."
             )
         if no_outcome:
-            sentence += f" {_count(no_outcome, 'row')} without an outcome will be dropped."
+            sentence += f" {plural(no_outcome, 'row')} without an outcome will be dropped."
         return sentence
     if handling == "drop":
         dropped = int(_incomplete_rows(df, types, outcome).sum())
         if dropped == 0:
             return f"No missing values in the columns in use; all {n_rows} rows are kept."
         return (
-            f"{_count(dropped, 'row')} ({_percent(dropped, n_rows)}) "
+            f"{plural(dropped, 'row')} ({_percent(dropped, n_rows)}) "
             f"{'has' if dropped == 1 else 'have'} a missing value and will be dropped; "
             f"{n_rows - dropped} of {n_rows} rows remain."
         )
@@ -89,7 +90,7 @@ def describe_missing_handling(
         missing = int(_missing_mask(df[name], types[name]).sum())
         if 0 < missing < n_rows:
             how = "the median" if types[name] == NUMERIC else "the most frequent value"
-            fills.append(f"{_count(missing, 'missing value')} in {str(name)!r} with {how}")
+            fills.append(f"{plural(missing, 'missing value')} in {str(name)!r} with {how}")
     kept = n_rows - no_outcome
     sentence = (
         f"Will fill in {'; '.join(fills)}; {kept} of {n_rows} rows are kept."
@@ -97,7 +98,7 @@ def describe_missing_handling(
         else f"No missing values to fill in; {kept} of {n_rows} rows are kept."
     )
     if no_outcome:
-        sentence += f" {_count(no_outcome, 'row')} without an outcome will be dropped."
+        sentence += f" {plural(no_outcome, 'row')} without an outcome will be dropped."
     return sentence
 
 
@@ -118,7 +119,7 @@ def _rows_to_keep(
     keep = outcome_values.notna()
     if not keep.all():
         notes.append(
-            f"Dropped {_count(int((~keep).sum()), 'row')} without a value for the outcome {str(outcome)!r}."
+            f"Dropped {plural(int((~keep).sum()), 'row')} without a value for the outcome {str(outcome)!r}."
         )
     if missing == "drop":
         incomplete = pd.Series(False, index=df.index)
@@ -128,7 +129,7 @@ def _rows_to_keep(
         if incomplete.any():
             n_dropped = int(incomplete.sum())
             notes.append(
-                f"Dropped {_count(n_dropped, 'row')} ({_percent(n_dropped, len(df))}) "
+                f"Dropped {plural(n_dropped, 'row')} ({_percent(n_dropped, len(df))}) "
                 "with a missing value."
             )
         keep &= ~incomplete
@@ -168,7 +169,7 @@ def _fill_in(
             value = _fill_value(series, types[name])
             fill_values[name] = _raw_fill(value, types[name], binary_values[name])
             notes.append(
-                f"Filled in {_count(int(series.isna().sum()), 'missing value')} of {str(name)!r} "
+                f"Filled in {plural(int(series.isna().sum()), 'missing value')} of {str(name)!r} "
                 f"with the {'median' if types[name] == 'numeric' else 'most frequent value'}, "
                 f"{_value_text(fill_values[name])}."
             )

@@ -10,6 +10,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_triage.words.common import plural
 
 from .columns import _label, _repeats
 from .formats import (
@@ -26,7 +27,7 @@ from .formats import (
 )
 from .missing import _check_handling, _feature_columns, _fill_in, _rows_to_keep
 from .outcome import _class_names, _pick_one, _positive_values, leak_reason
-from .values import STORABLE_RULE, _count, _natural_key, _normalized, _plain, _shorten, _unstorable_value, _value_text
+from .values import STORABLE_RULE, _natural_key, _normalized, _plain, _shorten, _unstorable_value, _value_text
 
 
 def prepare_training_data(
@@ -209,7 +210,7 @@ def _convert_feature(
             )
         infinite = int((np.isinf(series) & series.notna()).sum()) if ptypes.is_float_dtype(series) else 0
         if infinite:
-            notes.append(f"{_count(infinite, 'infinite value')} in {label} counted as missing.")
+            notes.append(f"{plural(infinite, 'infinite value')} in {label} counted as missing.")
         if ptypes.is_float_dtype(values):
             return values, ()
         numbers = pd.to_numeric(values, errors="coerce").astype("float64")
@@ -224,7 +225,7 @@ def _convert_feature(
         if not_numbers.any():
             examples = ", ".join(repr(text) for text in values[not_numbers].unique()[:3])
             notes.append(
-                f"{_count(int(not_numbers.sum()), 'value')} in {label} {'is' if not_numbers.sum() == 1 else 'are'} "
+                f"{plural(int(not_numbers.sum()), 'value')} in {label} {'is' if not_numbers.sum() == 1 else 'are'} "
                 f"not a number (e.g. {examples}) and counted as missing."
             )
         return numbers, ()

@@ -16,6 +16,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_triage.words.common import plural
 
 from .header import _check_header, _tidy_table
 from .sniffing import (
@@ -27,7 +28,6 @@ from .sniffing import (
     detect_number_format,
     numbers_from_text,
 )
-from .values import _count
 
 DEFAULT_MAX_UPLOAD_MB = 50
 """Upload size limit when the environment variable ``PSL_MAX_UPLOAD_MB`` is not set."""
@@ -204,7 +204,7 @@ def _infinite_as_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
                 if ptypes.is_float_dtype(frame[name]) and np.isinf(frame[name]).any()}
     for name, rows in infinite.items():
         notes.append(
-            f"{str(name)!r} holds {_count(int(rows.sum()), 'number')} too large for the computer to hold "
+            f"{str(name)!r} holds {plural(int(rows.sum()), 'number')} too large for the computer to hold "
             "(such as 1e309 or inf), read as missing. Correct them in the file if they are typos."
         )
     return frame.assign(**{str(name): frame[name].mask(rows) for name, rows in infinite.items()}) if infinite else frame

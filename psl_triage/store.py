@@ -45,9 +45,9 @@ from psl_triage.words import visible
 
 ENV_VAR = "PSL_MODEL_DIR"
 ORPHAN_AGE_S = 60
+"""A temporary file of a save older than this (seconds) belongs to a save that died."""
 OPEN_CACHE_SIZE = 64
 """Loaded lists kept by :func:`open_model` (the listing keeps a line per file version besides)."""
-"""A temporary file of a save older than this (seconds) belongs to a save that died."""
 _FILE = re.compile(r"^(?P<slug>[^\W_][\w-]*)-v(?P<version>[0-9]+)\.json$")
 _TEMPORARY_PREFIX = ".saving-"
 MAX_FILE_BYTES = 4 * MAX_FILE_CHARS  # UTF-8: at most 4 bytes a character

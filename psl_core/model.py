@@ -357,12 +357,10 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         """
         score_set = self._check_params()
         self.horizon_summary_ = None
-        if self.horizon is not None:
-            X, y, sample_weight = self._horizon_problem(X, y, sample_weight)
         weight = read_sample_weight(sample_weight, X)
-        if weight is not None and np.any(weight == 0):  # rows of weight 0 take no part
-            kept = np.flatnonzero(weight > 0)
-            X, y, weight = _safe_indexing(X, kept), _safe_indexing(y, kept), weight[kept]
+        if self.horizon is not None:
+            y, weight = self._horizon_problem(X, y, weight)
+        X, y, weight = _rows_that_take_part(X, y, weight)
         columns = self._read_X(X, reset=True)
         self.classes_, y01 = self._read_y(y, len(columns[0].values))
         search_rows, calibration_rows = self._calibration_split(y01)
@@ -418,20 +416,17 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
                 f"from {len(y01)} rows ({exc}). Add rows, or set calibration_size=None"
             ) from None
 
-    def _horizon_problem(self, X, y, sample_weight):
+    def _horizon_problem(self, X, y, weight):
         """The weighted yes/no problem of "event within ``horizon``" (:mod:`psl_core.survival`):
-        the rows followed to the horizon or with the event before it, their outcome and
-        their stabilised censoring weights (times ``sample_weight``)."""
+        every row's outcome and its stabilised censoring weight (times ``weight``, the rows'
+        weights or None); a patient censored before the horizon weighs 0."""
         y = read_survival(y)
         n_rows = _num_samples(X)
         if len(y) != n_rows:
             raise DataError(f"X and y have different lengths: {n_rows} rows in X, {len(y)} outcomes in y")
-        outcome, weight = training_weights(y, self.horizon)
-        if sample_weight is not None:
-            weight = weight * read_sample_weight(sample_weight, X)
+        outcome, censoring_weight = training_weights(y, self.horizon)
         self.horizon_summary_ = horizon_summary(y, self.horizon)
-        kept = np.flatnonzero(weight > 0)
-        return _safe_indexing(X, kept), outcome[kept], weight[kept]
+        return outcome, censoring_weight if weight is None else censoring_weight * weight
 
     def _check_rows_per_fold(self, y01):
         """Each class needs a row in at least two folds of every internal cross-validation."""
@@ -573,6 +568,19 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         tags.input_tags.categorical = True
         tags.input_tags.string = False
         return tags
+
+
+def _rows_that_take_part(X, y, weight):
+    """X, y and weight without the rows of weight 0, which take no part in a fit."""
+    if weight is None or np.all(weight > 0):
+        return X, y, weight
+    kept = np.flatnonzero(weight > 0)
+    if not len(kept):
+        raise DataError(
+            "no row has a weight > 0: every row with a weight > 0 in sample_weight is censored before "
+            "the horizon; give weight to patients followed to the horizon or with the event before it"
+        )
+    return _safe_indexing(X, kept), _safe_indexing(y, kept), weight[kept]
 
 
 def _take(values, rows):

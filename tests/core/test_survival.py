@@ -98,6 +98,34 @@ def test_integer_weights_equal_repeated_rows():
     np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X))
 
 
+def test_rows_of_weight_zero_take_no_part_with_or_without_a_horizon():
+    X, y, _ = follow_up(7, binary=False)
+    labels = (y["time"] <= HORIZON).astype(int)
+    given = np.where(np.arange(len(y)) % 5 == 0, 0.0, 1.0 + (np.arange(len(y)) % 3))
+    kept = given > 0
+    settings = dict(max_stages=3, random_state=0)
+    weighted = ProbabilisticScoringList(**settings).fit(X, labels, sample_weight=given)
+    dropped = ProbabilisticScoringList(**settings).fit(X[kept], labels[kept], sample_weight=given[kept])
+    assert weighted.literals_ == dropped.literals_
+    np.testing.assert_allclose(weighted.predict_proba(X), dropped.predict_proba(X))
+    # With a horizon the censoring weights (from every patient) multiply the given ones.
+    outcome, censoring = training_weights(y, HORIZON)
+    both = censoring * given
+    survival = ProbabilisticScoringList(horizon=HORIZON, **settings).fit(X, y, sample_weight=given)
+    on_kept = ProbabilisticScoringList(**settings).fit(X[both > 0], outcome[both > 0], sample_weight=both[both > 0])
+    assert survival.literals_ == on_kept.literals_
+    np.testing.assert_allclose(survival.predict_proba(X), on_kept.predict_proba(X))
+    assert survival.horizon_summary_["n"] == len(y)
+
+
+def test_weights_only_on_patients_censored_before_the_horizon_are_refused():
+    X, y, _ = follow_up(8)
+    censored_early = ~y["event"] & (y["time"] <= HORIZON)
+    with pytest.raises(DataError, match="no row has a weight > 0.*censored before the horizon"):
+        ProbabilisticScoringList(horizon=HORIZON, max_stages=2).fit(
+            X, y, sample_weight=censored_early.astype(float))
+
+
 def test_censoring_changes_the_risks_a_yes_no_list_would_give():
     # Heavy censoring: "event during follow-up" underestimates the risk by the horizon.
     X, y, truth = follow_up(5, n=2000, censor_until=8.0)

@@ -13,7 +13,8 @@ Session state: reads Train's ``"trained_model"`` and ``"trained_metadata"``; kee
 VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"validate_upload"``,
 ``"validate_table"``, ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"``,
 ``"validate_bands_<column>"``, ``"validate_rest_missing_<column>"``, ``"validate_outcome"``,
-``"validate_positive"``, ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
+``"validate_positive"`` (started at the list's outcome and positive values on each new table,
+``"validate_defaults_for"``: ui.validate.start_at_defaults), ``"validate_stage"``, ``"validate_keep"``, ``"validate_name"``,
 ``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"`` and the evidence
 sections' (ui.evidence.site_evidence: ``"validate_threshold_range"``, ``"validate_subgroup_*"``,
 ``"validate_evidence"``, ``"validate_site_report"`` for the Card page's report). Using the
@@ -43,7 +44,7 @@ from psl_triage.words import md
 from psl_triage.words import validate as words
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
 from ui.evidence import site_evidence
-from ui.validate import matched_columns, recalibration, value_maps
+from ui.validate import chosen_column, chosen_values, matched_columns, recalibration, start_at_defaults, value_maps
 from ui.validate_horizon import horizon_validation
 
 ss = st.session_state
@@ -96,20 +97,17 @@ st.header(words.MATCH_HEADER)
 matched = matched_columns(model, metadata, frame)
 maps = value_maps(model, metadata, frame, matched)
 if getattr(model, "horizon", None) is not None:  # time and event columns, measures at the horizon
-    horizon_validation(model, metadata, frame, matched, maps, site_name)
+    horizon_validation(model, metadata, frame, matched, maps, site_name, site_bytes)
     st.stop()
 columns = [str(c) for c in frame.columns]
-outcome_default, _ = outcome_defaults(metadata, frame)
-outcome = st.selectbox(
-    words.OUTCOME_COLUMN, columns, index=None if outcome_default is None else columns.index(outcome_default),
-    placeholder=words.OUTCOME_PLACEHOLDER, key="validate_outcome",
-)
-stopped_unless(outcome, words.CHOOSE_OUTCOME)
+outcome_default, positive_default = outcome_defaults(metadata, frame)
+start_at_defaults(site_bytes, {"validate_outcome": outcome_default,
+                               "validate_positive": positive_default if outcome_default else None})
+outcome = chosen_column(words.OUTCOME_COLUMN, columns, outcome_default, "validate_outcome", words.OUTCOME_PLACEHOLDER,
+                        words.CHOOSE_OUTCOME)
 values = [value for value, _ in count_classes(frame[outcome])]
-positive = st.multiselect(
-    words.positive_values_label(outcome, metadata.positive_label), values,
-    default=[v for v in positive_defaults(metadata, frame[outcome]) if v in values], key="validate_positive",
-)
+positive = chosen_values(words.positive_values_label(outcome, metadata.positive_label), values,
+                         positive_defaults(metadata, frame[outcome]))
 table = None
 with shown_errors(words.CODING_TABLE):
     table = site_table(model, metadata, frame, matched, outcome, positive, maps)

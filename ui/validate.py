@@ -7,6 +7,8 @@ Kept out of ``pages/`` because Streamlit turns every file there into a page. The
 
 from __future__ import annotations
 
+import hashlib
+
 import streamlit as st
 
 from psl_core.binarization import NUMERIC
@@ -28,6 +30,51 @@ from psl_triage.words.train import saved as saved_message
 from ui import shown_errors
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
+SEEN_TABLE = "validate_defaults_for"
+"""Session key: the digest of the site table whose defaults the widgets were last started at."""
+
+
+def start_at_defaults(site_bytes: bytes, defaults: dict) -> None:
+    """On a table the page has not shown before, start each widget of ``defaults`` (its key ->
+    its value) at that value: the list's own outcome (time, event) column when the table has
+    one of that name, and its positive values. A None default leaves the widget as it was, so
+    a choice made on an earlier table stays where it still fits.
+
+    Streamlit keeps a keyed widget's value when its options change, an empty choice too: a
+    second table holding the list's outcome would otherwise open with none chosen."""
+    ss = st.session_state
+    seen = hashlib.sha256(site_bytes).hexdigest()
+    if ss.get(SEEN_TABLE) == seen:
+        return
+    ss[SEEN_TABLE] = seen
+    for key, value in defaults.items():
+        if value is not None:
+            ss[key] = value
+
+
+def chosen_column(label: str, columns: list, default, key: str, placeholder: str, hint: str, container=None):
+    """A select box of the site's columns starting at ``default`` (None: no choice); without a
+    choice, ``hint`` and a stop of the page."""
+    chosen = (container or st).selectbox(
+        label, columns, index=_start(key, None if default is None else columns.index(default)),
+        placeholder=placeholder, key=key,
+    )
+    if chosen is None:
+        st.info(hint)
+        st.stop()
+    return chosen
+
+
+def chosen_values(label: str, values: list, default: list) -> list:
+    """The outcome's (event's) values counted as positive (``"validate_positive"``)."""
+    return st.multiselect(label, values, default=_start("validate_positive", [v for v in default if v in values]),
+                          key="validate_positive")
+
+
+def _start(key: str, default):
+    """A widget's default, or None once :func:`start_at_defaults` (or the user) gave it a value:
+    Streamlit warns of a widget given both."""
+    return None if key in st.session_state else default
 
 
 def matched_columns(model, metadata: ModelMetadata, frame) -> dict:

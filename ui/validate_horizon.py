@@ -21,32 +21,25 @@ from psl_triage.validation import looks_like_training, positive_defaults, unit_c
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from ui import csv_download, shown_errors
-from ui.validate import recalibration
+from ui.validate import chosen_column, chosen_values, recalibration, start_at_defaults
 
 
-def _column(label, columns, default, hint, key, container):
-    chosen = container.selectbox(label, columns, index=None if default is None else columns.index(default),
-                                 placeholder=hint, key=key)
-    if chosen is None:
-        st.info(hint)
-        st.stop()
-    return chosen
-
-
-def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, site_name: str) -> None:
-    """Sections 2 (time and event) to 4 of the Validate page for a horizon list."""
+def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, site_name: str, site_bytes: bytes) -> None:
+    """Sections 2 (time and event) to 4 of the Validate page for a horizon list (``site_bytes``:
+    the uploaded file, to know a new table from the last one)."""
     when = horizon_span(model, metadata)
     st.markdown(words.horizon_intro(when))
     columns = [str(c) for c in frame.columns]
-    time_default, event_default, _ = horizon.follow_up_defaults(metadata, frame)
+    time_default, event_default, positive_default = horizon.follow_up_defaults(metadata, frame)
+    start_at_defaults(site_bytes, {"validate_time": time_default, "validate_outcome": event_default,
+                                   "validate_positive": positive_default if event_default else None})
     left, right = st.columns(2)
-    time = _column(words.TIME_LABEL, columns, time_default, words.CHOOSE_TIME, "validate_time", left)
-    event = _column(words.EVENT_COLUMN, columns, event_default, words.CHOOSE_EVENT, "validate_outcome", right)
+    time = chosen_column(words.TIME_LABEL, columns, time_default, "validate_time", words.CHOOSE_TIME, words.CHOOSE_TIME,
+                         left)
+    event = chosen_column(words.EVENT_COLUMN, columns, event_default, "validate_outcome", words.CHOOSE_EVENT,
+                          words.CHOOSE_EVENT, right)
     values = [value for value, _ in count_classes(frame[event])]
-    positive = st.multiselect(
-        words.event_values_label(event), values,
-        default=[v for v in positive_defaults(metadata, frame[event]) if v in values], key="validate_positive",
-    )
+    positive = chosen_values(words.event_values_label(event), values, positive_defaults(metadata, frame[event]))
     site = None
     with shown_errors(words.READING_FOLLOW_UP):
         site = horizon.horizon_site(model, metadata, frame, matched, time, event, positive, maps)

@@ -102,3 +102,14 @@ def test_names_from_the_site_reach_no_markdown(horizon_list):
     at.multiselect(key="validate_positive").set_value([1]).run()
     assert any("negative times" in e.value for e in at.error)
     assert_no_markdown_from_names(at, "Validate, a time column with a negative time")
+
+
+def test_a_second_table_with_the_lists_time_and_event_starts_at_them(horizon_list):
+    site = follow_up_table(seed=3, n=200)
+    at = site_page(horizon_list, site.rename(columns={"rfstime": "days", "status": "recurred"}))
+    assert at.selectbox(key="validate_time").value is None  # the page waits for it
+    at.file_uploader(key="validate_upload").set_value(("site2.csv", site.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="validate_time").value == "rfstime"
+    assert at.selectbox(key="validate_outcome").value == "status"
+    assert at.table

@@ -227,3 +227,22 @@ def test_the_list_chosen_on_triage_is_the_one_validate_and_card_open_with(projec
     assert not at.exception and at.selectbox(key="validate_model_choice").value == path
     at.switch_page("pages/7_Card.py").run()
     assert not at.exception and at.selectbox(key="card_model_choice").value == path
+
+
+def test_a_second_table_with_the_saved_outcome_starts_at_it(trained):
+    """The walk on rpart/stagec: a first table without the list's outcome left the outcome
+    empty, and a second table holding it had to be searched again."""
+    at = open_page(trained)
+    at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
+    assert at.selectbox(key="validate_outcome").value is None  # no heart_disease here
+    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv")
+    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="validate_outcome").value == "heart_disease"
+    assert at.multiselect(key="validate_positive").value == [1]
+    assert at.table  # judged without a further choice
+    # A third table without the outcome keeps the user's choice where it still fits (today's behaviour).
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
+    assert at.selectbox(key="validate_outcome").value == "num"

@@ -7,9 +7,9 @@ a logistic (sigmoid) link in the total, pseudo-counts (:func:`_shrunk`) and
 :mod:`psl_core.calibration`.
 
 numba's on-disk cache of a function is keyed by its own file and does not notice a change
-in a function it calls from another file: :mod:`psl_core.kernels` therefore records this
-file's SHA-256 (``CALIBRATION_KERNELS_SHA256``), which a test keeps current, so that any
-edit here changes that file too and its kernels compile again.
+in a function it calls from another file: :mod:`psl_core.kernels` therefore adds this
+file's SHA-256 (``CALIBRATION_KERNELS_SHA256``, computed at import) to its kernels' cache
+keys, so that any edit here compiles them again.
 """
 
 import numpy as np

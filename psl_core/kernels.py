@@ -8,19 +8,44 @@ feature (:func:`_search_feature`). They call the calibration kernels of Sec. 4.2
 :mod:`psl_core.calibration` and :mod:`psl_core.search`.
 
 numba's on-disk cache is keyed by the file a function is defined in, and does not notice
-when a function it calls from another file changes. :data:`CALIBRATION_KERNELS_SHA256`
-is the SHA-256 of ``calibration_kernels.py``: a test fails until it is updated after an
-edit there, and updating it changes this file, so these kernels compile again and a stale
-compiled kernel never computes with old code.
+when a function it calls from another file changes. Every kernel here is therefore
+compiled by :func:`kernel`, whose cache key also holds :data:`CALIBRATION_KERNELS_SHA256`,
+the SHA-256 of ``calibration_kernels.py`` computed at import: an edit there compiles these
+kernels again, and a stale compiled kernel never computes with old code.
 """
+
+import hashlib
+from pathlib import Path
 
 import numpy as np
 from numba import njit
+from numba.core.caching import FunctionCache
 
+from . import calibration_kernels
 from .calibration_kernels import SIGMOID, _calibrate_dense, _sigmoid_fit, _tau_of_slot
 
-CALIBRATION_KERNELS_SHA256 = "5510e06f9244e3e1bacc13f16d64c86dc4ec5e5a400005597c43e654168ba0c3"
-"""SHA-256 of ``psl_core/calibration_kernels.py`` as these kernels were compiled against."""
+CALIBRATION_KERNELS_SHA256 = hashlib.sha256(Path(calibration_kernels.__file__).read_bytes()).hexdigest()
+"""SHA-256 of ``psl_core/calibration_kernels.py``, part of every kernel's cache key here."""
+
+
+class _KernelCache(FunctionCache):
+    """numba's on-disk cache of one kernel, its key extended by :data:`CALIBRATION_KERNELS_SHA256`.
+
+    numba keys an entry by the kernel's own file, bytecode, argument types and machine;
+    the calibration kernels it calls are compiled into it, so their file's hash belongs in
+    the key too (numba's ``Cache._index_key``, the one method overridden).
+    """
+
+    def _index_key(self, sig, codegen):
+        return (*super()._index_key(sig, codegen), CALIBRATION_KERNELS_SHA256)
+
+
+def kernel(function):
+    """``numba.njit(cache=True)`` with :class:`_KernelCache` as the on-disk cache."""
+    dispatcher = njit(cache=True)(function)
+    dispatcher._cache = _KernelCache(dispatcher.py_func)
+    return dispatcher
+
 
 # Selection criteria.
 ENTROPY = 0
@@ -49,14 +74,14 @@ MAX_GRID_POINTS = 65
 LOW_CACHE_VALUES = 1 << 20
 
 
-@njit(cache=True)
+@kernel
 def _entropy_bits(p):
     if p <= 0.0 or p >= 1.0:
         return 0.0
     return -(p * np.log2(p) + (1.0 - p) * np.log2(1.0 - p))
 
 
-@njit(cache=True)
+@kernel
 def _criterion_value(pos, neg, q, criterion):
     """Selection criterion of calibrated estimates ``q`` given counts per slot.
 
@@ -102,7 +127,7 @@ def _criterion_value(pos, neg, q, criterion):
     return loss / (n_pos * n_neg)
 
 
-@njit(cache=True)
+@kernel
 def _code_buckets(codes, order, n_codes):
     """Counting sort of sorted positions by code: bucket c holds, in increasing order,
     the positions j with ``codes[order[j]] == c`` (``positions[start[c]:start[c + 1]]``)."""
@@ -122,7 +147,7 @@ def _code_buckets(codes, order, n_codes):
     return start, positions
 
 
-@njit(cache=True)
+@kernel
 def _count_below(start, positions, code, p):
     """Number of entries of ``code`` among the first p of the sorted order."""
     lo = start[code]
@@ -137,7 +162,7 @@ def _count_below(start, positions, code, p):
     return lo - first
 
 
-@njit(cache=True)
+@kernel
 def _held_out_term(positives, negatives, q, criterion):
     """Brier score or log-loss of one held-out slot's counts given its estimate q."""
     if criterion == CV_BRIER:
@@ -146,7 +171,7 @@ def _held_out_term(positives, negatives, q, criterion):
     return -(positives * np.log(p) + negatives * np.log(1.0 - p))
 
 
-@njit(cache=True)
+@kernel
 def _held_out_criterion(criterion):
     """The score a cross-validated criterion puts on held-out counts: CV_BRIER or CV_LOG_LOSS."""
     if criterion == CV_LOG_LOSS or criterion == NESTED_CV_LOG_LOSS:
@@ -154,7 +179,7 @@ def _held_out_criterion(criterion):
     return CV_BRIER
 
 
-@njit(cache=True)
+@kernel
 def _held_out_score(pos, neg, q, criterion):
     """Brier score or log-loss summed over held-out counts given estimates q."""
     total = 0.0
@@ -164,7 +189,7 @@ def _held_out_score(pos, neg, q, criterion):
     return total
 
 
-@njit(cache=True)
+@kernel
 def _sigmoid_held_out(fold_pos, fold_neg, all_pos, all_neg, lo_slot, hi_slot, shrink, warm, criterion, pos, neg, tau):
     """The cross-validated criterion of sigmoid calibration, summed over the folds.
 
@@ -204,7 +229,7 @@ def _sigmoid_held_out(fold_pos, fold_neg, all_pos, all_neg, lo_slot, hi_slot, sh
     return loss
 
 
-@njit(cache=True)
+@kernel
 def _low_counts(start, positions, weight_below, p, low):
     """``low[code]``: weight of the rows of each code among the first p of a feature's
     sorted order (``weight_below[j]`` is the weight of ``positions[:j]``; with unit
@@ -218,7 +243,7 @@ def _low_counts(start, positions, weight_below, p, low):
         low[code] = weight_below[first + _count_below(start, positions, code, p)] - weight_below[first]
 
 
-@njit(cache=True)
+@kernel
 def _fold_counts(low, s, negated, totals_of_group, group_slot, fold_pos, fold_neg):
     """Class counts per fold and slot after adding a literal to the current totals.
 
@@ -251,7 +276,7 @@ def _fold_counts(low, s, negated, totals_of_group, group_slot, fold_pos, fold_ne
             fold_neg[f, slot + s] += high_neg
 
 
-@njit(cache=True)
+@kernel
 def _label_value(
     low, s, negated, totals_of_group, group_slot,
     reach_lo_slot, reach_hi_slot, method, shrink, warm, criterion, fold_pos, fold_neg, pos, neg, q, out,
@@ -305,7 +330,7 @@ def _label_value(
     out[2 * n_folds] = _held_out_score(all_pos, all_neg, q, held_out)
 
 
-@njit(cache=True)
+@kernel
 def _wrong_order(difference):
     """Soft rank loss of one pair whose preferred case leads by ``difference`` points."""
     if difference > 0:
@@ -315,7 +340,7 @@ def _wrong_order(difference):
     return 1.0
 
 
-@njit(cache=True)
+@kernel
 def _pair_value(start, positions, p, s, negated, group_difference, group_size):
     """Soft rank loss (eq. 14) over comparison pairs after adding a literal.
 
@@ -339,7 +364,7 @@ def _pair_value(start, positions, p, s, negated, group_difference, group_size):
     return loss / total
 
 
-@njit(cache=True)
+@kernel
 def _candidate_value(
     problem, start, positions, p, low, s, negated, group_int, group_float,
     reach_lo_slot, reach_hi_slot, method, shrink, warm, criterion, fold_pos, fold_neg, pos, neg, q, out,
@@ -355,7 +380,7 @@ def _candidate_value(
     )
 
 
-@njit(cache=True)
+@kernel
 def _cut_value(
     c, column, memo, touched, n_touched, problem, start, positions, weight_below, cut_positions, allowed, lows, low_cut, t, scores,
     negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink, warm, criterion,
@@ -390,7 +415,7 @@ def _cut_value(
     return memo[c, column], n_touched + 1
 
 
-@njit(cache=True)
+@kernel
 def _bisect(
     column, lo, hi, points, n_touched, grid, values, memo, touched, problem, start, positions, weight_below, cut_positions,
     allowed, lows, low_cut, t, scores, negated, group_int, group_float, reach_lo_slot, reach_hi_slot, method, shrink,
@@ -451,7 +476,7 @@ def _bisect(
         hi = new_hi
 
 
-@njit(cache=True)
+@kernel
 def _search_feature(
     problem, start, positions, weight_below, cut_positions, allowed, group_int, group_float, scores, negated,
     size, reach_lo_slot, reach_hi_slot, method, shrink, criterion, brute,

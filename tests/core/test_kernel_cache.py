@@ -2,21 +2,80 @@
 
 import ast
 import hashlib
+import json
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
+from numba.core.dispatcher import Dispatcher
 
 from psl_core import kernels
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_MODULES = {"psl_core/calibration_kernels.py", "psl_core/kernels.py"}
 
+# One kernel of kernels.py that calls a calibration kernel (_sigmoid_fit), on two folds of
+# four totals; prints the criterion it computes.
+_CALL_THE_SIGMOID_KERNEL = """
+import json
+import numpy as np
+from copy_of_core import kernels
+fold_pos = np.array([[1.0, 0.0, 2.0, 1.0], [0.0, 1.0, 1.0, 3.0]])
+fold_neg = np.array([[3.0, 2.0, 1.0, 0.0], [2.0, 2.0, 0.0, 1.0]])
+work = np.zeros(4)
+loss = kernels._sigmoid_held_out(
+    fold_pos, fold_neg, fold_pos.sum(axis=0), fold_neg.sum(axis=0), 0, 3, np.array([0.0, 0.5]),
+    np.array([np.nan, np.nan]), kernels.CV_BRIER, work.copy(), work.copy(), work.copy(),
+)
+print(json.dumps(loss))
+"""
 
-def test_the_search_kernels_record_the_calibration_kernels_they_were_compiled_against():
+
+def test_the_search_kernels_key_their_cache_by_the_calibration_kernels_source():
     source = (ROOT / "psl_core" / "calibration_kernels.py").read_bytes()
-    assert hashlib.sha256(source).hexdigest() == kernels.CALIBRATION_KERNELS_SHA256, (
-        "psl_core/calibration_kernels.py changed: set CALIBRATION_KERNELS_SHA256 in psl_core/kernels.py to "
-        f"{hashlib.sha256(source).hexdigest()!r}, so numba compiles the search's kernels (its callers) again"
+    assert hashlib.sha256(source).hexdigest() == kernels.CALIBRATION_KERNELS_SHA256
+    dispatchers = [value for value in vars(kernels).values() if isinstance(value, Dispatcher)]
+    own = [d for d in dispatchers if d.py_func.__module__ == kernels.__name__]
+    assert len(own) >= 15
+    assert all(isinstance(d._cache, kernels._KernelCache) for d in own), "compile kernels.py's kernels with @kernel"
+    cache = kernels._label_value._cache
+    key = cache._index_key((), kernels._label_value.targetctx.codegen())
+    assert key[-1] == kernels.CALIBRATION_KERNELS_SHA256
+
+
+def _run_copy(package_parent, cache_dir):
+    completed = subprocess.run(
+        [sys.executable, "-c", _CALL_THE_SIGMOID_KERNEL], cwd=package_parent, capture_output=True, text=True,
+        env={"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": str(cache_dir)}, timeout=600, check=False,
     )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+@pytest.mark.slow
+def test_an_edit_of_the_calibration_kernels_compiles_the_search_kernels_again(tmp_path):
+    """A cached search kernel that calls a calibration kernel, which then changes: the next
+    process computes with the new calibration, as a process with an empty cache does."""
+    package = tmp_path / "copy_of_core"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in ("kernels.py", "calibration_kernels.py"):
+        shutil.copy(ROOT / "psl_core" / name, package / name)
+    cache = tmp_path / "cache"
+    before = _run_copy(tmp_path, cache)
+    assert _run_copy(tmp_path, cache) == before and any(cache.rglob("*.nbi"))
+    calibration = package / "calibration_kernels.py"
+    text = calibration.read_text()
+    start = "    total, constant = _constant_fit(pos, neg)\n"
+    assert text.count(start) >= 1
+    # The sigmoid fit now ignores its counts: a flat 50 % risk.
+    calibration.write_text(text.replace(start, "    if pos.shape[0] > 0:\n        return 0.0, 0.0\n" + start, 1))
+    after = _run_copy(tmp_path, cache)
+    assert after != pytest.approx(before)
+    assert after == pytest.approx(_run_copy(tmp_path, tmp_path / "empty_cache"))
 
 
 def _uses_numba(path):

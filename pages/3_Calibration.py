@@ -11,7 +11,8 @@ from :mod:`psl_core.evaluation` and :mod:`psl_triage.plots`; this page reads wid
 them and renders, with a CSV download of the numbers behind every plot.
 
 Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"dataset_session"``
-(landing page: its prepared data). Written: the widget keys ``"calibration_rows"``, ``"calibration_stage"``,
+(landing page: its prepared data). Written: the widget keys ``"calibration_rows"``, ``"calibration_stage_v<N>"`` (a new list
+gets a new N and starts at its recommended stage: ui.per_list_key),
 ``"calibration_bins"`` and ``"calibration_download_*"``; ``"calibration_evidence"``
 (ui.evidence.kept) keeps the train/test rows per list and data (recovered or refitted once)
 and the flexible curve per list, rows and stage. Words: :mod:`psl_triage.words.calibration`.
@@ -42,7 +43,16 @@ from psl_triage.plots import (
     total_points_table,
 )
 from psl_triage.words import calibration as words
-from ui import class_names, csv_download, required_data, required_list, required_match, shown_errors, trained_metadata
+from ui import (
+    class_names,
+    csv_download,
+    per_list_key,
+    required_data,
+    required_list,
+    required_match,
+    shown_errors,
+    trained_metadata,
+)
 from ui.evidence import calibration_section, kept
 
 ss = st.session_state
@@ -81,10 +91,10 @@ with left:
     rows = st.radio(words.ROWS_LABEL, list(words.ROWS), format_func=words.ROWS.get, key="calibration_rows",
                     horizontal=True, persist_state="session")
 with right:
-    last = split.model.n_stages_ - 1
-    if ss.get("calibration_stage", last) > last:
-        del ss["calibration_stage"]
-    stage = st.slider(words.STAGE, 0, max(last, 1), min(card_stage(split.model), last), key="calibration_stage",
+    last, stage_key = split.model.n_stages_ - 1, per_list_key("calibration_stage", model)
+    if ss.get(stage_key, last) > last:
+        del ss[stage_key]
+    stage = st.slider(words.STAGE, 0, max(last, 1), min(card_stage(split.model), last), key=stage_key,
                       disabled=last == 0, persist_state="session", help=words.STAGE_HELP)
     stage = min(stage, last)
 X, y = (split.X_test, split.y_test) if rows == "test" else (split.X_train, split.y_train)

@@ -10,7 +10,8 @@ them and renders.
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
 widget keys ``"intervals_cost_ratio_v<N>"`` (M, starting at the list's saved M; a new list
 gets a new N: ui.cost_ratio_input, with ``"intervals_cost_ratio_list"`` and
-``"intervals_cost_ratio_version"``), ``"intervals_confidence"``, ``"intervals_stage"`` and
+``"intervals_cost_ratio_version"``), ``"intervals_confidence"``, ``"intervals_stage_v<N>"`` (a new
+list starts at its last stage: ui.per_list_key) and
 ``"intervals_download_*"``.
 """
 
@@ -21,10 +22,7 @@ import streamlit as st
 from psl_core.cost_ratio import decision_threshold
 from psl_triage.plots import interval_figure, interval_grid_figure
 from psl_triage.words import calibration as words
-from ui import class_names, cost_ratio_input, csv_download, required_list, shown_errors, trained_metadata
-
-ss = st.session_state
-
+from ui import class_names, cost_ratio_input, csv_download, per_list_key, required_list, shown_errors, trained_metadata
 
 st.set_page_config(page_title="Intervals · PSL Triage", page_icon="🩺", layout="wide")
 st.title("Intervals")
@@ -42,10 +40,8 @@ with middle:
     )
 with right:
     last = model.n_stages_ - 1
-    if ss.get("intervals_stage", last) > last:
-        del ss["intervals_stage"]
     stage = min(
-        st.slider(words.STAGE, 0, max(last, 1), last, key="intervals_stage",
+        st.slider(words.STAGE, 0, max(last, 1), last, key=per_list_key("intervals_stage", model),
                   disabled=last == 0, persist_state="session"),
         last,
     )

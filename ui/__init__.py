@@ -114,12 +114,24 @@ def required_match(model, prepared) -> None:
     st.stop()
 
 
+def per_list_key(name: str, model) -> str:
+    """The key ``"<name>_v<N>"`` of a widget whose value belongs to one list: N counts the lists
+    the widget has followed (``"<name>_list"`` holds the current one, ``"<name>_version"`` N).
+    A new list gets a fresh widget that starts at its default, as on a first visit; a value the
+    user set stays, across page switches too, as long as the list does. Nothing writes the
+    widget's key: a write could race with the user's input."""
+    state = st.session_state
+    if state.get(f"{name}_list") is not model:
+        state[f"{name}_list"] = model
+        state[f"{name}_version"] = state.get(f"{name}_version", 0) + 1
+    return f"{name}_v{state[f'{name}_version']}"
+
+
 def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:
     """The number input of M on a page that uses a list; it starts at the list's saved M.
 
-    The widget's key is ``"<prefix>_cost_ratio_v<N>"``, N counting the lists the page has
-    followed (``"<prefix>_cost_ratio_list"`` holds the current one and
-    ``"<prefix>_cost_ratio_version"`` N). A new list gets a fresh widget whose default is
+    The widget's key is ``per_list_key("<prefix>_cost_ratio", model)``: ``"<prefix>_cost_ratio_v<N>"``,
+    N counting the lists the page has followed. A new list gets a fresh widget whose default is
     its saved M (:func:`psl_core.cost_ratio.saved_cost_ratio`, 10 for a list saved before
     lists carried their M); a value the user typed stays, across page switches too, as long
     as the list does. Nothing writes the widget's key: a number input keyed once keeps its
@@ -141,16 +153,12 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     -------
     float
     """
-    state = st.session_state
-    if state.get(f"{prefix}_cost_ratio_list") is not model:
-        state[f"{prefix}_cost_ratio_list"] = model
-        state[f"{prefix}_cost_ratio_version"] = state.get(f"{prefix}_cost_ratio_version", 0) + 1
     metadata = ModelMetadata.coerce(metadata)
     saved = metadata.cost_ratio
     low, high = COST_RATIO_RANGE
     value = (container or st).number_input(
         words.COST_RATIO_LABEL, min_value=low, max_value=high, value=min(max(saved, low), high), step=1.0,
-        format="%g", key=f"{prefix}_cost_ratio_v{state[f'{prefix}_cost_ratio_version']}",
+        format="%g", key=per_list_key(f"{prefix}_cost_ratio", model),
         persist_state="session", **kwargs,
     )
     (container or st).caption(

@@ -55,9 +55,20 @@ def trace_names(figure):
     return {t.name for t in figure.data}
 
 
+def per_list(name, at):
+    """The key of a page's widget that follows the list: ``name`` and the count of lists it
+    has followed (ui.per_list_key)."""
+    return f"{name}_v{at.session_state[f'{name}_version']}"
+
+
 def cost_ratio_input(at, prefix):
-    """The page's number input of M: keyed by the count of lists it has followed (ui.cost_ratio_input)."""
-    return at.number_input(key=f"{prefix}_cost_ratio_v{at.session_state[f'{prefix}_cost_ratio_version']}")
+    """The page's number input of M (ui.cost_ratio_input)."""
+    return at.number_input(key=per_list(f"{prefix}_cost_ratio", at))
+
+
+def stage_slider(at, prefix):
+    """The page's stage slider (a new one for each list)."""
+    return at.slider(key=per_list(f"{prefix}_stage", at))
 
 
 def assert_clean(at):
@@ -107,7 +118,7 @@ def test_calibration_page_shows_its_four_plots_on_held_out_rows(demo_prepared, t
 
 def test_calibration_page_follows_its_widgets(demo_prepared, trained):
     at = open_page(CALIBRATION, demo_prepared, trained)
-    at.slider(key="calibration_stage").set_value(2).run()
+    stage_slider(at, "calibration").set_value(2).run()
     at.radio(key="calibration_rows").set_value("train").run()
     at.slider(key="calibration_bins").set_value(4).run()
     assert_clean(at)
@@ -148,11 +159,35 @@ def test_intervals_page_shows_one_stage_and_every_stage(trained):
     assert len(at.get("download_button")) == 2
 
 
+@pytest.mark.parametrize("page", [CALIBRATION, INTERVALS])
+def test_another_list_starts_the_stage_slider_afresh(page, demo_prepared, trained):
+    """The walk: a list of another length (or a stage left on the last one) kept the previous
+    list's stage; a list that becomes current starts where a first visit would."""
+    import copy
+
+    from psl_triage.words.calibration import STAGE
+
+    def stage(at):
+        return next(slider for slider in at.slider if slider.label == STAGE)
+
+    model, metadata = trained
+    other = copy.deepcopy(model)  # another list of the same length
+    fresh = stage(open_page(page, demo_prepared, (other, metadata))).value
+    at = open_page(page, demo_prepared, trained)
+    moved = 1 if fresh != 1 else 2
+    stage(at).set_value(moved).run()
+    assert stage(at).value == moved
+    at.session_state["trained_model"] = other  # trained or loaded on the Train page
+    at.run()
+    assert_clean(at)
+    assert stage(at).value == fresh
+
+
 def test_intervals_page_follows_m_confidence_and_stage(trained):
     at = open_page(INTERVALS, trained=trained)
     cost_ratio_input(at, "intervals").set_value(1.0).run()
     at.slider(key="intervals_confidence").set_value(0.5).run()
-    at.slider(key="intervals_stage").set_value(3).run()
+    stage_slider(at, "intervals").set_value(3).run()
     assert_clean(at)
     single, _ = figures(at)
     threshold = next(t for t in single.data if t.name == "decision threshold 1/(1+M)")
@@ -313,7 +348,7 @@ def test_calibration_page_opens_at_the_recommended_stage(demo_prepared, trained)
     model, _ = trained
     assert 0 < model.recommended_stages_ < len(model.literals_)
     at = open_page(CALIBRATION, demo_prepared, trained)
-    assert at.slider(key="calibration_stage").value == model.recommended_stages_
+    assert stage_slider(at, "calibration").value == model.recommended_stages_
     calibration, *_ = figures(at)
     assert calibration.layout.title.text.startswith(f"Stage {model.recommended_stages_}")
 

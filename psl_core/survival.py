@@ -25,13 +25,15 @@ death from another cause must be coded as censoring, which IPCW treats as uninfo
 The outcome ``y`` is a structured array as scikit-survival's (``Surv.from_arrays``): a
 boolean field (event) then a float field (time); :func:`survival_outcome` builds one.
 
-The evaluation at tau (:func:`ipcw_brier`, :func:`time_dependent_auc`,
-:func:`km_calibration`) follows scikit-survival's definitions, which
+The evaluation at tau (:class:`HorizonTargets`: the weighted problem of the patients judged,
+computed once by :func:`held_out_targets`, and its Brier score, time-dependent AUC, O/E and
+net benefit; :func:`km_calibration`) follows scikit-survival's definitions, which
 ``tests/core/test_survival.py`` checks them against; :func:`cox_risk` is the reference
 model, a Cox proportional-hazards model on all features.
 """
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -203,23 +205,99 @@ def horizon_summary(y, horizon):
     }
 
 
+@dataclass(frozen=True)
+class HorizonTargets:
+    """The weighted yes/no problem at the horizon of the patients a list is judged on: what
+    every measure at tau is computed from (:func:`held_out_targets`, once per split).
+
+    Attributes
+    ----------
+    outcome : ndarray of int, shape (n,)
+        1 for an event by the horizon, else 0 (:func:`ipcw_targets`).
+    weight : ndarray of float, shape (n,)
+        Censoring weights, 0 for a patient censored before the horizon.
+
+    Each measure takes ``risk``, array-like of shape (n,): the predicted probability of the
+    event by the horizon, one per patient.
+    """
+
+    outcome: np.ndarray
+    weight: np.ndarray
+
+    def brier(self, risk):
+        """Brier score at the horizon, censoring weighted (scikit-survival's ``brier_score``)."""
+        return float(np.sum(self.weight * (_risks(risk, self.outcome) - self.outcome) ** 2) / len(self.outcome))
+
+    def auc(self, risk):
+        """Cumulative/dynamic AUC at the horizon: cases (event by it, weighted 1 / G(t)) against
+        controls (still followed beyond it), ties count one half (scikit-survival's
+        ``cumulative_dynamic_auc``); NaN without a case or without a control."""
+        kept = self.weight > 0
+        if self.outcome[kept].all() or not self.outcome[kept].any():
+            return float("nan")
+        return auc(self.outcome[kept], _risks(risk, self.outcome)[kept], sample_weight=self.weight[kept])
+
+    def observed_expected(self, risk):
+        """O/E at the horizon: the IPCW observed rate over the mean predicted risk."""
+        return float((self.weight @ self.outcome / len(self.outcome)) / np.mean(_risks(risk, self.outcome)))
+
+    def net_benefit(self, risk, threshold):
+        """Net benefit at the horizon of treating patients with risk > ``threshold``: IPCW true
+        positives minus false positives x t / (1 - t), per patient (the decision curve at tau).
+
+        ``threshold`` is a number (returns a float) or an array of thresholds in (0, 1) (returns
+        an array: the decision curve). Treating everyone is ``risk`` = 1.
+        """
+        t = np.asarray(threshold, dtype=float)
+        grid = np.atleast_1d(t)
+        treated = _risks(risk, self.outcome)[:, None] > grid[None, :]
+        true_positive = (self.weight * self.outcome) @ treated
+        false_positive = (self.weight * (1 - self.outcome)) @ treated
+        values = (true_positive - false_positive * grid / (1 - grid)) / len(self.outcome)
+        return float(values[0]) if t.ndim == 0 else values
+
+    def measures(self, risk, threshold=None):
+        """``brier``, ``auc`` and ``observed_expected`` of the risks, and with a ``threshold``
+        ``net_benefit`` there (a float, or an array for an array of thresholds)."""
+        values = {"brier": self.brier(risk), "auc": self.auc(risk), "observed_expected": self.observed_expected(risk)}
+        if threshold is not None:
+            values["net_benefit"] = self.net_benefit(risk, threshold)
+        return values
+
+
+def _risks(risk, outcome):
+    """Predicted risks as floats, one per patient (DataError otherwise)."""
+    risk = np.asarray(risk, dtype=float)
+    if risk.shape != outcome.shape:
+        raise DataError(f"risk must hold one predicted risk per patient: {len(outcome)} patients, risk of shape {risk.shape}")
+    return risk
+
+
+def held_out_targets(y_train, y_test, horizon):
+    """:class:`HorizonTargets` of the patients ``y_test``, the censoring distribution G
+    estimated on ``y_train`` (the same array for judging on the rows that estimate it)."""
+    return HorizonTargets(*ipcw_targets(y_test, horizon, censoring_curve(y_train)))
+
+
 def ipcw_brier(y_train, y_test, risk, horizon):
     """Brier score at the horizon of predicted risks (probability of the event by it),
-    censoring weighted by G from ``y_train`` (scikit-survival's ``brier_score``)."""
-    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
-    risk = np.asarray(risk, dtype=float)
-    return float(np.sum(weight * (risk - outcome) ** 2) / len(outcome))
+    censoring weighted by G from ``y_train`` (:meth:`HorizonTargets.brier`)."""
+    return held_out_targets(y_train, y_test, horizon).brier(risk)
 
 
 def time_dependent_auc(y_train, y_test, risk, horizon):
-    """Cumulative/dynamic AUC at the horizon: cases (event by it, weighted 1 / G(t)) against
-    controls (still followed beyond it), ties count one half (scikit-survival's
-    ``cumulative_dynamic_auc``)."""
-    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
-    kept = weight > 0
-    if outcome[kept].all() or not outcome[kept].any():
-        return float("nan")
-    return auc(outcome[kept], np.asarray(risk, dtype=float)[kept], sample_weight=weight[kept])
+    """Cumulative/dynamic AUC at the horizon, G from ``y_train`` (:meth:`HorizonTargets.auc`)."""
+    return held_out_targets(y_train, y_test, horizon).auc(risk)
+
+
+def observed_expected(y_train, y_test, risk, horizon):
+    """O/E at the horizon, G from ``y_train`` (:meth:`HorizonTargets.observed_expected`)."""
+    return held_out_targets(y_train, y_test, horizon).observed_expected(risk)
+
+
+def net_benefit(y_train, y_test, risk, horizon, threshold):
+    """Net benefit at the horizon, G from ``y_train`` (:meth:`HorizonTargets.net_benefit`)."""
+    return held_out_targets(y_train, y_test, horizon).net_benefit(risk, threshold)
 
 
 def kaplan_meier_risk(y, horizon):
@@ -259,29 +337,6 @@ def km_calibration(y, risk, horizon, groups=None):
     return rows
 
 
-def observed_expected(y_train, y_test, risk, horizon):
-    """O/E at the horizon: the IPCW observed rate (G from ``y_train``) over the mean predicted risk."""
-    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
-    return float((weight @ outcome / len(outcome)) / np.mean(risk))
-
-
-def net_benefit(y_train, y_test, risk, horizon, threshold):
-    """Net benefit at the horizon of treating patients with risk > ``threshold``: IPCW true
-    positives minus false positives x t / (1 - t), per patient (the decision curve at tau).
-
-    ``threshold`` is a number (returns a float) or an array of thresholds in (0, 1) (returns
-    an array: the decision curve). Treating everyone is ``risk`` = 1.
-    """
-    outcome, weight = ipcw_targets(y_test, horizon, censoring_curve(y_train))
-    t = np.asarray(threshold, dtype=float)
-    grid = np.atleast_1d(t)
-    treated = np.asarray(risk, dtype=float)[:, None] > grid[None, :]
-    true_positive = (weight * outcome) @ treated
-    false_positive = (weight * (1 - outcome)) @ treated
-    values = (true_positive - false_positive * grid / (1 - grid)) / len(outcome)
-    return float(values[0]) if t.ndim == 0 else values
-
-
 def design_matrix(X_train, X_test):
     """All features as numbers for a reference model: a DataFrame's text and categorical
     columns one-hot (one level dropped), missing numbers filled with the training median."""
@@ -313,6 +368,9 @@ def cox_risk(X_train, y_train, X_test, horizon, alpha=1e-4):
     model = CoxPHSurvivalAnalysis(alpha=alpha, ties="breslow").fit((X_train - mean) / scale, read_survival(y_train))
     curves = model.predict_survival_function((X_test - mean) / scale)
     return np.array([1.0 - fn(min(horizon, fn.x[-1])) for fn in curves])
+
+
+_SPLIT_KEYS = {"observed_expected": "oe"}  # horizon_splits' short name of a measure
 
 
 def horizon_splits(
@@ -358,18 +416,12 @@ def horizon_splits(
             "cox": cox_risk(X_train, y[train], X_test, horizon),
             "naive": naive.predict_proba(X_test)[:, 1],
         }
+        targets = held_out_targets(y[train], y[test], horizon)
         for name, risk in risks.items():
-            measures = {
-                "brier": ipcw_brier(y[train], y[test], risk, horizon),
-                "auc": time_dependent_auc(y[train], y[test], risk, horizon),
-                "oe": observed_expected(y[train], y[test], risk, horizon),
-            }
-            if threshold is not None:
-                measures["net_benefit"] = net_benefit(y[train], y[test], risk, horizon, threshold)
-            for measure, value in measures.items():
-                results.setdefault(f"{name}_{measure}", []).append(value)
+            for measure, value in targets.measures(risk, threshold).items():
+                results.setdefault(f"{name}_{_SPLIT_KEYS.get(measure, measure)}", []).append(value)
         if thresholds is not None:
             for name, risk in {**risks, "all": np.ones(len(test))}.items():
-                curve = net_benefit(y[train], y[test], risk, horizon, np.asarray(thresholds, dtype=float))
+                curve = targets.net_benefit(risk, np.asarray(thresholds, dtype=float))
                 results.setdefault(f"{name}_decision_curve", []).append(curve)
     return {key: np.array(values) for key, values in results.items()}

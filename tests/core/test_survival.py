@@ -3,13 +3,16 @@ sample weights they rest on."""
 
 import numpy as np
 import pytest
+from sklearn.model_selection import ShuffleSplit
 from sksurv.metrics import brier_score, cumulative_dynamic_auc
 
+from psl_core import survival
 from psl_core.errors import DataError
 from psl_core.model import ProbabilisticScoringList
 from psl_core.survival import (
     censoring_curve,
     cox_risk,
+    held_out_targets,
     horizon_splits,
     ipcw_brier,
     ipcw_targets,
@@ -205,6 +208,40 @@ def test_held_out_splits_compare_the_list_with_cox_and_the_naive_list():
     assert np.all(np.abs(results["list_brier"] - results["cox_brier"]) < 0.02)
     # Heavy censoring: "event during follow-up" underestimates the risk by the horizon.
     assert np.all(np.abs(results["list_oe"] - 1) < np.abs(results["naive_oe"] - 1))
+
+
+class _ConstantRisk:
+    """A stand-in for a list in horizon_splits: the same risk for every patient, no fit."""
+
+    def set_params(self, **params):
+        return self
+
+    def fit(self, X, y):
+        return self
+
+    def predict_proba(self, X):
+        return np.column_stack([np.full(len(X), 0.7), np.full(len(X), 0.3)])
+
+
+def test_held_out_splits_estimate_the_censoring_once_per_split(monkeypatch):
+    X, y, _ = follow_up(12, n=300, binary=False)
+    calls = []
+    monkeypatch.setattr(survival, "censoring_curve", lambda y: calls.append(len(y)) or censoring_curve(y))
+    results = horizon_splits(X, y, HORIZON, _ConstantRisk, n_splits=3, threshold=0.3, thresholds=[0.1, 0.3])
+    assert calls == [200, 200, 200]  # G of each split's training part, nothing else
+    train, test = next(ShuffleSplit(n_splits=3, test_size=1 / 3, random_state=0).split(np.zeros(len(y))))
+    targets = held_out_targets(y[train], y[test], HORIZON)
+    risk = np.full(len(test), 0.3)
+    assert results["list_brier"][0] == pytest.approx(ipcw_brier(y[train], y[test], risk, HORIZON), abs=1e-12)
+    assert results["list_oe"][0] == pytest.approx(targets.observed_expected(risk), abs=1e-12)
+    np.testing.assert_allclose(results["all_decision_curve"][0],
+                               net_benefit(y[train], y[test], np.ones(len(test)), HORIZON, np.array([0.1, 0.3])))
+
+
+def test_measures_at_the_horizon_refuse_risks_of_another_length():
+    y = survival_outcome([1, 2, 3, 4, 6], [1, 0, 1, 0, 1])
+    with pytest.raises(DataError, match="one predicted risk per patient: 5 patients"):
+        held_out_targets(y, y, 5.0).brier([0.1, 0.2])
 
 
 def test_net_benefit_is_a_sum_over_patients():

@@ -194,7 +194,7 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
     dict with ``totals`` and ``deciles`` (DataFrames: group, patients, predicted, observed),
     ``observed_expected``, ``brier``, ``auc``, ``n_test``.
     """
-    from psl_core.survival import ipcw_brier, observed_expected, time_dependent_auc
+    from psl_core.survival import held_out_targets
     from psl_triage.training import split_rows
 
     horizon = getattr(model, "horizon", None)
@@ -214,14 +214,8 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
     X_test = prepared.X.iloc[test]
     risk = model.predict_proba(X_test)[:, 1]
     totals, deciles = calibration_tables(y_test, risk, horizon, model.total_scores(X_test))
-    return {
-        "totals": totals,
-        "deciles": deciles,
-        "observed_expected": observed_expected(y_train, y_test, risk, horizon),
-        "brier": ipcw_brier(y_train, y_test, risk, horizon),
-        "auc": time_dependent_auc(y_train, y_test, risk, horizon),
-        "n_test": len(test),
-    }
+    return {"totals": totals, "deciles": deciles, **held_out_targets(y_train, y_test, horizon).measures(risk),
+            "n_test": len(test)}
 
 
 def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataFrame]:

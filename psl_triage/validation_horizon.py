@@ -223,24 +223,18 @@ def horizon_report(model, site, stage, threshold):
     y, tau = site.outcome[rows], site.horizon
     totals = stage_totals(model, site.table.X.loc[rows], stage)[0][:, stage]
     totals, deciles = calibration_tables(y, risk, tau, totals)
+    targets = survival.held_out_targets(y, y, tau)
     grid = np.union1d(THRESHOLD_GRID, [threshold])
-    curves = {PSL: survival.net_benefit(y, y, risk, tau, grid),
-              TREAT_ALL: survival.net_benefit(y, y, np.ones(len(y)), tau, grid), TREAT_NONE: np.zeros(len(grid))}
+    curves = {PSL: targets.net_benefit(risk, grid), TREAT_ALL: targets.net_benefit(np.ones(len(y)), grid),
+              TREAT_NONE: np.zeros(len(grid))}
     curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": values, "lower": values,
                                       "upper": values}) for method, values in curves.items()], ignore_index=True)
     curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
     return HorizonReport(
         stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=survival.horizon_summary(y, tau),
-        **_measures(y, risk, tau), observed=survival.kaplan_meier_risk(y, tau),
-        mean_predicted=float(np.mean(risk)), totals=totals, deciles=deciles, threshold=float(threshold),
-        net_benefit=survival.net_benefit(y, y, risk, tau, threshold), curves=curves,
+        **targets.measures(risk, float(threshold)), observed=survival.kaplan_meier_risk(y, tau),
+        mean_predicted=float(np.mean(risk)), totals=totals, deciles=deciles, threshold=float(threshold), curves=curves,
     )
-
-
-def _measures(y, risk, tau):
-    """Brier score, AUC and O/E at tau, censoring weighted by G from the same rows."""
-    return {"brier": survival.ipcw_brier(y, y, risk, tau), "auc": survival.time_dependent_auc(y, y, risk, tau),
-            "observed_expected": survival.observed_expected(y, y, risk, tau)}
 
 
 def horizon_stages(model, site):
@@ -257,8 +251,8 @@ def horizon_stages(model, site):
         rows, risk = stage_risks(model, site.table.X, stage)
         y = site.outcome[rows]
         known = rows.any() and y["event"].any() and (y["time"] > site.horizon).any()
-        measures = _measures(y, risk, site.horizon) if known else dict.fromkeys(("brier", "auc", "observed_expected"),
-                                                                                np.nan)
+        measures = (survival.held_out_targets(y, y, site.horizon).measures(risk) if known
+                    else dict.fromkeys(("brier", "auc", "observed_expected"), np.nan))
         censored = int(np.sum(~y["event"] & (y["time"] <= site.horizon)))
         rows_of.append({"stage": stage, "patients": int(rows.sum()), "censored": censored, **measures})
     return pd.DataFrame(rows_of).set_index("stage")

@@ -4,7 +4,8 @@ For the current list (from Train): the probability of every reachable total of a
 its simultaneous confidence interval, against the decision threshold 1/(1+M) (the paper's
 Figure 5), and the same for every stage side by side, so the widening of the intervals as
 the list grows is visible. Only the list is needed: the intervals come from its training
-counts. Figures and tables come from :mod:`psl_triage.plots`; this page reads widgets, calls
+counts. The Data page's table is not read, so it is neither checked against the list nor
+mentioned (Calibration and Evaluation, which use it, check it: ui.required_match). Figures and tables come from :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders.
 
 Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the

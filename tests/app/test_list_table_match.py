@@ -1,5 +1,6 @@
 """Evaluation and Calibration refuse, in one sentence, a table the list was not trained on
-(AppTest): a horizon list with a table without follow-up, a list with another table."""
+(AppTest): a horizon list with a table without follow-up, a list with another table.
+Intervals, which reads only the list, does not."""
 
 from __future__ import annotations
 
@@ -55,3 +56,17 @@ def test_a_horizon_list_without_held_out_rows_says_so_without_code_names(project
     assert not at.exception and not at.error and not at.warning
     text = " ".join(shown(i.value) for i in at.info)
     assert "held out" in text and "Evaluation page" in text and "psl_" not in text
+
+
+def test_intervals_reads_only_the_list_and_says_nothing_of_the_table(project_root, demo_prepared, study):
+    """Intervals draws the list's own training counts: another table on the Data page (or
+    none) changes nothing there, so the page neither checks nor mentions it."""
+    frame, _, without = study
+    trained = train_list(demo_prepared, "heart.csv", TrainingOptions(max_stages=2))
+    at = open_page(project_root, "pages/4_Intervals.py", trained, frame, without, "study.csv")
+    assert not at.exception and not at.error and not at.warning and len(at.get("plotly_chart")) == 2
+    assert "study.csv" not in " ".join(shown(m.value) for m in [*at.markdown, *at.caption])
+    alone = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    alone.session_state["trained_model"], alone.session_state["trained_metadata"] = trained
+    alone.switch_page("pages/4_Intervals.py").run()  # no table loaded at all
+    assert not alone.exception and not alone.warning and len(alone.get("plotly_chart")) == 2

@@ -2,11 +2,13 @@
 
 import json
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from psl_core import ModelFileError, ProbabilisticScoringList
+from psl_triage import store
 from psl_triage.store import list_models, load_model, model_dir, save_model, slugify
 
 
@@ -71,6 +73,32 @@ def test_unreadable_files_are_reported_not_fatal(tmp_path, fitted):
     assert problems and "broken-v1.json" in problems[0]
     with pytest.raises(ModelFileError, match="cannot be read"):
         load_model(tmp_path / "broken-v1.json")
+
+
+def test_the_listing_reads_each_file_once_and_follows_the_folder(tmp_path, fitted, monkeypatch):
+    """Pages list the store on every rerun: unchanged files are not read again, while a new
+    file appears, a removed one disappears and a replaced one is read again."""
+    model, _ = fitted
+    first = save_model(model, "ward", None, tmp_path)
+    second = save_model(model, "ward", None, tmp_path)
+    reads = []
+    read = store.read_model_file
+    monkeypatch.setattr(store, "read_model_file", lambda path: reads.append(Path(path).name) or read(path))
+
+    def listed():
+        reads.clear()
+        return sorted(m.label.split(" (")[0] + f" v{m.version}" for m in list_models(tmp_path)[0])
+
+    assert listed() == ["ward v1", "ward v2"] and sorted(reads) == [first.path.name, second.path.name]
+    assert listed() == ["ward v1", "ward v2"] and reads == []
+    third = save_model(model, "ward", None, tmp_path)
+    assert listed() == ["ward v1", "ward v2", "ward v3"] and reads == [third.path.name]
+    first.path.unlink()
+    assert listed() == ["ward v2", "ward v3"] and reads == []
+    text = json.loads(second.path.read_text(encoding="utf-8"))
+    text["metadata"]["name"] = "ward, renamed"
+    second.path.write_text(json.dumps(text), encoding="utf-8")
+    assert listed() == ["ward v3", "ward, renamed v2"] and reads == [second.path.name]
 
 
 def test_store_folder_from_environment(monkeypatch, tmp_path):

@@ -60,8 +60,7 @@ def list_end_text(model):
         return (f"The list has {plural(n_questions, 'question')} about {n_columns} {noun(n_columns, 'column')}: "
                 f"no question was left to add ({' and '.join(repeats) or 'some columns are asked more than once'}).")
     if reason == "no_gain" and model.loss in CROSS_VALIDATED:
-        why = (f"no {further}question improved the probabilities on held-out training rows "
-               "(the cross-validated criterion)")
+        why = f"no {further}question lowered the cross-validated criterion the search chooses questions by"
     elif reason == "no_gain":
         why = f"no {further}question changed the probabilities"
     elif reason == "support":
@@ -73,6 +72,23 @@ def list_end_text(model):
     ended = f"after {n_questions} {noun(n_questions, 'question')}" if n_questions else "before a first question"
     return f"The list ended {ended}: {why}."
 
+
+
+def recommended_stop_text(model):
+    """One sentence on the recommended stop when the list goes on past it, else None.
+
+    The search's criterion scores each next question with the earlier ones fixed; the list's
+    table shows the held-out Brier score of the whole list refitted on parts of the training
+    rows, which may rise after the recommended stop. Said beside the list's length, so the
+    sentence on where the search ended does not read as a claim about that column."""
+    stage = getattr(model, "recommended_stages_", None)
+    if not stage or stage >= model.n_stages_ - 1:
+        return None
+    return (
+        f"Refitted whole on parts of the training rows (the Held-out Brier column below), the list does best "
+        f"after {plural(stage, 'question')}, the recommended stop (★): the questions after it do not improve "
+        f"its probabilities on held-out patients, and Triage asks the first {stage} by default."
+    )
 
 
 def shrinkage_text(model):
@@ -287,7 +303,8 @@ def list_reading(model, metadata):
     length and shrinkage when there is something to say, the M it was saved with and over
     which M it decides anything."""
     paragraphs = []
-    length = " ".join(part for part in (list_end_text(model), small_gain_text(model)) if part)
+    length = " ".join(part for part in (list_end_text(model), recommended_stop_text(model), small_gain_text(model))
+                      if part)
     if length:
         paragraphs.append(f"**Length.** {length}")
     shrunk = shrinkage_text(model)

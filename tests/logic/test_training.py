@@ -328,7 +328,7 @@ def test_a_file_that_is_not_a_model_is_refused_naming_the_file(data, words):
         ({"max_feature_uses": 1}, "The list has 22 questions about 13 columns: no question was left to add (a "
                                   "category of a column is a question of its own)."),
         ({"max_feature_uses": 2, "loss": "entropy"}, "a numeric column may be asked up to 2 times"),
-        ({"loss": "cv_brier", "max_feature_uses": 2}, "question improved the probabilities on held-out"),
+        ({"loss": "cv_brier", "max_feature_uses": 2}, "question lowered the cross-validated criterion the search"),
         ({"min_support": 200}, "The list ended before a first question: no question splits the training "
                                "rows into answers of at least 200 rows each"),
     ],
@@ -336,6 +336,23 @@ def test_a_file_that_is_not_a_model_is_refused_naming_the_file(data, words):
 def test_the_length_of_a_list_is_explained(demo_prepared, options, words):
     model, _ = train_list(demo_prepared, DEMO_NAME, TrainingOptions(**options))
     assert words in list_end_text(model)
+
+
+def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(demo_prepared):
+    """The walk on MASS/birthwt and survival/pbc: "no further question improved the
+    probabilities on held-out training rows" stood above a Held-out Brier column that rises
+    after the recommended stop. The search's end and the recommendation are told apart."""
+    from psl_triage.training import SETUPS
+    from psl_triage.words.train import list_reading
+
+    model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(**SETUPS["recommended"]))
+    stage = model.recommended_stages_
+    assert model.end_reason_ == "no_gain" and 0 < stage < model.n_stages_ - 1
+    assert model.validation_brier_[stage + 1] > model.validation_brier_[stage]  # the column rises after ★
+    length = list_reading(model, metadata)[0]
+    assert "improved the probabilities on held-out" not in length
+    assert f"does best after {stage} questions, the recommended stop (★)" in length
+    assert f"Triage asks the first {stage} by default" in length
 
 
 def test_a_list_from_before_the_reason_was_recorded_has_no_explanation(trained):

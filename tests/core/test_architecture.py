@@ -71,6 +71,12 @@ def test_pip_install_gives_a_library_whose_readme_snippet_runs_anywhere(tmp_path
         check=True, capture_output=True, cwd=tmp_path,
     )
     assert {"psl_core", "psl_triage"} <= {path.name for path in target.iterdir()}
+
+    def packages(root):
+        return {str(p.parent.relative_to(root)) for name in ("psl_core", "psl_triage") for p in (root / name).rglob("__init__.py")}
+
+    assert packages(target) == packages(ROOT), "pyproject.toml leaves out a package"
+    assert (target / "psl_core" / "model-schema-v1.json").is_file()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     run = subprocess.run(

@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from psl_triage.words import preparing as words
+
 from .formats import BINARY, CATEGORICAL, IGNORE, MAX_CATEGORIES, NUMERIC, POOLED_CATEGORY, ColumnSpec
 from .values import STORABLE_RULE, _natural_key, _normalized, _shorten, _unstorable_value, _value_text
 
@@ -47,34 +49,31 @@ def infer_column_types(
 def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     """The proposed type of a column and the reason for it, as the page shows it."""
     if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
-        return IGNORE, "dates and times are not used"
+        return IGNORE, words.DATES_NOT_USED
     values = _normalized(series).dropna()
     if values.empty:
-        return IGNORE, "all values are missing"
+        return IGNORE, words.ALL_MISSING
     distinct = values.nunique()
     if distinct == 1:
-        return IGNORE, "the same value in every row"
+        return IGNORE, words.ONE_VALUE
     identifier = _identifier_reason(name, values, distinct)
     if identifier:
         return IGNORE, identifier
     if distinct <= MAX_CATEGORIES and not ptypes.is_numeric_dtype(values):
         unstorable = _unstorable_value(values.map(_value_text).unique().tolist())
         if unstorable is not None:
-            return IGNORE, f"the value {_shorten(unstorable)!r} cannot be kept in a saved list ({STORABLE_RULE})"
+            return IGNORE, words.UNSTORABLE_VALUE_REASON.format(unstorable=_shorten(unstorable), storable_rule=STORABLE_RULE)
     if distinct == 2:
         first, second = sorted({_value_text(value) for value in values.unique().tolist()}, key=_natural_key)
-        return BINARY, f"two values: {first} and {second}"
+        return BINARY, words.TWO_VALUES.format(first=first, second=second)
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
-        return NUMERIC, f"numbers from {_value_text(numbers.min())} to {_value_text(numbers.max())}"
+        return NUMERIC, words.NUMBERS_FROM_TO.format(value=_value_text(numbers.min()), value2=_value_text(numbers.max()))
     if distinct > MAX_CATEGORIES and _repeats(values):
-        return CATEGORICAL, (
-            f"text with {distinct} values that repeat across rows: a category, the rarest pooled as "
-            f"{POOLED_CATEGORY!r}"
-        )
+        return CATEGORICAL, (words.TEXT_AS_CATEGORY.format(distinct=distinct, pooled_category=POOLED_CATEGORY))
     if distinct > MAX_CATEGORIES:
-        return IGNORE, f"text with {distinct} different values (an identifier or free text?)"
-    return CATEGORICAL, f"text with {distinct} categories"
+        return IGNORE, words.TEXT_ALL_DIFFERENT.format(distinct=distinct)
+    return CATEGORICAL, words.TEXT_CATEGORIES.format(distinct=distinct)
 
 
 def _repeats(values: pd.Series) -> bool:
@@ -94,14 +93,14 @@ def _identifier_reason(name: object, values: pd.Series, distinct: int) -> str:
     """
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all() and _is_row_counter(numbers):
-        return "a running number (a row counter), not a measurement"
+        return words.RUNNING_NUMBER
     if distinct <= 2 or distinct < IDENTIFIER_DISTINCT_SHARE * len(values):
         return ""
     whole_or_codes = numbers.isna().any() or bool((numbers == np.round(numbers)).all())
     if whole_or_codes and _has_identifier_name(name):
-        return f"named like an identifier, with {distinct} different values in {len(values)} rows"
+        return words.NAMED_LIKE_IDENTIFIER.format(distinct=distinct, n_values=len(values))
     if distinct == len(values) and numbers.isna().all():
-        return "a different text in every row: an identifier or free text"
+        return words.DIFFERENT_TEXT_EVERY_ROW
     return ""
 
 
@@ -140,9 +139,9 @@ def column_summary(
         if name in specs and specs[name].description:
             reason = specs[name].description
         elif name in flagged:
-            reason = flagged[name] + ("" if kind == IGNORE else "; kept, as you chose")
+            reason = flagged[name] + ("" if kind == IGNORE else words.KEPT_AS_CHOSEN)
         elif kind != inferred:
-            reason = f"{kind}, as you chose (detected: {inferred}, {reason})"
+            reason = words.TYPED_AS_CHOSEN.format(kind=kind, inferred=inferred, reason=reason)
         examples = [_value_text(value) for value in present.unique()[:3].tolist()]
         rows.append(
             {

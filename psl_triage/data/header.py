@@ -13,6 +13,7 @@ from pandas.api import types as ptypes
 from psl_core.errors import DataError
 from psl_core.names import UNREADABLE, clean_name, describe_character, look_alike_pairs, unreadable_character
 from psl_core.serialization import unstorable_name
+from psl_triage.words import reading as words
 from psl_triage.words.common import plural
 
 from .values import MAX_NAME_CHARS, STORABLE_RULE, _shorten, _value_text
@@ -26,14 +27,10 @@ refused with what to do."""
 
 def _check_header(header: Sequence[object], filename: str) -> None:
     if len(header) > MAX_COLUMNS:
-        raise DataError(
-            f"{filename} has {len(header):,} columns; the app reads tables of at most {MAX_COLUMNS:,} "
-            "columns. Keep the outcome and the columns a clinician could be asked about (a list asks "
-            "a handful of questions) and upload that table."
-        )
+        raise DataError(words.TOO_MANY_COLUMNS.format(filename=filename, n_header=len(header), max_columns=MAX_COLUMNS))
     names = [_header_name(cell) for cell in header]
     if not any(names):
-        raise DataError(f"{filename} has no header row with column names (the first row is empty).")
+        raise DataError(words.EMPTY_HEADER.format(filename=filename))
     seen: set[str] = set()
     duplicates = []
     for name in names:
@@ -41,18 +38,11 @@ def _check_header(header: Sequence[object], filename: str) -> None:
             duplicates.append(name)
         seen.add(name)
     if duplicates:
-        raise DataError(
-            f"{filename} has duplicate column names: {', '.join(map(repr, duplicates))}. "
-            "Give every column a unique name and upload again."
-        )
+        raise DataError(words.duplicate_columns(filename, duplicates))
     look_alike = look_alike_pairs(name for name in names if name)
     if look_alike:
         first, second = look_alike[0]
-        raise DataError(
-            f"{filename} has column names that look the same when shown: {first!r} and {second!r} "
-            "(they differ only in invisible, direction or look-alike characters, or spacing). "
-            "Rename one of them and upload again."
-        )
+        raise DataError(words.LOOKALIKE_COLUMNS.format(filename=filename, first=first, second=second))
 
 
 def _header_name(cell: object) -> str:
@@ -72,20 +62,16 @@ def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Data
     ]
     if unnamed_empty:
         frame = frame.drop(columns=unnamed_empty)
-        notes.append(f"Dropped {plural(len(unnamed_empty), 'empty column')} without a name.")
+        notes.append(words.dropped_unnamed(len(unnamed_empty)))
     empty_rows = frame.isna().all(axis=1)
     if len(frame.columns) and empty_rows.any():
         frame = frame.loc[~empty_rows]
         notes.append(f"Dropped {plural(int(empty_rows.sum()), 'empty row')}.")
     if len(frame.columns) < 2:
-        found = f"only the column {frame.columns[0]!r}" if len(frame.columns) else "no columns"
-        raise DataError(
-            f"{filename} does not look like a table: found {found}. A table needs a header row "
-            "and at least two columns (an outcome and a feature), separated by commas, "
-            "semicolons or tabs."
-        )
+        found = words.ONLY_THE_COLUMN.format(columns=frame.columns[0]) if len(frame.columns) else "no columns"
+        raise DataError(words.NOT_LIKE_A_TABLE.format(filename=filename, found=found))
     if frame.empty:
-        raise DataError(f"{filename} has column names but no data rows.")
+        raise DataError(words.NO_DATA_ROWS.format(filename=filename))
     return frame.reset_index(drop=True)
 
 
@@ -97,14 +83,10 @@ def _drop_or_refuse_blank_names(frame: pd.DataFrame, filename: str, notes: list[
     empty = [name for name in blank if frame[name].isna().all()]
     if empty:
         frame = frame.drop(columns=empty)
-        notes.append(f"Dropped {plural(len(empty), 'empty column')} without a visible name.")
+        notes.append(words.dropped_invisible_names(len(empty)))
     named_data = [name for name in blank if name not in empty]
     if named_data:
-        raise DataError(
-            f"{filename}: the column {named_data[0]!r} has no visible character in its name (only spaces, "
-            "invisible or direction-control characters); it would be a question without a name. "
-            "Give it a name and upload again."
-        )
+        raise DataError(words.INVISIBLE_COLUMN_NAME.format(filename=filename, named_data=named_data[0]))
     return frame
 
 
@@ -116,10 +98,7 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
     renamed = {name: clean_name(name) for name in frame.columns if clean_name(name) != name}
     if renamed:
         frame = frame.rename(columns=renamed)
-        notes.append(
-            f"Removed invisible or direction-control characters from the column "
-            f"{'name' if len(renamed) == 1 else 'names'} {', '.join(repr(old) for old in list(renamed)[:5])}."
-        )
+        notes.append(words.removed_invisible_from_names(len(renamed), renamed))
     for name in frame.columns:
         column = frame[name]
         if not (ptypes.is_object_dtype(column) or ptypes.is_string_dtype(column)):
@@ -133,17 +112,11 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
         changed = {value: new or np.nan for value, new in cleaned.items() if new != value}
         if changed:
             frame[name] = column.map(lambda value, changed=changed: changed.get(value, value) if isinstance(value, str) else value)
-            notes.append(
-                f"Removed invisible or direction-control characters from {plural(len(changed), 'value')} of "
-                f"the column {name!r}, e.g. {next(iter(changed))!r}."
-            )
+            notes.append(words.removed_invisible_from_values(len(changed), name, next(iter(changed))))
         pairs = look_alike_pairs(dict.fromkeys(value for value in cleaned.values() if value))
         if pairs:
             first, second = pairs[0]
-            raise DataError(
-                f"{filename}: the column {name!r} has values that look the same when shown: {first!r} "
-                f"and {second!r}. Make them one value (or clearly different ones) and upload again."
-            )
+            raise DataError(words.LOOKALIKE_VALUES.format(filename=filename, name=name, first=first, second=second))
     return frame
 
 
@@ -153,10 +126,7 @@ def _check_readable(frame: pd.DataFrame, filename: str) -> None:
     for name in frame.columns:
         character = unreadable_character(name)
         if character is not None:
-            raise DataError(
-                f"{filename}: the column name {name!r} holds {describe_character(character)}, which "
-                "cannot be shown. Rename the column and upload again."
-            )
+            raise DataError(words.UNSHOWABLE_NAME.format(filename=filename, name=name, character=describe_character(character)))
     for name in frame.columns:
         if not (ptypes.is_object_dtype(frame[name]) or ptypes.is_string_dtype(frame[name])):
             continue
@@ -164,10 +134,7 @@ def _check_readable(frame: pd.DataFrame, filename: str) -> None:
         if found.any():
             row = int(found.to_numpy().argmax())
             character = unreadable_character(frame[name].iloc[row])
-            raise DataError(
-                f"{filename}: the column {name!r} holds {describe_character(character)} in row {row + 1} "
-                "(a character that cannot be shown). Remove it and upload again."
-            )
+            raise DataError(words.unshowable_value(filename, name, describe_character(character), row))
 
 
 def _check_storable_names(names: Sequence[str], filename: str) -> None:
@@ -175,7 +142,4 @@ def _check_storable_names(names: Sequence[str], filename: str) -> None:
     bad = [name for name in names if unstorable_name(name)]
     if bad:
         shown = ", ".join(repr(_shorten(name)) for name in bad[:5]) + (", ..." if len(bad) > 5 else "")
-        raise DataError(
-            f"{filename}: the column {'name' if len(bad) == 1 else 'names'} {shown} cannot be kept in a "
-            f"saved list ({STORABLE_RULE}). Rename {'it' if len(bad) == 1 else 'them'} and upload again."
-        )
+        raise DataError(words.unstorable_names(filename, len(bad), shown, STORABLE_RULE))

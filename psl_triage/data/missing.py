@@ -10,7 +10,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_triage.words.common import plural
+from psl_triage.words import preparing as words
 
 from .formats import BINARY, IGNORE, KINDS, MISSING_HANDLINGS, MOSTLY_EMPTY_SHARE, NUMERIC
 from .values import _natural_key, _normalized, _percent, _plain, _value_text
@@ -23,7 +23,7 @@ def _feature_columns(df: pd.DataFrame, types: Mapping[str, str], outcome: str | 
     """Columns the user wants as features (type other than "ignore", not the outcome)."""
     for name, kind in types.items():
         if kind not in KINDS:
-            raise DataError(f"Column {name!r} has type {kind!r}; choose one of {', '.join(KINDS)}.")
+            raise DataError(words.bad_column_type(name, kind, KINDS))
     return [name for name in df.columns if name != outcome and types.get(name, IGNORE) != IGNORE]
 
 
@@ -66,45 +66,38 @@ def describe_missing_handling(
         gaps = [(name, count) for name, count in gaps if 0 < count < n_rows]
         kept = n_rows - no_outcome
         if not gaps:
-            sentence = f"No missing values in the columns in use; {kept} of {n_rows} rows are kept."
+            sentence = words.LEARN_NO_MISSING.format(kept=kept, n_rows=n_rows)
         else:
-            listed = "; ".join(f"{plural(count, 'missing value')} in {str(name)!r}" for name, count in gaps)
-            sentence = (
-                f"Keeps {listed}: the list learns whether a missing answer counts as yes or no for each "
-                f"question; {kept} of {n_rows} rows are kept."
-            )
+            listed = "; ".join(words.missing_in_columns(count, str(name)) for name, count in gaps)
+            sentence = (words.LEARN_KEEPS_MISSING.format(listed=listed, kept=kept, n_rows=n_rows))
         if no_outcome:
-            sentence += f" {plural(no_outcome, 'row')} without an outcome will be dropped."
+            sentence += words.rows_without_outcome(no_outcome)
         return sentence
     if handling == "drop":
         dropped = int(_incomplete_rows(df, types, outcome).sum())
         if dropped == 0:
-            return f"No missing values in the columns in use; all {n_rows} rows are kept."
-        return (
-            f"{plural(dropped, 'row')} ({_percent(dropped, n_rows)}) "
-            f"{'has' if dropped == 1 else 'have'} a missing value and will be dropped; "
-            f"{n_rows - dropped} of {n_rows} rows remain."
-        )
+            return words.DROP_NO_MISSING.format(n_rows=n_rows)
+        return (words.drop_missing_rows(dropped, _percent(dropped, n_rows), n_rows))
     fills = []
     for name in _feature_columns(df, types, outcome):
         missing = int(_missing_mask(df[name], types[name]).sum())
         if 0 < missing < n_rows:
-            how = "the median" if types[name] == NUMERIC else "the most frequent value"
-            fills.append(f"{plural(missing, 'missing value')} in {str(name)!r} with {how}")
+            how = "the median" if types[name] == NUMERIC else words.MOST_FREQUENT_VALUE
+            fills.append(words.fill_in_columns(missing, str(name), how))
     kept = n_rows - no_outcome
     sentence = (
-        f"Will fill in {'; '.join(fills)}; {kept} of {n_rows} rows are kept."
+        words.impute_fills_in(fills, kept, n_rows)
         if fills
-        else f"No missing values to fill in; {kept} of {n_rows} rows are kept."
+        else words.IMPUTE_NO_MISSING.format(kept=kept, n_rows=n_rows)
     )
     if no_outcome:
-        sentence += f" {plural(no_outcome, 'row')} without an outcome will be dropped."
+        sentence += words.rows_without_outcome(no_outcome)
     return sentence
 
 
 def _check_handling(handling: str) -> None:
     if handling not in MISSING_HANDLINGS:
-        raise DataError(f"Missing-value handling must be 'learn', 'drop' or 'impute', got {handling!r}.")
+        raise DataError(words.BAD_MISSING_HANDLING.format(handling=handling))
 
 
 def _rows_to_keep(
@@ -118,9 +111,7 @@ def _rows_to_keep(
     """Rows with an outcome and, when dropping, a value in every converted feature."""
     keep = outcome_values.notna()
     if not keep.all():
-        notes.append(
-            f"Dropped {plural(int((~keep).sum()), 'row')} without a value for the outcome {str(outcome)!r}."
-        )
+        notes.append(words.dropped_without_outcome(int((~keep).sum()), str(outcome)))
     if missing == "drop":
         incomplete = pd.Series(False, index=df.index)
         for series in converted.values():
@@ -128,16 +119,10 @@ def _rows_to_keep(
         incomplete &= keep
         if incomplete.any():
             n_dropped = int(incomplete.sum())
-            notes.append(
-                f"Dropped {plural(n_dropped, 'row')} ({_percent(n_dropped, len(df))}) "
-                "with a missing value."
-            )
+            notes.append(words.dropped_missing_rows(n_dropped, _percent(n_dropped, len(df))))
         keep &= ~incomplete
     if not keep.any():
-        raise DataError(
-            "No rows are left after dropping rows with missing values. "
-            "Choose to fill in missing values instead, or set sparse columns to 'ignore'."
-        )
+        raise DataError(words.NO_ROWS_LEFT)
     return keep
 
 
@@ -156,34 +141,24 @@ def _fill_in(
     for name in list(converted):
         series = converted[name].loc[keep]
         if series.isna().all():
-            notes.append(f"Left out {str(name)!r}: no value in the rows used.")
+            notes.append(words.LEFT_OUT_EMPTY.format(name=str(name)))
             del converted[name]
             continue
         empty = float(series.isna().mean())
         if fill and empty > MOSTLY_EMPTY_SHARE:
-            notes.append(
-                f"Did not fill in {str(name)!r}: {empty:.0%} of its values are missing, too many to "
-                "fill in with one value; the list learns where a missing answer goes."
-            )
+            notes.append(words.NOT_FILLED_IN.format(name=str(name), empty=empty))
         elif fill and series.isna().any():
             value = _fill_value(series, types[name])
             fill_values[name] = _raw_fill(value, types[name], binary_values[name])
-            notes.append(
-                f"Filled in {plural(int(series.isna().sum()), 'missing value')} of {str(name)!r} "
-                f"with the {'median' if types[name] == 'numeric' else 'most frequent value'}, "
-                f"{_value_text(fill_values[name])}."
-            )
+            notes.append(words.filled_in(int(series.isna().sum()), str(name), types[name], _value_text(fill_values[name])))
             series = series.fillna(value)
         if series.nunique() < 2:
-            notes.append(f"Left out {str(name)!r}: it has the same value in every row used.")
+            notes.append(words.LEFT_OUT_CONSTANT.format(name=str(name)))
             del converted[name]
             continue
         converted[name] = series
     if not converted:
-        raise DataError(
-            "No feature columns to learn from: mark at least one column (other than the outcome) "
-            "as numeric, binary or categorical."
-        )
+        raise DataError(words.NO_FEATURE_COLUMNS)
     return fill_values
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_triage.words import preparing as words
 
 from .formats import BINARY, MAX_OUTCOME_CLASSES, ColumnSpec
 from .values import _normalized, _value_text, outcome_classes, value_label
@@ -39,20 +40,19 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
     binary = [name for name in df.columns if types.get(name) == BINARY]
     ranked: list[tuple[int, int, object, str]] = []
     for position, name in enumerate(df.columns):
-        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
-        words = re.sub(r"[^a-z0-9]+", " ", words).strip()
-        match = _OUTCOME_NAME.search(words)
-        if name in binary and match and match.group(2) == words:
-            ranked.append((0, position, name, f"it has two values and its name, {str(name)!r}, is an outcome word"))
+        spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
+        spoken = re.sub(r"[^a-z0-9]+", " ", spoken).strip()
+        match = _OUTCOME_NAME.search(spoken)
+        if name in binary and match and match.group(2) == spoken:
+            ranked.append((0, position, name, words.OUTCOME_NAME_EXACTLY.format(name=str(name))))
         elif name in binary and match:
-            ranked.append((1, position, name, f"it has two values and its name contains {match.group(2)!r}, an outcome word"))
+            ranked.append((1, position, name, words.OUTCOME_NAME_CONTAINS.format(value=match.group(2))))
         elif match and 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
-            ranked.append((2, position, name, f"its name contains {match.group(2)!r}, an outcome word"))
+            ranked.append((2, position, name, words.NAME_CONTAINS_OUTCOME_WORD.format(value=match.group(2))))
     if binary:
         ranked.append((
             3, 0, binary[-1],
-            "it is the last column with two values; no such column is named like an outcome "
-            "(outcome, target, class, diagnosis, death, event, ...)",
+            words.LAST_BINARY_COLUMN,
         ))
     return [(name, reason) for _, _, name, reason in sorted(ranked, key=lambda item: item[:2])]
 
@@ -72,7 +72,7 @@ def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
 def explain_outcome_guess(df: pd.DataFrame, types: Mapping[str, str]) -> str:
     """Why :func:`guess_outcome` chose its column, e.g. "it has two values and its name ..."."""
     candidates = _outcome_candidates(df, types)
-    return candidates[0][1] if candidates else "no column has two values or an outcome-like name"
+    return candidates[0][1] if candidates else words.NO_OUTCOME_LIKE_COLUMN
 
 
 def guess_positive_class(series: pd.Series) -> object | None:
@@ -151,10 +151,7 @@ def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", ne
             return ""
         cut = (ordered[ends[best]] + ordered[ends[best] + 1]) / 2
         above, below = (positive, negative) if high_is_positive[best] <= low_is_positive[best] else (negative, positive)
-        return (
-            f"looks like it encodes the outcome: above {_value_text(float(f'{cut:.4g}'))} "
-            f"{'every' if errors[best] == 0 else 'almost every'} row is {above}, below it {below} ({int(errors[best])} of {len(y)} rows on the other side)"
-        )
+        return (words.threshold_encodes_outcome(_value_text(float(f'{cut:.4g}')), errors[best], above, below, int(errors[best]), len(y)))
     texts = values.astype(str)
     if texts.nunique() * 2 > len(texts):
         return ""
@@ -162,10 +159,7 @@ def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", ne
     errors = int(counts.min(axis=1).sum()) if counts.shape[1] == 2 else 0
     if errors > allowed:
         return ""
-    return (
-        f"looks like it encodes the outcome: its values alone tell {positive} from {negative} "
-        f"({errors} of {len(y)} rows otherwise)"
-    )
+    return (words.VALUES_ENCODE_OUTCOME.format(positive=positive, negative=negative, errors=errors, n_y=len(y)))
 
 
 def default_class_names(
@@ -197,9 +191,7 @@ def _class_names(
     chosen = chosen or ("", "")
     names = tuple(str(name).strip() or default for name, default in zip(chosen, defaults))
     if names[0].casefold() == names[1].casefold():
-        raise DataError(
-            f"Both classes are named {names[0]!r}; give the positive and the negative class different names."
-        )
+        raise DataError(words.SAME_CLASS_NAMES.format(names=names[0]))
     return names
 
 
@@ -211,27 +203,16 @@ def _positive_values(
     classes = outcome_classes(series)
     name = repr(str(outcome))
     if not classes:
-        raise DataError(f"The outcome column {name} has no values (all missing). Choose another outcome.")
+        raise DataError(words.OUTCOME_ALL_MISSING.format(name=name))
     if len(classes) == 1:
-        raise DataError(
-            f"The outcome column {name} has only one value, {_value_text(classes[0])!r}; "
-            "a model needs rows of two classes. Choose another outcome."
-        )
+        raise DataError(words.OUTCOME_ONE_VALUE.format(name=name, classes=_value_text(classes[0])))
     if len(classes) > MAX_OUTCOME_CLASSES:
-        raise DataError(
-            f"The outcome column {name} has {len(classes)} different values; it looks like a "
-            "measurement, not a class. Choose a column with two classes, or add one to your file "
-            "(e.g. 1 if the value is above a cut-off, else 0)."
-        )
+        raise DataError(words.OUTCOME_TOO_MANY_VALUES.format(name=name, n_classes=len(classes)))
     if positive_class is None or (isinstance(positive_class, (list, tuple, set, frozenset)) and not positive_class):
         if len(classes) > 2:
-            raise DataError(
-                f"The outcome column {name} has {len(classes)} values "
-                f"({', '.join(_value_text(value) for value in classes)}); pick the positive class. "
-                "All other values will count as negative."
-            )
+            raise DataError(words.pick_positive_class(name, len(classes), [_value_text(value) for value in classes]))
         guessed = _pick_one(series, classes)
-        notes.append(f"No positive class was given; used {_value_text(guessed)!r}.")
+        notes.append(words.POSITIVE_CLASS_ASSUMED.format(guessed=_value_text(guessed)))
         wanted = [guessed]
     elif isinstance(positive_class, (list, tuple, set, frozenset)):
         wanted = list(positive_class)
@@ -242,24 +223,14 @@ def _positive_values(
     for value in wanted:
         text = _value_text(value)
         if text not in by_text:
-            raise DataError(
-                f"The positive class {text!r} does not occur in the outcome column {name}, "
-                f"whose values are {', '.join(map(repr, by_text))}."
-            )
+            raise DataError(words.positive_class_absent(text, name, by_text))
         if text not in texts:
             texts.append(text)
     if len(texts) == len(classes):
-        raise DataError(
-            f"Every value of the outcome column {name} was picked as positive; "
-            "leave at least one value as the negative class."
-        )
+        raise DataError(words.EVERY_VALUE_POSITIVE.format(name=name))
     if len(classes) > 2:
         negatives = [text for text in by_text if text not in texts]
-        notes.append(
-            f"The outcome {name} has {len(classes)} values: {', '.join(texts)} "
-            f"{'counts' if len(texts) == 1 else 'count'} as positive, "
-            f"{', '.join(negatives)} as {others}."
-        )
+        notes.append(words.outcome_classes_note(name, len(classes), texts, len(texts), negatives, others))
     return set(texts), [by_text[text] for text in texts]
 
 

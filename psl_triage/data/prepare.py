@@ -10,7 +10,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_triage.words.common import plural
+from psl_triage.words import preparing as words
 
 from .columns import _label, _repeats
 from .formats import (
@@ -139,7 +139,7 @@ def _leak_notes(X: pd.DataFrame, y: np.ndarray, positive_label: str, negative_la
         known = X[name].notna().to_numpy()
         reason = leak_reason(X[name][known], y[known], positive_label, negative_label)
         if reason:
-            notes.append(f"{str(name)!r} {reason}. If it is derived from the outcome or recorded after it, set it to 'ignore'.")
+            notes.append(words.POSSIBLE_LEAK.format(name=str(name), reason=reason))
     return notes
 
 
@@ -148,11 +148,11 @@ def _follow_up_rows(df, types, outcome, follow_up, notes):
     from psl_triage.follow_up import event_time
 
     if follow_up.time not in df.columns or follow_up.time == outcome:
-        raise DataError(f"Choose a follow-up time column other than the event column {str(outcome)!r}.")
+        raise DataError(words.TIME_IS_EVENT_COLUMN.format(outcome=str(outcome)))
     event_time(df, follow_up.time, outcome, [])  # names a time column that cannot serve
     times = pd.to_numeric(df[follow_up.time], errors="coerce")
     if times.isna().any():
-        notes.append(f"{int(times.isna().sum())} rows without a follow-up time in {str(follow_up.time)!r} were dropped.")
+        notes.append(words.DROPPED_WITHOUT_TIME.format(count=int(times.isna().sum()), time=str(follow_up.time)))
     df = df.loc[times.notna()].copy()
     df[follow_up.time] = times[times.notna()]
     return df, {**types, follow_up.time: IGNORE}
@@ -161,9 +161,9 @@ def _follow_up_rows(df, types, outcome, follow_up, notes):
 def _check_columns(df: pd.DataFrame, outcome: str) -> None:
     if df.columns.has_duplicates:
         duplicates = sorted({str(name) for name in df.columns[df.columns.duplicated()]})
-        raise DataError(f"Duplicate column names: {', '.join(duplicates)}. Every column needs a unique name.")
+        raise DataError(words.duplicate_column_names(duplicates))
     if outcome not in df.columns:
-        raise DataError(f"The outcome column {outcome!r} is not in the table.")
+        raise DataError(words.OUTCOME_NOT_IN_TABLE.format(outcome=outcome))
 
 
 def _convert_features(
@@ -182,10 +182,7 @@ def _convert_features(
 def _check_class_sizes(y: np.ndarray, positive_label: str, negative_label: str) -> None:
     n_positive, n_negative = int(y.sum()), int(len(y) - y.sum())
     if min(n_positive, n_negative) < MIN_ROWS_PER_CLASS:
-        raise DataError(
-            f"Too few rows to learn from: {n_positive} positive ({positive_label}) and "
-            f"{n_negative} negative ({negative_label}); at least {MIN_ROWS_PER_CLASS} of each are needed."
-        )
+        raise DataError(words.TOO_FEW_ROWS.format(n_positive=n_positive, positive_label=positive_label, n_negative=n_negative, negative_label=negative_label, min_rows_per_class=MIN_ROWS_PER_CLASS))
 
 
 def _convert_feature(
@@ -200,51 +197,34 @@ def _convert_feature(
     label = repr(str(name))
     values = _normalized(series)
     if values.isna().all():
-        notes.append(f"Left out {label}: all values are missing.")
+        notes.append(words.LEFT_OUT_ALL_MISSING.format(label=label))
         return None
     if kind == NUMERIC:
         if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
-            raise DataError(
-                f"Column {label} holds dates or times, which cannot be numeric here. "
-                "Set it to 'ignore', or add a number computed from it (e.g. age in years)."
-            )
+            raise DataError(words.DATES_NOT_NUMERIC.format(label=label))
         infinite = int((np.isinf(series) & series.notna()).sum()) if ptypes.is_float_dtype(series) else 0
         if infinite:
-            notes.append(f"{plural(infinite, 'infinite value')} in {label} counted as missing.")
+            notes.append(words.counted_as_missing(infinite, label))
         if ptypes.is_float_dtype(values):
             return values, ()
         numbers = pd.to_numeric(values, errors="coerce").astype("float64")
         numbers = numbers.where(np.isfinite(numbers))
         not_numbers = values.notna() & numbers.isna()
         if not_numbers.all() or numbers.isna().all():
-            raise DataError(
-                f"Column {label} has no numbers (e.g. {values.dropna().iloc[0]!r}); "
-                "make it categorical, binary or 'ignore'. If its numbers are written another way "
-                "(72,5 or 1.234), choose the decimal mark and thousands separator the file uses."
-            )
+            raise DataError(words.NO_NUMBERS.format(label=label, example=values.dropna().iloc[0]))
         if not_numbers.any():
             examples = ", ".join(repr(text) for text in values[not_numbers].unique()[:3])
-            notes.append(
-                f"{plural(int(not_numbers.sum()), 'value')} in {label} {'is' if not_numbers.sum() == 1 else 'are'} "
-                f"not a number (e.g. {examples}) and counted as missing."
-            )
+            notes.append(words.not_numbers_counted_missing(int(not_numbers.sum()), label, not_numbers.sum(), examples))
         return numbers, ()
     present = values.dropna()
     texts = present.map(_value_text)
     distinct = sorted(texts.unique().tolist(), key=_natural_key)
     unstorable = _unstorable_value(distinct[: MAX_CATEGORIES + 1])
     if unstorable is not None:
-        raise DataError(
-            f"Column {label} holds the value {_shorten(unstorable)!r}, which cannot be kept in a saved "
-            f"list ({STORABLE_RULE}). Set the column to 'ignore', or change the value in your file."
-        )
+        raise DataError(words.UNSTORABLE_VALUE.format(label=label, unstorable=_shorten(unstorable), storable_rule=STORABLE_RULE))
     if kind == BINARY:
         if len(distinct) > 2:
-            raise DataError(
-                f"Column {label} has {len(distinct)} different values "
-                f"({', '.join(distinct[:5])}{', ...' if len(distinct) > 5 else ''}); a binary column "
-                "needs exactly two. Make it categorical or numeric."
-            )
+            raise DataError(words.not_binary(label, len(distinct), distinct[:5]))
         raw = {_value_text(value): _plain(value) for value in present.unique().tolist()}
         ordered = [raw[text] for text in distinct]
         one = _binary_one(series, ordered, spec)
@@ -255,10 +235,7 @@ def _convert_feature(
     if len(distinct) > MAX_CATEGORIES and _repeats(present):
         return _pooled(values, texts, label, notes), ()
     if len(distinct) > MAX_CATEGORIES:
-        raise DataError(
-            f"Column {label} has {len(distinct)} categories; a scoring list can use at most "
-            f"{MAX_CATEGORIES}. Group rare values in your file, or set the column to 'ignore'."
-        )
+        raise DataError(words.TOO_MANY_CATEGORIES.format(label=label, n_distinct=len(distinct), max_categories=MAX_CATEGORIES))
     return values.map(_value_text, na_action="ignore").astype(object), ()
 
 
@@ -268,10 +245,7 @@ def _pooled(values: pd.Series, texts: pd.Series, label: str, notes: list[str]) -
     ranked = sorted(counts.index, key=lambda text: (-counts[text], _natural_key(text)))
     kept = set(ranked[: MAX_CATEGORIES - 1])
     pooled = len(ranked) - len(kept)
-    notes.append(
-        f"{label} has {len(ranked)} values: the {len(kept)} most frequent are kept, the other {pooled} "
-        f"({int(counts[ranked[len(kept):]].sum())} rows) pooled as {POOLED_CATEGORY!r}."
-    )
+    notes.append(words.RARE_CATEGORIES_POOLED.format(label=label, n_ranked=len(ranked), n_kept=len(kept), pooled=pooled, count=int(counts[ranked[len(kept):]].sum()), pooled_category=POOLED_CATEGORY))
     return values.map(
         lambda value: _value_text(value) if _value_text(value) in kept else POOLED_CATEGORY, na_action="ignore"
     ).astype(object)

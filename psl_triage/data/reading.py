@@ -16,7 +16,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_triage.words.common import plural
+from psl_triage.words import reading as words
 
 from .header import _check_header, _tidy_table
 from .sniffing import (
@@ -80,7 +80,7 @@ class LoadedTable:
     def describe_reading(self) -> str:
         """One sentence on how the file was read, e.g. "Fields separated by semicolon; ...".
         """
-        fields = "" if self.delimiter is None else f"Fields separated by {DELIMITERS[self.delimiter]}; "
+        fields = "" if self.delimiter is None else words.FIELDS_SEPARATED_BY.format(delimiter=DELIMITERS[self.delimiter])
         text = self.numbers.describe()
         return f"{fields}{text[0].upper() + text[1:] if not fields else text}."
 
@@ -104,10 +104,7 @@ def upload_limit_mb(value: str | None) -> int:
     except ValueError:
         limit = 0
     if limit < 1:
-        raise DataError(
-            f"PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}; "
-            f"using the default of {DEFAULT_MAX_UPLOAD_MB} MB."
-        )
+        raise DataError(words.BAD_UPLOAD_LIMIT.format(value=value, default_max_upload_mb=DEFAULT_MAX_UPLOAD_MB))
     return limit
 
 
@@ -166,9 +163,9 @@ def load_table(
     """
     check_upload_size(data, filename, max_bytes)
     if not data:
-        raise DataError(f"{filename} is empty (0 bytes).")
+        raise DataError(words.EMPTY_FILE.format(filename=filename))
     if delimiter is not None and delimiter not in DELIMITERS:
-        raise DataError(f"The delimiter must be one of {', '.join(map(repr, DELIMITERS))}, got {delimiter!r}.")
+        raise DataError(words.bad_delimiter(DELIMITERS, delimiter))
     suffix = PurePath(filename).suffix.lower()
     notes: list[str] = []
     if suffix in EXCEL_EXTENSIONS:
@@ -177,20 +174,15 @@ def load_table(
     elif suffix in TEXT_EXTENSIONS:
         text = _decode(data, filename, notes)
         if not text.strip():
-            raise DataError(f"{filename} contains only blank space, no table.")
+            raise DataError(words.BLANK_FILE.format(filename=filename))
         delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
         if numbers is None:
             numbers = detect_number_format(_sample_cells(text, delimiter))
         frame = _read_text_table(text, filename, delimiter, numbers)
     elif suffix in (".xls", ".ods", ".numbers"):
-        raise DataError(
-            f"{filename}: {suffix} files cannot be read. Save the sheet as .xlsx or CSV and upload that."
-        )
+        raise DataError(words.SPREADSHEET_NOT_READ.format(filename=filename, suffix=suffix))
     else:
-        raise DataError(
-            f"{filename}: unsupported file type {suffix or '(no extension)'}. "
-            "Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
-        )
+        raise DataError(words.unsupported_file_type(filename, suffix))
     frame = _tidy_table(frame, filename, notes)
     if numbers is None:
         numbers = detect_number_format(_text_cells(frame))
@@ -203,20 +195,14 @@ def _infinite_as_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
     infinite = {name: np.isinf(frame[name]) for name in frame.columns
                 if ptypes.is_float_dtype(frame[name]) and np.isinf(frame[name]).any()}
     for name, rows in infinite.items():
-        notes.append(
-            f"{str(name)!r} holds {plural(int(rows.sum()), 'number')} too large for the computer to hold "
-            "(such as 1e309 or inf), read as missing. Correct them in the file if they are typos."
-        )
+        notes.append(words.too_large_numbers(str(name), int(rows.sum())))
     return frame.assign(**{str(name): frame[name].mask(rows) for name, rows in infinite.items()}) if infinite else frame
 
 
 def check_upload_size(data: bytes, filename: str, max_bytes: int | None) -> None:
     """Refuse an upload larger than ``max_bytes`` (None: no limit) with a message saying what to do."""
     if max_bytes is not None and len(data) > max_bytes:
-        raise DataError(
-            f"{filename} is {_megabytes(len(data))}; the limit is {_megabytes(max_bytes)}. "
-            "Upload a smaller file, or ask whoever runs the app to raise PSL_MAX_UPLOAD_MB."
-        )
+        raise DataError(words.file_too_large(filename, len(data), max_bytes))
 
 
 def check_excel_archive(data: bytes, filename: str, max_unpacked_mb: int = MAX_EXCEL_UNPACKED_MB) -> None:
@@ -233,24 +219,18 @@ def check_excel_archive(data: bytes, filename: str, max_unpacked_mb: int = MAX_E
     """
     directory = _zip_directory_size(data)
     if directory is None:
-        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.")
+        raise DataError(words.NOT_AN_XLSX.format(filename=filename))
     if directory > MAX_EXCEL_PARTS * _MAX_DIRECTORY_ENTRY:
-        raise DataError(f"{filename} holds too many parts for an Excel workbook (it has a few dozen).")
+        raise DataError(words.TOO_MANY_PARTS.format(filename=filename))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             if len(archive.filelist) > MAX_EXCEL_PARTS:
-                raise DataError(
-                    f"{filename} holds {len(archive.filelist):,} parts, not an Excel workbook's few dozen."
-                )
+                raise DataError(words.TOO_MANY_PARTS_COUNTED.format(filename=filename, n_filelist=len(archive.filelist)))
             unpacked = sum(info.file_size for info in archive.filelist)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        raise DataError(f"{filename} is not a valid Excel (.xlsx) workbook.") from exc
+        raise DataError(words.NOT_AN_XLSX.format(filename=filename)) from exc
     if unpacked > max_unpacked_mb * 2**20:
-        raise DataError(
-            f"{filename} unpacks to {_megabytes(unpacked)} (Excel files are zip archives of XML); "
-            f"the limit is {max_unpacked_mb} MB. Save the sheet as CSV and upload that, or remove "
-            "unused sheets, rows and formatting first."
-        )
+        raise DataError(words.unpacks_too_large(filename, unpacked, max_unpacked_mb))
 
 
 def _zip_directory_size(data: bytes) -> int | None:
@@ -265,10 +245,6 @@ def _zip_directory_size(data: bytes) -> int | None:
     return int.from_bytes(data[end + 12:end + 16], "little")
 
 
-def _megabytes(n_bytes: int) -> str:
-    return f"{n_bytes / 2**20:.1f} MB"
-
-
 def _decode(data: bytes, filename: str, notes: list[str]) -> str:
     """Text of a file: UTF-8 (BOM optional), UTF-32 or UTF-16 with BOM, UTF-16 without one (mostly
     ASCII text), else Windows-1252 / Latin-1."""
@@ -276,22 +252,19 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
         try:
             return data.decode("utf-32")
         except UnicodeDecodeError as exc:
-            raise DataError(f"{filename} starts like UTF-32 text but is not valid UTF-32.") from exc
+            raise DataError(words.NOT_UTF32.format(filename=filename)) from exc
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise DataError(f"{filename} starts like UTF-16 text but is not valid UTF-16.") from exc
+            raise DataError(words.NOT_UTF16.format(filename=filename)) from exc
     if data.startswith(_ZIP_MAGIC):
-        raise DataError(
-            f"{filename} is a zip archive or an Excel workbook, not a text table. "
-            "If it is an Excel file, give it the .xlsx extension; otherwise unzip it first."
-        )
+        raise DataError(words.ZIP_NOT_TEXT.format(filename=filename))
     if data.startswith(_OLE_MAGIC):
-        raise DataError(f"{filename} is an old Office file (.xls?), not text. Save it as .xlsx or CSV.")
+        raise DataError(words.OLD_OFFICE_FILE.format(filename=filename))
     text = _utf16_without_mark(data, filename, notes) if b"\x00" in data else None
     if b"\x00" in data and text is None:
-        raise DataError(f"{filename} is a binary file, not a text table (CSV or TSV).")
+        raise DataError(words.BINARY_FILE.format(filename=filename))
     try:
         text = text or data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -302,16 +275,13 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
                 text = data.decode(encoding)
             except UnicodeDecodeError:
                 continue
-            notes.append(
-                f"{filename} is not UTF-8 text; it was read as {name}. "
-                "Check that accented characters look right in the preview."
-            )
+            notes.append(words.READ_AS_LEGACY_ENCODING.format(filename=filename, name=name))
             break
     controls = sum(
         1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
     )
     if controls > _MAX_CONTROL_SHARE * len(text):
-        raise DataError(f"{filename} does not contain readable text; it is not a CSV or TSV table.")
+        raise DataError(words.NOT_READABLE_TEXT.format(filename=filename))
     return text
 
 
@@ -326,8 +296,7 @@ def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | N
                 text = data.decode(encoding)
             except UnicodeDecodeError:
                 return None
-            notes.append(f"{filename} is UTF-16 text without a byte-order mark; it was read as "
-                         f"{encoding.upper()}. Check that the preview looks right.")
+            notes.append(words.UTF16_WITHOUT_MARK.format(filename=filename, value=encoding.upper()))
             return text
     return None
 
@@ -338,7 +307,7 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
         header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter,
                                  skipinitialspace=True), [])
     except csv.Error as exc:
-        raise DataError(f"{filename} has no readable header row: {exc}") from exc
+        raise DataError(words.NO_READABLE_HEADER.format(filename=filename, exc=exc)) from exc
     _check_header(header, filename)
     try:
         return pd.read_csv(
@@ -354,12 +323,9 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
             skipinitialspace=True,
         )
     except pd.errors.ParserError as exc:
-        raise DataError(
-            f"{filename} is not a consistent table: {exc}. "
-            "Every row needs the same number of fields as the header; check the delimiter."
-        ) from exc
+        raise DataError(words.INCONSISTENT_TABLE.format(filename=filename, exc=exc)) from exc
     except Exception as exc:  # the parser meets arbitrary user bytes; any failure is bad data
-        raise DataError(f"{filename} could not be read as a table: {exc}") from exc
+        raise DataError(words.NOT_A_TABLE.format(filename=filename, exc=exc)) from exc
 
 
 def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
@@ -373,13 +339,8 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
         header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
         frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
-        raise DataError(
-            f"{filename} is not a valid Excel (.xlsx) workbook ({exc}). Open it in Excel and save "
-            "it again as .xlsx, or save it as CSV."
-        ) from exc
+        raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
     if len(workbook.sheet_names) > 1:
-        notes.append(
-            f"{filename} has {len(workbook.sheet_names)} sheets; the first, {sheet!r}, was read."
-        )
+        notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheet_names=len(workbook.sheet_names), sheet=sheet))
     _check_header([] if header.empty else list(header.iloc[0]), filename)
     return frame

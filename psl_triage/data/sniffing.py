@@ -16,6 +16,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_triage.words import reading as words
 
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 """The field delimiters a text table may use, with their names."""
@@ -57,24 +58,19 @@ class NumberFormat:
 
     def __post_init__(self):
         if self.decimal not in DECIMAL_MARKS:
-            raise DataError(f"The decimal mark must be '.' or ',', got {self.decimal!r}.")
+            raise DataError(words.BAD_DECIMAL_MARK.format(decimal=self.decimal))
         if self.thousands not in THOUSANDS_SEPARATORS:
-            raise DataError(
-                f"The thousands separator must be one of {', '.join(map(repr, THOUSANDS_SEPARATORS))}, "
-                f"got {self.thousands!r}."
-            )
+            raise DataError(words.bad_thousands_separator(THOUSANDS_SEPARATORS, self.thousands))
         if self.thousands == self.decimal:
-            raise DataError(
-                f"The decimal mark and the thousands separator cannot both be {self.decimal!r}."
-            )
+            raise DataError(words.SAME_DECIMAL_AND_THOUSANDS.format(decimal=self.decimal))
 
     def describe(self) -> str:
         """E.g. "decimal comma (72,5), no thousands separator"."""
         thousands = (
-            "no thousands separator" if not self.thousands
-            else f"thousands separated by {THOUSANDS_SEPARATORS[self.thousands]}"
+            words.NO_THOUSANDS_SEPARATOR if not self.thousands
+            else words.THOUSANDS_SEPARATED_BY.format(thousands=THOUSANDS_SEPARATORS[self.thousands])
         )
-        return f"decimal {DECIMAL_MARKS[self.decimal]}, {thousands}"
+        return words.DECIMAL_AND_THOUSANDS.format(decimal=DECIMAL_MARKS[self.decimal], thousands=thousands)
 
 
 _SNIFF_LINES = 50
@@ -246,18 +242,13 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
         strays = written[parsed.isna()]
         if not strays.empty:
             examples = ", ".join(repr(value) for value in strays.unique()[:3])
-            notes.append(
-                f"{label} holds numbers, but {len(strays)} {'entry' if len(strays) == 1 else 'entries'} "
-                f"{'is' if len(strays) == 1 else 'are'} not a number (e.g. {examples}) and "
-                "read as missing. Correct them in the file if they are typos."
-            )
+            notes.append(words.not_numbers_read_as_missing(label, len(strays), examples))
         other_digits = written[parsed.notna()].map(lambda text: any(ord(ch) in _ASCII_DIGITS for ch in text))
         if other_digits.any():
             example = written[other_digits[other_digits].index[0]]
-            notes.append(f"{label} is written with digits of another script (e.g. {example!r}); "
-                         "they are read as the numbers they are.")
+            notes.append(words.OTHER_SCRIPT_DIGITS.format(label=label, example=example))
         if written.str.endswith("%").any():
-            notes.append(f"{label} is written with percent signs; its values are percentages.")
+            notes.append(words.PERCENT_SIGNS.format(label=label))
         column = pd.Series(np.nan, index=series.index, dtype="float64")
         column.loc[parsed.index] = parsed
         converted[name] = column

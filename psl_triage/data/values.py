@@ -11,6 +11,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.serialization import schema, unstorable_name
+from psl_triage.words import preparing as words
 
 from .formats import ColumnSpec
 
@@ -18,8 +19,7 @@ MAX_NAME_CHARS = schema()["$defs"]["name"]["maxLength"]
 """Longest name or category a saved list holds (the model file's schema)."""
 
 STORABLE_RULE = (
-    "a saved list keeps names and values of at most 1,000 characters that do not start with "
-    "__, py/ or !!"
+    words.STORABLE_RULE
 )
 """The rule of :func:`psl_core.serialization.unstorable_name`, in words."""
 

@@ -1,0 +1,127 @@
+"""The words of reading a table: what is wrong with a file, and the notes on how it was read.
+
+The messages of :mod:`psl_triage.data.reading`, :mod:`psl_triage.data.header` and
+:mod:`psl_triage.data.sniffing`. A file or column name (``filename``, ``name``) is plain text
+here, quoted with ``repr`` where the message shows it; the page shows these messages with
+:func:`psl_triage.words.md`.
+"""
+
+from psl_triage.words.common import plural
+
+
+def megabytes(n_bytes):
+    """A size in megabytes: "12.3 MB"."""
+    return f"{n_bytes / 2**20:.1f} MB"
+
+
+FIELDS_SEPARATED_BY = "Fields separated by {delimiter}; "
+BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}; using the default of {default_max_upload_mb} MB."
+EMPTY_FILE = "{filename} is empty (0 bytes)."
+BLANK_FILE = "{filename} contains only blank space, no table."
+SPREADSHEET_NOT_READ = "{filename}: {suffix} files cannot be read. Save the sheet as .xlsx or CSV and upload that."
+NOT_AN_XLSX = "{filename} is not a valid Excel (.xlsx) workbook."
+TOO_MANY_PARTS = "{filename} holds too many parts for an Excel workbook (it has a few dozen)."
+TOO_MANY_PARTS_COUNTED = "{filename} holds {n_filelist:,} parts, not an Excel workbook's few dozen."
+NOT_UTF32 = "{filename} starts like UTF-32 text but is not valid UTF-32."
+NOT_UTF16 = "{filename} starts like UTF-16 text but is not valid UTF-16."
+ZIP_NOT_TEXT = "{filename} is a zip archive or an Excel workbook, not a text table. If it is an Excel file, give it the .xlsx extension; otherwise unzip it first."
+OLD_OFFICE_FILE = "{filename} is an old Office file (.xls?), not text. Save it as .xlsx or CSV."
+BINARY_FILE = "{filename} is a binary file, not a text table (CSV or TSV)."
+READ_AS_LEGACY_ENCODING = "{filename} is not UTF-8 text; it was read as {name}. Check that accented characters look right in the preview."
+NOT_READABLE_TEXT = "{filename} does not contain readable text; it is not a CSV or TSV table."
+UTF16_WITHOUT_MARK = "{filename} is UTF-16 text without a byte-order mark; it was read as {value}. Check that the preview looks right."
+NO_READABLE_HEADER = "{filename} has no readable header row: {exc}"
+INCONSISTENT_TABLE = "{filename} is not a consistent table: {exc}. Every row needs the same number of fields as the header; check the delimiter."
+NOT_A_TABLE = "{filename} could not be read as a table: {exc}"
+NOT_AN_XLSX_BECAUSE = "{filename} is not a valid Excel (.xlsx) workbook ({exc}). Open it in Excel and save it again as .xlsx, or save it as CSV."
+FIRST_SHEET_READ = "{filename} has {n_sheet_names} sheets; the first, {sheet!r}, was read."
+
+
+def bad_delimiter(delimiters, delimiter):
+    """A delimiter the reader does not offer."""
+    return f"The delimiter must be one of {', '.join(map(repr, delimiters))}, got {delimiter!r}."
+
+
+def unsupported_file_type(filename, suffix):
+    """A file whose extension is none of a table's."""
+    return f"{filename}: unsupported file type {suffix or '(no extension)'}. Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
+
+
+def too_large_numbers(name, count):
+    """A column's numbers beyond a float, read as missing."""
+    return f"{name!r} holds {plural(count, 'number')} too large for the computer to hold (such as 1e309 or inf), read as missing. Correct them in the file if they are typos."
+
+
+def file_too_large(filename, n_data, max_bytes):
+    """An upload over the size limit (``n_data`` and ``max_bytes`` in bytes)."""
+    return f"{filename} is {megabytes(n_data)}; the limit is {megabytes(max_bytes)}. Upload a smaller file, or ask whoever runs the app to raise PSL_MAX_UPLOAD_MB."
+
+
+def unpacks_too_large(filename, unpacked, max_unpacked_mb):
+    """An Excel file whose unpacked parts exceed the limit (``unpacked`` in bytes)."""
+    return f"{filename} unpacks to {megabytes(unpacked)} (Excel files are zip archives of XML); the limit is {max_unpacked_mb} MB. Save the sheet as CSV and upload that, or remove unused sheets, rows and formatting first."
+
+
+TOO_MANY_COLUMNS = "{filename} has {n_header:,} columns; the app reads tables of at most {max_columns:,} columns. Keep the outcome and the columns a clinician could be asked about (a list asks a handful of questions) and upload that table."
+EMPTY_HEADER = "{filename} has no header row with column names (the first row is empty)."
+LOOKALIKE_COLUMNS = "{filename} has column names that look the same when shown: {first!r} and {second!r} (they differ only in invisible, direction or look-alike characters, or spacing). Rename one of them and upload again."
+ONLY_THE_COLUMN = "only the column {columns!r}"
+NOT_LIKE_A_TABLE = "{filename} does not look like a table: found {found}. A table needs a header row and at least two columns (an outcome and a feature), separated by commas, semicolons or tabs."
+NO_DATA_ROWS = "{filename} has column names but no data rows."
+INVISIBLE_COLUMN_NAME = "{filename}: the column {named_data!r} has no visible character in its name (only spaces, invisible or direction-control characters); it would be a question without a name. Give it a name and upload again."
+LOOKALIKE_VALUES = "{filename}: the column {name!r} has values that look the same when shown: {first!r} and {second!r}. Make them one value (or clearly different ones) and upload again."
+UNSHOWABLE_NAME = "{filename}: the column name {name!r} holds {character}, which cannot be shown. Rename the column and upload again."
+
+
+def duplicate_columns(filename, duplicates):
+    """Column names that occur twice."""
+    return f"{filename} has duplicate column names: {', '.join(map(repr, duplicates))}. Give every column a unique name and upload again."
+
+
+def dropped_unnamed(n_unnamed_empty):
+    """The note on empty columns without a name, dropped."""
+    return f"Dropped {plural(n_unnamed_empty, 'empty column')} without a name."
+
+
+def dropped_invisible_names(n_empty):
+    """The note on empty columns whose names show nothing, dropped."""
+    return f"Dropped {plural(n_empty, 'empty column')} without a visible name."
+
+
+def removed_invisible_from_names(n_renamed, renamed):
+    """The note on column names cleaned of invisible characters (the first five named)."""
+    return f"Removed invisible or direction-control characters from the column {'name' if n_renamed == 1 else 'names'} {', '.join(repr(old) for old in list(renamed)[:5])}."
+
+
+def removed_invisible_from_values(n_changed, name, example):
+    """The note on a column's values cleaned of invisible characters."""
+    return f"Removed invisible or direction-control characters from {plural(n_changed, 'value')} of the column {name!r}, e.g. {example!r}."
+
+
+def unshowable_value(filename, name, character, row):
+    """A value holding a character that cannot be shown (``row`` counts from 0)."""
+    return f"{filename}: the column {name!r} holds {character} in row {row + 1} (a character that cannot be shown). Remove it and upload again."
+
+
+def unstorable_names(filename, n_bad, shown, storable_rule):
+    """Column names a saved list cannot keep (``shown`` already listed)."""
+    return f"{filename}: the column {'name' if n_bad == 1 else 'names'} {shown} cannot be kept in a saved list ({storable_rule}). Rename {'it' if n_bad == 1 else 'them'} and upload again."
+
+
+BAD_DECIMAL_MARK = "The decimal mark must be '.' or ',', got {decimal!r}."
+SAME_DECIMAL_AND_THOUSANDS = "The decimal mark and the thousands separator cannot both be {decimal!r}."
+NO_THOUSANDS_SEPARATOR = "no thousands separator"
+THOUSANDS_SEPARATED_BY = "thousands separated by {thousands}"
+DECIMAL_AND_THOUSANDS = "decimal {decimal}, {thousands}"
+OTHER_SCRIPT_DIGITS = "{label} is written with digits of another script (e.g. {example!r}); they are read as the numbers they are."
+PERCENT_SIGNS = "{label} is written with percent signs; its values are percentages."
+
+
+def bad_thousands_separator(thousands_separators, thousands):
+    """A thousands separator the reader does not offer."""
+    return f"The thousands separator must be one of {', '.join(map(repr, thousands_separators))}, got {thousands!r}."
+
+
+def not_numbers_read_as_missing(label, n_strays, examples):
+    """The note on a numeric column's stray texts, read as missing."""
+    return f"{label} holds numbers, but {n_strays} {'entry' if n_strays == 1 else 'entries'} {'is' if n_strays == 1 else 'are'} not a number (e.g. {examples}) and read as missing. Correct them in the file if they are typos."

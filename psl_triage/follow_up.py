@@ -23,6 +23,7 @@ from psl_core.survival import horizon_summary, ipcw_targets, survival_outcome
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
 from psl_triage.words import lists as words
+from psl_triage.words.common import share_of
 
 COMPETING_EVENTS_NOTE = (
     "Competing events are out of scope: a patient who died of another cause counts as censored, "
@@ -126,7 +127,7 @@ def default_horizon(times: np.ndarray) -> float:
 def horizon_text(times: np.ndarray, events: np.ndarray, horizon: float, unit: str = "") -> str:
     """One sentence on the horizon: events by it, censored before it (they drop out), followed beyond it."""
     counts = horizon_summary(survival_outcome(times, events), horizon)
-    return words.horizon_sentence(counts, words.within(horizon, unit), _percent(counts["censored"], counts["n"]))
+    return words.horizon_sentence(counts, words.within(horizon, unit), share_of(counts["censored"], counts["n"]))
 
 
 def horizon_labels(event_label: str, horizon: float, unit: str = "") -> tuple[str, str]:
@@ -149,10 +150,6 @@ def survival_part(times: np.ndarray, events: np.ndarray, horizon: float, train_t
     outcome, weight = ipcw_targets(survival_outcome(times, events), horizon, curve)
     kept = np.flatnonzero(weight > 0)
     return kept, outcome[kept], weight[kept]
-
-
-def _percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f} %" if whole else "0 %"
 
 
 def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> FollowUp | None:

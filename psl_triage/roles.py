@@ -44,6 +44,7 @@ from psl_triage.data.columns import _infer_kind
 from psl_triage.data.outcome import _positive_values
 from psl_triage.data.values import _normalized, _value_text
 from psl_triage.metadata import ModelMetadata
+from psl_triage.words.common import share
 
 ROLES = {
     "question": "question candidate",
@@ -258,7 +259,7 @@ def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, tar
     if empty > MOSTLY_EMPTY_SHARE:
         return Role(
             "question",
-            f"{_share(empty)} of its rows are empty, but not in a way that tells the classes apart: "
+            f"{share(empty)} of its rows are empty, but not in a way that tells the classes apart: "
             "it is never filled in (one value in most rows would be a made-up predictor); the list "
             "learns where a missing answer goes.",
         )
@@ -307,7 +308,7 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
         if once >= 0.5:
             return Role(
                 "identifier",
-                f"Free text: {distinct} different values, {_share(once)} of rows with a value no other "
+                f"Free text: {distinct} different values, {share(once)} of rows with a value no other "
                 "row has (one per person).",
             )
     return None
@@ -430,7 +431,7 @@ def _outcome_signal(
         return Role(
             "leak",
             f"Alone it tells {target.positive} from {target.negative} on held-out rows: {rule}, learned "
-            f"on half the rows, is right for {_share(accuracy)} of the other half (balanced). A "
+            f"on half the rows, is right for {share(accuracy)} of the other half (balanced). A "
             "value that defines the outcome or is recorded after it?",
         )
     return None
@@ -484,14 +485,14 @@ def _missingness_leak(missing: np.ndarray, y: np.ndarray, target: _Target) -> Ro
         return None
     present_positive = float((~missing[y == 1]).mean())
     present_negative = float((~missing[y == 0]).mean())
-    for share, other, cls in (
+    for present, other, cls in (
         (present_positive, present_negative, target.positive),
         (present_negative, present_positive, target.negative),
     ):
-        if other <= PRESENT_FOR_ONE_CLASS and share * (n_positive if cls == target.positive else n_negative) >= MIN_ROWS_PER_HALF:
+        if other <= PRESENT_FOR_ONE_CLASS and present * (n_positive if cls == target.positive else n_negative) >= MIN_ROWS_PER_HALF:
             return Role(
                 "leak",
-                f"Filled in only for {cls} ({_share(share)} of them, {_share(other)} of the others): "
+                f"Filled in only for {cls} ({share(present)} of them, {share(other)} of the others): "
                 "recorded because of the outcome, not before it.",
             )
     accuracy = (max(present_positive, 1 - present_positive) + max(present_negative, 1 - present_negative)) / 2
@@ -499,7 +500,7 @@ def _missingness_leak(missing: np.ndarray, y: np.ndarray, target: _Target) -> Ro
         return Role(
             "leak",
             f"Whether it is filled in tells {target.positive} from {target.negative} (balanced accuracy "
-            f"{_share(accuracy)}): its missingness carries the outcome.",
+            f"{share(accuracy)}): its missingness carries the outcome.",
         )
     return None
 
@@ -603,10 +604,6 @@ def _numbers(present: pd.Series) -> pd.Series | None:
 def _sentence(reason: str) -> str:
     """A type's reason ("numbers from 1 to 3") as a sentence ("Numbers from 1 to 3.")."""
     return reason[:1].upper() + reason[1:] + "."
-
-
-def _share(fraction: float) -> str:
-    return f"{100 * fraction:.0f} %"
 
 
 # --- the page's record ------------------------------------------------------------------------

@@ -68,9 +68,9 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
         return BINARY, words.TWO_VALUES.format(first=first, second=second)
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
-        return NUMERIC, words.NUMBERS_FROM_TO.format(value=_value_text(numbers.min()), value2=_value_text(numbers.max()))
+        return NUMERIC, words.NUMBERS_FROM_TO.format(low=_value_text(numbers.min()), high=_value_text(numbers.max()))
     if distinct > MAX_CATEGORIES and _repeats(values):
-        return CATEGORICAL, (words.TEXT_AS_CATEGORY.format(distinct=distinct, pooled_category=POOLED_CATEGORY))
+        return CATEGORICAL, words.TEXT_AS_CATEGORY.format(distinct=distinct, pooled_category=POOLED_CATEGORY)
     if distinct > MAX_CATEGORIES:
         return IGNORE, words.TEXT_ALL_DIFFERENT.format(distinct=distinct)
     return CATEGORICAL, words.TEXT_CATEGORIES.format(distinct=distinct)

@@ -11,9 +11,10 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_triage.words import preparing as words
+from psl_triage.words.common import share_of
 
 from .formats import BINARY, IGNORE, KINDS, MISSING_HANDLINGS, MOSTLY_EMPTY_SHARE, NUMERIC
-from .values import _natural_key, _normalized, _percent, _plain, _value_text
+from .values import _natural_key, _normalized, _plain, _value_text
 
 # ---------------------------------------------------------------------------------------------
 # Preparing training data
@@ -69,7 +70,7 @@ def describe_missing_handling(
             sentence = words.LEARN_NO_MISSING.format(kept=kept, n_rows=n_rows)
         else:
             listed = "; ".join(words.missing_in_columns(count, str(name)) for name, count in gaps)
-            sentence = (words.LEARN_KEEPS_MISSING.format(listed=listed, kept=kept, n_rows=n_rows))
+            sentence = words.LEARN_KEEPS_MISSING.format(listed=listed, kept=kept, n_rows=n_rows)
         if no_outcome:
             sentence += words.rows_without_outcome(no_outcome)
         return sentence
@@ -77,7 +78,7 @@ def describe_missing_handling(
         dropped = int(_incomplete_rows(df, types, outcome).sum())
         if dropped == 0:
             return words.DROP_NO_MISSING.format(n_rows=n_rows)
-        return (words.drop_missing_rows(dropped, _percent(dropped, n_rows), n_rows))
+        return words.drop_missing_rows(dropped, share_of(dropped, n_rows, 1), n_rows)
     fills = []
     for name in _feature_columns(df, types, outcome):
         missing = int(_missing_mask(df[name], types[name]).sum())
@@ -119,7 +120,7 @@ def _rows_to_keep(
         incomplete &= keep
         if incomplete.any():
             n_dropped = int(incomplete.sum())
-            notes.append(words.dropped_missing_rows(n_dropped, _percent(n_dropped, len(df))))
+            notes.append(words.dropped_missing_rows(n_dropped, share_of(n_dropped, len(df), 1)))
         keep &= ~incomplete
     if not keep.any():
         raise DataError(words.NO_ROWS_LEFT)

@@ -151,7 +151,7 @@ def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", ne
             return ""
         cut = (ordered[ends[best]] + ordered[ends[best] + 1]) / 2
         above, below = (positive, negative) if high_is_positive[best] <= low_is_positive[best] else (negative, positive)
-        return (words.threshold_encodes_outcome(_value_text(float(f'{cut:.4g}')), errors[best], above, below, int(errors[best]), len(y)))
+        return words.threshold_encodes_outcome(_value_text(float(f'{cut:.4g}')), errors[best], above, below, int(errors[best]), len(y))
     texts = values.astype(str)
     if texts.nunique() * 2 > len(texts):
         return ""
@@ -159,7 +159,7 @@ def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", ne
     errors = int(counts.min(axis=1).sum()) if counts.shape[1] == 2 else 0
     if errors > allowed:
         return ""
-    return (words.VALUES_ENCODE_OUTCOME.format(positive=positive, negative=negative, errors=errors, n_y=len(y)))
+    return words.VALUES_ENCODE_OUTCOME.format(positive=positive, negative=negative, errors=errors, n_y=len(y))
 
 
 def default_class_names(

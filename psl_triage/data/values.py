@@ -106,7 +106,3 @@ def _plain(value: object) -> object:
     if isinstance(value, str):
         return value.strip()
     return value
-
-
-def _percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f} %" if whole else "0.0 %"

@@ -56,6 +56,17 @@ def percent(p, decimals=1):
     return f"{100 * p:.{decimals}f}%"
 
 
+def share(fraction, decimals=0):
+    """A share of rows or patients: "12 %" (or "12.3 %" with ``decimals=1``), a space before
+    the sign; a probability is :func:`percent`."""
+    return f"{100 * fraction:.{decimals}f} %"
+
+
+def share_of(part, whole, decimals=0):
+    """``part`` of ``whole`` as a :func:`share`; "0 %" of nothing."""
+    return share(part / whole if whole else 0.0, decimals)
+
+
 def one_in(tolerance):
     """A share in words: "1 in 20" for 5 %, "1 in 10" for 10 %; "2%" when not a whole "1 in n"."""
     if tolerance > 0 and abs(1 / tolerance - round(1 / tolerance)) < 1e-9:

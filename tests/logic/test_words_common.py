@@ -51,3 +51,28 @@ def test_every_count_in_the_words_uses_the_one_plural_helper():
     assert length_note(1, 5, False) == " · the first of its 5 questions"
     assert length_note(3, 5, True) == " · the first 3 of its 5 questions (the recommended length)"
     assert "1 false\nalarm)" in threshold_box(1, 0.5) and "2 false\nalarms)" in threshold_box(2, 1 / 3)
+
+
+def test_a_share_of_rows_has_one_format_and_a_probability_another():
+    """Shares of rows ("12 %", a space before the sign) come from share/share_of; the data
+    package's notes, roles' evidence and the follow-up sentence used three private copies."""
+    from psl_triage.words.common import percent, share, share_of
+
+    assert share(0.123) == "12 %" and share(0.123, 1) == "12.3 %"
+    assert share_of(3, 7, 1) == "42.9 %" and share_of(0, 0, 1) == "0.0 %" and share_of(0, 0) == "0 %"
+    assert percent(0.123) == "12.3%"
+
+
+def test_the_words_keep_no_private_percent_formatter():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    private = [
+        f"{path.relative_to(root)}:{node.name}"
+        for folder in ("psl_triage", "ui")
+        for path in sorted((root / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name in {"_percent", "_share", "_pct"}
+    ]
+    assert private == []

@@ -84,6 +84,8 @@ def standing(session: TriageSession) -> None:
     with st.container():
         if None in session.holds:
             st.info(words.unknown_note(session.holds.count(None), current))
+        if held := words.held_at_base_rate(session):  # points given, the risk where it started
+            st.info(held, icon=":material/info:")
     why = words.why_stopped(current, s.tolerance, s.change_value, session.cost_unit)
     if session.halted and words.is_undecided_end(current):
         st.warning(words.undecided_end(n_questions, s.confidence, current, session.threshold))

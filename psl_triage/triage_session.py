@@ -265,6 +265,19 @@ class TriageSession:
         """Total(s), probability, interval, outcome and stop reason after the answers so far."""
         return self._step(self.holds)
 
+    def held_at_base_rate(self) -> tuple[int, int | None] | None:
+        """When the answers so far cannot move the risk off the base rate: the list's
+        probabilities at the stage reached are pulled all the way to it (``shrinkage_`` 0, its
+        internal cross-validation found a score that short no better than the base rate on
+        held-out patients). (that stage, the first later stage asked whose points count, or
+        None); None before the first answer, when the points count here, and for a list that
+        recommends no question at all (the page's warning says so once).
+        """
+        factors, stage = getattr(self.model, "shrinkage_", None), self.stage
+        if factors is None or stage == 0 or factors[stage] > 0 or self.model.recommended_stages_ == 0:
+            return None
+        return stage, next((k for k in range(stage + 1, len(self.questions) + 1) if factors[k] > 0), None)
+
     @property
     def passed_here(self) -> bool:
         """Whether the clinician passed the stop at the current stage."""

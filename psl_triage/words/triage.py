@@ -294,6 +294,24 @@ def no_gain(session) -> str | None:
     return no_gain_note(session.model, md(session.class_labels[0]))
 
 
+def held_at_base_rate(session) -> str | None:
+    """Why answers with points left the risk at the base rate (Markdown), or None when they
+    move it (:meth:`~psl_triage.triage_session.TriageSession.held_at_base_rate`)."""
+    held = session.held_at_base_rate()
+    if held is None:
+        return None
+    stage, later = held
+    first = "the first question" if stage == 1 else f"the first {stage} questions"
+    then = (f"the points start to count from question {later} on" if later is not None
+            else "the points do not move it in the questions asked here")
+    return (
+        f"**Why the risk has not moved.** The list does not yet trust a score after only {first}. When it "
+        "was trained, scores that short predicted no better than the base rate for patients it had not "
+        f"seen, so the risk stays at the base rate ({probability_text(session.current)}) whatever the "
+        f"answers; {then}."
+    )
+
+
 def missing_rule(question) -> str:
     return md(question.missing_rule)
 

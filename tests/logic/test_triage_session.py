@@ -219,3 +219,28 @@ def test_a_session_belongs_to_its_list(model, missing_model):
     session = session_of(model)
     assert session.belongs_to(model) and not session.belongs_to(missing_model)
     assert recommended_length(model) <= len(model.literals_)
+
+
+def test_an_answer_that_leaves_the_risk_at_the_base_rate_is_explained():
+    """The walk on MASS/birthwt: the first question (+3 points) left the risk at the base rate,
+    unexplained: the list's probabilities after one question are shrunk all the way to it."""
+    import pandas as pd
+
+    from psl_triage.words.triage import held_at_base_rate
+
+    rng = np.random.default_rng(36)
+    X = pd.DataFrame({f"x{j}": rng.normal(0, 1, 120).round(2) for j in range(5)})
+    y = (rng.random(120) < 1 / (1 + np.exp(-0.8 * X["x0"]))).astype(int)
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    assert model.shrinkage_[1] == 0 < model.shrinkage_[2] and model.recommended_stages_ > 0
+    session = session_of(model, TriageSettings(cost_ratio=1.0, basis="point", tolerance=0.0))
+    assert held_at_base_rate(session) is None  # before the first answer
+    session.answer(some_answer(session.next_question, 1))
+    assert session.stage == 1 and session.current.probability_low == session.steps[0].probability_low
+    note = held_at_base_rate(session)
+    assert "does not yet trust a score after only the first question" in note
+    assert "points start to count from question 2 on" in note
+    if session.halted:
+        session.continue_anyway()
+    session.answer(some_answer(session.next_question, 1))
+    assert session.stage == 2 and held_at_base_rate(session) is None  # the points count from here

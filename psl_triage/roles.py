@@ -44,15 +44,11 @@ from psl_triage.data.columns import _infer_kind
 from psl_triage.data.outcome import _positive_values
 from psl_triage.data.values import _normalized, _value_text
 from psl_triage.metadata import ModelMetadata
+from psl_triage.words import preparing
+from psl_triage.words import roles as words
 from psl_triage.words.common import share
 
-ROLES = {
-    "question": "question candidate",
-    "identifier": "identifier",
-    "time": "time or date",
-    "leak": "possible leak",
-    "ignore": "ignore",
-}
+ROLES = words.ROLE_LABELS
 """The roles a column can have, with how the page names them."""
 
 MIN_PHASES = 3
@@ -184,13 +180,12 @@ def propose_roles(
         if event != outcome and roles[event].role == "question":
             roles[event] = Role(
                 "leak",
-                f"A 0/1 column with its own follow-up time ({str(time)!r}): an event after "
-                "baseline, another outcome of the study, not a finding at triage.",
+                words.EVENT_WITH_OWN_TIME.format(time=str(time)),
             )
         if roles[time].role == "question":
             roles[time] = Role(
                 "time",
-                f"The follow-up time of {str(event)!r}: measured after baseline, up to that event.",
+                words.TIME_OF_EVENT.format(event=str(event)),
             )
     return roles
 
@@ -229,15 +224,9 @@ def _phase_leaks(columns: Iterable[object], outcome: object) -> dict[object, str
         if name == outcome or phase not in grouped:
             continue
         if phase == own:
-            leaks[name] = (
-                f"Recorded at the outcome's own time point ({phase!r}, like {str(outcome)!r}): "
-                "not known at triage."
-            )
+            leaks[name] = words.RECORDED_WITH_OUTCOME.format(phase=phase, outcome=str(outcome))
         elif first[phase] > first[own]:
-            leaks[name] = (
-                f"Recorded at a later time point ({phase!r} comes after {own!r}, the outcome's, in "
-                "the table's columns): after the outcome, not before it."
-            )
+            leaks[name] = words.RECORDED_LATER.format(phase=phase, own=own)
     return leaks
 
 
@@ -255,15 +244,13 @@ def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, tar
             return role
     empty = float(values.isna().mean()) if len(values) else 0.0
     if inferred == IGNORE and kind == IGNORE:
-        return Role("ignore", _sentence(reason))
+        return Role("ignore", words.as_sentence(reason))
     if empty > MOSTLY_EMPTY_SHARE:
         return Role(
             "question",
-            f"{share(empty)} of its rows are empty, but not in a way that tells the classes apart: "
-            "it is never filled in (one value in most rows would be a made-up predictor); the list "
-            "learns where a missing answer goes.",
+            words.EMPTY_BUT_NOT_TELLING.format(empty=share(empty)),
         )
-    return Role("question", _sentence(reason))
+    return Role("question", words.as_sentence(reason))
 
 
 # --- identifiers ------------------------------------------------------------------------------
@@ -274,17 +261,17 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
     if len(present) == 0:
         return None
     distinct = int(present.nunique())
-    if inferred == IGNORE and ("named like an identifier" in reason or "row counter" in reason):
-        return Role("identifier", _sentence(reason))
-    if inferred == IGNORE and "a different text in every row" in reason:
-        return Role("identifier", _sentence(reason))
+    if inferred == IGNORE and (preparing.IDENTIFIER_NAMED in reason or preparing.ROW_COUNTER in reason):
+        return Role("identifier", words.as_sentence(reason))
+    if inferred == IGNORE and preparing.EVERY_ROW_DIFFERENT in reason:
+        return Role("identifier", words.as_sentence(reason))
     numbers = _numbers(present)
     whole = numbers is not None and bool((numbers == np.round(numbers)).all())
     id_name = next((token for token in tokens if token in _ID_TOKENS), None)
     if id_name and distinct > 2 and (distinct >= 0.5 * len(present) or distinct > MANY_IDS) and (whole or numbers is None):
         return Role(
             "identifier",
-            f"Named {id_name!r}, with {distinct} different values in {len(present)} rows.",
+            words.NAMED_IDENTIFIER.format(id_name=id_name, distinct=distinct, n_present=len(present)),
         )
     person = [token for token in tokens if token in _PERSON_NAME_TOKENS]
     if not person and "name" in tokens and (
@@ -292,15 +279,14 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
     ):
         person = ["name"]
     if person and numbers is None:
-        return Role("identifier", f"A person's name ({' '.join(tokens)}): not something to score a patient on.")
+        return Role("identifier", words.person_name(tokens))
     if whole and distinct == len(present) and len(present) >= 20:
         order = pd.Series(np.arange(len(values)), index=values.index)[present.index]
         correlation = abs(pd.Series(numbers.to_numpy()).corr(pd.Series(order.to_numpy()), method="spearman"))
         if correlation >= SEQUENCE_CORRELATION:
             return Role(
                 "identifier",
-                f"Whole numbers, different in every row, rising with the row order "
-                f"(rank correlation {correlation:.3f}).",
+                words.RUNNING_NUMBER.format(correlation=correlation),
             )
     if numbers is None and distinct > 30:
         counts = _texts(present).value_counts()
@@ -308,8 +294,7 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
         if once >= 0.5:
             return Role(
                 "identifier",
-                f"Free text: {distinct} different values, {share(once)} of rows with a value no other "
-                "row has (one per person).",
+                words.FREE_TEXT.format(distinct=distinct, once=share(once)),
             )
     return None
 
@@ -319,7 +304,7 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
 
 def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Role | None:
     if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
-        return Role("time", "Dates or times: measured on a calendar, not a patient's finding.")
+        return Role("time", words.DATES_OR_TIMES)
     present = values.dropna()
     if len(present) == 0:
         return None
@@ -327,21 +312,19 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
     if numbers is None:
         sample = present.astype(str).head(200)
         if sample.map(lambda text: bool(_DATE_TEXT.match(text))).mean() >= 0.9:
-            return Role("time", f"Dates (e.g. {sample.iloc[0]}): a calendar date, not a finding at triage.")
+            return Role("time", words.CALENDAR_DATES.format(example=sample.iloc[0]))
         return None
     word = _time_word(tokens)
     if word:
         return Role(
             "time",
-            f"Named {word!r}; follow-up and waiting times are measured after "
-            "baseline, often after the outcome.",
+            words.NAMED_LIKE_TIME.format(word=word),
         )
     year = next((token for token in tokens if token in _YEAR_TOKENS or token.endswith(("yr", "year"))), None)
     if year and ((numbers >= 1900) & (numbers <= 2100) & (numbers == np.round(numbers))).all():
         return Role(
             "time",
-            f"Calendar years ({_value_text(numbers.min())} to {_value_text(numbers.max())}): when "
-            "something happened, not a finding at triage.",
+            words.CALENDAR_YEARS.format(first=_value_text(numbers.min()), last=_value_text(numbers.max())),
         )
     return None
 
@@ -401,8 +384,7 @@ def _outcome_signal(
     if word:
         return Role(
             "leak",
-            f"Named like another outcome or its cause ({word!r}) while {str(outcome)!r} is the "
-            "outcome: recorded at or after the event, not before it.",
+            words.NAMED_LIKE_OUTCOME.format(word=word, outcome=str(outcome)),
         )
     missing = values.isna().to_numpy()
     role = _missingness_leak(missing[known], y[known], target)
@@ -423,16 +405,13 @@ def _outcome_signal(
         if abs(phi) >= TIED_BINARY:
             return Role(
                 "leak",
-                f"A second 0/1 column tied to the outcome (correlation {abs(phi):.2f}): another "
-                "outcome of the study, or recorded after it?",
+                words.second_outcome(phi),
             )
     accuracy, rule = held_out_separation(feature[rows], y[rows], target.halves[rows], numeric=kind == NUMERIC)
     if accuracy >= HELD_OUT_SEPARATION:
         return Role(
             "leak",
-            f"Alone it tells {target.positive} from {target.negative} on held-out rows: {rule}, learned "
-            f"on half the rows, is right for {share(accuracy)} of the other half (balanced). A "
-            "value that defines the outcome or is recorded after it?",
+            words.ALONE_TELLS_CLASSES.format(positive=target.positive, negative=target.negative, rule=rule, accuracy=share(accuracy)),
         )
     return None
 
@@ -443,8 +422,8 @@ def _outcome_like_values(values: pd.Series) -> bool:
     present = values.dropna()
     if len(present) == 0 or _numbers(present) is not None:
         return True
-    words = {token for text in _texts(present).unique() for token in name_tokens(text)}
-    return bool(words & _OUTCOME_VALUE_WORDS)
+    tokens = {token for text in _texts(present).unique() for token in name_tokens(text)}
+    return bool(tokens & _OUTCOME_VALUE_WORDS)
 
 
 def follow_up_pairs(
@@ -492,15 +471,13 @@ def _missingness_leak(missing: np.ndarray, y: np.ndarray, target: _Target) -> Ro
         if other <= PRESENT_FOR_ONE_CLASS and present * (n_positive if cls == target.positive else n_negative) >= MIN_ROWS_PER_HALF:
             return Role(
                 "leak",
-                f"Filled in only for {cls} ({share(present)} of them, {share(other)} of the others): "
-                "recorded because of the outcome, not before it.",
+                words.FILLED_IN_FOR_ONE_CLASS.format(cls=cls, present=share(present), other=share(other)),
             )
     accuracy = (max(present_positive, 1 - present_positive) + max(present_negative, 1 - present_negative)) / 2
     if (present_positive > 0.5) != (present_negative > 0.5) and accuracy >= MISSINGNESS_SEPARATION:
         return Role(
             "leak",
-            f"Whether it is filled in tells {target.positive} from {target.negative} (balanced accuracy "
-            f"{share(accuracy)}): its missingness carries the outcome.",
+            words.MISSINGNESS_TELLS_CLASSES.format(positive=target.positive, negative=target.negative, accuracy=share(accuracy)),
         )
     return None
 
@@ -558,7 +535,7 @@ def _fit_cut(values: np.ndarray, y: np.ndarray):
     cut = float((ordered[ends[best]] + ordered[ends[best] + 1]) / 2)
     high = bool(high_positive[best] >= 0.5)
     text = _value_text(float(f"{cut:.4g}"))
-    rule = f"a cut at {text} (above it {'positive' if high else 'negative'})"
+    rule = words.cut_at(text, high)
     return (lambda new: (new > cut) == high), rule
 
 
@@ -600,10 +577,6 @@ def _numbers(present: pd.Series) -> pd.Series | None:
         return None
     return numbers.astype(float)
 
-
-def _sentence(reason: str) -> str:
-    """A type's reason ("numbers from 1 to 3") as a sentence ("Numbers from 1 to 3.")."""
-    return reason[:1].upper() + reason[1:] + "."
 
 
 # --- the page's record ------------------------------------------------------------------------

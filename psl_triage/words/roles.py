@@ -1,0 +1,57 @@
+"""The evidence sentences of column roles (:mod:`psl_triage.roles`): why a column is proposed
+as an identifier, a time or date, or a possible leak, and how the page names each role.
+
+Names and values from the table are plain text here; the Data page shows these sentences
+with :func:`psl_triage.words.md`.
+"""
+
+
+ROLE_LABELS = {
+    "question": "question candidate",
+    "identifier": "identifier",
+    "time": "time or date",
+    "leak": "possible leak",
+    "ignore": "ignore",
+}
+"""The roles a column can have, with how the page names them."""
+
+
+EVENT_WITH_OWN_TIME = "A 0/1 column with its own follow-up time ({time!r}): an event after baseline, another outcome of the study, not a finding at triage."
+TIME_OF_EVENT = "The follow-up time of {event!r}: measured after baseline, up to that event."
+RECORDED_WITH_OUTCOME = "Recorded at the outcome's own time point ({phase!r}, like {outcome!r}): not known at triage."
+RECORDED_LATER = "Recorded at a later time point ({phase!r} comes after {own!r}, the outcome's, in the table's columns): after the outcome, not before it."
+EMPTY_BUT_NOT_TELLING = "{empty} of its rows are empty, but not in a way that tells the classes apart: it is never filled in (one value in most rows would be a made-up predictor); the list learns where a missing answer goes."
+NAMED_IDENTIFIER = "Named {id_name!r}, with {distinct} different values in {n_present} rows."
+RUNNING_NUMBER = "Whole numbers, different in every row, rising with the row order (rank correlation {correlation:.3f})."
+FREE_TEXT = "Free text: {distinct} different values, {once} of rows with a value no other row has (one per person)."
+DATES_OR_TIMES = "Dates or times: measured on a calendar, not a patient's finding."
+CALENDAR_DATES = "Dates (e.g. {example}): a calendar date, not a finding at triage."
+NAMED_LIKE_TIME = "Named {word!r}; follow-up and waiting times are measured after baseline, often after the outcome."
+CALENDAR_YEARS = "Calendar years ({first} to {last}): when something happened, not a finding at triage."
+NAMED_LIKE_OUTCOME = "Named like another outcome or its cause ({word!r}) while {outcome!r} is the outcome: recorded at or after the event, not before it."
+ALONE_TELLS_CLASSES = "Alone it tells {positive} from {negative} on held-out rows: {rule}, learned on half the rows, is right for {accuracy} of the other half (balanced). A value that defines the outcome or is recorded after it?"
+FILLED_IN_FOR_ONE_CLASS = "Filled in only for {cls} ({present} of them, {other} of the others): recorded because of the outcome, not before it."
+MISSINGNESS_TELLS_CLASSES = "Whether it is filled in tells {positive} from {negative} (balanced accuracy {accuracy}): its missingness carries the outcome."
+
+
+def as_sentence(reason):
+    """A type's reason ("numbers from 1 to 3") as a sentence ("Numbers from 1 to 3.")."""
+    return reason[:1].upper() + reason[1:] + "."
+
+
+def person_name(tokens):
+    """A column named like a person's name (``tokens``: the words of its name)."""
+    return f"A person's name ({' '.join(tokens)}): not something to score a patient on."
+
+
+def second_outcome(phi):
+    """A second 0/1 column correlated with the outcome (``phi``: their correlation)."""
+    return (
+        f"A second 0/1 column tied to the outcome (correlation {abs(phi):.2f}): another outcome of the study, "
+        "or recorded after it?"
+    )
+
+
+def cut_at(text, high):
+    """The one-cut rule that tells the classes apart, as said in :data:`ALONE_TELLS_CLASSES`."""
+    return f"a cut at {text} (above it {'positive' if high else 'negative'})"

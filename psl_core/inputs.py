@@ -60,7 +60,7 @@ def read_labels(y, n_rows, estimator_name="ProbabilisticScoringList"):
     if len(classes) > 2:
         raise DataError(
             f"Only binary classification is supported: y has {len(classes)} classes "
-            f"{list(classes)[:10]}; choose the positive class and map the other labels to negative"
+            f"{classes[:10].tolist()}; choose the positive class and map the other labels to negative"
         )
     return classes, (y == classes[1]).astype(np.int64)
 

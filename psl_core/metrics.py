@@ -118,10 +118,26 @@ def auc_from_counts(positives, negatives):
 def auc(y, p, sample_weight=None):
     """ROC AUC with ties counted one half; 0.5 when y has a single class. With censoring
     weights (:mod:`psl_core.survival`) it is the time-dependent AUC at the horizon: the
-    controls' weights are all equal and cancel."""
-    y01 = np.asarray(y).astype(float)
+    controls' weights are all equal and cancel.
+
+    Parameters
+    ----------
+    y : array-like of 0/1, shape (n,)
+    p : array-like of float, shape (n,)
+        Scores (probabilities, or any finite number that orders the cases).
+    sample_weight : array-like of float >= 0, shape (n,), or None
+    """
+    y01 = labels01(y).astype(float)
+    p = np.asarray(p, dtype=float)
     weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
-    _, positives, negatives, _ = count_scores(y01, np.asarray(p, dtype=float), weight)
+    if p.shape != y01.shape or (weight is not None and weight.shape != y01.shape):
+        raise DataError(
+            f"y, p and sample_weight must hold one value per case: shapes {y01.shape}, {p.shape}"
+            + ("" if weight is None else f", {weight.shape}")
+        )
+    if not np.all(np.isfinite(p)):
+        raise DataError("p must hold a finite score for every case (no missing values)")
+    _, positives, negatives, _ = count_scores(y01, p, weight)
     return auc_from_counts(positives, negatives)
 
 

@@ -56,6 +56,10 @@ def survival_outcome(time, event):
     """
     time = np.asarray(time, dtype=float)
     event = np.asarray(event)
+    if time.ndim != 1 or event.shape != time.shape:
+        raise DataError(
+            f"time and event must hold one value per patient: shapes {time.shape} and {event.shape}"
+        )
     if event.dtype != bool:
         values = set(np.unique(event[~_isnan(event)]).tolist())
         if _isnan(event).any() or not values <= {0, 1}:

@@ -40,7 +40,7 @@ from .evaluation import fit_logistic
 from .inputs import read_sample_weight
 from .intervals import check_confidence
 from .metrics import MEASURE_LABELS as MEASURE_LABELS  # its labels are in the one mapping
-from .metrics import auc_from_counts, count_scores, labels01
+from .metrics import auc_from_counts, checked_probabilities, count_scores, labels01
 from .stopping import reference_stages, transition_counts
 
 MEASURES = ("observed_minus_expected", "citl", "slope", "brier", "auc")
@@ -132,8 +132,8 @@ def calibration_intercept(y, p):
     -------
     float (±inf when every y is 0 or 1)
     """
+    y, p = _labels_and_probabilities(y, p)
     offset = logit(np.clip(p, _CLIP, 1 - _CLIP))
-    y = np.asarray(y, dtype=float)
     if y.min() == y.max():
         return -np.inf if y[0] == 0 else np.inf
     a = logit(np.clip(y.mean(), _CLIP, 1 - _CLIP)) - logit(np.clip(np.mean(p), _CLIP, 1 - _CLIP))
@@ -155,7 +155,9 @@ def calibration_slope(y, p):
     positive (above), where the maximum-likelihood slope does not exist.
 
     NaN when p takes a single value (no spread to fit a slope to) or y a single class.
+    Takes y and p as :func:`calibration_intercept` does.
     """
+    y, p = _labels_and_probabilities(y, p)
     p = np.clip(p, _CLIP, 1 - _CLIP)
     if np.ptp(p) == 0 or np.min(y) == np.max(y):
         return np.nan
@@ -164,6 +166,12 @@ def calibration_slope(y, p):
     if p[y == 1].max() <= p[y == 0].min():
         return -np.inf
     return float(fit_logistic(logit(p)[:, None], y, C=np.inf)[1])
+
+
+def _labels_and_probabilities(y, p):
+    """y as 0/1 floats and p as probabilities, one per label (DataError naming the problem)."""
+    y = labels01(y)
+    return y.astype(float), checked_probabilities(p, len(y))
 
 
 def _measures(y, p):

@@ -5,6 +5,9 @@ import pandas as pd
 import pytest
 
 from psl_core import PAPER_SETUP, DataError, ModelFileError, ProbabilisticScoringList, PSLError
+from psl_core.metrics import auc
+from psl_core.survival import survival_outcome
+from psl_core.validation import calibration_intercept, calibration_slope
 
 X = np.array([[0.0, 1.0], [1.0, 2.0], [0.0, 3.0], [1.0, 4.0]])
 Y = np.array([0, 1, 0, 1])
@@ -142,3 +145,31 @@ def test_the_largest_score_is_the_model_files_bound():
     from psl_core.serialization import schema
 
     assert schema()["$defs"]["score"] == {"type": "integer", "minimum": -MAX_SCORE, "maximum": MAX_SCORE}
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: auc([0, 1, 1], [0.1, 0.2]), r"one value per case: shapes \(3,\), \(2,\)"),
+        (lambda: auc([0, 1], [0.1, np.nan]), "finite score for every case"),
+        (lambda: auc([0, 1], [0.1, 0.2], sample_weight=[1.0]), r"shapes \(2,\), \(2,\), \(1,\)"),
+        (lambda: calibration_slope([0, 1, 1], [0.1, 0.2]), r"one probability per label: shape \(3,\)"),
+        (lambda: calibration_intercept([0, 1], [0.1, np.nan]), "probabilities in"),
+        (lambda: calibration_slope([0, 2], [0.1, 0.2]), "0/1 labels"),
+        (lambda: survival_outcome([1, 2, 3], [1, 0]), r"time and event .* shapes \(3,\) and \(2,\)"),
+    ],
+)
+def test_the_library_s_measures_name_what_is_wrong_with_their_input(call, message):
+    with pytest.raises(DataError, match=message):
+        call()
+
+
+def test_measures_take_lists_as_arrays():
+    y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.6, 0.8, 0.7, 0.2]
+    assert calibration_slope(y, p) == calibration_slope(np.array(y), np.array(p))
+    assert auc(y, p) == pytest.approx(6 / 9)
+
+
+def test_three_classes_are_listed_as_plain_values():
+    with pytest.raises(DataError, match=r"y has 3 classes \[0, 1, 2\];"):
+        ProbabilisticScoringList().fit(X, np.array([0, 1, 2, 1]))

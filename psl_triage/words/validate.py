@@ -56,6 +56,20 @@ def slope_words(slope):
     return f"calibration slope {slope:.2f}"
 
 
+def mean_calibration_words(report):
+    """Whether the list's average risk is off here, read with the interval of observed − expected:
+    a difference whose interval holds 0 is within chance, not a sign of under- or over-estimation."""
+    difference = report.measures.loc["observed_minus_expected", "estimate"]
+    low, high = report.measures.loc["observed_minus_expected", ["lower", "upper"]]
+    if abs(difference) <= 0.02:
+        return "about right on average."
+    way = "under" if difference > 0 else "over"
+    if low <= 0 <= high:
+        return (f"a difference within chance (the {100 * report.confidence:g} % interval of observed − expected, "
+                f"{_fmt(low)} to {_fmt(high)}, includes 0), so no sign that it {way}-estimates the risk here.")
+    return f"it {way}-estimates the risk here."
+
+
 def report_sentences(report):
     """Plain sentences reading the report: who was judged, calibration, discrimination."""
     m = report.measures["estimate"]
@@ -68,8 +82,7 @@ def report_sentences(report):
         f"({report.n_positive} positive, {100 * report.observed_rate:.1f} %)"
         + (f"; {report.n_missing} patients with a missing answer are left out." if report.n_missing else "."),
         f"The list predicts {100 * report.mean_predicted:.1f} % on average against {100 * report.observed_rate:.1f} % observed: "
-        + ("it under-estimates the risk here." if m["observed_minus_expected"] > 0.02 else
-           "it over-estimates the risk here." if m["observed_minus_expected"] < -0.02 else "about right on average."),
+        + mean_calibration_words(report),
     ]
     slope = m["slope"]
     if report.n_positive in (0, report.n_rows):

@@ -259,3 +259,27 @@ def test_a_shift_of_case_mix_is_not_called_a_change_of_unit(trained, cleveland):
     needed = needed_columns(model, metadata)
     table = site_table(model, metadata, shifted, match_columns(needed, shifted.columns), "heart_disease", [1])
     assert "'oldpeak'" not in " ".join(unit_checks(metadata, table))
+
+
+def test_a_mean_difference_within_chance_is_said_so(trained, cleveland):
+    """The walk on rpart/stagec: "it under-estimates the risk here" beside an interval of
+    observed − expected from -0.054 to 0.115. A difference whose interval holds 0 is within
+    chance; one whose interval does not is still called an under-estimate."""
+    from psl_core.validation import validation_report
+    from psl_triage.validation import report_sentences
+
+    model, metadata = trained
+    needed = needed_columns(model, metadata)
+
+    def read(rows):
+        table = site_table(model, metadata, rows, match_columns(needed, rows.columns), "heart_disease", [1])
+        report = validation_report(model, table.X, table.y, stage=2, n_boot=50)
+        return report.measures.loc["observed_minus_expected"], report_sentences(report)[1]
+
+    (difference, low, high, *_), said = read(cleveland.sample(60, random_state=0))
+    assert difference > 0.02 and low < 0 < high
+    assert "under-estimates the risk here." not in said.replace("no sign that it under-estimates the risk here", "")
+    assert f"within chance (the 95 % interval of observed − expected, {low:.3f} to {high:.3f}, includes 0)" in said
+    sick_mostly = pd.concat([cleveland[cleveland["heart_disease"] == 1], cleveland[cleveland["heart_disease"] == 0][:30]])
+    (difference, low, *_), said = read(sick_mostly)
+    assert low > 0 and said.endswith("it under-estimates the risk here.")

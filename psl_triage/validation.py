@@ -41,7 +41,7 @@ from psl_core.validation import recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
 from psl_triage.metadata import ModelMetadata
 from psl_triage.store import save_model
-from psl_triage.words import md
+from psl_triage.words import site as said
 from psl_triage.words.validate import measures_table, report_sentences, slope_words  # noqa: F401 - the report's words, importable here too
 
 UNIT_FACTOR = 3.0
@@ -198,31 +198,10 @@ class CodingMismatch:
 
     def message(self, metadata=None):
         """The error sentence naming the column and both codings (Markdown, names escaped)."""
-        here = ", ".join(md(v) for v in self.unknown[:8]) + (" …" if len(self.unknown) > 8 else "")
-        column = f"Column {md(repr(self.source))} (for {md(self.need.label)})"
         if self.need.kind == NUMERIC:
             info = ModelMetadata.coerce(metadata).column(self.need.name)
-            limits = info.training_range
-            unit = f" {info.unit}" if info.unit else ""
-            learned = (
-                f"numbers from {limits['min']:g} to {limits['max']:g}{md(unit)}"
-                if isinstance(limits, dict) and all(isinstance(limits.get(k), (int, float)) for k in ("min", "max"))
-                else "numbers"
-            )
-            return (
-                f"{column} holds {md(', '.join(self.unknown[:3]))}{' …' if len(self.unknown) > 3 else ''} here, "
-                f"where the list learned {learned}. Give each of these values a number in the list's unit "
-                "below (e.g. the middle of a band), or count it as missing."
-            )
-        coding = ", ".join(
-            md(v) + (f" ({md(self.training_labels[v])})" if self.training_labels.get(v, v) != v else "")
-            for v in self.training_values
-        )
-        return (
-            f"{column} is coded {md(', '.join(self.site_values[:8]))} here, but {coding} in the list: "
-            f"{here} {'is' if len(self.unknown) == 1 else 'are'} not in the list's coding. Map each value here "
-            "to the list's coding below, or count it as missing."
-        )
+            return said.numbers_expected(self, info.training_range, info.unit)
+        return said.coding_mismatch(self)
 
 
 _NUMBER = r"[-+]?[0-9]+(?:[.,][0-9]+)?"
@@ -390,16 +369,16 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
         with more than two values.
     """
     if outcome not in frame.columns:
-        raise DataError(f"The outcome column {outcome!r} is not in the table. Choose the column holding the outcome.")
+        raise DataError(said.OUTCOME_NOT_IN_TABLE.format(outcome=outcome))
     if not positive:
-        raise DataError(f"Choose which values of {outcome!r} count as positive (the list's positive class).")
+        raise DataError(said.CHOOSE_POSITIVE_VALUES.format(outcome=outcome))
     notes = []
     has_outcome = frame[outcome].notna() & (frame[outcome].astype(str).str.strip() != "")
     if not has_outcome.all():
-        notes.append(f"Left out {int((~has_outcome).sum())} rows without a value for the outcome {outcome!r}.")
+        notes.append(said.LEFT_OUT_WITHOUT_OUTCOME.format(count=int((~has_outcome).sum()), outcome=outcome))
     frame = frame.loc[has_outcome]
     if frame.empty:
-        raise DataError(f"No row has a value for the outcome {outcome!r}.")
+        raise DataError(said.NO_OUTCOME_VALUES.format(outcome=outcome))
     positive_texts = {value_label(v) for v in positive}
     y = frame[outcome].map(value_label).isin(positive_texts).to_numpy(dtype=np.int64)
     metadata = ModelMetadata.coerce(metadata)
@@ -407,14 +386,11 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
     for need in needed_columns(model, metadata):
         source = mapping.get(need.name)
         if source is NOT_AVAILABLE:
-            notes.append(
-                f"{need.label} ({need.name!r}) is not in this table: every answer to it counts as "
-                f"missing, so only stages before question {need.first_stage} can be judged."
-            )
+            notes.append(said.QUESTION_NOT_IN_TABLE.format(label=need.label, name=need.name, first_stage=need.first_stage))
             columns[need.name] = pd.Series(np.nan, index=frame.index)
             continue
         if source not in frame.columns:
-            raise DataError(f"Column {source!r}, chosen for {need.label}, is not in the table.")
+            raise DataError(said.CHOSEN_COLUMN_NOT_IN_TABLE.format(source=source, label=need.label))
         info = metadata.column(need.name)
         columns[need.name] = _coded(_mapped(frame[source], (value_maps or {}).get(need.name)), need, source, info, notes)
     return SiteTable(pd.DataFrame(columns, index=frame.index), y, notes, dict(mapping))
@@ -428,23 +404,17 @@ def _coded(series, need, source, info, notes):
         numbers = numbers.where(np.isfinite(numbers))
         bad = int((present & numbers.isna()).sum())
         if bad:
-            notes.append(f"{bad} values of {source!r} are not numbers and count as missing.")
+            notes.append(said.NOT_NUMBERS_COUNT_MISSING.format(bad=bad, source=source))
         return numbers
     texts = series.where(present).map(value_label, na_action="ignore")
     if need.kind == CATEGORY:
         known = set(info.category_labels or {})
         unseen = sorted(set(texts.dropna()) - known) if known else []
         if unseen and POOLED_CATEGORY in known:
-            notes.append(
-                f"{source!r} has values not seen at training ({', '.join(unseen[:5])}); they count as "
-                f"{POOLED_CATEGORY!r}, like the rarest values at training."
-            )
+            notes.append(said.UNSEEN_CATEGORIES_POOLED.format(source=source, unseen=', '.join(unseen[:5]), pooled_category=POOLED_CATEGORY))
             return texts.where(texts.isna() | texts.isin(known), POOLED_CATEGORY).astype(object)
         if unseen:
-            notes.append(
-                f"{source!r} has values not seen at training ({', '.join(unseen[:5])}); they answer "
-                "no to every question about a category."
-            )
+            notes.append(said.UNSEEN_CATEGORIES.format(source=source, unseen=', '.join(unseen[:5])))
         return texts.astype(object)
     distinct = sorted(set(texts.dropna()))
     one = info.one_value
@@ -453,17 +423,11 @@ def _coded(series, need, source, info, notes):
     elif set(distinct) <= {"0", "1"}:
         one_text = "1"
     else:
-        raise DataError(
-            f"{source!r} (for {need.label}) has the values {', '.join(distinct[:5])}; this model "
-            "file does not say which of them means yes. Recode the column as 0/1 (1 = yes)."
-        )
+        raise DataError(said.BINARY_CODING_UNKNOWN.format(source=source, label=need.label, distinct=', '.join(distinct[:5])))
     if len(distinct) > 2:
-        raise DataError(
-            f"{source!r} (for {need.label}) has {len(distinct)} different values "
-            f"({', '.join(distinct[:5])}); a yes/no question needs two."
-        )
+        raise DataError(said.BINARY_TOO_MANY_VALUES.format(source=source, label=need.label, n_distinct=len(distinct), distinct=', '.join(distinct[:5])))
     if distinct and one_text not in distinct:
-        notes.append(f"No row of {source!r} has the value {one_text} (yes at training).")
+        notes.append(said.NO_YES_VALUE.format(source=source, one_text=one_text))
     return texts.map(lambda text: float(text == one_text), na_action="ignore").astype(float)
 
 
@@ -491,32 +455,20 @@ def unit_checks(metadata, table):
             unchecked.append(name)
             continue
         label = info.label or name
-        unit = f" {info.unit}" if info.unit else ""
         median = float(np.median(values))
         low, mid, high = (float(limits[k]) for k in ("min", "median", "max"))
         source = table.mapping.get(name, name)
         reason = None
         if not low <= median <= high:
-            reason = f"its median here, {median:g}{unit}, lies outside the training range {low:g} to {high:g}{unit}"
+            reason = said.median_outside_range(median, low, high, info.unit)
         elif median > 0 and mid > 0 and max(median / mid, mid / median) >= UNIT_FACTOR and _spread_scaled(
             values, limits, median > mid
         ):
-            bigger = median > mid
-            reason = (
-                f"its median here, {median:g}{unit}, is {max(median / mid, mid / median):.1f} times "
-                f"{'larger' if bigger else 'smaller'} than the training median {mid:g}{unit}"
-            )
+            reason = said.median_scaled(median, mid, info.unit)
         if reason:
-            warnings.append(
-                f"Check the unit of {label} (column {source!r}): {reason}. A different unit or "
-                "coding (e.g. 0 for not measured) makes the list's thresholds wrong."
-            )
+            warnings.append(said.CHECK_UNIT.format(label=label, source=source, reason=reason))
     if unchecked:
-        warnings.append(
-            "This model file has no training ranges (saved before they were recorded), so the "
-            f"units of {', '.join(repr(n) for n in unchecked)} cannot be checked: compare them with "
-            "the model card by hand."
-        )
+        warnings.append(said.units_unchecked(unchecked))
     return warnings
 
 
@@ -573,13 +525,7 @@ def looks_like_training(metadata, table):
         compared += 1
     if not compared and dataset.n_positive != int(table.y.sum()):
         return None
-    trained_on = dataset.name if dataset.name is not None else "its training table"
-    return (
-        f"This table looks like the list's own training data ({md(trained_on)}): {n_rows} patients, as many as "
-        "that table, " + ("and the same ranges and medians of its numeric columns" if compared else
-                              "with as many positive") + ". Judged on the patients it learned from, a list "
-        "looks better than it will at another site: upload the other site's table."
-    )
+    return said.training_table_again(dataset.name, n_rows, compared)
 
 
 def origin_metadata(metadata, table_name, n_rows, n_stages):

@@ -39,6 +39,7 @@ from psl_triage.evidence import in_range
 from psl_triage.follow_up import calibration_tables
 from psl_triage.metadata import ModelMetadata
 from psl_triage.validation import SiteTable, outcome_defaults, site_table
+from psl_triage.words import site as said
 from psl_triage.words.validate import other_values_censored
 
 
@@ -84,22 +85,16 @@ def follow_up_defaults(metadata, frame):
 def _times(frame, time):
     """The time column as numbers (NaN where empty); DataError for text or negative times."""
     if time not in frame.columns:
-        raise DataError(f"The time column {time!r} is not in the table. Choose the column holding the follow-up time.")
+        raise DataError(said.TIME_NOT_IN_TABLE.format(time=time))
     raw = frame[time]
     present = raw.notna() & (raw.astype(str).str.strip() != "")
     times = pd.to_numeric(raw.where(present), errors="coerce").astype(float)
     bad = present & ~np.isfinite(times)
     if bad.any():
         examples = ", ".join(sorted({str(v) for v in raw[bad]})[:3])
-        raise DataError(
-            f"{int(bad.sum())} values of the time column {time!r} are not numbers ({examples}). "
-            "Choose the column holding the follow-up time, or correct those values."
-        )
+        raise DataError(said.TIMES_NOT_NUMBERS.format(count=int(bad.sum()), time=time, examples=examples))
     if (times < 0).any():
-        raise DataError(
-            f"The time column {time!r} has {int((times < 0).sum())} negative times: a follow-up time is 0 or more. "
-            "Correct them, or choose the column holding the follow-up time."
-        )
+        raise DataError(said.NEGATIVE_TIMES.format(time=time, count=int((times < 0).sum())))
     return times.where(present)
 
 
@@ -113,12 +108,7 @@ def _check_event(frame, event, positive, notes):
                                            [v for v in values if value_label(v) not in chosen]))
         return
     if event in frame.columns and len(values) != 2:
-        count = "only one value" if len(values) == 1 else f"{len(values)} different values"
-        raise DataError(
-            f"The event column {event!r} has {count} ({', '.join(str(v) for v in values[:5])}); an event column "
-            "holds two: the event happened, or the patient was censored. Choose the event column, or recode it "
-            "(competing events are not modelled: code another kind of event as censored)."
-        )
+        raise DataError(said.event_not_two_values(event, values))
 
 
 def horizon_site(model, metadata, frame, mapping, time, event, positive, value_maps=None):
@@ -133,9 +123,9 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
         without a chosen event value; what :func:`psl_triage.validation.site_table` refuses.
     """
     if time is None:
-        raise DataError("Choose the column holding the follow-up time.")
+        raise DataError(said.CHOOSE_TIME_COLUMN)
     if time == event:
-        raise DataError(f"{time!r} is chosen as both the time and the event column: choose two columns.")
+        raise DataError(said.TIME_IS_EVENT.format(time=time))
     times = _times(frame, time)
     event_notes = []
     _check_event(frame, event, positive, event_notes)
@@ -144,9 +134,9 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
     known = times.notna().to_numpy()
     notes = event_notes + list(table.notes)
     if not known.all():
-        notes.append(f"Left out {int((~known).sum())} rows without a follow-up time in {time!r}.")
+        notes.append(said.LEFT_OUT_WITHOUT_TIME.format(count=int((~known).sum()), time=time))
     if not known.any():
-        raise DataError(f"No row has a follow-up time in {time!r}.")
+        raise DataError(said.NO_TIMES.format(time=time))
     kept = SiteTable(table.X.loc[known], table.y[known], notes, table.mapping)
     follow_up = ModelMetadata.coerce(metadata).follow_up or {}
     _check_reach(times[known], time, float(model.horizon), str(follow_up.get("unit") or ""))
@@ -158,12 +148,7 @@ def _check_reach(times, time, horizon, unit):
     """DataError when no patient is followed beyond the horizon: nothing is known at it, and
     most often the site's times are in another unit than the list's."""
     if not (times > horizon).any():
-        when = f"{horizon:g}{' ' + unit if unit else ''}"
-        raise DataError(
-            f"No patient here is followed beyond the list's horizon of {when} (the longest time in {time!r} is "
-            f"{times.max():g}), so the risk within it cannot be judged. Check that {time!r} is in the list's time "
-            "unit" + (f" ({unit})" if unit else "") + ", or choose the column holding the follow-up time."
-        )
+        raise DataError(said.horizon_out_of_reach(horizon, unit, time, times.max()))
 
 
 @dataclass(frozen=True)
@@ -219,7 +204,7 @@ def horizon_report(model, site, stage, threshold):
     """
     rows, risk = stage_risks(model, site.table.X, stage)
     if not rows.any():
-        raise DataError(f"No patient here answers all of the first {stage} questions: judge an earlier stage.")
+        raise DataError(said.NO_COMPLETE_ANSWERS.format(stage=stage))
     y, tau = site.outcome[rows], site.horizon
     totals = stage_totals(model, site.table.X.loc[rows], stage)[0][:, stage]
     totals, deciles = calibration_tables(y, risk, tau, totals)

@@ -1,16 +1,34 @@
 """psl_core: probabilistic scoring lists (Hanselle, Heid, Fürnkranz, Hüllermeier).
 
-The library behind PSL Triage. It learns, applies, explains and serializes
-probabilistic scoring lists with scikit-learn conventions, and holds the pure logic of
-the app (decisions, stopping, data preparation, figures). It never imports Streamlit.
+The library behind PSL Triage: it learns, applies, judges and serializes probabilistic
+scoring lists with scikit-learn conventions, returns numbers and codes (no sentences for a
+user interface) and never imports Streamlit. Start with :class:`ProbabilisticScoringList`
+(``help(psl_core.ProbabilisticScoringList)``); bad input raises a :class:`PSLError` (a
+``ValueError``) that says what to change.
 
-Modules follow the paper's sections: :mod:`~psl_core.binarization` (4.3),
-:mod:`~psl_core.calibration` (4.2), :mod:`~psl_core.intervals` (4.4),
-:mod:`~psl_core.search` (4.1), :mod:`~psl_core.model` (Def. 3: learning; its parameters in
-:mod:`~psl_core.parameters`, its inputs read by :mod:`~psl_core.inputs`, its length chosen by
-:mod:`~psl_core.recommend`), :mod:`~psl_core.prediction` (applying a fitted list),
-:mod:`~psl_core.decision` and :mod:`~psl_core.stopping` (5.4: the bedside decision and when
-to stop), :mod:`~psl_core.serialization` (model files).
+The learner, module by module in the paper's order:
+
+- :mod:`~psl_core.model`: the estimator (Def. 3); its parameters declared in
+  :mod:`~psl_core.parameters`, its inputs read by :mod:`~psl_core.inputs`, its constraints
+  checked by :mod:`~psl_core.constraints`, its length chosen by :mod:`~psl_core.recommend`;
+- :mod:`~psl_core.search` (4.1, 4.5) with the compiled :mod:`~psl_core.kernels`,
+  :mod:`~psl_core.binarization` (4.3), :mod:`~psl_core.calibration` (4.2) with
+  :mod:`~psl_core.calibration_kernels`, :mod:`~psl_core.intervals` (4.4);
+- :mod:`~psl_core.prediction`: applying a fitted list, stage by stage;
+- :mod:`~psl_core.cost_ratio`, :mod:`~psl_core.decision`, :mod:`~psl_core.stopping` and
+  :mod:`~psl_core.costs` (5.4): M and its threshold, the bedside decision, when to stop
+  asking, what questions cost;
+- :mod:`~psl_core.serialization`: the versioned JSON model file (``model-schema-v1.json``).
+
+Judging a list (Sec. 5 and beyond): :mod:`~psl_core.metrics` (the paper's stagewise
+measures), :mod:`~psl_core.evaluation` (Monte Carlo cross-validation),
+:mod:`~psl_core.calibration_measures` and :mod:`~psl_core.reliability` (calibration),
+:mod:`~psl_core.decision_curve` (net benefit), :mod:`~psl_core.subgroups`,
+:mod:`~psl_core.sample_size` (Riley's criteria), :mod:`~psl_core.validation` (another site:
+validation and recalibration) and :mod:`~psl_core.survival` (follow-up data: the risk within
+a horizon, censoring respected). Besides: :mod:`~psl_core.names` (names read from files),
+:mod:`~psl_core.errors` and :mod:`~psl_core.warmup` (``python -m psl_core.warmup`` compiles
+the kernels ahead of the first fit).
 """
 
 from .errors import DataError, ModelFileError, PSLError

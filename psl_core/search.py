@@ -627,6 +627,8 @@ def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_s
 
 
 def prior_value(evaluator):
+    """The criterion of stage 0, the prior: every row at total 0 (the value the first stage
+    must improve on, and the scale of the cost penalty)."""
     evaluator.set_totals(np.zeros(evaluator.n_rows, dtype=np.int64), 0, 0)
     return evaluator.current_value()
 

@@ -48,6 +48,16 @@ def test_the_library_speaks_no_user_interface_words():
     assert hits == []
 
 
+def test_the_package_docstring_names_every_module():
+    """``help(psl_core)`` is where someone who pip-installed the library starts."""
+    import psl_core
+
+    modules = {path.stem for path in (ROOT / "psl_core").glob("*.py") if path.stem != "__init__"}
+    named = set(re.findall(r":mod:`~psl_core\.(\w+)`", psl_core.__doc__))
+    assert modules - named == set(), "name the new module in psl_core/__init__.py's docstring"
+    assert named - modules == set()
+
+
 def readme_snippet():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Using psl_core from Python", 1)[1]

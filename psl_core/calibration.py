@@ -25,6 +25,11 @@ import numpy as np
 
 from .calibration_kernels import BETA, ISOTONIC, SIGMOID, _beta_eval, _beta_fit, _calibrate_dense, _shrunk
 
+__all__ = [
+    "CALIBRATION_CODES", "tau_of_total", "NO_SHRINK", "calibrated_probabilities", "isotonic_probabilities",
+    "beta_probabilities", "reachable_totals", "calibrate_stage", "effective_counts", "stage_counts"
+]
+
 CALIBRATION_CODES = {"isotonic": ISOTONIC, "beta": BETA, "sigmoid": SIGMOID}
 
 

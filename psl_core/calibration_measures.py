@@ -30,6 +30,12 @@ from .intervals import check_confidence
 from .metrics import checked_probabilities, labels01
 from .validation import _CLIP, calibration_intercept, calibration_slope
 
+__all__ = [
+    "HIERARCHY", "HIERARCHY_IDEAL", "GRID_POINTS", "observed_expected", "intercept_and_slope", "spline_knots",
+    "spline_basis", "FlexibleCalibration", "flexible_calibration", "calibration_errors", "calibration_hierarchy",
+    "RISK_GRID", "held_out_calibration"
+]
+
 HIERARCHY = ("observed_expected", "intercept", "slope", "ici", "e50", "e90", "emax")
 HIERARCHY_IDEAL = {"observed_expected": 1.0, "intercept": 0.0, "slope": 1.0,
                    "ici": 0.0, "e50": 0.0, "e90": 0.0, "emax": 0.0}

@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from .costs import _check_column
 from .errors import DataError, PSLError
 
+__all__ = ["DIRECTIONS", "check_monotone", "check_column_list", "check_constraints", "allowed_tracks"]
+
 DIRECTIONS = {"increasing": 1, "decreasing": -1}
 """A monotone direction and the sign of the points a literal ``x > t`` may get under it."""
 

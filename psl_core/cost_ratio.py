@@ -18,6 +18,11 @@ import numpy as np
 
 from .errors import ModelFileError, PSLError
 
+__all__ = [
+    "DEFAULT_COST_RATIO", "COST_RATIO_RANGE", "check_cost_ratio", "decision_threshold", "expected_loss",
+    "saved_cost_ratio"
+]
+
 DEFAULT_COST_RATIO = 10.0
 """M of the paper's evaluation: a missed case costs as much as ten false alarms."""
 

@@ -34,6 +34,12 @@ import numpy as np
 
 from .errors import PSLError
 
+__all__ = [
+    "check_question_costs", "check_cost_groups", "payer", "payer_costs", "check_cost_weight", "CHANGE_VALUE_FACTOR",
+    "default_change_value", "check_change_value", "stage_costs", "SearchCosts", "search_penalties",
+    "not_worth_asking"
+]
+
 
 def _check_cost(column, cost):
     if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, numbers.Real) or not np.isfinite(cost) or cost < 0:

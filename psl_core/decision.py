@@ -47,6 +47,13 @@ from .errors import PSLError
 from .intervals import check_confidence
 from .stopping import DEFAULT_TOLERANCE, ChangeTable, check_tolerance
 
+__all__ = [
+    "POSITIVE", "NEGATIVE", "RULE_IN", "RULE_OUT", "UNCERTAIN", "OUTCOMES", "BASES", "SETTLED",
+    "UNLIKELY_TO_CHANGE", "RULED", "END_OF_LIST", "NOT_WORTH_COST", "STOP_REASONS", "decide", "outcome_codes",
+    "action", "possible_totals", "StepResult", "StageBands", "triage_step", "stop_stages", "NOT_MEASURED",
+    "answer_for", "DecisionRange", "decision_range"
+]
+
 POSITIVE = "positive"
 NEGATIVE = "negative"
 RULE_IN = "rule in"

@@ -27,6 +27,11 @@ import numpy as np
 from .errors import PSLError
 from .metrics import checked_probabilities, labels01
 
+__all__ = [
+    "THRESHOLD_GRID", "DEFAULT_THRESHOLD_RANGE", "TREAT_ALL", "TREAT_NONE", "check_thresholds", "net_benefit",
+    "net_benefit_of_actions", "treat_all_net_benefit", "interventions_avoided"
+]
+
 THRESHOLD_GRID = np.round(np.arange(0.01, 1.0, 0.01), 2)
 """Thresholds at which held-out curves are computed (1 % to 99 % in steps of 1 %)."""
 DEFAULT_THRESHOLD_RANGE = (0.01, 0.50)

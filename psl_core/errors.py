@@ -5,6 +5,8 @@ scikit-learn convention (``except ValueError``) keep working, while the app can
 tell the kinds apart and show the right message.
 """
 
+__all__ = ["PSLError", "DataError", "ModelFileError"]
+
 
 class PSLError(ValueError):
     """Base class of every error psl_core raises on bad input."""

@@ -32,6 +32,8 @@ from scipy.special import betaincinv
 
 from .errors import PSLError
 
+__all__ = ["check_confidence", "clopper_pearson", "CORRECTIONS", "clopper_pearson_band", "shrunk_band"]
+
 
 def check_confidence(confidence, name="confidence"):
     """Validate a number strictly between 0 and 1 (a confidence level, or the parameter

@@ -15,6 +15,11 @@ import pandas as pd
 from .cost_ratio import DEFAULT_COST_RATIO, decision_threshold
 from .errors import DataError
 
+__all__ = [
+    "MEASURES", "MEASURE_LABELS", "labels01", "checked_probabilities", "score_counts", "count_scores",
+    "binary_entropy", "auc_from_counts", "auc", "decision_loss", "stage_measures", "stagewise_metrics"
+]
+
 MEASURES = ("expected_entropy", "brier", "auc", "expected_loss")
 """The paper's stagewise measures, in the order :func:`stage_measures` returns them."""
 

@@ -18,6 +18,11 @@ from .calibration import isotonic_probabilities
 from .errors import DataError, PSLError
 from .metrics import checked_probabilities, labels01, score_counts
 
+__all__ = [
+    "isotonic_recalibration", "reliability_table", "expected_calibration_error", "brier_decomposition",
+    "stagewise_brier_decomposition", "roc_table", "hull_segments"
+]
+
 
 def isotonic_recalibration(y, p):
     """The isotonic calibration of p on (y, p): the rate of each score's pooled block.

@@ -35,6 +35,13 @@ from scipy.stats import norm
 from .errors import PSLError
 from .intervals import check_confidence
 
+__all__ = [
+    "DEFAULT_SHRINKAGE", "DEFAULT_OPTIMISM", "DEFAULT_MARGIN", "DEFAULT_NAGELKERKE", "DEVELOPMENT_CRITERIA",
+    "VALIDATION_CRITERIA", "VALIDATION_WIDTHS", "max_cox_snell", "cox_snell_from_c_statistic",
+    "DevelopmentSampleSize", "development_sample_size", "c_statistic_se", "ValidationSampleSize",
+    "validation_sample_size"
+]
+
 DEFAULT_SHRINKAGE = 0.9
 DEFAULT_OPTIMISM = 0.05
 DEFAULT_MARGIN = 0.05

@@ -60,6 +60,11 @@ from .errors import ModelFileError, PSLError
 from .names import describe_character, look_alike_pairs, unreadable_character
 from .stopping import check_stop_statistics
 
+__all__ = [
+    "FORMAT", "SCHEMA_VERSION", "SCHEMA_FILE", "MAX_FILE_CHARS", "MAX_DEPTH", "MAX_VALUES", "MAX_METADATA_VALUES",
+    "to_dict", "dumps", "loads", "parse", "schema", "unstorable_name", "check_schema", "build"
+]
+
 FORMAT = "psl-triage/probabilistic-scoring-list"
 SCHEMA_VERSION = 1
 SCHEMA_FILE = f"model-schema-v{SCHEMA_VERSION}.json"

@@ -27,6 +27,11 @@ import numpy as np
 
 from .errors import ModelFileError, PSLError
 
+__all__ = [
+    "STOP_STATISTICS_VERSION", "DEFAULT_TOLERANCE", "MIN_ROWS", "check_tolerance", "reference_stages",
+    "transition_counts", "check_stop_statistics", "ChangeTable"
+]
+
 STOP_STATISTICS_VERSION = 1
 """Version of the ``"stop_statistics"`` entry of a model file."""
 

@@ -25,6 +25,11 @@ from .intervals import check_confidence
 from .metrics import auc_from_counts, checked_probabilities, count_scores, labels01
 from .sample_size import c_statistic_se
 
+__all__ = [
+    "MIN_GROUP_ROWS", "MIN_GROUP_EVENTS", "ALL_PATIENTS", "SUBGROUP_MEASURES", "group_measures",
+    "subgroup_measures", "differing_groups", "judged_groups"
+]
+
 MIN_GROUP_ROWS = 30
 MIN_GROUP_EVENTS = 5
 ALL_PATIENTS = "All patients"

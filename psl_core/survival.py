@@ -40,6 +40,13 @@ import numpy as np
 from .errors import DataError
 from .metrics import auc
 
+__all__ = [
+    "SURVIVAL_DTYPE", "survival_outcome", "read_survival", "check_horizon", "censoring_curve", "censoring_at",
+    "ipcw_targets", "training_weights", "horizon_summary", "HorizonTargets", "held_out_targets", "ipcw_brier",
+    "time_dependent_auc", "observed_expected", "net_benefit", "kaplan_meier_risk", "km_calibration",
+    "design_matrix", "cox_risk", "horizon_splits"
+]
+
 SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
 
 

@@ -43,6 +43,12 @@ from .metrics import MEASURE_LABELS as MEASURE_LABELS  # its labels are in the o
 from .metrics import auc_from_counts, checked_probabilities, count_scores, labels01
 from .stopping import reference_stages, transition_counts
 
+__all__ = [
+    "MEASURES", "MEASURE_LABELS", "IDEAL", "MIN_RECALIBRATION_ROWS", "stage_totals", "stage_risks",
+    "calibration_intercept", "calibration_slope", "ValidationReport", "validation_report", "stagewise_validation",
+    "recalibratable_stages", "recalibrate"
+]
+
 MEASURES = ("observed_minus_expected", "citl", "slope", "brier", "auc")
 IDEAL = {"observed_minus_expected": 0.0, "citl": 0.0, "slope": 1.0, "brier": None, "auc": None}
 MIN_RECALIBRATION_ROWS = 20

@@ -58,6 +58,24 @@ def test_the_package_docstring_names_every_module():
     assert named - modules == set()
 
 
+def test_the_public_names_of_each_module_exist_and_are_documented():
+    """Every name in a psl_core module's ``__all__`` exists, and its functions and classes say
+    what they do (``help(module)`` shows these names only)."""
+    import importlib
+    import inspect
+
+    problems = []
+    for path in sorted((ROOT / "psl_core").glob("*.py")):
+        module = importlib.import_module(f"psl_core.{path.stem}" if path.stem != "__init__" else "psl_core")
+        for name in getattr(module, "__all__", ()):
+            value = getattr(module, name, None)
+            if value is None:
+                problems.append(f"{path.name}: {name} is in __all__ but not defined")
+            elif (inspect.isfunction(value) or inspect.isclass(value)) and not inspect.getdoc(value):
+                problems.append(f"{path.name}: {name} has no docstring")
+    assert problems == []
+
+
 def readme_snippet():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Using psl_core from Python", 1)[1]

@@ -41,6 +41,7 @@ from psl_core.model import ProbabilisticScoringList
 from psl_core.names import clean_name
 from psl_core.serialization import MAX_FILE_CHARS
 from psl_triage.metadata import ModelMetadata
+from psl_triage.words import store as words
 from psl_triage.words import visible
 
 ENV_VAR = "PSL_MODEL_DIR"
@@ -72,7 +73,7 @@ def slugify(name):
     "πόνος-στο-στήθος")."""
     slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", clean_name(str(name))).lower()).strip("-")
     if not slug:
-        raise PSLError(f"model name {name!r} has no letters or digits: give it a name")
+        raise PSLError(words.NAMELESS_MODEL.format(name=name))
     return slug[:60]
 
 
@@ -120,11 +121,7 @@ def save_model(model, name, metadata=None, directory=None):
         version = 1 + max((v for s, v, _ in _files(folder) if s == slug), default=0)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=".json")
     except OSError as exc:
-        raise StoreError(
-            f"The list cannot be saved: the model folder {folder} {_folder_problem(exc)}. Ask whoever "
-            f"runs the app to make it a writable folder, or to point {ENV_VAR} at one. Meanwhile, "
-            "download the model file instead."
-        ) from None
+        raise StoreError(words.NOT_SAVED_FOLDER.format(folder=folder, problem=words.folder_problem(exc), env_var=ENV_VAR)) from None
     try:
         while True:
             meta = dataclasses.replace(metadata, name=str(name), version=version, created=created)
@@ -154,13 +151,10 @@ def _write(handle, text, folder):
             os.fsync(stream.fileno())
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-            problem = "the disk that holds it is full (or the app's quota on it is used up)"
+            problem = words.DISK_FULL
         else:
-            problem = f"it could not be written ({exc.strerror or type(exc).__name__})"
-        raise StoreError(
-            f"The list was not saved in the model folder {folder}: {problem}. Ask whoever runs the "
-            "app to free space; meanwhile, download the model file instead."
-        ) from None
+            problem = words.NOT_WRITTEN.format(reason=words.os_reason(exc))
+        raise StoreError(words.NOT_SAVED_DISK.format(folder=folder, problem=problem)) from None
 
 
 def _check_loads_back(path, name):
@@ -168,10 +162,7 @@ def _check_loads_back(path, name):
     try:
         load_model(path)
     except PSLError as exc:
-        raise StoreError(
-            f"The list {name!r} was not saved: its model file would not load again ({exc}). "
-            "Rename what the message names (in your table or the model name) and train again."
-        ) from None
+        raise StoreError(words.NOT_SAVED_NOT_LOADING.format(name=name, exc=exc)) from None
 
 
 def _files(folder):
@@ -180,14 +171,6 @@ def _files(folder):
         if match:
             yield match["slug"], int(match["version"]), path
 
-
-def _folder_problem(exc):
-    """What is wrong with a folder, from the OSError of using it."""
-    if isinstance(exc, PermissionError):
-        return "is not writable (or not readable) by the app"
-    if isinstance(exc, (FileNotFoundError, NotADirectoryError, FileExistsError)):
-        return "does not exist and cannot be created (a file may stand in its way)"
-    return f"cannot be used ({exc.strerror or type(exc).__name__})"
 
 
 def remove_orphans(folder, min_age_s=ORPHAN_AGE_S):
@@ -225,19 +208,18 @@ def list_models(directory=None):
         if not folder.exists():
             return [], []
         if not folder.is_dir():
-            return [], [f"The model folder {folder} is a file, not a folder; no saved list can be shown"]
+            return [], [words.FOLDER_IS_FILE.format(folder=folder)]
         remove_orphans(folder)
         entries = sorted(_files(folder))
     except OSError as exc:
-        return [], [f"The model folder {folder} cannot be read ({exc.strerror or type(exc).__name__}); "
-                    "ask whoever runs the app to check its permissions"]
+        return [], [words.FOLDER_UNREADABLE.format(folder=folder, reason=words.os_reason(exc))]
     models, problems = [], []
     for _, version, path in entries:
         try:
             info = path.stat()
             entry = _stored_model(path, version, info.st_size, info.st_mtime_ns)
         except OSError as exc:
-            entry = f"{path.name} cannot be read ({exc.strerror or type(exc).__name__}); it is skipped"
+            entry = words.FILE_UNREADABLE_SKIPPED.format(name=path.name, reason=words.os_reason(exc))
         (models if isinstance(entry, StoredModel) else problems).append(entry)
     models.sort(key=lambda m: (m.created, m.version), reverse=True)
     return models, problems
@@ -250,14 +232,14 @@ def _stored_model(path, version, size, modified_ns):
     Kept per (path, size, modification time), so each version of a file is read once.
     """
     if size > MAX_FILE_BYTES:
-        return f"{path.name} is {size / 2**20:.0f} MB, too large for a model file; it is skipped"
+        return words.file_too_large_skipped(path.name, size)
     try:
         meta = _opened(path, size, modified_ns).metadata
     except PSLError as exc:
-        return f"{path.name} is skipped: {exc}"
+        return words.FILE_SKIPPED.format(name=path.name, exc=exc)
     except Exception as exc:  # noqa: BLE001 - one bad file must never break the listing for everyone
         logger.exception("unexpected error while reading %s", path)
-        return f"{path.name} is skipped: it could not be read ({type(exc).__name__})"
+        return words.FILE_SKIPPED_UNREADABLE.format(name=path.name, error=type(exc).__name__)
     return StoredModel(path, meta.name or path.stem, version, meta.created or "")
 
 
@@ -294,25 +276,23 @@ def read_model_file(path):
     try:
         target = path.resolve(strict=True)
         if not target.is_relative_to(path.parent.resolve()):
-            raise ModelFileError(f"the model file {path.name} is a link to a file outside the model folder; "
-                                 "links out of the folder are not followed: copy the file into the folder")
+            raise ModelFileError(words.LINK_OUTSIDE_FOLDER.format(name=path.name))
         handle = os.open(target, _OPEN_FLAGS)
     except OSError as exc:
-        raise ModelFileError(f"the model file {path.name} cannot be read ({exc.strerror or type(exc).__name__})") from None
+        raise ModelFileError(words.FILE_UNREADABLE.format(name=path.name, reason=words.os_reason(exc))) from None
     except RuntimeError:  # Path.resolve before Python 3.13: a cycle of links
-        raise ModelFileError(f"the model file {path.name} cannot be read (a link in a cycle of links)") from None
+        raise ModelFileError(words.LINK_CYCLE.format(name=path.name)) from None
     try:
         mode = os.fstat(handle).st_mode
         if not stat.S_ISREG(mode):
-            raise ModelFileError(f"{path.name} is {_kind_of_file(mode)}, not a model file; it is not read")
+            raise ModelFileError(words.NOT_A_REGULAR_FILE.format(name=path.name, kind=words.kind_of_file(mode)))
         data = _read_at_most(handle, MAX_FILE_BYTES)
     except OSError as exc:
-        raise ModelFileError(f"the model file {path.name} cannot be read ({exc.strerror or type(exc).__name__})") from None
+        raise ModelFileError(words.FILE_UNREADABLE.format(name=path.name, reason=words.os_reason(exc))) from None
     finally:
         os.close(handle)
     if data is None:
-        raise ModelFileError(f"the model file {path.name} holds more than {MAX_FILE_BYTES // 2**20} MB, "
-                             "too large for a model file")
+        raise ModelFileError(words.file_too_large(path.name, MAX_FILE_BYTES))
     return data
 
 
@@ -325,15 +305,3 @@ def _read_at_most(handle, limit):
         if n_read > limit:
             return None
     return b"".join(chunks)
-
-
-def _kind_of_file(mode):
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"

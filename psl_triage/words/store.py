@@ -1,0 +1,60 @@
+"""The words of the model folder (:mod:`psl_triage.store`): why a list was not saved, and why
+a saved file is skipped or cannot be read. File and folder names are plain text here; the
+pages show these sentences with :func:`psl_triage.words.md`.
+"""
+
+import stat
+
+
+def os_reason(exc):
+    """An OSError's own words, or its type's name when it has none."""
+    return exc.strerror or type(exc).__name__
+
+
+def file_too_large_skipped(name, size):
+    """A saved file over the size limit, skipped in the listing (``size`` in bytes)."""
+    return f"{name} is {size / 2**20:.0f} MB, too large for a model file; it is skipped"
+
+
+def file_too_large(name, max_file_bytes):
+    """A model file holding more than the limit (``max_file_bytes``)."""
+    return f"the model file {name} holds more than {max_file_bytes // 2**20} MB, too large for a model file"
+
+
+def folder_problem(exc):
+    """What is wrong with a folder, from the OSError of using it."""
+    if isinstance(exc, PermissionError):
+        return "is not writable (or not readable) by the app"
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, FileExistsError)):
+        return "does not exist and cannot be created (a file may stand in its way)"
+    return f"cannot be used ({os_reason(exc)})"
+
+
+def kind_of_file(mode):
+    """What a file that is not a regular file is, in words: "a folder", "a named pipe (FIFO)"."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+NAMELESS_MODEL = "model name {name!r} has no letters or digits: give it a name"
+NOT_SAVED_FOLDER = "The list cannot be saved: the model folder {folder} {problem}. Ask whoever runs the app to make it a writable folder, or to point {env_var} at one. Meanwhile, download the model file instead."
+DISK_FULL = "the disk that holds it is full (or the app's quota on it is used up)"
+NOT_WRITTEN = "it could not be written ({reason})"
+NOT_SAVED_DISK = "The list was not saved in the model folder {folder}: {problem}. Ask whoever runs the app to free space; meanwhile, download the model file instead."
+NOT_SAVED_NOT_LOADING = "The list {name!r} was not saved: its model file would not load again ({exc}). Rename what the message names (in your table or the model name) and train again."
+FOLDER_IS_FILE = "The model folder {folder} is a file, not a folder; no saved list can be shown"
+FOLDER_UNREADABLE = "The model folder {folder} cannot be read ({reason}); ask whoever runs the app to check its permissions"
+FILE_UNREADABLE_SKIPPED = "{name} cannot be read ({reason}); it is skipped"
+FILE_SKIPPED = "{name} is skipped: {exc}"
+FILE_SKIPPED_UNREADABLE = "{name} is skipped: it could not be read ({error})"
+LINK_OUTSIDE_FOLDER = "the model file {name} is a link to a file outside the model folder; links out of the folder are not followed: copy the file into the folder"
+FILE_UNREADABLE = "the model file {name} cannot be read ({reason})"
+LINK_CYCLE = "the model file {name} cannot be read (a link in a cycle of links)"
+NOT_A_REGULAR_FILE = "{name} is {kind}, not a model file; it is not read"

@@ -40,7 +40,7 @@ from psl_triage.validation import (
     site_table,
     unit_checks,
 )
-from psl_triage.words import md
+from psl_triage.words import md, visible
 from psl_triage.words import validate as words
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
 from ui.evidence import site_evidence
@@ -142,7 +142,8 @@ with st.expander(words.EVERY_STAGE):
     st.dataframe(stages, key="validate_stages")
     csv_download(stages.reset_index(), "validation-by-stage", "validate_download_stages")
 with shown_errors(words.JUDGING_EVIDENCE):
-    site_evidence("validate", model, table, frame, report, metadata.cost_ratio, site_name)
+    site_evidence("validate", model, table, frame, report, metadata.cost_ratio, site_name,
+                  caveat=looks_like_training(metadata, table, visible))
 
 st.header(words.RECALIBRATE_HEADER)
 recalibration(model, metadata, table, site_name, stage, supported)

@@ -299,6 +299,8 @@ def _validation(origin, site):
     if not site:
         return validation
     validation = (validation if origin else "") + report.judged_at(site["where"])
+    if site.get("caveat"):  # the Validate page's warning, in its words
+        validation += report.paragraph(site["caveat"])
     if "sample_size" in site:
         sentence, precision = site["sample_size"]
         validation += report.paragraph(sentence) + (_frame_html(precision) if len(precision) else "")

@@ -418,8 +418,9 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
         list, with where they come from.
     site : dict or None
         What the Validate page showed for this list at another site: "where", and
-        optionally "sample_size" (sentence, table), "calibration" (table), "utility"
-        (sentence).
+        optionally "caveat" (the page's warning that the table looks like the list's own
+        training data, plain text), "sample_size" (sentence, table), "calibration" (table),
+        "utility" (sentence).
     horizon : dict or None
         The Evaluation page's comparison of a horizon list (``state_keys.EVALUATION_HORIZON``:
         "table", "curves", "cost_ratio", "n_splits"): its measures at the horizon (O/E among

@@ -41,6 +41,7 @@ from psl_core.validation import recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
 from psl_triage.metadata import ModelMetadata
 from psl_triage.store import save_model
+from psl_triage.words import md
 from psl_triage.words import site as said
 from psl_triage.words.validate import measures_table, report_sentences, slope_words  # noqa: F401 - the report's words, importable here too
 
@@ -487,7 +488,7 @@ def _spread_scaled(values, limits, bigger):
     return ratio >= UNIT_FACTOR
 
 
-def looks_like_training(metadata, table):
+def looks_like_training(metadata, table, escape=md):
     """A warning when the site's table looks like the list's own training data, else None.
 
     It looks so when it has as many patients as the training table (before or after rows
@@ -496,10 +497,13 @@ def looks_like_training(metadata, table):
     without numeric columns to compare, as many positive patients). Validating a list on
     the patients it learned from says nothing about another site.
 
+    ``escape`` writes the training table's name: :func:`~psl_triage.words.md` for the page
+    (Markdown), :func:`~psl_triage.words.visible` for the model report's plain text, which
+    repeats the warning in the same words.
+
     Returns
     -------
     str or None
-        Markdown, names escaped.
     """
     metadata = ModelMetadata.coerce(metadata)
     dataset = metadata.trained_on
@@ -525,7 +529,7 @@ def looks_like_training(metadata, table):
         compared += 1
     if not compared and dataset.n_positive != int(table.y.sum()):
         return None
-    return said.training_table_again(dataset.name, n_rows, compared)
+    return said.training_table_again(dataset.name, n_rows, compared, escape)
 
 
 def origin_metadata(metadata, table_name, n_rows, n_stages):

@@ -161,14 +161,15 @@ def subgroup_section(prefix: str, columns, patients, cost_ratio: float, owner=No
 
 
 def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_ratio: float,
-                  site_name: str = words.OTHER_SITE) -> None:
+                  site_name: str = words.OTHER_SITE, caveat: str | None = None) -> None:
     """Sample size, calibration hierarchy, decision curves and subgroups of a list on a
     site's table (the Validate page), for the rows and stage of ``report``
     (:func:`psl_core.validation.validation_report`). What it shows is kept in
-    ``st.session_state[<prefix>_site_report]`` for the Card page's report."""
+    ``st.session_state[<prefix>_site_report]`` for the Card page's report, with ``caveat``
+    (plain text: the page's warning that the table looks like the list's training data)."""
     sources = (model, report)
     where = words.site_patients(site_name, len(report.y), report.stage)
-    site = {"owner": model, "where": where}
+    site = {"owner": model, "where": where, "caveat": caveat}
     totals, known = stage_totals(model, table.X, report.stage)
     rows = known[:, report.stage]
 

@@ -84,12 +84,14 @@ def units_unchecked(names):
     return f"This model file has no training ranges (saved before they were recorded), so the units of {', '.join(repr(n) for n in names)} cannot be checked: compare them with the model card by hand."
 
 
-def training_table_again(trained_on, n_rows, compared):
+def training_table_again(trained_on, n_rows, compared, escape=md):
     """The site's table looks like the list's own training data (``trained_on``: its name, or
-    None); ``compared``: whether numeric columns' ranges and medians were compared too."""
-    trained_on = "its training table" if trained_on is None else trained_on
+    None); ``compared``: whether numeric columns' ranges and medians were compared too. Said on
+    the Validate page and, in the same words, in the model report: ``escape`` writes the name
+    (:func:`md` for Markdown, ``visible`` for the report's plain text)."""
+    trained_on = "its training table" if trained_on is None else escape(trained_on)
     same = "and the same ranges and medians of its numeric columns" if compared else "with as many positive"
-    return f"This table looks like the list's own training data ({md(trained_on)}): {n_rows} patients, as many as that table, {same}. Judged on the patients it learned from, a list looks better than it will at another site: upload the other site's table."
+    return f"This table looks like the list's own training data ({trained_on}): {n_rows} patients, as many as that table, {same}. Judged on the patients it learned from, a list looks better than it will at another site: upload the other site's table."
 
 
 def event_not_two_values(event, values):

@@ -1,6 +1,7 @@
 """The Validate page (pages/6_Validate.py) in Streamlit's AppTest: a Cleveland list judged on
 the Hungarian table, a column mapped by hand, recalibrated and saved as a new version."""
 
+import html
 import json
 from pathlib import Path
 
@@ -141,6 +142,25 @@ def test_the_training_table_itself_is_flagged(trained):
     at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
     at.selectbox(key="validate_outcome").set_value("num").run()
     assert not any("own training data" in warning.value for warning in at.warning)
+
+
+def test_the_report_repeats_the_warning_that_the_table_is_the_training_data(trained):
+    """The walk on MASS/birthwt: validation on the list's own training table appeared in the
+    downloadable report under "Validation at other sites" without the page's warning."""
+    from psl_triage.card import report_html
+    from psl_triage.evidence import report_evidence
+
+    at = open_page(trained)
+    at.file_uploader(key="validate_upload").set_value(("cleveland.csv", cleveland_csv(), "text/csv")).run()
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    at.multiselect(key="validate_positive").set_value([1, 2, 3, 4]).run()
+    warning = next(shown(w.value) for w in at.warning if "own training data" in w.value)
+    report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=at.session_state["validate_site_report"]))
+    assert f"<p>{html.escape(warning)}</p>" in report
+    at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
+    at.selectbox(key="validate_outcome").set_value("num").run()
+    report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=at.session_state["validate_site_report"]))
+    assert "own training data" not in report and "Judged in this session on hungary.csv" in report
 
 
 def test_the_upload_stays_when_the_user_comes_back_from_another_page(trained):

@@ -20,6 +20,7 @@ from psl_triage.follow_up import COMPETING_EVENTS_NOTE, survival_part
 from psl_triage.modelcard import model_metadata
 from psl_triage.too_good import METADATA_KEY as TOO_GOOD_KEY
 from psl_triage.too_good import too_good_to_be_true
+from psl_triage.words import settings as words
 
 
 def split_rows(X, y, test_fraction, seed):
@@ -40,27 +41,15 @@ def split_rows(X, y, test_fraction, seed):
     n_rows, n_classes = len(y), len(np.unique(y))
     n_test = math.ceil(test_fraction * n_rows)
     if n_test < n_classes or n_rows - n_test < n_classes:
-        raise DataError(
-            f"A test fraction of {test_fraction:.2f} of {n_rows} rows leaves "
-            f"{n_test} test and {n_rows - n_test} training rows, too few to hold both outcome "
-            "classes. Choose a fraction nearer 1/3, or 0 for no test set."
-        )
+        raise DataError(words.TOO_FEW_FOR_BOTH_CLASSES.format(test_fraction=test_fraction, n_rows=n_rows, n_test=n_test, n_train=n_rows - n_test))
     try:
         parts = train_test_split(X, y, test_size=test_fraction, stratify=y, random_state=seed)
     except ValueError as exc:
-        raise DataError(
-            f"The rows cannot be split into stratified train and test parts with a test fraction "
-            f"of {test_fraction:.2f}: {exc}. Choose a fraction nearer 1/3, or 0 for no test set."
-        ) from None
+        raise DataError(words.NO_STRATIFIED_SPLIT.format(test_fraction=test_fraction, exc=exc)) from None
     classes, counts = np.unique(np.asarray(parts[2]), return_counts=True)
     rarest = int(counts.min()) if len(classes) == n_classes else 0
     if rarest < MIN_ROWS_PER_CLASS:
-        raise DataError(
-            f"A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {len(parts[2])} training rows, "
-            f"{rarest} of them in the rarer outcome class: too few to learn from (at least "
-            f"{MIN_ROWS_PER_CLASS} of each class are needed). Choose a smaller test fraction (the "
-            "paper holds out 1/3), or 0 to train on every row."
-        )
+        raise DataError(words.TOO_FEW_TRAINING_ROWS.format(test_fraction=test_fraction, n_rows=n_rows, n_parts=len(parts[2]), rarest=rarest, min_rows_per_class=MIN_ROWS_PER_CLASS))
     return parts
 
 

@@ -22,6 +22,7 @@ from psl_core.errors import PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_core.parameters import PAPER_SETUP, PARAMETER_CONSTRAINTS, check_score_set
 from psl_triage.costs import check_unit
+from psl_triage.words import settings as words
 
 SCORE_SET_PRESETS = {
     "paper": PAPER_SETUP["score_set"],
@@ -51,27 +52,21 @@ def parse_score_set(text):
     """
     tokens = [t for t in re.split(r"[,;\s]+", str(text).translate(_MINUS_SIGNS)) if t]
     if not tokens:
-        raise PSLError("The custom score set is empty: type whole numbers separated by commas, e.g. -2, -1, 1, 2.")
+        raise PSLError(words.EMPTY_SCORE_SET)
     scores = []
     for token in tokens:
         match = _TOKEN.match(token)
         if match is None:
-            raise PSLError(
-                f"The custom score set has {token!r}, which is not a whole number: "
-                "type whole numbers separated by commas, e.g. -2, -1, 1, 2."
-            )
+            raise PSLError(words.SCORE_NOT_WHOLE.format(token=token))
         value = int(match["digits"])
         scores.extend({"-": [-value], "±": [-value, value]}.get(match["sign"], [value]))
     if any(abs(s) > MAX_ABS_SCORE for s in scores):
-        raise PSLError(
-            f"The custom score set has a score beyond ±{MAX_ABS_SCORE}: points that large make "
-            "the list hard to read. Use smaller whole numbers."
-        )
+        raise PSLError(words.SCORE_TOO_LARGE.format(max_abs_score=MAX_ABS_SCORE))
     if 0 in scores:
-        raise PSLError("The custom score set has 0: a feature worth 0 points adds nothing. Leave it out.")
+        raise PSLError(words.SCORE_ZERO)
     repeated = sorted({s for s in scores if scores.count(s) > 1})
     if repeated:
-        raise PSLError(f"The custom score set repeats {', '.join(map(str, repeated))}: give each score once.")
+        raise PSLError(words.REPEATED_SCORES.format(repeated=', '.join(map(str, repeated))))
     return check_score_set(scores)
 
 
@@ -151,7 +146,7 @@ class TrainingOptions(_LearnerOptions):
 
     def __post_init__(self):
         if self.max_stages is not None and self.max_stages < 1:
-            raise PSLError(f"The maximum number of stages must be at least 1 (or all), got {self.max_stages}.")
+            raise PSLError(words.BAD_MAX_STAGES.format(max_stages=self.max_stages))
         fraction = self.test_fraction
         if (
             isinstance(fraction, bool)
@@ -159,9 +154,9 @@ class TrainingOptions(_LearnerOptions):
             or not math.isfinite(fraction)
             or not 0 <= fraction < 1
         ):
-            raise PSLError(f"The test fraction must lie in [0, 1) (0: no test set), got {fraction!r}.")
+            raise PSLError(words.BAD_TEST_FRACTION.format(fraction=fraction))
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
-            raise PSLError(f"The seed must be a whole number >= 0, got {self.seed!r}.")
+            raise PSLError(words.BAD_SEED.format(seed=self.seed))
         # Validated here, not in fit, so a bad choice is reported before the data is split.
         self.estimator()._check_params()
         check_cost_ratio(self.cost_ratio)

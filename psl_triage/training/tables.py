@@ -14,6 +14,7 @@ from psl_core.metrics import MEASURE_LABELS
 from psl_triage.costs import cost_text
 from psl_triage.metadata import ModelMetadata
 from psl_triage.questions import missing_note
+from psl_triage.words import train as words
 from psl_triage.words.common import percent
 
 MEASURES = {code: MEASURE_LABELS[code] for code in ("expected_entropy", "brier", "auc")}
@@ -64,14 +65,14 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     for k in range(model.n_stages_):
         row = {
             "Stage": k,
-            "Feature": stage_condition(model, k, columns) if k else "Before any feature (prior)",
+            "Feature": stage_condition(model, k, columns) if k else words.PRIOR_ROW,
             "Points": f"{model.scores_[k - 1]:+d}" if k else "",
         }
         if costs.any():
             row["Cost"] = cost_text(costs[k - 1]) if k else ""
         if model.recommended_stages_ is not None:
             held_out = model.validation_brier_[k]
-            row["Held-out Brier"] = f"{held_out:.3f}" if np.isfinite(held_out) else "not reached"
+            row["Held-out Brier"] = f"{held_out:.3f}" if np.isfinite(held_out) else words.NOT_REACHED
             row["Recommended stop"] = "★" if k == model.recommended_stages_ else ""
         totals, lower, point, upper = model.stage_interval(k, confidence)
         cells = {}

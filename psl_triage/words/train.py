@@ -483,3 +483,10 @@ def class_labels(metadata):
 def positive_outcome(metadata):
     """What the list's probabilities are of: its positive class, or "the positive outcome"."""
     return ModelMetadata.coerce(metadata).trained_on.positive_label or "the positive outcome"
+
+
+# --- the list as Table 1 (psl_triage.training.tables) ------------------------------------------
+PRIOR_ROW = "Before any feature (prior)"
+"""Stage 0's row of the list's table, before any question."""
+NOT_REACHED = "not reached"
+"""A held-out Brier score of a stage the refits never reached."""

@@ -43,7 +43,7 @@ def check_confidence(confidence, name="confidence"):
     except (TypeError, ValueError):
         raise PSLError(f"{name} must be a number strictly between 0 and 1, got {confidence!r}") from None
     if not 0.0 < value < 1.0:
-        raise PSLError(f"{name} must lie strictly between 0 and 1, got {confidence!r}")
+        raise PSLError(f"{name} must lie strictly between 0 and 1, got {value:g}")
     return value
 
 

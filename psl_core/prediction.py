@@ -8,6 +8,7 @@ list laid out like the paper's Table 1. :mod:`psl_core.model` learns the attribu
 """
 
 import numbers
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -51,14 +52,15 @@ class StagewisePredictionMixin:
         return [literal.threshold for literal in self.literals_]
 
     # ------------------------------------------------------------------ prediction
-    def _stage(self, stage):
+    def _stage(self, stage, name="stage"):
+        """``stage`` as an int in 0..K (None: K); PSLError naming the parameter ``name`` otherwise."""
         check_is_fitted(self, "literals_")
         if stage is None:
             return len(self.literals_)
         if isinstance(stage, bool) or not isinstance(stage, numbers.Integral):
-            raise PSLError(f"stage must be None or an integer, got {stage!r}")
+            raise PSLError(f"{name} must be None or an integer, got {stage!r}")
         if not 0 <= stage <= len(self.literals_):
-            raise PSLError(f"stage must lie in 0..{len(self.literals_)} for this list, got {stage}")
+            raise PSLError(f"{name} must lie in 0..{len(self.literals_)} for this list, got {stage}")
         return int(stage)
 
     def total_scores(self, X, stage=None):
@@ -80,7 +82,7 @@ class StagewisePredictionMixin:
             Column k holds the totals after the first k features (column 0 is 0); by
             default every stage of the list.
         """
-        last_stage = self._stage(last_stage)
+        last_stage = self._stage(last_stage, "last_stage")
         columns = self._read_X(X, reset=False)
         by_name = {c.name: c for c in columns}
         fitted_names = getattr(self, "feature_names_in_", None)
@@ -242,6 +244,8 @@ class StagewisePredictionMixin:
         stage = self._stage(stage)
         if stage == 0:
             raise PSLError("stage 0 is the prior: it has no condition")
+        if columns is not None and not isinstance(columns, Mapping):
+            raise PSLError(f"columns must be a dict of readable names per column, got {type(columns).__name__}")
         literal = self.literals_[stage - 1]
         info = (columns or {}).get(str(literal.column), {})
         return literal.describe(info.get("label"), info.get("unit"), info.get("category_labels"))

@@ -47,6 +47,7 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Mapping
 from importlib import resources
 
 import jsonschema
@@ -138,7 +139,7 @@ def to_dict(model, metadata=None):
                 "shrinkage": [float(v) for v in model.shrinkage_],
             }),
         },
-        "metadata": dict(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
+        "metadata": _metadata(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
         # A list without questions has nothing to stop early: the optional key is left out.
         **({} if getattr(model, "stop_statistics_", None) is None else {"stop_statistics": model.stop_statistics_}),
     }
@@ -161,13 +162,31 @@ def _param(name, value):
     return _plain(value)
 
 
+def _metadata(metadata):
+    """The metadata as a dict (PSLError naming ``metadata`` when it is not a mapping)."""
+    if not isinstance(metadata, Mapping):
+        raise PSLError(f"metadata must be a dict (name, column labels, ...), got {type(metadata).__name__}")
+    return dict(metadata)
+
+
 def _finite_or_none(value):
     return float(value) if np.isfinite(value) else None
 
 
 def dumps(model, metadata=None):
-    """JSON text of a fitted model, indented for people to read."""
-    return json.dumps(to_dict(model, metadata), indent=2, ensure_ascii=False, allow_nan=False)
+    """JSON text of a fitted model, indented for people to read.
+
+    Raises PSLError when ``metadata`` holds a value JSON cannot store (a NaN or infinite
+    number, an array, a date): convert it to text, a finite number, a list or a dict first.
+    """
+    data = to_dict(model, metadata)
+    try:
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:  # every other entry is written as plain JSON values
+        raise PSLError(
+            f"the list cannot be written as JSON: its metadata holds a value JSON cannot store ({exc}); "
+            "give metadata as text, finite numbers, true/false, None, lists and dicts"
+        ) from None
 
 
 def _fail(message):

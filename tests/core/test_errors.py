@@ -173,3 +173,20 @@ def test_measures_take_lists_as_arrays():
 def test_three_classes_are_listed_as_plain_values():
     with pytest.raises(DataError, match=r"y has 3 classes \[0, 1, 2\];"):
         ProbabilisticScoringList().fit(X, np.array([0, 1, 2, 1]))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m: m.predict_interval(X, confidence=2), r"confidence must lie strictly between 0 and 1, got 2$"),
+        (lambda m: m.stagewise_totals(X, last_stage=99), r"last_stage must lie in 0\.\."),
+        (lambda m: m.stage_table(columns=5), "columns must be a dict of readable names per column, got int"),
+        (lambda m: m.to_json(metadata=5), r"metadata must be a dict \(name, column labels, \.\.\.\), got int"),
+        (lambda m: m.to_json(metadata={"auc": float("nan")}), "metadata holds a value JSON cannot store"),
+        (lambda m: m.to_json(metadata={"rows": np.arange(3)}), "metadata holds a value JSON cannot store"),
+    ],
+)
+def test_a_fitted_list_s_methods_name_the_parameter_that_is_wrong(call, message):
+    model = ProbabilisticScoringList(max_stages=2, min_support=1, cv_folds=2).fit(np.tile(X, (5, 1)), np.tile(Y, 5))
+    with pytest.raises(PSLError, match=message):
+        call(model)

@@ -221,8 +221,9 @@ def _sample_size_text(model, metadata):
     return sample_size.report_justification(size, uses, n_rows)
 
 
-def _evidence_items(evidence):
-    """(calibration, utility, subgroups) of the report: what this session computed, else a hint."""
+def _evidence_items(evidence, horizon_list=False):
+    """(calibration, utility, subgroups) of the report: what this session computed, else a hint
+    (for a horizon list's subgroups, which no page measures, why not)."""
     calibration = report.not_computed(report.CALIBRATION_PAGE)
     if "calibration" in evidence:
         table, source = evidence["calibration"]
@@ -230,7 +231,7 @@ def _evidence_items(evidence):
     utility = report.not_computed(report.UTILITY_PAGE)
     if "utility" in evidence:
         utility = report.utility(*evidence["utility"])
-    subgroups = report.not_computed(report.SUBGROUPS_PAGE)
+    subgroups = report.HORIZON_SUBGROUPS if horizon_list else report.not_computed(report.SUBGROUPS_PAGE)
     if evidence.get("subgroups"):
         subgroups = "".join(report.subgroup_heading(column, where, named, judged) + _frame_html(display)
                             for where, column, display, named, judged in evidence["subgroups"])
@@ -314,7 +315,7 @@ def _validation(origin, site):
 def _items(model, metadata, stage, cost_ratio, evidence):
     """The rows of the report's table of TRIPOD items."""
     dataset, options = metadata.trained_on, metadata.training_options or {}
-    calibration, utility, subgroups = _evidence_items(evidence)
+    calibration, utility, subgroups = _evidence_items(evidence, getattr(model, "horizon", None) is not None)
     readable = metadata.readable_columns()
     questions = "".join(
         f"<li>{escape(stage_condition(model, k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)

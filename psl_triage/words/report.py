@@ -141,6 +141,12 @@ def not_computed(page):
 CALIBRATION_PAGE = "Evaluation (or Validate)"
 UTILITY_PAGE = "Evaluation"
 SUBGROUPS_PAGE = "Evaluation or Validate page, choose a column under Subgroups on the"
+HORIZON_SUBGROUPS = (
+    "Not measured for a list of the risk within a horizon: a subgroup's observed risk at the horizon "
+    "needs censoring weights of its own, which the Evaluation and Validate pages do not compute per "
+    "subgroup. To compare groups, validate the list on each group's table alone on the Validate page, "
+    "where censoring is respected."
+)
 
 
 def on_source(source):

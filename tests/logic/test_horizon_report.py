@@ -17,10 +17,27 @@ def test_the_report_shows_the_horizon_comparison_once_it_ran():
     model, metadata = train_list(prepared, "study.csv", TrainingOptions())
     stage = len(model.literals_)
     before = report_html(model, metadata, stage, 10.0, report_evidence(model, stage))
-    assert before.count("Not computed in this session") == 3  # calibration, utility, subgroups
+    assert before.count("Not computed in this session") == 2  # calibration, utility
     table, curves = horizon_comparison(model, prepared, 2, 10.0)
     stored = {"model": model, "prepared": prepared, "table": table, "curves": curves, "cost_ratio": 10.0, "n_splits": 2}
     after = report_html(model, metadata, stage, 10.0, report_evidence(model, stage, horizon=stored))
-    assert after.count("Not computed in this session") == 1  # subgroups only
+    assert after.count("Not computed in this session") == 0
     assert "Brier at the horizon" in after and "Observed / expected" in after and "Cox model, all features" in after
     assert "net benefit is" in after and "2 random splits" in after
+
+
+def test_a_horizon_lists_report_says_why_it_has_no_subgroups():
+    """The walk on survival/pbc: the report sent its reader to the Evaluation or Validate page
+    for subgroups, which neither shows for a horizon list. It says why there are none, and what
+    to do instead; a yes/no list's report keeps its hint."""
+    from psl_triage.words.report import HORIZON_SUBGROUPS, SUBGROUPS_PAGE
+    from tests.tables import small_model
+
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    model, metadata = train_list(prepared, "study.csv", TrainingOptions(max_stages=2))
+    report = report_html(model, metadata, 2, 10.0, report_evidence(model, 2))
+    assert HORIZON_SUBGROUPS in report and SUBGROUPS_PAGE not in report
+    yes_no = small_model()
+    assert SUBGROUPS_PAGE in report_html(yes_no, {}, 1, 10.0, report_evidence(yes_no, 1))

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from psl_core.errors import DataError
-from psl_core.survival import horizon_summary, ipcw_targets, survival_outcome
+from psl_core.survival import held_out_targets, horizon_summary, survival_outcome
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
 from psl_triage.words import lists as words
@@ -138,18 +138,18 @@ def horizon_labels(event_label: str, horizon: float, unit: str = "") -> tuple[st
 
 def survival_part(times: np.ndarray, events: np.ndarray, horizon: float, train_times=None, train_events=None):
     """The rows of a part (train or test) that count at the horizon, their outcome by it and
-    their censoring weights (G from the training part when given).
+    their censoring weights (G from the training part when given, else from the part:
+    :func:`psl_core.survival.held_out_targets`).
 
     Returns
     -------
     kept : ndarray of int, outcome : ndarray of int, weight : ndarray of float
     """
-    from psl_core.survival import censoring_curve
-
-    curve = None if train_times is None else censoring_curve(survival_outcome(train_times, train_events))
-    outcome, weight = ipcw_targets(survival_outcome(times, events), horizon, curve)
-    kept = np.flatnonzero(weight > 0)
-    return kept, outcome[kept], weight[kept]
+    part = survival_outcome(times, events)
+    train = part if train_times is None else survival_outcome(train_times, train_events)
+    targets = held_out_targets(train, part, horizon)
+    kept = np.flatnonzero(targets.weight > 0)
+    return kept, targets.outcome[kept], targets.weight[kept]
 
 
 def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> FollowUp | None:
@@ -191,7 +191,6 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
     dict with ``totals`` and ``deciles`` (DataFrames: group, patients, predicted, observed),
     ``observed_expected``, ``brier``, ``auc``, ``n_test``.
     """
-    from psl_core.survival import held_out_targets
     from psl_triage.training import split_rows
 
     horizon = getattr(model, "horizon", None)

@@ -41,3 +41,24 @@ def test_a_horizon_lists_report_says_why_it_has_no_subgroups():
     assert HORIZON_SUBGROUPS in report and SUBGROUPS_PAGE not in report
     yes_no = small_model()
     assert SUBGROUPS_PAGE in report_html(yes_no, {}, 1, 10.0, report_evidence(yes_no, 1))
+
+
+def test_a_held_out_part_is_weighted_by_the_training_parts_censoring():
+    """train_list's test measures of a horizon list: the held-out patients censored before the
+    horizon drop out, the others carry 1 / G with G estimated on the training patients."""
+    import numpy as np
+
+    from psl_core.survival import censoring_curve, ipcw_targets, survival_outcome
+    from psl_triage.follow_up import survival_part
+
+    rng = np.random.default_rng(4)
+    times, events = rng.exponential(10.0, 60).round(1), rng.random(60) < 0.6
+    train, test = np.arange(40), np.arange(40, 60)
+    kept, outcome, weight = survival_part(times[test], events[test], 8.0, times[train], events[train])
+    expected_outcome, expected_weight = ipcw_targets(
+        survival_outcome(times[test], events[test]), 8.0, censoring_curve(survival_outcome(times[train], events[train])))
+    assert kept.tolist() == np.flatnonzero(expected_weight > 0).tolist() and 0 < len(kept) < 20
+    np.testing.assert_array_equal(outcome, expected_outcome[kept])
+    np.testing.assert_allclose(weight, expected_weight[kept], rtol=0, atol=0)
+    alone = survival_part(times[test], events[test], 8.0)  # G from the part itself
+    assert not np.allclose(alone[2], weight) or alone[0].tolist() != kept.tolist()

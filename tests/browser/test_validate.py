@@ -63,3 +63,18 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
     assert stored["stages"] == expected["stages"]
     assert stored["calibration"] == expected["calibration"]
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
+
+
+def test_a_second_site_table_opens_at_the_lists_outcome(app, tmp_path):
+    """The walk on rpart/stagec: after a first table without the list's outcome, a second one
+    holding it opened with no outcome chosen. In the browser, not only in the session: the
+    select box shows the outcome and the page judges the list."""
+    go_to_demo_landing(app)
+    train(app, max_stages=3)
+    frame = pd.read_csv(HUNGARIAN)
+    upload_site_table(app, frame, tmp_path / "hungary.csv")  # num, no heart_disease
+    expect(app.alerts("info").filter(has_text="Choose the outcome column")).to_be_visible()
+    upload_site_table(app, frame.assign(heart_disease=(frame["num"] > 0).astype(int)), tmp_path / "hu.csv")
+    expect(app.widget("validate_outcome").get_by_role("combobox")).to_have_value("heart_disease")
+    expect(app.page.get_by_test_id("stTable")).to_be_visible()
+    app.assert_no_exception()

@@ -3,6 +3,7 @@
 import numpy as np
 import plotly.graph_objects as go
 
+from psl_triage.words import figures as words
 from psl_triage.words import plotly_text
 from psl_triage.words.common import level_text, percent
 
@@ -30,8 +31,8 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
         (``None`` separates the stages).
     """
     x = [step.stage for step in steps]
-    labels = stage_labels or ["Start"] + [f"Q{k}" for k in x[1:]]
-    level = f"{level_text(confidence)} interval" if confidence is not None else "Interval"
+    labels = stage_labels or [words.START] + [words.QUESTION_TICK.format(k=k) for k in x[1:]]
+    level = words.LEVEL_INTERVAL.format(level=level_text(confidence)) if confidence is not None else words.INTERVAL
     segment_x, segment_y = [], []
     for step in steps:
         segment_x += [step.stage, step.stage, None]
@@ -41,24 +42,24 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
     figure = go.Figure()
     figure.add_trace(go.Scatter(
         x=x, y=[step.upper for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
-        showlegend=False, hoverinfo="skip", name="upper bound",
+        showlegend=False, hoverinfo="skip", name=words.UPPER_BOUND,
     ))
     figure.add_trace(go.Scatter(
         x=x, y=[step.lower for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
         fill="tonexty", fillcolor="rgba(31, 119, 180, 0.2)", name=level,
         customdata=np.column_stack([[s.lower for s in steps], [s.upper for s in steps]]),
-        hovertemplate="interval %{customdata[0]:.1%} to %{customdata[1]:.1%}<extra></extra>",
+        hovertemplate=words.BEDSIDE_INTERVAL_HOVER,
     ))
     figure.add_trace(go.Scatter(
         x=segment_x, y=segment_y, mode="lines+markers", name="Probability",
         line={"color": "rgb(31, 119, 180)", "width": 4}, marker={"size": 10},
-        hovertemplate="probability %{y:.1%}<extra></extra>",
+        hovertemplate=words.PROBABILITY_HOVER,
     ))
     # The label sits on an opaque box at the right, above the traces, so the interval band
     # (which often covers the left end at the base rate) never hides it.
     figure.add_hline(
         y=threshold, line={"color": "rgb(214, 39, 40)", "dash": "dash"}, layer="above",
-        annotation_text=f"decision threshold 1/(1+M) = {percent(threshold)}",
+        annotation_text=words.THRESHOLD_ANNOTATION.format(threshold=percent(threshold)),
         annotation_position="top right", annotation_bgcolor="rgba(255, 255, 255, 0.9)",
         annotation_font_color="rgb(214, 39, 40)",
     )
@@ -66,7 +67,7 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
         height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
         legend={"orientation": "h", "y": 1.12, "x": 0},
         yaxis={"title": "Probability", "range": [0, 1], "tickformat": ".0%"},
-        xaxis={"title": "Questions answered", "tickmode": "array", "tickvals": x,
+        xaxis={"title": words.QUESTIONS_ANSWERED, "tickmode": "array", "tickvals": x,
                "ticktext": [plotly_text(label) for label in labels]},  # labels may quote the data
     )
     return figure

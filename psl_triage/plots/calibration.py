@@ -22,6 +22,7 @@ from psl_triage.plots.style import (
     outcome_of,
     stage_index,
 )
+from psl_triage.words import figures as words
 from psl_triage.words.common import level_text
 
 
@@ -87,34 +88,34 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("po
     y_jitter = np.where(outcome == 1, 1.0 - inward, inward)
     figure = go.Figure()
     positive, negative = class_names
-    for value, name, color in ((1, f"{positive} cases", POSITIVE_COLOR), (0, f"{negative} cases", NEGATIVE_COLOR)):
+    for value, name, color in ((1, words.CASES.format(label=positive), POSITIVE_COLOR), (0, words.CASES.format(label=negative), NEGATIVE_COLOR)):
         mask = outcome == value
         figure.add_trace(
             go.Scatter(
                 x=x[mask], y=y_jitter[mask], mode="markers", name=name,
                 marker={"color": color, "size": 6, "opacity": 0.45},
-                customdata=totals[mask], hovertemplate="total %{customdata}<extra>" + name + "</extra>",
+                customdata=totals[mask], hovertemplate=words.TOTAL_HOVER + name + "</extra>",
             )
         )
     figure.add_trace(
-        go.Scatter(x=table["total"], y=table["isotonic"], mode="lines+markers", name="isotonic calibration",
+        go.Scatter(x=table["total"], y=table["isotonic"], mode="lines+markers", name=words.ISOTONIC_CALIBRATION,
                    line={"shape": "hv", "color": "#000000"})
     )
     figure.add_trace(
-        go.Scatter(x=table["total"], y=table["beta"], mode="lines", name="beta calibration",
+        go.Scatter(x=table["total"], y=table["beta"], mode="lines", name=words.BETA_CALIBRATION,
                    line={"color": "#CC79A7", "dash": "dash"})
     )
     figure.add_trace(
-        go.Scatter(x=table["total"], y=table["sigmoid"], mode="lines", name="sigmoid calibration",
+        go.Scatter(x=table["total"], y=table["sigmoid"], mode="lines", name=words.SIGMOID_CALIBRATION,
                    line={"color": "#009E73", "dash": "dot"})
     )
     figure.add_trace(
-        go.Scatter(x=table["total"], y=table["list_estimate"], mode="markers", name="the list's estimate",
+        go.Scatter(x=table["total"], y=table["list_estimate"], mode="markers", name=words.LIST_ESTIMATE,
                    marker={"symbol": "diamond-open", "size": 10, "color": "#000000"})
     )
     figure.update_layout(
-        title=f"Stage {stage}: outcome and calibrated probability by total score",
-        xaxis_title="Total score", yaxis_title=f"P({positive}) / outcome", yaxis_range=[-0.04, 1.04],
+        title=words.CALIBRATION_TITLE.format(stage=stage),
+        xaxis_title=words.TOTAL_SCORE, yaxis_title=words.OUTCOME_AXIS.format(positive=positive), yaxis_range=[-0.04, 1.04],
         margin=MARGIN, legend={"orientation": "h", "y": -0.2},
     )
     return figure, table
@@ -139,21 +140,20 @@ def reliability_figure(y, p, n_bins=10, confidence=0.95):
     ece = expected_calibration_error(table)
     sizes = 8 + 24 * np.sqrt(table["n"] / table["n"].max())
     figure = go.Figure()
-    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfect calibration",
+    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=words.PERFECT_CALIBRATION,
                                 line={"color": NEUTRAL_COLOR, "dash": "dot"}))
     figure.add_trace(
         go.Scatter(
             x=table["mean_predicted"], y=table["observed_rate"], mode="lines+markers",
-            name=f"observed rate ({level_text(confidence)} interval)",
+            name=words.OBSERVED_RATE_INTERVAL.format(level=level_text(confidence)),
             marker={"size": sizes, "color": POSITIVE_COLOR}, customdata=table[["n", "lower", "upper"]],
             error_y=error_bars(table, "observed_rate", POSITIVE_COLOR),
-            hovertemplate="predicted %{x:.2f}, observed %{y:.2f} (%{customdata[1]:.2f} to %{customdata[2]:.2f}; "
-                          "%{customdata[0]} rows)<extra></extra>",
+            hovertemplate=words.RELIABILITY_HOVER,
         )
     )
     figure.update_layout(
-        title=f"Reliability ({n_bins} bins): expected calibration error {ece:.3f}",
-        xaxis_title="Mean predicted probability", yaxis_title="Observed rate of positives",
+        title=words.RELIABILITY_TITLE.format(n_bins=n_bins, ece=ece),
+        xaxis_title=words.MEAN_PREDICTED_PROBABILITY, yaxis_title=words.OBSERVED_RATE_OF_POSITIVES,
         xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02], margin=MARGIN,
     )
     return figure, table
@@ -168,14 +168,14 @@ def brier_figure(model, X, y):
     """
     table = stagewise_brier_decomposition(model, X, y).reset_index()
     figure = go.Figure()
-    figure.add_trace(go.Bar(x=table["stage"], y=table["refinement_loss"], name="refinement loss",
+    figure.add_trace(go.Bar(x=table["stage"], y=table["refinement_loss"], name=words.REFINEMENT_LOSS,
                             marker_color=NEGATIVE_COLOR))
-    figure.add_trace(go.Bar(x=table["stage"], y=table["calibration_loss"], name="calibration loss",
+    figure.add_trace(go.Bar(x=table["stage"], y=table["calibration_loss"], name=words.CALIBRATION_LOSS,
                             marker_color=POSITIVE_COLOR))
     figure.add_trace(go.Scatter(x=table["stage"], y=table["brier"], mode="markers", name=MEASURE_LABELS["brier"],
                                 marker={"symbol": "line-ew-open", "size": 14, "color": "#000000"}))
-    figure.update_layout(barmode="stack", title="Brier score = calibration loss + refinement loss",
-                         xaxis_title="Stage", yaxis_title="Squared error", margin=MARGIN)
+    figure.update_layout(barmode="stack", title=words.BRIER_SPLIT_TITLE,
+                         xaxis_title=words.STAGE, yaxis_title=words.SQUARED_ERROR, margin=MARGIN)
     return figure, table
 
 
@@ -191,11 +191,11 @@ def roc_figure(y, p):
     figure = go.Figure()
     figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance",
                                 line={"color": NEUTRAL_COLOR, "dash": "dot"}))
-    figure.add_trace(go.Scatter(x=table["fpr"], y=table["tpr"], mode="lines+markers", name="ROC curve",
+    figure.add_trace(go.Scatter(x=table["fpr"], y=table["tpr"], mode="lines+markers", name=words.ROC_CURVE,
                                 line={"color": NEGATIVE_COLOR}))
-    figure.add_trace(go.Scatter(x=hull["fpr"], y=hull["tpr"], mode="lines", name="ROC convex hull",
+    figure.add_trace(go.Scatter(x=hull["fpr"], y=hull["tpr"], mode="lines", name=words.ROC_CONVEX_HULL,
                                 line={"color": POSITIVE_COLOR, "dash": "dash"}))
-    figure.update_layout(title="ROC curve and its convex hull", xaxis_title="False positive rate",
-                         yaxis_title="True positive rate", xaxis_range=[0, 1], yaxis_range=[0, 1.02],
+    figure.update_layout(title=words.ROC_TITLE, xaxis_title=words.FALSE_POSITIVE_RATE,
+                         yaxis_title=words.TRUE_POSITIVE_RATE, xaxis_range=[0, 1], yaxis_range=[0, 1.02],
                          margin=MARGIN)
     return figure, table

@@ -10,6 +10,7 @@ from psl_core.evaluation import (
     STEPWISE,
 )
 from psl_triage.plots.style import MARGIN, METHOD_COLORS, NEGATIVE_COLOR, NEUTRAL_COLOR, POSITIVE_COLOR
+from psl_triage.words import figures as words
 
 
 def band_traces(part, x, name, color, showlegend=True):
@@ -17,7 +18,7 @@ def band_traces(part, x, name, color, showlegend=True):
     part = part.sort_values(x)
     band = go.Scatter(
         x=np.concatenate([part[x], part[x][::-1]]), y=np.concatenate([part["upper"], part["lower"][::-1]]),
-        mode="lines", fill="toself", fillcolor=color, opacity=0.2, line={"width": 0}, name=f"{name}: 95% band",
+        mode="lines", fill="toself", fillcolor=color, opacity=0.2, line={"width": 0}, name=words.BAND.format(name=name),
         legendgroup=name, showlegend=False, hoverinfo="skip",
     )
     mean = go.Scatter(x=part[x], y=part["mean"], mode="lines+markers", name=name, legendgroup=name,
@@ -44,7 +45,7 @@ def stagewise_figure(summary, measure):
         part = table[table["method"] == method]
         if len(part):
             figure.add_traces(band_traces(part, "stage", method, METHOD_COLORS[method]))
-    figure.update_layout(title=MEASURE_LABELS[measure], xaxis_title="Stage", yaxis_title=None,
+    figure.update_layout(title=MEASURE_LABELS[measure], xaxis_title=words.STAGE, yaxis_title=None,
                          margin=MARGIN, legend={"orientation": "h", "y": -0.25})
     return figure, table
 
@@ -69,15 +70,15 @@ def three_way_figure(summary, rule, stage):
         table = table[table["stage"] == stage]
     table = table.reset_index(drop=True)
     figure = make_subplots(rows=1, cols=2, subplot_titles=[
-        "Share decided and accuracy on the decided", "Mean loss on the decided"])
+        words.SHARE_DECIDED_PANEL, words.MEAN_LOSS_PANEL])
     for measure, name, color, col in (
-        ("coverage", "coverage (share decided)", NEUTRAL_COLOR, 1),
-        ("accuracy", "accuracy on the decided", NEGATIVE_COLOR, 1),
-        ("expected_loss", "loss on the decided", POSITIVE_COLOR, 2),
+        ("coverage", words.COVERAGE, NEUTRAL_COLOR, 1),
+        ("accuracy", words.ACCURACY_ON_DECIDED, NEGATIVE_COLOR, 1),
+        ("expected_loss", words.LOSS_ON_DECIDED, POSITIVE_COLOR, 2),
     ):
         for trace in band_traces(table[table["measure"] == measure], "confidence", name, color):
             figure.add_trace(trace, row=1, col=col)
-    figure.update_xaxes(title_text="Confidence level of the intervals")
+    figure.update_xaxes(title_text=words.CONFIDENCE_LEVEL_AXIS)
     figure.update_yaxes(range=[0, 1.02], row=1, col=1)
     figure.update_layout(margin=MARGIN, legend={"orientation": "h", "y": -0.25})
     return figure, table

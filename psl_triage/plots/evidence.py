@@ -23,16 +23,17 @@ from psl_triage.plots.style import (
     POSITIVE_COLOR,
     error_bars,
 )
+from psl_triage.words import figures as words
 from psl_triage.words.common import m_equals
 
-OTHER_STAGES = "the list at other stages (hover: which)"
+OTHER_STAGES = words.OTHER_STAGES
 DECISION_CURVE_COLORS = {**METHOD_COLORS,
                          HORIZON_MODELS["cox"]: METHOD_COLORS[LR_REGULARIZED],
                          HORIZON_MODELS["naive"]: METHOD_COLORS[LR_UNREGULARIZED],
                          TREAT_ALL: "#000000", TREAT_NONE: NEUTRAL_COLOR}
 
 
-def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves: net benefit on held-out patients"):
+def decision_curve_figure(curves, threshold, cost_ratio, title=words.DECISION_CURVES_TITLE):
     """Net benefit against the threshold probability: the list, the baselines, treat all and
     treat none with their bands, M's threshold as a vertical line and the bedside stop
     rule as a point of its own.
@@ -53,7 +54,7 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
         part = curves[curves["method"] == method]
         if not len(part):
             continue
-        name = "the list" if method == PSL else method
+        name = words.THE_LIST if method == PSL else method
         if method == TREAT_NONE:
             figure.add_trace(go.Scatter(x=part["threshold"], y=part["mean"], mode="lines", name=name,
                                         line={"color": color, "dash": "dot"}))
@@ -68,7 +69,7 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
             x=part["threshold"], y=part["mean"], mode="lines", name=OTHER_STAGES, legendgroup=OTHER_STAGES,
             showlegend=index == 0, meta=method,
             line={"color": POSITIVE_COLOR, "width": 1}, opacity=0.35,
-            hovertemplate=f"{method}: %{{y:.3f}} at %{{x:.0%}}<extra></extra>",
+            hovertemplate=words.NET_BENEFIT_HOVER.format(method=method),
         ))
     low = curves[curves["method"] == TREAT_NONE]["threshold"]
     for method, symbol in ((STEPWISE, "star"), (STEPWISE_COSTED, "star-open")):
@@ -83,12 +84,12 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
     top = float(np.nanmax(values)) if values.size else 1.0
     bottom = -0.1 * max(top, 0.05)
     figure.add_trace(go.Scatter(x=[threshold, threshold], y=[bottom, top * 1.05], mode="lines",
-                                name=f"{m_equals(cost_ratio)}: threshold 1/(1+M) = {threshold:.1%}",
+                                name=words.THRESHOLD_LINE.format(m=m_equals(cost_ratio), threshold=threshold),
                                 line={"color": NEUTRAL_COLOR, "dash": "dash"}))
     figure.update_layout(
         title=title,
-        xaxis_title="Threshold probability (acting on patients above it)",
-        yaxis_title="Net benefit (true positives per patient)",
+        xaxis_title=words.THRESHOLD_AXIS,
+        yaxis_title=words.NET_BENEFIT_AXIS,
         yaxis_range=[bottom, top * 1.05], xaxis_tickformat=".0%",
         xaxis_range=[float(low.min()) if len(low) else 0, float(low.max()) if len(low) else 1],
         margin=MARGIN, legend={"orientation": "h", "y": -0.3},
@@ -96,7 +97,7 @@ def decision_curve_figure(curves, threshold, cost_ratio, title="Decision curves:
     return figure, curves
 
 
-def flexible_calibration_figure(curve, points=None, title="Calibration curve with its 95% band"):
+def flexible_calibration_figure(curve, points=None, title=words.FLEXIBLE_CALIBRATION_TITLE):
     """The flexible calibration curve, its band, the diagonal and the per-total points.
 
     Parameters
@@ -113,24 +114,23 @@ def flexible_calibration_figure(curve, points=None, title="Calibration curve wit
     figure, table (``curve``)
     """
     figure = go.Figure()
-    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfect calibration",
+    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=words.PERFECT_CALIBRATION,
                                 line={"color": NEUTRAL_COLOR, "dash": "dot"}))
     part = curve.assign(mean=curve["observed"])
-    band, mean = band_traces(part, "risk", "flexible calibration curve", NEGATIVE_COLOR)
-    band.showlegend, band.name = True, "95% band of the curve"
+    band, mean = band_traces(part, "risk", words.FLEXIBLE_CALIBRATION_CURVE, NEGATIVE_COLOR)
+    band.showlegend, band.name = True, words.CURVE_BAND
     mean.mode = "lines"
     figure.add_traces([band, mean])
     if points is not None and len(points):
         figure.add_trace(go.Scatter(
             x=points["mean_predicted"], y=points["observed_rate"], mode="markers",
-            name="observed rate per total (Clopper–Pearson 95%)",
+            name=words.OBSERVED_RATE_PER_TOTAL,
             marker={"color": POSITIVE_COLOR, "size": 8 + 16 * np.sqrt(points["n"] / points["n"].max())},
             error_y=error_bars(points, "observed_rate"),
             customdata=np.column_stack([points["total"], points["n"]]),
-            hovertemplate="total %{customdata[0]}: predicted %{x:.2f}, observed %{y:.2f} "
-                          "(%{customdata[1]} patients)<extra></extra>",
+            hovertemplate=words.OBSERVED_RATE_HOVER,
         ))
-    figure.update_layout(title=title, xaxis_title="Predicted probability", yaxis_title="Observed rate",
+    figure.update_layout(title=title, xaxis_title=words.PREDICTED_PROBABILITY, yaxis_title=words.OBSERVED_RATE,
                          xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02], margin=MARGIN,
                          legend={"orientation": "h", "y": -0.3})
     return figure, curve

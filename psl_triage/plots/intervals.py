@@ -21,6 +21,7 @@ from psl_triage.plots.style import (
     error_bars,
     stage_index,
 )
+from psl_triage.words import figures as words
 from psl_triage.words.common import level_text, m_equals
 
 
@@ -90,9 +91,7 @@ def _interval_scatter(part, name, marker, bar_color, showlegend):
         showlegend=showlegend, marker=marker,
         error_y=error_bars(part, "probability", bar_color),
         customdata=np.column_stack([part["lower"], part["upper"], part["positives"], part["negatives"]]),
-        hovertemplate=("total %{x}: %{y:.1%} [%{customdata[0]:.1%}, %{customdata[1]:.1%}], "
-                       "%{customdata[2]} positive / %{customdata[3]} negative training rows"
-                       "<extra>" + name + "</extra>"),
+        hovertemplate=(words.INTERVAL_HOVER + name + "</extra>"),
     )
 
 
@@ -121,8 +120,8 @@ def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95
     threshold = decision_threshold(cost_ratio)
     figure = go.Figure(_interval_traces(table, set()) + [_threshold_trace(table["total"], threshold, True)])
     figure.update_layout(
-        title=f"Stage {table['stage'].iloc[0]}: {level_text(confidence)} simultaneous intervals, {m_equals(cost_ratio)}",
-        xaxis_title="Total score", yaxis_title=f"P({positive_label})", yaxis_range=[-0.02, 1.02], margin=MARGIN,
+        title=words.STAGE_INTERVALS_TITLE.format(stage=table['stage'].iloc[0], level=level_text(confidence), m=m_equals(cost_ratio)),
+        xaxis_title=words.TOTAL_SCORE, yaxis_title=f"P({positive_label})", yaxis_range=[-0.02, 1.02], margin=MARGIN,
         legend={"orientation": "h", "y": -0.2},
     )
     return figure, table
@@ -139,7 +138,7 @@ def interval_grid_figure(model, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, 
     rows = math.ceil(len(stages) / columns)
     threshold = decision_threshold(cost_ratio)
     figure = make_subplots(
-        rows=rows, cols=columns, shared_yaxes="all", subplot_titles=[f"Stage {k}" for k in stages],
+        rows=rows, cols=columns, shared_yaxes="all", subplot_titles=[words.STAGE_TITLE.format(k=k) for k in stages],
         vertical_spacing=min(0.08, 0.3 / rows), horizontal_spacing=0.02,
     )
     tables, in_legend = [], set()
@@ -152,6 +151,6 @@ def interval_grid_figure(model, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, 
     figure.update_yaxes(range=[-0.02, 1.02])
     figure.update_layout(
         height=max(320, 220 * rows), margin=MARGIN, legend={"orientation": "h", "y": -0.05},
-        title=f"Every stage: {level_text(confidence)} simultaneous intervals against 1/(1+M), {m_equals(cost_ratio)}",
+        title=words.EVERY_STAGE_INTERVALS_TITLE.format(level=level_text(confidence), m=m_equals(cost_ratio)),
     )
     return figure, pd.concat(tables, ignore_index=True)

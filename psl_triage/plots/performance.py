@@ -3,6 +3,7 @@
 import plotly.express as px
 
 from psl_triage.training import MEASURES
+from psl_triage.words import figures as words
 
 MEASURE_SCALES = {"expected_entropy": (0.0, 1.0), "brier": (0.0, 0.25), "auc": (0.5, 1.0)}
 """The y-axis of each measure's panel: from its best or chance value to the base rate's worst
@@ -24,7 +25,7 @@ def performance_figure(long):
         facet_col="measure",
         markers=True,
         category_orders={"measure": list(MEASURES.values()), "data": ["train", "test"]},
-        labels={"stage": "Stage", "value": "", "data": "Rows"},
+        labels={"stage": words.STAGE, "value": "", "data": words.ROWS},
     )
     figure.update_yaxes(matches=None, showticklabels=True)
     figure.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1]))
@@ -37,6 +38,6 @@ def performance_figure(long):
         base = 0.5 if key == "auc" else (float(stage0.iloc[0]) if len(stage0) else None)
         if base is not None:
             figure.add_hline(y=base, line_dash="dot", line_color="grey", col=column + 1,
-                             annotation_text="base rate", annotation_position="bottom right")
+                             annotation_text=words.BASE_RATE, annotation_position="bottom right")
     figure.update_layout(height=320, margin={"l": 10, "r": 10, "t": 40, "b": 10})
     return figure

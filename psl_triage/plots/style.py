@@ -9,18 +9,19 @@ from psl_core.evaluation import (
     LR_UNREGULARIZED,
     PSL,
 )
+from psl_triage.words import figures as words
 from psl_triage.words.decision import OUTCOME_WORDS
 
 # The outcomes as figures and tables write them: the bedside's words (questions.OUTCOME_WORDS).
 CONFIDENT_POSITIVE = OUTCOME_WORDS[RULE_IN].lower()
 CONFIDENT_NEGATIVE = OUTCOME_WORDS[RULE_OUT].lower()
 UNCERTAIN = OUTCOME_WORDS[UNCERTAIN_OUTCOME].lower()
-NO_TRAINING_CASE = "no training case"
+NO_TRAINING_CASE = words.NO_TRAINING_CASE
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
 POSITIVE_COLOR, NEGATIVE_COLOR, NEUTRAL_COLOR = "#D55E00", "#0072B2", "#7F7F7F"
 STATUS_COLORS = {CONFIDENT_POSITIVE: POSITIVE_COLOR, CONFIDENT_NEGATIVE: NEGATIVE_COLOR, UNCERTAIN: NEUTRAL_COLOR}
 METHOD_COLORS = {PSL: POSITIVE_COLOR, LR_REGULARIZED: NEGATIVE_COLOR, LR_UNREGULARIZED: "#009E73"}
-THRESHOLD_NAME = "decision threshold 1/(1+M)"
+THRESHOLD_NAME = words.THRESHOLD_NAME
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}
 
 

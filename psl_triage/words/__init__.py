@@ -14,7 +14,8 @@ One module per page or topic, so each can be read in one sitting:
   ``roles`` (the evidence for a column's role: identifier, time, possible leak), ``site``
   (what is wrong with another site's table, its codes and units), ``store`` (the model folder:
   a list not saved, a file skipped or unreadable), ``settings`` (what is wrong with a
-  training setting or the split it asks for);
+  training setting or the split it asks for), ``figures`` (every plotly figure's titles,
+  axes, trace names and hover templates);
 - topics several pages share: ``common`` (number formats, M, an interval's level, the
   helpers in ``ui``), ``decision`` (the decision model: outcomes, why the list stopped),
   ``trade_off`` (where M matters), ``evidence`` (decision curves, calibration, subgroups),

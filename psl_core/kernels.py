@@ -41,9 +41,11 @@ class _KernelCache(FunctionCache):
 
 
 def kernel(function):
-    """``numba.njit(cache=True)`` with :class:`_KernelCache` as the on-disk cache."""
+    """``numba.njit(cache=True)`` with :class:`_KernelCache` as the on-disk cache (the plain
+    function when ``NUMBA_DISABLE_JIT=1`` turns numba off, as for debugging)."""
     dispatcher = njit(cache=True)(function)
-    dispatcher._cache = _KernelCache(dispatcher.py_func)
+    if hasattr(dispatcher, "py_func"):
+        dispatcher._cache = _KernelCache(dispatcher.py_func)
     return dispatcher
 
 

@@ -46,6 +46,16 @@ def test_the_search_kernels_key_their_cache_by_the_calibration_kernels_source():
     assert key[-1] == kernels.CALIBRATION_KERNELS_SHA256
 
 
+def test_the_kernels_import_and_run_with_numba_turned_off():
+    code = "from psl_core import kernels; print(kernels._entropy_bits(0.5), kernels._label_value.__module__)"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+        env={"PATH": "/usr/bin:/bin", "NUMBA_DISABLE_JIT": "1"},
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split() == ["1.0", "psl_core.kernels"]
+
+
 def _run_copy(package_parent, cache_dir):
     completed = subprocess.run(
         [sys.executable, "-c", _CALL_THE_SIGMOID_KERNEL], cwd=package_parent, capture_output=True, text=True,

@@ -63,7 +63,7 @@ st.title("Calibration")
 st.markdown(words.INTRO)
 
 model = required_list()
-prepared = required_data("judge the list on")
+prepared = required_data(words.DATA_PURPOSE)
 required_match(model, prepared)
 if (note := horizon_page_note(model, "Calibration", trained_metadata())) is not None:
     at_horizon = horizon_calibration(model, trained_metadata(), prepared)

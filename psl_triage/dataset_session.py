@@ -41,6 +41,7 @@ from psl_triage.data import (
 )
 from psl_triage.follow_up import FollowUp, guess_follow_up, proposed_follow_up
 from psl_triage.roles import ROLES, Role, propose_roles, role_labels, taken_out
+from psl_triage.words import data as words
 
 
 @dataclass
@@ -103,7 +104,7 @@ class DatasetSession:
         guess = (guess_outcome(df, types), explain_outcome_guess(df, types))
         pair = guess_follow_up(df)
         if pair is not None:
-            guess = (pair[1], f"it is a status next to the follow-up time {pair[0]!r}")
+            guess = (pair[1], words.STATUS_NEXT_TO_TIME.format(time=pair[0]))
         outcome = meta.outcome if meta.outcome in df.columns else guess[0]
         self.active = Dataset(source, name, df, meta, notes, reading, types, outcome, guess)
         self._outcome_defaults()
@@ -133,7 +134,7 @@ class DatasetSession:
             self.upload_error = str(exc)
             return
         except Exception as exc:  # noqa: BLE001 - a user's file must never crash the page
-            self.upload_error = f"{name} could not be read ({type(exc).__name__}: {exc})."
+            self.upload_error = words.UNREADABLE_UPLOAD.format(name=name, error=type(exc).__name__, exc=exc)
             return
         self.stashed.pop("upload", None)
         if self.active.source == "demo":
@@ -288,7 +289,7 @@ class DatasetSession:
         self._prepared_for = choices
         self.prepared, self.prepare_error = None, None
         if data.outcome is None:
-            self.prepare_error = "Choose the outcome column."
+            self.prepare_error = words.CHOOSE_OUTCOME
             return None
         try:
             self.prepared = prepare_training_data(
@@ -298,7 +299,7 @@ class DatasetSession:
         except DataError as exc:
             self.prepare_error = str(exc)
         except Exception as exc:  # noqa: BLE001 - show, never a traceback; psl_core's tests keep this branch dead
-            self.prepare_error = f"Unexpected problem while preparing the data ({type(exc).__name__}: {exc})."
+            self.prepare_error = words.UNEXPECTED_PREPARING.format(error=type(exc).__name__, exc=exc)
         return self.prepared
 
     def column_table(self) -> pd.DataFrame:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_triage.data import BINARY, CATEGORICAL, IGNORE, NUMERIC, ColumnSpec, DatasetMeta
+from psl_triage.words import reading as words
 
 DEMO_PATH = Path(__file__).resolve().parent.parent / "datasets" / "heart_cleveland.csv"
 OUTCOME = "heart_disease"
@@ -86,6 +87,6 @@ def load_demo() -> tuple[pd.DataFrame, DatasetMeta]:
     try:
         df = pd.read_csv(DEMO_PATH)
     except FileNotFoundError as exc:
-        raise DataError(f"The bundled demo data is missing: {DEMO_PATH} not found.") from exc
+        raise DataError(words.DEMO_MISSING.format(path=DEMO_PATH)) from exc
     df.insert(df.columns.get_loc("num") + 1, OUTCOME, (df["num"] > 0).astype("int64"))
     return df, HEART_META

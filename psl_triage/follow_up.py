@@ -25,10 +25,7 @@ from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, 
 from psl_triage.words import lists as words
 from psl_triage.words.common import share_of
 
-COMPETING_EVENTS_NOTE = (
-    "Competing events are out of scope: a patient who died of another cause counts as censored, "
-    "so the risk is that of the event had the other cause not intervened."
-)
+COMPETING_EVENTS_NOTE = words.COMPETING_EVENTS
 
 
 @dataclass(frozen=True)
@@ -106,9 +103,9 @@ def event_time(df: pd.DataFrame, time: object, event: object, positive: list) ->
     naming a time column that cannot serve)."""
     times = pd.to_numeric(df[time], errors="coerce")
     if times.notna().sum() == 0:
-        raise DataError(f"The time column {str(time)!r} holds no numbers: choose the follow-up time.")
+        raise DataError(words.TIME_WITHOUT_NUMBERS.format(time=str(time)))
     if (times.dropna() < 0).any():
-        raise DataError(f"The time column {str(time)!r} has negative times: a follow-up time is >= 0.")
+        raise DataError(words.TIME_NEGATIVE.format(time=str(time)))
     known = times.notna() & df[event].notna()
     texts = {str(v) for v in positive}
     happened = df.loc[known, event].map(lambda v: str(v) in texts or str(v).removesuffix(".0") in texts)
@@ -132,8 +129,7 @@ def horizon_text(times: np.ndarray, events: np.ndarray, horizon: float, unit: st
 
 def horizon_labels(event_label: str, horizon: float, unit: str = "") -> tuple[str, str]:
     """Names of the two classes of a time-to-event list: ("death within 5 years", "no death within 5 years")."""
-    when = f"within {words.within(horizon, unit)}"
-    return f"{event_label} {when}", f"no {event_label} {when}"
+    return words.horizon_class_names(event_label, horizon, unit)
 
 
 def survival_part(times: np.ndarray, events: np.ndarray, horizon: float, train_times=None, train_events=None):
@@ -228,9 +224,8 @@ def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataF
     return table(totals), deciles
 
 
-HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon", "oe": "Observed / expected",
-                    "net_benefit": "Net benefit"}
-HORIZON_MODELS = {"list": "This list", "cox": "Cox model, all features", "naive": "Yes/no list: event during follow-up"}
+HORIZON_MEASURES = words.HORIZON_MEASURES
+HORIZON_MODELS = words.HORIZON_MODELS
 
 
 def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0):

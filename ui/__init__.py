@@ -239,7 +239,7 @@ def list_options() -> tuple[dict[str, str], list[str]]:
         options[TRAINED] = words.list_option_label(visible(metadata.name or words.JUST_TRAINED), _version(metadata, None))
     labels = Counter(entry.label for entry in stored)
     # Copies and links of one file (or two files of one name and time) say which file they are.
-    options.update({str(entry.path): entry.label if labels[entry.label] == 1 else f"{entry.label}, file {entry.path.name}"
+    options.update({str(entry.path): entry.label if labels[entry.label] == 1 else words.FILE_OF_COPY.format(label=entry.label, file=entry.path.name)
                     for entry in stored})
     return options, problems
 

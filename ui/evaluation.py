@@ -56,7 +56,7 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
             cost_ratio=cost_ratio, confidence=confidence, progress=progress,
             bedside_stages=model.recommended_stages_, change_value=bedside_change_value(model),
         )
-    bar.progress(1.0, text=f"Done: {n_splits} splits in {time.perf_counter() - start:.1f} s")
+    bar.progress(1.0, text=words.RUN_DONE.format(n_splits=n_splits, seconds=time.perf_counter() - start))
     EVALUATION_RESULT.put(ss, {"model": model, "prepared": prepared, "result": result})
 
 
@@ -67,9 +67,9 @@ def horizon_section(model, prepared) -> None:
         columns = st.columns(2)
         n_splits = columns[0].number_input("Random splits", 2, 200, 20, step=5, key="evaluation_horizon_splits")
         cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
-        submitted = st.form_submit_button("Run the comparison", type="primary", key="evaluation_horizon_run")
+        submitted = st.form_submit_button(words.RUN_COMPARISON, type="primary", key="evaluation_horizon_run")
     if submitted:
-        with shown_errors(words.COMPARING_WITH_COX), st.spinner("Fitting on every split…"):
+        with shown_errors(words.COMPARING_WITH_COX), st.spinner(words.FITTING_SPLITS):
             table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
             EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table, "curves": curves,
                                         "cost_ratio": float(cost_ratio), "n_splits": int(n_splits)})

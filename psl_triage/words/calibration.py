@@ -6,6 +6,8 @@ from psl_core.metrics import MEASURE_LABELS
 from psl_triage.words.common import plural
 from psl_triage.words.escape import md
 
+DATA_PURPOSE = "judge the list on"
+"""What the page needs prepared data for (completes :data:`psl_triage.words.common.NO_DATA`)."""
 INTRO = (
     "Can the list's probabilities be taken at face value? If the list says 30 %, about 30 in "
     "100 such patients should have the outcome. Judge it on rows it never saw: the held-out "

@@ -94,6 +94,8 @@ JUST_TRAINED = "just trained"
 """The Train page's list in the list picker when it has no name yet."""
 JUST_TRAINED_NAME = "List just trained"
 NOT_SAVED = "not saved"
+FILE_OF_COPY = "{label}, file {file}"
+"""A saved list in the picker when another file has the same label (a copy or a link)."""
 GO_TO_DATA = ("Go to the start page", "Open the start page (**Data**) in the sidebar.")
 
 

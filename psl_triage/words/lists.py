@@ -136,3 +136,24 @@ def follow_up_outcome(time_column, horizon, unit=""):
         f"in column {time_column}). Patients censored before the horizon count through inverse-probability-"
         "of-censoring weights; competing events are not modelled (an event of another kind counts as censoring)."
     )
+
+
+# --- follow-up data (psl_triage.follow_up) -------------------------------------------------------
+COMPETING_EVENTS = (
+    "Competing events are out of scope: a patient who died of another cause counts as censored, "
+    "so the risk is that of the event had the other cause not intervened."
+)
+"""Saved with a horizon list and shown where it is judged."""
+TIME_WITHOUT_NUMBERS = "The time column {time!r} holds no numbers: choose the follow-up time."
+TIME_NEGATIVE = "The time column {time!r} has negative times: a follow-up time is >= 0."
+HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon", "oe": "Observed / expected",
+                    "net_benefit": "Net benefit"}
+"""The measures of a horizon list's comparison, by code."""
+HORIZON_MODELS = {"list": "This list", "cox": "Cox model, all features", "naive": "Yes/no list: event during follow-up"}
+"""The models a horizon list is compared with, by code."""
+
+
+def horizon_class_names(event_label, horizon, unit=""):
+    """The two classes of a time-to-event list: ("death within 5 years", "no death within 5 years")."""
+    when = f"within {within(horizon, unit)}"
+    return f"{event_label} {when}", f"no {event_label} {when}"

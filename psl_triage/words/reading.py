@@ -16,6 +16,7 @@ def megabytes(n_bytes):
 
 FIELDS_SEPARATED_BY = "Fields separated by {delimiter}; "
 BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}; using the default of {default_max_upload_mb} MB."
+DEMO_MISSING = "The bundled demo data is missing: {path} not found."
 EMPTY_FILE = "{filename} is empty (0 bytes)."
 BLANK_FILE = "{filename} contains only blank space, no table."
 SPREADSHEET_NOT_READ = "{filename}: {suffix} files cannot be read. Save the sheet as .xlsx or CSV and upload that."

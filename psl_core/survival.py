@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .decision_curve import check_thresholds
 from .errors import DataError
 from .metrics import auc
 
@@ -260,7 +261,7 @@ class HorizonTargets:
         an array: the decision curve). Treating everyone is ``risk`` = 1.
         """
         t = np.asarray(threshold, dtype=float)
-        grid = np.atleast_1d(t)
+        grid = check_thresholds(threshold)
         treated = _risks(risk, self.outcome)[:, None] > grid[None, :]
         true_positive = (self.weight * self.outcome) @ treated
         false_positive = (self.weight * (1 - self.outcome)) @ treated

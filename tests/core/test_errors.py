@@ -6,7 +6,7 @@ import pytest
 
 from psl_core import PAPER_SETUP, DataError, ModelFileError, ProbabilisticScoringList, PSLError
 from psl_core.metrics import auc
-from psl_core.survival import survival_outcome
+from psl_core.survival import net_benefit, survival_outcome
 from psl_core.validation import calibration_intercept, calibration_slope
 
 X = np.array([[0.0, 1.0], [1.0, 2.0], [0.0, 3.0], [1.0, 4.0]])
@@ -162,6 +162,12 @@ def test_the_largest_score_is_the_model_files_bound():
 def test_the_library_s_measures_name_what_is_wrong_with_their_input(call, message):
     with pytest.raises(DataError, match=message):
         call()
+
+
+def test_net_benefit_at_the_horizon_takes_thresholds_between_0_and_1():
+    y = survival_outcome([1, 2], [1, 0])
+    with pytest.raises(PSLError, match="thresholds must be probabilities strictly between 0 and 1, got 1.2"):
+        net_benefit(y, y, [0.2, 0.4], 1.5, 1.2)
 
 
 def test_measures_take_lists_as_arrays():

@@ -12,7 +12,8 @@ Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train),
 ``"evaluation_result"`` (Evaluation), ``"evaluation_subgroup_report"`` and
 ``"validate_subgroup_report"`` (ui.evidence.subgroup_section) and ``"validate_site_report"``
 (ui.evidence.site_evidence). Written: the
-widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage"``, ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
+widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage_v<N>"`` (a new list starts
+at its recommended stage: ui.per_list_key), ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
 ``"card_download_card"`` and ``"card_download_report"``.
 """
@@ -27,7 +28,7 @@ from psl_triage.modelcard import list_identity
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.training import download_file_name
 from psl_triage.words import card as words
-from ui import cost_ratio_input, list_picker, shown_errors
+from ui import cost_ratio_input, list_picker, per_list_key, shown_errors
 
 ss = st.session_state
 
@@ -55,7 +56,7 @@ left, right = st.columns(2)
 n_questions = len(model.literals_)
 stage = left.number_input(
     words.questions_on_card(n_questions),
-    min_value=0, max_value=n_questions, value=card_stage(model), step=1, key="card_stage",
+    min_value=0, max_value=n_questions, value=card_stage(model), step=1, key=per_list_key("card_stage", model),
     help=words.STAGE_HELP,
 )
 cost_ratio = cost_ratio_input("card", model, metadata, container=right)

@@ -43,16 +43,7 @@ from psl_triage.plots import (
     total_points_table,
 )
 from psl_triage.words import calibration as words
-from ui import (
-    class_names,
-    csv_download,
-    per_list_key,
-    required_data,
-    required_list,
-    required_match,
-    shown_errors,
-    trained_metadata,
-)
+from ui import csv_download, per_list_key, required_data, required_list, required_match, shown_errors, trained_metadata
 from ui.evidence import calibration_section, kept
 
 ss = st.session_state
@@ -103,7 +94,7 @@ fitted = split.model
 st.header(words.OUTCOME_BY_TOTAL)
 st.markdown(words.outcome_by_total(rows, stage))
 with shown_errors(words.DRAWING_CALIBRATION):
-    figure, table = calibration_figure(fitted, X, y, stage, class_names=class_names())
+    figure, table = calibration_figure(fitted, X, y, stage, class_names=trained_metadata().class_names)
     st.plotly_chart(figure, key="calibration_figure1")
     csv_download(table, f"calibration_stage_{stage}", "calibration_download_figure1")
 

@@ -6,7 +6,7 @@ The class name and the cost unit come from the model file: they are escaped here
 
 from psl_core.evaluation import FIXED_STAGE, STEPWISE
 from psl_triage.costs import cost_text
-from psl_triage.words.common import noun, one_in
+from psl_triage.words.common import level_text, m_equals, noun, one_in
 from psl_triage.words.escape import md
 
 # The page's title, headings and widget labels.
@@ -112,7 +112,7 @@ def run_settings(settings):
     """"100 splits, test fraction 0.33, M = 10, 95% intervals." of a run's settings."""
     return (
         f"{settings['n_splits']} splits, test fraction {settings['test_size']:.2f}, "
-        f"M = {settings['cost_ratio']:g}, {settings['confidence']:.0%} intervals."
+        f"{m_equals(settings['cost_ratio'])}, {level_text(settings['confidence'])} intervals."
     )
 
 
@@ -142,7 +142,7 @@ def no_question_asked(cost_ratio):
     """Why the bedside rule asks nothing at any confidence level."""
     return (
         "At every confidence level the list stops before its first question: no answer "
-        f"changes the outcome at M = {cost_ratio:g}, so at the bedside every "
+        f"changes the outcome at {m_equals(cost_ratio)}, so at the bedside every "
         "patient gets the same outcome. A larger or smaller M, or the fixed-stage rule, "
         "shows what the questions add."
     )

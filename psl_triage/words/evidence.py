@@ -9,7 +9,7 @@ import numpy as np
 
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.subgroups import MIN_GROUP_EVENTS, MIN_GROUP_ROWS
-from psl_triage.words.common import noun
+from psl_triage.words.common import m_equals, noun
 from psl_triage.words.escape import md
 
 HIERARCHY_WORDS = {
@@ -181,7 +181,7 @@ def decision_curve_sentence(at_list, everyone, best_default, cost_ratio, thresho
     else:
         verdict = "does not beat the better of treating everyone or no one"
     sentence = (
-        f"At M = {cost_ratio:g} (threshold 1/(1+M) = {threshold:.1%}) the list's net benefit is "
+        f"At {m_equals(cost_ratio)} (threshold 1/(1+M) = {threshold:.1%}) the list's net benefit is "
         f"{at_list['mean']:.3f} true positives per patient ({at_list['lower']:.3f} to {at_list['upper']:.3f}); "
         f"treating everyone gives {everyone:.3f}: the list {verdict}"
     )

@@ -4,6 +4,7 @@ written.
 """
 
 from psl_triage.costs import cost_text
+from psl_triage.words.common import level_text, m_equals
 
 UNKNOWN_ANSWER = "unknown"
 """The record's answer to a question left unknown."""
@@ -15,8 +16,9 @@ def record_text(record):
     """The triage record as plain text."""
     lines = [
         f"PSL Triage record — model {record['model']['name']} (version {record['model']['version']})",
-        "Settings: M = {cost_ratio_M:g}, {confidence:.0%} interval, decisions on the {basis}, "
+        "Settings: {m}, {level} interval, decisions on the {basis}, "
         "threshold 1/(1+M) = {decision_threshold:.1%}".format(
+            m=m_equals(record["settings"]["cost_ratio_M"]), level=level_text(record["settings"]["confidence"]),
             basis=BASIS_WORDS[record["settings"]["decision_basis"]], **record["settings"]
         ),
         "",

@@ -5,7 +5,7 @@ fragments: every name from a file (a table, a list, a class, a date) is escaped 
 
 from html import escape
 
-from psl_triage.words.common import noun
+from psl_triage.words.common import m_equals, noun
 
 NOT_RECORDED = "Not recorded in this model file."
 NO_VALIDATION = "None recorded: the list has not been checked on another population in this app."
@@ -83,7 +83,7 @@ def recalibration(origin):
 def intended_use(positive_label, cost_ratio, threshold):
     """The report's intended use: the outcome, one question at a time, and M with its threshold."""
     return (f"Risk of {escape(positive_label)} for patients like the participants above, one question "
-            f"at a time, to rule the outcome in or out. M = {cost_ratio:g}: a missed case counts as much as "
+            f"at a time, to rule the outcome in or out. {m_equals(cost_ratio)}: a missed case counts as much as "
             f"{cost_ratio:g} {noun(cost_ratio, 'false alarm')}, so the list decides positive above "
             f"1/(1+M) = {100 * threshold:.1f} %.")
 
@@ -228,7 +228,7 @@ def risk_after(stage):
 
 def threshold_box(cost_ratio, threshold):
     """The card's box on M, its threshold and the three decisions."""
-    return (f"<b>Decision threshold:</b> M = {cost_ratio:g} (a missed case costs as much as {cost_ratio:g} false\n"
+    return (f"<b>Decision threshold:</b> {m_equals(cost_ratio)} (a missed case costs as much as {cost_ratio:g} false\n"
             f"{noun(cost_ratio, 'alarm')}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval\n"
             "lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when\n"
             "the list ends. The intervals hold simultaneously for every total of the stage.")

@@ -12,7 +12,7 @@ import numpy as np
 
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
-from psl_triage.words.common import COST_RATIO_LABEL, decision_text, noun, percent, plural
+from psl_triage.words.common import COST_RATIO_LABEL, decision_text, level_text, noun, percent, plural
 from psl_triage.words.escape import md
 from psl_triage.words.lists import class_counts
 from psl_triage.words.trade_off import where_m_matters
@@ -327,7 +327,7 @@ def table_explained(outcome, intervals):
 
 
 def show_intervals(confidence):
-    return f"Show intervals ({confidence:.0%} confidence)"
+    return f"Show intervals ({level_text(confidence)} confidence)"
 
 
 # --- the options: labels and help ----------------------------------------------------------------

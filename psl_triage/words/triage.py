@@ -14,7 +14,7 @@ from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
 
 from ..costs import cost_text
 from . import trade_off
-from .common import noun, one_in, percent, plural
+from .common import level_text, m_equals, noun, one_in, percent, plural
 from .decision import (
     headline,
     how_it_decides,
@@ -110,7 +110,7 @@ def choice_answer_error(extras) -> str:
 
 def cost_ratio_note(cost_ratio: float, threshold: float, positive_label) -> str:
     return (
-        f"M = {cost_ratio:g} means missing one case of {md(positive_label)} is as bad as {cost_ratio:g} "
+        f"{m_equals(cost_ratio)} means missing one case of {md(positive_label)} is as bad as {cost_ratio:g} "
         f"false {noun(cost_ratio, 'alarm')}, so the decision threshold is 1/(1+M) = "
         f"{percent(threshold)}: the list rules in when the whole interval lies above it "
         "and rules out when it lies below (the paper uses M = 10)."
@@ -133,11 +133,11 @@ def deciding(session, saved: float) -> str:
     """What the triage decides with: the list, its length, M (``saved``: the list's), the
     intervals and the basis."""
     s = session.settings
-    as_saved = "as saved with the list" if s.cost_ratio == saved else f"the list was saved with M = {saved:g}"
+    as_saved = "as saved with the list" if s.cost_ratio == saved else f"the list was saved with {m_equals(saved)}"
     return (
         f"{md(session.name)} (version {md(session.version)}): {len(session.questions)} of "
-        f"{len(session.all_questions)} questions. Deciding with M = {s.cost_ratio:g} ({as_saved}; threshold "
-        f"{percent(session.threshold)}), {s.confidence:.0%} intervals, on the "
+        f"{len(session.all_questions)} questions. Deciding with {m_equals(s.cost_ratio)} ({as_saved}; threshold "
+        f"{percent(session.threshold)}), {level_text(s.confidence)} intervals, on the "
         f"{'upper bound' if s.basis == 'upper' else 'point estimate'}."
     )
 
@@ -158,7 +158,7 @@ def how_it_works(session) -> str:
 - Each question is a condition worth a few points{example}.
   The points of the conditions that hold add up to the **total score**.
 - Each total maps to a **calibrated probability** of {md(session.class_labels[0])}, learned from the
-  training data, with a **{s.confidence:.0%} interval**: the range the true risk lies in with
+  training data, with a **{level_text(s.confidence)} interval**: the range the true risk lies in with
   that confidence, wider where the training data had few patients with that total.
 {how_it_decides(session.threshold, s.confidence, s.tolerance, session.has_statistics).strip()}
 {COST_RULE if session.has_costs else ""}
@@ -194,7 +194,7 @@ def probability_label(positive_label) -> str:
 
 
 def interval_label(confidence: float) -> str:
-    return f"{confidence:.0%} interval"
+    return f"{level_text(confidence)} interval"
 
 
 def unknown_note(n_unknown: int, step) -> str:
@@ -218,7 +218,7 @@ def undecided_end(n_questions: int, confidence: float, step, threshold: float) -
     )
     return (
         f"**Uncertain: refer or gather more evidence.** {answered} "
-        f"and the {confidence:.0%} interval ({interval_text(step)}) still contains the decision "
+        f"and the {level_text(confidence)} interval ({interval_text(step)}) still contains the decision "
         f"threshold of {percent(threshold)}."
     )
 

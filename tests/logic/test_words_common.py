@@ -76,3 +76,22 @@ def test_the_words_keep_no_private_percent_formatter():
         if isinstance(node, ast.FunctionDef) and node.name in {"_percent", "_share", "_pct"}
     ]
     assert private == []
+
+
+def test_m_and_an_intervals_level_are_written_by_their_helpers_only():
+    """ "M = {x:g}" and "{level:.0%} interval" inline in a sentence would be a second home of
+    the format: every place calls m_equals / level_text (words.common keeps the one copy)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    inline = re.compile(r"M = \{[^}]*:g\}|\{[^}]*confidence[^}]*:\.0%\}")
+    hits = [
+        f"{path.relative_to(root)}:{number}"
+        for folder in ("psl_triage", "ui", "pages")
+        for path in sorted((root / folder).rglob("*.py"))
+        if path.name != "common.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if inline.search(line)
+    ]
+    assert hits == []

@@ -102,7 +102,7 @@ def too_good_to_be_true(metadata: Mapping, features: Sequence[str]) -> TooGood |
     top = int(np.argmax(gains))
     fall = brier[0] - best
     if not reasons and gains[top] >= ONE_QUESTION_SHARE * total and fall >= MIN_GAIN_FOR_ONE_QUESTION * brier[0]:
-        reasons.append(words.one_question_carries(features[top], 100 * gains[top] / total, 100 * fall / brier[0]))
+        reasons.append(words.one_question_carries(features[top], gains[top] / total, fall / brier[0]))
     if not reasons:
         return None
     questions: list[str] = []

@@ -6,6 +6,7 @@ Plain text: the pages escape these sentences where they render them (:func:`md`)
 column's name can be part of them; only :func:`list_identity` is Markdown, its names escaped.
 """
 
+from psl_triage.words.common import share
 from psl_triage.words.escape import md
 
 
@@ -63,11 +64,11 @@ def brier_too_low(rows, base, best):
     return f"Its Brier score on the {rows} rows falls from {base:.3f} (the base rate's) to {best:.3f}, below a tenth of it."
 
 
-def one_question_carries(feature, share, fall):
-    """One question carries most of the list's gain (``share`` and ``fall`` in percent)."""
+def one_question_carries(feature, gain, fall):
+    """One question carries most of the list's gain (``gain`` and ``fall`` as fractions)."""
     return (
-        f"One question, {feature!r}, carries {share:.0f} % of the list's gain "
-        f"(the Brier score falls by {fall:.0f} % of the base rate's)."
+        f"One question, {feature!r}, carries {share(gain)} of the list's gain "
+        f"(the Brier score falls by {share(fall)} of the base rate's)."
     )
 
 

@@ -5,7 +5,7 @@ fragments: every name from a file (a table, a list, a class, a date) is escaped 
 
 from html import escape
 
-from psl_triage.words.common import m_equals, noun
+from psl_triage.words.common import m_equals, noun, percent, share_of
 
 NOT_RECORDED = "Not recorded in this model file."
 NO_VALIDATION = "None recorded: the list has not been checked on another population in this app."
@@ -60,7 +60,7 @@ def participants(dataset):
     elif dataset.n_rows and dataset.n_positive is not None:
         text = (
             f"{dataset.n_rows} patients after preparation ({html_text(dataset.n_rows_source, '?')} in the source table); "
-            f"{dataset.n_positive} with the outcome ({100 * dataset.n_positive / dataset.n_rows:.1f} %)."
+            f"{dataset.n_positive} with the outcome ({share_of(dataset.n_positive, dataset.n_rows, 1)})."
         )
     if dataset.notes:
         text += "<ul>" + "".join(f"<li>{html_text(note)}</li>" for note in dataset.notes) + "</ul>"
@@ -85,7 +85,7 @@ def intended_use(positive_label, cost_ratio, threshold):
     return (f"Risk of {escape(positive_label)} for patients like the participants above, one question "
             f"at a time, to rule the outcome in or out. {m_equals(cost_ratio)}: a missed case counts as much as "
             f"{cost_ratio:g} {noun(cost_ratio, 'false alarm')}, so the list decides positive above "
-            f"1/(1+M) = {100 * threshold:.1f} %.")
+            f"1/(1+M) = {percent(threshold)}.")
 
 
 CALIBRATION_WORDS = {"isotonic": "isotonic", "beta": "beta", "sigmoid": "sigmoid (logistic)"}
@@ -229,7 +229,7 @@ def risk_after(stage):
 def threshold_box(cost_ratio, threshold):
     """The card's box on M, its threshold and the three decisions."""
     return (f"<b>Decision threshold:</b> {m_equals(cost_ratio)} (a missed case costs as much as {cost_ratio:g} false\n"
-            f"{noun(cost_ratio, 'alarm')}), threshold 1/(1+M) = {100 * threshold:.1f} %. <i>Rule in</i>: the whole interval\n"
+            f"{noun(cost_ratio, 'alarm')}), threshold 1/(1+M) = {percent(threshold)}. <i>Rule in</i>: the whole interval\n"
             "lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when\n"
             "the list ends. The intervals hold simultaneously for every total of the stage.")
 

@@ -5,7 +5,7 @@ tables' headings and the sentences under them. Markdown; nothing here comes from
 
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.sample_size import DEFAULT_NAGELKERKE
-from psl_triage.words.common import noun
+from psl_triage.words.common import noun, share
 
 DEVELOPMENT_WORDS = {
     "shrinkage": "Little overfitting: expected shrinkage of at most 10 %",
@@ -106,6 +106,6 @@ def report_justification(size, uses, n_rows):
                "held-out and external performance.")
     return (f"{size.parameters} candidate parameters (binary columns 1, categorical ones a category less than "
             f"they have, numeric ones 2 per use, and a column may be used "
-            f"{'once' if uses == 1 else f'up to {uses} times'} in the list), prevalence {100 * size.prevalence:.1f} %, "
+            f"{'once' if uses == 1 else f'up to {uses} times'} in the list), prevalence {share(size.prevalence, 1)}, "
             f"anticipated Nagelkerke R² 0.15 (Riley et al. 2020). Riley's criteria: {criteria}; minimum "
             f"{size.minimum} rows ({size.events:.0f} events). {verdict}")

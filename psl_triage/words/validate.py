@@ -10,7 +10,7 @@ import math
 import pandas as pd
 
 from psl_core.validation import MEASURE_LABELS, MEASURES
-from psl_triage.words.common import first_questions, noun
+from psl_triage.words.common import first_questions, noun, share, share_of
 from psl_triage.words.escape import label_md, md
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
@@ -79,9 +79,9 @@ def report_sentences(report):
     )
     sentences = [
         f"Judged at {stage_words} on {report.n_rows} patients with every answer known "
-        f"({report.n_positive} positive, {100 * report.observed_rate:.1f} %)"
+        f"({report.n_positive} positive, {share(report.observed_rate, 1)})"
         + (f"; {report.n_missing} patients with a missing answer are left out." if report.n_missing else "."),
-        f"The list predicts {100 * report.mean_predicted:.1f} % on average against {100 * report.observed_rate:.1f} % observed: "
+        f"The list predicts {share(report.mean_predicted, 1)} on average against {share(report.observed_rate, 1)} observed: "
         + mean_calibration_words(report),
     ]
     slope = m["slope"]
@@ -109,7 +109,7 @@ def report_sentences(report):
         sentences.append("No calibration slope: the list gives everybody the same risk at this stage.")
     if math.isfinite(m["auc"]):
         sentences.append(f"AUC {m['auc']:.2f}: a random positive patient gets a higher risk than a random negative one "
-                         f"{100 * m['auc']:.0f} % of the time.")
+                         f"{share(m['auc'])} of the time.")
     return sentences
 
 
@@ -281,9 +281,9 @@ def horizon_sentences(report, when, competing_note):
         + (f" ({report.n_missing} with a missing answer are left out)" if report.n_missing else "")
         + f": {counts['events']} had the event within {md(when)}, {counts['beyond']} were followed beyond it and "
         f"{censored} {'was' if censored == 1 else 'were'} censored before it "
-        f"({100 * censored / max(counts['n'], 1):.0f} %): their outcome at {md(when)} is unknown, so they count "
+        f"({share_of(censored, counts['n'])}): their outcome at {md(when)} is unknown, so they count "
         "through censoring weights.",
-        f"The list predicts {100 * report.mean_predicted:.1f} % on average against {100 * report.observed:.1f} % "
+        f"The list predicts {share(report.mean_predicted, 1)} on average against {share(report.observed, 1)} "
         f"observed (Kaplan-Meier) within {md(when)}: observed / expected {_fmt(report.observed_expected, 2)}.",
         f"Brier score at the horizon {_fmt(report.brier)}; AUC at the horizon {_fmt(report.auc, 2)}"
         " (a patient with the event by the horizon against one still free of it beyond).",

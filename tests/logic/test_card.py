@@ -51,7 +51,7 @@ def test_the_card_holds_questions_points_risks_and_the_threshold(trained):
         assert model.describe_stage(k, columns) in text
     table = interval_table(model, stage, 4)
     assert text.count(RULE_IN) == (table["decision"] == CONFIDENT_POSITIVE).sum()
-    assert "M = 4" in text and "1/(1+M) = 20.0 %" in text
+    assert "M = 4" in text and "1/(1+M) = 20.0%" in text
     assert "script" not in tags
 
 

@@ -101,8 +101,8 @@ if getattr(model, "horizon", None) is not None:  # time and event columns, measu
     st.stop()
 columns = [str(c) for c in frame.columns]
 outcome_default, positive_default = outcome_defaults(metadata, frame)
-start_at_defaults(site_bytes, {"validate_outcome": outcome_default,
-                               "validate_positive": positive_default if outcome_default else None})
+start_at_defaults(model, site_bytes, {"validate_outcome": outcome_default,
+                                      "validate_positive": positive_default if outcome_default else None})
 outcome = chosen_column(words.OUTCOME_COLUMN, columns, outcome_default, "validate_outcome", words.OUTCOME_PLACEHOLDER,
                         words.CHOOSE_OUTCOME)
 values = [value for value, _ in count_classes(frame[outcome])]

@@ -31,22 +31,22 @@ from ui import shown_errors
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
 SEEN_TABLE = "validate_defaults_for"
-"""Session key: the digest of the site table whose defaults the widgets were last started at."""
+"""Session key: (the site table's digest, the list) the widgets were last started for."""
 
 
-def start_at_defaults(site_bytes: bytes, defaults: dict) -> None:
-    """On a table the page has not shown before, start each widget of ``defaults`` (its key ->
-    its value) at that value: the list's own outcome (time, event) column when the table has
-    one of that name, and its positive values. A None default leaves the widget as it was, so
-    a choice made on an earlier table stays where it still fits.
+def start_at_defaults(model, site_bytes: bytes, defaults: dict) -> None:
+    """On a table (or with a list) the page has not shown before, start each widget of
+    ``defaults`` (its key -> its value) at that value: the list's own outcome (time, event)
+    column when the table has one of that name, and its positive values. A None default
+    leaves the widget as it was, so a choice made on an earlier table stays where it still fits.
 
     Streamlit keeps a keyed widget's value when its options change, an empty choice too: a
     second table holding the list's outcome would otherwise open with none chosen."""
     ss = st.session_state
-    seen = hashlib.sha256(site_bytes).hexdigest()
-    if ss.get(SEEN_TABLE) == seen:
+    digest, seen = hashlib.sha256(site_bytes).hexdigest(), ss.get(SEEN_TABLE)
+    if seen is not None and seen[0] == digest and seen[1] is model:
         return
-    ss[SEEN_TABLE] = seen
+    ss[SEEN_TABLE] = (digest, model)
     for key, value in defaults.items():
         if value is not None:
             ss[key] = value

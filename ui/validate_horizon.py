@@ -31,8 +31,8 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     st.markdown(words.horizon_intro(when))
     columns = [str(c) for c in frame.columns]
     time_default, event_default, positive_default = horizon.follow_up_defaults(metadata, frame)
-    start_at_defaults(site_bytes, {"validate_time": time_default, "validate_outcome": event_default,
-                                   "validate_positive": positive_default if event_default else None})
+    start_at_defaults(model, site_bytes, {"validate_time": time_default, "validate_outcome": event_default,
+                                          "validate_positive": positive_default if event_default else None})
     left, right = st.columns(2)
     time = chosen_column(words.TIME_LABEL, columns, time_default, "validate_time", words.CHOOSE_TIME, words.CHOOSE_TIME,
                          left)

@@ -266,3 +266,21 @@ def test_a_second_table_with_the_saved_outcome_starts_at_it(trained):
     at.selectbox(key="validate_outcome").set_value("num").run()
     at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
     assert at.selectbox(key="validate_outcome").value == "num"
+
+
+def test_another_list_on_the_same_table_starts_at_its_own_outcome(trained):
+    """The table stays, the list changes (trained or loaded on Train): the new list's outcome is
+    chosen, not the one the widget held for the old list."""
+    import copy
+
+    model, metadata = trained
+    frame = pd.read_csv(ROOT / "datasets" / "heart_hungarian.csv")
+    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    at = open_page(trained)
+    at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert at.selectbox(key="validate_outcome").value == "heart_disease"
+    other = dict(metadata, dataset=dict(metadata["dataset"], outcome="num", positive_class=[1]))
+    at.session_state["trained_model"], at.session_state["trained_metadata"] = copy.deepcopy(model), other
+    at.run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="validate_outcome").value == "num" and at.table

@@ -33,20 +33,21 @@ from psl_triage.demo import load_demo
 from psl_triage.state_keys import DATASET
 from psl_triage.words import data as words
 from psl_triage.words import md
+from psl_triage.words.common import APP_NAME
 from ui import one_page, table_uploader
 from ui.data import follow_up_choice, index_of, outcome_classes_choice, reading_choices
 
 ss = st.session_state
 cached_demo = st.cache_data(show_spinner=False)(load_demo)
 
-st.set_page_config(page_title="PSL Triage", page_icon="🩺", layout="wide")
+st.set_page_config(page_title=APP_NAME, page_icon="🩺", layout="wide")
 session = DATASET.setdefault(ss, lambda: DatasetSession(cached_demo))
-st.title("PSL Triage")
+st.title(APP_NAME)
 st.markdown(words.INTRO)
 
 st.header(words.LOAD_HEADER)
 sources = list(words.SOURCE_LABELS)
-source = st.radio("Data", sources, index=index_of(sources, session.active.source),
+source = st.radio(words.SOURCE_LABEL, sources, index=index_of(sources, session.active.source),
                   format_func=words.SOURCE_LABELS.get, key="w_source", horizontal=True)
 if source == "demo" and session.active.source != "demo":
     session.switch_to("demo")
@@ -75,7 +76,7 @@ for note in data.notes:
     st.info(md(note))
 st.dataframe(df.head(100), width="stretch")
 
-st.header("2. Outcome")
+st.header(words.OUTCOME_HEADER)
 columns = list(df.columns)
 session.choose_outcome(st.selectbox(
     words.OUTCOME_LABEL, columns, index=index_of(columns, data.outcome, fallback=None),
@@ -92,7 +93,7 @@ if outcome is not None:
 if outcome is not None and data.positive_class:
     session.set_follow_up(follow_up_choice(session, outcome))
 
-st.header("3. Columns")
+st.header(words.COLUMNS_HEADER)
 st.markdown(words.COLUMNS_TEXT)
 features = session.features()
 table = st.empty()  # filled below, once the type widgets have been read

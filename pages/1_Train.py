@@ -21,6 +21,7 @@ from psl_triage.training.choices import start_value
 from psl_triage.training_session import OPTION_NAMES, TrainingSession
 from psl_triage.words import md
 from psl_triage.words import train as words
+from psl_triage.words.common import page_title
 from ui import link, shown_errors
 from ui.evidence import sample_size_section
 from ui.training import options_section
@@ -114,7 +115,7 @@ def load_section() -> None:
         (st.error if message["kind"] == "error" else st.info)(md(message["text"]))
 
 
-st.set_page_config(page_title="Train · PSL Triage", page_icon="🩺", layout="wide")
+st.set_page_config(page_title=page_title("train"), page_icon="🩺", layout="wide")
 st.title(words.TITLE)
 st.markdown(words.INTRO)
 st.header(words.HEADERS["data"])

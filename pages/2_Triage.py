@@ -20,6 +20,7 @@ from psl_triage.state_keys import TRIAGE
 from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
 from psl_triage.words import level_text
 from psl_triage.words import triage as words
+from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
 from ui import cost_ratio_input, list_picker, timed
 from ui.triage import question_form, record_for_notes
@@ -122,9 +123,9 @@ def triage(session: TriageSession) -> None:
         record_for_notes(session)
 
 
-st.set_page_config(page_title="Triage · PSL Triage", page_icon="🩺", layout="centered")
+st.set_page_config(page_title=page_title("triage"), page_icon="🩺", layout="centered")
 st.html(ANSWER_BUTTONS_CSS)  # style only: Streamlit puts it outside the page's elements
-st.title("Triage")
+st.title(PAGE_NAMES["triage"])
 st.markdown(words.INTRO)
 model, metadata, model_name, model_version = list_picker("triage", words.NO_LIST)
 st.caption(words.PRIVACY)

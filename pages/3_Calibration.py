@@ -43,14 +43,15 @@ from psl_triage.plots import (
     total_points_table,
 )
 from psl_triage.words import calibration as words
+from psl_triage.words.common import PAGE_NAMES, page_title
 from ui import csv_download, per_list_key, required_data, required_list, required_match, shown_errors, trained_metadata
 from ui.evidence import calibration_section, kept
 
 ss = st.session_state
 
 
-st.set_page_config(page_title="Calibration · PSL Triage", page_icon="🩺", layout="wide")
-st.title("Calibration")
+st.set_page_config(page_title=page_title("calibration"), page_icon="🩺", layout="wide")
+st.title(PAGE_NAMES["calibration"])
 st.markdown(words.INTRO)
 
 model = required_list()

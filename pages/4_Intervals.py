@@ -23,10 +23,11 @@ import streamlit as st
 from psl_core.cost_ratio import decision_threshold
 from psl_triage.plots import interval_figure, interval_grid_figure
 from psl_triage.words import calibration as words
+from psl_triage.words.common import PAGE_NAMES, page_title
 from ui import class_names, cost_ratio_input, csv_download, per_list_key, required_list, shown_errors, trained_metadata
 
-st.set_page_config(page_title="Intervals · PSL Triage", page_icon="🩺", layout="wide")
-st.title("Intervals")
+st.set_page_config(page_title=page_title("intervals"), page_icon="🩺", layout="wide")
+st.title(PAGE_NAMES["intervals"])
 st.markdown(words.INTERVALS_INTRO)
 
 model = required_list()

@@ -41,6 +41,7 @@ from psl_triage.follow_up import horizon_page_note
 from psl_triage.plots import stagewise_figure
 from psl_triage.state_keys import DATASET, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
+from psl_triage.words.common import page_title
 from psl_triage.words.trade_off import where_m_matters
 from ui import (
     cost_ratio_input,
@@ -56,7 +57,7 @@ from ui.evidence import calibration_section, decision_curve_section, kept, subgr
 
 ss = st.session_state
 
-st.set_page_config(page_title="Evaluation · PSL Triage", page_icon="🩺", layout="wide")
+st.set_page_config(page_title=page_title("evaluation"), page_icon="🩺", layout="wide")
 st.title(words.TITLE)
 intro = st.empty()  # the yes/no lists' introduction; a horizon list's section says what it compares
 intro.markdown(words.INTRO)

@@ -42,6 +42,7 @@ from psl_triage.validation import (
 )
 from psl_triage.words import md, visible
 from psl_triage.words import validate as words
+from psl_triage.words.common import page_title
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
 from ui.evidence import site_evidence
 from ui.validate import chosen_column, chosen_values, matched_columns, recalibration, start_at_defaults, value_maps
@@ -74,7 +75,7 @@ def stopped_unless(value, hint=None):
     return value
 
 
-st.set_page_config(page_title="Validate · PSL Triage", page_icon="🩺", layout="wide")
+st.set_page_config(page_title=page_title("validate"), page_icon="🩺", layout="wide")
 st.title(words.TITLE)
 st.markdown(words.INTRO)
 model, metadata, _, _ = list_picker("validate", words.NO_LIST, words.LIST_LABEL)

@@ -28,6 +28,7 @@ from psl_triage.modelcard import list_identity
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.training import download_file_name
 from psl_triage.words import card as words
+from psl_triage.words.common import page_title
 from ui import cost_ratio_input, list_picker, per_list_key, shown_errors
 
 ss = st.session_state
@@ -45,7 +46,7 @@ def session_evidence(model, stage: int) -> dict:
     return report_evidence(model, stage, evaluation, reports, site if site and site["owner"] is model else None,
                            horizon if horizon and horizon.get("model") is model and "n_splits" in horizon else None)
 
-st.set_page_config(page_title="Card · PSL Triage", page_icon="🩺", layout="wide")
+st.set_page_config(page_title=page_title("card"), page_icon="🩺", layout="wide")
 st.title(words.TITLE)
 st.markdown(words.INTRO)
 

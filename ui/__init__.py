@@ -311,7 +311,7 @@ def one_page(names: list, key: str, noun: str = "columns") -> list:
         return names
     starts = range(0, len(names), COLUMNS_PER_PAGE)
     start = st.selectbox(
-        f"Show {noun}", starts, key=key,
+        words.SHOW.format(noun=noun), starts, key=key,
         format_func=lambda first: words.columns_shown(first, COLUMNS_PER_PAGE, len(names)),
     )
     return names[start:start + COLUMNS_PER_PAGE]

@@ -65,7 +65,7 @@ def horizon_section(model, prepared) -> None:
     st.markdown(words.horizon_intro(horizon_span(model, trained_metadata())))
     with st.form("evaluation_horizon_form"):
         columns = st.columns(2)
-        n_splits = columns[0].number_input("Random splits", 2, 200, 20, step=5, key="evaluation_horizon_splits")
+        n_splits = columns[0].number_input(words.RANDOM_SPLITS, 2, 200, 20, step=5, key="evaluation_horizon_splits")
         cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
         submitted = st.form_submit_button(words.RUN_COMPARISON, type="primary", key="evaluation_horizon_run")
     if submitted:
@@ -87,12 +87,12 @@ def three_way_section(result) -> None:
     st.markdown(words.three_way(DEFAULT_TOLERANCE, settings.get("change_value"), trained_metadata().cost_unit or ""))
     with shown_errors(words.DRAWING_THREE_WAY):
         three_way = band_summary(result.three_way)
-        rule = st.radio("Rule", list(words.RULES), format_func=words.RULES.get, key="evaluation_rule",
+        rule = st.radio(words.RULE_LABEL, list(words.RULES), format_func=words.RULES.get, key="evaluation_rule",
                         persist_state="session")
         stage = None
         if rule == FIXED_STAGE:
             last = int(result.measures["stage"].max())
-            stage = st.slider("Stage", 0, max(last, 1), min(last, 3), key="evaluation_stage",
+            stage = st.slider(words.STAGE_LABEL, 0, max(last, 1), min(last, 3), key="evaluation_stage",
                               persist_state="session")
         figure, table = three_way_figure(three_way, rule, stage)
         st.plotly_chart(figure, key="evaluation_three_way")
@@ -101,7 +101,7 @@ def three_way_section(result) -> None:
             if (questions["mean"] == 0).all():
                 st.info(words.no_question_asked(settings["cost_ratio"]))
             st.dataframe(
-                questions.rename(columns={"confidence": "Confidence level", "mean": "Questions asked (mean)"}),
+                questions.rename(columns=words.QUESTIONS_ASKED_COLUMNS),
                 hide_index=True, key="evaluation_questions",
             )
         csv_download(three_way, "three_way", "evaluation_download_three_way")

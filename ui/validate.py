@@ -125,7 +125,7 @@ def _value_map(mismatch) -> dict:
         with columns[index % len(columns)]:
             if mismatch.need.kind == NUMERIC:
                 chosen = st.number_input(words.value_here_label(value), value=None, key=f"validate_value_{name}_{index}",
-                                         placeholder="a number")
+                                         placeholder=words.A_NUMBER)
                 chosen = None if chosen is None else float(chosen)
             else:
                 options = mismatch.training_values

@@ -86,6 +86,19 @@ def level_text(confidence):
 
 
 # --- the words of the helpers every page uses (ui) ---------------------------------------------
+APP_NAME = "PSL Triage"
+PAGE_NAMES = {
+    "data": "Data", "train": "Train", "triage": "Triage", "calibration": "Calibration",
+    "intervals": "Intervals", "evaluation": "Evaluation", "validate": "Validate", "card": "Card",
+}
+"""The pages as the navigation and their titles name them, by page."""
+
+
+def page_title(page):
+    """The browser tab's title of a page: "Train · PSL Triage"."""
+    return f"{PAGE_NAMES[page]} · {APP_NAME}"
+
+
 CSV_DOWNLOAD_LABEL = "Download the numbers (CSV)"
 GO_TO_TRAIN = ("Go to Train", "Open **Train** in the sidebar.")
 """A link to the Train page: its label, and the text shown where the page cannot link."""
@@ -124,6 +137,10 @@ def list_option_label(name, version):
     """The list picker's option for the list on the Train page (``name`` already made visible)."""
     saved = f"v{version}" if version is not None else NOT_SAVED
     return f"The list on the Train page: {name} ({saved})"
+
+
+SHOW = "Show {noun}"
+"""The label of a page choice of columns ("Show columns in use")."""
 
 
 def columns_shown(first, per_page, total):

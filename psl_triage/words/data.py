@@ -7,6 +7,9 @@ from psl_triage.words.escape import label_md, md
 from psl_triage.words.lists import class_counts
 
 LOAD_HEADER = "1. Load data"
+OUTCOME_HEADER = "2. Outcome"
+COLUMNS_HEADER = "3. Columns"
+SOURCE_LABEL = "Data"
 MISSING_HEADER = "4. Missing values"
 READY_HEADER = "5. Ready to train?"
 COLUMNS_IN_USE = "columns in use"

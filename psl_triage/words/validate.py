@@ -21,6 +21,8 @@ JUDGING_EVIDENCE = "judging the evidence at this site"
 READING_FOLLOW_UP = "reading the follow-up"
 JUDGING_AT_HORIZON = "judging the list at the horizon"
 RECALIBRATING = "recalibrating the list"
+A_NUMBER = "a number"
+"""The placeholder of the number a site's value stands for."""
 
 
 def _fmt(value, digits=3):

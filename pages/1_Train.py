@@ -66,7 +66,7 @@ def list_section(model, metadata: ModelMetadata) -> None:
     if no_gain:
         st.warning(no_gain, icon=":material/warning:")
     table = training.list_table(model, training.readable_columns(metadata), intervals=intervals)
-    config = {name: st.column_config.Column(pinned=True) for name in ("Stage", "Feature", "Points")}
+    config = {name: st.column_config.Column(pinned=True) for name in words.PINNED_COLUMNS}
     if intervals:  # room for "34% (21–49%)"
         config.update({name: st.column_config.Column(width=115) for name in table.columns[3:]})
     st.dataframe(table, hide_index=True, height="content", column_config=config, key="w_train_list_table")

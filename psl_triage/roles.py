@@ -527,7 +527,7 @@ def _fit_cut(values: np.ndarray, y: np.ndarray):
     n_positive = labels.sum()
     n_negative = len(labels) - n_positive
     if ends.size == 0:
-        return (lambda new: np.zeros(len(new), dtype=bool)), "no cut"
+        return (lambda new: np.zeros(len(new), dtype=bool)), words.NO_CUT
     positives_below = np.cumsum(labels)[ends]
     negatives_below = ends + 1 - positives_below
     high_positive = ((n_positive - positives_below) / n_positive + negatives_below / n_negative) / 2
@@ -543,7 +543,7 @@ def _fit_categories(values: np.ndarray, y: np.ndarray):
     frame = pd.crosstab(values, y).reindex(columns=[0, 1], fill_value=0)
     share = frame / frame.sum(axis=0).replace(0, 1)
     positive = np.array(share.index[share[1] > share[0]], dtype=object)
-    return (lambda new: pd.Series(new).isin(positive).to_numpy()), "its categories"
+    return (lambda new: pd.Series(new).isin(positive).to_numpy()), words.ITS_CATEGORIES
 
 
 def _balanced_accuracy(predicted: np.ndarray, y: np.ndarray) -> float:
@@ -609,7 +609,7 @@ def role_labels(names: Iterable[object], roles: Mapping[object, Role], types: Ma
         if types.get(name, IGNORE) == IGNORE:
             labels.append(ROLES[role.role] if role is not None and role.takes_out else "ignore")
         else:
-            labels.append(ROLES["question"] + (" (put back)" if role is not None and role.takes_out else ""))
+            labels.append(ROLES["question"] + (words.PUT_BACK if role is not None and role.takes_out else ""))
     return labels
 
 

@@ -89,7 +89,7 @@ class StoredModel:
     @property
     def label(self):
         name = " ".join(visible(self.name).split())  # one line, as md gives it
-        return f"{name} (v{self.version}, {visible(self.created[:16].replace('T', ' '))})"
+        return words.STORED_LABEL.format(name=name, version=self.version, created=visible(self.created[:16].replace("T", " ")))
 
 
 @dataclass(frozen=True)

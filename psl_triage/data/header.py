@@ -14,7 +14,6 @@ from psl_core.errors import DataError
 from psl_core.names import UNREADABLE, clean_name, describe_character, look_alike_pairs, unreadable_character
 from psl_core.serialization import unstorable_name
 from psl_triage.words import reading as words
-from psl_triage.words.common import plural
 
 from .values import MAX_NAME_CHARS, STORABLE_RULE, _shorten, _value_text
 
@@ -66,9 +65,9 @@ def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Data
     empty_rows = frame.isna().all(axis=1)
     if len(frame.columns) and empty_rows.any():
         frame = frame.loc[~empty_rows]
-        notes.append(f"Dropped {plural(int(empty_rows.sum()), 'empty row')}.")
+        notes.append(words.dropped_empty_rows(int(empty_rows.sum())))
     if len(frame.columns) < 2:
-        found = words.ONLY_THE_COLUMN.format(columns=frame.columns[0]) if len(frame.columns) else "no columns"
+        found = words.ONLY_THE_COLUMN.format(columns=frame.columns[0]) if len(frame.columns) else words.NO_COLUMNS
         raise DataError(words.NOT_LIKE_A_TABLE.format(filename=filename, found=found))
     if frame.empty:
         raise DataError(words.NO_DATA_ROWS.format(filename=filename))

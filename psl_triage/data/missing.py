@@ -83,7 +83,7 @@ def describe_missing_handling(
     for name in _feature_columns(df, types, outcome):
         missing = int(_missing_mask(df[name], types[name]).sum())
         if 0 < missing < n_rows:
-            how = "the median" if types[name] == NUMERIC else words.MOST_FREQUENT_VALUE
+            how = words.MEDIAN if types[name] == NUMERIC else words.MOST_FREQUENT_VALUE
             fills.append(words.fill_in_columns(missing, str(name), how))
     kept = n_rows - no_outcome
     sentence = (

@@ -279,7 +279,7 @@ def _column_info(
         one, zero = binary_pair
         labels = {"1": spec_labels.get(_value_text(one), _value_text(one))}
         labels["0"] = (
-            spec_labels.get(_value_text(zero), _value_text(zero)) if zero is not None else f"not {labels['1']}"
+            spec_labels.get(_value_text(zero), _value_text(zero)) if zero is not None else words.NOT_ONE.format(one=labels["1"])
         )
     else:
         labels = {}

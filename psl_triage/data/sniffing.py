@@ -18,15 +18,13 @@ from pandas.api import types as ptypes
 from psl_core.errors import DataError
 from psl_triage.words import reading as words
 
-DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+DELIMITERS = words.DELIMITER_NAMES
 """The field delimiters a text table may use, with their names."""
 
-DECIMAL_MARKS = {".": "point (72.5)", ",": "comma (72,5)"}
+DECIMAL_MARKS = words.DECIMAL_MARK_NAMES
 """The decimal marks a file may use, with how the page names them."""
 
-THOUSANDS_SEPARATORS = {
-    "": "none", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)",
-}
+THOUSANDS_SEPARATORS = words.THOUSANDS_SEPARATOR_NAMES
 """The thousands separators a file may use ("" for none), with how the page names them."""
 
 NUMBER_MISSING_MARKERS = frozenset({

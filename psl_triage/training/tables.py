@@ -64,16 +64,16 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     rows = []
     for k in range(model.n_stages_):
         row = {
-            "Stage": k,
-            "Feature": stage_condition(model, k, columns) if k else words.PRIOR_ROW,
-            "Points": f"{model.scores_[k - 1]:+d}" if k else "",
+            words.STAGE_COLUMN: k,
+            words.FEATURE_COLUMN: stage_condition(model, k, columns) if k else words.PRIOR_ROW,
+            words.POINTS_COLUMN: f"{model.scores_[k - 1]:+d}" if k else "",
         }
         if costs.any():
-            row["Cost"] = cost_text(costs[k - 1]) if k else ""
+            row[words.COST_COLUMN] = cost_text(costs[k - 1]) if k else ""
         if model.recommended_stages_ is not None:
             held_out = model.validation_brier_[k]
-            row["Held-out Brier"] = f"{held_out:.3f}" if np.isfinite(held_out) else words.NOT_REACHED
-            row["Recommended stop"] = "★" if k == model.recommended_stages_ else ""
+            row[words.HELD_OUT_COLUMN] = f"{held_out:.3f}" if np.isfinite(held_out) else words.NOT_REACHED
+            row[words.RECOMMENDED_COLUMN] = "★" if k == model.recommended_stages_ else ""
         totals, lower, point, upper = model.stage_interval(k, confidence)
         cells = {}
         for t, lo, p, hi in zip(totals.tolist(), lower, point, upper):
@@ -126,7 +126,7 @@ def performance_table(long):
     train before test.
     """
     if long.empty:
-        return pd.DataFrame({"Stage": []})
+        return pd.DataFrame({words.STAGE_COLUMN: []})
     wide = long.pivot_table(index="stage", columns=["measure", "data"], values="value", sort=False)
     order = [
         (measure, data)
@@ -135,7 +135,7 @@ def performance_table(long):
         if (measure, data) in wide.columns
     ]
     wide = wide[order]
-    wide.columns = [f"{measure} ({data})" for measure, data in order]
-    return wide.rename_axis("Stage").reset_index()
+    wide.columns = [words.MEASURE_ON.format(measure=measure, data=data) for measure, data in order]
+    return wide.rename_axis(words.STAGE_COLUMN).reset_index()
 
 

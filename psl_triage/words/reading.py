@@ -8,6 +8,13 @@ here, quoted with ``repr`` where the message shows it; the page shows these mess
 
 from psl_triage.words.common import plural
 
+DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+DECIMAL_MARK_NAMES = {".": "point (72.5)", ",": "comma (72,5)"}
+THOUSANDS_SEPARATOR_NAMES = {
+    "": "none", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)",
+}
+"""How the page names the delimiters, decimal marks and thousands separators a file may use."""
+
 
 def megabytes(n_bytes):
     """A size in megabytes: "12.3 MB"."""
@@ -66,6 +73,7 @@ def unpacks_too_large(filename, unpacked, max_unpacked_mb):
 TOO_MANY_COLUMNS = "{filename} has {n_header:,} columns; the app reads tables of at most {max_columns:,} columns. Keep the outcome and the columns a clinician could be asked about (a list asks a handful of questions) and upload that table."
 EMPTY_HEADER = "{filename} has no header row with column names (the first row is empty)."
 LOOKALIKE_COLUMNS = "{filename} has column names that look the same when shown: {first!r} and {second!r} (they differ only in invisible, direction or look-alike characters, or spacing). Rename one of them and upload again."
+NO_COLUMNS = "no columns"
 ONLY_THE_COLUMN = "only the column {columns!r}"
 NOT_LIKE_A_TABLE = "{filename} does not look like a table: found {found}. A table needs a header row and at least two columns (an outcome and a feature), separated by commas, semicolons or tabs."
 NO_DATA_ROWS = "{filename} has column names but no data rows."
@@ -77,6 +85,11 @@ UNSHOWABLE_NAME = "{filename}: the column name {name!r} holds {character}, which
 def duplicate_columns(filename, duplicates):
     """Column names that occur twice."""
     return f"{filename} has duplicate column names: {', '.join(map(repr, duplicates))}. Give every column a unique name and upload again."
+
+
+def dropped_empty_rows(n_rows):
+    """The note on rows without any value, dropped."""
+    return f"Dropped {plural(n_rows, 'empty row')}."
 
 
 def dropped_unnamed(n_unnamed_empty):

@@ -14,6 +14,11 @@ ROLE_LABELS = {
     "ignore": "ignore",
 }
 """The roles a column can have, with how the page names them."""
+PUT_BACK = " (put back)"
+"""After a question candidate's role when the user put back a column proposed out."""
+NO_CUT = "no cut"
+ITS_CATEGORIES = "its categories"
+"""The rule that tells the classes apart when a column has no cut, or is categorical."""
 
 
 EVENT_WITH_OWN_TIME = "A 0/1 column with its own follow-up time ({time!r}): an event after baseline, another outcome of the study, not a finding at triage."

@@ -486,6 +486,12 @@ def positive_outcome(metadata):
 
 
 # --- the list as Table 1 (psl_triage.training.tables) ------------------------------------------
+STAGE_COLUMN, FEATURE_COLUMN, POINTS_COLUMN, COST_COLUMN = "Stage", "Feature", "Points", "Cost"
+HELD_OUT_COLUMN, RECOMMENDED_COLUMN = "Held-out Brier", "Recommended stop"
+PINNED_COLUMNS = (STAGE_COLUMN, FEATURE_COLUMN, POINTS_COLUMN)
+"""The columns that stay in view when the table scrolls sideways."""
+MEASURE_ON = "{measure} ({data})"
+"""A column of the stagewise measures: "Brier score (test)"."""
 PRIOR_ROW = "Before any feature (prior)"
 """Stage 0's row of the list's table, before any question."""
 NOT_REACHED = "not reached"

@@ -88,7 +88,7 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("po
     y_jitter = np.where(outcome == 1, 1.0 - inward, inward)
     figure = go.Figure()
     positive, negative = class_names
-    for value, name, color in ((1, words.CASES.format(label=positive), POSITIVE_COLOR), (0, words.CASES.format(label=negative), NEGATIVE_COLOR)):
+    for value, name, color in ((1, words.cases(positive), POSITIVE_COLOR), (0, words.cases(negative), NEGATIVE_COLOR)):
         mask = outcome == value
         figure.add_trace(
             go.Scatter(
@@ -115,7 +115,7 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("po
     )
     figure.update_layout(
         title=words.CALIBRATION_TITLE.format(stage=stage),
-        xaxis_title=words.TOTAL_SCORE, yaxis_title=words.OUTCOME_AXIS.format(positive=positive), yaxis_range=[-0.04, 1.04],
+        xaxis_title=words.TOTAL_SCORE, yaxis_title=words.probability_axis(positive, outcome=True), yaxis_range=[-0.04, 1.04],
         margin=MARGIN, legend={"orientation": "h", "y": -0.2},
     )
     return figure, table

@@ -121,7 +121,7 @@ def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95
     figure = go.Figure(_interval_traces(table, set()) + [_threshold_trace(table["total"], threshold, True)])
     figure.update_layout(
         title=words.STAGE_INTERVALS_TITLE.format(stage=table['stage'].iloc[0], level=level_text(confidence), m=m_equals(cost_ratio)),
-        xaxis_title=words.TOTAL_SCORE, yaxis_title=f"P({positive_label})", yaxis_range=[-0.02, 1.02], margin=MARGIN,
+        xaxis_title=words.TOTAL_SCORE, yaxis_title=words.probability_axis(positive_label), yaxis_range=[-0.02, 1.02], margin=MARGIN,
         legend={"orientation": "h", "y": -0.2},
     )
     return figure, table

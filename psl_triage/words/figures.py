@@ -6,13 +6,14 @@ Names from files reach these templates already escaped with :func:`psl_triage.wo
 written ``%{{...}}`` in the templates that :meth:`str.format` fills.
 """
 
+from psl_triage.words.escape import plotly_text
+
 STAGE = "Stage"
 ROWS = "Rows"
 START = "Start"
 QUESTION_TICK = "Q{k}"
 """The bedside chart's tick of the k-th question ("Q1"), after :data:`START`."""
 INTERVAL = "Interval"
-CASES = "{label} cases"
 TOTAL_HOVER = "total %{customdata}<extra>"
 ISOTONIC_CALIBRATION = "isotonic calibration"
 BETA_CALIBRATION = "beta calibration"
@@ -20,7 +21,6 @@ SIGMOID_CALIBRATION = "sigmoid calibration"
 LIST_ESTIMATE = "the list's estimate"
 CALIBRATION_TITLE = "Stage {stage}: outcome and calibrated probability by total score"
 TOTAL_SCORE = "Total score"
-OUTCOME_AXIS = "P({positive}) / outcome"
 PERFECT_CALIBRATION = "perfect calibration"
 RELIABILITY_HOVER = "predicted %{x:.2f}, observed %{y:.2f} (%{customdata[1]:.2f} to %{customdata[2]:.2f}; %{customdata[0]} rows)<extra></extra>"
 RELIABILITY_TITLE = "Reliability ({n_bins} bins): expected calibration error {ece:.3f}"
@@ -72,3 +72,15 @@ EVERY_STAGE_INTERVALS_TITLE = "Every stage: {level} simultaneous intervals again
 LEVEL_INTERVAL = "{level} interval"
 """The bedside chart's band (``level``: :func:`~psl_triage.words.common.level_text`)."""
 THRESHOLD_ANNOTATION = "decision threshold 1/(1+M) = {threshold}"
+
+
+def cases(label):
+    """The points of one class in the calibration figure: "heart disease cases" (``label``, a
+    class name from the file, escaped here)."""
+    return f"{plotly_text(label)} cases"
+
+
+def probability_axis(positive, outcome=False):
+    """The probability axis: "P(heart disease)", or "P(heart disease) / outcome" where the
+    outcomes are drawn too (``positive``, a class name from the file, escaped here)."""
+    return f"P({plotly_text(positive)})" + (" / outcome" if outcome else "")

@@ -326,3 +326,16 @@ def test_the_triage_threshold_label_stands_above_the_band():
     (label,) = [a for a in figure.layout.annotations if a.text.startswith("decision threshold")]
     assert label.bgcolor and "255, 255, 255" in label.bgcolor and label.xanchor == "right"
     assert figure.layout.shapes[0].layer == "above"
+
+
+def test_class_names_from_a_file_reach_a_figure_escaped(demo_prepared, model):
+    """A class name is a name from a file: plotly reads <a href>, <b> and entities in trace
+    names and axis titles, so the calibration and interval figures show it escaped (it
+    reached them raw: a link in the legend and on the y axis)."""
+    hostile = '<a href="http://example.org/x">yes</a>'
+    calibration, _ = calibration_figure(model, demo_prepared.X, demo_prepared.y, 2, class_names=(hostile, "<b>no</b>"))
+    interval, _ = interval_figure(model, 2, positive_label=hostile)
+    texts = [trace.name or "" for trace in calibration.data]
+    texts += [calibration.layout.yaxis.title.text, interval.layout.yaxis.title.text]
+    assert not [text for text in texts if "<a" in text or "<b>" in text]
+    assert "&#60;a href" in calibration.layout.yaxis.title.text and "&#60;a href" in interval.layout.yaxis.title.text

@@ -271,7 +271,7 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
     if id_name and distinct > 2 and (distinct >= 0.5 * len(present) or distinct > MANY_IDS) and (whole or numbers is None):
         return Role(
             "identifier",
-            words.NAMED_IDENTIFIER.format(id_name=id_name, distinct=distinct, n_present=len(present)),
+            words.NAMED_IDENTIFIER.format(id_name=id_name, distinct=distinct, n_rows=len(present)),
         )
     person = [token for token in tokens if token in _PERSON_NAME_TOKENS]
     if not person and "name" in tokens and (
@@ -294,7 +294,7 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
         if once >= 0.5:
             return Role(
                 "identifier",
-                words.FREE_TEXT.format(distinct=distinct, once=share(once)),
+                words.FREE_TEXT.format(distinct=distinct, unique_share=share(once)),
             )
     return None
 

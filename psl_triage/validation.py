@@ -405,7 +405,7 @@ def _coded(series, need, source, info, notes):
         numbers = numbers.where(np.isfinite(numbers))
         bad = int((present & numbers.isna()).sum())
         if bad:
-            notes.append(said.NOT_NUMBERS_COUNT_MISSING.format(bad=bad, source=source))
+            notes.append(said.NOT_NUMBERS_COUNT_MISSING.format(count=bad, source=source))
         return numbers
     texts = series.where(present).map(value_label, na_action="ignore")
     if need.kind == CATEGORY:

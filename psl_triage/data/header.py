@@ -26,7 +26,7 @@ refused with what to do."""
 
 def _check_header(header: Sequence[object], filename: str) -> None:
     if len(header) > MAX_COLUMNS:
-        raise DataError(words.TOO_MANY_COLUMNS.format(filename=filename, n_header=len(header), max_columns=MAX_COLUMNS))
+        raise DataError(words.TOO_MANY_COLUMNS.format(filename=filename, n_columns=len(header), max_columns=MAX_COLUMNS))
     names = [_header_name(cell) for cell in header]
     if not any(names):
         raise DataError(words.EMPTY_HEADER.format(filename=filename))
@@ -85,7 +85,7 @@ def _drop_or_refuse_blank_names(frame: pd.DataFrame, filename: str, notes: list[
         notes.append(words.dropped_invisible_names(len(empty)))
     named_data = [name for name in blank if name not in empty]
     if named_data:
-        raise DataError(words.INVISIBLE_COLUMN_NAME.format(filename=filename, named_data=named_data[0]))
+        raise DataError(words.INVISIBLE_COLUMN_NAME.format(filename=filename, name=named_data[0]))
     return frame
 
 

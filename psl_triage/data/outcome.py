@@ -159,7 +159,7 @@ def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", ne
     errors = int(counts.min(axis=1).sum()) if counts.shape[1] == 2 else 0
     if errors > allowed:
         return ""
-    return words.VALUES_ENCODE_OUTCOME.format(positive=positive, negative=negative, errors=errors, n_y=len(y))
+    return words.VALUES_ENCODE_OUTCOME.format(positive=positive, negative=negative, errors=errors, n_rows=len(y))
 
 
 def default_class_names(
@@ -205,7 +205,7 @@ def _positive_values(
     if not classes:
         raise DataError(words.OUTCOME_ALL_MISSING.format(name=name))
     if len(classes) == 1:
-        raise DataError(words.OUTCOME_ONE_VALUE.format(name=name, classes=_value_text(classes[0])))
+        raise DataError(words.OUTCOME_ONE_VALUE.format(name=name, value=_value_text(classes[0])))
     if len(classes) > MAX_OUTCOME_CLASSES:
         raise DataError(words.OUTCOME_TOO_MANY_VALUES.format(name=name, n_classes=len(classes)))
     if positive_class is None or (isinstance(positive_class, (list, tuple, set, frozenset)) and not positive_class):

@@ -245,7 +245,7 @@ def _pooled(values: pd.Series, texts: pd.Series, label: str, notes: list[str]) -
     ranked = sorted(counts.index, key=lambda text: (-counts[text], _natural_key(text)))
     kept = set(ranked[: MAX_CATEGORIES - 1])
     pooled = len(ranked) - len(kept)
-    notes.append(words.RARE_CATEGORIES_POOLED.format(label=label, n_ranked=len(ranked), n_kept=len(kept), pooled=pooled, count=int(counts[ranked[len(kept):]].sum()), pooled_category=POOLED_CATEGORY))
+    notes.append(words.RARE_CATEGORIES_POOLED.format(label=label, n_values=len(ranked), n_kept=len(kept), pooled=pooled, n_pooled_rows=int(counts[ranked[len(kept):]].sum()), pooled_category=POOLED_CATEGORY))
     return values.map(
         lambda value: _value_text(value) if _value_text(value) in kept else POOLED_CATEGORY, na_action="ignore"
     ).astype(object)

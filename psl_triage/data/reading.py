@@ -225,7 +225,7 @@ def check_excel_archive(data: bytes, filename: str, max_unpacked_mb: int = MAX_E
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             if len(archive.filelist) > MAX_EXCEL_PARTS:
-                raise DataError(words.TOO_MANY_PARTS_COUNTED.format(filename=filename, n_filelist=len(archive.filelist)))
+                raise DataError(words.TOO_MANY_PARTS_COUNTED.format(filename=filename, n_parts=len(archive.filelist)))
             unpacked = sum(info.file_size for info in archive.filelist)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
         raise DataError(words.NOT_AN_XLSX.format(filename=filename)) from exc
@@ -275,7 +275,7 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
                 text = data.decode(encoding)
             except UnicodeDecodeError:
                 continue
-            notes.append(words.READ_AS_LEGACY_ENCODING.format(filename=filename, name=name))
+            notes.append(words.READ_AS_LEGACY_ENCODING.format(filename=filename, encoding=name))
             break
     controls = sum(
         1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
@@ -296,7 +296,7 @@ def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | N
                 text = data.decode(encoding)
             except UnicodeDecodeError:
                 return None
-            notes.append(words.UTF16_WITHOUT_MARK.format(filename=filename, value=encoding.upper()))
+            notes.append(words.UTF16_WITHOUT_MARK.format(filename=filename, encoding=encoding.upper()))
             return text
     return None
 
@@ -341,6 +341,6 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
         raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
     if len(workbook.sheet_names) > 1:
-        notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheet_names=len(workbook.sheet_names), sheet=sheet))
+        notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheets=len(workbook.sheet_names), sheet=sheet))
     _check_header([] if header.empty else list(header.iloc[0]), filename)
     return frame

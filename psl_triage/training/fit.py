@@ -49,7 +49,7 @@ def split_rows(X, y, test_fraction, seed):
     classes, counts = np.unique(np.asarray(parts[2]), return_counts=True)
     rarest = int(counts.min()) if len(classes) == n_classes else 0
     if rarest < MIN_ROWS_PER_CLASS:
-        raise DataError(words.TOO_FEW_TRAINING_ROWS.format(test_fraction=test_fraction, n_rows=n_rows, n_parts=len(parts[2]), rarest=rarest, min_rows_per_class=MIN_ROWS_PER_CLASS))
+        raise DataError(words.TOO_FEW_TRAINING_ROWS.format(test_fraction=test_fraction, n_rows=n_rows, n_train=len(parts[2]), rarest=rarest, min_rows_per_class=MIN_ROWS_PER_CLASS))
     return parts
 
 

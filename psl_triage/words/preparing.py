@@ -33,10 +33,10 @@ OUTCOME_NAME_CONTAINS = "it has two values and its name contains {value!r}, an o
 NAME_CONTAINS_OUTCOME_WORD = "its name contains {value!r}, an outcome word"
 LAST_BINARY_COLUMN = "it is the last column with two values; no such column is named like an outcome (outcome, target, class, diagnosis, death, event, ...)"
 NO_OUTCOME_LIKE_COLUMN = "no column has two values or an outcome-like name"
-VALUES_ENCODE_OUTCOME = "looks like it encodes the outcome: its values alone tell {positive} from {negative} ({errors} of {n_y} rows otherwise)"
+VALUES_ENCODE_OUTCOME = "looks like it encodes the outcome: its values alone tell {positive} from {negative} ({errors} of {n_rows} rows otherwise)"
 SAME_CLASS_NAMES = "Both classes are named {names!r}; give the positive and the negative class different names."
 OUTCOME_ALL_MISSING = "The outcome column {name} has no values (all missing). Choose another outcome."
-OUTCOME_ONE_VALUE = "The outcome column {name} has only one value, {classes!r}; a model needs rows of two classes. Choose another outcome."
+OUTCOME_ONE_VALUE = "The outcome column {name} has only one value, {value!r}; a model needs rows of two classes. Choose another outcome."
 OUTCOME_TOO_MANY_VALUES = "The outcome column {name} has {n_classes} different values; it looks like a measurement, not a class. Choose a column with two classes, or add one to your file (e.g. 1 if the value is above a cut-off, else 0)."
 POSITIVE_CLASS_ASSUMED = "No positive class was given; used {guessed!r}."
 EVERY_VALUE_POSITIVE = "Every value of the outcome column {name} was picked as positive; leave at least one value as the negative class."
@@ -133,7 +133,7 @@ DATES_NOT_NUMERIC = "Column {label} holds dates or times, which cannot be numeri
 NO_NUMBERS = "Column {label} has no numbers (e.g. {example!r}); make it categorical, binary or 'ignore'. If its numbers are written another way (72,5 or 1.234), choose the decimal mark and thousands separator the file uses."
 UNSTORABLE_VALUE = "Column {label} holds the value {unstorable!r}, which cannot be kept in a saved list ({storable_rule}). Set the column to 'ignore', or change the value in your file."
 TOO_MANY_CATEGORIES = "Column {label} has {n_distinct} categories; a scoring list can use at most {max_categories}. Group rare values in your file, or set the column to 'ignore'."
-RARE_CATEGORIES_POOLED = "{label} has {n_ranked} values: the {n_kept} most frequent are kept, the other {pooled} ({count} rows) pooled as {pooled_category!r}."
+RARE_CATEGORIES_POOLED = "{label} has {n_values} values: the {n_kept} most frequent are kept, the other {pooled} ({n_pooled_rows} rows) pooled as {pooled_category!r}."
 
 
 def not_numbers_counted_missing(count, label, count_again, examples):

@@ -14,7 +14,7 @@ LEFT_OUT_WITHOUT_OUTCOME = "Left out {count} rows without a value for the outcom
 NO_OUTCOME_VALUES = "No row has a value for the outcome {outcome!r}."
 QUESTION_NOT_IN_TABLE = "{label} ({name!r}) is not in this table: every answer to it counts as missing, so only stages before question {first_stage} can be judged."
 CHOSEN_COLUMN_NOT_IN_TABLE = "Column {source!r}, chosen for {label}, is not in the table."
-NOT_NUMBERS_COUNT_MISSING = "{bad} values of {source!r} are not numbers and count as missing."
+NOT_NUMBERS_COUNT_MISSING = "{count} values of {source!r} are not numbers and count as missing."
 UNSEEN_CATEGORIES_POOLED = "{source!r} has values not seen at training ({unseen}); they count as {pooled_category!r}, like the rarest values at training."
 UNSEEN_CATEGORIES = "{source!r} has values not seen at training ({unseen}); they answer no to every question about a category."
 BINARY_CODING_UNKNOWN = "{source!r} (for {label}) has the values {distinct}; this model file does not say which of them means yes. Recode the column as 0/1 (1 = yes)."

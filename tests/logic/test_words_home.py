@@ -122,3 +122,35 @@ def test_each_allowed_string_still_exists():
         )
     for where, piece in ALLOWED:
         assert any(piece in text for text in texts.get(where, [])), (where, piece)
+
+
+def test_every_template_is_filled_with_exactly_its_fields():
+    """A words template filled with a missing or misspelt field raises KeyError instead of
+    showing its message, on an error path the tests may never reach: every
+    ``<words module>.TEMPLATE.format(...)`` call names exactly the template's fields."""
+    import importlib
+    import string
+
+    wrong = []
+    for path in sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {
+            alias.asname or alias.name: f"psl_triage.words.{alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "psl_triage.words"
+            for alias in node.names
+        }
+        for node in ast.walk(tree):
+            func = node.func if isinstance(node, ast.Call) else None
+            if not (isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.Attribute)
+                    and isinstance(func.value.value, ast.Name) and func.value.value.id in aliases):
+                continue
+            module = importlib.import_module(aliases[func.value.value.id])
+            template = getattr(module, func.value.attr, None)
+            if not isinstance(template, str) or node.args or any(k.arg is None for k in node.keywords):
+                continue
+            fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+            given = {k.arg for k in node.keywords}
+            if fields != given:
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {func.value.attr} {sorted(fields ^ given)}")
+    assert wrong == []

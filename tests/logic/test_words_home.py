@@ -154,3 +154,34 @@ def test_every_template_is_filled_with_exactly_its_fields():
             if fields != given:
                 wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {func.value.attr} {sorted(fields ^ given)}")
     assert wrong == []
+
+
+def test_every_words_function_is_called_with_arguments_it_takes():
+    """As above for the words' functions: a call with a missing or extra argument raises
+    TypeError instead of showing the message (checked against each function's signature)."""
+    import importlib
+    import inspect
+
+    wrong = []
+    for path in sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {
+            alias.asname or alias.name: f"psl_triage.words.{alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "psl_triage.words"
+            for alias in node.names
+        }
+        for node in ast.walk(tree):
+            func = node.func if isinstance(node, ast.Call) else None
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in aliases):
+                continue
+            target = getattr(importlib.import_module(aliases[func.value.id]), func.attr, None)
+            if not inspect.isfunction(target) or any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords
+            ):
+                continue
+            try:
+                inspect.signature(target).bind(*node.args, **{k.arg: k.value for k in node.keywords})
+            except TypeError as error:
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {func.attr}: {error}")
+    assert wrong == []

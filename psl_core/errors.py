@@ -5,7 +5,7 @@ scikit-learn convention (``except ValueError``) keep working, while the app can
 tell the kinds apart and show the right message.
 """
 
-__all__ = ["PSLError", "DataError", "ModelFileError"]
+__all__ = ["PSLError", "DataError", "ModelFileError", "RequiredColumnError"]
 
 
 class PSLError(ValueError):
@@ -18,3 +18,14 @@ class DataError(PSLError):
 
 class ModelFileError(PSLError):
     """A model file (JSON) is malformed, of an unknown version or inconsistent."""
+
+
+class RequiredColumnError(DataError):
+    """A required column has no question the search may ask (too few rows per answer, or
+    none its monotone direction allows); ``column`` names it and ``min_support`` is the
+    number of training rows each answer had to hold."""
+
+    def __init__(self, message, column, min_support):
+        super().__init__(message)
+        self.column = column
+        self.min_support = min_support

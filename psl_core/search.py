@@ -25,7 +25,7 @@ import numpy as np
 from .binarization import CandidateFeature, row_index_dtype
 from .calibration import NO_SHRINK
 from .constraints import allowed_tracks
-from .errors import DataError
+from .errors import RequiredColumnError
 from .kernels import (
     CV_BRIER,
     CV_LOG_LOSS,
@@ -461,10 +461,11 @@ def greedy_search(
         ends (an option that does not improve is never ranked first). None: no costs.
     directions : sequence of int or None
         Monotone direction of each feature's column (:func:`stage_options`).
-    required : sequence of sequence of int
+    required : sequence of sets of int
         Stage i < len(required) asks one of the features ``required[i]`` (the families of
         one required column): its best non-constant option, whether or not it improves
-        the criterion. A required column without an allowed cut raises a DataError.
+        the criterion. A required column without an allowed cut raises a
+        RequiredColumnError (a DataError naming it).
 
     Returns
     -------
@@ -527,10 +528,12 @@ def _extensions(evaluator, prefix, stage, settings):
     if forced:
         options = [option for option in options if not _constant(features, option)]
         if not options:
-            raise DataError(
-                f"the required column {features[settings.required[stage][0]].column!r} has no question with "
+            column = features[min(settings.required[stage])].column
+            raise RequiredColumnError(
+                f"the required column {column!r} has no question with "
                 f"at least min_support={settings.min_support} training rows per answer (or none its "
-                "monotone direction allows): lower min_support, or leave it out of required"
+                "monotone direction allows): lower min_support, or leave it out of required",
+                column, settings.min_support,
             )
     # A literal must improve a held-out score on the list as it is to be worth asking
     # (a required question is asked whatever it improves).

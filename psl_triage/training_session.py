@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-from psl_core.errors import PSLError
+from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
 from psl_triage.costs import COST, GROUP, check_unit, cost_rows, costs_from_rows
 from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_from_rows, knowledge_rows
@@ -51,6 +51,7 @@ from psl_triage.store import load_model, save_model
 from psl_triage.too_good import TooGood, recorded_warning
 from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
 from psl_triage.training.options import LEARNER_OPTIONS
+from psl_triage.words import editors as editor_words
 from psl_triage.words import train as words
 
 FROM_TABLES = ("question_costs", "cost_groups", "monotone", "required", "forbidden")
@@ -196,8 +197,13 @@ class TrainingSession:
         roles = roles_record(active.column_roles, active.column_types) if active is not None else {}
         start = time.perf_counter()
         with one_run_at_a_time():
-            # Looked up on the package at call time: a test replaces it there.
-            model, metadata = training.train_list(prepared, data_name, options, progress=progress, column_roles=roles)
+            try:
+                # Looked up on the package at call time: a test replaces it there.
+                model, metadata = training.train_list(prepared, data_name, options, progress=progress, column_roles=roles)
+            except RequiredColumnError as exc:  # in the page's words: its option and choice, not the parameters
+                raise PSLError(editor_words.REQUIRED_WITHOUT_QUESTION.format(
+                    column=exc.column, min_support=exc.min_support, option=words.OPTION_LABELS["min_support"],
+                    asked=ASKS[""])) from exc
         seconds = time.perf_counter() - start
         self.make_current(model, metadata, words.trained_origin(data_name, metadata, options))
         return seconds

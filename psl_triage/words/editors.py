@@ -31,3 +31,10 @@ CATEGORICAL_DIRECTION = (
     "{column} is categorical: its categories have no order, so its points cannot rise "
     "or fall with its value. Leave its direction 'as the data say'."
 )
+REQUIRED_WITHOUT_QUESTION = (
+    "{column} is to be asked first, but no question about it leaves at least {min_support} "
+    "training rows for each answer (or none in the direction chosen for it), so the list "
+    "cannot start with it. Lower '{option}', or set {column} to be asked '{asked}'."
+)
+"""Training stopped: a column to be asked first (``required``) has no question the search may
+ask; ``option`` is the label of ``min_support``, ``asked`` the choice "when it helps"."""

@@ -202,6 +202,14 @@ def test_required_columns_are_asked_even_when_they_do_not_help():
     assert psl.features_[0] == "noise" and len(psl.features_) > 1
 
 
+def test_a_required_column_that_cannot_be_asked_is_named_with_what_to_do():
+    X, y = signal_in_missingness(200)
+    X["rare"] = np.r_[np.ones(5, int), np.zeros(195, int)]
+    with pytest.raises(DataError, match="required column 'rare' has no question .* lower min_support") as caught:
+        ProbabilisticScoringList(required=["rare"]).fit(X, y)
+    assert (caught.value.column, caught.value.min_support) == ("rare", 10)
+
+
 @pytest.mark.parametrize(
     "params, message",
     [

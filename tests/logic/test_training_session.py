@@ -66,6 +66,16 @@ def test_knowledge_and_cost_edits_are_kept_by_column_and_reach_the_options(sessi
     assert options.question_costs == {names[1]: 5.0} and options.cost_unit == "minutes"
 
 
+def test_a_first_question_that_cannot_be_asked_is_refused_in_the_pages_words(session):
+    session.keep_knowledge({"1": {"Asked": "first"}}, names := list(session.prepared.columns))
+    options = session.options(session.prepared, widget_choices(min_support=150))
+    with pytest.raises(PSLError, match=(
+        f"{names[1]} is to be asked first, but no question about it leaves at least 150 training rows .* "
+        "Lower 'Training rows each answer must hold', or set .* asked 'when it helps'")):
+        session.train(options)
+    assert session.model is None
+
+
 def test_train_makes_the_list_current_says_where_it_comes_from_and_keeps_the_keys(session):
     seen = []
     options = session.options(session.prepared, widget_choices(max_stages=2, **SETUPS["paper"]))

@@ -30,6 +30,7 @@ with the model's metadata). Nothing here imports Streamlit.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -90,6 +91,13 @@ _TIME_TOKENS = frozenset({
     "time", "times", "date", "dates", "datetime", "timestamp", "futime", "followup", "fu",
     "day", "days", "tat", "dt", "los", "datum", "zeit", "tage", "tstart", "tstop",
 })
+_RATE_UNITS = frozenset({"day", "days", "tage"})
+"""Time words that are also the unit of a rate ("BL.Cig.Day": cigarettes per day): alone in a
+name they make a time only with the values of one (:func:`_day_count`)."""
+MIN_DAYS = 20
+"""A column named only with a rate's unit is a day count when it has at least this many
+different values (or different values in half its rows, in a small table): follow-up and study
+days spread out, while a rate per day heaps on a few round numbers (5, 10, 20 cigarettes)."""
 _DURATION_UNITS = frozenset({"months", "month", "mo", "mos", "weeks", "wk", "years", "yrs", "duration"})
 _SURVIVAL_QUALIFIERS = frozenset({
     "os", "pfs", "dfs", "efs", "rfs", "dss", "css", "ttp", "fu", "followup", "survival", "surv", "death",
@@ -315,6 +323,8 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
             return Role("time", words.CALENDAR_DATES.format(example=sample.iloc[0]))
         return None
     word = _time_word(tokens)
+    if word in _RATE_UNITS:
+        return _day_count(word, tokens, numbers)
     if word:
         return Role(
             "time",
@@ -327,6 +337,20 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
             words.CALENDAR_YEARS.format(first=_value_text(numbers.min()), last=_value_text(numbers.max())),
         )
     return None
+
+
+def _day_count(word: str, tokens: list[str], numbers: pd.Series) -> Role | None:
+    """A time when a column named "day" or "days" holds day counts (:data:`MIN_DAYS`), never
+    a rate ("per day"); None for a rate, whose evidence is then its values'."""
+    distinct = int(numbers.nunique())
+    if "per" in tokens or distinct < min(MIN_DAYS, math.ceil(len(numbers) / 2)):
+        return None
+    return Role(
+        "time",
+        words.DAY_COUNT.format(
+            word=word, distinct=distinct, first=_value_text(numbers.min()), last=_value_text(numbers.max())
+        ),
+    )
 
 
 def _time_word(tokens: list[str]) -> str | None:

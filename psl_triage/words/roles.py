@@ -32,6 +32,7 @@ FREE_TEXT = "Free text: {distinct} different values, {unique_share} of rows with
 DATES_OR_TIMES = "Dates or times: measured on a calendar, not a patient's finding."
 CALENDAR_DATES = "Dates (e.g. {example}): a calendar date, not a finding at triage."
 NAMED_LIKE_TIME = "Named {word!r}; follow-up and waiting times are measured after baseline, often after the outcome."
+DAY_COUNT = "Named {word!r}, with {distinct} different values from {first} to {last}: a count of days since baseline or a date, measured after it, often after the outcome."
 CALENDAR_YEARS = "Calendar years ({first} to {last}): when something happened, not a finding at triage."
 NAMED_LIKE_OUTCOME = "Named like another outcome or its cause ({word!r}) while {outcome!r} is the outcome: recorded at or after the event, not before it."
 ALONE_TELLS_CLASSES = "Alone it tells {positive} from {negative} on held-out rows: {rule}, learned on half the rows, is right for {accuracy} of the other half (balanced). A value that defines the outcome or is recorded after it?"

@@ -321,3 +321,16 @@ def test_columns_of_the_outcomes_time_point_or_later_are_leaks():
     assert roles_of(df, outcome="pod1am_cough")["pacu90min_cough"].role == "question"
     plain = df.rename(columns=lambda name: name.replace("_", ""))
     assert roles_of(plain, outcome="pacu30minthroatPain")["pacu90mincough"].role == "question"
+
+
+def test_a_rate_per_day_is_a_finding_but_a_day_count_is_a_time():
+    rng = np.random.default_rng(3)
+    df = study()
+    df["BL.Cig.Day"] = rng.choice([np.nan, 5, 10, 20, 2, 1, 15], len(df))
+    df["drinks_per_day"] = rng.integers(0, 40, len(df))  # many values, but a rate by its name
+    df["day"] = rng.integers(0, 2000, len(df))
+    df["los_days"] = rng.integers(1, 60, len(df))
+    roles = roles_of(df)
+    assert roles["BL.Cig.Day"].role == "question" and roles["drinks_per_day"].role == "question"
+    assert roles["day"].role == "time" and "different values" in roles["day"].evidence
+    assert roles["los_days"].role == "time"

@@ -300,17 +300,27 @@ class ModelMetadata:
     @property
     def positive_label(self) -> str:
         """The positive class's name (the Data page's), else :data:`POSITIVE_FALLBACK`."""
-        return self.trained_on.positive_label or POSITIVE_FALLBACK
+        return self.class_names[0]
 
     @property
     def negative_label(self) -> str:
         """The negative class's name (the Data page's), else :data:`NEGATIVE_FALLBACK`."""
-        return self.trained_on.negative_label or NEGATIVE_FALLBACK
+        return self.class_names[1]
 
     @property
     def class_names(self) -> tuple[str, str]:
-        """(positive, negative) names, as :attr:`positive_label` and :attr:`negative_label`."""
-        return self.positive_label, self.negative_label
+        """(positive, negative) names; a list of the risk within a horizon says the horizon
+        in both, as one saved before its names carried it does too
+        (:func:`psl_triage.words.lists.horizon_class_names`)."""
+        names = (self.trained_on.positive_label or POSITIVE_FALLBACK,
+                 self.trained_on.negative_label or NEGATIVE_FALLBACK)
+        horizon = (self.follow_up or {}).get("horizon")
+        if not isinstance(horizon, (int, float)) or isinstance(horizon, bool):
+            return names
+        from psl_triage.words.lists import horizon_class_names
+
+        unit = (self.follow_up or {}).get("unit")
+        return horizon_class_names(names[0], horizon, unit if isinstance(unit, str) else "", names[1])
 
     @property
     def default_name(self) -> str:

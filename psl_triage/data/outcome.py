@@ -236,9 +236,14 @@ def _positive_values(
 
 def _class_label(outcome: object, values: Sequence[object], spec: ColumnSpec | None) -> str:
     labels = [value_label(value, spec) for value in values]
-    coded = all(label == _value_text(value) and _is_number_text(label) for label, value in zip(labels, values))
     joined = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
-    return f"{outcome} = {joined}" if coded else joined
+    return f"{outcome} = {joined}" if _is_coded(values, spec) else joined
+
+
+def _is_coded(values: Sequence[object], spec: ColumnSpec | None) -> bool:
+    """Whether a class is bare number codes without a label ("status = 1" names it)."""
+    return all(_is_number_text(label) and label == _value_text(value)
+               for label, value in ((value_label(value, spec), value) for value in values))
 
 
 def _is_number_text(text: str) -> bool:

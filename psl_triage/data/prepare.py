@@ -26,7 +26,7 @@ from .formats import (
     PreparedData,
 )
 from .missing import _check_handling, _feature_columns, _fill_in, _rows_to_keep
-from .outcome import _class_names, _pick_one, _positive_values, leak_reason
+from .outcome import _class_names, _is_coded, _pick_one, _positive_values, leak_reason
 from .values import STORABLE_RULE, _natural_key, _normalized, _plain, _shorten, _unstorable_value, _value_text
 
 
@@ -122,14 +122,19 @@ def _checked_class_names(
     follow_up: object,
 ) -> tuple[str, str]:
     """The (positive, negative) class names, once each class has enough rows; for follow-up
-    data without the user's own names, names that say "within" the horizon."""
+    data, names that say "within" the horizon, the user's own names too (a list of the risk
+    within a horizon is said with it wherever its classes are named). A negative class the
+    user left unnamed is "no" + the positive one."""
     positive_label, negative_label = _class_names(outcome_values, outcome, positive_values, spec, class_names)
     _check_class_sizes(y, positive_label, negative_label)
-    if follow_up is not None and not (class_names and all(n and n.strip() for n in class_names)):
-        from psl_triage.follow_up import horizon_labels
+    if follow_up is None:
+        return positive_label, negative_label
+    from psl_triage.follow_up import horizon_labels
 
-        return horizon_labels(positive_label, follow_up.horizon, follow_up.unit)
-    return positive_label, negative_label
+    named = [bool(name and str(name).strip()) for name in (class_names or ("", ""))]
+    coded = not named[0] and _is_coded(positive_values, spec)
+    return horizon_labels(positive_label, follow_up.horizon, follow_up.unit,
+                          negative_label if named[1] else None, coded)
 
 
 def _leak_notes(X: pd.DataFrame, y: np.ndarray, positive_label: str, negative_label: str) -> list[str]:

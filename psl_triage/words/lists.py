@@ -154,7 +154,19 @@ HORIZON_MODELS = {"list": "This list", "cox": "Cox model, all features", "naive"
 """The models a horizon list is compared with, by code."""
 
 
-def horizon_class_names(event_label, horizon, unit=""):
-    """The two classes of a time-to-event list: ("death within 5 years", "no death within 5 years")."""
+def horizon_class_names(event_label, horizon, unit="", negative_label=None, coded=False):
+    """The two classes of a time-to-event list, each saying its horizon, which every page that
+    names a class then says with it: ("death within 5 years", "no death within 5 years").
+
+    ``negative_label``: the user's own name of the negative class (else "no" + the event);
+    ``coded``: the event is a code ("status = 1"), whose negative reads "no event (status = 1)".
+    A name that already says the horizon keeps it once.
+    """
     when = f"within {within(horizon, unit)}"
-    return f"{event_label} {when}", f"no {event_label} {when}"
+
+    def said(name):
+        return name if name.casefold().endswith(when.casefold()) else f"{name} {when}"
+
+    if negative_label is None:
+        negative_label = f"no event ({event_label})" if coded else f"no {event_label}"
+    return said(event_label), said(negative_label)

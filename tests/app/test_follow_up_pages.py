@@ -102,8 +102,8 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
         frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"),
         class_names=("recurrence", "no recurrence"),
     )
-    assert prepared.positive_label == "recurrence"  # the user's names are kept as given
-    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    # The user's names are kept, with the horizon said (a follow-up list's risk is always within it).
+    assert prepared.positive_label == "recurrence within 1000 days"
     model, metadata = train_list(prepared, "study.csv", TrainingOptions())
     assert model.horizon == 1000.0 and "rfstime" not in model.features_
     assert metadata["follow_up"] == {"time": "rfstime", "horizon": 1000.0, "unit": "days"}

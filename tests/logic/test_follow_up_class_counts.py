@@ -44,3 +44,31 @@ def test_a_yes_no_outcome_keeps_its_counts():
     assert prepared.n_positive == int(prepared.y.sum())
     assert "censored" not in data_words.ready(prepared)
     assert "n_censored" not in model_metadata(prepared, "study.csv")["dataset"]
+
+
+def test_the_users_class_names_keep_the_horizon_everywhere():
+    """The Data page invites naming the classes; a follow-up list named "recurrence" / "no
+    recurrence" still says its horizon: in its names, the Ready sentence, the card and the
+    metadata of a list saved before its names carried it."""
+    from psl_triage.words import report as report_words
+
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    follow_up = FollowUp("rfstime", HORIZON, "days")
+    for names, negative in ((("recurrence", "no recurrence"), "no recurrence"), (("recurrence", " "), "no recurrence"),
+                            (None, "no event (status = 1)")):
+        prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=follow_up, class_names=names)
+        assert prepared.negative_label == f"{negative} within 1000 days"
+        assert prepared.positive_label.endswith("within 1000 days")
+        assert prepared.positive_label.count("within") == 1
+        if names:
+            assert "recurrence within 1000 days (positive)" in data_words.ready(prepared)
+    metadata = {**model_metadata(prepared, "study.csv"), "follow_up": follow_up.record()}
+    metadata["dataset"].update(positive_label="recurrence", negative_label="no recurrence")  # saved before
+    typed = ModelMetadata.from_dict(metadata)
+    assert typed.class_names == ("recurrence within 1000 days", "no recurrence within 1000 days")
+    assert "within 1000 days" in report_words.card_intro(typed.positive_label)
+    # A yes/no list keeps its names as given.
+    prepared = prepare_training_data(frame, {**types, "rfstime": "ignore"}, "status", [1], "learn",
+                                     class_names=("recurrence", "no recurrence"))
+    assert (prepared.positive_label, prepared.negative_label) == ("recurrence", "no recurrence")

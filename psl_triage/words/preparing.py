@@ -9,6 +9,7 @@ these sentences with :func:`psl_triage.words.md`.
 
 from psl_triage.words.common import plural
 
+# --- why a column is typed as it is (psl_triage.data.columns) ---------------------------------------
 DATES_NOT_USED = "dates and times are not used"
 ALL_MISSING = "all values are missing"
 ONE_VALUE = "the same value in every row"
@@ -28,6 +29,7 @@ KEPT_AS_CHOSEN = "; kept, as you chose"
 TYPED_AS_CHOSEN = "{kind}, as you chose (detected: {inferred}, {reason})"
 
 
+# --- the outcome: its guess, classes and leaks (psl_triage.data.outcome) ----------------------------
 OUTCOME_NAME_EXACTLY = "it has two values and its name, {name!r}, is an outcome word"
 OUTCOME_NAME_CONTAINS = "it has two values and its name contains {value!r}, an outcome word"
 NAME_CONTAINS_OUTCOME_WORD = "its name contains {value!r}, an outcome word"
@@ -62,11 +64,10 @@ def outcome_classes_note(name, n_classes, texts, n_texts, negatives, others):
     return f"The outcome {name} has {n_classes} values: {', '.join(texts)} {'counts' if n_texts == 1 else 'count'} as positive, {', '.join(negatives)} as {others}."
 
 
+# --- missing values (psl_triage.data.missing) -----------------------------------------------------
 LEARN_NO_MISSING = "No missing values in the columns in use; {kept} of {n_rows} rows are kept."
 LEARN_KEEPS_MISSING = "Keeps {listed}: the list learns whether a missing answer counts as yes or no for each question; {kept} of {n_rows} rows are kept."
 DROP_NO_MISSING = "No missing values in the columns in use; all {n_rows} rows are kept."
-NOT_ONE = "not {one}"
-"""The name of a binary column's other value when only one is named."""
 MEDIAN = "the median"
 MOST_FREQUENT_VALUE = "the most frequent value"
 IMPUTE_NO_MISSING = "No missing values to fill in; {kept} of {n_rows} rows are kept."
@@ -123,6 +124,9 @@ def dropped_missing_rows(n_dropped, share):
     return f"Dropped {plural(n_dropped, 'row')} ({share}) with a missing value."
 
 
+# --- preparing the training data (psl_triage.data.prepare) -----------------------------------------
+NOT_ONE = "not {one}"
+"""The name of a binary column's other value when only one is named."""
 POSSIBLE_LEAK = "{name!r} {reason}. If it is derived from the outcome or recorded after it, set it to 'ignore'."
 TIME_IS_EVENT_COLUMN = "Choose a follow-up time column other than the event column {outcome!r}."
 DROPPED_WITHOUT_TIME = "{count} rows without a follow-up time in {time!r} were dropped."
@@ -156,4 +160,5 @@ def duplicate_column_names(duplicates):
     return f"Duplicate column names: {', '.join(duplicates)}. Every column needs a unique name."
 
 
+# --- values a saved list keeps (psl_triage.data.values) --------------------------------------------
 STORABLE_RULE = "a saved list keeps names and values of at most 1,000 characters that do not start with __, py/ or !!"

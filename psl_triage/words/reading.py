@@ -21,6 +21,7 @@ def megabytes(n_bytes):
     return f"{n_bytes / 2**20:.1f} MB"
 
 
+# --- reading a file (psl_triage.data.reading) ----------------------------------------------------
 FIELDS_SEPARATED_BY = "Fields separated by {delimiter}; "
 BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}; using the default of {default_max_upload_mb} MB."
 DEMO_MISSING = "The bundled demo data is missing: {path} not found."
@@ -70,6 +71,7 @@ def unpacks_too_large(filename, unpacked, max_unpacked_mb):
     return f"{filename} unpacks to {megabytes(unpacked)} (Excel files are zip archives of XML); the limit is {max_unpacked_mb} MB. Save the sheet as CSV and upload that, or remove unused sheets, rows and formatting first."
 
 
+# --- its header and names (psl_triage.data.header) ------------------------------------------------
 TOO_MANY_COLUMNS = "{filename} has {n_columns:,} columns; the app reads tables of at most {max_columns:,} columns. Keep the outcome and the columns a clinician could be asked about (a list asks a handful of questions) and upload that table."
 EMPTY_HEADER = "{filename} has no header row with column names (the first row is empty)."
 LOOKALIKE_COLUMNS = "{filename} has column names that look the same when shown: {first!r} and {second!r} (they differ only in invisible, direction or look-alike characters, or spacing). Rename one of them and upload again."
@@ -122,6 +124,7 @@ def unstorable_names(filename, n_bad, shown, storable_rule):
     return f"{filename}: the column {'name' if n_bad == 1 else 'names'} {shown} cannot be kept in a saved list ({storable_rule}). Rename {'it' if n_bad == 1 else 'them'} and upload again."
 
 
+# --- number formats (psl_triage.data.sniffing) ----------------------------------------------------
 BAD_DECIMAL_MARK = "The decimal mark must be '.' or ',', got {decimal!r}."
 SAME_DECIMAL_AND_THOUSANDS = "The decimal mark and the thousands separator cannot both be {decimal!r}."
 NO_THOUSANDS_SEPARATOR = "no thousands separator"

@@ -37,7 +37,7 @@ def _check_header(header: Sequence[object], filename: str) -> None:
             duplicates.append(name)
         seen.add(name)
     if duplicates:
-        raise DataError(words.duplicate_columns(filename, duplicates))
+        raise DataError(words.DUPLICATE_COLUMNS.format(filename=filename, names=', '.join(map(repr, duplicates))))
     look_alike = look_alike_pairs(name for name in names if name)
     if look_alike:
         first, second = look_alike[0]

@@ -73,6 +73,7 @@ def unpacks_too_large(filename, unpacked, max_unpacked_mb):
 
 # --- its header and names (psl_triage.data.header) ------------------------------------------------
 TOO_MANY_COLUMNS = "{filename} has {n_columns:,} columns; the app reads tables of at most {max_columns:,} columns. Keep the outcome and the columns a clinician could be asked about (a list asks a handful of questions) and upload that table."
+DUPLICATE_COLUMNS = "{filename} has duplicate column names: {names}. Give every column a unique name and upload again."
 EMPTY_HEADER = "{filename} has no header row with column names (the first row is empty)."
 LOOKALIKE_COLUMNS = "{filename} has column names that look the same when shown: {first!r} and {second!r} (they differ only in invisible, direction or look-alike characters, or spacing). Rename one of them and upload again."
 NO_COLUMNS = "no columns"
@@ -82,11 +83,6 @@ NO_DATA_ROWS = "{filename} has column names but no data rows."
 INVISIBLE_COLUMN_NAME = "{filename}: the column {name!r} has no visible character in its name (only spaces, invisible or direction-control characters); it would be a question without a name. Give it a name and upload again."
 LOOKALIKE_VALUES = "{filename}: the column {name!r} has values that look the same when shown: {first!r} and {second!r}. Make them one value (or clearly different ones) and upload again."
 UNSHOWABLE_NAME = "{filename}: the column name {name!r} holds {character}, which cannot be shown. Rename the column and upload again."
-
-
-def duplicate_columns(filename, duplicates):
-    """Column names that occur twice."""
-    return f"{filename} has duplicate column names: {', '.join(map(repr, duplicates))}. Give every column a unique name and upload again."
 
 
 def dropped_empty_rows(n_rows):

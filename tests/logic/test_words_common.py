@@ -78,39 +78,29 @@ def test_the_words_keep_no_private_percent_formatter():
     assert private == []
 
 
-def test_m_and_an_intervals_level_are_written_by_their_helpers_only():
-    """ "M = {x:g}" and "{level:.0%} interval" inline in a sentence would be a second home of
-    the format: every place calls m_equals / level_text (words.common keeps the one copy)."""
+def inline_copies(pattern):
+    """The lines of the app's code outside words.common that match ``pattern``."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    inline = re.compile(r"M = \{[^}]*:g\}|\{[^}]*confidence[^}]*:\.0%\}")
-    hits = [
+    return [
         f"{path.relative_to(root)}:{number}"
         for folder in ("psl_triage", "ui", "pages")
         for path in sorted((root / folder).rglob("*.py"))
         if path.name != "common.py"
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-        if inline.search(line)
+        if re.search(pattern, line)
     ]
-    assert hits == []
+
+
+def test_m_and_an_intervals_level_are_written_by_their_helpers_only():
+    """ "M = {x:g}" and "{level:.0%} interval" inline in a sentence would be a second home of
+    the format: every place calls m_equals / level_text (words.common keeps the one copy)."""
+    assert inline_copies(r"M = \{[^}]*:g\}|\{[^}]*confidence[^}]*:\.0%\}") == []
 
 
 def test_a_share_is_never_formatted_inline():
     """ "{100 * x:.1f} %" inline is a second copy of share(): report, validate, sample_size and
     lists wrote it so, and the card wrote the threshold "20.0 %" where every page says "20.0%"."""
-    import re
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    inline = re.compile(r":\.[0-9]f\} %")
-    hits = [
-        f"{path.relative_to(root)}:{number}"
-        for folder in ("psl_triage", "ui", "pages")
-        for path in sorted((root / folder).rglob("*.py"))
-        if path.name != "common.py"
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-        if inline.search(line)
-    ]
-    assert hits == []
+    assert inline_copies(r":\.[0-9]f\} %") == []

@@ -124,14 +124,11 @@ def test_each_allowed_string_still_exists():
         assert any(piece in text for text in texts.get(where, [])), (where, piece)
 
 
-def test_every_template_is_filled_with_exactly_its_fields():
-    """A words template filled with a missing or misspelt field raises KeyError instead of
-    showing its message, on an error path the tests may never reach: every
-    ``<words module>.TEMPLATE.format(...)`` call names exactly the template's fields."""
+def calls_into_the_words():
+    """Every call ``<alias>.<name>(...)`` or ``<alias>.<NAME>.format(...)`` in the app's code
+    whose alias names a words module: (path, call node, the module's object, its name)."""
     import importlib
-    import string
 
-    wrong = []
     for path in sources():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         aliases = {
@@ -142,46 +139,40 @@ def test_every_template_is_filled_with_exactly_its_fields():
         }
         for node in ast.walk(tree):
             func = node.func if isinstance(node, ast.Call) else None
-            if not (isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.Attribute)
-                    and isinstance(func.value.value, ast.Name) and func.value.value.id in aliases):
-                continue
-            module = importlib.import_module(aliases[func.value.value.id])
-            template = getattr(module, func.value.attr, None)
-            if not isinstance(template, str) or node.args or any(k.arg is None for k in node.keywords):
-                continue
-            fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+            if isinstance(func, ast.Attribute) and func.attr == "format":
+                func = func.value
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in aliases:
+                module = importlib.import_module(aliases[func.value.id])
+                if not any(isinstance(a, ast.Starred) for a in node.args) and all(k.arg for k in node.keywords):
+                    yield path.relative_to(ROOT), node, getattr(module, func.attr, None), func.attr
+
+
+def test_every_template_is_filled_with_exactly_its_fields():
+    """A words template filled with a missing or misspelt field raises KeyError instead of
+    showing its message, on an error path the tests may never reach: every
+    ``<words module>.TEMPLATE.format(...)`` call names exactly the template's fields."""
+    import string
+
+    wrong = []
+    for path, node, template, name in calls_into_the_words():
+        if isinstance(template, str) and not node.args:
+            fields = {field for _, field, _, _ in string.Formatter().parse(template) if field}
             given = {k.arg for k in node.keywords}
             if fields != given:
-                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {func.value.attr} {sorted(fields ^ given)}")
+                wrong.append(f"{path}:{node.lineno}: {name} {sorted(fields ^ given)}")
     assert wrong == []
 
 
 def test_every_words_function_is_called_with_arguments_it_takes():
     """As above for the words' functions: a call with a missing or extra argument raises
     TypeError instead of showing the message (checked against each function's signature)."""
-    import importlib
     import inspect
 
     wrong = []
-    for path in sources():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        aliases = {
-            alias.asname or alias.name: f"psl_triage.words.{alias.name}"
-            for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module == "psl_triage.words"
-            for alias in node.names
-        }
-        for node in ast.walk(tree):
-            func = node.func if isinstance(node, ast.Call) else None
-            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in aliases):
-                continue
-            target = getattr(importlib.import_module(aliases[func.value.id]), func.attr, None)
-            if not inspect.isfunction(target) or any(isinstance(a, ast.Starred) for a in node.args) or any(
-                k.arg is None for k in node.keywords
-            ):
-                continue
+    for path, node, function, name in calls_into_the_words():
+        if inspect.isfunction(function):
             try:
-                inspect.signature(target).bind(*node.args, **{k.arg: k.value for k in node.keywords})
+                inspect.signature(function).bind(*node.args, **{k.arg: k.value for k in node.keywords})
             except TypeError as error:
-                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {func.attr}: {error}")
+                wrong.append(f"{path}:{node.lineno}: {name}: {error}")
     assert wrong == []

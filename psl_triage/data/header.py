@@ -61,11 +61,11 @@ def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Data
     ]
     if unnamed_empty:
         frame = frame.drop(columns=unnamed_empty)
-        notes.append(words.dropped_unnamed(len(unnamed_empty)))
+        notes.append(words.dropped_empty(len(unnamed_empty), "unnamed"))
     empty_rows = frame.isna().all(axis=1)
     if len(frame.columns) and empty_rows.any():
         frame = frame.loc[~empty_rows]
-        notes.append(words.dropped_empty_rows(int(empty_rows.sum())))
+        notes.append(words.dropped_empty(int(empty_rows.sum()), "rows"))
     if len(frame.columns) < 2:
         found = words.ONLY_THE_COLUMN.format(columns=frame.columns[0]) if len(frame.columns) else words.NO_COLUMNS
         raise DataError(words.NOT_LIKE_A_TABLE.format(filename=filename, found=found))
@@ -82,7 +82,7 @@ def _drop_or_refuse_blank_names(frame: pd.DataFrame, filename: str, notes: list[
     empty = [name for name in blank if frame[name].isna().all()]
     if empty:
         frame = frame.drop(columns=empty)
-        notes.append(words.dropped_invisible_names(len(empty)))
+        notes.append(words.dropped_empty(len(empty), "invisible"))
     named_data = [name for name in blank if name not in empty]
     if named_data:
         raise DataError(words.INVISIBLE_COLUMN_NAME.format(filename=filename, name=named_data[0]))

@@ -85,19 +85,15 @@ LOOKALIKE_VALUES = "{filename}: the column {name!r} has values that look the sam
 UNSHOWABLE_NAME = "{filename}: the column name {name!r} holds {character}, which cannot be shown. Rename the column and upload again."
 
 
-def dropped_empty_rows(n_rows):
-    """The note on rows without any value, dropped."""
-    return f"Dropped {plural(n_rows, 'empty row')}."
-
-
-def dropped_unnamed(n_unnamed_empty):
-    """The note on empty columns without a name, dropped."""
-    return f"Dropped {plural(n_unnamed_empty, 'empty column')} without a name."
-
-
-def dropped_invisible_names(n_empty):
-    """The note on empty columns whose names show nothing, dropped."""
-    return f"Dropped {plural(n_empty, 'empty column')} without a visible name."
+def dropped_empty(count, kind):
+    """The note on empty rows or columns dropped: ``kind`` "rows", "unnamed" (columns without
+    a name) or "invisible" (columns whose names show nothing)."""
+    noun, why = {
+        "rows": ("empty row", ""),
+        "unnamed": ("empty column", " without a name"),
+        "invisible": ("empty column", " without a visible name"),
+    }[kind]
+    return f"Dropped {plural(count, noun)}{why}."
 
 
 def removed_invisible_from_names(n_renamed, renamed):

@@ -7,7 +7,7 @@ The steps follow what a clinical researcher does on the Data page, one module pe
    :class:`~psl_core.errors.DataError` with a message that says what is wrong and what to do;
    :mod:`.sniffing` finds a text file's delimiter and number format and reads its numbers.
 2. :mod:`.columns` (:func:`infer_column_types`) proposes a kind per column (:data:`KINDS`);
-   :mod:`.outcome` (:func:`guess_outcome`, :func:`guess_positive_class`) proposes the outcome
+   :mod:`.outcome` (:func:`guess_outcome`, :func:`guess_positive_class`) proposes the outcome (one a list can be learned from first)
    and its positive class, and :data:`DEFAULT_MISSING_HANDLING` how missing values are handled.
    The user may change all of them; the guesses are only defaults that the page shows.
    :mod:`psl_triage.roles` then proposes which columns stay out of the list (identifiers,

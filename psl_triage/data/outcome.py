@@ -13,8 +13,8 @@ from pandas.api import types as ptypes
 from psl_core.errors import DataError
 from psl_triage.words import preparing as words
 
-from .formats import BINARY, MAX_OUTCOME_CLASSES, ColumnSpec
-from .values import _normalized, _value_text, outcome_classes, value_label
+from .formats import BINARY, MAX_OUTCOME_CLASSES, MIN_ROWS_PER_CLASS, ColumnSpec
+from .values import _normalized, _value_text, count_classes, outcome_classes, value_label
 
 _POSITIVE_WORDS = {
     "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
@@ -36,7 +36,11 @@ _OUTCOME_NAME = re.compile(
 
 
 def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:
-    """Columns that may be the outcome, best first, each with why."""
+    """Columns that may be the outcome, best first, each with why.
+
+    A column a list can be learned from (:func:`_too_few`) comes before one that has too few
+    rows of a class; the first one's reason then says which better-named column it passed over.
+    """
     binary = [name for name in df.columns if types.get(name) == BINARY]
     ranked: list[tuple[int, int, object, str]] = []
     for position, name in enumerate(df.columns):
@@ -49,12 +53,38 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
             ranked.append((1, position, name, words.OUTCOME_NAME_CONTAINS.format(value=match.group(2))))
         elif match and 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
             ranked.append((2, position, name, words.NAME_CONTAINS_OUTCOME_WORD.format(value=match.group(2))))
+    learnable = [name for name in binary if not _too_few(df[name])]
     if binary:
-        ranked.append((
-            3, 0, binary[-1],
-            words.LAST_BINARY_COLUMN,
-        ))
-    return [(name, reason) for _, _, name, reason in sorted(ranked, key=lambda item: item[:2])]
+        ranked.append((3, 0, (learnable or binary)[-1], words.LAST_BINARY_COLUMN))
+    ordered = sorted(ranked, key=lambda item: item[:2])
+    short = {name: _too_few(df[name]) for _, _, name, _ in ordered}
+    ordered = [item for item in ordered if not short[item[2]]] + [item for item in ordered if short[item[2]]]
+    candidates = [(name, reason) for _, _, name, reason in ordered]
+    passed = [name for name, _ in candidates if short[name]]
+    if candidates and passed and not short[candidates[0][0]]:
+        value, n_rows = short[passed[0]]
+        reason = words.passed_over(candidates[0][1], str(passed[0]), value, n_rows, MIN_ROWS_PER_CLASS)
+        candidates[0] = (candidates[0][0], reason)
+    return candidates
+
+
+def _too_few(series: pd.Series) -> tuple[object, int] | None:
+    """(class, rows) a list cannot be learned from for want of rows (fewer than
+    :data:`~.formats.MIN_ROWS_PER_CLASS`), None when each side has enough: the rarer of two
+    values as its text; with more values "" when no value has enough rows, None (the values
+    other than the most common one) when those together have too few; a column with one value
+    lacks a second class ("", 0)."""
+    counts = count_classes(series)
+    if len(counts) < 2:
+        return ("", 0)
+    most = max(n for _, n in counts)
+    rest = sum(n for _, n in counts) - most
+    if len(counts) == 2:
+        value, rarer = min(counts, key=lambda item: item[1])
+        return (_value_text(value), rarer) if rarer < MIN_ROWS_PER_CLASS else None
+    if most < MIN_ROWS_PER_CLASS:
+        return ("", most)
+    return (None, rest) if rest < MIN_ROWS_PER_CLASS else None
 
 
 def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
@@ -63,7 +93,8 @@ def guess_outcome(df: pd.DataFrame, types: Mapping[str, str]) -> str | None:
     Preference: a binary column named with an outcome word ("outcome", "low", "died"...),
     then a binary column whose name contains one ("death_status"), then any column with such a
     name and few values (even one value, so that the user learns what is wrong with it), then
-    the last binary column.
+    the last binary column; but first of all one a list can be learned from (enough rows of
+    each class).
     """
     candidates = _outcome_candidates(df, types)
     return candidates[0][0] if candidates else None

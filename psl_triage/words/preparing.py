@@ -162,3 +162,18 @@ def duplicate_column_names(duplicates):
 
 # --- values a saved list keeps (psl_triage.data.values) --------------------------------------------
 STORABLE_RULE = "a saved list keeps names and values of at most 1,000 characters that do not start with __, py/ or !!"
+
+
+def passed_over(reason, name, value, n_rows, min_rows):
+    """The outcome guess's ``reason`` when a column named more like an outcome was passed over
+    for want of rows: ``value`` the class it lacks rows of (None: the values other than its
+    most common one; "" when no value has ``min_rows``), ``n_rows`` that class's rows."""
+    if value == "" and n_rows == 0:
+        lacking = "it has fewer than two values"
+    elif value is None:
+        lacking = f"only {plural(n_rows, 'row')} are not its most common value"
+    elif value == "":
+        lacking = f"none of its values has more than {plural(n_rows, 'row')}"
+    else:
+        lacking = f"only {plural(n_rows, 'row')} {'is' if n_rows == 1 else 'are'} {value!r}"
+    return f"{reason}; {name!r} was passed over: {lacking}, and a list needs at least {min_rows} of each class"

@@ -139,3 +139,23 @@ def test_class_names_default_from_the_data_and_can_be_chosen():
     assert default_class_names(text["diagnosis"], "diagnosis", ["malignant"]) == ("malignant", "benign")
     several = pd.Series([0, 1, 2, 3] * 5)
     assert default_class_names(several, "num", [1, 2, 3]) == ("num = 1, 2 or 3", "num = 0")
+
+
+def test_outcome_guess_passes_over_an_outcome_too_rare_to_learn_and_says_so():
+    rng = np.random.default_rng(4)
+    n = 300
+    df = pd.DataFrame({
+        "age": rng.integers(20, 45, n),
+        "hiv_status": ["Yes"] * 2 + ["No"] * (n - 2),
+        "birth_outcome": rng.choice(["Live birth", "Stillbirth"], n, p=[0.8, 0.2]),
+        "preterm": rng.choice(["Yes", "No"], n),
+    })
+    types = infer_column_types(df)
+    assert guess_outcome(df, types) == "birth_outcome"
+    reason = explain_outcome_guess(df, types)
+    assert "'hiv_status' was passed over: only 2 rows are 'Yes'" in reason and "at least 10" in reason
+    rare = df.assign(birth_outcome="Live birth", twins=["Yes"] * 3 + ["No"] * (n - 3))
+    rare.loc[:4, "birth_outcome"] = "Stillbirth"
+    assert guess_outcome(rare, infer_column_types(rare)) == "preterm"  # the last binary a list can learn
+    alone = df[["age", "hiv_status"]]
+    assert guess_outcome(alone, infer_column_types(alone)) == "hiv_status"  # no other candidate: shown, refused

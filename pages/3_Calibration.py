@@ -17,8 +17,10 @@ gets a new N and starts at its recommended stage: ui.per_list_key),
 (ui.evidence.kept) keeps the train/test rows per list and data (recovered or refitted once)
 and the flexible curve per list, rows and stage. Words: :mod:`psl_triage.words.calibration`.
 For a list of the risk within a horizon (follow-up data) the page shows, on the Train page's
-held-out rows, the predicted risk against the Kaplan-Meier risk by the horizon per total and
-per tenth of predicted risk (psl_triage.follow_up.horizon_calibration), and nothing else.
+held-out rows at the chosen stage (the same slider), the predicted risk against the
+Kaplan-Meier risk by the horizon per total and per tenth of predicted risk, as a figure and
+tables (ui.calibration.horizon_section, psl_triage.follow_up.horizon_calibration), and
+nothing else.
 """
 
 from __future__ import annotations
@@ -30,9 +32,8 @@ from psl_core.calibration_measures import flexible_calibration, intercept_and_sl
 from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
 from psl_core.validation import stage_totals
-from psl_triage.card import card_stage
 from psl_triage.evidence import hierarchy_table
-from psl_triage.follow_up import horizon_calibration, horizon_page_note, horizon_span
+from psl_triage.follow_up import horizon_page_note
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import (
     brier_figure,
@@ -44,11 +45,9 @@ from psl_triage.plots import (
 )
 from psl_triage.words import calibration as words
 from psl_triage.words.common import PAGE_NAMES, page_title
-from ui import csv_download, per_list_key, required_data, required_list, required_match, shown_errors, trained_metadata
+from ui import csv_download, required_data, required_list, required_match, shown_errors, trained_metadata
+from ui.calibration import horizon_section, stage_slider
 from ui.evidence import calibration_section, kept
-
-ss = st.session_state
-
 
 st.set_page_config(page_title=page_title("calibration"), page_icon="🩺", layout="wide")
 st.title(PAGE_NAMES["calibration"])
@@ -57,18 +56,8 @@ st.markdown(words.INTRO)
 model = required_list()
 prepared = required_data(words.DATA_PURPOSE)
 required_match(model, prepared)
-if (note := horizon_page_note(model, "Calibration", trained_metadata())) is not None:
-    at_horizon = horizon_calibration(model, trained_metadata(), prepared)
-    if at_horizon is None:
-        st.info(note)
-        st.stop()
-    st.markdown(words.horizon_summary(horizon_span(model, trained_metadata()), at_horizon))
-    risk = st.column_config.NumberColumn(format=words.MEASURE_FORMAT)
-    config = {"predicted": risk, "observed": risk}
-    left, right = st.columns(2)
-    left.dataframe(at_horizon["totals"].rename(columns={"group": words.HORIZON_TOTAL}), hide_index=True, column_config=config)
-    right.dataframe(at_horizon["deciles"].rename(columns={"group": words.HORIZON_TENTH}), hide_index=True, column_config=config)
-    st.stop()
+if horizon_page_note(model, "Calibration") is not None:
+    horizon_section(model, prepared)
 
 split = None
 with shown_errors(words.SPLITTING):
@@ -83,12 +72,7 @@ with left:
     rows = st.radio(words.ROWS_LABEL, list(words.ROWS), format_func=words.ROWS.get, key="calibration_rows",
                     horizontal=True, persist_state="session")
 with right:
-    last, stage_key = split.model.n_stages_ - 1, per_list_key("calibration_stage", model)
-    if ss.get(stage_key, last) > last:
-        del ss[stage_key]
-    stage = st.slider(words.STAGE, 0, max(last, 1), min(card_stage(split.model), last), key=stage_key,
-                      disabled=last == 0, persist_state="session", help=words.STAGE_HELP)
-    stage = min(stage, last)
+    stage = stage_slider(model, split.model)
 X, y = (split.X_test, split.y_test) if rows == "test" else (split.X_train, split.y_train)
 fitted = split.model
 

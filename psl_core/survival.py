@@ -387,6 +387,7 @@ _SPLIT_KEYS = {"observed_expected": "oe"}  # horizon_splits' short name of a mea
 
 def horizon_splits(
     X, y, horizon, make_list, n_splits=20, test_size=1 / 3, random_state=0, threshold=None, thresholds=None,
+    stage=None,
 ):
     """Monte Carlo evaluation at the horizon on held-out splits: the list, the Cox model on
     all features and the naive yes/no list ("event during follow-up", same settings).
@@ -403,6 +404,9 @@ def horizon_splits(
         Risk threshold of the net benefit (None: none).
     thresholds : array of float in (0, 1), shape (m,), or None
         Thresholds of the decision curves at the horizon (None: none).
+    stage : int or None
+        The stage at which the list and the naive list are judged (a split's list shorter
+        than that at its last one); None: each at its last stage.
 
     Returns
     -------
@@ -424,9 +428,9 @@ def horizon_splits(
         naive = make_list().set_params(horizon=None, recommend_folds=None).fit(
             X_train, y[train]["event"].astype(int))
         risks = {
-            "list": psl.predict_proba(X_test)[:, 1],
+            "list": _risk_at(psl, X_test, stage),
             "cox": cox_risk(X_train, y[train], X_test, horizon),
-            "naive": naive.predict_proba(X_test)[:, 1],
+            "naive": _risk_at(naive, X_test, stage),
         }
         targets = held_out_targets(y[train], y[test], horizon)
         for name, risk in risks.items():
@@ -437,3 +441,10 @@ def horizon_splits(
                 curve = targets.net_benefit(risk, np.asarray(thresholds, dtype=float))
                 results.setdefault(f"{name}_decision_curve", []).append(curve)
     return {key: np.array(values) for key, values in results.items()}
+
+
+def _risk_at(model, X, stage):
+    """A fitted list's risks at ``stage`` (its last one when shorter, or when None)."""
+    if stage is None:
+        return model.predict_proba(X)[:, 1]
+    return model.predict_proba(X, stage=min(int(stage), model.n_stages_ - 1))[:, 1]

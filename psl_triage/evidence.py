@@ -423,7 +423,7 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
         "utility" (sentence).
     horizon : dict or None
         The Evaluation page's comparison of a horizon list (``state_keys.EVALUATION_HORIZON``:
-        "table", "curves", "cost_ratio", "n_splits"): its measures at the horizon (O/E among
+        "table", "curves", "cost_ratio", "n_splits", "stage"): its measures at the horizon (O/E among
         them) as the calibration item, its decision curve at 1/(1+M) as the utility item.
 
     Returns
@@ -443,7 +443,7 @@ def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=Non
         threshold = decision_threshold(evaluation.settings["cost_ratio"])
         found["utility"] = (decision_curve_sentence(curves, threshold, evaluation.settings["cost_ratio"]), source)
     if horizon is not None and "calibration" not in found:
-        source = words.horizon_source(horizon["n_splits"])
+        source = words.horizon_source(horizon["n_splits"], horizon.get("stage"))
         found["calibration"] = (horizon["table"], source)
         m = horizon["cost_ratio"]
         found["utility"] = (decision_curve_sentence(horizon["curves"], decision_threshold(m), m), source)

@@ -180,18 +180,26 @@ def horizon_page_note(model, page: str, metadata=None) -> str | None:
     return words.horizon_page_note(words.within(horizon) if metadata is None else horizon_span(model, metadata), page)
 
 
-def horizon_calibration(model, metadata, prepared) -> dict | None:
-    """Calibration at the horizon on the rows the Train page held out: per total and per
-    decile of predicted risk, the mean predicted risk against the Kaplan-Meier risk observed
-    by the horizon; O/E, Brier score and AUC at the horizon (censoring weights from the
-    training rows). None when the list is not a horizon list trained on these data with a
-    test set (its held-out rows are then unknown).
+def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
+    """Calibration at the horizon of one stage (default: the last) on the rows the Train page
+    held out: per total and per decile of predicted risk, the mean predicted risk against the
+    Kaplan-Meier risk observed by the horizon; O/E, Brier score and AUC at the horizon
+    (censoring weights from the training rows). None when the list is not a horizon list
+    trained on these data with a test set (its held-out rows are then unknown).
+
+    The Brier score is the Train page's test Brier at that stage: the same rows (those not
+    censored before the horizon) and censoring weights, the weighted mean normalised by the
+    weights' sum (:func:`psl_core.metrics.stage_measures`). Graf's estimator
+    (:meth:`psl_core.survival.HorizonTargets.brier`, the Validate and Evaluation pages')
+    divides by all test patients instead, censored ones included, and differs by the ratio
+    of the two (blood_storage at 24 months: 0.118 against 0.126).
 
     Returns
     -------
     dict with ``totals`` and ``deciles`` (DataFrames: group, patients, predicted, observed),
-    ``observed_expected``, ``brier``, ``auc``, ``n_test``.
+    ``observed_expected``, ``brier``, ``auc``, ``n_test``, ``stage``.
     """
+    from psl_core.metrics import stage_measures
     from psl_triage.training import split_rows
 
     horizon = getattr(model, "horizon", None)
@@ -206,13 +214,16 @@ def horizon_calibration(model, metadata, prepared) -> dict | None:
     train, test = split_rows(rows, prepared.y, fraction, seed)[:2]
     if options.get("n_test") != len(test):
         return None
-    y_train = survival_outcome(prepared.time[train], prepared.y[train])
-    y_test = survival_outcome(prepared.time[test], prepared.y[test])
+    stage = model.n_stages_ - 1 if stage is None else min(int(stage), model.n_stages_ - 1)
+    time, event = prepared.time, prepared.y
+    y_train, y_test = survival_outcome(time[train], event[train]), survival_outcome(time[test], event[test])
     X_test = prepared.X.iloc[test]
-    risk = model.predict_proba(X_test)[:, 1]
-    totals, deciles = calibration_tables(y_test, risk, horizon, model.total_scores(X_test))
-    return {"totals": totals, "deciles": deciles, **held_out_targets(y_train, y_test, horizon).measures(risk),
-            "n_test": len(test)}
+    risk = model.predict_proba(X_test, stage=stage)[:, 1]
+    totals, deciles = calibration_tables(y_test, risk, horizon, model.total_scores(X_test, stage=stage))
+    measures = held_out_targets(y_train, y_test, horizon).measures(risk)
+    kept, outcome, weight = survival_part(time[test], event[test], horizon, time[train], event[train])
+    measures["brier"] = stage_measures(outcome, risk[kept], risk[kept], weight=weight)[1]
+    return {"totals": totals, "deciles": deciles, **measures, "n_test": len(test), "stage": stage}
 
 
 def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -233,9 +244,10 @@ HORIZON_MEASURES = words.HORIZON_MEASURES
 HORIZON_MODELS = words.HORIZON_MODELS
 
 
-def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0):
+def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0, stage=None):
     """The list's settings on held-out splits against a Cox model on all features and the
-    naive yes/no list (:func:`psl_core.survival.horizon_splits`).
+    naive yes/no list (:func:`psl_core.survival.horizon_splits`), both lists at ``stage``
+    (the one the user chose, as for a yes/no list; None: the whole list).
 
     Returns
     -------
@@ -255,7 +267,7 @@ def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: 
     results = horizon_splits(
         prepared.X, survival_outcome(prepared.time, prepared.y), model.horizon,
         lambda: clone(model).set_params(recommend_folds=None), n_splits=n_splits, random_state=seed,
-        threshold=threshold, thresholds=grid,
+        threshold=threshold, thresholds=grid, stage=stage,
     )
     table = pd.DataFrame([
         {"model": label, **{

@@ -24,7 +24,7 @@ from psl_triage.plots import decision_curve_figure, three_way_figure
 from psl_triage.runs import one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
-from ui import cost_ratio_input, csv_download, shown_errors, trained_metadata
+from ui import cost_ratio_input, csv_download, per_list_key, shown_errors, trained_metadata
 from ui.evidence import Patients, kept
 
 ss = st.session_state
@@ -64,15 +64,19 @@ def horizon_section(model, prepared) -> None:
     """A horizon list's settings against a Cox model and the naive list (``"evaluation_horizon"``)."""
     st.markdown(words.horizon_intro(horizon_span(model, trained_metadata())))
     with st.form("evaluation_horizon_form"):
-        columns = st.columns(2)
+        columns = st.columns(3)
         n_splits = columns[0].number_input(words.RANDOM_SPLITS, 2, 200, 20, step=5, key="evaluation_horizon_splits")
         cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
+        last = model.n_stages_ - 1
+        stage = columns[2].slider(words.HORIZON_STAGE, 0, max(last, 1), min(card_stage(model), last),
+                                  key=per_list_key("evaluation_horizon_stage", model), disabled=last == 0)
         submitted = st.form_submit_button(words.RUN_COMPARISON, type="primary", key="evaluation_horizon_run")
     if submitted:
         with shown_errors(words.COMPARING_WITH_COX), st.spinner(words.FITTING_SPLITS):
-            table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio))
+            table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio), stage=min(stage, last))
             EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table, "curves": curves,
-                                        "cost_ratio": float(cost_ratio), "n_splits": int(n_splits)})
+                                        "cost_ratio": float(cost_ratio), "n_splits": int(n_splits),
+                                        "stage": min(stage, last)})
     stored = EVALUATION_HORIZON.get(ss)
     if stored is not None and stored["model"] is model and stored["prepared"] is prepared:
         st.dataframe(stored["table"], hide_index=True, key="evaluation_horizon_table")

@@ -8,7 +8,9 @@ CSV download.
 - :mod:`~psl_triage.plots.calibration`: :func:`calibration_figure` ((total score, outcome)
   pairs with isotonic and beta calibration of one stage, the paper's Figure 1);
   :func:`reliability_figure`, :func:`brier_figure`, :func:`roc_figure` (calibration and
-  ranking of the stage's probabilities on labelled, typically held-out, data).
+  ranking of the stage's probabilities on labelled, typically held-out, data);
+  :func:`horizon_calibration_figure`, a horizon list's risk against the Kaplan-Meier risk by
+  the horizon (a figure only: its tables are :func:`psl_triage.follow_up.horizon_calibration`'s).
 - :mod:`~psl_triage.plots.intervals`: :func:`interval_figure`, :func:`interval_grid_figure`:
   the probability of every reachable total with its simultaneous interval against the
   decision threshold 1/(1+M) (the paper's Figure 5), for one stage or all of them.
@@ -33,6 +35,7 @@ from psl_triage.plots.calibration import (
     brier_figure,
     calibration_figure,
     calibration_table,
+    horizon_calibration_figure,
     reliability_figure,
     roc_figure,
 )
@@ -60,6 +63,6 @@ __all__ = [
     "CONFIDENT_NEGATIVE", "CONFIDENT_POSITIVE", "MEASURE_SCALES", "METHOD_COLORS", "NO_TRAINING_CASE",
     "OTHER_STAGES", "STATUS_COLORS", "THRESHOLD_NAME", "UNCERTAIN", "brier_figure", "calibration_curve_table",
     "calibration_figure", "calibration_table", "decision_curve_figure", "flexible_calibration_figure",
-    "interval_figure", "interval_grid_figure", "interval_table", "performance_figure", "reliability_figure",
+    "horizon_calibration_figure", "interval_figure", "interval_grid_figure", "interval_table", "performance_figure", "reliability_figure",
     "roc_figure", "stagewise_figure", "three_way_figure", "total_points_table", "triage_figure",
 ]

@@ -199,3 +199,30 @@ def roc_figure(y, p):
                          yaxis_title=words.TRUE_POSITIVE_RATE, xaxis_range=[0, 1], yaxis_range=[0, 1.02],
                          margin=MARGIN)
     return figure, table
+
+
+def horizon_calibration_figure(totals, deciles):
+    """Calibration at a horizon: the Kaplan-Meier risk observed by it against the mean
+    predicted risk, per total (markers sized by the patients) and per tenth of predicted risk
+    (:func:`psl_triage.follow_up.horizon_calibration`'s tables), beside the diagonal.
+
+    Returns
+    -------
+    plotly Figure
+    """
+    figure = go.Figure()
+    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=words.PERFECT_CALIBRATION,
+                                line={"color": NEUTRAL_COLOR, "dash": "dot"}))
+    for table, name, color, mode in ((deciles, words.HORIZON_BY_TENTH, NEUTRAL_COLOR, "lines+markers"),
+                                     (totals, words.HORIZON_BY_TOTAL, POSITIVE_COLOR, "markers")):
+        figure.add_trace(go.Scatter(
+            x=table["predicted"], y=table["observed"], mode=mode, name=name, customdata=table[["group", "patients"]],
+            marker={"size": 8 + 24 * np.sqrt(table["patients"] / max(int(table["patients"].max()), 1)),
+                    "color": color},
+            hovertemplate=words.HORIZON_HOVER,
+        ))
+    figure.update_layout(
+        title=words.HORIZON_CALIBRATION_TITLE, xaxis_title=words.MEAN_PREDICTED_RISK,
+        yaxis_title=words.OBSERVED_RISK_KM, xaxis_range=[-0.02, 1.02], yaxis_range=[-0.02, 1.02], margin=MARGIN,
+    )
+    return figure

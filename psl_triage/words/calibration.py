@@ -79,8 +79,9 @@ def horizon_summary(when: str, at_horizon: dict) -> str:
     :func:`psl_triage.follow_up.horizon_span`), with its measures."""
     return (
         f"Risk within {md(when)} on the {at_horizon['n_test']} test rows the Train page "
-        "held out: the mean predicted risk against the Kaplan-Meier risk observed by the horizon, per total "
-        "and per tenth of predicted risk (censoring respected). "
+        f"held out, after {plural(at_horizon['stage'], 'feature')}: the mean predicted risk against the Kaplan-Meier risk observed by the horizon, per total "
+        "and per tenth of predicted risk (censoring respected; the Brier score is the Train page's test Brier "
+        "of that stage). "
         f"Observed / expected {at_horizon['observed_expected']:.2f}, Brier score {at_horizon['brier']:.3f}, "
         f"AUC {at_horizon['auc']:.3f} at the horizon."
     )

@@ -223,10 +223,12 @@ def subgroup_sentences(column, named, small, judged, n_groups):
     return sentences
 
 
-def horizon_source(n_splits):
-    """Where a horizon list's report evidence comes from (plain text): the Evaluation page's comparison."""
+def horizon_source(n_splits, stage=None):
+    """Where a horizon list's report evidence comes from (plain text): the Evaluation page's
+    comparison (``stage``: the lists' stage, None for the whole list)."""
     return (f"held-out patients of {n_splits} random splits (2/3 train, 1/3 test) at the horizon, censoring "
-            "weighted, mean (standard deviation) over the splits, next to a Cox model and the yes/no list")
+            "weighted, mean (standard deviation) over the splits, next to a Cox model and the yes/no list"
+            + ("" if stage is None else f", at {stage} questions"))
 
 
 def held_out_source(n_splits, test_size, stage):

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.card import report_html
+from psl_triage.card import card_stage, report_html
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.follow_up import (
     HORIZON_MODELS,
@@ -122,8 +122,19 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert at_horizon["totals"]["patients"].sum() == at_horizon["deciles"]["patients"].sum() == at_horizon["n_test"]
     assert 0.5 < at_horizon["observed_expected"] < 2 and at_horizon["auc"] == pytest.approx(
         metadata["performance"]["test"]["auc"][-1], abs=1e-9)
+    # At every stage its Brier and AUC are the Train page's test ones (same rows, same weights).
+    for stage in range(model.n_stages_):
+        at_stage = horizon_calibration(model, metadata, prepared, stage)
+        assert at_stage["stage"] == stage and at_stage["brier"] == pytest.approx(
+            metadata["performance"]["test"]["brier"][stage], abs=1e-12)
+        assert at_stage["auc"] == pytest.approx(metadata["performance"]["test"]["auc"][stage], abs=1e-9, nan_ok=True)
     calibration = open_page(project_root, "pages/3_Calibration.py", model, metadata, prepared)
     assert not calibration.exception
+    # The stage slider starts at the recommended stage, as for a yes/no list, and the figure is drawn.
+    slider = next(s for s in calibration.slider if s.key.startswith("calibration_stage"))
+    assert slider.value == card_stage(model)
+    assert any(f"after {card_stage(model)} feature" in m.value for m in calibration.markdown)
+    assert [c for c in calibration.get("plotly_chart")]
     assert any("Kaplan-Meier risk observed" in m.value for m in calibration.markdown)
     assert any(m.value.startswith("Risk within 1000 days on") for m in calibration.markdown)  # with its unit
     assert len(calibration.dataframe) == 2
@@ -136,6 +147,8 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert not any("logistic regression" in m.value for m in evaluation.markdown)  # compared with Cox
     table = evaluation.session_state["evaluation_horizon"]["table"]
     assert evaluation.session_state["evaluation_horizon"]["n_splits"] == 2  # the report names it (test_horizon_report)
+    # The lists are compared at the recommended stage, as a yes/no list's evidence is.
+    assert evaluation.session_state["evaluation_horizon"]["stage"] == min(card_stage(model), model.n_stages_ - 1)
     assert list(table["model"]) == list(HORIZON_MODELS.values()) and "Brier at the horizon" in table.columns
     # The decision curves at the horizon: every threshold of the range, not only 1/(1+M).
     curves = evaluation.session_state["evaluation_horizon"]["curves"]

@@ -210,6 +210,23 @@ def test_held_out_splits_compare_the_list_with_cox_and_the_naive_list():
     assert np.all(np.abs(results["list_oe"] - 1) < np.abs(results["naive_oe"] - 1))
 
 
+def test_held_out_splits_judge_the_lists_at_the_stage_asked():
+    """The Evaluation page compared only the whole list; it now judges both lists at the stage
+    the user chose (a split's shorter list at its last stage)."""
+    X, y, _ = follow_up(10, n=600, binary=False, censor_until=8.0)
+    make = lambda: ProbabilisticScoringList(max_stages=3)  # noqa: E731
+    whole = horizon_splits(X, y, HORIZON, make, n_splits=2)
+    first = horizon_splits(X, y, HORIZON, make, n_splits=2, stage=1)
+    beyond = horizon_splits(X, y, HORIZON, make, n_splits=2, stage=99)
+    np.testing.assert_allclose(beyond["list_brier"], whole["list_brier"])
+    assert not np.allclose(first["list_brier"], whole["list_brier"])
+    np.testing.assert_allclose(first["cox_brier"], whole["cox_brier"])
+    train, test = next(ShuffleSplit(n_splits=2, test_size=1 / 3, random_state=0).split(np.zeros(len(y))))
+    fitted = make().set_params(horizon=HORIZON).fit(X[train], y[train])
+    risk = fitted.predict_proba(X[test], stage=1)[:, 1]
+    assert first["list_brier"][0] == pytest.approx(ipcw_brier(y[train], y[test], risk, HORIZON), abs=1e-12)
+
+
 class _ConstantRisk:
     """A stand-in for a list in horizon_splits: the same risk for every patient, no fit."""
 

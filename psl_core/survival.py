@@ -365,21 +365,48 @@ def design_matrix(X_train, X_test):
     return frame.loc["train"].to_numpy(float), frame.loc["test"].to_numpy(float)
 
 
+RIDGE_STEP = 100.0
+"""The factor by which :func:`cox_risk` raises the ridge penalty after a failed fit."""
+MAX_RIDGE = 100.0
+"""The largest ridge penalty :func:`cox_risk` tries (on standardized features)."""
+
+
 def cox_risk(X_train, y_train, X_test, horizon, alpha=1e-4):
     """Risk by the horizon from a Cox proportional-hazards model on all features
     (:func:`design_matrix`): the reference, as logistic regression is for a yes/no outcome.
 
     scikit-survival's ``CoxPHSurvivalAnalysis`` (Breslow baseline, a small ridge ``alpha``
-    for separable data); features are standardized on the training rows.
+    for separable data); features are standardized on the training rows. With few events and
+    rare 0/1 columns the partial likelihood may have no finite maximum: Newton's steps then
+    overflow or fail ("search direction contains NaN or infinite values"). The fit is then
+    repeated with a ridge penalty :data:`RIDGE_STEP` times larger, up to :data:`MAX_RIDGE`
+    (1e-4, 1e-2, 1, 100 from the default), and the first fit that neither fails nor
+    overflows is used. A DataError when none does.
     """
-    from sksurv.linear_model import CoxPHSurvivalAnalysis
-
     X_train, X_test = design_matrix(X_train, X_test)
     mean, scale = X_train.mean(axis=0), X_train.std(axis=0)
     scale[scale == 0] = 1.0
-    model = CoxPHSurvivalAnalysis(alpha=alpha, ties="breslow").fit((X_train - mean) / scale, read_survival(y_train))
-    curves = model.predict_survival_function((X_test - mean) / scale)
-    return np.array([1.0 - fn(min(horizon, fn.x[-1])) for fn in curves])
+    model = _ridged_cox((X_train - mean) / scale, read_survival(y_train), alpha)
+    with np.errstate(over="ignore"):  # a test patient far out: exp(risk score) is inf, the risk 1
+        curves = model.predict_survival_function((X_test - mean) / scale)
+        return np.array([1.0 - fn(min(horizon, fn.x[-1])) for fn in curves])
+
+
+def _ridged_cox(X, y, alpha):
+    """The Cox model of :func:`cox_risk` with the smallest ridge penalty in alpha,
+    alpha * RIDGE_STEP, ... (<= MAX_RIDGE) whose fit neither fails nor overflows."""
+    from sksurv.linear_model import CoxPHSurvivalAnalysis
+
+    while True:
+        try:
+            with np.errstate(over="raise", invalid="raise", divide="raise"):
+                return CoxPHSurvivalAnalysis(alpha=alpha, ties="breslow").fit(X, y)
+        except (ValueError, FloatingPointError, np.linalg.LinAlgError) as exc:
+            if alpha * RIDGE_STEP > MAX_RIDGE:
+                raise DataError(
+                    f"the Cox model could not be fitted, not even with a ridge penalty of {alpha:g} ({exc})"
+                ) from exc
+            alpha *= RIDGE_STEP
 
 
 _SPLIT_KEYS = {"observed_expected": "oe"}  # horizon_splits' short name of a measure
@@ -414,7 +441,8 @@ def horizon_splits(
         ``{model}_{measure}`` for model in list, cox, naive and measure in brier, auc, oe
         (observed / expected at the horizon) and, with a threshold, net_benefit; with
         ``thresholds`` also ``{model}_decision_curve`` of shape (n_splits, m) for those
-        models and ``all`` (treat everyone).
+        models and ``all`` (treat everyone). ``cox_fitted`` (bool) says on which splits the
+        Cox model could be fitted (:func:`cox_risk`); on the others its measures and curve are NaN.
     """
     from sklearn.model_selection import ShuffleSplit
     from sklearn.utils import _safe_indexing
@@ -427,18 +455,20 @@ def horizon_splits(
         psl = make_list().set_params(horizon=horizon).fit(X_train, y[train])
         naive = make_list().set_params(horizon=None, recommend_folds=None).fit(
             X_train, y[train]["event"].astype(int))
-        risks = {
-            "list": _risk_at(psl, X_test, stage),
-            "cox": cox_risk(X_train, y[train], X_test, horizon),
-            "naive": _risk_at(naive, X_test, stage),
-        }
+        try:
+            cox = cox_risk(X_train, y[train], X_test, horizon)
+        except DataError:  # not fitted on this split: its measures are NaN, the others count
+            cox = np.full(len(test), np.nan)
+        results.setdefault("cox_fitted", []).append(not np.isnan(cox).all())
+        risks = {"list": _risk_at(psl, X_test, stage), "cox": cox, "naive": _risk_at(naive, X_test, stage)}
         targets = held_out_targets(y[train], y[test], horizon)
         for name, risk in risks.items():
-            for measure, value in targets.measures(risk, threshold).items():
+            for measure, value in _measures_or_nan(targets, risk, threshold).items():
                 results.setdefault(f"{name}_{_SPLIT_KEYS.get(measure, measure)}", []).append(value)
         if thresholds is not None:
             for name, risk in {**risks, "all": np.ones(len(test))}.items():
-                curve = targets.net_benefit(risk, np.asarray(thresholds, dtype=float))
+                curve = np.full(len(thresholds), np.nan) if np.isnan(risk).all() else targets.net_benefit(
+                    risk, np.asarray(thresholds, dtype=float))
                 results.setdefault(f"{name}_decision_curve", []).append(curve)
     return {key: np.array(values) for key, values in results.items()}
 
@@ -448,3 +478,11 @@ def _risk_at(model, X, stage):
     if stage is None:
         return model.predict_proba(X)[:, 1]
     return model.predict_proba(X, stage=min(int(stage), model.n_stages_ - 1))[:, 1]
+
+
+def _measures_or_nan(targets, risk, threshold):
+    """``targets.measures(risk, threshold)``; every measure NaN when ``risk`` is NaN (a model
+    not fitted on the split)."""
+    if not np.isnan(risk).all():
+        return targets.measures(risk, threshold)
+    return dict.fromkeys(("brier", "auc", "observed_expected") + (() if threshold is None else ("net_benefit",)), np.nan)

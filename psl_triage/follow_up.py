@@ -253,7 +253,9 @@ def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: 
     -------
     table : pandas.DataFrame
         One row per model, the mean (standard deviation) over the splits of each measure at
-        the horizon; net benefit at the threshold 1 / (1 + M).
+        the horizon; net benefit at the threshold 1 / (1 + M). The Cox model's over the splits
+        it could be fitted on (:func:`psl_core.survival.cox_risk`), its label saying on how
+        many it could not.
     curves : pandas.DataFrame
         The decision curves at the horizon (:func:`horizon_decision_curves`).
     """
@@ -269,12 +271,11 @@ def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: 
         lambda: clone(model).set_params(recommend_folds=None), n_splits=n_splits, random_state=seed,
         threshold=threshold, thresholds=grid, stage=stage,
     )
+    fitted = results["cox_fitted"]
+    labels = {**HORIZON_MODELS, "cox": words.cox_model_label(int(np.sum(~fitted)), len(fitted))}
     table = pd.DataFrame([
-        {"model": label, **{
-            title: f"{np.mean(results[f'{key}_{measure}']):.3f} ({np.std(results[f'{key}_{measure}']):.3f})"
-            for measure, title in HORIZON_MEASURES.items()
-        }}
-        for key, label in HORIZON_MODELS.items()
+        {"model": label, **{title: words.mean_sd(results[f"{key}_{measure}"]) for measure, title in HORIZON_MEASURES.items()}}
+        for key, label in labels.items()
     ])
     return table, horizon_decision_curves(results, grid, threshold)
 

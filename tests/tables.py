@@ -73,3 +73,20 @@ def follow_up_study():
     with_time = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
     without = prepare_training_data(frame, {**types, "rfstime": "ignore"}, "status", [1], "learn")
     return frame, with_time, without
+
+
+def cox_failing(monkeypatch, n_failing):
+    """Make :func:`psl_core.survival.cox_risk` fail (DataError) on its first ``n_failing`` calls,
+    as on a split where no ridge penalty gives a finite fit; it fits on the later ones."""
+    from psl_core import survival
+    from psl_core.errors import DataError
+
+    fitted, calls = survival.cox_risk, []
+
+    def cox_risk(*args):
+        calls.append(args)
+        if len(calls) <= n_failing:
+            raise DataError("the Cox model could not be fitted")
+        return fitted(*args)
+
+    monkeypatch.setattr(survival, "cox_risk", cox_risk)

@@ -6,6 +6,8 @@ Plain text: the pages escape these sentences where they render them (:func:`md`)
 column's name can be part of them; only :func:`list_identity` is Markdown, its names escaped.
 """
 
+import numpy as np
+
 from psl_triage.words.common import share
 from psl_triage.words.escape import md
 
@@ -152,6 +154,24 @@ HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon"
 """The measures of a horizon list's comparison, by code."""
 HORIZON_MODELS = {"list": "This list", "cox": "Cox model, all features", "naive": "Yes/no list: event during follow-up"}
 """The models a horizon list is compared with, by code."""
+
+
+def cox_model_label(n_failed, n_splits):
+    """The Cox model's row of a horizon list's comparison, saying on how many of the splits it
+    could not be fitted (its numbers are those of the others)."""
+    if not n_failed:
+        return HORIZON_MODELS["cox"]
+    on = f"any of the {n_splits}" if n_failed == n_splits else f"{n_failed} of the {n_splits}"
+    return (f"{HORIZON_MODELS['cox']} (could not be fitted on {on} splits, not even with a larger ridge "
+            f"penalty{'' if n_failed == n_splits else '; its numbers are of the other splits'})")
+
+
+def mean_sd(values):
+    """A measure over the splits as "mean (standard deviation)", over the splits where it is
+    defined; "not fitted" where it is nowhere."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    return f"{values.mean():.3f} ({values.std():.3f})" if len(values) else "not fitted"
 
 
 def horizon_class_names(event_label, horizon, unit="", negative_label=None, coded=False):

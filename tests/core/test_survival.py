@@ -1,6 +1,8 @@
 """Time-to-event lists (psl_core.survival, ProbabilisticScoringList(horizon=...)) and the
 sample weights they rest on."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.model_selection import ShuffleSplit
@@ -23,6 +25,7 @@ from psl_core.survival import (
     time_dependent_auc,
     training_weights,
 )
+from tests.tables import cox_failing
 
 HORIZON = 5.0
 
@@ -198,8 +201,9 @@ def test_held_out_splits_compare_the_list_with_cox_and_the_naive_list():
     X, y, _ = follow_up(10, n=900, binary=False, censor_until=8.0)
     results = horizon_splits(X, y, HORIZON, lambda: ProbabilisticScoringList(max_stages=3), n_splits=2,
                              threshold=0.3)
-    assert set(results) == {f"{m}_{k}" for m in ("list", "cox", "naive") for k in ("brier", "auc", "oe", "net_benefit")}
-    assert all(len(v) == 2 for v in results.values())
+    assert set(results) == {f"{m}_{k}" for m in ("list", "cox", "naive") for k in ("brier", "auc", "oe", "net_benefit")} | {
+        "cox_fitted"}
+    assert all(len(v) == 2 for v in results.values()) and results["cox_fitted"].all()
     curves = horizon_splits(X, y, HORIZON, lambda: ProbabilisticScoringList(max_stages=3), n_splits=2,
                             thresholds=[0.1, 0.3])
     assert {f"{m}_decision_curve" for m in ("list", "cox", "naive", "all")} <= set(curves)
@@ -225,6 +229,46 @@ def test_held_out_splits_judge_the_lists_at_the_stage_asked():
     fitted = make().set_params(horizon=HORIZON).fit(X[train], y[train])
     risk = fitted.predict_proba(X[test], stage=1)[:, 1]
     assert first["list_brier"][0] == pytest.approx(ipcw_brier(y[train], y[test], risk, HORIZON), abs=1e-12)
+
+
+def separated_follow_up(seed=1, n=120):
+    """Follow-up whose last column orders the times exactly: the Cox partial likelihood has no
+    finite maximum, and scikit-survival's Newton steps fail with a tiny ridge penalty."""
+    rng = np.random.default_rng(seed)
+    time, event = rng.exponential(50, n), rng.random(n) < 0.3
+    X = np.c_[rng.normal(size=(n, 2)), time < np.sort(time)[5], -time]
+    return X, survival_outcome(time, event)
+
+
+def test_a_cox_fit_without_a_finite_maximum_takes_a_larger_ridge():
+    from sksurv.linear_model import CoxPHSurvivalAnalysis
+
+    X, y = separated_follow_up()
+    standardized = (X - X.mean(axis=0)) / X.std(axis=0)
+    with pytest.raises(ValueError, match="search direction contains NaN"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        CoxPHSurvivalAnalysis(alpha=1e-4, ties="breslow").fit(standardized, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warnings either
+        risk = cox_risk(X[:80], y[:80], X[80:], 20.0)
+    assert risk.shape == (40,) and np.all((risk >= 0) & (risk <= 1))
+
+
+def test_a_cox_model_that_cannot_be_fitted_is_named(monkeypatch):
+    X, y = separated_follow_up()
+    monkeypatch.setattr(survival, "MAX_RIDGE", 1e-3)
+    with pytest.raises(DataError, match="Cox model could not be fitted, not even with a ridge penalty of 0.0001"):
+        cox_risk(X[:80], y[:80], X[80:], 20.0)
+
+
+def test_held_out_splits_keep_the_list_where_cox_cannot_be_fitted(monkeypatch):
+    X, y, _ = follow_up(12, n=300, binary=False)
+    cox_failing(monkeypatch, 1)
+    results = horizon_splits(X, y, HORIZON, _ConstantRisk, n_splits=2, threshold=0.3, thresholds=[0.1, 0.3])
+    assert results["cox_fitted"].tolist() == [False, True]
+    assert np.isnan(results["cox_brier"][0]) and np.isnan(results["cox_decision_curve"][0]).all()
+    assert np.isfinite(results["cox_brier"][1]) and np.isfinite(results["list_brier"]).all()
+    assert np.isfinite(results["list_decision_curve"]).all()
 
 
 class _ConstantRisk:

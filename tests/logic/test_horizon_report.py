@@ -7,7 +7,8 @@ from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.evidence import report_evidence
 from psl_triage.follow_up import FollowUp, horizon_comparison
 from psl_triage.training import TrainingOptions, train_list
-from tests.tables import follow_up_table
+from psl_triage.words.lists import cox_model_label as cox_label
+from tests.tables import cox_failing, follow_up_table
 
 
 def test_the_report_shows_the_horizon_comparison_once_it_ran():
@@ -66,3 +67,23 @@ def test_a_held_out_part_is_weighted_by_the_training_parts_censoring():
     np.testing.assert_allclose(weight, expected_weight[kept], rtol=0, atol=0)
     alone = survival_part(times[test], events[test], 8.0)  # G from the part itself
     assert not np.allclose(alone[2], weight) or alone[0].tolist() != kept.tolist()
+
+
+def test_the_comparison_keeps_the_list_and_says_where_cox_could_not_be_fitted(monkeypatch):
+    """medicaldata/blood_storage at 24 months: the Cox model failed on one split and the whole
+    comparison was lost. The list's numbers stay; the Cox row says on how many splits it could
+    not be fitted, and shows "not fitted" when it could be fitted on none."""
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    model, _ = train_list(prepared, "study.csv", TrainingOptions(max_stages=2))
+    cox_failing(monkeypatch, 1)
+    table, curves = horizon_comparison(model, prepared, 2, 10.0)
+    cox = table.iloc[1]
+    assert cox["model"].startswith("Cox model, all features (could not be fitted on 1 of the 2 splits")
+    assert "nan" not in " ".join(map(str, table.to_numpy().ravel()))
+    assert (curves[curves["method"] == cox_label(0, 2)]["n"] == 1).all()
+    cox_failing(monkeypatch, 2)
+    table, _ = horizon_comparison(model, prepared, 2, 10.0)
+    assert "could not be fitted on any of the 2 splits" in table.iloc[1]["model"]
+    assert set(table.iloc[1].drop("model")) == {"not fitted"} and "not fitted" not in set(table.iloc[0])

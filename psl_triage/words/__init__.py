@@ -9,21 +9,21 @@ One module per page or topic, so each can be read in one sitting:
 
 - pages: ``data``, ``train``, ``triage``, ``calibration`` (also Intervals), ``evaluation``,
   ``validate``, ``card``;
-- the app package's messages and notes, one module per job it serves: ``reading`` (what is wrong with a file, how it was
-  read), ``preparing`` (column types, the outcome, missing values, preparing training data),
-  ``roles`` (the evidence for a column's role: identifier, time, possible leak), ``site``
-  (what is wrong with another site's table, its codes and units), ``store`` (the model folder:
-  a list not saved, a file skipped or unreadable), ``settings`` (what is wrong with a
-  training setting or the split it asks for), ``figures`` (every plotly figure's titles,
-  axes, trace names and hover templates);
-- topics several pages share: ``common`` (number formats: a probability's ``percent``, a
-  share's ``share``; M, an interval's level, the helpers in ``ui``, the pages' names), ``decision`` (the decision model: outcomes, why the list stopped),
-  ``trade_off`` (where M matters), ``evidence`` (decision curves, calibration, subgroups),
-  ``sample_size`` (Riley's criteria),
-  ``editors`` (the Train page's tables of costs and prior knowledge), ``lists`` (held-out
-  rows, a list too good to be true, a follow-up horizon), ``questions`` (the bedside
-  questions and their answers), ``record`` (a triage's record in plain text for the notes), ``report`` (the printed card's
-  and the model report's sentences, HTML with names escaped);
+- the app package's messages and notes, one module per job it serves: ``reading`` (what is wrong
+  with a file, how it was read), ``preparing`` (column types, the outcome, missing values,
+  preparing training data), ``roles`` (the evidence for a column's role: identifier, time,
+  possible leak), ``site`` (what is wrong with another site's table, its codes and units),
+  ``store`` (the model folder: a list not saved, a file skipped or unreadable), ``settings``
+  (what is wrong with a training setting or the split it asks for), ``figures`` (every plotly
+  figure's titles, axes, trace names and hover templates);
+- topics several pages share: ``common`` (number formats: a probability's ``percent``, a share's
+  ``share``; M, an interval's level, the helpers in ``ui``, the pages' names), ``decision`` (the
+  decision model: outcomes, why the list stopped), ``trade_off`` (where M matters), ``evidence``
+  (decision curves, calibration, subgroups), ``sample_size`` (Riley's criteria), ``editors``
+  (the Train page's tables of costs and prior knowledge), ``lists`` (held-out rows, a list too
+  good to be true, a follow-up horizon), ``questions`` (the bedside questions and their
+  answers), ``record`` (a triage's record in plain text for the notes), ``report`` (the printed
+  card's and the model report's sentences, HTML with names escaped);
 - ``escape``: names from files as text (:func:`md`, :func:`label_md`, :func:`plotly_text`).
 
 The escapes and the common formats are importable from here (``from psl_triage.words import

@@ -3,9 +3,9 @@
 The page lays out :class:`psl_triage.training_session.TrainingSession` (options, run, current
 list, load and save) with the words of :mod:`psl_triage.words.train`; the options' widgets are
 in ``ui/training.py``. Training runs only when Train is pressed; the list stays until the next
-training or load. The session-state keys (the contract with the data page and the later
-pages) are declared in :mod:`psl_triage.state_keys`; the widget keys ``"w_train_*"`` keep
-their values across page switches.
+training or load. The session is the app's one (``state_keys.TRAINING``, which the later
+pages read); the data are the data page's session's (``state_keys.DATASET``); the widget keys
+``"w_train_*"`` keep their values across page switches.
 """
 
 from __future__ import annotations
@@ -15,20 +15,21 @@ import streamlit as st
 from psl_triage import training
 from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
-from psl_triage.state_keys import TRAIN_MODEL_NAME
+from psl_triage.state_keys import DATASET, TRAIN_MODEL_NAME
 from psl_triage.store import list_models, model_dir
 from psl_triage.training.choices import start_value
-from psl_triage.training_session import OPTION_NAMES, TrainingSession
+from psl_triage.training_session import OPTION_NAMES
 from psl_triage.words import md
 from psl_triage.words import train as words
 from psl_triage.words.common import page_title
-from ui import link, shown_errors
+from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
 from ui.training import options_section
 
 MAX_UPLOAD_MB = 5
 ss = st.session_state
-session = TrainingSession(ss)
+session = training_session()
+dataset = DATASET.get(ss)
 
 
 def load_uploaded_model() -> None:
@@ -42,9 +43,9 @@ def load_uploaded_model() -> None:
 
 def train() -> None:
     names = (*OPTION_NAMES, "score_preset", "custom_scores", "cost_unit")
-    options = session.options(session.prepared, {name: ss[f"w_train_{name}"] for name in names})
+    options = session.options(dataset.prepared, {name: ss[f"w_train_{name}"] for name in names})
     bar = st.progress(0.0, text=words.STARTING)
-    seconds = session.train(options, lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
+    seconds = session.train(dataset, options, lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
     bar.progress(1.0, text=words.done(session.model.n_stages_ - 1, seconds))
 
 
@@ -53,9 +54,9 @@ def list_section(model, metadata: ModelMetadata) -> None:
     warning = session.too_good()
     if warning is not None:
         st.error(words.too_good(warning), icon=":material/report:")
-        if session.can_retrain_without(warning):
+        if session.can_retrain_without(warning, dataset):
             st.button(words.retrain_without(warning.questions), key="w_train_retrain_without", type="primary",
-                      on_click=session.retrain_without, args=(warning.questions, " ".join(warning.reasons)))
+                      on_click=session.retrain_without, args=(dataset, warning.questions, " ".join(warning.reasons)))
     for paragraph in words.list_reading(model, metadata):
         st.markdown(paragraph)
     intervals = st.toggle(words.show_intervals(training.DEFAULT_CONFIDENCE), key="w_train_show_intervals",
@@ -85,7 +86,8 @@ def performance_section(metadata: ModelMetadata) -> None:
 
 
 def save_section(model) -> None:
-    TRAIN_MODEL_NAME.setdefault(ss, session.default_name)
+    if (proposed := session.take_proposed_name()) is not None:  # a list that became current
+        TRAIN_MODEL_NAME.put(ss, proposed)  # proposes its name (before the field is drawn)
     name = st.text_input(words.MODEL_NAME, key=TRAIN_MODEL_NAME.name, persist_state="session")
     save_column, download_column = st.columns(2)
     if save_column.button(words.SAVE, key="w_train_save", type="primary"):
@@ -119,18 +121,18 @@ st.set_page_config(page_title=page_title("train"), page_icon="🩺", layout="wid
 st.title(words.TITLE)
 st.markdown(words.INTRO)
 st.header(words.HEADERS["data"])
-prepared = session.prepared
+prepared = None if dataset is None else dataset.prepared
 if prepared is None:
-    if session.prepare_error:
-        st.warning(words.not_ready(session.prepare_error))
+    if dataset is not None and dataset.prepare_error:
+        st.warning(words.not_ready(dataset.prepare_error))
     else:
         st.info(words.NO_DATA)
     link("pages/0_Data.py", *words.GO_TO_DATA)
 else:
-    st.markdown(words.data_summary(session.data_name, prepared))
+    st.markdown(words.data_summary(dataset.active.name, prepared))
     sample_size_section("w_train", prepared, ss.get("w_train_max_feature_uses") or start_value("max_feature_uses"))
     st.header(words.HEADERS["options"])
-    if options_section(session) or session.take_retrain():
+    if options_section(session, prepared) or session.take_retrain():
         with shown_errors(words.TRAINING):
             train()
 

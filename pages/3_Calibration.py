@@ -10,7 +10,7 @@ convex hull. All numbers come
 from :mod:`psl_core.evaluation` and :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders, with a CSV download of the numbers behind every plot.
 
-Session state read: ``"trained_model"``, ``"trained_metadata"`` (Train) and ``"dataset_session"``
+Session state read: ``"training_session"`` (its current list) and ``"dataset_session"``
 (landing page: its prepared data). Written: the widget keys ``"calibration_rows"``, ``"calibration_stage_v<N>"`` (a new list
 gets a new N and starts at its recommended stage: ui.per_list_key),
 ``"calibration_bins"`` and ``"calibration_download_*"``; ``"calibration_evidence"``

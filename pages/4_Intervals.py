@@ -8,7 +8,7 @@ counts. The Data page's table is not read, so it is neither checked against the 
 mentioned (Calibration and Evaluation, which use it, check it: ui.required_match). Figures and tables come from :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders.
 
-Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train). Written: the
+Session state read: ``"training_session"`` (its current list). Written: the
 widget keys ``"intervals_cost_ratio_v<N>"`` (M, starting at the list's saved M; a new list
 gets a new N: ui.cost_ratio_input, with ``"intervals_cost_ratio_list"`` and
 ``"intervals_cost_ratio_version"``), ``"intervals_confidence"``, ``"intervals_stage_v<N>"`` (a new

@@ -13,8 +13,8 @@ psl_triage.evidence). All numbers come from :func:`psl_core.evaluation.monte_car
 this page reads widgets, runs it with a progress bar when asked (ui.evaluation; its sentences:
 psl_triage.words.evaluation), and renders, with a CSV download behind every plot.
 
-Session state read: ``"trained_model"`` (Train: its settings are evaluated),
-``"trained_metadata"`` (its saved M) and ``"dataset_session"`` (landing page: its prepared
+Session state read: ``"training_session"`` (its current list: its settings are evaluated,
+its saved M) and ``"dataset_session"`` (landing page: its prepared
 data and table). Written: ``"evaluation_result"`` (dict: the model and data it belongs to,
 ``"result"``: CVResult), and the widget keys ``"evaluation_splits"``,
 ``"evaluation_test_size"``, ``"evaluation_cost_ratio_v<N>"`` (M, starting at the list's saved

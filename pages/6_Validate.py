@@ -9,7 +9,7 @@ reliability plot, every stage) and, if asked, the list recalibrated here and sav
 A horizon list takes the site's time and event columns and is judged at the horizon, censoring
 respected (ui.validate_horizon; keys ``"validate_time"``, ``"validate_horizon_*"``).
 
-Session state: reads Train's ``"trained_model"`` and ``"trained_metadata"``; keeps
+Session state: reads ``"training_session"``'s current list; keeps
 VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"validate_upload"``,
 ``"validate_table"``, ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"``,
 ``"validate_bands_<column>"``, ``"validate_rest_missing_<column>"``, ``"validate_outcome"``,
@@ -18,7 +18,7 @@ VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"valid
 ``"validate_recalibrate"``, ``"validate_use"``, ``"validate_download_*"`` and the evidence
 sections' (ui.evidence.site_evidence: ``"validate_threshold_range"``, ``"validate_subgroup_*"``,
 ``"validate_evidence"``, ``"validate_site_report"`` for the Card page's report). Using the
-recalibrated list writes Train's ``"trained_model"``, ``"trained_metadata"``, ``"train_origin"``.
+recalibrated list makes it the training session's current list.
 """
 
 from __future__ import annotations

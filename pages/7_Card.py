@@ -8,7 +8,7 @@ browser or save it as PDF) and the model report (HTML, the TRIPOD items the app 
 the calibration hierarchy, decision curves and subgroups the Evaluation and Validate pages
 computed for this list in this session).
 
-Session state read: ``"trained_model"`` and ``"trained_metadata"`` (Train),
+Session state read: ``"training_session"`` (its current list),
 ``"evaluation_result"`` (Evaluation), ``"evaluation_subgroup_report"`` and
 ``"validate_subgroup_report"`` (ui.evidence.subgroup_section) and ``"validate_site_report"``
 (ui.evidence.site_evidence). Written: the

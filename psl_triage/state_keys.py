@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from psl_triage.dataset_session import DatasetSession
-    from psl_triage.metadata import ModelMetadata
+    from psl_triage.training_session import TrainingSession
 
     from .triage_session import TriageSession
 
@@ -90,24 +90,14 @@ def describe() -> dict[str, str]:
 # The keys. Each lane adds its own below, one constant per key, with the value's type as the
 # type parameter and one sentence of ``doc``.
 
-# --- Train (psl_triage.training_session.TrainingSession reads and writes these) -----------------
-TRAINED_MODEL: StateKey[Any] = StateKey(
-    "trained_model", "psl_core ProbabilisticScoringList: the current list (trained, loaded or opened); later pages use it.")
-TRAINED_METADATA: StateKey[ModelMetadata] = StateKey(
-    "trained_metadata", "psl_triage.metadata.ModelMetadata: the current list's metadata, parsed when it became current.")
-TRAIN_ORIGIN: StateKey[str] = StateKey("train_origin", "str: one sentence on where the current list comes from.")
+# --- Train ---------------------------------------------------------------------------------------
+TRAINING: StateKey[TrainingSession] = StateKey(
+    "training_session",
+    "psl_triage.training_session.TrainingSession: the current list (trained, loaded, opened or recalibrated), "
+    "its metadata and origin, and the Train page's tables (made on first use; the later pages read its list).",
+)
 TRAIN_MODEL_NAME: StateKey[str] = StateKey(
     "w_train_model_name", "str: the Train page's save field; a list that becomes current proposes its own name.")
-TRAIN_SAVED: StateKey[str] = StateKey("train_saved", "str | None: the last save's message for the current list.")
-TRAIN_LOAD_MESSAGE: StateKey[dict] = StateKey(
-    "train_load_message", 'dict | None: the last upload\'s outcome, {"kind": "error" | "info", "text": ...}.')
-TRAIN_RETRAIN_PENDING: StateKey[bool] = StateKey(
-    "train_retrain_pending", 'bool: "Retrain without" asked for a run on the next page run.')
-TRAIN_DIRECTIONS: StateKey[dict] = StateKey(
-    "train_directions", "dict column -> '' | 'increasing' | 'decreasing': the knowledge table's directions.")
-TRAIN_ASKS: StateKey[dict] = StateKey("train_asks", "dict column -> '' | 'first' | 'never': the knowledge table's asks.")
-TRAIN_COST_VALUES: StateKey[dict] = StateKey("train_cost_values", "dict column -> float: the cost table's costs.")
-TRAIN_COST_GROUPS: StateKey[dict] = StateKey("train_cost_groups", "dict column -> str: the test each column is measured with.")
 
 # Triage (pages/2_Triage.py).
 TRIAGE: StateKey[TriageSession] = StateKey(

@@ -1,30 +1,34 @@
 """The Train page's state machine without Streamlit: options, the run, the current list.
 
-A :class:`TrainingSession` reads and writes a session-state mapping (``st.session_state``
-on the page, a plain dict in tests) through the keys of :mod:`psl_triage.state_keys`:
+The app keeps one :class:`TrainingSession` in ``st.session_state``
+(:data:`~psl_triage.state_keys.TRAINING`, made on first use by :func:`ui.training_session`);
+the Train page renders it and the later pages read and set the current list through it:
 
-- the current list and its metadata (:data:`~psl_triage.state_keys.TRAINED_MODEL`,
-  :data:`~psl_triage.state_keys.TRAINED_METADATA`: a :class:`~psl_triage.metadata.ModelMetadata`
-  parsed once, when the list becomes current), the contract with the later pages, with
-  where it comes from (:data:`~psl_triage.state_keys.TRAIN_ORIGIN`);
+- the current list and its metadata (:attr:`~TrainingSession.model`,
+  :attr:`~TrainingSession.metadata`: a :class:`~psl_triage.metadata.ModelMetadata` parsed once,
+  when the list becomes current, :meth:`~TrainingSession.make_current`), with where it comes
+  from, the last save's and upload's messages;
 - what the user knows and what questions cost, edited in two tables
-  (:meth:`keep_knowledge`, :meth:`keep_costs`), and the widgets' values turned into
-  :class:`~psl_triage.training.TrainingOptions` (:meth:`options`);
-- the run (:meth:`train`), the too-good-to-be-true warning and "retrain without"
-  (:meth:`too_good`, :meth:`retrain_without`), a model file loaded or a saved list opened
-  (:meth:`load_upload`, :meth:`open_stored`) and a save (:meth:`save`).
+  (:meth:`~TrainingSession.keep_knowledge`, :meth:`~TrainingSession.keep_costs`), and the
+  widgets' values turned into :class:`~psl_triage.training.TrainingOptions`
+  (:meth:`~TrainingSession.options`);
+- the run (:meth:`~TrainingSession.train`), the too-good-to-be-true warning and "retrain
+  without" (:meth:`~TrainingSession.too_good`, :meth:`~TrainingSession.retrain_without`), a
+  model file loaded or a saved list opened (:meth:`~TrainingSession.load_upload`,
+  :meth:`~TrainingSession.open_stored`) and a save (:meth:`~TrainingSession.save`).
 
-The session holds no state of its own, so other pages that set the current list (Validate's
-recalibrated list) and the page's tests that set the keys directly stay in step with it. The
-data to train on are the data page's session's (:data:`~psl_triage.state_keys.DATASET`).
+Widget values stay under their widget keys (Streamlit keeps them there); the page passes them
+in. The data to train on are the data page's session's
+(:class:`~psl_triage.dataset_session.DatasetSession`, :data:`~psl_triage.state_keys.DATASET`),
+passed in too, so the session never holds a copy of them.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, MutableMapping
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
@@ -33,20 +37,6 @@ from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_f
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import roles_record
 from psl_triage.runs import one_run_at_a_time
-from psl_triage.state_keys import (
-    DATASET,
-    TRAIN_ASKS,
-    TRAIN_COST_GROUPS,
-    TRAIN_COST_VALUES,
-    TRAIN_DIRECTIONS,
-    TRAIN_LOAD_MESSAGE,
-    TRAIN_MODEL_NAME,
-    TRAIN_ORIGIN,
-    TRAIN_RETRAIN_PENDING,
-    TRAIN_SAVED,
-    TRAINED_METADATA,
-    TRAINED_MODEL,
-)
 from psl_triage.store import load_model, save_model
 from psl_triage.too_good import TooGood, recorded_warning
 from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
@@ -63,87 +53,74 @@ OPTION_NAMES = (
 """The options the page's widgets give as they are (``w_train_<name>``); the score set, the
 costs' unit and the two tables are read by :meth:`TrainingSession.options`."""
 
+if TYPE_CHECKING:
+    from psl_triage.dataset_session import DatasetSession
+
 logger = logging.getLogger("psl_triage")  # the app's log (ui.logger)
 
 
 class TrainingSession:
-    """The Train page's state, kept in a session-state mapping.
+    """The Train page's state: the current list and the page's two tables.
 
-    Parameters
+    Attributes
     ----------
-    state : MutableMapping
-        ``st.session_state``, ``AppTest.session_state`` or a dict.
+    model : ProbabilisticScoringList or None
+        The current list (trained, loaded, opened or recalibrated), which the later pages use.
+    metadata : ModelMetadata
+        Its metadata (empty without a list).
+    origin : str
+        One sentence on where the current list comes from.
+    saved_message : str or None
+        The last save's message for the current list.
+    load_message : dict or None
+        The last upload's outcome: ``{"kind": "error" | "info", "text": ...}``.
+    directions, asks : dict
+        The knowledge table's choices per column ('' | 'increasing' | 'decreasing'; '' |
+        'first' | 'never'), kept across pages.
+    cost_values, cost_groups : dict
+        The cost table's choices per column: its cost and the test it is measured with.
     """
 
-    def __init__(self, state: MutableMapping[str, Any]):
-        self.state = state
-
-    # --- the data (the data page's DatasetSession) -------------------------------------------
-    @property
-    def dataset(self):
-        """The data page's :class:`~psl_triage.dataset_session.DatasetSession`, or None."""
-        return DATASET.get(self.state)
-
-    @property
-    def prepared(self):
-        """:class:`psl_triage.data.PreparedData` to train on, or None."""
-        return None if self.dataset is None else self.dataset.prepared
-
-    @property
-    def prepare_error(self) -> str | None:
-        """Why there are no prepared data, when the data page said."""
-        return None if self.dataset is None else self.dataset.prepare_error
-
-    @property
-    def data_name(self) -> str:
-        return self.dataset.active.name if self.dataset is not None else "the data"
+    def __init__(self):
+        self.model = None
+        self.metadata = ModelMetadata()
+        self.origin = ""
+        self.saved_message: str | None = None
+        self.load_message: dict | None = None
+        self.directions: dict[str, str] = {}
+        self.asks: dict[str, str] = {}
+        self.cost_values: dict[str, float] = {}
+        self.cost_groups: dict[str, str] = {}
+        self._retrain_pending = False
+        self._proposed_name: str | None = None
 
     # --- the current list -----------------------------------------------------------------
-    @property
-    def model(self):
-        """The current list (trained, loaded or opened), or None."""
-        return TRAINED_MODEL.get(self.state)
-
-    @property
-    def metadata(self) -> ModelMetadata:
-        """The current list's metadata (empty without a list), parsed when it became current."""
-        return TRAINED_METADATA.get(self.state) or ModelMetadata()
-
-    @property
-    def origin(self) -> str:
-        return TRAIN_ORIGIN.get(self.state) or ""
-
-    @property
-    def saved_message(self) -> str | None:
-        return TRAIN_SAVED.get(self.state)
-
-    @property
-    def load_message(self) -> dict | None:
-        """The last upload's outcome: ``{"kind": "error" | "info", "text": ...}``."""
-        return TRAIN_LOAD_MESSAGE.get(self.state)
-
     def make_current(self, model, metadata, origin: str) -> None:
         """Make a list the one the page shows and the later pages use; its metadata (a model
         file's dict or a :class:`~psl_triage.metadata.ModelMetadata`) is parsed here, once."""
-        TRAINED_MODEL.put(self.state, model)
-        TRAINED_METADATA.put(self.state, ModelMetadata.coerce(metadata))
-        TRAIN_ORIGIN.put(self.state, origin)
-        TRAIN_SAVED.put(self.state, None)
-        TRAIN_LOAD_MESSAGE.put(self.state, None)
-        TRAIN_MODEL_NAME.put(self.state, self.default_name())
+        self.model = model
+        self.metadata = ModelMetadata.coerce(metadata)
+        self.origin = origin
+        self.saved_message = self.load_message = None
+        self._proposed_name = self.default_name()
 
     def default_name(self) -> str:
         """The name the save field proposes for the current list."""
         return self.metadata.default_name
 
+    def take_proposed_name(self) -> str | None:
+        """The name of a list that became current since the last call (for the save field), or None."""
+        name, self._proposed_name = self._proposed_name, None
+        return name
+
     # --- what clinicians know, what questions cost ------------------------------------------
     def knowledge(self) -> tuple[dict, dict]:
         """The knowledge table's choices: directions and asks per column (kept across pages)."""
-        return TRAIN_DIRECTIONS.setdefault(self.state, dict), TRAIN_ASKS.setdefault(self.state, dict)
+        return self.directions, self.asks
 
     def costs(self) -> tuple[dict, dict]:
         """The cost table's choices: cost and test per column (kept across pages)."""
-        return TRAIN_COST_VALUES.setdefault(self.state, dict), TRAIN_COST_GROUPS.setdefault(self.state, dict)
+        return self.cost_values, self.cost_groups
 
     def keep_knowledge(self, edited_rows: dict, names: list) -> None:
         """Keep a knowledge-table edit (Streamlit's ``edited_rows``; row i is column ``names[i]``)."""
@@ -187,19 +164,20 @@ class TrainingSession:
             cost_unit=check_unit(choices["cost_unit"]), monotone=monotone, required=required, forbidden=forbidden,
         )
 
-    def train(self, options: TrainingOptions, progress: Callable[[int, int], None] | None = None) -> float:
-        """Train on the prepared data and make the list current; the seconds it took.
+    def train(self, dataset: DatasetSession, options: TrainingOptions,
+              progress: Callable[[int, int], None] | None = None) -> float:
+        """Train on the data page's prepared data and make the list current; the seconds it took.
 
         One training runs at a time in the app (:func:`psl_triage.runs.one_run_at_a_time`).
         """
-        prepared, data_name = self.prepared, self.data_name
-        active = self.dataset.active if self.dataset is not None else None
-        roles = roles_record(active.column_roles, active.column_types) if active is not None else {}
+        active, data_name = dataset.active, dataset.active.name
+        roles = roles_record(active.column_roles, active.column_types)
         start = time.perf_counter()
         with one_run_at_a_time():
             try:
                 # Looked up on the package at call time: a test replaces it there.
-                model, metadata = training.train_list(prepared, data_name, options, progress=progress, column_roles=roles)
+                model, metadata = training.train_list(dataset.prepared, data_name, options, progress=progress,
+                                                      column_roles=roles)
             except RequiredColumnError as exc:  # in the page's words: its option and choice, not the parameters
                 raise PSLError(editor_words.REQUIRED_WITHOUT_QUESTION.format(
                     column=exc.column, min_support=exc.min_support, option=words.OPTION_LABELS["min_support"],
@@ -213,27 +191,28 @@ class TrainingSession:
         """The current list's too-good-to-be-true warning, if its metadata records one."""
         return recorded_warning(self.metadata)
 
-    def can_retrain_without(self, warning: TooGood) -> bool:
+    @staticmethod
+    def can_retrain_without(warning: TooGood, dataset: DatasetSession | None) -> bool:
         """Whether the suspect questions are columns of the data page's prepared data (so they
         can go)."""
-        prepared = self.prepared
+        prepared = None if dataset is None else dataset.prepared
         return (prepared is not None
                 and set(warning.questions) <= set(map(str, prepared.X.columns)))
 
-    def retrain_without(self, questions: tuple[str, ...], reasons: str) -> None:
+    def retrain_without(self, dataset: DatasetSession, questions: tuple[str, ...], reasons: str) -> None:
         """Take the questions out of the data page's choices as leaks and prepare the data again
         (:meth:`psl_triage.dataset_session.DatasetSession.take_out`); the next run of the page
         trains with the same options (:meth:`take_retrain`), unless the data cannot be prepared
         (the page then says why, as the data page does)."""
-        dataset = self.dataset
         dataset.take_out(questions, words.too_good_evidence(reasons))
         dataset.refresh()
         if dataset.prepared is not None:
-            TRAIN_RETRAIN_PENDING.put(self.state, True)
+            self._retrain_pending = True
 
     def take_retrain(self) -> bool:
         """Whether "retrain without" asked for a run (asked once)."""
-        return bool(TRAIN_RETRAIN_PENDING.pop(self.state))
+        pending, self._retrain_pending = self._retrain_pending, False
+        return pending
 
     # --- files --------------------------------------------------------------------------------
     def load_upload(self, data: bytes, filename: str) -> bool:
@@ -243,12 +222,12 @@ class TrainingSession:
         if model is None:
             return False
         self.make_current(model, getattr(model, "metadata_", None), words.loaded_origin(filename))
-        TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "info", "text": words.loaded(filename, model.n_stages_ - 1)})
+        self.load_message = {"kind": "info", "text": words.loaded(filename, model.n_stages_ - 1)}
         return True
 
     def forget_load_message(self) -> None:
         """The uploader was emptied: the last upload's message goes."""
-        TRAIN_LOAD_MESSAGE.put(self.state, None)
+        self.load_message = None
 
     def open_stored(self, path, label: str) -> bool:
         """Make a list of the model store current; False, with an error message, when it could
@@ -262,18 +241,18 @@ class TrainingSession:
 
     def _read(self, read, name: str, failed: str):
         """``read()``'s list, or None with the load message saying why (unexpected errors logged)."""
-        TRAIN_LOAD_MESSAGE.put(self.state, None)
+        self.load_message = None
         try:
             return read()
         except PSLError as exc:
-            TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "error", "text": str(exc)})
+            self.load_message = {"kind": "error", "text": str(exc)}
         except Exception:  # noqa: BLE001 - a user's file must never crash the page; the log has the details
             logger.exception("unexpected error while reading %s", name)
-            TRAIN_LOAD_MESSAGE.put(self.state, {"kind": "error", "text": failed})
+            self.load_message = {"kind": "error", "text": failed}
         return None
 
     def save(self, name: str) -> None:
         """Save the current list to the model store as the next version of ``name``."""
         stored = save_model(self.model, name, self.metadata)
-        TRAINED_METADATA.put(self.state, self.metadata.saved_as(stored))
-        TRAIN_SAVED.put(self.state, words.saved(stored))
+        self.metadata = self.metadata.saved_as(stored)
+        self.saved_message = words.saved(stored)

@@ -19,8 +19,9 @@ from psl_core.cost_ratio import COST_RATIO_RANGE
 from psl_triage.data import upload_limit_mb
 from psl_triage.list_data import data_mismatch
 from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import DATASET, TRAINED_METADATA
+from psl_triage.state_keys import DATASET, TRAINING
 from psl_triage.store import list_models, open_model
+from psl_triage.training_session import TrainingSession
 from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
@@ -89,8 +90,7 @@ def _required(value, hint: str, page: str, go: tuple[str, str]):
 
 def required_list(reason: str = ""):
     """The list on the Train page, or a hint with a link to Train and a stop of the page."""
-    model = st.session_state.get("trained_model")
-    return _required(model, words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
+    return _required(training_session().model, words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
 
 
 def required_data(purpose: str):
@@ -168,10 +168,16 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     return float(value)
 
 
+def training_session() -> TrainingSession:
+    """The app's one :class:`~psl_triage.training_session.TrainingSession` (the current list
+    and the Train page's tables), made on first use (:data:`psl_triage.state_keys.TRAINING`)."""
+    return TRAINING.setdefault(st.session_state, TrainingSession)
+
+
 def trained_metadata() -> ModelMetadata:
-    """The metadata of the list on the Train page (empty without one): the Train page keeps it
-    parsed, once, when the list became current (:meth:`TrainingSession.make_current`)."""
-    return ModelMetadata.coerce(TRAINED_METADATA.get(st.session_state))
+    """The metadata of the list on the Train page (empty without one), parsed once, when the
+    list became current (:meth:`~psl_triage.training_session.TrainingSession.make_current`)."""
+    return training_session().metadata
 
 
 def class_names() -> tuple[str, str]:
@@ -234,7 +240,7 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     """
     stored, problems = list_models()
     options = {}
-    if st.session_state.get("trained_model") is not None:
+    if training_session().model is not None:
         metadata = trained_metadata()
         options[TRAINED] = words.list_option_label(visible(metadata.name or words.JUST_TRAINED), _version(metadata, None))
     labels = Counter(entry.label for entry in stored)
@@ -248,9 +254,9 @@ def chosen_list(choice: str):
     """(model, metadata, name, version) of an option of :func:`list_options`; a saved file is
     read through the store's cached loader (:func:`psl_triage.store.open_model`)."""
     if choice == TRAINED:
-        metadata = trained_metadata()
-        model = st.session_state.trained_model
-        return model, metadata, metadata.name or words.JUST_TRAINED_NAME, _version(metadata, words.NOT_SAVED)
+        session = training_session()
+        metadata = session.metadata
+        return session.model, metadata, metadata.name or words.JUST_TRAINED_NAME, _version(metadata, words.NOT_SAVED)
     opened = open_model(choice)
     return opened.model, opened.metadata, opened.metadata.name or Path(choice).stem, _version(opened.metadata, "?")
 
@@ -282,7 +288,7 @@ def list_picker(prefix: str, empty_hint: str, label: str = words.LIST_PICKER_LAB
         link("pages/1_Train.py", *words.GO_TO_TRAIN)
         st.stop()
     key = f"{prefix}_model_choice"
-    trained = ss.get("trained_model")
+    trained = training_session().model
     if trained is not None and ss.get(f"{prefix}_seen_trained") is not trained:
         # A list trained or loaded since the last visit comes first, unless this is the page's
         # first visit and another page chose a list since that list was trained.

@@ -71,9 +71,9 @@ def edited_table(rows, key: str, keep, config: dict) -> None:
                    on_change=keep_edits, args=(key, keep, list(rows.index)))
 
 
-def options_section(session: TrainingSession) -> bool:
-    """The options' widgets, the two tables and the form; whether Train was pressed."""
-    prepared = session.prepared
+def options_section(session: TrainingSession, prepared) -> bool:
+    """The options' widgets, the two tables (of ``prepared``'s columns) and the form; whether
+    Train was pressed."""
     radio("setup", words.SETUP_LABELS, start=training.DEFAULT_SETUP, on_change=apply_setup, help=words.SETUP_HELP)
     with st.expander(words.KNOWLEDGE):
         st.markdown(words.KNOWLEDGE_TEXT)

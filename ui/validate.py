@@ -14,7 +14,7 @@ import streamlit as st
 from psl_core.binarization import NUMERIC
 from psl_core.validation import MIN_RECALIBRATION_ROWS, stagewise_validation
 from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import TRAIN_ORIGIN, TRAINED_METADATA, TRAINED_MODEL, VALIDATE_SAVED
+from psl_triage.state_keys import VALIDATE_SAVED
 from psl_triage.validation import (
     MISSING,
     NOT_AVAILABLE,
@@ -27,7 +27,7 @@ from psl_triage.validation import (
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.train import saved as saved_message
-from ui import shown_errors
+from ui import shown_errors, training_session
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
 SEEN_TABLE = "validate_defaults_for"
@@ -144,7 +144,7 @@ def _value_map(mismatch) -> dict:
 def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: int, supported: int,
                   sample_weight=None) -> None:
     """Section 4: recalibrate the list on the site's table, save it as a new version, download
-    it or use it in the session (``"validate_saved"``; Train's ``"trained_*"`` keys on use).
+    it or use it in the session (``"validate_saved"``; on use, the training session's current list).
     With ``sample_weight`` (a horizon list's censoring weights) the recalibration is weighted
     and the yes/no measures after it are not shown."""
     ss = st.session_state
@@ -179,8 +179,7 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
         file_name=saved["file"], mime="application/json", on_click="ignore", key="validate_download_model",
     )
     if st.button(words.USE_RECALIBRATED, key="validate_use"):
-        TRAINED_MODEL.put(ss, saved["model"])
-        TRAINED_METADATA.put(ss, saved["metadata"])
-        TRAIN_ORIGIN.put(ss, words.recalibrated_origin(site_name, saved["message"]))
+        training_session().make_current(
+            saved["model"], saved["metadata"], words.recalibrated_origin(site_name, saved["message"]))
         VALIDATE_SAVED.put(ss, None)
         st.rerun()

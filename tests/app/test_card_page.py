@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.training import TrainingOptions, train_list
+from tests.apptest import put_list
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "7_Card.py")
 
@@ -24,7 +25,7 @@ def test_without_a_list_the_page_says_where_to_get_one(tmp_path, monkeypatch):
 def test_the_card_and_report_are_offered_and_follow_the_choices(trained):
     model, metadata = trained
     at = AppTest.from_file(PAGE, default_timeout=60)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    put_list(at, *trained)
     at.run()
     assert not at.exception and not at.error
     assert at.number_input(key=f"card_stage_v{at.session_state['card_stage_version']}").value == (model.recommended_stages_ or len(model.literals_))
@@ -46,11 +47,11 @@ def test_another_list_starts_the_card_at_its_own_stage(trained):
     model, metadata = trained
     label = questions_on_card(len(model.literals_))
     at = AppTest.from_file(PAGE, default_timeout=60)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    put_list(at, *trained)
     at.run()
     next(box for box in at.number_input if box.label == label).set_value(1).run()
     other = copy.deepcopy(model)  # trained or loaded on the Train page
-    at.session_state["trained_model"] = other
+    put_list(at, other, metadata)
     at.run()
     assert not at.exception and not at.error
     assert next(box for box in at.number_input if box.label == label).value == card_stage(other) != 1
@@ -75,7 +76,7 @@ def test_the_report_takes_the_evidence_of_this_session(trained, demo_prepared):
     result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, lambda: model.__class__(max_stages=3),
                             n_splits=2, n_jobs=1)
     at = AppTest.from_file(PAGE, default_timeout=60)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    put_list(at, *trained)
     at.session_state["evaluation_result"] = {"model": model, "prepared": demo_prepared, "result": result}
     at.run()
     assert not at.exception and not at.error

@@ -12,6 +12,7 @@ from psl_triage.costs import UNIT_KEY
 from psl_triage.state_keys import DATASET, TRIAGE
 from psl_triage.words import shown
 from psl_triage.words.decision import stop_sentence
+from tests.apptest import put_list, training
 from tests.tables import dataset_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +47,7 @@ def empty_store(tmp_path, monkeypatch):
 
 def open_triage(model):
     at = AppTest.from_file(TRIAGE_PAGE, default_timeout=60)
-    at.session_state["trained_model"] = model
-    at.session_state["trained_metadata"] = METADATA
+    put_list(at, model, METADATA)
     at.run()
     assert not at.exception
     return at
@@ -89,18 +89,18 @@ def test_a_list_without_costs_asks_for_no_value(model):
 def test_costs_set_on_train_reach_the_list_and_its_file(project_root, demo_prepared):
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
     DATASET.put(at.session_state, dataset_session(demo_prepared))
-    at.session_state["train_cost_values"] = {"ca": 20.0, "thal": 20.0, "chol": 2.0}
-    at.session_state["train_cost_groups"] = {"chol": "blood test", "fbs": "blood test"}
+    training(at).cost_values.update({"ca": 20.0, "thal": 20.0, "chol": 2.0})
+    training(at).cost_groups.update({"chol": "blood test", "fbs": "blood test"})
     at.switch_page("pages/1_Train.py").run()
     assert not at.exception
     at.text_input(key="w_train_cost_unit").set_value("points").run()
     at.select_slider(key="w_train_cost_weight").set_value(0.05).run()
     at.button(key="w_train_submit").click().run()
     assert not at.exception and not at.error
-    trained = at.session_state["trained_model"]
+    trained = training(at).model
     assert trained.question_costs == {"ca": 20.0, "thal": 20.0, "chol": 2.0} and trained.cost_weight == 0.05
     assert trained.cost_groups == {"chol": "blood test", "fbs": "blood test"}
-    metadata = at.session_state["trained_metadata"]
+    metadata = training(at).metadata
     assert metadata.cost_unit == "points"
     assert "question_costs" not in metadata.training_options and "cost_groups" not in metadata.training_options
     loaded = ProbabilisticScoringList.from_json(trained.to_json(metadata.to_dict()))

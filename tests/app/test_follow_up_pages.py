@@ -24,13 +24,14 @@ from psl_triage.state_keys import DATASET
 from psl_triage.store import load_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
+from tests.apptest import put_list
 from tests.tables import dataset_session, follow_up_table
 
 
 def open_page(project_root, page, model, metadata, prepared, timeout=60):
     """The app on ``page`` with this list just trained on these data."""
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=timeout)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = model, metadata
+    put_list(at, model, metadata)
     DATASET.put(at.session_state, dataset_session(prepared, follow_up_table(seed=1), "study.csv"))
     return at.switch_page(page).run()
 
@@ -110,8 +111,7 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert 0.5 < metadata["performance"]["test"]["auc"][-1] <= 1
     # Triage names the risk within the horizon.
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-    at.session_state["trained_model"] = model
-    at.session_state["trained_metadata"] = metadata
+    put_list(at, model, metadata)
     at.switch_page("pages/2_Triage.py").run()
     assert not at.exception
     shown_texts = [shown(m.label) for m in at.metric] + [shown(m.value) for m in at.markdown]

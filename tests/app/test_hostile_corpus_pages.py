@@ -4,19 +4,17 @@ listed and asked on the Triage page. No page raises, nothing Streamlit renders a
 holds a hostile name unescaped, and "Saved" is shown only for a file the Triage page lists."""
 
 import sys
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "app"))
-from hostile_corpus import MARKDOWN, hostile_tables  # noqa: E402
-from test_hostile_input import answer_every_question, assert_no_markdown_left  # noqa: E402
+from psl_triage.state_keys import DATASET
+from psl_triage.store import list_models
+from tests.apptest import ROOT, training
+from tests.hostile_corpus import MARKDOWN, hostile_tables
 
-from psl_triage.state_keys import DATASET  # noqa: E402
-from psl_triage.store import list_models  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests" / "app"))
+from test_hostile_input import answer_every_question, assert_no_markdown_left  # noqa: E402
 
 
 @pytest.mark.parametrize("name", ["markdown-names.csv", "greek-and-chinese.csv", "bidi-names.csv"])
@@ -34,7 +32,7 @@ def test_a_hostile_table_is_uploaded_trained_saved_listed_and_asked(name, tmp_pa
     at.switch_page("pages/1_Train.py").run()
     at.number_input(key="w_train_max_stages").set_value(3)
     at.button(key="w_train_submit").click().run()
-    assert not at.exception and at.session_state["trained_model"] is not None
+    assert not at.exception and training(at).model is not None
     at.text_input(key="w_train_model_name").input(f"list {MARKDOWN}")
     at.button(key="w_train_save").click().run()
     assert not at.exception and at.success, [e.value for e in at.error]

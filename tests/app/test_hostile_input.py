@@ -19,6 +19,7 @@ from psl_core import ProbabilisticScoringList
 from psl_triage.state_keys import DATASET, TRIAGE
 from psl_triage.store import save_model
 from psl_triage.words import md, shown
+from tests.apptest import put_list
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "logic"))
 from test_store_hostile import BAD_FILES, fill_bad_folder  # noqa: E402
@@ -172,7 +173,7 @@ def test_the_validate_page_shows_a_site_tables_names_and_a_files_labels_as_text(
     outcome = "outcome " + HOSTILE["link"]
     site[outcome] = y
     at = AppTest.from_file(str(ROOT / "pages" / "6_Validate.py"), default_timeout=90)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = model, dict(metadata, name="hostile")
+    put_list(at, model, dict(metadata, name="hostile"))
     at.run()
     at.file_uploader(key="validate_upload").set_value(
         (HOSTILE["image"] + ".csv", site.to_csv(index=False).encode(), "text/csv")).run()

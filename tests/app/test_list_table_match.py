@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from psl_triage.state_keys import DATASET
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
+from tests.apptest import put_list
 from tests.tables import dataset_session, follow_up_study
 
 PAGES = ("pages/3_Calibration.py", "pages/5_Evaluation.py")
@@ -22,7 +23,7 @@ def study():
 
 def open_page(project_root, page, trained, frame, prepared, name):
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    put_list(at, *trained)
     DATASET.put(at.session_state, dataset_session(prepared, frame, name))
     return at.switch_page(page).run()
 
@@ -67,6 +68,6 @@ def test_intervals_reads_only_the_list_and_says_nothing_of_the_table(project_roo
     assert not at.exception and not at.error and not at.warning and len(at.get("plotly_chart")) == 2
     assert "study.csv" not in " ".join(shown(m.value) for m in [*at.markdown, *at.caption])
     alone = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-    alone.session_state["trained_model"], alone.session_state["trained_metadata"] = trained
+    put_list(alone, *trained)
     alone.switch_page("pages/4_Intervals.py").run()  # no table loaded at all
     assert not alone.exception and not alone.warning and len(alone.get("plotly_chart")) == 2

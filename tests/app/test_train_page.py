@@ -13,22 +13,26 @@ from streamlit.testing.v1 import AppTest
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
+from tests.apptest import training
 from tests.tables import dataset_session
 
 TRAIN_PAGE = "pages/1_Train.py"
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
 
-def open_train_page(project_root, **state):
+def open_train_page(project_root, dataset=None, directions=None, asks=None):
+    """The Train page with the data page's session ``dataset`` and the knowledge table's choices."""
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-    for key, value in state.items():
-        at.session_state[key] = value
+    if dataset is not None:
+        DATASET.put(at.session_state, dataset)
+    training(at).directions.update(directions or {})
+    training(at).asks.update(asks or {})
     return at.switch_page(TRAIN_PAGE).run()
 
 
 @pytest.fixture
 def page(project_root, demo_prepared):
-    return open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
+    return open_train_page(project_root, dataset=dataset_session(demo_prepared))
 
 
 def click_train(at):
@@ -53,11 +57,11 @@ def test_without_data_the_page_says_so_and_links_to_the_data_page(project_root):
     assert "No data loaded yet" in texts(at.info)
     assert [link.value for link in at.get("page_link")] == ["Go to the data page"]
     assert not at.get("form")
-    assert "trained_model" not in at.session_state
+    assert training(at).model is None
 
 
 def test_data_that_is_not_ready_shows_the_reason(project_root):
-    at = open_train_page(project_root, dataset_session=dataset_session(None, prepare_error="Choose the outcome column."))
+    at = open_train_page(project_root, dataset=dataset_session(None, prepare_error="Choose the outcome column."))
     assert not at.exception
     assert "Choose the outcome column." in texts(at.warning)
     assert at.get("page_link")
@@ -69,7 +73,7 @@ def test_train_shows_the_list_the_measures_and_keeps_the_model(page):
     page.radio(key="w_train_setup").set_value("paper").run()  # the paper's setup, one click away
     click_train(page)
     assert not page.exception and not page.error
-    model = page.session_state["trained_model"]
+    model = training(page).model
     assert isinstance(model, ProbabilisticScoringList)
     table = list_table(page)
     assert len(table) == model.n_stages_
@@ -79,7 +83,7 @@ def test_train_shows_the_list_the_measures_and_keeps_the_model(page):
     assert page.get("plotly_chart")
     progress = page.get("progress")[0]
     assert progress.value == 100 and progress.text.startswith(f"Done: {model.n_stages_ - 1} stages")
-    metadata = page.session_state["trained_metadata"]
+    metadata = training(page).metadata
     assert metadata.source == "trained" and metadata.training_options["test_fraction"] == pytest.approx(1 / 3)
     assert "198 training rows" in texts(page.caption)
     # The paper's setup asks every question the table offers: more questions than columns.
@@ -91,16 +95,16 @@ def test_a_list_that_ends_early_says_why(page):
     page.number_input(key="w_train_min_support").set_value(150)
     click_train(page)
     assert not page.exception and not page.error
-    assert page.session_state["trained_model"].n_stages_ == 1
+    assert training(page).model.n_stages_ == 1
     assert "no question splits the training rows into answers of at least 150 rows each" in texts(page.markdown)
 
 
 def test_the_result_survives_reruns_without_retraining(page):
     click_train(page)
-    model = page.session_state["trained_model"]
+    model = training(page).model
     page.run()
     assert not page.exception
-    assert page.session_state["trained_model"] is model
+    assert training(page).model is model
     assert len(list_table(page)) == model.n_stages_
     assert not page.get("progress")
 
@@ -120,7 +124,7 @@ def test_options_reach_the_learner(page):
     page.number_input(key="w_train_test_fraction").set_value(0.0)
     click_train(page)
     assert not page.exception and not page.error
-    model = page.session_state["trained_model"]
+    model = training(page).model
     assert model.n_stages_ == 4 and model.calibration == "beta"
     assert set(model.scores_) <= {1, 2, 3}
     assert len(list_table(page)) == 4
@@ -139,19 +143,19 @@ def test_the_setups_fill_the_options_and_reach_the_learner(page):
     page.number_input(key="w_train_max_stages").set_value(4)
     click_train(page)
     assert not page.exception and not page.error
-    model = page.session_state["trained_model"]
+    model = training(page).model
     assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses, model.min_support) == (
         "sigmoid", "cv_brier", 2.0, 2, 10,
     )
     assert model.interval_correction == "sidak"
-    assert page.session_state["trained_metadata"].training_options["setup"] == "recommended"
+    assert training(page).metadata.training_options["setup"] == "recommended"
     assert "the recommended setup" in texts(page.caption)
     # The paper's is one click away: every option takes the paper's choice.
     page.radio(key="w_train_setup").set_value("paper").run()
     assert page.radio(key="w_train_calibration").value == "isotonic"
     assert page.radio(key="w_train_loss").value == "entropy"
     click_train(page)
-    model = page.session_state["trained_model"]
+    model = training(page).model
     assert (model.calibration, model.loss, model.prior_strength, model.max_feature_uses, model.min_support) == (
         "isotonic", "entropy", 0.0, 1, 1,
     )
@@ -166,7 +170,7 @@ def test_a_custom_score_set_is_used(page):
     page.text_input(key="w_train_custom_scores").input("±1, ±4")
     click_train(page)
     assert not page.exception and not page.error
-    assert set(page.session_state["trained_model"].scores_) <= {-4, -1, 1, 4}
+    assert set(training(page).model.scores_) <= {-4, -1, 1, 4}
 
 
 def test_a_bad_custom_score_set_is_explained_and_nothing_is_trained(page):
@@ -175,7 +179,7 @@ def test_a_bad_custom_score_set_is_explained_and_nothing_is_trained(page):
     click_train(page)
     assert not page.exception
     assert "'two', which is not a whole number" in texts(page.error)
-    assert "trained_model" not in page.session_state
+    assert training(page).model is None
 
 
 def test_a_test_fraction_too_small_for_both_classes_is_explained(page):
@@ -194,7 +198,7 @@ def test_an_unexpected_failure_is_reported_in_plain_words_without_a_traceback(pa
     assert not page.exception
     assert "Something unexpected went wrong while training the list" in texts(page.error)
     assert "disk on fire" not in texts(page.error) + texts(page.code)
-    assert "trained_model" not in page.session_state
+    assert training(page).model is None
 
 
 def test_save_writes_a_new_version_to_the_model_store(page, tmp_path, monkeypatch):
@@ -207,7 +211,7 @@ def test_save_writes_a_new_version_to_the_model_store(page, tmp_path, monkeypatc
     assert "chest-pain-triage-v1.json (version 1)" in texts(page.success)
     saved = json.loads((tmp_path / "chest-pain-triage-v1.json").read_text(encoding="utf-8"))
     assert saved["metadata"]["name"] == "Chest pain triage" and saved["metadata"]["source"] == "trained"
-    assert page.session_state["trained_metadata"].version == 1
+    assert training(page).metadata.version == 1
     page.button(key="w_train_save").click().run()
     assert "chest-pain-triage-v2.json (version 2)" in texts(page.success)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chest-pain-triage-v1.json", "chest-pain-triage-v2.json"]
@@ -222,19 +226,19 @@ def test_the_model_file_can_be_downloaded(page):
 
 def test_a_broken_model_file_is_refused_and_the_current_list_stays(page):
     click_train(page)
-    model = page.session_state["trained_model"]
+    model = training(page).model
     page.file_uploader(key="w_train_upload").upload("broken.json", b'{"format": "psl", "st', "application/json")
     page.run()
     assert not page.exception
     assert "broken.json" in texts(page.error) and "not a valid model file" in texts(page.error)
-    assert page.session_state["trained_model"] is model
+    assert training(page).model is model
 
 
 def test_a_saved_model_file_loads_as_the_current_list(project_root, demo_prepared):
-    trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
+    trainer = open_train_page(project_root, dataset=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
-    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"].to_dict()
+    model, metadata = training(trainer).model, training(trainer).metadata.to_dict()
     text = model.to_json(dict(metadata, name="Two questions"))
 
     at = open_train_page(project_root)  # a new session, without data
@@ -242,9 +246,9 @@ def test_a_saved_model_file_loads_as_the_current_list(project_root, demo_prepare
     at.run()
     assert not at.exception and not at.error
     assert "Loaded two-questions.json" in texts(at.info)
-    loaded = at.session_state["trained_model"]
+    loaded = training(at).model
     assert loaded.to_json(metadata) == model.to_json(metadata)
-    assert at.session_state["trained_metadata"].name == "Two questions"
+    assert training(at).metadata.name == "Two questions"
     assert list_table(at)["Feature"].tolist() == list_table(trainer)["Feature"].tolist()
     assert at.text_input(key="w_train_model_name").value == "Two questions"
 
@@ -259,7 +263,7 @@ def test_m_is_set_on_train_saved_with_the_list_and_shown_with_it(page, tmp_path,
     page.number_input(key="w_train_max_stages").set_value(2)
     click_train(page)
     assert not page.exception and not page.error
-    assert page.session_state["trained_metadata"].saved_cost_ratio == 2.0
+    assert training(page).metadata.saved_cost_ratio == 2.0
     assert "Saved with M = 2: a missed case counts as much as 2 false alarms" in texts(page.markdown)
     page.button(key="w_train_save").click().run()
     saved = json.loads(next(tmp_path.glob("*.json")).read_text(encoding="utf-8"))
@@ -267,10 +271,10 @@ def test_m_is_set_on_train_saved_with_the_list_and_shown_with_it(page, tmp_path,
 
 
 def test_a_model_file_from_before_m_was_saved_loads_with_the_papers_m(project_root, demo_prepared):
-    trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
+    trainer = open_train_page(project_root, dataset=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
-    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"].to_dict()
+    model, metadata = training(trainer).model, training(trainer).metadata.to_dict()
     older = {key: value for key, value in metadata.items() if key != "decision"}
 
     at = open_train_page(project_root)
@@ -282,17 +286,17 @@ def test_a_model_file_from_before_m_was_saved_loads_with_the_papers_m(project_ro
 
 
 def test_a_model_file_with_a_bad_m_is_refused_naming_it(project_root, demo_prepared):
-    trainer = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
+    trainer = open_train_page(project_root, dataset=dataset_session(demo_prepared))
     trainer.number_input(key="w_train_max_stages").set_value(2)
     click_train(trainer)
-    model, metadata = trainer.session_state["trained_model"], trainer.session_state["trained_metadata"].to_dict()
+    model, metadata = training(trainer).model, training(trainer).metadata.to_dict()
     text = model.to_json(dict(metadata, decision={"cost_ratio": -5}))
     at = open_train_page(project_root)
     at.file_uploader(key="w_train_upload").upload("bad-m.json", text.encode(), "application/json")
     at.run()
     assert not at.exception
     assert "bad-m.json" in texts(at.error) and "metadata.decision.cost_ratio (M)" in texts(at.error)
-    assert "trained_model" not in at.session_state
+    assert training(at).model is None
 
 
 def test_the_nested_criterion_is_offered_with_an_honest_label_and_reaches_the_learner(page):
@@ -303,8 +307,8 @@ def test_the_nested_criterion_is_offered_with_an_honest_label_and_reaches_the_le
     page.number_input(key="w_train_max_stages").set_value(2)
     click_train(page)
     assert not page.exception and not page.error
-    assert page.session_state["trained_model"].loss == "nested_cv_brier"
-    assert page.session_state["trained_metadata"].training_options["loss"] == "nested_cv_brier"
+    assert training(page).model.loss == "nested_cv_brier"
+    assert training(page).metadata.training_options["loss"] == "nested_cv_brier"
     assert "a custom mix of the paper's and the recommended options" in texts(page.caption)
 
 
@@ -326,13 +330,13 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
     click_train(at)
     assert not at.exception
     assert "Too good to be true" in texts(at.error) and "echo_result" in texts(at.error)
-    metadata = at.session_state["trained_metadata"]
+    metadata = training(at).metadata
     assert metadata.too_good["questions"] == ["echo_result"]
     assert metadata.column_roles["echo_result"]["kept"] is True
     at.button(key="w_train_retrain_without").click().run()
     assert not at.exception and not at.error
-    assert "echo_result" not in at.session_state["trained_model"].features_
-    assert at.session_state["trained_metadata"].too_good is None
+    assert "echo_result" not in training(at).model.features_
+    assert training(at).metadata.too_good is None
     assert DATASET.get(at.session_state).active.column_types["echo_result"] == "ignore"
 
 
@@ -347,8 +351,8 @@ def test_a_list_in_the_model_store_opens_as_the_current_list(project_root, demo_
     at.selectbox(key="w_train_open_choice").set_value(str(stored.path)).run()
     at.button(key="w_train_open").click().run()
     assert not at.exception and not at.error
-    assert at.session_state["trained_metadata"].name == "Stored list"
-    assert at.session_state["trained_model"].to_json() == stored.path.read_text(encoding="utf-8")
+    assert training(at).metadata.name == "Stored list"
+    assert training(at).model.to_json() == stored.path.read_text(encoding="utf-8")
     assert "Opened from the model store" in texts(at.caption)
 
 
@@ -368,42 +372,42 @@ def test_the_sample_size_criteria_are_shown_before_training(page):
 
 def test_what_clinicians_know_reaches_the_list(project_root, demo_prepared):
     at = open_train_page(
-        project_root, dataset_session=dataset_session(demo_prepared, name="demo"),
-        train_directions={"age": "increasing"}, train_asks={"cp": "first", "thal": "never"},
+        project_root, dataset=dataset_session(demo_prepared, name="demo"),
+        directions={"age": "increasing"}, asks={"cp": "first", "thal": "never"},
     )
     assert any(block.label.startswith("What you know already") for block in at.expander)
     click_train(at)
     assert not at.exception and not at.error
-    trained = at.session_state["trained_model"]
+    trained = training(at).model
     assert trained.monotone == {"age": "increasing"} and trained.required == ["cp"] and trained.forbidden == ["thal"]
     assert trained.features_[0] == "cp" and "thal" not in trained.features_
 
 
 def test_a_direction_for_a_categorical_column_is_explained_and_nothing_is_trained(project_root, demo_prepared):
     at = open_train_page(
-        project_root, dataset_session=dataset_session(demo_prepared, name="demo"), train_directions={"cp": "increasing"},
+        project_root, dataset=dataset_session(demo_prepared, name="demo"), directions={"cp": "increasing"},
     )
     click_train(at)
     assert not at.exception
     assert any("categorical: its categories have no order" in shown(error.value) for error in at.error)
-    assert "trained_model" not in at.session_state
+    assert training(at).model is None
 
 
 def test_a_saved_list_opens_over_a_trained_one(project_root, demo_prepared, tmp_path, monkeypatch):
     """Opening a stored list while a list (and its name box) is on the page: no error, the
     opened list is current and its name is in the box."""
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
-    at = open_train_page(project_root, dataset_session=dataset_session(demo_prepared))
+    at = open_train_page(project_root, dataset=dataset_session(demo_prepared))
     click_train(at)
     at.text_input(key="w_train_model_name").set_value("First list").run()
     at.button(key="w_train_save").click().run()
     stored = next(tmp_path.rglob("*.json"))
     click_train(at)
-    assert at.session_state["trained_metadata"].name != "First list"
+    assert training(at).metadata.name != "First list"
     at.selectbox(key="w_train_open_choice").set_value(str(stored)).run()
     at.button(key="w_train_open").click().run()
     assert not at.exception and not at.error, texts(at.error)
-    assert at.session_state["trained_model"].to_json() == stored.read_text(encoding="utf-8")
-    assert at.session_state["trained_metadata"].name == "First list"
+    assert training(at).model.to_json() == stored.read_text(encoding="utf-8")
+    assert training(at).metadata.name == "First list"
     assert "Opened from the model store" in texts(at.caption)
     assert at.text_input(key="w_train_model_name").value == "First list"

@@ -16,12 +16,14 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
+from psl_triage.metadata import ModelMetadata
 from psl_triage.state_keys import TRIAGE
 from psl_triage.store import save_model
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from psl_triage.words import shown
 from psl_triage.words.common import percent
 from psl_triage.words.decision import headline, interval_sentence, outcome_text, stop_sentence
+from tests.apptest import put_list, training
 from tests.tables import chest_pain_columns
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
@@ -57,8 +59,7 @@ def empty_store(tmp_path, monkeypatch):
 def open_page(model=None, cost_ratio=None, metadata=METADATA):
     at = AppTest.from_file(PAGE, default_timeout=60)
     if model is not None:
-        at.session_state["trained_model"] = model
-        at.session_state["trained_metadata"] = metadata
+        put_list(at, model, metadata)
     at.run()
     if cost_ratio is not None:
         cost_ratio_input(at).set_value(cost_ratio).run()
@@ -261,19 +262,17 @@ def test_m_starts_at_the_lists_saved_m_and_a_value_typed_stays_until_another_lis
     assert cost_ratio_input(at).value == 3.0
     assert "Deciding with M = 3 (the list was saved with M = 1" in captions(at)
     # Saving the list on Train changes its metadata, not the list: the typed M stays.
-    at.session_state["trained_metadata"] = dict(METADATA, decision={"cost_ratio": 1.0}, name="Saved", version=1)
+    training(at).metadata = ModelMetadata.from_dict(dict(METADATA, decision={"cost_ratio": 1.0}, name="Saved", version=1))
     at.run()
     assert cost_ratio_input(at).value == 3.0
     # Another list (trained or loaded on Train) starts at its own saved M.
-    at.session_state["trained_model"] = ProbabilisticScoringList.from_json(model.to_json())
-    at.session_state["trained_metadata"] = dict(METADATA, decision={"cost_ratio": 5.0})
+    put_list(at, ProbabilisticScoringList.from_json(model.to_json()), dict(METADATA, decision={"cost_ratio": 5.0}))
     at.run()
     assert not at.exception
     assert cost_ratio_input(at).value == 5.0
     assert_shows(at, expected_step(model, {}, 0, cost_ratio=5.0))
     # A list saved before lists carried their M starts at 10, without an error.
-    at.session_state["trained_model"] = ProbabilisticScoringList.from_json(model.to_json())
-    at.session_state["trained_metadata"] = METADATA
+    put_list(at, ProbabilisticScoringList.from_json(model.to_json()), METADATA)
     at.run()
     assert not at.exception and not at.error
     assert cost_ratio_input(at).value == 10.0
@@ -380,7 +379,7 @@ def test_a_new_list_from_train_becomes_the_choice(model, empty_store):
     at = open_page(model)
     at.selectbox(key="triage_model_choice").set_value(str(stored.path)).run()
     assert at.session_state["triage_model_choice"] == str(stored.path)
-    at.session_state["trained_model"] = ProbabilisticScoringList.from_json(model.to_json())
+    put_list(at, ProbabilisticScoringList.from_json(model.to_json()), METADATA)
     at.run()
     assert not at.exception
     assert at.session_state["triage_model_choice"] == "trained"
@@ -418,8 +417,7 @@ def test_on_the_demo_at_the_default_m_the_page_asks_a_question(demo_prepared):
     model, metadata = train_list(demo_prepared, "Demo", TrainingOptions(**SETUPS[DEFAULT_SETUP]))
     assert model.stop_statistics_ is not None
     at = AppTest.from_file(PAGE, default_timeout=60)
-    at.session_state["trained_model"] = model
-    at.session_state["trained_metadata"] = metadata
+    put_list(at, model, metadata)
     at.run()
     assert not at.exception
     assert cost_ratio_input(at).value == 10.0

@@ -12,6 +12,7 @@ from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.follow_up import FollowUp
 from psl_triage.store import load_model
 from psl_triage.training import TrainingOptions, train_list
+from tests.apptest import put_list
 from tests.tables import follow_up_table
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "6_Validate.py")
@@ -29,7 +30,7 @@ def horizon_list():
 
 def site_page(horizon_list, site, name="site.csv"):
     at = AppTest.from_file(PAGE, default_timeout=90)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = horizon_list
+    put_list(at, *horizon_list)
     at.run()
     assert not at.exception
     at.file_uploader(key="validate_upload").set_value((name, site.to_csv(index=False).encode(), "text/csv")).run()

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from psl_triage.store import save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
+from tests.apptest import put_list, training
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "6_Validate.py")
@@ -31,7 +32,7 @@ def hungarian_csv(rename=None):
 
 def open_page(trained):
     at = AppTest.from_file(PAGE, default_timeout=90)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    put_list(at, *trained)
     at.run()
     assert not at.exception
     return at
@@ -89,7 +90,7 @@ def test_validate_map_and_recalibrate(trained, isolated_model_dir):
     assert saved["stages"][0]["feature"] == model.literals_[0].column and len(saved["stages"]) == 1
     assert saved["calibration"][0]["positives"] == [106]  # stage 0: every Hungarian positive
     at.button(key="validate_use").click().run()
-    assert not at.exception and at.session_state["trained_model"].n_stages_ == 2
+    assert not at.exception and training(at).model.n_stages_ == 2
 
 
 def test_a_table_without_a_needed_column_judges_the_earlier_stages(trained):
@@ -239,7 +240,7 @@ def test_the_list_chosen_on_triage_is_the_one_validate_and_card_open_with(projec
     """Issue 26, item 2: the page no longer ignores the list chosen on Triage."""
     path = str(isolated_model_dir / "validate-page-test-v1.json")
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+    put_list(at, *trained)
     at.switch_page("pages/2_Triage.py").run()
     assert at.selectbox(key="triage_model_choice").value == "trained"
     at.selectbox(key="triage_model_choice").set_value(path).run()
@@ -280,7 +281,7 @@ def test_another_list_on_the_same_table_starts_at_its_own_outcome(trained):
     at.file_uploader(key="validate_upload").set_value(("hu.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
     assert at.selectbox(key="validate_outcome").value == "heart_disease"
     other = dict(metadata, dataset=dict(metadata["dataset"], outcome="num", positive_class=[1]))
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = copy.deepcopy(model), other
+    put_list(at, copy.deepcopy(model), other)
     at.run()
     assert not at.exception and not at.error
     assert at.selectbox(key="validate_outcome").value == "num" and at.table

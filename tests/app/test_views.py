@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from psl_triage.state_keys import DATASET
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from tests.apptest import put_list
 from tests.tables import dataset_session
 
 PAGES = Path(__file__).resolve().parents[2] / "pages"
@@ -34,7 +35,7 @@ def open_page(page, prepared=None, trained=None):
     if prepared is not None:
         DATASET.put(at.session_state, dataset_session(prepared))
     if trained is not None:
-        at.session_state["trained_model"], at.session_state["trained_metadata"] = trained
+        put_list(at, *trained)
     at.run()
     assert not at.exception
     return at
@@ -177,7 +178,7 @@ def test_another_list_starts_the_stage_slider_afresh(page, demo_prepared, traine
     moved = 1 if fresh != 1 else 2
     stage(at).set_value(moved).run()
     assert stage(at).value == moved
-    at.session_state["trained_model"] = other  # trained or loaded on the Train page
+    put_list(at, other, metadata)  # trained or loaded on the Train page
     at.run()
     assert_clean(at)
     assert stage(at).value == fresh
@@ -237,7 +238,7 @@ def test_evaluation_results_belong_to_their_list(demo_prepared, trained):
     at.button(key="evaluation_run").click().run()
     assert len(at.get("plotly_chart")) == 7
     other = train_list(demo_prepared, "demo", TrainingOptions(max_stages=2))
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = other
+    put_list(at, *other)
     at.run()
     assert_clean(at)
     assert not at.get("plotly_chart")
@@ -251,7 +252,7 @@ def test_m_starts_at_the_lists_saved_m_and_a_typed_value_survives_page_switches(
     first = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, cost_ratio=1.0))
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
     DATASET.put(at.session_state, dataset_session(demo_prepared))
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = first
+    put_list(at, *first)
     at.switch_page("pages/4_Intervals.py").run()
     assert_clean(at)
     assert cost_ratio_input(at, "intervals").value == 1.0
@@ -272,7 +273,7 @@ def test_m_starts_at_the_lists_saved_m_and_a_typed_value_survives_page_switches(
     assert cost_ratio_input(at, "triage").value == 2.0
 
     second = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, cost_ratio=5.0))
-    at.session_state["trained_model"], at.session_state["trained_metadata"] = second
+    put_list(at, *second)
     for page, prefix in (("2_Triage", "triage"), ("4_Intervals", "intervals"), ("5_Evaluation", "evaluation")):
         at.switch_page(f"pages/{page}.py").run()
         assert_clean(at)
@@ -337,7 +338,7 @@ def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(proje
         assert ("further down this page" in said) == (name == "Evaluation"), name
         assert "seconds" not in said and "two-core" not in said, name
     train = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
-    train.session_state["trained_model"], train.session_state["trained_metadata"] = demo
+    put_list(train, *demo)
     train.switch_page("pages/1_Train.py").run()
     said = " ".join(shown(element.value) for element in train.markdown)
     assert "**Where M matters.**" in said and "only when M lies between" in said and "rule nobody out" in said

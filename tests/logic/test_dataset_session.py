@@ -10,7 +10,7 @@ from psl_core.errors import DataError
 from psl_triage.data import IGNORE, NumberFormat
 from psl_triage.dataset_session import DatasetSession
 from psl_triage.demo import load_demo
-from psl_triage.state_keys import DATASET
+from psl_triage.training import TrainingOptions
 from psl_triage.training_session import TrainingSession
 
 
@@ -120,13 +120,10 @@ def test_an_upload_is_read_again_another_way_or_stays_with_the_reason(session):
 def test_the_other_pages_read_the_session_itself_not_a_copy(session):
     """One source of truth: the Train page reads the data page's session, so a choice made
     there reaches it without a copy in between."""
-    state: dict = {}
-    DATASET.put(state, session)
     session.refresh()
-    training = TrainingSession(state)
-    assert training.prepared is session.prepared and training.data_name == session.active.name
+    training = TrainingSession()
     session.choose_outcome("exang")
     session.refresh()
-    assert training.prepared is session.prepared and training.prepared.outcome == "exang"
-    assert set(state) == {DATASET.name}
-    assert TrainingSession({}).prepared is None and TrainingSession({}).data_name == "the data"
+    training.train(session, TrainingOptions(max_stages=1))
+    assert training.metadata.trained_on.outcome == "exang"
+    assert training.metadata.trained_on.name == session.active.name

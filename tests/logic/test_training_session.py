@@ -14,7 +14,6 @@ from psl_triage.demo import load_demo
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import Role
 from psl_triage.runs import one_run_at_a_time
-from psl_triage.state_keys import DATASET
 from psl_triage.too_good import TooGood
 from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
@@ -33,64 +32,75 @@ def widget_choices(**changes):
 
 
 @pytest.fixture
-def session(demo_prepared):
-    return TrainingSession({DATASET.name: dataset_session(demo_prepared)})
+def dataset(demo_prepared):
+    return dataset_session(demo_prepared)
+
+
+@pytest.fixture
+def session():
+    return TrainingSession()
 
 
 def test_without_a_list_the_session_says_none_and_an_empty_metadata():
-    session = TrainingSession({})
+    session = TrainingSession()
     assert session.model is None and session.metadata == ModelMetadata() and session.origin == ""
-    assert session.prepared is None and session.data_name == "the data"
-    assert session.too_good() is None and not session.take_retrain()
+    assert session.too_good() is None and not session.take_retrain() and session.take_proposed_name() is None
 
 
-def test_the_widgets_start_values_are_the_recommended_setup_and_make_it(session):
-    options = session.options(session.prepared, widget_choices())
+def test_the_app_keeps_one_session_under_one_key():
+    state = {}
+    session = state_keys.TRAINING.setdefault(state, TrainingSession)
+    assert state_keys.TRAINING.setdefault(state, TrainingSession) is session and set(state) == {"training_session"}
+
+
+def test_the_widgets_start_values_are_the_recommended_setup_and_make_it(session, demo_prepared):
+    options = session.options(demo_prepared, widget_choices())
     assert options.setup() == "recommended"
     assert options == TrainingOptions(**SETUPS["recommended"])
 
 
-def test_a_bad_custom_score_set_is_refused_naming_it(session):
+def test_a_bad_custom_score_set_is_refused_naming_it(session, demo_prepared):
     with pytest.raises(PSLError, match="'two', which is not a whole number"):
-        session.options(session.prepared, widget_choices(score_preset="custom", custom_scores="1, two"))
+        session.options(demo_prepared, widget_choices(score_preset="custom", custom_scores="1, two"))
 
 
-def test_knowledge_and_cost_edits_are_kept_by_column_and_reach_the_options(session):
-    names = list(session.prepared.columns)
+def test_knowledge_and_cost_edits_are_kept_by_column_and_reach_the_options(session, demo_prepared):
+    names = list(demo_prepared.columns)
     session.keep_knowledge({"0": {"Points with a higher value": "never fewer"}}, names)
     session.keep_costs({"1": {"Cost": 5.0, "Measured with": "blood test"}}, names)
     assert session.knowledge() == ({names[0]: "increasing"}, {})
     assert session.costs() == ({names[1]: 5.0}, {names[1]: "blood test"})
-    options = session.options(session.prepared, widget_choices(cost_unit="minutes"))
+    options = session.options(demo_prepared, widget_choices(cost_unit="minutes"))
     assert options.monotone == {names[0]: "increasing"}
     assert options.question_costs == {names[1]: 5.0} and options.cost_unit == "minutes"
 
 
-def test_a_first_question_that_cannot_be_asked_is_refused_in_the_pages_words(session):
-    session.keep_knowledge({"1": {"Asked": "first"}}, names := list(session.prepared.columns))
-    options = session.options(session.prepared, widget_choices(min_support=150))
+def test_a_first_question_that_cannot_be_asked_is_refused_in_the_pages_words(session, dataset):
+    session.keep_knowledge({"1": {"Asked": "first"}}, names := list(dataset.prepared.columns))
+    options = session.options(dataset.prepared, widget_choices(min_support=150))
     with pytest.raises(PSLError, match=(
         f"{names[1]} is to be asked first, but no question about it leaves at least 150 training rows .* "
         "Lower 'Training rows each answer must hold', or set .* asked 'when it helps'")):
-        session.train(options)
+        session.train(dataset, options)
     assert session.model is None
 
 
-def test_train_makes_the_list_current_says_where_it_comes_from_and_keeps_the_keys(session):
+def test_train_makes_the_list_current_says_where_it_comes_from_and_proposes_its_name(session, dataset):
     seen = []
-    options = session.options(session.prepared, widget_choices(max_stages=2, **SETUPS["paper"]))
-    seconds = session.train(options, progress=lambda stage, n: seen.append((stage, n)))
+    options = session.options(dataset.prepared, widget_choices(max_stages=2, **SETUPS["paper"]))
+    seconds = session.train(dataset, options, progress=lambda stage, n: seen.append((stage, n)))
     assert seconds >= 0 and seen and seen[-1][0] == seen[-1][1]
     assert session.model.n_stages_ == 3 and session.metadata.source == "trained"
-    assert session.state["trained_model"] is session.model  # the later pages' contract
     assert session.origin.startswith(f"Trained on {DEMO_NAME} (198 training rows, measured on 99 test rows)")
     assert session.origin.endswith("the paper's setup.")
     assert session.default_name() == DEMO_NAME
+    assert session.take_proposed_name() == DEMO_NAME and session.take_proposed_name() is None  # proposed once
 
 
-def test_a_save_records_name_and_version_and_the_next_save_is_the_next_version(session, tmp_path, monkeypatch):
+def test_a_save_records_name_and_version_and_the_next_save_is_the_next_version(session, dataset, tmp_path,
+                                                                               monkeypatch):
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
-    session.train(TrainingOptions(max_stages=1))
+    session.train(dataset, TrainingOptions(max_stages=1))
     session.save("Chest pain")
     assert session.metadata.name == "Chest pain" and session.metadata.version == 1
     assert "chest-pain-v1.json (version 1)" in session.saved_message
@@ -100,8 +110,8 @@ def test_a_save_records_name_and_version_and_the_next_save_is_the_next_version(s
     assert session.origin == "Opened from the model store: Chest pain (v1)." and session.saved_message is None
 
 
-def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(session):
-    session.train(TrainingOptions(max_stages=1))
+def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(session, dataset):
+    session.train(dataset, TrainingOptions(max_stages=1))
     current, text = session.model, session.model.to_json(dict(session.metadata.to_dict(), name="One question"))
     assert not session.load_upload(b'{"format": "psl", "st', "broken.json")
     assert session.model is current and session.load_message["kind"] == "error"
@@ -120,26 +130,24 @@ def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
     dataset = DatasetSession(lambda: (df, meta))
     dataset.put_back("echo_result")  # proposed out as a leak: the user keeps it
     dataset.refresh()
-    state = {}
-    DATASET.put(state, dataset)
-    session = TrainingSession(state)
-    session.train(TrainingOptions(max_stages=2))
+    session = TrainingSession()
+    session.train(dataset, TrainingOptions(max_stages=2))
     warning = session.too_good()
-    assert warning is not None and warning.questions == ("echo_result",) and session.can_retrain_without(warning)
-    session.retrain_without(warning.questions, " ".join(warning.reasons))
+    assert warning is not None and warning.questions == ("echo_result",)
+    assert session.can_retrain_without(warning, dataset)
+    session.retrain_without(dataset, warning.questions, " ".join(warning.reasons))
     assert dataset.active.column_types["echo_result"] == "ignore" and "echo_result" not in dataset.prepared.X
     assert dataset.active.column_roles["echo_result"] == Role("leak", words.too_good_evidence(" ".join(warning.reasons)))
     assert session.take_retrain() and not session.take_retrain()  # asked once
-    session.train(TrainingOptions(max_stages=2))
+    session.train(dataset, TrainingOptions(max_stages=2))
     assert session.too_good() is None and "echo_result" not in session.model.features_
 
 
-def test_without_the_data_pages_session_there_is_nothing_to_retrain_without(session):
-    session.train(TrainingOptions(max_stages=1))
+def test_without_the_data_pages_session_there_is_nothing_to_retrain_without(session, dataset):
+    session.train(dataset, TrainingOptions(max_stages=1))
     warning = TooGood(data="test", reasons=("A reason.",), questions=("thal",))
-    assert session.can_retrain_without(warning)
-    DATASET.pop(session.state)  # a list trained, then the data page's session gone
-    assert not session.can_retrain_without(warning)
+    assert session.can_retrain_without(warning, dataset)
+    assert not session.can_retrain_without(warning, None)  # a list trained, then the data page's session gone
 
 
 def test_runs_are_one_at_a_time_and_the_lock_is_reentrant():
@@ -157,7 +165,7 @@ def test_the_page_choices_start_within_their_ranges_and_offer_what_the_words_nam
 
 def test_the_training_keys_are_declared_once():
     declared = state_keys.describe()
-    for key in ("trained_model", "trained_metadata", "train_origin", "train_cost_values", "train_directions"):
+    for key in ("training_session", "w_train_model_name"):
         assert declared[key]
 
 
@@ -170,8 +178,8 @@ def test_a_stored_list_trained_elsewhere_opens(session, demo_prepared, tmp_path)
     assert json.loads(session.model.to_json())["format"] and session.metadata.name == "Elsewhere"
 
 
-def test_a_stored_list_that_cannot_be_read_leaves_the_current_list(session, tmp_path):
-    session.train(TrainingOptions(max_stages=1))
+def test_a_stored_list_that_cannot_be_read_leaves_the_current_list(session, dataset, tmp_path):
+    session.train(dataset, TrainingOptions(max_stages=1))
     current = session.model
     assert session.open_stored(tmp_path / "gone-v1.json", "Gone (v1)") is False
     assert session.model is current and session.load_message["kind"] == "error"

@@ -45,7 +45,7 @@ from psl_triage.plots import (
 )
 from psl_triage.words import calibration as words
 from psl_triage.words.common import PAGE_NAMES, page_title
-from ui import csv_download, required_data, required_list, required_match, shown_errors, trained_metadata
+from ui import csv_download, required_list_and_data, shown_errors, trained_metadata
 from ui.calibration import horizon_section, stage_slider
 from ui.evidence import calibration_section, kept
 
@@ -53,9 +53,7 @@ st.set_page_config(page_title=page_title("calibration"), page_icon="🩺", layou
 st.title(PAGE_NAMES["calibration"])
 st.markdown(words.INTRO)
 
-model = required_list()
-prepared = required_data(words.DATA_PURPOSE)
-required_match(model, prepared)
+model, prepared = required_list_and_data(words.DATA_PURPOSE)
 if horizon_page_note(model, "Calibration") is not None:
     horizon_section(model, prepared)
 

@@ -5,7 +5,7 @@ its simultaneous confidence interval, against the decision threshold 1/(1+M) (th
 Figure 5), and the same for every stage side by side, so the widening of the intervals as
 the list grows is visible. Only the list is needed: the intervals come from its training
 counts. The Data page's table is not read, so it is neither checked against the list nor
-mentioned (Calibration and Evaluation, which use it, check it: ui.required_match). Figures and tables come from :mod:`psl_triage.plots`; this page reads widgets, calls
+mentioned (Calibration and Evaluation, which use it, check it: ui.required_list_and_data). Figures and tables come from :mod:`psl_triage.plots`; this page reads widgets, calls
 them and renders.
 
 Session state read: ``"training_session"`` (its current list). Written: the

@@ -43,15 +43,7 @@ from psl_triage.state_keys import DATASET, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from psl_triage.words.common import page_title
 from psl_triage.words.trade_off import where_m_matters
-from ui import (
-    cost_ratio_input,
-    csv_download,
-    required_data,
-    required_list,
-    required_match,
-    shown_errors,
-    trained_metadata,
-)
+from ui import cost_ratio_input, csv_download, required_list_and_data, shown_errors, trained_metadata
 from ui.evaluation import held_out_patients, horizon_section, run, three_way_section
 from ui.evidence import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
 
@@ -62,9 +54,7 @@ st.title(words.TITLE)
 intro = st.empty()  # the yes/no lists' introduction; a horizon list's section says what it compares
 intro.markdown(words.INTRO)
 
-model = required_list(words.NEEDS_LIST)
-prepared = required_data(words.DATA_PURPOSE)
-required_match(model, prepared)
+model, prepared = required_list_and_data(words.DATA_PURPOSE, words.NEEDS_LIST)
 metadata = trained_metadata()
 if horizon_page_note(model, "Evaluation") is not None:
     intro.empty()
@@ -143,7 +133,7 @@ with shown_errors(words.SUMMARIZING_CALIBRATION):
 
 st.header(words.SUBGROUPS_HEADER)
 st.markdown(words.SUBGROUPS)
-raw = DATASET.get(ss).active.df  # required_data: the data page's session is there
+raw = DATASET.get(ss).active.df  # required_list_and_data: the data page's session is there
 raw = raw if raw is not None and prepared.X.index.isin(raw.index).all() else None
 with shown_errors(words.JUDGING_SUBGROUPS):
     subgroup_section("evaluation", (prepared.X if raw is None else raw).columns,

@@ -101,7 +101,18 @@ def required_data(purpose: str):
     return _required(prepared, words.NO_DATA.format(purpose=purpose), "pages/0_Data.py", words.GO_TO_DATA)
 
 
-def required_match(model, prepared) -> None:
+def required_list_and_data(purpose: str, reason: str = ""):
+    """(the list on the Train page, the data page's prepared data) of a page that judges the
+    list on the data: without either, a hint and a link (:func:`required_list`,
+    :func:`required_data`); with a table the list was not trained on, what to do
+    (:func:`_required_match`); the page stops in all three cases."""
+    model = required_list(reason)
+    prepared = required_data(purpose)
+    _required_match(model, prepared)
+    return model, prepared
+
+
+def _required_match(model, prepared) -> None:
     """Stop the page, saying what to do, when the Data page's table is not the one the current
     list was trained on (:func:`psl_triage.list_data.data_mismatch`)."""
     metadata = trained_metadata()

@@ -75,36 +75,54 @@ def _scalars(value):
     return None
 
 
-def _parse(cls, raw, parsers, names=None):
-    """An instance of ``cls`` from the JSON object ``raw``: each key of ``parsers`` parsed by
-    its function into the field ``names.get(key, key)`` (None when the value does not fit,
-    a null included), everything else kept as it is in ``extra``."""
-    raw = raw if isinstance(raw, Mapping) else {}
-    values, extra = {}, {}
-    for key, value in raw.items():
-        parse = parsers.get(key)
-        parsed = parse(value) if parse is not None else None
-        if parsed is None:
-            extra[str(key)] = copy.deepcopy(value)
-        else:
-            values[(names or {}).get(key, key)] = parsed  # each parser returns a new object
-    return cls(**values, extra=extra)
+def _entry(parse, key: str | None = None, write=None):
+    """A typed entry of a model file's JSON object, declared with its field: None when the
+    file lacks it or holds a value of another type. ``parse`` reads the file's value (a new
+    object, or None when it does not fit), ``write`` writes it back (by default a copy, a tuple
+    as a list); ``key``: its name in the file, when not the field's."""
+    return field(default=None, metadata={"parse": parse, "key": key, "write": write})
 
 
-def _unparse(obj):
-    """The JSON object of ``obj`` (see :func:`_parse`): its typed fields that are set, then ``extra``."""
-    out = {}
-    for item in fields(obj):
-        value = getattr(obj, item.name)
-        if item.name != "extra" and value is not None:
-            # A column's or a dataset's typed values are text, numbers or flat maps of them.
-            out[item.name] = list(value) if isinstance(value, tuple) else dict(value) if isinstance(value, dict) else value
-    out.update(copy.deepcopy(dict(obj.extra)))
-    return out
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else copy.deepcopy(value)
+
+
+class _Record:
+    """A frozen record of a JSON object of the model file: each typed entry a field declared
+    with :func:`_entry`, everything else (and an entry of an unexpected type) kept as it is
+    in ``extra``, so ``cls.from_dict(d).to_dict() == d``."""
+
+    @classmethod
+    def _entries(cls) -> dict:
+        return {item.metadata["key"] or item.name: item for item in fields(cls) if "parse" in item.metadata}
+
+    @classmethod
+    def from_dict(cls, raw):
+        """Parse the file's JSON object (None or anything else counts as empty)."""
+        raw = raw if isinstance(raw, Mapping) else {}
+        entries, values, extra = cls._entries(), {}, {}
+        for key, value in raw.items():
+            item = entries.get(key)
+            parsed = None if item is None else item.metadata["parse"](value)
+            if parsed is None:
+                extra[str(key)] = copy.deepcopy(value)
+            else:
+                values[item.name] = parsed  # each parser returns a new object
+        return cls(**values, extra=extra)
+
+    def to_dict(self) -> dict:
+        """The JSON-ready object: the typed entries that are set, in their order, then ``extra``."""
+        out = {}
+        for key, item in self._entries().items():
+            value = getattr(self, item.name)
+            if value is not None:
+                out[key] = (item.metadata["write"] or _plain)(value)
+        out.update(copy.deepcopy(dict(self.extra)))
+        return out
 
 
 @dataclass(frozen=True)
-class ColumnRecord:
+class ColumnRecord(_Record):
     """What a model file records about one column of the training table.
 
     Attributes
@@ -124,23 +142,13 @@ class ColumnRecord:
         Every other entry, and entries of an unexpected type, as the file holds them.
     """
 
-    label: str | None = None
-    unit: str | None = None
-    kind: str | None = None
-    category_labels: dict | None = None
-    one_value: Any = None
-    training_range: dict | None = None
+    label: str | None = _entry(_text)
+    unit: str | None = _entry(_text)
+    kind: str | None = _entry(_text)
+    category_labels: dict | None = _entry(_text_map)
+    one_value: Any = _entry(_one_value)
+    training_range: dict | None = _entry(_range)
     extra: dict = field(default_factory=dict)
-
-    _PARSERS = {"label": _text, "unit": _text, "kind": _text, "category_labels": _text_map,
-                "one_value": _one_value, "training_range": _range}
-
-    @classmethod
-    def from_dict(cls, raw) -> ColumnRecord:
-        return _parse(cls, raw, cls._PARSERS)
-
-    def to_dict(self) -> dict:
-        return _unparse(self)
 
     @property
     def readable(self) -> dict:
@@ -150,33 +158,24 @@ class ColumnRecord:
 
 
 @dataclass(frozen=True)
-class DatasetRecord:
-    """What a model file records about the table the list was trained on (``"dataset"``)."""
+class DatasetRecord(_Record):
+    """What a model file records about the table the list was trained on (``"dataset"``,
+    written by :func:`psl_triage.modelcard.model_metadata` from the prepared data); each
+    entry None when the file does not hold it, ``extra`` every other entry."""
 
-    name: str | None = None
-    n_rows: int | None = None
-    n_rows_source: int | None = None
-    n_positive: int | None = None
-    n_negative: int | None = None
-    n_censored: int | None = None
-    outcome: str | None = None
-    outcome_label: str | None = None
-    positive_label: str | None = None
-    negative_label: str | None = None
-    positive_class: tuple | None = None
-    notes: tuple | None = None
+    name: str | None = _entry(_text)
+    n_rows: int | None = _entry(_whole)  # rows kept for training
+    n_rows_source: int | None = _entry(_whole)  # rows of the table as loaded
+    n_positive: int | None = _entry(_whole)
+    n_negative: int | None = _entry(_whole)  # a horizon list's: followed beyond the horizon
+    n_censored: int | None = _entry(_whole)  # a horizon list's: censored before the horizon
+    outcome: str | None = _entry(_text)  # the outcome column
+    outcome_label: str | None = _entry(_text)  # readable: "Heart disease"
+    positive_label: str | None = _entry(_text)  # "heart disease"
+    negative_label: str | None = _entry(_text)  # "no heart disease"
+    positive_class: tuple | None = _entry(_scalars)  # the raw outcome values counted as positive
+    notes: tuple | None = _entry(_texts)  # sentences on what preparing the table dropped or filled in
     extra: dict = field(default_factory=dict)
-
-    _PARSERS = {"name": _text, "n_rows": _whole, "n_rows_source": _whole, "n_positive": _whole,
-                "n_negative": _whole, "n_censored": _whole, "outcome": _text, "outcome_label": _text, "positive_label": _text,
-                "negative_label": _text, "positive_class": _scalars, "notes": _texts}
-
-    @classmethod
-    def from_dict(cls, raw) -> DatasetRecord:
-        return _parse(cls, raw, cls._PARSERS)
-
-    def to_dict(self) -> dict:
-        return _unparse(self)
 
 
 def _columns(value):
@@ -192,17 +191,12 @@ def _decision(value):
     return None if value is None else saved_cost_ratio({"decision": value})
 
 
-_TOP = {
-    "name": _text, "version": _whole, "created": _text, "source": _text,
-    "dataset": lambda value: DatasetRecord.from_dict(value) if isinstance(value, Mapping) else None,
-    "columns": _columns, "decision": _decision, "cost_unit": _text,
-    "training_options": _record, "performance": _record, "origin": _record,
-    "column_roles": _record, "too_good_warning": _record, "follow_up": _record, "competing_events": _text,
-}
+def _dataset(value):
+    return DatasetRecord.from_dict(value) if isinstance(value, Mapping) else None
 
 
 @dataclass(frozen=True)
-class ModelMetadata:
+class ModelMetadata(_Record):
     """The typed metadata of a list: where it comes from and how to read and use it.
 
     Attributes (each None when the file does not hold it)
@@ -229,21 +223,21 @@ class ModelMetadata:
         Every other entry, and entries of an unexpected type, exactly as the file holds them.
     """
 
-    name: str | None = None
-    version: int | None = None
-    created: str | None = None
-    source: str | None = None
-    dataset: DatasetRecord | None = None
-    columns: dict | None = None
-    saved_cost_ratio: float | None = field(default=None, metadata={"key": "decision"})
-    cost_unit: str | None = None
-    training_options: dict | None = None
-    performance: dict | None = None
-    origin: dict | None = None
-    column_roles: dict | None = None
-    too_good: dict | None = field(default=None, metadata={"key": "too_good_warning"})
-    follow_up: dict | None = None
-    competing_events: str | None = None
+    name: str | None = _entry(_text)
+    version: int | None = _entry(_whole)
+    created: str | None = _entry(_text)
+    source: str | None = _entry(_text)
+    dataset: DatasetRecord | None = _entry(_dataset, write=DatasetRecord.to_dict)
+    columns: dict | None = _entry(_columns, write=lambda columns: {name: info.to_dict() for name, info in columns.items()})
+    saved_cost_ratio: float | None = _entry(_decision, "decision", write=lambda m: {"cost_ratio": m})
+    cost_unit: str | None = _entry(_text)
+    training_options: dict | None = _entry(_record)
+    performance: dict | None = _entry(_record)
+    origin: dict | None = _entry(_record)
+    column_roles: dict | None = _entry(_record)
+    too_good: dict | None = _entry(_record, "too_good_warning")
+    follow_up: dict | None = _entry(_record)
+    competing_events: str | None = _entry(_text)
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -255,7 +249,7 @@ class ModelMetadata:
         psl_core.errors.ModelFileError
             ``"decision"`` holds no positive number for M (as loading the file does).
         """
-        return _parse(cls, raw, _TOP, _FIELD_OF_KEY)
+        return super().from_dict(raw)
 
     @classmethod
     def coerce(cls, metadata) -> ModelMetadata:
@@ -266,25 +260,6 @@ class ModelMetadata:
     def of(cls, model) -> ModelMetadata:
         """The metadata a loaded list came with (``model.metadata_``)."""
         return cls.from_dict(getattr(model, "metadata_", None))
-
-    def to_dict(self) -> dict:
-        """The JSON-ready ``"metadata"`` entry of the model file."""
-        out = {}
-        for key in _TOP:
-            value = getattr(self, _FIELD_OF_KEY.get(key, key))
-            if value is None:
-                continue
-            if key == "decision":
-                value = {"cost_ratio": value}
-            elif key == "dataset":
-                value = value.to_dict()
-            elif key == "columns":
-                value = {name: info.to_dict() for name, info in value.items()}
-            else:
-                value = copy.deepcopy(value)
-            out[key] = value
-        out.update(copy.deepcopy(dict(self.extra)))
-        return out
 
     @property
     def trained_on(self) -> DatasetRecord:
@@ -347,6 +322,3 @@ class ModelMetadata:
         """This metadata with the store's name, version and time of ``stored`` (a StoredModel)."""
         return replace(self, name=stored.name, version=stored.version, created=stored.created)
 
-
-_FIELD_OF_KEY = {item.metadata["key"]: item.name for item in fields(ModelMetadata) if "key" in item.metadata}
-"""The fields named otherwise than their entry of the file (``"decision"`` holds M)."""

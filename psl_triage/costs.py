@@ -6,8 +6,6 @@ once) and one unit for all of them, saved in the model's metadata
 (:data:`UNIT_KEY`); the costs themselves travel in the list's parameters. The Triage page
 shows each question's cost and what the patient's questions have cost so far, and starts
 the value of a changed outcome at :func:`psl_core.costs.default_change_value`.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

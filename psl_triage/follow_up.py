@@ -8,7 +8,6 @@ before it (:func:`horizon_text`), and never offers the time as a question. The l
 predicts the risk of the event within the horizon, censoring respected
 (:mod:`psl_core.survival`). Competing events are out of scope: a death from another cause is
 censoring, and the risk is that of the event in a world without the competing one.
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

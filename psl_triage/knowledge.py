@@ -5,8 +5,6 @@ One table row per feature column: the direction its points must take with its va
 that gives an older patient fewer points than a younger one is one a clinician will not use)
 and whether the list must ask it first or never (:func:`knowledge_rows`,
 :func:`knowledge_from_rows`). Nothing is proposed: every row starts free.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

@@ -14,8 +14,6 @@ type (a null included) is not guessed at: its typed attribute is None and the va
 as it was in :attr:`ModelMetadata.extra`, so ``ModelMetadata.from_dict(d).to_dict() == d``
 for the metadata of every file (a current file's and an old one's alike; only entries of
 ``"decision"`` other than M, and column descriptions that are not objects, are not kept).
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

@@ -16,8 +16,6 @@ This module sits between it and a clinician, who answers in raw values ("152 bpm
 - The words of the questions and answers are in :mod:`psl_triage.words.questions`; those of
   the decision model (the outcome, the headline, why the list stopped) in
   :mod:`psl_triage.words.decision`.
-
-Nothing here imports Streamlit.
 """
 
 from dataclasses import dataclass

@@ -25,7 +25,7 @@ a question candidate and its evidence says how empty it is.
 
 Nothing is final: the page sets every column that is not a question candidate to "ignore",
 shows why, and lets the user put it back in one click (:func:`roles_record` keeps the choice
-with the model's metadata). Nothing here imports Streamlit.
+with the model's metadata).
 """
 
 from __future__ import annotations

@@ -9,8 +9,6 @@ shutdown"). The learner leaves concurrency to its caller; the app serialises its
 here: the Train page's fit and the Evaluation page's evaluation each hold
 :func:`one_run_at_a_time`. A fit's compiled kernels hold the interpreter lock while they
 run, so serialising fits costs the sessions little throughput.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

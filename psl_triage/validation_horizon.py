@@ -19,7 +19,6 @@ The Validate page's path for a list learned with ``ProbabilisticScoringList(hori
    :func:`psl_triage.validation.save_recalibrated` recalibrates the totals' risks on.
 
 Competing events are out of scope (:data:`psl_triage.follow_up.COMPETING_EVENTS_NOTE`).
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

@@ -14,7 +14,6 @@ One module per job:
 
 The Train page's sentences about a list are in :mod:`psl_triage.words.train`, its figure in
 :mod:`psl_triage.plots`, its state machine in :mod:`psl_triage.training_session`.
-Nothing here imports Streamlit.
 """
 
 from psl_triage.training.files import default_model_name, download_file_name, read_model_upload

@@ -9,8 +9,6 @@ at the estimator's lower bound unless the page declares a tighter one, and the p
 fields (:data:`NUMBER_CHOICES`). A widget starts with the default setup's choice
 (:data:`~psl_triage.training.DEFAULT_SETUP`) where the setups differ, else with
 :class:`~psl_triage.training.TrainingOptions`' default.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

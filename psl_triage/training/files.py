@@ -1,7 +1,5 @@
 """Reading and naming model files on the Train page: the name a list is saved under, the
 file name of a download, an uploaded file read into a validated list.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

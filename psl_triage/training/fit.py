@@ -1,7 +1,5 @@
 """Fitting a list from prepared data, as the Train page does it: a stratified train/test
 split, the fit, and the metadata that describes the list for its model file.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

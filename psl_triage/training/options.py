@@ -5,8 +5,6 @@ The learner's options are the estimator's parameters, declared once in
 :data:`psl_core.parameters.PARAMETER_CONSTRAINTS`: :data:`LEARNER_OPTIONS` is every one of them
 but those the app leaves at the estimator's default (:data:`NOT_OFFERED`) or sets itself
 (:data:`SET_BY_THE_APP`), and :class:`TrainingOptions` gets one field for each.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """A fitted list laid out for a reader: the list as the paper's Table 1 (:func:`list_table`)
 and the stagewise measures recorded in its metadata (:func:`performance_long`,
 :func:`performance_table`).
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

@@ -15,8 +15,6 @@ string meets a renderer:
   ``st.selectbox`` and ``st.multiselect``, the value of a text input.
 - :func:`plotly_text` for text in a plotly figure (titles, tick labels, trace names, hover
   text, annotations), where plotly renders a subset of HTML, links included.
-
-Nothing here imports Streamlit.
 """
 
 import re

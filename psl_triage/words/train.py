@@ -2,8 +2,6 @@
 length, its shrinkage, a small or no gain over the base rate), where a list comes from, and
 the outcome of a load or a save. Names that come from a file are escaped here, once, with
 :func:`~psl_triage.words.md`.
-
-Nothing here imports Streamlit.
 """
 
 from __future__ import annotations

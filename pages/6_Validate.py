@@ -33,10 +33,8 @@ from psl_triage.plots import reliability_figure
 from psl_triage.state_keys import VALIDATE_REPORT
 from psl_triage.validation import (
     looks_like_training,
-    measures_table,
     outcome_defaults,
     positive_defaults,
-    report_sentences,
     site_table,
     unit_checks,
 )
@@ -132,9 +130,9 @@ stage = st.selectbox(
 report = None
 with shown_errors(words.JUDGING_LIST):
     report = judged(model, table, stage)
-for sentence in report_sentences(stopped_unless(report)):
+for sentence in words.report_sentences(stopped_unless(report)):
     st.markdown(f"- {sentence}")
-st.table(measures_table(report))
+st.table(words.measures_table(report))
 st.caption(words.REPORT_CAPTION.format(n_boot=report.n_boot))
 figure, reliability = reliability_figure(report.y, report.p)
 st.plotly_chart(figure, key="validate_reliability")

@@ -24,7 +24,6 @@ from psl_core.binarization import BINARY, CATEGORY, Literal
 from psl_core.decision import NOT_MEASURED, answer_for, triage_step
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.words import questions as words
-from psl_triage.words.common import points_text  # noqa: F401 - named here with the questions (tests import it)
 from psl_triage.words.questions import NOT_MEASURED_TEXT, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 
 

@@ -2,15 +2,13 @@
 
 It uses the words of the Triage page (:mod:`psl_triage.words.decision`): the outcome (ruled
 in, ruled out, uncertain), the action taken, and why the list stopped. The plain text is
-written by :func:`psl_triage.words.record.record_text` (importable from here too).
+written by :func:`psl_triage.words.record.record_text`.
 """
 
 import json
 
 from psl_triage.words.decision import interval_sentence, outcome_text, stop_sentence
-from psl_triage.words.record import UNKNOWN_ANSWER, record_text
-
-__all__ = ["record_json", "record_text", "triage_record"]
+from psl_triage.words.record import UNKNOWN_ANSWER
 
 
 def triage_record(model_name, model_version, questions, raw_answers, steps, cost_ratio, confidence, basis,

@@ -43,7 +43,6 @@ from psl_triage.metadata import ModelMetadata
 from psl_triage.store import save_model
 from psl_triage.words import md
 from psl_triage.words import site as said
-from psl_triage.words.validate import measures_table, report_sentences, slope_words  # noqa: F401 - the report's words, importable here too
 
 UNIT_FACTOR = 3.0
 """A numeric column whose median at the new site differs from the training median by this

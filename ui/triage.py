@@ -11,9 +11,10 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_core.binarization import NUMERIC
-from psl_triage.record import record_json, record_text
+from psl_triage.record import record_json
 from psl_triage.triage_session import TriageSession
 from psl_triage.words import triage as words
+from psl_triage.words.record import record_text
 
 BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
 DOWNLOAD = {"on_click": "ignore", "width": "stretch", "icon": ":material/download:"}  # the record's buttons

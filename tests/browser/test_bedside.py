@@ -26,7 +26,7 @@ from psl_flows import (
 )
 
 from psl_core.binarization import NUMERIC
-from psl_triage.questions import UNKNOWN_TEXT
+from psl_triage.words.questions import UNKNOWN_TEXT
 
 COST_RATIO = 1.0
 MAX_STAGES = 6

@@ -23,8 +23,8 @@ from playwright.sync_api import expect
 from psl_flows import TRAIN_TIMEOUT_MS
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.questions import UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 from psl_triage.words import md
+from psl_triage.words.questions import UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 
 
 def on_screen(text: str) -> str:

@@ -62,7 +62,8 @@ def test_text_of_a_cost_the_unit_and_what_was_spent():
 
 def test_the_record_says_what_the_questions_cost():
     from psl_core.decision import StepResult
-    from psl_triage.record import record_text, triage_record
+    from psl_triage.record import triage_record
+    from psl_triage.words.record import record_text
 
     step = StepResult(0, [0], 0.4, 0.4, 0.3, 0.5, 0.25, "rule in", "positive", "not worth its cost", 0.6,
                       change_share=0.1, change_rows=50, change_scope="answers", change_reference=3, next_cost=20.0)

@@ -30,12 +30,11 @@ from psl_triage.questions import (
     answer_text,
     build_questions,
     first_stage_of,
-    points_text,
     recorded_answers,
     stage_answers,
     triage_steps,
 )
-from psl_triage.words.common import one_in, percent
+from psl_triage.words.common import one_in, percent, points_text
 from psl_triage.words.decision import (
     headline,
     interval_sentence,

@@ -134,7 +134,7 @@ def test_a_recalibrated_list_is_saved_with_its_origin(trained, cleveland, tmp_pa
 
 def test_one_outcome_only_is_said_plainly(trained, cleveland):
     from psl_core.validation import validation_report
-    from psl_triage.validation import measures_table, report_sentences
+    from psl_triage.words.validate import measures_table, report_sentences
 
     model, metadata = trained
     sick = cleveland[cleveland["heart_disease"] == 1]
@@ -266,7 +266,7 @@ def test_a_mean_difference_within_chance_is_said_so(trained, cleveland):
     observed − expected from -0.054 to 0.115. A difference whose interval holds 0 is within
     chance; one whose interval does not is still called an under-estimate."""
     from psl_core.validation import validation_report
-    from psl_triage.validation import report_sentences
+    from psl_triage.words.validate import report_sentences
 
     model, metadata = trained
     needed = needed_columns(model, metadata)

@@ -3,16 +3,12 @@ root, a list made current as the Train page makes it, and a page opened with a l
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.metadata import ModelMetadata
 from psl_triage.state_keys import DATASET, TRAINING
 from psl_triage.training_session import TrainingSession
-
-ROOT = Path(__file__).resolve().parents[1]
-"""The repository's root (where app.py, pages/ and datasets/ live)."""
+from tests.paths import ROOT
 
 
 def training(at) -> TrainingSession:

@@ -8,8 +8,7 @@ from hypothesis import settings
 
 from psl_triage.data import PreparedData, infer_column_types, prepare_training_data
 from psl_triage.demo import load_demo
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
 
 # No deadline anywhere: the first call of a numba-compiled function includes its
 # compilation, which would trip Hypothesis' per-example deadline at random.
@@ -22,7 +21,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 @pytest.fixture(scope="session")
 def project_root() -> Path:
     """The repository root (where app.py, pages/ and datasets/ live)."""
-    return PROJECT_ROOT
+    return ROOT
 
 
 @pytest.fixture(scope="session")

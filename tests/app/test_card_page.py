@@ -1,14 +1,14 @@
 """The Card page (pages/7_Card.py) in Streamlit's AppTest."""
 
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.training import TrainingOptions, train_list
 from tests.apptest import put_list
+from tests.paths import ROOT
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "7_Card.py")
+PAGE = str(ROOT / "pages" / "7_Card.py")
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,5 @@
 """Question costs through the pages: set on Train, saved with the list, weighed and shown in Triage."""
 
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -13,9 +12,9 @@ from psl_triage.state_keys import DATASET, TRIAGE
 from psl_triage.words import shown
 from psl_triage.words.decision import stop_sentence
 from tests.apptest import put_list, training
+from tests.paths import ROOT
 from tests.tables import dataset_session
 
-ROOT = Path(__file__).resolve().parents[2]
 TRIAGE_PAGE = str(ROOT / "pages" / "2_Triage.py")
 COSTS = {"hr": 5.0, "cp": 30.0, "sex": 1.0}
 METADATA = {

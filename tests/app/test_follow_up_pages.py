@@ -24,16 +24,13 @@ from psl_triage.state_keys import DATASET
 from psl_triage.store import load_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
-from tests.apptest import put_list
+from tests.apptest import open_page, put_list
 from tests.tables import dataset_session, follow_up_table
 
 
-def open_page(project_root, page, model, metadata, prepared, timeout=60):
-    """The app on ``page`` with this list just trained on these data."""
-    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=timeout)
-    put_list(at, model, metadata)
-    DATASET.put(at.session_state, dataset_session(prepared, follow_up_table(seed=1), "study.csv"))
-    return at.switch_page(page).run()
+def open_study_page(page, model, metadata, prepared, timeout=60):
+    """The app on ``page`` with this list just trained on these data (of the study's table)."""
+    return open_page(page, model, metadata, dataset_session(prepared, follow_up_table(seed=1), "study.csv"), timeout)
 
 
 @pytest.fixture
@@ -128,7 +125,7 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
         assert at_stage["stage"] == stage and at_stage["brier"] == pytest.approx(
             metadata["performance"]["test"]["brier"][stage], abs=1e-12)
         assert at_stage["auc"] == pytest.approx(metadata["performance"]["test"]["auc"][stage], abs=1e-9, nan_ok=True)
-    calibration = open_page(project_root, "pages/3_Calibration.py", model, metadata, prepared)
+    calibration = open_study_page("pages/3_Calibration.py", model, metadata, prepared)
     assert not calibration.exception
     # The stage slider starts at the recommended stage, as for a yes/no list, and the figure is drawn.
     slider = next(s for s in calibration.slider if s.key.startswith("calibration_stage"))
@@ -139,7 +136,7 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert any(m.value.startswith("Risk within 1000 days on") for m in calibration.markdown)  # with its unit
     assert len(calibration.dataframe) == 2
     # Evaluation compares the list with Cox and the naive list at the horizon.
-    evaluation = open_page(project_root, "pages/5_Evaluation.py", model, metadata, prepared, timeout=120)
+    evaluation = open_study_page("pages/5_Evaluation.py", model, metadata, prepared, timeout=120)
     evaluation.number_input(key="evaluation_horizon_splits").set_value(2)
     evaluation.button(key="evaluation_horizon_run").click().run()
     assert not evaluation.exception
@@ -157,13 +154,13 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert evaluation.get("plotly_chart")
     # Intervals and Card show such a list as any other.
     for page in ("pages/4_Intervals.py", "pages/7_Card.py"):
-        other = open_page(project_root, page, model, metadata, prepared)
+        other = open_study_page(page, model, metadata, prepared)
         assert not other.exception and not other.error, page
     # The model report names the horizon, the time column and how censoring counts.
     report = report_html(model, metadata)
     assert "within 1000 days of follow-up" in report and "column rfstime" in report and "censoring weights" in report
     # Validate judges such a list at the horizon (tests/app/test_validate_horizon_page.py): no refusal.
-    other = open_page(project_root, "pages/6_Validate.py", model, metadata, prepared)
+    other = open_study_page("pages/6_Validate.py", model, metadata, prepared)
     assert not other.exception and not any("does not weigh censoring yet" in i.value for i in other.info)
     # Saved and loaded, the list keeps its horizon and its risks.
     saved = save_model(model, "Recurrence", metadata)

@@ -24,7 +24,8 @@ from tests.apptest import put_list
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "logic"))
 from test_store_hostile import BAD_FILES, fill_bad_folder  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.paths import ROOT
+
 HOST = "http://127.0.0.1:9"
 HOSTILE = {
     "image": f"![pixel]({HOST}/image.png)",

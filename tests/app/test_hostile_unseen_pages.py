@@ -2,14 +2,12 @@
 
 import os
 import shutil
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.store import save_model
+from tests.paths import ROOT
 from tests.tables import small_model
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_copies_and_links_of_one_file_are_told_apart_in_the_list_choice(tmp_path, monkeypatch):

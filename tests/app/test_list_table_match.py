@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.state_keys import DATASET
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
-from tests.apptest import put_list
+from tests.apptest import open_page, put_list
+from tests.paths import ROOT
 from tests.tables import dataset_session, follow_up_study
 
 PAGES = ("pages/3_Calibration.py", "pages/5_Evaluation.py")
@@ -21,11 +21,9 @@ def study():
     return follow_up_study()
 
 
-def open_page(project_root, page, trained, frame, prepared, name):
-    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
-    put_list(at, *trained)
-    DATASET.put(at.session_state, dataset_session(prepared, frame, name))
-    return at.switch_page(page).run()
+def open_with_table(page, trained, frame, prepared, name):
+    """``page`` with the list ``trained`` current and ``frame`` (named ``name``) on the Data page."""
+    return open_page(page, *trained, dataset_session(prepared, frame, name))
 
 
 def refused(at, trained_on, loaded):
@@ -37,37 +35,37 @@ def refused(at, trained_on, loaded):
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_a_horizon_list_with_a_table_without_follow_up_is_refused(project_root, study, page):
+def test_a_horizon_list_with_a_table_without_follow_up_is_refused(study, page):
     frame, with_time, without = study
     trained = train_list(with_time, "pbc.csv", TrainingOptions(max_stages=2))
-    refused(open_page(project_root, page, trained, frame, without, "pbc_no_time.csv"), "pbc.csv", "pbc_no_time.csv")
+    refused(open_with_table(page, trained, frame, without, "pbc_no_time.csv"), "pbc.csv", "pbc_no_time.csv")
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_a_list_with_another_table_is_refused(project_root, demo_prepared, study, page):
+def test_a_list_with_another_table_is_refused(demo_prepared, study, page):
     frame, _, without = study
     trained = train_list(demo_prepared, "heart.csv", TrainingOptions(max_stages=2))
-    refused(open_page(project_root, page, trained, frame, without, "study.csv"), "heart.csv", "study.csv")
+    refused(open_with_table(page, trained, frame, without, "study.csv"), "heart.csv", "study.csv")
 
 
-def test_a_horizon_list_without_held_out_rows_says_so_without_code_names(project_root, study):
+def test_a_horizon_list_without_held_out_rows_says_so_without_code_names(study):
     frame, with_time, _ = study
     trained = train_list(with_time, "pbc.csv", TrainingOptions(max_stages=2, test_fraction=0.0))
-    at = open_page(project_root, "pages/3_Calibration.py", trained, frame, with_time, "pbc.csv")
+    at = open_with_table("pages/3_Calibration.py", trained, frame, with_time, "pbc.csv")
     assert not at.exception and not at.error and not at.warning
     text = " ".join(shown(i.value) for i in at.info)
     assert "held out" in text and "Evaluation page" in text and "psl_" not in text
 
 
-def test_intervals_reads_only_the_list_and_says_nothing_of_the_table(project_root, demo_prepared, study):
+def test_intervals_reads_only_the_list_and_says_nothing_of_the_table(demo_prepared, study):
     """Intervals draws the list's own training counts: another table on the Data page (or
     none) changes nothing there, so the page neither checks nor mentions it."""
     frame, _, without = study
     trained = train_list(demo_prepared, "heart.csv", TrainingOptions(max_stages=2))
-    at = open_page(project_root, "pages/4_Intervals.py", trained, frame, without, "study.csv")
+    at = open_with_table("pages/4_Intervals.py", trained, frame, without, "study.csv")
     assert not at.exception and not at.error and not at.warning and len(at.get("plotly_chart")) == 2
     assert "study.csv" not in " ".join(shown(m.value) for m in [*at.markdown, *at.caption])
-    alone = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    alone = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     put_list(alone, *trained)
     alone.switch_page("pages/4_Intervals.py").run()  # no table loaded at all
     assert not alone.exception and not alone.warning and len(alone.get("plotly_chart")) == 2

@@ -11,15 +11,14 @@ table cells) holds an image or a link built from a name: the names reach Markdow
 
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.words import shown
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 from test_hostile_input import answer_every_question  # noqa: E402
 

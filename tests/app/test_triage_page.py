@@ -7,7 +7,6 @@ answers.
 """
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,9 +23,10 @@ from psl_triage.words import shown
 from psl_triage.words.common import percent
 from psl_triage.words.decision import headline, interval_sentence, outcome_text, stop_sentence
 from tests.apptest import put_list, training
+from tests.paths import ROOT
 from tests.tables import chest_pain_columns
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "2_Triage.py")
+PAGE = str(ROOT / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not measured"
 MINUS = "\u2212"
 COLUMNS = chest_pain_columns("hr")

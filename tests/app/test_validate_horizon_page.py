@@ -13,9 +13,10 @@ from psl_triage.follow_up import FollowUp
 from psl_triage.store import load_model
 from psl_triage.training import TrainingOptions, train_list
 from tests.apptest import put_list
+from tests.paths import ROOT
 from tests.tables import follow_up_table
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "6_Validate.py")
+PAGE = str(ROOT / "pages" / "6_Validate.py")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_markdown_names import IMAGE, LINK, assert_no_markdown_from_names  # noqa: E402
 

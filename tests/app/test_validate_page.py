@@ -3,7 +3,6 @@ the Hungarian table, a column mapped by hand, recalibrated and saved as a new ve
 
 import html
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -13,8 +12,8 @@ from psl_triage.store import save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
 from tests.apptest import put_list, training
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "6_Validate.py")
 
 

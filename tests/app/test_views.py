@@ -7,7 +7,6 @@ to do instead.
 """
 
 import base64
-from pathlib import Path
 
 import numpy as np
 import plotly.io as pio
@@ -17,9 +16,10 @@ from streamlit.testing.v1 import AppTest
 from psl_triage.state_keys import DATASET
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from tests.apptest import put_list
+from tests.paths import ROOT
 from tests.tables import dataset_session
 
-PAGES = Path(__file__).resolve().parents[2] / "pages"
+PAGES = ROOT / "pages"
 CALIBRATION, INTERVALS, EVALUATION = (
     str(PAGES / name) for name in ("3_Calibration.py", "4_Intervals.py", "5_Evaluation.py")
 )

@@ -1,16 +1,14 @@
 """A wide table on the Data page (issue 31, item 6): its column widgets come a page at a time,
 and its column summary is computed once per table and choices, not on every rerun."""
 
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 import psl_triage.dataset_session
+from tests.paths import ROOT
 from ui import COLUMNS_PER_PAGE
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def wide_csv(n_columns=120, n_rows=80):

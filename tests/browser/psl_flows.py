@@ -35,9 +35,10 @@ from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_li
 from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
 from psl_triage.words.decision import headline, stop_sentence
 from psl_triage.words.triage import is_undecided_end
+from tests.paths import ROOT
 
 TRAIN_TIMEOUT_MS = 120_000
-HUNGARIAN = Path(__file__).resolve().parents[2] / "datasets" / "heart_hungarian.csv"  # a second site
+HUNGARIAN = ROOT / "datasets" / "heart_hungarian.csv"  # a second site
 BUTTONS_MAX_OPTIONS = 7  # pages/2_Triage.py: up to this many answers are buttons, else a drop-down
 
 

@@ -6,11 +6,11 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.paths import ROOT
+
 UI_WORDS = re.compile(r"\b(page|pages|button|buttons|sidebar|widget|widgets|Continue anyway)\b", re.IGNORECASE)
 
 

@@ -7,14 +7,13 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from numba.core.dispatcher import Dispatcher
 
 from psl_core import kernels
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 KERNEL_MODULES = {"psl_core/calibration_kernels.py", "psl_core/kernels.py"}
 
 # One kernel of kernels.py that calls a calibration kernel (_sigmoid_fit), on two folds of

@@ -6,8 +6,6 @@ its table and its intervals are built without error.
 """
 
 import json
-import sys
-from pathlib import Path
 
 import jsonschema
 import numpy as np
@@ -23,10 +21,8 @@ from psl_core.search import END_REASONS
 from psl_core.serialization import MAX_FILE_CHARS, MAX_METADATA_VALUES, MAX_VALUES, SCHEMA_FILE, SCHEMA_VERSION, schema
 from psl_triage.questions import build_questions
 from psl_triage.training import list_table, readable_columns
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
-from hostile_corpus import with_change  # noqa: E402
+from tests.hostile_corpus import with_change
+from tests.paths import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +16,8 @@ from psl_triage.training.choices import NOT_OFFERED_CHOICES, NUMBER_CHOICES, RAD
 from psl_triage.training.options import LEARNER_OPTIONS, NOT_OFFERED, SET_BY_THE_APP
 from psl_triage.training_session import FROM_TABLES, OPTION_NAMES
 from psl_triage.words.train import CHOICE_LABELS, OPTION_LABELS
+from tests.paths import ROOT
 from ui.training import FORM_LAYOUT
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_schemas_parameter_list_is_the_declared_one_in_both_copies():

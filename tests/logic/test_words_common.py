@@ -1,6 +1,7 @@
 """The number formats every page shares (psl_triage.words.common)."""
 
 from psl_triage.words import MINUS, level_text, m_equals, number_text, points_text, signed
+from tests.paths import ROOT
 
 
 def test_m_and_an_intervals_level_are_written_as_the_pages_write_them():
@@ -37,13 +38,11 @@ def test_counts_take_a_singular_or_plural_noun_never_a_bracketed_s():
 def test_every_count_in_the_words_uses_the_one_plural_helper():
     """No hand-made "(s)" or "'' if n == 1 else 's'" is left in the words or the ui."""
     import re
-    from pathlib import Path
 
     from psl_triage.words.evaluation import splits_done
     from psl_triage.words.report import length_note, risk_after, threshold_box
 
-    root = Path(__file__).resolve().parents[2]
-    for path in [*(root / "psl_triage" / "words").glob("*.py"), *(root / "ui").glob("*.py")]:
+    for path in [*(ROOT / "psl_triage" / "words").glob("*.py"), *(ROOT / "ui").glob("*.py")]:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"\w\(s\)", text), path.name
         assert not re.search(r"if \S+ == 1 else .s.", text), path.name

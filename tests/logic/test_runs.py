@@ -7,6 +7,7 @@ import pytest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.evaluation import monte_carlo_cv
+from psl_triage import runs
 from psl_triage.runs import one_run_at_a_time
 
 KWARGS = {"n_splits": 4, "seed": 5, "cost_ratio": 2.0, "confidences": (0.8, 0.95)}
@@ -51,3 +52,31 @@ def test_a_run_stopped_in_one_thread_leaves_another_threads_run_whole(demo_prepa
     assert errors == []
     pd.testing.assert_frame_equal(results["whole"].measures, serial.measures)
     pd.testing.assert_frame_equal(results["whole"].three_way, serial.three_way)
+
+
+def test_runs_are_one_at_a_time_and_the_lock_is_reentrant():
+    """A run that starts a nested one in its thread goes on (no deadlock); while it runs,
+    another thread cannot start one."""
+    inside, release, seen = threading.Event(), threading.Event(), {}
+
+    def nested_run():
+        with one_run_at_a_time(), one_run_at_a_time():
+            inside.set()
+            release.wait()
+
+    runner = threading.Thread(target=nested_run, daemon=True)
+    runner.start()
+    # A guard against hanging, not a measure of time: a lock that is not re-entrant never gets here.
+    assert inside.wait(timeout=60), "a nested run in the same thread deadlocked"
+
+    def other_thread():
+        seen["free"] = runs._ONE_RUN_AT_A_TIME.acquire(blocking=False)
+
+    other = threading.Thread(target=other_thread)
+    other.start()
+    other.join()
+    release.set()
+    runner.join()
+    assert seen["free"] is False  # another thread's run waits for this one
+    assert runs._ONE_RUN_AT_A_TIME.acquire(blocking=False)  # and may start once it ended
+    runs._ONE_RUN_AT_A_TIME.release()

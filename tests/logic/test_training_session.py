@@ -13,7 +13,6 @@ from psl_triage.dataset_session import DatasetSession
 from psl_triage.demo import load_demo
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import Role
-from psl_triage.runs import one_run_at_a_time
 from psl_triage.too_good import TooGood
 from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
@@ -148,11 +147,6 @@ def test_without_the_data_pages_session_there_is_nothing_to_retrain_without(sess
     warning = TooGood(data="test", reasons=("A reason.",), questions=("thal",))
     assert session.can_retrain_without(warning, dataset)
     assert not session.can_retrain_without(warning, None)  # a list trained, then the data page's session gone
-
-
-def test_runs_are_one_at_a_time_and_the_lock_is_reentrant():
-    with one_run_at_a_time(), one_run_at_a_time():
-        pass
 
 
 def test_the_page_choices_start_within_their_ranges_and_offer_what_the_words_name():

@@ -8,6 +8,8 @@ be judged there. :func:`data_mismatch` says why, as a code; the words are
 
 from __future__ import annotations
 
+import math
+
 from psl_triage.metadata import ModelMetadata
 
 REASONS = ("follow_up", "no_follow_up", "outcome", "columns")
@@ -33,13 +35,24 @@ def data_mismatch(model, metadata, prepared) -> str | None:
         return "no_follow_up"
     if record.outcome is not None and record.outcome != prepared.outcome:
         return "outcome"
-    if record.positive_class and prepared.positive_class and _texts(record.positive_class) != _texts(prepared.positive_class):
+    if record.positive_class and prepared.positive_class and (
+            _values(record.positive_class) != _values(prepared.positive_class)):
         return "outcome"
     if any(column not in prepared.X.columns for column in model.features_):
         return "columns"
     return None
 
 
-def _texts(values) -> set:
-    """Raw outcome values compared as text (a model file's JSON turns 1 into 1, 1.0 into 1.0)."""
-    return {str(value) for value in values}
+def _values(values) -> set:
+    """Raw outcome values as compared: a number (or a text that reads as a finite number) by
+    its value, so 1, 1.0 and "1" are one value whichever way the table or the model file's
+    JSON wrote it; anything else as its text."""
+    compared = set()
+    for value in values:
+        text = str(value)
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        compared.add(number if math.isfinite(number) else text)
+    return compared

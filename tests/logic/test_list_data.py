@@ -47,6 +47,19 @@ def test_another_positive_class_or_missing_columns(demo_list, demo_prepared):
     assert data_mismatch(model, metadata, type(demo_prepared)(**{**vars(demo_prepared), "X": fewer})) == "columns"
 
 
+@pytest.mark.parametrize(("recorded", "loaded", "same"), [
+    ([1], (1.0,), True), ([1.0], (1,), True), (["1"], (1,), True), ([1, 2], (2.0, 1.0), True),
+    ([1], (2,), False), (["yes"], ("Yes",), False), ([1], ("1 ",), True), ([True], (1,), False),
+])
+def test_a_positive_class_is_the_same_whether_written_as_1_or_1_0(demo_list, demo_prepared, recorded, loaded, same):
+    """A model file's JSON writes 1.0 as 1.0 and a table may read the same value as 1: one
+    value, compared as a number; texts stay texts."""
+    model, metadata = demo_list
+    recorded_as = dict(metadata, dataset=dict(metadata["dataset"], positive_class=recorded))
+    table = type(demo_prepared)(**{**vars(demo_prepared), "positive_class": loaded})
+    assert data_mismatch(model, recorded_as, table) == (None if same else "outcome")
+
+
 def test_the_sentence_names_both_tables_escaped_and_says_what_to_do():
     for reason in REASONS:
         text = not_this_table(reason, "heart_*v1*.csv", "pbc [2].csv")

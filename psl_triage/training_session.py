@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
-from psl_triage.costs import COST, GROUP, check_unit, cost_rows, costs_from_rows
-from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_from_rows, knowledge_rows
+from psl_triage.costs import check_unit, cost_rows, costs_from_rows
+from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import roles_record
 from psl_triage.runs import one_run_at_a_time
@@ -43,6 +43,7 @@ from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_
 from psl_triage.training.options import LEARNER_OPTIONS
 from psl_triage.words import editors as editor_words
 from psl_triage.words import train as words
+from psl_triage.words.editors import ASKED, ASKS, COST, DIRECTION, DIRECTIONS, GROUP
 
 FROM_TABLES = ("question_costs", "cost_groups", "monotone", "required", "forbidden")
 """Learner options the page's two tables give (what questions cost, what clinicians know)."""

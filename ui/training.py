@@ -10,11 +10,12 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_triage import training
-from psl_triage.costs import COLUMN, COST, COST_WEIGHTS, GROUP, MAX_UNIT_CHARS, cost_rows
-from psl_triage.knowledge import ASKED, ASKS, DIRECTION, DIRECTIONS, knowledge_rows
+from psl_triage.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
+from psl_triage.knowledge import knowledge_rows
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training_session import TrainingSession
 from psl_triage.words import train as words
+from psl_triage.words.editors import ASKED, ASKS, COLUMN, COST, DIRECTION, DIRECTIONS, GROUP
 
 FORM_LAYOUT = (  # the form's three columns, top to bottom
     ("score_preset", "custom_scores", "cost_ratio"),

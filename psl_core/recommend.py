@@ -85,6 +85,14 @@ def shrinkage_factors(covariance, variance, residual, rows):
     rows is b = covariance / variance, with standard error
     sqrt((residual - b covariance) / (rows - 1) / variance); s_k = clip(b - SE, 0, 1). A
     stage without held-out spread takes the factor of the stage before it; stage 0 is 1.
+
+    A factor of 0 (:func:`base_rate_stages`) is the estimate working as meant, not a fault:
+    the fold lists' scores of that length did not rank held-out patients by more than one
+    standard error (b <= SE), so the stage promises nothing a new patient would see. Each
+    stage is judged on its own, so a stage may be held at the base rate between stages that
+    are not: the fold lists' k-th questions differ from fold to fold, and one that helps on
+    the fold's training rows can point the wrong way on its held-out ones (blood_storage at
+    24 months: factors 1, 0, 0.51, ..., 0 after an age threshold of -3 points).
     """
     factors = np.ones(len(variance))
     for k in range(1, len(variance)):
@@ -95,6 +103,13 @@ def shrinkage_factors(covariance, variance, residual, rows):
         else:
             factors[k] = factors[k - 1]
     return factors
+
+
+def base_rate_stages(factors):
+    """The stages (1..K) whose probabilities :func:`shrinkage_factors` pulled all the way to
+    the base rate (factor 0: whatever the answers, the risk there is the base rate); empty
+    without shrinkage (``factors`` None)."""
+    return [] if factors is None else [k for k in range(1, len(factors)) if factors[k] <= 0]
 
 
 def stratified_folds(y01, n_folds, random_state, keys=None):

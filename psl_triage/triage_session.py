@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from psl_core.binarization import NUMERIC
 from psl_core.cost_ratio import decision_threshold
 from psl_core.decision import StageBands, StepResult, triage_step
+from psl_core.recommend import base_rate_stages
 from psl_core.stopping import DEFAULT_TOLERANCE
 
 from .costs import spent
@@ -273,10 +274,10 @@ class TriageSession:
         None); None before the first answer, when the points count here, and for a list that
         recommends no question at all (the page's warning says so once).
         """
-        factors, stage = getattr(self.model, "shrinkage_", None), self.stage
-        if factors is None or stage == 0 or factors[stage] > 0 or self.model.recommended_stages_ == 0:
+        held, stage = base_rate_stages(getattr(self.model, "shrinkage_", None)), self.stage
+        if stage not in held or self.model.recommended_stages_ == 0:
             return None
-        return stage, next((k for k in range(stage + 1, len(self.questions) + 1) if factors[k] > 0), None)
+        return stage, next((k for k in range(stage + 1, len(self.questions) + 1) if k not in held), None)
 
     @property
     def passed_here(self) -> bool:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from psl_core.metrics import MEASURE_LABELS
+from psl_core.recommend import base_rate_stages
 from psl_triage.costs import cost_text
 from psl_triage.metadata import ModelMetadata
 from psl_triage.questions import missing_note
@@ -55,10 +56,11 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     pandas.DataFrame with columns "Stage", "Feature", "Points", for a list with question
     costs "Cost" (of asking the stage's question, :mod:`psl_core.costs`), for a list with a
     recommended length "Held-out Brier" and "Recommended stop" (★ on the recommended
-    stage), and one per total.
+    stage), for a list with stages whose risks are pulled all the way to the base rate
+    (:func:`psl_core.recommend.base_rate_stages`) a column that marks them, and one per total.
     """
     all_totals = np.unique(np.concatenate(model.stage_totals_)).tolist()
-    costs = model.stage_costs_
+    costs, held = model.stage_costs_, base_rate_stages(getattr(model, "shrinkage_", None))
     rows = []
     for k in range(model.n_stages_):
         row = {
@@ -72,6 +74,8 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
             held_out = model.validation_brier_[k]
             row[words.HELD_OUT_COLUMN] = f"{held_out:.3f}" if np.isfinite(held_out) else words.NOT_REACHED
             row[words.RECOMMENDED_COLUMN] = "★" if k == model.recommended_stages_ else ""
+        if held:
+            row[words.BASE_RATE_COLUMN] = words.HELD_AT_BASE_RATE if k in held else ""
         totals, lower, point, upper = model.stage_interval(k, confidence)
         cells = {}
         for t, lo, p, hi in zip(totals.tolist(), lower, point, upper):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from psl_core.recommend import base_rate_stages
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words.common import COST_RATIO_LABEL, decision_text, level_text, noun, percent, plural
@@ -86,6 +87,22 @@ def recommended_stop_text(model):
         f"Refitted whole on parts of the training rows (the Held-out Brier column below), the list does best "
         f"after {plural(stage, 'question')}, the recommended stop (★): the questions after it do not improve "
         f"its probabilities on held-out patients, and Triage asks the first {stage} by default."
+    )
+
+
+def base_rate_text(model):
+    """Which stages' risks are pulled all the way to the base rate, whatever the answers
+    (:func:`psl_core.recommend.base_rate_stages`), or None when none is."""
+    held = base_rate_stages(getattr(model, "shrinkage_", None))
+    if not held:
+        return None
+    names = [str(k) for k in held]
+    stages = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (
+        f"At {noun(len(held), 'stage')} {stages} the list's probabilities are pulled all the way to the base rate "
+        f"({percent(model.stage_probabilities_[0][0])}): in its internal cross-validation, scores of that length "
+        "predicted no better than the base rate on held-out patients, so the points there change no risk "
+        f"(column \"{BASE_RATE_COLUMN}\": {HELD_AT_BASE_RATE}). Triage says so when it happens."
     )
 
 
@@ -305,7 +322,7 @@ def list_reading(model, metadata):
                       if part)
     if length:
         paragraphs.append(f"**Length.** {length}")
-    shrunk = shrinkage_text(model)
+    shrunk = " ".join(part for part in (shrinkage_text(model), base_rate_text(model)) if part)
     if shrunk:
         paragraphs.append(f"**Probabilities.** {shrunk}")
     paragraphs.append(f"**Decision trade-off.** {decision_text(metadata)}")
@@ -486,6 +503,8 @@ def positive_outcome(metadata):
 # --- the list as Table 1 (psl_triage.training.tables) ------------------------------------------
 STAGE_COLUMN, FEATURE_COLUMN, POINTS_COLUMN, COST_COLUMN = "Stage", "Feature", "Points", "Cost"
 HELD_OUT_COLUMN, RECOMMENDED_COLUMN = "Held-out Brier", "Recommended stop"
+BASE_RATE_COLUMN, HELD_AT_BASE_RATE = "Risk moves", "no: base rate"
+"""The column that marks the stages whose risks are held at the base rate, and its mark."""
 PINNED_COLUMNS = (STAGE_COLUMN, FEATURE_COLUMN, POINTS_COLUMN)
 """The columns that stay in view when the table scrolls sideways."""
 MEASURE_ON = "{measure} ({data})"

@@ -442,3 +442,29 @@ def test_the_metric_charts_keep_their_natural_scale_and_show_the_base_rate(train
     lines = {shape.yref: shape.y0 for shape in figure.layout.shapes}
     assert lines["y2"] == pytest.approx(float(brier0.iloc[0])) and lines["y3"] == 0.5
     assert sum(a.text == "base rate" for a in figure.layout.annotations) == 3
+
+
+def test_the_table_says_which_stages_are_held_at_the_base_rate():
+    """blood_storage at 24 months: "1 Age > 52.35 -3" changed no risk (its stage's probabilities
+    were shrunk all the way to the base rate, as at stages 7, 9 and 10) and the table said
+    nothing. It marks those stages and the paragraph above it names them, from the rule Triage
+    uses at the bedside (psl_core.recommend.base_rate_stages)."""
+    from psl_core.recommend import base_rate_stages
+    from psl_triage.words.train import BASE_RATE_COLUMN, HELD_AT_BASE_RATE, list_reading
+
+    rng = np.random.default_rng(36)
+    X = pd.DataFrame({f"x{j}": rng.normal(0, 1, 120).round(2) for j in range(5)})
+    y = (rng.random(120) < 1 / (1 + np.exp(-0.8 * X["x0"]))).astype(int)
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)  # the birthwt-like list of test_triage_session
+    held = base_rate_stages(model.shrinkage_)
+    assert 1 in held and 2 not in held
+    table = list_table(model)
+    assert [k for k, mark in enumerate(table[BASE_RATE_COLUMN]) if mark == HELD_AT_BASE_RATE] == held
+    for k in held:  # every reachable total of such a stage reads the base rate
+        assert set(model.stage_probabilities_[k]) == {model.stage_probabilities_[0][0]}
+    reading = " ".join(list_reading(model, {}))
+    assert f"{held[0]}" in reading and "pulled all the way to the base rate" in reading
+    # A list without such a stage keeps its table as it was.
+    unshrunk = ProbabilisticScoringList(recommend_folds=5, shrinkage=None).fit(X, y)
+    assert BASE_RATE_COLUMN not in list_table(unshrunk).columns
+    assert "all the way to the base rate" not in " ".join(list_reading(unshrunk, {}))

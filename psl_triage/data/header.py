@@ -91,13 +91,15 @@ def _drop_or_refuse_blank_names(frame: pd.DataFrame, filename: str, notes: list[
 
 def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
     """Column names and text values in Unicode's composed form (NFC) without invisible or
-    direction-control characters (:func:`psl_core.names.clean_name`), with a note when that
-    changed any; a text column with two values that still look alike is refused, naming both
-    (two identical answers at the bedside)."""
+    direction-control characters (:func:`psl_core.names.clean_name`), with a note per column
+    when that changed any; spaces around a value ("No ") are trimmed with one note for the whole
+    table. A text column with two values that still look alike is refused, naming both (two
+    identical answers at the bedside)."""
     renamed = {name: clean_name(name) for name in frame.columns if clean_name(name) != name}
     if renamed:
         frame = frame.rename(columns=renamed)
         notes.append(words.removed_invisible_from_names(len(renamed), renamed))
+    trimmed: dict[object, tuple[int, str]] = {}
     for name in frame.columns:
         column = frame[name]
         if not (ptypes.is_object_dtype(column) or ptypes.is_string_dtype(column)):
@@ -111,11 +113,19 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
         changed = {value: new or np.nan for value, new in cleaned.items() if new != value}
         if changed:
             frame[name] = column.map(lambda value, changed=changed: changed.get(value, value) if isinstance(value, str) else value)
-            notes.append(words.removed_invisible_from_values(len(changed), name, next(iter(changed))))
+            invisible = [value for value in changed if cleaned[value] != value.strip()]
+            if invisible:
+                notes.append(words.removed_invisible_from_values(len(invisible), name, invisible[0]))
+            spaced = [value for value in changed if value not in invisible and value.strip()]
+            if spaced:
+                trimmed[name] = (len(spaced), spaced[0])
         pairs = look_alike_pairs(dict.fromkeys(value for value in cleaned.values() if value))
         if pairs:
             first, second = pairs[0]
             raise DataError(words.LOOKALIKE_VALUES.format(filename=filename, name=name, first=first, second=second))
+    if trimmed:
+        name, (_, example) = next(iter(trimmed.items()))
+        notes.append(words.trimmed_spaces(sum(n for n, _ in trimmed.values()), len(trimmed), name, example))
     return frame
 
 

@@ -101,6 +101,14 @@ def removed_invisible_from_names(n_renamed, renamed):
     return f"Removed invisible or direction-control characters from the column {'name' if n_renamed == 1 else 'names'} {', '.join(repr(old) for old in list(renamed)[:5])}."
 
 
+def trimmed_spaces(n_values, n_columns, name, example):
+    """The one note on values read with spaces around them ("No "), trimmed in the whole table."""
+    return (
+        f"Removed the spaces around {plural(n_values, 'value')} in {plural(n_columns, 'column')}, "
+        f"e.g. {example!r} of the column {name!r}."
+    )
+
+
 def removed_invisible_from_values(n_changed, name, example):
     """The note on a column's values cleaned of invisible characters."""
     return f"Removed invisible or direction-control characters from {plural(n_changed, 'value')} of the column {name!r}, e.g. {example!r}."

@@ -309,6 +309,17 @@ def test_invisible_and_direction_characters_are_removed_from_names_and_values_wi
     assert any("1 value of the column 'Sex'" in n for n in loaded.notes)
 
 
+def test_spaces_around_values_are_trimmed_with_one_note_for_the_table_not_called_invisible():
+    rows = "".join(f"{i},{'No ' if i % 2 else 'Yes'},{'N  ' if i % 3 else 'Y'},{'x' if i else 'z' + chr(0x200B)}\n" for i in range(40))
+    loaded = load_table(("age,black,white,other\n" + rows).encode(), "spaces.csv")
+    assert set(loaded.frame["black"]) == {"No", "Yes"} and set(loaded.frame["white"]) == {"N", "Y"}
+    assert [n for n in loaded.notes if "spaces" in n] == [
+        "Removed the spaces around 2 values in 2 columns, e.g. 'No ' of the column 'black'."
+    ]
+    invisible = [n for n in loaded.notes if "invisible" in n]
+    assert len(invisible) == 1 and "'other'" in invisible[0]
+
+
 def test_values_of_a_column_that_look_alike_are_refused_naming_both():
     cyrillic = "m\u0430le"
     rows = "".join(f"{i},{'male' if i % 2 else cyrillic}\n" for i in range(40))

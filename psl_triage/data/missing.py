@@ -69,7 +69,7 @@ def describe_missing_handling(
         if not gaps:
             sentence = words.LEARN_NO_MISSING.format(kept=kept, n_rows=n_rows)
         else:
-            listed = "; ".join(words.missing_in_columns(count, str(name)) for name, count in gaps)
+            listed = words.and_more([words.missing_in_columns(count, str(name)) for name, count in _largest(gaps)], len(gaps))
             sentence = words.LEARN_KEEPS_MISSING.format(listed=listed, kept=kept, n_rows=n_rows)
         if no_outcome:
             sentence += words.rows_without_outcome(no_outcome)
@@ -79,12 +79,15 @@ def describe_missing_handling(
         if dropped == 0:
             return words.DROP_NO_MISSING.format(n_rows=n_rows)
         return words.drop_missing_rows(dropped, share_of(dropped, n_rows, 1), n_rows)
-    fills = []
-    for name in _feature_columns(df, types, outcome):
-        missing = int(_missing_mask(df[name], types[name]).sum())
-        if 0 < missing < n_rows:
-            how = words.MEDIAN if types[name] == NUMERIC else words.MOST_FREQUENT_VALUE
-            fills.append(words.fill_in_columns(missing, str(name), how))
+    gaps = [
+        (name, int(_missing_mask(df[name], types[name]).sum())) for name in _feature_columns(df, types, outcome)
+    ]
+    gaps = [(name, count) for name, count in gaps if 0 < count < n_rows]
+    fills = [
+        words.fill_in_columns(count, str(name), words.MEDIAN if types[name] == NUMERIC else words.MOST_FREQUENT_VALUE)
+        for name, count in _largest(gaps)
+    ]
+    fills = [words.and_more(fills, len(gaps))] if fills else []
     kept = n_rows - no_outcome
     sentence = (
         words.impute_fills_in(fills, kept, n_rows)
@@ -94,6 +97,16 @@ def describe_missing_handling(
     if no_outcome:
         sentence += words.rows_without_outcome(no_outcome)
     return sentence
+
+
+MAX_LISTED = 3
+"""Most columns the sentence on missing values names, the emptiest first; the table above it
+lists them all."""
+
+
+def _largest(gaps: list[tuple[object, int]]) -> list[tuple[object, int]]:
+    """``gaps`` (column, missing values) as they are when few, else the :data:`MAX_LISTED` largest."""
+    return gaps if len(gaps) <= MAX_LISTED else sorted(gaps, key=lambda gap: -gap[1])[:MAX_LISTED]
 
 
 def _check_handling(handling: str) -> None:

@@ -89,6 +89,14 @@ def missing_in_columns(count, name):
     return f"{plural(count, 'missing value')} in {name!r}"
 
 
+def and_more(listed, n_columns):
+    """The columns a sentence names (``listed``, the largest first when there are more) out of
+    ``n_columns`` with missing values: "3 in 'a'; 2 in 'b'" or "...; and 147 more columns (see
+    the table above)"."""
+    more = n_columns - len(listed)
+    return "; ".join(listed) + (f"; and {plural(more, 'more column')} (the table above lists them all)" if more else "")
+
+
 def rows_without_outcome(no_outcome):
     """Said after a handling's sentence when rows lack the outcome."""
     return f" {plural(no_outcome, 'row')} without an outcome will be dropped."

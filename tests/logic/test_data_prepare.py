@@ -124,6 +124,18 @@ def test_describe_missing_handling(demo, demo_types):
         describe_missing_handling(with_gaps, types, "y", "mean")
 
 
+def test_missing_values_of_many_columns_are_summarised_largest_first():
+    n = 40
+    df = pd.DataFrame({"y": [0, 1] * (n // 2)})
+    for column in range(150):
+        df[f"lab{column}"] = [None] * (1 + column % 7) + [1.0] * (n - 1 - column % 7)
+    types = {"y": "binary", **{name: "numeric" for name in df.columns[1:]}}
+    for handling in ("learn", "impute"):
+        sentence = describe_missing_handling(df, types, "y", handling)
+        assert sentence.count("'lab") == 3 and "7 missing values in 'lab6'" in sentence
+        assert "and 147 more columns (the table above lists them all)" in sentence
+
+
 def test_every_table_starts_by_learning_where_missing_answers_go():
     assert DEFAULT_MISSING_HANDLING == "learn" and DEFAULT_MISSING_HANDLING in MISSING_HANDLINGS
 

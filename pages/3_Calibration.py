@@ -54,7 +54,7 @@ st.title(PAGE_NAMES["calibration"])
 st.markdown(words.INTRO)
 
 model, prepared = required_list_and_data(words.DATA_PURPOSE)
-if horizon_page_note(model, "Calibration") is not None:
+if horizon_page_note(model, PAGE_NAMES["calibration"]) is not None:
     horizon_section(model, prepared)
 
 split = None

@@ -41,7 +41,7 @@ from psl_triage.follow_up import horizon_page_note
 from psl_triage.plots import stagewise_figure
 from psl_triage.state_keys import DATASET, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
-from psl_triage.words.common import page_title
+from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.trade_off import where_m_matters
 from ui import cost_ratio_input, csv_download, required_list_and_data, shown_errors, trained_metadata
 from ui.evaluation import held_out_patients, horizon_section, run, three_way_section
@@ -56,7 +56,7 @@ intro.markdown(words.INTRO)
 
 model, prepared = required_list_and_data(words.DATA_PURPOSE, words.NEEDS_LIST)
 metadata = trained_metadata()
-if horizon_page_note(model, "Evaluation") is not None:
+if horizon_page_note(model, PAGE_NAMES["evaluation"]) is not None:
     intro.empty()
     horizon_section(model, prepared)
     st.stop()

@@ -13,6 +13,7 @@ from psl_triage.card import card_stage
 from psl_triage.follow_up import horizon_calibration, horizon_page_note, horizon_span
 from psl_triage.plots import horizon_calibration_figure
 from psl_triage.words import calibration as words
+from psl_triage.words.common import PAGE_NAMES
 from ui import csv_download, per_list_key, shown_errors, trained_metadata
 
 
@@ -39,7 +40,7 @@ def horizon_section(model, prepared) -> None:
     with shown_errors(words.DRAWING_CALIBRATION):
         at_horizon = horizon_calibration(model, metadata, prepared, stage)
     if at_horizon is None:
-        st.info(horizon_page_note(model, "Calibration", metadata))
+        st.info(horizon_page_note(model, PAGE_NAMES["calibration"], metadata))
         st.stop()
     st.markdown(words.horizon_summary(horizon_span(model, metadata), at_horizon))
     st.plotly_chart(horizon_calibration_figure(at_horizon["totals"], at_horizon["deciles"]),

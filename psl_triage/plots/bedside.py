@@ -51,7 +51,7 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
         hovertemplate=words.BEDSIDE_INTERVAL_HOVER,
     ))
     figure.add_trace(go.Scatter(
-        x=segment_x, y=segment_y, mode="lines+markers", name="Probability",
+        x=segment_x, y=segment_y, mode="lines+markers", name=words.PROBABILITY,
         line={"color": "rgb(31, 119, 180)", "width": 4}, marker={"size": 10},
         hovertemplate=words.PROBABILITY_HOVER,
     ))
@@ -66,7 +66,7 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
     figure.update_layout(
         height=340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
         legend={"orientation": "h", "y": 1.12, "x": 0},
-        yaxis={"title": "Probability", "range": [0, 1], "tickformat": ".0%"},
+        yaxis={"title": words.PROBABILITY, "range": [0, 1], "tickformat": ".0%"},
         xaxis={"title": words.QUESTIONS_ANSWERED, "tickmode": "array", "tickvals": x,
                "ticktext": [plotly_text(label) for label in labels]},  # labels may quote the data
     )

@@ -9,6 +9,7 @@ written ``%{{...}}`` in the templates that :meth:`str.format` fills.
 from psl_triage.words.escape import plotly_text
 
 STAGE = "Stage"
+PROBABILITY = "Probability"
 ROWS = "Rows"
 START = "Start"
 QUESTION_TICK = "Q{k}"

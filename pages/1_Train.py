@@ -132,6 +132,7 @@ else:
     st.markdown(words.data_summary(dataset.active.name, prepared))
     sample_size_section("w_train", prepared, ss.get("w_train_max_feature_uses") or start_value("max_feature_uses"))
     st.header(words.HEADERS["options"])
+    session.follow_table(dataset.active.table)
     if options_section(session, prepared) or session.take_retrain():
         with shown_errors(words.TRAINING):
             train()

@@ -17,6 +17,7 @@ widgets start from its stored choices.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -43,6 +44,8 @@ from psl_triage.follow_up import FollowUp, guess_follow_up, proposed_follow_up
 from psl_triage.roles import ROLES, Role, propose_roles, role_labels, taken_out
 from psl_triage.words import data as words
 
+_TABLES = itertools.count(1)
+
 
 @dataclass
 class Dataset:
@@ -54,6 +57,8 @@ class Dataset:
     -> their role and evidence; they start as "ignore" until the user puts them back.
     ``type_revisions``: how often the session changed a column's kind itself, so its widget
     is drawn afresh. ``class_names``: (outcome, positive values) -> the user's names.
+    ``table``: a number for this loaded table, new for each load, the same when it is shown
+    again (the Train page keeps its knowledge and costs per table).
     """
 
     source: str
@@ -72,6 +77,7 @@ class Dataset:
     class_names: dict[tuple, tuple[str, str]] = field(default_factory=dict)
     follow_up: FollowUp | None = None
     missing_handling: str = DEFAULT_MISSING_HANDLING
+    table: int = field(default_factory=lambda: next(_TABLES))
 
 
 class DatasetSession:

@@ -77,7 +77,7 @@ class TrainingSession:
         The last upload's outcome: ``{"kind": "error" | "info", "text": ...}``.
     directions, asks : dict
         The knowledge table's choices per column ('' | 'increasing' | 'decreasing'; '' |
-        'first' | 'never'), kept across pages.
+        'first' | 'never'), kept across pages for one table (:meth:`follow_table`).
     cost_values, cost_groups : dict
         The cost table's choices per column: its cost and the test it is measured with.
     """
@@ -94,6 +94,8 @@ class TrainingSession:
         self.cost_groups: dict[str, str] = {}
         self._retrain_pending = False
         self._proposed_name: str | None = None
+        self._table: object = None
+        self._other_tables: dict = {}
 
     # --- the current list -----------------------------------------------------------------
     def make_current(self, model, metadata, origin: str) -> None:
@@ -122,6 +124,16 @@ class TrainingSession:
     def costs(self) -> tuple[dict, dict]:
         """The cost table's choices: cost and test per column (kept across pages)."""
         return self.cost_values, self.cost_groups
+
+    def follow_table(self, table: object) -> None:
+        """The knowledge and cost tables belong to one table (``table``, e.g. the dataset's
+        :attr:`~psl_triage.dataset_session.Dataset.table`): another one starts empty, one shown
+        again gets its own choices back (a column of the same name is not the same question).
+        Choices made before the first table is followed are that table's."""
+        if table != self._table and self._table is not None:
+            self._other_tables[self._table] = (self.directions, self.asks, self.cost_values, self.cost_groups)
+            self.directions, self.asks, self.cost_values, self.cost_groups = self._other_tables.pop(table, ({}, {}, {}, {}))
+        self._table = table
 
     def keep_knowledge(self, edited_rows: dict, names: list) -> None:
         """Keep a knowledge-table edit (Streamlit's ``edited_rows``; row i is column ``names[i]``)."""

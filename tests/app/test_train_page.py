@@ -411,3 +411,13 @@ def test_a_saved_list_opens_over_a_trained_one(project_root, demo_prepared, tmp_
     assert training(at).metadata.name == "First list"
     assert "Opened from the model store" in texts(at.caption)
     assert at.text_input(key="w_train_model_name").value == "First list"
+
+
+def test_what_clinicians_know_does_not_carry_over_to_another_table(project_root, demo_prepared):
+    at = open_train_page(project_root, dataset=dataset_session(demo_prepared, name="demo"), asks={"thal": "never"})
+    assert training(at).asks == {"thal": "never"}
+    DATASET.put(at.session_state, dataset_session(demo_prepared, name="another table with the same columns"))
+    at.run()
+    assert not at.exception and training(at).knowledge() == ({}, {})
+    click_train(at)
+    assert "thal" not in (training(at).model.forbidden or [])

@@ -74,6 +74,27 @@ def test_knowledge_and_cost_edits_are_kept_by_column_and_reach_the_options(sessi
     assert options.question_costs == {names[1]: 5.0} and options.cost_unit == "minutes"
 
 
+def test_knowledge_and_costs_belong_to_their_table_and_come_back_with_it(session, demo_prepared):
+    names = list(demo_prepared.columns)
+    session.follow_table(1)
+    session.keep_knowledge({"0": {"Asked": "never"}}, names)
+    session.keep_costs({"1": {"Cost": 5.0}}, names)
+    session.follow_table(2)  # another table, with a column of the same name: nothing carried over
+    assert session.knowledge() == ({}, {}) and session.costs() == ({}, {})
+    assert not session.options(demo_prepared, widget_choices()).forbidden
+    session.follow_table(1)
+    assert session.knowledge() == ({}, {names[0]: "never"}) and session.costs() == ({names[1]: 5.0}, {})
+
+
+def test_each_loaded_table_has_its_own_number_and_keeps_it_when_shown_again(demo):
+    data = DatasetSession(lambda: demo)
+    demo_table = data.active.table
+    data.read_upload("t1", "small.csv", lambda: b"age,status\n" + b"".join(b"%d,%d\n" % (i, i % 2) for i in range(40)), 10**6)
+    assert data.active.table != demo_table
+    data.switch_to("demo")
+    assert data.active.table == demo_table
+
+
 def test_a_first_question_that_cannot_be_asked_is_refused_in_the_pages_words(session, dataset):
     session.keep_knowledge({"1": {"Asked": "first"}}, names := list(dataset.prepared.columns))
     options = session.options(dataset.prepared, widget_choices(min_support=150))

@@ -351,8 +351,31 @@ def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(de
     assert model.validation_brier_[stage + 1] > model.validation_brier_[stage]  # the column rises after ★
     length = list_reading(model, metadata)[0]
     assert "improved the probabilities on held-out" not in length
-    assert f"does best after {stage} questions, the recommended stop (★)" in length
+    assert f"does best after {stage} questions among the lengths every part's list reached, the recommended stop (★)" in length
     assert f"Triage asks the first {stage} by default" in length
+    # A yes/no list: the sentence claims no gain after ★ only where the column shows none.
+    brier = model.validation_brier_
+    lower = [k for k in range(stage + 1, len(brier)) if brier[k] < brier[stage]]
+    assert ("do not improve its probabilities" in length) == (not lower)
+
+
+def test_the_length_names_the_later_stages_only_some_folds_reached():
+    """survival/colon, deaths at 1826 days: "the list does best after 1 question ... the
+    questions after it do not improve its probabilities" stood above a Held-out Brier column
+    reading ★ 0.236 at 1 question and 0.229 at 8 and 9, stages only some folds' lists reached
+    (the recommendation counts only stages every fold's list reached). The sentence says that
+    rule and names those stages."""
+    from types import SimpleNamespace
+
+    from psl_triage.words.train import recommended_stop_text
+
+    model = SimpleNamespace(n_stages_=11, recommended_stages_=1, validation_brier_=np.array(  # the column as shown
+        [0.25, 0.236, 0.24, 0.238, 0.24, 0.24, 0.238, 0.236, 0.229, 0.229, np.nan]))
+    text = recommended_stop_text(model)
+    assert "does best after 1 question among the lengths every part's list reached" in text
+    assert "do not improve" not in text
+    assert "Stages 8 and 9 score lower in that column, but only some parts' lists were that long" in text
+    assert "Triage asks only the first by default" in text
 
 
 def test_a_list_from_before_the_reason_was_recorded_has_no_explanation(trained):

@@ -70,7 +70,7 @@ def prepare_training_data(
     follow_up : psl_triage.follow_up.FollowUp, optional
         A time-to-event list: the outcome is the 0/1 event column, this the time column
         (never a question; rows without a time are dropped) and the horizon; the class
-        names say "within" it (:func:`psl_triage.follow_up.horizon_labels`).
+        names, the user's too, say "within" it (:func:`psl_triage.follow_up.horizon_labels`).
 
     Returns
     -------

@@ -22,6 +22,7 @@ from psl_triage.training_session import OPTION_NAMES
 from psl_triage.words import md
 from psl_triage.words import train as words
 from psl_triage.words.common import page_title
+from psl_triage.words.editors import constraints_said
 from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
 from ui.training import options_section
@@ -59,6 +60,8 @@ def list_section(model, metadata: ModelMetadata) -> None:
                       on_click=session.retrain_without, args=(dataset, warning.questions, " ".join(warning.reasons)))
     for paragraph in words.list_reading(model, metadata):
         st.markdown(paragraph)
+    if said := constraints_said(model.monotone, model.required, model.forbidden):
+        st.markdown(md(said))
     intervals = st.toggle(words.show_intervals(training.DEFAULT_CONFIDENCE), key="w_train_show_intervals",
                           persist_state="session")
     outcome = md(words.positive_outcome(metadata))

@@ -35,6 +35,7 @@ from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
 from psl_triage.words import report, sample_size
 from psl_triage.words.common import percent
+from psl_triage.words.editors import constraints_said
 from psl_triage.words.lists import follow_up_outcome
 
 DEFAULT_CONFIDENCE = 0.95
@@ -147,7 +148,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 <table><tr>{report.header_cells(report.risk_heads(confidence))}</tr>{risks}</table></div>
 </div>
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
-<p class="small">{report.card_footnote(population, bool(table["no_training_case"].any()))}</p>
+<p class="small">{report.card_footnote(population, bool(table["no_training_case"].any()))} {_constraints(model)}</p>
 """
     return _page(report.CARD_TITLE.format(name=name), body, size)
 
@@ -239,15 +240,24 @@ def _evidence_items(evidence, horizon_list=False):
 
 
 def _predictors(model, metadata, stage):
-    """Rows of the predictors offered to the learner, and whether the list asks about each."""
+    """Rows of the predictors offered to the learner, and whether the list asks about each (or
+    was told never to)."""
     used = {str(literal.column) for literal in model.literals_[:stage]}
+    never = {str(column) for column in getattr(model, "forbidden", None) or ()}
     return "".join(
         f"<tr><td>{report.html_text(info.label, str(column))}</td>"
         f"<td>{report.html_text(column)}</td><td>{report.html_text(info.kind)}</td>"
         f"<td>{report.html_text(info.unit)}</td>"
-        f"<td>{report.YES if str(column) in used else ''}</td></tr>"
+        f"<td>{report.YES if str(column) in used else report.NEVER_ASKED if str(column) in never else ''}</td></tr>"
         for column, info in (metadata.columns or {}).items()
     ) or f"<tr><td colspan=\"5\">{report.NOT_RECORDED}</td></tr>"
+
+
+def _constraints(model):
+    """What the user said the list must respect (asked first, never, directions), escaped; "" without."""
+    said = constraints_said(getattr(model, "monotone", None), getattr(model, "required", None),
+                            getattr(model, "forbidden", None))
+    return escape(said)
 
 
 def _development(model, metadata, stage):
@@ -258,6 +268,8 @@ def _development(model, metadata, stage):
     factors = getattr(model, "shrinkage_", None)
     if factors is not None and stage < len(factors):
         development += report.shrinkage(factors[stage])
+    if said := _constraints(model):
+        development += " " + said
     warning = recorded_warning(metadata)
     if warning is not None:
         development += report.too_good(warning.reasons, warning.questions)

@@ -38,3 +38,20 @@ REQUIRED_WITHOUT_QUESTION = (
 )
 """Training stopped: a column to be asked first (``required``) has no question the search may
 ask; ``option`` is the label of ``min_support``, ``asked`` the choice "when it helps"."""
+
+
+def constraints_said(monotone, required, forbidden):
+    """What the user said a list must respect, as it was trained with it (the model's
+    ``monotone``, ``required``, ``forbidden``): "Trained with what you know already: asked
+    first: 'cp'; never asked: 'thal'; points with a higher value never fewer: 'age'." ("" with none)."""
+    def names(columns):
+        return ", ".join(repr(str(column)) for column in columns)
+
+    parts = [f"asked first: {names(required)}"] if required else []
+    parts += [f"never asked: {names(forbidden)}"] if forbidden else []
+    for direction in ("increasing", "decreasing"):
+        columns = [column for column, said in (monotone or {}).items() if said == direction]
+        if columns:
+            parts.append(f"{DIRECTION.lower()} {DIRECTIONS[direction]}: {names(columns)}")
+    return f"Trained with what you know already: {'; '.join(parts)}." if parts else ""
+

@@ -265,6 +265,8 @@ def cv_interval(value, se):
 
 # ---------------------------------------------------------------------------- headings
 YES = "yes"
+NEVER_ASKED = "never (as set on Train)"
+"""In the predictors' "In the list" column: a column the list was told never to ask."""
 """A column the list asks about, or one put back, in the report's tables."""
 QUESTIONS = "Questions"
 PREDICTORS = "Predictors offered to the learner"

@@ -381,6 +381,8 @@ def test_what_clinicians_know_reaches_the_list(project_root, demo_prepared):
     trained = training(at).model
     assert trained.monotone == {"age": "increasing"} and trained.required == ["cp"] and trained.forbidden == ["thal"]
     assert trained.features_[0] == "cp" and "thal" not in trained.features_
+    assert "Trained with what you know already: asked first: 'cp'; never asked: 'thal'; points with a higher " \
+        "value never fewer: 'age'." in texts(at.markdown)
 
 
 def test_a_direction_for_a_categorical_column_is_explained_and_nothing_is_trained(project_root, demo_prepared):

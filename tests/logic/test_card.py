@@ -190,3 +190,19 @@ def test_the_cards_star_is_explained_only_when_a_total_carries_one(trained):
         assert ("No training patient had this total" in text) == starred, stage
         seen.add(starred)
     assert False in seen
+
+
+def test_the_report_and_card_say_what_the_list_was_trained_to_respect(demo_prepared):
+    model, metadata = train_list(
+        demo_prepared, "Heart disease (UCI, Cleveland)",
+        TrainingOptions(max_stages=6, monotone={"age": "increasing"}, required=["cp"], forbidden=["thal"]),
+    )
+    said = ("Trained with what you know already: asked first: 'cp'; never asked: 'thal'; "
+            "points with a higher value never fewer: 'age'.")
+    report_text, _ = parsed(report_html(model, metadata))
+    card_text, _ = parsed(card_html(model, metadata))
+    assert said in report_text and said in card_text
+    row = re.search(r"<td>thal</td><td>[^<]*</td><td>[^<]*</td><td>(.*?)</td>", report_html(model, metadata))
+    assert row is not None and row.group(1) == "never (as set on Train)"  # offered, but never asked
+    plain, _ = parsed(report_html(*trained_plain(demo_prepared)))
+    assert "Trained with what you know already" not in plain

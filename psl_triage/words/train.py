@@ -103,7 +103,7 @@ def recommended_stop_text(model):
     stages = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return text + (
         f", and {asks}. {noun(len(lower), 'Stage')} {stages} "
-        f"{'scores' if len(lower) == 1 else 'score'} lower in that column, but only some parts' lists were that long: "
+        f"{noun(len(lower), 'scores', 'score')} lower in that column, but only some parts' lists were that long: "
         "a mean over fewer parts is the luck of those parts, not a gain the list can promise."
     )
 

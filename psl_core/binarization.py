@@ -143,6 +143,15 @@ class Literal:
         return f"{name} {'≤' if self.negated else '>'} {value}"
 
     @property
+    def not_measured(self):
+        """Where a "not measured" answer goes: the learned direction (``missing``), or None
+        when nothing was learned (no missing training values, or none allowed). The bedside
+        (:func:`psl_core.decision.answer_for`) and the validation at another site
+        (:func:`psl_core.validation.stage_totals`) follow it; predict methods also send a
+        missing value of a column without missing training values to its common answer."""
+        return self.missing if self.missing_learned else None
+
+    @property
     def asks_missing(self):
         """Whether the literal only asks whether the value is missing: a numeric literal
         whose threshold is infinite, beyond every value on the side its missing answers

@@ -400,7 +400,7 @@ def answer_for(literal, value):
     (its column had no missing training values).
     """
     if isinstance(value, str) and value == NOT_MEASURED:
-        return literal.missing if literal.missing_learned else None
+        return literal.not_measured
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
     return bool(literal.evaluate(np.array([value], dtype=object if literal.kind == "category" else float))[0])

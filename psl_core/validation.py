@@ -21,9 +21,13 @@ Each comes with a percentile bootstrap interval (rows resampled with a seed).
 re-estimates every stage's probabilities (and the counts behind its intervals) from the new
 table with the list's own calibration method: :func:`recalibrate` returns a new fitted list.
 
-Missing answers are not guessed. A row enters stage k when its answers to the first k
-questions are all known (the questions a clinician would have asked up to there); the
-measures of stage k use those rows, and so does the recalibration of stage k.
+A missing answer at the site is a "not measured" answer, judged as the bedside judges one:
+it goes where the list learned a missing answer goes (``Literal.not_measured``, as
+``predict_proba`` sends it). Only a missing answer the list learned no direction for (its
+column had no missing training values, or the list allows none) leaves the value unknown:
+a row enters stage k when each of its first k answers is known or has a learned direction
+(:func:`stage_totals`); the measures of stage k use those rows, and so does the
+recalibration of stage k. :func:`missing_answers` counts both kinds of rows.
 """
 
 import copy
@@ -44,7 +48,7 @@ from .metrics import auc_from_counts, checked_probabilities, count_scores, label
 from .stopping import reference_stages, transition_counts
 
 __all__ = [
-    "MEASURES", "MEASURE_LABELS", "IDEAL", "MIN_RECALIBRATION_ROWS", "stage_totals", "stage_risks",
+    "MEASURES", "MEASURE_LABELS", "IDEAL", "MIN_RECALIBRATION_ROWS", "stage_totals", "missing_answers", "stage_risks",
     "calibration_intercept", "calibration_slope", "ValidationReport", "validation_report", "stagewise_validation",
     "recalibratable_stages", "recalibrate"
 ]
@@ -61,8 +65,9 @@ def stage_totals(model, X, last_stage=None):
     """Totals of every row at stages 0..last_stage, and whether they are known.
 
     Unlike :meth:`ProbabilisticScoringList.stagewise_totals`, X may miss values (NaN) and
-    needs only the columns the list asks about: a row's total at stage k is known when its
-    answers to the first k questions are.
+    needs only the columns the list asks about. A missing answer takes the direction the
+    list learned for it (``Literal.not_measured``: "not measured" at the bedside); a row's
+    total at stage k is known when each of its first k answers is known or has one.
 
     Parameters
     ----------
@@ -81,12 +86,41 @@ def stage_totals(model, X, last_stage=None):
     known : ndarray of bool, shape (n, last_stage + 1)
         Column 0 is all True.
     """
+    points, answered, _ = _answers(model, X, last_stage)
+    return np.cumsum(points, axis=1), np.logical_and.accumulate(answered, axis=1)
+
+
+def missing_answers(model, X, stage):
+    """How the rows' missing answers to the first ``stage`` questions are judged.
+
+    Returns
+    -------
+    not_measured : int
+        Rows judged at the stage with at least one missing answer, each gone where the list
+        learned it goes.
+    left_out : int
+        Rows not judged: a missing answer to a question the list learned no direction for.
+    columns : tuple of str
+        The columns of those questions with such a missing answer, in the order first asked.
+    """
+    _, answered, directed = _answers(model, X, stage)
+    known = answered.all(axis=1)
+    undirected = ~answered[:, 1:]
+    columns = dict.fromkeys(str(literal.column) for literal, left in zip(model.literals_[:stage], undirected.T)
+                            if left.any())
+    return int((known & directed.any(axis=1)).sum()), int((~known).sum()), tuple(columns)
+
+
+def _answers(model, X, last_stage):
+    """Each row's points per stage (n, last_stage + 1), whether each answer is known or has a
+    learned direction, and whether it is a missing answer that took that direction."""
     last_stage = model._stage(last_stage)
     if not isinstance(X, pd.DataFrame):
         raise DataError(f"X must be a pandas DataFrame with the list's columns, got {type(X).__name__}")
     n = len(X)
     points = np.zeros((n, last_stage + 1), dtype=np.int64)
     answered = np.ones((n, last_stage + 1), dtype=bool)
+    directed = np.zeros((n, last_stage + 1), dtype=bool)
     for k, (literal, score) in enumerate(zip(model.literals_[:last_stage], model.scores_), start=1):
         if literal.column not in X.columns:
             raise DataError(f"X has no column {literal.column!r}, which question {k} of the list asks about")
@@ -101,9 +135,14 @@ def stage_totals(model, X, last_stage=None):
                     f"column {literal.column!r} must hold numbers (question {k} is {literal.kind}), "
                     "with NaN for a missing answer"
                 ) from None
-        points[:, k] = np.where(missing, 0, score * literal.evaluate(present))
-        answered[:, k] = ~missing
-    return np.cumsum(points, axis=1), np.logical_and.accumulate(answered, axis=1)
+        hit, direction = literal.evaluate(present), literal.not_measured
+        if direction is not None:
+            hit = np.where(missing, int(direction), hit)
+        unknown = missing & (direction is None)
+        points[:, k] = np.where(unknown, 0, score * hit)
+        answered[:, k] = ~unknown
+        directed[:, k] = missing & ~unknown
+    return points, answered, directed
 
 
 def _stage_probabilities(model, totals, stage):
@@ -200,9 +239,10 @@ class ValidationReport:
     ----------
     stage : int
     n_rows, n_positive : int
-        Rows used (known answers up to the stage) and positives among them.
+        Rows used (every answer up to the stage known or not measured) and positives among them.
     n_missing : int
-        Rows left out for a missing answer to one of the stage's questions.
+        Rows left out: a missing answer to one of the stage's questions that the list learned
+        no direction for (:func:`missing_answers`).
     observed_rate, mean_predicted : float
     measures : pandas.DataFrame
         Indexed by :data:`MEASURES`: estimate, lower, upper (bootstrap percentile
@@ -212,6 +252,10 @@ class ValidationReport:
         The rows' outcomes (0/1) and the list's probabilities, for figures.
     confidence : float
     n_boot : int
+    n_not_measured : int
+        Rows used with a missing answer, each gone where the list learned it goes.
+    undirected : tuple of str
+        The columns whose missing answers left the ``n_missing`` rows out.
     """
 
     stage: int
@@ -225,6 +269,8 @@ class ValidationReport:
     p: np.ndarray
     confidence: float
     n_boot: int
+    n_not_measured: int = 0
+    undirected: tuple = ()
 
 
 def _check_count(value, name, minimum):
@@ -248,7 +294,8 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
     ----------
     model : fitted ProbabilisticScoringList
     X : pandas.DataFrame of shape (n, d)
-        See :func:`stage_totals`; rows with a missing answer up to ``stage`` are left out.
+        See :func:`stage_totals`: a missing answer goes where the list learned it goes; rows
+        with a missing answer up to ``stage`` that the list learned no direction for are left out.
     y : array-like of 0/1, shape (n,)
         1 = the list's positive class.
     stage : int or None
@@ -274,7 +321,8 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
     rows, p = stage_risks(model, X, stage)
     if not rows.any():
         raise DataError(
-            f"no row has all answers to the first {stage} questions; judge an earlier stage"
+            f"no row has all answers to the first {stage} questions (or missing ones the list learned "
+            "a direction for); judge an earlier stage"
         )
     y_used = y[rows]
     estimate = _measures(y_used, p)
@@ -295,6 +343,7 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
         },
         index=pd.Index(MEASURES, name="measure"),
     )
+    n_not_measured, _, undirected = missing_answers(model, X, stage)
     return ValidationReport(
         stage=stage,
         n_rows=int(rows.sum()),
@@ -307,6 +356,8 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
         p=p,
         confidence=confidence,
         n_boot=n_boot,
+        n_not_measured=n_not_measured,
+        undirected=undirected,
     )
 
 

@@ -98,7 +98,7 @@ class Question:
 def learned_direction(literal):
     """Whether the list learned where a missing answer to ``literal`` goes (from training
     rows with missing values)."""
-    return literal.missing is not None and literal.missing_learned
+    return literal.not_measured is not None
 
 
 def missing_note(literal):

@@ -12,7 +12,9 @@ The steps, each a function the page calls:
    named with both codings; the user maps each value here to the list's coding, or to
    missing (``value_maps``).
 4. :func:`site_table`: the new table coded like the training table (numbers, 0/1, category
-   text; a missing answer stays missing), with notes on everything that was decided.
+   text; a missing answer stays missing: "not measured", judged where the list learned a
+   missing answer goes, :func:`psl_core.validation.stage_totals`), with notes on everything
+   that was decided.
 5. :func:`unit_checks`: a numeric column whose values at the new site look like another unit
    (its median outside the training range, or a factor of :data:`UNIT_FACTOR` from the
    training median with its spread scaled alike). The training range is in the model file
@@ -386,7 +388,7 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
     for need in needed_columns(model, metadata):
         source = mapping.get(need.name)
         if source is NOT_AVAILABLE:
-            notes.append(said.QUESTION_NOT_IN_TABLE.format(label=need.label, name=need.name, first_stage=need.first_stage))
+            notes.append(_not_in_table(model, need))
             columns[need.name] = pd.Series(np.nan, index=frame.index)
             continue
         if source not in frame.columns:
@@ -394,6 +396,17 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
         info = metadata.column(need.name)
         columns[need.name] = _coded(_mapped(frame[source], (value_maps or {}).get(need.name)), need, source, info, notes)
     return SiteTable(pd.DataFrame(columns, index=frame.index), y, notes, dict(mapping))
+
+
+def _not_in_table(model, need):
+    """The note on a needed column the site does not record: every answer to it is "not
+    measured", judged where the list learned a missing answer goes; the first of its questions
+    without a learned direction ends the stages that can be judged."""
+    undirected = [stage for stage, literal in enumerate(model.literals_, start=1)
+                  if str(literal.column) == need.name and literal.not_measured is None]
+    if not undirected:
+        return said.QUESTION_NOT_MEASURED_HERE.format(label=need.label, name=need.name)
+    return said.QUESTION_NOT_IN_TABLE.format(label=need.label, name=need.name, first_stage=undirected[0])
 
 
 def _coded(series, need, source, info, notes):

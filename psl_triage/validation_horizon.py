@@ -32,7 +32,7 @@ from psl_core import survival
 from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, THRESHOLD_GRID, TREAT_ALL, TREAT_NONE
 from psl_core.errors import DataError
 from psl_core.evaluation import PSL
-from psl_core.validation import stage_risks, stage_totals
+from psl_core.validation import missing_answers, stage_risks, stage_totals
 from psl_triage.data import count_classes, value_label
 from psl_triage.evidence import in_range
 from psl_triage.follow_up import calibration_tables
@@ -157,7 +157,12 @@ class HorizonReport:
     Attributes
     ----------
     stage, n_rows, n_missing : int
-        The stage; rows that answer its questions; rows left out for a missing answer.
+        The stage; rows that answer its questions (a missing answer going where the list
+        learned it goes); rows left out for a missing answer the list learned no direction for.
+    n_not_measured : int
+        Rows used with a missing answer (:func:`psl_core.validation.missing_answers`).
+    undirected : tuple of str
+        The columns whose missing answers left the ``n_missing`` rows out.
     counts : dict
         :func:`psl_core.survival.horizon_summary` of the rows: n, events (by tau),
         censored (before tau), beyond (followed past tau).
@@ -190,6 +195,8 @@ class HorizonReport:
     threshold: float
     net_benefit: float
     curves: pd.DataFrame
+    n_not_measured: int = 0
+    undirected: tuple = ()
 
 
 def horizon_report(model, site, stage, threshold):
@@ -214,10 +221,12 @@ def horizon_report(model, site, stage, threshold):
     curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": values, "lower": values,
                                       "upper": values}) for method, values in curves.items()], ignore_index=True)
     curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
+    n_not_measured, _, undirected = missing_answers(model, site.table.X, stage)
     return HorizonReport(
         stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=survival.horizon_summary(y, tau),
         **targets.measures(risk, float(threshold)), observed=survival.kaplan_meier_risk(y, tau),
         mean_predicted=float(np.mean(risk)), totals=totals, deciles=deciles, threshold=float(threshold), curves=curves,
+        n_not_measured=n_not_measured, undirected=undirected,
     )
 
 

@@ -90,3 +90,17 @@ def cox_failing(monkeypatch, n_failing):
         return fitted(*args)
 
     monkeypatch.setattr(survival, "cox_risk", cox_risk)
+
+
+def lab_list():
+    """A two-question list and its 600 training rows: a lab value whose missingness carries
+    the outcome (its direction learned), then age, never missing at training (no direction)."""
+    rng = np.random.default_rng(5)
+    n = 600
+    y = rng.random(n) < 0.3
+    ordered = rng.random(n) < np.where(y, 0.9, 0.3)
+    X = pd.DataFrame({"lab": np.where(ordered, rng.normal(size=n) + y, np.nan), "age": rng.normal(60, 10, n) + 4 * y})
+    model = ProbabilisticScoringList(required=["lab", "age"], max_stages=2).fit(X, y.astype(int))
+    assert [literal.column for literal in model.literals_] == ["lab", "age"]
+    assert model.literals_[0].not_measured is not None and model.literals_[1].not_measured is None
+    return model, X

@@ -12,7 +12,10 @@ OUTCOME_NOT_IN_TABLE = "The outcome column {outcome!r} is not in the table. Choo
 CHOOSE_POSITIVE_VALUES = "Choose which values of {outcome!r} count as positive (the list's positive class)."
 LEFT_OUT_WITHOUT_OUTCOME = "Left out {count} rows without a value for the outcome {outcome!r}."
 NO_OUTCOME_VALUES = "No row has a value for the outcome {outcome!r}."
-QUESTION_NOT_IN_TABLE = "{label} ({name!r}) is not in this table: every answer to it counts as missing, so only stages before question {first_stage} can be judged."
+QUESTION_NOT_IN_TABLE = "{label} ({name!r}) is not in this table: every answer to it counts as not measured, so only stages before question {first_stage} can be judged."
+"""A column the list asks about with no learned direction for a missing answer, absent here."""
+QUESTION_NOT_MEASURED_HERE = "{label} ({name!r}) is not in this table: every answer to it counts as not measured, which goes where the list learned a missing answer goes, as at the bedside."
+"""A column the list asks about, absent here, whose missing answers the list learned a direction for."""
 CHOSEN_COLUMN_NOT_IN_TABLE = "Column {source!r}, chosen for {label}, is not in the table."
 NOT_NUMBERS_COUNT_MISSING = "{count} values of {source!r} are not numbers and count as missing."
 UNSEEN_CATEGORIES_POOLED = "{source!r} has values not seen at training ({unseen}); they count as {pooled_category!r}, like the rarest values at training."
@@ -30,7 +33,7 @@ CHOOSE_TIME_COLUMN = "Choose the column holding the follow-up time."
 TIME_IS_EVENT = "{time!r} is chosen as both the time and the event column: choose two columns."
 LEFT_OUT_WITHOUT_TIME = "Left out {count} rows without a follow-up time in {time!r}."
 NO_TIMES = "No row has a follow-up time in {time!r}."
-NO_COMPLETE_ANSWERS = "No patient here answers all of the first {stage} questions: judge an earlier stage."
+NO_COMPLETE_ANSWERS = "No patient here answers all of the first {stage} questions (a missing answer the list learned no direction for stays unknown): judge an earlier stage."
 
 
 

@@ -80,9 +80,8 @@ def report_sentences(report):
         f"stage {report.stage} ({first_questions(report.stage)})"
     )
     sentences = [
-        f"Judged at {stage_words} on {report.n_rows} patients with every answer known "
-        f"({report.n_positive} positive, {share(report.observed_rate, 1)})"
-        + (f"; {report.n_missing} patients with a missing answer are left out." if report.n_missing else "."),
+        f"Judged at {stage_words} on {report.n_rows} patients "
+        f"({report.n_positive} positive, {share(report.observed_rate, 1)})." + missing_answers_said(report),
         f"The list predicts {share(report.mean_predicted, 1)} on average against {share(report.observed_rate, 1)} observed: "
         + mean_calibration_words(report),
     ]
@@ -217,14 +216,14 @@ def positive_values_label(outcome, positive_label):
 
 def stage_option(stage, n_rows):
     """A stage to judge the list at, with the patients who answer all its questions."""
-    return f"{stage} ({n_rows} patients with every answer known)"
+    return f"{stage} ({n_rows} patients with every answer known or not measured)"
 
 
 def kept_questions(supported, min_rows):
     """Why a recalibrated list keeps only the first ``supported`` questions."""
     return (("No question has" if supported == 0 else "Only the first question has" if supported == 1 else
              f"Only the first {supported} questions have")
-            + f" at least {min_rows} patients with every answer known and both outcomes here; "
+            + f" at least {min_rows} patients with every answer known or not measured and both outcomes here; "
             "a recalibrated list keeps at most that many.")
 
 
@@ -274,17 +273,36 @@ def event_values_label(event):
     return f"Values of {label_md(event)} that mean the event happened"
 
 
+def missing_answers_said(report):
+    """How the report judged the patients with a missing answer (a yes/no or a horizon
+    report), as sentences following the one on the patients judged ("" without any): a
+    missing answer is "not measured" and goes where the list learned it goes, as at the
+    bedside; the patients whose missing answer the list learned no direction for are left
+    out, with the columns and why."""
+    said = ""
+    if report.n_not_measured:
+        said += (f" {report.n_not_measured} of them {'has' if report.n_not_measured == 1 else 'have'} a missing "
+                 "answer: it counts as not measured, which goes where the list learned a missing answer goes, "
+                 "as at the bedside.")
+    if report.n_missing:
+        columns = ", ".join(md(repr(str(column))) for column in report.undirected)
+        said += (f" {report.n_missing} {noun(report.n_missing, 'patient')} with a missing answer to {columns} "
+                 f"{'is' if report.n_missing == 1 else 'are'} left out: the list learned no direction for it (no "
+                 "value was missing there at training), so at the bedside too that answer would stay unknown. "
+                 "Fill those values in to judge these patients.")
+    return said
+
+
 def horizon_sentences(report, when, competing_note):
     """Plain sentences reading a :class:`psl_triage.validation_horizon.HorizonReport`."""
     counts = report.counts
     censored = counts["censored"]
     sentences = [
-        f"Judged at stage {report.stage} on {report.n_rows} patients with every answer known"
-        + (f" ({report.n_missing} with a missing answer are left out)" if report.n_missing else "")
-        + f": {counts['events']} had the event within {md(when)}, {counts['beyond']} were followed beyond it and "
+        f"Judged at stage {report.stage} on {report.n_rows} patients"
+        f": {counts['events']} had the event within {md(when)}, {counts['beyond']} were followed beyond it and "
         f"{censored} {'was' if censored == 1 else 'were'} censored before it "
         f"({share_of(censored, counts['n'])}): their outcome at {md(when)} is unknown, so they count "
-        "through censoring weights.",
+        "through censoring weights." + missing_answers_said(report),
         f"The list predicts {share(report.mean_predicted, 1)} on average against {share(report.observed, 1)} "
         f"observed (Kaplan-Meier) within {md(when)}: observed / expected {_fmt(report.observed_expected, 2)}.",
         f"Brier score at the horizon {_fmt(report.brier)}; AUC at the horizon {_fmt(report.auc, 2)}"

@@ -49,7 +49,7 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
     stage_text = app.widget("validate_stage").get_by_role("combobox").input_value()
     stage = int(re.match(r"(\d+) \(\d+ patients", stage_text)[1])
     report = validation_report(original, table.X, table.y, stage)
-    expect(app.page.get_by_text(f"on {report.n_rows} patients with every answer known")).to_be_visible()
+    expect(app.page.get_by_text(f"on {report.n_rows} patients ({report.n_positive} positive")).to_be_visible()
     cell = f"{report.measures.loc['brier', 'estimate']:.3f}"
     expect(app.page.get_by_test_id("stTable").get_by_text(cell, exact=True).first).to_be_visible()
 

@@ -283,3 +283,29 @@ def test_a_mean_difference_within_chance_is_said_so(trained, cleveland):
     sick_mostly = pd.concat([cleveland[cleveland["heart_disease"] == 1], cleveland[cleveland["heart_disease"] == 0][:30]])
     (difference, low, *_), said = read(sick_mostly)
     assert low > 0 and said.endswith("it under-estimates the risk here.")
+
+
+def test_the_page_says_how_a_missing_answer_was_judged_and_who_is_left_out():
+    """medicaldata/opt: "87 patients with a missing answer are left out" although the list had
+    learned where a missing answer goes. They are judged as not measured, and said so; only a
+    missing answer without a learned direction leaves a patient out, named with its column.
+    A column the site does not record is "not measured" for every patient."""
+    from psl_core.validation import validation_report
+    from psl_triage.words import md
+    from psl_triage.words.validate import report_sentences
+    from tests.tables import lab_list
+
+    model, X = lab_list()
+    frame = X.iloc[:200].assign(outcome=np.arange(200) % 3 == 0)
+    frame.loc[frame.index[:10], "age"] = np.nan
+    table = site_table(model, {}, frame, {"lab": "lab", "age": "age"}, "outcome", [True])
+    n_lab = int((frame["lab"].isna() & frame["age"].notna()).sum())
+    said = report_sentences(validation_report(model, table.X, table.y, stage=2, n_boot=20))[0]
+    assert said.startswith("Judged at stage 2 (the first 2 questions) on 190 patients (")
+    assert f"{n_lab} of them have a missing answer: it counts as not measured" in said
+    assert f"10 patients with a missing answer to {md(repr('age'))} are left out: the list learned no direction" in said
+    without_lab = site_table(model, {}, frame, {"lab": None, "age": "age"}, "outcome", [True])
+    assert "every answer to it counts as not measured, which goes where the list learned" in without_lab.notes[0]
+    assert validation_report(model, without_lab.X, without_lab.y, stage=2, n_boot=20).n_not_measured == 190
+    without_age = site_table(model, {}, frame, {"lab": "lab", "age": None}, "outcome", [True])
+    assert "so only stages before question 2 can be judged" in without_age.notes[0]

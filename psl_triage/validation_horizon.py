@@ -133,7 +133,7 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
     known = times.notna().to_numpy()
     notes = event_notes + list(table.notes)
     if not known.all():
-        notes.append(said.LEFT_OUT_WITHOUT_TIME.format(count=int((~known).sum()), time=time))
+        notes.append(said.left_out_without_time(int((~known).sum()), time))
     if not known.any():
         raise DataError(said.NO_TIMES.format(time=time))
     kept = SiteTable(table.X.loc[known], table.y[known], notes, table.mapping)

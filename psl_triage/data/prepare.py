@@ -157,7 +157,7 @@ def _follow_up_rows(df, types, outcome, follow_up, notes):
     event_time(df, follow_up.time, outcome, [])  # names a time column that cannot serve
     times = pd.to_numeric(df[follow_up.time], errors="coerce")
     if times.isna().any():
-        notes.append(words.DROPPED_WITHOUT_TIME.format(count=int(times.isna().sum()), time=str(follow_up.time)))
+        notes.append(words.dropped_without_time(int(times.isna().sum()), str(follow_up.time)))
     df = df.loc[times.notna()].copy()
     df[follow_up.time] = times[times.notna()]
     return df, {**types, follow_up.time: IGNORE}

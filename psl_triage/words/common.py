@@ -29,6 +29,11 @@ def plural(count, word, many=None):
     return f"{count} {noun(count, word, many)}"
 
 
+def counted(count, word, one_verb, many_verb, many=None):
+    """A count with its noun and a verb that agrees: "1 row was", "3 rows were"."""
+    return f"{plural(count, word, many)} {one_verb if count == 1 else many_verb}"
+
+
 def first_questions(count, whose="the"):
     """"the first question", "the first 3 questions" (never "the first 1 question");
     ``whose="its"`` for "its first question"."""

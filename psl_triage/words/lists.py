@@ -8,7 +8,7 @@ column's name can be part of them; only :func:`list_identity` is Markdown, its n
 
 import numpy as np
 
-from psl_triage.words.common import share
+from psl_triage.words.common import counted, share
 from psl_triage.words.escape import md
 
 
@@ -95,7 +95,8 @@ def horizon_sentence(counts, when, censored_share):
     """Events by the horizon, censored before it (they drop out), followed beyond it."""
     return (
         f"Of {counts['n']} patients, {counts['events']} had the event within {when}, "
-        f"{counts['beyond']} were followed beyond it and {counts['censored']} were censored before it "
+        f"{counted(counts['beyond'], 'patient', 'was', 'were')} followed beyond it and "
+        f"{counted(counts['censored'], 'patient', 'was', 'were')} censored before it "
         f"({censored_share}): their outcome at {when} is unknown, so they "
         "drop out and the patients followed like them are weighted up to stand in for them "
         "(inverse probability of censoring weights)."

@@ -7,7 +7,7 @@ The messages and notes of :mod:`psl_triage.data.columns`, :mod:`psl_triage.data.
 these sentences with :func:`psl_triage.words.md`.
 """
 
-from psl_triage.words.common import plural
+from psl_triage.words.common import counted, plural
 
 # --- why a column is typed as it is (psl_triage.data.columns) ---------------------------------------
 DATES_NOT_USED = "dates and times are not used"
@@ -89,6 +89,11 @@ def missing_in_columns(count, name):
     return f"{plural(count, 'missing value')} in {name!r}"
 
 
+def dropped_without_time(count, time):
+    """The note on rows dropped for want of a follow-up time in the column ``time``."""
+    return f"{counted(count, 'row', 'was', 'were')} dropped: no follow-up time in {time!r}."
+
+
 def and_more(listed, n_columns):
     """The columns a sentence names (``listed``, the largest first when there are more) out of
     ``n_columns`` with missing values: "3 in 'a'; 2 in 'b'" or "...; and 147 more columns (see
@@ -137,7 +142,6 @@ NOT_ONE = "not {one}"
 """The name of a binary column's other value when only one is named."""
 POSSIBLE_LEAK = "{name!r} {reason}. If it is derived from the outcome or recorded after it, set it to 'ignore'."
 TIME_IS_EVENT_COLUMN = "Choose a follow-up time column other than the event column {outcome!r}."
-DROPPED_WITHOUT_TIME = "{count} rows without a follow-up time in {time!r} were dropped."
 OUTCOME_NOT_IN_TABLE = "The outcome column {outcome!r} is not in the table."
 TOO_FEW_ROWS = "Too few rows to learn from: {n_positive} positive ({positive_label}) and {n_negative} negative ({negative_label}); at least {min_rows_per_class} of each are needed."
 LEFT_OUT_ALL_MISSING = "Left out {label}: all values are missing."

@@ -5,6 +5,7 @@ written.
 
 from psl_triage.costs import cost_text
 from psl_triage.words.common import level_text, m_equals
+from psl_triage.words.decision import totals_text
 
 UNKNOWN_ANSWER = "unknown"
 """The record's answer to a question left unknown."""
@@ -33,7 +34,7 @@ def record_text(record):
         step = item["step"]
         p = _range_text(step["probability_low"], step["probability_high"])
         lines.append(
-            f"{i}. {item['question']}: {item['answer']} → total {_totals_text(step['totals'])}, "
+            f"{i}. {item['question']}: {item['answer']} → total {totals_text(step['totals'])}, "
             f"P = {p} [{step['lower']:.1%}, {step['upper']:.1%}], {item['decision']}"
         )
     result = record["result"]
@@ -57,7 +58,3 @@ def record_text(record):
 
 def _range_text(low, high):
     return f"{low:.1%}" if low == high else f"{low:.1%}–{high:.1%}"
-
-
-def _totals_text(totals):
-    return str(totals[0]) if len(totals) == 1 else "{" + ", ".join(map(str, totals)) + "}"

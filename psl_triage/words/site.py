@@ -6,7 +6,13 @@ Names from the site's table or the model file are plain text in the templates he
 with ``repr``), escaped with :func:`psl_triage.words.md` where a sentence is Markdown already.
 """
 
+from psl_triage.words.common import plural
 from psl_triage.words.escape import md
+
+
+def left_out_without_time(count, time):
+    """The note on a site's rows left out for want of a follow-up time in ``time``."""
+    return f"Left out {plural(count, 'row')} without a follow-up time in {time!r}."
 
 OUTCOME_NOT_IN_TABLE = "The outcome column {outcome!r} is not in the table. Choose the column holding the outcome."
 CHOOSE_POSITIVE_VALUES = "Choose which values of {outcome!r} count as positive (the list's positive class)."
@@ -31,7 +37,6 @@ TIMES_NOT_NUMBERS = "{count} values of the time column {time!r} are not numbers 
 NEGATIVE_TIMES = "The time column {time!r} has {count} negative times: a follow-up time is 0 or more. Correct them, or choose the column holding the follow-up time."
 CHOOSE_TIME_COLUMN = "Choose the column holding the follow-up time."
 TIME_IS_EVENT = "{time!r} is chosen as both the time and the event column: choose two columns."
-LEFT_OUT_WITHOUT_TIME = "Left out {count} rows without a follow-up time in {time!r}."
 NO_TIMES = "No row has a follow-up time in {time!r}."
 NO_COMPLETE_ANSWERS = "No patient here answers all of the first {stage} questions (a missing answer the list learned no direction for stays unknown): judge an earlier stage."
 

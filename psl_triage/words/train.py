@@ -12,7 +12,7 @@ from psl_core.kernels import TIE_TOLERANCE
 from psl_core.recommend import base_rate_stages
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
-from psl_triage.words.common import COST_RATIO_LABEL, decision_text, level_text, noun, percent, plural
+from psl_triage.words.common import COST_RATIO_LABEL, counted, decision_text, level_text, noun, percent, plural
 from psl_triage.words.escape import md
 from psl_triage.words.lists import class_counts
 from psl_triage.words.trade_off import where_m_matters
@@ -165,7 +165,7 @@ def small_gain_text(model):
         f"It barely beats the base rate: on held-out patients its Brier score after {stage} "
         f"{noun(stage, 'question')} is {brier[stage]:.3f} against {brier[0]:.3f} for the base rate "
         f"alone, {gain:.0%} better (lower is better). Its answers change the estimates little; weigh whether "
-        f"{stage} {noun(stage, 'question')} are worth asking for that."
+        f"{counted(stage, 'question', 'is', 'are')} worth asking for that."
     )
 
 

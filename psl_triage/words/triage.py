@@ -199,8 +199,8 @@ def interval_label(confidence: float) -> str:
 
 def unknown_note(n_unknown: int, step) -> str:
     return (
-        f":material/help: {plural(n_unknown, 'answer')} unknown. The list does not guess them: it "
-        f"shows every total they allow ({totals_text(step.totals)}) and the range over both "
+        f":material/help: {plural(n_unknown, 'answer')} unknown. The list does not guess "
+        f"{'it' if n_unknown == 1 else 'them'}: it shows every total {'it allows' if n_unknown == 1 else 'they allow'} ({totals_text(step.totals)}) and the range over both "
         "answers of each, so the interval is wider and the decision more cautious."
     )
 

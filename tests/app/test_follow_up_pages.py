@@ -171,7 +171,7 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
 
 def test_horizon_sentence_counts_the_censored():
     text = horizon_text(np.array([1, 2, 3, 4, 6.0]), np.array([1, 0, 1, 0, 1.0]), 5, "years")
-    assert text.startswith("Of 5 patients, 2 had the event within 5 years, 1 were followed beyond it and 2 were censored")
+    assert text.startswith("Of 5 patients, 2 had the event within 5 years, 1 patient was followed beyond it and 2 patients were censored")
 
 
 def test_a_yes_no_list_is_unchanged():

@@ -24,7 +24,7 @@ def test_counts_at_the_horizon_in_every_sentence_and_the_metadata():
     assert (prepared.n_positive, prepared.n_negative, prepared.n_censored) == (
         counts["events"], counts["beyond"], counts["censored"])
     note = horizon_text(*event_time(frame, "rfstime", "status", [1]), HORIZON, "days")
-    assert f"{counts['events']} had the event" in note and f"{counts['beyond']} were followed beyond" in note
+    assert f"{counts['events']} had the event" in note and f"{counts['beyond']} patients were followed beyond" in note
     for sentence in (data_words.ready(prepared), train_words.data_summary("study.csv", prepared)):
         assert f"{counts['events']} rows with" in sentence
         assert f"{counts['beyond']} with" in sentence

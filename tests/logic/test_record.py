@@ -42,6 +42,7 @@ def test_record_lists_questions_answers_and_outcome():
     json.dumps(record)  # JSON-ready
     text = record_text(record)
     assert "model demo (version 1)" in text and "2. b > 5: 3.0" in text
+    assert "1. a = yes: unknown → total 0 or 2," in text  # the page's words for several totals, no set braces
     assert f"Result: {outcome_text(final, 'upper').upper()}" in text
     assert interval_sentence(final, 0.95) in text and stop_sentence(final) in text
     for step in steps[1:]:

@@ -35,6 +35,24 @@ def test_counts_take_a_singular_or_plural_noun_never_a_bracketed_s():
     assert "(s)" not in "".join([triage.unknown_note(1, step), calibration.outcome_by_total(rows, 1)])
 
 
+def test_a_count_and_its_verb_agree():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from psl_triage.words import lists, preparing, site, train, triage
+    from psl_triage.words.common import counted
+
+    assert counted(1, "row", "was", "were") == "1 row was" and counted(3, "row", "was", "were") == "3 rows were"
+    assert preparing.dropped_without_time(1, "time") == "1 row was dropped: no follow-up time in 'time'."
+    assert site.left_out_without_time(1, "time") == "Left out 1 row without a follow-up time in 'time'."
+    one = lists.horizon_sentence({"n": 5, "events": 2, "beyond": 1, "censored": 1}, "5 years", "20 %")
+    assert "1 patient was followed beyond it and 1 patient was censored before it" in one
+    assert "The list does not guess it: it shows every total it allows" in triage.unknown_note(1, SimpleNamespace(totals=[0, 1]))
+    model = SimpleNamespace(validation_brier_=np.array([0.2, 0.19]), recommended_stages_=1)
+    assert "weigh whether 1 question is worth asking" in train.small_gain_text(model)
+
+
 def test_every_count_in_the_words_uses_the_one_plural_helper():
     """No hand-made "(s)" or "'' if n == 1 else 's'" is left in the words or the ui."""
     import re

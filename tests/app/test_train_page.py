@@ -395,6 +395,18 @@ def test_a_direction_for_a_categorical_column_is_explained_and_nothing_is_traine
     assert training(at).model is None
 
 
+def test_a_first_question_that_cannot_be_asked_is_explained_not_unexpected(project_root, demo_prepared):
+    """blood_storage: a rare 0/1 column asked first stopped training with "Something unexpected
+    went wrong (TypeError)". The page names the column and what to change."""
+    at = open_train_page(project_root, dataset=dataset_session(demo_prepared, name="demo"), asks={"fbs": "first"})
+    at.number_input(key="w_train_min_support").set_value(150)
+    click_train(at)
+    assert not at.exception and training(at).model is None
+    said = texts(at.error)
+    assert "fbs is to be asked first, but no question about it leaves at least 150 training rows" in said
+    assert "Lower 'Training rows each answer must hold'" in said and "unexpected" not in said
+
+
 def test_a_saved_list_opens_over_a_trained_one(project_root, demo_prepared, tmp_path, monkeypatch):
     """Opening a stored list while a list (and its name box) is on the page: no error, the
     opened list is current and its name is in the box."""

@@ -146,7 +146,7 @@ UPLOAD_WHAT = " with the same questions and the outcome, one row per patient"
 UPLOAD_FIRST = "Upload a table to validate the list on."
 UNMATCHED = (
     "These columns of the list have no column of the same name here. Choose the column that "
-    "holds each, or *not recorded at this site* (its answers then count as missing)."
+    "holds each, or *not recorded at this site* (its answers then count as not measured)."
 )
 NOT_RECORDED = "not recorded at this site"
 ALL_FOUND = "All {n_columns} columns the list asks about were found by name."
@@ -163,7 +163,7 @@ CANNOT_RECALIBRATE = (
 RECALIBRATE_INTRO = (
     "Keeps the questions, their order and their points, and re-estimates every stage's "
     "probabilities and intervals from this table (each stage from the patients who answer its "
-    "questions), with the list's own calibration. The original file is not changed: the result "
+    "questions, a missing answer counting as not measured), with the list's own calibration. The original file is not changed: the result "
     "is saved as a new version with its origin recorded."
 )
 

@@ -139,7 +139,7 @@ class Literal:
             return f"{name} = {'no' if self.negated else 'yes'}"
         if self.asks_missing:
             return f"{name} {'not measured' if self.missing else 'measured'}"
-        value = f"{self.threshold:.{precision}g}" + (f" {unit}" if unit else "")
+        value = plain_number(self.threshold, precision) + (f" {unit}" if unit else "")
         return f"{name} {'≤' if self.negated else '>'} {value}"
 
     @property
@@ -157,6 +157,13 @@ class Literal:
         whose threshold is infinite, beyond every value on the side its missing answers
         sort to (see the module docstring); it holds for a missing answer when ``missing``."""
         return self.kind == NUMERIC and self.threshold is not None and not np.isfinite(self.threshold)
+
+
+def plain_number(value, precision=4):
+    """``value`` to ``precision`` significant digits, never in scientific notation: 152500
+    for 1.525e+05, 0.000012 for 1.2e-05 (a threshold a reader compares a lab value with)."""
+    rounded = float(f"{value:.{precision}g}")
+    return np.format_float_positional(rounded, trim="-") if np.isfinite(rounded) else f"{rounded:g}"
 
 
 @dataclass

@@ -122,3 +122,11 @@ def test_positive_only_score_set_uses_the_complement():
     assert psl.literals_[0].negated
     assert psl.literals_[0].describe() == "0 = no"
     np.testing.assert_allclose(psl.predict_proba(x)[:, 1], y)
+
+
+def test_a_large_or_small_threshold_is_written_without_scientific_notation():
+    from psl_core.binarization import Literal
+
+    assert Literal("BL.AA", "numeric", threshold=152512.5).describe() == "BL.AA > 152500"
+    assert Literal("dose", "numeric", threshold=1.2e-05, negated=True).describe(unit="g") == "dose ≤ 0.000012 g"
+    assert Literal("hr", "numeric", threshold=147.5).describe() == "hr > 147.5"

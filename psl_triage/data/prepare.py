@@ -26,7 +26,7 @@ from .formats import (
     PreparedData,
 )
 from .missing import _check_handling, _feature_columns, _fill_in, _rows_to_keep
-from .outcome import _class_names, _is_coded, _pick_one, _positive_values, leak_reason
+from .outcome import _class_names, _is_coded, _pick_one, _positive_values, default_class_names, leak_reason
 from .values import STORABLE_RULE, _natural_key, _normalized, _plain, _shorten, _unstorable_value, _value_text
 
 
@@ -124,14 +124,18 @@ def _checked_class_names(
     """The (positive, negative) class names, once each class has enough rows; for follow-up
     data, names that say "within" the horizon, the user's own names too (a list of the risk
     within a horizon is said with it wherever its classes are named). A negative class the
-    user left unnamed is "no" + the positive one."""
+    user left unnamed, or at its yes/no default, is "no" + the positive one."""
     positive_label, negative_label = _class_names(outcome_values, outcome, positive_values, spec, class_names)
     _check_class_sizes(y, positive_label, negative_label)
     if follow_up is None:
         return positive_label, negative_label
     from psl_triage.follow_up import horizon_labels
 
-    named = [bool(name and str(name).strip()) for name in (class_names or ("", ""))]
+    # A name left at the yes/no default the Data page shows ("status = 0") names no class at
+    # the horizon: the negative one is "no event by it", not the censored code.
+    defaults = default_class_names(outcome_values, outcome, positive_values, spec)
+    named = [bool(name and str(name).strip()) and str(name).strip() != default
+             for name, default in zip(class_names or ("", ""), defaults)]
     coded = not named[0] and _is_coded(positive_values, spec)
     return horizon_labels(positive_label, follow_up.horizon, follow_up.unit,
                           negative_label if named[1] else None, coded)

@@ -56,6 +56,7 @@ def test_the_users_class_names_keep_the_horizon_everywhere():
     types = {**infer_column_types(frame), "pid": "ignore"}
     follow_up = FollowUp("rfstime", HORIZON, "days")
     for names, negative in ((("recurrence", "no recurrence"), "no recurrence"), (("recurrence", " "), "no recurrence"),
+                            (("recurrence", "status = 0"), "no recurrence"),  # the negative left at its yes/no default
                             (None, "no event (status = 1)")):
         prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=follow_up, class_names=names)
         assert prepared.negative_label == f"{negative} within 1000 days"

@@ -4,6 +4,7 @@ psl_core.survival's on the same predictions, the censored-before-horizon count, 
 recalibration with censoring weights."""
 
 import copy
+import dataclasses
 
 import numpy as np
 import pytest
@@ -161,3 +162,25 @@ def test_every_stage_at_the_horizon_agrees_with_the_report(trained):
         assert stages.loc[stage, "brier"] == pytest.approx(report.brier)
         assert stages.loc[stage, "auc"] == pytest.approx(report.auc, nan_ok=True)
         assert stages.loc[stage, "censored"] == report.counts["censored"]
+
+
+def test_the_horizon_report_says_how_missing_answers_were_judged(trained):
+    """As a yes/no list's report (medicaldata/opt): a missing answer the list learned no
+    direction for leaves the patient out, counted and named; one it learned a direction for
+    would be judged as not measured."""
+    from psl_triage.words.validate import horizon_sentences
+
+    model, _ = trained
+    frame = follow_up_table(seed=2, n=300)
+    first = str(model.literals_[0].column)
+    frame.loc[:29, first] = np.nan
+    report = horizon_report(model, site_of(trained, frame), 1, 0.1)
+    assert model.literals_[0].not_measured is None  # no missing training value: nothing learned
+    assert (report.n_rows, report.n_missing, report.n_not_measured, report.undirected) == (270, 30, 0, (first,))
+    said = horizon_sentences(report, "1000 days", "")[0]
+    assert said.startswith("Judged at stage 1 on 270 patients: ") and "30 patients with a missing answer to " in said
+    learned = copy.deepcopy(model)
+    learned.literals_[0] = dataclasses.replace(learned.literals_[0], missing=True, missing_learned=True)
+    report = horizon_report(learned, site_of(trained, frame), 1, 0.1)
+    assert (report.n_rows, report.n_missing, report.n_not_measured) == (300, 0, 30)
+    assert "30 of them have a missing answer: it counts as not measured" in horizon_sentences(report, "1000 days", "")[0]

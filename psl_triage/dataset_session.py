@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import pandas as pd
+from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_triage.data import (
@@ -45,6 +46,8 @@ from psl_triage.roles import ROLES, Role, propose_roles, role_labels, taken_out
 from psl_triage.words import data as words
 
 _TABLES = itertools.count(1)
+PREVIEW_ROWS = 100
+"""Rows of the table the Data page shows under its name."""
 
 
 @dataclass
@@ -307,6 +310,15 @@ class DatasetSession:
         except Exception as exc:  # noqa: BLE001 - show, never a traceback; psl_core's tests keep this branch dead
             self.prepare_error = words.UNEXPECTED_PREPARING.format(error=type(exc).__name__, exc=exc)
         return self.prepared
+
+    def preview(self, n_rows: int = PREVIEW_ROWS) -> pd.DataFrame:
+        """The first rows of the active table as the page shows them: a blank text cell blank,
+        not "None" (numbers keep their type, and a missing one shows as empty)."""
+        head = self.active.df.head(n_rows).copy()
+        for name in head.columns:
+            if not ptypes.is_numeric_dtype(head[name]) and not ptypes.is_datetime64_any_dtype(head[name]):
+                head[name] = head[name].astype(object).where(head[name].notna(), "")
+        return head
 
     def column_table(self) -> pd.DataFrame:
         """The column summary with roles and units, computed once per table and choices: on a

@@ -391,3 +391,10 @@ def test_a_leak_is_found_once_the_positive_class_of_a_three_class_outcome_is_pic
     assert session(app).active.flagged_columns["ct_value"].startswith("possible leak: Alone it tells positive")
     assert session(app).active.column_types["ct_value"] == "ignore" and "ct_value" not in session(app).prepared.X
     assert app.selectbox(key=choice_key(app, "w_type", "result", "ct_value", "r1")).value == "ignore"
+
+
+def test_the_preview_shows_blank_text_cells_blank(app):
+    rows = "".join(f"{i},{'yes' if i % 3 else ''},{i % 2}\n" for i in range(30))
+    upload(app, "blank.csv", ("age,smoker,outcome\n" + rows).encode())
+    preview = app.dataframe[0].value
+    assert list(preview.columns) == ["age", "smoker", "outcome"] and preview["smoker"].iloc[0] == ""

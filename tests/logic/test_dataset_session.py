@@ -127,3 +127,13 @@ def test_the_other_pages_read_the_session_itself_not_a_copy(session):
     training.train(session, TrainingOptions(max_stages=1))
     assert training.metadata.trained_on.outcome == "exang"
     assert training.metadata.trained_on.name == session.active.name
+
+
+def test_the_preview_shows_a_blank_text_cell_blank_not_none():
+    session = DatasetSession(load_demo)
+    table = b"age,smoker,note\n" + b"".join(b"%d,%s,%s\n" % (i, b"yes" if i % 3 else b"   ", b"" if i % 2 else b"x") for i in range(30))
+    session.read_upload("t", "blank.csv", lambda: table, 10**6)
+    preview = session.preview()
+    assert len(preview) == 30 and preview["smoker"].iloc[0] == "" and preview["note"].iloc[0] == "x"
+    assert preview["note"].iloc[1] == "" and preview["age"].dtype.kind in "iuf"
+    assert not preview.isna().any().any()

@@ -203,7 +203,7 @@ def roc_figure(y, p):
 
 def horizon_calibration_figure(totals, deciles):
     """Calibration at a horizon: the Kaplan-Meier risk observed by it against the mean
-    predicted risk, per total (markers sized by the patients) and per tenth of predicted risk
+    predicted risk, per total (markers sized by the patients) and per tenth of predicted risk (small)
     (:func:`psl_triage.follow_up.horizon_calibration`'s tables), beside the diagonal.
 
     Returns
@@ -213,12 +213,12 @@ def horizon_calibration_figure(totals, deciles):
     figure = go.Figure()
     figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=words.PERFECT_CALIBRATION,
                                 line={"color": NEUTRAL_COLOR, "dash": "dot"}))
-    for table, name, color, mode in ((deciles, words.HORIZON_BY_TENTH, NEUTRAL_COLOR, "lines+markers"),
-                                     (totals, words.HORIZON_BY_TOTAL, POSITIVE_COLOR, "markers")):
+    for table, name, color, size in ((deciles, words.HORIZON_BY_TENTH, NEUTRAL_COLOR, 7),
+                                     (totals, words.HORIZON_BY_TOTAL, POSITIVE_COLOR,
+                                      8 + 24 * np.sqrt(totals["patients"] / max(int(totals["patients"].max()), 1)))):
         figure.add_trace(go.Scatter(
-            x=table["predicted"], y=table["observed"], mode=mode, name=name, customdata=table[["group", "patients"]],
-            marker={"size": 8 + 24 * np.sqrt(table["patients"] / max(int(table["patients"].max()), 1)),
-                    "color": color},
+            x=table["predicted"], y=table["observed"], mode="markers", name=name,
+            customdata=table[["group", "patients"]], marker={"size": size, "color": color, "opacity": 0.8},
             hovertemplate=words.HORIZON_HOVER,
         ))
     figure.update_layout(

@@ -28,22 +28,29 @@ CALIBRATION_KERNELS_SHA256 = hashlib.sha256(Path(calibration_kernels.__file__).r
 """SHA-256 of ``psl_core/calibration_kernels.py``, part of every kernel's cache key here."""
 
 
-class _KernelCache(FunctionCache):
-    """numba's on-disk cache of one kernel, its key extended by :data:`CALIBRATION_KERNELS_SHA256`.
+KERNEL_OPTIONS = {"cache": True, "nogil": True}
+"""numba's options of every kernel here. Without the GIL, searches in threads run at once
+(:func:`psl_core.recommend.held_out_scores`)."""
 
-    numba keys an entry by the kernel's own file, bytecode, argument types and machine;
-    the calibration kernels it calls are compiled into it, so their file's hash belongs in
-    the key too (numba's ``Cache._index_key``, the one method overridden).
+
+class _KernelCache(FunctionCache):
+    """numba's on-disk cache of one kernel, its key extended by :data:`KERNEL_OPTIONS` and
+    :data:`CALIBRATION_KERNELS_SHA256`.
+
+    numba keys an entry by the kernel's own file, bytecode, argument types and machine, not
+    by its options (a kernel compiled to hold the GIL would be loaded as it was); the
+    calibration kernels it calls are compiled into it, so their file's hash belongs in the
+    key too (numba's ``Cache._index_key``, the one method overridden).
     """
 
     def _index_key(self, sig, codegen):
-        return (*super()._index_key(sig, codegen), CALIBRATION_KERNELS_SHA256)
+        return (*super()._index_key(sig, codegen), tuple(sorted(KERNEL_OPTIONS.items())), CALIBRATION_KERNELS_SHA256)
 
 
 def kernel(function):
-    """``numba.njit(cache=True)`` with :class:`_KernelCache` as the on-disk cache (the plain
-    function when ``NUMBA_DISABLE_JIT=1`` turns numba off, as for debugging)."""
-    dispatcher = njit(cache=True)(function)
+    """``numba.njit(**KERNEL_OPTIONS)`` with :class:`_KernelCache` as the on-disk cache (the
+    plain function when ``NUMBA_DISABLE_JIT=1`` turns numba off, as for debugging)."""
+    dispatcher = njit(**KERNEL_OPTIONS)(function)
     if hasattr(dispatcher, "py_func"):
         dispatcher._cache = _KernelCache(dispatcher.py_func)
     return dispatcher

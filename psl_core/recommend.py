@@ -8,6 +8,7 @@ rate (:func:`shrinkage_factors`). :func:`stratified_folds` also splits the rows 
 cross-validated criteria (:mod:`psl_core.search`).
 """
 
+import joblib
 import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
@@ -42,16 +43,24 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
     folds = stratified_folds(y01, estimator.recommend_folds, estimator.random_state, [c.values for c in columns])
     n_folds = int(folds.max()) + 1
     inner = clone(estimator).set_params(recommend_folds=None, max_stages=n_stages - 1, horizon=None)
-    scores = np.full((n_folds, n_stages), np.nan)
-    slope = np.zeros((4, n_stages))
-    for fold in range(n_folds):
+
+    def held_out(fold):
         train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
-        w = np.ones(len(test)) if weight is None else weight[test]
-        model = inner.fit(
+        model = clone(inner).fit(
             _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
         )
-        p = model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
-        reached = min(model.n_stages_, n_stages)
+        return test, model.n_stages_, model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
+
+    # The folds' searches run in threads: the compiled search releases the GIL
+    # (psl_core.kernels.kernel). Their results are summed in fold order, as one after another.
+    fitted = joblib.Parallel(n_jobs=min(n_folds, joblib.cpu_count()), backend="threading")(
+        joblib.delayed(held_out)(fold) for fold in range(n_folds)
+    )
+    scores = np.full((n_folds, n_stages), np.nan)
+    slope = np.zeros((4, n_stages))
+    for fold, (test, fold_stages, p) in enumerate(fitted):
+        w = np.ones(len(test)) if weight is None else weight[test]
+        reached = min(fold_stages, n_stages)
         scores[fold, :reached] = np.average((p[:, :reached] - y01[test, None]) ** 2, axis=0, weights=w)
         gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
         surprise = y01[test] - p[:, 0]  # held-out outcomes around the fold's base rate

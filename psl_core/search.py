@@ -18,7 +18,7 @@ How it is fast:
   ``"brute"`` evaluates every cut.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -218,7 +218,9 @@ def first_minimum(values):
     return int(np.flatnonzero(values <= values.min() + TIE_TOLERANCE)[0])
 
 
-def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None, min_support=1, directions=None):
+def stage_options(
+    evaluator, available, tracks, threshold_search, used_cuts=None, min_support=1, directions=None, cut_memo=None,
+):
     """Best cut of every (feature, score, polarity) still available at this stage.
 
     Parameters
@@ -238,19 +240,27 @@ def stage_options(evaluator, available, tracks, threshold_search, used_cuts=None
     directions : sequence of int or None
         Monotone direction of each feature's column (+1, -1, 0 for none;
         :mod:`psl_core.constraints`): only the tracks pointing that way are tried.
+    cut_memo : dict or None
+        :func:`candidate_cuts` of each (feature, used cuts) seen before, kept from stage to
+        stage by one search (the same features and ``min_support``): a wide table asks it
+        for every feature at every stage, and mostly with the same answer.
 
     Returns
     -------
     list of Option, in enumeration order.
     """
     arrays = {}  # the kernel's score and polarity arrays, per distinct list of tracks
+    memo = {} if cut_memo is None else cut_memo
     options = []
     for f in available:
         feature = evaluator.features[f]
         feature_tracks = tracks if directions is None else allowed_tracks(tracks, directions[f])
         if not feature_tracks:
             continue
-        cut_index, allowed = candidate_cuts(feature, min_support, (used_cuts or {}).get(f, ()))
+        key = (f, tuple((used_cuts or {}).get(f, ())))
+        if key not in memo:
+            memo[key] = candidate_cuts(feature, min_support, key[1])
+        cut_index, allowed = memo[key]
         if not allowed.any():
             continue
         key = tuple(feature_tracks)
@@ -354,6 +364,7 @@ class Families:
             by_key.setdefault((feature.column, feature.category), []).append(f)
         self.features = features
         self.siblings = [by_key[(feature.column, feature.category)] for feature in features]
+        self._keys = {}  # a sibling's cuts as keys (:func:`_cut_keys`), computed once per fit
 
     def used_cuts(self, chosen):
         """Cut indices each feature may no longer use, given the chosen options."""
@@ -363,22 +374,24 @@ class Families:
             if len(siblings) == 1:
                 used.setdefault(option.feature, []).append(option.cut)
                 continue
-            key = _cut_key(self.features[option.feature].cuts[option.cut])
+            key = self._cut_keys(option.feature)[option.cut]
             for sibling in siblings:
-                keys = np.array([_cut_key(c) for c in self.features[sibling].cuts])
-                used.setdefault(sibling, []).extend(np.flatnonzero(keys == key).tolist())
+                used.setdefault(sibling, []).extend(np.flatnonzero(self._cut_keys(sibling) == key).tolist())
         return used
+
+    def _cut_keys(self, f):
+        """Feature ``f``'s cuts as its siblings know them: the threshold, or inf for "is the
+        value missing?"."""
+        if f not in self._keys:
+            cuts = np.asarray(self.features[f].cuts, dtype=float)
+            self._keys[f] = np.where(np.isfinite(cuts), cuts, np.inf)
+        return self._keys[f]
 
     def spend(self, budget, feature):
         """The budget after one use of ``feature`` (and of its siblings)."""
         budget = budget.copy()
         budget[self.siblings[feature]] -= 1
         return budget
-
-
-def _cut_key(cut):
-    """A cut as its siblings know it: its threshold, or inf for "is the value missing?"."""
-    return float(cut) if np.isfinite(cut) else np.inf
 
 
 @dataclass
@@ -514,6 +527,7 @@ class _Settings:
     directions: object
     required: tuple
     n_stages: int
+    cut_memo: dict = field(default_factory=dict)  # stage_options' candidate cuts, kept from stage to stage
 
 
 def _extensions(evaluator, prefix, stage, settings):
@@ -523,7 +537,7 @@ def _extensions(evaluator, prefix, stage, settings):
     available = [f for f in prefix.available if f in settings.required[stage]] if forced else prefix.available
     options = _options_at(
         evaluator, prefix.totals, prefix.reach, available, settings.score_set, settings.threshold_search, stage == 0,
-        prefix.used_cuts(), settings.min_support, settings.directions,
+        prefix.used_cuts(), settings.min_support, settings.directions, settings.cut_memo,
     )
     if forced:
         options = [option for option in options if not _constant(features, option)]
@@ -595,11 +609,11 @@ def _first_of_ties(ranks, width):
 
 def _options_at(
     evaluator, totals, reach, available, score_set, threshold_search, first_stage, used_cuts=None, min_support=1,
-    directions=None,
+    directions=None, cut_memo=None,
 ):
     evaluator.set_totals(totals, *reach)
     tracks = score_tracks(score_set, first_stage)
-    return stage_options(evaluator, available, tracks, threshold_search, used_cuts, min_support, directions)
+    return stage_options(evaluator, available, tracks, threshold_search, used_cuts, min_support, directions, cut_memo)
 
 
 def _apply(features, option, totals, reach):

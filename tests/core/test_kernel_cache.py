@@ -99,3 +99,13 @@ def test_every_kernel_module_is_listed_where_the_cache_is_rebuilt():
     assert with_numba == KERNEL_MODULES
     listed = re.search(r"^KERNEL_MODULES := (.*)$", (ROOT / "Makefile").read_text(), re.M).group(1).split()
     assert set(listed) == KERNEL_MODULES
+
+
+def test_the_search_kernels_release_the_gil_and_key_their_cache_by_their_options():
+    """The internal cross-validation searches its folds in threads: a kernel holding the GIL would
+    run them one after another. numba's own cache key leaves the options out, so a kernel cached
+    before with other options must not be loaded as it was."""
+    for dispatcher in (kernels._search_feature, kernels._code_buckets):
+        assert dispatcher.targetoptions.get("nogil") is True
+    key = kernels._search_feature._cache._index_key((), kernels._search_feature.targetctx.codegen())
+    assert tuple(sorted(kernels.KERNEL_OPTIONS.items())) in key

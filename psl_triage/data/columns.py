@@ -68,7 +68,7 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
         return BINARY, words.TWO_VALUES.format(first=first, second=second)
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
-        return NUMERIC, words.NUMBERS_FROM_TO.format(low=_value_text(numbers.min()), high=_value_text(numbers.max()))
+        return NUMERIC, words.numbers_from_to(numbers.min(), numbers.max())
     if distinct > MAX_CATEGORIES and _repeats(values):
         return CATEGORICAL, words.TEXT_AS_CATEGORY.format(distinct=distinct, pooled_category=POOLED_CATEGORY)
     if distinct > MAX_CATEGORIES:

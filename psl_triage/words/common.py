@@ -5,6 +5,9 @@ names of M and of an interval's level, as every page writes them. Nothing here r
 from a file, so nothing here needs escaping.
 """
 
+import math
+
+from psl_core.binarization import plain_number
 from psl_core.cost_ratio import decision_threshold
 from psl_triage.metadata import ModelMetadata
 
@@ -48,6 +51,15 @@ def signed(value):
 def number_text(value):
     """An integer with a true minus sign and no plus: "3", "−2"."""
     return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def readable_number(value):
+    """A measured value as a reader takes it in: at least 4 significant digits and the whole
+    integer part, never in scientific notation ("8.786", "64.41", "152513", "0.0001235")."""
+    value = float(value)
+    if not math.isfinite(value) or value == 0:
+        return f"{value:g}"
+    return plain_number(value, max(4, int(math.floor(math.log10(abs(value)))) + 1))
 
 
 def percent(p, decimals=1):

@@ -7,7 +7,7 @@ The messages and notes of :mod:`psl_triage.data.columns`, :mod:`psl_triage.data.
 these sentences with :func:`psl_triage.words.md`.
 """
 
-from psl_triage.words.common import counted, plural
+from psl_triage.words.common import counted, plural, readable_number
 
 # --- why a column is typed as it is (psl_triage.data.columns) ---------------------------------------
 DATES_NOT_USED = "dates and times are not used"
@@ -15,7 +15,6 @@ ALL_MISSING = "all values are missing"
 ONE_VALUE = "the same value in every row"
 UNSTORABLE_VALUE_REASON = "the value {unstorable!r} cannot be kept in a saved list ({storable_rule})"
 TWO_VALUES = "two values: {first} and {second}"
-NUMBERS_FROM_TO = "numbers from {low} to {high}"
 TEXT_AS_CATEGORY = "text with {distinct} values that repeat across rows: a category, the rarest pooled as {pooled_category!r}"
 TEXT_ALL_DIFFERENT = "text with {distinct} different values (an identifier or free text?)"
 TEXT_CATEGORIES = "text with {distinct} categories"
@@ -87,6 +86,11 @@ def bad_column_type(name, kind, kinds):
 def missing_in_columns(count, name):
     """One column's missing values, in the sentence on keeping them."""
     return f"{plural(count, 'missing value')} in {name!r}"
+
+
+def numbers_from_to(low, high):
+    """A numeric column's reason: "numbers from 8.786 to 64.41"."""
+    return f"numbers from {readable_number(low)} to {readable_number(high)}"
 
 
 def dropped_without_time(count, time):

@@ -164,3 +164,11 @@ def test_text_with_many_repeated_values_is_a_category_with_the_rarest_pooled():
 def test_text_with_mostly_unique_values_stays_out():
     df = balanced_table(n=80, name=[f"n{i}" for i in range(80)])
     assert infer_column_types(df)["name"] == "ignore"
+
+
+def test_a_numeric_columns_range_is_written_readably():
+    df = pd.DataFrame({"bmi": [8.785763175906913, 20.5, 64.40793976728268] * 10,
+                       "aa": [152512.5, 7.0, 0.00012345] * 10, "outcome": [0, 1] * 15})
+    reasons = column_summary(df, infer_column_types(df)).set_index("column")["reason"]
+    assert reasons["bmi"] == "numbers from 8.786 to 64.41"
+    assert reasons["aa"] == "numbers from 0.0001234 to 152512"

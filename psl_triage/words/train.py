@@ -507,15 +507,19 @@ def cost_weight_label(weight):
 
 
 def class_labels(metadata):
-    """The list's positive and negative class names from its metadata ("positive", "negative"
-    when it has none)."""
-    dataset = ModelMetadata.coerce(metadata).trained_on
-    return dataset.positive_label or "positive", dataset.negative_label or "negative"
+    """The list's positive and negative class names from its metadata, with the horizon of a
+    follow-up list (:attr:`ModelMetadata.class_names`; "positive", "negative" when it has none)."""
+    typed = ModelMetadata.coerce(metadata)
+    named = typed.trained_on.positive_label, typed.trained_on.negative_label
+    return tuple(name if given else fallback for name, given, fallback in
+                 zip(typed.class_names, named, ("positive", "negative")))
 
 
 def positive_outcome(metadata):
-    """What the list's probabilities are of: its positive class, or "the positive outcome"."""
-    return ModelMetadata.coerce(metadata).trained_on.positive_label or "the positive outcome"
+    """What the list's probabilities are of: its positive class (with the horizon of a
+    follow-up list), or "the positive outcome"."""
+    typed = ModelMetadata.coerce(metadata)
+    return typed.positive_label if typed.trained_on.positive_label else "the positive outcome"
 
 
 # --- the list as Table 1 (psl_triage.training.tables) ------------------------------------------

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.follow_up import FollowUp, event_time, horizon_text
 from psl_triage.metadata import ModelMetadata
@@ -75,3 +78,12 @@ def test_the_users_class_names_keep_the_horizon_everywhere():
     prepared = prepare_training_data(frame, {**types, "rfstime": "ignore"}, "status", [1], "learn",
                                      class_names=("recurrence", "no recurrence"))
     assert (prepared.positive_label, prepared.negative_label) == ("recurrence", "no recurrence")
+
+
+@pytest.mark.parametrize("median, horizon", [(1855.0, 2000.0), (1230.0, 1000.0), (1400.0, 1500.0), (5.3, 5.5),
+                                             (0.7, 0.7), (12.0, 10.0)])
+def test_the_proposed_horizon_is_a_round_number_near_the_median(median, horizon):
+    from psl_triage.follow_up import default_horizon
+
+    times = np.array([median / 2, median, median * 3])
+    assert default_horizon(times) == horizon

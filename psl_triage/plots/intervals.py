@@ -86,6 +86,10 @@ def _interval_traces(table, in_legend):
 
 
 def _interval_scatter(part, name, marker, bar_color, showlegend):
+    # Plain arrays: plotly reads a pandas column through narwhals, a cost that adds up over
+    # the hundreds of traces of a long list's grid.
+    part = {column: part[column].to_numpy() for column in ("total", "probability", "lower", "upper",
+                                                           "positives", "negatives")}
     return go.Scatter(
         x=part["total"], y=part["probability"], mode="markers", name=name, legendgroup=name,
         showlegend=showlegend, marker=marker,
@@ -141,13 +145,16 @@ def interval_grid_figure(model, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, 
         rows=rows, cols=columns, shared_yaxes="all", subplot_titles=[words.STAGE_TITLE.format(k=k) for k in stages],
         vertical_spacing=min(0.08, 0.3 / rows), horizontal_spacing=0.02,
     )
-    tables, in_legend = [], set()
+    tables, in_legend, traces, rows_of, columns_of = [], set(), [], [], []
     for k in stages:
         table = interval_table(model, k, cost_ratio, confidence)
         tables.append(table)
         row, col = divmod(k, columns)
-        for trace in _interval_traces(table, in_legend) + [_threshold_trace(table["total"], threshold, k == 0)]:
-            figure.add_trace(trace, row=row + 1, col=col + 1)
+        stage_traces = _interval_traces(table, in_legend) + [_threshold_trace(table["total"], threshold, k == 0)]
+        traces += stage_traces
+        rows_of += [row + 1] * len(stage_traces)
+        columns_of += [col + 1] * len(stage_traces)
+    figure.add_traces(traces, rows=rows_of, cols=columns_of)  # at once: one call per trace re-lays the grid
     figure.update_yaxes(range=[-0.02, 1.02])
     figure.update_layout(
         height=max(320, 220 * rows), margin=MARGIN, legend={"orientation": "h", "y": -0.05},

@@ -148,7 +148,7 @@ def test_intervals_page_shows_one_stage_and_every_stage(trained):
     model = trained[0]
     threshold = next(t for t in single.data if t.name == "decision threshold 1/(1+M)")
     assert values(threshold.y) == pytest.approx([1 / 11, 1 / 11])
-    totals, lower, point, upper = model.stage_interval(model.n_stages_ - 1, 0.95)
+    totals, lower, point, upper = model.stage_interval(model.recommended_stages_, 0.95)  # where it opens
     plotted = {
         x: y + e
         for t in single.data
@@ -370,3 +370,20 @@ def test_a_new_evaluation_run_is_not_shown_the_last_runs_curves(demo_prepared, t
     rows = second.net_benefit
     rows = rows[(rows["stage"] == stage) & (rows["method"] == "PSL") & (rows["threshold"] == 0.2)]
     assert values(drawn.y)[values(drawn.x).index(0.2)] == pytest.approx(rows["value"].mean())
+
+
+def test_intervals_page_opens_at_the_recommended_stage_and_keeps_the_grid(demo_prepared, trained):
+    """Like Triage and Calibration, the page starts where the list recommends stopping; moving the
+    stage does not draw the every-stage figure again (hundreds of traces for a long list)."""
+    model = trained[0]
+    assert 0 < model.recommended_stages_ < len(model.literals_)
+    at = open_page(INTERVALS, demo_prepared, trained)
+    slider = next(s for s in at.slider if s.key.startswith("intervals_stage"))
+    assert slider.value == model.recommended_stages_
+    grid = figures(at)[1]
+    slider.set_value(len(model.literals_)).run()
+    assert_clean(at)
+    assert f"Stage {len(model.literals_)}" in " ".join(h.value for h in at.header)
+    assert figures(at)[1] == grid
+    kept_grid = [entry for key, entry in at.session_state["intervals_evidence"].items() if key[0] == "grid"]
+    assert len(kept_grid) == 1

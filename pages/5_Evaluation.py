@@ -44,7 +44,7 @@ from psl_triage.words import evaluation as words
 from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.trade_off import where_m_matters
 from ui import cost_ratio_input, csv_download, required_list_and_data, shown_errors, trained_metadata
-from ui.evaluation import held_out_patients, horizon_section, run, three_way_section
+from ui.evaluation import held_out_patients, horizon_section, last_stage, run, three_way_section
 from ui.evidence import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
 
 ss = st.session_state
@@ -109,12 +109,12 @@ with shown_errors(words.SUMMARIZING_SPLITS):
         )
 
 st.header(words.THREE_WAY_HEADER)
-three_way_section(result)
+three_way_section(result, model)
 
 st.header(words.UTILITY_HEADER)
 st.markdown(words.DECISION_CURVES)
 with shown_errors(words.DRAWING_CURVES):
-    last = int(result.measures["stage"].max())
+    last = last_stage(result, model)
     evidence_stage = st.slider(words.EVIDENCE_STAGE, 0,
                                max(last, 1), min(card_stage(model), last), key="evaluation_evidence_stage")
     shown_range = threshold_range("evaluation")

@@ -85,7 +85,12 @@ def horizon_section(model, prepared) -> None:
         st.plotly_chart(figure, key="evaluation_horizon_curves")
 
 
-def three_way_section(result) -> None:
+def last_stage(result, model) -> int:
+    """The last stage the views offer: the list's own last one, never a longer refit's."""
+    return min(int(result.measures["stage"].max()), model.n_stages_ - 1)
+
+
+def three_way_section(result, model) -> None:
     """Decide or refer: the patients decided at each confidence level, by the bedside rule or at a stage."""
     settings = result.settings
     st.markdown(words.three_way(DEFAULT_TOLERANCE, settings.get("change_value"), trained_metadata().cost_unit or ""))
@@ -95,7 +100,7 @@ def three_way_section(result) -> None:
                         persist_state="session")
         stage = None
         if rule == FIXED_STAGE:
-            last = int(result.measures["stage"].max())
+            last = last_stage(result, model)
             stage = st.slider(words.STAGE_LABEL, 0, max(last, 1), min(last, 3), key="evaluation_stage",
                               persist_state="session")
         figure, table = three_way_figure(three_way, rule, stage)

@@ -223,6 +223,11 @@ def test_evaluation_page_runs_few_splits_and_shows_every_view(demo_prepared, tra
     assert at.dataframe, "the stepwise rule lists the questions asked"
 
     at.radio(key="evaluation_rule").set_value("fixed stage").run()
+    last = trained[0].n_stages_ - 1  # the list's own stages, never a longer refit's
+    measures = result.measures
+    measures.loc[measures.index.max() + 1] = {**measures.iloc[-1].to_dict(), "stage": last + 20}
+    at.run()
+    assert at.slider(key="evaluation_stage").max == at.slider(key="evaluation_evidence_stage").max == last
     at.slider(key="evaluation_stage").set_value(2).run()
     assert_clean(at)
     three_way = figures(at)[4]

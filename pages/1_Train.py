@@ -1,11 +1,11 @@
 """Train: learn a probabilistic scoring list from the prepared data, read it, save or load one.
 
 The page lays out :class:`psl_triage.training_session.TrainingSession` (options, run, current
-list, load and save) with the words of :mod:`psl_triage.words.train`; the options' widgets are
-in ``ui/training.py``. Training runs only when Train is pressed; the list stays until the next
-training or load. The session is the app's one (``state_keys.TRAINING``, which the later
-pages read); the data are the data page's session's (``state_keys.DATASET``); the widget keys
-``"w_train_*"`` keep their values across page switches.
+list, load and save) with the words of :mod:`psl_triage.words.train`; the options' widgets and
+the save and load sections are in ``ui/training.py``. Training runs only when Train is pressed;
+the list stays until the next training or load. The session is the app's one
+(``state_keys.TRAINING``, which the later pages read); the data are the data page's session's
+(``state_keys.DATASET``); the widget keys ``"w_train_*"`` keep their values across page switches.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import streamlit as st
 from psl_triage import training
 from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
-from psl_triage.state_keys import DATASET, TRAIN_MODEL_NAME
-from psl_triage.store import list_models, model_dir
+from psl_triage.state_keys import DATASET
 from psl_triage.training.choices import start_value
 from psl_triage.training_session import OPTION_NAMES
 from psl_triage.words import md
@@ -25,21 +24,11 @@ from psl_triage.words.common import page_title
 from psl_triage.words.editors import constraints_said
 from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
-from ui.training import options_section
+from ui.training import load_section, options_section, save_section
 
-MAX_UPLOAD_MB = 5
 ss = st.session_state
 session = training_session()
 dataset = DATASET.get(ss)
-
-
-def load_uploaded_model() -> None:
-    """on_change of the uploader: a valid model file becomes the current list."""
-    uploaded = ss.get("w_train_upload")
-    if uploaded is None:
-        session.forget_load_message()
-    else:
-        session.load_upload(uploaded.getvalue(), uploaded.name)
 
 
 def train() -> None:
@@ -88,38 +77,6 @@ def performance_section(metadata: ModelMetadata) -> None:
     st.plotly_chart(performance_figure(long), key="w_train_performance_chart")
 
 
-def save_section(model) -> None:
-    if (proposed := session.take_proposed_name()) is not None:  # a list that became current
-        TRAIN_MODEL_NAME.put(ss, proposed)  # proposes its name (before the field is drawn)
-    name = st.text_input(words.MODEL_NAME, key=TRAIN_MODEL_NAME.name, persist_state="session")
-    save_column, download_column = st.columns(2)
-    if save_column.button(words.SAVE, key="w_train_save", type="primary"):
-        with shown_errors(words.SAVING):
-            session.save(name)
-    if session.saved_message:
-        save_column.success(md(session.saved_message))
-    else:
-        save_column.caption(words.store_note(model_dir()))
-    download_column.download_button(words.DOWNLOAD, data=model.to_json(session.metadata.to_dict()),
-                                    file_name=training.download_file_name(name), mime="application/json", on_click="ignore",
-                                    key="w_train_download")
-
-
-def load_section() -> None:
-    st.file_uploader(words.UPLOAD, type=["json"],
-                     max_upload_size=MAX_UPLOAD_MB, on_change=load_uploaded_model, key="w_train_upload")
-    stored_lists, _ = list_models()
-    if stored_lists:
-        labels = {str(entry.path): entry.label for entry in stored_lists}
-        opened = st.selectbox(words.OPEN_CHOICE, list(labels), format_func=labels.get,
-                              index=None, placeholder=words.OPEN_PLACEHOLDER, key="w_train_open_choice")
-        st.button(words.OPEN, key="w_train_open", disabled=opened is None, on_click=session.open_stored,
-                  args=(opened, labels.get(opened, "")))
-    message = session.load_message
-    if message:
-        (st.error if message["kind"] == "error" else st.info)(md(message["text"]))
-
-
 st.set_page_config(page_title=page_title("train"), page_icon="🩺", layout="wide")
 st.title(words.TITLE)
 st.markdown(words.INTRO)
@@ -153,5 +110,5 @@ else:
 st.header(words.HEADERS["files"])
 if model is not None:
     with shown_errors(words.PREPARING_SAVE):
-        save_section(model)
-load_section()
+        save_section(session, model)
+load_section(session)

@@ -1,5 +1,6 @@
-"""The Train page's options (Streamlit layout only): the setup, the tables of what clinicians
-know and what questions cost, and the form of the learner's options. The choices come from
+"""The Train page's parts (Streamlit layout only): the options (the setup, the tables of what
+clinicians know and what questions cost, the form of the learner's options), the save and the
+load of a list. The choices come from
 :mod:`psl_triage.training.choices`, the words from :mod:`psl_triage.words.train`, the state
 from :class:`psl_triage.training_session.TrainingSession`. Every widget's key is
 ``"w_train_<option>"``; its value is kept across page switches.
@@ -12,10 +13,14 @@ import streamlit as st
 from psl_triage import training
 from psl_triage.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
 from psl_triage.knowledge import knowledge_rows
+from psl_triage.state_keys import TRAIN_MODEL_NAME
+from psl_triage.store import list_models, model_dir
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training_session import TrainingSession
+from psl_triage.words import md
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COLUMN, COST, DIRECTION, DIRECTIONS, GROUP
+from ui import shown_errors
 
 FORM_LAYOUT = (  # the form's three columns, top to bottom
     ("score_preset", "custom_scores", "cost_ratio"),
@@ -99,3 +104,50 @@ def options_section(session: TrainingSession, prepared) -> bool:
                 for name in names:
                     option_widget(name)
         return st.form_submit_button(words.TRAIN, type="primary", key="w_train_submit")
+
+
+MAX_UPLOAD_MB = 5
+"""The largest model file the uploader takes, in MB."""
+
+
+def load_uploaded_model(session: TrainingSession) -> None:
+    """on_change of the uploader: a valid model file becomes the current list."""
+    uploaded = ss.get("w_train_upload")
+    if uploaded is None:
+        session.forget_load_message()
+    else:
+        session.load_upload(uploaded.getvalue(), uploaded.name)
+
+
+def save_section(session: TrainingSession, model) -> None:
+    """The save field and buttons of the current list ``model``, with the last save's message."""
+    if (proposed := session.take_proposed_name()) is not None:  # a list that became current
+        TRAIN_MODEL_NAME.put(ss, proposed)  # proposes its name (before the field is drawn)
+    name = st.text_input(words.MODEL_NAME, key=TRAIN_MODEL_NAME.name, persist_state="session")
+    save_column, download_column = st.columns(2)
+    if save_column.button(words.SAVE, key="w_train_save", type="primary"):
+        with shown_errors(words.SAVING):
+            session.save(name)
+    if session.saved_message:
+        save_column.success(md(session.saved_message))
+    else:
+        save_column.caption(words.store_note(model_dir()))
+    download_column.download_button(words.DOWNLOAD, data=model.to_json(session.metadata.to_dict()),
+                                    file_name=training.download_file_name(name), mime="application/json", on_click="ignore",
+                                    key="w_train_download")
+
+
+def load_section(session: TrainingSession) -> None:
+    """The model file uploader and the store's lists to open, with the last upload's message."""
+    st.file_uploader(words.UPLOAD, type=["json"],
+                     max_upload_size=MAX_UPLOAD_MB, on_change=load_uploaded_model, args=(session,), key="w_train_upload")
+    stored_lists, _ = list_models()
+    if stored_lists:
+        labels = {str(entry.path): entry.label for entry in stored_lists}
+        opened = st.selectbox(words.OPEN_CHOICE, list(labels), format_func=labels.get,
+                              index=None, placeholder=words.OPEN_PLACEHOLDER, key="w_train_open_choice")
+        st.button(words.OPEN, key="w_train_open", disabled=opened is None, on_click=session.open_stored,
+                  args=(opened, labels.get(opened, "")))
+    message = session.load_message
+    if message:
+        (st.error if message["kind"] == "error" else st.info)(md(message["text"]))

@@ -88,8 +88,13 @@ def test_validate_map_and_recalibrate(trained, isolated_model_dir):
     assert origin["table"] == {"name": "hungary.csv", "n_rows": 294} and origin["n_stages"] == 1
     assert saved["stages"][0]["feature"] == model.literals_[0].column and len(saved["stages"]) == 1
     assert saved["calibration"][0]["positives"] == [106]  # stage 0: every Hungarian positive
+    training(at).saved_message = "Saved as the list before."  # the Train page's last save, of another list
     at.button(key="validate_use").click().run()
     assert not at.exception and training(at).model.n_stages_ == 2
+    # The recalibrated list is the current one, with its own origin, name and no earlier save's message.
+    session = training(at)
+    assert session.origin.startswith("Recalibrated at another site (hungary.csv)") and session.saved_message is None
+    assert session.metadata.source == "recalibrated" and session.take_proposed_name() == session.metadata.name
 
 
 def test_a_table_without_a_needed_column_judges_the_earlier_stages(trained):

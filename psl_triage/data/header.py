@@ -125,7 +125,7 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
             raise DataError(words.LOOKALIKE_VALUES.format(filename=filename, name=name, first=first, second=second))
     if trimmed:
         name, (_, example) = next(iter(trimmed.items()))
-        notes.append(words.trimmed_spaces(sum(n for n, _ in trimmed.values()), len(trimmed), name, example))
+        notes.append(words.trimmed_spaces(sum(n for n, _ in trimmed.values()), len(trimmed), name, _shorten(example, 40)))
     return frame
 
 

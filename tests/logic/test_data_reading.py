@@ -318,6 +318,8 @@ def test_spaces_around_values_are_trimmed_with_one_note_for_the_table_not_called
     ]
     invisible = [n for n in loaded.notes if "invisible" in n]
     assert len(invisible) == 1 and "'other'" in invisible[0]
+    long = load_table(("a,b\n" + "x" * 80 + " ,1\ny,2\n").encode(), "long.csv")
+    assert long.notes == ["Removed the spaces around 1 value in 1 column, e.g. '" + "x" * 37 + "...' of the column 'a'."]
 
 
 def test_values_of_a_column_that_look_alike_are_refused_naming_both():

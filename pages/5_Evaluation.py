@@ -16,7 +16,9 @@ psl_triage.words.evaluation), and renders, with a CSV download behind every plot
 Session state read: ``"training_session"`` (its current list: its settings are evaluated,
 its saved M) and ``"dataset_session"`` (landing page: its prepared
 data and table). Written: ``"evaluation_result"`` (dict: the model and data it belongs to,
-``"result"``: CVResult), and the widget keys ``"evaluation_splits"``,
+``"result"``: CVResult), and the widget keys ``"evaluation_splits"`` (starting at the paper's 100
+unless the list's training time says they would take long; the time a run should take is said
+before it: ui.evaluation.splits_input and run_estimate),
 ``"evaluation_test_size"``, ``"evaluation_cost_ratio_v<N>"`` (M, starting at the list's saved
 M; a new list gets a new N: ui.cost_ratio_input, with ``"evaluation_cost_ratio_list"`` and
 ``"evaluation_cost_ratio_version"``), ``"evaluation_confidence"``, ``"evaluation_run"``,
@@ -44,7 +46,15 @@ from psl_triage.words import evaluation as words
 from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.trade_off import where_m_matters
 from ui import cost_ratio_input, csv_download, required_list_and_data, shown_errors, trained_metadata
-from ui.evaluation import held_out_patients, horizon_section, last_stage, run, three_way_section
+from ui.evaluation import (
+    held_out_patients,
+    horizon_section,
+    last_stage,
+    run,
+    run_estimate,
+    splits_input,
+    three_way_section,
+)
 from ui.evidence import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
 
 ss = st.session_state
@@ -63,8 +73,7 @@ if horizon_page_note(model, PAGE_NAMES["evaluation"]) is not None:
 
 with st.form("evaluation_form"):
     columns = st.columns(4)
-    n_splits = columns[0].number_input(words.SPLITS, 2, 1000, 100, step=10, key="evaluation_splits",
-                                       persist_state="session", help=words.SPLITS_HELP)
+    n_splits = splits_input(model, columns[0])
     test_size = columns[1].number_input(words.TEST_FRACTION, 0.1, 0.5, 1 / 3, step=0.05, format="%.2f",
                                         key="evaluation_test_size", persist_state="session",
                                         help=words.TEST_FRACTION_HELP)
@@ -72,6 +81,7 @@ with st.form("evaluation_form"):
     confidence = columns[3].number_input(words.CONFIDENCE, 0.5, 0.99, 0.95, step=0.01,
                                          key="evaluation_confidence", persist_state="session")
     submitted = st.form_submit_button(words.RUN, type="primary", key="evaluation_run")
+run_estimate(model, int(n_splits))
 st.caption(words.expected_loss(metadata.positive_label))
 with shown_errors(words.READING_M):
     where_m, one_sided = where_m_matters(model, float(cost_ratio), *metadata.class_names, float(confidence),

@@ -7,15 +7,21 @@ does when a user reruns the script) aborts by shutting that pool down, and a sec
 run that took the pool meanwhile fails ("The executor underlying Parallel has been
 shutdown"). The learner leaves concurrency to its caller; the app serialises its own runs
 here: the Train page's fit and the Evaluation page's evaluation each hold
-:func:`one_run_at_a_time`. A fit's compiled kernels hold the interpreter lock while they
-run, so serialising fits costs the sessions little throughput.
+:func:`one_run_at_a_time`. A fit already uses the cores it can (its internal folds run in
+threads), so serialising fits costs the sessions little throughput.
+
+:func:`evaluation_seconds` says before a run about how long it will take, and
+:func:`default_splits` how many splits finish in :data:`EVALUATION_BUDGET_S`.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+import joblib
 
 _ONE_RUN_AT_A_TIME = threading.RLock()  # re-entrant: a run may start a nested one in its thread
 
@@ -29,3 +35,38 @@ def one_run_at_a_time() -> Iterator[None]:
     """
     with _ONE_RUN_AT_A_TIME:
         yield
+
+
+PAPER_SPLITS = 100
+"""The paper's number of Monte Carlo splits: the Evaluation page's default when it is quick."""
+FEWER_SPLITS = (50, 20, 10)
+"""The numbers of splits the page starts with instead, when the paper's would take long."""
+EVALUATION_BUDGET_S = 180.0
+"""About how long the Evaluation page's default run may take (a wide table's list takes
+minutes per split on a laptop, and the paper's 100 splits then most of an hour)."""
+
+
+def evaluation_seconds(fit_seconds: float, recommend_folds: int | None, n_splits: int, workers: int | None = None) -> float:
+    """About how long the Evaluation page's ``n_splits`` splits take for a list trained in
+    ``fit_seconds``.
+
+    The training searched once on its rows and once per internal fold (``recommend_folds``,
+    in threads, ``workers`` at a time); a split searches once, without the folds, and the
+    splits run ``workers`` at a time (every core: joblib's ``cpu_count``).
+    """
+    workers = workers or joblib.cpu_count()
+    folds = recommend_folds or 0
+    per_split = fit_seconds / (1 + math.ceil(folds / min(max(folds, 1), workers)))
+    return per_split * math.ceil(n_splits / workers)
+
+
+def default_splits(fit_seconds: float | None, recommend_folds: int | None, workers: int | None = None) -> int:
+    """The page's starting number of splits: the paper's :data:`PAPER_SPLITS` when the list's
+    training time is unknown or they fit in :data:`EVALUATION_BUDGET_S`, else the largest of
+    :data:`FEWER_SPLITS` that does (the smallest when none does)."""
+    if fit_seconds is None:
+        return PAPER_SPLITS
+    for n_splits in (PAPER_SPLITS, *FEWER_SPLITS):
+        if evaluation_seconds(fit_seconds, recommend_folds, n_splits, workers) <= EVALUATION_BUDGET_S:
+            return n_splits
+    return FEWER_SPLITS[-1]

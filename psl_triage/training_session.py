@@ -75,6 +75,9 @@ class TrainingSession:
         The last save's message for the current list.
     load_message : dict or None
         The last upload's outcome: ``{"kind": "error" | "info", "text": ...}``.
+    fit_seconds : float or None
+        How long training the current list took (None for a list loaded or opened): the
+        Evaluation page's estimate of its run (:func:`psl_triage.runs.evaluation_seconds`).
     directions, asks : dict
         The knowledge table's choices per column ('' | 'increasing' | 'decreasing'; '' |
         'first' | 'never'), kept across pages for one table (:meth:`follow_table`).
@@ -88,6 +91,7 @@ class TrainingSession:
         self.origin = ""
         self.saved_message: str | None = None
         self.load_message: dict | None = None
+        self.fit_seconds: float | None = None
         self.directions: dict[str, str] = {}
         self.asks: dict[str, str] = {}
         self.cost_values: dict[str, float] = {}
@@ -105,6 +109,7 @@ class TrainingSession:
         self.metadata = ModelMetadata.coerce(metadata)
         self.origin = origin
         self.saved_message = self.load_message = None
+        self.fit_seconds = None
         self._proposed_name = self.default_name()
 
     def default_name(self) -> str:
@@ -197,6 +202,7 @@ class TrainingSession:
                     asked=ASKS[""])) from exc
         seconds = time.perf_counter() - start
         self.make_current(model, metadata, words.trained_origin(data_name, metadata, options))
+        self.fit_seconds = seconds
         return seconds
 
     # --- too good to be true ----------------------------------------------------------------

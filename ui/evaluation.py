@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import joblib
 import streamlit as st
 from sklearn.base import clone
 
@@ -21,10 +22,10 @@ from psl_triage.card import card_stage
 from psl_triage.follow_up import horizon_comparison, horizon_span
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import decision_curve_figure, three_way_figure
-from psl_triage.runs import one_run_at_a_time
+from psl_triage.runs import default_splits, evaluation_seconds, one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
-from ui import cost_ratio_input, csv_download, per_list_key, shown_errors, trained_metadata
+from ui import cost_ratio_input, csv_download, per_list_key, shown_errors, trained_metadata, training_session
 from ui.evidence import Patients, kept
 
 ss = st.session_state
@@ -35,13 +36,33 @@ def bedside_change_value(model):
     return default_change_value(model.stage_costs_[: card_stage(model)])
 
 
+def splits_input(model, container) -> int:
+    """The number of splits (``"evaluation_splits"``): it starts at the paper's 100 unless the
+    list's training time says they would take long (:func:`psl_triage.runs.default_splits`)."""
+    start = default_splits(training_session().fit_seconds, model.recommend_folds)
+    return int(container.number_input(words.SPLITS, 2, 1000, start, step=10, key="evaluation_splits",
+                                      persist_state="session", help=words.SPLITS_HELP))
+
+
+def run_estimate(model, n_splits: int) -> None:
+    """Before a run: about how long it takes, when the list was trained in this session."""
+    fit_seconds = training_session().fit_seconds
+    if fit_seconds is not None:
+        workers = joblib.cpu_count()
+        seconds = evaluation_seconds(fit_seconds, model.recommend_folds, n_splits, workers)
+        st.caption(words.run_estimate(seconds, n_splits, workers, fit_seconds))
+
+
 def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, confidence: float) -> None:
     """Run the repeated splits with a progress bar; the result goes to ``"evaluation_result"``."""
     bar = st.progress(0.0, text=words.STARTING_WORKERS)
+    start = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
-        # Splits run in parallel (every core) and report as each one finishes.
-        bar.progress(done / total, text=words.splits_done(done, total))
+        # Splits run in parallel (every core) and report as each one finishes; the time left
+        # goes by the pace so far.
+        left = (time.perf_counter() - start) / done * (total - done) if done else None
+        bar.progress(done / total, text=words.splits_done(done, total, left))
 
     def make_model():
         # The list's internal cross-validation recommends where to stop and how far to pull the
@@ -49,7 +70,6 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
         # faster (bench/README.md has the timings), and the splits' lists keep their probabilities as learned.
         return clone(model).set_params(recommend_folds=None)
 
-    start = time.perf_counter()
     with one_run_at_a_time():  # joblib's worker pool is the process's: one evaluation at a time
         result = monte_carlo_cv(
             prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,

@@ -54,9 +54,27 @@ RULES = {
 STARTING_WORKERS = "Starting the workers…"
 
 
-def splits_done(done, total):
-    """The progress bar's text as the splits finish: "1 of 100 splits done"."""
-    return f"{done} of {total} {noun(total, 'split')} done"
+def duration(seconds):
+    """A run's length as a person says it: "40 s", "3 min", "1 h 5 min"."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+def splits_done(done, total, seconds_left=None):
+    """The progress bar's text as the splits finish: "1 of 100 splits done, about 3 min left"."""
+    left = "" if seconds_left is None or done == total else f", about {duration(seconds_left)} left"
+    return f"{done} of {total} {noun(total, 'split')} done{left}"
+
+
+def run_estimate(seconds, n_splits, workers, fit_seconds):
+    """Before a run: how long it should take, judged by the list's training time."""
+    return (
+        f"About {duration(seconds)} for {n_splits} {noun(n_splits, 'split')} on {workers} "
+        f"{noun(workers, 'core')}, judged by the {duration(fit_seconds)} the list took to train "
+        "(fewer splits finish sooner; the paper uses 100)."
+    )
 
 
 RUN_FIRST = "Press **Run the evaluation**. The splits run in parallel on every core."

@@ -392,3 +392,16 @@ def test_intervals_page_opens_at_the_recommended_stage_and_keeps_the_grid(demo_p
     assert figures(at)[1] == grid
     kept_grid = [entry for key, entry in at.session_state["intervals_evidence"].items() if key[0] == "grid"]
     assert len(kept_grid) == 1
+
+
+def test_evaluation_page_says_how_long_a_run_takes_and_starts_with_fewer_splits_on_a_slow_list(demo_prepared, trained):
+    """A wide table's list took 78 s to train: the paper's 100 splits would take most of an hour,
+    and the page said nothing before Run. It now starts with fewer and says about how long."""
+    at = AppTest.from_file(EVALUATION, default_timeout=90)
+    DATASET.put(at.session_state, dataset_session(demo_prepared))
+    put_list(at, *trained).fit_seconds = 78.0
+    at.run()
+    assert_clean(at)
+    n_splits = at.number_input(key="evaluation_splits").value
+    assert n_splits < 100
+    assert any(c.value.startswith("About ") and f"for {n_splits} splits" in c.value for c in at.caption)

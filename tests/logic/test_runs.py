@@ -8,7 +8,7 @@ import pytest
 from psl_core import ProbabilisticScoringList
 from psl_core.evaluation import monte_carlo_cv
 from psl_triage import runs
-from psl_triage.runs import one_run_at_a_time
+from psl_triage.runs import EVALUATION_BUDGET_S, PAPER_SPLITS, default_splits, evaluation_seconds, one_run_at_a_time
 
 KWARGS = {"n_splits": 4, "seed": 5, "cost_ratio": 2.0, "confidences": (0.8, 0.95)}
 
@@ -80,3 +80,20 @@ def test_runs_are_one_at_a_time_and_the_lock_is_reentrant():
     assert seen["free"] is False  # another thread's run waits for this one
     assert runs._ONE_RUN_AT_A_TIME.acquire(blocking=False)  # and may start once it ended
     runs._ONE_RUN_AT_A_TIME.release()
+
+
+def test_the_evaluation_time_follows_the_training_time_and_the_cores():
+    # Trained in 60 s with 5 internal folds on 2 cores: the main search and three rounds of
+    # folds, 15 s each; 100 splits two at a time.
+    assert evaluation_seconds(60.0, 5, 100, workers=2) == 15.0 * 50
+    assert evaluation_seconds(60.0, None, 4, workers=2) == 60.0 * 2
+    assert evaluation_seconds(60.0, 5, 100, workers=8) < evaluation_seconds(60.0, 5, 100, workers=2)
+
+
+def test_the_evaluation_starts_with_fewer_splits_when_the_paper_s_would_take_long():
+    assert default_splits(None, 5) == PAPER_SPLITS  # a loaded list: nothing to judge by
+    assert default_splits(1.0, 5, workers=2) == PAPER_SPLITS  # a small table
+    wide = default_splits(78.0, 5, workers=2)  # medicaldata opt's 164 columns, as a new user met it
+    assert wide < PAPER_SPLITS
+    assert evaluation_seconds(78.0, 5, wide, workers=2) <= EVALUATION_BUDGET_S
+    assert default_splits(10_000.0, 5, workers=2) == 10

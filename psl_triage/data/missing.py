@@ -24,7 +24,7 @@ def _feature_columns(df: pd.DataFrame, types: Mapping[str, str], outcome: str | 
     """Columns the user wants as features (type other than "ignore", not the outcome)."""
     for name, kind in types.items():
         if kind not in KINDS:
-            raise DataError(words.bad_column_type(name, kind, KINDS))
+            raise DataError(words.BAD_COLUMN_TYPE.format(name=name, kind=kind, kinds=', '.join(KINDS)))
     return [name for name in df.columns if name != outcome and types.get(name, IGNORE) != IGNORE]
 
 
@@ -90,7 +90,7 @@ def describe_missing_handling(
     fills = [words.and_more(fills, len(gaps))] if fills else []
     kept = n_rows - no_outcome
     sentence = (
-        words.impute_fills_in(fills, kept, n_rows)
+        words.IMPUTE_FILLS_IN.format(fills='; '.join(fills), kept=kept, n_rows=n_rows)
         if fills
         else words.IMPUTE_NO_MISSING.format(kept=kept, n_rows=n_rows)
     )

@@ -165,7 +165,7 @@ def load_table(
     if not data:
         raise DataError(words.EMPTY_FILE.format(filename=filename))
     if delimiter is not None and delimiter not in DELIMITERS:
-        raise DataError(words.bad_delimiter(DELIMITERS, delimiter))
+        raise DataError(words.BAD_DELIMITER.format(delimiters=', '.join(map(repr, DELIMITERS)), delimiter=delimiter))
     suffix = PurePath(filename).suffix.lower()
     notes: list[str] = []
     if suffix in EXCEL_EXTENSIONS:
@@ -182,7 +182,7 @@ def load_table(
     elif suffix in (".xls", ".ods", ".numbers"):
         raise DataError(words.SPREADSHEET_NOT_READ.format(filename=filename, suffix=suffix))
     else:
-        raise DataError(words.unsupported_file_type(filename, suffix))
+        raise DataError(words.UNSUPPORTED_FILE_TYPE.format(filename=filename, suffix=suffix or words.NO_EXTENSION))
     frame = _tidy_table(frame, filename, notes)
     if numbers is None:
         numbers = detect_number_format(_text_cells(frame))

@@ -58,7 +58,7 @@ class NumberFormat:
         if self.decimal not in DECIMAL_MARKS:
             raise DataError(words.BAD_DECIMAL_MARK.format(decimal=self.decimal))
         if self.thousands not in THOUSANDS_SEPARATORS:
-            raise DataError(words.bad_thousands_separator(THOUSANDS_SEPARATORS, self.thousands))
+            raise DataError(words.BAD_THOUSANDS_SEPARATOR.format(separators=', '.join(map(repr, THOUSANDS_SEPARATORS)), thousands=self.thousands))
         if self.thousands == self.decimal:
             raise DataError(words.SAME_DECIMAL_AND_THOUSANDS.format(decimal=self.decimal))
 

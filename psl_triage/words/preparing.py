@@ -28,6 +28,11 @@ KEPT_AS_CHOSEN = "; kept, as you chose"
 TYPED_AS_CHOSEN = "{kind}, as you chose (detected: {inferred}, {reason})"
 
 
+def numbers_from_to(low, high):
+    """A numeric column's reason: "numbers from 8.786 to 64.41"."""
+    return f"numbers from {readable_number(low)} to {readable_number(high)}"
+
+
 # --- the outcome: its guess, classes and leaks (psl_triage.data.outcome) ----------------------------
 OUTCOME_NAME_EXACTLY = "it has two values and its name, {name!r}, is an outcome word"
 OUTCOME_NAME_CONTAINS = "it has two values and its name contains {value!r}, an outcome word"
@@ -64,11 +69,14 @@ def outcome_classes_note(name, n_classes, texts, n_texts, negatives, others):
 
 
 # --- missing values (psl_triage.data.missing) -----------------------------------------------------
+BAD_COLUMN_TYPE = "Column {name!r} has type {kind!r}; choose one of {kinds}."
 LEARN_NO_MISSING = "No missing values in the columns in use; {kept} of {n_rows} rows are kept."
 LEARN_KEEPS_MISSING = "Keeps {listed}: the list learns whether a missing answer counts as yes or no for each question; {kept} of {n_rows} rows are kept."
 DROP_NO_MISSING = "No missing values in the columns in use; all {n_rows} rows are kept."
 MEDIAN = "the median"
 MOST_FREQUENT_VALUE = "the most frequent value"
+IMPUTE_FILLS_IN = "Will fill in {fills}; {kept} of {n_rows} rows are kept."
+"""``fills``: the columns' :func:`fill_in_columns`, joined by "; "."""
 IMPUTE_NO_MISSING = "No missing values to fill in; {kept} of {n_rows} rows are kept."
 BAD_MISSING_HANDLING = "Missing-value handling must be 'learn', 'drop' or 'impute', got {handling!r}."
 NO_ROWS_LEFT = "No rows are left after dropping rows with missing values. Choose to fill in missing values instead, or set sparse columns to 'ignore'."
@@ -78,19 +86,9 @@ LEFT_OUT_CONSTANT = "Left out {name!r}: it has the same value in every row used.
 NO_FEATURE_COLUMNS = "No feature columns to learn from: mark at least one column (other than the outcome) as numeric, binary or categorical."
 
 
-def bad_column_type(name, kind, kinds):
-    """A column type that is none of the kinds."""
-    return f"Column {name!r} has type {kind!r}; choose one of {', '.join(kinds)}."
-
-
 def missing_in_columns(count, name):
     """One column's missing values, in the sentence on keeping them."""
     return f"{plural(count, 'missing value')} in {name!r}"
-
-
-def numbers_from_to(low, high):
-    """A numeric column's reason: "numbers from 8.786 to 64.41"."""
-    return f"numbers from {readable_number(low)} to {readable_number(high)}"
 
 
 def dropped_without_time(count, time):
@@ -119,11 +117,6 @@ def drop_missing_rows(dropped, share, n_rows):
 def fill_in_columns(missing, name, how):
     """One column's missing values and how they are filled in."""
     return f"{plural(missing, 'missing value')} in {name!r} with {how}"
-
-
-def impute_fills_in(fills, kept, n_rows):
-    """The sentence on filling in missing values (``fills`` from :func:`fill_in_columns`)."""
-    return f"Will fill in {'; '.join(fills)}; {kept} of {n_rows} rows are kept."
 
 
 def dropped_without_outcome(count, outcome):

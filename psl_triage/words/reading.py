@@ -25,6 +25,9 @@ def megabytes(n_bytes):
 FIELDS_SEPARATED_BY = "Fields separated by {delimiter}; "
 BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}; using the default of {default_max_upload_mb} MB."
 DEMO_MISSING = "The bundled demo data is missing: {path} not found."
+BAD_DELIMITER = "The delimiter must be one of {delimiters}, got {delimiter!r}."
+UNSUPPORTED_FILE_TYPE = "{filename}: unsupported file type {suffix}. Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
+NO_EXTENSION = "(no extension)"
 EMPTY_FILE = "{filename} is empty (0 bytes)."
 BLANK_FILE = "{filename} contains only blank space, no table."
 SPREADSHEET_NOT_READ = "{filename}: {suffix} files cannot be read. Save the sheet as .xlsx or CSV and upload that."
@@ -44,16 +47,6 @@ INCONSISTENT_TABLE = "{filename} is not a consistent table: {exc}. Every row nee
 NOT_A_TABLE = "{filename} could not be read as a table: {exc}"
 NOT_AN_XLSX_BECAUSE = "{filename} is not a valid Excel (.xlsx) workbook ({exc}). Open it in Excel and save it again as .xlsx, or save it as CSV."
 FIRST_SHEET_READ = "{filename} has {n_sheets} sheets; the first, {sheet!r}, was read."
-
-
-def bad_delimiter(delimiters, delimiter):
-    """A delimiter the reader does not offer."""
-    return f"The delimiter must be one of {', '.join(map(repr, delimiters))}, got {delimiter!r}."
-
-
-def unsupported_file_type(filename, suffix):
-    """A file whose extension is none of a table's."""
-    return f"{filename}: unsupported file type {suffix or '(no extension)'}. Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
 
 
 def too_large_numbers(name, count):
@@ -101,17 +94,14 @@ def removed_invisible_from_names(n_renamed, renamed):
     return f"Removed invisible or direction-control characters from the column {'name' if n_renamed == 1 else 'names'} {', '.join(repr(old) for old in list(renamed)[:5])}."
 
 
-def trimmed_spaces(n_values, n_columns, name, example):
-    """The one note on values read with spaces around them ("No "), trimmed in the whole table."""
-    return (
-        f"Removed the spaces around {plural(n_values, 'value')} in {plural(n_columns, 'column')}, "
-        f"e.g. {example!r} of the column {name!r}."
-    )
-
-
 def removed_invisible_from_values(n_changed, name, example):
     """The note on a column's values cleaned of invisible characters."""
     return f"Removed invisible or direction-control characters from {plural(n_changed, 'value')} of the column {name!r}, e.g. {example!r}."
+
+
+def trimmed_spaces(n_values, n_columns, name, example):
+    """The one note on values read with spaces around them ("No "), trimmed in the whole table."""
+    return f"Removed the spaces around {plural(n_values, 'value')} in {plural(n_columns, 'column')}, e.g. {example!r} of the column {name!r}."
 
 
 def unshowable_value(filename, name, character, row):
@@ -126,17 +116,13 @@ def unstorable_names(filename, n_bad, shown, storable_rule):
 
 # --- number formats (psl_triage.data.sniffing) ----------------------------------------------------
 BAD_DECIMAL_MARK = "The decimal mark must be '.' or ',', got {decimal!r}."
+BAD_THOUSANDS_SEPARATOR = "The thousands separator must be one of {separators}, got {thousands!r}."
 SAME_DECIMAL_AND_THOUSANDS = "The decimal mark and the thousands separator cannot both be {decimal!r}."
 NO_THOUSANDS_SEPARATOR = "no thousands separator"
 THOUSANDS_SEPARATED_BY = "thousands separated by {thousands}"
 DECIMAL_AND_THOUSANDS = "decimal {decimal}, {thousands}"
 OTHER_SCRIPT_DIGITS = "{label} is written with digits of another script (e.g. {example!r}); they are read as the numbers they are."
 PERCENT_SIGNS = "{label} is written with percent signs; its values are percentages."
-
-
-def bad_thousands_separator(thousands_separators, thousands):
-    """A thousands separator the reader does not offer."""
-    return f"The thousands separator must be one of {', '.join(map(repr, thousands_separators))}, got {thousands!r}."
 
 
 def not_numbers_read_as_missing(label, n_strays, examples):

@@ -142,7 +142,7 @@ st.info(md(describe_missing_handling(df, data.column_types, outcome, data.missin
 st.header(words.READY_HEADER)
 prepared = session.refresh()
 if prepared is None:
-    st.error(md(session.prepare_error))
+    (st.info if session.awaiting_choice() else st.error)(md(session.prepare_error))
 else:
     st.success(words.ready(prepared))
     if prepared.notes:

@@ -38,6 +38,7 @@ from psl_triage.data import (
     guess_positive_class,
     infer_column_types,
     load_table,
+    outcome_classes,
     prepare_training_data,
     relabel,
 )
@@ -310,6 +311,15 @@ class DatasetSession:
         except Exception as exc:  # noqa: BLE001 - show, never a traceback; psl_core's tests keep this branch dead
             self.prepare_error = words.UNEXPECTED_PREPARING.format(error=type(exc).__name__, exc=exc)
         return self.prepared
+
+    def awaiting_choice(self) -> bool:
+        """Whether the data are not ready only because a choice is still the user's to make (the
+        outcome, or the positive values of an outcome with more than two): the page asks for
+        it, it does not refuse the table."""
+        data = self.active
+        if self.prepared is not None:
+            return False
+        return data.outcome is None or (not data.positive_class and len(outcome_classes(data.df[data.outcome])) > 2)
 
     def preview(self, n_rows: int = PREVIEW_ROWS) -> pd.DataFrame:
         """The first rows of the active table as the page shows them: a blank text cell blank,

@@ -14,7 +14,7 @@ from psl_core.errors import DataError
 from psl_triage.words import preparing as words
 
 from .formats import BINARY, MAX_OUTCOME_CLASSES, MIN_ROWS_PER_CLASS, ColumnSpec
-from .values import _normalized, _value_text, count_classes, outcome_classes, value_label
+from .values import _normalized, _value_text, outcome_classes, value_label
 
 _POSITIVE_WORDS = {
     "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
@@ -53,9 +53,9 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
             ranked.append((1, position, name, words.OUTCOME_NAME_CONTAINS.format(value=match.group(2))))
         elif match and 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
             ranked.append((2, position, name, words.NAME_CONTAINS_OUTCOME_WORD.format(value=match.group(2))))
-    learnable = [name for name in binary if not _too_few(df[name])]
     if binary:
-        ranked.append((3, 0, (learnable or binary)[-1], words.LAST_BINARY_COLUMN))
+        last = next((name for name in reversed(binary) if not _too_few(df[name])), binary[-1])
+        ranked.append((3, 0, last, words.LAST_BINARY_COLUMN))
     ordered = sorted(ranked, key=lambda item: item[:2])
     short = {name: _too_few(df[name]) for _, _, name, _ in ordered}
     ordered = [item for item in ordered if not short[item[2]]] + [item for item in ordered if short[item[2]]]
@@ -74,14 +74,18 @@ def _too_few(series: pd.Series) -> tuple[object, int] | None:
     values as its text; with more values "" when no value has enough rows, None (the values
     other than the most common one) when those together have too few; a column with one value
     lacks a second class ("", 0)."""
-    counts = count_classes(series)
+    counts = _normalized(series).value_counts()  # per distinct value, then merged by its text
+    by_text: dict[str, int] = {}
+    for value, n in counts.items():
+        by_text[_value_text(value)] = by_text.get(_value_text(value), 0) + int(n)
+    counts = list(by_text.items())
     if len(counts) < 2:
         return ("", 0)
     most = max(n for _, n in counts)
     rest = sum(n for _, n in counts) - most
     if len(counts) == 2:
         value, rarer = min(counts, key=lambda item: item[1])
-        return (_value_text(value), rarer) if rarer < MIN_ROWS_PER_CLASS else None
+        return (value, rarer) if rarer < MIN_ROWS_PER_CLASS else None
     if most < MIN_ROWS_PER_CLASS:
         return ("", most)
     return (None, rest) if rest < MIN_ROWS_PER_CLASS else None

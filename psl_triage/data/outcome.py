@@ -35,11 +35,18 @@ _OUTCOME_NAME = re.compile(
 )
 
 
+_LAST_BINARY = 3
+"""Rank of the fallback candidate: the last two-valued column, named like no outcome."""
+
+
 def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:
     """Columns that may be the outcome, best first, each with why.
 
-    A column a list can be learned from (:func:`_too_few`) comes before one that has too few
-    rows of a class; the first one's reason then says which better-named column it passed over.
+    Among the columns named like an outcome, one a list can be learned from (:func:`_too_few`)
+    comes before one that has too few rows of a class; the first one's reason then says which
+    better-named column it passed over. A column named like an outcome is never passed over for
+    the last two-valued column, which only its position recommends: the page then says what is
+    wrong with the named one, rather than proposing to predict, say, whether a patient smokes.
     """
     binary = [name for name in df.columns if types.get(name) == BINARY]
     ranked: list[tuple[int, int, object, str]] = []
@@ -55,10 +62,14 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
             ranked.append((2, position, name, words.NAME_CONTAINS_OUTCOME_WORD.format(value=match.group(2))))
     if binary:
         last = next((name for name in reversed(binary) if not _too_few(df[name])), binary[-1])
-        ranked.append((3, 0, last, words.LAST_BINARY_COLUMN))
+        ranked.append((_LAST_BINARY, 0, last, words.LAST_BINARY_COLUMN))
     ordered = sorted(ranked, key=lambda item: item[:2])
     short = {name: _too_few(df[name]) for _, _, name, _ in ordered}
-    ordered = [item for item in ordered if not short[item[2]]] + [item for item in ordered if short[item[2]]]
+    named = [item for item in ordered if item[0] < _LAST_BINARY]
+    ordered = (
+        [item for item in named if not short[item[2]]] + [item for item in named if short[item[2]]]
+        + [item for item in ordered if item[0] == _LAST_BINARY]
+    )
     candidates = [(name, reason) for _, _, name, reason in ordered]
     passed = [name for name, _ in candidates if short[name]]
     if candidates and passed and not short[candidates[0][0]]:

@@ -140,9 +140,7 @@ def test_outcome_with_one_class_says_so_and_the_demo_can_be_used_again(app, tmp_
     upload_table(app, path)
     page = app.page
     expect(page.get_by_role("heading", name=f"Preview: {path.name}")).to_be_visible()
-    # Another column is proposed, saying why 'outcome' was passed over; chosen, it is refused.
-    expect(page.get_by_text("was passed over: it has fewer than two values")).to_be_visible()
-    choose_option(app, app.choice_widget("w_outcome"), "outcome")
+    # The column named 'outcome' stays proposed, and it is refused with why.
     expect(outcome_box(app)).to_have_value(re.compile(r"\boutcome\b"))
     error = app.alerts("error")
     expect(error).to_contain_text("only one value")

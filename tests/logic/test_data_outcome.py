@@ -156,6 +156,10 @@ def test_outcome_guess_passes_over_an_outcome_too_rare_to_learn_and_says_so():
     assert "'hiv_status' was passed over: only 2 rows are 'Yes'" in reason and "at least 10" in reason
     rare = df.assign(birth_outcome="Live birth", twins=["Yes"] * 3 + ["No"] * (n - 3))
     rare.loc[:4, "birth_outcome"] = "Stillbirth"
-    assert guess_outcome(rare, infer_column_types(rare)) == "preterm"  # the last binary a list can learn
+    # Every column named like an outcome is too rare: the first is shown (the page says why),
+    # not 'preterm', which only its place as the last two-valued column recommends.
+    assert guess_outcome(rare, infer_column_types(rare)) == "hiv_status"
+    unnamed = rare.drop(columns=["hiv_status", "birth_outcome"])
+    assert guess_outcome(unnamed, infer_column_types(unnamed)) == "preterm"  # the last binary a list can learn
     alone = df[["age", "hiv_status"]]
     assert guess_outcome(alone, infer_column_types(alone)) == "hiv_status"  # no other candidate: shown, refused

@@ -28,8 +28,11 @@ goes together with the threshold and the points, like a decision tree's default 
 A numeric column's missing rows then sit at one end of its sorted order, and its outer cut
 on their side becomes the literal "x is missing" (or "x is measured"): a missing answer can
 carry points of its own. The direction is the literal's ``missing`` (whether a missing
-answer satisfies it). Why a direction and not points of its own for every literal: a
-literal stays one yes/no question worth one score, the totals and the calibration stay
+answer satisfies it). Within one list a missing answer is one position on its column's line:
+a question asked again on the same column may only send it where the earlier ones leave room
+for (:func:`blocked_cuts`; "x > 4.5, missing: yes" and then "x > 3.5, missing: no" would
+make "not measured" more than 4.5 but not more than 3.5). Why a direction and not points of
+its own for every literal: a literal stays one yes/no question worth one score, the totals and the calibration stay
 the paper's, and on complete rows nothing changes (a column without missing training
 values gives its families once, as before). With ``allow_missing=False`` missing values
 are refused with a :class:`~psl_core.errors.DataError` that names the column; at the
@@ -566,3 +569,56 @@ def with_missing_direction(feature, option, learn):
         return literal
     share = feature.indicator(option.cut, option.negated).mean()
     return replace(literal, missing=bool(share > 0.5), missing_learned=False)
+
+
+def blocked_cuts(feature, asked):
+    """The cuts of ``feature`` whose missing direction contradicts the literals a list
+    already asks on the same column (``asked``: (CandidateFeature, cut index) pairs).
+
+    Within one list a missing answer is ONE position on its column's line: above a
+    threshold t of ``x > t`` where the literal sends it to the condition's side
+    (``missing_high``, whatever the literal's negation or score), at or below t where it
+    does not. A new threshold must leave a position that satisfies every earlier one: with
+    a missing answer above t1 and at or below t2 (t1 < t2), a new one must put it above t
+    for t >= t2 and at or below t for t <= t1. "Is the value missing?" (an infinite cut)
+    puts it beyond every value and constrains nothing. For a categorical column a missing
+    answer is at most one level, or a level of its own anywhere in the groupings' order:
+    once it counts as ``x == a``, it counts as no other level, and a grouping puts it on
+    a's side; once groupings put it on one side of their cuts, ``x == b`` may count it only
+    for a level b on that side. A column without missing training values has no directions.
+
+    Returns
+    -------
+    ndarray of bool, shape (C,)
+        True for the cuts that may not be chosen.
+    """
+    blocked = np.zeros(len(feature.cuts), dtype=np.bool_)
+    if feature.missing_high is None:
+        return blocked
+    above, below, level = -np.inf, np.inf, None  # missing is above ``above``, at most ``below``
+    for other, cut in asked:
+        if other.column != feature.column or other.missing_high is None:
+            continue
+        if other.kind == CATEGORY and other.levels is None:
+            level = other.category if other.missing_high else level
+            continue
+        threshold = float(other.cuts[cut])
+        if np.isfinite(threshold):
+            above, below = (max(above, threshold), below) if other.missing_high else (above, min(below, threshold))
+    if feature.kind == CATEGORY and feature.levels is None:
+        # One level: missing counts as it only if no other level was chosen and the groupings allow it.
+        if feature.missing_high:
+            levels = next((o.levels for o, _ in asked if o.column == feature.column and o.levels), None)
+            rank = None if levels is None else _rank(levels, feature.category)
+            blocked[:] = level is not None or (rank is not None and not above < rank <= below)
+        return blocked
+    if level is not None and feature.levels is not None:
+        rank = _rank(feature.levels, level)
+        above, below = max(above, rank - 0.5), min(below, rank + 0.5)
+    cuts = np.asarray(feature.cuts, dtype=float)
+    return np.isfinite(cuts) & ((cuts >= below) if feature.missing_high else (cuts <= above))
+
+
+def _rank(levels, category):
+    """A one-vs-rest category's place in a grouping's order of levels."""
+    return [str(level) for level in levels].index(str(category))

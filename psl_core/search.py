@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .binarization import CandidateFeature, row_index_dtype
+from .binarization import CandidateFeature, blocked_cuts, row_index_dtype
 from .calibration import NO_SHRINK
 from .constraints import allowed_tracks
 from .errors import RequiredColumnError
@@ -220,6 +220,7 @@ def first_minimum(values):
 
 def stage_options(
     evaluator, available, tracks, threshold_search, used_cuts=None, min_support=1, directions=None, cut_memo=None,
+    blocked=None,
 ):
     """Best cut of every (feature, score, polarity) still available at this stage.
 
@@ -244,6 +245,9 @@ def stage_options(
         :func:`candidate_cuts` of each (feature, used cuts) seen before, kept from stage to
         stage by one search (the same features and ``min_support``): a wide table asks it
         for every feature at every stage, and mostly with the same answer.
+    blocked : dict of int to list of int, optional
+        Cuts of a feature that may not be chosen: their missing direction contradicts the
+        earlier stages' on the same column (:meth:`Families.blocked_cuts`).
 
     Returns
     -------
@@ -257,9 +261,9 @@ def stage_options(
         feature_tracks = tracks if directions is None else allowed_tracks(tracks, directions[f])
         if not feature_tracks:
             continue
-        key = (f, tuple((used_cuts or {}).get(f, ())))
+        key = (f, tuple((used_cuts or {}).get(f, ())), tuple((blocked or {}).get(f, ())))
         if key not in memo:
-            memo[key] = candidate_cuts(feature, min_support, key[1])
+            memo[key] = candidate_cuts(feature, min_support, key[1], key[2])
         cut_index, allowed = memo[key]
         if not allowed.any():
             continue
@@ -278,7 +282,7 @@ def stage_options(
     return options
 
 
-def candidate_cuts(feature, min_support, used=()):
+def candidate_cuts(feature, min_support, used=(), blocked=()):
     """The candidate cuts of ``feature`` at a stage, and which of them may be chosen.
 
     Every cut but those of earlier stages (``used``) is a candidate. A candidate may be
@@ -288,7 +292,9 @@ def candidate_cuts(feature, min_support, used=()):
     extreme training cases ("BMI > 45.3" for 6 patients) is what a greedy search
     overfits. With missing values (:mod:`psl_core.binarization`) a threshold must leave as
     many measured rows on each side as well. ``min_support = 1`` allows every candidate
-    (the paper). A numeric feature's
+    (the paper). The ``blocked`` cuts may not be chosen either: with missing values, their
+    direction would put a missing answer where an earlier stage's does not
+    (:func:`psl_core.binarization.blocked_cuts`). A numeric feature's
     two outer cuts (constant literals, see :mod:`psl_core.binarization`) are allowed: the
     threshold search evaluates them first (:func:`psl_core.kernels._search_feature`).
     The cuts that may not be chosen stay candidates, so that the threshold search runs
@@ -300,6 +306,8 @@ def candidate_cuts(feature, min_support, used=()):
     min_support : int >= 1
     used : sequence of int
         Cut indices of earlier stages.
+    blocked : sequence of int
+        Cut indices that contradict earlier stages' missing directions.
 
     Returns
     -------
@@ -321,6 +329,7 @@ def candidate_cuts(feature, min_support, used=()):
         )
     for cut in used:
         allowed &= np.abs(positions - positions[cut]) >= min_support
+    allowed[list(blocked)] = False
     cut_index = np.arange(len(positions))
     if len(used):
         cut_index = np.delete(cut_index, list(used))
@@ -379,6 +388,18 @@ class Families:
                 used.setdefault(sibling, []).extend(np.flatnonzero(self._cut_keys(sibling) == key).tolist())
         return used
 
+    def blocked_cuts(self, chosen):
+        """Cut indices each feature may not use: their missing direction contradicts the chosen options'."""
+        asked = [(self.features[o.feature], o.cut) for o in chosen if self.features[o.feature].missing_high is not None]
+        columns = {other.column for other, _ in asked}
+        blocked = {}
+        for f, feature in enumerate(self.features if columns else ()):
+            if feature.column in columns:
+                cuts = np.flatnonzero(blocked_cuts(feature, asked))
+                if len(cuts):
+                    blocked[f] = cuts.tolist()
+        return blocked
+
     def _cut_keys(self, f):
         """Feature ``f``'s cuts as its siblings know them: the threshold, or inf for "is the
         value missing?"."""
@@ -412,6 +433,9 @@ class _Prefix:
 
     def used_cuts(self):
         return self.families.used_cuts(self.chosen)
+
+    def blocked_cuts(self):
+        return self.families.blocked_cuts(self.chosen)
 
     def extend(self, option, cumulative, totals, reach):
         """The prefix followed by ``option``."""
@@ -537,7 +561,7 @@ def _extensions(evaluator, prefix, stage, settings):
     available = [f for f in prefix.available if f in settings.required[stage]] if forced else prefix.available
     options = _options_at(
         evaluator, prefix.totals, prefix.reach, available, settings.score_set, settings.threshold_search, stage == 0,
-        prefix.used_cuts(), settings.min_support, settings.directions, settings.cut_memo,
+        prefix.used_cuts(), settings.min_support, settings.directions, settings.cut_memo, prefix.blocked_cuts(),
     )
     if forced:
         options = [option for option in options if not _constant(features, option)]
@@ -609,11 +633,13 @@ def _first_of_ties(ranks, width):
 
 def _options_at(
     evaluator, totals, reach, available, score_set, threshold_search, first_stage, used_cuts=None, min_support=1,
-    directions=None, cut_memo=None,
+    directions=None, cut_memo=None, blocked=None,
 ):
     evaluator.set_totals(totals, *reach)
     tracks = score_tracks(score_set, first_stage)
-    return stage_options(evaluator, available, tracks, threshold_search, used_cuts, min_support, directions, cut_memo)
+    return stage_options(
+        evaluator, available, tracks, threshold_search, used_cuts, min_support, directions, cut_memo, blocked,
+    )
 
 
 def _apply(features, option, totals, reach):
@@ -632,7 +658,7 @@ def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_s
             break
         options = _options_at(
             evaluator, path.totals, path.reach, path.available, score_set, threshold_search, False, path.used_cuts(),
-            min_support, directions,
+            min_support, directions, None, path.blocked_cuts(),
         )
         if not options:
             break

@@ -525,10 +525,8 @@ def greedy_search(
         kept = _first_of_ties(np.array([extension[0] for extension in extensions]), beam_width)
         _, _, best, floor = extensions[kept[0]] if kept else (None, None, None, None)
         if best is None or _constant(features, best) or best.value >= floor:
-            # No feature has an allowed cut left, or the best option changes no probability, or
-            # (cross-validated) does not improve the held-out score: no candidate improves the
-            # list, and a question that cannot change the answer for the better is not worth
-            # asking. The list ends.
+            # No allowed cut left, or the best option changes no probability or (cross-validated)
+            # does not improve the held-out score: a question that cannot help is not asked.
             end = "support" if best is None else "no_gain"
             if progress is not None:
                 progress(n_stages, n_stages)

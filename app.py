@@ -11,8 +11,11 @@ Declaring the pages with ``st.navigation`` rather than letting Streamlit find th
 entry point's file name. The session-state contract between the pages is documented in each
 page's docstring, starting with ``pages/0_Data.py``.
 
-At the first run the server also starts loading psl_core's compiled numba kernels in a
-background thread (:func:`psl_core.warmup.warm_kernels`), so that no page waits for them.
+After the first run's page the server also starts loading psl_core's compiled numba kernels in
+a background thread (:func:`psl_core.warmup.warm_kernels`), so that no later page waits for
+them. It starts after the page, not before: loading (or, with an empty cache, compiling for
+tens of seconds) competes with the page's own script for the interpreter, and the first page
+a new user opens is the one that must be quick.
 """
 
 import threading
@@ -35,8 +38,6 @@ def _warm_kernels_in_background() -> threading.Thread:
     return thread
 
 
-_warm_kernels_in_background()
-
 PAGES = [
     st.Page("pages/0_Data.py", title="Data", default=True),
     st.Page("pages/1_Train.py", title="Train"),
@@ -48,4 +49,7 @@ PAGES = [
     st.Page("pages/7_Card.py", title="Card"),
 ]
 
-st.navigation(PAGES).run()
+try:
+    st.navigation(PAGES).run()
+finally:  # after the page, even one that stopped or reran
+    _warm_kernels_in_background()

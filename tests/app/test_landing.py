@@ -401,3 +401,32 @@ def test_the_preview_shows_blank_text_cells_blank(app):
     upload(app, "blank.csv", ("age,smoker,outcome\n" + rows).encode())
     preview = app.dataframe[0].value
     assert list(preview.columns) == ["age", "smoker", "outcome"] and preview["smoker"].iloc[0] == ""
+
+
+def test_the_kernels_warm_up_after_the_first_page_not_before_it(monkeypatch):
+    """A new user's first page load took 16.5 s: loading (or compiling) the kernels in the
+    background competed with the landing page's script. The warm-up now starts after it."""
+    import threading
+
+    import streamlit as st
+
+    import psl_core.warmup
+    import psl_triage.demo
+
+    events = []
+    load_demo = psl_triage.demo.load_demo
+
+    def recorded_demo():
+        events.append("page")
+        return load_demo()
+
+    monkeypatch.setattr(psl_triage.demo, "load_demo", recorded_demo)
+    monkeypatch.setattr(psl_core.warmup, "warm_kernels", lambda: events.append("warm-up"))
+    st.cache_resource.clear()
+    at = AppTest.from_file("../../app.py", default_timeout=60).run()
+    for thread in threading.enumerate():
+        if thread.name == "psl-warm-kernels":
+            thread.join(timeout=60)
+    st.cache_resource.clear()  # the next test's app starts its own warm-up
+    assert not at.exception
+    assert events[:1] == ["page"] and "warm-up" in events

@@ -19,6 +19,7 @@ numbers are read from st.metric values and compared numerically, never from st.d
 from __future__ import annotations
 
 import functools
+import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -79,7 +80,8 @@ def expected_triage(model, metadata, cost_ratio, confidence=0.95, basis="upper",
 @dataclass
 class AnswerPolicy:
     """How a test answers: "unknown" at the asked questions in ``unknown_at`` (0-based ask order),
-    a number from ``patient`` (a demo row) for a numeric question, else option ``option``."""
+    a number from ``patient`` (a demo row) for a numeric question ("not measured" where the row
+    has no value and the question offers it, else "unknown"), else option ``option``."""
 
     patient: dict
     unknown_at: frozenset = frozenset({0})
@@ -91,7 +93,10 @@ class AnswerPolicy:
         if index in self.unknown_at:
             return None
         if question.kind == NUMERIC:
-            return float(self.patient[question.column])
+            value = float(self.patient[question.column])
+            if math.isnan(value):
+                return NOT_MEASURED if NOT_MEASURED in dict(question.extra_answers) else None
+            return value
         return question.options[self.option % len(question.options)][0]
 
 

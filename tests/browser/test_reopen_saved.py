@@ -73,7 +73,8 @@ def test_a_recalibrated_list_reopens_in_a_new_session_on_every_page(app, new_app
     expected = expected_triage(recalibrated, recalibrated.metadata_, cost_ratio)
     set_cost_ratio(fresh, cost_ratio)
     fresh.wait_idle()
-    run_triage(fresh, expected, AnswerPolicy(patient=frame.iloc[0].to_dict(), unknown_at=frozenset()))
+    patient = frame.rename(columns={"ST dep": "oldpeak"}).iloc[0].to_dict()  # the list's column names
+    run_triage(fresh, expected, AnswerPolicy(patient=patient, unknown_at=frozenset()))
     expect(fresh.page.get_by_text(re.compile("Result|rule|uncertain", re.IGNORECASE)).first).to_be_visible()
 
     fresh.navigate("Validate")

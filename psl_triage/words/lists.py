@@ -22,6 +22,10 @@ def training_rows(n_train, n_test, n_rows):
     return None if n_rows is None else f"{n_rows} patients"
 
 
+UNNAMED_LIST = "An unnamed list"
+"""How :func:`list_identity` starts for a list without a name (lower-cased inside a sentence)."""
+
+
 def list_identity(name, version, created, trained_on, rows, recalibrated_at, recalibrated_rows):
     """Which list this is, in one Markdown sentence (names escaped): "**Heart** (version 2, saved
     2026-01-02 10:00), trained on heart.csv, 297 patients; recalibrated at site-b.csv (412
@@ -30,7 +34,7 @@ def list_identity(name, version, created, trained_on, rows, recalibrated_at, rec
         f"version {version}" + (f", saved {md(created[:16].replace('T', ' '))}" if created else "")
         if version is not None else "not saved yet"
     )
-    text = f"**{md(name) if name else 'An unnamed list'}** ({saved})"
+    text = f"**{md(name) if name else UNNAMED_LIST}** ({saved})"
     if trained_on:
         text += f", trained on {md(trained_on)}" + (f", {rows}" if rows else "")
     if recalibrated_at:

@@ -12,6 +12,7 @@ import pandas as pd
 from psl_core.validation import MEASURE_LABELS, MEASURES
 from psl_triage.words.common import first_questions, noun, share, share_of
 from psl_triage.words.escape import label_md, md
+from psl_triage.words.lists import UNNAMED_LIST
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
 READING_TABLE = "reading the table"
@@ -170,7 +171,8 @@ RECALIBRATE_INTRO = (
 
 def validating(identity):
     """"Validating <the list's identity>" (``identity``: :func:`psl_triage.modelcard.list_identity`, escaped)."""
-    return f"Validating {identity}"
+    unnamed = f"**{UNNAMED_LIST}**"
+    return f"Validating {identity.replace(unnamed, unnamed.lower(), 1)}"
 
 
 def earlier_upload(name):

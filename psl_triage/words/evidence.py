@@ -121,7 +121,8 @@ def site_utility_note(n_bedside):
     """How the site's decision-curve bands are made, and what the star stands for."""
     return (
         "Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients. "
-        + (f"The star: the {n_bedside} patients here whose answers to the bedside questions are all known."
+        + (f"The star: the {n_bedside} patients here with an answer to every bedside question (a missing "
+           "value counts as not measured where the list learned where that answer goes)."
            if n_bedside else "No patient here answers every bedside question: the stop rule has no point.")
     )
 

@@ -309,3 +309,21 @@ def test_the_page_says_how_a_missing_answer_was_judged_and_who_is_left_out():
     assert validation_report(model, without_lab.X, without_lab.y, stage=2, n_boot=20).n_not_measured == 190
     without_age = site_table(model, {}, frame, {"lab": "lab", "age": None}, "outcome", [True])
     assert "so only stages before question 2 can be judged" in without_age.notes[0]
+
+
+def test_the_validating_line_names_an_unnamed_list_in_lower_case_mid_sentence():
+    from psl_triage.modelcard import list_identity
+    from psl_triage.words.validate import validating
+
+    assert validating(list_identity({})) == "Validating **an unnamed list** (not saved yet)."
+    assert list_identity({}).startswith("**An unnamed list**")  # where it starts a sentence
+    named = validating(list_identity({"name": "An unnamed list of mine"}))
+    assert named.startswith("Validating **An unnamed list of mine**")
+
+
+def test_the_bedside_star_counts_not_measured_answers_as_answers():
+    from psl_triage.words.evidence import site_utility_note
+
+    note = site_utility_note(167)
+    assert "167 patients here with an answer to every bedside question" in note and "not measured" in note
+    assert "all known" not in note

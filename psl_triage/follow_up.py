@@ -24,8 +24,6 @@ from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, 
 from psl_triage.words import lists as words
 from psl_triage.words.common import share_of
 
-COMPETING_EVENTS_NOTE = words.COMPETING_EVENTS
-
 
 @dataclass(frozen=True)
 class FollowUp:
@@ -240,10 +238,6 @@ def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataF
     return table(totals), deciles
 
 
-HORIZON_MEASURES = words.HORIZON_MEASURES
-HORIZON_MODELS = words.HORIZON_MODELS
-
-
 def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0, stage=None):
     """The list's settings on held-out splits against a Cox model on all features and the
     naive yes/no list (:func:`psl_core.survival.horizon_splits`), both lists at ``stage``
@@ -272,9 +266,9 @@ def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: 
         threshold=threshold, thresholds=grid, stage=stage,
     )
     fitted = results["cox_fitted"]
-    labels = {**HORIZON_MODELS, "cox": words.cox_model_label(int(np.sum(~fitted)), len(fitted))}
+    labels = {**words.HORIZON_MODELS, "cox": words.cox_model_label(int(np.sum(~fitted)), len(fitted))}
     table = pd.DataFrame([
-        {"model": label, **{title: words.mean_sd(results[f"{key}_{measure}"]) for measure, title in HORIZON_MEASURES.items()}}
+        {"model": label, **{title: words.mean_sd(results[f"{key}_{measure}"]) for measure, title in words.HORIZON_MEASURES.items()}}
         for key, label in labels.items()
     ])
     return table, horizon_decision_curves(results, grid, threshold)
@@ -291,8 +285,8 @@ def horizon_decision_curves(results, grid, threshold) -> pd.DataFrame:
     from psl_core.evaluation import PSL, band_summary
     from psl_triage.evidence import in_range, with_interventions_avoided
 
-    curves = {PSL: results["list_decision_curve"], HORIZON_MODELS["cox"]: results["cox_decision_curve"],
-              HORIZON_MODELS["naive"]: results["naive_decision_curve"], TREAT_ALL: results["all_decision_curve"]}
+    curves = {PSL: results["list_decision_curve"], words.HORIZON_MODELS["cox"]: results["cox_decision_curve"],
+              words.HORIZON_MODELS["naive"]: results["naive_decision_curve"], TREAT_ALL: results["all_decision_curve"]}
     curves[TREAT_NONE] = np.zeros_like(curves[TREAT_ALL])
     tidy = pd.concat([
         pd.DataFrame({"method": method, "split": np.repeat(np.arange(len(values)), len(grid)),

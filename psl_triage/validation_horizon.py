@@ -18,7 +18,7 @@ The Validate page's path for a list learned with ``ProbabilisticScoringList(hori
    (:func:`psl_core.survival.training_weights`) that
    :func:`psl_triage.validation.save_recalibrated` recalibrates the totals' risks on.
 
-Competing events are out of scope (:data:`psl_triage.follow_up.COMPETING_EVENTS_NOTE`).
+Competing events are out of scope (:data:`psl_triage.words.lists.COMPETING_EVENTS`).
 """
 
 from __future__ import annotations

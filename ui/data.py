@@ -24,7 +24,6 @@ from psl_triage.data import (
 )
 from psl_triage.dataset_session import DatasetSession
 from psl_triage.follow_up import (
-    COMPETING_EVENTS_NOTE,
     FollowUp,
     default_horizon,
     event_time,
@@ -33,6 +32,7 @@ from psl_triage.follow_up import (
 )
 from psl_triage.words import data as words
 from psl_triage.words import md
+from psl_triage.words.lists import COMPETING_EVENTS
 
 
 def index_of(options: Sequence, value: object, fallback: int | None = 0) -> int | None:
@@ -68,7 +68,7 @@ def follow_up_choice(session: DatasetSession, outcome: str) -> FollowUp | None:
         st.error(words.HORIZON_TOO_SHORT)
         return None
     st.info(md(horizon_text(times, events, horizon, unit)))
-    st.caption(COMPETING_EVENTS_NOTE)
+    st.caption(COMPETING_EVENTS)
     return FollowUp(time, float(horizon), unit)
 
 

@@ -14,12 +14,13 @@ from psl_core.cost_ratio import decision_threshold
 from psl_core.validation import recalibratable_stages, stage_totals
 from psl_triage import validation_horizon as horizon
 from psl_triage.data import count_classes
-from psl_triage.follow_up import COMPETING_EVENTS_NOTE, horizon_span
+from psl_triage.follow_up import horizon_span
 from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import decision_curve_figure
 from psl_triage.validation import looks_like_training, positive_defaults, unit_checks
 from psl_triage.words import md
 from psl_triage.words import validate as words
+from psl_triage.words.lists import COMPETING_EVENTS
 from ui import csv_download, shown_errors
 from ui.validate import chosen_column, chosen_values, recalibration, start_at_defaults
 
@@ -64,7 +65,7 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
         report = horizon.horizon_report(model, site, stage, decision_threshold(metadata.cost_ratio))
     if report is None:
         st.stop()
-    for sentence in words.horizon_sentences(report, when, COMPETING_EVENTS_NOTE):
+    for sentence in words.horizon_sentences(report, when, COMPETING_EVENTS):
         st.markdown(f"- {sentence}")
     st.table(words.horizon_measures_table(report))
     left, right = st.columns(2)

@@ -13,7 +13,6 @@ from psl_core.evaluation import (
     STEPWISE_COSTED,
 )
 from psl_core.intervals import clopper_pearson
-from psl_triage.follow_up import HORIZON_MODELS
 from psl_triage.plots.evaluation import band_traces
 from psl_triage.plots.style import (
     MARGIN,
@@ -25,6 +24,7 @@ from psl_triage.plots.style import (
 )
 from psl_triage.words import figures as words
 from psl_triage.words.common import m_equals
+from psl_triage.words.lists import HORIZON_MODELS
 
 OTHER_STAGES = words.OTHER_STAGES
 DECISION_CURVE_COLORS = {**METHOD_COLORS,

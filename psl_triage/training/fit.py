@@ -14,11 +14,12 @@ from psl_core.errors import DataError
 from psl_core.survival import survival_outcome
 from psl_triage.costs import UNIT_KEY
 from psl_triage.data import MIN_ROWS_PER_CLASS
-from psl_triage.follow_up import COMPETING_EVENTS_NOTE, survival_part
+from psl_triage.follow_up import survival_part
 from psl_triage.modelcard import model_metadata
 from psl_triage.too_good import METADATA_KEY as TOO_GOOD_KEY
 from psl_triage.too_good import too_good_to_be_true
 from psl_triage.words import settings as words
+from psl_triage.words.lists import COMPETING_EVENTS
 
 
 def split_rows(X, y, test_fraction, seed):
@@ -100,7 +101,7 @@ def _train_horizon_list(prepared, data_name, options, progress, column_roles):
             continue
         kept, outcome, weight = survival_part(time[part], event[part], horizon, time[train], event[train])
         parts.append((model, _safe_indexing(prepared.X, part[kept]), outcome, weight))
-    extra = {"follow_up": prepared.follow_up.record(), "competing_events": COMPETING_EVENTS_NOTE}
+    extra = {"follow_up": prepared.follow_up.record(), "competing_events": COMPETING_EVENTS}
     return _described(model, prepared, data_name, options, column_roles, parts[0], parts[1],
                       n_rows=(len(train), 0 if test is None else len(test)), extra=extra)
 

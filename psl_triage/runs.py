@@ -62,7 +62,7 @@ def evaluation_seconds(fit_seconds: float, recommend_folds: int | None, n_splits
     """
     workers = workers or joblib.cpu_count()
     folds = recommend_folds or 0
-    per_split = fit_seconds / (1 + FOLD_SHARE * math.ceil(folds / min(max(folds, 1), workers)))
+    per_split = fit_seconds / (1 + FOLD_SHARE * math.ceil(folds / workers))
     return per_split * math.ceil(n_splits / workers)
 
 

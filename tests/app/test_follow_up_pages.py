@@ -13,7 +13,6 @@ from psl_core import ProbabilisticScoringList
 from psl_triage.card import card_stage, report_html
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.follow_up import (
-    HORIZON_MODELS,
     FollowUp,
     guess_follow_up,
     horizon_calibration,
@@ -24,6 +23,7 @@ from psl_triage.state_keys import DATASET
 from psl_triage.store import load_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
+from psl_triage.words.lists import HORIZON_MODELS
 from tests.apptest import open_page, put_list
 from tests.tables import dataset_session, follow_up_table
 

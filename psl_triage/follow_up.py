@@ -218,9 +218,11 @@ def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
     X_test = prepared.X.iloc[test]
     risk = model.predict_proba(X_test, stage=stage)[:, 1]
     totals, deciles = calibration_tables(y_test, risk, horizon, model.total_scores(X_test, stage=stage))
-    measures = held_out_targets(y_train, y_test, horizon).measures(risk)
-    kept, outcome, weight = survival_part(time[test], event[test], horizon, time[train], event[train])
-    measures["brier"] = stage_measures(outcome, risk[kept], risk[kept], weight=weight)[1]
+    targets = held_out_targets(y_train, y_test, horizon)
+    measures = targets.measures(risk)
+    # Train's Brier at a stage (weights' sum in the denominator), not the Graf form of .measures.
+    kept = np.flatnonzero(targets.weight > 0)
+    measures["brier"] = stage_measures(targets.outcome[kept], risk[kept], risk[kept], weight=targets.weight[kept])[1]
     return {"totals": totals, "deciles": deciles, **measures, "n_test": len(test), "stage": stage}
 
 

@@ -16,7 +16,7 @@ The Train page's sentences about a list are in :mod:`psl_triage.words.train`, it
 :mod:`psl_triage.plots`, its state machine in :mod:`psl_triage.training_session`.
 """
 
-from psl_triage.training.files import default_model_name, download_file_name, read_model_upload
+from psl_triage.training.files import download_file_name, read_model_upload
 from psl_triage.training.fit import split_rows, train_list
 from psl_triage.training.options import (
     DEFAULT_SETUP,
@@ -40,7 +40,7 @@ from psl_triage.training.tables import (
 
 __all__ = [
     "DEFAULT_CONFIDENCE", "DEFAULT_SETUP", "MAX_ABS_SCORE", "MEASURES", "RECOMMEND_FOLDS", "SCORE_SET_PRESETS",
-    "SETUPS", "TrainingOptions", "default_model_name", "download_file_name", "list_table", "parse_score_set",
+    "SETUPS", "TrainingOptions", "download_file_name", "list_table", "parse_score_set",
     "performance_long", "performance_table", "read_model_upload", "readable_columns", "split_rows",
     "stage_condition", "total_label", "train_list",
 ]

@@ -6,14 +6,7 @@ from __future__ import annotations
 
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
-from psl_triage.metadata import ModelMetadata
 from psl_triage.store import slugify
-
-
-def default_model_name(metadata):
-    """Name proposed when saving: the model's own name, else its dataset's, else "PSL"
-    (:attr:`psl_triage.metadata.ModelMetadata.default_name`)."""
-    return ModelMetadata.coerce(metadata).default_name
 
 
 def download_file_name(name):

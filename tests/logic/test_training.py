@@ -9,13 +9,13 @@ import pytest
 
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
+from psl_triage.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
 from psl_triage.training import (
     MAX_ABS_SCORE,
     MEASURES,
     SETUPS,
     TrainingOptions,
-    default_model_name,
     download_file_name,
     list_table,
     parse_score_set,
@@ -290,6 +290,9 @@ def test_a_file_without_measures_gives_an_empty_table():
 
 
 def test_names_for_saving_and_downloading():
+    def default_model_name(raw):  # the name proposed when saving
+        return ModelMetadata.from_dict(raw).default_name
+
     assert default_model_name({"name": "Chest pain", "dataset": {"name": "x"}}) == "Chest pain"
     assert default_model_name({"dataset": {"name": DEMO_NAME}}) == DEMO_NAME
     assert default_model_name({}) == "PSL"

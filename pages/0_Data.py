@@ -34,8 +34,8 @@ from psl_triage.state_keys import DATASET
 from psl_triage.words import data as words
 from psl_triage.words import md
 from psl_triage.words.common import APP_NAME
-from ui import one_page, table_uploader
-from ui.data import follow_up_choice, index_of, outcome_classes_choice, reading_choices
+from ui import index_of, one_page, table_uploader
+from ui.data import follow_up_choice, outcome_classes_choice, reading_choices
 
 ss = st.session_state
 cached_demo = st.cache_data(show_spinner=False)(load_demo)

@@ -8,6 +8,7 @@ import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,6 +37,11 @@ if os.environ.get("PSL_LOG_TIMING") and not timing_logger.handlers:
     _handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
     timing_logger.addHandler(_handler)
     timing_logger.setLevel(logging.INFO)
+
+
+def index_of(options: Sequence, value: object, fallback: int | None = 0) -> int | None:
+    """The position of a stored choice among a widget's options (its default ``index=``)."""
+    return options.index(value) if value in options else fallback
 
 
 @contextmanager

@@ -8,8 +8,6 @@ page (pages/0_Data.py) lays them out with the rest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import streamlit as st
 
 from psl_core.errors import DataError
@@ -33,11 +31,7 @@ from psl_triage.follow_up import (
 from psl_triage.words import data as words
 from psl_triage.words import md
 from psl_triage.words.lists import COMPETING_EVENTS
-
-
-def index_of(options: Sequence, value: object, fallback: int | None = 0) -> int | None:
-    """The position of a stored choice among a widget's options (its default ``index=``)."""
-    return options.index(value) if value in options else fallback
+from ui import index_of
 
 
 def follow_up_choice(session: DatasetSession, outcome: str) -> FollowUp | None:

@@ -27,7 +27,7 @@ from psl_triage.validation import (
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.train import saved as saved_message
-from ui import shown_errors, training_session
+from ui import index_of, shown_errors, training_session
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
 SEEN_TABLE = "validate_defaults_for"
@@ -130,7 +130,7 @@ def _value_map(mismatch) -> dict:
             else:
                 options = mismatch.training_values
                 chosen = st.selectbox(
-                    words.value_here_label(value), options, index=options.index(value) if value in options else None,
+                    words.value_here_label(value), options, index=index_of(options, value, fallback=None),
                     format_func=lambda v, labels=mismatch.training_labels: words.coding_option(v, labels),
                     placeholder=words.VALUE_PLACEHOLDER, key=f"validate_value_{name}_{index}",
                 )

@@ -456,10 +456,10 @@ def horizon_splits(
         naive = make_list().set_params(horizon=None, recommend_folds=None).fit(
             X_train, y[train]["event"].astype(int))
         try:
-            cox = cox_risk(X_train, y[train], X_test, horizon)
+            cox, fitted = cox_risk(X_train, y[train], X_test, horizon), True
         except DataError:  # not fitted on this split: its measures are NaN, the others count
-            cox = np.full(len(test), np.nan)
-        results.setdefault("cox_fitted", []).append(not np.isnan(cox).all())
+            cox, fitted = np.full(len(test), np.nan), False
+        results.setdefault("cox_fitted", []).append(fitted)
         risks = {"list": _risk_at(psl, X_test, stage), "cox": cox, "naive": _risk_at(naive, X_test, stage)}
         targets = held_out_targets(y[train], y[test], horizon)
         for name, risk in risks.items():

@@ -18,6 +18,7 @@ from psl_triage.plots import performance_figure
 from psl_triage.state_keys import DATASET
 from psl_triage.training.choices import start_value
 from psl_triage.training_session import OPTION_NAMES
+from psl_triage.words import lists as list_words
 from psl_triage.words import md
 from psl_triage.words import train as words
 from psl_triage.words.common import page_title
@@ -39,7 +40,18 @@ def train() -> None:
     bar.progress(1.0, text=words.done(session.model.n_stages_ - 1, seconds))
 
 
+def other_table_note(metadata: ModelMetadata) -> None:
+    """What the list is, when it is not the loaded table's, with the offer to train on that one."""
+    reason = session.other_table(dataset)
+    if reason is not None:
+        loaded = dataset.active.name
+        st.warning(list_words.list_of_another_table(reason, metadata.trained_on.name, loaded), icon=":material/swap_horiz:")
+        if dataset.prepared is not None:
+            st.button(list_words.train_on_loaded(loaded), key="w_train_on_loaded", on_click=session.train_on_loaded)
+
+
 def list_section(model, metadata: ModelMetadata) -> None:
+    other_table_note(metadata)
     st.caption(md(session.origin))
     warning = session.too_good()
     if warning is not None:

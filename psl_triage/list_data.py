@@ -3,7 +3,9 @@
 Evaluation and Calibration judge the current list on the Data page's prepared data; a list
 trained on another table (another outcome, with or without follow-up, other columns) cannot
 be judged there. :func:`data_mismatch` says why, as a code; the words are
-:func:`psl_triage.words.lists.not_this_table`.
+:func:`psl_triage.words.lists.not_this_table`. The Train page shows the list with its own
+measures, which are the table's only when the rows are the very ones it learned from
+(:func:`list_table_mismatch`, the data's fingerprint too).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import math
 
 from psl_triage.metadata import ModelMetadata
 
-REASONS = ("follow_up", "no_follow_up", "outcome", "columns")
+REASONS = ("follow_up", "no_follow_up", "outcome", "columns", "data")
 
 
 def data_mismatch(model, metadata, prepared) -> str | None:
@@ -41,6 +43,19 @@ def data_mismatch(model, metadata, prepared) -> str | None:
     if any(column not in prepared.X.columns for column in model.features_):
         return "columns"
     return None
+
+
+def list_table_mismatch(model, metadata, prepared) -> str | None:
+    """Why the list's own measures are not those of ``prepared``, or None when they are: a code
+    of :func:`data_mismatch`, or ``"data"`` when the list records the fingerprint of the rows
+    it learned from (:attr:`psl_triage.data.PreparedData.fingerprint`) and these rows have
+    another (the same columns, other patients or values). A list without a fingerprint (saved
+    before lists recorded one) is judged by its columns and outcome alone."""
+    reason = data_mismatch(model, metadata, prepared)
+    recorded = ModelMetadata.coerce(metadata).trained_on.fingerprint
+    if reason is None and recorded is not None and recorded != prepared.fingerprint:
+        return "data"
+    return reason
 
 
 def _values(values) -> set:

@@ -173,6 +173,7 @@ class DatasetRecord(_Record):
     negative_label: str | None = _entry(_text)  # "no heart disease"
     positive_class: tuple | None = _entry(_scalars)  # the raw outcome values counted as positive
     notes: tuple | None = _entry(_texts)  # sentences on what preparing the table dropped or filled in
+    fingerprint: str | None = _entry(_text)  # PreparedData.fingerprint of the rows it learned from
     extra: dict = field(default_factory=dict)
 
 

@@ -97,6 +97,7 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
             "negative_label": prepared.negative_label,
             "positive_class": [v for v in prepared.positive_class if isinstance(v, (bool, int, float, str))],
             "notes": list(prepared.notes),
+            "fingerprint": prepared.fingerprint,
         },
         "columns": columns_metadata(prepared.columns, prepared.X),
         "decision": {"cost_ratio": cost_ratio},

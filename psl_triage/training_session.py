@@ -34,6 +34,7 @@ from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
 from psl_triage.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
+from psl_triage.list_data import list_table_mismatch
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import roles_record
 from psl_triage.runs import one_run_at_a_time
@@ -100,6 +101,7 @@ class TrainingSession:
         self._proposed_name: str | None = None
         self._table: object = None
         self._other_tables: dict = {}
+        self._list_table: object = None
 
     # --- the current list -----------------------------------------------------------------
     def make_current(self, model, metadata, origin: str) -> None:
@@ -110,6 +112,7 @@ class TrainingSession:
         self.origin = origin
         self.saved_message = self.load_message = None
         self.fit_seconds = None
+        self._list_table = None
         self._proposed_name = self.default_name()
 
     def default_name(self) -> str:
@@ -203,7 +206,26 @@ class TrainingSession:
         seconds = time.perf_counter() - start
         self.make_current(model, metadata, words.trained_origin(data_name, metadata, options))
         self.fit_seconds = seconds
+        self._list_table = active.table
         return seconds
+
+    def other_table(self, dataset: DatasetSession | None) -> str | None:
+        """Why the current list and its measures are not the loaded table's, as a code of
+        :func:`psl_triage.list_data.list_table_mismatch` (another outcome, columns it asks
+        about missing, other rows), or None when they are (or nothing is loaded to compare).
+        Data not prepared yet are another table's when the list was trained here on another
+        load (``"data"``). The one place the Train page asks; Triage, Calibration and Intervals
+        use the list as it is, whatever is loaded."""
+        if self.model is None or dataset is None:
+            return None
+        if dataset.prepared is None:
+            return None if self._list_table in (None, dataset.active.table) else "data"
+        return list_table_mismatch(self.model, self.metadata, dataset.prepared)
+
+    def train_on_loaded(self) -> None:
+        """on_click of "train on this table": the next run of the page trains with the options
+        on the form (:meth:`take_retrain`)."""
+        self._retrain_pending = True
 
     # --- too good to be true ----------------------------------------------------------------
     def too_good(self) -> TooGood | None:

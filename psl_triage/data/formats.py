@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -126,6 +128,10 @@ class ColumnInfo:
         return f"{self.label} ({self.unit})" if self.unit else self.label
 
 
+_FINGERPRINTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""PreparedData.fingerprint of each prepared object alive (compared by identity: eq=False)."""
+
+
 @dataclass(frozen=True, eq=False)
 class PreparedData:
     """Training data for a PSL, ready for the learner.
@@ -185,6 +191,26 @@ class PreparedData:
         """Rows with the outcome; for follow-up data, the events by the horizon."""
         counts = self.horizon_counts
         return int(self.y.sum()) if counts is None else counts["events"]
+
+    @property
+    def fingerprint(self) -> str:
+        """A digest of the rows as the learner sees them (columns, values, outcome, follow-up
+        times): two prepared tables with the same fingerprint hold the same data. A list records
+        its data's (``"dataset"."fingerprint"``), so a page tells the table a list was trained on
+        from another with the same columns (:func:`psl_triage.list_data.list_table_mismatch`).
+        Computed once per object (the page asks on every rerun), kept beside it, not in it."""
+        if self not in _FINGERPRINTS:
+            _FINGERPRINTS[self] = self._digest()
+        return _FINGERPRINTS[self]
+
+    def _digest(self) -> str:
+        digest = hashlib.sha256()
+        digest.update("\x1f".join(map(str, self.X.columns)).encode())
+        digest.update(pd.util.hash_pandas_object(self.X, index=False).to_numpy().tobytes())
+        for part in (self.y, self.time):
+            if part is not None:
+                digest.update(np.ascontiguousarray(part, dtype=float).tobytes())
+        return digest.hexdigest()[:16]
 
     @property
     def n_negative(self) -> int:

@@ -123,6 +123,7 @@ _MISMATCH = {
     "no_follow_up": "the loaded table has a follow-up time and the list predicts a yes/no outcome",
     "outcome": "the list predicts another outcome",
     "columns": "the loaded table lacks columns the list asks about",
+    "data": "the loaded table holds other patients or values than the ones the list learned from",
 }
 
 
@@ -135,6 +136,25 @@ def not_this_table(reason, trained_on, loaded):
         f"{_MISMATCH[reason]}), so this page does not judge the list on it: load the list's table on "
         "the Data page, or train a list on this one on the Train page."
     )
+
+
+def list_of_another_table(reason, trained_on, loaded):
+    """Markdown, names escaped: the Train page's current list is not the loaded table's
+    (``reason``: a code of :func:`psl_triage.list_data.list_table_mismatch`), so its list and
+    measures are its own table's, and what to do."""
+    trained = f"**{md(trained_on)}**" if trained_on else "another table"
+    if trained_on == loaded:
+        trained = f"{trained} as it was then"
+    return (
+        f"This list was trained on {trained}, not on the table loaded now, **{md(loaded)}** "
+        f"({_MISMATCH[reason]}): its questions and measures below are those of {trained}. "
+        f"Train a list on **{md(loaded)}** with the options above, or keep using this one on the next pages."
+    )
+
+
+def train_on_loaded(loaded):
+    """The Train page's button that trains a list on the loaded table (a label: Markdown, its name escaped)."""
+    return f"Train a list on {md(loaded)}"
 
 
 def follow_up_outcome(time_column, horizon, unit=""):

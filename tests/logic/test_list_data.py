@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from psl_triage.list_data import REASONS, data_mismatch
+from psl_triage.list_data import REASONS, data_mismatch, list_table_mismatch
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import md
 from psl_triage.words.lists import not_this_table
@@ -65,3 +67,16 @@ def test_the_sentence_names_both_tables_escaped_and_says_what_to_do():
         text = not_this_table(reason, "heart_*v1*.csv", "pbc [2].csv")
         assert md("heart_*v1*.csv") in text and md("pbc [2].csv") in text and "*v1*" not in text
         assert "Data page" in text and "Train page" in text and "psl_" not in text
+
+
+def test_the_list_s_measures_belong_only_to_the_rows_it_learned_from(demo_list, demo_prepared):
+    """The same columns with other rows are another table's for the list's own measures; a
+    list saved before lists recorded a fingerprint is judged by its columns alone."""
+    model, metadata = demo_list
+    assert metadata["dataset"]["fingerprint"] == demo_prepared.fingerprint
+    copy = replace(demo_prepared)  # the same rows prepared again: another object, one fingerprint
+    assert copy is not demo_prepared and list_table_mismatch(model, metadata, copy) is None
+    half = replace(demo_prepared, X=demo_prepared.X.iloc[::2], y=demo_prepared.y[::2])
+    assert data_mismatch(model, metadata, half) is None and list_table_mismatch(model, metadata, half) == "data"
+    old = dict(metadata, dataset={k: v for k, v in metadata["dataset"].items() if k != "fingerprint"})
+    assert list_table_mismatch(model, old, half) is None

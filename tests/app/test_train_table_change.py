@@ -1,0 +1,75 @@
+"""The Train page after the Data page loads another table (AppTest): the list trained on the
+first table is said to be that table's, with the offer to train on the new one; the options
+start afresh for a new table and come back with a table shown again; a training that fails
+leaves no finished-looking progress bar."""
+
+from dataclasses import replace
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_triage.state_keys import DATASET
+from psl_triage.words import shown
+from tests.apptest import training
+from tests.paths import ROOT
+from tests.tables import dataset_session, follow_up_study
+
+TRAIN_PAGE = "pages/1_Train.py"
+DEMO_NAME = "Heart disease (UCI, Cleveland)"
+
+
+def texts(elements):
+    return " ".join(shown(element.value) for element in elements).replace("**", "")
+
+
+@pytest.fixture
+def trained(demo_prepared):
+    """The Train page with a two-question list trained on the demo."""
+    demo = dataset_session(demo_prepared)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    DATASET.put(at.session_state, demo)
+    at.switch_page(TRAIN_PAGE).run()
+    at.number_input(key="w_train_max_stages").set_value(2)
+    at.button(key="w_train_submit").click().run()
+    assert not at.exception and not at.error and training(at).model is not None
+    return at, demo
+
+
+def load(at, dataset):
+    DATASET.put(at.session_state, dataset)
+    return at.run()
+
+
+def test_a_list_of_another_table_is_said_to_be_that_tables_with_the_offer_to_train_on_this_one(trained):
+    at, _ = trained
+    frame, _, without = follow_up_study()
+    first = training(at).model
+    load(at, dataset_session(without, frame, "study.csv"))
+    assert not at.exception and not at.error
+    said = texts(at.warning)
+    assert f"This list was trained on {DEMO_NAME}, not on the table loaded now, study.csv" in said
+    assert "the list predicts another outcome" in said and "psl_" not in said
+    at.button(key="w_train_on_loaded").click().run()
+    assert not at.exception and not at.error
+    assert training(at).model is not first and training(at).metadata.trained_on.name == "study.csv"
+    assert "This list was trained on" not in texts(at.warning) and "w_train_on_loaded" not in [b.key for b in at.button]
+
+
+def test_a_table_with_the_same_columns_and_other_rows_is_not_the_lists(trained, demo_prepared):
+    at, _ = trained
+    half = replace(demo_prepared, X=demo_prepared.X.iloc[::2], y=demo_prepared.y[::2],
+                   n_rows_after=len(demo_prepared.y[::2]))
+    load(at, dataset_session(half, name="heart_half.csv"))
+    assert not at.exception
+    said = texts(at.warning)
+    assert "not on the table loaded now, heart_half.csv" in said and "other patients or values" in said
+
+
+def test_the_lists_own_table_again_shows_no_note(trained, demo_prepared):
+    at, demo = trained
+    load(at, dataset_session(demo_prepared, name="heart again.csv"))  # the same rows, loaded again
+    assert not at.exception and "This list was trained on" not in texts(at.warning)
+    load(at, dataset_session(None, demo.active.df, "study.csv", prepare_error="Choose the outcome column."))
+    assert "This list was trained on" in texts(at.warning)  # not ready, but not the list's table
+    load(at, demo)
+    assert not at.exception and "This list was trained on" not in texts(at.warning)

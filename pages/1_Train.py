@@ -5,7 +5,9 @@ list, load and save) with the words of :mod:`psl_triage.words.train`; the option
 the save and load sections are in ``ui/training.py``. Training runs only when Train is pressed;
 the list stays until the next training or load. The session is the app's one
 (``state_keys.TRAINING``, which the later pages read); the data are the data page's session's
-(``state_keys.DATASET``); the widget keys ``"w_train_*"`` keep their values across page switches.
+(``state_keys.DATASET``); the widget keys ``"w_train_*"`` keep their values across page switches,
+and the options' values belong to the table (``ui.training.follow_table``: a new table starts
+them at their defaults, a table shown again gets its own back).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from psl_triage.words.common import page_title
 from psl_triage.words.editors import constraints_said
 from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
-from ui.training import load_section, options_section, save_section
+from ui.training import follow_table, load_section, options_section, save_section
 
 ss = st.session_state
 session = training_session()
@@ -101,10 +103,10 @@ if prepared is None:
         st.info(words.NO_DATA)
     link("pages/0_Data.py", *words.GO_TO_DATA)
 else:
+    follow_table(session, dataset.active.table)
     st.markdown(words.data_summary(dataset.active.name, prepared))
     sample_size_section("w_train", prepared, ss.get("w_train_max_feature_uses") or start_value("max_feature_uses"))
     st.header(words.HEADERS["options"])
-    session.follow_table(dataset.active.table)
     if options_section(session, prepared) or session.take_retrain():
         with shown_errors(words.TRAINING):
             train()

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
@@ -133,15 +133,30 @@ class TrainingSession:
         """The cost table's choices: cost and test per column (kept across pages)."""
         return self.cost_values, self.cost_groups
 
-    def follow_table(self, table: object) -> None:
-        """The knowledge and cost tables belong to one table (``table``, e.g. the dataset's
-        :attr:`~psl_triage.dataset_session.Dataset.table`): another one starts empty, one shown
-        again gets its own choices back (a column of the same name is not the same question).
-        Choices made before the first table is followed are that table's."""
-        if table != self._table and self._table is not None:
-            self._other_tables[self._table] = (self.directions, self.asks, self.cost_values, self.cost_groups)
-            self.directions, self.asks, self.cost_values, self.cost_groups = self._other_tables.pop(table, ({}, {}, {}, {}))
+    def follow_table(self, table: object, settings: Mapping | None = None) -> dict | None:
+        """The page's choices belong to one table (``table``, e.g. the dataset's
+        :attr:`~psl_triage.dataset_session.Dataset.table`): the knowledge and cost tables, and
+        ``settings``, the values of the options' widgets now (key -> value). Another table
+        starts afresh, one shown again gets its own choices back (a column of the same name is
+        not the same question, nor is a number of stages the same choice on another table).
+        Choices made before the first table is followed are that table's.
+
+        Returns
+        -------
+        dict or None
+            When the table changed, the settings of the table followed now (the widgets to
+            set; those missing start at their defaults, all of them for a new table); None
+            when it is the same table.
+        """
+        changed = table != self._table and self._table is not None
+        settings_now = None
+        if changed:
+            self._other_tables[self._table] = (
+                self.directions, self.asks, self.cost_values, self.cost_groups, dict(settings or {}))
+            *tables, settings_now = self._other_tables.pop(table, ({}, {}, {}, {}, {}))
+            self.directions, self.asks, self.cost_values, self.cost_groups = tables
         self._table = table
+        return settings_now
 
     def keep_knowledge(self, edited_rows: dict, names: list) -> None:
         """Keep a knowledge-table edit (Streamlit's ``edited_rows``; row i is column ``names[i]``)."""

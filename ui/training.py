@@ -3,7 +3,8 @@ clinicians know and what questions cost, the form of the learner's options), the
 load of a list. The choices come from
 :mod:`psl_triage.training.choices`, the words from :mod:`psl_triage.words.train`, the state
 from :class:`psl_triage.training_session.TrainingSession`. Every widget's key is
-``"w_train_<option>"``; its value is kept across page switches.
+``"w_train_<option>"``; its value is kept across page switches and belongs to the loaded
+table (:func:`follow_table`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,25 @@ FORM_LAYOUT = (  # the form's three columns, top to bottom
     ("prior_strength", "max_feature_uses", "min_support", "interval_correction", "shrinkage", "group_categories",
      "max_stages", "test_fraction", "seed"),
 )
+TABLE_SETTINGS = tuple(f"w_train_{name}" for name in (
+    "setup", *(name for names in FORM_LAYOUT for name in names), "cost_unit", "cost_weight", "anticipated_c"))
+"""The keys of the widgets whose values belong to one table (with the knowledge and cost tables):
+a new table starts them at their defaults (:func:`follow_table`)."""
 HELP = words.option_help(training.SETUPS)
 ss = st.session_state
+
+
+def follow_table(session: TrainingSession, table: object) -> None:
+    """Make the page's choices the table's (:meth:`TrainingSession.follow_table`): on a change
+    of table, before the widgets are drawn, each widget of :data:`TABLE_SETTINGS` takes that
+    table's value or, for a new table, starts at its default."""
+    settings = session.follow_table(table, {key: ss[key] for key in TABLE_SETTINGS if key in ss})
+    if settings is not None:
+        for key in TABLE_SETTINGS:
+            if key in settings:
+                ss[key] = settings[key]
+            else:
+                ss.pop(key, None)
 
 
 def radio(name: str, labels: dict | None = None, start=None, **kwargs) -> None:

@@ -73,3 +73,22 @@ def test_the_lists_own_table_again_shows_no_note(trained, demo_prepared):
     assert "This list was trained on" in texts(at.warning)  # not ready, but not the list's table
     load(at, demo)
     assert not at.exception and "This list was trained on" not in texts(at.warning)
+
+
+def test_the_options_start_afresh_for_a_new_table_and_come_back_with_a_table_shown_again(trained):
+    """Every option of the Train page is the table's, as the knowledge and cost tables are."""
+    at, demo = trained
+    at.number_input(key="w_train_min_support").set_value(20)
+    at.radio(key="w_train_calibration").set_value("beta")
+    at.button(key="w_train_submit").click().run()  # a form's values count once it is sent
+    starts = {name: at.number_input(key=f"w_train_{name}").value for name in ("max_stages", "min_support")}
+    assert starts == {"max_stages": 2, "min_support": 20}
+    frame, _, without = follow_up_study()
+    load(at, dataset_session(without, frame, "study.csv"))
+    assert not at.exception
+    assert at.number_input(key="w_train_max_stages").value is None  # the default: as many as the learner finds
+    assert at.number_input(key="w_train_min_support").value != 20
+    assert at.radio(key="w_train_calibration").value != "beta"
+    load(at, demo)
+    assert {name: at.number_input(key=f"w_train_{name}").value for name in starts} == {"max_stages": 2, "min_support": 20}
+    assert at.radio(key="w_train_calibration").value == "beta"

@@ -38,7 +38,11 @@ def train() -> None:
     names = (*OPTION_NAMES, "score_preset", "custom_scores", "cost_unit")
     options = session.options(dataset.prepared, {name: ss[f"w_train_{name}"] for name in names})
     bar = st.progress(0.0, text=words.STARTING)
-    seconds = session.train(dataset, options, lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
+    try:
+        seconds = session.train(dataset, options, lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
+    except BaseException:  # an error (or a rerun) leaves no finished-looking bar above the old list
+        bar.empty()
+        raise
     bar.progress(1.0, text=words.done(session.model.n_stages_ - 1, seconds))
 
 

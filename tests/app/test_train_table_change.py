@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from psl_core.errors import RequiredColumnError
 from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
 from tests.apptest import training
@@ -92,3 +93,21 @@ def test_the_options_start_afresh_for_a_new_table_and_come_back_with_a_table_sho
     load(at, demo)
     assert {name: at.number_input(key=f"w_train_{name}").value for name in starts} == {"max_stages": 2, "min_support": 20}
     assert at.radio(key="w_train_calibration").value == "beta"
+
+
+def test_a_training_that_fails_leaves_no_finished_looking_progress(trained, monkeypatch):
+    """The search reached its last stage, then a required column had no question: the error
+    is shown, the previous list stays, and no bar says "Stage 17 of 17"."""
+    at, _ = trained
+    before = training(at).model
+
+    def fails_at_the_end(*args, progress=None, **kwargs):
+        for stage in range(1, 18):
+            progress(stage, 17)
+        raise RequiredColumnError("no question", "thal", 10)
+
+    monkeypatch.setattr("psl_triage.training.train_list", fails_at_the_end)
+    at.button(key="w_train_submit").click().run()
+    assert not at.exception and "thal" in texts(at.error)
+    assert training(at).model is before
+    assert not at.get("progress")

@@ -55,7 +55,7 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     -------
     pandas.DataFrame with columns "Stage", "Feature", "Points", for a list with question
     costs "Cost" (of asking the stage's question, :mod:`psl_core.costs`), for a list with a
-    recommended length "Held-out Brier" and "Recommended stop" (★ on the recommended
+    recommended length "Brier score (cross-validated)" and "Recommended stop" (★ on the recommended
     stage), for a list with stages whose risks are pulled all the way to the base rate
     (:func:`psl_core.recommend.base_rate_stages`) a column that marks them, and one per total.
     """
@@ -72,7 +72,7 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
             row[words.COST_COLUMN] = cost_text(costs[k - 1]) if k else ""
         if model.recommended_stages_ is not None:
             held_out = model.validation_brier_[k]
-            row[words.HELD_OUT_COLUMN] = f"{held_out:.3f}" if np.isfinite(held_out) else words.NOT_REACHED
+            row[words.CV_BRIER_COLUMN] = f"{held_out:.3f}" if np.isfinite(held_out) else words.NOT_REACHED
             row[words.RECOMMENDED_COLUMN] = "★" if k == model.recommended_stages_ else ""
         if held:
             row[words.BASE_RATE_COLUMN] = words.HELD_AT_BASE_RATE if k in held else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from psl_core.kernels import TIE_TOLERANCE
+from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
@@ -78,7 +79,7 @@ def recommended_stop_text(model):
     """One sentence on the recommended stop when the list goes on past it, else None.
 
     The search's criterion scores each next question with the earlier ones fixed; the list's
-    table shows the held-out Brier score of the whole list refitted on parts of the training
+    table shows the cross-validated Brier score of the whole list refitted on parts of the training
     rows, which may rise after the recommended stop. Said beside the list's length, so the
     sentence on where the search ended does not read as a claim about that column.
 
@@ -93,7 +94,7 @@ def recommended_stop_text(model):
     brier = np.asarray(model.validation_brier_, dtype=float)
     lower = [k for k in range(stage + 1, len(brier)) if np.isfinite(brier[k]) and brier[k] < brier[stage] - TIE_TOLERANCE]
     text = (
-        f"Refitted whole on parts of the training rows (the Held-out Brier column below), the list does best "
+        f"Refitted whole on parts of the training rows (the column {CV_BRIER_COLUMN} below), the list does best "
         f"after {plural(stage, 'question')} among the lengths every part's list reached, the recommended stop (★)"
     )
     asks = f"Triage asks {'only the first' if stage == 1 else f'the first {stage}'} by default"
@@ -141,7 +142,7 @@ def shrinkage_text(model):
 
 
 SMALL_GAIN = 0.10
-"""A list whose held-out Brier score at its recommended length is less than this share below
+"""A list whose cross-validated Brier score at its recommended length is less than this share below
 the base rate's (a Brier skill score under 0.1) barely beats the base rate: the Train page
 says so next to its length (:func:`small_gain_text`)."""
 
@@ -149,7 +150,7 @@ says so next to its length (:func:`small_gain_text`)."""
 def small_gain_text(model):
     """A sentence when the list barely beats the base rate on held-out patients, else None.
 
-    From the internal cross-validation's held-out Brier scores at stage 0 (the base rate) and
+    From the internal cross-validation's Brier scores at stage 0 (the base rate) and
     at the recommended length (a gain of less than :data:`SMALL_GAIN` of the base rate's
     score). None without that cross-validation, or when it recommends no question
     (:func:`no_gain_note` speaks then).
@@ -162,7 +163,7 @@ def small_gain_text(model):
     if gain >= SMALL_GAIN:
         return None
     return (
-        f"It barely beats the base rate: on held-out patients its Brier score after {stage} "
+        f"It barely beats the base rate: its cross-validated Brier score after {stage} "
         f"{noun(stage, 'question')} is {brier[stage]:.3f} against {brier[0]:.3f} for the base rate "
         f"alone, {gain:.0%} better (lower is better). Its answers change the estimates little; weigh whether "
         f"{counted(stage, 'question', 'is', 'are')} worth asking for that."
@@ -173,7 +174,7 @@ def no_gain_note(model, positive_label):
     """What to say when the internal cross-validation recommends asking no question (Markdown).
 
     Held-out evidence did not show a gain over the base rate (``recommended_stages_`` = 0):
-    the note says so plainly with the numbers: the held-out Brier score before any question
+    the note says so plainly with the numbers: the cross-validated Brier score before any question
     and at the best later stage, each with its standard error over the folds.
 
     Parameters
@@ -197,9 +198,9 @@ def no_gain_note(model, positive_label):
     later = np.where(np.isfinite(brier[1:]), brier[1:], np.inf)
     best = 1 + int(np.argmin(later))
     evidence = (
-        f"held-out Brier score {score(0)} before any question, {score(best)} at the best later stage "
+        f"a cross-validated Brier score of {score(0)} before any question, {score(best)} at the best later stage "
         f"({best} {noun(best, 'question')}; lower is better, ± one standard error over the folds)"
-        if np.isfinite(later).any() else f"held-out Brier score {score(0)} before any question"
+        if np.isfinite(later).any() else f"a cross-validated Brier score of {score(0)} before any question"
     )
     base_rate = percent(float(model.stage_probabilities_[0][0]), 1)
     return (
@@ -524,7 +525,11 @@ def positive_outcome(metadata):
 
 # --- the list as Table 1 (psl_triage.training.tables) ------------------------------------------
 STAGE_COLUMN, FEATURE_COLUMN, POINTS_COLUMN, COST_COLUMN = "Stage", "Feature", "Points", "Cost"
-HELD_OUT_COLUMN, RECOMMENDED_COLUMN = "Held-out Brier", "Recommended stop"
+CV_BRIER_COLUMN, RECOMMENDED_COLUMN = f"{MEASURE_LABELS['brier']} (cross-validated)", "Recommended stop"
+"""The list table's columns of the internal cross-validation (``validation_brier_``): the
+Brier score of the whole list refitted on parts of the training rows and judged on the part
+left out, which chooses the recommended stop. Not the Brier score on the test rows the page
+held out, which the measures' table shows as :data:`MEASURE_ON` ("Brier score (test)")."""
 BASE_RATE_COLUMN, HELD_AT_BASE_RATE = "Risk moves", "no: base rate"
 """The column that marks the stages whose risks are held at the base rate, and its mark."""
 PINNED_COLUMNS = (STAGE_COLUMN, FEATURE_COLUMN, POINTS_COLUMN)
@@ -534,4 +539,4 @@ MEASURE_ON = "{measure} ({data})"
 PRIOR_ROW = "Before any feature (prior)"
 """Stage 0's row of the list's table, before any question."""
 NOT_REACHED = "not reached"
-"""A held-out Brier score of a stage the refits never reached."""
+"""A cross-validated Brier score of a stage the refits never reached."""

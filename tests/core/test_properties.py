@@ -252,6 +252,6 @@ def test_a_stage_no_fold_reaches_has_no_held_out_score_and_no_warning():
     assert np.isnan(brier[-1]) and np.isnan(se[-1])
     assert np.all(np.isfinite(brier[:-1])) and np.all(np.isfinite(se[:-1]))
     assert psl.recommended_stages_ < psl.n_stages_ - 1
-    assert list_table(psl)["Held-out Brier"].iloc[-1] == "not reached"
+    assert list_table(psl)["Brier score (cross-validated)"].iloc[-1] == "not reached"
     loaded = ProbabilisticScoringList.from_json(psl.to_json())
     np.testing.assert_array_equal(loaded.validation_brier_, brier)

@@ -209,11 +209,11 @@ def test_the_table_has_a_row_per_stage_and_the_probability_of_every_reachable_to
     columns = readable_columns(metadata)
     table = list_table(model, columns)
     all_totals = np.unique(np.concatenate(model.stage_totals_))
-    assert list(table.columns) == ["Stage", "Feature", "Points", "Held-out Brier", "Recommended stop"] + [
+    assert list(table.columns) == ["Stage", "Feature", "Points", "Brier score (cross-validated)", "Recommended stop"] + [
         total_label(t) for t in all_totals
     ]
     assert table["Recommended stop"].tolist().index("★") == model.recommended_stages_
-    assert table["Held-out Brier"].tolist() == [f"{v:.3f}" for v in model.validation_brier_]
+    assert table["Brier score (cross-validated)"].tolist() == [f"{v:.3f}" for v in model.validation_brier_]
     assert table["Stage"].tolist() == list(range(model.n_stages_))
     assert table["Feature"].iloc[1] == model.describe_stage(1, columns)
     assert table["Points"].iloc[1] == f"{model.scores_[0]:+d}"
@@ -360,6 +360,21 @@ def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(de
     brier = model.validation_brier_
     lower = [k for k in range(stage + 1, len(brier)) if brier[k] < brier[stage]]
     assert ("do not improve its probabilities" in length) == (not lower)
+
+
+def test_the_two_brier_scores_are_named_for_what_they_are(demo_prepared):
+    """The walk: the list's table said "Held-out Brier" (the internal cross-validation's) and
+    the measures' table "Brier score (test)" (the test rows the page held out), two held-out
+    scores told apart by nothing. Each is named for what it is, the sentence on the stop
+    names the list table's column as the table does."""
+    from psl_triage.words.train import list_reading
+
+    model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(**SETUPS["recommended"]))
+    columns = list(list_table(model, readable_columns(metadata)).columns)
+    measures = list(performance_table(performance_long(metadata)).columns)
+    assert "Brier score (cross-validated)" in columns and "Brier score (test)" in measures
+    assert not [name for name in columns + measures if "held" in name.lower()]
+    assert "(the column Brier score (cross-validated) below)" in list_reading(model, metadata)[0]
 
 
 def test_the_length_names_the_later_stages_only_some_folds_reached():

@@ -45,8 +45,8 @@ from psl_triage.plots import (
 )
 from psl_triage.words import calibration as words
 from psl_triage.words.common import PAGE_NAMES, page_title
-from ui import csv_download, required_list_and_data, shown_errors, trained_metadata
-from ui.calibration import horizon_section, stage_slider
+from ui import csv_download, required_list_and_data, shown_errors, stage_slider, trained_metadata
+from ui.calibration import horizon_section
 from ui.evidence import calibration_section, kept
 
 st.set_page_config(page_title=page_title("calibration"), page_icon="🩺", layout="wide")
@@ -70,7 +70,7 @@ with left:
     rows = st.radio(words.ROWS_LABEL, list(words.ROWS), format_func=words.ROWS.get, key="calibration_rows",
                     horizontal=True, persist_state="session")
 with right:
-    stage = stage_slider(model, split.model)
+    stage = stage_slider("calibration", model, words.STAGE, of=split.model)
 X, y = (split.X_test, split.y_test) if rows == "test" else (split.X_train, split.y_train)
 fitted = split.model
 

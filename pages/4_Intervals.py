@@ -12,8 +12,7 @@ Session state read: ``"training_session"`` (its current list). Written: the
 widget keys ``"intervals_cost_ratio_v<N>"`` (M, starting at the list's saved M; a new list
 gets a new N: ui.cost_ratio_input, with ``"intervals_cost_ratio_list"`` and
 ``"intervals_cost_ratio_version"``), ``"intervals_confidence"``, ``"intervals_stage_v<N>"`` (a new
-list starts at its recommended stage, as on Triage and Calibration: ui.per_list_key and
-psl_triage.card.card_stage), ``"intervals_evidence"`` (the every-stage figure per list, M and
+list starts at its recommended stage, as on Triage and Calibration: ui.stage_slider), ``"intervals_evidence"`` (the every-stage figure per list, M and
 level, not drawn again when only the stage moves: ui.evidence.kept) and
 ``"intervals_download_*"``.
 """
@@ -23,11 +22,10 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_core.cost_ratio import decision_threshold
-from psl_triage.card import card_stage
 from psl_triage.plots import interval_figure, interval_grid_figure
 from psl_triage.words import calibration as words
 from psl_triage.words.common import PAGE_NAMES, page_title
-from ui import class_names, cost_ratio_input, csv_download, per_list_key, required_list, shown_errors, trained_metadata
+from ui import class_names, cost_ratio_input, csv_download, required_list, shown_errors, stage_slider, trained_metadata
 from ui.evidence import kept
 
 st.set_page_config(page_title=page_title("intervals"), page_icon="🩺", layout="wide")
@@ -45,12 +43,7 @@ with middle:
         persist_state="session", help=words.INTERVALS_CONFIDENCE_HELP,
     )
 with right:
-    last = model.n_stages_ - 1
-    stage = min(
-        st.slider(words.STAGE, 0, max(last, 1), card_stage(model), key=per_list_key("intervals_stage", model),
-                  disabled=last == 0, persist_state="session"),
-        last,
-    )
+    stage = stage_slider("intervals", model, words.STAGE)
 st.markdown(words.interval_colours(decision_threshold(cost_ratio)))
 
 st.header(words.stage_heading(stage))

@@ -22,8 +22,9 @@ before it: ui.evaluation.splits_input and run_estimate),
 ``"evaluation_test_size"``, ``"evaluation_cost_ratio_v<N>"`` (M, starting at the list's saved
 M; a new list gets a new N: ui.cost_ratio_input, with ``"evaluation_cost_ratio_list"`` and
 ``"evaluation_cost_ratio_version"``), ``"evaluation_confidence"``, ``"evaluation_run"``,
-``"evaluation_rule"``, ``"evaluation_stage"`` and ``"evaluation_download_*"``; the evidence
-sections (ui.evidence): ``"evaluation_evidence_stage"``, ``"evaluation_threshold_range"``,
+``"evaluation_rule"``, ``"evaluation_stage_v<N>"`` and ``"evaluation_download_*"``; the evidence
+sections (ui.evidence): ``"evaluation_evidence_stage_v<N>"`` (stages: ui.stage_slider, a new list
+starts afresh), ``"evaluation_threshold_range"``,
 ``"evaluation_every_stage"``, ``"evaluation_subgroup_column"``, ``"evaluation_subgroup_bands"``,
 ``"evaluation_evidence"`` (results kept per result, list and choice) and
 ``"evaluation_subgroup_report"`` (the last subgroup table, for the Card page's report).
@@ -37,7 +38,6 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_core.evaluation import MEASURE_LABELS, MEASURES, band_summary
-from psl_triage.card import card_stage
 from psl_triage.evidence import held_out_calibration_curve, held_out_decision_curves, held_out_hierarchy
 from psl_triage.follow_up import horizon_page_note
 from psl_triage.plots import stagewise_figure
@@ -45,7 +45,7 @@ from psl_triage.state_keys import DATASET, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.trade_off import where_m_matters
-from ui import cost_ratio_input, csv_download, required_list_and_data, shown_errors, trained_metadata
+from ui import cost_ratio_input, csv_download, required_list_and_data, shown_errors, stage_slider, trained_metadata
 from ui.evaluation import (
     held_out_patients,
     horizon_section,
@@ -124,9 +124,7 @@ three_way_section(result, model)
 st.header(words.UTILITY_HEADER)
 st.markdown(words.DECISION_CURVES)
 with shown_errors(words.DRAWING_CURVES):
-    last = last_stage(result, model)
-    evidence_stage = st.slider(words.EVIDENCE_STAGE, 0,
-                               max(last, 1), min(card_stage(model), last), key="evaluation_evidence_stage")
+    evidence_stage = stage_slider("evaluation_evidence", model, words.EVIDENCE_STAGE, last=last_stage(result, model))
     shown_range = threshold_range("evaluation")
     every_stage = st.toggle(words.EVERY_STAGE, key="evaluation_every_stage")
     curves = kept("evaluation", (result,), ("curves", evidence_stage, shown_range, every_stage),

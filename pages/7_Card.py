@@ -13,7 +13,7 @@ Session state read: ``"training_session"`` (its current list),
 ``"validate_subgroup_report"`` (ui.evidence.subgroup_section) and ``"validate_site_report"``
 (ui.evidence.site_evidence). Written: the
 widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage_v<N>"`` (a new list starts
-at its recommended stage: ui.per_list_key), ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
+at its recommended stage: ui.stage_slider), ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
 ``"card_download_card"`` and ``"card_download_report"``.
 """
@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from psl_triage.card import card_html, card_stage, report_html
+from psl_triage.card import card_html, report_html
 from psl_triage.evidence import report_evidence
 from psl_triage.modelcard import list_identity
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.training import download_file_name
 from psl_triage.words import card as words
 from psl_triage.words.common import page_title
-from ui import cost_ratio_input, list_picker, per_list_key, shown_errors
+from ui import cost_ratio_input, list_picker, shown_errors, stage_slider
 
 ss = st.session_state
 
@@ -54,12 +54,7 @@ model, metadata, _, _ = list_picker("card", words.NO_LIST, words.LIST_LABEL)
 st.markdown(list_identity(metadata))
 
 left, right = st.columns(2)
-n_questions = len(model.literals_)
-stage = left.number_input(
-    words.questions_on_card(n_questions),
-    min_value=0, max_value=n_questions, value=card_stage(model), step=1, key=per_list_key("card_stage", model),
-    help=words.STAGE_HELP,
-)
+stage = stage_slider("card", model, words.questions_on_card(len(model.literals_)), container=left)
 cost_ratio = cost_ratio_input("card", model, metadata, container=right)
 
 card = report = None

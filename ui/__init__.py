@@ -17,6 +17,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_RANGE
+from psl_triage.card import card_stage
 from psl_triage.data import upload_limit_mb
 from psl_triage.list_data import data_mismatch
 from psl_triage.metadata import ModelMetadata
@@ -142,6 +143,37 @@ def per_list_key(name: str, model) -> str:
         state[f"{name}_list"] = model
         state[f"{name}_version"] = state.get(f"{name}_version", 0) + 1
     return f"{name}_v{state[f'{name}_version']}"
+
+
+def stage_slider(prefix: str, model, label: str, of=None, last: int | None = None, start: int | None = None,
+                 container=None, **kwargs) -> int:
+    """The slider of the stage (number of questions asked) a page shows of the list ``model``.
+
+    One widget per list (``per_list_key(prefix + "_stage", model)``: ``"<prefix>_stage_v<N>"``):
+    a new list starts afresh, a stage the user chose stays, across page switches too, as long
+    as the list does. It offers stages 0 to ``last`` (by default the last of ``of``, the list
+    judged: a refit of ``model`` on a page that refitted it, else ``model``), starts at
+    ``start`` (by default the recommended stage of ``of``, :func:`psl_triage.card.card_stage`,
+    where Triage and the card start; its help says so) and is disabled for a list without
+    questions. A stage kept from a longer list judged before is dropped. ``container``: where
+    to draw it (a column); ``kwargs``: more of ``st.slider``'s arguments.
+
+    Returns
+    -------
+    int
+        The chosen stage, never beyond ``last``.
+    """
+    state, of = st.session_state, model if of is None else of
+    last = of.n_stages_ - 1 if last is None else last
+    key = per_list_key(f"{prefix}_stage", model)
+    if state.get(key, last) > last:
+        del state[key]
+    if start is None:
+        start = card_stage(of)
+        kwargs.setdefault("help", words.STAGE_HELP)
+    stage = (container or st).slider(label, 0, max(last, 1), min(start, last), key=key, disabled=last == 0,
+                                     persist_state="session", **kwargs)
+    return min(stage, last)
 
 
 def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:

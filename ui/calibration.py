@@ -1,5 +1,4 @@
-"""The Calibration page's parts (Streamlit): the stage slider, and a horizon list's calibration
-at the horizon.
+"""The Calibration page's parts (Streamlit): a horizon list's calibration at the horizon.
 
 Kept out of ``pages/`` because Streamlit turns every file there into a page. Every sentence
 is :mod:`psl_triage.words.calibration`'s; the numbers are :mod:`psl_triage.follow_up`'s.
@@ -9,25 +8,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from psl_triage.card import card_stage
 from psl_triage.follow_up import horizon_calibration, horizon_page_note, horizon_span
 from psl_triage.plots import horizon_calibration_figure
 from psl_triage.words import calibration as words
 from psl_triage.words.common import PAGE_NAMES
-from ui import csv_download, per_list_key, shown_errors, trained_metadata
-
-
-def stage_slider(model, fitted=None) -> int:
-    """The stage the page judges (``"calibration_stage_v<N>"``, one per list): a new list
-    starts at the recommended stage (:func:`psl_triage.card.card_stage`), the one Triage and
-    the card use, of ``fitted`` (the list judged, when the page refitted it) or the list."""
-    state, fitted = st.session_state, model if fitted is None else fitted
-    last, stage_key = fitted.n_stages_ - 1, per_list_key("calibration_stage", model)
-    if state.get(stage_key, last) > last:
-        del state[stage_key]
-    stage = st.slider(words.STAGE, 0, max(last, 1), min(card_stage(fitted), last), key=stage_key,
-                      disabled=last == 0, persist_state="session", help=words.STAGE_HELP)
-    return min(stage, last)
+from ui import csv_download, shown_errors, stage_slider, trained_metadata
 
 
 def horizon_section(model, prepared) -> None:
@@ -35,7 +20,7 @@ def horizon_section(model, prepared) -> None:
     chosen stage: the measures, the figure and the tables per total and per tenth; the
     page's note when the held-out rows are unknown. Stops the page (nothing else applies)."""
     metadata = trained_metadata()
-    stage = stage_slider(model)
+    stage = stage_slider("calibration", model, words.STAGE)
     at_horizon = None
     with shown_errors(words.DRAWING_CALIBRATION):
         at_horizon = horizon_calibration(model, metadata, prepared, stage)

@@ -25,7 +25,7 @@ from psl_triage.plots import decision_curve_figure, three_way_figure
 from psl_triage.runs import default_splits, evaluation_seconds, one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
-from ui import cost_ratio_input, csv_download, per_list_key, shown_errors, trained_metadata, training_session
+from ui import cost_ratio_input, csv_download, shown_errors, stage_slider, trained_metadata, training_session
 from ui.evidence import Patients, kept
 
 ss = st.session_state
@@ -87,16 +87,14 @@ def horizon_section(model, prepared) -> None:
         columns = st.columns(3)
         n_splits = columns[0].number_input(words.RANDOM_SPLITS, 2, 200, 20, step=5, key="evaluation_horizon_splits")
         cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
-        last = model.n_stages_ - 1
-        stage = columns[2].slider(words.HORIZON_STAGE, 0, max(last, 1), min(card_stage(model), last),
-                                  key=per_list_key("evaluation_horizon_stage", model), disabled=last == 0)
+        stage = stage_slider("evaluation_horizon", model, words.HORIZON_STAGE, container=columns[2])
         submitted = st.form_submit_button(words.RUN_COMPARISON, type="primary", key="evaluation_horizon_run")
     if submitted:
         with shown_errors(words.COMPARING_WITH_COX), st.spinner(words.FITTING_SPLITS):
-            table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio), stage=min(stage, last))
+            table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio), stage=stage)
             EVALUATION_HORIZON.put(ss, {"model": model, "prepared": prepared, "table": table, "curves": curves,
                                         "cost_ratio": float(cost_ratio), "n_splits": int(n_splits),
-                                        "stage": min(stage, last)})
+                                        "stage": stage})
     stored = EVALUATION_HORIZON.get(ss)
     if stored is not None and stored["model"] is model and stored["prepared"] is prepared:
         st.dataframe(stored["table"], hide_index=True, key="evaluation_horizon_table")
@@ -120,9 +118,7 @@ def three_way_section(result, model) -> None:
                         persist_state="session")
         stage = None
         if rule == FIXED_STAGE:
-            last = last_stage(result, model)
-            stage = st.slider(words.STAGE_LABEL, 0, max(last, 1), min(last, 3), key="evaluation_stage",
-                              persist_state="session")
+            stage = stage_slider("evaluation", model, words.STAGE_LABEL, last=last_stage(result, model), start=3)
         figure, table = three_way_figure(three_way, rule, stage)
         st.plotly_chart(figure, key="evaluation_three_way")
         if rule == STEPWISE:

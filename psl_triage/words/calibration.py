@@ -16,7 +16,6 @@ INTRO = (
 ROWS = {"test": "Held-out test rows", "train": "Training rows"}
 ROWS_LABEL = "Rows"
 STAGE = "Stage (number of features asked)"
-STAGE_HELP = "Starts at the length the internal cross-validation recommends, if the list has one."
 SPLITTING = "splitting the data into training and test rows"
 MEASURE_FORMAT = "%.3f"  # a measure or risk in a table column (printf, as st.column_config takes it)
 # Column names of the follow-up tables (plain text: st.dataframe headers).

@@ -14,7 +14,6 @@ NO_LIST = (
     "There is no list to print yet. Train one (or load a model file) on the **Train** page, or "
     "save one there; every saved list can be chosen here."
 )
-STAGE_HELP = "Starts at the length the internal cross-validation recommends, if the list has one."
 DOWNLOAD_CARD = "Download the card (HTML, prints on one page)"
 DOWNLOAD_REPORT = "Download the model report (HTML)"
 

@@ -138,6 +138,8 @@ def unexpected_error(doing, error_name):
     )
 
 
+STAGE_HELP = "Starts at the length the internal cross-validation recommends, if the list has one."
+"""The help of a stage slider that starts at the recommended stage (ui.stage_slider)."""
 NO_LIST = "There is no list yet. Train one (or load a model file) on the **Train** page{reason}."
 """A page that needs a list, before there is one; ``reason`` completes the sentence."""
 NO_DATA = "There are no data to {purpose}. Load and prepare a table on the start page."

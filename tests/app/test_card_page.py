@@ -28,9 +28,9 @@ def test_the_card_and_report_are_offered_and_follow_the_choices(trained):
     put_list(at, *trained)
     at.run()
     assert not at.exception and not at.error
-    assert at.number_input(key=f"card_stage_v{at.session_state['card_stage_version']}").value == (model.recommended_stages_ or len(model.literals_))
+    assert at.slider(key=f"card_stage_v{at.session_state['card_stage_version']}").value == (model.recommended_stages_ or len(model.literals_))
     assert len(at.get("download_button")) == 2
-    at.number_input(key=f"card_stage_v{at.session_state['card_stage_version']}").set_value(2).run()
+    at.slider(key=f"card_stage_v{at.session_state['card_stage_version']}").set_value(2).run()
     assert not at.exception and not at.error
     at.number_input(key=f"card_cost_ratio_v{at.session_state['card_cost_ratio_version']}").set_value(3.0).run()
     assert not at.exception and not at.error
@@ -49,12 +49,12 @@ def test_another_list_starts_the_card_at_its_own_stage(trained):
     at = AppTest.from_file(PAGE, default_timeout=60)
     put_list(at, *trained)
     at.run()
-    next(box for box in at.number_input if box.label == label).set_value(1).run()
+    next(box for box in at.slider if box.label == label).set_value(1).run()
     other = copy.deepcopy(model)  # trained or loaded on the Train page
     put_list(at, other, metadata)
     at.run()
     assert not at.exception and not at.error
-    assert next(box for box in at.number_input if box.label == label).value == card_stage(other) != 1
+    assert next(box for box in at.slider if box.label == label).value == card_stage(other) != 1
 
 
 def test_a_saved_list_prints_without_one_on_the_train_page(trained, isolated_model_dir):

@@ -184,6 +184,29 @@ def test_another_list_starts_the_stage_slider_afresh(page, demo_prepared, traine
     assert stage(at).value == fresh
 
 
+def test_another_list_starts_the_evaluation_evidence_stage_afresh(demo_prepared, trained):
+    """The evidence slider had one key for every list: a new list's run opened at the stage
+    chosen for the previous list. It starts at the new list's recommended stage."""
+    import copy
+
+    from psl_triage.card import card_stage
+
+    model, metadata = trained
+    at = open_page(EVALUATION, demo_prepared, trained)
+    at.number_input(key="evaluation_splits").set_value(2)
+    at.button(key="evaluation_run").click().run()
+    fresh = card_stage(model)
+    moved = 1 if fresh != 1 else 2
+    stage_slider(at, "evaluation_evidence").set_value(moved).run()
+    assert_clean(at)
+    assert stage_slider(at, "evaluation_evidence").value == moved
+    put_list(at, copy.deepcopy(model), metadata)  # another list, trained or loaded on the Train page
+    at.run()
+    at.button(key="evaluation_run").click().run()
+    assert_clean(at)
+    assert stage_slider(at, "evaluation_evidence").value == fresh
+
+
 def test_intervals_page_follows_m_confidence_and_stage(trained):
     at = open_page(INTERVALS, trained=trained)
     cost_ratio_input(at, "intervals").set_value(1.0).run()
@@ -227,8 +250,8 @@ def test_evaluation_page_runs_few_splits_and_shows_every_view(demo_prepared, tra
     measures = result.measures
     measures.loc[measures.index.max() + 1] = {**measures.iloc[-1].to_dict(), "stage": last + 20}
     at.run()
-    assert at.slider(key="evaluation_stage").max == at.slider(key="evaluation_evidence_stage").max == last
-    at.slider(key="evaluation_stage").set_value(2).run()
+    assert stage_slider(at, "evaluation").max == stage_slider(at, "evaluation_evidence").max == last
+    stage_slider(at, "evaluation").set_value(2).run()
     assert_clean(at)
     three_way = figures(at)[4]
     coverage = next(t for t in three_way.data if t.name == "coverage (share decided)")
@@ -296,7 +319,7 @@ def test_evaluation_page_shows_decision_curves_calibration_and_subgroups(demo_pr
     names = trace_names(curve_figure)
     assert {"the list", "LR (C = 1)", "Treat all", "Treat none", "bedside stop rule"} <= names
     assert "M = 2: threshold 1/(1+M) = 33.3%" in names
-    stage = at.slider(key="evaluation_evidence_stage").value
+    stage = stage_slider(at, "evaluation_evidence").value
     rows = result.net_benefit
     expected = rows[(rows["stage"] == stage) & (rows["method"] == "PSL") & (rows["threshold"] == 0.2)]
     drawn = next(t for t in curve_figure.data if t.name == "the list")
@@ -371,7 +394,7 @@ def test_a_new_evaluation_run_is_not_shown_the_last_runs_curves(demo_prepared, t
     second = at.session_state["evaluation_result"]["result"]
     assert second is not first
     drawn = next(t for t in figures(at)[5].data if t.name == "the list")
-    stage = at.slider(key="evaluation_evidence_stage").value
+    stage = stage_slider(at, "evaluation_evidence").value
     rows = second.net_benefit
     rows = rows[(rows["stage"] == stage) & (rows["method"] == "PSL") & (rows["threshold"] == 0.2)]
     assert values(drawn.y)[values(drawn.x).index(0.2)] == pytest.approx(rows["value"].mean())
@@ -383,7 +406,7 @@ def test_intervals_page_opens_at_the_recommended_stage_and_keeps_the_grid(demo_p
     model = trained[0]
     assert 0 < model.recommended_stages_ < len(model.literals_)
     at = open_page(INTERVALS, demo_prepared, trained)
-    slider = next(s for s in at.slider if s.key.startswith("intervals_stage"))
+    slider = stage_slider(at, "intervals")
     assert slider.value == model.recommended_stages_
     grid = figures(at)[1]
     slider.set_value(len(model.literals_)).run()

@@ -25,6 +25,7 @@ import numpy as np
 from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_core.metrics import MEASURE_LABELS
+from psl_core.recommend import base_rate_stages
 from psl_triage.costs import cost_text
 from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
 from psl_triage.metadata import ModelMetadata
@@ -137,6 +138,8 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     dataset = metadata.trained_on
     rows = training_rows_text(metadata)
     population = report.learned_from(dataset.name, rows) + report.recalibrated_at(metadata.origin)
+    held = _held_at_base_rate(model, stage)
+    held_note = f'<p class="small">{held}</p>' if held else ""
     body = f"""
 <h1>{escape(name)}</h1>
 <p class="meta">{report.CARD_META.format(subtitle=subtitle, length=length_note, date=datetime.now(UTC).date().isoformat())}</p>
@@ -148,6 +151,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 <table><tr>{report.header_cells(report.risk_heads(confidence))}</tr>{risks}</table></div>
 </div>
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
+{held_note}
 <p class="small">{report.card_footnote(population, bool(table["no_training_case"].any()))} {_constraints(model)}</p>
 """
     return _page(report.CARD_TITLE.format(name=name), body, size)
@@ -260,13 +264,23 @@ def _constraints(model):
     return escape(said)
 
 
+def _held_at_base_rate(model, stage):
+    """The note on a stage whose risk stays at the base rate (:func:`base_rate_stages`, the rule
+    of the Train page's table and of Triage), or ""."""
+    if stage not in base_rate_stages(getattr(model, "shrinkage_", None)):
+        return ""
+    return report.held_at_base_rate(stage, percent(model.stage_probabilities_[0][0]))
+
+
 def _development(model, metadata, stage):
     """TRIPOD 10: how the list was learned, its shrinkage and any too-good-to-be-true warning."""
     development = report.development(len(model.literals_), model.calibration, model.loss, model.score_set,
                                      model.interval_correction, stage,
                                      stage == getattr(model, "recommended_stages_", None))
     factors = getattr(model, "shrinkage_", None)
-    if factors is not None and stage < len(factors):
+    if held := _held_at_base_rate(model, stage):
+        development += " " + held
+    elif factors is not None and stage < len(factors):
         development += report.shrinkage(factors[stage])
     if said := _constraints(model):
         development += " " + said

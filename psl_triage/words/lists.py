@@ -138,6 +138,16 @@ def not_this_table(reason, trained_on, loaded):
     )
 
 
+def base_rate_reason(base_rate):
+    """Why a stage's risk stays at the base rate (``base_rate``: "31.2%"), a clause the Train
+    page, Triage and the card and report share: its stage's shrinkage factor is 0
+    (:func:`psl_core.recommend.base_rate_stages`, the one rule they all ask)."""
+    return (
+        "in the internal cross-validation, scores of that length predicted no better than the base rate for "
+        f"patients the list had not seen, so the risk there stays at the base rate ({base_rate}) whatever the answers"
+    )
+
+
 def list_of_another_table(reason, trained_on, loaded):
     """Markdown, names escaped: the Train page's current list is not the loaded table's
     (``reason``: a code of :func:`psl_triage.list_data.list_table_mismatch`), so its list and

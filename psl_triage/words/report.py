@@ -6,6 +6,7 @@ fragments: every name from a file (a table, a list, a class, a date) is escaped 
 from html import escape
 
 from psl_triage.words.common import m_equals, noun, percent, share_of
+from psl_triage.words.lists import base_rate_reason
 
 NOT_RECORDED = "Not recorded in this model file."
 NO_VALIDATION = "None recorded: the list has not been checked on another population in this app."
@@ -115,6 +116,12 @@ def development(n_questions, calibration, loss, score_set, interval_correction, 
         f"{said(CORRECTION_WORDS, interval_correction)}-corrected simultaneous intervals; reported at {stage} questions"
         + (" (the length the internal cross-validation recommends)." if recommended else ".")
     )
+
+
+def held_at_base_rate(stage, base_rate):
+    """The card's and report's note on a stage whose risk stays at the base rate (HTML)."""
+    first = "the first question" if stage == 1 else f"the first {stage} questions"
+    return escape(f"The risk after {first} is held at the base rate: {base_rate_reason(base_rate)}.")
 
 
 def shrinkage(factor):

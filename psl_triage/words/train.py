@@ -15,7 +15,7 @@ from psl_core.search import CROSS_VALIDATED
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words.common import COST_RATIO_LABEL, counted, decision_text, level_text, noun, percent, plural
 from psl_triage.words.escape import md
-from psl_triage.words.lists import class_counts
+from psl_triage.words.lists import base_rate_reason, class_counts
 from psl_triage.words.trade_off import where_m_matters
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
@@ -118,10 +118,9 @@ def base_rate_text(model):
     names = [str(k) for k in held]
     stages = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return (
-        f"At {noun(len(held), 'stage')} {stages} the list's probabilities are pulled all the way to the base rate "
-        f"({percent(model.stage_probabilities_[0][0])}): in its internal cross-validation, scores of that length "
-        "predicted no better than the base rate on held-out patients, so the points there change no risk "
-        f"(column \"{BASE_RATE_COLUMN}\": {HELD_AT_BASE_RATE}). Triage says so when it happens."
+        f"At {noun(len(held), 'stage')} {stages} the list's probabilities are pulled all the way to the base rate: "
+        f"{base_rate_reason(percent(model.stage_probabilities_[0][0]))} "
+        f"(column \"{BASE_RATE_COLUMN}\": {HELD_AT_BASE_RATE}). Triage and the card say so there."
     )
 
 

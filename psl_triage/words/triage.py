@@ -26,6 +26,7 @@ from .decision import (
     totals_text,
 )
 from .escape import label_md, md
+from .lists import base_rate_reason
 from .train import no_gain_note
 
 INTRO = (
@@ -305,10 +306,8 @@ def held_at_base_rate(session) -> str | None:
     then = (f"the points start to count from question {later} on" if later is not None
             else "the points do not move it in the questions asked here")
     return (
-        f"**Why the risk has not moved.** The list does not yet trust a score after only {first}. When it "
-        "was trained, scores that short predicted no better than the base rate for patients it had not "
-        f"seen, so the risk stays at the base rate ({probability_text(session.current)}) whatever the "
-        f"answers; {then}."
+        f"**Why the risk has not moved.** The list does not yet trust a score after only {first}: "
+        f"{base_rate_reason(probability_text(session.current))}; {then}."
     )
 
 

@@ -244,3 +244,30 @@ def test_an_answer_that_leaves_the_risk_at_the_base_rate_is_explained():
         session.continue_anyway()
     session.answer(some_answer(session.next_question, 1))
     assert session.stage == 2 and held_at_base_rate(session) is None  # the points count from here
+
+
+def test_train_triage_and_the_card_say_alike_where_the_risk_stays_at_the_base_rate():
+    """One rule (a stage's shrinkage factor exactly 0: psl_core.recommend.base_rate_stages) and
+    one sentence: the Train page's reading, Triage's note after the answer and the card and
+    report of that stage say the same; the card of a stage whose points count says nothing."""
+    import pandas as pd
+
+    from psl_triage.card import card_html, report_html
+    from psl_triage.words.common import percent
+    from psl_triage.words.lists import base_rate_reason
+    from psl_triage.words.train import list_reading
+    from psl_triage.words.triage import held_at_base_rate
+
+    rng = np.random.default_rng(36)
+    X = pd.DataFrame({f"x{j}": rng.normal(0, 1, 120).round(2) for j in range(5)})
+    y = (rng.random(120) < 1 / (1 + np.exp(-0.8 * X["x0"]))).astype(int)
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    assert model.shrinkage_[1] == 0 < model.shrinkage_[2]
+    said = base_rate_reason(percent(model.stage_probabilities_[0][0]))
+    assert said in " ".join(list_reading(model, {}))
+    session = session_of(model, TriageSettings(cost_ratio=1.0, basis="point", tolerance=0.0))
+    session.answer(some_answer(session.next_question, 1))
+    assert said in held_at_base_rate(session)
+    for stage, held in ((1, True), (2, False)):
+        card, report = card_html(model, {}, stage), report_html(model, {}, stage)
+        assert (said in card) == (said in report) == held

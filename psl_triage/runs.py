@@ -10,8 +10,9 @@ here: the Train page's fit and the Evaluation page's evaluation each hold
 :func:`one_run_at_a_time`. A fit already uses the cores it can (its internal folds run in
 threads), so serialising fits costs the sessions little throughput.
 
-:func:`evaluation_seconds` says before a run about how long it will take, and
-:func:`default_splits` how many splits finish in :data:`EVALUATION_BUDGET_S`.
+:func:`evaluation_seconds` says before a run about how long it will take (for a horizon list's
+comparison with Cox, :func:`horizon_seconds`), and :func:`default_splits` how many splits
+finish in :data:`EVALUATION_BUDGET_S`.
 """
 
 from __future__ import annotations
@@ -51,19 +52,35 @@ FOLD_SHARE = 0.5
 fit's splits took 6-8 s each on 2 cores at low load)."""
 
 
+def split_seconds(fit_seconds: float, recommend_folds: int | None, workers: int | None = None) -> float:
+    """About how long one search without the internal folds takes, for a list trained in
+    ``fit_seconds``: the training searched once on its rows and once per internal fold
+    (``recommend_folds``, in threads, ``workers`` at a time, every core by default: joblib's
+    ``cpu_count``; a fold's search, on fewer rows and often to a shorter list, took about
+    :data:`FOLD_SHARE` of the whole one)."""
+    workers = workers or joblib.cpu_count()
+    return fit_seconds / (1 + FOLD_SHARE * math.ceil((recommend_folds or 0) / workers))
+
+
 def evaluation_seconds(fit_seconds: float, recommend_folds: int | None, n_splits: int, workers: int | None = None) -> float:
     """About how long the Evaluation page's ``n_splits`` splits take for a list trained in
-    ``fit_seconds``.
-
-    The training searched once on its rows and once per internal fold (``recommend_folds``,
-    in threads, ``workers`` at a time; a fold's search, on fewer rows and often to a shorter
-    list, took about :data:`FOLD_SHARE` of the whole one); a split searches once, without the
-    folds, and the splits run ``workers`` at a time (every core: joblib's ``cpu_count``).
+    ``fit_seconds``: a split searches once (:func:`split_seconds`), and the splits run
+    ``workers`` at a time (every core: joblib's ``cpu_count``).
     """
     workers = workers or joblib.cpu_count()
-    folds = recommend_folds or 0
-    per_split = fit_seconds / (1 + FOLD_SHARE * math.ceil(folds / workers))
-    return per_split * math.ceil(n_splits / workers)
+    return split_seconds(fit_seconds, recommend_folds, workers) * math.ceil(n_splits / workers)
+
+
+HORIZON_LISTS_PER_SPLIT = 2
+"""Lists a horizon list's comparison fits on each split: the list and the naive yes/no list
+(the Cox model's fit takes a fraction of theirs)."""
+
+
+def horizon_seconds(fit_seconds: float, recommend_folds: int | None, n_splits: int, workers: int | None = None) -> float:
+    """About how long a horizon list's comparison with Cox (:func:`psl_core.survival.horizon_splits`)
+    takes on ``n_splits`` splits: :data:`HORIZON_LISTS_PER_SPLIT` searches per split
+    (:func:`split_seconds`), one split after another."""
+    return HORIZON_LISTS_PER_SPLIT * split_seconds(fit_seconds, recommend_folds, workers) * n_splits
 
 
 def default_splits(fit_seconds: float | None, recommend_folds: int | None, workers: int | None = None) -> int:

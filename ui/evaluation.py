@@ -22,7 +22,7 @@ from psl_triage.card import card_stage
 from psl_triage.follow_up import horizon_comparison, horizon_span
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import decision_curve_figure, three_way_figure
-from psl_triage.runs import default_splits, evaluation_seconds, one_run_at_a_time
+from psl_triage.runs import default_splits, evaluation_seconds, horizon_seconds, one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from ui import cost_ratio_input, csv_download, shown_errors, stage_slider, trained_metadata, training_session
@@ -44,10 +44,16 @@ def splits_input(model, container) -> int:
                                       persist_state="session", help=words.SPLITS_HELP))
 
 
-def run_estimate(model, n_splits: int) -> None:
-    """Before a run: about how long it takes, when the list was trained in this session."""
+def run_estimate(model, n_splits: int, horizon: bool = False) -> None:
+    """Before a run: about how long it takes, when the list was trained in this session (a
+    horizon list's comparison with Cox when ``horizon``: one split after another)."""
     fit_seconds = training_session().fit_seconds
-    if fit_seconds is not None:
+    if fit_seconds is None:
+        return
+    if horizon:
+        seconds = horizon_seconds(fit_seconds, model.recommend_folds, n_splits)
+        st.caption(words.run_estimate(seconds, n_splits, None, fit_seconds))
+    else:
         workers = joblib.cpu_count()
         seconds = evaluation_seconds(fit_seconds, model.recommend_folds, n_splits, workers)
         st.caption(words.run_estimate(seconds, n_splits, workers, fit_seconds))
@@ -89,6 +95,7 @@ def horizon_section(model, prepared) -> None:
         cost_ratio = cost_ratio_input("evaluation", model, trained_metadata(), container=columns[1])
         stage = stage_slider("evaluation_horizon", model, words.HORIZON_STAGE, container=columns[2])
         submitted = st.form_submit_button(words.RUN_COMPARISON, type="primary", key="evaluation_horizon_run")
+    run_estimate(model, int(n_splits), horizon=True)
     if submitted:
         with shown_errors(words.COMPARING_WITH_COX), st.spinner(words.FITTING_SPLITS):
             table, curves = horizon_comparison(model, prepared, int(n_splits), float(cost_ratio), stage=stage)

@@ -69,11 +69,13 @@ def splits_done(done, total, seconds_left=None):
 
 
 def run_estimate(seconds, n_splits, workers, fit_seconds):
-    """Before a run: how long it should take, judged by the list's training time."""
+    """Before a run: how long it should take, judged by the list's training time (``workers``:
+    the cores the splits share; None for splits run one after another)."""
+    where = f"on {workers} {noun(workers, 'core')}" if workers else "one after another"
+    paper = "; the paper uses 100" if workers else ""
     return (
-        f"About {duration(seconds)} for {n_splits} {noun(n_splits, 'split')} on {workers} "
-        f"{noun(workers, 'core')}, judged by the {duration(fit_seconds)} the list took to train "
-        "(fewer splits finish sooner; the paper uses 100)."
+        f"About {duration(seconds)} for {n_splits} {noun(n_splits, 'split')} {where}, judged by the "
+        f"{duration(fit_seconds)} the list took to train (fewer splits finish sooner{paper})."
     )
 
 

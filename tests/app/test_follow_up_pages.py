@@ -178,3 +178,25 @@ def test_a_yes_no_list_is_unchanged():
     X = follow_up_table()[["age", "nodes"]]
     y = follow_up_table()["status"]
     assert ProbabilisticScoringList().fit(X, y).horizon is None
+
+
+def test_evaluation_of_a_horizon_list_says_how_long_before_it_runs():
+    """A yes/no list's Evaluation said about how long its run takes before it ran; a horizon
+    list's comparison with Cox said nothing. It says so too, by the same estimate: the list
+    and the naive list fitted on each split, one split after another."""
+    from psl_triage.runs import horizon_seconds
+    from tests.tables import follow_up_study
+
+    frame, with_time, _ = follow_up_study()
+    model, metadata = train_list(with_time, "study.csv", TrainingOptions(max_stages=2))
+    at = AppTest.from_file("../../app.py", default_timeout=60)
+    put_list(at, model, metadata).fit_seconds = 30.0
+    DATASET.put(at.session_state, dataset_session(with_time, frame, "study.csv"))
+    at.switch_page("pages/5_Evaluation.py").run()
+    assert not at.exception and not at.error
+    n_splits = at.number_input(key="evaluation_horizon_splits").value
+    assert horizon_seconds(30.0, model.recommend_folds, n_splits) > horizon_seconds(30.0, model.recommend_folds, 2)
+    assert any(c.value.startswith("About ") and f"for {n_splits} splits" in c.value for c in at.caption)
+    at.number_input(key="evaluation_horizon_splits").set_value(2)
+    at.button(key="evaluation_horizon_run").click().run()  # the estimate follows the splits sent
+    assert any(c.value.startswith("About ") and "for 2 splits" in c.value for c in at.caption)

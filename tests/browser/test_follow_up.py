@@ -62,6 +62,8 @@ def test_upload_follow_up_train_triage_save_and_reopen(app, new_app, tmp_path):
     path = saved_model_path(app)
     model = load_model(path)
     assert model.horizon == HORIZON and "rfstime" not in model.features_
+    app.navigate("Evaluation")  # the comparison with Cox says about how long before it runs
+    expect(app.page.get_by_text(re.compile(r"^About .* for 20 splits one after another"))).to_be_visible()
 
     app.navigate("Triage")
     label = f"within {HORIZON} days"

@@ -25,7 +25,7 @@ from .errors import DataError
 from .inputs import read_labels, read_sample_weight
 from .parameters import PARAMETER_CONSTRAINTS, check_params
 from .prediction import StagewisePredictionMixin
-from .recommend import held_out_scores, recommended_stage, shrinkage_factors, stratified_folds
+from .recommend import held_out_scores, n_draws, recommended_stage, shrinkage_factors, stratified_folds
 from .search import (
     CRITERION_CODES,
     CROSS_VALIDATED,
@@ -100,6 +100,12 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         stage only some folds reached is scored by their luck; chosen over the
         one-standard-error rule by
         ``bench/stopping.py``; figures in ``bench/README.md``).
+    recommend_repeats : int >= 1 or "auto", default="auto"
+        How many times the folds of ``recommend_folds`` are drawn (draw r seeded
+        ``random_state + r``); the held-out scores of all draws are averaged. ``"auto"``:
+        enough draws that the held-out rows hold about 100 rows of the rarer class in all,
+        at most 5 (:func:`psl_core.recommend.n_draws`): one draw on 11 events is a lottery
+        (MGUS in ``bench/README.md``, section 14); from 100 rows of the rarer class on, one.
     shrinkage : {"cv", None}, default="cv"
         With ``recommend_folds``: pull each stage's probabilities toward the base rate by
         the factor the internal cross-validation finds, q'(k, T) = q(0) + s_k (q(k, T) -
@@ -251,9 +257,13 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         stage no fold's list reached takes the factor of the stage before it. None otherwise.
     validation_brier_, validation_brier_se_ : ndarray of shape (n_stages_,) or None
         With ``recommend_folds``: mean held-out Brier score of each stage over the folds
-        whose list reached it, and its standard error (the fold lists' own estimates,
-        before any shrinkage). NaN at a stage that no fold's list reached (no standard
-        error with fewer than two); None without ``recommend_folds``.
+        (of every draw) whose list reached it, and its standard error (the fold lists' own
+        estimates, before any shrinkage; that of one draw's folds). NaN at a stage that no
+        fold's list reached (no standard error with fewer than two); None without
+        ``recommend_folds``.
+    recommend_draws_ : int or None
+        With ``recommend_folds``: how many times its folds were drawn
+        (``recommend_repeats``); None otherwise, and for a list read from a file.
     horizon_summary_ : dict or None
         With ``horizon``: the training patients (``n``), events by the horizon
         (``events``), censored before it (``censored``, not used) and followed beyond it
@@ -277,7 +287,8 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         self,
         score_set=(-3, -2, -1, 1, 2, 3), calibration="sigmoid", binarization="in-search", threshold_search="bisect",
         loss="cv_brier", max_stages=None, lookahead=1, beam_width=1, calibration_size=None, random_state=0,
-        prior_strength=2.0, cv_folds=5, interval_correction="sidak", recommend_folds=None, max_feature_uses=2,
+        prior_strength=2.0, cv_folds=5, interval_correction="sidak", recommend_folds=None, recommend_repeats="auto",
+        max_feature_uses=2,
         min_support=10, question_costs=None, cost_weight=0.0, shrinkage="cv", cost_groups=None, missing="learn",
         monotone=None, required=None, forbidden=None, horizon=None, group_categories=True,
     ):
@@ -295,6 +306,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         self.cv_folds = cv_folds
         self.interval_correction = interval_correction
         self.recommend_folds = recommend_folds
+        self.recommend_repeats = recommend_repeats
         self.max_feature_uses = max_feature_uses
         self.min_support = min_support
         self.question_costs = question_costs
@@ -393,6 +405,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         del evaluator, features, folds
         self._calibrate(columns, calibration_rows, y01, weight)
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
+        self.recommend_draws_ = None
         if self.recommend_folds is not None:
             self._recommend_stages(X, y01, columns, weight)
         self.stop_statistics_ = transition_counts(
@@ -452,7 +465,10 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         the recommended stage has the lowest. With ``shrinkage="cv"`` the probabilities are
         pulled toward the base rate by each stage's held-out calibration slope."""
         scores, slope = held_out_scores(self, X, y01, columns, weight)
-        self.validation_brier_, self.validation_brier_se_, self.recommended_stages_ = recommended_stage(scores)
+        self.recommend_draws_ = n_draws(y01, self.recommend_repeats)
+        self.validation_brier_, self.validation_brier_se_, self.recommended_stages_ = recommended_stage(
+            scores, self.recommend_draws_
+        )
         if self.shrinkage == "cv":
             factors = shrinkage_factors(*slope)
             base = self.stage_probabilities_[0][0]
@@ -496,7 +512,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
         self.stage_probabilities_ = None
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
-        self.stop_statistics_ = None
+        self.recommend_draws_ = self.stop_statistics_ = None
         return self
 
     def _search(self, evaluator, score_set, progress, monotone=None, required=()):

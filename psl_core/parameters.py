@@ -44,6 +44,7 @@ PARAMETER_CONSTRAINTS = {
     "cv_folds": [Interval(Integral, 2, None, closed="left")],
     "interval_correction": [StrOptions(set(CORRECTIONS))],
     "recommend_folds": [Interval(Integral, 2, None, closed="left"), None],
+    "recommend_repeats": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
     "max_feature_uses": [Interval(Integral, 1, None, closed="left")],
     "min_support": [Interval(Integral, 1, None, closed="left")],
     "question_costs": "no_validation",  # costs.check_question_costs

@@ -2,11 +2,15 @@
 
 Each fold refits the list on the other folds and scores every stage of it on its own
 rows by the Brier score; the recommended length has the lowest mean held-out score among
-the stages every fold's list reached. The same held-out estimates give each stage's
+the stages every fold's list reached. With few rows of the rarer class the folds are drawn
+more than once (``recommend_repeats``, :func:`n_draws`) and every draw's folds are averaged:
+on a dozen events one draw's recommended length is a lottery. The same held-out estimates give each stage's
 calibration slope, by which ``shrinkage="cv"`` pulls the probabilities toward the base
 rate (:func:`shrinkage_factors`). :func:`stratified_folds` also splits the rows of the
 cross-validated criteria (:mod:`psl_core.search`).
 """
+
+import math
 
 import joblib
 import numpy as np
@@ -17,6 +21,36 @@ from sklearn.utils import _safe_indexing
 from .errors import DataError
 from .search import first_minimum
 
+RARER_CLASS_TARGET = 100
+"""``recommend_repeats="auto"`` draws the folds until the held-out rows, over all draws,
+hold about this many rows of the rarer class (:func:`n_draws`)."""
+
+MAX_DRAWS = 5
+"""The most draws ``recommend_repeats="auto"`` makes (5 draws of 5 folds: 25 refits)."""
+
+
+def n_draws(y01, repeats):
+    """How many times the internal folds are drawn.
+
+    Parameters
+    ----------
+    y01 : ndarray of 0/1, shape (n,)
+    repeats : int >= 1 or "auto"
+        The estimator's ``recommend_repeats``. ``"auto"``: ceil(:data:`RARER_CLASS_TARGET` /
+        rows of the rarer class), between 1 and :data:`MAX_DRAWS`. One draw holds each row out
+        once, so its held-out Brier score rests on the rarer class's rows; with 11 of them
+        (MGUS, ``bench/README.md`` section 14) re-drawing the folds moved the recommended
+        list's test Brier score by up to 2.9 standard errors, and averaging draws steadies it.
+
+    Returns
+    -------
+    int
+    """
+    if repeats != "auto":
+        return int(repeats)
+    rarest = max(int(np.bincount(y01, minlength=2).min()), 1)
+    return int(min(MAX_DRAWS, max(1, math.ceil(RARER_CLASS_TARGET / rarest))))
+
 
 def held_out_scores(estimator, X, y01, columns, weight=None):
     """Refit a fitted list's setup on each internal fold and score its stages held out.
@@ -24,7 +58,8 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
     Parameters
     ----------
     estimator : fitted ProbabilisticScoringList
-        Its ``recommend_folds``, ``random_state`` and length set the folds and the refits.
+        Its ``recommend_folds``, ``recommend_repeats``, ``random_state`` and length set the
+        folds and the refits. Draw r of the folds is seeded ``random_state + r``.
     X : DataFrame or array of shape (n, n_features)
     y01 : ndarray of 0/1, shape (n,)
     columns : list of Column
@@ -33,18 +68,27 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
 
     Returns
     -------
-    scores : ndarray of shape (n_folds, n_stages)
-        Held-out Brier score of each fold's list at each stage, NaN beyond its end.
+    scores : ndarray of shape (n_draws * n_folds, n_stages)
+        Held-out Brier score of each fold's list at each stage, NaN beyond its end; the
+        folds of draw r are rows r * n_folds to (r + 1) * n_folds - 1.
     slope : ndarray of shape (4, n_stages)
         Per stage, over the held-out rows whose fold list reached it: the sums of
-        (p - base)(y - base), (p - base)^2 and (y - base)^2, and the number of rows.
+        (p - base)(y - base), (p - base)^2 and (y - base)^2, and the number of rows, each
+        averaged over the draws (the rows counted once, as by one draw).
     """
     n_stages = estimator.n_stages_
-    folds = stratified_folds(y01, estimator.recommend_folds, estimator.random_state, [c.values for c in columns])
-    n_folds = int(folds.max()) + 1
+    keys = [c.values for c in columns]
+    seed = estimator.random_state
+    draws = [
+        stratified_folds(y01, estimator.recommend_folds, None if seed is None else seed + draw, keys)
+        for draw in range(n_draws(y01, estimator.recommend_repeats))
+    ]
+    n_folds = int(draws[0].max()) + 1
     inner = clone(estimator).set_params(recommend_folds=None, max_stages=n_stages - 1, horizon=None)
 
-    def held_out(fold):
+    def held_out(job):
+        draw, fold = divmod(job, n_folds)
+        folds = draws[draw]
         train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
         model = clone(inner).fit(
             _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
@@ -53,10 +97,11 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
 
     # The folds' searches run in threads: the compiled search releases the GIL
     # (psl_core.kernels.kernel). Their results are summed in fold order, as one after another.
-    fitted = joblib.Parallel(n_jobs=min(n_folds, joblib.cpu_count()), backend="threading")(
-        joblib.delayed(held_out)(fold) for fold in range(n_folds)
+    n_jobs = n_folds * len(draws)
+    fitted = joblib.Parallel(n_jobs=min(n_jobs, joblib.cpu_count()), backend="threading")(
+        joblib.delayed(held_out)(job) for job in range(n_jobs)
     )
-    scores = np.full((n_folds, n_stages), np.nan)
+    scores = np.full((n_jobs, n_stages), np.nan)
     slope = np.zeros((4, n_stages))
     for fold, (test, fold_stages, p) in enumerate(fitted):
         w = np.ones(len(test)) if weight is None else weight[test]
@@ -68,22 +113,32 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
         slope[1, :reached] += w @ gap**2
         slope[2, :reached] += w @ surprise**2
         slope[3, :reached] += w.sum()
-    return scores, slope
+    return scores, slope / len(draws)
 
 
-def recommended_stage(scores):
+def recommended_stage(scores, draws=1):
     """Mean held-out Brier score per stage, its standard error, and the recommended stage.
 
     A fold's list may end before the list's last stage: a stage is scored by the folds
     whose list reached it (NaN when none did, no standard error with fewer than two). Only
     a stage every fold's list reached is recommended: the mean of fewer folds is the luck
     of those folds (a stage reached by one fold has no standard error at all).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_draws * n_folds, n_stages)
+        From :func:`held_out_scores`.
+    draws : int, default=1
+        How many draws of the folds ``scores`` holds. The draws hold out the same rows, so
+        the standard error is that of one draw's folds: the spread over all folds divided
+        by the square root of the folds per draw (reached / draws), not of all of them.
     """
     n_folds, n_stages = scores.shape
     reached = np.sum(~np.isnan(scores), axis=0)
     mean = np.divide(np.nansum(scores, axis=0), reached, out=np.full(n_stages, np.nan), where=reached > 0)
     squares = np.nansum((scores - mean) ** 2, axis=0)
-    se = np.sqrt(np.divide(squares, reached * (reached - 1.0), out=np.full(n_stages, np.nan), where=reached > 1))
+    variance = np.divide(squares, reached - 1.0, out=np.full(n_stages, np.nan), where=reached > 1)
+    se = np.sqrt(variance * draws / np.maximum(reached, 1))
     return mean, se, first_minimum(np.where(reached == n_folds, mean, np.inf))
 
 

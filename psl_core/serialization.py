@@ -471,6 +471,7 @@ def _set_params(model, params):
     # Files written before missing values could be learned hold lists that learned none.
     params = {
         "max_feature_uses": 1, "min_support": 1, "shrinkage": None, "missing": "error", "group_categories": False,
+        "recommend_repeats": 1,
         **params,
     }
     for name, value in (("question_costs", "cost"), ("cost_groups", "group"), ("monotone", "direction")):
@@ -598,6 +599,7 @@ def _check_counts_agree(where, probabilities, positives, negatives):
 
 
 def _set_validation(model, validation, n_stages):
+    model.recommend_draws_ = None  # not recorded in the file
     if validation is None:
         model.validation_brier_ = model.validation_brier_se_ = model.recommended_stages_ = model.shrinkage_ = None
         return

@@ -52,23 +52,29 @@ FOLD_SHARE = 0.5
 fit's splits took 6-8 s each on 2 cores at low load)."""
 
 
-def split_seconds(fit_seconds: float, recommend_folds: int | None, workers: int | None = None) -> float:
+def inner_fits(model) -> int:
+    """How many times the list's training refitted it on internal folds: ``recommend_folds``
+    times the draws of them (``recommend_draws_``; one for a list read from a file)."""
+    return (model.recommend_folds or 0) * (getattr(model, "recommend_draws_", None) or 1)
+
+
+def split_seconds(fit_seconds: float, folds: int, workers: int | None = None) -> float:
     """About how long one search without the internal folds takes, for a list trained in
     ``fit_seconds``: the training searched once on its rows and once per internal fold
-    (``recommend_folds``, in threads, ``workers`` at a time, every core by default: joblib's
-    ``cpu_count``; a fold's search, on fewer rows and often to a shorter list, took about
-    :data:`FOLD_SHARE` of the whole one)."""
+    (``folds``, all draws of them: :func:`inner_fits`; in threads, ``workers`` at a time,
+    every core by default: joblib's ``cpu_count``; a fold's search, on fewer rows and often
+    to a shorter list, took about :data:`FOLD_SHARE` of the whole one)."""
     workers = workers or joblib.cpu_count()
-    return fit_seconds / (1 + FOLD_SHARE * math.ceil((recommend_folds or 0) / workers))
+    return fit_seconds / (1 + FOLD_SHARE * math.ceil(folds / workers))
 
 
-def evaluation_seconds(fit_seconds: float, recommend_folds: int | None, n_splits: int, workers: int | None = None) -> float:
+def evaluation_seconds(fit_seconds: float, folds: int, n_splits: int, workers: int | None = None) -> float:
     """About how long the Evaluation page's ``n_splits`` splits take for a list trained in
     ``fit_seconds``: a split searches once (:func:`split_seconds`), and the splits run
     ``workers`` at a time (every core: joblib's ``cpu_count``).
     """
     workers = workers or joblib.cpu_count()
-    return split_seconds(fit_seconds, recommend_folds, workers) * math.ceil(n_splits / workers)
+    return split_seconds(fit_seconds, folds, workers) * math.ceil(n_splits / workers)
 
 
 HORIZON_LISTS_PER_SPLIT = 2
@@ -76,20 +82,20 @@ HORIZON_LISTS_PER_SPLIT = 2
 (the Cox model's fit takes a fraction of theirs)."""
 
 
-def horizon_seconds(fit_seconds: float, recommend_folds: int | None, n_splits: int, workers: int | None = None) -> float:
+def horizon_seconds(fit_seconds: float, folds: int, n_splits: int, workers: int | None = None) -> float:
     """About how long a horizon list's comparison with Cox (:func:`psl_core.survival.horizon_splits`)
     takes on ``n_splits`` splits: :data:`HORIZON_LISTS_PER_SPLIT` searches per split
     (:func:`split_seconds`), one split after another."""
-    return HORIZON_LISTS_PER_SPLIT * split_seconds(fit_seconds, recommend_folds, workers) * n_splits
+    return HORIZON_LISTS_PER_SPLIT * split_seconds(fit_seconds, folds, workers) * n_splits
 
 
-def default_splits(fit_seconds: float | None, recommend_folds: int | None, workers: int | None = None) -> int:
+def default_splits(fit_seconds: float | None, folds: int, workers: int | None = None) -> int:
     """The page's starting number of splits: the paper's :data:`PAPER_SPLITS` when the list's
     training time is unknown or they fit in :data:`EVALUATION_BUDGET_S`, else the largest of
     :data:`FEWER_SPLITS` that does (the smallest when none does)."""
     if fit_seconds is None:
         return PAPER_SPLITS
     for n_splits in (PAPER_SPLITS, *FEWER_SPLITS):
-        if evaluation_seconds(fit_seconds, recommend_folds, n_splits, workers) <= EVALUATION_BUDGET_S:
+        if evaluation_seconds(fit_seconds, folds, n_splits, workers) <= EVALUATION_BUDGET_S:
             return n_splits
     return FEWER_SPLITS[-1]

@@ -22,7 +22,7 @@ from psl_triage.card import card_stage
 from psl_triage.follow_up import horizon_comparison, horizon_span
 from psl_triage.held_out import held_out_rows
 from psl_triage.plots import decision_curve_figure, three_way_figure
-from psl_triage.runs import default_splits, evaluation_seconds, horizon_seconds, one_run_at_a_time
+from psl_triage.runs import default_splits, evaluation_seconds, horizon_seconds, inner_fits, one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from ui import cost_ratio_input, csv_download, shown_errors, stage_slider, trained_metadata, training_session
@@ -39,7 +39,7 @@ def bedside_change_value(model):
 def splits_input(model, container) -> int:
     """The number of splits (``"evaluation_splits"``): it starts at the paper's 100 unless the
     list's training time says they would take long (:func:`psl_triage.runs.default_splits`)."""
-    start = default_splits(training_session().fit_seconds, model.recommend_folds)
+    start = default_splits(training_session().fit_seconds, inner_fits(model))
     return int(container.number_input(words.SPLITS, 2, 1000, start, step=10, key="evaluation_splits",
                                       persist_state="session", help=words.SPLITS_HELP))
 
@@ -51,11 +51,11 @@ def run_estimate(model, n_splits: int, horizon: bool = False) -> None:
     if fit_seconds is None:
         return
     if horizon:
-        seconds = horizon_seconds(fit_seconds, model.recommend_folds, n_splits)
+        seconds = horizon_seconds(fit_seconds, inner_fits(model), n_splits)
         st.caption(words.run_estimate(seconds, n_splits, None, fit_seconds))
     else:
         workers = joblib.cpu_count()
-        seconds = evaluation_seconds(fit_seconds, model.recommend_folds, n_splits, workers)
+        seconds = evaluation_seconds(fit_seconds, inner_fits(model), n_splits, workers)
         st.caption(words.run_estimate(seconds, n_splits, workers, fit_seconds))
 
 

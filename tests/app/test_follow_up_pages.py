@@ -184,7 +184,7 @@ def test_evaluation_of_a_horizon_list_says_how_long_before_it_runs():
     """A yes/no list's Evaluation said about how long its run takes before it ran; a horizon
     list's comparison with Cox said nothing. It says so too, by the same estimate: the list
     and the naive list fitted on each split, one split after another."""
-    from psl_triage.runs import horizon_seconds
+    from psl_triage.runs import horizon_seconds, inner_fits
     from tests.tables import follow_up_study
 
     frame, with_time, _ = follow_up_study()
@@ -195,7 +195,7 @@ def test_evaluation_of_a_horizon_list_says_how_long_before_it_runs():
     at.switch_page("pages/5_Evaluation.py").run()
     assert not at.exception and not at.error
     n_splits = at.number_input(key="evaluation_horizon_splits").value
-    assert horizon_seconds(30.0, model.recommend_folds, n_splits) > horizon_seconds(30.0, model.recommend_folds, 2)
+    assert horizon_seconds(30.0, inner_fits(model), n_splits) > horizon_seconds(30.0, inner_fits(model), 2)
     assert any(c.value.startswith("About ") and f"for {n_splits} splits" in c.value for c in at.caption)
     at.number_input(key="evaluation_horizon_splits").set_value(2)
     at.button(key="evaluation_horizon_run").click().run()  # the estimate follows the splits sent

@@ -225,7 +225,7 @@ def test_only_a_stage_every_internal_fold_reached_is_recommended(seed):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((80, 12))
     y = (rng.random(80) < 1 / (1 + np.exp(-1.2 * X[:, 0]))).astype(int)
-    psl = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    psl = ProbabilisticScoringList(recommend_folds=5, recommend_repeats=1).fit(X, y)
     folds = stratified_folds(y, 5, 0, list(X.T))
     inner = clone(psl).set_params(recommend_folds=None, max_stages=len(psl.literals_))
     every_fold_reached = min(inner.fit(X[folds != f], y[folds != f]).n_stages_ for f in range(5)) - 1
@@ -246,7 +246,9 @@ def test_a_stage_no_fold_reaches_has_no_held_out_score_and_no_warning():
     X = np.column_stack([X, rare])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        psl = ProbabilisticScoringList(**{**PAPER_SETUP, "min_support": 10}, recommend_folds=5).fit(X, y)
+        psl = ProbabilisticScoringList(
+            **{**PAPER_SETUP, "min_support": 10}, recommend_folds=5, recommend_repeats=1
+        ).fit(X, y)
     assert 2 in psl.features_
     brier, se = psl.validation_brier_, psl.validation_brier_se_
     assert np.isnan(brier[-1]) and np.isnan(se[-1])

@@ -116,3 +116,18 @@ def test_the_saved_m_loads_back_and_a_file_from_before_it_defaults_to_10(documen
     model = ProbabilisticScoringList.from_json(with_m)
     assert saved_cost_ratio(model.metadata_) == 2.5
     assert json.loads(model.to_json())["metadata"]["decision"] == {"cost_ratio": 2.5}
+
+
+def test_a_file_from_before_repeated_folds_reads_as_one_draw(document):
+    assert document["params"]["recommend_repeats"] == "auto"  # today's default is saved
+    older = json.loads(json.dumps(document))
+    del older["params"]["recommend_repeats"]
+    model = ProbabilisticScoringList.from_json(json.dumps(older))
+    assert model.recommend_repeats == 1  # those lists drew their folds once
+    again = json.loads(json.dumps(document))
+    again["params"]["recommend_repeats"] = 3
+    assert ProbabilisticScoringList.from_json(json.dumps(again)).recommend_repeats == 3
+    for wrong in (0, "twice", 2.5):
+        again["params"]["recommend_repeats"] = wrong
+        with pytest.raises(ModelFileError):
+            ProbabilisticScoringList.from_json(json.dumps(again))

@@ -86,7 +86,7 @@ def test_the_evaluation_time_follows_the_training_time_and_the_cores():
     # Trained in 60 s with 5 internal folds on 2 cores: the main search (24 s) and three rounds
     # of folds, each half as long; 100 splits two at a time.
     assert evaluation_seconds(60.0, 5, 100, workers=2) == pytest.approx(24.0 * 50)
-    assert evaluation_seconds(60.0, None, 4, workers=2) == 60.0 * 2
+    assert evaluation_seconds(60.0, 0, 4, workers=2) == 60.0 * 2
     assert evaluation_seconds(60.0, 5, 100, workers=8) < evaluation_seconds(60.0, 5, 100, workers=2)
 
 

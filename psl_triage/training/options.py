@@ -72,10 +72,10 @@ RECOMMEND_FOLDS = 5
 """Folds of the internal cross-validation that recommends the list's length (the triage page
 asks that many questions by default); the estimator's default (None) skips it."""
 
-NOT_OFFERED = ("lookahead", "beam_width", "calibration_size", "cv_folds", "missing")
+NOT_OFFERED = ("lookahead", "beam_width", "calibration_size", "cv_folds", "missing", "recommend_repeats")
 """The estimator's parameters the app leaves at their defaults: search breadth and depth,
-a separate calibration split, the criterion's folds and how missing values are treated
-(learned) are for scripts and benchmarks."""
+a separate calibration split, the criterion's folds, how missing values are treated
+(learned) and how often the recommending folds are drawn are for scripts and benchmarks."""
 
 SET_BY_THE_APP = ("random_state", "recommend_folds", "horizon")
 """The estimator's parameters the app sets itself: ``random_state`` from :attr:`seed` (which

@@ -97,3 +97,14 @@ def test_the_evaluation_starts_with_fewer_splits_when_the_paper_s_would_take_lon
     assert wide < PAPER_SPLITS
     assert evaluation_seconds(78.0, 5, wide, workers=2) <= EVALUATION_BUDGET_S
     assert default_splits(10_000.0, 5, workers=2) == 10
+
+
+def test_the_estimate_counts_every_draw_of_the_internal_folds():
+    from types import SimpleNamespace
+
+    from psl_triage.runs import inner_fits
+
+    assert inner_fits(SimpleNamespace(recommend_folds=5, recommend_draws_=3)) == 15  # few of the rarer class
+    assert inner_fits(SimpleNamespace(recommend_folds=5, recommend_draws_=None)) == 5  # read from a file
+    assert inner_fits(SimpleNamespace(recommend_folds=None, recommend_draws_=None)) == 0
+    assert evaluation_seconds(60.0, 15, 10, workers=2) < evaluation_seconds(60.0, 5, 10, workers=2)

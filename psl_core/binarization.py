@@ -52,6 +52,15 @@ BINARY = "binary"
 CATEGORY = "category"
 
 
+def _group_levels(levels):
+    """A grouping's level names as :meth:`Literal.describe` joins them: quoted when one holds
+    the joiner itself (" or ", ", "), so "Sleep = '5 hours' or '4 or less hours'" reads as two
+    levels, not three; as they are otherwise."""
+    if any(" or " in level or ", " in level for level in levels):
+        return [f"'{level}'" for level in levels]
+    return levels
+
+
 @dataclass(frozen=True)
 class Literal:
     """A binary condition on one input column.
@@ -129,7 +138,7 @@ class Literal:
         name = str(self.column) if label is None else label
         names = category_labels or {}
         if self.kind == CATEGORY and self.categories is not None:
-            levels = [names.get(c, c) for c in self.categories]
+            levels = _group_levels([names.get(c, c) for c in self.categories])
             if self.negated:
                 return f"{name} is none of {', '.join(levels)}"
             return f"{name} = {' or '.join(levels)}"

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from psl_core import DataError, ProbabilisticScoringList
-from psl_core.binarization import candidate_features, read_columns
+from psl_core.binarization import CATEGORY, Literal, candidate_features, read_columns
 
 RISK = {"a": 0.1, "b": 0.5, "c": 0.12, "d": 0.55, "e": 0.1, "f": 0.5}
 
@@ -79,3 +79,13 @@ def test_a_grouping_survives_the_model_file_and_a_missing_level():
     loaded = ProbabilisticScoringList.from_json(psl.to_json())
     assert loaded.literals_ == psl.literals_
     np.testing.assert_array_equal(loaded.predict_proba(X), psl.predict_proba(X))
+
+
+def test_a_grouping_quotes_its_levels_when_a_level_name_holds_or():
+    """"Sleep = 5 hours or 4 or less hours" reads as three levels; quoted it reads as two
+    (found with Stat2Data/YouthRisk2009 and openintro/yrbss's race in the browser)."""
+    grouped = Literal("Sleep", CATEGORY, categories=("5 hours", "4 or less hours"))
+    assert grouped.describe() == "Sleep = '5 hours' or '4 or less hours'"
+    none_of = Literal("race", CATEGORY, categories=("Asian", "Black, not Hispanic"), negated=True)
+    assert none_of.describe() == "race is none of 'Asian', 'Black, not Hispanic'"
+    assert Literal("unit", CATEGORY, categories=("a", "b")).describe() == "unit = a or b"  # plain names stay

@@ -124,6 +124,12 @@ def base_rate_text(model):
     )
 
 
+SLIGHT_SHRINKAGE = 0.9
+"""A calibration slope at or above this (below 1) pulls the probabilities only a little: the Train
+page says "a little too far" and not that the list promises more than it keeps, which would
+overstate a slope of 0.99 learned from 9,000 patients (:func:`shrinkage_text`)."""
+
+
 def shrinkage_text(model):
     """One sentence on how far the probabilities were pulled toward the base rate (Markdown),
     or None when they were not (``shrinkage_`` is None, or 1 at the recommended length)."""
@@ -131,12 +137,14 @@ def shrinkage_text(model):
     stage = model.recommended_stages_
     if factors is None or not stage or factors[stage] >= 1:
         return None
+    slight = factors[stage] >= SLIGHT_SHRINKAGE
     return (
         f"On held-out patients the estimates after the recommended {stage} {noun(stage, 'question')} "
-        f"were too far from the base rate: internal cross-validation supports a calibration slope of "
-        f"{factors[stage]:.2f} (its estimate less one standard error), so the probabilities there, and their "
-        "intervals with them, are pulled toward the base rate by that factor (1 would leave them as learned). A list learned from few "
-        "patients promises more than it keeps; this makes its probabilities honest."
+        f"were {'a little ' if slight else ''}too far from the base rate: internal cross-validation supports a "
+        f"calibration slope of {factors[stage]:.2f} (its estimate less one standard error), so the probabilities "
+        "there, and their intervals with them, are pulled toward the base rate by that factor (1 would leave them "
+        "as learned)." + ("" if slight else " A list learned from few patients promises more than it keeps; this "
+                          "makes its probabilities honest.")
     )
 
 

@@ -2,6 +2,7 @@
 
 import json
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -383,8 +384,6 @@ def test_the_length_names_the_later_stages_only_some_folds_reached():
     reading ★ 0.236 at 1 question and 0.229 at 8 and 9, stages only some folds' lists reached
     (the recommendation counts only stages every fold's list reached). The sentence says that
     rule and names those stages."""
-    from types import SimpleNamespace
-
     from psl_triage.words.train import recommended_stop_text
 
     model = SimpleNamespace(n_stages_=11, recommended_stages_=1, validation_brier_=np.array(  # the column as shown
@@ -509,3 +508,15 @@ def test_the_table_says_which_stages_are_held_at_the_base_rate():
     unshrunk = ProbabilisticScoringList(recommend_folds=5, shrinkage=None).fit(X, y)
     assert BASE_RATE_COLUMN not in list_table(unshrunk).columns
     assert "all the way to the base rate" not in " ".join(list_reading(unshrunk, {}))
+
+
+def test_a_slight_shrinkage_is_not_said_as_a_list_that_promises_too_much():
+    """openintro/yrbss (9,047 training rows) has a slope of 0.99: "a little too far", not the
+    sentence on lists learned from few patients, which stays for a slope of 0.57."""
+
+    def said(factor):
+        return shrinkage_text(SimpleNamespace(shrinkage_=np.array([1.0, 1.0, factor]), recommended_stages_=2))
+
+    assert "a little too far" in said(0.99) and "few patients" not in said(0.99)
+    assert "calibration slope of 0.99" in said(0.99)
+    assert "were too far" in said(0.57) and "promises more than it keeps" in said(0.57)

@@ -57,9 +57,9 @@ TIME_UNIT_LABEL = "Unit of the times (e.g. days, months)"
 HORIZON_TOO_SHORT = "Choose a horizon greater than 0."
 COLUMNS_TEXT = (
     "Each column is used as **numeric** (the list finds a threshold, e.g. \"Max heart rate > "
-    "147 bpm\"), **binary** (two values, e.g. sex), **categorical** (one question per "
-    "category) or is **ignored**. The types below were detected from the values; change any "
-    "that is wrong."
+    "147 bpm\"), **binary** (two values, e.g. sex), **categorical** (a question on one "
+    "category, or on a group of them, e.g. \"Chest pain = typical or atypical\") or is **ignored**. "
+    "The types below were detected from the values; change any that is wrong."
 )
 TYPES_EXPANDER = "Change column types"
 LABELS_EXPANDER = "Labels and units: how questions, plots and the card name each column"

@@ -16,6 +16,8 @@ from psl_triage.data import (
     prepare_training_data,
 )
 from psl_triage.demo import HEART_META, load_demo
+from psl_triage.training import DEFAULT_SETUP, SETUPS
+from psl_triage.words import data as data_words
 
 
 def test_demo_has_303_rows_and_derived_outcome(demo):
@@ -172,3 +174,11 @@ def test_a_numeric_columns_range_is_written_readably():
     reasons = column_summary(df, infer_column_types(df)).set_index("column")["reason"]
     assert reasons["bmi"] == "numbers from 8.786 to 64.41"
     assert reasons["aa"] == "numbers from 0.0001234 to 152512"
+
+
+def test_the_columns_text_says_a_categorical_may_be_asked_as_a_group_as_the_default_setup_does():
+    """The Data page said "categorical (one question per category)" while the recommended setup
+    (the Train page's default) also asks groupings such as "helmet_12m = sometimes or did not
+    ride" (openintro/yrbss in the browser)."""
+    assert SETUPS[DEFAULT_SETUP]["group_categories"]
+    assert "one question per" not in data_words.COLUMNS_TEXT and "group of them" in data_words.COLUMNS_TEXT

@@ -7,20 +7,25 @@ plain text: the Triage page escapes what it shows, the record keeps them as writ
 
 from psl_triage.words.common import points_text
 
-UNKNOWN_TEXT = "Unknown / not measured"
+NOT_RECORDED = "Not recorded"
+"""The answer "no value exists" in short, as the list's rules say it: "Not recorded: counts as no"."""
+UNKNOWN_TEXT = f"Unknown / {NOT_RECORDED.lower()}"
 """The one answer for a value not at hand, on a question whose list learned no direction for
 a missing value (its column had none in training): the list follows both answers."""
-UNKNOWN_AT_HAND_TEXT = "Unknown (measured, result not at hand)"
-"""On a question with a learned missing direction: the value exists, the list follows both answers."""
-NOT_MEASURED_TEXT = "Not measured"
-"""On a question with a learned missing direction: no value exists; the answer goes where
-the list learned a missing value goes."""
+UNKNOWN_AT_HAND_TEXT = "Unknown (there is an answer, but not at hand)"
+"""On a question with a learned missing direction: a value exists (a lab done, a question
+answered, a category recorded) but is not at hand; the list follows both answers."""
+NOT_MEASURED_TEXT = f"{NOT_RECORDED} (never measured or asked)"
+"""On a question with a learned missing direction: no value exists (a test not done, a question
+not asked, a category not recorded); the answer goes where the list learned a missing value
+goes. Worded to fit a lab, a questionnaire item and a recorded category alike."""
 YES, NO = "yes", "no"
 """A binary column's two answers when its metadata names none."""
 OTHER_CATEGORY = "other (none of these)"
 """The answer "none of the listed categories" of a categorical question without labels."""
 UNKNOWN_ANSWER = "unknown"
-NOT_MEASURED_ANSWER = "not measured"
+NOT_MEASURED_ANSWER = NOT_RECORDED.lower()
+"""The record's word for that answer, apart from "unknown"."""
 
 
 def prompt(label, unit, binary_options=()):
@@ -48,8 +53,8 @@ def counts_as(counts_yes):
 
 
 def missing_rule(counts_yes, points):
-    """What "not measured" does: "Not measured: counts as yes (−2 points)"."""
-    return f"{NOT_MEASURED_TEXT}: {counts_as(counts_yes)} ({points_text(points)})"
+    """What "not recorded" does: "Not recorded: counts as yes (−2 points)"."""
+    return f"{NOT_RECORDED}: {counts_as(counts_yes)} ({points_text(points)})"
 
 
 def missing_note(counts_yes):

@@ -94,7 +94,7 @@ OUTCOME_COLOURS = {RULE_IN: "red", RULE_OUT: "green", UNCERTAIN: "orange"}
 
 
 def quoted_either(extras) -> str:
-    """The extra answers ("unknown", "not measured") quoted and joined by "or" (plain text)."""
+    """The extra answers ("unknown", "not recorded") quoted and joined by "or" (plain text)."""
     return " or ".join(f'"{text}"' for _, text in extras)
 
 
@@ -163,12 +163,13 @@ def how_it_works(session) -> str:
   that confidence, wider where the training data had few patients with that total.
 {how_it_decides(session.threshold, s.confidence, s.tolerance, session.has_statistics).strip()}
 {COST_RULE if session.has_costs else ""}
-- An answer can be **unknown**: the value exists but is not at hand. It is never guessed:
+- An answer can be **unknown**: there is an answer (a lab done, a question answered, a
+  category recorded), but it is not at hand. It is never guessed:
   the list then follows both possible answers, shows every total they allow, and reports
   the range of probabilities and the widest interval over them, so unknown answers make
   the decision more cautious, never less.
-- Where the training data had missing values, a question also offers **not measured**: the
-  test was not done. That is an answer of its own: the list learned from its training
+- Where the training data had missing values, a question also offers **not recorded**: there
+  is no answer (the test was not done, the question not asked). That is an answer of its own: the list learned from its training
   patients whether it counts as yes or no, and the question says which.
 - A feature that appears in several questions (one per category of a categorical feature,
   or a measurement with a second threshold) is asked once; its later questions use the

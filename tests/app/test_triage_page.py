@@ -27,7 +27,7 @@ from tests.paths import ROOT
 from tests.tables import chest_pain_columns
 
 PAGE = str(ROOT / "pages" / "2_Triage.py")
-UNKNOWN = "Unknown / not measured"
+UNKNOWN = "Unknown / not recorded"
 MINUS = "\u2212"
 COLUMNS = chest_pain_columns("hr")
 METADATA = {

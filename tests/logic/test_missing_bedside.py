@@ -1,5 +1,6 @@
-"""A missing value at the bedside (issue 30): "unknown" (measured, not at hand) follows both
-answers; "not measured" goes where the list learned; the list's table says where."""
+"""A missing value at the bedside (issue 30): "unknown" (an answer exists, not at hand) follows
+both answers; "not recorded" (never measured or asked) goes where the list learned; the list's
+table says where."""
 
 import numpy as np
 import pandas as pd
@@ -15,7 +16,7 @@ from psl_triage.questions import (
     recorded_answers,
 )
 from psl_triage.training import list_table
-from psl_triage.words.questions import NOT_MEASURED_TEXT, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
+from psl_triage.words.questions import NOT_MEASURED_TEXT, NOT_RECORDED, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_not_measured_follows_the_learned_direction_and_unknown_both(model):
     assert answer_for(question.literal, None) is None  # unknown: the list follows both answers
     assert question.extra_answers == ((None, UNKNOWN_AT_HAND_TEXT), (NOT_MEASURED, NOT_MEASURED_TEXT))
     counts = "yes" if question.literal.missing else "no"
-    assert question.missing_rule.startswith(f"{NOT_MEASURED_TEXT}: counts as {counts} (")
+    assert question.missing_rule.startswith(f"{NOT_RECORDED}: counts as {counts} (")
 
 
 def test_a_column_without_missing_training_values_offers_only_unknown(model):
@@ -65,8 +66,18 @@ def test_the_table_and_the_record_say_where_a_missing_answer_goes(model):
     answers = {q.column: (NOT_MEASURED if q.column == "lab" else 61.0) for q in questions}
     recorded = recorded_answers(questions, answers, len(questions))
     met = "condition met" if question.literal.missing else "not met"
-    assert recorded[question.stage - 1].startswith(f"not measured ({met}")
-    assert answer_text(question, NOT_MEASURED) == "not measured"
+    assert recorded[question.stage - 1].startswith(f"not recorded ({met}")
+    assert answer_text(question, NOT_MEASURED) == "not recorded"
+    assert answer_text(question, None) == "unknown"  # the record keeps the two apart
+
+
+def test_the_two_missing_answers_fit_a_questionnaire_item_and_a_category_too():
+    """A lab, a questionnaire item ("helmet use") and a recorded category alike: neither answer
+    says "measured" as if every question were a test; each says which of the two it is."""
+    for text in (UNKNOWN_AT_HAND_TEXT, NOT_MEASURED_TEXT):
+        assert "measured," not in text and not text.startswith("Not measured")
+    assert "not at hand" in UNKNOWN_AT_HAND_TEXT and "asked" in NOT_MEASURED_TEXT
+    assert UNKNOWN_AT_HAND_TEXT.split()[0] != NOT_MEASURED_TEXT.split()[0]
 
 
 def test_the_printed_card_says_where_a_missing_answer_goes(model):

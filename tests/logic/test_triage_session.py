@@ -198,7 +198,7 @@ def test_unknown_follows_both_answers_and_not_measured_where_the_list_learned(mi
             assert session.recorded()[question.stage - 1] == (question.record_line, "unknown")
         else:
             assert held is question.literal.missing
-            assert "not measured" in session.recorded()[question.stage - 1][1]
+            assert "not recorded" in session.recorded()[question.stage - 1][1]
 
 
 def test_the_record_is_that_of_the_answers_given(model):

@@ -10,8 +10,7 @@ measures, which are the table's only when the rows are the very ones it learned 
 
 from __future__ import annotations
 
-import math
-
+from psl_triage.data import value_label
 from psl_triage.metadata import ModelMetadata
 
 REASONS = ("follow_up", "no_follow_up", "outcome", "columns", "data")
@@ -38,7 +37,7 @@ def data_mismatch(model, metadata, prepared) -> str | None:
     if record.outcome is not None and record.outcome != prepared.outcome:
         return "outcome"
     if record.positive_class and prepared.positive_class and (
-            _values(record.positive_class) != _values(prepared.positive_class)):
+            _classes(record.positive_class) != _classes(prepared.positive_class)):
         return "outcome"
     if any(column not in prepared.X.columns for column in model.features_):
         return "columns"
@@ -58,16 +57,8 @@ def list_table_mismatch(model, metadata, prepared) -> str | None:
     return reason
 
 
-def _values(values) -> set:
-    """Raw outcome values as compared: a number (or a text that reads as a finite number) by
-    its value, so 1, 1.0 and "1" are one value whichever way the table or the model file's
-    JSON wrote it; anything else as its text."""
-    compared = set()
-    for value in values:
-        text = str(value)
-        try:
-            number = float(text)
-        except ValueError:
-            number = math.nan
-        compared.add(number if math.isfinite(number) else text)
-    return compared
+def _classes(values) -> set:
+    """Raw outcome values as compared: by their canonical text (:func:`psl_triage.data.value_label`),
+    the data package's one rule, so 1, 1.0, True and "1" are one class whichever way the table
+    or the model file's JSON wrote it, as when the Data page reads a table."""
+    return {value_label(value) for value in values}

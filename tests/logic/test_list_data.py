@@ -51,11 +51,12 @@ def test_another_positive_class_or_missing_columns(demo_list, demo_prepared):
 
 @pytest.mark.parametrize(("recorded", "loaded", "same"), [
     ([1], (1.0,), True), ([1.0], (1,), True), (["1"], (1,), True), ([1, 2], (2.0, 1.0), True),
-    ([1], (2,), False), (["yes"], ("Yes",), False), ([1], ("1 ",), True), ([True], (1,), False),
+    ([1], (2,), False), (["yes"], ("Yes",), False), ([1], ("1 ",), True), ([True], (1,), True),
 ])
 def test_a_positive_class_is_the_same_whether_written_as_1_or_1_0(demo_list, demo_prepared, recorded, loaded, same):
     """A model file's JSON writes 1.0 as 1.0 and a table may read the same value as 1: one
-    value, compared as a number; texts stay texts."""
+    value, as the data package reads a table (1, 1.0, True and "1" name one class); texts stay
+    texts."""
     model, metadata = demo_list
     recorded_as = dict(metadata, dataset=dict(metadata["dataset"], positive_class=recorded))
     table = type(demo_prepared)(**{**vars(demo_prepared), "positive_class": loaded})

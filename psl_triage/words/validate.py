@@ -13,6 +13,7 @@ from psl_core.validation import MEASURE_LABELS, MEASURES
 from psl_triage.words.common import first_questions, noun, share, share_of
 from psl_triage.words.escape import label_md, md
 from psl_triage.words.lists import UNNAMED_LIST
+from psl_triage.words.questions import NOT_MEASURED_ANSWER
 
 # What the page was doing when an unexpected error stopped it (ui.shown_errors).
 READING_TABLE = "reading the table"
@@ -147,7 +148,7 @@ UPLOAD_WHAT = " with the same questions and the outcome, one row per patient"
 UPLOAD_FIRST = "Upload a table to validate the list on."
 UNMATCHED = (
     "These columns of the list have no column of the same name here. Choose the column that "
-    "holds each, or *not recorded at this site* (its answers then count as not measured)."
+    "holds each, or *not recorded at this site* (its answers then count as missing)."
 )
 NOT_RECORDED = "not recorded at this site"
 ALL_FOUND = "All {n_columns} columns the list asks about were found by name."
@@ -277,21 +278,25 @@ def event_values_label(event):
 
 def missing_answers_said(report):
     """How the report judged the patients with a missing answer (a yes/no or a horizon
-    report), as sentences following the one on the patients judged ("" without any): a
-    missing answer is "not measured" and goes where the list learned it goes, as at the
-    bedside; the patients whose missing answer the list learned no direction for are left
-    out, with the columns and why."""
+    report), as sentences following the one on the patients judged ("" without any), one per
+    kind of column (:func:`psl_core.validation.stage_totals`): on a question whose column had
+    missing training values, a missing answer is "not recorded" and counts as yes or no as the
+    list learned, as that answer does at the bedside; on one whose column had none, the list
+    learned nothing for it (the bedside offers only "unknown" there and shows the range over
+    both answers, where a prediction would take the more common training answer), so those
+    patients are left out, with the columns."""
     said = ""
     if report.n_not_measured:
         said += (f" {report.n_not_measured} of them {'has' if report.n_not_measured == 1 else 'have'} a missing "
-                 "answer: it counts as not measured, which goes where the list learned a missing answer goes, "
-                 "as at the bedside.")
+                 "answer to a question whose column had missing values in training: it counts as "
+                 f"\"{NOT_MEASURED_ANSWER}\", yes or no as the list learned, as that answer does at the bedside.")
     if report.n_missing:
         columns = ", ".join(md(repr(str(column))) for column in report.undirected)
         said += (f" {report.n_missing} {noun(report.n_missing, 'patient')} with a missing answer to {columns} "
-                 f"{'is' if report.n_missing == 1 else 'are'} left out: the list learned no direction for it (no "
-                 "value was missing there at training), so at the bedside too that answer would stay unknown. "
-                 "Fill those values in to judge these patients.")
+                 f"{'is' if report.n_missing == 1 else 'are'} left out: no value was missing there in training, so "
+                 "the list learned no direction for a missing answer. At the bedside it stays unknown and the list "
+                 "shows the range over both answers; a single prediction would take the more common training "
+                 "answer, a guess. Fill those values in to judge these patients.")
     return said
 
 

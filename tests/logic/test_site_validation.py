@@ -302,13 +302,17 @@ def test_the_page_says_how_a_missing_answer_was_judged_and_who_is_left_out():
     n_lab = int((frame["lab"].isna() & frame["age"].notna()).sum())
     said = report_sentences(validation_report(model, table.X, table.y, stage=2, n_boot=20))[0]
     assert said.startswith("Judged at stage 2 (the first 2 questions) on 190 patients (")
-    assert f"{n_lab} of them have a missing answer: it counts as not measured" in said
-    assert f"10 patients with a missing answer to {md(repr('age'))} are left out: the list learned no direction" in said
+    assert (f"{n_lab} of them have a missing answer to a question whose column had missing values in training: "
+            'it counts as "not recorded", yes or no as the list learned') in said
+    assert f"10 patients with a missing answer to {md(repr('age'))} are left out: no value was missing there" in said
+    # A column without gaps in training: the bedside shows a range, a prediction a guess; said so.
+    assert "the list shows the range over both answers; a single prediction would take the more common" in said
     without_lab = site_table(model, {}, frame, {"lab": None, "age": "age"}, "outcome", [True])
-    assert "every answer to it counts as not measured, which goes where the list learned" in without_lab.notes[0]
+    assert 'every answer to it counts as "not recorded", yes or no as the list learned' in without_lab.notes[0]
     assert validation_report(model, without_lab.X, without_lab.y, stage=2, n_boot=20).n_not_measured == 190
     without_age = site_table(model, {}, frame, {"lab": "lab", "age": None}, "outcome", [True])
-    assert "so only stages before question 2 can be judged" in without_age.notes[0]
+    assert "the list learned no direction for a missing answer; only stages before question 2 can be judged" in (
+        without_age.notes[0])
 
 
 def test_the_validating_line_names_an_unnamed_list_in_lower_case_mid_sentence():

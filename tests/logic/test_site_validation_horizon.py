@@ -183,4 +183,5 @@ def test_the_horizon_report_says_how_missing_answers_were_judged(trained):
     learned.literals_[0] = dataclasses.replace(learned.literals_[0], missing=True, missing_learned=True)
     report = horizon_report(learned, site_of(trained, frame), 1, 0.1)
     assert (report.n_rows, report.n_missing, report.n_not_measured) == (300, 0, 30)
-    assert "30 of them have a missing answer: it counts as not measured" in horizon_sentences(report, "1000 days", "")[0]
+    assert ("30 of them have a missing answer to a question whose column had missing values in training: it counts "
+            'as "not recorded"') in horizon_sentences(report, "1000 days", "")[0]

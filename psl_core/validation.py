@@ -27,7 +27,7 @@ it goes where the list learned a missing answer goes (``Literal.not_measured``, 
 column had no missing training values, or the list allows none) leaves the value unknown:
 a row enters stage k when each of its first k answers is known or has a learned direction
 (:func:`stage_totals`); the measures of stage k use those rows, and so does the
-recalibration of stage k. :func:`missing_answers` counts both kinds of rows.
+recalibration of stage k. :func:`stage_rows` counts both kinds of rows.
 """
 
 import copy
@@ -48,7 +48,7 @@ from .metrics import auc_from_counts, checked_probabilities, count_scores, label
 from .stopping import reference_stages, transition_counts
 
 __all__ = [
-    "MEASURES", "MEASURE_LABELS", "IDEAL", "MIN_RECALIBRATION_ROWS", "stage_totals", "missing_answers", "stage_risks",
+    "MEASURES", "MEASURE_LABELS", "IDEAL", "MIN_RECALIBRATION_ROWS", "stage_totals", "StageRows", "stage_rows", "stage_risks",
     "calibration_intercept", "calibration_slope", "ValidationReport", "validation_report", "stagewise_validation",
     "recalibratable_stages", "recalibrate"
 ]
@@ -90,25 +90,49 @@ def stage_totals(model, X, last_stage=None):
     return np.cumsum(points, axis=1), np.logical_and.accumulate(answered, axis=1)
 
 
-def missing_answers(model, X, stage):
-    """How the rows' missing answers to the first ``stage`` questions are judged.
+@dataclass(frozen=True)
+class StageRows:
+    """The rows of a table that one stage of a list judges (:func:`stage_rows`).
+
+    Attributes
+    ----------
+    rows : ndarray of bool, shape (n,)
+        Rows whose first ``stage`` answers are each known or have a learned direction.
+    totals : ndarray of int, shape (rows.sum(),)
+        Their totals at the stage.
+    p : ndarray of float, shape (rows.sum(),)
+        The list's probability for each.
+    n_not_measured : int
+        Rows judged with at least one missing answer, each gone where the list learned it goes.
+    undirected : tuple of str
+        The columns of the stage's questions with a missing answer the list learned no
+        direction for (what left the other rows out), in the order first asked.
+    """
+
+    rows: np.ndarray
+    totals: np.ndarray
+    p: np.ndarray
+    n_not_measured: int
+    undirected: tuple
+
+
+def stage_rows(model, X, stage):
+    """The rows that answer the first ``stage`` questions, their totals and probabilities, and
+    how their missing answers were judged (one pass over the answers; X as in
+    :func:`stage_totals`).
 
     Returns
     -------
-    not_measured : int
-        Rows judged at the stage with at least one missing answer, each gone where the list
-        learned it goes.
-    left_out : int
-        Rows not judged: a missing answer to a question the list learned no direction for.
-    columns : tuple of str
-        The columns of those questions with such a missing answer, in the order first asked.
+    StageRows
     """
-    _, answered, directed = _answers(model, X, stage)
-    known = answered.all(axis=1)
-    undirected = ~answered[:, 1:]
-    columns = dict.fromkeys(str(literal.column) for literal, left in zip(model.literals_[:stage], undirected.T)
-                            if left.any())
-    return int((known & directed.any(axis=1)).sum()), int((~known).sum()), tuple(columns)
+    stage = model._stage(stage)
+    points, answered, directed = _answers(model, X, stage)
+    rows = answered.all(axis=1)
+    totals = points[rows].sum(axis=1)
+    columns = dict.fromkeys(str(literal.column) for literal, known in zip(model.literals_[:stage], answered[:, 1:].T)
+                            if not known.all())
+    return StageRows(rows=rows, totals=totals, p=_stage_probabilities(model, totals, stage),
+                     n_not_measured=int((rows & directed.any(axis=1)).sum()), undirected=tuple(columns))
 
 
 def _answers(model, X, last_stage):
@@ -157,9 +181,8 @@ def stage_risks(model, X, stage):
     rows : ndarray of bool, shape (n,)
     p : ndarray of float, shape (rows.sum(),)
     """
-    totals, known = stage_totals(model, X, stage)
-    rows = known[:, stage]
-    return rows, _stage_probabilities(model, totals[rows, stage], stage)
+    judged = stage_rows(model, X, stage)
+    return judged.rows, judged.p
 
 
 # ---------------------------------------------------------------------------- measures
@@ -242,7 +265,7 @@ class ValidationReport:
         Rows used (every answer up to the stage known or not measured) and positives among them.
     n_missing : int
         Rows left out: a missing answer to one of the stage's questions that the list learned
-        no direction for (:func:`missing_answers`).
+        no direction for (:func:`stage_rows`).
     observed_rate, mean_predicted : float
     measures : pandas.DataFrame
         Indexed by :data:`MEASURES`: estimate, lower, upper (bootstrap percentile
@@ -318,7 +341,8 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
     stage = model._stage(stage)
     n_boot = _check_count(n_boot, "n_boot", 1)
     confidence = check_confidence(confidence)
-    rows, p = stage_risks(model, X, stage)
+    judged = stage_rows(model, X, stage)
+    rows, p = judged.rows, judged.p
     if not rows.any():
         raise DataError(
             f"no row has all answers to the first {stage} questions (or missing ones the list learned "
@@ -343,7 +367,6 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
         },
         index=pd.Index(MEASURES, name="measure"),
     )
-    n_not_measured, _, undirected = missing_answers(model, X, stage)
     return ValidationReport(
         stage=stage,
         n_rows=int(rows.sum()),
@@ -356,8 +379,8 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
         p=p,
         confidence=confidence,
         n_boot=n_boot,
-        n_not_measured=n_not_measured,
-        undirected=undirected,
+        n_not_measured=judged.n_not_measured,
+        undirected=judged.undirected,
     )
 
 

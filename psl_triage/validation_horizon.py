@@ -32,7 +32,7 @@ from psl_core import survival
 from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, THRESHOLD_GRID, TREAT_ALL, TREAT_NONE
 from psl_core.errors import DataError
 from psl_core.evaluation import PSL
-from psl_core.validation import missing_answers, stage_risks, stage_totals
+from psl_core.validation import stage_risks, stage_rows
 from psl_triage.data import count_classes, value_label
 from psl_triage.evidence import in_range
 from psl_triage.follow_up import calibration_tables
@@ -160,7 +160,7 @@ class HorizonReport:
         The stage; rows that answer its questions (a missing answer going where the list
         learned it goes); rows left out for a missing answer the list learned no direction for.
     n_not_measured : int
-        Rows used with a missing answer (:func:`psl_core.validation.missing_answers`).
+        Rows used with a missing answer (:func:`psl_core.validation.stage_rows`).
     undirected : tuple of str
         The columns whose missing answers left the ``n_missing`` rows out.
     counts : dict
@@ -208,12 +208,12 @@ def horizon_report(model, site, stage, threshold):
         No row answers the stage's questions; no event among those rows; every one of them
         censored before tau.
     """
-    rows, risk = stage_risks(model, site.table.X, stage)
+    judged = stage_rows(model, site.table.X, stage)
+    rows, risk = judged.rows, judged.p
     if not rows.any():
         raise DataError(said.NO_COMPLETE_ANSWERS.format(stage=stage))
     y, tau = site.outcome[rows], site.horizon
-    totals = stage_totals(model, site.table.X.loc[rows], stage)[0][:, stage]
-    totals, deciles = calibration_tables(y, risk, tau, totals)
+    totals, deciles = calibration_tables(y, risk, tau, judged.totals)
     targets = survival.held_out_targets(y, y, tau)
     grid = np.union1d(THRESHOLD_GRID, [threshold])
     curves = {PSL: targets.net_benefit(risk, grid), TREAT_ALL: targets.net_benefit(np.ones(len(y)), grid),
@@ -221,12 +221,11 @@ def horizon_report(model, site, stage, threshold):
     curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": values, "lower": values,
                                       "upper": values}) for method, values in curves.items()], ignore_index=True)
     curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
-    n_not_measured, _, undirected = missing_answers(model, site.table.X, stage)
     return HorizonReport(
         stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=survival.horizon_summary(y, tau),
         **targets.measures(risk, float(threshold)), observed=survival.kaplan_meier_risk(y, tau),
         mean_predicted=float(np.mean(risk)), totals=totals, deciles=deciles, threshold=float(threshold), curves=curves,
-        n_not_measured=n_not_measured, undirected=undirected,
+        n_not_measured=judged.n_not_measured, undirected=judged.undirected,
     )
 
 

@@ -12,9 +12,9 @@ from psl_core.errors import DataError, PSLError
 from psl_core.validation import (
     calibration_intercept,
     calibration_slope,
-    missing_answers,
     recalibratable_stages,
     recalibrate,
+    stage_rows,
     stage_totals,
     stagewise_validation,
     validation_report,
@@ -94,7 +94,9 @@ def test_a_missing_answer_at_the_site_goes_where_the_list_learned_as_at_the_beds
     np.testing.assert_allclose(report.p, model.predict_proba(site[age_known], stage=2)[:, 1])
     first = validation_report(model, site, y, stage=1, n_boot=20)
     assert (first.n_rows, first.n_missing, first.undirected) == (200, 0, ())
-    assert missing_answers(model, site, 1) == (int(lab_missing.sum()), 0, ())
+    judged = stage_rows(model, site, 1)
+    assert (judged.n_not_measured, int((~judged.rows).sum()), judged.undirected) == (int(lab_missing.sum()), 0, ())
+    np.testing.assert_array_equal(judged.totals, stage_totals(model, site, 1)[0][:, 1])
 
 
 def test_validation_on_the_training_table_is_calibrated(site):

@@ -36,16 +36,22 @@ def _missing_mask(series: pd.Series, kind: str) -> pd.Series:
     return values.isna()
 
 
+def _without_outcome(df: pd.DataFrame, outcome: str | None) -> pd.Series:
+    """Rows without a value for the outcome (dropped whatever the handling)."""
+    if outcome is None or outcome not in df.columns:
+        return pd.Series(False, index=df.index)
+    return _normalized(df[outcome]).isna()
+
+
 def _incomplete_rows(df: pd.DataFrame, types: Mapping[str, str], outcome: str | None) -> pd.Series:
-    """Rows with a missing value in a usable feature or in the outcome."""
+    """Rows with an outcome and a missing value in a usable feature (those "drop" drops besides
+    the rows without an outcome, as :func:`_rows_to_keep` counts them)."""
     incomplete = pd.Series(False, index=df.index)
-    if outcome is not None and outcome in df.columns:
-        incomplete |= _normalized(df[outcome]).isna()
     for name in _feature_columns(df, types, outcome):
         missing = _missing_mask(df[name], types[name])
         if not missing.all():
             incomplete |= missing
-    return incomplete
+    return incomplete & ~_without_outcome(df, outcome)
 
 
 def describe_missing_handling(
@@ -57,9 +63,7 @@ def describe_missing_handling(
     """
     _check_handling(handling)
     n_rows = len(df)
-    no_outcome = (
-        int(_normalized(df[outcome]).isna().sum()) if outcome is not None and outcome in df.columns else 0
-    )
+    no_outcome = int(_without_outcome(df, outcome).sum())
     if handling == "learn":
         gaps = [
             (name, int(_missing_mask(df[name], types[name]).sum())) for name in _feature_columns(df, types, outcome)
@@ -76,9 +80,12 @@ def describe_missing_handling(
         return sentence
     if handling == "drop":
         dropped = int(_incomplete_rows(df, types, outcome).sum())
-        if dropped == 0:
+        if dropped == 0 and not no_outcome:
             return words.DROP_NO_MISSING.format(n_rows=n_rows)
-        return words.drop_missing_rows(dropped, share_of(dropped, n_rows, 1), n_rows)
+        kept = n_rows - dropped - no_outcome
+        sentence = (words.drop_missing_rows(dropped, share_of(dropped, n_rows, 1), kept, n_rows) if dropped
+                    else words.LEARN_NO_MISSING.format(kept=kept, n_rows=n_rows))
+        return sentence + (words.rows_without_outcome(no_outcome) if no_outcome else "")
     gaps = [
         (name, int(_missing_mask(df[name], types[name]).sum())) for name in _feature_columns(df, types, outcome)
     ]

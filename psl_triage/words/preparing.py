@@ -109,9 +109,10 @@ def rows_without_outcome(no_outcome):
     return f" {plural(no_outcome, 'row')} without an outcome will be dropped."
 
 
-def drop_missing_rows(dropped, share, n_rows):
-    """What dropping rows with a missing value will drop (``share`` already in percent)."""
-    return f"{plural(dropped, 'row')} ({share}) {'has' if dropped == 1 else 'have'} a missing value and will be dropped; {n_rows - dropped} of {n_rows} rows remain."
+def drop_missing_rows(dropped, share, kept, n_rows):
+    """What dropping rows with a missing value will drop (``share`` already in percent): rows
+    with an outcome, as the result counts them; ``kept`` also leaves out the rows without one."""
+    return f"{plural(dropped, 'row')} ({share}) {'has' if dropped == 1 else 'have'} a missing value and will be dropped; {kept} of {n_rows} rows remain."
 
 
 def fill_in_columns(missing, name, how):

@@ -124,6 +124,25 @@ def test_describe_missing_handling(demo, demo_types):
         describe_missing_handling(with_gaps, types, "y", "mean")
 
 
+def test_the_planned_drop_counts_the_rows_the_result_drops():
+    """openintro/yrbss (outcome gender): the plan said 5,243 rows would be dropped, the result
+    5,231, for the plan counted the 12 rows without an outcome among them. Now the plan counts
+    what the result counts and says the rows without an outcome apart."""
+    df = pd.DataFrame({"y": [0, 1, None, 1, 0, None, 1, 0] * 5,
+                       "x": [1.0, None, None, 3.0, 2.0, 4.0, 6.0, 5.0] * 5})
+    types = {"y": "binary", "x": "numeric"}
+    planned = describe_missing_handling(df, types, "y", "drop")
+    prepared = prepare_training_data(df, types, "y", 1, "drop")
+    assert planned == ("5 rows (12.5 %) have a missing value and will be dropped; 25 of 40 rows remain. "
+                       "10 rows without an outcome will be dropped.")
+    assert "Dropped 5 rows (12.5 %) with a missing value." in prepared.notes
+    assert "Dropped 10 rows without a value for the outcome 'y'." in prepared.notes
+    assert prepared.n_rows_after == 25
+    complete = df.assign(x=1.0 + np.arange(40))
+    assert describe_missing_handling(complete, types, "y", "drop") == (
+        "No missing values in the columns in use; 30 of 40 rows are kept. 10 rows without an outcome will be dropped.")
+
+
 def test_missing_values_of_many_columns_are_summarised_largest_first():
     n = 40
     df = pd.DataFrame({"y": [0, 1] * (n // 2)})

@@ -45,10 +45,13 @@ __all__ = [
     "SURVIVAL_DTYPE", "survival_outcome", "read_survival", "check_horizon", "censoring_curve", "censoring_at",
     "ipcw_targets", "training_weights", "horizon_summary", "HorizonTargets", "held_out_targets", "ipcw_brier",
     "time_dependent_auc", "observed_expected", "net_benefit", "kaplan_meier_risk", "km_calibration",
-    "design_matrix", "cox_risk", "horizon_splits"
+    "design_matrix", "cox_risk", "horizon_splits", "MEASURES", "unmeasured"
 ]
 
 SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
+MEASURES = ("brier", "auc", "observed_expected")
+"""The measures at the horizon, each a method of :class:`HorizonTargets` (:meth:`HorizonTargets.measures`
+adds ``net_benefit`` with a threshold)."""
 
 
 def survival_outcome(time, event):
@@ -271,7 +274,7 @@ class HorizonTargets:
     def measures(self, risk, threshold=None):
         """``brier``, ``auc`` and ``observed_expected`` of the risks, and with a ``threshold``
         ``net_benefit`` there (a float, or an array for an array of thresholds)."""
-        values = {"brier": self.brier(risk), "auc": self.auc(risk), "observed_expected": self.observed_expected(risk)}
+        values = {measure: getattr(self, measure)(risk) for measure in MEASURES}
         if threshold is not None:
             values["net_benefit"] = self.net_benefit(risk, threshold)
         return values
@@ -485,4 +488,9 @@ def _measures_or_nan(targets, risk, threshold):
     not fitted on the split)."""
     if not np.isnan(risk).all():
         return targets.measures(risk, threshold)
-    return dict.fromkeys(("brier", "auc", "observed_expected") + (() if threshold is None else ("net_benefit",)), np.nan)
+    return unmeasured(threshold)
+
+
+def unmeasured(threshold=None):
+    """:meth:`HorizonTargets.measures` where there is nothing to measure: every measure NaN."""
+    return dict.fromkeys(MEASURES + (() if threshold is None else ("net_benefit",)), np.nan)

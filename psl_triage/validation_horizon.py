@@ -244,7 +244,7 @@ def horizon_stages(model, site):
         y = site.outcome[rows]
         known = rows.any() and y["event"].any() and (y["time"] > site.horizon).any()
         measures = (survival.held_out_targets(y, y, site.horizon).measures(risk) if known
-                    else dict.fromkeys(("brier", "auc", "observed_expected"), np.nan))
+                    else survival.unmeasured())
         censored = survival.horizon_summary(y, site.horizon)["censored"]
         rows_of.append({"stage": stage, "patients": int(rows.sum()), "censored": censored, **measures})
     return pd.DataFrame(rows_of).set_index("stage")

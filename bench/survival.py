@@ -43,8 +43,8 @@ def main(names, n_splits=20, recommend=False, entropy=False):
         censored = int(np.sum(~y["event"] & (y["time"] <= horizon)))
         print(f"| {name} | {len(y)} | {events} | {censored} | {r['list_brier'].mean():.4f} | "
               f"{r['cox_brier'].mean():.4f} | {(r['list_brier'] - r['cox_brier']).mean():+.4f} | "
-              f"{r['list_auc'].mean():.3f} | {r['cox_auc'].mean():.3f} | {r['list_oe'].mean():.3f} | "
-              f"{r['naive_oe'].mean():.3f} | {seconds:.0f} |", flush=True)
+              f"{r['list_auc'].mean():.3f} | {r['cox_auc'].mean():.3f} | {r['list_observed_expected'].mean():.3f} | "
+              f"{r['naive_observed_expected'].mean():.3f} | {seconds:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

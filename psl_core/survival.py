@@ -412,9 +412,6 @@ def _ridged_cox(X, y, alpha):
             alpha *= RIDGE_STEP
 
 
-_SPLIT_KEYS = {"observed_expected": "oe"}  # horizon_splits' short name of a measure
-
-
 def horizon_splits(
     X, y, horizon, make_list, n_splits=20, test_size=1 / 3, random_state=0, threshold=None, thresholds=None,
     stage=None,
@@ -441,8 +438,8 @@ def horizon_splits(
     Returns
     -------
     dict of ndarray of shape (n_splits,)
-        ``{model}_{measure}`` for model in list, cox, naive and measure in brier, auc, oe
-        (observed / expected at the horizon) and, with a threshold, net_benefit; with
+        ``{model}_{measure}`` for model in list, cox, naive and measure in :data:`MEASURES`
+        (brier, auc, observed_expected at the horizon) and, with a threshold, net_benefit; with
         ``thresholds`` also ``{model}_decision_curve`` of shape (n_splits, m) for those
         models and ``all`` (treat everyone). ``cox_fitted`` (bool) says on which splits the
         Cox model could be fitted (:func:`cox_risk`); on the others its measures and curve are NaN.
@@ -467,7 +464,7 @@ def horizon_splits(
         targets = held_out_targets(y[train], y[test], horizon)
         for name, risk in risks.items():
             for measure, value in _measures_or_nan(targets, risk, threshold).items():
-                results.setdefault(f"{name}_{_SPLIT_KEYS.get(measure, measure)}", []).append(value)
+                results.setdefault(f"{name}_{measure}", []).append(value)
         if thresholds is not None:
             for name, risk in {**risks, "all": np.ones(len(test))}.items():
                 curve = np.full(len(thresholds), np.nan) if np.isnan(risk).all() else targets.net_benefit(

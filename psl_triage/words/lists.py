@@ -184,7 +184,8 @@ COMPETING_EVENTS = (
 """Saved with a horizon list and shown where it is judged."""
 TIME_WITHOUT_NUMBERS = "The time column {time!r} holds no numbers: choose the follow-up time."
 TIME_NEGATIVE = "The time column {time!r} has negative times: a follow-up time is >= 0."
-HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon", "oe": "Observed / expected",
+HORIZON_MEASURES = {"brier": "Brier at the horizon", "auc": "AUC at the horizon",
+                    "observed_expected": "Observed / expected",
                     "net_benefit": "Net benefit"}
 """The measures of a horizon list's comparison, by code."""
 HORIZON_MODELS = {"list": "This list", "cox": "Cox model, all features", "naive": "Yes/no list: event during follow-up"}

@@ -201,8 +201,8 @@ def test_held_out_splits_compare_the_list_with_cox_and_the_naive_list():
     X, y, _ = follow_up(10, n=900, binary=False, censor_until=8.0)
     results = horizon_splits(X, y, HORIZON, lambda: ProbabilisticScoringList(max_stages=3), n_splits=2,
                              threshold=0.3)
-    assert set(results) == {f"{m}_{k}" for m in ("list", "cox", "naive") for k in ("brier", "auc", "oe", "net_benefit")} | {
-        "cox_fitted"}
+    measures = ("brier", "auc", "observed_expected", "net_benefit")
+    assert set(results) == {f"{m}_{k}" for m in ("list", "cox", "naive") for k in measures} | {"cox_fitted"}
     assert all(len(v) == 2 for v in results.values()) and results["cox_fitted"].all()
     curves = horizon_splits(X, y, HORIZON, lambda: ProbabilisticScoringList(max_stages=3), n_splits=2,
                             thresholds=[0.1, 0.3])
@@ -211,7 +211,7 @@ def test_held_out_splits_compare_the_list_with_cox_and_the_naive_list():
     np.testing.assert_allclose(curves["list_decision_curve"][:, 1], results["list_net_benefit"])
     assert np.all(np.abs(results["list_brier"] - results["cox_brier"]) < 0.02)
     # Heavy censoring: "event during follow-up" underestimates the risk by the horizon.
-    assert np.all(np.abs(results["list_oe"] - 1) < np.abs(results["naive_oe"] - 1))
+    assert np.all(np.abs(results["list_observed_expected"] - 1) < np.abs(results["naive_observed_expected"] - 1))
 
 
 def test_held_out_splits_judge_the_lists_at_the_stage_asked():
@@ -294,7 +294,7 @@ def test_held_out_splits_estimate_the_censoring_once_per_split(monkeypatch):
     targets = held_out_targets(y[train], y[test], HORIZON)
     risk = np.full(len(test), 0.3)
     assert results["list_brier"][0] == pytest.approx(ipcw_brier(y[train], y[test], risk, HORIZON), abs=1e-12)
-    assert results["list_oe"][0] == pytest.approx(targets.observed_expected(risk), abs=1e-12)
+    assert results["list_observed_expected"][0] == pytest.approx(targets.observed_expected(risk), abs=1e-12)
     np.testing.assert_allclose(results["all_decision_curve"][0],
                                net_benefit(y[train], y[test], np.ones(len(test)), HORIZON, np.array([0.1, 0.3])))
 

@@ -74,7 +74,7 @@ if data.reading is not None:
     reading_choices(session)
 for note in data.notes:
     st.info(md(note))
-st.dataframe(session.preview(), width="stretch")
+st.dataframe(session.preview(), width="stretch", placeholder=words.GAP_SHOWN_AS)
 
 st.header(words.OUTCOME_HEADER)
 columns = list(df.columns)

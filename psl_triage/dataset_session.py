@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import pandas as pd
-from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_triage.data import (
@@ -322,13 +321,9 @@ class DatasetSession:
         return data.outcome is None or (not data.positive_class and len(outcome_classes(data.df[data.outcome])) > 2)
 
     def preview(self, n_rows: int = PREVIEW_ROWS) -> pd.DataFrame:
-        """The first rows of the active table as the page shows them: a blank text cell blank,
-        not "None" (numbers keep their type, and a missing one shows as empty)."""
-        head = self.active.df.head(n_rows).copy()
-        for name in head.columns:
-            if not ptypes.is_numeric_dtype(head[name]) and not ptypes.is_datetime64_any_dtype(head[name]):
-                head[name] = head[name].astype(object).where(head[name].notna(), "")
-        return head
+        """The first rows of the active table, gaps left missing in every column (numbers keep
+        their type): the page shows each gap alike (:data:`psl_triage.words.data.GAP_SHOWN_AS`)."""
+        return self.active.df.head(n_rows)
 
     def column_table(self) -> pd.DataFrame:
         """The column summary with roles and units, computed once per table and choices: on a

@@ -396,11 +396,16 @@ def test_a_leak_is_found_once_the_positive_class_of_a_three_class_outcome_is_pic
     assert app.selectbox(key=choice_key(app, "w_type", "result", "ct_value", "r1")).value == "ignore"
 
 
-def test_the_preview_shows_blank_text_cells_blank(app):
-    rows = "".join(f"{i},{'yes' if i % 3 else ''},{i % 2}\n" for i in range(30))
-    upload(app, "blank.csv", ("age,smoker,outcome\n" + rows).encode())
-    preview = app.dataframe[0].value
-    assert list(preview.columns) == ["age", "smoker", "outcome"] and preview["smoker"].iloc[0] == ""
+def test_the_preview_shows_a_gap_blank_in_number_and_text_columns_alike(app):
+    """Stat2Data/YouthRisk2009: "None" in a number column, blank in a text one; now one way."""
+    from psl_triage.words.data import GAP_SHOWN_AS
+
+    rows = "".join(f"{i},{'yes' if i % 3 else ''},{'' if i % 2 else 1.5},{i % 2}\n" for i in range(30))
+    upload(app, "blank.csv", ("age,smoker,lab,outcome\n" + rows).encode())
+    preview = app.dataframe[0]
+    assert list(preview.value.columns) == ["age", "smoker", "lab", "outcome"]
+    assert pd.isna(preview.value["smoker"].iloc[0]) and pd.isna(preview.value["lab"].iloc[1])
+    assert preview.proto.HasField("placeholder") and preview.proto.placeholder == GAP_SHOWN_AS == ""
 
 
 def test_the_kernels_warm_up_after_the_first_page_not_before_it(monkeypatch):

@@ -4,6 +4,8 @@ Kept out of ``pages/`` because Streamlit turns every file there into a page, and
 ``psl_core`` because the library never imports Streamlit.
 """
 
+from __future__ import annotations
+
 import logging
 import os
 import time
@@ -11,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
@@ -27,6 +30,9 @@ from psl_triage.training_session import TrainingSession
 from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
+
+if TYPE_CHECKING:
+    from psl_triage.dataset_session import DatasetSession
 
 logger = logging.getLogger("psl_triage")
 timing_logger = logging.getLogger("psl_triage.timing")
@@ -100,12 +106,13 @@ def required_list(reason: str = ""):
     return _required(training_session().model, words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
 
 
-def required_data(purpose: str):
-    """The data page's prepared data (its :class:`~psl_triage.dataset_session.DatasetSession`),
-    or a hint with a link to the start page and a stop of the page."""
+def required_data(purpose: str) -> DatasetSession:
+    """The Data page's :class:`~psl_triage.dataset_session.DatasetSession` when it holds
+    prepared data, or a hint with a link to the start page and a stop of the page."""
     dataset = DATASET.get(st.session_state)
-    prepared = None if dataset is None else dataset.prepared
-    return _required(prepared, words.NO_DATA.format(purpose=purpose), "pages/0_Data.py", words.GO_TO_DATA)
+    _required(None if dataset is None else dataset.prepared, words.NO_DATA.format(purpose=purpose), "pages/0_Data.py",
+              words.GO_TO_DATA)
+    return dataset
 
 
 def required_list_and_data(purpose: str, reason: str = ""):
@@ -114,19 +121,18 @@ def required_list_and_data(purpose: str, reason: str = ""):
     :func:`required_data`); with a table the list was not trained on, what to do
     (:func:`_required_match`); the page stops in all three cases."""
     model = required_list(reason)
-    prepared = required_data(purpose)
-    _required_match(model, prepared)
-    return model, prepared
+    dataset = required_data(purpose)
+    _required_match(model, dataset)
+    return model, dataset.prepared
 
 
-def _required_match(model, prepared) -> None:
+def _required_match(model, dataset: DatasetSession) -> None:
     """Stop the page, saying what to do, when the Data page's table is not the one the current
     list was trained on (:func:`psl_triage.list_data.data_mismatch`)."""
     metadata = trained_metadata()
-    reason = data_mismatch(model, metadata, prepared)
+    reason = data_mismatch(model, metadata, dataset.prepared)
     if reason is None:
         return
-    dataset = DATASET.get(st.session_state)
     st.warning(list_words.not_this_table(reason, metadata.trained_on.name, dataset.active.name))
     link("pages/0_Data.py", *words.GO_TO_DATA)
     st.stop()

@@ -69,3 +69,16 @@ def test_intervals_reads_only_the_list_and_says_nothing_of_the_table(demo_prepar
     put_list(alone, *trained)
     alone.switch_page("pages/4_Intervals.py").run()  # no table loaded at all
     assert not alone.exception and not alone.warning and len(alone.get("plotly_chart")) == 2
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_list_without_prepared_data_is_sent_to_the_data_page(demo_prepared, page):
+    """No table on the Data page: the page says there are no data and links there, without
+    judging the list (ui.required_data stops it before the table is compared)."""
+    trained = train_list(demo_prepared, "heart.csv", TrainingOptions(max_stages=2))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    put_list(at, *trained)
+    at.switch_page(page).run()
+    assert not at.exception and not at.error and not at.warning
+    assert "There are no data to" in " ".join(shown(i.value) for i in at.info)
+    assert not at.dataframe and not at.get("plotly_chart")

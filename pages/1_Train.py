@@ -27,7 +27,7 @@ from psl_triage.words.common import page_title
 from psl_triage.words.editors import constraints_said
 from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
-from ui.training import follow_table, load_section, options_section, save_section
+from ui.training import follow_table, load_section, options_section, save_section, timing_section
 
 ss = st.session_state
 session = training_session()
@@ -81,6 +81,7 @@ def list_section(model, metadata: ModelMetadata) -> None:
     if intervals:  # room for "34% (21–49%)"
         config.update({name: st.column_config.Column(width=115) for name in table.columns[3:]})
     st.dataframe(table, hide_index=True, height="content", column_config=config, key="w_train_list_table")
+    timing_section(session, dataset)
 
 
 def performance_section(metadata: ModelMetadata) -> None:

@@ -28,12 +28,14 @@ from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
 from psl_triage.costs import cost_text
 from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
+from psl_triage.known_at_triage import timing_status
 from psl_triage.metadata import ModelMetadata
 from psl_triage.modelcard import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
+from psl_triage.words import known_at_triage as timing_words
 from psl_triage.words import report, sample_size
 from psl_triage.words.common import percent
 from psl_triage.words.editors import constraints_said
@@ -152,7 +154,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 </div>
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
 {held_note}
-<p class="small">{report.card_footnote(population, bool(table["no_training_case"].any()))} {_constraints(model)}</p>
+<p class="small">{report.card_footnote(population, bool(table["no_training_case"].any()))} {_constraints(model)} {_timing(model, metadata)}</p>
 """
     return _page(report.CARD_TITLE.format(name=name), body, size)
 
@@ -262,6 +264,13 @@ def _constraints(model):
     said = constraints_said(getattr(model, "monotone", None), getattr(model, "required", None),
                             getattr(model, "forbidden", None))
     return escape(said)
+
+
+def _timing(model, metadata):
+    """Whether the researcher confirmed each question is known at triage (:func:`timing_status`),
+    escaped; "" for a list that asks nothing."""
+    status = timing_status(model, metadata)
+    return escape(timing_words.report_said(status.state, status.later, status.unanswered, status.asked))
 
 
 def _held_at_base_rate(model, stage):
@@ -393,6 +402,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
 </table>
 <h2>{report.PREDICTORS}</h2>
 <table><tr>{report.header_cells(report.PREDICTOR_HEADS)}</tr>{_predictors(model, metadata, stage)}</table>
+<p>{_timing(model, metadata)}</p>
 <h2>{report.LEFT_OUT}</h2>
 <p class="small">{report.LEFT_OUT_NOTE}</p>
 <table><tr>{report.header_cells(report.LEFT_OUT_HEADS)}</tr>{_left_out(metadata)}</table>

@@ -218,6 +218,10 @@ class ModelMetadata(_Record):
         warning (``"too_good_warning"``) and the follow-up (time column, horizon, unit).
     competing_events : str
         What a horizon list's file says about competing events.
+    known_at_triage : dict of str to str
+        The researcher's answer, per question the list asks, whether it is known at triage
+        (``"known"``) or recorded after the outcome (``"later"``): :mod:`psl_triage.known_at_triage`;
+        files saved before lists carried it have none (not confirmed).
     extra : dict
         Every other entry, and entries of an unexpected type, exactly as the file holds them.
     """
@@ -237,6 +241,7 @@ class ModelMetadata(_Record):
     too_good: dict | None = _entry(_record, "too_good_warning")
     follow_up: dict | None = _entry(_record)
     competing_events: str | None = _entry(_text)
+    known_at_triage: dict | None = _entry(_text_map)
     extra: dict = field(default_factory=dict)
 
     @classmethod

@@ -28,12 +28,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
 from psl_triage.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
+from psl_triage.known_at_triage import LATER, TimingStatus, list_answers, timing_status
 from psl_triage.list_data import list_table_mismatch
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import roles_record
@@ -84,6 +86,14 @@ class TrainingSession:
         'first' | 'never'), kept across pages for one table (:meth:`follow_table`).
     cost_values, cost_groups : dict
         The cost table's choices per column: its cost and the test it is measured with.
+    timing : dict
+        The researcher's answers per column: known at triage or recorded later
+        (:mod:`psl_triage.known_at_triage`), kept for one table as the two tables' choices are;
+        a list trained here takes those of its questions (:meth:`mark_timing`).
+    list_number : int
+        Counts the lists made current: the widgets of one list's answers are that list's.
+    answers_unsaved : bool
+        Whether answers were given since the current list was made current or saved.
     """
 
     def __init__(self):
@@ -97,6 +107,9 @@ class TrainingSession:
         self.asks: dict[str, str] = {}
         self.cost_values: dict[str, float] = {}
         self.cost_groups: dict[str, str] = {}
+        self.timing: dict[str, str] = {}
+        self.list_number = 0
+        self.answers_unsaved = False
         self._retrain_pending = False
         self._proposed_name: str | None = None
         self._table: object = None
@@ -114,6 +127,8 @@ class TrainingSession:
         self.fit_seconds = None
         self._list_table = None
         self._proposed_name = self.default_name()
+        self.list_number += 1
+        self.answers_unsaved = False
 
     def default_name(self) -> str:
         """The name the save field proposes for the current list."""
@@ -152,9 +167,9 @@ class TrainingSession:
         settings_now = None
         if changed:
             self._other_tables[self._table] = (
-                self.directions, self.asks, self.cost_values, self.cost_groups, dict(settings or {}))
-            *tables, settings_now = self._other_tables.pop(table, ({}, {}, {}, {}, {}))
-            self.directions, self.asks, self.cost_values, self.cost_groups = tables
+                self.directions, self.asks, self.cost_values, self.cost_groups, self.timing, dict(settings or {}))
+            *tables, settings_now = self._other_tables.pop(table, ({}, {}, {}, {}, {}, {}))
+            self.directions, self.asks, self.cost_values, self.cost_groups, self.timing = tables
         self._table = table
         return settings_now
 
@@ -220,6 +235,7 @@ class TrainingSession:
                     asked=ASKS[""])) from exc
         seconds = time.perf_counter() - start
         self.make_current(model, metadata, words.trained_origin(data_name, metadata, options))
+        self.metadata = replace(self.metadata, known_at_triage=list_answers(model, self.timing))
         self.fit_seconds = seconds
         self._list_table = active.table
         return seconds
@@ -242,6 +258,42 @@ class TrainingSession:
         on the form (:meth:`take_retrain`)."""
         self._retrain_pending = True
 
+    # --- known at triage ----------------------------------------------------------------------
+    def timing_status(self) -> TimingStatus | None:
+        """Whether the researcher confirmed the current list's questions are known at triage
+        (:func:`psl_triage.known_at_triage.timing_status`); None without a list."""
+        return None if self.model is None else timing_status(self.model, self.metadata)
+
+    def mark_timing(self, column: str, answer: str | None) -> None:
+        """Keep the researcher's answer for a question of the current list: known at triage,
+        recorded later, or None (not answered). A question recorded later is never asked again
+        (the knowledge table's "never", the ``forbidden`` constraint); taking that answer back
+        lets it be asked when it helps again. The list's metadata carries the answers of its
+        questions, so a save (or download) keeps them."""
+        before = self.timing.get(column)
+        if answer is None:
+            self.timing.pop(column, None)
+        else:
+            self.timing[column] = answer
+        if answer == LATER:
+            self.asks[column] = "never"
+        elif before == LATER and self.asks.get(column) == "never":
+            self.asks.pop(column)
+        answers = {**(self.metadata.known_at_triage or {}), column: answer}
+        self.metadata = replace(self.metadata, known_at_triage=list_answers(self.model, answers))
+        self.answers_unsaved = True
+
+    def can_train_without(self, columns, dataset: DatasetSession | None) -> bool:
+        """Whether the list can be trained again without ``columns`` here: they are columns of
+        the data page's prepared data, which is the list's table."""
+        return self.other_table(dataset) is None and _columns_of(dataset, columns)
+
+    def train_without_later(self) -> None:
+        """on_click of "train again without" the questions recorded later: the next run of the
+        page trains with the options on the form, the knowledge table holding them as "never"
+        (:meth:`take_retrain`)."""
+        self._retrain_pending = True
+
     # --- too good to be true ----------------------------------------------------------------
     def too_good(self) -> TooGood | None:
         """The current list's too-good-to-be-true warning, if its metadata records one."""
@@ -251,9 +303,7 @@ class TrainingSession:
     def can_retrain_without(warning: TooGood, dataset: DatasetSession | None) -> bool:
         """Whether the suspect questions are columns of the data page's prepared data (so they
         can go)."""
-        prepared = None if dataset is None else dataset.prepared
-        return (prepared is not None
-                and set(warning.questions) <= set(map(str, prepared.X.columns)))
+        return _columns_of(dataset, warning.questions)
 
     def retrain_without(self, dataset: DatasetSession, questions: tuple[str, ...], reasons: str) -> None:
         """Take the questions out of the data page's choices as leaks and prepare the data again
@@ -312,3 +362,10 @@ class TrainingSession:
         stored = save_model(self.model, name, self.metadata)
         self.metadata = self.metadata.saved_as(stored)
         self.saved_message = words.saved(stored)
+        self.answers_unsaved = False
+
+
+def _columns_of(dataset: DatasetSession | None, columns) -> bool:
+    """Whether ``columns`` are all columns of the data page's prepared data."""
+    prepared = None if dataset is None else dataset.prepared
+    return prepared is not None and set(columns) <= set(map(str, prepared.X.columns))

@@ -14,11 +14,13 @@ import streamlit as st
 from psl_triage import training
 from psl_triage.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
 from psl_triage.knowledge import knowledge_rows
+from psl_triage.known_at_triage import ANSWERS, CONFIRMED, NO_QUESTION, RECORDED_LATER
 from psl_triage.state_keys import TRAIN_MODEL_NAME
 from psl_triage.store import list_models, model_dir
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training_session import TrainingSession
-from psl_triage.words import md
+from psl_triage.words import known_at_triage as timing_words
+from psl_triage.words import label_md, md
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COLUMN, COST, DIRECTION, DIRECTIONS, GROUP
 from ui import shown_errors
@@ -122,6 +124,43 @@ def options_section(session: TrainingSession, prepared) -> bool:
                 for name in names:
                     option_widget(name)
         return st.form_submit_button(words.TRAIN, type="primary", key="w_train_submit")
+
+
+def _mark_timing(session: TrainingSession, column: str, key: str) -> None:
+    """on_change of a question's "known at triage?" answer: the session keeps it."""
+    session.mark_timing(column, ss[key])
+
+
+def timing_section(session: TrainingSession, dataset) -> None:
+    """"Known at triage?" for each column the current list asks about, where the confirmation
+    stands, and the one click that trains again without the columns recorded later."""
+    status = session.timing_status()
+    if status is None or status.state == NO_QUESTION:
+        return
+    st.subheader(timing_words.HEADER)
+    st.markdown(timing_words.intro(len(status.asked)))
+    answers = session.metadata.known_at_triage or {}
+    with st.container(key="w_train_known"):
+        for column, place in zip(status.asked, st.columns(min(3, len(status.asked))) * len(status.asked)):
+            key = f"w_train_known_v{session.list_number}::{column}"
+            place.radio(label_md(session.metadata.column(column).label or column), list(ANSWERS),
+                        index=ANSWERS.index(answers[column]) if column in answers else None,
+                        format_func=timing_words.ANSWERS.get, horizontal=True, key=key,
+                        on_change=_mark_timing, args=(session, column, key))
+    said = timing_words.status(status.state, status.later, status.unanswered, len(status.asked))
+    if status.state == CONFIRMED:
+        st.success(said, icon=":material/task_alt:")
+    elif status.state == RECORDED_LATER:
+        st.warning(said, icon=":material/history:")
+        if session.can_train_without(status.later, dataset):
+            st.button(timing_words.train_again(status.later), key="w_train_without_later", type="primary",
+                      on_click=session.train_without_later)
+        else:
+            st.caption(timing_words.NOT_HERE)
+    else:
+        st.info(said, icon=":material/help:")
+    if session.answers_unsaved and session.metadata.is_saved:
+        st.caption(timing_words.SAVE_AGAIN)
 
 
 MAX_UPLOAD_MB = 5

@@ -12,7 +12,8 @@ One module per page or topic, so each can be read in one sitting:
 - the app package's messages and notes, one module per job it serves: ``reading`` (what is wrong
   with a file, how it was read), ``preparing`` (column types, the outcome, missing values,
   preparing training data), ``roles`` (the evidence for a column's role: identifier, time,
-  possible leak), ``site`` (what is wrong with another site's table, its codes and units),
+  possible leak), ``known_at_triage`` (whether each question is known before the outcome, as
+  the researcher confirms it), ``site`` (what is wrong with another site's table, its codes and units),
   ``store`` (the model folder: a list not saved, a file skipped or unreadable), ``settings``
   (what is wrong with a training setting or the split it asks for), ``figures`` (every plotly
   figure's titles, axes, trace names and hover templates);

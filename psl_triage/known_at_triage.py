@@ -1,0 +1,94 @@
+"""Whether each question a list asks is known at the bedside before the outcome, as the
+researcher confirms it.
+
+The leak guard (:mod:`psl_triage.roles`, :mod:`psl_triage.too_good`) flags columns with
+evidence in the data of being recorded after the outcome. A column recorded later without
+such evidence (a birth weight beside preterm birth, a transplant beside death) passes every
+test of the data: only the researcher knows when it was recorded. So after a list is trained
+the Train page asks, for the questions the list asks at its recommended length
+(:func:`asked_columns`) and for no other column, whether each is known at triage
+(:data:`KNOWN`) or recorded later (:data:`LATER`). A question recorded later is never asked
+again (the ``forbidden`` constraint, the knowledge table's "never") and the page offers to
+train again.
+
+The answers stay in the Train page's session per column of the table (a list trained again
+keeps those already given) and go with the list: its metadata's ``"known_at_triage"`` entry
+(:attr:`psl_triage.metadata.ModelMetadata.known_at_triage`, column -> answer, for the
+questions it asks). A list is confirmed when every question it asks is answered
+:data:`KNOWN`; a file without the entry (saved before lists carried it) is not confirmed.
+:func:`timing_status` is the one reading of it, for the Train page, the card and the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .metadata import ModelMetadata
+from .triage_session import recommended_length
+
+KNOWN = "known"
+"""The answer: the question's value is known at triage, before the outcome."""
+LATER = "later"
+"""The answer: the question's value is recorded after the outcome (never asked again)."""
+ANSWERS = (KNOWN, LATER)
+
+CONFIRMED = "confirmed"
+NOT_CONFIRMED = "not_confirmed"
+RECORDED_LATER = "recorded_later"
+NO_QUESTION = "no_question"
+"""The states of :class:`TimingStatus`."""
+
+
+def asked_columns(model) -> tuple[str, ...]:
+    """The columns the list asks about at its recommended length (the Triage page's default,
+    :func:`~psl_triage.triage_session.recommended_length`), each once, in the order asked."""
+    stage = recommended_length(model)
+    return tuple(dict.fromkeys(str(literal.column) for literal in model.literals_[:stage]))
+
+
+def list_answers(model, answers) -> dict[str, str] | None:
+    """The answers of ``answers`` (column -> :data:`KNOWN` | :data:`LATER`, for any columns)
+    that concern the questions the list asks, as its metadata keeps them; None when none does."""
+    kept = {column: answers[column] for column in asked_columns(model) if answers.get(column) in ANSWERS}
+    return kept or None
+
+
+@dataclass(frozen=True)
+class TimingStatus:
+    """Where the researcher's confirmation of a list stands.
+
+    Attributes
+    ----------
+    state : str
+        :data:`CONFIRMED` (every question asked is known at triage), :data:`RECORDED_LATER`
+        (at least one is marked recorded later), :data:`NOT_CONFIRMED` (some are not answered
+        yet, or the file carries no answers) or :data:`NO_QUESTION` (the list asks nothing).
+    asked : tuple of str
+        The columns the list asks about (:func:`asked_columns`).
+    later, unanswered : tuple of str
+        Those marked recorded later, and those not answered yet.
+    """
+
+    state: str
+    asked: tuple[str, ...]
+    later: tuple[str, ...] = ()
+    unanswered: tuple[str, ...] = ()
+
+
+def timing_status(model, metadata) -> TimingStatus:
+    """Whether the researcher confirmed that each question ``model`` asks is known at triage,
+    by ``metadata``'s (a :class:`~psl_triage.metadata.ModelMetadata` or a model file's dict)
+    ``"known_at_triage"`` answers."""
+    asked = asked_columns(model)
+    answers = ModelMetadata.coerce(metadata).known_at_triage or {}
+    later = tuple(column for column in asked if answers.get(column) == LATER)
+    unanswered = tuple(column for column in asked if answers.get(column) not in ANSWERS)
+    if not asked:
+        state = NO_QUESTION
+    elif later:
+        state = RECORDED_LATER
+    elif unanswered:
+        state = NOT_CONFIRMED
+    else:
+        state = CONFIRMED
+    return TimingStatus(state, asked, later, unanswered)

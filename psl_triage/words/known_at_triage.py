@@ -1,0 +1,75 @@
+"""The words of "known at triage?" (:mod:`psl_triage.known_at_triage`): the Train page's
+question for each question a list asks, its answers, where the confirmation stands, and the
+sentence the card and the report carry.
+
+The Train page's sentences are Markdown with names from files escaped here (:func:`md`); the
+card's and report's are plain text, which :mod:`psl_triage.card` escapes for HTML.
+"""
+
+from __future__ import annotations
+
+from psl_triage.known_at_triage import CONFIRMED, KNOWN, LATER, NO_QUESTION, RECORDED_LATER
+
+from .escape import md
+
+HEADER = "Known at triage?"
+ANSWERS = {KNOWN: "known at triage", LATER: "recorded later"}
+"""The two answers per question, as the page offers them."""
+
+
+def intro(n_asked: int) -> str:
+    """What the page asks, above one answer per question the list asks."""
+    which = "the column" if n_asked == 1 else f"each of the {n_asked} columns"
+    return (
+        f"No test of the data can tell when a column was recorded; you can. For {which} this list asks "
+        "about at its recommended length, say whether its value is known at the bedside **before** the "
+        "outcome. A column recorded later (at or after the outcome, or because of it) is never asked "
+        "again: the list can be trained again without it."
+    )
+
+
+def _names(columns) -> str:
+    return ", ".join(f"**{md(column)}**" for column in columns)
+
+
+def status(state, later=(), unanswered=(), n_asked=0) -> str:
+    """Where the confirmation of the current list stands (Markdown, names escaped)."""
+    if state == CONFIRMED:
+        which = "the column" if n_asked == 1 else f"each of the {n_asked} columns"
+        return (f"Confirmed: you said {which} the list asks about is known at triage. "
+                "The list's file, card and report say so.")
+    if state == RECORDED_LATER:
+        return (f"Recorded later: {_names(later)}. The list still asks about "
+                f"{'it' if len(later) == 1 else 'them'}: do not use it at the bedside; train it again without.")
+    if len(unanswered) == n_asked:
+        which = "Not confirmed yet."
+    else:
+        which = (f"Not confirmed yet: {len(unanswered)} of the {n_asked} columns the list asks about "
+                 f"{'is' if len(unanswered) == 1 else 'are'} not marked ({_names(unanswered)}).")
+    return f"{which} The list can be used, but its card and report will say it was not confirmed."
+
+
+def train_again(later) -> str:
+    """The button that trains the list again without the columns recorded later."""
+    return f"Train again without {', '.join(md(column) for column in later)}"
+
+
+NOT_HERE = ("To train again without them, load the table this list was trained on (Data page): "
+            "they are set to be asked never on this page's table of what you know.")
+SAVE_AGAIN = "Save the list again to keep your answers in its file."
+
+
+def report_said(state, later=(), unanswered=(), asked=()) -> str:
+    """The card's and report's sentence on the confirmation (plain text; "" for a list that asks
+    nothing)."""
+    if state == NO_QUESTION:
+        return ""
+    if state == CONFIRMED:
+        return "The researcher confirmed that each question of the list is known at triage, before the outcome."
+    if state == RECORDED_LATER:
+        return (f"The researcher marked {', '.join(later)} as recorded after the outcome: "
+                "do not use this list at the bedside.")
+    if len(unanswered) == len(asked):
+        return "Not confirmed that each question of the list is known at triage, before the outcome."
+    return ("Not confirmed that each question of the list is known at triage, before the outcome "
+            f"(not confirmed: {', '.join(unanswered)}).")

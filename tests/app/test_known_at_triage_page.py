@@ -1,0 +1,75 @@
+"""The Train page asks whether each question the list asks is known at triage: answers kept
+across reruns and in the saved file, a column recorded later never asked again after one click.
+"""
+
+from __future__ import annotations
+
+import json
+
+from psl_triage.known_at_triage import KNOWN, LATER
+from psl_triage.store import open_model
+from psl_triage.words import shown
+from tests.app.test_train_page import click_train, open_train_page, texts
+from tests.apptest import training
+from tests.tables import dataset_session
+
+
+def answer(at, column, value):
+    """Answer "known at triage?" for ``column`` of the current list."""
+    return at.radio(key=f"w_train_known_v{training(at).list_number}::{column}").set_value(value).run()
+
+
+def trained_page(project_root, demo_prepared):
+    at = open_train_page(project_root, dataset=dataset_session(demo_prepared))
+    at.number_input(key="w_train_max_stages").set_value(4)
+    click_train(at)
+    assert not at.exception and not at.error
+    return at
+
+
+def test_a_new_list_asks_for_its_questions_only_and_says_it_is_not_confirmed(project_root, demo_prepared):
+    at = trained_page(project_root, demo_prepared)
+    asked = training(at).timing_status().asked
+    radios = [radio for radio in at.radio if radio.key and radio.key.startswith("w_train_known_v")]
+    assert sorted(radio.key.split("::")[1] for radio in radios) == sorted(asked)  # three to a row
+    assert all(radio.value is None for radio in radios)
+    assert "Not confirmed yet" in texts(at.info) and any(shown(h.value) == "Known at triage?" for h in at.subheader)
+
+
+def test_answers_confirm_the_list_survive_reruns_and_are_saved_with_it(project_root, demo_prepared, tmp_path,
+                                                                       monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    at = trained_page(project_root, demo_prepared)
+    asked = training(at).timing_status().asked
+    for column in asked:
+        answer(at, column, KNOWN)
+    assert not at.exception
+    assert "Confirmed" in texts(at.success)
+    at.run()
+    assert all(at.radio(key=f"w_train_known_v{training(at).list_number}::{c}").value == KNOWN for c in asked)
+    at.button(key="w_train_save").click().run()
+    saved = json.loads(next(tmp_path.glob("*-v1.json")).read_text(encoding="utf-8"))
+    assert saved["metadata"]["known_at_triage"] == dict.fromkeys(asked, KNOWN)
+    assert training(open_train_page(project_root)).model is None  # a new session: the file is what stays
+    reopened = open_model(next(tmp_path.glob("*-v1.json")))
+    assert reopened.model.metadata_["known_at_triage"] == dict.fromkeys(asked, KNOWN)
+
+
+def test_a_question_recorded_later_is_forbidden_and_one_click_trains_again_without_it(project_root, demo_prepared):
+    at = trained_page(project_root, demo_prepared)
+    first, *others = training(at).timing_status().asked
+    for column in others:
+        answer(at, column, KNOWN)
+    answer(at, first, LATER)
+    assert not at.exception
+    assert "Recorded later" in texts(at.warning) and first in texts(at.warning)
+    assert training(at).asks[first] == "never"
+    old = training(at).model
+    at.button(key="w_train_without_later").click().run()
+    assert not at.exception and not at.error
+    session = training(at)
+    assert session.model is not old and first not in session.model.features_
+    assert session.model.forbidden == [first]
+    kept = session.metadata.known_at_triage or {}
+    assert first not in kept and all(kept.get(c) == KNOWN for c in others if c in session.timing_status().asked)
+    assert "never asked: " + repr(first) in texts(at.markdown)

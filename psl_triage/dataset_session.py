@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import pandas as pd
 
@@ -46,6 +47,7 @@ from psl_triage.roles import ROLES, Role, propose_roles, role_labels, taken_out
 from psl_triage.words import data as words
 
 _TABLES = itertools.count(1)
+T = TypeVar("T")
 PREVIEW_ROWS = 100
 """Rows of the table the Data page shows under its name."""
 
@@ -101,7 +103,7 @@ class DatasetSession:
         self.prepared: PreparedData | None = None
         self.prepare_error: str | None = None
         self._prepared_for: tuple | None = None
-        self._summary: tuple | None = None
+        self._computed: dict[str, tuple] = {}
         df, meta = load_demo()
         self.active = self._fresh("demo", meta.name, df, meta, [])
 
@@ -318,7 +320,11 @@ class DatasetSession:
         data = self.active
         if self.prepared is not None:
             return False
-        return data.outcome is None or (not data.positive_class and len(outcome_classes(data.df[data.outcome])) > 2)
+        if data.outcome is None:
+            return True
+        n_classes = self._once("n_classes", (self.version, data.outcome),
+                               lambda: len(outcome_classes(data.df[data.outcome])))
+        return not data.positive_class and n_classes > 2
 
     def preview(self, n_rows: int = PREVIEW_ROWS) -> pd.DataFrame:
         """The first rows of the active table, gaps left missing in every column (numbers keep
@@ -331,14 +337,25 @@ class DatasetSession:
         data, features = self.active, self.features()
         key = (self.version, tuple(features), tuple(data.column_types.items()), tuple(data.flagged_columns.items()),
                tuple(data.meta.columns.items()), tuple(data.column_roles.items()))
-        if self._summary is None or self._summary[0] != key:
-            evidence = {  # the table has a role column: its reasons need not repeat the role
-                name: data.column_roles[name].evidence if name in data.column_roles else text
-                for name, text in data.flagged_columns.items()
-            }
-            summary = column_summary(data.df[features], data.column_types, data.meta.columns, evidence)
-            summary.insert(2, "role", role_labels(features, data.column_roles, data.column_types))
-            units = [data.meta.columns[name].unit if name in data.meta.columns else "" for name in features]
-            summary.insert(2, "unit", units)
-            self._summary = (key, summary)
-        return self._summary[1]
+        return self._once("column_table", key, lambda: self._column_summary(features))
+
+    def _column_summary(self, features: list) -> pd.DataFrame:
+        data = self.active
+        evidence = {  # the table has a role column: its reasons need not repeat the role
+            name: data.column_roles[name].evidence if name in data.column_roles else text
+            for name, text in data.flagged_columns.items()
+        }
+        summary = column_summary(data.df[features], data.column_types, data.meta.columns, evidence)
+        summary.insert(2, "role", role_labels(features, data.column_roles, data.column_types))
+        units = [data.meta.columns[name].unit if name in data.meta.columns else "" for name in features]
+        summary.insert(2, "unit", units)
+        return summary
+
+    def _once(self, name: str, key: tuple, compute: Callable[[], T]) -> T:
+        """``compute()``, again only when ``key`` (the table's version and the choices the
+        answer depends on) differs from last time: the page reruns on every click, and these
+        read the whole table."""
+        held = self._computed.get(name)
+        if held is None or held[0] != key:
+            held = self._computed[name] = (key, compute())
+        return held[1]

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from psl_core.errors import DataError
-from psl_triage.data import IGNORE, NumberFormat
+from psl_triage.data import IGNORE, NumberFormat, outcome_classes
 from psl_triage.dataset_session import DatasetSession
 from psl_triage.demo import load_demo
 from psl_triage.training import TrainingOptions
@@ -142,3 +142,30 @@ def test_the_preview_leaves_every_gap_missing_for_the_page_to_show_alike():
     assert len(preview) == 30 and pd.isna(preview["smoker"].iloc[0]) and preview["note"].iloc[0] == "x"
     assert pd.isna(preview["note"].iloc[1]) and pd.isna(preview["lab"].iloc[1])
     assert preview["age"].dtype.kind in "iuf" and preview["lab"].dtype.kind == "f"
+
+
+def test_awaiting_a_choice_reads_the_outcome_once_and_follows_a_change(session, monkeypatch):
+    """The Data page asks on every rerun whether the data wait for the user's choice; the
+    outcome's classes are counted once per table and outcome, and the answer follows a
+    positive value chosen or taken back, another outcome, another table."""
+    from psl_triage import dataset_session
+
+    counted = []
+    monkeypatch.setattr(dataset_session, "outcome_classes",
+                        lambda series: counted.append(series.name) or outcome_classes(series))
+    session.choose_outcome("cp")  # four chest-pain types: the positive values are the user's choice
+    assert session.refresh() is None and session.awaiting_choice() and session.awaiting_choice()
+    session.choose_positive([4])
+    assert session.refresh() is not None and not session.awaiting_choice()
+    session.choose_positive([])
+    assert session.refresh() is None and session.awaiting_choice()
+    assert counted == ["cp"]
+    session.choose_outcome("sex")  # two values: the page guesses the positive one
+    assert session.refresh() is not None and not session.awaiting_choice()
+    session.choose_outcome(None)
+    assert session.refresh() is None and session.awaiting_choice()
+    upload(session, data=study_csv().replace(b",alive", b",lost", 1))  # died, alive, lost
+    session.choose_outcome("outcome")
+    session.choose_positive([])
+    assert session.refresh() is None and session.awaiting_choice() and session.awaiting_choice()
+    assert counted == ["cp", "outcome"]

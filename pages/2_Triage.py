@@ -23,7 +23,7 @@ from psl_triage.words import triage as words
 from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
 from ui import cost_ratio_input, list_picker, timed
-from ui.triage import question_form, record_for_notes
+from ui.triage import question_form, record_for_notes, take_back
 
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)
 TOLERANCES = (0.01, 0.02, 0.05, 0.1, 0.2)
@@ -106,7 +106,7 @@ def way_here(session: TriageSession) -> None:
         if session.halted and session.stage < len(session.questions):
             st.button(words.CONTINUE, key="triage_continue", on_click=session.continue_anyway, type="primary",
                       icon=":material/skip_next:")
-        st.button(words.UNDO, key="triage_undo", on_click=session.undo, disabled=not session.answers, icon=":material/undo:")
+        st.button(words.UNDO, key="triage_undo", on_click=take_back, args=(session,), disabled=not session.answers, icon=":material/undo:")
         st.button(words.RESTART, key="triage_restart", on_click=restart, args=(session,), icon=":material/restart_alt:")
     st.subheader(words.RISK_AFTER_EACH)
     st.plotly_chart(triage_figure(steps, session.threshold, s.confidence), key="triage_chart", config={"displayModeBar": False})

@@ -215,13 +215,24 @@ class TriageSession:
         self.answer(raw, question)
         return True
 
-    def undo(self) -> None:
-        """Take back the last answer: its question is asked again."""
+    def undo(self) -> tuple[Question, object]:
+        """Take back the last answer: its question is asked again. Returns that question and
+        the raw answer taken back (the page shows it as the starting value)."""
         column = next(reversed(self.answers))
-        del self.answers[column]
+        raw = self.answers.pop(column)
         self.stage = first_stage_of(self.questions, column)
         self.passed = {stage for stage in self.passed if stage <= self.stage}
         self.input_error = None
+        return self.questions[self.stage], raw
+
+    @staticmethod
+    def widget_value(question: Question, raw) -> tuple[object, tuple]:
+        """What ``question``'s widget holds for the raw answer ``raw``, as :meth:`submit` reads
+        it (its inverse): a number question's (number or None, ticked extra answers), a choice
+        question's (index among the options followed by the extra answers, ())."""
+        if question.kind == NUMERIC:
+            return (None, (raw,)) if raw is None or isinstance(raw, str) else (float(raw), ())
+        return [option for option, _ in (*question.options, *question.extra_answers)].index(raw), ()
 
     def continue_anyway(self) -> None:
         """Pass the current stop; the list stops again at its next stop."""

@@ -22,8 +22,24 @@ ss = st.session_state
 
 
 def extra_key(widget_key: str, raw) -> str:
-    """The key of a number question's box for "unknown" (raw None) or "not measured"."""
+    """The key of a number question's box for "unknown" (raw None) or "not recorded"."""
     return f"{widget_key}_{'unknown' if raw is None else 'not_measured'}"
+
+
+def answer_key(session: TriageSession) -> str:
+    """The key of the answer widget of the question asked now."""
+    return f"triage_q{session.stage}"
+
+
+def take_back(session: TriageSession) -> None:
+    """Callback of "Change the last answer": its question is asked again, its widget holding
+    the answer taken back as the starting value (a widget not shown forgets its own)."""
+    question, raw = session.undo()
+    key = answer_key(session)
+    value, ticked = session.widget_value(question, raw)
+    ss[key] = value
+    for extra, _ in question.extra_answers if question.kind == NUMERIC else ():
+        ss[extra_key(key, extra)] = extra in ticked
 
 
 def submit(session: TriageSession, question, widget_key: str) -> None:
@@ -34,7 +50,7 @@ def submit(session: TriageSession, question, widget_key: str) -> None:
 
 def question_form(session: TriageSession) -> None:
     """The question asked now, its answer widget and "Next"."""
-    question, key = session.next_question, f"triage_q{session.stage}"
+    question, key = session.next_question, answer_key(session)
     with st.form("triage_form"):
         cost = session.bands.costs[session.stage] if session.has_costs else None
         st.caption(words.question_number(question.stage, len(session.questions), cost, session.cost_unit))

@@ -325,6 +325,41 @@ def test_restart_and_undo_clear_answers(model):
     assert_shows(at, expected_step(model, {}, 0, cost_ratio=1.0))
 
 
+def shown_answer(at, question, stage):
+    """The raw answer the widget of ``question`` (asked at ``stage``) holds; "" when empty."""
+    key = f"triage_q{stage}"
+    if question.kind == "numeric":
+        ticked = [raw for raw, _ in question.extra_answers if at.checkbox(key=f"{key}_{'unknown' if raw is None else 'not_measured'}").value]
+        number = at.number_input(key=key).value
+        return ticked[0] if ticked else ("" if number is None else number)
+    index = at.segmented_control(key=key).value
+    return "" if index is None else [raw for raw, _ in (*question.options, *question.extra_answers)][index]
+
+
+def test_change_the_last_answer_shows_it_as_the_starting_value(model):
+    """openintro/yrbss: "Change the last answer" asked the question again with an empty widget.
+    Now it holds the answer taken back: a number, a choice, or "unknown"."""
+    kinds = set()
+    for unknown_first in (False, True):
+        at = open_page(model, cost_ratio=1.0)
+        for _ in model.literals_:
+            session = TRIAGE.get(at.session_state)
+            if asked_column(at, model) is None:
+                break
+            stage, question = session.stage, session.next_question
+            raw = None if unknown_first else 151.0 if question.kind == "numeric" else question.options[0][0]
+            answer(at, raw if question.kind == "numeric" or raw is None else question.options[0][1])
+            at.button(key="triage_undo").click().run()
+            assert not at.exception and TRIAGE.get(at.session_state).stage == stage
+            assert shown_answer(at, question, stage) == raw
+            at.button(key="triage_next").click().run()  # the answer shown is sent again as it is
+            assert not at.exception and TRIAGE.get(at.session_state).answers[question.column] == raw
+            kinds.add("unknown" if raw is None else question.kind)
+            if unknown_first:
+                break
+    assert {"numeric", "category", "unknown"} <= kinds, kinds
+
+
 def test_settings_change_recomputes_with_the_answers_kept(model):
     at = open_page(model, cost_ratio=1.0)
     column = asked_column(at, model)

@@ -36,10 +36,10 @@ dataset = DATASET.get(ss)
 
 def train() -> None:
     names = (*OPTION_NAMES, "score_preset", "custom_scores", "cost_unit")
-    options = session.options(dataset.prepared, {name: ss[f"w_train_{name}"] for name in names})
     bar = st.progress(0.0, text=words.STARTING)
     try:
-        seconds = session.train(dataset, options, lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
+        seconds = session.run(dataset, {name: ss[f"w_train_{name}"] for name in names},
+                              lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
     except BaseException:  # an error (or a rerun) leaves no finished-looking bar above the old list
         bar.empty()
         raise
@@ -47,7 +47,10 @@ def train() -> None:
 
 
 def other_table_note(metadata: ModelMetadata) -> None:
-    """What the list is, when it is not the loaded table's, with the offer to train on that one."""
+    """What the list is, when it is the one from before a failed training or not the loaded
+    table's (with the offer to train on that one)."""
+    if session.training_failed:
+        st.warning(list_words.PREVIOUS_LIST, icon=":material/history:")
     reason = session.other_table(dataset)
     if reason is not None:
         loaded = dataset.active.name

@@ -94,6 +94,9 @@ class TrainingSession:
         Counts the lists made current: the widgets of one list's answers are that list's.
     answers_unsaved : bool
         Whether answers were given since the current list was made current or saved.
+    training_failed : bool
+        Whether the last training (:meth:`run`) was refused or did not finish, so the current
+        list is the one from before it (the page says so beside the list).
     """
 
     def __init__(self):
@@ -110,6 +113,7 @@ class TrainingSession:
         self.timing: dict[str, str] = {}
         self.list_number = 0
         self.answers_unsaved = False
+        self.training_failed = False
         self._retrain_pending = False
         self._proposed_name: str | None = None
         self._table: object = None
@@ -125,6 +129,7 @@ class TrainingSession:
         self.origin = origin
         self.saved_message = self.load_message = None
         self.fit_seconds = None
+        self.training_failed = False
         self._list_table = None
         self._proposed_name = self.default_name()
         self.list_number += 1
@@ -214,6 +219,14 @@ class TrainingSession:
             **given, score_set=score_set, question_costs=costs, cost_groups=groups,
             cost_unit=check_unit(choices["cost_unit"]), monotone=monotone, required=required, forbidden=forbidden,
         )
+
+    def run(self, dataset: DatasetSession, choices: dict, progress: Callable[[int, int], None] | None = None) -> float:
+        """The Train button: the options from the widgets' values (:meth:`options`), then
+        :meth:`train`; the seconds it took. When either raises (an option refused, a search that
+        fails, a rerun), the list from before stays current and :attr:`training_failed` says so
+        until a list is made current."""
+        self.training_failed = True
+        return self.train(dataset, self.options(dataset.prepared, choices), progress)
 
     def train(self, dataset: DatasetSession, options: TrainingOptions,
               progress: Callable[[int, int], None] | None = None) -> float:

@@ -162,6 +162,14 @@ def list_of_another_table(reason, trained_on, loaded):
     )
 
 
+PREVIOUS_LIST = (
+    "This is the list from before: the last training, with the options above, did not finish (the message "
+    "above says why), so the list and its measures below are the previous list's. Change what the message "
+    "names and train again, or keep using this one on the next pages."
+)
+"""Said above the Train page's list after a training that was refused or did not finish."""
+
+
 def train_on_loaded(loaded):
     """The Train page's button that trains a list on the loaded table (a label: Markdown, its name escaped)."""
     return f"Train a list on {md(loaded)}"

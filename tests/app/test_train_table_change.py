@@ -111,3 +111,20 @@ def test_a_training_that_fails_leaves_no_finished_looking_progress(trained, monk
     assert not at.exception and "thal" in texts(at.error)
     assert training(at).model is before
     assert not at.get("progress")
+    assert "This is the list from before" in texts(at.warning)
+
+
+def test_a_refused_option_says_the_list_shown_is_the_one_from_before(trained):
+    """openintro/yrbss: after a refused option the old list stayed under the error as if it were
+    the options' list. Now it is said to be the one from before, until a list is trained."""
+    at, _ = trained
+    before = training(at).model
+    at.radio(key="w_train_score_preset").set_value("custom")
+    at.text_input(key="w_train_custom_scores").set_value("0, x")
+    at.button(key="w_train_submit").click().run()
+    assert not at.exception and at.error and training(at).model is before
+    assert "This is the list from before" in texts(at.warning)
+    at.text_input(key="w_train_custom_scores").set_value("-1, 1")
+    at.button(key="w_train_submit").click().run()
+    assert not at.exception and not at.error and training(at).model is not before
+    assert "This is the list from before" not in texts(at.warning)

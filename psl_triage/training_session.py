@@ -29,6 +29,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
@@ -336,11 +337,15 @@ class TrainingSession:
     # --- files --------------------------------------------------------------------------------
     def load_upload(self, data: bytes, filename: str) -> bool:
         """Make an uploaded model file the current list; False, with an error message, when
-        it is not a valid model file or reading it failed unexpectedly (logged in full)."""
+        it is not a valid model file or reading it failed unexpectedly (logged in full). A list
+        whose file names none (a download of a list not saved) takes the file's name."""
         model = self._read(lambda: read_model_upload(data, filename), filename, words.load_failed(filename))
         if model is None:
             return False
-        self.make_current(model, getattr(model, "metadata_", None), words.loaded_origin(filename))
+        metadata = ModelMetadata.coerce(getattr(model, "metadata_", None))
+        if not (metadata.name or "").strip():  # a download of a list not saved: named by its file
+            metadata = replace(metadata, name=PurePath(filename).stem)
+        self.make_current(model, metadata, words.loaded_origin(filename))
         self.load_message = {"kind": "info", "text": words.loaded(filename, model.n_stages_ - 1)}
         return True
 

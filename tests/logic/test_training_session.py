@@ -144,6 +144,20 @@ def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(sess
     assert session.load_message is None
 
 
+def test_an_uploaded_list_without_a_name_takes_its_file_s_name(session, dataset):
+    """A list downloaded before it was saved, loaded again: Validate and Card called it "an
+    unnamed list (not saved yet)". It now carries its file's name; a named one keeps its own."""
+    from psl_triage.modelcard import list_identity
+
+    session.train(dataset, TrainingOptions(max_stages=1))
+    assert session.metadata.name is None
+    unnamed = session.model.to_json(session.metadata.to_dict())
+    assert session.load_upload(unnamed.encode(), "chain list.json")
+    assert session.metadata.name == "chain list" and list_identity(session.metadata).startswith("**chain list**")
+    named = session.model.to_json(dict(session.metadata.to_dict(), name="Mine"))
+    assert session.load_upload(named.encode(), "other.json") and session.metadata.name == "Mine"
+
+
 def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
     df, meta = load_demo()
     df = df.assign(echo_result=np.where(df[meta.outcome] == meta.positive_class, 0.9, 0.1))

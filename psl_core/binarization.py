@@ -487,7 +487,7 @@ def candidate_feature(column, kind, category, values, missing_high=None, levels=
     )
 
 
-def candidate_features(columns, y=None, groups=True):
+def candidate_features(columns, y=None, groups=True, grouped=()):
     """The binary feature families of typed columns (one per category of a categorical,
     and one grouping of its levels when it has more than two).
 
@@ -502,6 +502,10 @@ def candidate_features(columns, y=None, groups=True):
         without it only ordered categoricals are grouped.
     groups : bool, default=True
         Whether categoricals with more than two levels get a grouping family at all.
+    grouped : collection of column names, default=()
+        Columns that get their grouping family whatever ``groups`` says: the monotone ones. A
+        monotone ordered categorical is asked only by cuts in its order (one-vs-rest questions
+        cannot keep a direction), so without them it could not be asked at all.
 
     Returns
     -------
@@ -520,7 +524,7 @@ def candidate_features(columns, y=None, groups=True):
                     indicator[missing] = np.nan
                 for high in directions:
                     features.append(candidate_feature(column.name, CATEGORY, str(category), indicator, high))
-            levels = _grouping_order(column, y) if groups else None
+            levels = _grouping_order(column, y) if groups or column.name in grouped else None
             if levels is not None:
                 rank = {level: float(r) for r, level in enumerate(levels)}
                 ranks = np.array([rank.get(value, np.nan) for value in column.values])

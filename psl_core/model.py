@@ -21,7 +21,7 @@ from .binarization import (
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
 from .constraints import check_constraints
 from .costs import check_cost_groups, check_question_costs, search_penalties
-from .errors import DataError
+from .errors import DataError, RequiredColumnError
 from .inputs import read_labels, read_sample_weight
 from .parameters import PARAMETER_CONSTRAINTS, check_params
 from .prediction import StagewisePredictionMixin
@@ -384,7 +384,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         )
         features = [
             subset_feature(f, search_rows)
-            for f in candidate_features(columns, _y_on(y01, search_rows), self.group_categories)
+            for f in candidate_features(columns, _y_on(y01, search_rows), self.group_categories, set(monotone or ()))
             if f.column not in forbidden and may_ask(f, monotone)
         ]
         self._check_rows_per_fold(y01[search_rows])
@@ -527,6 +527,12 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         required_features = [
             {i for i, f in enumerate(evaluator.features) if f.column == column} for column in required
         ]
+        for column, found in zip(required, required_features):
+            if not found:  # every question on it left out: all missing, or none its direction allows
+                raise RequiredColumnError(
+                    f"the required column {column!r} has no question the search may ask (it is empty, or "
+                    "its monotone direction allows none): leave it out of required", column, self.min_support,
+                )
         prior = prior_value(evaluator)
         penalties = search_penalties(
             [f.column for f in evaluator.features], check_question_costs(self.question_costs), self.cost_weight, prior,

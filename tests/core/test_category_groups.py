@@ -8,6 +8,7 @@ import pytest
 
 from psl_core import DataError, ProbabilisticScoringList
 from psl_core.binarization import CATEGORY, Literal, candidate_features, read_columns
+from psl_core.errors import RequiredColumnError
 
 RISK = {"a": 0.1, "b": 0.5, "c": 0.12, "d": 0.55, "e": 0.1, "f": 0.5}
 
@@ -63,6 +64,22 @@ def test_an_ordered_monotone_category_never_gives_a_higher_level_fewer_points(se
             assert literal.categories is not None  # one-vs-rest is not monotone in the levels
             points = points + score * literal.evaluate(column)
             assert (np.diff(points) >= 0).all()
+
+
+def test_a_monotone_ordered_category_is_cut_in_its_order_without_group_categories():
+    """Its one-vs-rest questions cannot keep a direction: its cuts are its only questions, so it
+    gets them with group_categories=False too. With two levels it has no cut besides its
+    one-vs-rest question: a required one is then named, not a crash."""
+    rng = np.random.default_rng(3)
+    levels = ["none", "mild", "moderate", "severe"]
+    place = rng.integers(0, 4, 400)
+    y = (rng.random(400) < 0.1 + 0.2 * place).astype(int)
+    X = pd.DataFrame({"grade": pd.Categorical(np.array(levels)[place], levels, ordered=True)})
+    psl = ProbabilisticScoringList(group_categories=False, monotone={"grade": "increasing"}, required=["grade"]).fit(X, y)
+    assert psl.literals_[0].column == "grade" and psl.literals_[0].categories is not None
+    X["two"] = pd.Categorical(np.where(place > 1, "high", "low"), ["low", "high"], ordered=True)
+    with pytest.raises(RequiredColumnError, match="required column 'two' has no question"):
+        ProbabilisticScoringList(monotone={"two": "increasing"}, required=["two"]).fit(X, y)
 
 
 def test_an_unordered_category_still_cannot_be_monotone():

@@ -35,7 +35,7 @@ from psl_triage.words import data as words
 from psl_triage.words import md
 from psl_triage.words.common import APP_NAME
 from ui import index_of, one_page, table_uploader
-from ui.data import follow_up_choice, outcome_classes_choice, reading_choices
+from ui.data import follow_up_choice, level_orders, outcome_classes_choice, reading_choices
 
 ss = st.session_state
 cached_demo = st.cache_data(show_spinner=False)(load_demo)
@@ -104,6 +104,7 @@ with st.expander(words.TYPES_EXPANDER):
             words.type_label(name, meta), KINDS, index=index_of(KINDS, types.get(name, IGNORE)),
             format_func=words.KIND_LABELS.get, key=session.type_key(name))
     session.set_types(types)
+level_orders(session)
 with st.expander(words.LABELS_EXPANDER):
     st.caption(words.LABELS_CAPTION)
     typed = {}

@@ -26,12 +26,16 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_triage.data import (
+    CATEGORICAL,
     DEFAULT_MISSING_HANDLING,
     IGNORE,
+    MAX_CATEGORIES,
     DatasetMeta,
     LoadedTable,
     NumberFormat,
     PreparedData,
+    checked_order,
+    column_levels,
     column_summary,
     explain_outcome_guess,
     guess_outcome,
@@ -40,6 +44,7 @@ from psl_triage.data import (
     load_table,
     outcome_classes,
     prepare_training_data,
+    propose_level_order,
     relabel,
 )
 from psl_triage.follow_up import FollowUp, guess_follow_up, proposed_follow_up
@@ -63,7 +68,8 @@ class Dataset:
     ``type_revisions``: how often the session changed a column's kind itself, so its widget
     is drawn afresh. ``class_names``: (outcome, positive values) -> the user's names.
     ``table``: a number for this loaded table, new for each load, the same when it is shown
-    again (the Train page keeps its knowledge and costs per table).
+    again (the Train page keeps its knowledge and costs per table). ``level_orders``: the
+    categorical columns the user declared ordered -> their levels in order.
     """
 
     source: str
@@ -82,6 +88,7 @@ class Dataset:
     class_names: dict[tuple, tuple[str, str]] = field(default_factory=dict)
     follow_up: FollowUp | None = None
     missing_handling: str = DEFAULT_MISSING_HANDLING
+    level_orders: dict[str, tuple[str, ...]] = field(default_factory=dict)
     table: int = field(default_factory=lambda: next(_TABLES))
 
 
@@ -268,6 +275,49 @@ class DatasetSession:
     def set_missing_handling(self, handling: str) -> None:
         self.active.missing_handling = handling
 
+    # --- ordered categories ----------------------------------------------------------------
+
+    def orderable(self) -> list:
+        """The categorical columns in use that may be declared ordered (at most
+        :data:`MAX_CATEGORIES` levels, as a list can use)."""
+        data = self.active
+        return [name for name in self.in_use() if data.column_types.get(name) == CATEGORICAL
+                and 2 <= len(self._levels(name)) <= MAX_CATEGORIES]
+
+    def _levels(self, name) -> tuple[str, ...]:
+        return self._once(f"levels::{name}", (self.version,), lambda: tuple(column_levels(self.active.df[name])))
+
+    def level_order(self, name) -> tuple[str, ...] | None:
+        """The order of a column declared ordered, None for one that is not (or whose levels
+        or type changed since)."""
+        data = self.active
+        if data.column_types.get(name) != CATEGORICAL:
+            return None
+        return checked_order(self._levels(name), data.level_orders.get(name))
+
+    def levels(self, name) -> tuple[str, ...]:
+        """A column's levels in its order if it has one, else as the column first shows them."""
+        return self.level_order(name) or self._levels(name)
+
+    def set_order(self, name, order: Iterable[str] | None) -> None:
+        """Declare a categorical column ordered with ``order`` (its levels, lowest first), or
+        unordered with None."""
+        orders = {key: value for key, value in self.active.level_orders.items() if key != name}
+        if order is not None:
+            orders[name] = tuple(str(level) for level in order)
+        self.active.level_orders = orders
+
+    def order_proposals(self) -> dict:
+        """Column -> the order its values show (:func:`psl_triage.data.propose_level_order`),
+        for the orderable columns not declared ordered yet: the page offers each, one click."""
+        proposals = {name: self._once(f"proposal::{name}", (self.version,),
+                                      lambda name=name: propose_level_order(self.active.df[name]))
+                     for name in self.orderable() if self.level_order(name) is None}
+        return {name: order for name, order in proposals.items() if order is not None}
+
+    def _orders(self) -> dict:
+        return {name: order for name in self.in_use() if (order := self.level_order(name)) is not None}
+
     # --- what the choices give ---------------------------------------------------------------
 
     def features(self) -> list:
@@ -294,6 +344,7 @@ class DatasetSession:
             self.version, dict(data.column_types), data.outcome, list(data.positive_class),
             self.chosen_class_names(), data.missing_handling,
             [(name, spec.label, spec.unit) for name, spec in data.meta.columns.items()], data.follow_up,
+            self._orders(),
         )
         if self._prepared_for == choices:
             return self.prepared
@@ -305,7 +356,7 @@ class DatasetSession:
         try:
             self.prepared = prepare_training_data(
                 data.df, data.column_types, data.outcome, data.positive_class, data.missing_handling,
-                data.meta.columns, self.chosen_class_names(), data.follow_up,
+                data.meta.columns, self.chosen_class_names(), data.follow_up, self._orders(),
             )
         except DataError as exc:
             self.prepare_error = str(exc)
@@ -335,11 +386,12 @@ class DatasetSession:
         """The column summary with roles and units, computed once per table and choices: on a
         wide table it is costly, and the page reruns on every click."""
         data, features = self.active, self.features()
+        orders = self._orders()
         key = (self.version, tuple(features), tuple(data.column_types.items()), tuple(data.flagged_columns.items()),
-               tuple(data.meta.columns.items()), tuple(data.column_roles.items()))
-        return self._once("column_table", key, lambda: self._column_summary(features))
+               tuple(data.meta.columns.items()), tuple(data.column_roles.items()), tuple(orders))
+        return self._once("column_table", key, lambda: self._column_summary(features, orders))
 
-    def _column_summary(self, features: list) -> pd.DataFrame:
+    def _column_summary(self, features: list, orders: dict) -> pd.DataFrame:
         data = self.active
         evidence = {  # the table has a role column: its reasons need not repeat the role
             name: data.column_roles[name].evidence if name in data.column_roles else text
@@ -349,6 +401,7 @@ class DatasetSession:
         summary.insert(2, "role", role_labels(features, data.column_roles, data.column_types))
         units = [data.meta.columns[name].unit if name in data.meta.columns else "" for name in features]
         summary.insert(2, "unit", units)
+        summary["type"] = [words.ORDERED_TYPE if name in orders else kind for name, kind in zip(features, summary["type"])]
         return summary
 
     def _once(self, name: str, key: tuple, compute: Callable[[], T]) -> T:

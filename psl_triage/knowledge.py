@@ -51,7 +51,8 @@ def knowledge_from_rows(rows: pd.DataFrame, kinds) -> tuple[dict | None, list | 
     ----------
     rows : DataFrame
     kinds : dict of str to str
-        Each column's type ("numeric", "binary", "categorical").
+        Each column's type ("numeric", "binary", "categorical", or :data:`ORDERED` for a
+        categorical column with its levels in order, which may have a direction).
 
     Returns
     -------
@@ -63,7 +64,7 @@ def knowledge_from_rows(rows: pd.DataFrame, kinds) -> tuple[dict | None, list | 
     Raises
     ------
     PSLError
-        A direction for a categorical column (its categories have no order), or a choice
+        A direction for an unordered categorical column, or a choice
         that is not one of the table's words, naming the column.
     """
     by_words = {words: key for key, words in DIRECTIONS.items()}

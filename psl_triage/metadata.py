@@ -133,6 +133,9 @@ class ColumnRecord(_Record):
         Readable names of its categories (of a binary column's two values).
     one_value : bool, int, float, str or None
         The raw value a binary column maps to 1.
+    levels : tuple of str or None
+        An ordered categorical column's categories in their order (files saved before the
+        app could order categories, and unordered columns, have none).
     training_range : dict of str to float or None
         Quantiles of a numeric column's training values and ``"n"``
         (:data:`psl_triage.modelcard.RANGE_QUANTILES`); files saved before lists recorded it have none.
@@ -145,14 +148,19 @@ class ColumnRecord(_Record):
     kind: str | None = _entry(_text)
     category_labels: dict | None = _entry(_text_map)
     one_value: Any = _entry(_one_value)
+    levels: tuple | None = _entry(_texts)
     training_range: dict | None = _entry(_range)
     extra: dict = field(default_factory=dict)
 
     @property
     def readable(self) -> dict:
-        """``{"label", "unit", "category_labels"}`` as :meth:`ProbabilisticScoringList.describe_stage`
-        and the questions read them (an empty label counts as none)."""
-        return {"label": self.label or None, "unit": self.unit, "category_labels": dict(self.category_labels or {})}
+        """``{"label", "unit", "category_labels"[, "levels"]}`` as
+        :meth:`ProbabilisticScoringList.describe_stage` and the questions read them (an empty
+        label counts as none; ``"levels"`` only for an ordered column)."""
+        readable = {"label": self.label or None, "unit": self.unit, "category_labels": dict(self.category_labels or {})}
+        if self.levels:
+            readable["levels"] = list(self.levels)
+        return readable
 
 
 @dataclass(frozen=True)

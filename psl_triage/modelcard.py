@@ -36,8 +36,9 @@ def columns_metadata(columns, X=None):
     Returns
     -------
     dict of str to dict
-        ``{column: {"label", "unit", "kind", "category_labels"[, "one_value"][,
-        "training_range"]}}``; ``"one_value"`` is the raw value a binary column maps to 1.
+        ``{column: {"label", "unit", "kind", "category_labels"[, "levels"][, "one_value"][,
+        "training_range"]}}``; ``"levels"`` an ordered column's categories in order,
+        ``"one_value"`` the raw value a binary column maps to 1.
     """
     described = {}
     for name, info in columns.items():
@@ -47,6 +48,8 @@ def columns_metadata(columns, X=None):
             "kind": info.kind,
             "category_labels": {str(k): str(v) for k, v in info.category_labels.items()},
         }
+        if getattr(info, "levels", None):
+            entry["levels"] = [str(level) for level in info.levels]
         one = getattr(info, "one_value", None)
         if info.kind == BINARY and isinstance(one, (bool, int, float, str)):
             entry["one_value"] = one

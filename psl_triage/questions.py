@@ -131,6 +131,7 @@ def build_questions(model, columns=None):
     for stage, (literal, points) in enumerate(zip(model.literals_, model.scores_), start=1):
         info = columns.get(str(literal.column)) or {}
         labels = {str(k): str(v) for k, v in (info.get("category_labels") or {}).items()}
+        levels = [str(level) for level in info.get("levels") or ()]
         questions.append(
             Question(
                 stage=stage,
@@ -138,9 +139,9 @@ def build_questions(model, columns=None):
                 kind=literal.kind,
                 label=info.get("label") or str(literal.column),
                 unit=info.get("unit") or "",
-                condition=literal.describe(info.get("label"), info.get("unit"), labels),
+                condition=condition(literal, info),
                 points=int(points),
-                options=_options(literal, labels, model.literals_),
+                options=_options(literal, labels, model.literals_, levels),
                 literal=literal,
             )
         )
@@ -151,13 +152,43 @@ OTHER = "__psl_other_category__"
 """Raw answer "none of the listed categories" of a categorical question without labels."""
 
 
-def _options(literal, labels, all_literals):
+def condition(literal, info=None):
+    """A stage's condition in words (:meth:`psl_core.binarization.Literal.describe`), with the
+    readable names of ``info`` (one column's entry of :func:`build_questions`'s ``columns``).
+    A grouping of an ordered column's levels (``info["levels"]``) that is a run of two or more
+    of them reads as a range: "Sleep: 7 hours or more", "Sleep: between 5 hours and 7 hours"."""
+    info = info or {}
+    labels = {str(k): str(v) for k, v in (info.get("category_labels") or {}).items()}
+    run, levels = _level_run(literal, [str(level) for level in info.get("levels") or ()])
+    name = info.get("label") or str(literal.column)
+    if run is not None:
+        return words.level_range(name, [labels.get(level, level) for level in run],
+                                 run[0] == levels[0], run[-1] == levels[-1])
+    return literal.describe(info.get("label"), info.get("unit"), labels)
+
+
+def _level_run(literal, levels):
+    """The levels a grouping's yes answer covers, when they are two or more next to each other
+    in ``levels`` (and not all of them); (None, levels) otherwise."""
+    if literal.kind != CATEGORY or literal.categories is None or not levels:
+        return None, levels
+    grouped = {str(category) for category in literal.categories}
+    if not grouped <= set(levels):
+        return None, levels
+    places = [i for i, level in enumerate(levels) if (level in grouped) != bool(literal.negated)]
+    if len(places) < 2 or len(places) == len(levels) or places[-1] - places[0] + 1 != len(places):
+        return None, levels
+    return levels[places[0]: places[-1] + 1], levels
+
+
+def _options(literal, labels, all_literals, levels=()):
     if literal.kind == BINARY:
         return ((1.0, labels.get("1", words.YES)), (0.0, labels.get("0", words.NO)))
     if literal.kind != CATEGORY:
         return ()
-    # Every category the metadata names, then any the list uses that it does not name.
-    categories = list(labels)
+    # An ordered column's levels in their order; then every category the metadata names, then
+    # any the list uses that it does not name.
+    categories = list(dict.fromkeys([*levels, *labels]))
     for other in all_literals:
         if other.column != literal.column:
             continue

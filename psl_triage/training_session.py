@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
 from psl_triage.costs import check_unit, cost_rows, costs_from_rows
+from psl_triage.data import ORDERED
 from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
 from psl_triage.known_at_triage import LATER, TimingStatus, list_answers, timing_status
 from psl_triage.list_data import list_table_mismatch
@@ -205,7 +206,7 @@ class TrainingSession:
         costs, groups = costs_from_rows(cost_rows(prepared.columns, *self.costs()))
         monotone, required, forbidden = knowledge_from_rows(
             knowledge_rows(prepared.columns, *self.knowledge()),
-            {name: info.kind for name, info in prepared.columns.items()},
+            {name: ORDERED if info.levels else info.kind for name, info in prepared.columns.items()},
         )
         preset = choices["score_preset"]
         score_set = parse_score_set(choices["custom_scores"]) if preset == "custom" else SCORE_SET_PRESETS[preset]

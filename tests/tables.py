@@ -104,3 +104,23 @@ def lab_list():
     assert [literal.column for literal in model.literals_] == ["lab", "age"]
     assert model.literals_[0].not_measured is not None and model.literals_[1].not_measured is None
     return model, X
+
+
+SLEEP_LEVELS = ("4 or less hours", "5 hours", "6 hours", "7 hours", "8 hours", "9 hours", "10 or more hours")
+"""The levels of :func:`sleep_table`'s ``Sleep``, in their order (alphabetically "10 or more hours" comes first)."""
+
+
+def sleep_table(n=400, seed=0):
+    """A survey export with an ordered text column: ``Sleep`` (:data:`SLEEP_LEVELS`, fewer hours
+    more risk), ``Age`` and a 0/1 ``Outcome``; a few rows without Sleep."""
+    rng = np.random.default_rng(seed)
+    place = rng.choice(len(SLEEP_LEVELS), n, p=[0.06, 0.08, 0.18, 0.28, 0.24, 0.1, 0.06])
+    age = rng.integers(13, 19, n)
+    logit = 1.2 - 0.6 * place + 0.3 * (age - 15)
+    frame = pd.DataFrame({
+        "Sleep": np.array(SLEEP_LEVELS, dtype=object)[place],
+        "Age": age,
+        "Outcome": (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int),
+    })
+    frame.loc[::37, "Sleep"] = None
+    return frame

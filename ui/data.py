@@ -8,6 +8,9 @@ page (pages/0_Data.py) lays them out with the rest.
 
 from __future__ import annotations
 
+import zlib
+
+import pandas as pd
 import streamlit as st
 
 from psl_core.errors import DataError
@@ -19,6 +22,7 @@ from psl_triage.data import (
     NumberFormat,
     count_classes,
     default_class_names,
+    order_by_places,
 )
 from psl_triage.dataset_session import DatasetSession
 from psl_triage.follow_up import (
@@ -114,3 +118,39 @@ def outcome_classes_choice(session: DatasetSession, outcome: str) -> None:
                  right.text_input(words.NEGATIVE_NAME, value=names[1], key=session.key("w_class", *parts, "negative")))
         if typed != names:
             session.name_classes(typed)
+
+
+def level_orders(session: DatasetSession) -> None:
+    """Ordered categories: each order the data propose (one click), then a categorical column
+    declared ordered or not, with its order editable as place numbers."""
+    proposals, names = session.order_proposals(), session.orderable()
+    with st.expander(words.ORDER_EXPANDER, expanded=bool(proposals)):
+        st.caption(words.ORDER_CAPTION)
+        for name, order in proposals.items():
+            text, button = st.columns([5, 1], vertical_alignment="center")
+            text.info(words.order_proposal(name, order))
+            button.button(words.USE_ORDER, key=session.key("w_use_order", name), on_click=session.set_order,
+                          args=(name, order))
+        if not names:
+            st.caption(words.NO_ORDERABLE)
+            return
+        name = st.selectbox(words.ORDER_COLUMN, names, format_func=lambda n: words.column_title(n, session.active.meta),
+                            key=session.key("w_order_column"))
+        order = session.level_order(name)
+        stamp = zlib.crc32("\x1f".join(order or ()).encode())
+        if st.toggle(words.ORDERED_TOGGLE, value=order is not None, key=session.key("w_ordered", name, stamp)) != (
+                order is not None):
+            session.set_order(name, None if order is not None else session.levels(name))
+            st.rerun()
+        if order is None:
+            return
+        st.caption(words.ORDER_EDITOR_CAPTION)
+        table = pd.DataFrame({words.ORDER_PLACE: range(1, len(order) + 1), words.ORDER_CATEGORY: order})
+        edited = st.data_editor(
+            table, hide_index=True, disabled=[words.ORDER_CATEGORY], key=session.key("w_order", name, stamp),
+            column_config={words.ORDER_PLACE: st.column_config.NumberColumn(words.ORDER_PLACE, step=1)})
+        moved = order_by_places(order, edited[words.ORDER_PLACE].tolist())
+        if moved != order:
+            session.set_order(name, moved)
+            st.rerun()
+        st.markdown(words.order_text(order))

@@ -37,6 +37,7 @@ from .formats import (
     MISSING_HANDLINGS,
     MOSTLY_EMPTY_SHARE,
     NUMERIC,
+    ORDERED,
     POOLED_CATEGORY,
     ColumnInfo,
     ColumnSpec,
@@ -45,6 +46,7 @@ from .formats import (
     relabel,
 )
 from .header import MAX_COLUMNS
+from .levels import checked_order, column_levels, order_by_places, propose_level_order
 from .missing import describe_missing_handling
 from .outcome import (
     LEAK_ERROR_SHARE,
@@ -89,12 +91,13 @@ __all__ = [
     "IDENTIFIER_DISTINCT_SHARE", "KINDS", "LEAK_ERROR_SHARE", "MAX_CATEGORIES", "MAX_COLUMNS",
     "MAX_EXCEL_PARTS", "MAX_EXCEL_UNPACKED_MB", "MAX_NAME_CHARS", "MAX_OUTCOME_CLASSES",
     "MIN_ROWS_FOR_LEAK", "MIN_ROWS_PER_CLASS", "MISSING_HANDLINGS", "MOSTLY_EMPTY_SHARE",
-    "MOSTLY_NUMBERS", "NUMBER_MISSING_MARKERS", "POOLED_CATEGORY", "STORABLE_RULE", "TEXT_EXTENSIONS",
+    "MOSTLY_NUMBERS", "NUMBER_MISSING_MARKERS", "ORDERED", "POOLED_CATEGORY", "STORABLE_RULE", "TEXT_EXTENSIONS",
     "THOUSANDS_SEPARATORS", "ColumnInfo", "ColumnSpec", "DatasetMeta", "LoadedTable", "NumberFormat",
-    "PreparedData", "check_excel_archive", "check_upload_size", "column_summary", "count_classes",
+    "PreparedData", "check_excel_archive", "check_upload_size", "checked_order", "column_levels", "column_summary",
+    "count_classes",
     "default_class_names", "describe_missing_handling", "detect_delimiter", "detect_number_format",
     "explain_outcome_guess", "guess_outcome", "guess_positive_class",
-    "infer_column_types", "leak_reason", "load_table", "missing_report", "numbers_from_text",
-    "outcome_classes", "parse_numbers", "prepare_training_data", "read_table", "relabel",
+    "infer_column_types", "leak_reason", "load_table", "missing_report", "numbers_from_text", "order_by_places",
+    "outcome_classes", "parse_numbers", "prepare_training_data", "propose_level_order", "read_table", "relabel",
     "upload_limit_mb", "value_label",
 ]

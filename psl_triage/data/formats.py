@@ -20,6 +20,11 @@ CATEGORICAL, IGNORE = "categorical", "ignore"
 A model file's column metadata records the column kinds (``"kind": "categorical"``); its stages
 record the literal kinds, where a categorical column gives ``CATEGORY`` ("category") literals."""
 
+ORDERED = "ordered"
+"""What the constraints call a categorical column with its levels in order (as
+``ProbabilisticScoringList.fit`` does): it may have a monotone direction. Its
+:attr:`ColumnInfo.kind` stays :data:`CATEGORICAL`; :attr:`ColumnInfo.levels` holds the order."""
+
 KINDS = (NUMERIC, CATEGORICAL, BINARY, IGNORE)
 """The column kinds a user can choose, in the order the page offers them."""
 
@@ -112,6 +117,9 @@ class ColumnInfo:
         Binary only: the raw value that was mapped to 1.
     fill_value : object
         The value that filled in missing entries (median or most frequent), None if none did.
+    levels : tuple of str or None
+        An ordered categorical column's categories in their order (``category_labels`` follows
+        it); None for every other column.
     """
 
     name: str
@@ -119,6 +127,7 @@ class ColumnInfo:
     unit: str
     kind: str
     category_labels: dict[str, str] = field(default_factory=dict)
+    levels: tuple[str, ...] | None = None
     one_value: object = None
     fill_value: object = None
 

@@ -39,6 +39,7 @@ def prepare_training_data(
     specs: Mapping[str, ColumnSpec] | None = None,
     class_names: tuple[str, str] | None = None,
     follow_up: object = None,
+    orders: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PreparedData:
     """Apply the user's choices and return data a PSL can learn from.
 
@@ -71,6 +72,8 @@ def prepare_training_data(
         A time-to-event list: the outcome is the 0/1 event column, this the time column
         (never a question; rows without a time are dropped) and the horizon; the class
         names, the user's too, say "within" it (:func:`psl_triage.follow_up.horizon_labels`).
+    orders : mapping of column name to tuple of str, optional
+        Categorical columns declared ordered -> their levels in order (in X: ordered categoricals).
 
     Returns
     -------
@@ -81,7 +84,7 @@ def prepare_training_data(
     DataError
         Duplicate or unknown columns, an unusable outcome (all missing, one class, too many
         values, positive class not given or not present), a column that cannot have its type,
-        no feature left, no row left, or fewer than :data:`MIN_ROWS_PER_CLASS` rows in a class.
+        no feature left, no row left, fewer than :data:`MIN_ROWS_PER_CLASS` rows in a class, an order short of a level.
     """
     _check_handling(missing)
     _check_columns(df, outcome)
@@ -96,20 +99,25 @@ def prepare_training_data(
     fill_values = _fill_in(converted, keep, types, binary_values, notes, fill=missing == "impute")
     y = outcome_values.loc[keep].map(_value_text).isin(positive_texts).to_numpy(dtype=np.int64)
     positive_label, negative_label = _checked_class_names(
-        y, df[outcome], outcome, positive_values, specs.get(outcome), class_names, follow_up
-    )
-    X = pd.DataFrame({name: _final_column(series, types[name]) for name, series in converted.items()},
-                     index=df.index[keep.to_numpy()])
+        y, df[outcome], outcome, positive_values, specs.get(outcome), class_names, follow_up)
+    X, columns = _final_features(converted, types, orders or {}, df.index[keep.to_numpy()],
+                                 binary_values, fill_values, specs)
     notes += _leak_notes(X, y, positive_label, negative_label)
     return PreparedData(
         X=X, y=y, outcome=outcome, positive_class=tuple(positive_values), outcome_label=_label(outcome, specs),
         positive_label=positive_label, negative_label=negative_label,
         n_rows_before=n_rows_source, n_rows_after=len(X), notes=notes,
-        columns={name: _column_info(name, types[name], X[name], binary_values[name], fill_values.get(name),
-                                    specs.get(name)) for name in X.columns},
-        follow_up=follow_up,
+        columns=columns, follow_up=follow_up,
         time=None if follow_up is None else df.loc[X.index, follow_up.time].astype(float).to_numpy(),
     )
+
+
+def _final_features(converted, types, orders, index, binary_values, fill_values, specs):
+    """X as the learner reads it (:func:`_final_column`) and each of its columns' :class:`ColumnInfo`."""
+    X = pd.DataFrame({name: _final_column(series, types[name], orders.get(name)) for name, series in converted.items()},
+                     index=index)
+    return X, {name: _column_info(name, types[name], X[name], binary_values[name], fill_values.get(name),
+                                  specs.get(name)) for name in X.columns}
 
 
 def _checked_class_names(
@@ -269,11 +277,19 @@ def _binary_one(series: pd.Series, ordered: list, spec: ColumnSpec | None) -> ob
     return _pick_one(series, ordered)
 
 
-def _final_column(series: pd.Series, kind: str) -> pd.Series | pd.Categorical:
-    if kind == CATEGORICAL:
-        categories = sorted(series.dropna().unique().tolist(), key=_natural_key)
-        return pd.Categorical(series.astype(str).where(series.notna()), categories=pd.Index(categories, dtype="str"))
-    return series.astype("float64")
+def _final_column(series: pd.Series, kind: str, order: tuple[str, ...] | None = None) -> pd.Series | pd.Categorical:
+    if kind != CATEGORICAL:
+        return series.astype("float64")
+    present = set(series.dropna().unique().tolist())
+    if order is None:
+        categories = sorted(present, key=_natural_key)
+    else:
+        unplaced = sorted(present - set(order), key=_natural_key)
+        if unplaced:
+            raise DataError(words.order_leaves_out(repr(str(series.name)), unplaced))
+        categories = [level for level in order if level in present]
+    return pd.Categorical(series.astype(str).where(series.notna()), categories=pd.Index(categories, dtype="str"),
+                          ordered=order is not None)
 
 
 def _column_info(
@@ -298,6 +314,7 @@ def _column_info(
         unit=spec.unit,
         kind=kind,
         category_labels=labels,
+        levels=tuple(map(str, column.cat.categories)) if kind == CATEGORICAL and column.cat.ordered else None,
         one_value=one,
         fill_value=fill,
     )

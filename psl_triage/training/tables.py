@@ -12,7 +12,7 @@ from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
 from psl_triage.costs import cost_text
 from psl_triage.metadata import ModelMetadata
-from psl_triage.questions import missing_note
+from psl_triage.questions import condition, missing_note
 from psl_triage.words import train as words
 from psl_triage.words.common import percent
 
@@ -91,8 +91,9 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
 def stage_condition(model, stage, columns=None):
     """A stage's condition with where a missing answer goes, for the list's table and the
     card: "Cholesterol > 240 (missing: counts as no)"."""
-    note = missing_note(model.literals_[stage - 1])
-    return model.describe_stage(stage, columns) + (f" ({note})" if note else "")
+    literal = model.literals_[stage - 1]
+    note = missing_note(literal)
+    return condition(literal, (columns or {}).get(str(literal.column))) + (f" ({note})" if note else "")
 
 
 def performance_long(metadata):

@@ -155,3 +155,32 @@ def ready(prepared) -> str:
 
 def bullets(notes: list[str]) -> str:
     return "\n".join(f"- {md(note)}" for note in notes)
+ORDERED_TYPE = "categorical, ordered"
+"""The column table's type of a categorical column declared ordered."""
+ORDER_EXPANDER = "Ordered categories: categories with an order (hours of sleep, a grade, a stage)"
+ORDER_CAPTION = (
+    "A categorical column whose categories have an order is asked by a cut in that order "
+    "(\"Sleep: 7 hours or more\"), its answers are listed in it, and on Train its points can be "
+    "set to only rise or only fall along it. An unordered one's categories are grouped by how "
+    "often the outcome occurs in each."
+)
+USE_ORDER = "Use this order"
+ORDER_COLUMN = "Column"
+ORDERED_TOGGLE = "Its categories have an order"
+ORDER_EDITOR_CAPTION = (
+    "Lowest first. Give a category another place number to move it; the categories are then "
+    "sorted by their numbers."
+)
+ORDER_PLACE, ORDER_CATEGORY = "place", "category"
+NO_ORDERABLE = "No categorical column with 2 to 30 categories is in use."
+
+
+def order_proposal(name, order):
+    """One click away: the order a column's own values show (Markdown, names escaped)."""
+    return (f"The categories of **{md(str(name))}** show an order (the numbers in them, or the "
+            f"file's own order): {' < '.join(md(level) for level in order)}.")
+
+
+def order_text(order):
+    """The order of an ordered column, lowest first (Markdown, names escaped)."""
+    return "Order: " + " < ".join(md(level) for level in order)

@@ -187,3 +187,11 @@ def passed_over(reason, name, value, n_rows, min_rows):
     else:
         lacking = f"only {plural(n_rows, 'row')} {'is' if n_rows == 1 else 'are'} {value!r}"
     return f"{reason}; {name!r} was passed over: {lacking}, and a list needs at least {min_rows} of each class"
+
+
+def order_leaves_out(label, unplaced):
+    """An ordered column's order lacks some of its categories (the table changed under it)."""
+    listed = ", ".join(repr(level) for level in unplaced[:5])
+    return (f"The order of column {label} leaves out its {plural(len(unplaced), 'category', 'categories')} "
+            f"{listed}. Open 'Ordered categories' on the Data page and place every category, or "
+            "declare the column unordered.")

@@ -75,3 +75,16 @@ def recorded_answer(answer, holds, first_question=None):
     if first_question is not None:
         text += f"; as answered at question {first_question}"
     return text + ")"
+
+
+def level_range(name, run, from_lowest, to_highest):
+    """A grouping of an ordered column's levels as a range of them (``run``: their readable
+    names in order, two or more): "Sleep: 7 hours or more" when it reaches the highest level,
+    "Sleep: 5 hours or less" from the lowest, "Sleep: between 5 hours and 7 hours" between.
+    A level whose name holds " or " or " and " is quoted, so the range reads one way."""
+    first, last = (f"'{level}'" if " or " in level or " and " in level else level for level in (run[0], run[-1]))
+    if to_highest:
+        return f"{name}: {first} or more"
+    if from_lowest:
+        return f"{name}: {last} or less"
+    return f"{name}: between {first} and {last}"

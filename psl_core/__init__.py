@@ -31,9 +31,24 @@ a horizon, censoring respected). Besides: :mod:`~psl_core.names` (names read fro
 the kernels ahead of the first fit).
 """
 
+from importlib import import_module
+
 from .errors import DataError, ModelFileError, PSLError
-from .model import ProbabilisticScoringList
-from .parameters import PAPER_SETUP
 
 __version__ = "0.1.0"
 __all__ = ["ProbabilisticScoringList", "PAPER_SETUP", "PSLError", "DataError", "ModelFileError", "__version__"]
+
+_LAZY = {"ProbabilisticScoringList": "model", "PAPER_SETUP": "parameters"}
+"""Names imported on first use, by module: importing a light module (``psl_core.errors``,
+``psl_core.binarization``...) then does not load scikit-learn, scipy.stats and numba."""
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = globals()[name] = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY})

@@ -20,19 +20,17 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_RANGE
-from psl_triage.card import card_stage
 from psl_triage.data import upload_limit_mb
 from psl_triage.list_data import data_mismatch
 from psl_triage.metadata import ModelMetadata
 from psl_triage.state_keys import DATASET, TRAINING
-from psl_triage.store import list_models, open_model
-from psl_triage.training_session import TrainingSession
 from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
 
 if TYPE_CHECKING:
     from psl_triage.dataset_session import DatasetSession
+    from psl_triage.training_session import TrainingSession
 
 logger = logging.getLogger("psl_triage")
 timing_logger = logging.getLogger("psl_triage.timing")
@@ -175,6 +173,8 @@ def stage_slider(prefix: str, model, label: str, of=None, last: int | None = Non
     if state.get(key, last) > last:
         del state[key]
     if start is None:
+        from psl_triage.card import card_stage  # here: the landing page need not load the learner
+
         start = card_stage(of)
         kwargs.setdefault("help", words.STAGE_HELP)
     stage = (container or st).slider(label, 0, max(last, 1), min(start, last), key=key, disabled=last == 0,
@@ -226,6 +226,8 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
 def training_session() -> TrainingSession:
     """The app's one :class:`~psl_triage.training_session.TrainingSession` (the current list
     and the Train page's tables), made on first use (:data:`psl_triage.state_keys.TRAINING`)."""
+    from psl_triage.training_session import TrainingSession  # here: the landing page need not load the learner
+
     return TRAINING.setdefault(st.session_state, TrainingSession)
 
 
@@ -293,6 +295,8 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     problems : list of str
         Files of the store that were skipped, with why.
     """
+    from psl_triage.store import list_models  # here: the landing page need not load the learner
+
     stored, problems = list_models()
     options = {}
     if training_session().model is not None:
@@ -312,6 +316,8 @@ def chosen_list(choice: str):
         session = training_session()
         metadata = session.metadata
         return session.model, metadata, metadata.name or words.JUST_TRAINED_NAME, _version(metadata, words.NOT_SAVED)
+    from psl_triage.store import open_model
+
     opened = open_model(choice)
     return opened.model, opened.metadata, opened.metadata.name or Path(choice).stem, _version(opened.metadata, "?")
 

@@ -5,7 +5,10 @@ Each test opens the app's entry point, app.py, which runs its default page: the 
 
 from __future__ import annotations
 
+import ast
 import io
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -15,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from psl_triage.data import PreparedData
 from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
+from tests.paths import ROOT
 
 FORMER_COPIES = ("data_source", "data_name", "raw_df", "column_types", "outcome", "prepared", "dataset_version")
 """Keys the data page once copied its session's parts into: the other pages read the session now."""
@@ -435,3 +439,18 @@ def test_the_kernels_warm_up_after_the_first_page_not_before_it(monkeypatch):
     st.cache_resource.clear()  # the next test's app starts its own warm-up
     assert not at.exception
     assert events[:1] == ["page"] and "warm-up" in events
+
+
+def test_the_landing_page_leaves_the_learner_to_the_pages_that_learn():
+    """The Data page reads a table: the modules it imports load neither scikit-learn,
+    scipy.stats nor numba (about a second of a first page load, more under load), and
+    psl_core still gives its estimator on first use."""
+    page = ast.parse((ROOT / "pages" / "0_Data.py").read_text(encoding="utf-8"))
+    modules = {node.module for node in ast.walk(page) if isinstance(node, ast.ImportFrom)}
+    modules |= {alias.name for node in ast.walk(page) if isinstance(node, ast.Import) for alias in node.names}
+    heavy = "sorted(m for m in ('sklearn', 'scipy.stats', 'numba') if m in sys.modules)"
+    code = (f"import sys, {', '.join(sorted(modules))}; print({heavy}); "
+            f"from psl_core import ProbabilisticScoringList; print({heavy})")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["[]", "['numba', 'scipy.stats', 'sklearn']"]

@@ -68,13 +68,23 @@ def split_seconds(fit_seconds: float, folds: int, workers: int | None = None) ->
     return fit_seconds / (1 + FOLD_SHARE * math.ceil(folds / workers))
 
 
+WORKER_START_S = 9.0
+"""The fixed cost of an evaluation's run before its first split: joblib starts its worker
+processes, each imports psl_core and loads its compiled kernels. Measured on this 2-core
+machine with ``PYTHONPATH=. python bench/worker_start.py`` (a run of 2 splits of a
+one-question list with the workers cold, minus one with them warm): 6.5 to 13.1 s over 8
+runs, median 9.2 s, at a load of 8-10 from other work. A run within 5 minutes of the last
+reuses warm workers and finishes that much sooner than said."""
+
+
 def evaluation_seconds(fit_seconds: float, folds: int, n_splits: int, workers: int | None = None) -> float:
     """About how long the Evaluation page's ``n_splits`` splits take for a list trained in
-    ``fit_seconds``: a split searches once (:func:`split_seconds`), and the splits run
-    ``workers`` at a time (every core: joblib's ``cpu_count``).
+    ``fit_seconds``: the workers' start-up (:data:`WORKER_START_S`), then a search per split
+    (:func:`split_seconds`), the splits ``workers`` at a time (every core: joblib's
+    ``cpu_count``).
     """
     workers = workers or joblib.cpu_count()
-    return split_seconds(fit_seconds, folds, workers) * math.ceil(n_splits / workers)
+    return WORKER_START_S + split_seconds(fit_seconds, folds, workers) * math.ceil(n_splits / workers)
 
 
 HORIZON_LISTS_PER_SPLIT = 2

@@ -315,7 +315,8 @@ class DatasetSession:
                      for name in self.orderable() if self.level_order(name) is None}
         return {name: order for name, order in proposals.items() if order is not None}
 
-    def _orders(self) -> dict:
+    def orders(self) -> dict:
+        """The columns in use declared ordered -> their order."""
         return {name: order for name in self.in_use() if (order := self.level_order(name)) is not None}
 
     # --- what the choices give ---------------------------------------------------------------
@@ -344,7 +345,7 @@ class DatasetSession:
             self.version, dict(data.column_types), data.outcome, list(data.positive_class),
             self.chosen_class_names(), data.missing_handling,
             [(name, spec.label, spec.unit) for name, spec in data.meta.columns.items()], data.follow_up,
-            self._orders(),
+            self.orders(),
         )
         if self._prepared_for == choices:
             return self.prepared
@@ -356,7 +357,7 @@ class DatasetSession:
         try:
             self.prepared = prepare_training_data(
                 data.df, data.column_types, data.outcome, data.positive_class, data.missing_handling,
-                data.meta.columns, self.chosen_class_names(), data.follow_up, self._orders(),
+                data.meta.columns, self.chosen_class_names(), data.follow_up, self.orders(),
             )
         except DataError as exc:
             self.prepare_error = str(exc)
@@ -386,7 +387,7 @@ class DatasetSession:
         """The column summary with roles and units, computed once per table and choices: on a
         wide table it is costly, and the page reruns on every click."""
         data, features = self.active, self.features()
-        orders = self._orders()
+        orders = self.orders()
         key = (self.version, tuple(features), tuple(data.column_types.items()), tuple(data.flagged_columns.items()),
                tuple(data.meta.columns.items()), tuple(data.column_roles.items()), tuple(orders))
         return self._once("column_table", key, lambda: self._column_summary(features, orders))

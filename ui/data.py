@@ -124,7 +124,7 @@ def level_orders(session: DatasetSession) -> None:
     """Ordered categories: each order the data propose (one click), then a categorical column
     declared ordered or not, with its order editable as place numbers."""
     proposals, names = session.order_proposals(), session.orderable()
-    with st.expander(words.ORDER_EXPANDER, expanded=bool(proposals)):
+    with st.expander(words.ORDER_EXPANDER, expanded=bool(proposals or session.orders())):
         st.caption(words.ORDER_CAPTION)
         for name, order in proposals.items():
             text, button = st.columns([5, 1], vertical_alignment="center")

@@ -52,30 +52,40 @@ def follow_table(session: TrainingSession, table: object) -> None:
                 ss.pop(key, None)
 
 
+def started(name: str, value) -> str:
+    """The key of a widget of :data:`TABLE_SETTINGS`, its value started at ``value`` in Session
+    State unless it holds one. Its value is set there (:func:`follow_table`, :func:`apply_setup`),
+    so the widget is drawn without a default of its own: Streamlit warns of a widget created with
+    a default value whose value was also set through Session State."""
+    key = f"w_train_{name}"
+    ss.setdefault(key, value)
+    return key
+
+
 def radio(name: str, labels: dict | None = None, start=None, **kwargs) -> None:
     """A radio of an option's choices, kept across page switches, starting at its start value
     (``start`` for a radio that is not an option's: the first choice when None)."""
     labels = labels or {value: words.CHOICE_LABELS[name][value] for value in RADIO_CHOICES[name]}
     start = start_value(name) if name in RADIO_CHOICES else start
-    st.radio(words.OPTION_LABELS[name], list(labels), index=0 if start is None else list(labels).index(start),
-             format_func=labels.get, key=f"w_train_{name}", persist_state="session",
+    st.radio(words.OPTION_LABELS[name], list(labels), format_func=labels.get, persist_state="session",
+             key=started(name, list(labels)[0] if start is None else start),
              help=kwargs.pop("help", HELP.get(name)), **kwargs)
 
 
 def option_widget(name: str) -> None:
     """The widget of one option in the form (its value is ``ss["w_train_" + name]``)."""
-    label, common = words.OPTION_LABELS[name], {"key": f"w_train_{name}", "persist_state": "session"}
+    label, common = words.OPTION_LABELS[name], {"persist_state": "session"}
     if name in RADIO_CHOICES:
         radio(name)
     elif name == "score_preset":
         radio(name, words.score_set_labels(training.SCORE_SET_PRESETS))
     elif name == "custom_scores":
-        st.text_input(label, value="-2, -1, 1, 2", help=words.CUSTOM_SCORES_HELP, **common)
+        st.text_input(label, key=started(name, "-2, -1, 1, 2"), help=words.CUSTOM_SCORES_HELP, **common)
     elif name == "group_categories":
-        st.checkbox(label, value=bool(start_value(name)), help=HELP[name], **common)
+        st.checkbox(label, key=started(name, bool(start_value(name))), help=HELP[name], **common)
     else:
-        st.number_input(label, value=start_value(name), help=HELP.get(name), **common, **NUMBER_CHOICES[name],
-                        placeholder=words.MAX_STAGES_PLACEHOLDER if name == "max_stages" else None)
+        st.number_input(label, key=started(name, start_value(name)), help=HELP.get(name), **common,
+                        **NUMBER_CHOICES[name], placeholder=words.MAX_STAGES_PLACEHOLDER if name == "max_stages" else None)
     if name == "cost_ratio":
         st.caption(words.COST_RATIO_CAPTION)
 
@@ -115,7 +125,7 @@ def options_section(session: TrainingSession, prepared) -> bool:
         unit_column, weight_column = st.columns(2)
         unit_column.text_input(words.COST_UNIT, value="", max_chars=MAX_UNIT_CHARS, key="w_train_cost_unit",
                                placeholder=words.COST_UNIT_PLACEHOLDER, persist_state="session")
-        weight_column.select_slider(words.COST_WEIGHT, COST_WEIGHTS, value=0.0, key="w_train_cost_weight",
+        weight_column.select_slider(words.COST_WEIGHT, COST_WEIGHTS, key=started("cost_weight", 0.0),
                                     format_func=words.cost_weight_label, persist_state="session",
                                     help=words.COST_WEIGHT_HELP)
     with st.form("w_train_form", border=True):

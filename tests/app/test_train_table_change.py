@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core.errors import RequiredColumnError
+from psl_triage.costs import COST_WEIGHTS
 from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
 from tests.apptest import training
@@ -128,3 +129,29 @@ def test_a_refused_option_says_the_list_shown_is_the_one_from_before(trained):
     at.button(key="w_train_submit").click().run()
     assert not at.exception and not at.error and training(at).model is not before
     assert "This is the list from before" not in texts(at.warning)
+
+
+def test_no_option_widget_has_a_default_of_its_own_and_a_value_set_through_session_state(
+        demo_prepared, monkeypatch):
+    """The server log warned once: "widget `w_train_calibration` ... default value but also ...
+    set via the Session State API" on the first switch to the paper's setup. The options'
+    values are set there (the setup, ui.training.follow_table), so no widget has a default of
+    its own. AppTest runs without a runtime, where Streamlit skips the check: it is made to run."""
+    import streamlit.elements.lib.policies as policies
+
+    warned = []
+    monkeypatch.setattr(policies.runtime, "exists", lambda: True)
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    monkeypatch.setattr(policies._LOGGER, "warning", lambda message, *args, **kwargs: warned.append(message % args))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    demo = dataset_session(demo_prepared)
+    load(at, demo)
+    at.switch_page(TRAIN_PAGE).run()
+    at.radio(key="w_train_setup").set_value("paper").run()
+    at.radio(key="w_train_setup").set_value("recommended").run()
+    at.select_slider(key="w_train_cost_weight").set_value(COST_WEIGHTS[1]).run()
+    frame, _, without = follow_up_study()
+    load(at, dataset_session(without, frame, "study.csv"))
+    load(at, demo)  # the first table's settings come back through Session State
+    assert not at.exception and warned == []
+    assert at.select_slider(key="w_train_cost_weight").value == COST_WEIGHTS[1]

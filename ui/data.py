@@ -134,7 +134,7 @@ def level_orders(session: DatasetSession) -> None:
         if not names:
             st.caption(words.NO_ORDERABLE)
             return
-        name = st.selectbox(words.ORDER_COLUMN, names, format_func=lambda n: words.column_title(n, session.active.meta),
+        name = st.selectbox(words.ORDER_COLUMN, names, format_func=str,  # as the file names it: labels change
                             key=session.key("w_order_column"))
         order = session.level_order(name)
         stamp = zlib.crc32("\x1f".join(order or ()).encode())

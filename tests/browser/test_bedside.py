@@ -262,3 +262,38 @@ def test_triage_with_the_keyboard_alone(app):
             expect(app.widget("triage_next").get_by_role("button")).to_be_focused()
     assert expected.stage >= len(plan) and expected.halted
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"
+
+
+# ---------------------------------------------------------------------------- change an answer
+
+
+def test_change_the_last_answer_starts_from_the_answer_taken_back(app):
+    """openintro/yrbss: "Change the last answer" asked the question again with its widget empty.
+    In the browser the question comes back holding the answer taken back (an option chosen, a
+    number typed, the "unknown" box ticked), and Next sends it again unchanged."""
+    go_to_demo_landing(app)
+    train(app, max_stages=MAX_STAGES, setup="paper")
+    open_triage(app, COST_RATIO)
+    expected = expected_triage(*demo_model(MAX_STAGES, setup="paper"), COST_RATIO)
+    policy = AnswerPolicy(patient=demo()[0].iloc[0].to_dict(), unknown_at=frozenset({2}))
+    undo = app.widget("triage_undo").get_by_role("button")
+    for _ in range(3):
+        question = expected.next_question
+        assert question is not None, "with M = 1 the demo list should ask three questions"
+        raw = policy.choose(question)
+        answer(app, question, raw)
+        undo.click()
+        app.wait_idle()
+        widget = app.widget(f"triage_q{question.stage - 1}")
+        if question.kind == NUMERIC and raw is None:
+            expect(app.widget(f"triage_q{question.stage - 1}_unknown").get_by_role("checkbox")).to_be_checked()
+        elif question.kind == NUMERIC:
+            expect(widget.locator("input")).to_have_value(f"{raw:g}")
+        else:
+            text = dict(question.extra_answers)[raw] if raw is None else dict(question.options)[raw]
+            expect(widget.get_by_role("radio", name=text, exact=True)).to_have_attribute("aria-checked", "true")
+        app.widget("triage_next").get_by_role("button").click()
+        app.wait_idle()
+        expected.answer(raw)
+        expect_triage_state(app, expected)
+    assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

@@ -11,6 +11,7 @@ from psl_core.metrics import MEASURE_LABELS
 from psl_core.subgroups import MIN_GROUP_EVENTS, MIN_GROUP_ROWS
 from psl_triage.words.common import m_equals, noun
 from psl_triage.words.escape import md
+from psl_triage.words.questions import NOT_MEASURED_ANSWER
 
 HIERARCHY_WORDS = {
     "observed_expected": "O/E: observed over expected events (ideal 1)",
@@ -122,7 +123,7 @@ def site_utility_note(n_bedside):
     return (
         "Bands: 95 % percentile intervals from 200 bootstrap resamples of this table's patients. "
         + (f"The star: the {n_bedside} patients here with an answer to every bedside question (a missing "
-           "value counts as not measured where the list learned where that answer goes)."
+           f"value counts as {NOT_MEASURED_ANSWER} where the list learned where that answer goes)."
            if n_bedside else "No patient here answers every bedside question: the stop rule has no point.")
     )
 

@@ -165,7 +165,7 @@ CANNOT_RECALIBRATE = (
 RECALIBRATE_INTRO = (
     "Keeps the questions, their order and their points, and re-estimates every stage's "
     "probabilities and intervals from this table (each stage from the patients who answer its "
-    "questions, a missing answer counting as not measured), with the list's own calibration. The original file is not changed: the result "
+    f"questions, a missing answer counting as {NOT_MEASURED_ANSWER} where the list learned where it goes), with the list's own calibration. The original file is not changed: the result "
     "is saved as a new version with its origin recorded."
 )
 
@@ -219,14 +219,14 @@ def positive_values_label(outcome, positive_label):
 
 def stage_option(stage, n_rows):
     """A stage to judge the list at, with the patients who answer all its questions."""
-    return f"{stage} ({n_rows} patients with every answer known or not measured)"
+    return f"{stage} ({n_rows} patients with every answer known or {NOT_MEASURED_ANSWER})"
 
 
 def kept_questions(supported, min_rows):
     """Why a recalibrated list keeps only the first ``supported`` questions."""
     return (("No question has" if supported == 0 else "Only the first question has" if supported == 1 else
              f"Only the first {supported} questions have")
-            + f" at least {min_rows} patients with every answer known or not measured and both outcomes here; "
+            + f" at least {min_rows} patients with every answer known or {NOT_MEASURED_ANSWER} and both outcomes here; "
             "a recalibrated list keeps at most that many.")
 
 

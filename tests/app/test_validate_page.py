@@ -105,7 +105,7 @@ def test_a_table_without_a_needed_column_judges_the_earlier_stages(trained):
     at.selectbox(key="validate_map_thal").set_value(None).run()
     assert not at.exception and not at.error
     assert any("not in this table" in caption.value for caption in at.caption)
-    assert at.selectbox(key="validate_stage").options == ["0 (294 patients with every answer known or not measured)"]
+    assert at.selectbox(key="validate_stage").options == ["0 (294 patients with every answer known or not recorded)"]
 
 
 def test_an_unreadable_upload_is_an_error_not_a_traceback(trained):

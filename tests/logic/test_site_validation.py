@@ -329,5 +329,5 @@ def test_the_bedside_star_counts_not_measured_answers_as_answers():
     from psl_triage.words.evidence import site_utility_note
 
     note = site_utility_note(167)
-    assert "167 patients here with an answer to every bedside question" in note and "not measured" in note
+    assert "167 patients here with an answer to every bedside question" in note and "not recorded" in note
     assert "all known" not in note

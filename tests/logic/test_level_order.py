@@ -159,3 +159,15 @@ def test_a_grouping_of_ordered_levels_reads_as_a_range(categories, negated, expe
     info = {"label": "Sleep", "levels": list(SLEEP_LEVELS)}
     assert condition(literal, info) == (expected or literal.describe("Sleep"))
     assert condition(literal, {"label": "Sleep"}) == literal.describe("Sleep")  # unordered: as today
+
+
+def test_a_model_file_with_levels_that_are_not_text_is_refused(tmp_path):
+    from psl_core.errors import ModelFileError
+
+    _, model, metadata = _sleep_list()
+    document = json.loads(save_model(model, "sleep", metadata, tmp_path).path.read_text())
+    document["metadata"]["columns"]["Sleep"]["levels"] = [4, 5]
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ModelFileError, match="levels"):
+        open_model(path)

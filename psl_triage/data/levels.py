@@ -38,11 +38,12 @@ def propose_level_order(series: pd.Series) -> tuple[str, ...] | None:
 
     - the column is a pandas ordered categorical (an Excel, parquet or R export that kept its
       factor's order): that order;
-    - every level carries a number ("4 or less hours", "5 hours", "10 or more hours"; "0 days",
-      "1 or 2 days"; "Grade 1" .. "Grade 3"): the levels sorted by the first number in each,
-      when those numbers are all different.
+    - every level carries a number in words ("4 or less hours", "5 hours", "10 or more hours";
+      "0 days", "1 or 2 days"; "Grade 1" .. "Grade 3"): the levels sorted by the first number
+      in each, when those numbers are all different.
 
-    A level without a number, two levels with the same first number ("<=20" and "20-50"), fewer
+    A level that is a number and nothing else is a code, not evidence (the demo's chest pain
+    types 1 to 4 have no order). A level without a number, two levels with the same first number ("<=20" and "20-50"), fewer
     than two levels or more than :data:`MAX_CATEGORIES` give no proposal. Neither do ordinal
     words without numbers ("never" / "sometimes" / "always", "mild" / "severe"): their order is
     in the language, not in the data, and a list of such words would be a guess about every
@@ -66,7 +67,7 @@ def propose_level_order(series: pd.Series) -> tuple[str, ...] | None:
     numbers = {}
     for level in levels:
         found = _FIRST_NUMBER.search(level)
-        if found is None:
+        if found is None or _FIRST_NUMBER.fullmatch(level):
             return None
         numbers[level] = float(found.group())
     if len(set(numbers.values())) < len(numbers):

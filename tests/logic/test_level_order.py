@@ -40,9 +40,16 @@ def test_levels_with_numbers_are_proposed_in_the_numbers_order(levels, expected)
     ["<=20", "20-50", ">50"],  # two levels with the same first number
     ["1 or 2", "1 to 3"],
     ["5 hours"],  # one level
+    ["1", "2", "4"],  # codes: chest pain types 1 to 4 have no order
+    ["0 days", "1", "2 days"],
 ])
 def test_no_proposal_without_evidence_or_with_ambiguous_numbers(levels):
     assert propose_level_order(pd.Series(levels * 2)) is None
+
+
+def test_the_demo_proposes_no_order():
+    """Its categorical columns are codes (chest pain 1..4, thal 3/6/7), their names words."""
+    assert dataset_session(None).order_proposals() == {}
 
 
 def test_an_ordered_pandas_categorical_is_proposed_in_its_own_order():

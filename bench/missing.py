@@ -78,6 +78,14 @@ TABLES = {
     "prostate": ("medicaldata/blood_storage.csv", "Recurrence", 1, [
         "rownames", "Censor", "TimeToRecurrence",
     ]),
+    # Held out a second time (session 16): first run after the folds were drawn repeatedly.
+    "babies": ("openintro/babies.csv", "bwt", lambda ounces: ounces < 88, ["rownames", "case"]),
+    "nafld": ("survival/nafld1.csv", "status", 1, ["rownames", "id", "case.id", "futime"]),
+    "covid": ("medicaldata/covid_testing.csv", "result", "positive", [
+        "rownames", "subject_id", "fake_first_name", "fake_last_name", "ct_result", "col_rec_tat", "rec_ver_tat",
+    ]),
+    "youthrisk": ("Stat2Data/YouthRisk.csv", "ride.alc.driver", 1, ["rownames"]),
+    "credit": ("modeldata/credit_data.csv", "Status", "bad", ["rownames"]),
 }
 
 
@@ -88,7 +96,7 @@ def load(name):
     file, outcome, positive, dropped = TABLES[name]
     frame = pd.read_csv(TABLES_ROOT / file)
     frame = frame[frame[outcome].notna()]
-    y = (frame[outcome] == positive).to_numpy(dtype=int)
+    y = (positive(frame[outcome]) if callable(positive) else frame[outcome] == positive).to_numpy(dtype=int)
     X = frame.drop(columns=[outcome, *[c for c in dropped if c in frame]])
     for column in X.columns:
         if not pd.api.types.is_numeric_dtype(X[column]):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from pathlib import PurePath
 from typing import Any
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, saved_cost_ratio
@@ -316,6 +317,13 @@ class ModelMetadata(_Record):
             if name and name.strip():
                 return name.strip()
         return DEFAULT_NAME
+
+    def named_after(self, filename: str) -> ModelMetadata:
+        """This metadata, named after the file it was read from (its stem) when it names no list
+        (a download of a list never saved): the pages call the list what the user loaded."""
+        if self.name and self.name.strip():
+            return self
+        return replace(self, name=PurePath(filename).stem)
 
     @property
     def is_saved(self) -> bool:

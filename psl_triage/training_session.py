@@ -29,7 +29,6 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
@@ -343,9 +342,7 @@ class TrainingSession:
         model = self._read(lambda: read_model_upload(data, filename), filename, words.load_failed(filename))
         if model is None:
             return False
-        metadata = ModelMetadata.coerce(getattr(model, "metadata_", None))
-        if not (metadata.name or "").strip():  # a download of a list not saved: named by its file
-            metadata = replace(metadata, name=PurePath(filename).stem)
+        metadata = ModelMetadata.coerce(getattr(model, "metadata_", None)).named_after(filename)
         self.make_current(model, metadata, words.loaded_origin(filename))
         self.load_message = {"kind": "info", "text": words.loaded(filename, model.n_stages_ - 1)}
         return True

@@ -12,7 +12,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -319,7 +318,8 @@ def chosen_list(choice: str):
     from psl_triage.store import open_model
 
     opened = open_model(choice)
-    return opened.model, opened.metadata, opened.metadata.name or Path(choice).stem, _version(opened.metadata, "?")
+    metadata = opened.metadata.named_after(choice)
+    return opened.model, metadata, metadata.name, _version(opened.metadata, "?")
 
 
 def _version(metadata: ModelMetadata, missing: str):

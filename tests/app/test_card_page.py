@@ -68,6 +68,22 @@ def test_a_saved_list_prints_without_one_on_the_train_page(trained, isolated_mod
     assert any("Card page test" in markdown.value for markdown in at.markdown)
 
 
+def test_a_stored_file_without_a_name_is_called_by_its_file_name(trained, isolated_model_dir):
+    """A list downloaded before it was saved, put into the model folder: the Card page called
+    it "an unnamed list"; it is called by its file's name, as an uploaded one is."""
+    from psl_triage.modelcard import list_identity
+    from psl_triage.words import shown
+
+    model, metadata = trained
+    path = isolated_model_dir / "chain-download-v1.json"  # as the store names its files
+    path.write_text(model.to_json({key: value for key, value in metadata.items() if key != "name"}))
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.selectbox(key="card_model_choice").set_value(str(path)).run()
+    assert not at.exception and not at.error
+    assert any(shown(markdown.value).startswith("**chain-download-v1**") for markdown in at.markdown)
+    assert list_identity({}).startswith("**An unnamed list**")  # a list trained here, not saved
+
+
 def test_the_report_takes_the_evidence_of_this_session(trained, demo_prepared):
     from psl_core.evaluation import monte_carlo_cv
     from psl_triage.evidence import report_evidence

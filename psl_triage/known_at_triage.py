@@ -9,7 +9,10 @@ the Train page asks, for the questions the list asks at its recommended length
 (:func:`asked_columns`) and for no other column, whether each is known at triage
 (:data:`KNOWN`) or recorded later (:data:`LATER`). A question recorded later is never asked
 again (the ``forbidden`` constraint, the knowledge table's "never") and the page offers to
-train again.
+train again. In a study export recorded in time points ("V3.*", "V5.*": :func:`psl_triage.roles.time_points`)
+a column recorded later usually has siblings of its time point that are too: the page offers to
+leave them out in the same click (:func:`same_time_point`), or the researcher would meet them one
+list at a time.
 
 The answers stay in the Train page's session per column of the table (a list trained again
 keeps those already given) and go with the list: its metadata's ``"known_at_triage"`` entry
@@ -24,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .metadata import ModelMetadata
+from .roles import time_points
 from .triage_session import recommended_length
 
 KNOWN = "known"
@@ -92,3 +96,35 @@ def timing_status(model, metadata) -> TimingStatus:
     else:
         state = CONFIRMED
     return TimingStatus(state, asked, later, unanswered)
+
+
+def same_time_point(later, columns) -> dict[str, tuple[str, ...]]:
+    """The other columns of each time point a column recorded later belongs to.
+
+    Parameters
+    ----------
+    later : sequence of str
+        Columns marked recorded later.
+    columns : sequence of str
+        The columns the list could ask about (the prepared data's).
+
+    Returns
+    -------
+    dict
+        The time point's prefix as the first column of ``later`` there writes it ("V5" of
+        "V5.PD.avg") -> the other columns of that time point, in the table's order; only time
+        points with such columns (:func:`psl_triage.roles.time_points`: none in a table not
+        recorded in time points).
+    """
+    points = time_points([str(column) for column in columns])
+    groups: dict[str, tuple[str, ...]] = {}
+    seen = set()
+    for column in later:
+        phase = points.get(column)
+        if phase is None or phase in seen:
+            continue
+        seen.add(phase)
+        others = tuple(name for name, point in points.items() if point == phase and name not in later)
+        if others:
+            groups[column[: len(phase)]] = others
+    return groups

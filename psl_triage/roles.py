@@ -205,31 +205,39 @@ def _phase(name: object) -> str | None:
     return match.group(1).lower() if match and re.search("[A-Za-z]", match.group(1)) else None
 
 
-def _phase_leaks(columns: Iterable[object], outcome: object) -> dict[object, str]:
-    """Columns of a study export recorded in time points ("preOp_*", "pacu30min_*", "pod1am_*")
-    that come from the outcome's own time point or a later one, with the evidence.
-
-    Only for a table with at least :data:`MIN_PHASES` such prefixes shared by two or more
-    columns each, the outcome's among them; "later" is the order in which the prefixes first
-    appear in the table, the order study exports keep.
-    """
-    columns = list(columns)
+def time_points(columns: Iterable[object]) -> dict[object, str]:
+    """The columns of a study export recorded in time points ("preOp_*", "pacu30min_*", "V5.*"),
+    each with its time point (:func:`_phase`); empty unless at least :data:`MIN_PHASES`
+    prefixes are shared by two or more columns each. Columns whose prefix no other column
+    shares are left out."""
     phases = {name: _phase(name) for name in columns}
     counts: dict[str, int] = {}
-    first: dict[str, int] = {}
-    for index, name in enumerate(columns):
-        phase = phases[name]
+    for phase in phases.values():
         if phase is not None:
             counts[phase] = counts.get(phase, 0) + 1
-            first.setdefault(phase, index)
     grouped = {phase for phase, count in counts.items() if count >= 2}
-    own = phases.get(outcome)
-    if len(grouped) < MIN_PHASES or own not in grouped:
+    if len(grouped) < MIN_PHASES:
         return {}
+    return {name: phase for name, phase in phases.items() if phase in grouped}
+
+
+def _phase_leaks(columns: Iterable[object], outcome: object) -> dict[object, str]:
+    """Columns of a study export recorded in time points (:func:`time_points`) that come from
+    the outcome's own time point or a later one, with the evidence.
+
+    Only when the outcome's name has a time point; "later" is the order in which the prefixes
+    first appear in the table, the order study exports keep.
+    """
+    points = time_points(columns)
+    own = points.get(outcome)
+    if own is None:
+        return {}
+    first: dict[str, int] = {}
+    for index, phase in enumerate(points.values()):
+        first.setdefault(phase, index)
     leaks = {}
-    for name in columns:
-        phase = phases[name]
-        if name == outcome or phase not in grouped:
+    for name, phase in points.items():
+        if name == outcome:
             continue
         if phase == own:
             leaks[name] = words.RECORDED_WITH_OUTCOME.format(phase=phase, outcome=str(outcome))

@@ -36,7 +36,7 @@ from psl_triage import training
 from psl_triage.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.data import ORDERED
 from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
-from psl_triage.known_at_triage import LATER, TimingStatus, list_answers, timing_status
+from psl_triage.known_at_triage import LATER, TimingStatus, list_answers, same_time_point, timing_status
 from psl_triage.list_data import list_table_mismatch
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import roles_record
@@ -302,11 +302,23 @@ class TrainingSession:
         the data page's prepared data, which is the list's table."""
         return self.other_table(dataset) is None and _columns_of(dataset, columns)
 
-    def train_without_later(self) -> None:
+    def train_without_later(self, also: tuple[str, ...] = ()) -> None:
         """on_click of "train again without" the questions recorded later: the next run of the
         page trains with the options on the form, the knowledge table holding them as "never"
-        (:meth:`take_retrain`)."""
+        (:meth:`take_retrain`). ``also``: more columns recorded later, set so here (the other
+        columns of their time point, :meth:`time_point_siblings`)."""
+        for column in also:
+            self.timing[column] = LATER
+            self.asks[column] = "never"
         self._retrain_pending = True
+
+    def time_point_siblings(self, later, dataset: DatasetSession | None) -> dict[str, tuple[str, ...]]:
+        """The other columns of the prepared data recorded at the time point of a column marked
+        recorded later (:func:`psl_triage.known_at_triage.same_time_point`), by prefix; empty
+        when the list cannot be trained again here (:meth:`can_train_without`)."""
+        if not self.can_train_without(later, dataset):
+            return {}
+        return same_time_point(later, list(map(str, dataset.prepared.X.columns)))
 
     # --- too good to be true ----------------------------------------------------------------
     def too_good(self) -> TooGood | None:

@@ -165,6 +165,9 @@ def timing_section(session: TrainingSession, dataset) -> None:
         if session.can_train_without(status.later, dataset):
             st.button(timing_words.train_again(status.later), key="w_train_without_later", type="primary",
                       on_click=session.train_without_later)
+            for prefix, others in session.time_point_siblings(status.later, dataset).items():
+                st.button(timing_words.train_again_with_time_point(prefix, len(others)), help=md(", ".join(others)),
+                          key=f"w_train_without_time_point::{prefix}", on_click=session.train_without_later, args=(others,))
         else:
             st.caption(timing_words.NOT_HERE)
     else:

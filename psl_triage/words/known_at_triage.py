@@ -54,6 +54,11 @@ def train_again(later) -> str:
     return f"Train again without {', '.join(md(column) for column in later)}"
 
 
+def train_again_with_time_point(prefix: str, n_others: int) -> str:
+    """The button that also leaves out the other columns of a time point ("V5.*")."""
+    return f"Train again without them and every other {md(prefix)} column ({n_others})"
+
+
 NOT_HERE = ("To train again without them, load the table this list was trained on (Data page): "
             "they are set to be asked never on this page's table of what you know.")
 SAVE_AGAIN = "Save the list again to keep your answers in its file."

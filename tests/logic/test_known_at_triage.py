@@ -20,6 +20,7 @@ from psl_triage.known_at_triage import (
     NOT_CONFIRMED,
     RECORDED_LATER,
     asked_columns,
+    same_time_point,
     timing_status,
 )
 from psl_triage.metadata import ModelMetadata
@@ -139,3 +140,24 @@ def test_a_list_that_asks_nothing_has_nothing_to_confirm(trained):
     empty = type(model).__new__(type(model))
     empty.__dict__.update(model.__dict__, literals_=[], recommended_stages_=0)
     assert timing_status(empty, metadata).state == NO_QUESTION
+
+
+OPT_LIKE = ["Age", "BMI", "BL.GE", "BL.PD.avg", "V3.GE", "V3.PD.avg", "V5.GE", "V5..BOP", "V5.PD.avg",
+            "Birthweight", "Apgar1", "X..Vis.Att", "X..Vis.Elig"]
+"""Column names as medicaldata/opt (a periodontal trial, outcome preterm birth) has them: a
+baseline visit and visits 3 and 5."""
+
+
+def test_the_other_columns_of_a_time_point_recorded_later_are_offered_with_it():
+    assert same_time_point(["V5.PD.avg"], OPT_LIKE) == {"V5": ("V5.GE", "V5..BOP")}
+    assert same_time_point(["V5.PD.avg", "V5.GE", "Birthweight"], OPT_LIKE) == {"V5": ("V5..BOP",)}
+    assert same_time_point(["X..Vis.Elig"], OPT_LIKE) == {"X": ("X..Vis.Att",)}
+    assert same_time_point(["Birthweight", "Apgar1"], OPT_LIKE) == {}  # no time point in their names
+    assert same_time_point(["V5.PD.avg"], ["Age", "V5.GE", "V5.PD.avg", "BL.GE", "BL.PD"]) == {}  # two time points: not read as visits
+
+
+def test_one_click_leaves_out_the_time_point_too(session):
+    session, _ = session
+    session.train_without_later(("V5.GE", "V5..BOP"))
+    assert session.take_retrain()
+    assert session.asks["V5.GE"] == session.asks["V5..BOP"] == "never" and session.timing["V5.GE"] == LATER

@@ -296,8 +296,13 @@ class DatasetSession:
         return checked_order(self._levels(name), data.level_orders.get(name))
 
     def levels(self, name) -> tuple[str, ...]:
-        """A column's levels in its order if it has one, else as the column first shows them."""
-        return self.level_order(name) or self._levels(name)
+        """A column's levels in its order if it has one; else the order its values show
+        (:meth:`order_proposals`), else by name, as an unordered column's are listed: the
+        order a column starts with when the user declares it ordered."""
+        return self.level_order(name) or self._proposal(name) or self._levels(name)
+
+    def _proposal(self, name) -> tuple[str, ...] | None:
+        return self._once(f"proposal::{name}", (self.version,), lambda: propose_level_order(self.active.df[name]))
 
     def set_order(self, name, order: Iterable[str] | None) -> None:
         """Declare a categorical column ordered with ``order`` (its levels, lowest first), or
@@ -310,9 +315,7 @@ class DatasetSession:
     def order_proposals(self) -> dict:
         """Column -> the order its values show (:func:`psl_triage.data.propose_level_order`),
         for the orderable columns not declared ordered yet: the page offers each, one click."""
-        proposals = {name: self._once(f"proposal::{name}", (self.version,),
-                                      lambda name=name: propose_level_order(self.active.df[name]))
-                     for name in self.orderable() if self.level_order(name) is None}
+        proposals = {name: self._proposal(name) for name in self.orderable() if self.level_order(name) is None}
         return {name: order for name, order in proposals.items() if order is not None}
 
     def orders(self) -> dict:

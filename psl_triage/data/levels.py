@@ -15,7 +15,7 @@ import re
 import pandas as pd
 
 from .formats import MAX_CATEGORIES
-from .values import _normalized, _value_text
+from .values import _natural_key, _normalized, _value_text
 
 _FIRST_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 """The first number written in a level: "4 or less hours" -> 4, "1 or 2 days" -> 1. No sign:
@@ -24,11 +24,12 @@ in a band such as "20-50" the hyphen joins two numbers, it does not make the sec
 
 def column_levels(series: pd.Series) -> list[str]:
     """The distinct values of a column as the prepared categories name them (canonical text),
-    in the order of the column's ordered dtype if it has one, else in order of first appearance."""
+    in the order of the column's ordered dtype if it has one, else by name (numbers first, as
+    an unordered column's categories are listed)."""
     if isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered:
         present = set(_normalized(series).dropna())
         return [text for text in map(_value_text, series.cat.categories) if text in present]
-    return list(dict.fromkeys(_normalized(series).dropna().map(_value_text)))
+    return sorted(set(_normalized(series).dropna().map(_value_text)), key=_natural_key)
 
 
 def propose_level_order(series: pd.Series) -> tuple[str, ...] | None:

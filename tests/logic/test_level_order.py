@@ -3,6 +3,7 @@ the learner, the words of the list and the bedside, and the model file."""
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -178,3 +179,14 @@ def test_a_model_file_with_levels_that_are_not_text_is_refused(tmp_path):
     path.write_text(json.dumps(document))
     with pytest.raises(ModelFileError, match="levels"):
         open_model(path)
+
+
+def test_declaring_a_column_ordered_starts_from_its_proposal_else_from_the_names():
+    table = sleep_table().assign(Mood=lambda frame: np.where(frame.index % 3 == 0, "never",
+                                                             np.where(frame.index % 3 == 1, "sometimes", "always")))
+    session = dataset_session(None, table, "sleep")
+    session.choose_outcome("Outcome")
+    assert session.levels("Sleep") == SLEEP_LEVELS
+    assert session.levels("Mood") == ("always", "never", "sometimes")  # no evidence: by name, to be edited
+    session.set_order("Mood", order_by_places(session.levels("Mood"), [3, 1, 2]))
+    assert session.refresh().columns["Mood"].levels == ("never", "sometimes", "always")

@@ -29,7 +29,8 @@ UNIT_TOO_LONG = "The cost unit is {length} characters long: use at most {most} (
 CHOICE_NOT_OFFERED = "The choice for {column} is not one the table offers: choose again."
 CATEGORICAL_DIRECTION = (
     "{column} is categorical: its categories have no order, so its points cannot rise "
-    "or fall with its value. Leave its direction 'as the data say'."
+    "or fall with its value. Leave its direction 'as the data say', or give its categories "
+    "their order on the Data page (Ordered categories)."
 )
 REQUIRED_WITHOUT_QUESTION = (
     "{column} is to be asked first, but no question about it leaves at least {min_support} "

@@ -392,6 +392,7 @@ def test_a_direction_for_a_categorical_column_is_explained_and_nothing_is_traine
     click_train(at)
     assert not at.exception
     assert any("categorical: its categories have no order" in shown(error.value) for error in at.error)
+    assert any("their order on the Data page (Ordered categories)" in shown(error.value) for error in at.error)
     assert training(at).model is None
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from psl_core.binarization import read_columns
 from psl_core.errors import DataError, PSLError
 from psl_triage.data import (
     checked_order,
@@ -80,6 +81,8 @@ def test_an_order_reaches_the_learner_and_the_column_metadata():
     prepared = _prepared()
     column = prepared.X["Sleep"]
     assert column.cat.ordered and tuple(column.cat.categories) == SLEEP_LEVELS
+    learned = {c.name: c.levels for c in read_columns(prepared.X, allow_missing=True)}
+    assert learned == {"Sleep": SLEEP_LEVELS, "Age": None}  # the learner's Column carries the order
     info = prepared.columns["Sleep"]
     assert info.kind == "categorical" and info.levels == SLEEP_LEVELS
     assert tuple(info.category_labels) == SLEEP_LEVELS

@@ -92,5 +92,14 @@ def test_a_column_recorded_later_is_marked_and_the_list_trained_again_does_not_a
     assert RECORDED_LATER not in kept and set(kept.values()) <= {"known"}
     assert set(kept) == {column for column in widgets if column != RECORDED_LATER} & set(known_widgets(app))
     shoot(app, "3-retrained")
+
+    for widget in known_widgets(app).values():  # the rest confirmed: the card says so
+        app.wait_quiet()
+        widget.get_by_text("known at triage").click()
+        app.wait_idle()
+    expect(app.alerts("success").filter(has_text="Confirmed")).to_be_visible()
+    app.navigate("Card")
+    expect(app.page.frame_locator("iframe").first.locator("body")).to_contain_text(
+        "The researcher confirmed that each question of the list is known at triage")
     app.assert_no_exception()
     assert app.page_errors == [], f"JavaScript errors in the tab: {app.page_errors}"

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from psl_triage.data import DEFAULT_MISSING_HANDLING, infer_column_types, prepare_training_data
 from psl_triage.known_at_triage import KNOWN, LATER
 from psl_triage.store import open_model
 from psl_triage.words import shown
 from tests.app.test_train_page import click_train, open_train_page, texts
-from tests.apptest import training
+from tests.apptest import put_list, training
 from tests.tables import dataset_session
 
 
@@ -73,3 +78,50 @@ def test_a_question_recorded_later_is_forbidden_and_one_click_trains_again_witho
     kept = session.metadata.known_at_triage or {}
     assert first not in kept and all(kept.get(c) == KNOWN for c in others if c in session.timing_status().asked)
     assert "never asked: " + repr(first) in texts(at.markdown)
+
+
+def visits_table(n=600, seed=5):
+    """A trial export recorded at a baseline visit and visits 3 and 5; visit 5 comes after a
+    preterm birth for some mothers, so its measures follow the outcome."""
+    rng = np.random.default_rng(seed)
+    preterm = rng.random(n) < 0.3
+    columns = {f"BL.{name}": rng.normal(size=n).round(2) for name in ("GE", "PD", "CAL")}
+    columns |= {f"V3.{name}": rng.normal(size=n).round(2) for name in ("GE", "PD", "CAL")}
+    columns |= {f"V5.{name}": (rng.normal(size=n) + 1.2 * preterm).round(2) for name in ("GE", "PD", "CAL")}
+    return pd.DataFrame({**columns, "preterm": preterm.astype(int)})
+
+
+def test_a_column_of_a_visit_recorded_later_offers_the_visit_in_one_click(project_root):
+    table = visits_table()
+    types = infer_column_types(table, {})
+    prepared = prepare_training_data(table, types, "preterm", [1], DEFAULT_MISSING_HANDLING, {})
+    at = open_train_page(project_root, dataset=dataset_session(prepared, table=table, name="visits.csv"))
+    at.number_input(key="w_train_max_stages").set_value(3)
+    click_train(at)
+    assert not at.exception and not at.error
+    asked = training(at).timing_status().asked
+    visit5 = [column for column in asked if column.startswith("V5.")]
+    assert visit5, asked
+    answer(at, visit5[0], LATER)
+    others = [c for c in ("V5.GE", "V5.PD", "V5.CAL") if c != visit5[0]]
+    button = at.button(key="w_train_without_time_point::V5")
+    assert button.label == f"Train again without them and every other V5 column ({len(others)})"
+    button.click().run()
+    assert not at.exception and not at.error
+    model = training(at).model
+    assert not any(column.startswith("V5.") for column in map(str, model.features_))
+    assert sorted(model.forbidden) == ["V5.CAL", "V5.GE", "V5.PD"]
+
+
+def test_a_file_saved_before_the_question_reads_as_not_confirmed(project_root, demo_prepared):
+    from psl_triage.training import TrainingOptions, train_list
+
+    model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=2))
+    metadata.pop("known_at_triage", None)
+    at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
+    put_list(at, model, metadata)
+    at.switch_page("pages/1_Train.py").run()
+    assert not at.exception
+    assert "Not confirmed yet" in texts(at.info)
+    at.switch_page("pages/7_Card.py").run()
+    assert not at.exception

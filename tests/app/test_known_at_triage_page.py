@@ -51,6 +51,9 @@ def test_answers_confirm_the_list_survive_reruns_and_are_saved_with_it(project_r
     assert not at.exception
     assert "Confirmed" in texts(at.success)
     at.run()
+    at.switch_page("pages/7_Card.py").run()  # another page and back: the answers are the list's
+    at.switch_page("pages/1_Train.py").run()
+    assert not at.exception and "Confirmed" in texts(at.success)
     assert all(at.radio(key=f"w_train_known_v{training(at).list_number}::{c}").value == KNOWN for c in asked)
     at.button(key="w_train_save").click().run()
     saved = json.loads(next(tmp_path.glob("*-v1.json")).read_text(encoding="utf-8"))

@@ -142,6 +142,9 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     population = report.learned_from(dataset.name, rows) + report.recalibrated_at(metadata.origin)
     held = _held_at_base_rate(model, stage)
     held_note = f'<p class="small">{held}</p>' if held else ""
+    footnote = " ".join((
+        report.card_footnote(population, bool(table["no_training_case"].any())), _constraints(model), _timing(model, metadata),
+    ))
     body = f"""
 <h1>{escape(name)}</h1>
 <p class="meta">{report.CARD_META.format(subtitle=subtitle, length=length_note, date=datetime.now(UTC).date().isoformat())}</p>
@@ -154,7 +157,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 </div>
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
 {held_note}
-<p class="small">{report.card_footnote(population, bool(table["no_training_case"].any()))} {_constraints(model)} {_timing(model, metadata)}</p>
+<p class="small">{footnote}</p>
 """
     return _page(report.CARD_TITLE.format(name=name), body, size)
 

@@ -17,9 +17,10 @@ import pandas as pd
 from .formats import MAX_CATEGORIES
 from .values import _natural_key, _normalized, _value_text
 
-_FIRST_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-"""The first number written in a level: "4 or less hours" -> 4, "1 or 2 days" -> 1. No sign:
-in a band such as "20-50" the hyphen joins two numbers, it does not make the second negative."""
+_FIRST_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+"""The first number written in a level: "4 or less hours" -> 4, "1 or 2 days" -> 1, "1,500 to
+3,000" -> 1500 (a comma before groups of three digits separates thousands). No sign: in a band
+such as "20-50" the hyphen joins two numbers, it does not make the second negative."""
 
 
 def column_levels(series: pd.Series) -> list[str]:
@@ -70,7 +71,7 @@ def propose_level_order(series: pd.Series) -> tuple[str, ...] | None:
         found = _FIRST_NUMBER.search(level)
         if found is None or _FIRST_NUMBER.fullmatch(level):
             return None
-        numbers[level] = float(found.group())
+        numbers[level] = float(found.group().replace(",", ""))
     if len(set(numbers.values())) < len(numbers):
         return None
     return tuple(sorted(levels, key=numbers.get))

@@ -31,6 +31,10 @@ from tests.tables import SLEEP_LEVELS, dataset_session, sleep_table
      ("0 days", "1 or 2 days", "3 to 5 days", "6 or more days")),
     (["Grade 3", "Grade 1", "Grade 2"], ("Grade 1", "Grade 2", "Grade 3")),
     (["stage 10", "stage 9"], ("stage 9", "stage 10")),
+    # bands written with a thousands separator (as openintro's smoking.csv writes its incomes):
+    # "1,500" is 1500, not 1, which would put it before "900 to 1,500"
+    (["1,500 to 3,000", "3,000 or more", "0 to 900", "900 to 1,500"],
+     ("0 to 900", "900 to 1,500", "1,500 to 3,000", "3,000 or more")),
 ])
 def test_levels_with_numbers_are_proposed_in_the_numbers_order(levels, expected):
     assert propose_level_order(pd.Series(levels * 3 + [None])) == expected

@@ -24,9 +24,7 @@ Missing values are learned, not guessed (``read_columns(..., allow_missing=True)
 estimator's ``missing="learn"``): a column with missing training values gives each of its
 families twice, once with a missing answer on the true side of ``x > t`` / ``x == 1`` /
 ``x == category`` and once on the false side, so the search chooses where a missing answer
-goes together with the threshold and the points, like a decision tree's default direction
-(learned only from at least ``min_support`` missing training rows: with fewer, a missing
-answer goes with the cut's more common measured answer, :func:`psl_core.search.candidate_cuts`).
+goes together with the threshold and the points, like a decision tree's default direction.
 A numeric column's missing rows then sit at one end of its sorted order, and its outer cut
 on their side becomes the literal "x is missing" (or "x is measured"): a missing answer can
 carry points of its own. The direction is the literal's ``missing`` (whether a missing

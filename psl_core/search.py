@@ -291,10 +291,7 @@ def candidate_cuts(feature, min_support, used=(), blocked=()):
     between it and each used cut of the same feature. A cut that isolates a handful of
     extreme training cases ("BMI > 45.3" for 6 patients) is what a greedy search
     overfits. With missing values (:mod:`psl_core.binarization`) a threshold must leave as
-    many measured rows on each side as well, and a missing answer's side is learned only
-    from at least ``min_support`` missing rows: with fewer, it goes with the cut's more
-    common measured answer (where median imputation puts it; one blank record in NC births
-    taught "weeks of gestation missing: preterm"). ``min_support = 1`` allows every candidate
+    many measured rows on each side as well. ``min_support = 1`` allows every candidate
     (the paper). The ``blocked`` cuts may not be chosen either: with missing values, their
     direction would put a missing answer where an earlier stage's does not
     (:func:`psl_core.binarization.blocked_cuts`). A numeric feature's
@@ -323,13 +320,13 @@ def candidate_cuts(feature, min_support, used=(), blocked=()):
     n_rows = len(feature.values)
     allowed = (positions >= min_support) & (positions <= n_rows - min_support)
     if feature.missing_high is not None:
-        # min_support measured rows on each side too; the "is it missing?" cut only the above.
+        # With missing answers on one side, a threshold must also leave min_support measured
+        # rows on each side of it; the cut that asks "is the value missing?" only the above.
         n_missing = int(np.isnan(feature.values).sum())
-        below = positions - (0 if feature.missing_high else n_missing)  # measured rows at or below the cut
-        above = n_rows - n_missing - below
-        allowed &= ((below >= min_support) & (above >= min_support)) | ~np.isfinite(feature.cuts)
-        if n_missing < min_support:
-            allowed &= (above >= below) if feature.missing_high else (below >= above)
+        measured = positions - (0 if feature.missing_high else n_missing)
+        allowed &= ((measured >= min_support) & (measured <= n_rows - n_missing - min_support)) | ~np.isfinite(
+            feature.cuts
+        )
     for cut in used:
         allowed &= np.abs(positions - positions[cut]) >= min_support
     allowed[list(blocked)] = False

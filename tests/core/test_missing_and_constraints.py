@@ -119,33 +119,6 @@ def test_a_missing_answer_goes_where_the_list_learned():
     assert psl.predict_proba(X)[~measured, 1].mean() < psl.predict_proba(X)[measured, 1].mean()
 
 
-def few_blank_records(n=600, blanks=1, seed=0):
-    """Weeks of gestation (preterm: high risk) and a blank record or a few: the blanks all had
-    the rarer outcome, as NC births' one record without the weeks did."""
-    rng = np.random.default_rng(seed)
-    weeks = rng.normal(39, 2.5, n).round()
-    y = (rng.random(n) < np.where(weeks < 36, 0.6, 0.05)).astype(int)
-    blank = np.flatnonzero(weeks >= 38)[:blanks]
-    weeks[blank], y[blank] = np.nan, 1
-    return pd.DataFrame({"weeks": weeks, "age": rng.normal(28, 5, n).round()}), y
-
-
-@pytest.mark.parametrize("blanks", [1, 9])
-def test_a_missing_answer_s_side_is_not_learned_from_fewer_rows_than_min_support(blanks):
-    X, y = few_blank_records(blanks=blanks)
-    on_weeks = [lit for lit in ProbabilisticScoringList(max_stages=2).fit(X, y).literals_ if lit.column == "weeks"]
-    assert on_weeks and all(lit.missing_learned for lit in on_weeks)
-    for literal in on_weeks:  # a blank goes with most measured patients (term), not with the blanks' outcome
-        measured = X["weeks"].dropna().to_numpy()
-        assert literal.missing == (literal.evaluate(measured).mean() > 0.5)
-    # The paper's min_support=1 learns from the blanks alone: a blank is counted preterm.
-    paper = ProbabilisticScoringList(max_stages=2, min_support=1, required=["weeks"]).fit(X, y)
-    literal, score = paper.literals_[0], paper.scores_[0]
-    assert literal.column == "weeks"
-    blank_points, term_points = (score * literal.evaluate(np.array([value]))[0] for value in (np.nan, 40.0))
-    assert blank_points != term_points
-
-
 def test_a_column_without_missing_training_values_sends_them_to_its_common_answer():
     X, y = signal_in_missingness()
     psl = ProbabilisticScoringList(max_stages=3, required=["age"]).fit(X, y)

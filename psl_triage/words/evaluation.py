@@ -6,7 +6,7 @@ The class name and the cost unit come from the model file: they are escaped here
 
 from psl_core.evaluation import FIXED_STAGE, STEPWISE
 from psl_triage.costs import cost_text
-from psl_triage.words.common import level_text, m_equals, noun, one_in
+from psl_triage.words.common import level_text, m_equals, noun, one_in, plural
 from psl_triage.words.escape import md
 
 # The page's title, headings and widget labels.
@@ -175,4 +175,4 @@ def no_question_asked(cost_ratio):
 
 
 def held_out_patients(n_patients, stage):
-    return f"{n_patients} held-out patients at {stage} questions"
+    return f"{n_patients} held-out patients at {plural(stage, 'question')}"

@@ -9,7 +9,7 @@ import numpy as np
 
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.subgroups import MIN_GROUP_EVENTS, MIN_GROUP_ROWS
-from psl_triage.words.common import m_equals, noun
+from psl_triage.words.common import m_equals, noun, plural
 from psl_triage.words.escape import md
 from psl_triage.words.questions import NOT_MEASURED_ANSWER
 
@@ -107,7 +107,7 @@ def subgroup_note(threshold):
 
 def site_patients(site_name, n_patients, stage):
     """Which patients a site's evidence is on (plain text, for the report)."""
-    return f"{site_name}: {n_patients} patients at {stage} questions"
+    return f"{site_name}: {n_patients} patients at {plural(stage, 'question')}"
 
 
 def one_risk(risk, ratio, low, high):
@@ -230,10 +230,10 @@ def horizon_source(n_splits, stage=None):
     comparison (``stage``: the lists' stage, None for the whole list)."""
     return (f"held-out patients of {n_splits} random splits (2/3 train, 1/3 test) at the horizon, censoring "
             "weighted, mean (standard deviation) over the splits, next to a Cox model and the yes/no list"
-            + ("" if stage is None else f", at {stage} questions"))
+            + ("" if stage is None else f", at {plural(stage, 'question')}"))
 
 
 def held_out_source(n_splits, test_size, stage):
     """Where the report's held-out evidence comes from (plain text)."""
     return (f"held-out patients of {n_splits} Monte Carlo splits (test fraction "
-            f"{test_size:.2f}), mean and 95 % interval over the splits, at {stage} questions")
+            f"{test_size:.2f}), mean and 95 % interval over the splits, at {plural(stage, 'question')}")

@@ -5,7 +5,7 @@ fragments: every name from a file (a table, a list, a class, a date) is escaped 
 
 from html import escape
 
-from psl_triage.words.common import m_equals, noun, percent, share_of
+from psl_triage.words.common import m_equals, noun, percent, plural, share_of
 from psl_triage.words.lists import base_rate_reason
 
 NOT_RECORDED = "Not recorded in this model file."
@@ -110,10 +110,10 @@ def development(n_questions, calibration, loss, score_set, interval_correction, 
         return escape(names.get(code, str(code)))
 
     return (
-        f"Probabilistic scoring list (Hanselle et al.): {n_questions} questions learned greedily, "
+        f"Probabilistic scoring list (Hanselle et al.): {plural(n_questions, 'question')} learned greedily, "
         f"{said(CALIBRATION_WORDS, calibration)} calibration, each question chosen by "
         f"{said(LOSS_WORDS, loss)}, score set {escape(', '.join(f'{s:+d}' for s in score_set))}, "
-        f"{said(CORRECTION_WORDS, interval_correction)}-corrected simultaneous intervals; reported at {stage} questions"
+        f"{said(CORRECTION_WORDS, interval_correction)}-corrected simultaneous intervals; reported at {plural(stage, 'question')}"
         + (" (the length the internal cross-validation recommends)." if recommended else ".")
     )
 

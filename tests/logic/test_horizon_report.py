@@ -28,7 +28,7 @@ def test_the_report_shows_the_horizon_comparison_once_it_ran():
     # At the stage the user chose, the report says which.
     table, curves = horizon_comparison(model, prepared, 2, 10.0, stage=1)
     stored.update(table=table, curves=curves, stage=1)
-    assert "at 1 questions" in report_html(model, metadata, stage, 10.0, report_evidence(model, stage, horizon=stored))
+    assert ", at 1 question" in report_html(model, metadata, stage, 10.0, report_evidence(model, stage, horizon=stored))
 
 
 def test_a_horizon_lists_report_says_why_it_has_no_subgroups():

@@ -121,3 +121,20 @@ def test_a_share_is_never_formatted_inline():
     """ "{100 * x:.1f} %" inline is a second copy of share(): report, validate, sample_size and
     lists wrote it so, and the card wrote the threshold "20.0 %" where every page says "20.0%"."""
     assert inline_copies(r":\.[0-9]f\} %") == []
+
+
+def test_a_list_of_one_question_is_never_said_to_have_1_questions():
+    """The model report of a list reported at its recommended first question said "reported
+    at 1 questions" and "at 1 questions" (openintro/gss2010.csv, degree as the one question)."""
+    from psl_triage.words import evaluation, evidence, report
+
+    said = [
+        report.development(1, "sigmoid", "cv_brier", (-1, 1), "sidak", 1, True),
+        evidence.held_out_source(100, 0.33, 1),
+        evidence.horizon_source(20, 1),
+        evidence.site_patients("site", 40, 1),
+        evaluation.held_out_patients(40, 1),
+    ]
+    for text in said:
+        assert "1 questions" not in text and "1 question" in text, text
+    assert "at 3 questions" in evidence.held_out_source(100, 0.33, 3)

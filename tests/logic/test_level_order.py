@@ -197,3 +197,20 @@ def test_declaring_a_column_ordered_starts_from_its_proposal_else_from_the_names
     assert session.levels("Mood") == ("always", "never", "sometimes")  # no evidence: by name, to be edited
     session.set_order("Mood", order_by_places(session.levels("Mood"), [3, 1, 2]))
     assert session.refresh().columns["Mood"].levels == ("never", "sometimes", "always")
+
+
+def test_the_data_page_says_an_ordered_column_is_cut_only_with_a_direction():
+    """Without a direction an ordered column is asked on one category too (gss2010.csv's
+    degree, declared ordered, gave "degree = JUNIOR COLLEGE", its middle level); only a
+    direction on Train keeps it to cuts in its order. The Data page said it "is asked by a
+    cut in that order"."""
+    from psl_core.binarization import candidate_features
+    from psl_triage.words.data import ORDER_CAPTION
+
+    prepared = _prepared()
+    columns = read_columns(prepared.X, allow_missing=True)
+    singles = {feature.category for feature in candidate_features(columns, prepared.y)
+               if feature.column == "Sleep" and feature.category is not None}
+    assert "6 hours" in singles  # a middle level alone: not a cut
+    assert "is asked by a cut in that order" not in ORDER_CAPTION
+    assert "one category" in ORDER_CAPTION and "only by cuts" in ORDER_CAPTION

@@ -23,6 +23,7 @@ def performance_figure(long):
         y="value",
         color="data",
         facet_col="measure",
+        facet_col_spacing=0.07,  # room for the next panel's own tick labels (plotly: 0.03)
         markers=True,
         category_orders={"measure": list(MEASURES.values()), "data": ["train", "test"]},
         labels={"stage": words.STAGE, "value": "", "data": words.ROWS},

@@ -282,6 +282,16 @@ def test_the_chart_has_one_panel_per_measure_and_a_line_per_part(trained):
     assert {trace.name for trace in figure.data} == {"train", "test"}
 
 
+def test_each_panel_leaves_room_for_the_next_panels_own_tick_labels(trained):
+    """Every panel has its own y scale and tick labels; with plotly's default 3 % between
+    panels the Brier panel's "0.25" and the AUC panel's "1" sat on the panel before it
+    (its last point and its "base rate" label; seen on gss2010.csv at 1400 px)."""
+    _, metadata = trained
+    layout = performance_figure(performance_long(metadata)).layout
+    domains = [layout[name].domain for name in ("xaxis", "xaxis2", "xaxis3")]
+    assert all(right[0] - left[1] >= 0.06 for left, right in zip(domains, domains[1:]))
+
+
 def test_a_file_without_measures_gives_an_empty_table():
     long = performance_long({"performance": {"train": {"auc": "n/a"}}})
     assert long.empty and isinstance(performance_table(long), pd.DataFrame)

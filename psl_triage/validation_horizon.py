@@ -211,7 +211,7 @@ def horizon_report(model, site, stage, threshold):
     judged = stage_rows(model, site.table.X, stage)
     rows, risk = judged.rows, judged.p
     if not rows.any():
-        raise DataError(said.NO_COMPLETE_ANSWERS.format(stage=stage))
+        raise DataError(said.no_complete_answers(stage))
     y, tau = site.outcome[rows], site.horizon
     totals, deciles = calibration_tables(y, risk, tau, judged.totals)
     targets = survival.held_out_targets(y, y, tau)

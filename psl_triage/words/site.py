@@ -38,8 +38,14 @@ NEGATIVE_TIMES = "The time column {time!r} has {count} negative times: a follow-
 CHOOSE_TIME_COLUMN = "Choose the column holding the follow-up time."
 TIME_IS_EVENT = "{time!r} is chosen as both the time and the event column: choose two columns."
 NO_TIMES = "No row has a follow-up time in {time!r}."
-NO_COMPLETE_ANSWERS = "No patient here answers all of the first {stage} questions (a missing answer the list learned no direction for stays unknown): judge an earlier stage."
 
+
+def no_complete_answers(stage):
+    """No site patient answers the stage's questions: "the first question" (no earlier stage to
+    judge), "all of the first 3 questions" (judge an earlier one)."""
+    asked = "the first question" if stage == 1 else f"all of the first {stage} questions"
+    return (f"No patient here answers {asked} (a missing answer the list learned no direction for stays "
+            f"unknown){'' if stage == 1 else ': judge an earlier stage'}.")
 
 
 def _column(mismatch):

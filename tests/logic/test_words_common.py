@@ -138,3 +138,13 @@ def test_a_list_of_one_question_is_never_said_to_have_1_questions():
     for text in said:
         assert "1 questions" not in text and "1 question" in text, text
     assert "at 3 questions" in evidence.held_out_source(100, 0.33, 3)
+
+
+def test_a_site_without_complete_answers_at_the_first_question_is_not_sent_earlier():
+    """A horizon list judged at its first question on a site where nobody answers it said
+    "all of the first 1 questions ... judge an earlier stage" (there is none)."""
+    from psl_triage.words.site import no_complete_answers
+
+    first = no_complete_answers(1)
+    assert "the first question" in first and "1 questions" not in first and "earlier stage" not in first
+    assert "all of the first 3 questions" in no_complete_answers(3) and "earlier stage" in no_complete_answers(3)

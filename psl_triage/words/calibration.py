@@ -133,7 +133,7 @@ def interval_colours(threshold: float) -> str:
     """The threshold 1/(1+M) and what the colours of the interval plots mean."""
     return (
         f"Decision threshold 1/(1+M) = **{threshold:.1%}**. "
-        ":red[Red]: the whole interval lies above it, **ruled in**. "
+        ":orange[Orange]: the whole interval lies above it, **ruled in**. "
         ":blue[Blue]: the whole interval lies below it, **ruled out**. Grey: the interval contains it, "
         "**uncertain** (ask the next question). Hollow: no training patient had this total; its "
         "interval is borrowed from the neighbouring totals."

@@ -339,3 +339,15 @@ def test_class_names_from_a_file_reach_a_figure_escaped(demo_prepared, model):
     texts += [calibration.layout.yaxis.title.text, interval.layout.yaxis.title.text]
     assert not [text for text in texts if "<a" in text or "<b>" in text]
     assert "&#60;a href" in calibration.layout.yaxis.title.text and "&#60;a href" in interval.layout.yaxis.title.text
+
+
+def test_the_interval_plot_s_colours_are_named_as_drawn():
+    """The Intervals page said "Red: ruled in" under orange dots (a new user's walk): the
+    words name the hues the plots draw (Okabe-Ito vermillion reads orange, blue blue)."""
+    from psl_triage.plots.style import NEGATIVE_COLOR, POSITIVE_COLOR
+    from psl_triage.words.calibration import interval_colours
+
+    hue = {"#D55E00": "orange", "#0072B2": "blue"}
+    said = interval_colours(0.1)
+    assert f":{hue[POSITIVE_COLOR]}[" in said and f":{hue[NEGATIVE_COLOR]}[" in said
+    assert ":red[" not in said

@@ -19,8 +19,9 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_core.survival import held_out_targets, horizon_summary, survival_outcome
+from psl_triage.data.outcome import WEAK_OUTCOME_WORDS
 from psl_triage.metadata import ModelMetadata
-from psl_triage.roles import _OUTCOME_TOKENS, _WEAK_OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
+from psl_triage.roles import _OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
 from psl_triage.words import lists as words
 from psl_triage.words.common import share_of
 
@@ -82,7 +83,7 @@ def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
     events = [
         name for name in df.columns
         if name not in times and is_status(df[name])
-        and any(t in _OUTCOME_TOKENS or t in _WEAK_OUTCOME_TOKENS for t in name_tokens(name))
+        and any(t in _OUTCOME_TOKENS or t in WEAK_OUTCOME_WORDS for t in name_tokens(name))
     ]
     if not times or not events:
         pairs = named_pairs(df)

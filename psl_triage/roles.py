@@ -42,7 +42,7 @@ from pandas.api import types as ptypes
 from psl_core.errors import DataError
 from psl_triage.data import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC, default_class_names
 from psl_triage.data.columns import _infer_kind
-from psl_triage.data.outcome import _positive_values
+from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, _positive_values, weakly_named
 from psl_triage.data.values import _normalized, _value_text
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words import preparing
@@ -99,10 +99,6 @@ MIN_DAYS = 20
 different values (or different values in half its rows, in a small table): follow-up and study
 days spread out, while a rate per day heaps on a few round numbers (5, 10, 20 cigarettes)."""
 _DURATION_UNITS = frozenset({"months", "month", "mo", "mos", "weeks", "wk", "years", "yrs", "duration"})
-_SURVIVAL_QUALIFIERS = frozenset({
-    "os", "pfs", "dfs", "efs", "rfs", "dss", "css", "ttp", "fu", "followup", "survival", "surv", "death",
-    "recurrence", "relapse", "event",
-})
 _TIME_PREFIXES = ("fu", "rfs", "os", "pfs", "dfs", "efs", "surv", "r", "d", "e", "s", "t", "death", "event", "censor", "obs")
 _BEFORE_BASELINE = frozenset({
     "diag", "diagnosis", "onset", "symptom", "symptoms", "since", "prior", "pain", "history", "ago", "pre",
@@ -116,10 +112,6 @@ _OUTCOME_TOKENS = frozenset({
     "censor", "censored", "fustat", "vital", "survival", "survived", "progression", "outcome", "etype",
     "tod", "todesursache", "verstorben", "rezidiv", "deces",
 })
-_WEAK_OUTCOME_TOKENS = frozenset({"status", "event", "events"})
-"""Outcome words only alone or with a survival qualifier ("status", "os_status"), never in
-"er_status" or "smoking_status", which are findings; and only when the values are codes or
-outcome words (:data:`_OUTCOME_VALUE_WORDS`), never "outpatient" / "inpatient"."""
 _OUTCOME_VALUE_WORDS = frozenset({
     "dead", "died", "death", "deceased", "alive", "living", "censored", "censor", "event", "relapse",
     "recurrence", "recurred", "progression", "progressed", "lost", "yes", "no", "true", "false",
@@ -368,7 +360,7 @@ def _time_word(tokens: list[str]) -> str | None:
     for token in tokens:
         if token in _TIME_TOKENS or (token.endswith("time") and token[: -len("time")] in _TIME_PREFIXES):
             return token
-    if any(token in _DURATION_UNITS for token in tokens) and any(token in _SURVIVAL_QUALIFIERS for token in tokens):
+    if any(token in _DURATION_UNITS for token in tokens) and any(token in SURVIVAL_QUALIFIERS for token in tokens):
         return " ".join(tokens)
     return None
 
@@ -407,9 +399,7 @@ def _outcome_signal(
     known = target.y >= 0
     y = target.y
     word = next((token for token in tokens if token in _OUTCOME_TOKENS), None)
-    if word is None and any(token in _WEAK_OUTCOME_TOKENS for token in tokens) and all(
-        token in _WEAK_OUTCOME_TOKENS or token in _SURVIVAL_QUALIFIERS for token in tokens
-    ):
+    if word is None and weakly_named(tokens):  # and only with codes or outcome words as values
         word = " ".join(tokens)
     if word and word not in _OUTCOME_TOKENS and not _outcome_like_values(values):
         word = None

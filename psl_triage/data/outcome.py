@@ -35,6 +35,24 @@ _OUTCOME_NAME = re.compile(
 )
 
 
+WEAK_OUTCOME_WORDS = frozenset({"status", "event", "events"})
+"""Outcome words only alone or with a survival qualifier ("status", "os_status"), never in
+"er_status", "marital_status" or "smoking_status", which are findings (:func:`weakly_named`)."""
+SURVIVAL_QUALIFIERS = frozenset({
+    "os", "pfs", "dfs", "efs", "rfs", "dss", "css", "ttp", "fu", "followup", "survival", "surv", "death",
+    "recurrence", "relapse", "event",
+})
+"""Words that make a weak outcome word or a duration a survival outcome's ("os_status", "pfs months")."""
+
+
+def weakly_named(tokens: Sequence[str]) -> bool:
+    """Whether a name's words hold a weak outcome word (:data:`WEAK_OUTCOME_WORDS`) with only
+    survival qualifiers beside it: "status", "os_status", "event" yes; "marital_status" no."""
+    return any(token in WEAK_OUTCOME_WORDS for token in tokens) and all(
+        token in WEAK_OUTCOME_WORDS or token in SURVIVAL_QUALIFIERS for token in tokens
+    )
+
+
 _LAST_BINARY = 3
 """Rank of the fallback candidate: the last two-valued column, named like no outcome."""
 
@@ -54,6 +72,8 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
         spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
         spoken = re.sub(r"[^a-z0-9]+", " ", spoken).strip()
         match = _OUTCOME_NAME.search(spoken)
+        if match and match.group(2) in WEAK_OUTCOME_WORDS and not weakly_named(spoken.split()):
+            match = _OUTCOME_NAME.search(spoken, match.end(2))  # "marital status": a finding, not the outcome
         if name in binary and match and match.group(2) == spoken:
             ranked.append((0, position, name, words.OUTCOME_NAME_EXACTLY.format(name=str(name))))
         elif name in binary and match:

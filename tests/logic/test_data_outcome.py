@@ -146,20 +146,41 @@ def test_outcome_guess_passes_over_an_outcome_too_rare_to_learn_and_says_so():
     n = 300
     df = pd.DataFrame({
         "age": rng.integers(20, 45, n),
-        "hiv_status": ["Yes"] * 2 + ["No"] * (n - 2),
+        "died": ["Yes"] * 2 + ["No"] * (n - 2),
         "birth_outcome": rng.choice(["Live birth", "Stillbirth"], n, p=[0.8, 0.2]),
         "preterm": rng.choice(["Yes", "No"], n),
     })
     types = infer_column_types(df)
     assert guess_outcome(df, types) == "birth_outcome"
     reason = explain_outcome_guess(df, types)
-    assert "'hiv_status' was passed over: only 2 rows are 'Yes'" in reason and "at least 10" in reason
+    assert "'died' was passed over: only 2 rows are 'Yes'" in reason and "at least 10" in reason
     rare = df.assign(birth_outcome="Live birth", twins=["Yes"] * 3 + ["No"] * (n - 3))
     rare.loc[:4, "birth_outcome"] = "Stillbirth"
     # Every column named like an outcome is too rare: the first is shown (the page says why),
     # not 'preterm', which only its place as the last two-valued column recommends.
-    assert guess_outcome(rare, infer_column_types(rare)) == "hiv_status"
-    unnamed = rare.drop(columns=["hiv_status", "birth_outcome"])
+    assert guess_outcome(rare, infer_column_types(rare)) == "died"
+    unnamed = rare.drop(columns=["died", "birth_outcome"])
     assert guess_outcome(unnamed, infer_column_types(unnamed)) == "preterm"  # the last binary a list can learn
-    alone = df[["age", "hiv_status"]]
-    assert guess_outcome(alone, infer_column_types(alone)) == "hiv_status"  # no other candidate: shown, refused
+    alone = df[["age", "died"]]
+    assert guess_outcome(alone, infer_column_types(alone)) == "died"  # no other candidate: shown, refused
+
+
+def test_a_status_of_something_is_a_finding_not_the_outcome():
+    """openintro smoking (a new user's walk): "marital_status" (5 values) was proposed as the
+    outcome over the Yes/No column "smoke", for the word "status". As for the leak guard
+    (psl_triage.roles), "status" names an outcome only alone or with a survival word."""
+    rng = np.random.default_rng(0)
+    n = 200
+    df = pd.DataFrame({
+        "gender": rng.choice(["Male", "Female"], n),
+        "marital_status": rng.choice(["Married", "Single", "Divorced", "Widowed", "Separated"], n),
+        "age": rng.integers(18, 90, n),
+        "smoke": rng.choice(["Yes", "No"], n, p=[0.25, 0.75]),
+        "amt_weekends": rng.integers(0, 40, n),
+    })
+    assert guess_outcome(df, infer_column_types(df)) == "smoke"
+    for outcome_name in ("status", "os_status", "vital_status", "death_status"):
+        named = df.assign(**{outcome_name: rng.choice([0, 1], n)})
+        assert guess_outcome(named, infer_column_types(named)) == outcome_name
+    smoking = df.drop(columns="smoke").assign(smoking_status=rng.choice(["Yes", "No"], n), died=rng.choice([0, 1], n))
+    assert guess_outcome(smoking, infer_column_types(smoking)) == "died"

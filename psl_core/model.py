@@ -464,8 +464,8 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         """Held-out Brier score per stage by internal cross-validation (:mod:`psl_core.recommend`);
         the recommended stage has the lowest. With ``shrinkage="cv"`` the probabilities are
         pulled toward the base rate by each stage's held-out calibration slope."""
-        scores, slope = held_out_scores(self, X, y01, columns, weight)
         self.recommend_draws_ = n_draws(y01, self.recommend_repeats)
+        scores, slope = held_out_scores(self, X, y01, columns, weight, self.recommend_draws_)
         self.validation_brier_, self.validation_brier_se_, self.recommended_stages_ = recommended_stage(
             scores, self.recommend_draws_
         )

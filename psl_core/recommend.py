@@ -52,19 +52,21 @@ def n_draws(y01, repeats):
     return int(min(MAX_DRAWS, max(1, math.ceil(RARER_CLASS_TARGET / rarest))))
 
 
-def held_out_scores(estimator, X, y01, columns, weight=None):
+def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
     """Refit a fitted list's setup on each internal fold and score its stages held out.
 
     Parameters
     ----------
     estimator : fitted ProbabilisticScoringList
-        Its ``recommend_folds``, ``recommend_repeats``, ``random_state`` and length set the
-        folds and the refits. Draw r of the folds is seeded ``random_state + r``.
+        Its ``recommend_folds``, ``random_state`` and length set the folds and the refits.
     X : DataFrame or array of shape (n, n_features)
     y01 : ndarray of 0/1, shape (n,)
     columns : list of Column
         X as read (their values sort the rows before the seeded split).
     weight : ndarray of shape (n,) or None
+    draws : int >= 1, default=1
+        How many times the folds are drawn (:func:`n_draws`); draw r is seeded
+        ``random_state + r``.
 
     Returns
     -------
@@ -79,16 +81,16 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
     n_stages = estimator.n_stages_
     keys = [c.values for c in columns]
     seed = estimator.random_state
-    draws = [
+    fold_draws = [
         stratified_folds(y01, estimator.recommend_folds, None if seed is None else seed + draw, keys)
-        for draw in range(n_draws(y01, estimator.recommend_repeats))
+        for draw in range(draws)
     ]
-    n_folds = int(draws[0].max()) + 1
+    n_folds = int(fold_draws[0].max()) + 1
     inner = clone(estimator).set_params(recommend_folds=None, max_stages=n_stages - 1, horizon=None)
 
     def held_out(job):
         draw, fold = divmod(job, n_folds)
-        folds = draws[draw]
+        folds = fold_draws[draw]
         train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
         model = clone(inner).fit(
             _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
@@ -97,7 +99,7 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
 
     # The folds' searches run in threads: the compiled search releases the GIL
     # (psl_core.kernels.kernel). Their results are summed in fold order, as one after another.
-    n_jobs = n_folds * len(draws)
+    n_jobs = n_folds * draws
     fitted = joblib.Parallel(n_jobs=min(n_jobs, joblib.cpu_count()), backend="threading")(
         joblib.delayed(held_out)(job) for job in range(n_jobs)
     )
@@ -113,7 +115,7 @@ def held_out_scores(estimator, X, y01, columns, weight=None):
         slope[1, :reached] += w @ gap**2
         slope[2, :reached] += w @ surprise**2
         slope[3, :reached] += w.sum()
-    return scores, slope / len(draws)
+    return scores, slope / draws
 
 
 def recommended_stage(scores, draws=1):

@@ -59,7 +59,7 @@ def test_the_standard_error_is_that_of_one_draw_s_folds():
     assert recommended_stage(scores)[1] == pytest.approx(spread / 2)  # one draw of four folds
 
 
-def test_one_draw_is_the_single_cross_validation_of_before():
+def test_the_draws_made_are_recorded():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((150, 3))
     y = (rng.random(150) < 0.5).astype(int)

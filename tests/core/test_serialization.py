@@ -1,6 +1,7 @@
 """Model files: every kind of broken or hostile file is rejected with a clear message."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -131,3 +132,19 @@ def test_a_file_from_before_repeated_folds_reads_as_one_draw(document):
         again["params"]["recommend_repeats"] = wrong
         with pytest.raises(ModelFileError):
             ProbabilisticScoringList.from_json(json.dumps(again))
+
+
+def test_the_published_schema_names_each_key_once():
+    """A key written twice in the schema file loads silently as its last copy (the
+    recommend_repeats entry was once written twice: docs/ links to psl_core's file)."""
+    from psl_core.serialization import SCHEMA_FILE
+
+    def no_repeats(pairs):
+        keys = [key for key, _ in pairs]
+        assert len(keys) == len(set(keys)), sorted({key for key in keys if keys.count(key) > 1})
+        return dict(pairs)
+
+    import psl_core
+
+    path = Path(psl_core.__file__).with_name(SCHEMA_FILE)
+    json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=no_repeats)

@@ -72,8 +72,9 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
         spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
         spoken = re.sub(r"[^a-z0-9]+", " ", spoken).strip()
         match = _OUTCOME_NAME.search(spoken)
-        if match and match.group(2) in WEAK_OUTCOME_WORDS and not weakly_named(spoken.split()):
-            match = _OUTCOME_NAME.search(spoken, match.end(2))  # "marital status": a finding, not the outcome
+        finding = not weakly_named(spoken.split())  # "marital status": its "status" names a finding
+        while match and finding and match.group(2) in WEAK_OUTCOME_WORDS:
+            match = _OUTCOME_NAME.search(spoken, match.end(2))
         if name in binary and match and match.group(2) == spoken:
             ranked.append((0, position, name, words.OUTCOME_NAME_EXACTLY.format(name=str(name))))
         elif name in binary and match:

@@ -344,11 +344,11 @@ class DatasetSession:
         """Prepare the training data again when the dataset or a choice changed since last time;
         :attr:`prepared`, or None with the reason in :attr:`prepare_error`."""
         data = self.active
+        orders = self.orders()
         choices = (
             self.version, dict(data.column_types), data.outcome, list(data.positive_class),
             self.chosen_class_names(), data.missing_handling,
-            [(name, spec.label, spec.unit) for name, spec in data.meta.columns.items()], data.follow_up,
-            self.orders(),
+            [(name, spec.label, spec.unit) for name, spec in data.meta.columns.items()], data.follow_up, orders,
         )
         if self._prepared_for == choices:
             return self.prepared
@@ -360,7 +360,7 @@ class DatasetSession:
         try:
             self.prepared = prepare_training_data(
                 data.df, data.column_types, data.outcome, data.positive_class, data.missing_handling,
-                data.meta.columns, self.chosen_class_names(), data.follow_up, self.orders(),
+                data.meta.columns, self.chosen_class_names(), data.follow_up, orders,
             )
         except DataError as exc:
             self.prepare_error = str(exc)

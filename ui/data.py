@@ -17,6 +17,7 @@ from psl_core.errors import DataError
 from psl_triage.data import (
     DECIMAL_MARKS,
     DELIMITERS,
+    MAX_CATEGORIES,
     THOUSANDS_SEPARATORS,
     LoadedTable,
     NumberFormat,
@@ -132,7 +133,7 @@ def level_orders(session: DatasetSession) -> None:
             button.button(words.USE_ORDER, key=session.key("w_use_order", name), on_click=session.set_order,
                           args=(name, order))
         if not names:
-            st.caption(words.NO_ORDERABLE)
+            st.caption(words.NO_ORDERABLE.format(max_categories=MAX_CATEGORIES))
             return
         name = st.selectbox(words.ORDER_COLUMN, names, format_func=str,  # as the file names it: labels change
                             key=session.key("w_order_column"))

@@ -81,11 +81,19 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
             ranked.append((1, position, name, words.OUTCOME_NAME_CONTAINS.format(value=match.group(2))))
         elif match and 1 <= len(outcome_classes(df[name])) <= MAX_OUTCOME_CLASSES:
             ranked.append((2, position, name, words.NAME_CONTAINS_OUTCOME_WORD.format(value=match.group(2))))
+    short: dict[object, tuple[object, int] | None] = {}  # _too_few of each column asked, once
+
+    def too_few(name):
+        if name not in short:
+            short[name] = _too_few(df[name])
+        return short[name]
+
     if binary:
-        last = next((name for name in reversed(binary) if not _too_few(df[name])), binary[-1])
+        last = next((name for name in reversed(binary) if not too_few(name)), binary[-1])
         ranked.append((_LAST_BINARY, 0, last, words.LAST_BINARY_COLUMN))
     ordered = sorted(ranked, key=lambda item: item[:2])
-    short = {name: _too_few(df[name]) for _, _, name, _ in ordered}
+    for _, _, name, _ in ordered:
+        too_few(name)
     named = [item for item in ordered if item[0] < _LAST_BINARY]
     ordered = (
         [item for item in named if not short[item[2]]] + [item for item in named if short[item[2]]]

@@ -172,7 +172,7 @@ ORDER_EDITOR_CAPTION = (
     "sorted by their numbers."
 )
 ORDER_PLACE, ORDER_CATEGORY = "place", "category"
-NO_ORDERABLE = "No categorical column with 2 to 30 categories is in use."
+NO_ORDERABLE = "No categorical column with 2 to {max_categories} categories is in use."
 
 
 def order_proposal(name, order):

@@ -515,7 +515,7 @@ def _search_feature(
     the first minimizing cut.
 
     A cut whose ``allowed`` entry is False (too few rows in one of its answers, see
-    :func:`psl_core.search.candidate_cuts`) is never chosen: it is worth +inf. It stays in
+    :func:`psl_core.candidates.candidate_cuts`) is never chosen: it is worth +inf. It stays in
     the grids, so the rounds are those of the unconstrained search until they would land
     on it, and a constraint that only excludes cuts the search would not choose leaves
     the list as it was.

@@ -153,7 +153,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         Training rows each answer must hold: a threshold is only chosen where at least
         this many training rows fall on each side of it and between it and the
         feature's earlier thresholds (the search runs as without the rule and only
-        skips such thresholds, :func:`psl_core.search.candidate_cuts`); a binary or
+        skips such thresholds, :func:`psl_core.candidates.candidate_cuts`); a binary or
         categorical indicator only when at least this many rows have it and as many
         do not. It keeps the search from cutting off a few extreme cases by chance
         ("BMI > 45.3" for 6 patients). 1 is the paper's search (any threshold). With

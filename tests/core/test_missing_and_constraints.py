@@ -10,8 +10,8 @@ from test_search import naive_criterion, random_data
 
 from psl_core import PAPER_SETUP, DataError, ProbabilisticScoringList, PSLError
 from psl_core.binarization import numeric_cuts
+from psl_core.candidates import score_tracks
 from psl_core.recommend import stratified_folds
-from psl_core.search import score_tracks
 
 
 def with_missing(X, seed, share=0.25, columns=(0, 2)):

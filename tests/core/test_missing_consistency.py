@@ -12,8 +12,8 @@ from test_search import naive_criterion, random_data
 
 from psl_core import ProbabilisticScoringList
 from psl_core.binarization import blocked_cuts, candidate_feature, numeric_cuts
+from psl_core.candidates import score_tracks
 from psl_core.recommend import stratified_folds
-from psl_core.search import score_tracks
 
 
 def consistent(literals, levels=None):

@@ -5,7 +5,7 @@ import pytest
 
 from psl_core import DataError, ProbabilisticScoringList, PSLError
 from psl_core.binarization import numeric_cuts
-from psl_core.search import score_tracks
+from psl_core.candidates import score_tracks
 
 
 def pair_loss(totals, pairs):

@@ -7,8 +7,9 @@ from sklearn.metrics import roc_auc_score
 
 from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.binarization import candidate_features, numeric_cuts, read_columns
+from psl_core.candidates import score_tracks
 from psl_core.recommend import stratified_folds
-from psl_core.search import TIE_TOLERANCE, LabelEvaluator, score_tracks
+from psl_core.search import TIE_TOLERANCE, LabelEvaluator
 
 
 def entropy_bits(p):

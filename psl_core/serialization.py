@@ -34,9 +34,11 @@ reads bounded JSON (size, digits, range, nesting, at most :data:`MAX_VALUES` val
 :data:`MAX_METADATA_VALUES` in the metadata, printable text); :func:`check_schema` checks it against the
 published JSON Schema (``model-schema-v1.json``, next to this module and in ``docs/``: types,
 unknown or missing keys, number ranges, text lengths, list sizes, how deep the metadata
-nests); :func:`build` checks what a schema cannot say (features among the input columns,
-scores in the score set, totals the scores reach, monotone probabilities, one entry per
-stage, a valid M) and builds the model. Any problem raises
+nests; a whole number written as one: ``4.0`` is no stage count); :func:`build` checks what
+a schema cannot say (features among the input columns, each column asked one way, groupings
+of one or more distinct categories, scores in the score set, totals the scores reach,
+monotone probabilities, one entry per stage, a valid M, the constraints of its params kept,
+stop statistics that agree with the stages' counts) and builds the model. Any problem raises
 :class:`~psl_core.errors.ModelFileError`; nothing else escapes, whatever the file holds.
 An optional top-level ``"stop_statistics"`` object (with its own ``"version"``) is allowed
 and left to its own reader.
@@ -54,7 +56,7 @@ import jsonschema
 import numpy as np
 
 from .binarization import CATEGORY, NUMERIC, Literal
-from .constraints import check_constraints
+from .constraints import DIRECTIONS, check_constraints
 from .cost_ratio import saved_cost_ratio
 from .costs import check_cost_groups, check_question_costs
 from .errors import ModelFileError, PSLError
@@ -334,11 +336,22 @@ def _key_pattern():
     return re.compile(schema()["$defs"]["key"]["pattern"])
 
 
+def _is_whole_number(checker, instance):
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
 @functools.cache
 def _validator():
     # The schema has no cycles (metadata nests in explicit levels), so its references can be
     # replaced by what they name: a third less time per value than looking them up.
-    return jsonschema.Draft202012Validator(_inlined(schema(), schema()["$defs"]))
+    # A whole number is written as one: JSON Schema counts 4.0 as an integer, but a count, a
+    # score or a stage number written "4.0" is read as a float by every JSON reader, and breaks
+    # what indexes or compares with it.
+    strict = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number),
+    )
+    return strict(_inlined(schema(), schema()["$defs"]))
 
 
 def _inlined(node, definitions):
@@ -441,6 +454,7 @@ def build(data, cls):
         _fail(f"params are invalid: {exc}")
     literals, scores = _stages(data["stages"], names, n_features, score_set)
     _check_look_alikes(names, classes, literals)
+    _check_constraints_kept(model, literals, scores)
     n_stages = len(literals)
     tables = _calibration_tables(data["calibration"], scores)
     if len(data["criterion"]) != n_stages + 1:
@@ -459,7 +473,9 @@ def build(data, cls):
     model.stage_negatives_ = [t[3] for t in tables]
     model.stage_criterion_ = np.array(data["criterion"], dtype=float)
     model.end_reason_ = data.get("end_reason")
-    model.stop_statistics_ = check_stop_statistics(data.get("stop_statistics"), [t[0] for t in tables])
+    model.stop_statistics_ = check_stop_statistics(
+        data.get("stop_statistics"), [t[0] for t in tables], scores, [t[2] + t[3] for t in tables],
+    )
     model.metadata_ = data["metadata"]
     return model
 
@@ -500,7 +516,7 @@ def _input_columns(spec):
 
 
 def _stages(stages, names, n_features, score_set):
-    literals, scores = [], []
+    literals, scores, kinds = [], [], {}
     known = None if names is None else set(names)
     for k, stage in enumerate(stages, start=1):
         where = f"stage {k}"
@@ -517,9 +533,15 @@ def _stages(stages, names, n_features, score_set):
         if asks_missing:
             # "Is the value missing?": beyond every value on the side the missing answers sort to.
             threshold = np.inf if missing != stage["negated"] else -np.inf
+        if kinds.setdefault(feature, kind) != kind:
+            _fail(f"{where} asks {_shorten(feature)} as {kind}, an earlier stage as {kinds[feature]}: "
+                  "a column is asked one way")
         categories = stage.get("categories")
         if (kind == CATEGORY) != ((category is not None) != (categories is not None)):
             _fail(f"{where}: a category feature needs a text category or a list of categories, other kinds neither")
+        if categories is not None and (not categories or len(set(categories)) != len(categories)):
+            _fail(f"{where} groups the categories {_shorten(categories)}; a grouping lists one or more "
+                  "categories, each once")
         if stage["score"] not in score_set:
             _fail(f"{where} score {stage['score']} is not in the score set {list(score_set)}")
         learned = stage.get("missing_learned", True)
@@ -551,6 +573,27 @@ def _check_look_alikes(names, classes, literals):
         if pairs:
             _fail(f"the {what} {_shorten(pairs[0][0])} and {_shorten(pairs[0][1])} look the same when shown; "
                   "rename one")
+
+
+def _check_constraints_kept(model, literals, scores):
+    """Refuse a list that breaks the constraints its own params record: a forbidden column
+    asked, required columns not asked first in their order, a monotone column whose points
+    go the other way (:mod:`psl_core.constraints`)."""
+    columns = [literal.column for literal in literals]
+    asked = [column for column in model.forbidden or () if column in columns]
+    if asked:
+        _fail(f"params.forbidden names {_shorten(asked[0])}, which the list asks at stage "
+              f"{columns.index(asked[0]) + 1}")
+    required = list(model.required or ())[: len(columns)]
+    if columns[: len(required)] != required:
+        _fail(f"params.required names {_shorten(required)} to be asked first, but the list starts with "
+              f"{_shorten(columns[: len(required)])}")
+    for k, (literal, score) in enumerate(zip(literals, scores), start=1):
+        direction = DIRECTIONS.get((model.monotone or {}).get(literal.column))
+        if direction is None or literal.kind == CATEGORY or literal.asks_missing:
+            continue
+        if score * (-1 if literal.negated else 1) * direction < 0:
+            _fail(f"stage {k} gives {_shorten(literal.column)} points against its monotone direction in params")
 
 
 def _calibration_tables(calibration, scores):

@@ -85,14 +85,24 @@ def transition_counts(totals, references):
     return {"version": STOP_STATISTICS_VERSION, "n_rows": int(len(totals)), "transitions": transitions}
 
 
-def check_stop_statistics(data, stage_totals):
+def check_stop_statistics(data, stage_totals, scores=None, stage_counts=None):
     """Validate the ``"stop_statistics"`` entry of a model file (None when absent).
+
+    Besides its shape: every table of one reference stage counts the same patients, so gives
+    the same totals at the reference; no pair of totals lies further apart than the points of
+    the stages between them; and the totals' shares at each stage agree with the list's own
+    counts there (the calibration counts: the same training patients, or a share of them held
+    out for calibration) within sampling error (:func:`_check_agrees_with_counts`).
 
     Parameters
     ----------
     data : dict or None
     stage_totals : list of array of int
         The reachable totals of stages 0..K of the list in the file.
+    scores : sequence of int, optional
+        The points of stages 1..K.
+    stage_counts : list of array of int, optional
+        The list's patients per reachable total at stages 0..K (positives + negatives).
 
     Returns
     -------
@@ -125,7 +135,52 @@ def check_stop_statistics(data, stage_totals):
             _fail(f"reference {reference} needs one table per stage 0..{reference - 1}")
         for k, table in enumerate(stages):
             _check_stage_table(table, k, reference, stage_totals, n_rows)
+        if scores is not None:
+            _check_tables_agree(stages, reference, scores)
+        if stage_counts is not None:
+            for k, table in enumerate(stages):
+                _check_agrees_with_counts(table, 0, k, stage_totals, stage_counts)
+            if stages:
+                _check_agrees_with_counts(stages[0], 1, reference, stage_totals, stage_counts)
     return data
+
+
+def _marginal(table, column):
+    shares = {}
+    for row in table:
+        shares[row[column]] = shares.get(row[column], 0) + row[2]
+    return shares
+
+
+def _check_tables_agree(stages, reference, scores):
+    """The tables of one reference count the same patients: the same totals at the reference,
+    and totals at stage k and at the reference at most the points between them apart."""
+    at_reference = _marginal(stages[0], 1) if stages else {}
+    for k, table in enumerate(stages):
+        if _marginal(table, 1) != at_reference:
+            _fail(f"the tables of stages 0 and {k} give different totals at stage {reference}; "
+                  "they count the same patients")
+        reach = sum(abs(int(score)) for score in scores[k:reference])
+        if any(abs(row[1] - row[0]) > reach for row in table):
+            _fail(f"stage {k} pairs totals further apart than the points of stages {k + 1}..{reference}")
+
+
+def _check_agrees_with_counts(table, column, k, stage_totals, stage_counts):
+    """The shares of the totals at stage k (``column`` 0: the table's own stage, 1: the
+    reference) against the list's counts at stage k: a total variation distance of at most
+    0.1 + sqrt(totals / patients), where a fit's own statistics stay below 0.1 even when
+    calibration holds out a share of the rows (tests/core/test_model_file_meaning.py)."""
+    counts = np.asarray(stage_counts[k], dtype=float)
+    n_counted, n_table = counts.sum(), float(sum(row[2] for row in table))
+    if n_counted <= 0 or n_table <= 0:
+        return
+    expected = dict(zip(np.asarray(stage_totals[k]).tolist(), counts / n_counted))
+    observed = {total: count / n_table for total, count in _marginal(table, column).items()}
+    distance = 0.5 * sum(abs(observed.get(t, 0.0) - expected.get(t, 0.0)) for t in {*expected, *observed})
+    tolerance = 0.1 + np.sqrt(len(expected) / min(n_counted, n_table))
+    if distance > tolerance:
+        _fail(f"the totals at stage {k} disagree with the list's own counts there (they differ in "
+              f"{distance:.0%} of patients); the file was edited or is damaged")
 
 
 def _fail(message):

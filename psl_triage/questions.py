@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from psl_core.binarization import BINARY, CATEGORY, Literal
 from psl_core.decision import NOT_MEASURED, answer_for, triage_step
 from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_triage.model_file.answers import answer_options
 from psl_triage.words import questions as words
 from psl_triage.words.questions import NOT_MEASURED_TEXT, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 
@@ -141,15 +142,11 @@ def build_questions(model, columns=None):
                 unit=info.get("unit") or "",
                 condition=condition(literal, info),
                 points=int(points),
-                options=_options(literal, labels, model.literals_, levels),
+                options=answer_options(literal, labels, model.literals_, levels),
                 literal=literal,
             )
         )
     return questions
-
-
-OTHER = "__psl_other_category__"
-"""Raw answer "none of the listed categories" of a categorical question without labels."""
 
 
 def condition(literal, info=None):
@@ -179,26 +176,6 @@ def _level_run(literal, levels):
     if len(places) < 2 or len(places) == len(levels) or places[-1] - places[0] + 1 != len(places):
         return None, levels
     return levels[places[0]: places[-1] + 1], levels
-
-
-def _options(literal, labels, all_literals, levels=()):
-    if literal.kind == BINARY:
-        return ((1.0, labels.get("1", words.YES)), (0.0, labels.get("0", words.NO)))
-    if literal.kind != CATEGORY:
-        return ()
-    # An ordered column's levels in their order; then every category the metadata names, then
-    # any the list uses that it does not name.
-    categories = list(dict.fromkeys([*levels, *labels]))
-    for other in all_literals:
-        if other.column != literal.column:
-            continue
-        for category in (other.category,) if other.categories is None else other.categories:
-            if category not in categories:
-                categories.append(category)
-    options = [(category, labels.get(category, category)) for category in categories]
-    if not labels:
-        options.append((OTHER, words.OTHER_CATEGORY))
-    return tuple(options)
 
 
 def answer_text(question, raw):

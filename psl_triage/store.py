@@ -41,6 +41,7 @@ from psl_core.model import ProbabilisticScoringList
 from psl_core.names import clean_name
 from psl_core.serialization import MAX_FILE_CHARS
 from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.meaning import check_description
 from psl_triage.words import store as words
 from psl_triage.words import visible
 
@@ -261,8 +262,12 @@ def _opened(path, size, modified_ns):
 
 
 def load_model(path):
-    """Load and validate a stored model file; raises ModelFileError if it is not one."""
-    return ProbabilisticScoringList.from_json(read_model_file(path))
+    """Load and validate a stored model file, its list and what its description says of the
+    list (:func:`~psl_triage.model_file.meaning.check_description`); raises ModelFileError if
+    it is not a valid model file."""
+    model = ProbabilisticScoringList.from_json(read_model_file(path))
+    check_description(model)
+    return model
 
 
 def read_model_file(path):

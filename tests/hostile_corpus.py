@@ -109,6 +109,108 @@ def with_change(document, path, value):
     return json.dumps(copy)
 
 
+def meaning_document():
+    """A valid list (as JSON) that asks a category, a yes/no and a number, with stop
+    statistics, a recommended length and a description the pages read (issue 40)."""
+    rng = np.random.default_rng(3)
+    n = 300
+    X = pd.DataFrame({"age": rng.integers(30, 80, n).astype(float), "smoker": rng.integers(0, 2, n).astype(float),
+                      "pain": pd.Categorical(rng.choice(["typical", "atypical", "none"], n))})
+    y = (((X["age"] > 60) | (X["smoker"] == 1)) ^ (rng.random(n) < 0.15) | (X["pain"] == "typical")).astype(int)
+    model = ProbabilisticScoringList(recommend_folds=3, min_support=5, group_categories=True).fit(X, y)
+    metadata = {
+        "name": "meaning", "version": 1,
+        "dataset": {"name": "synthetic", "n_rows": n, "n_rows_source": n, "n_positive": int(y.sum()),
+                    "n_negative": int(n - y.sum()), "positive_label": "sick", "negative_label": "well"},
+        "columns": {
+            "age": {"label": "Age", "unit": "years", "kind": "numeric", "category_labels": {}},
+            "smoker": {"label": "Smoker", "unit": "", "kind": "binary",
+                       "category_labels": {"1": "smoker", "0": "non-smoker"}},
+            "pain": {"label": "Chest pain", "unit": "", "kind": "categorical",
+                     "category_labels": {"typical": "typical", "atypical": "atypical", "none": "none"}},
+        },
+    }
+    return json.loads(model.to_json(metadata))
+
+
+def _stop_counts_on_one_path(document):
+    """Every patient of the stop statistics moved onto the path that answers yes to each
+    question worth points: shapes and totals stay valid, the counts say nothing true."""
+    copy = json.loads(json.dumps(document))
+    scores = [stage["score"] for stage in copy["stages"]]
+    path = np.concatenate([[0], np.cumsum([max(score, 0) for score in scores])]).tolist()
+    n_rows = copy["stop_statistics"]["n_rows"]
+    for transition in copy["stop_statistics"]["transitions"]:
+        reference = transition["reference"]
+        transition["stages"] = [[[path[k], path[reference], n_rows]] for k in range(reference)]
+    return json.dumps(copy)
+
+
+def _one_table_moved(document):
+    copy = json.loads(json.dumps(document))
+    transition = copy["stop_statistics"]["transitions"][0]
+    table = transition["stages"][0]
+    top = max(row[1] for row in table)
+    transition["stages"][0] = [[table[0][0], top, sum(row[2] for row in table)]]
+    return json.dumps(copy)
+
+
+def meaningless_files(document):
+    """File name -> (JSON text, what the refusal says) of model files whose shape is valid and
+    whose list contradicts itself (issue 40, item 1): :mod:`psl_core.serialization` refuses them."""
+    stages = document["stages"]
+    age = [k for k, stage in enumerate(stages) if stage["feature"] == "age"][-1]
+    grouping = next(k for k, stage in enumerate(stages) if stage.get("categories"))
+    smoker = next(k for k, stage in enumerate(stages) if stage["feature"] == "smoker")
+    both_ways = json.loads(json.dumps(document))
+    both_ways["stages"][age].update(kind="category", threshold=None, category="60")
+    return {
+        "column-two-ways-v1.json": (json.dumps(both_ways), f"stage {age + 1} asks 'age' as category, an earlier stage as numeric"),
+        "decimal-recommended-v1.json": (with_change(document, ["validation", "recommended_stages"], 3.0),
+                                        "validation.recommended_stages must be a whole number"),
+        "decimal-score-v1.json": (with_change(document, ["stages", 0, "score"], float(stages[0]["score"])),
+                                  r"stages\[0\].score must be a whole number"),
+        "decimal-columns-v1.json": (with_change(document, ["input", "n_features"], 3.0), "n_features must be a whole number"),
+        "empty-grouping-v1.json": (with_change(document, ["stages", grouping, "categories"], []), "groups the categories"),
+        "repeated-grouping-v1.json": (with_change(document, ["stages", grouping, "categories"], ["none", "none"]),
+                                      "groups the categories"),
+        "forbidden-asked-v1.json": (with_change(document, ["params", "forbidden"], [stages[0]["feature"]]),
+                                    "params.forbidden names .* which the list asks at stage 1"),
+        "required-not-first-v1.json": (with_change(document, ["params", "required"], ["age"]),
+                                       "params.required names"),
+        "monotone-against-v1.json": (with_change(document, ["params", "monotone"], [
+            {"column": "smoker", "direction": "decreasing" if stages[smoker]["score"] > 0 else "increasing"}]),
+            f"stage {smoker + 1} gives 'smoker' points against its monotone direction"),
+        "stop-counts-on-one-path-v1.json": (_stop_counts_on_one_path(document), "disagree with the list's own counts"),
+        "stop-table-moved-v1.json": (_one_table_moved(document), "give different totals at stage"),
+    }
+
+
+def misleading_descriptions(document):
+    """File name -> (JSON text, what the refusal says) of model files whose list is sound and
+    whose description would mislead a reader (issue 40, item 1): the store refuses them."""
+    labels = ["metadata", "columns", "pain", "category_labels"]
+    return {
+        "answers-all-yes-v1.json": (with_change(document, ["metadata", "columns", "smoker", "category_labels"],
+                                                {"1": "yes", "0": "yes"}), "'yes' twice"),
+        "answers-zero-width-v1.json": (with_change(document, labels, {"typical": "normal", "atypical": "norma\u200bl",
+                                                                      "none": "none"}), "read alike"),
+        "answers-trailing-space-v1.json": (with_change(document, labels, {"typical": "typical", "atypical": "typical ",
+                                                                          "none": "none"}), "read alike"),
+        "answer-invisible-v1.json": (with_change(document, labels, {"typical": "\u200b", "atypical": "atypical",
+                                                                    "none": "none"}), "shows nothing to read"),
+        "questions-same-label-v1.json": (with_change(document, ["metadata", "columns", "age", "label"], "Chest pain"),
+                                         "questions include 'Chest pain' twice"),
+        "classes-read-alike-v1.json": (with_change(document, ["metadata", "dataset", "negative_label"], "sick "),
+                                       "two classes include 'sick' and 'sick '"),
+        "negative-rows-v1.json": (with_change(document, ["metadata", "dataset", "n_rows"], -5), "n_rows is -5"),
+        "positives-beyond-rows-v1.json": (with_change(document, ["metadata", "dataset", "n_positive"], 10**15),
+                                          "more than its n_rows"),
+        "decimal-rows-v1.json": (with_change(document, ["metadata", "dataset", "n_rows"], 300.5),
+                                 "n_rows is 300.5; a count of patients is a whole number"),
+    }
+
+
 def write_model_folder(folder: Path) -> dict[str, str]:
     """A model folder of one good list and hostile files; returns file name -> kind."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -127,6 +229,9 @@ def write_model_folder(folder: Path) -> dict[str, str]:
         "markdown-name-v1.json": with_change(document, ["metadata", "name"], MARKDOWN),
         "not-json-v1.json": "{ not json",
     }
+    meaning = meaning_document()
+    files.update({name: text for name, (text, _) in meaningless_files(meaning).items()})
+    files.update({name: text for name, (text, _) in misleading_descriptions(meaning).items()})
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
     kinds = {name: "file" for name in files}

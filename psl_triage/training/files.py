@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
+from psl_triage.model_file.meaning import check_description
 from psl_triage.store import slugify
 
 
@@ -26,6 +27,8 @@ def read_model_upload(data, filename):
         The file is not UTF-8 text or not a valid model file; the message names the file.
     """
     try:
-        return ProbabilisticScoringList.from_json(bytes(data))
+        model = ProbabilisticScoringList.from_json(bytes(data))
+        check_description(model)
+        return model
     except ModelFileError as exc:
         raise ModelFileError(f"{filename}: {exc}") from None

@@ -60,3 +60,39 @@ LINK_OUTSIDE_FOLDER = "the model file {name} is a link to a file outside the mod
 FILE_UNREADABLE = "the model file {name} cannot be read ({reason})"
 LINK_CYCLE = "the model file {name} cannot be read (a link in a cycle of links)"
 NOT_A_REGULAR_FILE = "{name} is {kind}, not a model file; it is not read"
+DESCRIPTION_CONTRADICTS = "not a valid model file: {problem}; the file was edited or is damaged"
+CLASS_NAMES = "the outcome's two classes"
+QUESTION_NAMES = "the list's questions"
+
+
+def answers_of(question):
+    """The answers to one question, named by the question's label."""
+    return f"the answers to {question!r}"
+
+
+def nothing_to_read(what, text):
+    """A name of ``what`` that shows no character."""
+    return f"{what} include {text!r}, which shows nothing to read"
+
+
+def read_alike(what, first, second):
+    """Two names of ``what`` a reader cannot tell apart."""
+    if first == second:
+        return f"{what} include {first!r} twice"
+    return f"{what} include {first!r} and {second!r}, which read alike"
+
+
+def count_not_whole(key, value):
+    """A count of the training table that is not a whole number >= 0."""
+    return f"dataset.{key} is {value!r}; a count of patients is a whole number, 0 or more"
+
+
+def more_rows_than_source(n_rows, n_source):
+    """More rows kept for training than the source table had."""
+    return f"dataset.n_rows is {n_rows}, more than the {n_source} rows of the source table (n_rows_source)"
+
+
+def parts_beyond_rows(parts, n_rows):
+    """Patients per outcome that add up to more than the table's rows."""
+    listed = ", ".join(f"{key} = {value}" for key, value in parts.items())
+    return f"dataset records {listed}: more than its n_rows = {n_rows} patients"

@@ -23,9 +23,9 @@ from psl_core.decision import (
     triage_step,
 )
 from psl_core.serialization import FORMAT
+from psl_triage.model_file.answers import OTHER
 from psl_triage.plots import triage_figure
 from psl_triage.questions import (
-    OTHER,
     advance,
     answer_text,
     build_questions,

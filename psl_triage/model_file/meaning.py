@@ -1,0 +1,83 @@
+"""What a model file's description says, checked against the list it describes.
+
+:mod:`psl_core.serialization` checks the list itself (shape, scores, totals, counts, the
+constraints it records). The description (``"metadata"``) is free JSON for the library, but
+the pages read it: the answers offered at the bedside, the questions' names, the classes'
+names and the training table's counts. :func:`check_description` refuses, with the reason,
+a description that would show two answers or two questions a reader cannot tell apart, an
+answer with nothing to read, or counts no table can have. Every list read from a file
+passes here (the store's loader and an uploaded file on the Train page).
+"""
+
+from psl_core.errors import ModelFileError
+from psl_core.names import look_alike_key, look_alike_pairs
+from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.answers import answer_options
+from psl_triage.words import store as words
+
+COUNTS = ("n_rows", "n_rows_source", "n_positive", "n_negative", "n_censored")
+"""The training table's counts a model file's ``"dataset"`` records."""
+
+
+def check_description(model):
+    """The typed metadata of ``model`` (a list read from a file), checked against the list.
+
+    Raises
+    ------
+    ModelFileError
+        Naming the first problem.
+    """
+    metadata = ModelMetadata.of(model)
+    _check_counts(metadata.trained_on)
+    _check_classes(metadata)
+    _check_questions(model, metadata)
+    return metadata
+
+
+def _fail(message):
+    raise ModelFileError(words.DESCRIPTION_CONTRADICTS.format(problem=message))
+
+
+def _check_counts(dataset):
+    for key in COUNTS:
+        value = dataset.extra.get(key)
+        if key in dataset.extra and value is not None:
+            _fail(words.count_not_whole(key, value))
+    counts = {key: getattr(dataset, key) for key in COUNTS if getattr(dataset, key) is not None}
+    for key, value in counts.items():
+        if value < 0:
+            _fail(words.count_not_whole(key, value))
+    n_rows = counts.get("n_rows")
+    if n_rows is not None and counts.get("n_rows_source", n_rows) < n_rows:
+        _fail(words.more_rows_than_source(n_rows, counts["n_rows_source"]))
+    parts = {key: counts[key] for key in ("n_positive", "n_negative", "n_censored") if key in counts}
+    if n_rows is not None and sum(parts.values()) > n_rows:
+        _fail(words.parts_beyond_rows(parts, n_rows))
+
+
+def _check_classes(metadata):
+    names = [metadata.trained_on.positive_label, metadata.trained_on.negative_label]
+    _check_texts(words.CLASS_NAMES, [name for name in names if name is not None])
+
+
+def _check_questions(model, metadata):
+    """The questions' names, and each question's answers, read apart."""
+    labels = {}
+    for literal in model.literals_:
+        column = metadata.column(literal.column)
+        labels.setdefault(str(literal.column), column.label or str(literal.column))
+        levels = [str(level) for level in column.levels or ()]
+        options = answer_options(literal, dict(column.category_labels or {}), model.literals_, levels)
+        _check_texts(words.answers_of(labels[str(literal.column)]), [text for _, text in options])
+    _check_texts(words.QUESTION_NAMES, list(labels.values()))
+
+
+def _check_texts(what, texts):
+    for text in texts:
+        if not look_alike_key(text):
+            _fail(words.nothing_to_read(what, text))
+    pairs = look_alike_pairs(texts)
+    repeated = next((text for i, text in enumerate(texts) if text in texts[:i]), None)
+    if pairs or repeated is not None:
+        first, second = pairs[0] if pairs else (repeated, repeated)
+        _fail(words.read_alike(what, first, second))

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
-from psl_core.names import clean_name
+from psl_core.names import UNREADABLE, clean_name
 from psl_core.serialization import MAX_FILE_CHARS
 from psl_triage.metadata import ModelMetadata
 from psl_triage.model_file.meaning import check_description
@@ -50,7 +50,10 @@ ORPHAN_AGE_S = 60
 """A temporary file of a save older than this (seconds) belongs to a save that died."""
 OPEN_CACHE_SIZE = 64
 """Loaded lists kept by :func:`open_model` (the listing keeps a line per file version besides)."""
-_FILE = re.compile(r"^(?P<slug>[^\W_][\w-]*)-v(?P<version>[0-9]+)\.json$")
+MAX_VERSION_DIGITS = 15
+"""Most digits of a version in a file name: more (a 240-digit "-v999...") are part of the name,
+so one odd file neither blocks the saves of its name nor shows a number no one can read."""
+_FILE = re.compile(rf"^(?P<stem>.+?)(?:-v(?P<version>[0-9]{{1,{MAX_VERSION_DIGITS}}}))?\.json$", re.IGNORECASE | re.DOTALL)
 _TEMPORARY_PREFIX = ".saving-"
 MAX_FILE_BYTES = 4 * MAX_FILE_CHARS  # UTF-8: at most 4 bytes a character
 """Most bytes read of one model file."""
@@ -72,10 +75,17 @@ def slugify(name):
     """File-name stem of a model name: its letters and digits, in any script, in lower case,
     with dashes between words ("Chest pain" -> "chest-pain", "Πόνος στο στήθος" ->
     "πόνος-στο-στήθος")."""
-    slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", clean_name(str(name))).lower()).strip("-")
+    slug = _slug(str(name))
     if not slug:
         raise PSLError(words.NAMELESS_MODEL.format(name=name))
-    return slug[:60]
+    return slug
+
+
+def _slug(text):
+    """The slug of a name or of a file's stem: one form for names that read the same (NFC and
+    NFKC, case, invisible characters, punctuation), so ``café`` written decomposed, as a Mac
+    does, or ``Chest-Pain`` are the same name as the app's ``café``, ``chest-pain``."""
+    return re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", clean_name(text)).lower()).strip("-")[:60]
 
 
 @dataclass(frozen=True)
@@ -84,13 +94,22 @@ class StoredModel:
 
     path: Path
     name: str
-    version: int
+    version: int | None  # from the file name, else from the file's metadata; None if neither says
     created: str
 
     @property
     def label(self):
         name = " ".join(visible(self.name).split())  # one line, as md gives it
-        return words.STORED_LABEL.format(name=name, version=self.version, created=visible(self.created[:16].replace("T", " ")))
+        created = visible(self.created[:16].replace("T", " "))
+        if self.version is None:
+            return words.STORED_LABEL_UNVERSIONED.format(name=name, file=shown_name(self.path.name), created=created)
+        return words.STORED_LABEL.format(name=name, version=self.version, created=created)
+
+
+def shown_name(name):
+    """A file name as it can be shown: a character that cannot be (a byte of a name that is not
+    UTF-8, a control character) as its code, invisible ones too (:func:`visible`)."""
+    return visible(UNREADABLE.sub(lambda match: f"⟨U+{ord(match.group()):04X}⟩", name))
 
 
 @dataclass(frozen=True)
@@ -119,7 +138,7 @@ def save_model(model, name, metadata=None, directory=None):
     metadata = ModelMetadata.coerce(metadata)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        version = 1 + max((v for s, v, _ in _files(folder) if s == slug), default=0)
+        version = 1 + max((v or 0 for s, v, _ in _files(folder) if s == slug), default=0)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=".json")
     except OSError as exc:
         raise StoreError(words.NOT_SAVED_FOLDER.format(folder=folder, problem=words.folder_problem(exc), env_var=ENV_VAR)) from None
@@ -134,6 +153,9 @@ def save_model(model, name, metadata=None, directory=None):
             except FileExistsError:
                 version += 1
                 continue
+            except OSError as exc:
+                raise StoreError(words.NOT_SAVED_FOLDER.format(
+                    folder=folder, problem=words.folder_problem(exc), env_var=ENV_VAR)) from None
             return StoredModel(target, str(name), version, created)
     finally:
         os.close(handle)
@@ -167,10 +189,25 @@ def _check_loads_back(path, name):
 
 
 def _files(folder):
-    for path in folder.glob("*.json"):
-        match = _FILE.match(path.name)
+    """(slug, version or None, path) of every model file of ``folder``: a name ending in .json
+    (any case), with or without "-vN" (a downloaded file has none), in any Unicode form."""
+    for path in folder.iterdir():
+        match = _model_name(path.name)
         if match:
-            yield match["slug"], int(match["version"]), path
+            yield _slug(match["stem"]), None if match["version"] is None else int(match["version"]), path
+
+
+def _model_name(name):
+    if name.startswith(_TEMPORARY_PREFIX):
+        return None
+    return _FILE.match(unicodedata.normalize("NFC", name))
+
+
+def _not_listed(folder):
+    """Sentences naming every file of ``folder`` the store does not read as a model file (its
+    name does not end in .json); hidden files (.DS_Store) and the saves under way excepted."""
+    return [words.NOT_A_MODEL_FILE_NAME.format(name=shown_name(path.name)) for path in sorted(folder.iterdir())
+            if not path.name.startswith(".") and not _model_name(path.name)]
 
 
 
@@ -211,18 +248,19 @@ def list_models(directory=None):
         if not folder.is_dir():
             return [], [words.FOLDER_IS_FILE.format(folder=folder)]
         remove_orphans(folder)
-        entries = sorted(_files(folder))
+        entries = sorted(_files(folder), key=lambda entry: entry[2].name)
+        not_listed = _not_listed(folder)
     except OSError as exc:
         return [], [words.FOLDER_UNREADABLE.format(folder=folder, reason=words.os_reason(exc))]
-    models, problems = [], []
+    models, problems = [], not_listed
     for _, version, path in entries:
         try:
             info = path.stat()
             entry = _stored_model(path, version, info.st_size, info.st_mtime_ns)
         except OSError as exc:
-            entry = words.FILE_UNREADABLE_SKIPPED.format(name=path.name, reason=words.os_reason(exc))
+            entry = words.FILE_UNREADABLE_SKIPPED.format(name=shown_name(path.name), reason=words.os_reason(exc))
         (models if isinstance(entry, StoredModel) else problems).append(entry)
-    models.sort(key=lambda m: (m.created, m.version), reverse=True)
+    models.sort(key=lambda m: (m.created, m.version or 0), reverse=True)
     return models, problems
 
 
@@ -233,15 +271,15 @@ def _stored_model(path, version, size, modified_ns):
     Kept per (path, size, modification time), so each version of a file is read once.
     """
     if size > MAX_FILE_BYTES:
-        return words.file_too_large_skipped(path.name, size)
+        return words.file_too_large_skipped(shown_name(path.name), size)
     try:
         meta = _opened(path, size, modified_ns).metadata
     except PSLError as exc:
-        return words.FILE_SKIPPED.format(name=path.name, exc=exc)
+        return words.FILE_SKIPPED.format(name=shown_name(path.name), exc=exc)
     except Exception as exc:  # noqa: BLE001 - one bad file must never break the listing for everyone
         logger.exception("unexpected error while reading %s", path)
-        return words.FILE_SKIPPED_UNREADABLE.format(name=path.name, error=type(exc).__name__)
-    return StoredModel(path, meta.name or path.stem, version, meta.created or "")
+        return words.FILE_SKIPPED_UNREADABLE.format(name=shown_name(path.name), error=type(exc).__name__)
+    return StoredModel(path, meta.name or shown_name(path.stem), meta.version if version is None else version, meta.created or "")
 
 
 def open_model(path):
@@ -281,23 +319,23 @@ def read_model_file(path):
     try:
         target = path.resolve(strict=True)
         if not target.is_relative_to(path.parent.resolve()):
-            raise ModelFileError(words.LINK_OUTSIDE_FOLDER.format(name=path.name))
+            raise ModelFileError(words.LINK_OUTSIDE_FOLDER.format(name=shown_name(path.name)))
         handle = os.open(target, _OPEN_FLAGS)
     except OSError as exc:
-        raise ModelFileError(words.FILE_UNREADABLE.format(name=path.name, reason=words.os_reason(exc))) from None
+        raise ModelFileError(words.FILE_UNREADABLE.format(name=shown_name(path.name), reason=words.os_reason(exc))) from None
     except RuntimeError:  # Path.resolve before Python 3.13: a cycle of links
-        raise ModelFileError(words.LINK_CYCLE.format(name=path.name)) from None
+        raise ModelFileError(words.LINK_CYCLE.format(name=shown_name(path.name))) from None
     try:
         mode = os.fstat(handle).st_mode
         if not stat.S_ISREG(mode):
-            raise ModelFileError(words.NOT_A_REGULAR_FILE.format(name=path.name, kind=words.kind_of_file(mode)))
+            raise ModelFileError(words.NOT_A_REGULAR_FILE.format(name=shown_name(path.name), kind=words.kind_of_file(mode)))
         data = _read_at_most(handle, MAX_FILE_BYTES)
     except OSError as exc:
-        raise ModelFileError(words.FILE_UNREADABLE.format(name=path.name, reason=words.os_reason(exc))) from None
+        raise ModelFileError(words.FILE_UNREADABLE.format(name=shown_name(path.name), reason=words.os_reason(exc))) from None
     finally:
         os.close(handle)
     if data is None:
-        raise ModelFileError(words.file_too_large(path.name, MAX_FILE_BYTES))
+        raise ModelFileError(words.file_too_large(shown_name(path.name), MAX_FILE_BYTES))
     return data
 
 

@@ -211,6 +211,21 @@ def misleading_descriptions(document):
     }
 
 
+def unusual_names(document):
+    """File name -> (content, "good" or "file") of saved lists under names the store once left
+    out without a word (issue 40, item 2): a name in decomposed Unicode (as a Mac writes
+    ``café``), the name the Download button gives (no ``-vN``), an upper-case ``.JSON``, a
+    240-digit version; and a file that is not a model file, named with the reason."""
+    text = json.dumps(document)
+    return {
+        "cafe\u0301-v1.json": (with_change(document, ["metadata", "name"], "cafe\u0301"), "good"),
+        "downloaded-list.json": (text, "good"),
+        "UPPER-CASE-v1.JSON": (text, "good"),
+        f"ward-v{'9' * 240}.json": (text, "good"),
+        "notes.txt": ("not a model", "file"),
+    }
+
+
 def write_model_folder(folder: Path) -> dict[str, str]:
     """A model folder of one good list and hostile files; returns file name -> kind."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -237,6 +252,9 @@ def write_model_folder(folder: Path) -> dict[str, str]:
     kinds = {name: "file" for name in files}
     kinds["good-v1.json"] = "good"
     kinds["markdown-name-v1.json"] = "good"
+    for name, (text, kind) in unusual_names(document).items():
+        (folder / name).write_text(text, encoding="utf-8")
+        kinds[name] = kind
     if hasattr(os, "mkfifo"):
         os.mkfifo(folder / "fifo-v1.json")
         (folder / "zero-v1.json").symlink_to("/dev/zero")

@@ -96,3 +96,5 @@ def parts_beyond_rows(parts, n_rows):
     """Patients per outcome that add up to more than the table's rows."""
     listed = ", ".join(f"{key} = {value}" for key, value in parts.items())
     return f"dataset records {listed}: more than its n_rows = {n_rows} patients"
+STORED_LABEL_UNVERSIONED = "{name} ({file}, {created})"
+NOT_A_MODEL_FILE_NAME = "{name} is not read: a model file's name ends in .json"

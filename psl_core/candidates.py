@@ -9,7 +9,7 @@ candidate again; :func:`feature_budget` says how many stages each feature may fi
 
 import numpy as np
 
-from .binarization import blocked_cuts
+from .binarization import CATEGORY, blocked_cuts
 
 
 def candidate_cuts(feature, min_support, used=(), blocked=()):
@@ -91,31 +91,50 @@ def score_tracks(score_set, first_stage):
 
 
 class Families:
-    """The candidate features that are one question with a different missing direction
-    (:mod:`psl_core.binarization`): same column and category. They share their uses and
-    their cuts: a threshold (or "is it missing?") asked once is not asked again with the
-    other direction.
+    """The candidate features that are one question, and the questions a list has asked.
+
+    The families of one column and category with a different missing direction
+    (:mod:`psl_core.binarization`) are one question: they share their uses and their cuts,
+    so a threshold (or "is it missing?") asked once is not asked again with the other
+    direction. A categorical column's families ask the same question in more than one
+    way: "x = a" (one-vs-rest), "x in {a}" (a grouping cut that keeps one level) and their
+    complements ("x in {b, c}" with three levels, "x = b" with two) split the patients
+    alike. Once a list asks one of them, none is a candidate again: asked twice with
+    different points ("ESR = 51+" at stage 1 with -3 and at stage 4 with +1), a question
+    only re-weights its first answer, and the clinician answers it once.
     """
 
     def __init__(self, features):
-        by_key = {}
+        by_key, by_column = {}, {}
         for f, feature in enumerate(features):
             by_key.setdefault((feature.column, feature.category), []).append(f)
+            by_column.setdefault(feature.column, []).append(f)
         self.features = features
         self.siblings = [by_key[(feature.column, feature.category)] for feature in features]
-        self._keys = {}  # a sibling's cuts as keys (:func:`_cut_keys`), computed once per fit
+        self.same_column = [by_column[feature.column] for feature in features]
+        self._levels = {}  # a categorical column's levels, from its one-vs-rest families
+        for feature in features:
+            if feature.kind == CATEGORY and feature.levels is None:
+                self._levels.setdefault(feature.column, set()).add(feature.category)
+        self._keys = {}  # a feature's cuts as questions (:meth:`_cut_keys`), computed once per fit
 
     def used_cuts(self, chosen):
-        """Cut indices each feature may no longer use, given the chosen options."""
+        """Cut indices each feature may no longer use, given the chosen options: the chosen
+        cut itself, and every cut of the same column that asks the same question."""
         used = {}
         for option in chosen:
-            siblings = self.siblings[option.feature]
-            if len(siblings) == 1:
+            related = self.same_column[option.feature]
+            if len(related) == 1:
                 used.setdefault(option.feature, []).append(option.cut)
                 continue
             key = self._cut_keys(option.feature)[option.cut]
-            for sibling in siblings:
-                used.setdefault(sibling, []).extend(np.flatnonzero(self._cut_keys(sibling) == key).tolist())
+            for other in related:
+                keys = self._cut_keys(other)
+                same = np.flatnonzero(keys == key) if isinstance(keys, np.ndarray) else [
+                    cut for cut, other_key in enumerate(keys) if other_key == key
+                ]
+                if len(same):
+                    used.setdefault(other, []).extend(np.asarray(same).tolist())
         return used
 
     def blocked_cuts(self, chosen):
@@ -131,11 +150,17 @@ class Families:
         return blocked
 
     def _cut_keys(self, f):
-        """Feature ``f``'s cuts as its siblings know them: the threshold, or inf for "is the
-        value missing?"."""
+        """Feature ``f``'s cuts as the questions they ask: the threshold (inf for "is the
+        value missing?"), or for a categorical column the levels on one side of the answer
+        (the side that sorts first, so that a question and its complement are one)."""
         if f not in self._keys:
-            cuts = np.asarray(self.features[f].cuts, dtype=float)
-            self._keys[f] = np.where(np.isfinite(cuts), cuts, np.inf)
+            feature = self.features[f]
+            cuts = np.asarray(feature.cuts, dtype=float)
+            if feature.kind != CATEGORY:
+                self._keys[f] = np.where(np.isfinite(cuts), cuts, np.inf)
+            else:
+                levels = self._levels.get(feature.column, set())
+                self._keys[f] = [_partition(_levels_above(feature, cut), levels) for cut in cuts]
         return self._keys[f]
 
     def spend(self, budget, feature):
@@ -154,3 +179,18 @@ def feature_budget(features, max_uses):
     ndarray of int, shape (n_features,)
     """
     return np.array([min(max_uses, len(f.cuts)) if len(f.cuts) > 1 else 1 for f in features], dtype=np.int64)
+
+
+def _levels_above(feature, cut):
+    """The levels of a categorical family's rows with ``value > cut``: the category of a
+    one-vs-rest indicator above its cut, a grouping's levels ranked above it."""
+    if feature.levels is None:
+        return {feature.category} if 0.0 <= cut < 1.0 else set()
+    return {level for rank, level in enumerate(feature.levels) if rank > cut}
+
+
+def _partition(side, levels):
+    """The split of a column's ``levels`` into ``side`` and the rest, as one key whichever
+    side is named."""
+    side = frozenset(side) & frozenset(levels)
+    return min(tuple(sorted(side)), tuple(sorted(frozenset(levels) - side)))

@@ -386,7 +386,7 @@ def greedy_search(
         if best is None or _constant(features, best) or best.value >= floor:
             # No allowed cut left, or the best option changes no probability or (cross-validated)
             # does not improve the held-out score: a question that cannot help is not asked.
-            end = "support" if best is None else "no_gain"
+            end = _why_none_left(features, beam[0]) if best is None else "no_gain"
             if progress is not None:
                 progress(n_stages, n_stages)
             break
@@ -460,6 +460,14 @@ def _next_beam(features, kept, penalties):
         penalty = 0.0 if penalties is None else _penalty(penalties, option, prefix)
         beam.append(prefix.extend(option, prefix.cumulative + option.value + penalty, totals, reach))
     return beam
+
+
+def _why_none_left(features, prefix):
+    """Why no option extends ``prefix``: "support" when a question is left that ``min_support``
+    forbids, "length" when every question left was asked (in one of its forms)."""
+    used = prefix.used_cuts()
+    left = any(candidate_cuts(features[f], 1, used.get(f, ()))[1].any() for f in prefix.available)
+    return "support" if left else "length"
 
 
 def _penalty(penalties, option, prefix):

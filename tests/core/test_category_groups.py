@@ -106,3 +106,44 @@ def test_a_grouping_quotes_its_levels_when_a_level_name_holds_or():
     none_of = Literal("race", CATEGORY, categories=("Asian", "Black, not Hispanic"), negated=True)
     assert none_of.describe() == "race is none of 'Asian', 'Black, not Hispanic'"
     assert Literal("unit", CATEGORY, categories=("a", "b")).describe() == "unit = a or b"  # plain names stay
+
+
+def provoking(seed, n):
+    """Two categorical columns (two to five levels) and three yes/no columns with random
+    effects: the search's later stages like to re-weight an early category question."""
+    rng = np.random.default_rng(seed)
+    X, logit = pd.DataFrame(), np.zeros(n)
+    for j in range(2):
+        levels = list("abcde"[: rng.integers(2, 6)])
+        values = rng.choice(levels, n)
+        X[f"c{j}"] = values
+        effect = dict(zip(levels, rng.normal(0, 1.5, len(levels))))
+        logit += np.vectorize(effect.get)(values)
+    for j in range(3):
+        answer = rng.random(n) < rng.uniform(0.2, 0.8)
+        X[f"b{j}"] = answer.astype(int)
+        logit += rng.normal(0, 1.5) * answer
+    return X, (rng.random(n) < 1 / (1 + np.exp(-(logit - logit.mean())))).astype(int)
+
+
+@pytest.mark.parametrize(("seed", "n"), [(0, 150), (1, 150), (5, 300), (7, 300), (4, 600)])
+def test_a_question_asked_once_is_never_asked_again_in_another_form(seed, n):
+    """Issue 37: "baseline_esr = 4_51+" at stage 1 with -3 and at stage 4 with +1. A category
+    question, asked one-vs-rest, as a grouping or as its complement, is one question."""
+    X, y = provoking(seed, n)
+    psl = ProbabilisticScoringList().fit(X, y)
+    asked = []
+    for literal in psl.literals_:
+        if literal.kind == CATEGORY:
+            side = set(literal.categories) if literal.categories is not None else {literal.category}
+            levels = set(X[literal.column])
+            asked.append((literal.column, min(tuple(sorted(side)), tuple(sorted(levels - side)))))
+    assert len(asked) == len(set(asked)), [psl.describe_stage(k) for k in range(1, psl.n_stages_)]
+
+
+def test_a_two_level_column_asked_once_leaves_no_question_on_it():
+    X = pd.DataFrame({"sex": np.repeat(["f", "m"], 50)})
+    y = np.tile([0, 1], 50)
+    y[:35] = 1
+    psl = ProbabilisticScoringList(loss="entropy", min_support=1).fit(X, y)
+    assert (psl.n_stages_, psl.end_reason_) == (2, "length")

@@ -113,10 +113,7 @@ with shown_errors(words.SUMMARIZING_SPLITS):
         csv_download(summary.assign(measure_name=summary["measure"].map(MEASURE_LABELS)),
                      "evaluation_summary", "summary")
     with right:
-        st.download_button(
-            words.DOWNLOAD_SPLITS, result.measures.to_csv(index=False).encode(),
-            file_name="evaluation_splits.csv", mime="text/csv", key="evaluation_download_splits",
-        )
+        csv_download(result.measures, "evaluation_splits", "evaluation_download_splits", words.DOWNLOAD_SPLITS)
 
 st.header(words.THREE_WAY_HEADER)
 three_way_section(result, model)

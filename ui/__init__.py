@@ -22,6 +22,7 @@ from psl_core.cost_ratio import COST_RATIO_RANGE
 from psl_triage.data import upload_limit_mb
 from psl_triage.list_data import data_mismatch
 from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.csv_export import csv_bytes
 from psl_triage.state_keys import DATASET, TRAINING
 from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
@@ -81,12 +82,10 @@ def link(page: str, label: str, fallback: str) -> None:
         st.markdown(fallback)
 
 
-def csv_download(table, name: str, key: str) -> None:
-    """A button that downloads the numbers behind a plot as CSV."""
-    st.download_button(
-        words.CSV_DOWNLOAD_LABEL, table.to_csv(index=False).encode(), file_name=f"{name}.csv",
-        mime="text/csv", key=key,
-    )
+def csv_download(table, name: str, key: str, label: str = words.CSV_DOWNLOAD_LABEL) -> None:
+    """A button that downloads a table (the numbers behind a plot) as CSV, which cannot run
+    as formulas in a spreadsheet (:func:`psl_triage.model_file.csv_export.csv_bytes`)."""
+    st.download_button(label, csv_bytes(table), file_name=f"{name}.csv", mime="text/csv", key=key)
 
 
 def _required(value, hint: str, page: str, go: tuple[str, str]):

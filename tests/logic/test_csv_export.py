@@ -1,0 +1,51 @@
+"""Exports that cannot attack a spreadsheet (issue 40, item 3): every CSV the app writes goes
+through one function that neutralises a text cell or a column name beginning with =, +, -, @,
+a tab or a carriage return (OWASP, CSV injection); numbers stay numbers."""
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from psl_triage.model_file.csv_export import csv_bytes, neutralised
+from tests.paths import ROOT
+
+PAYLOADS = ['=HYPERLINK("http://127.0.0.1:9/x","click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)*cmd|' /C calc'!A0",
+            "\t=1+1", "\r=1+1"]
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_a_formula_in_a_cell_or_a_name_is_written_as_text(payload):
+    table = pd.DataFrame({payload: [payload, "plain"], "category": pd.Categorical([payload, "x"]),
+                          "risk": [-0.25, 0.5]})
+    header, first, second = list(csv.reader(io.StringIO(csv_bytes(table).decode("utf-8"), newline="")))
+    assert header == ["'" + payload, "category", "risk"]
+    assert first == ["'" + payload, "'" + payload, "-0.25"]  # a number stays a number
+    assert second == ["plain", "x", "0.5"]
+
+
+def test_numbers_stay_numbers_and_plain_text_is_untouched():
+    table = pd.DataFrame({"stage": [0, 1], "brier": [-0.0, -1.5e-3], "flag": [True, False], "name": ["age", "a-b"]})
+    read = pd.read_csv(io.BytesIO(csv_bytes(table)))
+    assert read["brier"].dtype.kind == "f" and read["stage"].dtype.kind == "i"
+    assert read["name"].tolist() == ["age", "a-b"]
+    assert neutralised(-3) == -3 and neutralised("-3") == "'-3"
+
+
+def test_the_app_writes_csv_only_through_the_one_function():
+    writers = []
+    for folder in ("ui", "pages", "psl_triage"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if re.search(r"\.to_csv\(|text/csv", text):
+                writers.append(str(path.relative_to(ROOT)))
+    assert sorted(writers) == ["psl_triage/model_file/csv_export.py", "ui/__init__.py"]
+    assert "csv_bytes(table)" in (ROOT / "ui" / "__init__.py").read_text(encoding="utf-8")
+
+
+def test_streamlit_s_own_table_export_is_off():
+    config = (Path(ROOT) / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    assert re.search(r"(?m)^disableDataExport = true$", config)

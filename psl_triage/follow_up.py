@@ -19,6 +19,7 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_core.survival import held_out_targets, horizon_summary, survival_outcome
+from psl_triage.data.event_times import follow_up_evidence, time_of
 from psl_triage.data.outcome import WEAK_OUTCOME_WORDS
 from psl_triage.metadata import ModelMetadata
 from psl_triage.roles import _OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
@@ -40,16 +41,37 @@ class FollowUp:
 
 
 def time_columns(df: pd.DataFrame) -> list:
-    """Numeric columns of non-negative values named as follow-up times ("futime", "rfstime")."""
-    found = []
+    """Columns of non-negative values that are follow-up times: by how they behave with an event
+    (:func:`psl_triage.data.event_times.follow_up_evidence`, follow-up times of their own first)
+    or by name ("futime", "rfstime")."""
+    evidence = sorted(follow_up_evidence(df), key=lambda item: item.longer is not None)
+    found = [item.time for item in evidence if item.event is not None]
     for name in df.columns:
         values = pd.to_numeric(df[name], errors="coerce")
         tokens = name_tokens(name)
         if "tstart" in tokens:  # the start of an interval at risk (counting-process data): not its length
             continue
-        if _time_word(tokens) and values.notna().mean() > 0.5 and (values.dropna() >= 0).all():
+        if name not in found and _time_word(tokens) and values.notna().mean() > 0.5 and (values.dropna() >= 0).all():
             found.append(name)
     return found
+
+
+def numeric_columns(df: pd.DataFrame) -> list:
+    """Every column of non-negative numbers the user may declare a follow-up time by hand:
+    the follow-up times found (:func:`time_columns`) first."""
+    found = time_columns(df)
+    for name in df.columns:
+        values = pd.to_numeric(df[name], errors="coerce")
+        if name not in found and values.notna().mean() > 0.5 and (values.dropna() >= 0).all() and values.nunique() > 2:
+            found.append(name)
+    return found
+
+
+def time_evidence(df: pd.DataFrame, time: object, event: object) -> str | None:
+    """Why the values show ``time`` as the follow-up time of ``event`` (the sentence of
+    :func:`psl_triage.data.event_times.time_of`), None when they do not."""
+    found = time_of(df, event) if event in df.columns else None
+    return found.evidence if found is not None and found.time == time else None
 
 
 def is_status(series: pd.Series) -> bool:
@@ -74,12 +96,14 @@ def named_pairs(df: pd.DataFrame) -> list[tuple[object, object]]:
 def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
     """A proposed (time column, event column) pair, or None.
 
-    The event is a status column (:func:`is_status`) with an outcome word ("status",
-    "death", "recur", "event"); where several are, the one sharing the time's initial
-    ("dtime" with "death", "rtime" with "recur") or else the first. Without one, the first
-    status whose name its time carries ("cmv" and "time.to.cmv", :func:`named_pairs`).
+    By name first: the event is a status column (:func:`is_status`) with an outcome word
+    ("status", "death", "recur", "event"); where several are, the one sharing the time's
+    initial ("dtime" with "death", "rtime" with "recur") or else the first. Without one, the
+    first status whose name its time carries ("cmv" and "time.to.cmv", :func:`named_pairs`).
+    Without a pair by name, the follow-up time the values show (``OS`` with ``Death``, ``t1``
+    with ``d1``: :func:`psl_triage.data.event_times.follow_up_evidence`) with its event.
     """
-    times = time_columns(df)
+    times = [time for time in time_columns(df) if _time_word(name_tokens(time))]
     events = [
         name for name in df.columns
         if name not in times and is_status(df[name])
@@ -87,7 +111,10 @@ def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
     ]
     if not times or not events:
         pairs = named_pairs(df)
-        return (pairs[0][1], pairs[0][0]) if pairs else None
+        if pairs:
+            return pairs[0][1], pairs[0][0]
+        found = [item for item in follow_up_evidence(df) if item.longer is None and item.event is not None]
+        return (found[0].time, found[0].event) if found else None
     for time in times:
         prefix = str(time).lower().removesuffix("time")
         for event in events:
@@ -158,9 +185,10 @@ def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> Fol
     pair = guess_follow_up(df)
     if pair is None or pair[1] != outcome:
         own = [time for event, time in named_pairs(df) if event == outcome]
-        if not own:
+        found = time_of(df, outcome) if not own else None
+        if not own and found is None:
             return None
-        pair = (own[0], outcome)
+        pair = (own[0] if own else found.time, outcome)
     times, _ = event_time(df, pair[0], outcome, positive)
     return FollowUp(pair[0], default_horizon(times), "")
 

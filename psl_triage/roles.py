@@ -42,6 +42,7 @@ from pandas.api import types as ptypes
 from psl_core.errors import DataError
 from psl_triage.data import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC, default_class_names
 from psl_triage.data.columns import _infer_kind
+from psl_triage.data.event_times import follow_up_evidence, time_of
 from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, _positive_values, weakly_named
 from psl_triage.data.values import _normalized, _value_text
 from psl_triage.metadata import ModelMetadata
@@ -176,6 +177,7 @@ def propose_roles(
     for name, evidence in _phase_leaks(df.columns, outcome).items():
         if roles[name].role == "question":
             roles[name] = Role("leak", evidence)
+    _found_times(df, outcome, roles)
     for event, time in follow_up_pairs(df, types, outcome):
         if event != outcome and roles[event].role == "question":
             roles[event] = Role(
@@ -188,6 +190,19 @@ def propose_roles(
                 words.TIME_OF_EVENT.format(event=str(event)),
             )
     return roles
+
+
+def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role]) -> None:
+    """Take out the times the values show (:mod:`psl_triage.data.event_times`), whatever their
+    names: the outcome's own follow-up time, every other event's time, and every other event
+    with its own time (a leak); columns proposed out for another reason keep that reason."""
+    found = follow_up_evidence(df)
+    own = time_of(df, outcome, found) if outcome in df.columns else None
+    for item in [*found, *([own] if own is not None else [])]:
+        if item.time in roles and item.time != outcome and roles[item.time].role == "question":
+            roles[item.time] = Role("time", item.evidence)
+        if item.event is not None and item.event != outcome and item.event in roles and roles[item.event].role == "question":
+            roles[item.event] = Role("leak", words.EVENT_WITH_OWN_TIME.format(time=str(item.time)))
 
 
 def _phase(name: object) -> str | None:

@@ -124,3 +124,39 @@ def sleep_table(n=400, seed=0):
     })
     frame.loc[::37, "Sleep"] = None
     return frame
+
+
+def transplant_table(n=300, seed=0):
+    """A transplant study export named as such studies name columns (``t1``/``d1`` death,
+    ``t2``/``d2`` relapse, ``ta``/``da`` acute GVHD, ``z1``...``z6`` baseline, ``z6`` a
+    treatment flag): every event's time is censored at the end of follow-up ``t1``."""
+    rng = np.random.default_rng(seed)
+    z1, z2 = rng.integers(7, 60, n), rng.integers(2, 60, n)
+    z3, z4, z5, z6 = (rng.random((4, n)) < [[0.5], [0.4], [0.3], [0.5]]).astype(int)
+    risk = 0.0006 * np.exp(0.03 * (z1 - 30) + 0.7 * z3 + 0.5 * z4)
+    death, end = rng.exponential(1 / risk), rng.uniform(400, 2600, n)
+    t1 = np.ceil(np.minimum(death, end))
+    relapse, gvhd = rng.exponential(1 / (0.6 * risk)), rng.exponential(60, n) / (1 + z5)
+    t2, ta = np.ceil(np.minimum(relapse, t1)), np.ceil(np.minimum(gvhd, t1))
+    return pd.DataFrame({
+        "t1": t1, "d1": (death <= end).astype(int), "t2": t2, "d2": (t2 < t1).astype(int),
+        "ta": ta, "da": (ta < t1).astype(int), "z1": z1, "z2": z2, "z3": z3, "z4": z4, "z5": z5, "z6": z6,
+    })
+
+
+def liver_table(n=400, seed=0):
+    """A liver cancer cohort: findings, ``OS`` months with ``Death`` and ``RFS`` months (never
+    above ``OS``, equal to it where there was no recurrence) with ``Recurrence``."""
+    rng = np.random.default_rng(seed)
+    age, tumour, afp = rng.integers(30, 85, n), rng.gamma(2.0, 2.5, n).round(1), rng.lognormal(3, 1.5, n).round(1)
+    cirrhosis = (rng.random(n) < 0.6).astype(int)
+    risk = 0.01 * np.exp(0.15 * (tumour - 5) + 0.6 * cirrhosis + 0.2 * np.log(afp / 20))
+    death, end = rng.exponential(1 / risk), rng.uniform(12, 84, n)
+    os_months = np.minimum(death, end).round(1)
+    recurrence = rng.exponential(1 / (1.5 * risk))
+    rfs = np.minimum(recurrence, os_months).round(1)
+    return pd.DataFrame({
+        "Age": age, "Tumour size": tumour, "AFP": afp, "Cirrhosis": cirrhosis,
+        "OS": os_months, "Death": (death <= end).astype(int),
+        "RFS": rfs, "Recurrence": (rfs < os_months).astype(int),
+    })

@@ -31,7 +31,10 @@ from psl_triage.follow_up import (
     default_horizon,
     event_time,
     horizon_text,
+    is_status,
+    numeric_columns,
     time_columns,
+    time_evidence,
 )
 from psl_triage.words import data as words
 from psl_triage.words import md
@@ -40,10 +43,12 @@ from ui import index_of
 
 
 def follow_up_choice(session: DatasetSession, outcome: str) -> FollowUp | None:
-    """Follow-up data: the time column, the horizon and its unit; None for a yes/no outcome."""
+    """Follow-up data: the time column (any numeric column, the follow-up times found first),
+    the horizon and its unit; None for a yes/no outcome. The outcome is the event."""
     df, current = session.active.df, session.active.follow_up
-    candidates = [name for name in time_columns(df) if name != outcome]
-    if not candidates and current is None:
+    candidates = [name for name in numeric_columns(df) if name != outcome]
+    found = [name for name in time_columns(df) if name != outcome]
+    if not candidates or (current is None and not found and not is_status(df[outcome])):
         return None
     st.subheader(words.FOLLOW_UP_TITLE)
     if not st.checkbox(words.FOLLOW_UP_CHECK, value=current is not None, key=session.key("w_follow_up", outcome),
@@ -52,6 +57,8 @@ def follow_up_choice(session: DatasetSession, outcome: str) -> FollowUp | None:
     options = candidates if current is None or current.time in candidates else [current.time, *candidates]
     time = st.selectbox(words.TIME_LABEL, options, index=index_of(options, current.time if current else None),
                         key=session.key("w_time", outcome))
+    if evidence := time_evidence(df, time, outcome):
+        st.caption(md(evidence))
     try:
         times, events = event_time(df, time, outcome, session.active.positive_class)
     except DataError as exc:

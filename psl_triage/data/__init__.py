@@ -11,7 +11,9 @@ The steps follow what a clinical researcher does on the Data page, one module pe
    and its positive class, and :data:`DEFAULT_MISSING_HANDLING` how missing values are handled.
    The user may change all of them; the guesses are only defaults that the page shows.
    :mod:`psl_triage.roles` then proposes which columns stay out of the list (identifiers,
-   times, leaks, empty ones), and :func:`relabel` records the user's clinical label and unit.
+   times, leaks, empty ones), with the follow-up times and other events' times that
+   :mod:`.event_times` finds from their values, and :func:`relabel` records the user's
+   clinical label and unit.
 3. :mod:`.missing` (:func:`missing_report` in :mod:`.columns`, :func:`describe_missing_handling`)
    tells the user what is missing and what the chosen handling will do to it.
 4. :mod:`.prepare` (:func:`prepare_training_data`) applies the choices and returns

@@ -61,3 +61,18 @@ def second_outcome(phi):
 def cut_at(text, high):
     """The one-cut rule that tells the classes apart, as said in :data:`ALONE_TELLS_CLASSES`."""
     return f"a cut at {text} (above it {'positive' if high else 'negative'})"
+
+
+FOLLOWS_EVENT = (
+    "Behaves as the follow-up time of {event!r}: the {n_events} patients with the event have times spread "
+    "from early on (median {event_median}), those without it are followed longer (median {censored_median}) "
+    "and make {at_end} of the longest fifth, as at a study's end. Measured after baseline, up to that event."
+)
+TRACKS_TIME = (
+    "Another event's time: never above the follow-up time {longer!r} ({share} of rows) and equal to it exactly "
+    "where {event!r} is 0, as a time to {event!r} censored at the end of follow-up. Measured after baseline."
+)
+RISES_WITH = (
+    "Rises in step with the follow-up time {longer!r} (rank correlation {rho:.2f}): a time or count recorded "
+    "along follow-up, after baseline, not a finding at triage."
+)

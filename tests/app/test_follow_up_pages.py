@@ -53,8 +53,11 @@ def test_time_and_event_are_recognised():
     assert proposed.time == "rfstime" and proposed.horizon > 0
     # R's survival tables code the status 1/2 (censored/dead): still a status.
     assert guess_follow_up(frame.assign(status=frame["status"] + 1)) == ("rfstime", "status")
-    # "protime" (a lab value) is no follow-up time; without a status there is no pair.
-    assert guess_follow_up(frame.rename(columns={"rfstime": "protime"})) is None
+    # "protime" (a lab value) is no follow-up time by name: by its values it is (issue 39);
+    # a prothrombin time's values are not. Without a status there is no pair.
+    assert guess_follow_up(frame.rename(columns={"rfstime": "protime"})) == ("protime", "status")
+    lab = frame.drop(columns="rfstime").assign(protime=np.random.default_rng(0).normal(11, 1, len(frame)).round(1))
+    assert guess_follow_up(lab) is None
     assert guess_follow_up(frame.drop(columns="status")) is None
 
 

@@ -1,0 +1,260 @@
+"""Follow-up times found from how columns behave with their events, not from their names.
+
+Study exports name times tersely (``OS``, ``RFS``, ``t1``, ``ta``, ``edrel``), so a name says
+little. The values say more:
+
+- a **follow-up time** and its 0/1 event (:func:`follow_up_evidence`): the patients with the
+  event have times spread from near zero up, the patients without it (censored) are followed
+  longer and make up most of the longest times, as at a study's end or an administrative
+  cut-off (the event's rate falls with time, as a Kaplan-Meier curve would);
+- **another event's time** that tracks a follow-up time: never above it (``RFS`` <= ``OS`` in
+  every row) and equal to it exactly where its own event did not happen (censored at the end of
+  follow-up), or rising with it in step (a time or count recorded after baseline).
+
+Every finding carries one sentence of evidence (:mod:`psl_triage.words.roles`). Baseline columns
+(unrelated to any time) pass none of these tests: they are never found here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from psl_triage.words import roles as words
+from psl_triage.words.common import share
+
+MIN_PRESENT = 0.9
+"""A time or an event column is filled in for at least this share of rows."""
+MIN_DISTINCT_TIMES = 20
+"""A time has at least this many different values (or one per four rows in a small table)."""
+MIN_EVENTS = 10
+"""An event column has at least this many rows of each value."""
+MIN_EVENT_SHARE = 0.03
+"""An event column's rarer value is at least this share of its rows: a finding of one patient
+in a hundred (a rare diagnosis tied to a lab value) is no study's censored outcome."""
+CENSORED_LONGER = 0.7
+"""The chance that a censored patient's time is longer than one with the event, at least."""
+CHANCE_ERRORS = 5.0
+"""...and at least this many standard errors of that chance above one half, as it would be for
+a column unrelated to the event (Hanley and McNeil's standard error under no relation): a
+handful of events may sit low by chance, a study's hundreds do not."""
+EVENTS_FROM_ZERO = 0.25
+"""The tenth of the events' times lies below this share of the censored patients' median time:
+events happen from early on, not only late."""
+FEWER_EVENTS_AT_END = 0.6
+"""Among the longest fifth of times the event's share is at most this share of its share in
+all rows: the longest times are mostly censored ones, as at a study's end."""
+FOLLOWED_LONGER = 1.5
+"""The censored patients' median time is at least this many times the events' median."""
+NEVER_ABOVE = 0.98
+"""Another event's time is at most the follow-up time in this share of rows or more."""
+EQUAL_WHERE_NO_EVENT = 0.95
+"""Another event's time equals the follow-up time exactly where its event did not happen, and
+is below it where it did, in this share of rows or more."""
+MIN_EQUAL_ROWS = 5
+"""Rows of each kind (equal, below) that pattern needs."""
+IN_STEP = 0.8
+"""Rank correlation with a follow-up time from which a column never above it tracks it."""
+RISES_WITH_TIME = 0.9
+"""Rank correlation with a follow-up time from which any column is recorded along it."""
+
+
+@dataclass(frozen=True)
+class FoundTime:
+    """A time column found from its values: its event (None when none fits), the follow-up
+    time it tracks (None for a follow-up time of its own) and the evidence."""
+
+    time: object
+    event: object | None
+    evidence: str
+    longer: object | None = None
+
+
+def event_codes(series: pd.Series) -> np.ndarray | None:
+    """A status column as 1 (event), 0 (censored) and NaN (missing): two whole numbers (0/1;
+    1/2 as R's survival tables code censored/dead), or 0/1/2 (with a competing event: any value
+    above 0 is an event), or True/False; None for any other column (a grade 1/2/3)."""
+    if ptypes.is_bool_dtype(series):
+        return series.astype(float).to_numpy()
+    values = pd.to_numeric(series, errors="coerce")
+    if values.notna().sum() < series.notna().sum():
+        return None
+    distinct = values.dropna().unique()
+    if not 2 <= len(distinct) <= 3 or not np.all(distinct == np.round(distinct)):
+        return None
+    if len(distinct) == 3 and distinct.min() != 0:
+        return None
+    return np.where(values.isna(), np.nan, (values > distinct.min()).astype(float))
+
+
+def _times(df: pd.DataFrame) -> dict[object, np.ndarray]:
+    """The columns that could be times: numbers, none negative, filled in enough, many values."""
+    found = {}
+    for name in df.columns:
+        series = df[name]
+        if ptypes.is_bool_dtype(series) or not (ptypes.is_numeric_dtype(series) or series.dtype == object):
+            continue
+        values = pd.to_numeric(series, errors="coerce")
+        present = values.dropna()
+        if len(present) < MIN_PRESENT * len(values) or len(present) == 0 or (present < 0).any():
+            continue
+        if present.nunique() >= min(MIN_DISTINCT_TIMES, max(len(present) // 4, 5)):
+            found[name] = values.to_numpy(dtype=float)
+    return found
+
+
+def _events(df: pd.DataFrame) -> dict[object, np.ndarray]:
+    found = {}
+    for name in df.columns:
+        codes = event_codes(df[name])
+        if codes is None or np.isnan(codes).mean() > 1 - MIN_PRESENT:
+            continue
+        rarer = min(np.nansum(codes), np.sum(codes == 0))
+        if rarer >= max(MIN_EVENTS, MIN_EVENT_SHARE * np.sum(~np.isnan(codes))):
+            found[name] = codes
+    return found
+
+
+@dataclass(frozen=True)
+class _Censoring:
+    """How a time behaves with an event: censored longer (AUC), the events' tenth and median
+    time, the censored patients' median, the share censored among the longest fifth."""
+
+    auc: float
+    chance_error: float
+    n_events: int
+    event_low: float
+    event_median: float
+    censored_median: float
+    censored_at_end: float
+    event_share: float
+
+    @property
+    def follows(self) -> bool:
+        return (self.auc >= max(CENSORED_LONGER, 0.5 + CHANCE_ERRORS * self.chance_error)
+                and self.event_low <= EVENTS_FROM_ZERO * self.censored_median
+                and self.censored_median >= FOLLOWED_LONGER * self.event_median
+                and 1 - self.censored_at_end <= FEWER_EVENTS_AT_END * self.event_share)
+
+
+def _censoring(time: np.ndarray, event: np.ndarray) -> _Censoring | None:
+    rows = ~np.isnan(time) & ~np.isnan(event)
+    time, event = time[rows], event[rows]
+    happened, censored = time[event == 1], time[event == 0]
+    if min(len(happened), len(censored)) < MIN_EVENTS:
+        return None
+    ranks = pd.Series(time).rank().to_numpy()
+    auc = (ranks[event == 0].mean() - ranks[event == 1].mean()) / len(time) + 0.5
+    longest = event[time >= np.quantile(time, 0.8)]
+    chance_error = np.sqrt((len(time) + 1) / (12 * len(happened) * len(censored)))
+    return _Censoring(float(auc), float(chance_error), len(happened), float(np.quantile(happened, 0.1)), float(np.median(happened)),
+                      float(np.median(censored)), float(np.mean(longest == 0)), float(np.mean(event)))
+
+
+def _tracks(short: np.ndarray, long: np.ndarray, events: dict) -> tuple[object, float] | None:
+    """Whether ``short`` is another event's time censored at ``long``: never above it, equal to
+    it exactly where its event (returned, with the share of rows never above) is 0."""
+    rows = ~np.isnan(short) & ~np.isnan(long)
+    if rows.sum() == 0:
+        return None
+    below_or_equal = float(np.mean(short[rows] <= long[rows]))
+    equal, below = short == long, short < long
+    if below_or_equal < NEVER_ABOVE or min(int(np.sum(equal & rows)), int(np.sum(below & rows))) < MIN_EQUAL_ROWS:
+        return None
+    best, agreement = None, EQUAL_WHERE_NO_EVENT
+    for name, codes in events.items():
+        both = rows & ~np.isnan(codes)
+        if both.sum() == 0:
+            continue
+        agrees = float(np.mean(below[both] == (codes[both] == 1)))
+        if agrees >= agreement:
+            best, agreement = name, agrees
+    return None if best is None else (best, below_or_equal)
+
+
+def _rank_matrix(columns: dict[object, np.ndarray]) -> np.ndarray:
+    """Each column's ranks, centred and scaled, missing values at the centre: their products
+    are rank correlations (pulled towards 0 where values are missing)."""
+    ranks = pd.DataFrame(columns).rank()
+    ranks = (ranks - ranks.mean()).fillna(0.0)
+    scale = np.sqrt((ranks**2).sum()).replace(0, 1)
+    return (ranks / scale).to_numpy()
+
+
+def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
+    """Every follow-up time and every other event's time the values show, with evidence.
+
+    First the times that track a longer one (:func:`_tracks`: another event's time, with its
+    event when one fits), then each remaining time with the 0/1 column it behaves with as a
+    follow-up time does, the best first (:attr:`_Censoring.follows`), one event per time, then
+    the columns rising with a follow-up time in step (:data:`IN_STEP`, :data:`RISES_WITH_TIME`).
+    """
+    times, events = _times(df), _events(df)
+    if not times:
+        return []
+    found: dict[object, FoundTime] = {}
+    censoring = {(time, event): _censoring(times[time], codes) for time in times for event, codes in events.items()}
+    long = [time for time in times if any(c is not None and c.follows for (t, _), c in censoring.items() if t == time)]
+    for short in times:
+        for longer in long:
+            tracked = None if short == longer else _tracks(times[short], times[longer], events)
+            if tracked is not None:
+                found[short] = FoundTime(short, tracked[0], words.TRACKS_TIME.format(
+                    longer=str(longer), share=share(tracked[1]), event=str(tracked[0])), longer)
+                break
+    taken = {item.event for item in found.values()}
+    ranked = sorted(((c.auc, time, event) for (time, event), c in censoring.items() if c is not None and c.follows
+                     and time not in found and event not in taken), key=lambda item: -item[0])
+    for _, time, event in ranked:
+        if time not in found and event not in taken:
+            found[time] = FoundTime(time, event, _follow_up_sentence(event, censoring[time, event]))
+            taken.add(event)
+    _in_step(df, times, found)
+    return list(found.values())
+
+
+def _follow_up_sentence(event: object, censoring: _Censoring) -> str:
+    return words.FOLLOWS_EVENT.format(
+        event=str(event), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
+        censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end))
+
+
+def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> None:
+    """Add the numeric columns that rise with a follow-up time in step: recorded after baseline."""
+    follow_ups = [item.time for item in found.values() if item.longer is None]
+    events = {item.event for item in found.values()}
+    numbers = {}
+    for name in df.columns:
+        if name in found or name in events or ptypes.is_bool_dtype(df[name]):
+            continue
+        values = pd.to_numeric(df[name], errors="coerce")
+        if values.notna().mean() >= MIN_PRESENT and values.nunique() > 2:
+            numbers[name] = values.to_numpy(dtype=float)
+    if not follow_ups or not numbers:
+        return
+    correlation = _rank_matrix(numbers).T @ _rank_matrix({time: times[time] for time in follow_ups})
+    for index, name in enumerate(numbers):
+        best = int(np.argmax(correlation[index]))
+        rho, longer = float(correlation[index, best]), follow_ups[best]
+        below = np.nanmean(numbers[name] <= times[longer]) >= NEVER_ABOVE
+        if rho >= RISES_WITH_TIME or (rho >= IN_STEP and below):
+            found[name] = FoundTime(name, None, words.RISES_WITH.format(longer=str(longer), rho=rho), longer)
+
+
+def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None) -> FoundTime | None:
+    """The time of one event column: the one found with it (:func:`follow_up_evidence`), else
+    the time column it behaves best with as a follow-up time does; None without one."""
+    found = follow_up_evidence(df) if found is None else found
+    own = next((item for item in found if item.event == event), None)
+    codes = event_codes(df[event]) if event in df.columns else None
+    if own is not None or codes is None:
+        return own
+    best = None
+    for time, values in _times(df).items():
+        censoring = None if time == event else _censoring(values, codes)
+        if censoring is not None and censoring.follows and (best is None or censoring.auc > best[0].auc):
+            best = (censoring, time)
+    return None if best is None else FoundTime(best[1], event, _follow_up_sentence(event, best[0]))

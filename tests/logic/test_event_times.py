@@ -1,0 +1,123 @@
+"""Follow-up times found from how columns behave with their events, whatever their names (issue
+39): a follow-up time and its event, another event's time tracking it, a column rising with it;
+and never a baseline column unrelated to any time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from psl_triage.data import infer_column_types
+from psl_triage.data.event_times import follow_up_evidence, time_of
+from psl_triage.follow_up import guess_follow_up, numeric_columns, proposed_follow_up, time_columns
+from psl_triage.roles import propose_roles
+from tests.tables import dataset_session, follow_up_table, liver_table, transplant_table
+
+
+def found(table):
+    return {item.time: (item.event, item.longer) for item in follow_up_evidence(table)}
+
+
+def roles_of(table, outcome):
+    return {name: role.role for name, role in propose_roles(table, infer_column_types(table), outcome, [1]).items()}
+
+
+def test_a_follow_up_time_named_os_or_t1_is_found_with_its_event():
+    assert found(liver_table())["OS"] == ("Death", None)
+    assert found(transplant_table())["t1"] == ("d1", None)
+    assert guess_follow_up(liver_table()) == ("OS", "Death")
+    assert guess_follow_up(transplant_table()) == ("t1", "d1")
+    assert proposed_follow_up(transplant_table(), "d1", [1]).time == "t1"
+    # the same pair with names that say nothing at all
+    anonymous = follow_up_table().rename(columns={"rfstime": "v5", "status": "v6"})
+    assert guess_follow_up(anonymous) == ("v5", "v6")
+
+
+def test_another_events_time_tracks_the_follow_up_time_with_its_event():
+    assert found(liver_table())["RFS"] == ("Recurrence", "OS")
+    assert found(transplant_table())["t2"] == ("d2", "t1")
+    assert found(transplant_table())["ta"] == ("da", "t1")
+    assert proposed_follow_up(liver_table(), "Recurrence", [1]).time == "RFS"
+    assert proposed_follow_up(transplant_table(), "da", [1]).time == "ta"
+    item = next(item for item in follow_up_evidence(liver_table()) if item.time == "RFS")
+    assert "never above the follow-up time 'OS'" in item.evidence and "'Recurrence' is 0" in item.evidence
+
+
+def test_every_time_and_other_event_is_proposed_out_and_the_baseline_stays():
+    roles = roles_of(transplant_table(), "d1")
+    assert {name for name, role in roles.items() if role == "time"} == {"t1", "t2", "ta"}
+    assert roles["d2"] == roles["da"] == "leak"
+    assert all(roles[f"z{i}"] == "question" for i in range(1, 7))
+    roles = roles_of(liver_table(), "Recurrence")
+    assert roles["OS"] == roles["RFS"] == "time" and roles["Death"] == "leak"
+    assert {roles[name] for name in ("Age", "Tumour size", "AFP", "Cirrhosis")} == {"question"}
+
+
+def test_a_count_rising_with_follow_up_is_recorded_after_baseline():
+    table = transplant_table()
+    table["visits"] = np.random.default_rng(3).poisson(table["t1"] / 60)
+    assert found(table)["visits"] == (None, "t1")
+    assert roles_of(table, "d1")["visits"] == "time"
+
+
+def test_a_finding_tied_to_the_event_is_no_follow_up_time():
+    """pbc's ascites: patients with it die sooner, so follow-up times are shorter for them;
+    the time belongs to the event it behaves best with, and a lab value tied to the event
+    (albumin) spreads as findings do, not as follow-up times."""
+    table = follow_up_table(n=600)
+    rng = np.random.default_rng(5)
+    table["ascites"] = ((table["status"] == 1) & (rng.random(len(table)) < 0.4)).astype(int)
+    table["albumin"] = (3.6 - 0.5 * table["status"] + rng.normal(0, 0.35, len(table))).round(2)
+    assert found(table) == {"rfstime": ("status", None)}
+    assert time_of(table, "ascites") is None or time_of(table, "ascites").time == "rfstime"
+    assert roles_of(table, "status")["albumin"] == "question"
+
+
+def test_the_data_page_offers_every_numeric_column_as_a_time():
+    table = liver_table()
+    assert time_columns(table)[:2] == ["OS", "RFS"]
+    assert set(numeric_columns(table)) >= {"OS", "RFS", "Age", "Tumour size", "AFP"}
+    assert "Death" not in numeric_columns(table)
+
+
+_KINDS = st.sampled_from(["normal", "age", "count", "lab", "flag", "rare_flag", "days", "score"])
+
+
+def _baseline(kind, rng, n):
+    return {
+        "normal": lambda: rng.normal(0, 1, n).round(2),
+        "age": lambda: rng.integers(18, 90, n),
+        "count": lambda: rng.poisson(2, n),
+        "lab": lambda: rng.lognormal(2, 1, n).round(1),
+        "flag": lambda: (rng.random(n) < rng.uniform(0.1, 0.9)).astype(int),
+        "rare_flag": lambda: (rng.random(n) < 0.08).astype(int),
+        "days": lambda: rng.integers(0, 3000, n),  # a waiting time before baseline
+        "score": lambda: rng.integers(0, 15, n),
+    }[kind]()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), n=st.integers(60, 500), kinds=st.lists(_KINDS, min_size=1, max_size=8))
+def test_baseline_columns_unrelated_to_any_time_are_never_proposed_out(seed, n, kinds):
+    """Whatever baseline columns a follow-up table holds, each drawn without regard to the
+    follow-up time or any event, none is found as a time, an event or a column rising with one."""
+    rng = np.random.default_rng(seed)
+    event, end = rng.exponential(rng.uniform(300, 3000), n), rng.uniform(200, 3000, n)
+    table = pd.DataFrame({"T": np.ceil(np.minimum(event, end)), "E": (event <= end).astype(int)})
+    names = [f"b{index}" for index in range(len(kinds))]
+    for name, kind in zip(names, kinds):
+        table[name] = _baseline(kind, rng, n)
+    evidence = follow_up_evidence(table)
+    assert not {item.time for item in evidence} & set(names)
+    assert not {item.event for item in evidence} & set(names)
+    roles = propose_roles(table, infer_column_types(table), "E", [1])
+    assert not [name for name in names if roles[name].role == "time" or "its own follow-up time" in roles[name].evidence]
+
+
+def test_a_transplant_export_opens_on_its_death_and_follow_up_time():
+    """KMsurv's bmt: the outcome guessed was z10, a treatment flag, the last two-valued column."""
+    session = dataset_session(None, transplant_table(), "bmt.csv")
+    assert session.active.outcome == "d1" and session.active.follow_up.time == "t1"
+    assert {"t1", "t2", "ta", "d2", "da"} <= set(session.active.flagged_columns)

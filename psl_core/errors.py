@@ -5,7 +5,7 @@ scikit-learn convention (``except ValueError``) keep working, while the app can
 tell the kinds apart and show the right message.
 """
 
-__all__ = ["PSLError", "DataError", "ModelFileError", "RequiredColumnError"]
+__all__ = ["PSLError", "DataError", "ModelFileError", "RequiredColumnError", "SmallDataWarning"]
 
 
 class PSLError(ValueError):
@@ -29,3 +29,8 @@ class RequiredColumnError(DataError):
         super().__init__(message)
         self.column = column
         self.min_support = min_support
+
+
+class SmallDataWarning(UserWarning):
+    """A fit went ahead with less than it was asked for because a class has too few rows: fewer
+    internal folds, or no cross-validation at all (the message names the class and the setting)."""

@@ -25,7 +25,14 @@ from .errors import DataError, RequiredColumnError
 from .inputs import read_labels, read_sample_weight
 from .parameters import PARAMETER_CONSTRAINTS, check_params
 from .prediction import StagewisePredictionMixin
-from .recommend import held_out_scores, n_draws, recommended_stage, shrinkage_factors, stratified_folds
+from .recommend import (
+    folds_possible,
+    held_out_scores,
+    n_draws,
+    recommended_stage,
+    shrinkage_factors,
+    stratified_folds,
+)
 from .search import (
     CRITERION_CODES,
     CROSS_VALIDATED,
@@ -387,9 +394,12 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
             for f in candidate_features(columns, _y_on(y01, search_rows), self.group_categories, set(monotone or ()))
             if f.column not in forbidden and may_ask(f, monotone)
         ]
-        self._check_rows_per_fold(y01[search_rows])
+        cross_validated = self.loss in CROSS_VALIDATED
+        folds_work = folds_possible(
+            [c.values for c in columns], y01, self._internal_folds(), lambda c: np.asarray(self.classes_)[c].item(),
+        )
         folds = None
-        if self.loss in CROSS_VALIDATED:
+        if cross_validated and folds_work:
             folds = stratified_folds(
                 _take(y01, search_rows), self.cv_folds, self.random_state,
                 [_take(c.values, search_rows) for c in columns],
@@ -399,14 +409,17 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
             CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
             None if weight is None else weight[search_rows],
         )
-        self._search(evaluator, score_set, progress, monotone, required)
+        if cross_validated and not folds_work:
+            self._no_question(evaluator)
+        else:
+            self._search(evaluator, score_set, progress, monotone, required)
         # The candidates' sort orders and cuts (two to three arrays of n_samples per feature)
         # are not needed past the search: free them before calibration reads X again.
         del evaluator, features, folds
         self._calibrate(columns, calibration_rows, y01, weight)
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
         self.recommend_draws_ = None
-        if self.recommend_folds is not None:
+        if self.recommend_folds is not None and folds_work:
             self._recommend_stages(X, y01, columns, weight)
         self.stop_statistics_ = transition_counts(
             self.stagewise_totals(X), reference_stages(len(self.literals_), self.recommended_stages_),
@@ -441,24 +454,24 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         self.horizon_summary_ = horizon_summary(y, self.horizon)
         return outcome, censoring_weight if weight is None else censoring_weight * weight
 
-    def _check_rows_per_fold(self, y01):
-        """Each class needs a row in at least two folds of every internal cross-validation."""
-        needs = [
+    def _internal_folds(self):
+        """The internal cross-validations of a fit: (setting, folds) of each."""
+        return [
             (name, value) for name, value in (
                 ("cv_folds", self.cv_folds if self.loss in CROSS_VALIDATED else None),
                 ("recommend_folds", self.recommend_folds),
             ) if value is not None
         ]
-        rarest = int(np.bincount(y01, minlength=2).min())
-        if needs and rarest < 2:
-            label = np.asarray(self.classes_)[int(np.argmin(np.bincount(y01, minlength=2)))].item()
-            settings = " and ".join(f"{name}={value}" for name, value in needs)
-            raise DataError(
-                f"y has {rarest} row(s) of class {label!r}: the internal cross-validation "
-                f"({settings}) needs at least 2 rows of each class. Add rows of that class, "
-                "or set recommend_folds=None and a loss without internal folds (e.g. "
-                "loss='entropy')"
-            )
+
+    def _no_question(self, evaluator):
+        """The list of a cross-validated loss whose folds cannot hold out a class
+        (:func:`psl_core.recommend.folds_possible`): no question, and as stage 0's criterion
+        the base rate's loss on the training rows (no held-out rows to score)."""
+        rate = float(evaluator.shrink[1])
+        log_loss = -sum(p * np.log(p) for p in (rate, 1.0 - rate) if p > 0)
+        loss = rate * (1.0 - rate) if "brier" in self.loss else log_loss
+        self.literals_, self.scores_, self.end_reason_ = [], [], "no_gain"
+        self.stage_criterion_ = np.array([loss])
 
     def _recommend_stages(self, X, y01, columns, weight=None):
         """Held-out Brier score per stage by internal cross-validation (:mod:`psl_core.recommend`);

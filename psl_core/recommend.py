@@ -11,14 +11,16 @@ cross-validated criteria (:mod:`psl_core.search`).
 """
 
 import math
+import warnings
 
 import joblib
 import numpy as np
+import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing
 
-from .errors import DataError
+from .errors import DataError, SmallDataWarning
 from .search import first_minimum
 
 RARER_CLASS_TARGET = 100
@@ -214,3 +216,54 @@ def stratified_folds(y01, n_folds, random_state, keys=None):
     for fold, (_, held_out) in enumerate(splitter.split(np.zeros(len(y01)), y01[order])):
         folds[order[held_out]] = fold
     return folds
+
+
+def folds_possible(keys, y01, needs, label):
+    """Whether the internal cross-validations can hold out rows of each class; warns when not,
+    or when they get fewer folds than asked.
+
+    A class needs rows with two different contents (features and label) to have one in two
+    folds: copies of one row are one patient's evidence (a weight of 3 is three copies,
+    scikit-learn's convention), and a copy left in the training part makes the held-out one
+    not held out. With fewer, a cross-validated search cannot judge a question and
+    ``recommend_folds`` cannot judge a length: the list then asks no question (with a
+    cross-validated ``loss``) and recommends none (a :class:`SmallDataWarning`), instead of
+    refusing to fit. With fewer rows of a class than folds, :func:`stratified_folds` draws
+    as many folds as there are rows of it (a warning says so).
+
+    Parameters
+    ----------
+    keys : list of ndarray of shape (n,)
+        The rows' content (the input columns).
+    y01 : ndarray of 0/1, shape (n,)
+    needs : list of (str, int)
+        The internal cross-validations asked for: (setting, folds).
+    label : callable
+        ``label(c)``: class c (0 or 1) as the user gave it.
+
+    Returns
+    -------
+    bool
+    """
+    if not needs:
+        return True
+    counts = np.bincount(y01, minlength=2)
+    rarer = int(np.argmin(counts))
+    rows = y01 == rarer
+    distinct = len(pd.DataFrame({i: values[rows] for i, values in enumerate(keys)}).drop_duplicates())
+    settings = " and ".join(f"{name}={value}" for name, value in needs)
+    if distinct < 2:
+        warnings.warn(SmallDataWarning(
+            f"y has {int(counts[rarer])} row(s) of class {label(rarer)!r} and {distinct} distinct one(s): too few "
+            f"to hold any out, so the internal cross-validation ({settings}) cannot run; the list asks no "
+            "question if its loss is cross-validated and recommends no length. Add rows of that class, or use "
+            "a loss without internal folds (e.g. loss='entropy')"
+        ), stacklevel=3)
+        return False
+    asked = max(value for _, value in needs)
+    if counts[rarer] < asked:
+        warnings.warn(SmallDataWarning(
+            f"y has {int(counts[rarer])} rows of class {label(rarer)!r}: the internal cross-validation "
+            f"({settings}) uses {max(2, int(counts[rarer]))} folds, one per row of that class at most"
+        ), stacklevel=3)
+    return True

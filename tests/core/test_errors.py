@@ -29,7 +29,6 @@ Y = np.array([0, 1, 0, 1])
         (X, None, "requires y"),
         (X, np.array([0, 1, None, 1], dtype=object), "missing labels"),
         (X, np.array([0.1, 0.7, 2.5, 3.3]), r"continuous.*\(e\.g\. 0\.1, 0\.7, 2\.5\).*two labels"),
-        (np.array([[0.0], [1.0]]), np.array([0, 1]), r"1 row\(s\) of class 0.*cv_folds=5.*at least 2 rows"),
         (pd.DataFrame({"age": ["71", "65,5", "80", "59"]}), Y, r"column 'age' holds numbers stored as text.*'65,5'"),
         (pd.DataFrame({"age": [1.0, 2, 3, 4], 0: [0.0, 1, 0, 1]}), Y, r"column names must be strings.*0 \(int\)"),
         (X, np.column_stack([Y, Y]), r"y must be 1-D.*shape \(4, 2\)"),

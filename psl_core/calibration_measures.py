@@ -28,7 +28,7 @@ from .errors import DataError
 from .evaluation import fit_logistic
 from .intervals import check_confidence
 from .metrics import checked_probabilities, labels01
-from .validation import _CLIP, calibration_intercept, calibration_slope
+from .validation import calibration_intercept, calibration_slope, log_odds
 
 __all__ = [
     "HIERARCHY", "HIERARCHY_IDEAL", "GRID_POINTS", "observed_expected", "intercept_and_slope", "spline_knots",
@@ -41,10 +41,6 @@ HIERARCHY_IDEAL = {"observed_expected": 1.0, "intercept": 0.0, "slope": 1.0,
                    "ici": 0.0, "e50": 0.0, "e90": 0.0, "emax": 0.0}
 _KNOT_QUANTILES = {3: (0.10, 0.50, 0.90), 4: (0.05, 0.35, 0.65, 0.95)}  # Harrell (2015), Table 2.3
 GRID_POINTS = 50
-
-
-def _log_odds(p):
-    return logit(np.clip(p, _CLIP, 1 - _CLIP))
 
 
 def observed_expected(y, p, confidence=0.95):
@@ -75,7 +71,7 @@ def intercept_and_slope(y, p, confidence=0.95):
     y = labels01(y)
     p = checked_probabilities(p, len(y))
     z = norm.ppf(0.5 + check_confidence(confidence) / 2)
-    lp = _log_odds(p)
+    lp = log_odds(p)
     result = {}
     a = calibration_intercept(y, p)
     if np.isfinite(a):
@@ -207,7 +203,7 @@ def flexible_calibration(y, p, n_boot=200, confidence=0.95, seed=0, grid_points=
     confidence = check_confidence(confidence)
     if y.min() == y.max():
         raise DataError("a calibration curve needs patients with and without the outcome")
-    lp = _log_odds(p)
+    lp = log_odds(p)
     knots = spline_knots(lp)
     basis = spline_basis(lp, knots)
     grid_lp = np.linspace(lp.min(), lp.max(), grid_points)
@@ -251,7 +247,7 @@ def calibration_errors(y, p):
     p = checked_probabilities(p, len(y))
     if y.min() == y.max():
         return np.full(4, np.nan)
-    lp = _log_odds(p)
+    lp = log_odds(p)
     basis = spline_basis(lp, spline_knots(lp))
     return _summary(_errors(_curve_fit(basis, y), basis, p))
 
@@ -303,7 +299,7 @@ def held_out_calibration(y, p, risk=RISK_GRID):
     expected = p.sum()
     estimates[0] = y.sum() / expected if expected > 0 else np.nan
     estimates[1] = calibration_intercept(y, p)
-    lp = _log_odds(p)
+    lp = log_odds(p)
     if np.ptp(lp) == 0:
         errors = np.abs(y.mean() - p)
         estimates[3:] = _summary(errors)

@@ -438,7 +438,7 @@ def _three_way_rows(split, rule, stage, levels, decided, positive, questions, y,
     )
 
 
-def fit_logistic(features, y, C=1.0, start=None, max_iter=100, tol=1e-10):
+def fit_logistic(features, y, C=1.0, start=None, max_iter=100, tol=1e-10, sample_weight=None):
     """Logistic regression with intercept by Newton's method with step halving.
 
     Minimizes sum_i log-loss_i + ||w||^2 / (2 C) (the intercept is not penalized;
@@ -455,28 +455,33 @@ def fit_logistic(features, y, C=1.0, start=None, max_iter=100, tol=1e-10):
     C : float > 0 or inf
     start : ndarray of shape (d + 1,) or None
         Initial (intercept, coefficients); zeros by default.
+    sample_weight : ndarray of shape (n,) or None
+        Frequency weights of the rows (a row of weight w counts as w identical rows: many
+        patients with the same answers fit as one row each).
 
     Returns
     -------
     ndarray of shape (d + 1,): intercept, then one coefficient per feature.
     """
-    n, d = features.shape
-    design = np.column_stack([np.ones(n), features])
+    d = features.shape[1]
+    design = np.column_stack([np.ones(len(features)), features])
     y = np.asarray(y, dtype=float)
+    weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    n = weight.sum()
     penalty = np.full(d + 1, 0.0 if np.isinf(C) else 1.0 / C)
     penalty[0] = 0.0
     diagonal = penalty + 1e-10 * n
 
     def loss(w):
         eta = design @ w
-        return np.sum(np.logaddexp(0.0, eta) - y * eta) + 0.5 * np.sum(penalty * w * w)
+        return np.sum(weight * (np.logaddexp(0.0, eta) - y * eta)) + 0.5 * np.sum(penalty * w * w)
 
     w = np.zeros(d + 1) if start is None else np.array(start, dtype=float)
     current = loss(w)
     for _ in range(max_iter):
         p = expit(design @ w)
-        gradient = design.T @ (p - y) + penalty * w
-        hessian = (design * (p * (1 - p))[:, None]).T @ design
+        gradient = design.T @ (weight * (p - y)) + penalty * w
+        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design
         hessian.flat[:: d + 2] += diagonal
         step = np.linalg.solve(hessian, gradient)
         size = 1.0

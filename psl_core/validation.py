@@ -48,7 +48,8 @@ from .metrics import auc_from_counts, checked_probabilities, count_scores, label
 from .stopping import reference_stages, transition_counts
 
 __all__ = [
-    "MEASURES", "MEASURE_LABELS", "IDEAL", "MIN_RECALIBRATION_ROWS", "stage_totals", "StageRows", "stage_rows", "stage_risks",
+    "MEASURES", "MEASURE_LABELS", "IDEAL", "MIN_RECALIBRATION_ROWS", "log_odds", "stage_totals", "stage_answers",
+    "stage_probabilities", "StageRows", "stage_rows", "stage_risks",
     "calibration_intercept", "calibration_slope", "ValidationReport", "validation_report", "stagewise_validation",
     "recalibratable_stages", "recalibrate"
 ]
@@ -58,6 +59,11 @@ IDEAL = {"observed_minus_expected": 0.0, "citl": 0.0, "slope": 1.0, "brier": Non
 MIN_RECALIBRATION_ROWS = 20
 """Rows a stage needs at the new site (with both outcomes among them) to be recalibrated."""
 _CLIP = 1e-3  # an isotonic list may say 0 or 1; its log-odds are taken at 0.001 / 0.999
+
+
+def log_odds(p):
+    """logit p with p clipped to [0.001, 0.999] first: a list may say 0 or 1."""
+    return logit(np.clip(p, _CLIP, 1 - _CLIP))
 
 
 # ---------------------------------------------------------------------------- answers -> totals
@@ -88,6 +94,24 @@ def stage_totals(model, X, last_stage=None):
     """
     points, answered, _ = _answers(model, X, last_stage)
     return np.cumsum(points, axis=1), np.logical_and.accumulate(answered, axis=1)
+
+
+def stage_answers(model, X, last_stage=None):
+    """Each row's answers to the first ``last_stage`` questions, as :func:`stage_totals` reads them.
+
+    Returns
+    -------
+    hits : ndarray of int, shape (n, last_stage)
+        1 where the question's condition holds (a missing answer with a learned direction
+        takes it), 0 otherwise or where the answer is unknown.
+    answered : ndarray of bool, shape (n, last_stage)
+        The answer is known or has a learned direction.
+    missing : ndarray of bool, shape (n, last_stage)
+        The answer is missing (with or without a learned direction).
+    """
+    points, answered, directed = _answers(model, X, last_stage)
+    hits = (points[:, 1:] != 0).astype(np.int64)  # a question's points are never 0
+    return hits, answered[:, 1:], directed[:, 1:] | ~answered[:, 1:]
 
 
 @dataclass(frozen=True)
@@ -131,7 +155,7 @@ def stage_rows(model, X, stage):
     totals = points[rows].sum(axis=1)
     columns = dict.fromkeys(str(literal.column) for literal, known in zip(model.literals_[:stage], answered[:, 1:].T)
                             if not known.all())
-    return StageRows(rows=rows, totals=totals, p=_stage_probabilities(model, totals, stage),
+    return StageRows(rows=rows, totals=totals, p=stage_probabilities(model, totals, stage),
                      n_not_measured=int((rows & directed.any(axis=1)).sum()), undirected=tuple(columns))
 
 
@@ -169,7 +193,8 @@ def _answers(model, X, last_stage):
     return points, answered, directed
 
 
-def _stage_probabilities(model, totals, stage):
+def stage_probabilities(model, totals, stage):
+    """The list's probability q(stage, T) of each total T (reachable at the stage)."""
     return model.stage_probabilities_[stage][np.searchsorted(model.stage_totals_[stage], totals)]
 
 
@@ -398,7 +423,7 @@ def stagewise_validation(model, X, y):
     for k in range(model.n_stages_):
         used = known[:, k]
         values = (
-            _measures(y[used], _stage_probabilities(model, totals[used, k], k))
+            _measures(y[used], stage_probabilities(model, totals[used, k], k))
             if used.any() else np.full(len(MEASURES), np.nan)
         )
         rows.append({"stage": k, "n_rows": int(used.sum()), "n_positive": int(y[used].sum()),

@@ -1,0 +1,286 @@
+"""A list in service: a sequential chart of its calibration and the smallest update the data support.
+
+Two tools from the literature on prediction models in use, numbers only (their tables for the
+researcher are :mod:`psl_triage.judging.monitoring`'s):
+
+- :func:`risk_adjusted_cusum`: the risk-adjusted CUSUM of Steiner, Cook, Farewell & Treasure
+  (2000), "Monitoring surgical performance using risk-adjusted cumulative sum charts",
+  *Biostatistics* 1(4):441-452. Patient t, with predicted risk p_t and outcome y_t, adds the
+  log-likelihood ratio of an odds-ratio shift R against none (their eq. 2.2 with R_0 = 1):
+
+      W_t = y_t log R - log(1 - p_t + R p_t),
+
+  and the chart S_t = max(0, S_{t-1} + W_t) signals when it exceeds a limit h. Two charts
+  watch both directions: R = 2 (the odds of the outcome doubled: the list under-estimates)
+  and R = 1/2 (halved: it over-estimates). :func:`cusum_limit` chooses h by simulation
+  (Steiner et al., Sec. 3, choose h for a run length; here for a false-alarm probability over
+  the patients at hand): outcomes drawn from the list's own risks, as if it were calibrated,
+  and h the (1 - alpha) quantile of the larger chart's maximum, so that a calibrated list
+  signals anywhere in these patients with probability alpha.
+- :func:`closed_test`: the closed testing procedure of Vergouwe, Nieboer, Oostenbrink et al.
+  (2017), "A closed testing procedure to select an appropriate method for updating prediction
+  models", *Statistics in Medicine* 36(28):4529-4539. Four nested logistic models of the
+  outcome on the list's log-odds lp (:func:`psl_core.validation.log_odds`) and its questions:
+  *keep* (logit P = lp, no parameter), *intercept* (a + lp), *recalibrate* (a + b lp) and
+  *refit* (an intercept and one coefficient per question's answer: the points learned
+  again). Likelihood-ratio tests, each against the refit: refit against keep; if significant,
+  refit against intercept; if significant, refit against recalibrate; the first test that is
+  not significant names the update (the least extensive update the data do not reject), and
+  all three significant name the refit. The family-wise type I error stays at alpha.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit
+from scipy.stats import chi2
+
+from .errors import PSLError
+from .evaluation import fit_logistic
+from .metrics import checked_probabilities, labels01
+from .validation import calibration_intercept, log_odds
+
+__all__ = [
+    "KEEP", "INTERCEPT", "RECALIBRATE", "REFIT", "UPDATES", "ODDS_RATIOS", "ClosedTest", "closed_test",
+    "log_likelihood", "cusum_weights", "cusum_path", "cusum_limit", "Cusum", "risk_adjusted_cusum",
+]
+
+KEEP, INTERCEPT, RECALIBRATE, REFIT = "keep", "intercept", "recalibrate", "refit"
+UPDATES = (KEEP, INTERCEPT, RECALIBRATE, REFIT)
+"""Vergouwe et al.'s updates, least extensive first."""
+ODDS_RATIOS = (2.0, 0.5)
+"""The odds-ratio shifts the two charts watch for (Steiner et al.'s example uses 2)."""
+DEFAULT_FALSE_ALARM = 0.01
+DEFAULT_SIMULATIONS = 1000
+_TOL = 1e-14
+
+
+# ---------------------------------------------------------------------------- closed testing
+def log_likelihood(y, eta, weight=1.0):
+    """Bernoulli log-likelihood of 0/1 outcomes y at log-odds eta (rows counted ``weight`` times)."""
+    return float(np.sum(weight * (y * eta - np.logaddexp(0.0, eta))))
+
+
+def _independent_columns(answers):
+    """The indices of the answer columns that vary and are not copies (or complements) of
+    earlier ones: a refit estimates one coefficient per column the data can tell apart."""
+    kept = []
+    for j in range(answers.shape[1]):
+        column = answers[:, j]
+        if column.min() == column.max():
+            continue
+        candidate = np.column_stack([np.ones(len(column))] + [answers[:, k] for k in kept] + [column])
+        if np.linalg.matrix_rank(candidate) == candidate.shape[1]:
+            kept.append(j)
+    return kept
+
+
+def _grouped(y, lp, answers):
+    """The distinct (outcome, log-odds, answers) rows and how many patients each stands for: a
+    list has few totals and answer patterns, so the fits run on these rows, weighted."""
+    rows = pd.DataFrame(np.column_stack([y, lp, answers])).value_counts(sort=False).reset_index()
+    values = rows.to_numpy(dtype=float)
+    return values[:, 0], values[:, 1], values[:, 2:-1], values[:, -1]
+
+
+@dataclass(frozen=True)
+class ClosedTest:
+    """The closed testing procedure on one set of patients (:func:`closed_test`).
+
+    Attributes
+    ----------
+    recommendation : str
+        One of :data:`UPDATES`.
+    models : pandas.DataFrame
+        Indexed by update: parameters (estimated), log_likelihood, and the intercept and
+        slope of the recalibration models (NaN where not estimated).
+    tests : pandas.DataFrame
+        One row per likelihood-ratio test: update (the model tested against the refit),
+        statistic (2 x the difference of log-likelihoods), df, p_value, significant; the
+        tests not reached are listed with reached False.
+    n, events : int
+    alpha : float
+    """
+
+    recommendation: str
+    models: pd.DataFrame
+    tests: pd.DataFrame
+    n: int
+    events: int
+    alpha: float
+
+
+def closed_test(y, p, answers, alpha=0.05):
+    """Vergouwe et al.'s closed testing procedure (see the module docstring).
+
+    Parameters
+    ----------
+    y : array-like of 0/1, shape (n,)
+    p : array-like of float in [0, 1], shape (n,)
+        The list's risks (clipped to [0.001, 0.999] before taking log-odds).
+    answers : array-like of 0/1, shape (n, k)
+        Each patient's answer to each question (1: its condition holds), the refit's
+        predictors; constant columns and copies of earlier ones are left out.
+    alpha : float in (0, 1)
+        The family-wise type I error.
+
+    Returns
+    -------
+    ClosedTest
+
+    Raises
+    ------
+    DataError
+        y not 0/1, p not probabilities, shapes that disagree.
+    PSLError
+        alpha outside (0, 1).
+    """
+    y = labels01(y).astype(float)
+    p = checked_probabilities(p, len(y))
+    answers = np.asarray(answers, dtype=float).reshape(len(y), -1)
+    if not 0 < alpha < 1:
+        raise PSLError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
+    a = calibration_intercept(y, p)
+    y, lp, answers, weight = _grouped(y, log_odds(p), answers)
+    a_slope, b_slope = fit_logistic(lp[:, None], y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
+    design = answers[:, _independent_columns(answers)]
+    refit = fit_logistic(design, y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
+    likelihoods = {
+        KEEP: log_likelihood(y, lp, weight), INTERCEPT: log_likelihood(y, a + lp, weight),
+        RECALIBRATE: log_likelihood(y, a_slope + b_slope * lp, weight),
+        REFIT: log_likelihood(y, refit[0] + design @ refit[1:], weight),
+    }
+    parameters = {KEEP: 0, INTERCEPT: 1, RECALIBRATE: 2, REFIT: design.shape[1] + 1}
+    models = pd.DataFrame({
+        "parameters": parameters, "log_likelihood": likelihoods,
+        "intercept": {KEEP: 0.0, INTERCEPT: a, RECALIBRATE: a_slope, REFIT: np.nan},
+        "slope": {KEEP: 1.0, INTERCEPT: 1.0, RECALIBRATE: b_slope, REFIT: np.nan},
+    }).rename_axis("update")
+    rows, recommendation = [], None
+    for update in (KEEP, INTERCEPT, RECALIBRATE):
+        df = parameters[REFIT] - parameters[update]
+        statistic = max(2 * (likelihoods[REFIT] - likelihoods[update]), 0.0)
+        p_value = float(chi2.sf(statistic, df)) if df > 0 else 1.0
+        reached = recommendation is None
+        rows.append({"update": update, "statistic": statistic, "df": int(df), "p_value": p_value,
+                     "significant": p_value < alpha, "reached": reached})
+        if reached and not p_value < alpha:
+            recommendation = update
+    return ClosedTest(recommendation or REFIT, models, pd.DataFrame(rows), int(weight.sum()), int(weight @ y),
+                      float(alpha))
+
+
+# ---------------------------------------------------------------------------- CUSUM
+def cusum_weights(y, p, odds_ratio):
+    """Steiner et al.'s log-likelihood-ratio weight of each patient for a shift of the odds by
+    ``odds_ratio``: y log R - log(1 - p + R p)."""
+    p = np.asarray(p, dtype=float)
+    return np.asarray(y, dtype=float) * np.log(odds_ratio) - np.log1p((odds_ratio - 1) * p)
+
+
+def cusum_path(weights):
+    """S_t = max(0, S_{t-1} + W_t), S_0 = 0, along the last axis: the cumulative sum less its
+    running minimum (at most 0), which equals the recursion and vectorizes."""
+    total = np.cumsum(weights, axis=-1)
+    return total - np.minimum(np.minimum.accumulate(total, axis=-1), 0.0)
+
+
+@njit(cache=True, nogil=True)
+def _simulated_maxima(p, met, unmet, n_simulations, seed):
+    """The largest value any chart reaches in each of ``n_simulations`` runs of outcomes drawn
+    from p; ``met[c, t]`` and ``unmet[c, t]`` are chart c's weights of patient t with and without
+    the outcome."""
+    np.random.seed(seed)
+    maxima = np.zeros(n_simulations)
+    charts = np.zeros(met.shape[0])
+    for run in range(n_simulations):
+        charts[:] = 0.0
+        largest = 0.0
+        for t in range(len(p)):
+            event = np.random.random() < p[t]
+            for c in range(met.shape[0]):
+                charts[c] = max(0.0, charts[c] + (met[c, t] if event else unmet[c, t]))
+                largest = max(largest, charts[c])
+        maxima[run] = largest
+    return maxima
+
+
+def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS, odds_ratios=ODDS_RATIOS,
+                seed=0):
+    """The alarm limit h at which calibrated risks ``p`` (patients in their order) signal with
+    probability ``false_alarm`` on either chart, by simulation (see the module docstring).
+
+    Returns
+    -------
+    float
+    """
+    p = np.ascontiguousarray(p, dtype=float)
+    if not 0 < false_alarm < 1:
+        raise PSLError(f"false_alarm must lie strictly between 0 and 1, got {false_alarm!r}")
+    if n_simulations < 20:
+        raise PSLError(f"n_simulations must be at least 20, got {n_simulations!r}")
+    met = np.array([cusum_weights(np.ones(len(p)), p, r) for r in odds_ratios])
+    unmet = np.array([cusum_weights(np.zeros(len(p)), p, r) for r in odds_ratios])
+    maxima = _simulated_maxima(p, met, unmet, int(n_simulations), int(seed))
+    return float(np.quantile(maxima, 1 - false_alarm))
+
+
+@dataclass(frozen=True)
+class Cusum:
+    """The two charts over patients in their order (:func:`risk_adjusted_cusum`).
+
+    Attributes
+    ----------
+    up, down : ndarray of shape (n,)
+        The charts for the odds multiplied by ``odds_ratios[0]`` and ``odds_ratios[1]``.
+    limit : float
+    first_signal : dict
+        Chart ("up", "down") -> the index of the first patient at which it exceeds the limit,
+        or None.
+    false_alarm : float
+    odds_ratios : tuple of float
+    n_simulations : int
+    """
+
+    up: np.ndarray
+    down: np.ndarray
+    limit: float
+    first_signal: dict
+    false_alarm: float
+    odds_ratios: tuple
+    n_simulations: int
+
+
+def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS,
+                        odds_ratios=ODDS_RATIOS, seed=0):
+    """Steiner et al.'s two risk-adjusted CUSUM charts with a simulated limit (module docstring).
+
+    Parameters
+    ----------
+    y : array-like of 0/1, shape (n,)
+        Outcomes in the patients' order (date).
+    p : array-like of float in [0, 1], shape (n,)
+        The list's risks of the same patients.
+    false_alarm : float in (0, 1)
+        The probability that a calibrated list signals anywhere in these patients.
+    n_simulations : int >= 20
+    odds_ratios : (float, float)
+        The shifts the charts watch for: one above 1, one below.
+    seed : int
+
+    Returns
+    -------
+    Cusum
+    """
+    y = labels01(y)
+    p = checked_probabilities(p, len(y))
+    up_ratio, down_ratio = (float(r) for r in odds_ratios)
+    if not (up_ratio > 1 > down_ratio > 0):
+        raise PSLError(f"odds_ratios must be one ratio above 1 and one in (0, 1), got {odds_ratios!r}")
+    limit = cusum_limit(p, false_alarm, n_simulations, (up_ratio, down_ratio), seed)
+    up, down = (cusum_path(cusum_weights(y, p, r)) for r in (up_ratio, down_ratio))
+    first = {name: (int(np.argmax(path > limit)) if (path > limit).any() else None)
+             for name, path in (("up", up), ("down", down))}
+    return Cusum(up, down, limit, first, float(false_alarm), (up_ratio, down_ratio), int(n_simulations))
+

@@ -1,0 +1,337 @@
+"""A list in service, watched over time: the Monitoring page's numbers, without Streamlit.
+
+The patients seen since the list went live come as a table with a date column, the list's
+columns and the outcome as it became known. The steps, each a function the page calls:
+
+1. :func:`date_columns` and :func:`read_dates`: which columns hold dates (or years), read as
+   dates; :func:`monitored_table` codes the table for the list as a validation at a site does
+   (:func:`psl_triage.validation.site_table`: the columns matched, values mapped, a missing
+   answer going where the list learned it goes) and puts the patients in date order.
+2. :func:`monitor`: per period (month, quarter or year) the patients, outcome rate, O/E with
+   its interval, calibration intercept and slope with Wald intervals
+   (:mod:`psl_core.calibration_measures`), Brier score and AUC (:mod:`psl_core.metrics`), net
+   benefit at 1/(1+M) (:mod:`psl_core.decision_curve`), the shares ruled in / out / uncertain
+   and stopped at each question by the bedside stop rule (:func:`psl_core.decision.stop_stages`),
+   and per question the answers against training; a period with fewer than
+   :data:`MIN_OUTCOMES` patients with the outcome, or without it, is counted but not judged.
+   Over the patients in date order the risk-adjusted CUSUM (Steiner et al. 2000,
+   :func:`psl_core.monitoring.risk_adjusted_cusum`) with the date it signals, and on the
+   patients since a chosen date the closed testing procedure (Vergouwe et al. 2017,
+   :func:`psl_core.monitoring.closed_test`).
+
+A horizon list (time, event) is not monitored here yet: its outcome by the horizon needs the
+censoring weights of :mod:`psl_triage.validation_horizon`, and the page says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from psl_core.calibration_measures import intercept_and_slope, observed_expected
+from psl_core.cost_ratio import decision_threshold
+from psl_core.costs import default_change_value
+from psl_core.decision import OUTCOMES, StageBands, stop_stages
+from psl_core.decision_curve import net_benefit
+from psl_core.errors import DataError
+from psl_core.metrics import auc
+from psl_core.monitoring import ClosedTest, Cusum, closed_test, risk_adjusted_cusum
+from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_core.validation import stage_answers, stage_probabilities
+from psl_triage.card import card_stage
+from psl_triage.metadata import ModelMetadata
+from psl_triage.validation import SiteTable, site_table
+from psl_triage.words import monitoring as said
+
+PERIODS = {"month": "M", "quarter": "Q", "year": "Y"}
+"""The periods a researcher can choose, with their pandas period codes."""
+MIN_OUTCOMES = 10
+"""A period is judged when at least this many of its patients have the outcome and this many
+do not: fewer give an O/E interval wider than a factor of two and a slope without meaning."""
+YEARS = (1800, 2200)
+"""A column of whole numbers in this range is read as calendar years."""
+DATE_SHARE = 0.9
+"""A column is offered as the date when this share of its values or more read as dates."""
+
+
+# ---------------------------------------------------------------------------- dates
+def read_dates(series):
+    """The column as dates (NaT where empty or unreadable): whole numbers in :data:`YEARS` as
+    1 January of that year, text and dates as pandas reads them (ISO 8601 first)."""
+    numbers = pd.to_numeric(series, errors="coerce")
+    present = series.notna() & (series.astype(str).str.strip() != "")
+    if present.any() and numbers[present].notna().all():
+        whole = numbers[present] % 1 == 0
+        inside = numbers[present].between(*YEARS)
+        if (whole & inside).all():
+            return pd.to_datetime(numbers.astype("Int64").astype(str).where(present), format="%Y", errors="coerce")
+        return pd.Series(pd.NaT, index=series.index, dtype="datetime64[ns]")
+    if pd.api.types.is_datetime64_any_dtype(series):
+        return pd.to_datetime(series)
+    text = series.where(present).astype(str)
+    dates = pd.to_datetime(text, format="ISO8601", errors="coerce")
+    if dates[present].isna().any():
+        dates = pd.to_datetime(text, format="mixed", errors="coerce")
+    return dates.where(present)
+
+
+def date_columns(frame):
+    """The columns whose values read as dates (or years) in :data:`DATE_SHARE` of rows or more,
+    names suggesting a date first."""
+    found = []
+    for column in frame.columns:
+        series = frame[column]
+        present = series.notna()
+        if not present.any():
+            continue
+        share = read_dates(series)[present].notna().mean()
+        if share >= DATE_SHARE:
+            found.append(str(column))
+    return sorted(found, key=lambda name: not any(word in name.lower() for word in ("date", "year", "time")))
+
+
+@dataclass(frozen=True)
+class MonitoredTable:
+    """The patients seen since go-live, coded for the list, in date order.
+
+    Attributes
+    ----------
+    table : SiteTable
+        The list's columns and the outcome (0/1) of the rows with a date and an outcome.
+    dates : pandas.Series of datetime64, aligned with ``table.X``
+    date_column : str
+    """
+
+    table: SiteTable
+    dates: pd.Series
+    date_column: str
+
+
+def monitored_table(model, metadata, frame, mapping, outcome, positive, date_column, value_maps=None):
+    """The table coded for the list (:func:`psl_triage.validation.site_table`) with each row's
+    date, rows without a date left out with a note, in date order.
+
+    Raises
+    ------
+    DataError
+        A horizon list; the date column missing, or no value of it a date; what
+        :func:`~psl_triage.validation.site_table` refuses.
+    """
+    if getattr(model, "horizon", None) is not None:
+        raise DataError(said.HORIZON_NOT_YET)
+    if date_column not in frame.columns:
+        raise DataError(said.DATE_NOT_IN_TABLE.format(column=date_column))
+    if date_column == outcome:
+        raise DataError(said.DATE_IS_OUTCOME.format(column=date_column))
+    dates = read_dates(frame[date_column])
+    if dates.isna().all():
+        raise DataError(said.NO_DATES.format(column=date_column))
+    table = site_table(model, metadata, frame.loc[dates.notna()], mapping, outcome, positive, value_maps)
+    notes = list(table.notes)
+    if dates.isna().any():
+        notes.insert(0, said.left_out_without_date(int(dates.isna().sum()), date_column))
+    dates = dates.reindex(table.X.index)
+    order = np.argsort(dates.to_numpy(), kind="stable")
+    ordered = SiteTable(table.X.iloc[order], table.y[order], notes, table.mapping)
+    return MonitoredTable(ordered, dates.iloc[order], str(date_column))
+
+
+# ---------------------------------------------------------------------------- measures
+def period_measures(y, p, threshold, confidence=0.95):
+    """The measures of one period's patients (see the module docstring); NaN where not judged.
+
+    Returns
+    -------
+    dict
+    """
+    y = np.asarray(y, dtype=np.int64)
+    events = int(y.sum())
+    found = {"patients": len(y), "events": events, "rate": y.mean() if len(y) else np.nan,
+             "expected": float(np.mean(p)) if len(y) else np.nan,
+             "judged": min(events, len(y) - events) >= MIN_OUTCOMES}
+    names = ("oe", "oe_lower", "oe_upper", "intercept", "intercept_lower", "intercept_upper",
+             "slope", "slope_lower", "slope_upper", "brier", "auc", "net_benefit")
+    if not found["judged"]:
+        return found | dict.fromkeys(names, np.nan)
+    weak = intercept_and_slope(y, p, confidence)
+    values = (*observed_expected(y, p, confidence), *weak["intercept"], *weak["slope"],
+              float(np.mean((p - y) ** 2)), auc(y, p), float(net_benefit(y, p, [threshold])[0]))
+    return found | {name: float(value) for name, value in zip(names, values)}
+
+
+def training_answers(model, metadata, length):
+    """Per question: the share of training patients whose answer met its condition (a missing
+    answer taking the learned direction, as the totals count it) and, for a numeric column
+    whose training values the file records, the share not recorded (NaN otherwise).
+
+    The first share is exact from the counts per total the list keeps: the mean total moves
+    from stage k-1 to stage k by the question's points times that share.
+    """
+    metadata = ModelMetadata.coerce(metadata)
+    means = [np.sum(totals * (positives + negatives)) / max(np.sum(positives + negatives), 1)
+             for totals, positives, negatives in zip(model.stage_totals_, model.stage_positives_,
+                                                     model.stage_negatives_)]
+    n_rows = metadata.trained_on.n_rows
+    rows = []
+    for k in range(1, length + 1):
+        literal = model.literals_[k - 1]
+        recorded = (metadata.column(str(literal.column)).training_range or {}).get("n")
+        rows.append({"question": k, "met": (means[k] - means[k - 1]) / model.scores_[k - 1],
+                     "not_recorded": 1 - recorded / n_rows if recorded is not None and n_rows else np.nan})
+    return pd.DataFrame(rows).set_index("question")
+
+
+def _answer_rows(hits, missing, labels, training):
+    """Per period and question: the share meeting its condition (as scored) and not recorded,
+    beside training's."""
+    k = hits.shape[1]
+    shares = [pd.DataFrame(values, columns=range(1, k + 1)).groupby(labels, sort=False).mean()
+              .rename_axis("period").rename_axis("question", axis=1).stack().rename(name)
+              for values, name in ((hits, "met"), (missing, "not_recorded"))]
+    table = pd.concat(shares, axis=1).reset_index()
+    table["patients"] = table["period"].map(pd.Series(labels).value_counts())
+    table["met_training"] = table["question"].map(training["met"])
+    table["not_recorded_training"] = table["question"].map(training["not_recorded"])
+    return table[["period", "question", "patients", "met", "not_recorded", "met_training", "not_recorded_training"]]
+
+
+def _bedside(model, totals, known, length, cost_ratio, confidence):
+    """Each patient's stage and outcome code under the bedside stop rule (-1 and -2 where an
+    answer up to ``length`` is unknown: the rule is not simulated for them)."""
+    rows = known[:, length]
+    stop, codes = np.full(len(totals), -1), np.full(len(totals), -2)
+    if rows.any():
+        costs = np.asarray(model.stage_costs_[:length], dtype=float)
+        stop[rows], codes[rows] = stop_stages(StageBands(model, confidence), totals[rows, : length + 1], cost_ratio, length,
+                                              DEFAULT_TOLERANCE, default_change_value(costs))
+    return stop, codes
+
+
+def _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length):
+    """The per-period table and the shares stopped at each stage (see :class:`Monitoring`)."""
+    p_all = np.full(len(y), np.nan)
+    p_all[judged] = risk
+    rows, stops = [], []
+    for label, here in periods.items():
+        used, followed = here & judged, here & (codes > -2)
+        shares = {f"share_{name.replace(' ', '_')}": (codes[followed] == code).mean() if followed.any() else np.nan
+                  for code, name in zip((1, -1, 0), (OUTCOMES[2], OUTCOMES[0], OUTCOMES[1]))}
+        rows.append({"period": label, "start": dates[here].min(), "seen": int(here.sum()),
+                     **period_measures(y[used], p_all[used], threshold, confidence),
+                     "followed": int(followed.sum()), **shares})
+        stops += [{"period": label, "stage": k, "share": (stop[followed] == k).mean() if followed.any() else np.nan}
+                  for k in range(length + 1)]
+    return pd.DataFrame(rows), pd.DataFrame(stops)
+
+
+@dataclass(frozen=True)
+class Monitoring:
+    """A list watched over time (:func:`monitor`).
+
+    Attributes
+    ----------
+    stage, length : int
+        The stage the measures judge; the bedside length the stop rule simulates.
+    period : str
+        A key of :data:`PERIODS`.
+    threshold : float
+        1 / (1 + M).
+    periods : pandas.DataFrame
+        One row per period (label, start): :func:`period_measures` and the shares ruled in,
+        out, uncertain (of the patients the stop rule could follow: ``followed``).
+    stops : pandas.DataFrame
+        period, stage (0..length), share: where the bedside stop rule stopped.
+    answers : pandas.DataFrame
+        :func:`_answer_rows`.
+    chart : pandas.DataFrame
+        patient (1..n in date order), date, outcome, risk, up, down: the CUSUM charts.
+    cusum : Cusum
+    signals : dict
+        "up", "down" -> the date the chart first exceeds its limit, or None.
+    closed : ClosedTest or None
+        On the patients from ``test_from``; None without both outcomes among them.
+    test_from : pandas.Timestamp or None
+    n_judged, n_left_out : int
+        Patients whose answers up to ``stage`` are known (or have a learned direction); the others.
+    """
+
+    stage: int
+    length: int
+    period: str
+    threshold: float
+    periods: pd.DataFrame
+    stops: pd.DataFrame
+    answers: pd.DataFrame
+    chart: pd.DataFrame
+    cusum: Cusum
+    signals: dict
+    closed: ClosedTest | None
+    test_from: pd.Timestamp | None
+    n_judged: int
+    n_left_out: int
+
+
+def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metadata=None, test_from=None,
+            confidence=0.95, false_alarm=0.01, alpha=0.05, n_simulations=1000, seed=0):
+    """The list watched over the monitored patients (see the module docstring).
+
+    Parameters
+    ----------
+    model : fitted ProbabilisticScoringList
+    monitored : MonitoredTable
+    period : str
+        A key of :data:`PERIODS`.
+    stage : int or None
+        The stage the measures judge; default the bedside length (:func:`psl_triage.card.card_stage`).
+    cost_ratio : float
+        M (the list's saved M by default, from ``metadata``).
+    metadata : ModelMetadata, dict or None
+    test_from : date-like or None
+        The closed test uses the patients seen on or after it (default: all).
+    confidence, false_alarm, alpha, n_simulations, seed
+        The intervals' level; the CUSUM's false-alarm probability and simulations
+        (:func:`psl_core.monitoring.risk_adjusted_cusum`); the closed test's alpha.
+
+    Returns
+    -------
+    Monitoring
+
+    Raises
+    ------
+    DataError
+        An unknown period; no patient answers the stage's questions.
+    """
+    if period not in PERIODS:
+        raise DataError(said.unknown_period(period, list(PERIODS)))
+    metadata = ModelMetadata.coerce(metadata)
+    cost_ratio = metadata.cost_ratio if cost_ratio is None else float(cost_ratio)
+    threshold = decision_threshold(cost_ratio)
+    length = card_stage(model)
+    stage = length if stage is None else model._stage(stage)
+    X, y, dates = monitored.table.X, monitored.table.y, monitored.dates
+    hits, answered, missing = stage_answers(model, X, len(model.literals_))
+    totals = np.cumsum(np.column_stack([np.zeros(len(X), dtype=np.int64), hits * np.asarray(model.scores_)]), axis=1)
+    known = np.logical_and.accumulate(np.column_stack([np.ones(len(X), dtype=bool), answered]), axis=1)
+    if not known[:, stage].any():
+        raise DataError(said.no_patient_answers(stage))
+    judged = known[:, stage]
+    risk = stage_probabilities(model, totals[judged, stage], stage)
+    labels = dates.dt.to_period(PERIODS[period]).astype(str).to_numpy()
+    periods = {label: labels == label for label in dict.fromkeys(labels)}
+    stop, codes = _bedside(model, totals, known, length, cost_ratio, confidence)
+    table, stops = _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length)
+    answers = _answer_rows(hits, missing, labels, training_answers(model, metadata, len(model.literals_)))
+    order_y, order_p, order_dates = y[judged], risk, dates[judged]
+    cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed)
+    chart = pd.DataFrame({"patient": np.arange(1, len(order_y) + 1), "date": order_dates.to_numpy(),
+                          "outcome": order_y, "risk": order_p, "up": cusum.up, "down": cusum.down})
+    signals = {name: None if index is None else order_dates.iloc[index] for name, index in cusum.first_signal.items()}
+    test_from = None if test_from is None else pd.Timestamp(test_from)
+    tested = np.ones(len(order_y), dtype=bool) if test_from is None else (order_dates >= test_from).to_numpy()
+    closed = None
+    if tested.any() and 0 < order_y[tested].sum() < tested.sum():
+        closed = closed_test(order_y[tested], order_p[tested], hits[judged][tested, :stage], alpha)
+    return Monitoring(stage, length, period, threshold, table, stops, answers, chart,
+                      cusum, signals, closed, test_from, int(judged.sum()), int((~judged).sum()))

@@ -1,0 +1,117 @@
+"""psl_core.monitoring: Vergouwe et al.'s closed test against statsmodels' likelihood-ratio
+tests, and Steiner et al.'s risk-adjusted CUSUM against its recursion and its false-alarm rate."""
+
+import numpy as np
+import pytest
+import statsmodels.api as sm
+from scipy.special import expit, logit
+
+from psl_core.errors import PSLError
+from psl_core.evaluation import fit_logistic
+from psl_core.monitoring import (
+    INTERCEPT,
+    KEEP,
+    RECALIBRATE,
+    REFIT,
+    closed_test,
+    cusum_limit,
+    cusum_path,
+    cusum_weights,
+    risk_adjusted_cusum,
+)
+
+POINTS = np.array([2, 1, -1, 3])
+BASE = -2.0
+
+
+def _patients(n, seed, intercept=0.0, slope=1.0, effects=None):
+    """n patients with four yes/no answers, the list's risks from POINTS (a score's log-odds,
+    rounded to the list's probabilities) and outcomes drawn from a changed truth."""
+    rng = np.random.default_rng(seed)
+    answers = (rng.random((n, 4)) < [0.5, 0.3, 0.4, 0.2]).astype(int)
+    lp = BASE + 0.5 * answers @ POINTS
+    p = expit(lp)
+    truth = intercept + slope * lp if effects is None else BASE + 0.5 * answers @ effects
+    y = (rng.random(n) < expit(truth)).astype(int)
+    return y, p, answers
+
+
+def _glm(y, design, offset=None):
+    return sm.GLM(y, design, family=sm.families.Binomial(), offset=offset).fit(tol=1e-14, maxiter=200)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_closed_test_statistics_equal_statsmodels_likelihood_ratios(seed):
+    y, p, answers = _patients(3000, seed, intercept=0.4, slope=0.8)
+    result = closed_test(y, p, answers)
+    lp = logit(p)
+    ones = np.ones((len(y), 1))
+    keep = float(np.sum(y * lp - np.logaddexp(0, lp)))
+    intercept = _glm(y, ones, offset=lp).llf
+    recalibrate = _glm(y, sm.add_constant(lp)).llf
+    refit = _glm(y, sm.add_constant(answers.astype(float))).llf
+    expected = {KEEP: 2 * (refit - keep), INTERCEPT: 2 * (refit - intercept), RECALIBRATE: 2 * (refit - recalibrate)}
+    tests = result.tests.set_index("update")
+    for update, statistic in expected.items():
+        assert tests.loc[update, "statistic"] == pytest.approx(statistic, abs=1e-6)
+    assert list(tests["df"]) == [5, 4, 3]
+    assert result.models.loc[REFIT, "log_likelihood"] == pytest.approx(refit, abs=1e-7)
+    assert result.n == 3000 and result.events == y.sum()
+
+
+def test_closed_test_names_the_kind_of_change():
+    assert closed_test(*_patients(4000, 10)).recommendation == KEEP
+    assert closed_test(*_patients(4000, 11, intercept=0.7)).recommendation == INTERCEPT
+    assert closed_test(*_patients(4000, 12, slope=0.5)).recommendation == RECALIBRATE
+    changed = POINTS * np.array([1, 1, 1, 0])  # the fourth question's effect gone, the others kept
+    assert closed_test(*_patients(4000, 13, effects=changed)).recommendation == REFIT
+
+
+def test_closed_test_drops_constant_and_repeated_answers():
+    y, p, answers = _patients(1000, 3)
+    answers = np.column_stack([answers, np.ones(len(y)), answers[:, 0], 1 - answers[:, 1]])
+    result = closed_test(y, p, answers)
+    assert result.models.loc[REFIT, "parameters"] == 5
+    with pytest.raises(PSLError, match="alpha"):
+        closed_test(y, p, answers, alpha=1.5)
+
+
+def test_weighted_fit_equals_the_fit_on_repeated_rows():
+    y, p, answers = _patients(500, 4)
+    rows, counts = np.unique(np.column_stack([y, answers]), axis=0, return_counts=True)
+    grouped = fit_logistic(rows[:, 1:].astype(float), rows[:, 0], C=np.inf, tol=1e-14, sample_weight=counts)
+    assert grouped == pytest.approx(fit_logistic(answers.astype(float), y, C=np.inf, tol=1e-14), abs=1e-8)
+
+
+def test_cusum_path_is_steiners_recursion():
+    y, p, _ = _patients(400, 5, intercept=0.5)
+    weights = cusum_weights(y, p, 2.0)
+    expected, s = [], 0.0
+    for w in weights:
+        s = max(0.0, s + w)
+        expected.append(s)
+    assert cusum_path(weights) == pytest.approx(expected)
+    assert weights[y == 1] == pytest.approx(np.log(2) - np.log1p(p[y == 1]))
+
+
+def test_the_limit_keeps_its_false_alarm_rate_on_calibrated_risks():
+    """Fresh calibrated outcomes cross the simulated limit in about false_alarm of the runs."""
+    _, p, _ = _patients(600, 6)
+    limit = cusum_limit(p, false_alarm=0.1, n_simulations=2000, seed=1)
+    rng = np.random.default_rng(7)
+    crossed = 0
+    for _ in range(400):
+        y = (rng.random(len(p)) < p).astype(int)
+        crossed += max(cusum_path(cusum_weights(y, p, r)).max() for r in (2.0, 0.5)) > limit
+    assert 0.06 <= crossed / 400 <= 0.14
+
+
+def test_cusum_signals_an_odds_shift_after_it_starts_and_not_before():
+    y0, p0, _ = _patients(1500, 8)
+    y1, p1, _ = _patients(1500, 9, intercept=np.log(2.5))
+    chart = risk_adjusted_cusum(np.concatenate([y0, y1]), np.concatenate([p0, p1]), n_simulations=300)
+    assert chart.first_signal["down"] is None
+    assert 1500 <= chart.first_signal["up"] < 2000
+    assert chart.up[chart.first_signal["up"]] > chart.limit >= chart.up[: chart.first_signal["up"]].max()
+    with pytest.raises(PSLError, match="odds_ratios"):
+        risk_adjusted_cusum(y0, p0, odds_ratios=(2.0, 3.0))

@@ -1,0 +1,142 @@
+"""psl_triage.judging.monitoring: a list watched over dated patients, each number checked
+against an independent computation (statsmodels, scikit-learn, counting by hand)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+from scipy.special import expit
+from sklearn.metrics import brier_score_loss, roc_auc_score
+
+from psl_core import ProbabilisticScoringList
+from psl_core.errors import DataError
+from psl_core.validation import log_odds, stage_rows
+from psl_triage.judging.monitoring import (
+    MIN_OUTCOMES,
+    date_columns,
+    monitor,
+    monitored_table,
+    read_dates,
+    training_answers,
+)
+from psl_triage.validation import match_columns, needed_columns
+from tests.tables import small_model
+
+M = 4.0
+METADATA = {"decision": {"cost_ratio": M}}
+
+
+def _patients(n, seed, shift=0.0):
+    rng = np.random.default_rng(seed)
+    hr = rng.normal(150, 20, n).round()
+    sex = rng.integers(0, 2, n).astype(float)
+    cp = rng.choice(["typical", "atypical", "none"], n, p=[0.3, 0.3, 0.4])
+    risk = expit(-0.08 * (hr - 150) + 1.5 * sex + np.select([cp == "none", cp == "atypical"], [2.0, -1.0], -2.0)
+                 - 0.6 + shift)
+    return pd.DataFrame({"hr": hr, "sex": sex, "cp": cp, "outcome": (rng.random(n) < risk).astype(int)})
+
+
+@pytest.fixture(scope="module")
+def model():
+    train = _patients(1500, 0)
+    return ProbabilisticScoringList(max_stages=3).fit(train[["hr", "sex", "cp"]], train["outcome"])
+
+
+@pytest.fixture(scope="module")
+def seen():
+    """Two years of patients, one a day at most, the odds doubled in the second year; a few
+    rows without a date."""
+    first, second = _patients(700, 1), _patients(700, 2, shift=np.log(2))
+    frame = pd.concat([first, second], ignore_index=True)
+    days = np.sort(np.random.default_rng(3).choice(730, len(frame), replace=True))
+    frame["seen on"] = (pd.Timestamp("2023-01-01") + pd.to_timedelta(days, unit="D")).strftime("%d/%m/%Y")
+    frame = frame.sample(frac=1.0, random_state=4).reset_index(drop=True)  # the upload need not be sorted
+    frame.loc[[5, 6], "seen on"] = ""
+    return frame
+
+
+def _table(model, frame, date="seen on"):
+    mapping = match_columns(needed_columns(model, METADATA), frame.columns)
+    return monitored_table(model, METADATA, frame, mapping, "outcome", [1], date)
+
+
+def test_dates_and_years_are_read_and_offered(seen):
+    years = pd.Series([1998, 2001, None, 2003])
+    assert list(read_dates(years).dt.year.dropna()) == [1998, 2001, 2003]
+    assert read_dates(pd.Series([1.5, 2.0])).isna().all()  # numbers that are not years
+    assert read_dates(pd.Series(["2024-03-01", "2024-04-15"])).dt.month.tolist() == [3, 4]
+    assert date_columns(seen) == ["seen on"]
+
+
+def test_the_table_is_in_date_order_without_undated_rows(model, seen):
+    monitored = _table(model, seen)
+    assert len(monitored.table.y) == len(seen) - 2
+    assert monitored.dates.is_monotonic_increasing
+    assert "2 rows without a date" in monitored.table.notes[0]
+    again = seen.set_index(seen.index).loc[monitored.table.X.index]
+    assert (again["outcome"].to_numpy() == monitored.table.y).all()
+    with pytest.raises(DataError, match="reads as a date"):
+        _table(model, seen, "cp")
+
+
+def test_each_period_matches_an_independent_computation(model, seen):
+    monitored = _table(model, seen)
+    result = monitor(model, monitored, "quarter", stage=3, metadata=METADATA)
+    judged = stage_rows(model, monitored.table.X, 3)
+    quarters = monitored.dates.dt.to_period("Q").astype(str).to_numpy()
+    assert list(result.periods["period"]) == sorted(set(quarters))
+    for _, row in result.periods.iterrows():
+        here = quarters[judged.rows] == row["period"]
+        y, p = monitored.table.y[judged.rows][here], judged.p[here]
+        assert row["patients"] == len(y) and row["events"] == y.sum()
+        assert row["oe"] == pytest.approx(y.sum() / p.sum())
+        assert row["brier"] == pytest.approx(brier_score_loss(y, p))
+        assert row["auc"] == pytest.approx(roc_auc_score(y, p))
+        lp = log_odds(p)
+        fit = sm.GLM(y, sm.add_constant(lp), family=sm.families.Binomial()).fit(tol=1e-12)
+        assert row["slope"] == pytest.approx(fit.params[1], abs=1e-6)
+        assert (row["slope_lower"], row["slope_upper"]) == pytest.approx(tuple(fit.conf_int()[1]), abs=1e-6)
+        t = 1 / (1 + M)
+        acted = p > t
+        assert row["net_benefit"] == pytest.approx(((acted & (y == 1)).sum() - (acted & (y == 0)).sum() * t / (1 - t))
+                                                   / len(y))
+        shares = row[["share_rule_in", "share_rule_out", "share_uncertain"]]
+        assert shares.sum() == pytest.approx(1.0)
+    stops = result.stops.groupby("period")["share"].sum()
+    assert stops.to_numpy() == pytest.approx(1.0)
+
+
+def test_the_doubled_odds_are_signalled_in_the_second_year(model, seen):
+    result = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, n_simulations=300)
+    assert result.signals["down"] is None
+    assert pd.Timestamp("2024-01-01") <= result.signals["up"] <= pd.Timestamp("2024-12-31")
+    assert result.chart["up"].max() > result.cusum.limit
+    second_year = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, n_simulations=100,
+                          test_from="2024-01-01")
+    assert second_year.closed.n == (second_year.chart["date"] >= pd.Timestamp("2024-01-01")).sum()
+    assert second_year.closed.recommendation != "keep"
+
+
+def test_small_periods_are_counted_but_not_judged(model, seen):
+    result = monitor(model, _table(model, seen.head(700)), "month", stage=3, metadata=METADATA, n_simulations=100)
+    periods = result.periods
+    small = periods[np.minimum(periods["events"], periods["patients"] - periods["events"]) < MIN_OUTCOMES]
+    assert len(small) > 0 and not small["judged"].any() and small["oe"].isna().all()
+    assert periods["judged"].any() and periods.loc[periods["judged"], "oe"].notna().all()
+
+
+def test_training_answer_shares_are_the_training_rows_shares():
+    frame = _patients(900, 5)
+    model = ProbabilisticScoringList(max_stages=3).fit(frame[["hr", "sex", "cp"]], frame["outcome"])
+    shares = training_answers(model, {}, 3)
+    for k, literal in enumerate(model.literals_, start=1):
+        hit = literal.evaluate(frame[literal.column].astype(object if literal.kind == "category" else float))
+        assert shares.loc[k, "met"] == pytest.approx(hit.mean())
+    assert shares["not_recorded"].isna().all()  # this file records no training ranges
+
+
+def test_a_horizon_list_is_refused_with_a_reason(seen):
+    model = small_model()
+    model.horizon = 5.0
+    with pytest.raises(DataError, match="horizon"):
+        monitored_table(model, {}, seen, {"x": None}, "outcome", [1], "seen on")

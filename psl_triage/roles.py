@@ -44,6 +44,7 @@ from psl_triage.data import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUM
 from psl_triage.data.columns import _infer_kind
 from psl_triage.data.event_times import follow_up_evidence, time_of
 from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, _positive_values, weakly_named
+from psl_triage.data.separation import held_out_auc, lone_separator
 from psl_triage.data.values import _normalized, _value_text
 from psl_triage.metadata import ModelMetadata
 from psl_triage.words import preparing
@@ -189,7 +190,32 @@ def propose_roles(
                 "time",
                 words.TIME_OF_EVENT.format(event=str(event)),
             )
+    if target is not None:
+        _ask_lone_separator(df, types, target, roles)
     return roles
+
+
+def _ask_lone_separator(df: pd.DataFrame, types: Mapping[object, str], target, roles: dict[object, Role]) -> None:
+    """Propose out the question candidate that alone separates the outcome far better than any
+    other (:func:`psl_triage.data.separation.lone_separator`), naming it and its held-out AUC:
+    the user puts it back when it is known at triage."""
+    aucs = {}
+    for name, role in roles.items():
+        kind = types.get(name)
+        if role.role != "question" or kind not in (NUMERIC, BINARY, CATEGORICAL):
+            continue
+        values = _normalized(df[name])
+        rows = (target.y >= 0) & values.notna().to_numpy()
+        if kind == NUMERIC:
+            feature = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+            rows &= np.isfinite(feature)
+        else:
+            feature = _texts(values).to_numpy(dtype=object)
+        aucs[name] = held_out_auc(feature[rows], target.y[rows], target.halves[rows], numeric=kind == NUMERIC)
+    lone = lone_separator(aucs)
+    if lone is not None:
+        roles[lone.column] = Role("leak", words.lone_separator(
+            lone.column, lone.auc, lone.next_column, lone.next_auc, target.positive, target.negative))
 
 
 def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role]) -> None:

@@ -76,3 +76,14 @@ RISES_WITH = (
     "Rises in step with the follow-up time {longer!r} (rank correlation {rho:.2f}): a time or count recorded "
     "along follow-up, after baseline, not a finding at triage."
 )
+
+
+def lone_separator(column, auc, next_column, next_auc, positive, negative):
+    """A column far ahead of every other at telling the classes apart: is it known at triage?"""
+    behind = f"the next best column, {str(next_column)!r}, reaches {next_auc:.2f}" if next_column is not None else (
+        "no other column comes close")
+    return (
+        f"Alone it tells {positive} from {negative} with a held-out AUC of {auc:.2f}, while {behind}: a finding "
+        f"known at triage seldom stands so far ahead. Is {str(column)!r} known at triage, before the outcome? "
+        "Put it back if it is."
+    )

@@ -115,8 +115,10 @@ def meaning_document():
     rng = np.random.default_rng(3)
     n = 300
     X = pd.DataFrame({"age": rng.integers(30, 80, n).astype(float), "smoker": rng.integers(0, 2, n).astype(float),
-                      "pain": pd.Categorical(rng.choice(["typical", "atypical", "none"], n))})
-    y = (((X["age"] > 60) | (X["smoker"] == 1)) ^ (rng.random(n) < 0.15) | (X["pain"] == "typical")).astype(int)
+                      "pain": pd.Categorical(rng.choice(["typical", "atypical", "nonanginal", "none"], n))})
+    # Two of the four levels raise the risk: the list asks them as one grouping.
+    y = (((X["age"] > 60) | (X["smoker"] == 1)) ^ (rng.random(n) < 0.15) | X["pain"].isin(["typical", "atypical"]))
+    y = y.astype(int)
     model = ProbabilisticScoringList(recommend_folds=3, min_support=5, group_categories=True).fit(X, y)
     metadata = {
         "name": "meaning", "version": 1,
@@ -127,7 +129,8 @@ def meaning_document():
             "smoker": {"label": "Smoker", "unit": "", "kind": "binary",
                        "category_labels": {"1": "smoker", "0": "non-smoker"}},
             "pain": {"label": "Chest pain", "unit": "", "kind": "categorical",
-                     "category_labels": {"typical": "typical", "atypical": "atypical", "none": "none"}},
+                     "category_labels": {"typical": "typical", "atypical": "atypical", "nonanginal": "non-anginal",
+                                         "none": "none"}},
         },
     }
     return json.loads(model.to_json(metadata))

@@ -47,4 +47,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 
 # A shell only to read PSL_MAX_UPLOAD_MB at start (docker run -e PSL_MAX_UPLOAD_MB=200);
 # exec hands PID 1 to Streamlit so `docker stop` reaches it.
-CMD ["sh", "-c", "exec streamlit run app.py --server.port 8501 --server.address 0.0.0.0 --server.maxUploadSize \"${PSL_MAX_UPLOAD_MB}\""]
+CMD ["sh", "-c", "exec streamlit run serve.py --server.port 8501 --server.address 0.0.0.0 --server.maxUploadSize \"${PSL_MAX_UPLOAD_MB}\""]

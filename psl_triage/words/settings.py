@@ -14,3 +14,10 @@ REPEATED_SCORES = "The custom score set repeats {repeated}: give each score once
 NO_STRATIFIED_SPLIT = "The rows cannot be split into stratified train and test parts with a test fraction of {test_fraction:.2f}: {exc}. Choose a fraction nearer 1/3, or 0 for no test set."
 TOO_FEW_TRAINING_ROWS = "A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {n_train} training rows, {rarest} of them in the rarer outcome class: too few to learn from (at least {min_rows_per_class} of each class are needed). Choose a smaller test fraction (the paper holds out 1/3), or 0 to train on every row."
 TOO_FEW_FOR_BOTH_CLASSES = "A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {n_test} test and {n_train} training rows, too few to hold both outcome classes. Choose a fraction nearer 1/3, or 0 for no test set."
+
+
+def bad_frame_ancestor(env_var, origin):
+    """A value of the setting of the sites that may frame the app that is not an origin."""
+    return (f"{env_var} names {origin!r}, which is not an origin such as https://portal.example.org "
+            "(a scheme, a host name and, if needed, a port; no path, no wildcard). The server does not "
+            f"start: correct {env_var}, or leave it empty to let no other site show the app in a frame.")

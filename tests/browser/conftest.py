@@ -2,7 +2,7 @@
 
 Fixtures
 --------
-streamlit_server  session: starts ``streamlit run app.py`` on a free port with an
+streamlit_server  session: starts ``streamlit run serve.py`` on a free port with an
                   empty model store (PSL_MODEL_DIR) and yields its base URL.
 browser           session: headless Chromium (/usr/bin/chromium) through Playwright.
 page              test: a fresh browser context and page, base URL set to the server;
@@ -288,7 +288,7 @@ def running_server(model_dir: Path, log_name: str):
         "PSL_LOG_TIMING": "1",  # the pages' server times in the log (ui.timed)
     }
     command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
+        sys.executable, "-m", "streamlit", "run", "serve.py",  # the app behind its server middleware
         "--server.headless", "true",
         "--server.address", "127.0.0.1",
         "--server.port", str(port),

@@ -1,0 +1,41 @@
+"""Who may frame the app and read its metrics (issue 40, item 4): the setting of the origins
+that may frame it, the headers sent, and which requests count as local."""
+
+import pytest
+
+from ui.exposure import SettingError, frame_ancestors, frame_headers, is_local_request
+
+
+def test_no_setting_lets_only_the_app_frame_itself():
+    assert frame_ancestors(None) == frame_ancestors("  ") == ()
+    assert dict(frame_headers(())) == {b"content-security-policy": b"frame-ancestors 'self'",
+                                       b"x-frame-options": b"SAMEORIGIN"}
+
+
+def test_configured_origins_are_allowed_and_nothing_else():
+    origins = frame_ancestors("https://portal.hospital.example, http://intranet:8080 https://[::1]:9")
+    assert origins == ("https://portal.hospital.example", "http://intranet:8080", "https://[::1]:9")
+    assert dict(frame_headers(origins)) == {
+        b"content-security-policy": b"frame-ancestors 'self' https://portal.hospital.example http://intranet:8080 https://[::1]:9"}
+
+
+@pytest.mark.parametrize("value", ["*", "https://*.example.org", "portal.example.org", "https://a.example/path",
+                                   "javascript:alert(1)", "https://a.example;script-src *", "'none' https://a.example"])
+def test_anything_but_origins_stops_the_server_with_the_reason(value):
+    with pytest.raises(SettingError, match="PSL_FRAME_ANCESTORS names .* which is not an origin"):
+        frame_ancestors(value)
+
+
+def scope(client="127.0.0.1", host=b"localhost:8501", **headers):
+    return {"type": "http", "client": (client, 5000),
+            "headers": [(b"host", host), *((k.replace("_", "-").encode(), v) for k, v in headers.items())]}
+
+
+def test_a_request_is_local_only_from_and_to_this_computer_without_a_proxy():
+    assert is_local_request(scope())
+    assert is_local_request(scope("::1", b"[::1]:8501"))
+    assert not is_local_request(scope("10.0.0.7"))
+    assert not is_local_request(scope(host=b"psl.hospital.example"))
+    assert not is_local_request(scope(x_forwarded_for=b"10.0.0.7"))
+    assert not is_local_request(scope(forwarded=b"for=10.0.0.7"))
+    assert not is_local_request({"type": "http", "client": None, "headers": []})

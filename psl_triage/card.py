@@ -149,6 +149,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 <h1>{escape(name)}</h1>
 <p class="meta">{report.CARD_META.format(subtitle=subtitle, length=length_note, date=datetime.now(UTC).date().isoformat())}</p>
 <p>{report.card_intro(metadata.positive_label)}</p>
+{_too_good_box(metadata)}
 <div class="columns">
 <div><h2>{report.QUESTIONS}</h2>
 <table><tr>{report.header_cells(report.QUESTION_HEADS)}{cost_header}</tr>{questions}</table></div>
@@ -282,6 +283,12 @@ def _held_at_base_rate(model, stage):
     if stage not in base_rate_stages(getattr(model, "shrinkage_", None)):
         return ""
     return report.held_at_base_rate(stage, percent(model.stage_probabilities_[0][0]))
+
+
+def _too_good_box(metadata):
+    """The too-good-to-be-true warning a list was trained with, boxed on its card ("" without)."""
+    warning = recorded_warning(metadata)
+    return "" if warning is None else f'<div class="box">{report.too_good(warning.reasons, warning.questions).strip()}</div>'
 
 
 def _development(model, metadata, stage):

@@ -24,9 +24,11 @@ from psl_triage.list_data import data_mismatch
 from psl_triage.metadata import ModelMetadata
 from psl_triage.model_file.csv_export import csv_bytes
 from psl_triage.state_keys import DATASET, TRAINING
+from psl_triage.too_good import recorded_warning
 from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
+from psl_triage.words import train as train_words
 
 if TYPE_CHECKING:
     from psl_triage.dataset_session import DatasetSession
@@ -98,8 +100,19 @@ def _required(value, hint: str, page: str, go: tuple[str, str]):
 
 
 def required_list(reason: str = ""):
-    """The list on the Train page, or a hint with a link to Train and a stop of the page."""
-    return _required(training_session().model, words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
+    """The list on the Train page, or a hint with a link to Train and a stop of the page; a
+    list trained too good to be true says so first (:func:`too_good_note`)."""
+    model = _required(training_session().model, words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
+    too_good_note(trained_metadata())
+    return model
+
+
+def too_good_note(metadata) -> None:
+    """The too-good-to-be-true warning a list was trained with, on every page that opens it
+    (:func:`psl_triage.too_good.recorded_warning`); nothing for a list without one."""
+    warning = recorded_warning(metadata)
+    if warning is not None:
+        st.error(train_words.too_good(warning), icon=":material/report:")
 
 
 def required_data(purpose: str) -> DatasetSession:
@@ -360,10 +373,12 @@ def list_picker(prefix: str, empty_hint: str, label: str = words.LIST_PICKER_LAB
     choice = st.selectbox(label, list(options), format_func=options.get, key=key, persist_state="session")
     ss.list_choice, ss.list_choice_trained = choice, trained
     try:
-        return chosen_list(choice)
+        chosen = chosen_list(choice)
     except (OSError, PSLError) as exc:
         st.error(words.UNUSABLE_MODEL.format(message=md(exc)))
         st.stop()
+    too_good_note(chosen[1])
+    return chosen
 
 
 COLUMNS_PER_PAGE = 30

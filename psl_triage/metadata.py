@@ -224,7 +224,8 @@ class ModelMetadata(_Record):
     training_options, performance, origin, column_roles, too_good, follow_up : dict
         The records of how the list was trained (options and train/test rows), its stagewise
         measures, where it was recalibrated, the column roles proposed, the too-good-to-be-true
-        warning (``"too_good_warning"``) and the follow-up (time column, horizon, unit).
+        warning (``"too_good_warning"``) and the follow-up (time column, horizon, unit, and the
+        training rows' chance of staying uncensored to the horizon, ``"uncensored_at_horizon"``).
     competing_events : str
         What a horizon list's file says about competing events.
     known_at_triage : dict of str to str

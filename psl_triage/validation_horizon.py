@@ -11,7 +11,9 @@ The Validate page's path for a list learned with ``ProbabilisticScoringList(hori
    column with other than two values, is refused with a message naming it.
 3. :func:`horizon_report`: the measures at tau on the rows that answer the stage's
    questions, censoring respected, each from :mod:`psl_core.survival` (the censoring
-   distribution estimated on the same rows): Brier score (IPCW), time-dependent AUC,
+   distribution estimated on the same rows, never the training rows: another site's
+   follow-up runs by its own schedule, :func:`psl_core.survival.held_out_targets`; the
+   report says when the two differ): Brier score (IPCW), time-dependent AUC,
    observed / expected, predicted against Kaplan-Meier observed risk per total and per
    tenth of predicted risk, net benefit at 1 / (1 + M) and the decision curve at tau.
 4. :func:`recalibration_part`: the weighted yes/no problem at tau
@@ -54,12 +56,16 @@ class HorizonSite:
         (event, time) of the same rows (:func:`psl_core.survival.survival_outcome`).
     horizon : float
     unit : str
+    uncensored_trained : float or None
+        The training rows' chance of staying uncensored to the horizon, as the list's file
+        records it (None in a file saved before it did).
     """
 
     table: SiteTable
     outcome: np.ndarray
     horizon: float
     unit: str = ""
+    uncensored_trained: float | None = None
 
 
 def follow_up_defaults(metadata, frame):
@@ -139,8 +145,9 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
     kept = SiteTable(table.X.loc[known], table.y[known], notes, table.mapping)
     follow_up = ModelMetadata.coerce(metadata).follow_up or {}
     _check_reach(times[known], time, float(model.horizon), str(follow_up.get("unit") or ""))
+    trained = follow_up.get("uncensored_at_horizon")
     return HorizonSite(kept, survival.survival_outcome(times[known].to_numpy(float), kept.y), float(model.horizon),
-                       str(follow_up.get("unit") or ""))
+                       str(follow_up.get("unit") or ""), float(trained) if isinstance(trained, (int, float)) else None)
 
 
 def _check_reach(times, time, horizon, unit):
@@ -148,6 +155,12 @@ def _check_reach(times, time, horizon, unit):
     most often the site's times are in another unit than the list's."""
     if not (times > horizon).any():
         raise DataError(said.horizon_out_of_reach(horizon, unit, time, times.max()))
+
+
+CENSORING_GAP = 0.05
+"""How far (in G(tau), the chance of staying uncensored to the horizon) a site's censoring may
+be from the training rows' before the report says that they differ: five in a hundred patients
+followed to the horizon here that were not in training, or the reverse."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +174,10 @@ class HorizonReport:
         learned it goes); rows left out for a missing answer the list learned no direction for.
     n_not_measured : int
         Rows used with a missing answer (:func:`psl_core.validation.stage_rows`).
+    uncensored, uncensored_trained : float, float or None
+        The chance of staying uncensored to tau (Kaplan-Meier, G(tau)) of these rows, whose
+        censoring weights the measures use, and of the training rows (None when the list's
+        file does not record it); :attr:`censoring_differs` compares them.
     undirected : tuple of str
         The columns whose missing answers left the ``n_missing`` rows out.
     counts : dict
@@ -197,6 +214,15 @@ class HorizonReport:
     curves: pd.DataFrame
     n_not_measured: int = 0
     undirected: tuple = ()
+    uncensored: float = float("nan")
+    uncensored_trained: float | None = None
+
+    @property
+    def censoring_differs(self):
+        """Whether the site's censoring by tau differs from the training rows' by more than
+        :data:`CENSORING_GAP`: weights from the training rows would then misweigh the site's
+        patients (the measures never use them; the page says the site's own are used)."""
+        return self.uncensored_trained is not None and abs(self.uncensored - self.uncensored_trained) > CENSORING_GAP
 
 
 def horizon_report(model, site, stage, threshold):
@@ -226,6 +252,7 @@ def horizon_report(model, site, stage, threshold):
         **targets.measures(risk, float(threshold)), observed=survival.kaplan_meier_risk(y, tau),
         mean_predicted=float(np.mean(risk)), totals=totals, deciles=deciles, threshold=float(threshold), curves=curves,
         n_not_measured=judged.n_not_measured, undirected=judged.undirected,
+        uncensored=survival.uncensored_at_horizon(y, tau), uncensored_trained=site.uncensored_trained,
     )
 
 

@@ -11,7 +11,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import _safe_indexing
 
 from psl_core.errors import DataError
-from psl_core.survival import survival_outcome
+from psl_core.survival import survival_outcome, uncensored_at_horizon
 from psl_triage.costs import UNIT_KEY
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.follow_up import survival_part
@@ -101,7 +101,10 @@ def _train_horizon_list(prepared, data_name, options, progress, column_roles):
             continue
         kept, outcome, weight = survival_part(time[part], event[part], horizon, time[train], event[train])
         parts.append((model, _safe_indexing(prepared.X, part[kept]), outcome, weight))
-    extra = {"follow_up": prepared.follow_up.record(), "competing_events": COMPETING_EVENTS}
+    # The training rows' censoring at the horizon: Validate compares a site's with it.
+    uncensored = uncensored_at_horizon(survival_outcome(time[train], event[train]), horizon)
+    extra = {"follow_up": {**prepared.follow_up.record(), "uncensored_at_horizon": uncensored},
+             "competing_events": COMPETING_EVENTS}
     return _described(model, prepared, data_name, options, column_roles, parts[0], parts[1],
                       n_rows=(len(train), 0 if test is None else len(test)), extra=extra)
 

@@ -314,9 +314,21 @@ def horizon_sentences(report, when, competing_note):
         f"observed (Kaplan-Meier) within {md(when)}: observed / expected {_fmt(report.observed_expected, 2)}.",
         f"Brier score at the horizon {_fmt(report.brier)}; AUC at the horizon {_fmt(report.auc, 2)}"
         " (a patient with the event by the horizon against one still free of it beyond).",
+        censoring_said(report, when),
         competing_note,
     ]
-    return sentences
+    return [sentence for sentence in sentences if sentence]
+
+
+def censoring_said(report, when):
+    """What the report says when the site's censoring by the horizon is not the training rows'
+    (:attr:`psl_triage.validation_horizon.HorizonReport.censoring_differs`), else ""."""
+    if not report.censoring_differs:
+        return ""
+    return (f"Follow-up here differs from the training table's: {share(report.uncensored, 0)} of these patients "
+            f"would stay in follow-up (uncensored) to {md(when)}, against {share(report.uncensored_trained, 0)} "
+            "in training. The censoring weights above come from this site's own patients, so the measures "
+            "are not skewed by the training table's follow-up.")
 
 
 def horizon_measures_table(report):

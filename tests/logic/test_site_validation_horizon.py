@@ -185,3 +185,31 @@ def test_the_horizon_report_says_how_missing_answers_were_judged(trained):
     assert (report.n_rows, report.n_missing, report.n_not_measured) == (300, 0, 30)
     assert ("30 of them have a missing answer to a question whose column had missing values in training: it counts "
             'as "not recorded"') in horizon_sentences(report, "1000 days", "")[0]
+
+
+def test_a_site_with_other_censoring_is_judged_by_its_own_and_the_report_says_so(trained):
+    """Issue 37: from one trial to the next the censoring at the horizon moved from 0.956 to
+    0.672. A site's patients are weighted by the site's own censoring, never the training
+    rows', and the report says when the two differ."""
+    from psl_triage.words.validate import horizon_sentences
+
+    model, metadata = trained
+    frame = follow_up_table(seed=3, n=400)
+    rng = np.random.default_rng(3)
+    early = np.where(rng.random(len(frame)) < 0.4, rng.uniform(100, 900, len(frame)), np.inf)
+    frame["status"] = np.where(early < frame["rfstime"], 0, frame["status"])  # a shorter follow-up here
+    frame["rfstime"] = np.minimum(frame["rfstime"], early).round()
+    site = site_of(trained, frame)
+    report = horizon_report(model, site, len(model.literals_), 0.1)
+    y = survival.survival_outcome(frame["rfstime"], frame["status"])
+    trained_g = metadata["follow_up"]["uncensored_at_horizon"]
+    assert report.uncensored_trained == trained_g and report.uncensored == survival.uncensored_at_horizon(y, HORIZON)
+    assert report.uncensored < trained_g - 0.15 and report.censoring_differs
+    risk = model.predict_proba(frame[model.feature_names_in_])[:, 1]
+    assert report.brier == pytest.approx(survival.ipcw_brier(y, y, risk, HORIZON), abs=1e-12)
+    said = " ".join(horizon_sentences(report, "1000 days", ""))
+    assert "Follow-up here differs from the training table's" in said
+    assert f"against {round(100 * trained_g)} % in training" in said
+    alike = horizon_report(model, site_of(trained, follow_up_table(seed=2, n=300)), 1, 0.1)
+    assert not alike.censoring_differs
+    assert "Follow-up here differs" not in " ".join(horizon_sentences(alike, "1000 days", ""))

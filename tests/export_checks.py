@@ -1,0 +1,87 @@
+"""Running the generated scorers on patients, shared by the export's logic and browser tests.
+
+A patient is a dict of answers by column as the specification writes them (a number, a text,
+None for unknown, ``{"not_measured": True}``); a column left out is unknown.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+from hypothesis import strategies as st
+
+from psl_core.decision import NOT_MEASURED
+from psl_triage.bedside.export import answer_values, bedside_result, json_answer
+from psl_triage.model_file.export import python_scorer, sql_scorer
+
+ANSWERS_TABLE = ("CREATE TABLE psl_answers(patient_id INTEGER, item TEXT, number_value DOUBLE PRECISION, "
+                 "text_value TEXT, not_measured INTEGER)")
+
+
+def raw_answer(answer):
+    """A specification's answer as the bedside's raw answer."""
+    return NOT_MEASURED if isinstance(answer, dict) else answer
+
+
+def expected(session, patient):
+    """What the bedside (a TriageSession of the list and settings) says for one patient."""
+    return bedside_result(session, {column: raw_answer(answer) for column, answer in patient.items()})
+
+
+def answer_rows(patients):
+    """The psl_answers rows of the patients (one row with no item per patient, so that a patient
+    with no answer at all is scored too)."""
+    rows = []
+    for i, patient in enumerate(patients):
+        rows.append((i, None, None, None, 0))
+        for column, answer in patient.items():
+            if isinstance(answer, dict):
+                rows.append((i, column, None, None, 1))
+            elif isinstance(answer, str):
+                rows.append((i, column, None, answer, 0))
+            else:
+                rows.append((i, column, answer, None, 0))
+    return rows
+
+
+def sql_row_result(row):
+    """A result row of the SQL query as the specification's expected result."""
+    _, stop, reason, totals, risk_low, risk_high, lower, upper, outcome, action = row
+    return {"stop": stop, "stop_reason": reason, "totals": [int(t) for t in totals.split(",")], "risk_low": risk_low,
+            "risk_high": risk_high, "lower": lower, "upper": upper, "outcome": outcome, "action": action}
+
+
+def run_sqlite(spec, patients, query=None):
+    """The SQL scorer's results in SQLite, one per patient (None for a patient the query left out)."""
+    connection = sqlite3.connect(":memory:")
+    connection.execute(ANSWERS_TABLE)
+    connection.executemany("INSERT INTO psl_answers VALUES (?, ?, ?, ?, ?)", answer_rows(patients))
+    found = {row[0]: sql_row_result(row) for row in connection.execute(query or sql_scorer(spec))}
+    return [found.get(i) for i in range(len(patients))]
+
+
+def run_python(spec, patients, tmp_path, scorer=None):
+    """The Python scorer's results, run by a fresh interpreter in isolated mode."""
+    path = tmp_path / "scorer.py"
+    path.write_text(scorer or python_scorer(spec), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-I", str(path)], input=json.dumps(patients), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def patients_strategy(session, size=12):
+    """Hypothesis patients of a session's list: per column one of the answers the test cases use,
+    any number for a numeric column, or the column left out."""
+    columns = {}
+    for column, values in answer_values(session.questions).items():
+        kind = next(q.kind for q in session.questions if q.column == column)
+        choices = st.sampled_from([json_answer(raw) for raw in values])
+        if kind == "numeric":
+            choices = st.one_of(choices, st.floats(-1e6, 1e6, allow_nan=False), st.integers(-300, 300).map(float))
+        columns[column] = choices
+    patient = st.fixed_dictionaries({}, optional=columns)
+    return st.lists(patient, min_size=1, max_size=size)

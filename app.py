@@ -47,6 +47,7 @@ PAGES = [
     st.Page("pages/5_Evaluation.py", title="Evaluation"),
     st.Page("pages/6_Validate.py", title="Validate"),
     st.Page("pages/7_Card.py", title="Card"),
+    st.Page("pages/8_Monitor.py", title="Monitor"),
 ]
 
 try:

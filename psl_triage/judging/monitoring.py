@@ -54,40 +54,56 @@ YEARS = (1800, 2200)
 """A column of whole numbers in this range is read as calendar years."""
 DATE_SHARE = 0.9
 """A column is offered as the date when this share of its values or more read as dates."""
+DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d", "%d/%m/%y", "%d %b %Y",
+                "%b %Y", "%Y-%m")
+"""The text formats of dates tried in order (day before month where both read every value)."""
 
 
 # ---------------------------------------------------------------------------- dates
+def _text_formats(text, present):
+    """The first of :data:`DATE_FORMATS` that reads the most of the present values, and whether
+    another format reads them all as well (a day-first and a month-first reading of 01/03/2024)."""
+    sample = text[present].head(2000)
+    counts = {form: int(pd.to_datetime(sample, format=form, errors="coerce").notna().sum()) for form in DATE_FORMATS}
+    best = max(counts, key=counts.get)
+    rivals = [form for form in DATE_FORMATS if form != best and counts[form] == counts[best] == len(sample)]
+    return (best if counts[best] else None), bool(rivals)
+
+
 def read_dates(series):
-    """The column as dates (NaT where empty or unreadable): whole numbers in :data:`YEARS` as
-    1 January of that year, text and dates as pandas reads them (ISO 8601 first)."""
-    numbers = pd.to_numeric(series, errors="coerce")
+    """The column as dates (NaT where empty or unreadable), and whether their format was
+    ambiguous: whole numbers in :data:`YEARS` as 1 January of that year, text in the first of
+    :data:`DATE_FORMATS` that reads the most values (day first before month first), else as
+    pandas guesses each value.
+
+    Returns
+    -------
+    dates : pandas.Series of datetime64
+    ambiguous : bool
+    """
     present = series.notna() & (series.astype(str).str.strip() != "")
-    if present.any() and numbers[present].notna().all():
-        whole = numbers[present] % 1 == 0
-        inside = numbers[present].between(*YEARS)
-        if (whole & inside).all():
-            return pd.to_datetime(numbers.astype("Int64").astype(str).where(present), format="%Y", errors="coerce")
-        return pd.Series(pd.NaT, index=series.index, dtype="datetime64[ns]")
     if pd.api.types.is_datetime64_any_dtype(series):
-        return pd.to_datetime(series)
-    text = series.where(present).astype(str)
-    dates = pd.to_datetime(text, format="ISO8601", errors="coerce")
-    if dates[present].isna().any():
-        dates = pd.to_datetime(text, format="mixed", errors="coerce")
-    return dates.where(present)
+        return pd.to_datetime(series), False
+    numbers = pd.to_numeric(series.where(present), errors="coerce")
+    if present.any() and numbers[present].notna().all():
+        years = numbers[present]
+        if ((years % 1 == 0) & years.between(*YEARS)).all():
+            return pd.to_datetime(numbers.astype("Int64").astype(str).where(present), format="%Y", errors="coerce"), False
+        return pd.Series(pd.NaT, index=series.index, dtype="datetime64[ns]"), False
+    text = series.where(present).astype(str).str.strip()
+    form, ambiguous = _text_formats(text, present)
+    if form is None:
+        return pd.to_datetime(text, format="mixed", errors="coerce").where(present), False
+    return pd.to_datetime(text, format=form, errors="coerce").where(present), ambiguous
 
 
-def date_columns(frame):
-    """The columns whose values read as dates (or years) in :data:`DATE_SHARE` of rows or more,
-    names suggesting a date first."""
+def date_columns(frame, sample=500):
+    """The columns whose values (of the first ``sample`` rows with one) read as dates or years
+    in :data:`DATE_SHARE` of rows or more, names suggesting a date first."""
     found = []
     for column in frame.columns:
-        series = frame[column]
-        present = series.notna()
-        if not present.any():
-            continue
-        share = read_dates(series)[present].notna().mean()
-        if share >= DATE_SHARE:
+        values = frame[column].dropna().head(sample)
+        if len(values) and read_dates(values)[0].notna().mean() >= DATE_SHARE:
             found.append(str(column))
     return sorted(found, key=lambda name: not any(word in name.lower() for word in ("date", "year", "time")))
 
@@ -125,13 +141,15 @@ def monitored_table(model, metadata, frame, mapping, outcome, positive, date_col
         raise DataError(said.DATE_NOT_IN_TABLE.format(column=date_column))
     if date_column == outcome:
         raise DataError(said.DATE_IS_OUTCOME.format(column=date_column))
-    dates = read_dates(frame[date_column])
+    dates, ambiguous = read_dates(frame[date_column])
     if dates.isna().all():
         raise DataError(said.NO_DATES.format(column=date_column))
     table = site_table(model, metadata, frame.loc[dates.notna()], mapping, outcome, positive, value_maps)
     notes = list(table.notes)
     if dates.isna().any():
         notes.insert(0, said.left_out_without_date(int(dates.isna().sum()), date_column))
+    if ambiguous:
+        notes.insert(0, said.DAY_FIRST.format(column=date_column))
     dates = dates.reindex(table.X.index)
     order = np.argsort(dates.to_numpy(), kind="stable")
     ordered = SiteTable(table.X.iloc[order], table.y[order], notes, table.mapping)

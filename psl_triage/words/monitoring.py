@@ -16,6 +16,11 @@ NO_DATES = (
     "column that holds the date each patient was seen."
 )
 
+DAY_FIRST = (
+    "Every date in {column!r} reads both day first and month first (01/03/2024): they are read day first "
+    "(1 March). Upload ISO dates (2024-03-01) if they are month first."
+)
+
 
 def left_out_without_date(count: int, column: str) -> str:
     return f"{count} row{'s' if count != 1 else ''} without a date in {md(column)} left out."
@@ -28,3 +33,134 @@ def unknown_period(period: str, periods: list) -> str:
 def no_patient_answers(stage: int) -> str:
     return (f"No patient has answers to the first {stage} questions (or missing ones the list learned a "
             "direction for): choose fewer questions, or map the missing columns.")
+
+
+# ---------------------------------------------------------------------------- the page
+TITLE = "Monitor"
+INTRO = (
+    "A list in use drifts as patients, prevalence and practice change. Upload the patients seen since the "
+    "list went live, with the date each was seen and the outcome as it became known: the page follows its "
+    "calibration period by period, charts a risk-adjusted CUSUM over the patients in date order, and names "
+    "the smallest update the data support (keep, update the intercept, recalibrate or refit)."
+)
+NO_LIST = "Train a list (or load a saved one) first: monitoring watches a list in use."
+LIST_LABEL = "List in use"
+UPLOAD_WHAT = "Patients seen since the list went live (CSV or Excel)"
+UPLOAD_FIRST = "Upload the patients seen since the list went live: a date column, the list's columns, the outcome."
+TABLE_HEADER = "1. The patients seen since go-live"
+MATCH_HEADER = "2. The list's columns in this table"
+SETTINGS_HEADER = "3. Dates, outcome and periods"
+DATE_COLUMN = "Date each patient was seen"
+DATE_PLACEHOLDER = "Choose the date column"
+CHOOSE_DATE = "Choose the column that holds the date (or year) each patient was seen."
+OUTCOME_COLUMN = "Outcome column"
+OUTCOME_PLACEHOLDER = "Choose the outcome column"
+CHOOSE_OUTCOME = "Choose the column that holds the outcome as it became known."
+POSITIVE_LABEL = "Values that mean the outcome happened"
+CHOOSE_POSITIVE = "Choose the values of the outcome column that mean the outcome happened."
+PERIOD_LABEL = "Period"
+PERIOD_WORDS = {"month": "Month", "quarter": "Quarter", "year": "Year"}
+TEST_FROM = "Closed test on the patients seen from"
+PERIODS_HEADER = "4. Period by period"
+CUSUM_HEADER = "5. Risk-adjusted CUSUM"
+UPDATE_HEADER = "6. The smallest update the data support"
+ANSWERS_HEADER = "7. Answers against training"
+READING_TABLE = "reading the table"
+CODING_TABLE = "coding the table"
+MONITORING = "monitoring the list"
+GO_RECALIBRATE = "Recalibrate on these patients (Validate)"
+NO_CLOSED_TEST = "The closed test needs patients with and without the outcome since that date."
+
+
+def table_size(name: str, n_rows: int, n_columns: int) -> str:
+    return f"{md(name)}: {n_rows:,} rows, {n_columns} columns."
+
+
+def period_summary(n_periods: int, n_judged: int, min_outcomes: int, n_left_out: int) -> str:
+    """What the period table holds, and which periods it does not judge."""
+    text = f"{n_periods} period{'s' if n_periods != 1 else ''}, {n_judged} judged."
+    if n_judged < n_periods:
+        text += (f" A period with fewer than {min_outcomes} patients with the outcome, or without it, is too small "
+                 "to judge: its patients are counted, its measures left empty.")
+    if n_left_out:
+        text += (f" {n_left_out:,} patient{'s' if n_left_out != 1 else ''} with an answer the list cannot score "
+                 "(missing, and no direction learned for it) left out.")
+    return text
+
+
+def cusum_sentence(signals: dict, limit: float, false_alarm: float, odds_ratios: tuple, n: int) -> str:
+    """The chart's verdict: the date each direction first signalled, or that neither did."""
+    up, down = odds_ratios
+    base = (f"Over {n:,} patients in date order, two charts watch for the odds of the outcome multiplied by "
+            f"{up:g} (the list under-estimates) or by {down:g} (it over-estimates); the limit {limit:.2f} is "
+            f"set so that a calibrated list signals anywhere in these patients with probability {false_alarm:.0%} "
+            "(Steiner et al. 2000).")
+    said = [f"**signals {what} on {signals[name]:%Y-%m-%d}**" for name, what in
+            (("up", "higher risk than predicted"), ("down", "lower risk than predicted")) if signals[name] is not None]
+    return base + (" The chart " + " and ".join(said) + "." if said else " Neither chart signals.")
+
+
+UPDATE_WORDS = {
+    "keep": "keep the list as it is",
+    "intercept": "update the intercept (every risk shifted on the log-odds scale)",
+    "recalibrate": "recalibrate (intercept and slope: the risks re-estimated for the same questions)",
+    "refit": "refit (the questions' weights learned again)",
+}
+
+
+def closed_test_sentence(closed, since) -> str:
+    start = "all the patients" if since is None else f"the patients seen from {since:%Y-%m-%d}"
+    return (f"On {start} ({closed.n:,}, {closed.events:,} with the outcome), the closed testing procedure "
+            f"(Vergouwe et al. 2017, each likelihood-ratio test at {closed.alpha:g}) says: "
+            f"**{UPDATE_WORDS[closed.recommendation]}**.")
+
+
+PERIOD_HEADS = {
+    "period": "Period", "seen": "Patients seen", "patients": "Patients judged", "events": "With the outcome",
+    "rate": "Outcome rate", "expected": "Mean predicted", "judged": "Judged", "oe": "O/E", "oe_lower": "O/E low",
+    "oe_upper": "O/E high", "intercept": "Intercept", "intercept_lower": "Intercept low",
+    "intercept_upper": "Intercept high", "slope": "Slope", "slope_lower": "Slope low", "slope_upper": "Slope high",
+    "brier": "Brier score", "auc": "AUC", "net_benefit": "Net benefit at 1/(1+M)",
+    "followed": "Followed by the stop rule", "share_rule_in": "Ruled in", "share_rule_out": "Ruled out",
+    "share_uncertain": "Uncertain",
+}
+TEST_HEADS = {"update": "Update against the refit", "statistic": "LR statistic", "df": "df", "p_value": "p",
+              "significant": "Significant", "reached": "Reached"}
+ANSWER_HEADS = {"period": "Period", "question": "Question", "patients": "Patients",
+                "met": "Condition met", "not_recorded": "Not recorded", "met_training": "Condition met, training",
+                "not_recorded_training": "Not recorded, training"}
+STOP_HEADS = {"period": "Period", "stage": "Stopped after question", "share": "Share"}
+CHART_HEADS = {"patient": "Patient", "date": "Date", "outcome": "Outcome", "risk": "Risk", "up": "Chart up",
+               "down": "Chart down"}
+
+
+def headed(table, heads: dict):
+    """A table with its columns named for the reader (columns without a head dropped)."""
+    return table[[c for c in heads if c in table.columns]].rename(columns=heads)
+
+
+def questions_caption(conditions: list) -> str:
+    return " · ".join(f"Q{k}: {md(text)}" for k, text in enumerate(conditions, start=1))
+
+
+# ---------------------------------------------------------------------------- figures
+OE_PANEL = "Observed / expected"
+SLOPE_PANEL = "Calibration slope"
+IDEAL = "ideal"
+ESTIMATE = "estimate"
+INTERVAL = "interval"
+CHART_UP = "odds higher than predicted"
+CHART_DOWN = "odds lower than predicted (drawn below 0)"
+LIMIT = "alarm limit"
+SIGNAL = "signal"
+PATIENT_DATE = "Date seen"
+CHART_AXIS = "CUSUM"
+SHIFT_TITLE = "Condition met: this period minus training (percentage points)"
+SHIFT_HOVER = "%{y}, %{x}: %{z:+.1f} points<extra></extra>"
+QUESTION_AXIS = "Question"
+PERIOD_AXIS = "Period"
+
+
+def question_label(k: int) -> str:
+    return f"Q{k}"
+MONITORING_NOW = "Monitoring the list: simulating the CUSUM's alarm limit…"

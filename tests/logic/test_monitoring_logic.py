@@ -62,9 +62,14 @@ def _table(model, frame, date="seen on"):
 
 def test_dates_and_years_are_read_and_offered(seen):
     years = pd.Series([1998, 2001, None, 2003])
-    assert list(read_dates(years).dt.year.dropna()) == [1998, 2001, 2003]
-    assert read_dates(pd.Series([1.5, 2.0])).isna().all()  # numbers that are not years
-    assert read_dates(pd.Series(["2024-03-01", "2024-04-15"])).dt.month.tolist() == [3, 4]
+    assert list(read_dates(years)[0].dt.year.dropna()) == [1998, 2001, 2003]
+    assert read_dates(pd.Series([1.5, 2.0]))[0].isna().all()  # numbers that are not years
+    assert read_dates(pd.Series(["2024-03-01", "2024-04-15"]))[0].dt.month.tolist() == [3, 4]
+    day_first, ambiguous = read_dates(pd.Series(["13/03/2024", "01/04/2024"]))
+    assert day_first.dt.month.tolist() == [3, 4] and not ambiguous  # 13 is no month: day first, surely
+    month_first, ambiguous = read_dates(pd.Series(["03/13/2024", "04/01/2024"]))
+    assert month_first.dt.day.tolist() == [13, 1] and not ambiguous
+    assert read_dates(pd.Series(["01/03/2024", "02/04/2024"]))[1]  # either way: said
     assert date_columns(seen) == ["seen on"]
 
 

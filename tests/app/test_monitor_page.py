@@ -1,0 +1,62 @@
+"""The Monitor page (pages/8_Monitor.py) in Streamlit's AppTest: a Cleveland list watched over two
+years of dated patients drawn from its own table, those with heart disease twice as often in the
+second year."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from psl_triage.training import TrainingOptions, train_list
+from tests.apptest import put_list
+from tests.paths import ROOT
+
+PAGE = str(ROOT / "pages" / "8_Monitor.py")
+
+
+@pytest.fixture(scope="module")
+def trained(demo_prepared):
+    return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=5))
+
+
+def patients(n=1200, seed=0):
+    """Cleveland patients drawn with replacement, one a day or so, those with heart disease drawn
+    twice as often in the second year; dates as text, day first."""
+    frame = pd.read_csv(ROOT / "datasets" / "heart_cleveland.csv")
+    frame["heart_disease"] = (frame["num"] > 0).astype(int)
+    rng = np.random.default_rng(seed)
+    first = frame.sample(n // 2, replace=True, random_state=seed)
+    weights = np.where(frame["heart_disease"] == 1, 2.0, 1.0)
+    second = frame.sample(n // 2, replace=True, weights=weights, random_state=seed + 1)
+    days = np.concatenate([np.sort(rng.integers(0, 365, n // 2)), np.sort(rng.integers(365, 730, n // 2))])
+    seen = pd.concat([first, second], ignore_index=True)
+    seen["visit_date"] = (pd.Timestamp("2023-01-01") + pd.to_timedelta(days, unit="D")).strftime("%d/%m/%Y")
+    return seen.drop(columns=["num"])
+
+
+def test_without_a_list_the_page_says_where_to_get_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    assert not at.exception
+    assert any("Train" in info.value for info in at.info)
+
+
+def test_a_list_watched_over_two_years(trained):
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    put_list(at, *trained)
+    at.run()
+    assert not at.exception
+    seen = patients()
+    at.file_uploader(key="monitor_upload").set_value(("since.csv", seen.to_csv(index=False).encode(), "text/csv"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="monitor_date").value == "visit_date"
+    assert at.selectbox(key="monitor_outcome").value == "heart_disease"
+    headers = [h.value for h in at.header]
+    assert any("Period by period" in h for h in headers) and any("CUSUM" in h for h in headers)
+    text = " ".join(m.value for m in at.markdown)
+    assert "signals higher risk than predicted" in text and "closed testing procedure" in text
+    periods = at.dataframe[0].value
+    assert len(periods) == 24 and periods["Patients seen"].sum() == len(seen)
+    at.radio(key="monitor_period").set_value("quarter").run()
+    assert not at.exception and len(at.dataframe[0].value) == 8

@@ -1,0 +1,127 @@
+"""The Monitor page's larger widgets (Streamlit): the date and outcome choices, the monitoring
+kept across reruns, its sections, and the one click to the recalibration on Validate.
+
+The logic is :mod:`psl_triage.judging.monitoring`; the figures :mod:`psl_triage.plots.monitoring`;
+every sentence :mod:`psl_triage.words.monitoring`'s.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from psl_core.monitoring import RECALIBRATE
+from psl_triage.data import count_classes
+from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor
+from psl_triage.plots.monitoring import answer_shift_figure, cusum_figure, drift_figure
+from psl_triage.training import stage_condition
+from psl_triage.validation import outcome_defaults, positive_defaults
+from psl_triage.words import monitoring as words
+from ui import csv_download, index_of
+
+KEPT = "monitor_result"
+"""Session key: (list, inputs' key, Monitoring) of the last monitoring, kept across reruns."""
+VALIDATE_TABLE = "validate_table"
+"""The Validate page's kept upload (ui.kept_upload), where the recalibration link puts the patients."""
+
+
+def _stop_unless(value, hint: str):
+    if value is None:
+        st.info(hint)
+        st.stop()
+    return value
+
+
+def settings(metadata, frame):
+    """The date column, outcome column, its positive values and the period, chosen in a row.
+
+    Returns
+    -------
+    (date, outcome, positive, period); stops the page while one is missing.
+    """
+    columns = [str(c) for c in frame.columns]
+    dates = date_columns(frame)
+    outcome_default, _ = outcome_defaults(metadata, frame)
+    left, middle, right = st.columns(3)
+    date = left.selectbox(words.DATE_COLUMN, columns, index=index_of(columns, dates[0] if dates else None, None),
+                          placeholder=words.DATE_PLACEHOLDER, key="monitor_date")
+    outcome = middle.selectbox(words.OUTCOME_COLUMN, columns, index=index_of(columns, outcome_default, None),
+                               placeholder=words.OUTCOME_PLACEHOLDER, key="monitor_outcome")
+    period = right.radio(words.PERIOD_LABEL, list(PERIODS), format_func=words.PERIOD_WORDS.get, horizontal=True,
+                         key="monitor_period")
+    _stop_unless(date, words.CHOOSE_DATE)
+    _stop_unless(outcome, words.CHOOSE_OUTCOME)
+    values = [value for value, _ in count_classes(frame[outcome])]
+    positive = st.multiselect(words.POSITIVE_LABEL, values,
+                              default=[v for v in positive_defaults(metadata, frame[outcome]) if v in values],
+                              key=f"monitor_positive_{outcome}")
+    if not positive:
+        st.info(words.CHOOSE_POSITIVE)
+        st.stop()
+    return date, outcome, positive, period
+
+
+def kept_monitoring(model, metadata, monitored, period, test_from):
+    """:func:`~psl_triage.judging.monitoring.monitor` of these inputs, kept until one changes:
+    its CUSUM limit is simulated, and the page reruns on every widget change."""
+    table = monitored.table
+    key = (period, str(test_from), monitored.date_column, int(pd.util.hash_pandas_object(table.X).sum()),
+           hash(table.y.tobytes()), int(pd.util.hash_pandas_object(monitored.dates).sum()))
+    kept = st.session_state.get(KEPT)
+    if kept is None or kept[0] is not model or kept[1] != key:
+        kept = (model, key, monitor(model, monitored, period, metadata=metadata, test_from=test_from))
+        st.session_state[KEPT] = kept
+    return kept[2]
+
+
+def periods_section(result):
+    """The period table, the O/E and slope figure and where the stop rule stopped."""
+    table = result.periods
+    st.caption(words.period_summary(len(table), int(table["judged"].sum()), MIN_OUTCOMES, result.n_left_out))
+    shown = words.headed(table, words.PERIOD_HEADS)
+    st.dataframe(shown, key="monitor_periods", hide_index=True)
+    csv_download(shown, "monitoring-periods", "monitor_download_periods")
+    st.plotly_chart(drift_figure(table), key="monitor_drift")
+    stops = result.stops.pivot(index="period", columns="stage", values="share").reindex(table["period"])
+    st.dataframe(stops.rename(columns=lambda k: f"Q{k}" if k else "Q0 (prior)"), key="monitor_stops")
+    csv_download(words.headed(result.stops, words.STOP_HEADS), "monitoring-stops", "monitor_download_stops")
+
+
+def cusum_section(result):
+    """The CUSUM's verdict, its figure and every patient's chart values."""
+    cusum = result.cusum
+    st.markdown(words.cusum_sentence(result.signals, cusum.limit, cusum.false_alarm, cusum.odds_ratios,
+                                     len(result.chart)))
+    st.plotly_chart(cusum_figure(result.chart, cusum.limit, result.signals), key="monitor_cusum")
+    csv_download(words.headed(result.chart, words.CHART_HEADS), "monitoring-cusum", "monitor_download_cusum")
+
+
+def update_section(result, frame, name, dates):
+    """The closed test's recommendation and statistics; when it says recalibrate, the patients
+    it judged handed to the Validate page's recalibration in one click."""
+    closed = result.closed
+    if closed is None:
+        st.info(words.NO_CLOSED_TEST)
+        return
+    st.markdown(words.closed_test_sentence(closed, result.test_from))
+    tests = words.headed(closed.tests, words.TEST_HEADS)
+    st.dataframe(tests, key="monitor_tests", hide_index=True)
+    csv_download(tests, "monitoring-closed-test", "monitor_download_tests")
+    if closed.recommendation == RECALIBRATE and st.button(words.GO_RECALIBRATE, key="monitor_recalibrate",
+                                                         type="primary"):
+        since = frame.loc[dates.index[dates >= result.test_from]] if result.test_from is not None else frame
+        # the user's own rows back to the app, not to a spreadsheet: written as read
+        st.session_state[VALIDATE_TABLE] = (f"{name.rsplit('.', 1)[0]}-monitored.csv",
+                                            since.to_csv(index=False).encode())
+        st.switch_page("pages/6_Validate.py")
+
+
+def answers_section(model, metadata, result):
+    """Per question, the share meeting its condition against training, and not recorded."""
+    readable = metadata.readable_columns()
+    st.caption(words.questions_caption([stage_condition(model, k, readable)
+                                        for k in range(1, len(model.literals_) + 1)]))
+    st.plotly_chart(answer_shift_figure(result.answers), key="monitor_answers")
+    shown = words.headed(result.answers, words.ANSWER_HEADS)
+    st.dataframe(shown, key="monitor_answer_table", hide_index=True)
+    csv_download(shown, "monitoring-answers", "monitor_download_answers")

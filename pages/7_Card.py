@@ -15,7 +15,8 @@ Session state read: ``"training_session"`` (its current list),
 widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage_v<N>"`` (a new list starts
 at its recommended stage: ui.stage_slider), ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
-``"card_download_card"`` and ``"card_download_report"``.
+``"card_download_card"`` and ``"card_download_report"``, and the export's ``"card_export_prepare"``,
+``"card_export_for"`` (what it was built for) and ``"card_export_<file>"`` (ui.export).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from psl_triage.training import download_file_name
 from psl_triage.words import card as words
 from psl_triage.words.common import page_title
 from ui import cost_ratio_input, list_picker, shown_errors, stage_slider
+from ui.export import export_downloads
 
 ss = st.session_state
 
@@ -73,6 +75,7 @@ download_report.download_button(
     words.DOWNLOAD_REPORT, data=report.encode(), file_name=f"{stem}-report.html",
     mime="text/html", on_click="ignore", key="card_download_report",
 )
+export_downloads(model, metadata, int(stage), cost_ratio, stem)
 # Every text from the list or its file is HTML-escaped in psl_triage.card and the page has no script.
 with st.container(key="card_view"):
     st.iframe(card, height=900)

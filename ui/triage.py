@@ -15,6 +15,7 @@ from psl_triage.record import record_json
 from psl_triage.triage_session import TriageSession
 from psl_triage.words import triage as words
 from psl_triage.words.record import record_text
+from ui.export import risk_assessment_download
 
 BUTTONS_MAX_OPTIONS = 7  # answers as large buttons; beyond this a drop-down list is easier to scan
 DOWNLOAD = {"on_click": "ignore", "width": "stretch", "icon": ":material/download:"}  # the record's buttons
@@ -78,12 +79,14 @@ def question_form(session: TriageSession) -> None:
 
 
 def record_for_notes(session: TriageSession) -> None:
-    """The record of the triage as text, with buttons that download it as text and as JSON."""
+    """The record of the triage as text, with buttons that download it as text, as JSON and as a FHIR
+    RiskAssessment (:mod:`ui.export`)."""
     st.subheader(words.RECORD)
     record = session.record()
     st.code(text := record_text(record), language=None, wrap_lines=True)
-    text_column, json_column = st.columns(2)
+    text_column, json_column, fhir_column = st.columns(3)
     text_column.download_button(words.DOWNLOAD_TEXT, text, file_name="psl-triage-record.txt", mime="text/plain",
                                 key="triage_download_text", **DOWNLOAD)
     json_column.download_button(words.DOWNLOAD_JSON, record_json(record), file_name="psl-triage-record.json",
                                 mime="application/json", key="triage_download_json", **DOWNLOAD)
+    risk_assessment_download(session, fhir_column)

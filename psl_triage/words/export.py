@@ -62,3 +62,28 @@ def fhir_settings(cost_ratio, confidence, basis):
     """The decision settings of a RiskAssessment, in words."""
     on = "the interval's upper bound" if basis == "upper" else "the estimate"
     return (f"Decided with M = {cost_ratio:g} (threshold 1/(1+M)), {confidence:.0%} intervals, on {on}.")
+
+EXPORT_TITLE = "Export for the hospital's systems"
+EXPORT_INTRO = (
+    "The list as its questions, cut-offs, points, risks with their intervals, decision and stop rule, with test "
+    "cases, in a checksummed specification (JSON), and three scorers generated from it that reproduce the test cases "
+    "exactly: Python (standard library only), JavaScript (no dependencies) and one SQL query that runs in SQLite and "
+    "PostgreSQL. It uses the questions and M chosen above. Nothing is sent anywhere."
+)
+PREPARE_EXPORT = "Prepare the export"
+BUILDING_EXPORT = "building the export"
+BUILDING_EXPORT_SPINNER = "Working out every path of answers and its result…"
+EXPORT_LABELS = {"specification": "Specification (JSON)", "python": "Python scorer", "javascript": "JavaScript scorer",
+                 "sql": "SQL scorer"}
+BUILDING_FHIR = "building the FHIR RiskAssessment"
+DOWNLOAD_FHIR = "FHIR RiskAssessment"
+FHIR_HELP = ("This triage as a FHIR R4 RiskAssessment for the record system: the answers, the risk with its interval, "
+             "the list and its version. It is downloaded to this computer; nothing is sent.")
+
+
+def export_ready(spec):
+    """What the export holds, in one sentence."""
+    cases = len(spec["test_cases"])
+    how = "every path of answers" if spec["test_cases_complete"] else "a sample stratified by where and how the list stops"
+    return (f"{len(spec['questions'])} questions, {cases} test case{'s' if cases != 1 else ''} ({how}); "
+            f"specification checksum {spec['checksum'][:12]}…, model file SHA-256 {spec['list']['model_sha256'][:12]}….")

@@ -19,7 +19,9 @@ from psl_triage.metadata import ModelMetadata
 from psl_triage.state_keys import TRIAGE
 from psl_triage.store import save_model
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.words import export as export_words
 from psl_triage.words import shown
+from psl_triage.words import triage as triage_words
 from psl_triage.words.common import percent
 from psl_triage.words.decision import headline, interval_sentence, outcome_text, stop_sentence
 from tests.apptest import put_list, training
@@ -392,7 +394,8 @@ def test_the_record_holds_questions_answers_and_result(model):
         outcome_text(expected_step(model, {"hr": 171.0, "sex": 0.0, "cp": "2"}, k, cost_ratio=1.0), "upper")
         for k in range(1, n_answered + 1)
     ]
-    assert len(at.get("download_button")) == 2
+    labels = [button.label for button in at.get("download_button")]
+    assert labels == [triage_words.DOWNLOAD_TEXT, triage_words.DOWNLOAD_JSON, export_words.DOWNLOAD_FHIR]
 
 
 def test_a_saved_model_can_be_chosen_and_switching_restarts(model, empty_store):

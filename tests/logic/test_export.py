@@ -126,18 +126,9 @@ def test_a_changed_point_changes_the_checksum_and_fails_the_scorers_test_cases(e
         verify(forged)
     forged = sealed(forged)  # re-sealed, as someone who edits a point and its checksum would
     assert forged["checksum"] != spec["checksum"]
-    failed = [case for case in forged["test_cases"]
-              if _python_result(forged, case["answers"]) != case["expected"]]
-    assert failed
+    assert template.check(forged)
     patients = [case["answers"] for case in forged["test_cases"]]
     assert run_sqlite(forged, patients) != [case["expected"] for case in forged["test_cases"]]
-
-
-def _python_result(spec, answers):
-    try:
-        return template.score(answers, spec)
-    except ValueError:  # a total the forged points reach that the stages do not hold
-        return None
 
 
 def test_a_specification_that_is_not_one_is_refused_with_what_to_do(exported):

@@ -117,7 +117,11 @@
 
   function checkTestCases(testCases, spec) {
     return testCases.filter(function (testCase) {
-      return !same(scorePatient(testCase.answers, spec), testCase.expected);
+      try {
+        return !same(scorePatient(testCase.answers, spec), testCase.expected);
+      } catch (error) {
+        return true;  // a total the stages do not hold: the specification and its cases disagree
+      }
     });
   }
 

@@ -45,6 +45,5 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://localhost:8501/_stcore/health', timeout=4).read().strip() != b'ok')"]
 
-# A shell only to read PSL_MAX_UPLOAD_MB at start (docker run -e PSL_MAX_UPLOAD_MB=200);
-# exec hands PID 1 to Streamlit so `docker stop` reaches it.
-CMD ["sh", "-c", "exec streamlit run serve.py --server.port 8501 --server.address 0.0.0.0 --server.maxUploadSize \"${PSL_MAX_UPLOAD_MB}\""]
+# serve.py reads PSL_MAX_UPLOAD_MB (docker run -e PSL_MAX_UPLOAD_MB=200) and refuses a bad one.
+CMD ["streamlit", "run", "serve.py", "--server.port", "8501", "--server.address", "0.0.0.0"]

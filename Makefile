@@ -58,7 +58,7 @@ $(WARM_STAMP): $(KERNEL_MODULES) psl_core/warmup.py $(RUN_STAMP)
 
 run: $(RUN_STAMP) $(WARM_STAMP)
 	PSL_MAX_UPLOAD_MB=$(PSL_MAX_UPLOAD_MB) STREAMLIT_SERVER_ALLOWED_HOSTS="$(ALLOWED_HOSTS)" $(VENV)/bin/streamlit run serve.py \
-		--server.address $(ADDRESS) --server.port $(PORT) --server.maxUploadSize $(PSL_MAX_UPLOAD_MB)
+		--server.address $(ADDRESS) --server.port $(PORT)
 
 # Compile (or load) the kernels now, whatever the stamp says.
 warm: $(RUN_STAMP)

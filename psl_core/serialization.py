@@ -65,7 +65,7 @@ from .stopping import check_stop_statistics
 
 __all__ = [
     "FORMAT", "SCHEMA_VERSION", "SCHEMA_FILE", "MAX_FILE_CHARS", "MAX_DEPTH", "MAX_VALUES", "MAX_METADATA_VALUES",
-    "to_dict", "dumps", "loads", "parse", "schema", "unstorable_name", "check_schema", "build"
+    "to_dict", "dumps", "loads", "parse", "schema", "unstorable_name", "check_schema", "build", "max_number"
 ]
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
@@ -83,6 +83,12 @@ MAX_METADATA_VALUES = 50_000
 """Most values the metadata may hold (about a dozen a column of the table, a few hundred more):
 the schema's validator takes tens of microseconds a value, so this bounds its time."""
 _MAX_DIGITS = 30
+
+
+def max_number():
+    """The largest magnitude of a number a model file holds (the schema's bound on thresholds,
+    ranges and measures): a table's value beyond it could not be kept in a saved list."""
+    return float(schema()["$defs"]["real"]["maximum"])
 
 
 def _plain(value):

@@ -75,8 +75,19 @@ def hostile_tables() -> dict[str, bytes]:
         "one-column.csv": b"y\n0\n1\n" * 30,
         "header-only.csv": b"age,y\n",
         "empty.csv": b"",
+        # Issue 40, item 6: files read right or refused with the reason.
+        "nul-bytes.csv": _table(["age", "sex", "outcome"]).replace(b"\n5", b"\n\x005", 1),
+        "encrypted.xlsx": ENCRYPTED_WORKBOOK,
+        "near-largest-float.csv": _csv(["age", "lab", "y"], [(i, 1.7e308 + i * 1e306 if i % 3 == 0 else i % 7, i % 2)
+                                                        for i in range(80)]),
     }
     return tables
+
+
+# The start of a workbook Excel encrypted with a password: an Office compound file (its magic
+# number) whose directory names the stream "EncryptedPackage" (UTF-16), padded as a sector.
+ENCRYPTED_WORKBOOK = (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + "EncryptedPackage".encode("utf-16-le")
+                      + bytes(480))
 
 
 def write_tables(folder: Path) -> list[Path]:

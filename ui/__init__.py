@@ -28,6 +28,7 @@ from psl_triage.too_good import recorded_warning
 from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
+from psl_triage.words import reading as reading_words
 from psl_triage.words import train as train_words
 
 if TYPE_CHECKING:
@@ -265,9 +266,9 @@ def table_uploader(what: str, key: str):
     """
     try:
         limit_mb = upload_limit_mb(os.environ.get("PSL_MAX_UPLOAD_MB"))
-    except PSLError as exc:
-        st.warning(md(exc))
+    except PSLError as exc:  # serve.py refuses to start with it; app.py alone warns
         limit_mb = upload_limit_mb(None)
+        st.warning(md(reading_words.UPLOAD_LIMIT_DEFAULT_USED.format(problem=exc, default_max_upload_mb=limit_mb)))
     uploaded = st.file_uploader(
         words.UPLOAD_LABEL.format(what=what, limit_mb=limit_mb),
         type=["csv", "tsv", "txt", "xlsx"],

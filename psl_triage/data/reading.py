@@ -16,6 +16,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_core.serialization import max_number
 from psl_triage.words import reading as words
 
 from .header import _check_header, _tidy_table
@@ -51,7 +52,9 @@ _ZIP_MAGIC = b"PK\x03\x04"
 
 _MAX_DIRECTORY_ENTRY = 46 + 300  # bytes: a directory record and a generous part name
 
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc)
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc), encrypted workbooks
+
+_ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")  # a stream's name in the compound file
 
 _MAX_CONTROL_SHARE = 0.01
 
@@ -104,7 +107,7 @@ def upload_limit_mb(value: str | None) -> int:
     except ValueError:
         limit = 0
     if limit < 1:
-        raise DataError(words.BAD_UPLOAD_LIMIT.format(value=value, default_max_upload_mb=DEFAULT_MAX_UPLOAD_MB))
+        raise DataError(words.BAD_UPLOAD_LIMIT.format(value=value))
     return limit
 
 
@@ -190,10 +193,13 @@ def load_table(
 
 
 def _infinite_as_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
-    """Numbers no float holds ("1e309", "-1e400") and "inf" are read as infinite: missing
-    here, each column named in a note (no answer at the bedside is infinite)."""
-    infinite = {name: np.isinf(frame[name]) for name in frame.columns
-                if ptypes.is_float_dtype(frame[name]) and np.isinf(frame[name]).any()}
+    """Numbers no float holds ("1e309", "-1e400"), "inf", and numbers beyond what a model
+    file holds (:func:`psl_core.serialization.max_number`: a threshold between 1.7e308 and
+    1.79e308 could be learned but not saved) are missing here, each column named in a note
+    (no answer at the bedside is that large)."""
+    bound = max_number()
+    infinite = {name: ~(np.abs(frame[name]) < bound) & frame[name].notna() for name in frame.columns
+                if ptypes.is_float_dtype(frame[name]) and (np.abs(frame[name]) >= bound).any()}
     for name, rows in infinite.items():
         notes.append(words.too_large_numbers(str(name), int(rows.sum())))
     return frame.assign(**{str(name): frame[name].mask(rows) for name, rows in infinite.items()}) if infinite else frame
@@ -261,10 +267,10 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
     if data.startswith(_ZIP_MAGIC):
         raise DataError(words.ZIP_NOT_TEXT.format(filename=filename))
     if data.startswith(_OLE_MAGIC):
-        raise DataError(words.OLD_OFFICE_FILE.format(filename=filename))
+        _refuse_office_container(data, filename)
     text = _utf16_without_mark(data, filename, notes) if b"\x00" in data else None
     if b"\x00" in data and text is None:
-        raise DataError(words.BINARY_FILE.format(filename=filename))
+        _refuse_nul_bytes(data, filename)
     try:
         text = text or data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -283,6 +289,31 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
     if controls > _MAX_CONTROL_SHARE * len(text):
         raise DataError(words.NOT_READABLE_TEXT.format(filename=filename))
     return text
+
+
+def _refuse_office_container(data: bytes, filename: str) -> None:
+    """Refuse an Office compound file: a workbook encrypted with a password (Excel keeps the
+    encrypted workbook in a stream named "EncryptedPackage") is named as such; anything else
+    is an old Office file (.xls, .doc)."""
+    if _ENCRYPTED_PACKAGE in data:
+        raise DataError(words.ENCRYPTED_WORKBOOK.format(filename=filename))
+    raise DataError(words.OLD_OFFICE_FILE.format(filename=filename))
+
+
+def _refuse_nul_bytes(data: bytes, filename: str) -> None:
+    """Refuse a file with zero (NUL) bytes that is not UTF-16: binary when the rest is not
+    text either, else a text table damaged where they are, named by line and field so it can
+    be mended."""
+    rest = data.replace(b"\x00", b"").decode("latin-1")
+    if sum(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in rest) > _MAX_CONTROL_SHARE * len(rest):
+        raise DataError(words.BINARY_FILE.format(filename=filename))
+    n_nul = data.count(b"\x00")
+    first = data.index(b"\x00")
+    line_start = data.rfind(b"\n", 0, first) + 1
+    line = data.count(b"\n", 0, first) + 1
+    before = data[line_start:first]
+    field = 1 + max(before.count(bytes([byte])) for byte in b",;\t|")
+    raise DataError(words.nul_bytes(filename, n_nul, line, field))
 
 
 def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | None:
@@ -332,6 +363,8 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     """The first sheet of an .xlsx workbook, read by python-calamine (Rust; about 15 times as
     fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has bounded what
     it unpacks to. The one place a workbook is opened."""
+    if data.startswith(_OLE_MAGIC):
+        _refuse_office_container(data, filename)
     check_excel_archive(data, filename)
     try:
         workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")

@@ -23,7 +23,8 @@ def megabytes(n_bytes):
 
 # --- reading a file (psl_triage.data.reading) ----------------------------------------------------
 FIELDS_SEPARATED_BY = "Fields separated by {delimiter}; "
-BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}; using the default of {default_max_upload_mb} MB."
+BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}."
+UPLOAD_LIMIT_DEFAULT_USED = "{problem} The default of {default_max_upload_mb} MB is used."
 DEMO_MISSING = "The bundled demo data is missing: {path} not found."
 BAD_DELIMITER = "The delimiter must be one of {delimiters}, got {delimiter!r}."
 UNSUPPORTED_FILE_TYPE = "{filename}: unsupported file type {suffix}. Upload a CSV (.csv), tab-separated (.tsv, .txt) or Excel (.xlsx) file."
@@ -37,6 +38,7 @@ TOO_MANY_PARTS_COUNTED = "{filename} holds {n_parts:,} parts, not an Excel workb
 NOT_UTF32 = "{filename} starts like UTF-32 text but is not valid UTF-32."
 NOT_UTF16 = "{filename} starts like UTF-16 text but is not valid UTF-16."
 ZIP_NOT_TEXT = "{filename} is a zip archive or an Excel workbook, not a text table. If it is an Excel file, give it the .xlsx extension; otherwise unzip it first."
+ENCRYPTED_WORKBOOK = "{filename} is an Excel workbook protected by a password (encrypted), which the app cannot open. Open it in Excel, remove the password (File > Info > Protect Workbook > Encrypt with Password, then clear it) and save it, or save the sheet as CSV, and upload that."
 OLD_OFFICE_FILE = "{filename} is an old Office file (.xls?), not text. Save it as .xlsx or CSV."
 BINARY_FILE = "{filename} is a binary file, not a text table (CSV or TSV)."
 READ_AS_LEGACY_ENCODING = "{filename} is not UTF-8 text; it was read as {encoding}. Check that accented characters look right in the preview."
@@ -49,9 +51,16 @@ NOT_AN_XLSX_BECAUSE = "{filename} is not a valid Excel (.xlsx) workbook ({exc}).
 FIRST_SHEET_READ = "{filename} has {n_sheets} sheets; the first, {sheet!r}, was read."
 
 
+def nul_bytes(filename, count, line, field):
+    """A text table holding zero (NUL) bytes, the first at ``line`` and ``field``."""
+    return (f"{filename} holds {plural(count, 'zero (NUL) byte')}, which no text table has; the first is on "
+            f"line {line}, in field {field}. Remove them (or export the table again) and upload it again.")
+
+
 def too_large_numbers(name, count):
     """A column's numbers beyond a float, read as missing."""
-    return f"{name!r} holds {plural(count, 'number')} too large for the computer to hold (such as 1e309 or inf), read as missing. Correct them in the file if they are typos."
+    return (f"{name!r} holds {plural(count, 'number')} too large for a saved list to hold (1e300 or more, "
+            "such as 1.7e308, 1e309 or inf), read as missing. Correct them in the file if they are typos.")
 
 
 def file_too_large(filename, n_data, max_bytes):

@@ -16,8 +16,11 @@ TOO_FEW_TRAINING_ROWS = "A test fraction of {test_fraction:.2f} of {n_rows} rows
 TOO_FEW_FOR_BOTH_CLASSES = "A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {n_test} test and {n_train} training rows, too few to hold both outcome classes. Choose a fraction nearer 1/3, or 0 for no test set."
 
 
+NOT_STARTED = "PSL Triage did not start: {problem}"
+
+
 def bad_frame_ancestor(env_var, origin):
     """A value of the setting of the sites that may frame the app that is not an origin."""
     return (f"{env_var} names {origin!r}, which is not an origin such as https://portal.example.org "
-            "(a scheme, a host name and, if needed, a port; no path, no wildcard). The server does not "
-            f"start: correct {env_var}, or leave it empty to let no other site show the app in a frame.")
+            "(a scheme, a host name and, if needed, a port; no path, no wildcard): correct "
+            f"{env_var}, or leave it empty to let no other site show the app in a frame.")

@@ -29,6 +29,9 @@ EXPECTED = {
     "control-cell.csv": "refused at upload",
     "look-alike-values.csv": "refused at upload",
     "quoted-repeat-header.csv": "refused at upload",
+    "nul-bytes.csv": "refused at upload",
+    "encrypted.xlsx": "refused at upload",
+    "near-largest-float.csv": "triaged",
 }
 
 

@@ -1,0 +1,89 @@
+"""The roles of a shared ward and the one table of what each may do.
+
+A user holds one or more roles, given by the hospital's identity provider (a claim of the
+identity token: :mod:`psl_triage.ward.settings`):
+
+- *clinician*: Triage and the read-only Card of the lists approved for clinical use;
+- *researcher*: everything a list's life needs: data, training, saving, validation and
+  recalibration, evaluation, proposing a list for approval, archiving a list;
+- *approver*: approving a proposed list, sending it back with a reason, withdrawing an approved
+  one; never a list the approver saved or proposed (four eyes: :mod:`psl_triage.ward.approval`);
+- *admin*: the audit trail, archiving a list.
+
+:data:`PERMISSIONS` is the table; pages are actions too (``"page:train"``), so the navigation
+and the refusal of a page reached by its address read the same table as the writes. A write
+checks again with :func:`require` at the moment it writes, not only when its page was drawn.
+"""
+
+from dataclasses import dataclass
+
+from psl_core.errors import PSLError
+from psl_triage.words import ward as words
+
+ROLES = ("clinician", "researcher", "approver", "admin")
+
+_EVERYONE = frozenset(ROLES)
+PERMISSIONS = {
+    "page:data": frozenset({"researcher"}),
+    "page:train": frozenset({"researcher"}),
+    "page:triage": frozenset({"clinician", "researcher", "approver"}),
+    "page:calibration": frozenset({"researcher"}),
+    "page:intervals": frozenset({"researcher"}),
+    "page:evaluation": frozenset({"researcher"}),
+    "page:validate": frozenset({"researcher"}),
+    "page:card": frozenset({"clinician", "researcher", "approver"}),
+    "page:approval": frozenset({"researcher", "approver", "admin"}),
+    "page:audit": frozenset({"admin"}),
+    "train": frozenset({"researcher"}),
+    "save": frozenset({"researcher"}),
+    "recalibrate": frozenset({"researcher"}),
+    "propose": frozenset({"researcher"}),
+    "approve": frozenset({"approver"}),
+    "send_back": frozenset({"approver"}),
+    "withdraw": frozenset({"approver"}),
+    "delete": frozenset({"researcher", "admin"}),
+    "export": _EVERYONE,
+    "sign_in": _EVERYONE,
+    "see_drafts": frozenset({"researcher", "approver", "admin"}),
+    "read_audit": frozenset({"admin"}),
+}
+"""Action -> the roles that may take it (the one table)."""
+
+
+class NotAllowed(PSLError):
+    """The user's roles do not allow the action, or the list's state or authorship forbids it."""
+
+
+@dataclass(frozen=True)
+class User:
+    """Who acts: ``name`` as the record shows it (e-mail, else user name, else the subject),
+    the roles held and where the request came from (an address, or "" when unknown)."""
+
+    name: str
+    roles: frozenset
+    source: str = ""
+
+    def can(self, action):
+        """Whether one of the user's roles allows ``action`` (an unknown action: no one)."""
+        return bool(self.roles & PERMISSIONS.get(action, frozenset()))
+
+    def role_for(self, action):
+        """The role the record names for ``action``: the first of :data:`ROLES` the user holds
+        that allows it, else all the user's roles."""
+        allowed = [role for role in ROLES if role in self.roles and role in PERMISSIONS.get(action, ())]
+        return allowed[0] if allowed else "+".join(sorted(self.roles))
+
+
+LOCAL_USER = User("local", _EVERYONE)
+"""The single user of an app without sign-in: every role, as before there were roles."""
+
+
+def require(user, action):
+    """Raise :class:`NotAllowed` (saying which role is needed) unless ``user`` may ``action``."""
+    if not user.can(action):
+        raise NotAllowed(words.not_allowed(user.roles, action, PERMISSIONS.get(action, frozenset())))
+
+
+def pages_of(user, pages):
+    """The pages of ``pages`` (names such as ``"train"``) the user may open, in their order."""
+    return [page for page in pages if user.can(f"page:{page}")]

@@ -386,7 +386,11 @@ class TrainingSession:
         return None
 
     def save(self, name: str) -> None:
-        """Save the current list to the model store as the next version of ``name``."""
+        """Save the current list to the model store as the next version of ``name``.
+
+        The last save's message goes first: a save that fails (its error shown by the page)
+        does not leave the previous "Saved" beside it."""
+        self.saved_message = None
         stored = save_model(self.model, name, self.metadata)
         self.metadata = self.metadata.saved_as(stored)
         self.saved_message = words.saved(stored)

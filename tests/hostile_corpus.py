@@ -9,6 +9,7 @@ memory on the whole corpus; ``bench/hostile_memory.py`` runs it and prints the f
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -78,10 +79,42 @@ def hostile_tables() -> dict[str, bytes]:
         # Issue 40, item 6: files read right or refused with the reason.
         "nul-bytes.csv": _table(["age", "sex", "outcome"]).replace(b"\n5", b"\n\x005", 1),
         "encrypted.xlsx": ENCRYPTED_WORKBOOK,
+        "mixed-encodings.csv": MIXED_ENCODINGS,
+        "hidden-first-sheet.xlsx": workbook(hidden_first=True),
+        "formulas-without-values.xlsx": workbook(formulas=True),
         "near-largest-float.csv": _csv(["age", "lab", "y"], [(i, 1.7e308 + i * 1e306 if i % 3 == 0 else i % 7, i % 2)
                                                         for i in range(80)]),
     }
     return tables
+
+
+# A table pasted together from a UTF-8 export and a Windows one.
+MIXED_ENCODINGS = (b"city,age,y\n" + b"".join(f"Z\u00fcrich,{40 + i % 30},{int(i % 30 > 15)}\n".encode("utf-8" if i % 2 else "cp1252")
+                                                     for i in range(80)))
+
+
+def workbook(hidden_first=False, formulas=False):
+    """An .xlsx workbook of a table whose age predicts y: after a hidden and a very hidden
+    sheet of notes, or with a column of formulas saved without their values (as openpyxl
+    writes them)."""
+    import openpyxl  # a test requirement, not the app's
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    if hidden_first:
+        sheet.title, sheet.sheet_state = "notes", "hidden"
+        sheet.append(["written by the study nurse"])
+        old = book.create_sheet("old")
+        old.append(["q", "r"])
+        old.sheet_state = "veryHidden"
+        sheet = book.create_sheet("data")
+    sheet.append(["age", "double age", "y"] if formulas else ["age", "y"])
+    for i in range(80):
+        age, y = 40 + i % 40, int(i % 40 > 20)
+        sheet.append([age, f"=A{i + 2}*2", y] if formulas else [age, y])
+    stream = io.BytesIO()
+    book.save(stream)
+    return stream.getvalue()
 
 
 # The start of a workbook Excel encrypted with a password: an Office compound file (its magic

@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 import unicodedata
 import zipfile
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
+from python_calamine import SheetVisibleEnum
 
 from psl_core.errors import DataError
 from psl_core.serialization import max_number
@@ -274,15 +276,7 @@ def _decode(data: bytes, filename: str, notes: list[str]) -> str:
     try:
         text = text or data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = None
-    if text is None:
-        for encoding, name in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
-            try:
-                text = data.decode(encoding)
-            except UnicodeDecodeError:
-                continue
-            notes.append(words.READ_AS_LEGACY_ENCODING.format(filename=filename, encoding=name))
-            break
+        text = _decode_lines(data.removeprefix(codecs.BOM_UTF8), filename, notes)
     controls = sum(
         1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
     )
@@ -314,6 +308,33 @@ def _refuse_nul_bytes(data: bytes, filename: str) -> None:
     before = data[line_start:first]
     field = 1 + max(before.count(bytes([byte])) for byte in b",;\t|")
     raise DataError(words.nul_bytes(filename, n_nul, line, field))
+
+
+def _decode_lines(data: bytes, filename: str, notes: list[str]) -> str:
+    """Text of a file that is not UTF-8 as a whole, line by line: a line that is UTF-8 as
+    UTF-8, any other as Windows-1252 (Latin-1 for the five bytes it lacks). A table pasted
+    together from a UTF-8 export and a Windows one then reads "Zürich" in both parts, not
+    "ZÃ¼rich" in one; the note says which lines were read how."""
+    parts, n_utf8, n_legacy, encodings = [], 0, 0, set()
+    for line in data.splitlines(keepends=True):
+        try:
+            parts.append(line.decode("utf-8"))
+            n_utf8 += not line.isascii()
+        except UnicodeDecodeError:
+            n_legacy += 1
+            for encoding, name in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
+                try:
+                    parts.append(line.decode(encoding))
+                except UnicodeDecodeError:
+                    continue
+                encodings.add(name)
+                break
+    encoding = " and ".join(sorted(encodings))
+    if n_utf8:
+        notes.append(words.mixed_encodings(filename, n_utf8, n_legacy, encoding))
+    else:
+        notes.append(words.READ_AS_LEGACY_ENCODING.format(filename=filename, encoding=encoding))
+    return "".join(parts)
 
 
 def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | None:
@@ -360,20 +381,54 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
 
 
 def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
-    """The first sheet of an .xlsx workbook, read by python-calamine (Rust; about 15 times as
-    fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has bounded what
-    it unpacks to. The one place a workbook is opened."""
+    """The first visible sheet of an .xlsx workbook, read by python-calamine (Rust; about 15
+    times as fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has
+    bounded what it unpacks to. The one place a workbook is opened. Hidden sheets before it
+    are named in a note, and so are formulas saved without their values (read as empty)."""
     if data.startswith(_OLE_MAGIC):
         _refuse_office_container(data, filename)
     check_excel_archive(data, filename)
     try:
         workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")
-        sheet = workbook.sheet_names[0]
+        sheets = workbook.book.sheets_metadata
+        visible = [index for index, sheet in enumerate(sheets) if sheet.visible == SheetVisibleEnum.Visible]
+        index = visible[0] if visible else 0
+        sheet = workbook.sheet_names[index]
         header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
         frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
+        unvalued = _formulas_without_values(data, index)
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
         raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
-    if len(workbook.sheet_names) > 1:
+    if index:
+        notes.append(words.hidden_sheets_skipped(filename, workbook.sheet_names[:index], sheet))
+    elif len(workbook.sheet_names) > 1:
         notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheets=len(workbook.sheet_names), sheet=sheet))
+    if unvalued:
+        notes.append(words.formulas_without_values(filename, sheet, unvalued))
     _check_header([] if header.empty else list(header.iloc[0]), filename)
     return frame
+
+
+_SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\b[^>]*?\br:id=\"([^\"]+)\"")
+_RELATION_TAG = re.compile(rb"<Relationship\b[^>]*>")
+_CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*?(?<!/)>(.*?)</(?:\w+:)?c>", re.DOTALL)
+_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+
+
+def _formulas_without_values(data: bytes, index: int) -> int:
+    """Cells of the ``index``-th sheet holding a formula without a saved value: a workbook
+    written by a program that does not compute formulas (a script with openpyxl, an export)
+    has none, and every reader then sees the cell empty. The archive was bounded by
+    :func:`check_excel_archive`."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        ids = _SHEET_TAG.findall(archive.read("xl/workbook.xml"))
+        relations = {}
+        for tag in _RELATION_TAG.findall(archive.read("xl/_rels/workbook.xml.rels")):
+            found = dict(re.findall(rb'(\w+)="([^"]*)"', tag))
+            relations[found.get(b"Id")] = found.get(b"Target", b"").decode()
+        target = relations.get(ids[index]) if index < len(ids) else None
+        if not target:
+            return 0
+        part = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+        sheet = archive.read(part)
+    return sum(1 for body in _CELL.findall(sheet) if b"<f" in body and not _VALUE.search(body))

@@ -51,6 +51,27 @@ NOT_AN_XLSX_BECAUSE = "{filename} is not a valid Excel (.xlsx) workbook ({exc}).
 FIRST_SHEET_READ = "{filename} has {n_sheets} sheets; the first, {sheet!r}, was read."
 
 
+def hidden_sheets_skipped(filename, hidden, sheet):
+    """The hidden sheets before the first visible one of a workbook, skipped."""
+    names = ", ".join(repr(str(name)) for name in hidden)
+    return (f"{filename}: the first visible sheet, {sheet!r}, was read; before it, the hidden "
+            f"{'sheet' if len(hidden) == 1 else 'sheets'} {names} {'was' if len(hidden) == 1 else 'were'} skipped.")
+
+
+def formulas_without_values(filename, sheet, count):
+    """Formula cells of the sheet read that were saved without their values."""
+    return (f"{filename}: {plural(count, 'cell')} of {sheet!r} {'holds' if count == 1 else 'hold'} a formula saved "
+            "without its value (written by a program that does not compute formulas), read as empty. Open the "
+            "workbook in Excel or LibreOffice, save it, and upload it again to read the values.")
+
+
+def mixed_encodings(filename, n_utf8, n_legacy, encoding):
+    """A text file whose lines are written in two encodings, each line read in its own."""
+    return (f"{filename} mixes two encodings: {plural(n_utf8, 'line')} with accented characters in UTF-8, "
+            f"{plural(n_legacy, 'line')} in {encoding}; each line was read in its own. Check that accented "
+            "characters look right in the preview, and save the file as UTF-8 to be sure.")
+
+
 def nul_bytes(filename, count, line, field):
     """A text table holding zero (NUL) bytes, the first at ``line`` and ``field``."""
     return (f"{filename} holds {plural(count, 'zero (NUL) byte')}, which no text table has; the first is on "

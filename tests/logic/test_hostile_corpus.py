@@ -32,6 +32,9 @@ EXPECTED = {
     "nul-bytes.csv": "refused at upload",
     "encrypted.xlsx": "refused at upload",
     "near-largest-float.csv": "triaged",
+    "mixed-encodings.csv": "triaged",
+    "hidden-first-sheet.xlsx": "triaged",
+    "formulas-without-values.xlsx": "triaged",
 }
 
 

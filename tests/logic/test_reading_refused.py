@@ -6,7 +6,7 @@ import pytest
 
 from psl_core.errors import DataError
 from psl_triage.data import load_table
-from tests.hostile_corpus import ENCRYPTED_WORKBOOK, hostile_tables, through_the_app
+from tests.hostile_corpus import ENCRYPTED_WORKBOOK, MIXED_ENCODINGS, hostile_tables, through_the_app, workbook
 
 
 def test_zero_bytes_in_a_text_table_are_located():
@@ -39,3 +39,26 @@ def test_numbers_a_saved_list_cannot_hold_are_missing_with_a_note(tmp_path):
     assert load_table(data.replace(b"1.7e+308", b"-1e300"), "t.csv").frame["lab"].isna().sum() == 20
     table = "near-largest-float.csv"
     assert through_the_app(table, hostile_tables()[table], tmp_path) == "triaged"
+
+
+def test_lines_in_two_encodings_are_each_read_in_their_own():
+    loaded = load_table(MIXED_ENCODINGS, "m.csv")
+    assert loaded.frame["city"].unique().tolist() == ["Zürich"]
+    assert any("mixes two encodings: 40 lines with accented characters in UTF-8, 40 lines in Windows-1252" in note
+               for note in loaded.notes)
+    whole = load_table("city,y\nZürich,1\nBern,0\n".encode("cp1252"), "w.csv")
+    assert whole.frame["city"].tolist() == ["Zürich", "Bern"] and "read as Windows-1252" in whole.notes[0]
+
+
+def test_hidden_sheets_are_skipped_for_the_first_visible_one():
+    loaded = load_table(workbook(hidden_first=True), "w.xlsx")
+    assert list(loaded.frame.columns) == ["age", "y"] and len(loaded.frame) == 80
+    assert any("the first visible sheet, 'data', was read; before it, the hidden sheets 'notes', 'old' were skipped"
+               in note for note in loaded.notes)
+
+
+def test_formulas_saved_without_values_are_reported():
+    loaded = load_table(workbook(formulas=True), "w.xlsx")
+    assert loaded.frame["double age"].isna().all()
+    assert any("80 cells of 'Sheet' hold a formula saved without its value" in note for note in loaded.notes)
+    assert not any("formula" in note for note in load_table(workbook(), "w.xlsx").notes)

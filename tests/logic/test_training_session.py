@@ -130,6 +130,19 @@ def test_a_save_records_name_and_version_and_the_next_save_is_the_next_version(s
     assert session.origin == "Opened from the model store: Chest pain (v1)." and session.saved_message is None
 
 
+def test_a_failed_save_does_not_leave_the_previous_saved_message(session, dataset, tmp_path, monkeypatch):
+    """Issue 40, item 6: "Saved as ... v1" stayed beside the error of a later save that failed."""
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path / "models"))
+    session.train(dataset, TrainingOptions(max_stages=1))
+    session.save("Chest pain")
+    assert session.saved_message
+    (tmp_path / "models").rename(tmp_path / "moved")
+    (tmp_path / "models").write_text("a file where the folder was")
+    with pytest.raises(PSLError, match="cannot be saved"):
+        session.save("Chest pain")
+    assert session.saved_message is None
+
+
 def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(session, dataset):
     session.train(dataset, TrainingOptions(max_stages=1))
     current, text = session.model, session.model.to_json(dict(session.metadata.to_dict(), name="One question"))

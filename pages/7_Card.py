@@ -11,7 +11,7 @@ computed for this list in this session).
 Session state read: ``"training_session"`` (its current list),
 ``"evaluation_result"`` (Evaluation), ``"evaluation_subgroup_report"`` and
 ``"validate_subgroup_report"`` (ui.evidence.subgroup_section) and ``"validate_site_report"``
-(ui.evidence.site_evidence). Written: the
+(ui.evidence.site_evidence), ``"monitor_result"`` (the Monitor page, ui.monitoring). Written: the
 widget keys ``"card_model_choice"`` (with ``"card_seen_trained"``), ``"card_stage_v<N>"`` (a new list starts
 at its recommended stage: ui.stage_slider), ``"card_cost_ratio_v<N>"`` (ui.cost_ratio_input, with
 ``"card_cost_ratio_list"`` and ``"card_cost_ratio_version"``), ``"card_view"``,
@@ -32,6 +32,7 @@ from psl_triage.words import card as words
 from psl_triage.words.common import page_title
 from ui import cost_ratio_input, list_picker, shown_errors, stage_slider
 from ui.export import export_downloads
+from ui.monitoring import monitoring_of
 
 ss = st.session_state
 
@@ -62,7 +63,8 @@ cost_ratio = cost_ratio_input("card", model, metadata, container=right)
 card = report = None
 with shown_errors(words.BUILDING_CARD):
     card = card_html(model, metadata, int(stage), cost_ratio)
-    report = report_html(model, metadata, int(stage), cost_ratio, session_evidence(model, int(stage)))
+    report = report_html(model, metadata, int(stage), cost_ratio,
+                         {**session_evidence(model, int(stage)), "monitoring": monitoring_of(model)})
 if card is None:
     st.stop()
 stem = download_file_name(metadata.default_name).removesuffix(".json")

@@ -22,8 +22,13 @@ researcher are :mod:`psl_triage.judging.monitoring`'s):
   models", *Statistics in Medicine* 36(28):4529-4539. Four nested logistic models of the
   outcome on the list's log-odds lp (:func:`psl_core.validation.log_odds`) and its questions:
   *keep* (logit P = lp, no parameter), *intercept* (a + lp), *recalibrate* (a + b lp) and
-  *refit* (an intercept and one coefficient per question's answer: the points learned
-  again). Likelihood-ratio tests, each against the refit: refit against keep; if significant,
+  *refit* (every total's risk re-estimated: one parameter per total the patients reach, the
+  list's questions and points kept). Vergouwe et al.'s revision re-estimates a logistic
+  model's coefficients; a list's parameters, once its questions and points are chosen, are its
+  risks per total (a refit of the answers' weights would always beat a list of integer points
+  on enough patients, drift or not). The refit's likelihood is in closed form (each total's
+  observed rate) and the four models are nested, lp being a function of the total.
+  Likelihood-ratio tests, each against the refit: refit against keep; if significant,
   refit against intercept; if significant, refit against recalibrate; the first test that is
   not significant names the update (the least extensive update the data do not reject), and
   all three significant name the refit. The family-wise type I error stays at alpha.
@@ -62,26 +67,22 @@ def log_likelihood(y, eta, weight=1.0):
     return float(np.sum(weight * (y * eta - np.logaddexp(0.0, eta))))
 
 
-def _independent_columns(answers):
-    """The indices of the answer columns that vary and are not copies (or complements) of
-    earlier ones: a refit estimates one coefficient per column the data can tell apart."""
-    kept = []
-    for j in range(answers.shape[1]):
-        column = answers[:, j]
-        if column.min() == column.max():
-            continue
-        candidate = np.column_stack([np.ones(len(column))] + [answers[:, k] for k in kept] + [column])
-        if np.linalg.matrix_rank(candidate) == candidate.shape[1]:
-            kept.append(j)
-    return kept
+def _grouped(y, lp, totals):
+    """Per distinct (total, outcome): its log-odds and how many patients it stands for: the
+    fits run on these rows, weighted (a list has few totals)."""
+    rows = pd.DataFrame({"total": totals, "y": y, "lp": lp}).value_counts(sort=False).reset_index()
+    return rows["total"].to_numpy(), rows["y"].to_numpy(float), rows["lp"].to_numpy(float), rows["count"].to_numpy(float)
 
 
-def _grouped(y, lp, answers):
-    """The distinct (outcome, log-odds, answers) rows and how many patients each stands for: a
-    list has few totals and answer patterns, so the fits run on these rows, weighted."""
-    rows = pd.DataFrame(np.column_stack([y, lp, answers])).value_counts(sort=False).reset_index()
-    values = rows.to_numpy(dtype=float)
-    return values[:, 0], values[:, 1], values[:, 2:-1], values[:, -1]
+def _saturated(totals, y, weight):
+    """The log-likelihood of every total's observed rate (0 log 0 = 0)."""
+    frame = pd.DataFrame({"total": totals, "events": y * weight, "n": weight}).groupby("total").sum()
+    events, n = frame["events"].to_numpy(), frame["n"].to_numpy()
+    rate = events / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(events > 0, events * np.log(rate), 0.0) + np.where(n > events, (n - events) * np.log1p(-rate),
+                                                                            0.0)
+    return float(terms.sum()), len(frame)
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class ClosedTest:
     alpha: float
 
 
-def closed_test(y, p, answers, alpha=0.05):
+def closed_test(y, p, totals, alpha=0.05):
     """Vergouwe et al.'s closed testing procedure (see the module docstring).
 
     Parameters
@@ -119,9 +120,9 @@ def closed_test(y, p, answers, alpha=0.05):
     y : array-like of 0/1, shape (n,)
     p : array-like of float in [0, 1], shape (n,)
         The list's risks (clipped to [0.001, 0.999] before taking log-odds).
-    answers : array-like of 0/1, shape (n, k)
-        Each patient's answer to each question (1: its condition holds), the refit's
-        predictors; constant columns and copies of earlier ones are left out.
+    totals : array-like of int, shape (n,)
+        Each patient's total at the stage judged: patients with the same total have the same
+        risk, and the refit re-estimates each total's.
     alpha : float in (0, 1)
         The family-wise type I error.
 
@@ -138,20 +139,18 @@ def closed_test(y, p, answers, alpha=0.05):
     """
     y = labels01(y).astype(float)
     p = checked_probabilities(p, len(y))
-    answers = np.asarray(answers, dtype=float).reshape(len(y), -1)
+    totals = np.asarray(totals).reshape(len(y))
     if not 0 < alpha < 1:
         raise PSLError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
     a = calibration_intercept(y, p)
-    y, lp, answers, weight = _grouped(y, log_odds(p), answers)
+    totals, y, lp, weight = _grouped(y, log_odds(p), totals)
     a_slope, b_slope = fit_logistic(lp[:, None], y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
-    design = answers[:, _independent_columns(answers)]
-    refit = fit_logistic(design, y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
+    refit, n_totals = _saturated(totals, y, weight)
     likelihoods = {
         KEEP: log_likelihood(y, lp, weight), INTERCEPT: log_likelihood(y, a + lp, weight),
-        RECALIBRATE: log_likelihood(y, a_slope + b_slope * lp, weight),
-        REFIT: log_likelihood(y, refit[0] + design @ refit[1:], weight),
+        RECALIBRATE: log_likelihood(y, a_slope + b_slope * lp, weight), REFIT: refit,
     }
-    parameters = {KEEP: 0, INTERCEPT: 1, RECALIBRATE: 2, REFIT: design.shape[1] + 1}
+    parameters = {KEEP: 0, INTERCEPT: 1, RECALIBRATE: min(2, n_totals), REFIT: n_totals}
     models = pd.DataFrame({
         "parameters": parameters, "log_likelihood": likelihoods,
         "intercept": {KEEP: 0.0, INTERCEPT: a, RECALIBRATE: a_slope, REFIT: np.nan},

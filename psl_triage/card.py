@@ -36,6 +36,7 @@ from psl_triage.roles import recorded_roles
 from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
 from psl_triage.words import known_at_triage as timing_words
+from psl_triage.words import monitoring as watched
 from psl_triage.words import report, sample_size
 from psl_triage.words.common import percent
 from psl_triage.words.editors import constraints_said
@@ -357,6 +358,17 @@ def _validation(origin, site):
     return validation
 
 
+def _monitoring(monitoring):
+    """The list watched in service (the Monitor page's result in this session): the chart's and
+    the closed test's verdicts and the measures per period, or a sentence when not monitored."""
+    if monitoring is None:
+        return f"<p>{watched.NOT_MONITORED}</p>"
+    periods = monitoring.periods
+    text = watched.report_summary(monitoring)
+    return (f"<p>{escape(text)}</p>" + _frame_html(watched.headed(periods, watched.REPORT_PERIOD_HEADS))
+            + f"<p class=\"small\">{escape(watched.REPORT_NOTE)}</p>")
+
+
 def _items(model, metadata, stage, cost_ratio, evidence):
     """The rows of the report's table of TRIPOD items."""
     dataset, options = metadata.trained_on, metadata.training_options or {}
@@ -395,7 +407,9 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
         M; default the list's saved M.
     evidence : dict or None
         :func:`psl_triage.evidence.report_evidence`: the calibration hierarchy, clinical
-        utility and subgroups computed in this session (TRIPOD+AI items), when there are any.
+        utility and subgroups computed in this session (TRIPOD+AI items), when there are any;
+        ``"monitoring"``: the list watched in service
+        (:class:`psl_triage.judging.monitoring.Monitoring`), when the Monitor page ran.
 
     Returns
     -------
@@ -418,5 +432,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
 <table><tr>{report.header_cells(report.LEFT_OUT_HEADS)}</tr>{_left_out(metadata)}</table>
 <h2>{report.performance_at(stage)}</h2>
 {_performance(model, metadata, stage)}
+<h2>{watched.REPORT_HEADING}</h2>
+{_monitoring((evidence or {}).get("monitoring"))}
 """
     return _page(report.REPORT_TITLE.format(name=name), body)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from psl_core.monitoring import RECALIBRATE
+from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT
 from psl_triage.data import count_classes
 from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor
 from psl_triage.plots.monitoring import answer_shift_figure, cusum_figure, drift_figure
@@ -21,8 +21,17 @@ from ui import csv_download, index_of
 
 KEPT = "monitor_result"
 """Session key: (list, inputs' key, Monitoring) of the last monitoring, kept across reruns."""
+UPDATES_OFFERED = (INTERCEPT, RECALIBRATE, REFIT)
+"""The closed test's recommendations that the app's recalibration carries out (every total's risk
+re-estimated covers an intercept or slope update)."""
 VALIDATE_TABLE = "validate_table"
 """The Validate page's kept upload (ui.kept_upload), where the recalibration link puts the patients."""
+
+
+def monitoring_of(model):
+    """The Monitor page's last result for this list in this session, or None."""
+    kept = st.session_state.get(KEPT)
+    return kept[2] if kept is not None and kept[0] is model else None
 
 
 def _stop_unless(value, hint: str):
@@ -107,8 +116,10 @@ def update_section(result, frame, name, dates):
     tests = words.headed(closed.tests, words.TEST_HEADS)
     st.dataframe(tests, key="monitor_tests", hide_index=True)
     csv_download(tests, "monitoring-closed-test", "monitor_download_tests")
-    if closed.recommendation == RECALIBRATE and st.button(words.GO_RECALIBRATE, key="monitor_recalibrate",
-                                                         type="primary"):
+    if closed.recommendation not in UPDATES_OFFERED:
+        return
+    st.caption(words.RECALIBRATION_NOTE)
+    if st.button(words.GO_RECALIBRATE, key="monitor_recalibrate", type="primary"):
         since = frame.loc[dates.index[dates >= result.test_from]] if result.test_from is not None else frame
         # the user's own rows back to the app, not to a spreadsheet: written as read
         st.session_state[VALIDATE_TABLE] = (f"{name.rsplit('.', 1)[0]}-monitored.csv",

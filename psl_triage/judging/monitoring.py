@@ -350,6 +350,6 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     tested = np.ones(len(order_y), dtype=bool) if test_from is None else (order_dates >= test_from).to_numpy()
     closed = None
     if tested.any() and 0 < order_y[tested].sum() < tested.sum():
-        closed = closed_test(order_y[tested], order_p[tested], hits[judged][tested, :stage], alpha)
+        closed = closed_test(order_y[tested], order_p[tested], totals[judged, stage][tested], alpha)
     return Monitoring(stage, length, period, threshold, table, stops, answers, chart,
                       cusum, signals, closed, test_from, int(judged.sum()), int((~judged).sum()))

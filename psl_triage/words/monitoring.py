@@ -69,6 +69,10 @@ READING_TABLE = "reading the table"
 CODING_TABLE = "coding the table"
 MONITORING = "monitoring the list"
 GO_RECALIBRATE = "Recalibrate on these patients (Validate)"
+RECALIBRATION_NOTE = (
+    "The app's recalibration (on the Validate page) re-estimates every total's risk on these patients, the "
+    "questions and points kept: it makes the update the test names, and a refit of the risks per total."
+)
 NO_CLOSED_TEST = "The closed test needs patients with and without the outcome since that date."
 
 
@@ -104,7 +108,7 @@ UPDATE_WORDS = {
     "keep": "keep the list as it is",
     "intercept": "update the intercept (every risk shifted on the log-odds scale)",
     "recalibrate": "recalibrate (intercept and slope: the risks re-estimated for the same questions)",
-    "refit": "refit (the questions' weights learned again)",
+    "refit": "refit (every total's risk re-estimated, the questions and points kept)",
 }
 
 
@@ -164,3 +168,35 @@ PERIOD_AXIS = "Period"
 def question_label(k: int) -> str:
     return f"Q{k}"
 MONITORING_NOW = "Monitoring the list: simulating the CUSUM's alarm limit…"
+
+
+# ---------------------------------------------------------------------------- the model report
+REPORT_HEADING = "Monitoring in service"
+NOT_MONITORED = "Not monitored in this session: the Monitor page watches the list over the patients seen since go-live."
+REPORT_PERIOD_HEADS = {
+    "period": "Period", "patients": "Patients", "events": "With the outcome", "oe": "O/E", "oe_lower": "O/E low",
+    "oe_upper": "O/E high", "slope": "Slope", "slope_lower": "Slope low", "slope_upper": "Slope high",
+    "brier": "Brier", "auc": "AUC", "net_benefit": "Net benefit",
+}
+REPORT_NOTE = ("Intervals 95 %: O/E from ln(O/E) ± 1.96 sqrt(1/O − 1/n), the slope by a Wald interval; periods too "
+               "small to judge show –.")
+
+
+def report_summary(monitoring) -> str:
+    """The monitoring in plain text for the report: span, CUSUM verdict, closed test."""
+    chart, periods = monitoring.chart, monitoring.periods
+    start, end = chart["date"].iloc[0], chart["date"].iloc[-1]
+    signals = [f"{what} on {monitoring.signals[name]:%Y-%m-%d}" for name, what in
+               (("up", "higher risk than predicted"), ("down", "lower risk than predicted"))
+               if monitoring.signals[name] is not None]
+    text = (f"{len(chart):,} patients seen from {start:%Y-%m-%d} to {end:%Y-%m-%d}, in {len(periods)} "
+            f"{monitoring.period}s ({int(periods['judged'].sum())} judged), at question {monitoring.stage}. "
+            f"Risk-adjusted CUSUM (Steiner et al. 2000; limit {monitoring.cusum.limit:.2f}, false-alarm probability "
+            f"{monitoring.cusum.false_alarm:.0%}): " + ("signals " + " and ".join(signals) if signals else "no signal")
+            + ".")
+    closed = monitoring.closed
+    if closed is not None:
+        since = "" if monitoring.test_from is None else f" from {monitoring.test_from:%Y-%m-%d}"
+        text += (f" Closed testing procedure (Vergouwe et al. 2017) on the patients{since}: "
+                 f"{UPDATE_WORDS[closed.recommendation]}.")
+    return text

@@ -2,6 +2,7 @@
 tests, and Steiner et al.'s risk-adjusted CUSUM against its recursion and its false-alarm rate."""
 
 import numpy as np
+import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy.special import expit, logit
@@ -43,37 +44,44 @@ def _glm(y, design, offset=None):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_closed_test_statistics_equal_statsmodels_likelihood_ratios(seed):
     y, p, answers = _patients(3000, seed, intercept=0.4, slope=0.8)
-    result = closed_test(y, p, answers)
+    result = closed_test(y, p, answers @ POINTS)
     lp = logit(p)
     ones = np.ones((len(y), 1))
     keep = float(np.sum(y * lp - np.logaddexp(0, lp)))
     intercept = _glm(y, ones, offset=lp).llf
     recalibrate = _glm(y, sm.add_constant(lp)).llf
-    refit = _glm(y, sm.add_constant(answers.astype(float))).llf
+    totals = answers @ POINTS
+    refit = _glm(y, pd.get_dummies(totals).to_numpy(float)).llf  # one risk per total
+    n_totals = len(np.unique(totals))
     expected = {KEEP: 2 * (refit - keep), INTERCEPT: 2 * (refit - intercept), RECALIBRATE: 2 * (refit - recalibrate)}
     tests = result.tests.set_index("update")
     for update, statistic in expected.items():
         assert tests.loc[update, "statistic"] == pytest.approx(statistic, abs=1e-6)
-    assert list(tests["df"]) == [5, 4, 3]
+    assert list(tests["df"]) == [n_totals, n_totals - 1, n_totals - 2]
     assert result.models.loc[REFIT, "log_likelihood"] == pytest.approx(refit, abs=1e-7)
     assert result.n == 3000 and result.events == y.sum()
 
 
+def _tested(n, seed, **shift):
+    y, p, answers = _patients(n, seed, **shift)
+    return closed_test(y, p, answers @ POINTS).recommendation
+
+
 def test_closed_test_names_the_kind_of_change():
-    assert closed_test(*_patients(4000, 10)).recommendation == KEEP
-    assert closed_test(*_patients(4000, 11, intercept=0.7)).recommendation == INTERCEPT
-    assert closed_test(*_patients(4000, 12, slope=0.5)).recommendation == RECALIBRATE
-    changed = POINTS * np.array([1, 1, 1, 0])  # the fourth question's effect gone, the others kept
-    assert closed_test(*_patients(4000, 13, effects=changed)).recommendation == REFIT
+    assert _tested(4000, 10) == KEEP
+    assert _tested(4000, 11, intercept=0.7) == INTERCEPT
+    assert _tested(4000, 12, slope=0.5) == RECALIBRATE
+    changed = POINTS * np.array([1, 1, 1, -1])  # the fourth question's effect turned round, the others kept
+    assert _tested(4000, 13, effects=changed) == REFIT
 
 
-def test_closed_test_drops_constant_and_repeated_answers():
+def test_a_refit_has_one_risk_per_total_and_alpha_is_checked():
     y, p, answers = _patients(1000, 3)
-    answers = np.column_stack([answers, np.ones(len(y)), answers[:, 0], 1 - answers[:, 1]])
-    result = closed_test(y, p, answers)
-    assert result.models.loc[REFIT, "parameters"] == 5
+    totals = answers @ POINTS
+    result = closed_test(y, p, totals)
+    assert result.models.loc[REFIT, "parameters"] == len(np.unique(totals))
     with pytest.raises(PSLError, match="alpha"):
-        closed_test(y, p, answers, alpha=1.5)
+        closed_test(y, p, totals, alpha=1.5)
 
 
 def test_weighted_fit_equals_the_fit_on_repeated_rows():

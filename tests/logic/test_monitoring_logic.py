@@ -11,6 +11,7 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 from psl_core import ProbabilisticScoringList
 from psl_core.errors import DataError
 from psl_core.validation import log_odds, stage_rows
+from psl_triage.card import report_html
 from psl_triage.judging.monitoring import (
     MIN_OUTCOMES,
     date_columns,
@@ -145,3 +146,12 @@ def test_a_horizon_list_is_refused_with_a_reason(seen):
     model.horizon = 5.0
     with pytest.raises(DataError, match="horizon"):
         monitored_table(model, {}, seen, {"x": None}, "outcome", [1], "seen on")
+
+
+def test_the_model_report_carries_the_monitoring(model, seen):
+    result = monitor(model, _table(model, seen), "quarter", stage=3, metadata=METADATA, n_simulations=100)
+    page = report_html(model, METADATA, 3, evidence={"monitoring": result})
+    assert "Monitoring in service" in page and "Risk-adjusted CUSUM" in page
+    assert "higher risk than predicted on 2024-" in page and "Closed testing procedure" in page
+    assert page.count("<tr><td>2023Q") == 4 and page.count("<tr><td>2024Q") == 4
+    assert "Not monitored in this session" in report_html(model, METADATA, 3)

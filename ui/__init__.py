@@ -29,7 +29,6 @@ from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
 from psl_triage.words import reading as reading_words
-from psl_triage.words import train as train_words
 
 if TYPE_CHECKING:
     from psl_triage.dataset_session import DatasetSession
@@ -113,7 +112,9 @@ def too_good_note(metadata) -> None:
     (:func:`psl_triage.too_good.recorded_warning`); nothing for a list without one."""
     warning = recorded_warning(metadata)
     if warning is not None:
-        st.error(train_words.too_good(warning), icon=":material/report:")
+        from psl_triage.words.train import too_good  # here: the landing page need not load the learner
+
+        st.error(too_good(warning), icon=":material/report:")
 
 
 def required_data(purpose: str) -> DatasetSession:

@@ -4,6 +4,7 @@ names, and whether one column copies it (:func:`leak_reason`)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -14,6 +15,7 @@ from psl_core.errors import DataError
 from psl_triage.words import preparing as words
 
 from .formats import BINARY, MAX_OUTCOME_CLASSES, MIN_ROWS_PER_CLASS, ColumnSpec
+from .separation import related_to_others
 from .values import _normalized, _value_text, outcome_classes, value_label
 
 _POSITIVE_WORDS = {
@@ -31,7 +33,8 @@ _NEGATIVE_WORDS = {
 _OUTCOME_NAME = re.compile(
     r"(^|[^a-z])(outcome|target|label|class|classification|diagnosis|dx|y|death|died|dead|"
     r"mortality|survival|survived|event|status|disease|response|result|low|malignant|cancer|"
-    r"recurrence|relapse|readmission|readmitted|complication|infection|fate|vital status)([^a-z]|$)"
+    r"recurrence|relapse|readmission|readmitted|complication|infection|fate|vital status|"
+    r"deces|exitus|verstorben|fallecido)([^a-z]|$)"
 )
 
 
@@ -55,6 +58,8 @@ def weakly_named(tokens: Sequence[str]) -> bool:
 
 _LAST_BINARY = 3
 """Rank of the fallback candidate: the last two-valued column, named like no outcome."""
+MAX_FLAGS_TRIED = 5
+"""Two-valued columns, from the last, tried as the outcome nothing names."""
 
 
 def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tuple[object, str]]:
@@ -69,7 +74,8 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
     binary = [name for name in df.columns if types.get(name) == BINARY]
     ranked: list[tuple[int, int, object, str]] = []
     for position, name in enumerate(df.columns):
-        spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(name)).lower()
+        plain = "".join(c for c in unicodedata.normalize("NFKD", str(name)) if not unicodedata.combining(c))
+        spoken = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", plain).lower()
         spoken = re.sub(r"[^a-z0-9]+", " ", spoken).strip()
         match = _OUTCOME_NAME.search(spoken)
         finding = not weakly_named(spoken.split())  # "marital status": its "status" names a finding
@@ -88,8 +94,13 @@ def _outcome_candidates(df: pd.DataFrame, types: Mapping[str, str]) -> list[tupl
             short[name] = _too_few(df[name])
         return short[name]
 
-    if binary:
-        last = next((name for name in reversed(binary) if not too_few(name)), binary[-1])
+    usable = [name for name in reversed(binary) if not too_few(name)]
+    # Only its position recommends the last two-valued column: it must at least be related to
+    # the rest of the table (a randomised treatment, a sampling flag is not); unsure, ask.
+    last = next((name for name in usable[:MAX_FLAGS_TRIED] if related_to_others(df, name)), None)
+    if last is None and binary and not usable:
+        last = binary[-1]
+    if last is not None:
         ranked.append((_LAST_BINARY, 0, last, words.LAST_BINARY_COLUMN))
     ordered = sorted(ranked, key=lambda item: item[:2])
     for _, _, name, _ in ordered:

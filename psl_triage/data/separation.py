@@ -76,3 +76,35 @@ def lone_separator(aucs: Mapping[object, float]) -> LoneSeparator | None:
     if auc >= LONE_AUC and auc - next_auc >= FAR_BELOW:
         return LoneSeparator(column, auc, next_column, next_auc)
     return None
+
+
+RELATED_AUC = 0.65
+"""A two-valued column is related to the rest of the table when another column alone ranks
+its values with at least this held-out AUC: an outcome is; a randomised treatment, a sampling
+flag or a design column usually is not (:func:`related_to_others`)."""
+MAX_COLUMNS_ASKED = 200
+"""Columns :func:`related_to_others` looks at, at most, in the table's order."""
+
+
+def related_to_others(df: pd.DataFrame, name: object) -> bool:
+    """Whether some other column of ``df`` tells the two values of column ``name`` apart on
+    held-out rows (:data:`RELATED_AUC`, :func:`held_out_auc`); True when too few rows of a
+    value (fewer than twice :data:`MIN_PER_CLASS`) leave it untold."""
+    target = df[name]
+    values = target.dropna().unique()
+    if len(values) != 2:
+        return False
+    y_all = (target == values[0]).to_numpy(dtype=int)
+    known = target.notna().to_numpy()
+    if min(y_all[known].sum(), (1 - y_all[known]).sum()) < 2 * MIN_PER_CLASS:
+        return True
+    halves = np.random.default_rng(0).permutation(len(df)) % 2
+    for other in [column for column in df.columns if column != name][:MAX_COLUMNS_ASKED]:
+        series = df[other]
+        numbers = pd.to_numeric(series, errors="coerce")
+        numeric = numbers.notna().sum() == series.notna().sum() and series.nunique() > 2
+        feature = numbers.to_numpy(dtype=float) if numeric else series.astype(str).to_numpy(dtype=object)
+        rows = known & series.notna().to_numpy()
+        if held_out_auc(feature[rows], y_all[rows], halves[rows], numeric) >= RELATED_AUC:
+            return True
+    return False

@@ -150,6 +150,7 @@ def test_outcome_guess_passes_over_an_outcome_too_rare_to_learn_and_says_so():
         "birth_outcome": rng.choice(["Live birth", "Stillbirth"], n, p=[0.8, 0.2]),
         "preterm": rng.choice(["Yes", "No"], n),
     })
+    df["preterm"] = np.where(df["age"] < 28, "Yes", df["preterm"])  # related to age, as an outcome is
     types = infer_column_types(df)
     assert guess_outcome(df, types) == "birth_outcome"
     reason = explain_outcome_guess(df, types)
@@ -178,6 +179,7 @@ def test_a_status_of_something_is_a_finding_not_the_outcome():
         "smoke": rng.choice(["Yes", "No"], n, p=[0.25, 0.75]),
         "amt_weekends": rng.integers(0, 40, n),
     })
+    df.loc[df["smoke"] == "No", "amt_weekends"] = 0  # as in the survey: none smoked by non-smokers
     assert guess_outcome(df, infer_column_types(df)) == "smoke"
     for outcome_name in ("status", "os_status", "vital_status", "death_status"):
         named = df.assign(**{outcome_name: rng.choice([0, 1], n)})
@@ -186,3 +188,20 @@ def test_a_status_of_something_is_a_finding_not_the_outcome():
     assert guess_outcome(smoking, infer_column_types(smoking)) == "died"
     twice = df.drop(columns="smoke").assign(marital_status_event=rng.choice([0, 1], n), smoke=df["smoke"])
     assert guess_outcome(twice, infer_column_types(twice)) == "smoke"
+
+
+def test_a_flag_unrelated_to_every_other_column_is_not_guessed_the_outcome():
+    """nwtco's in.subcohort (a sampling flag), bmt's z10 (a randomised treatment), a view of a
+    design: the last two-valued column nothing names, related to no other column, was guessed
+    the outcome. Unsure, the page asks; a related two-valued column before it is proposed."""
+    rng = np.random.default_rng(7)
+    n = 400
+    age = rng.integers(20, 90, n)
+    df = pd.DataFrame({
+        "age": age, "stage": rng.integers(1, 5, n),
+        "relapse_flag": (rng.random(n) < 0.1 + 0.5 * (age > 60)).astype(int),
+        "in.subcohort": rng.random(n) < 0.2,
+    })
+    assert guess_outcome(df, infer_column_types(df)) == "relapse_flag"
+    unsure = df.drop(columns="relapse_flag")
+    assert guess_outcome(unsure, infer_column_types(unsure)) is None

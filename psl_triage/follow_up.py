@@ -154,13 +154,14 @@ def horizon_text(times: np.ndarray, events: np.ndarray, horizon: float, unit: st
 
 
 def horizon_labels(
-    event_label: str, horizon: float, unit: str = "", negative_label: str | None = None, coded: bool = False
+    event_label: str, horizon: float, unit: str = "", negative_label: str | None = None, coded: bool = False,
+    column: object = None,
 ) -> tuple[str, str]:
     """Names of the two classes of a time-to-event list, whatever the user named them, each
     with the horizon: ("death within 5 years", "no death within 5 years"); the user's
     ("recurrence", "no recurrence") become ("recurrence within 24 months", "no recurrence
     within 24 months") (:func:`psl_triage.words.lists.horizon_class_names`)."""
-    return words.horizon_class_names(event_label, horizon, unit, negative_label, coded)
+    return words.horizon_class_names(event_label, horizon, unit, negative_label, coded, column)
 
 
 def survival_part(times: np.ndarray, events: np.ndarray, horizon: float, train_times=None, train_events=None):

@@ -146,7 +146,7 @@ def _checked_class_names(
              for name, default in zip(class_names or ("", ""), defaults)]
     coded = not named[0] and _is_coded(positive_values, spec)
     return horizon_labels(positive_label, follow_up.horizon, follow_up.unit,
-                          negative_label if named[1] else None, coded)
+                          negative_label if named[1] else None, coded, outcome)
 
 
 def _leak_notes(X: pd.DataFrame, y: np.ndarray, positive_label: str, negative_label: str) -> list[str]:

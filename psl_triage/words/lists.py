@@ -6,6 +6,8 @@ Plain text: the pages escape these sentences where they render them (:func:`md`)
 column's name can be part of them; only :func:`list_identity` is Markdown, its names escaped.
 """
 
+import re
+
 import numpy as np
 
 from psl_triage.words.common import counted, share
@@ -218,19 +220,40 @@ def mean_sd(values):
     return f"{values.mean():.3f} ({values.std():.3f})" if len(values) else "not fitted"
 
 
-def horizon_class_names(event_label, horizon, unit="", negative_label=None, coded=False):
+_NOT_AN_EVENT_NOUN = frozenset({
+    "status", "event", "events", "censor", "censored", "fustat", "delta", "outcome", "label", "target", "class",
+    "result", "response", "vital", "flag", "indicator",
+})
+"""Outcome column names that name no event: a code of theirs reads "event (status = 1)"."""
+
+
+def _event_noun(column):
+    """The event a coded outcome column's name says ("Death", "relapse"), or None ("status",
+    "d1", "rel": a code, a word for any event, or too short to read)."""
+    name = str(column) if column is not None else ""
+    return name if re.fullmatch(r"[A-Za-z]{4,}", name) and name.casefold() not in _NOT_AN_EVENT_NOUN else None
+
+
+def horizon_class_names(event_label, horizon, unit="", negative_label=None, coded=False, column=None):
     """The two classes of a time-to-event list, each saying its horizon, which every page that
     names a class then says with it: ("death within 5 years", "no death within 5 years").
 
     ``negative_label``: the user's own name of the negative class (else "no" + the event);
-    ``coded``: the event is a code ("status = 1"), whose negative reads "no event (status = 1)".
-    A name that already says the horizon keeps it once.
+    ``coded``: the event is a code of ``column`` ("Death = 1", "status = 1"): the classes read
+    "Death within 36 months" / "no death within 36 months" when the column's name says the
+    event, else "event (status = 1) within 5 years" / "no event within 5 years" (never "no
+    event (Death = 1)", which reads as if the event were the negative class). A name that
+    already says the horizon keeps it once.
     """
     when = f"within {within(horizon, unit)}"
 
     def said(name):
         return name if name.casefold().endswith(when.casefold()) else f"{name} {when}"
 
-    if negative_label is None:
-        negative_label = f"no event ({event_label})" if coded else f"no {event_label}"
+    if negative_label is None and coded:
+        noun = _event_noun(column)
+        event_label = noun if noun is not None else f"event ({event_label})"
+        negative_label = f"no {noun[0].lower() + noun[1:]}" if noun is not None else "no event"
+    elif negative_label is None:
+        negative_label = f"no {event_label}"
     return said(event_label), said(negative_label)

@@ -60,7 +60,7 @@ def test_the_users_class_names_keep_the_horizon_everywhere():
     follow_up = FollowUp("rfstime", HORIZON, "days")
     for names, negative in ((("recurrence", "no recurrence"), "no recurrence"), (("recurrence", " "), "no recurrence"),
                             (("recurrence", "status = 0"), "no recurrence"),  # the negative left at its yes/no default
-                            (None, "no event (status = 1)")):
+                            (None, "no event")):
         prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=follow_up, class_names=names)
         assert prepared.negative_label == f"{negative} within 1000 days"
         assert prepared.positive_label.endswith("within 1000 days")
@@ -87,3 +87,17 @@ def test_the_proposed_horizon_is_a_round_number_near_the_median(median, horizon)
 
     times = np.array([median / 2, median, median * 3])
     assert default_horizon(times) == horizon
+
+
+def test_a_coded_event_names_its_classes_the_right_way_round():
+    """A liver cohort's "Death" coded 0/1: the classes read "Death within 36 months" and "no
+    death within 36 months", never "no event (Death = 1) within 36 months" (issue 39); a
+    status code says the event is its code: "event (status = 1)" and "no event"."""
+    frame = follow_up_table(seed=1).rename(columns={"status": "Death"})
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "Death", [1], "learn", follow_up=FollowUp("rfstime", 36, "months"))
+    assert (prepared.positive_label, prepared.negative_label) == ("Death within 36 months", "no death within 36 months")
+    prepared = prepare_training_data(frame.rename(columns={"Death": "status"}), types | {"status": "binary"}, "status", [1],
+                                     "learn", follow_up=FollowUp("rfstime", 36, "months"))
+    assert (prepared.positive_label, prepared.negative_label) == (
+        "event (status = 1) within 36 months", "no event within 36 months")

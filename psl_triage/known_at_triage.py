@@ -45,7 +45,11 @@ NO_QUESTION = "no_question"
 
 def asked_columns(model) -> tuple[str, ...]:
     """The columns the list asks about at its recommended length (the Triage page's default,
-    :func:`~psl_triage.triage_session.recommended_length`), each once, in the order asked."""
+    :func:`~psl_triage.triage_session.recommended_length`), each once, in the order asked; none
+    for a list whose held-out evidence recommends asking nothing (``recommended_stages_`` 0):
+    its questions are no list to confirm, whatever Triage offers to ask anyway."""
+    if getattr(model, "recommended_stages_", None) == 0:
+        return ()
     stage = recommended_length(model)
     return tuple(dict.fromkeys(str(literal.column) for literal in model.literals_[:stage]))
 

@@ -142,6 +142,16 @@ def test_a_list_that_asks_nothing_has_nothing_to_confirm(trained):
     assert timing_status(empty, metadata).state == NO_QUESTION
 
 
+def test_a_list_recommending_no_question_is_not_asked_about(trained):
+    """Issue 39: "Known at triage?" asked about 7 columns of a list whose held-out evidence
+    recommends asking nothing (recommended length 0)."""
+    model, metadata = trained
+    no_gain = type(model).__new__(type(model))
+    no_gain.__dict__.update(model.__dict__, recommended_stages_=0)
+    assert len(no_gain.literals_) > 0
+    assert asked_columns(no_gain) == () and timing_status(no_gain, metadata).state == NO_QUESTION
+
+
 OPT_LIKE = ["Age", "BMI", "BL.GE", "BL.PD.avg", "V3.GE", "V3.PD.avg", "V5.GE", "V5..BOP", "V5.PD.avg",
             "Birthweight", "Apgar1", "X..Vis.Att", "X..Vis.Elig"]
 """Column names as medicaldata/opt (a periodontal trial, outcome preterm birth) has them: a

@@ -1,0 +1,202 @@
+"""Monitoring a list in service: does the chart signal a shift, and does the closed test name it?
+
+Run from the repository root with the project's python (under ``nice``: it trains 20 lists):
+
+    python bench/monitoring.py                  # 20 runs of each shift, 150 patients a month
+    python bench/monitoring.py --development 2000  # a list from fewer patients
+    python bench/monitoring.py --speed-only
+
+The public table is the demo's, Cleveland (``datasets/heart_cleveland.csv``, 297 complete
+patients). Its outcome is replaced by a known truth so that a shift has a known kind: a
+logistic regression on every column (categories one-hot, scikit-learn, C = 1) fitted to the
+real outcome gives each patient a true risk. A run draws patients (rows with replacement) and
+their outcomes from that truth: ``--development`` (10,000) to train a list
+(``TrainingOptions(max_stages=6)``, the app's training: two thirds fit it), then 24 months of
+150 patients. From month 13 on, one of:
+
+- *none*: nothing changes;
+- *prevalence*: the truth's intercept moved so that the mean risk is 1.5 times as high;
+- *effect*: the truth's coefficients of the column the list asks first halved (one predictor's
+  effect halved);
+- *case mix*: patients drawn with weights exp(z), z their standardized age (older patients).
+
+Each run monitors the 24 months as the Monitor page does (:func:`psl_triage.judging.monitoring.monitor`,
+CUSUM false-alarm probability 1 % over the run, 1,000 simulations) with the closed test on the
+patients of months 13 to 24. Printed per shift: runs in which the chart signals in months 13-24
+(either direction), a signal before month 13 (false), the median and largest delay in months from
+the shift to the signal, and how often the closed test recommends each update.
+
+``--speed``: 100,000 patients over 36 months (one list), the time of :func:`monitor` and of the
+whole Monitor page in Streamlit's AppTest (script run, no browser), best of three.
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import brentq
+from scipy.special import expit
+from sklearn.linear_model import LogisticRegression
+
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR.parent))
+
+from psl_core.monitoring import UPDATES  # noqa: E402
+from psl_triage.data import infer_column_types, prepare_training_data  # noqa: E402
+from psl_triage.demo import load_demo  # noqa: E402
+from psl_triage.judging.monitoring import monitor, monitored_table  # noqa: E402
+from psl_triage.training import TrainingOptions, train_list  # noqa: E402
+from psl_triage.validation import match_columns, needed_columns  # noqa: E402
+
+SHIFTS = ("none", "prevalence", "effect", "case mix")
+OUTCOME = "disease"
+START = pd.Timestamp("2024-01-01")
+DEVELOPMENT = 10_000
+
+
+class Truth:
+    """The true risk of every Cleveland patient, and its shifted versions."""
+
+    def __init__(self):
+        frame, meta = load_demo()
+        self.meta = meta
+        self.frame = frame.dropna().reset_index(drop=True).drop(columns=[meta.outcome, "num"], errors="ignore")
+        self.types = infer_column_types(frame, meta.columns)
+        categories = [c for c in ("cp", "restecg", "slope", "thal") if c in self.frame]
+        self.design = pd.get_dummies(self.frame, columns=categories, dtype=float)
+        self.design = (self.design - self.design.mean()) / self.design.std()
+        outcome = (load_demo()[0].dropna()["num"] > 0).astype(int).to_numpy()
+        fitted = LogisticRegression(C=1.0, max_iter=2000).fit(self.design, outcome)
+        self.intercept, self.coef = float(fitted.intercept_[0]), pd.Series(fitted.coef_[0], self.design.columns)
+        age = self.frame["age"].to_numpy(float)
+        self.case_mix = np.exp((age - age.mean()) / age.std())
+
+    def risk(self, shift=None, first_column=None):
+        coef = self.coef.copy()
+        if shift == "effect":
+            own = [c for c in coef.index if c == first_column or c.startswith(f"{first_column}_")]
+            coef[own] /= 2
+        lp = self.intercept + self.design.to_numpy() @ coef.to_numpy()
+        if shift == "prevalence":
+            target = 1.5 * expit(lp).mean()
+            lp = lp + brentq(lambda d: expit(lp + d).mean() - target, -5, 5)
+        return expit(lp)
+
+    def draw(self, n, rng, risk, weights=None):
+        rows = rng.choice(len(self.frame), n, p=None if weights is None else weights / weights.sum())
+        drawn = self.frame.iloc[rows].reset_index(drop=True)
+        drawn[OUTCOME] = (rng.random(n) < risk[rows]).astype(int)
+        return drawn
+
+
+def trained(truth, rng, development=DEVELOPMENT):
+    """A list trained as the app trains one on ``development`` patients drawn from the truth."""
+    drawn = truth.draw(development, rng, truth.risk())
+    types = {**truth.types, OUTCOME: truth.types.get(truth.meta.outcome)}
+    prepared = prepare_training_data(drawn, {c: t for c, t in types.items() if c in drawn}, OUTCOME, [1], "drop",
+                                     truth.meta.columns)
+    return train_list(prepared, "simulated Cleveland", TrainingOptions(max_stages=6))
+
+
+def months(truth, rng, shift, first_column, n_months=24, per_month=150, shift_month=12):
+    parts = []
+    for month in range(n_months):
+        after = month >= shift_month and shift != "none"
+        weights = truth.case_mix if after and shift == "case mix" else None
+        risk = truth.risk(shift if after and shift in ("prevalence", "effect") else None, first_column)
+        part = truth.draw(per_month, rng, risk, weights)
+        day = rng.integers(0, 28, per_month)
+        part["date"] = [(START + pd.DateOffset(months=month) + pd.Timedelta(days=int(d))).strftime("%Y-%m-%d")
+                        for d in day]
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def watched(model, metadata, frame, test_from, period="month"):
+    mapping = match_columns(needed_columns(model, metadata), frame.columns)
+    table = monitored_table(model, metadata, frame, mapping, OUTCOME, [1], "date")
+    return monitor(model, table, period, metadata=metadata, test_from=test_from)
+
+
+def run(runs, seed, development=DEVELOPMENT):
+    truth = Truth()
+    shift_date = START + pd.DateOffset(months=12)
+    rows = []
+    for index in range(runs):
+        rng = np.random.default_rng(seed + index)
+        model, metadata = trained(truth, rng, development)
+        first_column = str(model.literals_[0].column)
+        for shift in SHIFTS:
+            result = watched(model, metadata, months(truth, rng, shift, first_column), shift_date)
+            signal = min([d for d in result.signals.values() if d is not None], default=None)
+            rows.append({"run": index, "shift": shift, "signal": signal,
+                         "false": signal is not None and signal < shift_date,
+                         "delay": (signal - shift_date).days / 30.44 if signal is not None and signal >= shift_date
+                         else np.nan,
+                         "update": result.closed.recommendation if result.closed else "none"})
+        print(f"run {index + 1}/{runs} done", file=sys.stderr)
+    return pd.DataFrame(rows)
+
+
+def summary(results):
+    lines = ["| shift | signal in months 13-24 | false signal before 13 | delay (months): median, max | "
+             + " | ".join(UPDATES) + " |", "|" + "---|" * (4 + len(UPDATES))]
+    for shift in SHIFTS:
+        part = results[results["shift"] == shift]
+        after = part["delay"].notna().sum()
+        counts = part["update"].value_counts()
+        delay = part["delay"].dropna()
+        delays = f"{delay.median():.1f}, {delay.max():.1f}" if len(delay) else "–"
+        lines.append(f"| {shift} | {after}/{len(part)} | {int(part['false'].sum())}/{len(part)} | {delays} | "
+                     + " | ".join(str(int(counts.get(u, 0))) for u in UPDATES) + " |")
+    return "\n".join(lines)
+
+
+def speed(seed=0, n=100_000, n_months=36):
+    """Seconds of monitor() and of the Monitor page (AppTest) on n patients over n_months."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest import put_list
+
+    truth = Truth()
+    rng = np.random.default_rng(seed)
+    model, metadata = trained(truth, rng)
+    frame = months(truth, rng, "none", None, n_months, n // n_months + 1).head(n)
+    timings = {"monitor()": [], "page (AppTest)": []}
+    for _ in range(3):
+        started = time.perf_counter()
+        watched(model, metadata, frame, None)
+        timings["monitor()"].append(time.perf_counter() - started)
+        at = AppTest.from_file(str(BENCH_DIR.parent / "pages" / "8_Monitor.py"), default_timeout=300)
+        put_list(at, model, metadata)
+        at.session_state["monitor_table"] = ("patients.csv", frame.to_csv(index=False).encode())
+        started = time.perf_counter()
+        at.run()
+        timings["page (AppTest)"].append(time.perf_counter() - started)
+        assert not at.exception and not at.error, [e.value for e in at.error]
+    for what, seconds in timings.items():
+        print(f"{what}: best {min(seconds):.2f} s of {', '.join(f'{s:.2f}' for s in seconds)} "
+              f"({len(frame):,} patients, {n_months} months)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--development", type=int, default=DEVELOPMENT, help="patients the list is trained on "
+                        "(two thirds; the rest test it)")
+    parser.add_argument("--speed", action="store_true", help="also time 100,000 patients over 36 months")
+    parser.add_argument("--speed-only", action="store_true")
+    args = parser.parse_args()
+    if not args.speed_only:
+        results = run(args.runs, args.seed, args.development)
+        print(summary(results))
+    if args.speed or args.speed_only:
+        speed(args.seed)
+
+
+if __name__ == "__main__":
+    main()

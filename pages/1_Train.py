@@ -23,7 +23,7 @@ from psl_triage.training_session import OPTION_NAMES
 from psl_triage.words import lists as list_words
 from psl_triage.words import md
 from psl_triage.words import train as words
-from psl_triage.words.common import page_title
+from psl_triage.words.common import page_title, queued
 from psl_triage.words.editors import constraints_said
 from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
@@ -39,7 +39,8 @@ def train() -> None:
     bar = st.progress(0.0, text=words.STARTING)
     try:
         seconds = session.run(dataset, {name: ss[f"w_train_{name}"] for name in names},
-                              lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)))
+                              lambda stage, n: bar.progress(stage / n, text=words.stage_progress(stage, n)),
+                              lambda running, waited: bar.progress(0.0, text=queued("training", running, waited)))
     except BaseException:  # an error (or a rerun) leaves no finished-looking bar above the old list
         bar.empty()
         raise

@@ -19,23 +19,63 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import joblib
 
 _ONE_RUN_AT_A_TIME = threading.RLock()  # re-entrant: a run may start a nested one in its thread
+WAIT_POLL_S = 0.5
+"""How often a waiting run tells its session where the run before it stands (seconds)."""
+
+
+@dataclass
+class Run:
+    """The run that holds the lock: what it is, when it started, its progress (steps done of
+    total: a training's stages, an evaluation's splits), for the sessions that wait for it."""
+
+    what: str  # "training" or "evaluation"
+    started: float  # time.monotonic()
+    done: int = 0
+    total: int = 0
+
+    def progress(self, done: int, total: int) -> None:
+        self.done, self.total = int(done), int(total)
+
+    @property
+    def running_s(self) -> float:
+        return time.monotonic() - self.started
+
+
+_running: Run | None = None
 
 
 @contextmanager
-def one_run_at_a_time() -> Iterator[None]:
-    """Hold the app's run lock for the duration of the ``with`` block.
+def one_run_at_a_time(what: str = "run", waiting: Callable[[Run | None, float], None] | None = None) -> Iterator[Run]:
+    """Hold the app's run lock for the duration of the ``with`` block; yields this run's
+    :class:`Run` (report progress on it: the sessions waiting see it).
 
-    A run waits for the one before it to end (or to be stopped); released on any exception,
-    Streamlit's stop included.
+    A run waits for the one before it to end (or to be stopped), and while it waits calls
+    ``waiting(the run before it, seconds waited)`` at once and every :data:`WAIT_POLL_S`, so
+    its session says why nothing happens. The time a caller measures inside the block is the
+    run's own, not the wait's. Released on any exception, Streamlit's stop included.
     """
-    with _ONE_RUN_AT_A_TIME:
-        yield
+    global _running
+    began = time.monotonic()
+    acquired = _ONE_RUN_AT_A_TIME.acquire(blocking=False)
+    while not acquired:
+        if waiting is not None:
+            waiting(_running, time.monotonic() - began)
+        acquired = _ONE_RUN_AT_A_TIME.acquire(timeout=WAIT_POLL_S)
+    outer, run = _running, Run(what, time.monotonic())
+    _running = run
+    try:
+        yield run
+    finally:
+        _running = outer
+        _ONE_RUN_AT_A_TIME.release()
 
 
 PAPER_SPLITS = 100

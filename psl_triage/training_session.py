@@ -221,33 +221,42 @@ class TrainingSession:
             cost_unit=check_unit(choices["cost_unit"]), monotone=monotone, required=required, forbidden=forbidden,
         )
 
-    def run(self, dataset: DatasetSession, choices: dict, progress: Callable[[int, int], None] | None = None) -> float:
+    def run(self, dataset: DatasetSession, choices: dict, progress: Callable[[int, int], None] | None = None,
+            waiting: Callable | None = None) -> float:
         """The Train button: the options from the widgets' values (:meth:`options`), then
         :meth:`train`; the seconds it took. When either raises (an option refused, a search that
         fails, a rerun), the list from before stays current and :attr:`training_failed` says so
         until a list is made current."""
         self.training_failed = True
-        return self.train(dataset, self.options(dataset.prepared, choices), progress)
+        return self.train(dataset, self.options(dataset.prepared, choices), progress, waiting)
 
     def train(self, dataset: DatasetSession, options: TrainingOptions,
-              progress: Callable[[int, int], None] | None = None) -> float:
-        """Train on the data page's prepared data and make the list current; the seconds it took.
+              progress: Callable[[int, int], None] | None = None, waiting: Callable | None = None) -> float:
+        """Train on the data page's prepared data and make the list current; the seconds the fit
+        took (without the time it waited for another session's run).
 
-        One training runs at a time in the app (:func:`psl_triage.runs.one_run_at_a_time`).
+        One training runs at a time in the app (:func:`psl_triage.runs.one_run_at_a_time`);
+        ``waiting(run before it, seconds waited)`` is called while it waits.
         """
         active, data_name = dataset.active, dataset.active.name
         roles = roles_record(active.column_roles, active.column_types)
-        start = time.perf_counter()
-        with one_run_at_a_time():
+        with one_run_at_a_time("training", waiting) as run:
+            start = time.perf_counter()
+
+            def reported(stage: int, n_stages: int) -> None:
+                run.progress(stage, n_stages)
+                if progress is not None:
+                    progress(stage, n_stages)
+
             try:
                 # Looked up on the package at call time: a test replaces it there.
-                model, metadata = training.train_list(dataset.prepared, data_name, options, progress=progress,
+                model, metadata = training.train_list(dataset.prepared, data_name, options, progress=reported,
                                                       column_roles=roles)
             except RequiredColumnError as exc:  # in the page's words: its option and choice, not the parameters
                 raise PSLError(editor_words.REQUIRED_WITHOUT_QUESTION.format(
                     column=exc.column, min_support=exc.min_support, option=words.OPTION_LABELS["min_support"],
                     asked=ASKS[""])) from exc
-        seconds = time.perf_counter() - start
+            seconds = time.perf_counter() - start
         self.make_current(model, metadata, words.trained_origin(data_name, metadata, options))
         self.metadata = replace(self.metadata, known_at_triage=list_answers(model, self.timing))
         self.fit_seconds = seconds

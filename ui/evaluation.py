@@ -25,6 +25,7 @@ from psl_triage.plots import decision_curve_figure, three_way_figure
 from psl_triage.runs import default_splits, evaluation_seconds, horizon_seconds, inner_fits, one_run_at_a_time
 from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
+from psl_triage.words.common import queued
 from ui import cost_ratio_input, csv_download, shown_errors, stage_slider, trained_metadata, training_session
 from ui.evidence import Patients, kept
 
@@ -67,8 +68,12 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
     def progress(done: int, total: int) -> None:
         # Splits run in parallel (every core) and report as each one finishes; the time left
         # goes by the pace so far.
+        this_run.progress(done, total)  # for the sessions waiting for this run
         left = (time.perf_counter() - start) / done * (total - done) if done else None
         bar.progress(done / total, text=words.splits_done(done, total, left))
+
+    def waiting(running, waited: float) -> None:
+        bar.progress(0.0, text=queued("evaluation", running, waited))
 
     def make_model():
         # The list's internal cross-validation recommends where to stop and how far to pull the
@@ -76,7 +81,9 @@ def run(model, prepared, n_splits: int, test_size: float, cost_ratio: float, con
         # faster (bench/README.md has the timings), and the splits' lists keep their probabilities as learned.
         return clone(model).set_params(recommend_folds=None)
 
-    with one_run_at_a_time():  # joblib's worker pool is the process's: one evaluation at a time
+    # joblib's worker pool is the process's: one evaluation at a time; the time said is the run's own
+    with one_run_at_a_time("evaluation", waiting) as this_run:
+        start = time.perf_counter()
         result = monte_carlo_cv(
             prepared.X, prepared.y, make_model, n_splits=n_splits, test_size=test_size,
             cost_ratio=cost_ratio, confidence=confidence, progress=progress,

@@ -15,6 +15,33 @@ MINUS = "\u2212"
 """The minus sign (U+2212) of every negative number shown: wider than a hyphen, read as minus."""
 
 
+def duration(seconds):
+    """A run's length as a person says it: "40 s", "3 min", "1 h 5 min"."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+RUN_NAMES = {"training": "training of a list", "evaluation": "evaluation"}
+"""What runs in another session, as the queue message names it (psl_triage.runs)."""
+
+
+def queued(mine, running, waited_s):
+    """The progress bar's text while this session's run (``mine``: "training" or "evaluation")
+    waits for another session's (``running``, a :class:`psl_triage.runs.Run`, or None when it
+    just ended): what runs, where it stands, how long this one has waited."""
+    if running is None:
+        where = ""
+    else:
+        steps = "stage" if running.what == "training" else "split"
+        done = f"{running.done} of {running.total} {noun(running.total, steps)} done, " if running.total else ""
+        where = f" ({done}running for {duration(running.running_s)})"
+    what = RUN_NAMES.get(getattr(running, "what", None), "run")
+    return (f"Waiting: another session's {what} is in progress{where}. The server runs one at a time; your "
+            f"{'training' if mine == 'training' else 'evaluation'} starts as soon as it ends (waited {duration(waited_s)}).")
+
+
 def points_text(points):
     """"+2 points", "−1 point" (with a true minus sign)."""
     unit = "point" if abs(points) == 1 else "points"

@@ -6,7 +6,7 @@ The class name and the cost unit come from the model file: they are escaped here
 
 from psl_core.evaluation import FIXED_STAGE, STEPWISE
 from psl_triage.costs import cost_text
-from psl_triage.words.common import level_text, m_equals, noun, one_in, plural
+from psl_triage.words.common import duration, level_text, m_equals, noun, one_in, plural
 from psl_triage.words.escape import md
 
 # The page's title, headings and widget labels.
@@ -52,14 +52,6 @@ RULES = {
 }
 """The three-way view's rules, in words."""
 STARTING_WORKERS = "Starting the workers…"
-
-
-def duration(seconds):
-    """A run's length as a person says it: "40 s", "3 min", "1 h 5 min"."""
-    if seconds < 90:
-        return f"{max(1, round(seconds))} s"
-    minutes = round(seconds / 60)
-    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
 
 
 def splits_done(done, total, seconds_left=None):

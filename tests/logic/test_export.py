@@ -13,6 +13,8 @@ import hashlib
 import json
 import math
 import sqlite3
+import subprocess
+import sys
 
 import pglast
 import pytest
@@ -24,7 +26,14 @@ from psl_core.decision import NOT_MEASURED, STOP_REASONS
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.bedside.export import default_settings, risk_assessment_of, specification
 from psl_triage.metadata import ModelMetadata
-from psl_triage.model_file.export import SpecificationError, javascript_scorer, sealed, sql_scorer, verify
+from psl_triage.model_file.export import (
+    SpecificationError,
+    javascript_scorer,
+    python_scorer,
+    sealed,
+    sql_scorer,
+    verify,
+)
 from psl_triage.model_file.export import scorer_template as template
 from psl_triage.model_file.export.sql import exact_number
 from psl_triage.triage_session import TriageSession
@@ -186,3 +195,18 @@ def test_a_number_answer_is_a_quantity_with_its_unit():
     quantities = [o["valueQuantity"] for o in resource["contained"] if "valueQuantity" in o]
     assert quantities and all(q == {"value": 152.0, "unit": "bpm"} for q in quantities)
     RiskAssessment.parse_obj(resource)
+
+
+def test_the_python_scorer_checks_itself_and_says_so(exported, tmp_path):
+    spec, _ = exported["hostile names"]
+    forged = json.loads(json.dumps(spec))
+    forged["questions"][0]["points"] += 1
+    results = {}
+    for name, checked in (("spec", spec), ("forged", sealed(forged))):
+        path = tmp_path / f"{name}.py"
+        path.write_text(python_scorer(checked), encoding="utf-8")
+        results[name] = subprocess.run([sys.executable, "-I", str(path), "--check"], capture_output=True, text=True,
+                                       timeout=60)
+    n = len(spec["test_cases"])
+    assert (results["spec"].returncode, results["spec"].stdout.strip()) == (0, f"{n} passed, 0 failed")
+    assert results["forged"].returncode == 1 and not results["forged"].stdout.startswith(f"{n} passed")

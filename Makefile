@@ -48,7 +48,7 @@ $(TEST_STAMP): requirements-test.txt requirements.txt | $(PY)
 	@touch $@
 
 # Every module with numba kernels (tests/core/test_kernel_cache.py checks the list).
-KERNEL_MODULES := psl_core/calibration_kernels.py psl_core/kernels.py
+KERNEL_MODULES := psl_core/calibration_kernels.py psl_core/kernels.py psl_core/monitoring.py
 
 # Compile the kernels once per change of their source (or of numba: requirements.txt).
 $(WARM_STAMP): $(KERNEL_MODULES) psl_core/warmup.py $(RUN_STAMP)

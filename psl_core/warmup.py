@@ -11,8 +11,9 @@ Where numba keeps that cache, and what makes it compile again (numba 0.68):
 - the cache lives in ``NUMBA_CACHE_DIR`` when it is set (in a subfolder named after the
   absolute path of ``psl_core``), else in ``psl_core/__pycache__`` when that folder is
   writable, else in the user's cache folder (``~/.cache/numba``);
-- an entry is valid while its module (``kernels.py``, ``calibration_kernels.py``) has the same
-  content, and a search kernel's while ``calibration_kernels.py`` has too (numba compares a SHA-256
+- an entry is valid while its module (``kernels.py``, ``calibration_kernels.py``,
+  ``monitoring.py``) has the same content, and a search kernel's while
+  ``calibration_kernels.py`` has too (numba compares a SHA-256
   of the source file, not its timestamp: a fresh clone or a ``touch`` keeps it valid), for
   the same function bytecode and argument types, numba and Python versions, and the same
   CPU model and features (``NUMBA_CPU_NAME=generic`` makes code that any x86-64 runs).
@@ -31,6 +32,7 @@ import pandas as pd
 
 from .calibration import beta_probabilities, calibrated_probabilities
 from .model import ProbabilisticScoringList
+from .monitoring import cusum_limit
 from .parameters import PAPER_SETUP
 from .reliability import brier_decomposition, isotonic_recalibration
 
@@ -93,6 +95,7 @@ def warm_kernels(verbose=False):
     p = model.predict_proba(X)[:, 1]
     isotonic_recalibration(y, p)
     brier_decomposition(y, p)
+    cusum_limit(p, n_simulations=20)  # the Monitor page's simulated alarm limit
     seconds = time.perf_counter() - start
     if verbose:
         print(f"psl_core kernels ready in {seconds:.1f} s (compiled or loaded from numba's cache)")

@@ -14,7 +14,7 @@ from numba.core.dispatcher import Dispatcher
 from psl_core import kernels
 from tests.paths import ROOT
 
-KERNEL_MODULES = {"psl_core/calibration_kernels.py", "psl_core/kernels.py"}
+KERNEL_MODULES = {"psl_core/calibration_kernels.py", "psl_core/kernels.py", "psl_core/monitoring.py"}
 
 # One kernel of kernels.py that calls a calibration kernel (_sigmoid_fit), on two folds of
 # four totals; prints the criterion it computes.

@@ -42,7 +42,7 @@ import json, time
 wall, cpu = time.perf_counter(), time.process_time()
 from psl_core import ProbabilisticScoringList
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.demo import load_demo
+from psl_triage.data.demo import load_demo
 df, meta = load_demo()
 types = infer_column_types(df, meta.columns)
 data = prepare_training_data(df, types, meta.outcome, meta.positive_class, "drop", meta.columns)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO_ROOT))
 from psl_core import ProbabilisticScoringList  # noqa: E402
 from psl_core.evaluation import monte_carlo_cv  # noqa: E402
 from psl_triage.data import infer_column_types, prepare_training_data  # noqa: E402
-from psl_triage.demo import load_demo  # noqa: E402
+from psl_triage.data.demo import load_demo  # noqa: E402
 
 
 def demo_data():

@@ -30,8 +30,8 @@ from psl_core.calibration_measures import flexible_calibration  # noqa: E402
 from psl_core.evaluation import band_summary, monte_carlo_cv  # noqa: E402
 from psl_core.subgroups import subgroup_measures  # noqa: E402
 from psl_core.validation import recalibratable_stages, stage_totals, validation_report  # noqa: E402
-from psl_triage.demo import load_demo  # noqa: E402
-from psl_triage.evidence import (  # noqa: E402
+from psl_triage.data.demo import load_demo  # noqa: E402
+from psl_triage.judging.evidence import (  # noqa: E402
     group_labels,
     held_out_calibration_curve,
     held_out_decision_curves,
@@ -39,8 +39,8 @@ from psl_triage.evidence import (  # noqa: E402
     site_decision_curves,
     validation_adequacy,
 )
+from psl_triage.judging.validation import match_columns, needed_columns, site_table  # noqa: E402
 from psl_triage.training import TrainingOptions, train_list  # noqa: E402
-from psl_triage.validation import match_columns, needed_columns, site_table  # noqa: E402
 
 
 def best_of(repeats, work):

@@ -46,10 +46,10 @@ sys.path.insert(0, str(BENCH_DIR.parent))
 
 from psl_core.monitoring import UPDATES  # noqa: E402
 from psl_triage.data import infer_column_types, prepare_training_data  # noqa: E402
-from psl_triage.demo import load_demo  # noqa: E402
+from psl_triage.data.demo import load_demo  # noqa: E402
 from psl_triage.judging.monitoring import monitor, monitored_table  # noqa: E402
+from psl_triage.judging.validation import match_columns, needed_columns  # noqa: E402
 from psl_triage.training import TrainingOptions, train_list  # noqa: E402
-from psl_triage.validation import match_columns, needed_columns  # noqa: E402
 
 SHIFTS = ("none", "prevalence", "effect", "case mix")
 OUTCOME = "disease"

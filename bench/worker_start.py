@@ -7,7 +7,7 @@ Run from the repository root with the project's python (about 30 s under load):
 Each repeat is a new process that runs three Monte Carlo evaluations of 2 splits of a
 one-question list on 90 rows: the first starts the workers (each imports psl_core and loads
 its compiled kernels), the other two reuse them. Printed: the cold run, the warm runs, and
-the start-up (cold minus the faster warm run): :data:`psl_triage.runs.WORKER_START_S`.
+the start-up (cold minus the faster warm run): :data:`psl_triage.training.runs.WORKER_START_S`.
 """
 
 import argparse
@@ -46,7 +46,7 @@ def main() -> None:
         start_ups.append(cold - warm)
         print(f"cold {cold:.2f} s, warm {warm:.2f} s: start-up {cold - warm:.2f} s", flush=True)
     print(f"median start-up {statistics.median(start_ups):.2f} s over {args.repeats} runs "
-          f"({time.strftime('%H:%M')}; compare psl_triage.runs.WORKER_START_S)")
+          f"({time.strftime('%H:%M')}; compare psl_triage.training.runs.WORKER_START_S)")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Data, the landing page: load a table, choose the outcome, check columns and missing values.
 
 The app opens here (``app.py`` makes this the default page). The page keeps one
-:class:`psl_triage.dataset_session.DatasetSession` in the session state
-(:data:`psl_triage.state_keys.DATASET`): it reads widgets, calls the session and renders it; the
+:class:`psl_triage.data.session.DatasetSession` in the session state
+(:data:`ui.state_keys.DATASET`): it reads widgets, calls the session and renders it; the
 other pages read the same session.
 
 Widgets are keyed by the session's ``version`` (``session.key``): ``"w_outcome_v<N>"``,
@@ -28,14 +28,14 @@ from psl_triage.data import (
     describe_missing_handling,
     missing_report,
 )
-from psl_triage.dataset_session import DatasetSession
-from psl_triage.demo import load_demo
-from psl_triage.state_keys import DATASET
+from psl_triage.data.demo import load_demo
+from psl_triage.data.session import DatasetSession
 from psl_triage.words import data as words
 from psl_triage.words import md
 from psl_triage.words.common import APP_NAME
 from ui import index_of, one_page, table_uploader
 from ui.data import follow_up_choice, level_orders, outcome_classes_choice, reading_choices
+from ui.state_keys import DATASET
 
 ss = st.session_state
 cached_demo = st.cache_data(show_spinner=False)(load_demo)

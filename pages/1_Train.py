@@ -1,6 +1,6 @@
 """Train: learn a probabilistic scoring list from the prepared data, read it, save or load one.
 
-The page lays out :class:`psl_triage.training_session.TrainingSession` (options, run, current
+The page lays out :class:`psl_triage.training.session.TrainingSession` (options, run, current
 list, load and save) with the words of :mod:`psl_triage.words.train`; the options' widgets and
 the save and load sections are in ``ui/training.py``. Training runs only when Train is pressed;
 the list stays until the next training or load. The session is the app's one
@@ -15,11 +15,10 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_triage import training
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
-from psl_triage.state_keys import DATASET
 from psl_triage.training.choices import start_value
-from psl_triage.training_session import OPTION_NAMES
+from psl_triage.training.session import OPTION_NAMES
 from psl_triage.words import lists as list_words
 from psl_triage.words import md
 from psl_triage.words import train as words
@@ -27,6 +26,7 @@ from psl_triage.words.common import page_title, queued
 from psl_triage.words.editors import constraints_said
 from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
+from ui.state_keys import DATASET
 from ui.training import follow_table, load_section, options_section, save_section, timing_section
 
 ss = st.session_state

@@ -1,6 +1,6 @@
 """Triage: the bedside step-through of a probabilistic scoring list (issue #3), one answer at a time.
 
-A :class:`psl_triage.triage_session.TriageSession` (``state_keys.TRIAGE``) holds the triage: another list
+A :class:`psl_triage.bedside.session.TriageSession` (``state_keys.TRIAGE``) holds the triage: another list
 makes a new one, changed settings recompute it with the answers kept. Words: :mod:`psl_triage.words.triage`.
 Widget keys start with ``"triage_"`` (``"triage_q<n>"``: question n + 1); settings and the list's choice
 persist across page switches. Below the settings a fragment reruns on each answer; its question
@@ -14,15 +14,15 @@ import streamlit as st
 from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.stopping import DEFAULT_TOLERANCE
-from psl_triage.costs import cost_text
+from psl_triage.bedside.session import TriageSession, TriageSettings, recommended_length
 from psl_triage.plots import triage_figure
-from psl_triage.state_keys import TRIAGE
-from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
+from psl_triage.training.costs import cost_text
 from psl_triage.words import level_text
 from psl_triage.words import triage as words
 from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
 from ui import cost_ratio_input, list_picker, timed
+from ui.state_keys import TRIAGE
 from ui.triage import question_form, record_for_notes, take_back
 
 CONFIDENCES = (0.80, 0.90, 0.95, 0.99)

@@ -19,7 +19,7 @@ and the flexible curve per list, rows and stage. Words: :mod:`psl_triage.words.c
 For a list of the risk within a horizon (follow-up data) the page shows, on the Train page's
 held-out rows at the chosen stage (the same slider), the predicted risk against the
 Kaplan-Meier risk by the horizon per total and per tenth of predicted risk, as a figure and
-tables (ui.calibration.horizon_section, psl_triage.follow_up.horizon_calibration), and
+tables (ui.calibration.horizon_section, psl_triage.judging.horizon.horizon_calibration), and
 nothing else.
 """
 
@@ -32,9 +32,8 @@ from psl_core.calibration_measures import flexible_calibration, intercept_and_sl
 from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
 from psl_core.validation import stage_totals
-from psl_triage.evidence import hierarchy_table
-from psl_triage.follow_up import horizon_page_note
-from psl_triage.held_out import held_out_rows
+from psl_triage.judging.evidence import hierarchy_table
+from psl_triage.judging.horizon import horizon_page_note
 from psl_triage.plots import (
     brier_figure,
     calibration_curve_table,
@@ -43,6 +42,7 @@ from psl_triage.plots import (
     roc_figure,
     total_points_table,
 )
+from psl_triage.training.held_out import held_out_rows
 from psl_triage.words import calibration as words
 from psl_triage.words.common import PAGE_NAMES, page_title
 from ui import csv_download, required_list_and_data, shown_errors, stage_slider, trained_metadata

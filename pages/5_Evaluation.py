@@ -9,7 +9,7 @@ view: how many test patients the list decides at each confidence level, and how 
 the evidence a researcher reports: decision curves of a chosen stage (the list, the
 baselines, treat all and none, M's threshold, the bedside stop rule's point), the held-out
 calibration hierarchy and curve, and subgroups of the held-out rows (ui.evidence,
-psl_triage.evidence). All numbers come from :func:`psl_core.evaluation.monte_carlo_cv`;
+psl_triage.judging.evidence). All numbers come from :func:`psl_core.evaluation.monte_carlo_cv`;
 this page reads widgets, runs it with a progress bar when asked (ui.evaluation; its sentences:
 psl_triage.words.evaluation), and renders, with a CSV download behind every plot.
 
@@ -30,7 +30,7 @@ starts afresh), ``"evaluation_threshold_range"``,
 ``"evaluation_subgroup_report"`` (the last subgroup table, for the Card page's report).
 For a list of the risk within a horizon (follow-up data) the page compares the list's settings
 with a Cox model on all features and the naive yes/no list at the horizon instead
-(psl_triage.follow_up.horizon_comparison; ``"evaluation_horizon"`` keeps the table).
+(psl_triage.judging.horizon.horizon_comparison; ``"evaluation_horizon"`` keeps the table).
 """
 
 from __future__ import annotations
@@ -38,10 +38,9 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_core.evaluation import MEASURE_LABELS, MEASURES, band_summary
-from psl_triage.evidence import held_out_calibration_curve, held_out_decision_curves, held_out_hierarchy
-from psl_triage.follow_up import horizon_page_note
+from psl_triage.judging.evidence import held_out_calibration_curve, held_out_decision_curves, held_out_hierarchy
+from psl_triage.judging.horizon import horizon_page_note
 from psl_triage.plots import stagewise_figure
-from psl_triage.state_keys import DATASET, EVALUATION_RESULT
 from psl_triage.words import evaluation as words
 from psl_triage.words.common import PAGE_NAMES, page_title
 from psl_triage.words.trade_off import where_m_matters
@@ -56,6 +55,7 @@ from ui.evaluation import (
     three_way_section,
 )
 from ui.evidence import calibration_section, decision_curve_section, kept, subgroup_section, threshold_range
+from ui.state_keys import DATASET, EVALUATION_RESULT
 
 ss = st.session_state
 

@@ -1,6 +1,6 @@
 """Validate: a list on another site's table, and recalibration there.
 
-Reads widgets, calls :mod:`psl_triage.validation` and :mod:`psl_core.validation` (larger
+Reads widgets, calls :mod:`psl_triage.judging.validation` and :mod:`psl_core.validation` (larger
 widgets: ui.validate; sentences: psl_triage.words.validate) and renders: the list (ui.list_picker),
 a second labelled table (kept across pages, ui.kept_upload), the columns matched by name (the user
 maps the rest and recodes values coded otherwise), the outcome and its positive values, the
@@ -10,7 +10,7 @@ A horizon list takes the site's time and event columns and is judged at the hori
 respected (ui.validate_horizon; keys ``"validate_time"``, ``"validate_horizon_*"``).
 
 Session state: reads ``"training_session"``'s current list; keeps
-VALIDATE_REPORT and VALIDATE_SAVED (psl_triage.state_keys); widget keys ``"validate_upload"``,
+VALIDATE_REPORT and VALIDATE_SAVED (ui.state_keys); widget keys ``"validate_upload"``,
 ``"validate_table"``, ``"validate_map_<column>"``, ``"validate_value_<column>_<i>"``,
 ``"validate_bands_<column>"``, ``"validate_rest_missing_<column>"``, ``"validate_outcome"``,
 ``"validate_positive"`` (started at the list's outcome and positive values on each new table,
@@ -28,21 +28,21 @@ import streamlit as st
 
 from psl_core.validation import recalibratable_stages, stagewise_validation, validation_report
 from psl_triage.data import count_classes, load_table
-from psl_triage.modelcard import list_identity
-from psl_triage.plots import reliability_figure
-from psl_triage.state_keys import VALIDATE_REPORT
-from psl_triage.validation import (
+from psl_triage.judging.validation import (
     looks_like_training,
     outcome_defaults,
     positive_defaults,
     site_table,
     unit_checks,
 )
+from psl_triage.model_file.writer import list_identity
+from psl_triage.plots import reliability_figure
 from psl_triage.words import md, visible
 from psl_triage.words import validate as words
 from psl_triage.words.common import page_title
 from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
 from ui.evidence import site_evidence
+from ui.state_keys import VALIDATE_REPORT
 from ui.validate import chosen_column, chosen_values, matched_columns, recalibration, start_at_defaults, value_maps
 from ui.validate_horizon import horizon_validation
 

@@ -1,6 +1,6 @@
 """Card: a list on one printed page, and its model report.
 
-The page reads widgets, calls :mod:`psl_triage.card` and renders: which list (the Train
+The page reads widgets, calls :mod:`psl_triage.judging.card` and renders: which list (the Train
 page's or any saved one, ui.list_picker), how many questions the
 card holds (the recommended length by default) and M (the list's saved M by default), the
 card as the browser will print it, and two downloads: the card (HTML, print it from the
@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from psl_triage.card import card_html, report_html
-from psl_triage.evidence import report_evidence
-from psl_triage.modelcard import list_identity
-from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
+from psl_triage.judging.card import card_html, report_html
+from psl_triage.judging.evidence import report_evidence
+from psl_triage.model_file.writer import list_identity
 from psl_triage.training import download_file_name
 from psl_triage.words import card as words
 from psl_triage.words.common import page_title
 from ui import cost_ratio_input, list_picker, shown_errors, stage_slider
 from ui.export import export_downloads
 from ui.monitoring import monitoring_of
+from ui.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 
 ss = st.session_state
 
@@ -78,6 +78,6 @@ download_report.download_button(
     mime="text/html", on_click="ignore", key="card_download_report",
 )
 export_downloads(model, metadata, int(stage), cost_ratio, stem)
-# Every text from the list or its file is HTML-escaped in psl_triage.card and the page has no script.
+# Every text from the list or its file is HTML-escaped in psl_triage.judging.card and the page has no script.
 with st.container(key="card_view"):
     st.iframe(card, height=900)

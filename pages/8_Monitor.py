@@ -24,7 +24,7 @@ import streamlit as st
 
 from psl_triage.data import load_table
 from psl_triage.judging.monitoring import monitored_table
-from psl_triage.modelcard import list_identity
+from psl_triage.model_file.writer import list_identity
 from psl_triage.words import md
 from psl_triage.words import monitoring as words
 from psl_triage.words.common import page_title

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import DATASET, TRAINING
-from psl_triage.training_session import TrainingSession
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.training.session import TrainingSession
 from tests.paths import ROOT
+from ui.state_keys import DATASET, TRAINING
 
 
 def training(at) -> TrainingSession:
@@ -18,7 +18,7 @@ def training(at) -> TrainingSession:
 
 def put_list(at, model, metadata, origin: str = "") -> TrainingSession:
     """Make ``model`` the current list, as training or loading it on the Train page does;
-    ``metadata``: a :class:`~psl_triage.metadata.ModelMetadata` or a model file's dict."""
+    ``metadata``: a :class:`~psl_triage.model_file.metadata.ModelMetadata` or a model file's dict."""
     session = training(at)
     session.make_current(model, ModelMetadata.coerce(metadata), origin)
     return session

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import settings
 
 from psl_triage.data import PreparedData, infer_column_types, prepare_training_data
-from psl_triage.demo import load_demo
+from psl_triage.data.demo import load_demo
 from tests.paths import ROOT
 
 # No deadline anywhere: the first call of a numba-compiled function includes its

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from psl_core import ProbabilisticScoringList
+from psl_triage.bedside.session import TriageSettings
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.demo import load_demo
+from psl_triage.data.demo import load_demo
 from psl_triage.training import TrainingOptions, train_list
-from psl_triage.triage_session import TriageSettings
 from tests.tables import SLEEP_LEVELS, chest_pain_columns, follow_up_study, lab_list, sleep_table, small_model
 
 

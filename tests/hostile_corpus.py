@@ -20,9 +20,9 @@ import pandas as pd
 
 from psl_core import ProbabilisticScoringList, PSLError
 from psl_core.decision import StageBands
+from psl_triage.bedside.questions import build_questions
 from psl_triage.data import guess_outcome, guess_positive_class, infer_column_types, load_table, prepare_training_data
-from psl_triage.questions import build_questions
-from psl_triage.store import list_models, load_model, save_model
+from psl_triage.model_file.store import list_models, load_model, save_model
 from psl_triage.training import TrainingOptions, readable_columns, train_list
 from psl_triage.words import md
 

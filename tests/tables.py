@@ -5,8 +5,8 @@ import pandas as pd
 
 from psl_core import ProbabilisticScoringList
 from psl_triage.data import DatasetMeta
-from psl_triage.dataset_session import DatasetSession
-from psl_triage.demo import load_demo
+from psl_triage.data.demo import load_demo
+from psl_triage.data.session import DatasetSession
 
 
 def dataset_session(prepared, table=None, name=None, prepare_error=None):
@@ -66,7 +66,7 @@ def follow_up_study():
     """:func:`follow_up_table` (seed 1) and its prepared data with the follow-up time (1000
     days) and without it (the time ignored): a horizon list's table and a yes/no one."""
     from psl_triage.data import infer_column_types, prepare_training_data
-    from psl_triage.follow_up import FollowUp
+    from psl_triage.data.follow_up import FollowUp
 
     frame = follow_up_table(seed=1)
     types = {**infer_column_types(frame), "pid": "ignore"}

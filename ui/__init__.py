@@ -20,19 +20,18 @@ from streamlit.errors import StreamlitPageNotFoundError
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_RANGE
 from psl_triage.data import upload_limit_mb
-from psl_triage.list_data import data_mismatch
-from psl_triage.metadata import ModelMetadata
+from psl_triage.data.list_data import data_mismatch
 from psl_triage.model_file.csv_export import csv_bytes
-from psl_triage.state_keys import DATASET, TRAINING
-from psl_triage.too_good import recorded_warning
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
 from psl_triage.words import reading as reading_words
+from ui.state_keys import DATASET, TRAINING
 
 if TYPE_CHECKING:
-    from psl_triage.dataset_session import DatasetSession
-    from psl_triage.training_session import TrainingSession
+    from psl_triage.data.session import DatasetSession
+    from psl_triage.training.session import TrainingSession
 
 logger = logging.getLogger("psl_triage")
 timing_logger = logging.getLogger("psl_triage.timing")
@@ -109,7 +108,9 @@ def required_list(reason: str = ""):
 
 def too_good_note(metadata) -> None:
     """The too-good-to-be-true warning a list was trained with, on every page that opens it
-    (:func:`psl_triage.too_good.recorded_warning`); nothing for a list without one."""
+    (:func:`psl_triage.training.too_good.recorded_warning`); nothing for a list without one."""
+    from psl_triage.training.too_good import recorded_warning  # here: the landing page need not load the learner
+
     warning = recorded_warning(metadata)
     if warning is not None:
         from psl_triage.words.train import too_good  # here: the landing page need not load the learner
@@ -118,7 +119,7 @@ def too_good_note(metadata) -> None:
 
 
 def required_data(purpose: str) -> DatasetSession:
-    """The Data page's :class:`~psl_triage.dataset_session.DatasetSession` when it holds
+    """The Data page's :class:`~psl_triage.data.session.DatasetSession` when it holds
     prepared data, or a hint with a link to the start page and a stop of the page."""
     dataset = DATASET.get(st.session_state)
     _required(None if dataset is None else dataset.prepared, words.NO_DATA.format(purpose=purpose), "pages/0_Data.py",
@@ -139,7 +140,7 @@ def required_list_and_data(purpose: str, reason: str = ""):
 
 def _required_match(model, dataset: DatasetSession) -> None:
     """Stop the page, saying what to do, when the Data page's table is not the one the current
-    list was trained on (:func:`psl_triage.list_data.data_mismatch`)."""
+    list was trained on (:func:`psl_triage.data.list_data.data_mismatch`)."""
     metadata = trained_metadata()
     reason = data_mismatch(model, metadata, dataset.prepared)
     if reason is None:
@@ -170,7 +171,7 @@ def stage_slider(prefix: str, model, label: str, of=None, last: int | None = Non
     a new list starts afresh, a stage the user chose stays, across page switches too, as long
     as the list does. It offers stages 0 to ``last`` (by default the last of ``of``, the list
     judged: a refit of ``model`` on a page that refitted it, else ``model``), starts at
-    ``start`` (by default the recommended stage of ``of``, :func:`psl_triage.card.card_stage`,
+    ``start`` (by default the recommended stage of ``of``, :func:`psl_triage.judging.card.card_stage`,
     where Triage and the card start; its help says so) and is disabled for a list without
     questions. A stage kept from a longer list judged before is dropped. ``container``: where
     to draw it (a column); ``kwargs``: more of ``st.slider``'s arguments.
@@ -186,7 +187,7 @@ def stage_slider(prefix: str, model, label: str, of=None, last: int | None = Non
     if state.get(key, last) > last:
         del state[key]
     if start is None:
-        from psl_triage.card import card_stage  # here: the landing page need not load the learner
+        from psl_triage.judging.card import card_stage  # here: the landing page need not load the learner
 
         start = card_stage(of)
         kwargs.setdefault("help", words.STAGE_HELP)
@@ -211,7 +212,7 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     prefix : str
         The page's key prefix ("triage", "intervals", "evaluation").
     model, metadata
-        The list the page uses and its :class:`~psl_triage.metadata.ModelMetadata`.
+        The list the page uses and its :class:`~psl_triage.model_file.metadata.ModelMetadata`.
     container : Streamlit container or None
         Where to draw the input (a column, a form); the page itself by default.
     **kwargs
@@ -237,16 +238,16 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
 
 
 def training_session() -> TrainingSession:
-    """The app's one :class:`~psl_triage.training_session.TrainingSession` (the current list
-    and the Train page's tables), made on first use (:data:`psl_triage.state_keys.TRAINING`)."""
-    from psl_triage.training_session import TrainingSession  # here: the landing page need not load the learner
+    """The app's one :class:`~psl_triage.training.session.TrainingSession` (the current list
+    and the Train page's tables), made on first use (:data:`ui.state_keys.TRAINING`)."""
+    from psl_triage.training.session import TrainingSession  # here: the landing page need not load the learner
 
     return TRAINING.setdefault(st.session_state, TrainingSession)
 
 
 def trained_metadata() -> ModelMetadata:
     """The metadata of the list on the Train page (empty without one), parsed once, when the
-    list became current (:meth:`~psl_triage.training_session.TrainingSession.make_current`)."""
+    list became current (:meth:`~psl_triage.training.session.TrainingSession.make_current`)."""
     return training_session().metadata
 
 
@@ -308,7 +309,7 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     problems : list of str
         Files of the store that were skipped, with why.
     """
-    from psl_triage.store import list_models  # here: the landing page need not load the learner
+    from psl_triage.model_file.store import list_models  # here: the landing page need not load the learner
 
     stored, problems = list_models()
     options = {}
@@ -324,12 +325,12 @@ def list_options() -> tuple[dict[str, str], list[str]]:
 
 def chosen_list(choice: str):
     """(model, metadata, name, version) of an option of :func:`list_options`; a saved file is
-    read through the store's cached loader (:func:`psl_triage.store.open_model`)."""
+    read through the store's cached loader (:func:`psl_triage.model_file.store.open_model`)."""
     if choice == TRAINED:
         session = training_session()
         metadata = session.metadata
         return session.model, metadata, metadata.name or words.JUST_TRAINED_NAME, _version(metadata, words.NOT_SAVED)
-    from psl_triage.store import open_model
+    from psl_triage.model_file.store import open_model
 
     opened = open_model(choice)
     metadata = opened.metadata.named_after(choice)

@@ -1,14 +1,14 @@
 """The Calibration page's parts (Streamlit): a horizon list's calibration at the horizon.
 
 Kept out of ``pages/`` because Streamlit turns every file there into a page. Every sentence
-is :mod:`psl_triage.words.calibration`'s; the numbers are :mod:`psl_triage.follow_up`'s.
+is :mod:`psl_triage.words.calibration`'s; the numbers are :mod:`psl_triage.data.follow_up`'s.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from psl_triage.follow_up import horizon_calibration, horizon_page_note, horizon_span
+from psl_triage.judging.horizon import horizon_calibration, horizon_page_note, horizon_span
 from psl_triage.plots import horizon_calibration_figure
 from psl_triage.words import calibration as words
 from psl_triage.words.common import PAGE_NAMES

@@ -2,7 +2,7 @@
 how a file is read.
 
 They draw widgets keyed by the dataset session's version (:meth:`DatasetSession.key
-<psl_triage.dataset_session.DatasetSession.key>`) and return or apply what the user chose; the
+<psl_triage.data.session.DatasetSession.key>`) and return or apply what the user chose; the
 page (pages/0_Data.py) lays them out with the rest.
 """
 
@@ -25,8 +25,7 @@ from psl_triage.data import (
     default_class_names,
     order_by_places,
 )
-from psl_triage.dataset_session import DatasetSession
-from psl_triage.follow_up import (
+from psl_triage.data.follow_up import (
     FollowUp,
     default_horizon,
     event_time,
@@ -36,6 +35,7 @@ from psl_triage.follow_up import (
     time_columns,
     time_evidence,
 )
+from psl_triage.data.session import DatasetSession
 from psl_triage.words import data as words
 from psl_triage.words import md
 from psl_triage.words.lists import COMPETING_EVENTS

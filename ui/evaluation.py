@@ -18,16 +18,16 @@ from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.evaluation import FIXED_STAGE, STEPWISE, band_summary, monte_carlo_cv
 from psl_core.stopping import DEFAULT_TOLERANCE
-from psl_triage.card import card_stage
-from psl_triage.follow_up import horizon_comparison, horizon_span
-from psl_triage.held_out import held_out_rows
+from psl_triage.judging.card import card_stage
+from psl_triage.judging.horizon import horizon_comparison, horizon_span
 from psl_triage.plots import decision_curve_figure, three_way_figure
-from psl_triage.runs import default_splits, evaluation_seconds, horizon_seconds, inner_fits, one_run_at_a_time
-from psl_triage.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
+from psl_triage.training.held_out import held_out_rows
+from psl_triage.training.runs import default_splits, evaluation_seconds, horizon_seconds, inner_fits, one_run_at_a_time
 from psl_triage.words import evaluation as words
 from psl_triage.words.common import queued
 from ui import cost_ratio_input, csv_download, shown_errors, stage_slider, trained_metadata, training_session
 from ui.evidence import Patients, kept
+from ui.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
 
 ss = st.session_state
 
@@ -39,7 +39,7 @@ def bedside_change_value(model):
 
 def splits_input(model, container) -> int:
     """The number of splits (``"evaluation_splits"``): it starts at the paper's 100 unless the
-    list's training time says they would take long (:func:`psl_triage.runs.default_splits`)."""
+    list's training time says they would take long (:func:`psl_triage.training.runs.default_splits`)."""
     start = default_splits(training_session().fit_seconds, inner_fits(model))
     return int(container.number_input(words.SPLITS, 2, 1000, start, step=10, key="evaluation_splits",
                                       persist_state="session", help=words.SPLITS_HELP))

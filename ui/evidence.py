@@ -1,6 +1,6 @@
 """The evidence sections the Evaluation and Validate pages share: decision curves, the
 calibration hierarchy with the flexible curve, and subgroups (Streamlit layout only; the
-numbers come from :mod:`psl_triage.evidence`, the words from :mod:`psl_triage.words.evidence`,
+numbers come from :mod:`psl_triage.judging.evidence`, the words from :mod:`psl_triage.words.evidence`,
 the figures from :mod:`psl_triage.plots`).
 
 Every figure's camera button saves it as SVG (``FIGURE_CONFIG``); every table has a CSV
@@ -21,7 +21,7 @@ from psl_core.cost_ratio import decision_threshold
 from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE
 from psl_core.subgroups import subgroup_measures
 from psl_core.validation import stage_totals
-from psl_triage.evidence import (
+from psl_triage.judging.evidence import (
     NUMERIC_BANDS,
     decision_curve_sentence,
     development_adequacy,
@@ -217,7 +217,7 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
 
 
 def sample_size_section(prefix: str, prepared, max_feature_uses: int) -> None:
-    """Riley's sample size criteria for developing a list on ``prepared`` (psl_triage.evidence),
+    """Riley's sample size criteria for developing a list on ``prepared`` (psl_triage.judging.evidence),
     with an anticipated C-statistic the user may give (widget keys ``<prefix>_*``)."""
     with shown_errors(words.CHECKING_SAMPLE_SIZE):
         size, table, sentences = development_adequacy(prepared, int(max_feature_uses), st.session_state.get(

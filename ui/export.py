@@ -11,9 +11,9 @@ import json
 import streamlit as st
 
 from psl_triage.bedside.export import model_sha256, risk_assessment_of, specification
+from psl_triage.bedside.session import TriageSession, TriageSettings
 from psl_triage.model_file.export import dumps, javascript_scorer, python_scorer, sql_scorer
-from psl_triage.store import read_model_file
-from psl_triage.triage_session import TriageSession, TriageSettings
+from psl_triage.model_file.store import read_model_file
 from psl_triage.words import export as words
 from ui import TRAINED, shown_errors
 

@@ -13,9 +13,9 @@ import streamlit as st
 from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT
 from psl_triage.data import count_classes
 from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor
+from psl_triage.judging.validation import outcome_defaults, positive_defaults
 from psl_triage.plots.monitoring import answer_shift_figure, cusum_figure, drift_figure
 from psl_triage.training import stage_condition
-from psl_triage.validation import outcome_defaults, positive_defaults
 from psl_triage.words import monitoring as words
 from ui import csv_download, index_of
 

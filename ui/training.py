@@ -2,7 +2,7 @@
 clinicians know and what questions cost, the form of the learner's options), the save and the
 load of a list. The choices come from
 :mod:`psl_triage.training.choices`, the words from :mod:`psl_triage.words.train`, the state
-from :class:`psl_triage.training_session.TrainingSession`. Every widget's key is
+from :class:`psl_triage.training.session.TrainingSession`. Every widget's key is
 ``"w_train_<option>"``; its value is kept across page switches and belongs to the loaded
 table (:func:`follow_table`).
 """
@@ -12,18 +12,18 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_triage import training
-from psl_triage.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
-from psl_triage.knowledge import knowledge_rows
-from psl_triage.known_at_triage import ANSWERS, CONFIRMED, NO_QUESTION, RECORDED_LATER
-from psl_triage.state_keys import TRAIN_MODEL_NAME
-from psl_triage.store import list_models, model_dir
+from psl_triage.model_file.store import list_models, model_dir
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
-from psl_triage.training_session import TrainingSession
+from psl_triage.training.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
+from psl_triage.training.knowledge import knowledge_rows
+from psl_triage.training.known_at_triage import ANSWERS, CONFIRMED, NO_QUESTION, RECORDED_LATER
+from psl_triage.training.session import TrainingSession
 from psl_triage.words import known_at_triage as timing_words
 from psl_triage.words import label_md, md
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COLUMN, COST, DIRECTION, DIRECTIONS, GROUP
 from ui import shown_errors
+from ui.state_keys import TRAIN_MODEL_NAME
 
 FORM_LAYOUT = (  # the form's three columns, top to bottom
     ("score_preset", "custom_scores", "cost_ratio"),

@@ -2,7 +2,7 @@
 the record for the notes with its downloads.
 
 Kept out of ``pages/`` because Streamlit turns every file there into a page. The state is the
-page's :class:`psl_triage.triage_session.TriageSession`; every sentence is
+page's :class:`psl_triage.bedside.session.TriageSession`; every sentence is
 :mod:`psl_triage.words.triage`'s.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from psl_core.binarization import NUMERIC
-from psl_triage.record import record_json
-from psl_triage.triage_session import TriageSession
+from psl_triage.bedside.record import record_json
+from psl_triage.bedside.session import TriageSession
 from psl_triage.words import triage as words
 from psl_triage.words.record import record_text
 from ui.export import risk_assessment_download

@@ -2,7 +2,7 @@
 values of a column coded otherwise mapped to the list's coding, and the recalibration.
 
 Kept out of ``pages/`` because Streamlit turns every file there into a page. The logic is
-:mod:`psl_triage.validation`; every sentence is :mod:`psl_triage.words.validate`'s.
+:mod:`psl_triage.judging.validation`; every sentence is :mod:`psl_triage.words.validate`'s.
 """
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ import streamlit as st
 
 from psl_core.binarization import NUMERIC
 from psl_core.validation import MIN_RECALIBRATION_ROWS, stagewise_validation
-from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import VALIDATE_SAVED
-from psl_triage.validation import (
+from psl_triage.judging.validation import (
     MISSING,
     NOT_AVAILABLE,
     band_map,
@@ -24,10 +22,12 @@ from psl_triage.validation import (
     needed_columns,
     save_recalibrated,
 )
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.train import saved as saved_message
 from ui import index_of, shown_errors, training_session
+from ui.state_keys import VALIDATE_SAVED
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
 SEEN_TABLE = "validate_defaults_for"

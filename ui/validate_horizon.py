@@ -3,7 +3,7 @@ event columns, the measures at the horizon with censoring respected, and the rec
 with censoring weights.
 
 Kept out of ``pages/`` because Streamlit turns every file there into a page. The logic is
-:mod:`psl_triage.validation_horizon`; every sentence is :mod:`psl_triage.words.validate`'s.
+:mod:`psl_triage.judging.validation_horizon`; every sentence is :mod:`psl_triage.words.validate`'s.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import streamlit as st
 
 from psl_core.cost_ratio import decision_threshold
 from psl_core.validation import recalibratable_stages, stage_totals
-from psl_triage import validation_horizon as horizon
 from psl_triage.data import count_classes
-from psl_triage.follow_up import horizon_span
-from psl_triage.metadata import ModelMetadata
+from psl_triage.judging import validation_horizon as horizon
+from psl_triage.judging.horizon import horizon_span
+from psl_triage.judging.validation import looks_like_training, positive_defaults, unit_checks
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.plots import decision_curve_figure
-from psl_triage.validation import looks_like_training, positive_defaults, unit_checks
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.lists import COMPETING_EVENTS

@@ -1,1 +1,6 @@
-"""The bedside: one triage of one patient, its questions in words, its record, the default length."""
+"""The bedside: one triage of one patient, its questions in words, its record, the default length.
+
+:mod:`.session` (:class:`TriageSession`: answers, stage, stops, undo; the Triage page's state,
+and the default length), :mod:`.questions` (a list's questions as the form asks them),
+:mod:`.record` (the triage record).
+"""

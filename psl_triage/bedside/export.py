@@ -1,10 +1,10 @@
 """The specification of a list for the hospital's systems, built from the bedside itself.
 
 :func:`specification` reads a model file and the Triage page's settings and writes down what the
-bedside does with them: the questions (:func:`psl_triage.questions.build_questions`), every stage's
+bedside does with them: the questions (:func:`psl_triage.bedside.questions.build_questions`), every stage's
 risks, intervals, outcomes and stop statistics (:class:`psl_core.decision.StageBands`, the tables
 :func:`psl_core.decision.triage_step` looks up), and test cases whose expected results are what a
-:class:`~psl_triage.triage_session.TriageSession` answers for them: no rule is written twice. The
+:class:`~psl_triage.bedside.session.TriageSession` answers for them: no rule is written twice. The
 format, its checksum and the scorers are in :mod:`psl_triage.model_file.export`.
 
 Test cases: every path of answers a clinician can give up to where the list stops, with one answer
@@ -26,11 +26,11 @@ from psl_core.binarization import NUMERIC
 from psl_core.decision import NOT_MEASURED
 from psl_core.model import ProbabilisticScoringList
 from psl_core.stopping import MIN_ROWS
-from psl_triage.metadata import ModelMetadata
+from psl_triage.bedside.questions import Question
+from psl_triage.bedside.session import TriageSession, TriageSettings, recommended_length
 from psl_triage.model_file.export import FORMAT, FORMAT_VERSION, sealed, verify
 from psl_triage.model_file.export.fhir import Answer, risk_assessment
-from psl_triage.questions import Question
-from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import export as words
 from psl_triage.words.decision import interval_sentence, outcome_text, stop_sentence
 
@@ -224,7 +224,7 @@ def _all_cases(session, values, max_cases):
     """The case of every path of answers up to a stop; None when there are more than ``max_cases``.
 
     Walks the tree of answers depth first on one session, taking each answer back
-    (:meth:`~psl_triage.triage_session.TriageSession.undo`) once its subtree is done."""
+    (:meth:`~psl_triage.bedside.session.TriageSession.undo`) once its subtree is done."""
     cases = []
     session.restart()
 

@@ -10,7 +10,7 @@ The steps follow what a clinical researcher does on the Data page, one module pe
    :mod:`.outcome` (:func:`guess_outcome`, :func:`guess_positive_class`) proposes the outcome (one a list can be learned from first)
    and its positive class, and :data:`DEFAULT_MISSING_HANDLING` how missing values are handled.
    The user may change all of them; the guesses are only defaults that the page shows.
-   :mod:`psl_triage.roles` then proposes which columns stay out of the list (identifiers,
+   :mod:`psl_triage.data.roles` then proposes which columns stay out of the list (identifiers,
    times, leaks, empty ones), with the follow-up times and other events' times that
    :mod:`.event_times` finds from their values, and :func:`relabel` records the user's
    clinical label and unit.
@@ -21,6 +21,10 @@ The steps follow what a clinical researcher does on the Data page, one module pe
    {0, 1}, the notes of what was dropped or filled in, and per-column metadata (label, unit,
    category labels, :mod:`.formats`) that later pages use to phrase questions such as
    "Max heart rate > 147 bpm".
+
+Around them: :mod:`.roles` (column roles from evidence), :mod:`.follow_up` (time and event
+pairs, the horizon), :mod:`.list_data` (whether a table is the one a list learned from),
+:mod:`.demo` (the bundled table) and :mod:`.session` (the Data page's state).
 
 Nothing here imports Streamlit: every function is pure and tested on its own. The names below
 are the package's public API; import them from ``psl_triage.data``.

@@ -125,7 +125,7 @@ def column_summary(
     """One row per column: label, chosen type, its reason, distinct values, missing count, examples.
 
     The reason is the column's spec description, else why the column looks like it encodes
-    the outcome (``flagged``, from :func:`psl_triage.roles.propose_roles`), else why its type was proposed, or
+    the outcome (``flagged``, from :func:`psl_triage.data.roles.propose_roles`), else why its type was proposed, or
     that the user chose another type.
     """
     specs = specs or {}

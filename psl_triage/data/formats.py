@@ -42,7 +42,7 @@ MOSTLY_EMPTY_SHARE = 0.40
 """A column with more than this share of its rows empty is never filled in, whatever the
 handling of missing values: one value in most rows would be a made-up predictor. It reaches the
 learner with its missing values (which learns where a missing answer goes), and
-:func:`psl_triage.roles.propose_roles` checks whether its missingness carries the outcome."""
+:func:`psl_triage.data.roles.propose_roles` checks whether its missingness carries the outcome."""
 
 MIN_ROWS_PER_CLASS = 10
 """Fewer rows than this in either outcome class is too little to learn or calibrate from."""
@@ -164,7 +164,7 @@ class PreparedData:
         Plain sentences on everything that was dropped, filled in, mapped or left out.
     columns : dict of str to ColumnInfo
         Metadata of every column of X, in the order of X.
-    follow_up : psl_triage.follow_up.FollowUp or None
+    follow_up : psl_triage.data.follow_up.FollowUp or None
         For a time-to-event list: the time column, the horizon and its unit; ``y`` is then
         the event indicator (at any time) and the labels say "within" the horizon.
     time : numpy.ndarray of shape (n_rows_after,) or None
@@ -206,7 +206,7 @@ class PreparedData:
         """A digest of the rows as the learner sees them (columns, values, outcome, follow-up
         times): two prepared tables with the same fingerprint hold the same data. A list records
         its data's (``"dataset"."fingerprint"``), so a page tells the table a list was trained on
-        from another with the same columns (:func:`psl_triage.list_data.list_table_mismatch`).
+        from another with the same columns (:func:`psl_triage.data.list_data.list_table_mismatch`).
         Computed once per object (the page asks on every rerun), kept beside it, not in it."""
         if self not in _FINGERPRINTS:
             _FINGERPRINTS[self] = self._digest()

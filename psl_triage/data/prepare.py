@@ -68,10 +68,10 @@ def prepare_training_data(
     class_names : (str, str), optional
         The user's names of the positive and the negative class; blank or None keeps the
         defaults of :func:`default_class_names`.
-    follow_up : psl_triage.follow_up.FollowUp, optional
+    follow_up : psl_triage.data.follow_up.FollowUp, optional
         A time-to-event list: the outcome is the 0/1 event column, this the time column
         (never a question; rows without a time are dropped) and the horizon; the class
-        names, the user's too, say "within" it (:func:`psl_triage.follow_up.horizon_labels`).
+        names, the user's too, say "within" it (:func:`psl_triage.data.follow_up.horizon_labels`).
     orders : mapping of column name to tuple of str, optional
         Categorical columns declared ordered -> their levels in order (in X: ordered categoricals).
 
@@ -137,7 +137,7 @@ def _checked_class_names(
     _check_class_sizes(y, positive_label, negative_label)
     if follow_up is None:
         return positive_label, negative_label
-    from psl_triage.follow_up import horizon_labels
+    from psl_triage.data.follow_up import horizon_labels
 
     # A name left at the yes/no default the Data page shows ("status = 0") names no class at
     # the horizon: the negative one is "no event by it", not the censored code.
@@ -162,7 +162,7 @@ def _leak_notes(X: pd.DataFrame, y: np.ndarray, positive_label: str, negative_la
 
 def _follow_up_rows(df, types, outcome, follow_up, notes):
     """The rows with a follow-up time, and the types without the time column (never a question)."""
-    from psl_triage.follow_up import event_time
+    from psl_triage.data.follow_up import event_time
 
     if follow_up.time not in df.columns or follow_up.time == outcome:
         raise DataError(words.TIME_IS_EVENT_COLUMN.format(outcome=str(outcome)))

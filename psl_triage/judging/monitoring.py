@@ -5,7 +5,7 @@ columns and the outcome as it became known. The steps, each a function the page 
 
 1. :func:`date_columns` and :func:`read_dates`: which columns hold dates (or years), read as
    dates; :func:`monitored_table` codes the table for the list as a validation at a site does
-   (:func:`psl_triage.validation.site_table`: the columns matched, values mapped, a missing
+   (:func:`psl_triage.judging.validation.site_table`: the columns matched, values mapped, a missing
    answer going where the list learned it goes) and puts the patients in date order.
 2. :func:`monitor`: per period (month, quarter or year) the patients, outcome rate, O/E with
    its interval, calibration intercept and slope with Wald intervals
@@ -20,7 +20,7 @@ columns and the outcome as it became known. The steps, each a function the page 
    :func:`psl_core.monitoring.closed_test`).
 
 A horizon list (time, event) is not monitored here yet: its outcome by the horizon needs the
-censoring weights of :mod:`psl_triage.validation_horizon`, and the page says so.
+censoring weights of :mod:`psl_triage.judging.validation_horizon`, and the page says so.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from psl_core.metrics import auc
 from psl_core.monitoring import ClosedTest, Cusum, closed_test, risk_adjusted_cusum
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.validation import stage_answers, stage_probabilities
-from psl_triage.card import card_stage
-from psl_triage.metadata import ModelMetadata
-from psl_triage.validation import SiteTable, site_table
+from psl_triage.judging.card import card_stage
+from psl_triage.judging.validation import SiteTable, site_table
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import monitoring as said
 
 PERIODS = {"month": "M", "quarter": "Q", "year": "Y"}
@@ -126,14 +126,14 @@ class MonitoredTable:
 
 
 def monitored_table(model, metadata, frame, mapping, outcome, positive, date_column, value_maps=None):
-    """The table coded for the list (:func:`psl_triage.validation.site_table`) with each row's
+    """The table coded for the list (:func:`psl_triage.judging.validation.site_table`) with each row's
     date, rows without a date left out with a note, in date order.
 
     Raises
     ------
     DataError
         A horizon list; the date column missing, or no value of it a date; what
-        :func:`~psl_triage.validation.site_table` refuses.
+        :func:`~psl_triage.judging.validation.site_table` refuses.
     """
     if getattr(model, "horizon", None) is not None:
         raise DataError(said.HORIZON_NOT_YET)
@@ -302,7 +302,7 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     period : str
         A key of :data:`PERIODS`.
     stage : int or None
-        The stage the measures judge; default the bedside length (:func:`psl_triage.card.card_stage`).
+        The stage the measures judge; default the bedside length (:func:`psl_triage.judging.card.card_stage`).
     cost_ratio : float
         M (the list's saved M by default, from ``metadata``).
     metadata : ModelMetadata, dict or None

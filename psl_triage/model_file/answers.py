@@ -1,6 +1,6 @@
 """The answers a list offers to one of its questions, as the model file names them.
 
-The bedside questions (:mod:`psl_triage.questions`) offer them and the reader of a model
+The bedside questions (:mod:`psl_triage.bedside.questions`) offer them and the reader of a model
 file (:mod:`psl_triage.model_file.meaning`) checks that no two of them read alike: one
 home for both.
 """

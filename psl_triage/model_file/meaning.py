@@ -11,8 +11,8 @@ passes here (the store's loader and an uploaded file on the Train page).
 
 from psl_core.errors import ModelFileError
 from psl_core.names import look_alike_key, look_alike_pairs
-from psl_triage.metadata import ModelMetadata
 from psl_triage.model_file.answers import answer_options
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import store as words
 
 COUNTS = ("n_rows", "n_rows_source", "n_positive", "n_negative", "n_censored")

@@ -10,7 +10,7 @@ CSV download.
   :func:`reliability_figure`, :func:`brier_figure`, :func:`roc_figure` (calibration and
   ranking of the stage's probabilities on labelled, typically held-out, data);
   :func:`horizon_calibration_figure`, a horizon list's risk against the Kaplan-Meier risk by
-  the horizon (a figure only: its tables are :func:`psl_triage.follow_up.horizon_calibration`'s).
+  the horizon (a figure only: its tables are :func:`psl_triage.judging.horizon.horizon_calibration`'s).
 - :mod:`~psl_triage.plots.intervals`: :func:`interval_figure`, :func:`interval_grid_figure`:
   the probability of every reachable total with its simultaneous interval against the
   decision threshold 1/(1+M) (the paper's Figure 5), for one stage or all of them.
@@ -19,7 +19,7 @@ CSV download.
   trade-off.
 - :mod:`~psl_triage.plots.evidence`: :func:`decision_curve_figure`,
   :func:`flexible_calibration_figure`: the evidence a researcher reports
-  (:mod:`psl_triage.evidence`): net benefit against the threshold probability with M's
+  (:mod:`psl_triage.judging.evidence`): net benefit against the threshold probability with M's
   threshold marked, and the flexible calibration curve with its band.
 - :mod:`~psl_triage.plots.bedside`: :func:`triage_figure`, the Triage page's probability and
   interval over the questions answered so far (a figure only).

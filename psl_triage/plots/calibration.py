@@ -204,7 +204,7 @@ def roc_figure(y, p):
 def horizon_calibration_figure(totals, deciles):
     """Calibration at a horizon: the Kaplan-Meier risk observed by it against the mean
     predicted risk, per total (markers sized by the patients) and per tenth of predicted risk (small)
-    (:func:`psl_triage.follow_up.horizon_calibration`'s tables), beside the diagonal.
+    (:func:`psl_triage.judging.horizon.horizon_calibration`'s tables), beside the diagonal.
 
     Returns
     -------

@@ -41,7 +41,7 @@ def decision_curve_figure(curves, threshold, cost_ratio, title=words.DECISION_CU
     Parameters
     ----------
     curves : pandas.DataFrame
-        :func:`psl_triage.evidence.held_out_decision_curves` or ``site_decision_curves``.
+        :func:`psl_triage.judging.evidence.held_out_decision_curves` or ``site_decision_curves``.
     threshold, cost_ratio : float
         1/(1+M) and M.
 
@@ -104,7 +104,7 @@ def flexible_calibration_figure(curve, points=None, title=words.FLEXIBLE_CALIBRA
     ----------
     curve : pandas.DataFrame
         risk, observed, lower, upper (:func:`calibration_curve_table` or
-        :func:`psl_triage.evidence.held_out_calibration_curve`).
+        :func:`psl_triage.judging.evidence.held_out_calibration_curve`).
     points : pandas.DataFrame or None
         total, mean_predicted, observed_rate, lower, upper, n: the observed rate of every
         total with its Clopper–Pearson interval (:func:`total_points_table`).

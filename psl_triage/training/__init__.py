@@ -9,14 +9,18 @@ One module per job:
 - :mod:`~psl_triage.training.tables`: the list as the paper's Table 1 (:func:`list_table`)
   and the stagewise measures on train and test rows (:func:`performance_long`,
   :func:`performance_table`).
-- :mod:`~psl_triage.training.files`: the name a list is saved under, a download's file name,
-  an uploaded file read into a validated list (:func:`read_model_upload`).
+- :mod:`~psl_triage.training.runs`: one run at a time and how long an evaluation takes;
+  :mod:`~psl_triage.training.knowledge` and :mod:`~psl_triage.training.costs`: what the
+  researcher knows about the questions (costs, what is known at triage:
+  :mod:`~psl_triage.training.known_at_triage`); :mod:`~psl_triage.training.too_good`: the stop
+  for a list too good to be true; :mod:`~psl_triage.training.held_out`: the rows a list is
+  judged on; :mod:`~psl_triage.training.session`: the Train page's state.
 
 The Train page's sentences about a list are in :mod:`psl_triage.words.train`, its figure in
-:mod:`psl_triage.plots`, its state machine in :mod:`psl_triage.training_session`.
+:mod:`psl_triage.plots`, its state machine in :mod:`psl_triage.training.session`.
 """
 
-from psl_triage.training.files import download_file_name, read_model_upload
+from psl_triage.model_file.files import download_file_name, read_model_upload
 from psl_triage.training.fit import split_rows, train_list
 from psl_triage.training.options import (
     DEFAULT_SETUP,

@@ -12,12 +12,12 @@ from sklearn.utils import _safe_indexing
 
 from psl_core.errors import DataError
 from psl_core.survival import survival_outcome, uncensored_at_horizon
-from psl_triage.costs import UNIT_KEY
 from psl_triage.data import MIN_ROWS_PER_CLASS
-from psl_triage.follow_up import survival_part
-from psl_triage.modelcard import model_metadata
-from psl_triage.too_good import METADATA_KEY as TOO_GOOD_KEY
-from psl_triage.too_good import too_good_to_be_true
+from psl_triage.data.follow_up import survival_part
+from psl_triage.model_file.writer import model_metadata
+from psl_triage.training.costs import UNIT_KEY
+from psl_triage.training.too_good import METADATA_KEY as TOO_GOOD_KEY
+from psl_triage.training.too_good import too_good_to_be_true
 from psl_triage.words import settings as words
 from psl_triage.words.lists import COMPETING_EVENTS
 
@@ -63,17 +63,17 @@ def train_list(prepared, data_name, options, progress=None, column_roles=None):
     progress : callable or None
         ``progress(stage, n_stages)`` after each learned stage.
     column_roles : dict or None
-        :func:`psl_triage.roles.roles_record`: the columns proposed out of the list, why, and
+        :func:`psl_triage.data.roles.roles_record`: the columns proposed out of the list, why, and
         whether the user put them back; saved as ``"column_roles"``.
 
     Returns
     -------
     model : fitted ProbabilisticScoringList
     metadata : dict
-        :func:`psl_triage.modelcard.model_metadata` with train (and test) measures,
+        :func:`psl_triage.model_file.writer.model_metadata` with train (and test) measures,
         ``"decision"`` (the options' M), ``"training_options"`` (the options and the
         numbers of train and test rows), ``"source": "trained"``, ``"column_roles"`` when given,
-        and :data:`psl_triage.too_good.METADATA_KEY` when the list is too good to be true.
+        and :data:`psl_triage.training.too_good.METADATA_KEY` when the list is too good to be true.
     """
     if prepared.follow_up is not None:
         return _train_horizon_list(prepared, data_name, options, progress, column_roles)

@@ -19,7 +19,7 @@ from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.errors import PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_core.parameters import PAPER_SETUP, PARAMETER_CONSTRAINTS, check_score_set
-from psl_triage.costs import check_unit
+from psl_triage.training.costs import check_unit
 from psl_triage.words import settings as words
 
 SCORE_SET_PRESETS = {
@@ -131,7 +131,7 @@ class TrainingOptions(_LearnerOptions):
         (``metadata["decision"]``) as the trade-off the bedside pages start with; not a
         learner option (the list is the same for every M).
     cost_unit : str
-        The question costs' unit, saved as ``metadata["cost_unit"]`` (:mod:`psl_triage.costs`).
+        The question costs' unit, saved as ``metadata["cost_unit"]`` (:mod:`psl_triage.training.costs`).
 
     :meth:`setup` names the setup the choices make ("paper", "recommended" or "custom");
     ``TrainingOptions(**SETUPS["recommended"])`` is the recommended one.

@@ -10,9 +10,9 @@ import pandas as pd
 
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
-from psl_triage.costs import cost_text
-from psl_triage.metadata import ModelMetadata
-from psl_triage.questions import condition, missing_note
+from psl_triage.bedside.questions import condition, missing_note
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.training.costs import cost_text
 from psl_triage.words import train as words
 from psl_triage.words.common import percent
 

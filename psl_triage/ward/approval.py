@@ -14,7 +14,7 @@ Each step checks, inside the record's write transaction, that the user's role al
 (:class:`~psl_triage.ward.access.NotAllowed`). Two approvers at once cannot both act on one
 state: the second finds the first one's step.
 
-Saves never overwrite: :func:`save_list` saves the next version (:func:`psl_triage.store.save_model`)
+Saves never overwrite: :func:`save_list` saves the next version (:func:`psl_triage.model_file.store.save_model`)
 and records it as a draft; archiving moves the file into the store's ``.archive`` folder, which
 the record names, and nothing is ever deleted.
 """
@@ -25,7 +25,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from psl_triage.store import StoreError, model_dir, open_model, save_model
+from psl_triage.model_file.store import StoreError, model_dir, open_model, save_model
 from psl_triage.ward.access import PERMISSIONS, NotAllowed, require
 from psl_triage.ward.audit import DONE, REFUSED, AuditLog
 from psl_triage.words import ward as words
@@ -94,7 +94,7 @@ def file_sha256(path, size, modified_ns):
 
 
 def visible_lists(user, stored, directory=None):
-    """The stored lists (:class:`~psl_triage.store.StoredModel`) ``user`` may open: all for a
+    """The stored lists (:class:`~psl_triage.model_file.store.StoredModel`) ``user`` may open: all for a
     role that sees drafts, else those approved for clinical use."""
     if user.can("see_drafts"):
         return list(stored)

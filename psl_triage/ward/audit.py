@@ -28,7 +28,7 @@ import sqlite3
 from dataclasses import astuple, dataclass, fields
 from datetime import UTC, datetime
 
-from psl_triage.store import model_dir
+from psl_triage.model_file.store import model_dir
 from psl_triage.words import ward as words
 
 FILE_NAME = ".psl-audit.sqlite3"

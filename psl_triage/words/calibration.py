@@ -75,7 +75,7 @@ def measure_text(value: float) -> str:
 
 def horizon_summary(when: str, at_horizon: dict) -> str:
     """What the page shows for a list of the risk within a horizon (``when``: "1825 days",
-    :func:`psl_triage.follow_up.horizon_span`), with its measures."""
+    :func:`psl_triage.judging.horizon.horizon_span`), with its measures."""
     return (
         f"Risk within {md(when)} on the {at_horizon['n_test']} test rows the Train page "
         f"held out, after {plural(at_horizon['stage'], 'feature')}: the mean predicted risk against the Kaplan-Meier risk observed by the horizon, per total "

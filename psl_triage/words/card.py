@@ -1,4 +1,4 @@
-"""The Card page's words (the card and the report themselves are :mod:`psl_triage.card`'s HTML,
+"""The Card page's words (the card and the report themselves are :mod:`psl_triage.judging.card`'s HTML,
 which escapes every name there)."""
 
 TITLE = "Card and model report"

@@ -9,7 +9,7 @@ import math
 
 from psl_core.binarization import plain_number
 from psl_core.cost_ratio import decision_threshold
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 
 MINUS = "\u2212"
 """The minus sign (U+2212) of every negative number shown: wider than a hyphen, read as minus."""
@@ -24,12 +24,12 @@ def duration(seconds):
 
 
 RUN_NAMES = {"training": "training of a list", "evaluation": "evaluation"}
-"""What runs in another session, as the queue message names it (psl_triage.runs)."""
+"""What runs in another session, as the queue message names it (psl_triage.training.runs)."""
 
 
 def queued(mine, running, waited_s):
     """The progress bar's text while this session's run (``mine``: "training" or "evaluation")
-    waits for another session's (``running``, a :class:`psl_triage.runs.Run`, or None when it
+    waits for another session's (``running``, a :class:`psl_triage.training.runs.Run`, or None when it
     just ended): what runs, where it stands, how long this one has waited."""
     if running is None:
         where = ""

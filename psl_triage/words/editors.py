@@ -1,5 +1,5 @@
 """The words of the Train page's two editable tables, question costs and what clinicians know
-already (:mod:`psl_triage.costs`, :mod:`psl_triage.knowledge`): their column headings, the
+already (:mod:`psl_triage.training.costs`, :mod:`psl_triage.training.knowledge`): their column headings, the
 choices they offer, and what is wrong with an entry.
 
 A column's readable name (``column``) is plain text here: the page shows these messages with

@@ -5,7 +5,7 @@ The class name and the cost unit come from the model file: they are escaped here
 """
 
 from psl_core.evaluation import FIXED_STAGE, STEPWISE
-from psl_triage.costs import cost_text
+from psl_triage.training.costs import cost_text
 from psl_triage.words.common import duration, level_text, m_equals, noun, one_in, plural
 from psl_triage.words.escape import md
 
@@ -107,7 +107,7 @@ DRAWING_THREE_WAY = "drawing the three-way view"
 
 def horizon_intro(when):
     """What the page compares for a list of the risk within ``when`` ("1825 days",
-    :func:`psl_triage.follow_up.horizon_span`; follow-up data)."""
+    :func:`psl_triage.judging.horizon.horizon_span`; follow-up data)."""
     return (
         f"This list predicts the risk of the event within {md(when)} (follow-up data). On random "
         "splits (2/3 train, 1/3 test) its settings are compared at the horizon, censoring respected, with a "

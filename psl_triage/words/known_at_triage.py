@@ -1,14 +1,14 @@
-"""The words of "known at triage?" (:mod:`psl_triage.known_at_triage`): the Train page's
+"""The words of "known at triage?" (:mod:`psl_triage.training.known_at_triage`): the Train page's
 question for each question a list asks, its answers, where the confirmation stands, and the
 sentence the card and the report carry.
 
 The Train page's sentences are Markdown with names from files escaped here (:func:`md`); the
-card's and report's are plain text, which :mod:`psl_triage.card` escapes for HTML.
+card's and report's are plain text, which :mod:`psl_triage.judging.card` escapes for HTML.
 """
 
 from __future__ import annotations
 
-from psl_triage.known_at_triage import CONFIRMED, KNOWN, LATER, NO_QUESTION, RECORDED_LATER
+from psl_triage.training.known_at_triage import CONFIRMED, KNOWN, LATER, NO_QUESTION, RECORDED_LATER
 
 from .escape import md
 

@@ -131,7 +131,7 @@ _MISMATCH = {
 
 def not_this_table(reason, trained_on, loaded):
     """Markdown, names escaped: the loaded table is not the list's (``reason``: a code of
-    :func:`psl_triage.list_data.data_mismatch`), and what to do."""
+    :func:`psl_triage.data.list_data.data_mismatch`), and what to do."""
     trained = f"**{md(trained_on)}**" if trained_on else "another table"
     return (
         f"The loaded table, **{md(loaded)}**, is not the one the list was trained on ({trained}: "
@@ -152,7 +152,7 @@ def base_rate_reason(base_rate):
 
 def list_of_another_table(reason, trained_on, loaded):
     """Markdown, names escaped: the Train page's current list is not the loaded table's
-    (``reason``: a code of :func:`psl_triage.list_data.list_table_mismatch`), so its list and
+    (``reason``: a code of :func:`psl_triage.data.list_data.list_table_mismatch`), so its list and
     measures are its own table's, and what to do."""
     trained = f"**{md(trained_on)}**" if trained_on else "another table"
     if trained_on == loaded:
@@ -186,7 +186,7 @@ def follow_up_outcome(time_column, horizon, unit=""):
     )
 
 
-# --- follow-up data (psl_triage.follow_up) -------------------------------------------------------
+# --- follow-up data (psl_triage.data.follow_up) -------------------------------------------------------
 COMPETING_EVENTS = (
     "Competing events are out of scope: a patient who died of another cause counts as censored, "
     "so the risk is that of the event had the other cause not intervened."

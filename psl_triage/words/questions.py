@@ -1,4 +1,4 @@
-"""The bedside questionnaire's words (:mod:`psl_triage.questions`): a question, its answers,
+"""The bedside questionnaire's words (:mod:`psl_triage.bedside.questions`): a question, its answers,
 what a missing value does, and an answer as the record gives it.
 
 Names from files (a column's label and unit, a category's name) are returned as given, in

@@ -1,9 +1,9 @@
-"""The triage record in plain text, for the patient's notes (:mod:`psl_triage.record` makes the
+"""The triage record in plain text, for the patient's notes (:mod:`psl_triage.bedside.record` makes the
 record; this module says it in words). The text is plain, not Markdown: names are kept as
 written.
 """
 
-from psl_triage.costs import cost_text
+from psl_triage.training.costs import cost_text
 from psl_triage.words.common import level_text, m_equals
 from psl_triage.words.decision import totals_text
 

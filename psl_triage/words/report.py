@@ -1,4 +1,4 @@
-"""The words of the printed card and the model report (:mod:`psl_triage.card`), as HTML
+"""The words of the printed card and the model report (:mod:`psl_triage.judging.card`), as HTML
 fragments: every name from a file (a table, a list, a class, a date) is escaped here with
 :func:`html.escape`, once.
 """
@@ -50,7 +50,7 @@ def learned_from(dataset_name, rows):
 
 def participants(dataset):
     """TRIPOD 5: how many patients, how many with the outcome, and the preparation's notes
-    (``dataset``: a :class:`~psl_triage.metadata.DatasetRecord`)."""
+    (``dataset``: a :class:`~psl_triage.model_file.metadata.DatasetRecord`)."""
     text = NOT_RECORDED
     if dataset.n_rows and dataset.n_positive is not None and dataset.n_censored is not None:
         text = (
@@ -188,7 +188,7 @@ def paragraph(text):
 
 def outcome(dataset, positive_label, follow_up=""):
     """TRIPOD 6: the outcome, its column and the names of its classes (``dataset``: a
-    :class:`~psl_triage.metadata.DatasetRecord`; ``follow_up``: the horizon's escaped sentence
+    :class:`~psl_triage.model_file.metadata.DatasetRecord`; ``follow_up``: the horizon's escaped sentence
     of a list of follow-up data)."""
     return (f"{html_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
             f"(column {html_text(dataset.outcome, '?')}); positive: {escape(positive_label)}, "

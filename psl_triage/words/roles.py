@@ -1,4 +1,4 @@
-"""The evidence sentences of column roles (:mod:`psl_triage.roles`): why a column is proposed
+"""The evidence sentences of column roles (:mod:`psl_triage.data.roles`): why a column is proposed
 as an identifier, a time or date, or a possible leak, and how the page names each role.
 
 Names and values from the table are plain text here; the Data page shows these sentences

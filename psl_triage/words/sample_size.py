@@ -1,5 +1,5 @@
-"""The words of Riley's sample-size criteria (:func:`psl_triage.evidence.counted_adequacy` on
-the Train page, :func:`psl_triage.evidence.validation_adequacy` on Validate): the criteria, the
+"""The words of Riley's sample-size criteria (:func:`psl_triage.judging.evidence.counted_adequacy` on
+the Train page, :func:`psl_triage.judging.evidence.validation_adequacy` on Validate): the criteria, the
 tables' headings and the sentences under them. Markdown; nothing here comes from a file.
 """
 
@@ -42,7 +42,7 @@ def met_word(met):
 def development_sentences(n, events, prevalence, counted, max_feature_uses, c_statistic, size):
     """What the development criteria counted, what they ask and whether the table meets them.
 
-    ``counted`` is :func:`psl_triage.evidence.candidate_parameters`' (total, counts); ``size``
+    ``counted`` is :func:`psl_triage.judging.evidence.candidate_parameters`' (total, counts); ``size``
     the :class:`~psl_core.sample_size.DevelopmentSampleSize`.
     """
     parameters, counts = counted

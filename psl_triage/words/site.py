@@ -1,5 +1,5 @@
-"""The words of judging a list on another site's table (:mod:`psl_triage.validation`,
-:mod:`psl_triage.validation_horizon`): what is wrong with the table, its columns, codes and
+"""The words of judging a list on another site's table (:mod:`psl_triage.judging.validation`,
+:mod:`psl_triage.judging.validation_horizon`): what is wrong with the table, its columns, codes and
 units, and the notes on rows left out.
 
 Names from the site's table or the model file are plain text in the templates here (quoted
@@ -56,7 +56,7 @@ def _column(mismatch):
 
 def numbers_expected(mismatch, limits, unit):
     """A numeric column holding values that are not numbers (``mismatch``: a
-    :class:`psl_triage.validation.CodingMismatch`), with the list's training range when known."""
+    :class:`psl_triage.judging.validation.CodingMismatch`), with the list's training range when known."""
     unit = f" {unit}" if unit else ""
     learned = (
         f"numbers from {limits['min']:g} to {limits['max']:g}{md(unit)}"
@@ -69,7 +69,7 @@ def numbers_expected(mismatch, limits, unit):
 
 def coding_mismatch(mismatch):
     """A category or yes/no column coded otherwise than the list's (``mismatch``: a
-    :class:`psl_triage.validation.CodingMismatch`): both codings, names escaped."""
+    :class:`psl_triage.judging.validation.CodingMismatch`): both codings, names escaped."""
     here = ", ".join(md(v) for v in mismatch.unknown[:8]) + (" …" if len(mismatch.unknown) > 8 else "")
     labels = mismatch.training_labels
     coding = ", ".join(

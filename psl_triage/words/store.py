@@ -1,4 +1,4 @@
-"""The words of the model folder (:mod:`psl_triage.store`): why a list was not saved, and why
+"""The words of the model folder (:mod:`psl_triage.model_file.store`): why a list was not saved, and why
 a saved file is skipped or cannot be read. File and folder names are plain text here; the
 pages show these sentences with :func:`psl_triage.words.md`.
 """

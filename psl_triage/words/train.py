@@ -12,7 +12,7 @@ from psl_core.kernels import TIE_TOLERANCE
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
 from psl_core.search import CROSS_VALIDATED
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words.common import COST_RATIO_LABEL, counted, decision_text, level_text, noun, percent, plural
 from psl_triage.words.escape import md
 from psl_triage.words.lists import base_rate_reason, class_counts

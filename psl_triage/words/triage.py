@@ -11,8 +11,8 @@ from __future__ import annotations
 import pandas as pd
 
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
+from psl_triage.training.costs import cost_text
 
-from ..costs import cost_text
 from . import trade_off
 from .common import level_text, m_equals, noun, one_in, percent, plural
 from .decision import (
@@ -89,7 +89,7 @@ NEXT, CONTINUE, UNDO, RESTART = "Next", "Continue anyway", "Change the last answ
 RISK_AFTER_EACH = "Risk after each answer"
 RECORD = "Record for the notes"
 DOWNLOAD_TEXT, DOWNLOAD_JSON = "Download as text", "Download as JSON"
-# Colour of each outcome; the words (psl_triage.questions.headline) alone carry the meaning.
+# Colour of each outcome; the words (psl_triage.bedside.questions.headline) alone carry the meaning.
 OUTCOME_COLOURS = {RULE_IN: "red", RULE_OUT: "green", UNCERTAIN: "orange"}
 
 
@@ -298,7 +298,7 @@ def no_gain(session) -> str | None:
 
 def held_at_base_rate(session) -> str | None:
     """Why answers with points left the risk at the base rate (Markdown), or None when they
-    move it (:meth:`~psl_triage.triage_session.TriageSession.held_at_base_rate`)."""
+    move it (:meth:`~psl_triage.bedside.session.TriageSession.held_at_base_rate`)."""
     held = session.held_at_base_rate()
     if held is None:
         return None

@@ -171,7 +171,7 @@ RECALIBRATE_INTRO = (
 
 
 def validating(identity):
-    """"Validating <the list's identity>" (``identity``: :func:`psl_triage.modelcard.list_identity`, escaped)."""
+    """"Validating <the list's identity>" (``identity``: :func:`psl_triage.model_file.writer.list_identity`, escaped)."""
     unnamed = f"**{UNNAMED_LIST}**"
     return f"Validating {identity.replace(unnamed, unnamed.lower(), 1)}"
 
@@ -301,7 +301,7 @@ def missing_answers_said(report):
 
 
 def horizon_sentences(report, when, competing_note):
-    """Plain sentences reading a :class:`psl_triage.validation_horizon.HorizonReport`."""
+    """Plain sentences reading a :class:`psl_triage.judging.validation_horizon.HorizonReport`."""
     counts = report.counts
     censored = counts["censored"]
     sentences = [
@@ -322,7 +322,7 @@ def horizon_sentences(report, when, competing_note):
 
 def censoring_said(report, when):
     """What the report says when the site's censoring by the horizon is not the training rows'
-    (:attr:`psl_triage.validation_horizon.HorizonReport.censoring_differs`), else ""."""
+    (:attr:`psl_triage.judging.validation_horizon.HorizonReport.censoring_differs`), else ""."""
     if not report.censoring_differs:
         return ""
     return (f"Follow-up here differs from the training table's: {share(report.uncensored, 0)} of these patients "

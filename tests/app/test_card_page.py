@@ -41,7 +41,7 @@ def test_another_list_starts_the_card_at_its_own_stage(trained):
     the next; a list that becomes current starts at its recommended stage."""
     import copy
 
-    from psl_triage.card import card_stage
+    from psl_triage.judging.card import card_stage
     from psl_triage.words.card import questions_on_card
 
     model, metadata = trained
@@ -58,7 +58,7 @@ def test_another_list_starts_the_card_at_its_own_stage(trained):
 
 
 def test_a_saved_list_prints_without_one_on_the_train_page(trained, isolated_model_dir):
-    from psl_triage.store import save_model
+    from psl_triage.model_file.store import save_model
 
     stored = save_model(trained[0], "Card page test", trained[1])
     at = AppTest.from_file(PAGE, default_timeout=60).run()  # a fresh session
@@ -71,7 +71,7 @@ def test_a_saved_list_prints_without_one_on_the_train_page(trained, isolated_mod
 def test_a_stored_file_without_a_name_is_called_by_its_file_name(trained, isolated_model_dir):
     """A list downloaded before it was saved, put into the model folder: the Card page called
     it "an unnamed list"; it is called by its file's name, as an uploaded one is."""
-    from psl_triage.modelcard import list_identity
+    from psl_triage.model_file.writer import list_identity
     from psl_triage.words import shown
 
     model, metadata = trained
@@ -86,7 +86,7 @@ def test_a_stored_file_without_a_name_is_called_by_its_file_name(trained, isolat
 
 def test_the_report_takes_the_evidence_of_this_session(trained, demo_prepared):
     from psl_core.evaluation import monte_carlo_cv
-    from psl_triage.evidence import report_evidence
+    from psl_triage.judging.evidence import report_evidence
 
     model, _ = trained
     result = monte_carlo_cv(demo_prepared.X, demo_prepared.y, lambda: model.__class__(max_stages=3),

@@ -7,13 +7,13 @@ from streamlit.testing.v1 import AppTest
 from psl_core import ProbabilisticScoringList
 from psl_core.costs import default_change_value
 from psl_core.decision import NOT_WORTH_COST, StageBands, triage_step
-from psl_triage.costs import UNIT_KEY
-from psl_triage.state_keys import DATASET, TRIAGE
+from psl_triage.training.costs import UNIT_KEY
 from psl_triage.words import shown
 from psl_triage.words.decision import stop_sentence
 from tests.apptest import put_list, training
 from tests.paths import ROOT
 from tests.tables import dataset_session
+from ui.state_keys import DATASET, TRIAGE
 
 TRIAGE_PAGE = str(ROOT / "pages" / "2_Triage.py")
 COSTS = {"hr": 5.0, "cp": 30.0, "sex": 1.0}

@@ -10,22 +10,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.card import card_stage, report_html
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.follow_up import (
-    FollowUp,
-    guess_follow_up,
-    horizon_calibration,
-    horizon_text,
-    proposed_follow_up,
-)
-from psl_triage.state_keys import DATASET
-from psl_triage.store import load_model, save_model
+from psl_triage.data.follow_up import FollowUp, guess_follow_up, horizon_text, proposed_follow_up
+from psl_triage.judging.card import card_stage, report_html
+from psl_triage.judging.horizon import horizon_calibration
+from psl_triage.model_file.store import load_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
 from psl_triage.words.lists import HORIZON_MODELS
 from tests.apptest import open_page, put_list
 from tests.tables import dataset_session, follow_up_table
+from ui.state_keys import DATASET
 
 
 def open_study_page(page, model, metadata, prepared, timeout=60):
@@ -187,7 +182,7 @@ def test_evaluation_of_a_horizon_list_says_how_long_before_it_runs():
     """A yes/no list's Evaluation said about how long its run takes before it ran; a horizon
     list's comparison with Cox said nothing. It says so too, by the same estimate: the list
     and the naive list fitted on each split, one split after another."""
-    from psl_triage.runs import horizon_seconds, inner_fits
+    from psl_triage.training.runs import horizon_seconds, inner_fits
     from tests.tables import follow_up_study
 
     frame, with_time, _ = follow_up_study()

@@ -8,10 +8,10 @@ import sys
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.state_keys import DATASET
-from psl_triage.store import list_models
+from psl_triage.model_file.store import list_models
 from tests.apptest import ROOT, training
 from tests.hostile_corpus import MARKDOWN, hostile_tables
+from ui.state_keys import DATASET
 
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 from test_hostile_input import answer_every_question, assert_no_markdown_left  # noqa: E402

@@ -16,10 +16,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.state_keys import DATASET, TRIAGE
-from psl_triage.store import save_model
+from psl_triage.model_file.store import save_model
 from psl_triage.words import md, shown
 from tests.apptest import put_list
+from ui.state_keys import DATASET, TRIAGE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "logic"))
 from test_store_hostile import BAD_FILES, fill_bad_folder  # noqa: E402

@@ -5,7 +5,7 @@ import shutil
 
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.store import save_model
+from psl_triage.model_file.store import save_model
 from tests.paths import ROOT
 from tests.tables import small_model
 

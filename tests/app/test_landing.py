@@ -16,9 +16,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.data import PreparedData
-from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
 from tests.paths import ROOT
+from ui.state_keys import DATASET
 
 FORMER_COPIES = ("data_source", "data_name", "raw_df", "column_types", "outcome", "prepared", "dataset_version")
 """Keys the data page once copied its session's parts into: the other pages read the session now."""
@@ -420,16 +420,16 @@ def test_the_kernels_warm_up_after_the_first_page_not_before_it(monkeypatch):
     import streamlit as st
 
     import psl_core.warmup
-    import psl_triage.demo
+    import psl_triage.data.demo
 
     events = []
-    load_demo = psl_triage.demo.load_demo
+    load_demo = psl_triage.data.demo.load_demo
 
     def recorded_demo():
         events.append("page")
         return load_demo()
 
-    monkeypatch.setattr(psl_triage.demo, "load_demo", recorded_demo)
+    monkeypatch.setattr(psl_triage.data.demo, "load_demo", recorded_demo)
     monkeypatch.setattr(psl_core.warmup, "warm_kernels", lambda: events.append("warm-up"))
     st.cache_resource.clear()
     at = AppTest.from_file("../../app.py", default_timeout=60).run()

@@ -4,12 +4,12 @@ numbers show, one click declares it, and the Train page trains with "never fewer
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.state_keys import DATASET
 from psl_triage.words import data as words
 from psl_triage.words import shown
 from tests.apptest import training
 from tests.paths import ROOT
 from tests.tables import SLEEP_LEVELS, dataset_session, sleep_table
+from ui.state_keys import DATASET
 
 
 def data_page():

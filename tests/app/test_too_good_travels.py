@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from psl_triage.card import card_html
+from psl_triage.judging.card import card_html
 from psl_triage.training import TrainingOptions, train_list
 from tests.apptest import open_page
 from tests.tables import dataset_session

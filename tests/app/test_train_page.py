@@ -11,10 +11,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core.model import ProbabilisticScoringList
-from psl_triage.state_keys import DATASET
 from psl_triage.words import shown
 from tests.apptest import training
 from tests.tables import dataset_session
+from ui.state_keys import DATASET
 
 TRAIN_PAGE = "pages/1_Train.py"
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
@@ -315,7 +315,7 @@ def test_the_nested_criterion_is_offered_with_an_honest_label_and_reaches_the_le
 def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(project_root):
     import numpy as np
 
-    from psl_triage.demo import load_demo
+    from psl_triage.data.demo import load_demo
 
     df, meta = load_demo()
     df = df.assign(echo_result=np.where(df[meta.outcome] == meta.positive_class, 0.9, 0.1))
@@ -342,7 +342,7 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
 
 def test_a_list_in_the_model_store_opens_as_the_current_list(project_root, demo_prepared, tmp_path, monkeypatch):
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
-    from psl_triage.store import save_model
+    from psl_triage.model_file.store import save_model
     from psl_triage.training import TrainingOptions, train_list
 
     model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(max_stages=2))

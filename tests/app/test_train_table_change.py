@@ -9,12 +9,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core.errors import RequiredColumnError
-from psl_triage.costs import COST_WEIGHTS
-from psl_triage.state_keys import DATASET
+from psl_triage.training.costs import COST_WEIGHTS
 from psl_triage.words import shown
 from tests.apptest import training
 from tests.paths import ROOT
 from tests.tables import dataset_session, follow_up_study
+from ui.state_keys import DATASET
 
 TRAIN_PAGE = "pages/1_Train.py"
 DEMO_NAME = "Heart disease (UCI, Cleveland)"

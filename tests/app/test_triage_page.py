@@ -15,9 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
-from psl_triage.metadata import ModelMetadata
-from psl_triage.state_keys import TRIAGE
-from psl_triage.store import save_model
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.store import save_model
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from psl_triage.words import export as export_words
 from psl_triage.words import shown
@@ -27,6 +26,7 @@ from psl_triage.words.decision import headline, interval_sentence, outcome_text,
 from tests.apptest import put_list, training
 from tests.paths import ROOT
 from tests.tables import chest_pain_columns
+from ui.state_keys import TRIAGE
 
 PAGE = str(ROOT / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not recorded"
@@ -501,7 +501,7 @@ def test_question_labels_read_by_screen_readers_carry_no_markdown_escapes(chest_
 def test_how_it_works_gives_this_lists_first_question_as_its_example(model):
     """The example was the demo's "Max heart rate > 147.5 bpm" whatever the list (seen on a
     breast-cancer list trained on survival/rotterdam)."""
-    from psl_triage.questions import build_questions
+    from psl_triage.bedside.questions import build_questions
     from psl_triage.training import readable_columns
     from psl_triage.words import md
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.store import save_model
+from psl_triage.model_file.store import save_model
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import shown
 from tests.apptest import put_list, training
@@ -152,8 +152,8 @@ def test_the_training_table_itself_is_flagged(trained):
 def test_the_report_repeats_the_warning_that_the_table_is_the_training_data(trained):
     """The walk on MASS/birthwt: validation on the list's own training table appeared in the
     downloadable report under "Validation at other sites" without the page's warning."""
-    from psl_triage.card import report_html
-    from psl_triage.evidence import report_evidence
+    from psl_triage.judging.card import report_html
+    from psl_triage.judging.evidence import report_evidence
 
     at = open_page(trained)
     at.file_uploader(key="validate_upload").set_value(("cleveland.csv", cleveland_csv(), "text/csv")).run()
@@ -205,8 +205,8 @@ def test_the_site_gets_sample_size_calibration_decision_curves_and_subgroups(tra
 
 
 def test_the_card_report_carries_what_validate_showed(trained):
-    from psl_triage.card import report_html
-    from psl_triage.evidence import report_evidence
+    from psl_triage.judging.card import report_html
+    from psl_triage.judging.evidence import report_evidence
 
     at = judged_at_hungary(trained)
     site = at.session_state["validate_site_report"]

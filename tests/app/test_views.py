@@ -13,11 +13,11 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.state_keys import DATASET
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 from tests.apptest import put_list
 from tests.paths import ROOT
 from tests.tables import dataset_session
+from ui.state_keys import DATASET
 
 PAGES = ROOT / "pages"
 CALIBRATION, INTERVALS, EVALUATION = (
@@ -189,7 +189,7 @@ def test_another_list_starts_the_evaluation_evidence_stage_afresh(demo_prepared,
     chosen for the previous list. It starts at the new list's recommended stage."""
     import copy
 
-    from psl_triage.card import card_stage
+    from psl_triage.judging.card import card_stage
 
     model, metadata = trained
     at = open_page(EVALUATION, demo_prepared, trained)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-import psl_triage.dataset_session
+import psl_triage.data.session
 from tests.paths import ROOT
 from ui import COLUMNS_PER_PAGE
 
@@ -20,8 +20,8 @@ def wide_csv(n_columns=120, n_rows=80):
 
 def test_a_wide_tables_column_widgets_are_paged_and_its_summary_computed_once(monkeypatch):
     calls = []
-    summary = psl_triage.dataset_session.column_summary
-    monkeypatch.setattr(psl_triage.dataset_session, "column_summary", lambda *a, **k: calls.append(1) or summary(*a, **k))
+    summary = psl_triage.data.session.column_summary
+    monkeypatch.setattr(psl_triage.data.session, "column_summary", lambda *a, **k: calls.append(1) or summary(*a, **k))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="w_upload").set_value(("wide.csv", wide_csv(), "text/csv")).run()

@@ -5,7 +5,7 @@ computed here in the test process on the same data and options:
 
 - :func:`demo_prepared` and :func:`demo_model`: the demo data as the landing page prepares
   it by default, and the list the Train page learns from it with given options.
-- :func:`expected_triage`: the product's :class:`psl_triage.triage_session.TriageSession` of a
+- :func:`expected_triage`: the product's :class:`psl_triage.bedside.session.TriageSession` of a
   list, answered one answer at a time as the test answers the page (the expected total,
   probability, interval, decision and stop reason).
 - ``train``, ``open_triage``, ``answer``, ``expect_triage_state``...: the page steps.
@@ -30,10 +30,10 @@ from playwright.sync_api import expect
 
 from psl_core.binarization import NUMERIC
 from psl_core.decision import NOT_MEASURED
+from psl_triage.bedside.session import TriageSession, TriageSettings, recommended_length
 from psl_triage.data import DEFAULT_MISSING_HANDLING, infer_column_types, prepare_training_data
-from psl_triage.demo import load_demo
+from psl_triage.data.demo import load_demo
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
-from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
 from psl_triage.words.decision import headline, stop_sentence
 from psl_triage.words.triage import is_undecided_end
 from tests.paths import ROOT

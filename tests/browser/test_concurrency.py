@@ -29,8 +29,8 @@ from psl_flows import (
     start_training,
 )
 
-from psl_triage.store import load_model
-from psl_triage.triage_session import TriageSession
+from psl_triage.bedside.session import TriageSession
+from psl_triage.model_file.store import load_model
 
 N_SESSIONS = 10
 COST_RATIO = 1.0

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from psl_flows import demo_prepared, expect_trained, go_to_demo_landing, open_triage, start_training
 
 from psl_core.costs import default_change_value
-from psl_triage.costs import cost_text
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.costs import cost_text
 
 COSTS = {"ca": 20.0, "thal": 20.0, "chol": 2.0}
 UNIT = "minutes"

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.bedside.export import default_settings, specification
-from psl_triage.metadata import ModelMetadata
+from psl_triage.bedside.session import TriageSession
 from psl_triage.model_file.export import javascript_scorer, sealed
-from psl_triage.triage_session import TriageSession
+from psl_triage.model_file.metadata import ModelMetadata
 from tests.export_checks import expected, patients_strategy
 from tests.export_lists import export_corpus
 

@@ -24,10 +24,10 @@ from psl_flows import (
 from test_journey import saved_model_path
 
 from psl_core.cost_ratio import decision_threshold
-from psl_triage.metadata import ModelMetadata
-from psl_triage.store import load_model
-from psl_triage.validation import match_columns, needed_columns
-from psl_triage.validation_horizon import horizon_report, horizon_site
+from psl_triage.judging.validation import match_columns, needed_columns
+from psl_triage.judging.validation_horizon import horizon_report, horizon_site
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.store import load_model
 from tests.tables import follow_up_table
 
 HORIZON = 1000
@@ -88,7 +88,7 @@ def test_upload_follow_up_train_triage_save_and_reopen(app, new_app, tmp_path):
 
 def validate_at_another_site(app, model, tmp_path):
     """Validate: the list's time and event columns found by name, the measures at the horizon
-    as psl_triage.validation_horizon computes them, recalibrated and saved with its horizon."""
+    as psl_triage.judging.validation_horizon computes them, recalibrated and saved with its horizon."""
     site = follow_up_table(300, seed=5)
     upload_site_table(app, site, tmp_path / "site.csv")
     expect(app.widget("validate_time").get_by_role("combobox")).to_have_value("rfstime")

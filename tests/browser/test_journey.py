@@ -26,7 +26,7 @@ from psl_flows import (
     train,
 )
 
-from psl_triage.store import load_model
+from psl_triage.model_file.store import load_model
 from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.words.decision import outcome_text
 

@@ -11,7 +11,7 @@ from psl_flows import answer, expect_trained, expect_triage_state, expected_tria
 from test_uploads import expected_preparation, upload_table
 
 from psl_core.decision import NOT_MEASURED
-from psl_triage.questions import missing_note
+from psl_triage.bedside.questions import missing_note
 from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
 
 MAX_STAGES = 3

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from psl_core.validation import log_odds
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.store import save_model
+from psl_triage.model_file.store import save_model
 from psl_triage.training import TrainingOptions, train_list
 
 HORIZON_DAYS = 4 * 365.25

@@ -21,8 +21,8 @@ from psl_flows import (
 )
 from test_journey import saved_model_path
 
-from psl_triage.store import load_model
-from psl_triage.validation import coding_mismatches, match_columns, needed_columns
+from psl_triage.judging.validation import coding_mismatches, match_columns, needed_columns
+from psl_triage.model_file.store import load_model
 
 CHEST_PAIN = {1: "typical", 2: "atypical", 3: "non-anginal", 4: "none"}  # the site's own words for cp
 

@@ -20,8 +20,8 @@ from psl_flows import (
 from test_journey import saved_model_path
 
 from psl_core.validation import recalibrate, validation_report
-from psl_triage.store import load_model
-from psl_triage.validation import match_columns, needed_columns, site_table
+from psl_triage.judging.validation import match_columns, needed_columns, site_table
+from psl_triage.model_file.store import load_model
 
 
 def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):

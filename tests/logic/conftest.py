@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from psl_triage.data import infer_column_types
-from psl_triage.demo import load_demo
+from psl_triage.data.demo import load_demo
 
 
 @pytest.fixture(scope="module")

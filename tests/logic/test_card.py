@@ -1,4 +1,4 @@
-"""The printable card and the model report (psl_triage.card): content, escaping, origin."""
+"""The printable card and the model report (psl_triage.judging.card): content, escaping, origin."""
 
 import re
 from html import escape
@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 
 from psl_core.decision import RULE_IN
-from psl_triage.card import card_html, card_stage, report_html
+from psl_triage.judging.card import card_html, card_stage, report_html
 from psl_triage.plots import CONFIDENT_POSITIVE, interval_table
 from psl_triage.training import TrainingOptions, readable_columns, train_list
 from psl_triage.words.common import percent
@@ -63,7 +63,7 @@ def test_the_card_shows_every_total_of_its_stage(trained):
 
 
 def test_the_card_writes_risks_as_the_bedside_does(trained):
-    # One way to write a risk (psl_triage.questions.percent, whole percents on the card): a
+    # One way to write a risk (psl_triage.bedside.questions.percent, whole percents on the card): a
     # risk of 99.6 % reads ">99%", never a false "100 %"; 0.3 % reads "<1%", escaped in HTML.
     model, metadata = trained
     stage = card_stage(model)

@@ -5,8 +5,8 @@ import pytest
 
 from psl_core import PSLError
 from psl_core.decision import NOT_MEASURED
-from psl_triage.costs import check_unit, cost_rows, cost_text, cost_unit, costs_from_rows, spent
 from psl_triage.data import ColumnInfo
+from psl_triage.training.costs import check_unit, cost_rows, cost_text, cost_unit, costs_from_rows, spent
 from psl_triage.words.editors import COLUMN, COST, GROUP
 
 
@@ -63,7 +63,7 @@ def test_text_of_a_cost_the_unit_and_what_was_spent():
 
 def test_the_record_says_what_the_questions_cost():
     from psl_core.decision import StepResult
-    from psl_triage.record import triage_record
+    from psl_triage.bedside.record import triage_record
     from psl_triage.words.record import record_text
 
     step = StepResult(0, [0], 0.4, 0.4, 0.3, 0.5, 0.25, "rule in", "positive", "not worth its cost", 0.6,

@@ -1,4 +1,4 @@
-"""Tests of psl_triage.data.columns and psl_triage.demo: the bundled demo table and the kind
+"""Tests of psl_triage.data.columns and psl_triage.data.demo: the bundled demo table and the kind
 proposed for each column, with why."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from psl_triage.data import (
     infer_column_types,
     prepare_training_data,
 )
-from psl_triage.demo import HEART_META, load_demo
+from psl_triage.data.demo import HEART_META, load_demo
 from psl_triage.training import DEFAULT_SETUP, SETUPS
 from psl_triage.words import data as data_words
 

@@ -21,8 +21,8 @@ from psl_triage.data import (
     prepare_training_data,
     value_label,
 )
-from psl_triage.demo import load_demo
-from psl_triage.roles import propose_roles
+from psl_triage.data.demo import load_demo
+from psl_triage.data.roles import propose_roles
 
 
 def test_guess_outcome():
@@ -169,7 +169,7 @@ def test_outcome_guess_passes_over_an_outcome_too_rare_to_learn_and_says_so():
 def test_a_status_of_something_is_a_finding_not_the_outcome():
     """openintro smoking (a new user's walk): "marital_status" (5 values) was proposed as the
     outcome over the Yes/No column "smoke", for the word "status". As for the leak guard
-    (psl_triage.roles), "status" names an outcome only alone or with a survival word."""
+    (psl_triage.data.roles), "status" names an outcome only alone or with a survival word."""
     rng = np.random.default_rng(0)
     n = 200
     df = pd.DataFrame({

@@ -1,4 +1,4 @@
-"""The Data page's state machine without Streamlit (psl_triage.dataset_session.DatasetSession)."""
+"""The Data page's state machine without Streamlit (psl_triage.data.session.DatasetSession)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 
 from psl_core.errors import DataError
 from psl_triage.data import IGNORE, NumberFormat, outcome_classes
-from psl_triage.dataset_session import DatasetSession
-from psl_triage.demo import load_demo
+from psl_triage.data.demo import load_demo
+from psl_triage.data.session import DatasetSession
 from psl_triage.training import TrainingOptions
-from psl_triage.training_session import TrainingSession
+from psl_triage.training.session import TrainingSession
 
 
 def study_csv(n: int = 40, leak: bool = False) -> bytes:
@@ -148,7 +148,7 @@ def test_awaiting_a_choice_reads_the_outcome_once_and_follows_a_change(session, 
     """The Data page asks on every rerun whether the data wait for the user's choice; the
     outcome's classes are counted once per table and outcome, and the answer follows a
     positive value chosen or taken back, another outcome, another table."""
-    from psl_triage import dataset_session
+    from psl_triage.data import session as dataset_session
 
     counted = []
     monkeypatch.setattr(dataset_session, "outcome_classes",

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from psl_triage.data import infer_column_types
 from psl_triage.data.event_times import follow_up_evidence, time_of
-from psl_triage.follow_up import guess_follow_up, numeric_columns, proposed_follow_up, time_columns
-from psl_triage.roles import propose_roles
+from psl_triage.data.follow_up import guess_follow_up, numeric_columns, proposed_follow_up, time_columns
+from psl_triage.data.roles import propose_roles
 from tests.tables import dataset_session, follow_up_table, liver_table, transplant_table
 
 

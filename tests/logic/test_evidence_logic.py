@@ -1,4 +1,4 @@
-"""The evidence's words and choices (psl_triage.evidence): candidate parameters, Riley's
+"""The evidence's words and choices (psl_triage.judging.evidence): candidate parameters, Riley's
 sentences, subgroup bands and sentences, the decision curves' sentence."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 from scipy.special import expit, logit
 
 from psl_core.subgroups import subgroup_measures
-from psl_triage.evidence import (
+from psl_triage.judging.evidence import (
     candidate_parameters,
     development_adequacy,
     group_labels,
@@ -105,8 +105,8 @@ def test_site_decision_curves_hold_the_threshold_and_the_range():
 
 def test_the_report_carries_sample_size_calibration_utility_and_subgroups(demo_prepared):
     from psl_core.evaluation import monte_carlo_cv
-    from psl_triage.card import report_html
-    from psl_triage.evidence import report_evidence
+    from psl_triage.judging.card import report_html
+    from psl_triage.judging.evidence import report_evidence
     from psl_triage.training import TrainingOptions, train_list
 
     model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=4))
@@ -130,7 +130,7 @@ def test_the_report_carries_sample_size_calibration_utility_and_subgroups(demo_p
 
 
 def test_a_column_with_too_many_values_is_refused_for_subgroups():
-    from psl_triage.evidence import MAX_GROUPS, too_many_groups
+    from psl_triage.judging.evidence import MAX_GROUPS, too_many_groups
 
     names = pd.Series([f"patient {i}" for i in range(100)])
     assert "has 100 different values" in shown(too_many_groups(group_labels(names), "name"))
@@ -141,8 +141,8 @@ def test_a_column_with_too_many_values_is_refused_for_subgroups():
 
 def test_the_bedside_point_at_a_site_is_the_triage_pages_rule(demo_prepared):
     from psl_core.decision import StageBands, triage_step
-    from psl_triage.card import card_stage
-    from psl_triage.evidence import site_bedside_point
+    from psl_triage.judging.card import card_stage
+    from psl_triage.judging.evidence import site_bedside_point
     from psl_triage.training import TrainingOptions, train_list
 
     model, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=5))
@@ -163,7 +163,7 @@ def test_the_bedside_point_at_a_site_is_the_triage_pages_rule(demo_prepared):
 
 
 def test_the_decision_curve_sentence_reads_the_interval():
-    from psl_triage.evidence import decision_curve_sentence
+    from psl_triage.judging.evidence import decision_curve_sentence
 
     def curves(mean, lower, upper, everyone):
         return pd.DataFrame({"method": ["PSL", "Treat all"], "threshold": [0.1, 0.1], "mean": [mean, everyone],

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 
 from psl_core.subgroups import subgroup_measures
-from psl_triage.card import report_html
-from psl_triage.evidence import report_evidence, subgroup_sentences
+from psl_triage.judging.card import report_html
+from psl_triage.judging.evidence import report_evidence, subgroup_sentences
 
 
 def tiny_groups():
@@ -45,7 +45,7 @@ def test_a_judged_group_that_does_not_differ_is_still_said_so():
 
 
 def test_a_list_worse_than_chance_at_a_site_is_said_not_silently_set_to_051():
-    from psl_triage.evidence import validation_adequacy
+    from psl_triage.judging.evidence import validation_adequacy
 
     rng = np.random.default_rng(3)
     p = rng.uniform(0.05, 0.95, 600)

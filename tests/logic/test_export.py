@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from psl_core.decision import NOT_MEASURED, STOP_REASONS
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.bedside.export import default_settings, risk_assessment_of, specification
-from psl_triage.metadata import ModelMetadata
+from psl_triage.bedside.session import TriageSession
 from psl_triage.model_file.export import (
     SpecificationError,
     javascript_scorer,
@@ -36,7 +36,7 @@ from psl_triage.model_file.export import (
 )
 from psl_triage.model_file.export import scorer_template as template
 from psl_triage.model_file.export.sql import exact_number
-from psl_triage.triage_session import TriageSession
+from psl_triage.model_file.metadata import ModelMetadata
 from tests.export_checks import expected, patients_strategy, run_python, run_sqlite
 from tests.export_lists import export_corpus
 

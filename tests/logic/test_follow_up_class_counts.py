@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.follow_up import FollowUp, event_time, horizon_text
-from psl_triage.metadata import ModelMetadata
-from psl_triage.modelcard import model_metadata
+from psl_triage.data.follow_up import FollowUp, event_time, horizon_text
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.writer import model_metadata
 from psl_triage.words import data as data_words
 from psl_triage.words import report as report_words
 from psl_triage.words import train as train_words
@@ -83,7 +83,7 @@ def test_the_users_class_names_keep_the_horizon_everywhere():
 @pytest.mark.parametrize("median, horizon", [(1855.0, 2000.0), (1230.0, 1000.0), (1400.0, 1500.0), (5.3, 5.5),
                                              (0.7, 0.7), (12.0, 10.0)])
 def test_the_proposed_horizon_is_a_round_number_near_the_median(median, horizon):
-    from psl_triage.follow_up import default_horizon
+    from psl_triage.data.follow_up import default_horizon
 
     times = np.array([median / 2, median, median * 3])
     assert default_horizon(times) == horizon

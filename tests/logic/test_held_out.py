@@ -1,12 +1,12 @@
-"""The rows a list is judged on (psl_triage.held_out): its own test rows or a fresh split."""
+"""The rows a list is judged on (psl_triage.training.held_out): its own test rows or a fresh split."""
 
 import pandas as pd
 import pytest
 from sklearn.base import clone
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.held_out import held_out_rows
 from psl_triage.training import TrainingOptions, split_rows, train_list
+from psl_triage.training.held_out import held_out_rows
 
 
 def test_held_out_rows_recover_the_train_pages_split(demo_prepared):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from psl_triage.card import report_html
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.evidence import report_evidence
-from psl_triage.follow_up import FollowUp, horizon_comparison
+from psl_triage.data.follow_up import FollowUp
+from psl_triage.judging.card import report_html
+from psl_triage.judging.evidence import report_evidence
+from psl_triage.judging.horizon import horizon_comparison
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words.lists import cox_model_label as cox_label
 from tests.tables import cox_failing, follow_up_table
@@ -54,7 +55,7 @@ def test_a_held_out_part_is_weighted_by_the_training_parts_censoring():
     import numpy as np
 
     from psl_core.survival import censoring_curve, ipcw_targets, survival_outcome
-    from psl_triage.follow_up import survival_part
+    from psl_triage.data.follow_up import survival_part
 
     rng = np.random.default_rng(4)
     times, events = rng.exponential(10.0, 60).round(1), rng.random(60) < 0.6

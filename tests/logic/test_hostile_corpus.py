@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hostile_corpus import hostile_tables, through_the_app, write_model_folder  # noqa: E402
 
-from psl_triage.store import list_models  # noqa: E402
+from psl_triage.model_file.store import list_models  # noqa: E402
 
 EXPECTED = {
     "markdown-names.csv": "triaged",

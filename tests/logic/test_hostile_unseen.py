@@ -14,7 +14,7 @@ import pytest
 from psl_core import ProbabilisticScoringList
 from psl_core.errors import DataError, ModelFileError
 from psl_triage.data import load_table
-from psl_triage.store import load_model
+from psl_triage.model_file.store import load_model
 from tests.tables import small_model
 
 
@@ -72,7 +72,7 @@ def test_a_relative_link_inside_the_folder_still_loads(tmp_path):
 
 def test_a_model_name_is_saved_without_direction_controls_and_a_blank_one_is_refused(tmp_path):
     from psl_core.errors import PSLError
-    from psl_triage.store import save_model
+    from psl_triage.model_file.store import save_model
 
     stored = save_model(small_model(), "ward\u202e 7", {}, tmp_path)
     assert stored.name == "ward 7"
@@ -84,7 +84,7 @@ def test_a_model_name_is_saved_without_direction_controls_and_a_blank_one_is_ref
 def test_a_model_files_name_with_direction_controls_is_listed_with_their_codes(tmp_path):
     import json
 
-    from psl_triage.store import list_models
+    from psl_triage.model_file.store import list_models
 
     document = json.loads(small_model().to_json(metadata={"name": "ward\u202e(v9, 1999-01-01 00:00)"}))
     (tmp_path / "ward-v1.json").write_text(json.dumps(document))
@@ -151,7 +151,7 @@ def test_arabic_decimal_and_thousands_separators_are_read():
 def test_a_model_files_name_with_line_breaks_is_listed_on_one_line(tmp_path):
     import json
 
-    from psl_triage.store import list_models
+    from psl_triage.model_file.store import list_models
 
     document = json.loads(small_model().to_json(metadata={"name": "ward\n\n\r\n\t(v9, 1999-01-01 00:00)\u2028x"}))
     (tmp_path / "ward-v1.json").write_text(json.dumps(document))

@@ -1,4 +1,4 @@
-"""The Train page's table of what clinicians know (psl_triage.knowledge), into the learner's
+"""The Train page's table of what clinicians know (psl_triage.training.knowledge), into the learner's
 constraints (issue 30)."""
 
 from dataclasses import dataclass
@@ -6,8 +6,8 @@ from dataclasses import dataclass
 import pytest
 
 from psl_core.errors import PSLError
-from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
 from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
 from psl_triage.words.editors import ASKED, ASKS, DIRECTION, DIRECTIONS
 
 

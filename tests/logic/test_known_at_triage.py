@@ -11,8 +11,11 @@ import json
 
 import pytest
 
-from psl_triage.card import card_html, report_html
-from psl_triage.known_at_triage import (
+from psl_triage.judging.card import card_html, report_html
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.store import open_model
+from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.known_at_triage import (
     CONFIRMED,
     KNOWN,
     LATER,
@@ -23,10 +26,7 @@ from psl_triage.known_at_triage import (
     same_time_point,
     timing_status,
 )
-from psl_triage.metadata import ModelMetadata
-from psl_triage.store import open_model
-from psl_triage.training import TrainingOptions, train_list
-from psl_triage.training_session import TrainingSession
+from psl_triage.training.session import TrainingSession
 from tests.logic.test_training_session import widget_choices
 from tests.tables import dataset_session
 

@@ -9,6 +9,7 @@ import pytest
 
 from psl_core.binarization import read_columns
 from psl_core.errors import DataError, PSLError
+from psl_triage.bedside.questions import build_questions, condition
 from psl_triage.data import (
     checked_order,
     infer_column_types,
@@ -16,10 +17,9 @@ from psl_triage.data import (
     prepare_training_data,
     propose_level_order,
 )
-from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
-from psl_triage.questions import build_questions, condition
-from psl_triage.store import open_model, save_model
+from psl_triage.model_file.store import open_model, save_model
 from psl_triage.training import TrainingOptions, stage_condition, train_list
+from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
 from psl_triage.words.editors import DIRECTION, DIRECTIONS
 from tests.tables import SLEEP_LEVELS, dataset_session, sleep_table
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from psl_triage.list_data import REASONS, data_mismatch, list_table_mismatch
+from psl_triage.data.list_data import REASONS, data_mismatch, list_table_mismatch
 from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import md
 from psl_triage.words.lists import not_this_table

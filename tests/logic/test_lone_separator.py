@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 
 from psl_triage.data import infer_column_types
+from psl_triage.data.roles import propose_roles
 from psl_triage.data.separation import held_out_auc, lone_separator
-from psl_triage.roles import propose_roles
 
 
 def study(n=400, seed=0, lone=True):

@@ -8,9 +8,9 @@ import pytest
 from psl_core import PSLError
 from psl_core.cost_ratio import DEFAULT_COST_RATIO
 from psl_core.errors import ModelFileError
-from psl_triage import store
-from psl_triage.metadata import NEGATIVE_FALLBACK, POSITIVE_FALLBACK, ColumnRecord, ModelMetadata
-from psl_triage.store import list_models, open_model, save_model
+from psl_triage.model_file import store
+from psl_triage.model_file.metadata import NEGATIVE_FALLBACK, POSITIVE_FALLBACK, ColumnRecord, ModelMetadata
+from psl_triage.model_file.store import list_models, open_model, save_model
 from psl_triage.training import TrainingOptions, train_list
 
 

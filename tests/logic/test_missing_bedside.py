@@ -8,13 +8,13 @@ import pytest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import NOT_MEASURED, answer_for
-from psl_triage.card import card_html
-from psl_triage.questions import (
+from psl_triage.bedside.questions import (
     answer_text,
     build_questions,
     missing_note,
     recorded_answers,
 )
+from psl_triage.judging.card import card_html
 from psl_triage.training import list_table
 from psl_triage.words.questions import NOT_MEASURED_TEXT, NOT_RECORDED, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 

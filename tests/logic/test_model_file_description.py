@@ -9,8 +9,8 @@ import re
 import pytest
 
 from psl_core import ModelFileError
-from psl_triage.store import list_models, load_model
-from psl_triage.training.files import read_model_upload
+from psl_triage.model_file.files import read_model_upload
+from psl_triage.model_file.store import list_models, load_model
 from tests.hostile_corpus import meaning_document, meaningless_files, misleading_descriptions
 
 DOCUMENT = meaning_document()

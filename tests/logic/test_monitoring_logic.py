@@ -11,7 +11,7 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 from psl_core import ProbabilisticScoringList
 from psl_core.errors import DataError
 from psl_core.validation import log_odds, stage_rows
-from psl_triage.card import report_html
+from psl_triage.judging.card import report_html
 from psl_triage.judging.monitoring import (
     MIN_OUTCOMES,
     date_columns,
@@ -20,7 +20,7 @@ from psl_triage.judging.monitoring import (
     read_dates,
     training_answers,
 )
-from psl_triage.validation import match_columns, needed_columns
+from psl_triage.judging.validation import match_columns, needed_columns
 from tests.tables import small_model
 
 M = 4.0

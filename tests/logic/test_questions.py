@@ -23,9 +23,7 @@ from psl_core.decision import (
     triage_step,
 )
 from psl_core.serialization import FORMAT
-from psl_triage.model_file.answers import OTHER
-from psl_triage.plots import triage_figure
-from psl_triage.questions import (
+from psl_triage.bedside.questions import (
     advance,
     answer_text,
     build_questions,
@@ -34,6 +32,8 @@ from psl_triage.questions import (
     stage_answers,
     triage_steps,
 )
+from psl_triage.model_file.answers import OTHER
+from psl_triage.plots import triage_figure
 from psl_triage.words.common import one_in, percent, points_text
 from psl_triage.words.decision import (
     headline,

@@ -5,7 +5,7 @@ import json
 from psl_core import ProbabilisticScoringList
 from psl_core.decision import StageBands, triage_step
 from psl_core.serialization import FORMAT
-from psl_triage.record import triage_record
+from psl_triage.bedside.record import triage_record
 from psl_triage.words.decision import interval_sentence, outcome_text, stop_sentence
 from psl_triage.words.record import record_text
 

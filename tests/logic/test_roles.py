@@ -1,4 +1,4 @@
-"""Tests of psl_triage.roles: column roles from names, values and the outcome, one signal each."""
+"""Tests of psl_triage.data.roles: column roles from names, values and the outcome, one signal each."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from psl_triage.data import infer_column_types, load_table, prepare_training_data
-from psl_triage.demo import load_demo
-from psl_triage.roles import (
+from psl_triage.data.demo import load_demo
+from psl_triage.data.roles import (
     HELD_OUT_SEPARATION,
     held_out_separation,
     name_tokens,

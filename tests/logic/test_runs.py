@@ -1,4 +1,4 @@
-"""The app serialises its own runs (psl_triage.runs): the learner holds no process-wide lock."""
+"""The app serialises its own runs (psl_triage.training.runs): the learner holds no process-wide lock."""
 
 import threading
 
@@ -7,8 +7,8 @@ import pytest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.evaluation import monte_carlo_cv
-from psl_triage import runs
-from psl_triage.runs import (
+from psl_triage.training import runs
+from psl_triage.training.runs import (
     EVALUATION_BUDGET_S,
     PAPER_SPLITS,
     WORKER_START_S,
@@ -100,7 +100,7 @@ def test_the_evaluation_time_follows_the_training_time_and_the_cores():
 
 def test_the_estimate_counts_the_workers_start_up():
     """mi/CHAIN: "About 3 s" for 100 splits that took 10.7 s; the workers' start-up, a fixed
-    cost whatever the splits, was not counted (psl_triage.runs.WORKER_START_S, measured)."""
+    cost whatever the splits, was not counted (psl_triage.training.runs.WORKER_START_S, measured)."""
     assert 5.0 <= WORKER_START_S <= 20.0
     quick = evaluation_seconds(0.05, 5, 100, workers=2)
     assert quick >= WORKER_START_S and evaluation_seconds(0.05, 5, 2, workers=2) >= WORKER_START_S
@@ -119,7 +119,7 @@ def test_the_evaluation_starts_with_fewer_splits_when_the_paper_s_would_take_lon
 def test_the_estimate_counts_every_draw_of_the_internal_folds():
     from types import SimpleNamespace
 
-    from psl_triage.runs import inner_fits
+    from psl_triage.training.runs import inner_fits
 
     assert inner_fits(SimpleNamespace(recommend_folds=5, recommend_draws_=3)) == 15  # few of the rarer class
     assert inner_fits(SimpleNamespace(recommend_folds=5, recommend_draws_=None)) == 5  # read from a file

@@ -1,4 +1,4 @@
-"""Another site's table for a list (psl_triage.validation): matching, coding, unit checks, saving."""
+"""Another site's table for a list (psl_triage.judging.validation): matching, coding, unit checks, saving."""
 
 import json
 
@@ -7,9 +7,8 @@ import pandas as pd
 import pytest
 
 from psl_core.errors import DataError
-from psl_triage.demo import load_demo
-from psl_triage.training import TrainingOptions, train_list
-from psl_triage.validation import (
+from psl_triage.data.demo import load_demo
+from psl_triage.judging.validation import (
     match_columns,
     needed_columns,
     outcome_defaults,
@@ -17,6 +16,7 @@ from psl_triage.validation import (
     site_table,
     unit_checks,
 )
+from psl_triage.training import TrainingOptions, train_list
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +168,7 @@ def breast():
 
 
 def test_a_coding_mismatch_names_the_column_and_both_codings(breast):
-    from psl_triage.validation import coding_mismatches
+    from psl_triage.judging.validation import coding_mismatches
     from psl_triage.words import shown
 
     model, metadata, site = breast
@@ -182,7 +182,7 @@ def test_a_coding_mismatch_names_the_column_and_both_codings(breast):
 
 
 def test_mapped_values_and_bands_code_the_table_like_the_training_one(breast):
-    from psl_triage.validation import MISSING, coding_mismatches
+    from psl_triage.judging.validation import MISSING, coding_mismatches
 
     model, metadata, site = breast
     mapping = match_columns(needed_columns(model, metadata), site.columns)
@@ -209,7 +209,7 @@ def test_the_unit_check_says_which_way_the_median_moved(trained, cleveland):
 def test_numbers_at_the_site_sort_into_the_lists_bands():
     """Issue 26, item 3, the other way round: a list learned size in bands, the site has mm."""
     from psl_triage.data import infer_column_types, prepare_training_data
-    from psl_triage.validation import MISSING, band_map, coding_mismatches
+    from psl_triage.judging.validation import MISSING, band_map, coding_mismatches
 
     rng = np.random.default_rng(4)
     n = 600
@@ -316,7 +316,7 @@ def test_the_page_says_how_a_missing_answer_was_judged_and_who_is_left_out():
 
 
 def test_the_validating_line_names_an_unnamed_list_in_lower_case_mid_sentence():
-    from psl_triage.modelcard import list_identity
+    from psl_triage.model_file.writer import list_identity
     from psl_triage.words.validate import validating
 
     assert validating(list_identity({})) == "Validating **an unnamed list** (not saved yet)."

@@ -1,4 +1,4 @@
-"""External validation of a horizon list (psl_triage.validation_horizon): the site's time and
+"""External validation of a horizon list (psl_triage.judging.validation_horizon): the site's time and
 event columns read with clear refusals, the measures at the horizon equal to
 psl_core.survival's on the same predictions, the censored-before-horizon count, and the
 recalibration with censoring weights."""
@@ -13,17 +13,17 @@ from psl_core import survival
 from psl_core.errors import DataError
 from psl_core.validation import recalibrate
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.follow_up import FollowUp
-from psl_triage.store import load_model
-from psl_triage.training import TrainingOptions, train_list
-from psl_triage.validation import match_columns, needed_columns, save_recalibrated
-from psl_triage.validation_horizon import (
+from psl_triage.data.follow_up import FollowUp
+from psl_triage.judging.validation import match_columns, needed_columns, save_recalibrated
+from psl_triage.judging.validation_horizon import (
     follow_up_defaults,
     horizon_report,
     horizon_site,
     horizon_stages,
     recalibration_part,
 )
+from psl_triage.model_file.store import load_model
+from psl_triage.training import TrainingOptions, train_list
 from tests.tables import follow_up_table
 
 HORIZON = 1000.0

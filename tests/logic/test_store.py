@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from psl_core import ModelFileError, ProbabilisticScoringList
-from psl_triage import store
-from psl_triage.store import list_models, load_model, model_dir, save_model, slugify
+from psl_triage.model_file import store
+from psl_triage.model_file.store import list_models, load_model, model_dir, save_model, slugify
 
 
 @pytest.fixture(scope="module")

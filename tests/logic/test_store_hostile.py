@@ -12,8 +12,8 @@ import pytest
 
 from psl_core import ProbabilisticScoringList
 from psl_core.errors import ModelFileError
-from psl_triage import store
-from psl_triage.store import StoreError, list_models, load_model, remove_orphans, save_model
+from psl_triage.model_file import store
+from psl_triage.model_file.store import StoreError, list_models, load_model, remove_orphans, save_model
 
 # One of each kind of bad file the store may meet (name -> content).
 BAD_FILES = {

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.store import list_models, load_model, save_model
-from psl_triage.training.files import download_file_name
+from psl_triage.model_file.files import download_file_name
+from psl_triage.model_file.store import list_models, load_model, save_model
 from psl_triage.words import md
 from tests.hostile_corpus import unusual_names
 

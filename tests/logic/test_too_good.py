@@ -1,4 +1,4 @@
-"""Tests of psl_triage.too_good: the "too good to be true" stop after training."""
+"""Tests of psl_triage.training.too_good: the "too good to be true" stop after training."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from psl_triage.data import infer_column_types, prepare_training_data
-from psl_triage.demo import load_demo
-from psl_triage.too_good import METADATA_KEY, recorded_warning, too_good_to_be_true
+from psl_triage.data.demo import load_demo
 from psl_triage.training import TrainingOptions, read_model_upload, train_list
+from psl_triage.training.too_good import METADATA_KEY, recorded_warning, too_good_to_be_true
 
 
 def metadata(brier, auc, data="test"):

@@ -10,7 +10,7 @@ import pytest
 
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
 from psl_triage.training import (
     MAX_ABS_SCORE,

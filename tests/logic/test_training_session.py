@@ -8,17 +8,17 @@ import numpy as np
 import pytest
 
 from psl_core.errors import PSLError
-from psl_triage import state_keys
-from psl_triage.dataset_session import DatasetSession
-from psl_triage.demo import load_demo
-from psl_triage.metadata import ModelMetadata
-from psl_triage.roles import Role
-from psl_triage.too_good import TooGood
+from psl_triage.data.demo import load_demo
+from psl_triage.data.roles import Role
+from psl_triage.data.session import DatasetSession
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
-from psl_triage.training_session import OPTION_NAMES, TrainingSession
+from psl_triage.training.session import OPTION_NAMES, TrainingSession
+from psl_triage.training.too_good import TooGood
 from psl_triage.words import train as words
 from tests.tables import dataset_session
+from ui import state_keys
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
@@ -160,7 +160,7 @@ def test_an_upload_becomes_current_and_a_broken_one_leaves_the_current_list(sess
 def test_an_uploaded_list_without_a_name_takes_its_file_s_name(session, dataset):
     """A list downloaded before it was saved, loaded again: Validate and Card called it "an
     unnamed list (not saved yet)". It now carries its file's name; a named one keeps its own."""
-    from psl_triage.modelcard import list_identity
+    from psl_triage.model_file.writer import list_identity
 
     session.train(dataset, TrainingOptions(max_stages=1))
     assert session.metadata.name is None
@@ -212,7 +212,7 @@ def test_the_training_keys_are_declared_once():
 
 
 def test_a_stored_list_trained_elsewhere_opens(session, demo_prepared, tmp_path):
-    from psl_triage.store import save_model
+    from psl_triage.model_file.store import save_model
 
     model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(max_stages=1))
     stored = save_model(model, "Elsewhere", metadata, tmp_path)

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from psl_core import ProbabilisticScoringList
 from psl_core.binarization import NUMERIC
 from psl_core.decision import NOT_MEASURED, StageBands, answer_for, triage_step
-from psl_triage.questions import build_questions
-from psl_triage.record import triage_record
-from psl_triage.triage_session import TriageSession, TriageSettings, recommended_length
+from psl_triage.bedside.questions import build_questions
+from psl_triage.bedside.record import triage_record
+from psl_triage.bedside.session import TriageSession, TriageSettings, recommended_length
 
 METADATA = {"name": "Chest pain", "dataset": {"positive_label": "disease", "negative_label": "no disease"}}
 # M = 1 and the point estimate: the list asks on for most answers (at M = 10 it may stop early).
@@ -258,7 +258,7 @@ def test_train_triage_and_the_card_say_alike_where_the_risk_stays_at_the_base_ra
     one sentence: the Train page's reading, Triage's note after the answer and the card and
     report of that stage say the same; the card of a stage whose points count says nothing."""
 
-    from psl_triage.card import card_html, report_html
+    from psl_triage.judging.card import card_html, report_html
     from psl_triage.words.common import percent
     from psl_triage.words.lists import base_rate_reason
     from psl_triage.words.train import list_reading

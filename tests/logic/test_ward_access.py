@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.store import list_models
+from psl_triage.model_file.store import list_models
 from psl_triage.ward import approval
 from psl_triage.ward.access import LOCAL_USER, PERMISSIONS, ROLES, NotAllowed, User, pages_of, require
 from psl_triage.ward.approval import ARCHIVE, save_list, states, step, visible_lists

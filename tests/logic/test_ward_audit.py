@@ -17,7 +17,7 @@ import pytest
 from fhir.resources.auditevent import AuditEvent
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.store import list_models
+from psl_triage.model_file.store import list_models
 from psl_triage.ward.access import NotAllowed, User
 from psl_triage.ward.approval import record, save_list, states, step, visible_lists
 from psl_triage.ward.audit import FILE_NAME, GENESIS, AuditLog

@@ -24,12 +24,12 @@ PROGRAMMER_ERRORS = {"ValueError", "TypeError", "RuntimeError", "KeyError", "Ass
 
 ALLOWED = {
     # (path, a piece of the string): why it stays where it is
-    ("psl_triage/card.py", "font-family"): "the card's CSS (a list of font names), not words",
-    ("psl_triage/demo.py", ""): (
+    ("psl_triage/judging/card.py", "font-family"): "the card's CSS (a list of font names), not words",
+    ("psl_triage/data/demo.py", ""): (
         "the bundled demo table's own description (labels, units, categories, provenance): data "
         "about a dataset, like a file's names, shown through the words module's escapes"
     ),
-    ("psl_triage/metadata.py", "class"): (
+    ("psl_triage/model_file/metadata.py", "class"): (
         "the class names of a list whose file names none: ModelMetadata's own default, and the "
         "words import ModelMetadata (words importing back would be a cycle)"
     ),

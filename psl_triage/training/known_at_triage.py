@@ -1,7 +1,7 @@
 """Whether each question a list asks is known at the bedside before the outcome, as the
 researcher confirms it.
 
-The leak guard (:mod:`psl_triage.roles`, :mod:`psl_triage.too_good`) flags columns with
+The leak guard (:mod:`psl_triage.data.roles`, :mod:`psl_triage.training.too_good`) flags columns with
 evidence in the data of being recorded after the outcome. A column recorded later without
 such evidence (a birth weight beside preterm birth, a transplant beside death) passes every
 test of the data: only the researcher knows when it was recorded. So after a list is trained
@@ -9,14 +9,14 @@ the Train page asks, for the questions the list asks at its recommended length
 (:func:`asked_columns`) and for no other column, whether each is known at triage
 (:data:`KNOWN`) or recorded later (:data:`LATER`). A question recorded later is never asked
 again (the ``forbidden`` constraint, the knowledge table's "never") and the page offers to
-train again. In a study export recorded in time points ("V3.*", "V5.*": :func:`psl_triage.roles.time_points`)
+train again. In a study export recorded in time points ("V3.*", "V5.*": :func:`psl_triage.data.roles.time_points`)
 a column recorded later usually has siblings of its time point that are too: the page offers to
 leave them out in the same click (:func:`same_time_point`), or the researcher would meet them one
 list at a time.
 
 The answers stay in the Train page's session per column of the table (a list trained again
 keeps those already given) and go with the list: its metadata's ``"known_at_triage"`` entry
-(:attr:`psl_triage.metadata.ModelMetadata.known_at_triage`, column -> answer, for the
+(:attr:`psl_triage.model_file.metadata.ModelMetadata.known_at_triage`, column -> answer, for the
 questions it asks). A list is confirmed when every question it asks is answered
 :data:`KNOWN`; a file without the entry (saved before lists carried it) is not confirmed.
 :func:`timing_status` is the one reading of it, for the Train page, the card and the report.
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .metadata import ModelMetadata
-from .roles import time_points
-from .triage_session import recommended_length
+from psl_triage.bedside.session import recommended_length
+from psl_triage.data.roles import time_points
+from psl_triage.model_file.metadata import ModelMetadata
 
 KNOWN = "known"
 """The answer: the question's value is known at triage, before the outcome."""
@@ -45,7 +45,7 @@ NO_QUESTION = "no_question"
 
 def asked_columns(model) -> tuple[str, ...]:
     """The columns the list asks about at its recommended length (the Triage page's default,
-    :func:`~psl_triage.triage_session.recommended_length`), each once, in the order asked; none
+    :func:`~psl_triage.bedside.session.recommended_length`), each once, in the order asked; none
     for a list whose held-out evidence recommends asking nothing (``recommended_stages_`` 0):
     its questions are no list to confirm, whatever Triage offers to ask anyway."""
     if getattr(model, "recommended_stages_", None) == 0:
@@ -85,7 +85,7 @@ class TimingStatus:
 
 def timing_status(model, metadata) -> TimingStatus:
     """Whether the researcher confirmed that each question ``model`` asks is known at triage,
-    by ``metadata``'s (a :class:`~psl_triage.metadata.ModelMetadata` or a model file's dict)
+    by ``metadata``'s (a :class:`~psl_triage.model_file.metadata.ModelMetadata` or a model file's dict)
     ``"known_at_triage"`` answers."""
     asked = asked_columns(model)
     answers = ModelMetadata.coerce(metadata).known_at_triage or {}
@@ -117,7 +117,7 @@ def same_time_point(later, columns) -> dict[str, tuple[str, ...]]:
     dict
         The time point's prefix as the first column of ``later`` there writes it ("V5" of
         "V5.PD.avg") -> the other columns of that time point, in the table's order; only time
-        points with such columns (:func:`psl_triage.roles.time_points`: none in a table not
+        points with such columns (:func:`psl_triage.data.roles.time_points`: none in a table not
         recorded in time points).
     """
     points = time_points([str(column) for column in columns])

@@ -46,7 +46,7 @@ from psl_triage.data.event_times import follow_up_evidence, time_of
 from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, _positive_values, weakly_named
 from psl_triage.data.separation import held_out_auc, lone_separator
 from psl_triage.data.values import _normalized, _value_text
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import preparing
 from psl_triage.words import roles as words
 from psl_triage.words.common import share

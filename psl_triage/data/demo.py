@@ -15,7 +15,7 @@ from psl_core.errors import DataError
 from psl_triage.data import BINARY, CATEGORICAL, IGNORE, NUMERIC, ColumnSpec, DatasetMeta
 from psl_triage.words import reading as words
 
-DEMO_PATH = Path(__file__).resolve().parent.parent / "datasets" / "heart_cleveland.csv"
+DEMO_PATH = Path(__file__).resolve().parents[2] / "datasets" / "heart_cleveland.csv"
 OUTCOME = "heart_disease"
 
 _YES_NO = {1: "yes", 0: "no"}

@@ -7,7 +7,7 @@ training data prepared from all of them (:attr:`DatasetSession.prepared`, recomp
 :meth:`~DatasetSession.refresh` only when a choice changed). Switching between the demo and an
 upload stashes the other one's state, so switching back loses nothing.
 
-The Data page keeps one session in ``st.session_state`` (:data:`psl_triage.state_keys.DATASET`)
+The Data page keeps one session in ``st.session_state`` (:data:`ui.state_keys.DATASET`)
 and renders it; the other pages read the same session, never a copy of its parts: its
 :attr:`~DatasetSession.prepared` data and the :attr:`~DatasetSession.active` table and choices.
 Widgets are keyed by :attr:`~DatasetSession.version` (:meth:`~DatasetSession.key`): it changes
@@ -47,8 +47,8 @@ from psl_triage.data import (
     propose_level_order,
     relabel,
 )
-from psl_triage.follow_up import FollowUp, guess_follow_up, proposed_follow_up
-from psl_triage.roles import ROLES, Role, propose_roles, role_labels, taken_out
+from psl_triage.data.follow_up import FollowUp, guess_follow_up, proposed_follow_up
+from psl_triage.data.roles import ROLES, Role, propose_roles, role_labels, taken_out
 from psl_triage.words import data as words
 
 _TABLES = itertools.count(1)

@@ -43,7 +43,7 @@ from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.subgroups import ALL_PATIENTS, differing_groups, judged_groups
 from psl_core.validation import stage_totals
 from psl_triage.data import BINARY, CATEGORICAL, NUMERIC
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import evidence as words
 from psl_triage.words import sample_size as sizes
 
@@ -273,7 +273,7 @@ def site_bedside_point(model, X, y, cost_ratio, n_boot=200, seed=0, confidence=0
     n : int
         Patients it is computed on.
     """
-    from psl_triage.card import card_stage  # card imports this module
+    from psl_triage.judging.card import card_stage  # card imports this module
 
     length = card_stage(model)
     totals, known = stage_totals(model, X, length)

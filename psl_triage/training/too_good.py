@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import lists as words
 
 IMPLAUSIBLE_AUC = 0.98

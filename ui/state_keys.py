@@ -1,8 +1,8 @@
 """Every ``st.session_state`` key the pages and their tests share, typed, in one place.
 
 A page keeps one session object per job in the session state (a dataset session on Data, a
-training session on Train, a triage session on Triage: see :mod:`psl_triage.dataset_session`,
-:mod:`psl_triage.training_session`, :mod:`psl_triage.triage_session`) and renders it. Pages and
+training session on Train, a triage session on Triage: see :mod:`psl_triage.data.session`,
+:mod:`psl_triage.training.session`, :mod:`psl_triage.bedside.session`) and renders it. Pages and
 tests name a key only through the constants here, so a key is spelled once and the type of
 what it holds is declared once::
 
@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from psl_triage.dataset_session import DatasetSession
-    from psl_triage.training_session import TrainingSession
-
-    from .triage_session import TriageSession
+    from psl_triage.bedside.session import TriageSession
+    from psl_triage.data.session import DatasetSession
+    from psl_triage.training.session import TrainingSession
 
 T = TypeVar("T")
 
@@ -93,7 +92,7 @@ def describe() -> dict[str, str]:
 # --- Train ---------------------------------------------------------------------------------------
 TRAINING: StateKey[TrainingSession] = StateKey(
     "training_session",
-    "psl_triage.training_session.TrainingSession: the current list (trained, loaded, opened or recalibrated), "
+    "psl_triage.training.session.TrainingSession: the current list (trained, loaded, opened or recalibrated), "
     "its metadata and origin, and the Train page's tables (made on first use; the later pages read its list).",
 )
 TRAIN_MODEL_NAME: StateKey[str] = StateKey(
@@ -117,6 +116,6 @@ VALIDATE_SAVED: StateKey[dict] = StateKey(
 
 DATASET: StateKey[DatasetSession] = StateKey(
     "dataset_session",
-    "psl_triage.dataset_session.DatasetSession: the Data page's table, choices and prepared data "
+    "psl_triage.data.session.DatasetSession: the Data page's table, choices and prepared data "
     "(written by Data; the other pages read its prepared data and active table).",
 )

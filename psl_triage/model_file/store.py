@@ -14,7 +14,7 @@ The listing validates every file and skips a file that is not a valid model with
 folder that cannot be read or written gets a message that names it and says what to do. Files
 are read through one cached loader, :func:`open_model`, keyed by (path, size, modification
 time): the listing and the pages that use a saved list read each version of a file once, and
-its metadata is parsed once, into a :class:`~psl_triage.metadata.ModelMetadata`.
+its metadata is parsed once, into a :class:`~psl_triage.model_file.metadata.ModelMetadata`.
 
 Only regular files are read (:func:`read_model_file`): a device, a FIFO or a folder named
 like a model file is skipped without opening it for reading, a link is followed only to a
@@ -40,8 +40,8 @@ from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_core.names import UNREADABLE, clean_name
 from psl_core.serialization import MAX_FILE_CHARS
-from psl_triage.metadata import ModelMetadata
 from psl_triage.model_file.meaning import check_description
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import store as words
 from psl_triage.words import visible
 
@@ -123,7 +123,7 @@ class OpenedModel:
 def save_model(model, name, metadata=None, directory=None):
     """Save a fitted list under ``name`` as the next version; returns the StoredModel.
 
-    ``metadata`` (a :class:`~psl_triage.metadata.ModelMetadata`, or a JSON-ready dict) is
+    ``metadata`` (a :class:`~psl_triage.model_file.metadata.ModelMetadata`, or a JSON-ready dict) is
     written with the model, here and nowhere else (:meth:`ModelMetadata.to_dict`);
     ``name``, ``version`` and ``created`` are set here (``metadata.saved_as(stored)`` gives
     the saved metadata); the name is kept without invisible or direction-control

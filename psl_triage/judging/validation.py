@@ -18,7 +18,7 @@ The steps, each a function the page calls:
 5. :func:`unit_checks`: a numeric column whose values at the new site look like another unit
    (its median outside the training range, or a factor of :data:`UNIT_FACTOR` from the
    training median with its spread scaled alike). The training range is in the model file
-   since lists recorded it (:func:`psl_triage.modelcard.columns_metadata`); older files skip
+   since lists recorded it (:func:`psl_triage.model_file.writer.columns_metadata`); older files skip
    the check with a note.
 6. :func:`psl_core.validation.validation_report`, read in sentences and a table by
    :mod:`psl_triage.words.validate`.
@@ -41,8 +41,8 @@ from psl_core.binarization import BINARY, CATEGORY, NUMERIC
 from psl_core.errors import DataError
 from psl_core.validation import recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
-from psl_triage.metadata import ModelMetadata
-from psl_triage.store import save_model
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.store import save_model
 from psl_triage.words import md
 from psl_triage.words import site as said
 
@@ -65,7 +65,7 @@ class NeededColumn:
 
 
 def _columns_meta(metadata):
-    """Column name -> :class:`~psl_triage.metadata.ColumnRecord` of a list's metadata."""
+    """Column name -> :class:`~psl_triage.model_file.metadata.ColumnRecord` of a list's metadata."""
     return ModelMetadata.coerce(metadata).columns or {}
 
 
@@ -581,10 +581,10 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
     name : str or None
         Model name; default the original's, so the recalibrated list is its next version.
     directory : path or None
-        The store folder (default :func:`psl_triage.store.model_dir`).
+        The store folder (default :func:`psl_triage.model_file.store.model_dir`).
     sample_weight : ndarray of shape (n,) or None
         Row weights of the recalibration (a horizon list's censoring weights,
-        :mod:`psl_triage.validation_horizon`).
+        :mod:`psl_triage.judging.validation_horizon`).
 
     Returns
     -------
@@ -592,7 +592,7 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
         The recalibrated list.
     metadata : dict
         Its saved metadata (with name, version, created), as the file holds it (``model.metadata_``).
-    stored : psl_triage.store.StoredModel
+    stored : psl_triage.model_file.store.StoredModel
     """
     new = recalibrate(model, table.X, table.y, n_stages, sample_weight=sample_weight)
     metadata = ModelMetadata.coerce(metadata)

@@ -2,7 +2,7 @@
 
 A follow-up table gives each patient a time (to the event, or to last contact) and a 0/1
 status. The Data page proposes such a pair (:func:`guess_follow_up`: a follow-up time as
-:mod:`psl_triage.roles` recognises one, and an outcome-named 0/1 column, paired by name as
+:mod:`psl_triage.data.roles` recognises one, and an outcome-named 0/1 column, paired by name as
 "rtime"/"recur" or "dtime"/"death"), asks for the horizon with a sentence on who is censored
 before it (:func:`horizon_text`), and never offers the time as a question. The learner then
 predicts the risk of the event within the horizon, censoring respected
@@ -21,8 +21,7 @@ from psl_core.errors import DataError
 from psl_core.survival import held_out_targets, horizon_summary, survival_outcome
 from psl_triage.data.event_times import follow_up_evidence, time_of
 from psl_triage.data.outcome import WEAK_OUTCOME_WORDS
-from psl_triage.metadata import ModelMetadata
-from psl_triage.roles import _OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
+from psl_triage.data.roles import _OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
 from psl_triage.words import lists as words
 from psl_triage.words.common import share_of
 
@@ -84,7 +83,7 @@ def is_status(series: pd.Series) -> bool:
 
 def named_pairs(df: pd.DataFrame) -> list[tuple[object, object]]:
     """(event, time) pairs named alike: a status (:func:`is_status`) and the numeric column that
-    is its time by name (:func:`psl_triage.roles.follow_up_pairs`)."""
+    is its time by name (:func:`psl_triage.data.roles.follow_up_pairs`)."""
     kinds = {
         name: "binary" if is_status(df[name]) else
         "numeric" if pd.to_numeric(df[name], errors="coerce").notna().mean() > 0.5 else "other"
@@ -192,137 +191,3 @@ def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> Fol
         pair = (own[0] if own else found.time, outcome)
     times, _ = event_time(df, pair[0], outcome, positive)
     return FollowUp(pair[0], default_horizon(times), "")
-
-
-def horizon_span(model, metadata) -> str:
-    """A horizon list's horizon with the unit its metadata saved: "1825 days" (:func:`words.within`)."""
-    return words.within(model.horizon, (metadata.follow_up or {}).get("unit") or "")
-
-
-def horizon_page_note(model, page: str, metadata=None) -> str | None:
-    """Why a page that judges a list on yes/no outcomes stops for a list of the risk within a
-    horizon (None for a yes/no list): its measures do not weigh censoring yet."""
-    horizon = getattr(model, "horizon", None)
-    if horizon is None:
-        return None
-    return words.horizon_page_note(words.within(horizon) if metadata is None else horizon_span(model, metadata), page)
-
-
-def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
-    """Calibration at the horizon of one stage (default: the last) on the rows the Train page
-    held out: per total and per decile of predicted risk, the mean predicted risk against the
-    Kaplan-Meier risk observed by the horizon; O/E, Brier score and AUC at the horizon
-    (censoring weights from the training rows). None when the list is not a horizon list
-    trained on these data with a test set (its held-out rows are then unknown).
-
-    The Brier score is the Train page's test Brier at that stage: the same rows (those not
-    censored before the horizon) and censoring weights, the weighted mean normalised by the
-    weights' sum (:func:`psl_core.metrics.stage_measures`). Graf's estimator
-    (:meth:`psl_core.survival.HorizonTargets.brier`, the Validate and Evaluation pages')
-    divides by all test patients instead, censored ones included, and differs by the ratio
-    of the two (blood_storage at 24 months: 0.118 against 0.126).
-
-    Returns
-    -------
-    dict with ``totals`` and ``deciles`` (DataFrames: group, patients, predicted, observed),
-    ``observed_expected``, ``brier``, ``auc``, ``n_test``, ``stage``.
-    """
-    from psl_core.metrics import stage_measures
-    from psl_triage.training import split_rows
-
-    horizon = getattr(model, "horizon", None)
-    options = ModelMetadata.coerce(metadata).training_options
-    follow_up = getattr(prepared, "follow_up", None)
-    if horizon is None or follow_up is None or follow_up.horizon != horizon or options is None:
-        return None
-    fraction, seed = options.get("test_fraction"), options.get("seed")
-    if not (isinstance(fraction, float) and 0 < fraction < 1 and isinstance(seed, int)):
-        return None
-    rows = np.arange(len(prepared.y))
-    train, test = split_rows(rows, prepared.y, fraction, seed)[:2]
-    if options.get("n_test") != len(test):
-        return None
-    stage = model.n_stages_ - 1 if stage is None else min(int(stage), model.n_stages_ - 1)
-    time, event = prepared.time, prepared.y
-    y_train, y_test = survival_outcome(time[train], event[train]), survival_outcome(time[test], event[test])
-    X_test = prepared.X.iloc[test]
-    risk = model.predict_proba(X_test, stage=stage)[:, 1]
-    totals, deciles = calibration_tables(y_test, risk, horizon, model.total_scores(X_test, stage=stage))
-    targets = held_out_targets(y_train, y_test, horizon)
-    measures = targets.measures(risk)
-    # Train's Brier at a stage (weights' sum in the denominator), not the Graf form of .measures.
-    kept = np.flatnonzero(targets.weight > 0)
-    measures["brier"] = stage_measures(targets.outcome[kept], risk[kept], risk[kept], weight=targets.weight[kept])[1]
-    return {"totals": totals, "deciles": deciles, **measures, "n_test": len(test), "stage": stage}
-
-
-def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Mean predicted risk against the Kaplan-Meier risk observed by the horizon
-    (:func:`psl_core.survival.km_calibration`), per total and per tenth of predicted risk
-    (numbered from 1): two DataFrames with columns group, patients, predicted, observed."""
-    from psl_core.survival import km_calibration
-
-    def table(groups):
-        return pd.DataFrame(km_calibration(y, risk, horizon, groups)).rename(columns={"n": "patients"})
-
-    deciles = table(None)
-    deciles["group"] = deciles["group"] + 1
-    return table(totals), deciles
-
-
-def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: int = 0, stage=None):
-    """The list's settings on held-out splits against a Cox model on all features and the
-    naive yes/no list (:func:`psl_core.survival.horizon_splits`), both lists at ``stage``
-    (the one the user chose, as for a yes/no list; None: the whole list).
-
-    Returns
-    -------
-    table : pandas.DataFrame
-        One row per model, the mean (standard deviation) over the splits of each measure at
-        the horizon; net benefit at the threshold 1 / (1 + M). The Cox model's over the splits
-        it could be fitted on (:func:`psl_core.survival.cox_risk`), its label saying on how
-        many it could not.
-    curves : pandas.DataFrame
-        The decision curves at the horizon (:func:`horizon_decision_curves`).
-    """
-    from sklearn.base import clone
-
-    from psl_core.decision_curve import THRESHOLD_GRID
-    from psl_core.survival import horizon_splits
-
-    threshold = 1 / (1 + cost_ratio)
-    grid = np.union1d(THRESHOLD_GRID, [threshold])
-    results = horizon_splits(
-        prepared.X, survival_outcome(prepared.time, prepared.y), model.horizon,
-        lambda: clone(model).set_params(recommend_folds=None), n_splits=n_splits, random_state=seed,
-        threshold=threshold, thresholds=grid, stage=stage,
-    )
-    fitted = results["cox_fitted"]
-    labels = {**words.HORIZON_MODELS, "cox": words.cox_model_label(int(np.sum(~fitted)), len(fitted))}
-    table = pd.DataFrame([
-        {"model": label, **{title: words.mean_sd(results[f"{key}_{measure}"]) for measure, title in words.HORIZON_MEASURES.items()}}
-        for key, label in labels.items()
-    ])
-    return table, horizon_decision_curves(results, grid, threshold)
-
-
-def horizon_decision_curves(results, grid, threshold) -> pd.DataFrame:
-    """Decision curves at the horizon over the splits, as the Evaluation page draws a yes/no
-    list's (:func:`psl_triage.evidence.held_out_decision_curves`): method (the list as
-    ``psl_core.evaluation.PSL``, the Cox model and the naive list by their
-    :data:`HORIZON_MODELS` names, treat all, treat none), threshold, mean, lower, upper, n and
-    net interventions avoided per 100 patients, in the default threshold range and at
-    1 / (1 + M)."""
-    from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, TREAT_ALL, TREAT_NONE
-    from psl_core.evaluation import PSL, band_summary
-    from psl_triage.evidence import in_range, with_interventions_avoided
-
-    curves = {PSL: results["list_decision_curve"], words.HORIZON_MODELS["cox"]: results["cox_decision_curve"],
-              words.HORIZON_MODELS["naive"]: results["naive_decision_curve"], TREAT_ALL: results["all_decision_curve"]}
-    curves[TREAT_NONE] = np.zeros_like(curves[TREAT_ALL])
-    tidy = pd.concat([
-        pd.DataFrame({"method": method, "split": np.repeat(np.arange(len(values)), len(grid)),
-                      "threshold": np.tile(grid, len(values)), "value": np.ravel(values)})
-        for method, values in curves.items()
-    ], ignore_index=True)
-    return with_interventions_avoided(in_range(band_summary(tidy), DEFAULT_THRESHOLD_RANGE, threshold))

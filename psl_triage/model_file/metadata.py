@@ -2,8 +2,8 @@
 
 A model file's ``"metadata"`` entry is free JSON (the schema only bounds its size and the
 shape of a few entries), written by whichever version of the app saved the list. It is
-parsed once, where a file is read (:func:`psl_triage.store.open_model`) or a list is made
-(the Train page, :func:`psl_triage.validation.save_recalibrated`), into a frozen
+parsed once, where a file is read (:func:`psl_triage.model_file.store.open_model`) or a list is made
+(the Train page, :func:`psl_triage.judging.validation.save_recalibrated`), into a frozen
 :class:`ModelMetadata`, and written back once, where a list is saved or downloaded
 (:meth:`ModelMetadata.to_dict`). Everything else reads typed attributes.
 
@@ -139,7 +139,7 @@ class ColumnRecord(_Record):
         app could order categories, and unordered columns, have none).
     training_range : dict of str to float or None
         Quantiles of a numeric column's training values and ``"n"``
-        (:data:`psl_triage.modelcard.RANGE_QUANTILES`); files saved before lists recorded it have none.
+        (:data:`psl_triage.model_file.writer.RANGE_QUANTILES`); files saved before lists recorded it have none.
     extra : dict
         Every other entry, and entries of an unexpected type, as the file holds them.
     """
@@ -167,7 +167,7 @@ class ColumnRecord(_Record):
 @dataclass(frozen=True)
 class DatasetRecord(_Record):
     """What a model file records about the table the list was trained on (``"dataset"``,
-    written by :func:`psl_triage.modelcard.model_metadata` from the prepared data); each
+    written by :func:`psl_triage.model_file.writer.model_metadata` from the prepared data); each
     entry None when the file does not hold it, ``extra`` every other entry."""
 
     name: str | None = _entry(_text)
@@ -230,7 +230,7 @@ class ModelMetadata(_Record):
         What a horizon list's file says about competing events.
     known_at_triage : dict of str to str
         The researcher's answer, per question the list asks, whether it is known at triage
-        (``"known"``) or recorded after the outcome (``"later"``): :mod:`psl_triage.known_at_triage`;
+        (``"known"``) or recorded after the outcome (``"later"``): :mod:`psl_triage.training.known_at_triage`;
         files saved before lists carried it have none (not confirmed).
     extra : dict
         Every other entry, and entries of an unexpected type, exactly as the file holds them.

@@ -26,15 +26,15 @@ from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
-from psl_triage.costs import cost_text
-from psl_triage.evidence import counted_adequacy, metadata_kinds, parameter_counts
-from psl_triage.known_at_triage import timing_status
-from psl_triage.metadata import ModelMetadata
-from psl_triage.modelcard import training_rows_text
+from psl_triage.data.roles import recorded_roles
+from psl_triage.judging.evidence import counted_adequacy, metadata_kinds, parameter_counts
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.writer import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
-from psl_triage.roles import recorded_roles
-from psl_triage.too_good import recorded_warning
 from psl_triage.training import stage_condition, total_label
+from psl_triage.training.costs import cost_text
+from psl_triage.training.known_at_triage import timing_status
+from psl_triage.training.too_good import recorded_warning
 from psl_triage.words import known_at_triage as timing_words
 from psl_triage.words import monitoring as watched
 from psl_triage.words import report, sample_size
@@ -406,7 +406,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
     cost_ratio : float or None
         M; default the list's saved M.
     evidence : dict or None
-        :func:`psl_triage.evidence.report_evidence`: the calibration hierarchy, clinical
+        :func:`psl_triage.judging.evidence.report_evidence`: the calibration hierarchy, clinical
         utility and subgroups computed in this session (TRIPOD+AI items), when there are any;
         ``"monitoring"``: the list watched in service
         (:class:`psl_triage.judging.monitoring.Monitoring`), when the Monitor page ran.

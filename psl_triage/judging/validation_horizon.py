@@ -6,7 +6,7 @@ The Validate page's path for a list learned with ``ProbabilisticScoringList(hori
    when the table has it) and its event column with the values that mean "the event
    happened" (chosen like an outcome's positive values).
 2. :func:`horizon_site`: the site's table coded for the list
-   (:func:`psl_triage.validation.site_table`, the event as its outcome) with each row's
+   (:func:`psl_triage.judging.validation.site_table`, the event as its outcome) with each row's
    follow-up time; a time column that is not numbers or has negative times, or an event
    column with other than two values, is refused with a message naming it.
 3. :func:`horizon_report`: the measures at tau on the rows that answer the stage's
@@ -18,7 +18,7 @@ The Validate page's path for a list learned with ``ProbabilisticScoringList(hori
    tenth of predicted risk, net benefit at 1 / (1 + M) and the decision curve at tau.
 4. :func:`recalibration_part`: the weighted yes/no problem at tau
    (:func:`psl_core.survival.training_weights`) that
-   :func:`psl_triage.validation.save_recalibrated` recalibrates the totals' risks on.
+   :func:`psl_triage.judging.validation.save_recalibrated` recalibrates the totals' risks on.
 
 Competing events are out of scope (:data:`psl_triage.words.lists.COMPETING_EVENTS`).
 """
@@ -36,10 +36,10 @@ from psl_core.errors import DataError
 from psl_core.evaluation import PSL
 from psl_core.validation import stage_risks, stage_rows
 from psl_triage.data import count_classes, value_label
-from psl_triage.evidence import in_range
-from psl_triage.follow_up import calibration_tables
-from psl_triage.metadata import ModelMetadata
-from psl_triage.validation import SiteTable, outcome_defaults, site_table
+from psl_triage.judging.evidence import in_range
+from psl_triage.judging.horizon import calibration_tables
+from psl_triage.judging.validation import SiteTable, outcome_defaults, site_table
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import site as said
 from psl_triage.words.validate import other_values_censored
 
@@ -77,7 +77,7 @@ def follow_up_defaults(metadata, frame):
         The list's time column when the table has a column of that name.
     event : str or None
     positive : list
-        As :func:`psl_triage.validation.outcome_defaults` (the saved event column's name and
+        As :func:`psl_triage.judging.validation.outcome_defaults` (the saved event column's name and
         the values that meant "event" at training).
     """
     follow_up = ModelMetadata.coerce(metadata).follow_up or {}
@@ -125,7 +125,7 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
     ------
     DataError
         The time column missing, not numbers or negative; the event column not two-valued or
-        without a chosen event value; what :func:`psl_triage.validation.site_table` refuses.
+        without a chosen event value; what :func:`psl_triage.judging.validation.site_table` refuses.
     """
     if time is None:
         raise DataError(said.CHOOSE_TIME_COLUMN)

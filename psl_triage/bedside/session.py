@@ -1,7 +1,7 @@
 """One triage of one patient with one scoring list, without Streamlit: the Triage page's state.
 
 The clinician answers the list's questions one at a time. A column is asked once: a later
-stage on an answered column takes that answer (:func:`psl_triage.questions.advance`). After
+stage on an answered column takes that answer (:func:`psl_triage.bedside.questions.advance`). After
 every answer the session knows the total(s), the probability with its interval, the decision
 and whether the list stops (:func:`psl_core.decision.triage_step`); "Continue anyway" passes a
 stop, "Change the last answer" takes the last answer back, "Restart" empties it all. An
@@ -23,10 +23,7 @@ from psl_core.cost_ratio import decision_threshold
 from psl_core.decision import StageBands, StepResult, triage_step
 from psl_core.recommend import base_rate_stages
 from psl_core.stopping import DEFAULT_TOLERANCE
-
-from .costs import spent
-from .metadata import ModelMetadata
-from .questions import (
+from psl_triage.bedside.questions import (
     Question,
     advance,
     build_questions,
@@ -35,8 +32,10 @@ from .questions import (
     stage_answers,
     triage_steps,
 )
-from .record import triage_record
-from .words import triage as words
+from psl_triage.bedside.record import triage_record
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.training.costs import spent
+from psl_triage.words import triage as words
 
 
 @dataclass(frozen=True)
@@ -323,7 +322,7 @@ class TriageSession:
         return recorded_answers(self.questions, self.answers, self.stage)
 
     def record(self) -> dict:
-        """The record of this triage for the patient's notes (:func:`psl_triage.record.triage_record`)."""
+        """The record of this triage for the patient's notes (:func:`psl_triage.bedside.record.triage_record`)."""
         s = self.settings
         costs = None
         if self.has_costs:

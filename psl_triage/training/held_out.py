@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.base import clone
 
 from psl_core.evaluation import labels01
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.training import split_rows
 from psl_triage.words import lists as words
 

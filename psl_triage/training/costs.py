@@ -18,7 +18,7 @@ import pandas as pd
 
 from psl_core.decision import NOT_MEASURED
 from psl_core.errors import PSLError
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import editors as words
 from psl_triage.words.editors import COLUMN, COST, GROUP
 

@@ -1,11 +1,11 @@
 """The Train page's state machine without Streamlit: options, the run, the current list.
 
 The app keeps one :class:`TrainingSession` in ``st.session_state``
-(:data:`~psl_triage.state_keys.TRAINING`, made on first use by :func:`ui.training_session`);
+(:data:`~ui.state_keys.TRAINING`, made on first use by :func:`ui.training_session`);
 the Train page renders it and the later pages read and set the current list through it:
 
 - the current list and its metadata (:attr:`~TrainingSession.model`,
-  :attr:`~TrainingSession.metadata`: a :class:`~psl_triage.metadata.ModelMetadata` parsed once,
+  :attr:`~TrainingSession.metadata`: a :class:`~psl_triage.model_file.metadata.ModelMetadata` parsed once,
   when the list becomes current, :meth:`~TrainingSession.make_current`), with where it comes
   from, the last save's and upload's messages;
 - what the user knows and what questions cost, edited in two tables
@@ -19,7 +19,7 @@ the Train page renders it and the later pages read and set the current list thro
 
 Widget values stay under their widget keys (Streamlit keeps them there); the page passes them
 in. The data to train on are the data page's session's
-(:class:`~psl_triage.dataset_session.DatasetSession`, :data:`~psl_triage.state_keys.DATASET`),
+(:class:`~psl_triage.data.session.DatasetSession`, :data:`~ui.state_keys.DATASET`),
 passed in too, so the session never holds a copy of them.
 """
 
@@ -33,18 +33,18 @@ from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
-from psl_triage.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.data import ORDERED
-from psl_triage.knowledge import knowledge_from_rows, knowledge_rows
-from psl_triage.known_at_triage import LATER, TimingStatus, list_answers, same_time_point, timing_status
-from psl_triage.list_data import list_table_mismatch
-from psl_triage.metadata import ModelMetadata
-from psl_triage.roles import roles_record
-from psl_triage.runs import one_run_at_a_time
-from psl_triage.store import load_model, save_model
-from psl_triage.too_good import TooGood, recorded_warning
+from psl_triage.data.list_data import list_table_mismatch
+from psl_triage.data.roles import roles_record
+from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.store import load_model, save_model
 from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
+from psl_triage.training.costs import check_unit, cost_rows, costs_from_rows
+from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
+from psl_triage.training.known_at_triage import LATER, TimingStatus, list_answers, same_time_point, timing_status
 from psl_triage.training.options import LEARNER_OPTIONS
+from psl_triage.training.runs import one_run_at_a_time
+from psl_triage.training.too_good import TooGood, recorded_warning
 from psl_triage.words import editors as editor_words
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COST, DIRECTION, DIRECTIONS, GROUP
@@ -59,7 +59,7 @@ OPTION_NAMES = (
 costs' unit and the two tables are read by :meth:`TrainingSession.options`."""
 
 if TYPE_CHECKING:
-    from psl_triage.dataset_session import DatasetSession
+    from psl_triage.data.session import DatasetSession
 
 logger = logging.getLogger("psl_triage")  # the app's log (ui.logger)
 
@@ -81,7 +81,7 @@ class TrainingSession:
         The last upload's outcome: ``{"kind": "error" | "info", "text": ...}``.
     fit_seconds : float or None
         How long training the current list took (None for a list loaded or opened): the
-        Evaluation page's estimate of its run (:func:`psl_triage.runs.evaluation_seconds`).
+        Evaluation page's estimate of its run (:func:`psl_triage.training.runs.evaluation_seconds`).
     directions, asks : dict
         The knowledge table's choices per column ('' | 'increasing' | 'decreasing'; '' |
         'first' | 'never'), kept across pages for one table (:meth:`follow_table`).
@@ -89,7 +89,7 @@ class TrainingSession:
         The cost table's choices per column: its cost and the test it is measured with.
     timing : dict
         The researcher's answers per column: known at triage or recorded later
-        (:mod:`psl_triage.known_at_triage`), kept for one table as the two tables' choices are;
+        (:mod:`psl_triage.training.known_at_triage`), kept for one table as the two tables' choices are;
         a list trained here takes those of its questions (:meth:`mark_timing`).
     list_number : int
         Counts the lists made current: the widgets of one list's answers are that list's.
@@ -124,7 +124,7 @@ class TrainingSession:
     # --- the current list -----------------------------------------------------------------
     def make_current(self, model, metadata, origin: str) -> None:
         """Make a list the one the page shows and the later pages use; its metadata (a model
-        file's dict or a :class:`~psl_triage.metadata.ModelMetadata`) is parsed here, once."""
+        file's dict or a :class:`~psl_triage.model_file.metadata.ModelMetadata`) is parsed here, once."""
         self.model = model
         self.metadata = ModelMetadata.coerce(metadata)
         self.origin = origin
@@ -156,7 +156,7 @@ class TrainingSession:
 
     def follow_table(self, table: object, settings: Mapping | None = None) -> dict | None:
         """The page's choices belong to one table (``table``, e.g. the dataset's
-        :attr:`~psl_triage.dataset_session.Dataset.table`): the knowledge and cost tables, and
+        :attr:`~psl_triage.data.session.Dataset.table`): the knowledge and cost tables, and
         ``settings``, the values of the options' widgets now (key -> value). Another table
         starts afresh, one shown again gets its own choices back (a column of the same name is
         not the same question, nor is a number of stages the same choice on another table).
@@ -235,7 +235,7 @@ class TrainingSession:
         """Train on the data page's prepared data and make the list current; the seconds the fit
         took (without the time it waited for another session's run).
 
-        One training runs at a time in the app (:func:`psl_triage.runs.one_run_at_a_time`);
+        One training runs at a time in the app (:func:`psl_triage.training.runs.one_run_at_a_time`);
         ``waiting(run before it, seconds waited)`` is called while it waits.
         """
         active, data_name = dataset.active, dataset.active.name
@@ -265,7 +265,7 @@ class TrainingSession:
 
     def other_table(self, dataset: DatasetSession | None) -> str | None:
         """Why the current list and its measures are not the loaded table's, as a code of
-        :func:`psl_triage.list_data.list_table_mismatch` (another outcome, columns it asks
+        :func:`psl_triage.data.list_data.list_table_mismatch` (another outcome, columns it asks
         about missing, other rows), or None when they are (or nothing is loaded to compare).
         Data not prepared yet are another table's when the list was trained here on another
         load (``"data"``). The one place the Train page asks; Triage, Calibration and Intervals
@@ -284,7 +284,7 @@ class TrainingSession:
     # --- known at triage ----------------------------------------------------------------------
     def timing_status(self) -> TimingStatus | None:
         """Whether the researcher confirmed the current list's questions are known at triage
-        (:func:`psl_triage.known_at_triage.timing_status`); None without a list."""
+        (:func:`psl_triage.training.known_at_triage.timing_status`); None without a list."""
         return None if self.model is None else timing_status(self.model, self.metadata)
 
     def mark_timing(self, column: str, answer: str | None) -> None:
@@ -323,7 +323,7 @@ class TrainingSession:
 
     def time_point_siblings(self, later, dataset: DatasetSession | None) -> dict[str, tuple[str, ...]]:
         """The other columns of the prepared data recorded at the time point of a column marked
-        recorded later (:func:`psl_triage.known_at_triage.same_time_point`), by prefix; empty
+        recorded later (:func:`psl_triage.training.known_at_triage.same_time_point`), by prefix; empty
         when the list cannot be trained again here (:meth:`can_train_without`)."""
         if not self.can_train_without(later, dataset):
             return {}
@@ -342,7 +342,7 @@ class TrainingSession:
 
     def retrain_without(self, dataset: DatasetSession, questions: tuple[str, ...], reasons: str) -> None:
         """Take the questions out of the data page's choices as leaks and prepare the data again
-        (:meth:`psl_triage.dataset_session.DatasetSession.take_out`); the next run of the page
+        (:meth:`psl_triage.data.session.DatasetSession.take_out`); the next run of the page
         trains with the same options (:meth:`take_retrain`), unless the data cannot be prepared
         (the page then says why, as the data page does)."""
         dataset.take_out(questions, words.too_good_evidence(reasons))

@@ -13,12 +13,12 @@ import numpy as np
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.metrics import stagewise_metrics
 from psl_triage.data import BINARY, NUMERIC
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import lists as words
 
 RANGE_QUANTILES = {"min": 0.0, "q05": 0.05, "q25": 0.25, "median": 0.5, "q75": 0.75, "q95": 0.95, "max": 1.0}
 """Quantiles of a numeric column recorded at training (``"training_range"``): another
-site's table is checked against them for a change of unit (:mod:`psl_triage.validation`)."""
+site's table is checked against them for a change of unit (:mod:`psl_triage.judging.validation`)."""
 
 
 def columns_metadata(columns, X=None):

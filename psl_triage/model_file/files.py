@@ -7,7 +7,7 @@ from __future__ import annotations
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.model_file.meaning import check_description
-from psl_triage.store import slugify
+from psl_triage.model_file.store import slugify
 
 
 def download_file_name(name):

@@ -11,7 +11,7 @@ measures, which are the table's only when the rows are the very ones it learned 
 from __future__ import annotations
 
 from psl_triage.data import value_label
-from psl_triage.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata
 
 REASONS = ("follow_up", "no_follow_up", "outcome", "columns", "data")
 

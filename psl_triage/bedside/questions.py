@@ -131,7 +131,7 @@ def build_questions(model, columns=None):
     questions = []
     for stage, (literal, points) in enumerate(zip(model.literals_, model.scores_), start=1):
         info = columns.get(str(literal.column)) or {}
-        labels = {str(k): str(v) for k, v in (info.get("category_labels") or {}).items()}
+        labels = value_labels(literal, info)
         levels = [str(level) for level in info.get("levels") or ()]
         questions.append(
             Question(
@@ -149,13 +149,22 @@ def build_questions(model, columns=None):
     return questions
 
 
+def value_labels(literal, info):
+    """The readable names of a column's values (``info["category_labels"]``), none for a 0/1
+    code named by its own digits: "Donor sex (male)" is asked yes / no, not "= 1"."""
+    labels = {str(k): str(v) for k, v in (info.get("category_labels") or {}).items()}
+    if literal.kind == BINARY and set(labels) <= {"0", "1"} and all(key == value for key, value in labels.items()):
+        return {}
+    return labels
+
+
 def condition(literal, info=None):
     """A stage's condition in words (:meth:`psl_core.binarization.Literal.describe`), with the
     readable names of ``info`` (one column's entry of :func:`build_questions`'s ``columns``).
     A grouping of an ordered column's levels (``info["levels"]``) that is a run of two or more
     of them reads as a range: "Sleep: 7 hours or more", "Sleep: between 5 hours and 7 hours"."""
     info = info or {}
-    labels = {str(k): str(v) for k, v in (info.get("category_labels") or {}).items()}
+    labels = value_labels(literal, info)
     run, levels = _level_run(literal, [str(level) for level in info.get("levels") or ()])
     name = info.get("label") or str(literal.column)
     if run is not None:

@@ -284,3 +284,17 @@ def test_the_stop_is_explained_in_one_sentence():
     assert "with this outcome at this question" in stop_sentence(dataclasses.replace(step, change_scope="stage"))
     assert "saved before" in stop_sentence(dataclasses.replace(step, stop_reason=RULED))
     assert stop_sentence(dataclasses.replace(step, stop_reason=None)) is None
+
+
+def test_a_labelled_zero_one_code_is_asked_yes_or_no():
+    """Issue 39: "Donor sex (male) = 1", "FAB grade 4 or 5 = 1": a 0/1 column the user labelled
+    reads as a yes/no question; a code named otherwise keeps its names."""
+    from psl_core.binarization import BINARY, Literal
+    from psl_triage.questions import condition, value_labels
+
+    literal = Literal("z3", BINARY)
+    coded = {"label": "Donor sex (male)", "category_labels": {"1": "1", "0": "0"}}
+    assert condition(literal, coded) == "Donor sex (male) = yes"
+    assert value_labels(literal, coded) == {}
+    named = {"label": "Sex", "category_labels": {"1": "male", "0": "female"}}
+    assert condition(literal, named) == "Sex = male"

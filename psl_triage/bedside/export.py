@@ -104,7 +104,7 @@ def _horizon(metadata):
     follow_up = metadata.follow_up or {}
     if follow_up.get("horizon") is None:
         return None
-    return {key: follow_up[key] for key in ("horizon", "unit", "time_column") if key in follow_up}
+    return {key: follow_up[key] for key in ("horizon", "unit", "time") if key in follow_up}
 
 
 def _condition(literal):
@@ -296,4 +296,4 @@ def risk_assessment_of(session, model_file, occurred=None):
     identity = {"name": session.name, "version": session.version, "model_sha256": model_sha256(model_file)}
     occurred = occurred or datetime.now(UTC).isoformat(timespec="seconds")
     return risk_assessment(identity, answers, result, words.fhir_settings(s.cost_ratio, s.confidence, s.basis),
-                           occurred, session.class_labels[0])
+                           occurred, session.class_labels[0], _horizon(session.metadata))

@@ -210,3 +210,14 @@ def test_the_python_scorer_checks_itself_and_says_so(exported, tmp_path):
     n = len(spec["test_cases"])
     assert (results["spec"].returncode, results["spec"].stdout.strip()) == (0, f"{n} passed, 0 failed")
     assert results["forged"].returncode == 1 and not results["forged"].stdout.startswith(f"{n} passed")
+
+
+def test_a_horizon_lists_risk_assessment_says_within_what_time(exported):
+    text, chosen = export_corpus()["horizon"]
+    model = ProbabilisticScoringList.from_json(text)
+    session = TriageSession(model, ModelMetadata.of(model), "Recurrence", "2", chosen)
+    assert exported["horizon"][0]["list"]["horizon"] == {"horizon": 1000.0, "unit": "days", "time": "rfstime"}
+    session.answer(None)
+    parsed = RiskAssessment.parse_obj(resource := risk_assessment_of(session, text))
+    assert resource["prediction"][0]["whenRange"]["high"] == {"value": 1000.0, "unit": "days"}
+    assert parsed.prediction[0].whenRange.high.value == 1000

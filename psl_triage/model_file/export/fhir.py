@@ -52,7 +52,16 @@ def _observation(index, answer):
     return observation
 
 
-def risk_assessment(identity, answers, result, settings, occurred, positive_class):
+def _when(horizon):
+    if not horizon or horizon.get("horizon") is None:
+        return {}
+    high = {"value": float(horizon["horizon"])}
+    if horizon.get("unit"):
+        high["unit"] = str(horizon["unit"])
+    return {"whenRange": {"low": {"value": 0.0, **({"unit": high["unit"]} if "unit" in high else {})}, "high": high}}
+
+
+def risk_assessment(identity, answers, result, settings, occurred, positive_class, horizon=None):
     """The RiskAssessment of one triage (a JSON-ready dict), valid against the R4 models.
 
     Parameters
@@ -69,6 +78,9 @@ def risk_assessment(identity, answers, result, settings, occurred, positive_clas
         When the triage took place (ISO 8601 date and time with its zone).
     positive_class : str
         What the risk is the risk of.
+    horizon : dict or None
+        A horizon list's ``{"horizon": tau, "unit": ...}``: the risk is of the event within tau,
+        the prediction's ``whenRange`` (up to tau from now).
 
     Raises
     ------
@@ -95,6 +107,7 @@ def risk_assessment(identity, answers, result, settings, occurred, positive_clas
             **estimate,
             "qualitativeRisk": {"text": result["outcome"]},
             "rationale": result["explanation"],
+            **_when(horizon),
         }],
         "note": [{"text": settings}, {"text": words.fhir_questions_answered(result["stop"])}],
     }

@@ -92,7 +92,7 @@ def periods_section(result):
     csv_download(shown, "monitoring-periods", "monitor_download_periods")
     st.plotly_chart(drift_figure(table), key="monitor_drift")
     stops = result.stops.pivot(index="period", columns="stage", values="share").reindex(table["period"])
-    st.dataframe(stops.rename(columns=lambda k: f"Q{k}" if k else "Q0 (prior)"), key="monitor_stops")
+    st.dataframe(stops.rename(columns=words.stop_column).rename_axis(words.PERIOD_HEADS["period"]), key="monitor_stops")
     csv_download(words.headed(result.stops, words.STOP_HEADS), "monitoring-stops", "monitor_download_stops")
 
 
@@ -101,7 +101,7 @@ def cusum_section(result):
     cusum = result.cusum
     st.markdown(words.cusum_sentence(result.signals, cusum.limit, cusum.false_alarm, cusum.odds_ratios,
                                      len(result.chart)))
-    st.plotly_chart(cusum_figure(result.chart, cusum.limit, result.signals), key="monitor_cusum")
+    st.plotly_chart(cusum_figure(result.chart, cusum.limit, cusum.first_signal), key="monitor_cusum")
     csv_download(words.headed(result.chart, words.CHART_HEADS), "monitoring-cusum", "monitor_download_cusum")
 
 

@@ -24,7 +24,7 @@ def drift_figure(periods):
         x = judged["start"]
         figure.add_trace(go.Scatter(
             x=list(x) + list(x[::-1]), y=list(judged[f"{name}_upper"]) + list(judged[f"{name}_lower"][::-1]),
-            fill="toself", fillcolor="rgba(0,114,178,0.18)", line={"width": 0}, hoverinfo="skip",
+            fill="toself", fillcolor="rgba(0,114,178,0.18)", line={"width": 0}, hoverinfo="skip", mode="lines",
             name=f"{words.INTERVAL} ({name})", showlegend=False), row=1, col=column)
         figure.add_trace(go.Scatter(x=x, y=judged[name], mode="lines+markers", name=f"{words.ESTIMATE} ({name})",
                                     text=judged["period"], line={"color": NEGATIVE_COLOR}, showlegend=False),
@@ -46,23 +46,28 @@ def _thinned(x, y, limit=MAX_CHART_POINTS):
     return x[index], y[index]
 
 
-def cusum_figure(chart, limit, signals):
-    """The two charts over the patients' dates: up above 0, down drawn below it, the limit on
-    each side and a mark where each first signals."""
+def cusum_figure(chart, limit, first_signal):
+    """The two charts over the patients in the order seen (dates in the hover: many patients
+    may share a date, a year column gives them all one): up above 0, down drawn below it, the
+    limit on each side and a mark where each first signals (``first_signal``: chart -> the
+    patient's index, or None)."""
     figure = go.Figure()
-    dates = chart["date"].to_numpy()
+    patients = chart["patient"].to_numpy()
     for name, sign, color, label in (("up", 1, POSITIVE_COLOR, words.CHART_UP),
                                      ("down", -1, NEGATIVE_COLOR, words.CHART_DOWN)):
-        x, y = _thinned(dates, chart[name].to_numpy())
-        figure.add_trace(go.Scattergl(x=x, y=sign * y, mode="lines", name=label, line={"color": color}))
-        if signals.get(name) is not None:
-            figure.add_trace(go.Scatter(x=[signals[name]], y=[sign * limit], mode="markers", name=words.SIGNAL,
-                                        marker={"symbol": "x", "size": 12, "color": color}, showlegend=False))
+        x, y = _thinned(patients, chart[name].to_numpy())
+        figure.add_trace(go.Scattergl(x=x, y=sign * y, mode="lines", name=label, line={"color": color},
+                                      customdata=chart["date"].to_numpy()[x - 1], hovertemplate=words.CHART_HOVER))
+        if first_signal.get(name) is not None:
+            index = first_signal[name]
+            figure.add_trace(go.Scatter(x=[patients[index]], y=[sign * chart[name].iloc[index]], mode="markers",
+                                        name=words.SIGNAL, marker={"symbol": "x", "size": 12, "color": color},
+                                        showlegend=False))
     for sign in (1, -1):
         figure.add_hline(y=sign * limit, line_dash="dash", line_color="black")
     figure.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=words.LIMIT,
                                 line={"dash": "dash", "color": "black"}))
-    figure.update_layout(height=330, margin=MARGIN, xaxis_title=words.PATIENT_DATE, yaxis_title=words.CHART_AXIS,
+    figure.update_layout(height=330, margin=MARGIN, xaxis_title=words.PATIENT_ORDER, yaxis_title=words.CHART_AXIS,
                          legend={"orientation": "h", "y": -0.25})
     return figure
 

@@ -45,7 +45,7 @@ INTRO = (
 )
 NO_LIST = "Train a list (or load a saved one) first: monitoring watches a list in use."
 LIST_LABEL = "List in use"
-UPLOAD_WHAT = "Patients seen since the list went live (CSV or Excel)"
+UPLOAD_WHAT = " of the patients seen since the list went live, one row per patient, with the date each was seen"
 UPLOAD_FIRST = "Upload the patients seen since the list went live: a date column, the list's columns, the outcome."
 TABLE_HEADER = "1. The patients seen since go-live"
 MATCH_HEADER = "2. The list's columns in this table"
@@ -134,6 +134,10 @@ ANSWER_HEADS = {"period": "Period", "question": "Question", "patients": "Patient
                 "met": "Condition met", "not_recorded": "Not recorded", "met_training": "Condition met, training",
                 "not_recorded_training": "Not recorded, training"}
 STOP_HEADS = {"period": "Period", "stage": "Stopped after question", "share": "Share"}
+
+
+def stop_column(stage: int) -> str:
+    return f"Q{stage}" if stage else "Q0 (prior)"
 CHART_HEADS = {"patient": "Patient", "date": "Date", "outcome": "Outcome", "risk": "Risk", "up": "Chart up",
                "down": "Chart down"}
 
@@ -157,7 +161,8 @@ CHART_UP = "odds higher than predicted"
 CHART_DOWN = "odds lower than predicted (drawn below 0)"
 LIMIT = "alarm limit"
 SIGNAL = "signal"
-PATIENT_DATE = "Date seen"
+PATIENT_ORDER = "Patients in the order seen"
+CHART_HOVER = "patient %{x:,}, seen %{customdata|%Y-%m-%d}: %{y:.2f}<extra></extra>"
 CHART_AXIS = "CUSUM"
 SHIFT_TITLE = "Condition met: this period minus training (percentage points)"
 SHIFT_HOVER = "%{y}, %{x}: %{z:+.1f} points<extra></extra>"

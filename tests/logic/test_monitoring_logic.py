@@ -21,6 +21,8 @@ from psl_triage.judging.monitoring import (
     training_answers,
 )
 from psl_triage.judging.validation import match_columns, needed_columns
+from psl_triage.plots.monitoring import MAX_CHART_POINTS, answer_shift_figure, cusum_figure, drift_figure
+from psl_triage.words import monitoring as words
 from tests.tables import small_model
 
 M = 4.0
@@ -155,3 +157,22 @@ def test_the_model_report_carries_the_monitoring(model, seen):
     assert "higher risk than predicted on 2024-" in page and "Closed testing procedure" in page
     assert page.count("<tr><td>2023Q") == 4 and page.count("<tr><td>2024Q") == 4
     assert "Not monitored in this session" in report_html(model, METADATA, 3)
+
+
+def test_the_figures_keep_the_peaks_and_mark_the_signal(model, seen):
+    result = monitor(model, _table(model, seen), "quarter", stage=3, metadata=METADATA, n_simulations=100)
+    figure = cusum_figure(result.chart, result.cusum.limit, result.cusum.first_signal)
+    up = next(trace for trace in figure.data if trace.name == words.CHART_UP)
+    assert max(up.y) == pytest.approx(result.chart["up"].max())
+    mark = next(trace for trace in figure.data if trace.name == words.SIGNAL)
+    assert mark.x[0] == result.cusum.first_signal["up"] + 1 and mark.y[0] > result.cusum.limit
+    n = 10 * MAX_CHART_POINTS + 7  # more patients than drawn: each bin's highest point stays
+    chart = pd.DataFrame({"patient": np.arange(1, n + 1), "date": pd.Timestamp("2024-01-01"),
+                          "up": np.random.default_rng(0).random(n), "down": np.zeros(n)})
+    chart.loc[12345, "up"] = 5.0
+    thinned = next(trace for trace in cusum_figure(chart, 4.0, {"up": None, "down": None}).data
+                   if trace.name == words.CHART_UP)
+    assert len(thinned.x) <= MAX_CHART_POINTS and max(thinned.y) == 5.0 and 12346 in set(thinned.x)
+    drift = drift_figure(result.periods)
+    assert {trace.name for trace in drift.data} >= {"estimate (oe)", "estimate (slope)"}
+    assert len(answer_shift_figure(result.answers).data[0].y) == len(model.literals_)

@@ -131,14 +131,14 @@ def outcome_classes_choice(session: DatasetSession, outcome: str) -> None:
 def level_orders(session: DatasetSession) -> None:
     """Ordered categories: each order the data propose (one click), then a categorical column
     declared ordered or not, with its order editable as place numbers."""
-    proposals, names = session.order_proposals(), session.orderable()
+    proposals, names = session.grouped_order_proposals(), session.orderable()
     with st.expander(words.ORDER_EXPANDER, expanded=bool(proposals or session.orders())):
         st.caption(words.ORDER_CAPTION)
-        for name, order in proposals.items():
+        for order, columns in proposals.items():  # one notice per order, however many columns show it
             text, button = st.columns([5, 1], vertical_alignment="center")
-            text.info(words.order_proposal(name, order))
-            button.button(words.USE_ORDER, key=session.key("w_use_order", name), on_click=session.set_order,
-                          args=(name, order))
+            text.info(words.order_proposal(columns, order))
+            button.button(words.use_order(len(columns)), key=session.key("w_use_order", columns[0]),
+                          on_click=session.set_orders, args=(columns, order))
         if not names:
             st.caption(words.NO_ORDERABLE.format(max_categories=MAX_CATEGORIES))
             return

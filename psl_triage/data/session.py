@@ -312,11 +312,24 @@ class DatasetSession:
             orders[name] = tuple(str(level) for level in order)
         self.active.level_orders = orders
 
+    def set_orders(self, names, order: Iterable[str]) -> None:
+        """Declare each of the columns ``names`` ordered with the one ``order``."""
+        for name in names:
+            self.set_order(name, order)
+
     def order_proposals(self) -> dict:
         """Column -> the order its values show (:func:`psl_triage.data.propose_level_order`),
         for the orderable columns not declared ordered yet: the page offers each, one click."""
         proposals = {name: self._proposal(name) for name in self.orderable() if self.level_order(name) is None}
         return {name: order for name, order in proposals.items() if order is not None}
+
+    def grouped_order_proposals(self) -> dict:
+        """The order proposals by order: each order -> the columns whose values show it, so a
+        table of sixty columns of the same levels gets one proposal, not sixty."""
+        grouped: dict = {}
+        for name, order in self.order_proposals().items():
+            grouped.setdefault(order, []).append(name)
+        return grouped
 
     def orders(self) -> dict:
         """The columns in use declared ordered -> their order."""

@@ -175,10 +175,26 @@ ORDER_PLACE, ORDER_CATEGORY = "place", "category"
 NO_ORDERABLE = "No categorical column with 2 to {max_categories} categories is in use."
 
 
-def order_proposal(name, order):
-    """One click away: the order a column's own values show (Markdown, names escaped)."""
-    return (f"The categories of **{md(str(name))}** show an order (the numbers in them, or the "
+ORDER_PROPOSAL_NAMES = 5
+"""Columns named in one order proposal; the others are counted."""
+
+
+def order_proposal(names, order):
+    """One click away: the order the values of the columns ``names`` show, said once for all of
+    them (Markdown, names escaped)."""
+    shown = ", ".join(f"**{md(str(name))}**" for name in names[:ORDER_PROPOSAL_NAMES])
+    if len(names) > ORDER_PROPOSAL_NAMES:
+        shown += f" and {len(names) - ORDER_PROPOSAL_NAMES} more ({len(names)} columns)"
+    if len(names) == 1:
+        return (f"The categories of {shown} show an order (the numbers in them, or the "
+                f"file's own order): {' < '.join(md(level) for level in order)}.")
+    return (f"The categories of {shown} show the same order (the numbers in them, or the "
             f"file's own order): {' < '.join(md(level) for level in order)}.")
+
+
+def use_order(n_columns):
+    """The button that declares the proposed order, for one column or several."""
+    return USE_ORDER if n_columns == 1 else f"{USE_ORDER} for all {n_columns}"
 
 
 def order_text(order):

@@ -2,6 +2,7 @@
 numbers show, one click declares it, and the Train page trains with "never fewer" on it."""
 
 import numpy as np
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.words import data as words
@@ -57,3 +58,23 @@ def test_training_with_never_fewer_on_the_ordered_column():
     assert (np.diff(points) >= 0).all()  # never fewer points with more hours
     table = next(frame.value for frame in at.dataframe if "Feature" in frame.value.columns)
     assert any(str(cell).startswith("Sleep: ") for cell in table["Feature"])
+
+
+def test_many_columns_that_show_one_order_get_one_notice_and_one_click():
+    """Issue 40, item 5: a table of sixty columns of the same levels showed the notice sixty times."""
+    rng = np.random.default_rng(0)
+    levels = [f"grade {k}" for k in range(1, 7)]
+    table = pd.DataFrame({f"c{j}": rng.choice(levels, 240) for j in range(12)})
+    table["Outcome"] = rng.integers(0, 2, 240)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    session = dataset_session(None, table, "grades")
+    session.choose_outcome("Outcome")
+    DATASET.put(at.session_state, session)
+    at.run()
+    assert not at.exception
+    notices = [shown(info.value) for info in at.info if "show" in shown(info.value) and "order" in shown(info.value)]
+    assert len(notices) == 1, notices
+    assert "**c0**, **c1**, **c2**, **c3**, **c4** and 7 more (12 columns) show the same order" in notices[0]
+    at.button(key=session.key("w_use_order", "c0")).click().run()
+    assert not at.exception
+    assert all(session.level_order(f"c{j}") == tuple(levels) for j in range(12))

@@ -1,5 +1,5 @@
 """The two packages keep their places: psl_core is the learner alone, psl_triage the app's
-logic without Streamlit (README, "Repository layout")."""
+logic without Streamlit (docs/architecture.md)."""
 
 import ast
 import re

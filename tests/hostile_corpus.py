@@ -80,6 +80,8 @@ def hostile_tables() -> dict[str, bytes]:
         "nul-bytes.csv": _table(["age", "sex", "outcome"]).replace(b"\n5", b"\n\x005", 1),
         "encrypted.xlsx": ENCRYPTED_WORKBOOK,
         "mixed-encodings.csv": MIXED_ENCODINGS,
+        "percent-beside-fraction.csv": _csv(["age", "saturation", "y"], [
+            (40 + i % 30, f"{90 + i % 10}%" if i % 2 else f"0.9{i % 10}", int(i % 30 > 15)) for i in range(80)]),
         "hidden-first-sheet.xlsx": workbook(hidden_first=True),
         "formulas-without-values.xlsx": workbook(formulas=True),
         "near-largest-float.csv": _csv(["age", "lab", "y"], [(i, 1.7e308 + i * 1e306 if i % 3 == 0 else i % 7, i % 2)

@@ -237,6 +237,10 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
         if parsed.notna().mean() < MOSTLY_NUMBERS:
             continue
         label = repr(str(name))
+        if _percents_beside_fractions(written, parsed):
+            notes.append(words.PERCENTS_BESIDE_FRACTIONS.format(label=label, percent=written[written.str.endswith("%")].iloc[0],
+                                                              fraction=written[~written.str.endswith("%")].iloc[0]))
+            continue
         strays = written[parsed.isna()]
         if not strays.empty:
             examples = ", ".join(repr(value) for value in strays.unique()[:3])
@@ -251,6 +255,16 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
         column.loc[parsed.index] = parsed
         converted[name] = column
     return frame.assign(**{str(name): column for name, column in converted.items()}) if converted else frame
+
+
+def _percents_beside_fractions(written: pd.Series, parsed: pd.Series) -> bool:
+    """Whether a column writes some values as percentages above 1 ("95%") and the others as
+    fractions of 1 ("0.97"): two scales that no reading can join without asking."""
+    percent = written.str.endswith("%")
+    if not percent.any() or percent.all():
+        return False
+    plain, percents = parsed[~percent].dropna(), parsed[percent].dropna()
+    return bool(len(plain)) and bool((plain.abs() <= 1).all()) and bool((percents.abs() > 1).any())
 
 
 def _is_plain_number(value: object) -> bool:

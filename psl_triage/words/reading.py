@@ -153,6 +153,7 @@ THOUSANDS_SEPARATED_BY = "thousands separated by {thousands}"
 DECIMAL_AND_THOUSANDS = "decimal {decimal}, {thousands}"
 OTHER_SCRIPT_DIGITS = "{label} is written with digits of another script (e.g. {example!r}); they are read as the numbers they are."
 PERCENT_SIGNS = "{label} is written with percent signs; its values are percentages."
+PERCENTS_BESIDE_FRACTIONS = "{label} writes some values as percentages ({percent!r}) and others as fractions of 1 ({fraction!r}): it is not read as numbers, since no reading fits both. Write every value one way (all with % or all as fractions) in the file and upload it again."
 
 
 def not_numbers_read_as_missing(label, n_strays, examples):

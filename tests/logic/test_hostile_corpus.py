@@ -33,6 +33,7 @@ EXPECTED = {
     "encrypted.xlsx": "refused at upload",
     "near-largest-float.csv": "triaged",
     "mixed-encodings.csv": "triaged",
+    "percent-beside-fraction.csv": "triaged",
     "hidden-first-sheet.xlsx": "triaged",
     "formulas-without-values.xlsx": "triaged",
 }

@@ -2,6 +2,7 @@
 encrypted workbook named, numbers a saved list cannot hold read as missing at upload."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from psl_core.errors import DataError
@@ -62,3 +63,13 @@ def test_formulas_saved_without_values_are_reported():
     assert loaded.frame["double age"].isna().all()
     assert any("80 cells of 'Sheet' hold a formula saved without its value" in note for note in loaded.notes)
     assert not any("formula" in note for note in load_table(workbook(), "w.xlsx").notes)
+
+
+def test_percentages_beside_fractions_are_not_read_as_one_scale():
+    loaded = load_table(hostile_tables()["percent-beside-fraction.csv"], "p.csv")
+    assert not pd.api.types.is_numeric_dtype(loaded.frame["saturation"])  # not 95 beside 0.97
+    assert any("'saturation' writes some values as percentages ('91%') and others as fractions of 1 ('0.90')"
+               in note for note in loaded.notes)
+    same_scale = b"sat,y\n" + b"".join(f"{90 + i % 10}{'%' if i % 2 else ''},{i % 2}\n".encode() for i in range(40))
+    read = load_table(same_scale, "s.csv")
+    assert read.frame["sat"].between(90, 99).all() and any("percent signs" in note for note in read.notes)

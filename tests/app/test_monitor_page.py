@@ -2,6 +2,8 @@
 years of dated patients drawn from its own table, those with heart disease twice as often in the
 second year."""
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -60,3 +62,25 @@ def test_a_list_watched_over_two_years(trained):
     assert len(periods) == 24 and periods["Patients seen"].sum() == len(seen)
     at.radio(key="monitor_period").set_value("quarter").run()
     assert not at.exception and len(at.dataframe[0].value) == 8
+
+
+def test_an_update_hands_the_patients_to_validate(trained):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    put_list(at, *trained)
+    at.switch_page("pages/8_Monitor.py").run()
+    seen = patients(2000)
+    at.file_uploader(key="monitor_upload").set_value(("since.csv", seen.to_csv(index=False).encode(), "text/csv"))
+    at.run()
+    at.date_input(key="monitor_test_from").set_value(pd.Timestamp("2024-01-01").date()).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    text = " ".join(m.value for m in at.markdown)
+    assert "the patients seen from 2024-01-01 (" in text and "says: **keep" not in text
+    at.button(key="monitor_recalibrate").click().run()
+    assert not at.exception
+    name, data = at.session_state["validate_table"]
+    handed = pd.read_csv(io.BytesIO(data))
+    assert name == "since-monitored.csv" and len(handed) == 1000
+    assert (pd.to_datetime(handed["visit_date"], format="%d/%m/%Y") >= pd.Timestamp("2024-01-01")).all()
+    assert at.title[0].value.startswith("Validate")  # the recalibration is there, on the table handed over
+    assert any("monitored" in caption.value and "1000 rows" in caption.value for caption in at.caption)
+    assert not at.error and at.header  # Validate judges the list on them, its recalibration below

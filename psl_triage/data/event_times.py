@@ -49,6 +49,9 @@ FEWER_EVENTS_AT_END = 0.6
 all rows: the longest times are mostly censored ones, as at a study's end."""
 FOLLOWED_LONGER = 1.5
 """The censored patients' median time is at least this many times the events' median."""
+EVENT_OF_A_TIME = 0.9
+"""A 0/1 column left over is an event of a time found when it behaves as that time's event does
+with at least this AUC: no finding at baseline sorts follow-up times so well."""
 NEVER_ABOVE = 0.98
 """Another event's time is at most the follow-up time in this share of rows or more."""
 EQUAL_WHERE_NO_EVENT = 0.95
@@ -213,7 +216,37 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
             found[time] = FoundTime(time, event, _follow_up_sentence(event, censoring[time, event]))
             taken.add(event)
     _in_step(df, times, found)
-    return list(found.values())
+    return [*found.values(), *_events_of_found_times(censoring, events, found, taken)]
+
+
+def _events_of_found_times(censoring: dict, events: dict, found: dict[object, FoundTime], taken: set) -> list[FoundTime]:
+    """The 0/1 columns left that are events of a time found with its own event: they behave as
+    its event almost as well as a follow-up time's event does (:data:`EVENT_OF_A_TIME`), or
+    they are 1 wherever a found event is, and more often (a disease-free survival indicator,
+    relapse or death, beside the relapse's own indicator); each with the time it sorts best."""
+    extra = []
+    paired = {item.event: item.time for item in found.values() if item.event is not None}
+    for event, codes in events.items():
+        if event in taken:
+            continue
+        covered = [time for other, time in paired.items() if _covers(codes, events[other])]
+        scored = [(censoring[time, event], time) for time in {item.time for item in found.values()}
+                  if censoring.get((time, event)) is not None]
+        strong = [(item.auc, time) for item, time in scored
+                  if time in covered or (item.follows and item.auc >= EVENT_OF_A_TIME)]
+        if strong:
+            time = max(strong, key=lambda pair: pair[0])[1]
+            extra.append(FoundTime(time, event, _follow_up_sentence(event, censoring[time, event])))
+    return extra
+
+
+def _covers(codes: np.ndarray, other: np.ndarray) -> bool:
+    """Whether a 0/1 column is 1 in every row where ``other`` (an event's, with
+    :data:`MIN_EVENTS` or more) is, and in more rows: an event of which ``other`` is a part."""
+    both = ~np.isnan(codes) & ~np.isnan(other)
+    happened = both & (other == 1)
+    return (int(happened.sum()) >= MIN_EVENTS and bool(np.all(codes[happened] == 1))
+            and int(np.sum(codes[both] == 1)) > int(happened.sum()))
 
 
 def _follow_up_sentence(event: object, censoring: _Censoring) -> str:

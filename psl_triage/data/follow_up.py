@@ -44,7 +44,7 @@ def time_columns(df: pd.DataFrame) -> list:
     (:func:`psl_triage.data.event_times.follow_up_evidence`, follow-up times of their own first)
     or by name ("futime", "rfstime")."""
     evidence = sorted(follow_up_evidence(df), key=lambda item: item.longer is not None)
-    found = [item.time for item in evidence if item.event is not None]
+    found = list(dict.fromkeys(item.time for item in evidence if item.event is not None))
     for name in df.columns:
         values = pd.to_numeric(df[name], errors="coerce")
         tokens = name_tokens(name)

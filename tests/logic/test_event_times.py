@@ -121,3 +121,12 @@ def test_a_transplant_export_opens_on_its_death_and_follow_up_time():
     session = dataset_session(None, transplant_table(), "bmt.csv")
     assert session.active.outcome == "d1" and session.active.follow_up.time == "t1"
     assert {"t1", "t2", "ta", "d2", "da"} <= set(session.active.flagged_columns)
+
+
+def test_an_event_indicator_beside_a_time_found_with_another_event_is_one_too():
+    """KMsurv's bmt: d3 (relapse or death) is the event of t2, whose own event by the tracking
+    pattern is d2 (relapse): with relapse as the outcome d3 was a question."""
+    table = transplant_table()
+    table["d3"] = (table["d1"] | table["d2"]).astype(int)
+    assert roles_of(table, "d2")["d3"] == "leak"
+    assert time_of(table, "d3").time == "t2"

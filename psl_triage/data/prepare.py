@@ -103,13 +103,28 @@ def prepare_training_data(
     X, columns = _final_features(converted, types, orders or {}, df.index[keep.to_numpy()],
                                  binary_values, fill_values, specs)
     notes += _leak_notes(X, y, positive_label, negative_label)
-    return PreparedData(
+    prepared = PreparedData(
         X=X, y=y, outcome=outcome, positive_class=tuple(positive_values), outcome_label=_label(outcome, specs),
         positive_label=positive_label, negative_label=negative_label,
         n_rows_before=n_rows_source, n_rows_after=len(X), notes=notes,
         columns=columns, follow_up=follow_up,
         time=None if follow_up is None else df.loc[X.index, follow_up.time].astype(float).to_numpy(),
     )
+    _check_horizon_classes(prepared)
+    return prepared
+
+
+def _check_horizon_classes(prepared: PreparedData) -> None:
+    """Refuse a horizon that leaves a class empty: no event by it, or no patient followed
+    beyond it. The Data page then says so with the times that would work, instead of "Ready"
+    and a technical error on the Train page."""
+    counts = prepared.horizon_counts
+    if counts is None or (counts["events"] and counts["beyond"]):
+        return
+    events = prepared.time[prepared.y == 1]
+    raise DataError(words.horizon_empty_class(
+        prepared.follow_up.horizon, prepared.follow_up.unit, counts["events"], counts["beyond"],
+        float(events.min()) if len(events) else None, float(prepared.time.max())))
 
 
 def _final_features(converted, types, orders, index, binary_values, fill_values, specs):

@@ -195,3 +195,17 @@ def order_leaves_out(label, unplaced):
     return (f"The order of column {label} leaves out its {plural(len(unplaced), 'category', 'categories')} "
             f"{listed}. Open 'Ordered categories' on the Data page and place every category, or "
             "declare the column unordered.")
+
+
+def horizon_empty_class(horizon, unit, n_events, n_beyond, first_event, last_time):
+    """A horizon that leaves one class of the risk within it empty, with the times that work."""
+    unit = f" {unit}" if unit else ""
+    if not n_events:
+        empty = f"no patient has the event within {horizon:g}{unit}"
+        change = ("no patient has the event at all" if first_event is None
+                  else f"choose a horizon of at least {first_event:g}{unit}, the first event's time")
+    else:
+        empty = f"no patient is followed beyond {horizon:g}{unit}"
+        change = f"choose a horizon below {last_time:g}{unit}, the longest follow-up"
+    return (f"With this horizon {empty}, so a list has nothing to tell apart. To learn the risk within a "
+            f"horizon, {change}.")

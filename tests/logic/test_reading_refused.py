@@ -6,8 +6,10 @@ import pandas as pd
 import pytest
 
 from psl_core.errors import DataError
-from psl_triage.data import load_table
+from psl_triage.data import infer_column_types, load_table, prepare_training_data
+from psl_triage.data.follow_up import FollowUp
 from tests.hostile_corpus import ENCRYPTED_WORKBOOK, MIXED_ENCODINGS, hostile_tables, through_the_app, workbook
+from tests.tables import follow_up_table
 
 
 def test_zero_bytes_in_a_text_table_are_located():
@@ -73,3 +75,15 @@ def test_percentages_beside_fractions_are_not_read_as_one_scale():
     same_scale = b"sat,y\n" + b"".join(f"{90 + i % 10}{'%' if i % 2 else ''},{i % 2}\n".encode() for i in range(40))
     read = load_table(same_scale, "s.csv")
     assert read.frame["sat"].between(90, 99).all() and any("percent signs" in note for note in read.notes)
+
+
+@pytest.mark.parametrize(("horizon", "reason"), [
+    (1e6, r"no patient is followed beyond 1e\+06 days.*choose a horizon below \d+ days, the longest follow-up"),
+    (0.5, r"no patient has the event within 0.5 days.*choose a horizon of at least \d+ days, the first event's time"),
+])
+def test_a_horizon_that_leaves_a_class_empty_is_refused_when_preparing(horizon, reason):
+    """Refused on the Data page (where preparing runs), not "Ready" and an error on Train."""
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    with pytest.raises(DataError, match=reason):
+        prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", horizon, "days"))

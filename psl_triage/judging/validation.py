@@ -276,7 +276,7 @@ def _training_coding(need, info):
     # "0": "3" for a grade coded 2/3, yes = 2), or readable names of a 0/1 column.
     one = info.one_value
     one_text = "1" if one is None else value_label(one)
-    if one_text != "1" and labels.get("1") == one_text and "0" in labels:
+    if labels.get("1") == one_text and labels.get("0", "0") != "0":  # raw values (a histology coded 1/2)
         return [one_text, labels["0"]], {one_text: "yes", labels["0"]: "no"}
     if one_text == "1":
         return ["1", "0"], {"1": labels.get("1", "yes"), "0": labels.get("0", "no")}

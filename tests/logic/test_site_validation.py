@@ -331,3 +331,27 @@ def test_the_bedside_star_counts_not_measured_answers_as_answers():
     note = site_utility_note(167)
     assert "167 patients here with an answer to every bedside question" in note and "not recorded" in note
     assert "all known" not in note
+
+
+def test_a_two_valued_column_coded_alike_at_both_sites_is_no_mismatch():
+    """nwtco's histol coded 1/2 at both sites: Validate stopped with "histol is coded 1, 2
+    here, but 1, 0 (2) in the list" (issue 39): the list's own recoding of its two values
+    is the site's coding too."""
+    import numpy as np
+    import pandas as pd
+
+    from psl_triage.data import infer_column_types, prepare_training_data
+    from psl_triage.judging.validation import coding_mismatches
+    from psl_triage.training import TrainingOptions, train_list
+
+    rng = np.random.default_rng(0)
+    histol = rng.choice([1, 2], 400, p=[0.8, 0.2])
+    table = pd.DataFrame({"histol": histol, "age": rng.integers(1, 15, 400),
+                          "rel": (rng.random(400) < np.where(histol == 2, 0.6, 0.1)).astype(int)})
+    prepared = prepare_training_data(table, infer_column_types(table), "rel", [1], "learn")
+    model, metadata = train_list(prepared, "nwtco", TrainingOptions(max_stages=2))
+    assert "histol" in model.features_
+    site = table.sample(frac=0.5, random_state=1)
+    assert coding_mismatches(model, metadata, site, {"histol": "histol", "age": "age"}) == []
+    recoded = site.assign(histol=site["histol"].map({1: "FH", 2: "UH"}))
+    assert [m.need.name for m in coding_mismatches(model, metadata, recoded, {"histol": "histol", "age": "age"})] == ["histol"]

@@ -27,11 +27,16 @@ FILES = (  # (the key of the built files, the file name's end, its type)
 
 def model_file(prefix: str, model, metadata) -> bytes:
     """The bytes of the model file of the list a page's picker chose (``"<prefix>_model_choice"``):
-    the saved file, or the Train page's list as it would be saved."""
+    the saved file, or the Train page's list as it would be saved (kept in ``"<prefix>_model_file"``)."""
     choice = st.session_state.get(f"{prefix}_model_choice")
-    if choice is None or choice == TRAINED:
-        return model.to_json(metadata.to_dict()).encode()
-    return read_model_file(choice)
+    if choice is not None and choice != TRAINED:
+        return read_model_file(choice)
+    # Written once per list and metadata (the Triage page's record reruns on every answer).
+    key = (id(model), json.dumps(metadata.to_dict(), sort_keys=True, default=str))
+    kept = st.session_state.get(f"{prefix}_model_file")
+    if kept is None or kept[0] != key or kept[1] is not model:
+        kept = st.session_state[f"{prefix}_model_file"] = (key, model, model.to_json(metadata.to_dict()).encode())
+    return kept[2]
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -42,6 +47,10 @@ def exported_files(model_bytes: bytes, cost_ratio: float, length: int) -> dict:
             "sql": sql_scorer(spec)}
 
 
+def _prepare(wanted):
+    st.session_state["card_export_for"] = wanted
+
+
 def export_downloads(model, metadata, length: int, cost_ratio: float, stem: str) -> None:
     """The Card page's export: a button that builds it, then a download per file."""
     st.subheader(words.EXPORT_TITLE)
@@ -49,9 +58,9 @@ def export_downloads(model, metadata, length: int, cost_ratio: float, stem: str)
     model_bytes = model_file("card", model, metadata)
     wanted = (model_sha256(model_bytes), float(cost_ratio), int(length))
     if st.session_state.get("card_export_for") != wanted:
-        if not st.button(words.PREPARE_EXPORT, key="card_export_prepare", icon=":material/build:"):
-            return
-        st.session_state["card_export_for"] = wanted
+        st.button(words.PREPARE_EXPORT, key="card_export_prepare", icon=":material/build:", on_click=_prepare,
+                  args=(wanted,))
+        return
     files = None
     with shown_errors(words.BUILDING_EXPORT), st.spinner(words.BUILDING_EXPORT_SPINNER):
         files = exported_files(model_bytes, float(cost_ratio), int(length))

@@ -73,7 +73,7 @@ EXPORT_INTRO = (
 PREPARE_EXPORT = "Prepare the export"
 BUILDING_EXPORT = "building the export"
 BUILDING_EXPORT_SPINNER = "Working out every path of answers and its result…"
-EXPORT_LABELS = {"specification": "Specification (JSON)", "python": "Python scorer", "javascript": "JavaScript scorer",
+EXPORT_LABELS = {"specification": "Specification", "python": "Python scorer", "javascript": "JavaScript scorer",
                  "sql": "SQL scorer"}
 BUILDING_FHIR = "building the FHIR RiskAssessment"
 DOWNLOAD_FHIR = "FHIR RiskAssessment"

@@ -23,7 +23,8 @@ DAY_FIRST = (
 
 
 def left_out_without_date(count: int, column: str) -> str:
-    return f"{count} row{'s' if count != 1 else ''} without a date in {md(column)} left out."
+    """A note (plain text: the page escapes notes once) on rows left out for want of a date."""
+    return f"{count} row{'s' if count != 1 else ''} without a date in {column!r} left out."
 
 
 def unknown_period(period: str, periods: list) -> str:

@@ -84,3 +84,21 @@ def test_an_update_hands_the_patients_to_validate(trained):
     assert at.title[0].value.startswith("Validate")  # the recalibration is there, on the table handed over
     assert any("monitored" in caption.value and "1000 rows" in caption.value for caption in at.caption)
     assert not at.error and at.header  # Validate judges the list on them, its recalibration below
+
+
+def test_names_from_the_file_reach_the_page_escaped(trained):
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    put_list(at, *trained)
+    at.run()
+    hostile = "seen *on* <b>[x](http://e)</b>"
+    seen = patients(400).rename(columns={"visit_date": hostile})
+    seen.loc[:3, hostile] = ""  # rows without a date: a note names the column
+    at.file_uploader(key="monitor_upload").set_value(("<i>since</i>.csv", seen.to_csv(index=False).encode(),
+                                                      "text/csv"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="monitor_date").value == hostile
+    shown = [c.value for c in at.caption] + [m.value for m in at.markdown]
+    assert any("without a date in" in text and "\\*on\\*" in text and "\\<b\\>" in text for text in shown)
+    assert any("\\<i\\>since\\<\\/i\\>" in text for text in shown)
+    assert not any("<b>" in text or "<i>" in text for text in shown)

@@ -252,7 +252,7 @@ class Cusum:
 
 
 def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS,
-                        odds_ratios=ODDS_RATIOS, seed=0):
+                        odds_ratios=ODDS_RATIOS, seed=0, limit=None):
     """Steiner et al.'s two risk-adjusted CUSUM charts with a simulated limit (module docstring).
 
     Parameters
@@ -267,6 +267,9 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     odds_ratios : (float, float)
         The shifts the charts watch for: one above 1, one below.
     seed : int
+    limit : float or None
+        The alarm limit when already simulated for these risks and settings (:func:`cusum_limit`);
+        None simulates it.
 
     Returns
     -------
@@ -277,7 +280,8 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     up_ratio, down_ratio = (float(r) for r in odds_ratios)
     if not (up_ratio > 1 > down_ratio > 0):
         raise PSLError(f"odds_ratios must be one ratio above 1 and one in (0, 1), got {odds_ratios!r}")
-    limit = cusum_limit(p, false_alarm, n_simulations, (up_ratio, down_ratio), seed)
+    if limit is None:
+        limit = cusum_limit(p, false_alarm, n_simulations, (up_ratio, down_ratio), seed)
     up, down = (cusum_path(cusum_weights(y, p, r)) for r in (up_ratio, down_ratio))
     first = {name: (int(np.argmax(path > limit)) if (path > limit).any() else None)
              for name, path in (("up", up), ("down", down))}

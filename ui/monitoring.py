@@ -71,16 +71,19 @@ def settings(metadata, frame):
 
 
 def kept_monitoring(model, metadata, monitored, period, test_from):
-    """:func:`~psl_triage.judging.monitoring.monitor` of these inputs, kept until one changes:
-    its CUSUM limit is simulated, and the page reruns on every widget change."""
+    """:func:`~psl_triage.judging.monitoring.monitor` of these inputs, kept until one changes; a
+    new period or test date reuses the CUSUM's simulated limit (the same patients and risks)."""
     table = monitored.table
-    key = (period, str(test_from), monitored.date_column, int(pd.util.hash_pandas_object(table.X).sum()),
-           hash(table.y.tobytes()), int(pd.util.hash_pandas_object(monitored.dates).sum()))
+    patients = (monitored.date_column, int(pd.util.hash_pandas_object(table.X).sum()), hash(table.y.tobytes()),
+                int(pd.util.hash_pandas_object(monitored.dates).sum()))
     kept = st.session_state.get(KEPT)
-    if kept is None or kept[0] is not model or kept[1] != key:
-        kept = (model, key, monitor(model, monitored, period, metadata=metadata, test_from=test_from))
-        st.session_state[KEPT] = kept
-    return kept[2]
+    same_list = kept is not None and kept[0] is model
+    if same_list and kept[1] == (patients, period, str(test_from)):
+        return kept[2]
+    limit = kept[2].cusum.limit if same_list and kept[1][0] == patients else None
+    result = monitor(model, monitored, period, metadata=metadata, test_from=test_from, limit=limit)
+    st.session_state[KEPT] = (model, (patients, period, str(test_from)), result)
+    return result
 
 
 def periods_section(result):

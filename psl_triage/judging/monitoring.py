@@ -292,7 +292,7 @@ class Monitoring:
 
 
 def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metadata=None, test_from=None,
-            confidence=0.95, false_alarm=0.01, alpha=0.05, n_simulations=1000, seed=0):
+            confidence=0.95, false_alarm=0.01, alpha=0.05, n_simulations=1000, seed=0, limit=None):
     """The list watched over the monitored patients (see the module docstring).
 
     Parameters
@@ -311,6 +311,9 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     confidence, false_alarm, alpha, n_simulations, seed
         The intervals' level; the CUSUM's false-alarm probability and simulations
         (:func:`psl_core.monitoring.risk_adjusted_cusum`); the closed test's alpha.
+    limit : float or None
+        The CUSUM's limit of an earlier monitoring of the same patients, stage and settings (a
+        new period or test date does not change it); None simulates it.
 
     Returns
     -------
@@ -342,7 +345,7 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     table, stops = _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length)
     answers = _answer_rows(hits, missing, labels, training_answers(model, metadata, len(model.literals_)))
     order_y, order_p, order_dates = y[judged], risk, dates[judged]
-    cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed)
+    cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed, limit=limit)
     chart = pd.DataFrame({"patient": np.arange(1, len(order_y) + 1), "date": order_dates.to_numpy(),
                           "outcome": order_y, "risk": order_p, "up": cusum.up, "down": cusum.down})
     signals = {name: None if index is None else order_dates.iloc[index] for name, index in cusum.first_signal.items()}

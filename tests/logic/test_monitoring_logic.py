@@ -176,3 +176,11 @@ def test_the_figures_keep_the_peaks_and_mark_the_signal(model, seen):
     drift = drift_figure(result.periods)
     assert {trace.name for trace in drift.data} >= {"estimate (oe)", "estimate (slope)"}
     assert len(answer_shift_figure(result.answers).data[0].y) == len(model.literals_)
+
+
+def test_a_known_limit_is_reused_and_changes_nothing_else(model, seen):
+    table = _table(model, seen)
+    first = monitor(model, table, "month", stage=3, metadata=METADATA, n_simulations=100)
+    again = monitor(model, table, "quarter", stage=3, metadata=METADATA, limit=first.cusum.limit)
+    assert again.cusum.limit == first.cusum.limit and again.signals == first.signals
+    assert again.chart.equals(first.chart)

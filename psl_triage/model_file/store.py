@@ -295,17 +295,20 @@ def open_model(path):
 
 @functools.lru_cache(maxsize=OPEN_CACHE_SIZE)
 def _opened(path, size, modified_ns):
-    model = load_model(path)
-    return OpenedModel(model, ModelMetadata.of(model))
+    return _read(path)
 
 
 def load_model(path):
     """Load and validate a stored model file, its list and what its description says of the
     list (:func:`~psl_triage.model_file.meaning.check_description`); raises ModelFileError if
     it is not a valid model file."""
+    return _read(path).model
+
+
+def _read(path):
+    # The metadata is parsed once, by the check (a large description takes a while to copy).
     model = ProbabilisticScoringList.from_json(read_model_file(path))
-    check_description(model)
-    return model
+    return OpenedModel(model, check_description(model))
 
 
 def read_model_file(path):

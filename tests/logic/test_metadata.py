@@ -94,8 +94,8 @@ def test_one_cached_loader_reads_each_version_of_a_file_once(tmp_path, trained, 
     stored = save_model(model, "Cached", metadata, tmp_path)
     list_models(tmp_path)  # the listing reads the file through the loader
     calls = []
-    real = store.load_model
-    monkeypatch.setattr(store, "load_model", lambda path: calls.append(path) or real(path))
+    real = store.read_model_file
+    monkeypatch.setattr(store, "read_model_file", lambda path: calls.append(path) or real(path))
     first = open_model(stored.path)
     assert open_model(stored.path) is first and calls == []
     text = stored.path.read_text(encoding="utf-8").replace('"Cached"', '"Cached again"')

@@ -46,4 +46,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://localhost:8501/_stcore/health', timeout=4).read().strip() != b'ok')"]
 
 # serve.py reads PSL_MAX_UPLOAD_MB (docker run -e PSL_MAX_UPLOAD_MB=200) and refuses a bad one.
-CMD ["streamlit", "run", "serve.py", "--server.port", "8501", "--server.address", "0.0.0.0"]
+# Sign-in settings given as PSL_AUTH_* variables first become the secrets file Streamlit reads,
+# unless one is mounted there (docs/ward.md); without them nothing is written. exec hands PID 1
+# to Streamlit so `docker stop` reaches it.
+CMD ["sh", "-c", "python -m psl_triage.ward.settings /home/psl/.streamlit/secrets.toml && exec streamlit run serve.py --server.port 8501 --server.address 0.0.0.0"]

@@ -2,7 +2,7 @@
 
 Each page is a file in ``pages/``, listed here in the order a clinician meets them; the
 sidebar shows their titles. The landing page, Data (``pages/0_Data.py``), is the default
-page at the app's root URL; the others keep the URL paths Streamlit derives from their file
+page at the app's root URL (for a signed-in user, the first page the role allows); the others keep the URL paths Streamlit derives from their file
 names (``/Train``, ``/Triage``...). A page links to another by its file path
 (``st.page_link("pages/1_Train.py")``), which resolves against this list.
 
@@ -10,6 +10,10 @@ Declaring the pages with ``st.navigation`` rather than letting Streamlit find th
 ``pages/`` is what lets the landing page be called "Data" in the sidebar instead of taking the
 entry point's file name. The session-state contract between the pages is documented in each
 page's docstring, starting with ``pages/0_Data.py``.
+
+With sign-in configured (an ``[auth]`` section in Streamlit's secrets) the navigation holds
+the pages of the signed-in user's role, and the Approval and Audit pages of a shared ward; no
+one signed in sees the sign-in page alone (:mod:`ui.ward`).
 
 After the first run's page the server also starts loading psl_core's compiled numba kernels in
 a background thread (:func:`psl_core.warmup.warm_kernels`), so that no later page waits for
@@ -21,6 +25,8 @@ a new user opens is the one that must be quick.
 import threading
 
 import streamlit as st
+
+from ui.ward import navigation
 
 
 def _warm_kernels() -> None:
@@ -38,19 +44,21 @@ def _warm_kernels_in_background() -> threading.Thread:
     return thread
 
 
-PAGES = [
-    st.Page("pages/0_Data.py", title="Data", default=True),
-    st.Page("pages/1_Train.py", title="Train"),
-    st.Page("pages/2_Triage.py", title="Triage"),
-    st.Page("pages/3_Calibration.py", title="Calibration"),
-    st.Page("pages/4_Intervals.py", title="Intervals"),
-    st.Page("pages/5_Evaluation.py", title="Evaluation"),
-    st.Page("pages/6_Validate.py", title="Validate"),
-    st.Page("pages/7_Card.py", title="Card"),
-    st.Page("pages/8_Monitor.py", title="Monitor"),
-]
+PAGES = {
+    "data": "pages/0_Data.py",
+    "train": "pages/1_Train.py",
+    "triage": "pages/2_Triage.py",
+    "calibration": "pages/3_Calibration.py",
+    "intervals": "pages/4_Intervals.py",
+    "evaluation": "pages/5_Evaluation.py",
+    "validate": "pages/6_Validate.py",
+    "card": "pages/7_Card.py",
+    "monitor": "pages/8_Monitor.py",
+}
+WARD_PAGES = {"approval": "pages/9_Approval.py", "audit": "pages/10_Audit.py"}
+"""The pages of a shared ward, offered only with sign-in (ui.ward)."""
 
 try:
-    st.navigation(PAGES).run()
+    st.navigation(navigation(PAGES, WARD_PAGES)).run()
 finally:  # after the page, even one that stopped or reran
     _warm_kernels_in_background()

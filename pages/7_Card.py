@@ -28,11 +28,13 @@ from psl_triage.judging.evidence import report_evidence
 from psl_triage.model_file.writer import list_identity
 from psl_triage.training import download_file_name
 from psl_triage.words import card as words
+from psl_triage.words import md
 from psl_triage.words.common import page_title
 from ui import cost_ratio_input, list_picker, shown_errors, stage_slider
 from ui.export import export_downloads
 from ui.monitoring import monitoring_of
 from ui.state_keys import EVALUATION_HORIZON, EVALUATION_RESULT
+from ui.ward import approval_line, export_click
 
 ss = st.session_state
 
@@ -55,6 +57,9 @@ st.markdown(words.INTRO)
 
 model, metadata, _, _ = list_picker("card", words.NO_LIST, words.LIST_LABEL)
 st.markdown(list_identity(metadata))
+approval = approval_line(ss.get("card_model_choice"))
+if approval:
+    st.caption(md(approval))
 
 left, right = st.columns(2)
 stage = stage_slider("card", model, words.questions_on_card(len(model.literals_)), container=left)
@@ -62,20 +67,20 @@ cost_ratio = cost_ratio_input("card", model, metadata, container=right)
 
 card = report = None
 with shown_errors(words.BUILDING_CARD):
-    card = card_html(model, metadata, int(stage), cost_ratio)
+    card = card_html(model, metadata, int(stage), cost_ratio, approval=approval)
     report = report_html(model, metadata, int(stage), cost_ratio,
-                         {**session_evidence(model, int(stage)), "monitoring": monitoring_of(model)})
+                         {**session_evidence(model, int(stage)), "monitoring": monitoring_of(model)}, approval=approval)
 if card is None:
     st.stop()
 stem = download_file_name(metadata.default_name).removesuffix(".json")
 download_card, download_report = st.columns(2)
 download_card.download_button(
     words.DOWNLOAD_CARD, data=card.encode(), file_name=f"{stem}-card.html",
-    mime="text/html", on_click="ignore", key="card_download_card", type="primary",
+    mime="text/html", key="card_download_card", type="primary", **export_click(f"{stem}-card.html", ss.get("card_model_choice")),
 )
 download_report.download_button(
     words.DOWNLOAD_REPORT, data=report.encode(), file_name=f"{stem}-report.html",
-    mime="text/html", on_click="ignore", key="card_download_report",
+    mime="text/html", key="card_download_report", **export_click(f"{stem}-report.html", ss.get("card_model_choice")),
 )
 export_downloads(model, metadata, int(stage), cost_ratio, stem)
 # Every text from the list or its file is HTML-escaped in psl_triage.judging.card and the page has no script.

@@ -27,7 +27,9 @@ from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
 from psl_triage.words import reading as reading_words
+from psl_triage.words import ward as ward_words
 from ui.state_keys import DATASET, TRAINING
+from ui.ward import viewer
 
 if TYPE_CHECKING:
     from psl_triage.data.session import DatasetSession
@@ -300,7 +302,8 @@ TRAINED = "trained"
 
 
 def list_options() -> tuple[dict[str, str], list[str]]:
-    """The lists a page can use: the Train page's (if any), then every saved file, newest first.
+    """The lists a page can use: the Train page's (if any), then every saved file, newest first;
+    with sign-in, those the user's role may see (:func:`psl_triage.ward.approval.visible_lists`).
 
     Returns
     -------
@@ -310,10 +313,13 @@ def list_options() -> tuple[dict[str, str], list[str]]:
         Files of the store that were skipped, with why.
     """
     from psl_triage.model_file.store import list_models  # here: the landing page need not load the learner
+    from psl_triage.ward.approval import visible_lists
 
     stored, problems = list_models()
+    user = viewer()
+    stored = visible_lists(user, stored)  # a clinician: the lists approved for clinical use, read now
     options = {}
-    if training_session().model is not None:
+    if training_session().model is not None and user.can("train"):
         metadata = trained_metadata()
         options[TRAINED] = words.list_option_label(visible(metadata.name or words.JUST_TRAINED), _version(metadata, None))
     labels = Counter(entry.label for entry in stored)
@@ -360,6 +366,9 @@ def list_picker(prefix: str, empty_hint: str, label: str = words.LIST_PICKER_LAB
     for problem in problems:
         st.caption(f"{md(problem)}.")
     if not options:
+        if not viewer().can("train"):  # a clinician: the lists come from approval, not from Train
+            st.info(ward_words.NO_APPROVED_LIST)
+            st.stop()
         st.info(empty_hint)
         link("pages/1_Train.py", *words.GO_TO_TRAIN)
         st.stop()

@@ -24,6 +24,7 @@ from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COLUMN, COST, DIRECTION, DIRECTIONS, GROUP
 from ui import shown_errors
 from ui.state_keys import TRAIN_MODEL_NAME
+from ui.ward import acting_user, export_click
 
 FORM_LAYOUT = (  # the form's three columns, top to bottom
     ("score_preset", "custom_scores", "cost_ratio"),
@@ -197,14 +198,14 @@ def save_section(session: TrainingSession, model) -> None:
     save_column, download_column = st.columns(2)
     if save_column.button(words.SAVE, key="w_train_save", type="primary"):
         with shown_errors(words.SAVING):
-            session.save(name)
+            session.save(name, acting_user())
     if session.saved_message:
         save_column.success(md(session.saved_message))
     else:
         save_column.caption(words.store_note(model_dir()))
     download_column.download_button(words.DOWNLOAD, data=model.to_json(session.metadata.to_dict()),
-                                    file_name=training.download_file_name(name), mime="application/json", on_click="ignore",
-                                    key="w_train_download")
+                                    file_name=training.download_file_name(name), mime="application/json",
+                                    key="w_train_download", **export_click(training.download_file_name(name)))
 
 
 def load_section(session: TrainingSession) -> None:

@@ -28,6 +28,7 @@ from psl_triage.words import validate as words
 from psl_triage.words.train import saved as saved_message
 from ui import index_of, shown_errors, training_session
 from ui.state_keys import VALIDATE_SAVED
+from ui.ward import acting_user
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
 SEEN_TABLE = "validate_defaults_for"
@@ -161,7 +162,7 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     if st.button(words.RECALIBRATE, key="validate_recalibrate", type="primary"):
         with shown_errors(words.RECALIBRATING):
             new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name,
-                                                          sample_weight=sample_weight)
+                                                          sample_weight=sample_weight, user=acting_user())
             after = None if sample_weight is not None else stagewise_validation(new, table.X, table.y).loc[
                 min(stage, int(keep))]
             VALIDATE_SAVED.put(ss, {

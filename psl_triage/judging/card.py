@@ -90,11 +90,11 @@ def _settings(model, metadata, stage, cost_ratio):
     return metadata, stage, cost_ratio
 
 
-def _heading(metadata):
-    return metadata.default_name, report.subtitle(metadata.version if metadata.is_saved else None, metadata.created)
+def _heading(metadata, approval=None):
+    return metadata.default_name, report.subtitle(metadata.version if metadata.is_saved else None, metadata.created, approval)
 
 
-def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_CONFIDENCE):
+def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_CONFIDENCE, approval=None):
     """The printable one-page card of a list.
 
     Parameters
@@ -108,6 +108,8 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
         M; default the list's saved M (:func:`psl_core.cost_ratio.saved_cost_ratio`).
     confidence : float
         Level of the simultaneous intervals.
+    approval : str or None
+        Who saved and who approved the list, on a shared ward (under the title).
 
     Returns
     -------
@@ -117,7 +119,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     threshold = decision_threshold(cost_ratio)
     columns = metadata.readable_columns()
-    name, subtitle = _heading(metadata)
+    name, subtitle = _heading(metadata, approval)
     table = interval_table(model, stage, cost_ratio, confidence)
     costs = model.stage_costs_[:stage]
     unit = metadata.cost_unit or ""
@@ -394,7 +396,7 @@ def _items(model, metadata, stage, cost_ratio, evidence):
     return "\n".join(f"<tr><th>{label}</th><td>{items[key]}</td></tr>" for key, label in report.ITEMS.items())
 
 
-def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
+def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None, approval=None):
     """The model report: the TRIPOD items the app knows about a list, as an HTML page.
 
     Parameters
@@ -410,6 +412,8 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
         utility and subgroups computed in this session (TRIPOD+AI items), when there are any;
         ``"monitoring"``: the list watched in service
         (:class:`psl_triage.judging.monitoring.Monitoring`), when the Monitor page ran.
+    approval : str or None
+        Who saved and who approved the list, on a shared ward (under the title).
 
     Returns
     -------
@@ -417,7 +421,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None):
         A complete HTML page.
     """
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
-    name, subtitle = _heading(metadata)
+    name, subtitle = _heading(metadata, approval)
     body = f"""
 <h1>{escape(report.REPORT_TITLE.format(name=name))}</h1>
 <p class="meta">{report.REPORT_META.format(subtitle=subtitle, date=datetime.now(UTC).date().isoformat())}</p>

@@ -32,6 +32,7 @@ PERMISSIONS = {
     "page:evaluation": frozenset({"researcher"}),
     "page:validate": frozenset({"researcher"}),
     "page:card": frozenset({"clinician", "researcher", "approver"}),
+    "page:monitor": frozenset({"researcher"}),
     "page:approval": frozenset({"researcher", "approver", "admin"}),
     "page:audit": frozenset({"admin"}),
     "train": frozenset({"researcher"}),

@@ -109,22 +109,26 @@ def _approved(path, state):
         return False
 
 
-def _identity(path):
-    """(model name, version, SHA-256) of a saved file, for the record."""
+def identity_of(path):
+    """What the record says of the saved file at ``path``: its list's name and version, the
+    file's SHA-256 and name."""
     path = Path(path)
     info = path.stat()
     metadata = open_model(path).metadata
-    return metadata.name, metadata.version, file_sha256(path, info.st_size, info.st_mtime_ns)
+    return {"model": metadata.name, "version": metadata.version,
+            "sha256": file_sha256(path, info.st_size, info.st_mtime_ns), "file": path.name}
 
 
 def save_list(user, model, name, metadata=None, directory=None, action="save"):
     """Save ``model`` as the next version of ``name`` (``action``: "save" or "recalibrate"),
-    checked and recorded as a draft of ``user``; returns the StoredModel."""
+    checked and recorded as a draft of ``user``; returns the StoredModel. ``user`` None: an app
+    without sign-in, where there is nothing to check or record (the store's save alone)."""
+    if user is None:
+        return save_model(model, name, metadata, directory)
     log = AuditLog(directory)
     _require(log, user, action)
     stored = save_model(model, name, metadata, directory)
-    _, version, sha = _identity(stored.path)
-    log.append(user, action, model=stored.name, version=version, sha256=sha, file=stored.path.name)
+    log.append(user, action, **identity_of(stored.path))
     return stored
 
 
@@ -143,8 +147,7 @@ def step(user, action, path, reason="", directory=None):
     folder = model_dir(directory)
     if path.parent.resolve() != folder.resolve() or not path.is_file():
         raise NotAllowed(words.NOT_IN_STORE.format(name=path.name))
-    name, version, sha = _identity(path)
-    details = {"model": name, "version": version, "sha256": sha, "file": path.name}
+    details = identity_of(path)
     log = AuditLog(directory)
     with log.writing() as writer:
         current = state_of(writer.history(path.name))

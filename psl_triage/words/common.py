@@ -134,7 +134,7 @@ APP_NAME = "PSL Triage"
 PAGE_NAMES = {
     "data": "Data", "train": "Train", "triage": "Triage", "calibration": "Calibration",
     "intervals": "Intervals", "evaluation": "Evaluation", "validate": "Validate", "card": "Card",
-    "monitor": "Monitor",
+    "monitor": "Monitor", "approval": "Approval", "audit": "Audit",
 }
 """The pages as the navigation and their titles name them, by page."""
 

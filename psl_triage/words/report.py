@@ -23,12 +23,15 @@ def html_text(value, default=""):
     return escape(str(value)) if isinstance(value, (str, int, float)) and str(value) != "" else escape(default)
 
 
-def subtitle(version, created):
+def subtitle(version, created, approval=None):
     """The line under the title: "version 2 · saved 2026-01-02"; ``version`` None for a list
-    not saved in the store."""
+    not saved in the store; ``approval``: who saved and approved it, on a shared ward
+    (:func:`psl_triage.words.ward.trained_and_approved`)."""
     parts = [f"version {html_text(version)}" if version is not None else "not saved in the store"]
     if created:
         parts.append(f"saved {html_text(created[:10])}")
+    if approval:
+        parts.append(html_text(approval))
     return " · ".join(parts)
 
 

@@ -65,3 +65,52 @@ ACTION_VERBS = {
     "see_drafts": "see lists not approved for clinical use", "train": "train a list",
 }
 """What an action lets a user do, as the refusal says it."""
+
+APPROVAL_TITLE = "Approval"
+APPROVAL_INTRO = (
+    "A saved list is a draft. A researcher proposes it for clinical use with its evidence (open it on "
+    "**Card** for its report); an approver who neither saved nor proposed it approves it or sends it "
+    "back with a reason. Only approved lists appear on **Triage** for clinicians; withdrawing one "
+    "takes it off at once, for every session. Archiving moves a list out of use into the model "
+    "folder's archive; nothing is deleted.")
+NO_APPROVED_LIST = ("No list is approved for clinical use yet. A list appears here as soon as an approver "
+                    "approves it; ask the team that builds the lists.")
+NO_SAVED_LISTS = "No list is saved yet: train one and save it on **Train**."
+PROPOSE, APPROVE, SEND_BACK, WITHDRAW, ARCHIVE = "Propose for approval", "Approve", "Send back", "Withdraw", "Archive"
+REASON = "Why it is sent back"
+STEP_DONE = "{action} of {name} recorded: it is now {state}."
+
+
+def list_state_line(state):
+    """Where a list stands, who saved, proposed and approved it, and why it was sent back."""
+    parts = [f"**{STATE_NAMES[state.state]}**"]
+    if state.author:
+        parts.append(f"saved by {state.author}")
+    if state.proposer:
+        parts.append(f"proposed by {state.proposer}")
+    if state.approver and state.state in ("approved", "withdrawn"):
+        parts.append(f"approved by {state.approver}")
+    line = "; ".join(parts)
+    return line + (f". Sent back: {state.reason}" if state.state == "sent_back" and state.reason else "")
+
+
+def trained_and_approved(state):
+    """The Card's line of who saved a list and who approved it, or None for a list the record
+    does not name."""
+    if state is None or not state.author:
+        return None
+    approved = f"; approved for clinical use by {state.approver}" if state.state == "approved" else f"; {STATE_NAMES[state.state]}"
+    return f"Saved by {state.author}{approved}."
+
+
+AUDIT_TITLE = "Audit"
+AUDIT_INTRO = (
+    "Every sign-in, save, recalibration, proposal, approval, withdrawal, archiving and export: who, "
+    "in which role, when, which list (name, version, SHA-256 of its file), from where, and the outcome. "
+    "No patient's answers or identity are recorded. Each entry carries the hash of the one before, so "
+    "an entry changed or deleted afterwards is found below.")
+NO_ENTRIES = "Nothing is recorded yet."
+FILTER_USER, FILTER_ACTION, FILTER_TEXT, FILTER_DATES = "User", "Action", "List name or file contains", "Recorded between"
+EVERYONE, EVERY_ACTION = "everyone", "every action"
+DOWNLOAD_CSV, DOWNLOAD_FHIR = "Download the entries shown (CSV)", "Download the entries shown (FHIR AuditEvent JSON)"
+ENTRIES_SHOWN = "{shown} of {total} entries shown."

@@ -217,7 +217,7 @@ class StreamlitApp:
 # --------------------------------------------------------------- fixtures
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -274,11 +274,13 @@ def own_streamlit_server(tmp_path: Path):
 
 
 @contextmanager
-def running_server(model_dir: Path, log_name: str):
-    """Run the app with the model store ``model_dir``; yield (base URL, the server's pid)."""
+def running_server(model_dir: Path, log_name: str, extra_args: tuple = (), port: int | None = None):
+    """Run the app with the model store ``model_dir``; yield (base URL, the server's pid).
+    ``extra_args``: more options of ``streamlit run`` (a secrets file); ``port``: the one to
+    serve on (default a free one)."""
     if not (PROJECT_ROOT / "app.py").is_file():
         pytest.fail(f"{PROJECT_ROOT / 'app.py'} is missing: there is no app to test", pytrace=False)
-    port = _free_port()
+    port = port or free_port()
     ARTIFACTS_DIR.mkdir(exist_ok=True)
     log_path = ARTIFACTS_DIR / log_name
     env = {
@@ -296,6 +298,7 @@ def running_server(model_dir: Path, log_name: str):
         "--browser.gatherUsageStats", "false",
         # The app hides error details from its users; a failing test should show them.
         "--client.showErrorDetails", "full",
+        *extra_args,
     ]
     with open(log_path, "w") as log:
         server = subprocess.Popen(

@@ -17,7 +17,7 @@ OTHER_RESEARCHER = User("ravi@ward.example", frozenset({"researcher"}))
 APPROVER = User("abel@ward.example", frozenset({"approver"}))
 RESEARCHING_APPROVER = User("rita@ward.example", frozenset({"researcher", "approver"}))
 ADMIN = User("ada@ward.example", frozenset({"admin"}))
-PAGES = ["data", "train", "triage", "calibration", "intervals", "evaluation", "validate", "card", "approval", "audit"]
+PAGES = ["data", "train", "triage", "calibration", "intervals", "evaluation", "validate", "card", "monitor", "approval", "audit"]
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,10 @@ CSV download.
   interval over the questions answered so far (a figure only).
 - :mod:`~psl_triage.plots.performance`: :func:`performance_figure`, the Train page's measures
   by stage on the training and test rows (a figure only).
+- :mod:`~psl_triage.plots.monitoring`: :func:`~psl_triage.plots.monitoring.drift_figure`,
+  :func:`~psl_triage.plots.monitoring.cusum_figure`,
+  :func:`~psl_triage.plots.monitoring.answer_shift_figure`: the Monitor page's O/E and slope over
+  time, the risk-adjusted CUSUM and the answers' shift (figures only; imported from their module).
 
 Text from a file (labels, class names) reaches a figure through
 :func:`psl_triage.words.plotly_text`.

@@ -8,7 +8,7 @@ escapes such names once (:func:`md`, :func:`plotly_text`) and returns text ready
 One module per page or topic, so each can be read in one sitting:
 
 - pages: ``data``, ``train``, ``triage``, ``calibration`` (also Intervals), ``evaluation``,
-  ``validate``, ``card``;
+  ``validate``, ``card``, ``monitoring`` (the Monitor page and the report's section on it);
 - the app package's messages and notes, one module per job it serves: ``reading`` (what is wrong
   with a file, how it was read), ``preparing`` (column types, the outcome, missing values,
   preparing training data), ``roles`` (the evidence for a column's role: identifier, time,

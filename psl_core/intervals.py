@@ -2,17 +2,17 @@
 
 For one stage with reachable totals T_1 < ... < T_m and training counts per total:
 
-1. a Clopper–Pearson interval per total, with a per-total level that makes all of them
+1. a Clopper–Pearson interval per total from its counts divided by the stage's inflation
+   phi_k >= 1 (below), with a per-total level that makes all of them
    hold simultaneously with probability >= 1 - alpha:
 
    - ``"bonferroni"`` (the paper): 1 - alpha / m over the m reachable totals;
    - ``"sidak"``: 1 - (1 - (1 - alpha)^(1 / m_obs)) over the m_obs totals that have
      training cases. A total without cases gets the vacuous interval [0, 1], which
-     always covers, so it needs no share of alpha; and given the cases' features the
-     counts of different totals are independent binomials, so Šidák's product bound
-     is exact. It is never wider than Bonferroni and much narrower at late stages,
-     where many reachable totals have no case (coverage checked by simulation in the
-     tests);
+     always covers, so it needs no share of alpha; for a list fixed before the data the
+     counts of different totals are independent binomials given the cases' features, so
+     Šidák's product bound is exact. It is never wider than Bonferroni and much narrower
+     at late stages, where many reachable totals have no case;
 
    a total without any case gets the vacuous interval [0, 1];
 2. monotone envelopes (eqs. 10–11): l*_T = max over V <= T of l_V and
@@ -20,11 +20,23 @@ For one stage with reachable totals T_1 < ... < T_m and training counts per tota
    neighbours;
 3. widened to cover the point estimate (eqs. 12–13): l** = min(l*, q), u** = max(u*, q).
 
-A list whose probabilities were pulled toward the base rate (``shrinkage``, the estimate
-q' = (1 − s) q(0) + s q) gets its interval from that same estimate: the mix of the prior's
-interval and the stage's, [(1 − s) l(0) + s l*, (1 − s) u(0) + s u*] (:func:`shrunk_band`),
-which holds q' whenever both hold theirs. Widening the stage's interval only to cover the
-shrunk point would leave the point at one edge of an interval that was never shrunk.
+What the interval promises (measured by ``bench/coverage.py``, figures in ``bench/README.md``):
+for a list fitted with ``recommend_folds``, at every stage, the intervals of all the stage's
+totals hold at once, with probability about the stated level, the risk of the patients of
+the training population that the list gives those totals (the rate among many new patients
+like the training ones with that total); so each total's interval holds it with at least
+that probability. The questions were chosen on the same rows that give the counts: a
+total that looks extreme there is less extreme in new patients. The internal folds
+measure by how much: each fold list's training rate per total is compared with the rate
+of its held-out rows with that total, and the excess over the binomial noise of both gives
+the stage's inflation phi_k >= 1 (:func:`psl_core.recommend.interval_inflation`); the
+intervals are then counted from the counts divided by phi_k (as if from 1/phi_k as many
+rows). A list without internal folds (phi = 1) has the paper's interval, which holds for
+a list fixed before the data and is too narrow for a searched one.
+
+A list whose probabilities were pulled toward the base rate (``shrinkage``) keeps the
+interval of the patients' risk, widened to hold the shrunk point (step 3): the interval is
+of the risk, not of the shrunk estimate.
 """
 
 import numpy as np
@@ -32,7 +44,7 @@ from scipy.special import betaincinv
 
 from .errors import PSLError
 
-__all__ = ["check_confidence", "clopper_pearson", "CORRECTIONS", "clopper_pearson_band", "shrunk_band"]
+__all__ = ["check_confidence", "clopper_pearson", "CORRECTIONS", "clopper_pearson_band"]
 
 
 def check_confidence(confidence, name="confidence"):
@@ -73,7 +85,7 @@ def clopper_pearson(positives, negatives, alpha):
 CORRECTIONS = ("bonferroni", "sidak")
 
 
-def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, correction="bonferroni", prior=None):
+def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, correction="bonferroni", inflation=1.0):
     """Simultaneous, monotone interval per reachable total of one stage (eqs. 10–13).
 
     Parameters
@@ -87,10 +99,9 @@ def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, c
         one band per level.
     correction : {"bonferroni", "sidak"}
         How the level is shared among the totals (see the module docstring).
-    prior : tuple (factor, prior_lower, prior_upper) or None
-        For probabilities shrunk toward the base rate by ``factor`` s in [0, 1]: the prior's
-        (stage 0's) bounds at the same levels; the band becomes (1 − s) prior + s band
-        before it is widened to cover the probabilities (see the module docstring).
+    inflation : float >= 1, default=1.0
+        The stage's variance inflation phi: the intervals are counted from positives / phi
+        and negatives / phi (see the module docstring); 1 is the counts as they are.
 
     Returns
     -------
@@ -101,8 +112,10 @@ def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, c
     if correction not in CORRECTIONS:
         raise PSLError(f"correction must be one of {list(CORRECTIONS)}, got {correction!r}")
     q = np.asarray(probabilities, dtype=float)
-    pos = np.asarray(positives, dtype=float)
-    neg = np.asarray(negatives, dtype=float)
+    if not inflation >= 1.0:
+        raise PSLError(f"inflation must be a number >= 1, got {inflation!r}")
+    pos = np.asarray(positives, dtype=float) / inflation
+    neg = np.asarray(negatives, dtype=float) / inflation
     if correction == "bonferroni":
         alpha = (1.0 - levels[:, None]) / len(q)
     else:
@@ -111,31 +124,7 @@ def clopper_pearson_band(positives, negatives, probabilities, confidence=0.95, c
     lower, upper = clopper_pearson(pos, neg, alpha)
     lower = np.maximum.accumulate(lower, axis=1)
     upper = np.minimum.accumulate(upper[:, ::-1], axis=1)[:, ::-1]
-    if prior is not None:
-        lower, upper = shrunk_band(lower, upper, *prior)
     lower, upper = np.minimum(lower, q), np.maximum(upper, q)
     if np.ndim(confidence) == 0:
         return lower[0], upper[0]
     return lower, upper
-
-
-def shrunk_band(lower, upper, factor, prior_lower, prior_upper):
-    """The band of an estimate shrunk toward the base rate: (1 − s) prior band + s band.
-
-    Parameters
-    ----------
-    lower, upper : ndarrays of shape (m,) or (L, m)
-        The stage's monotone bounds before widening to the point (eqs. 10–11).
-    factor : float in [0, 1]
-        The shrinkage factor s of the stage.
-    prior_lower, prior_upper : float or ndarray of shape (L, 1)
-        The prior's (stage 0's) bounds at the same levels.
-
-    Returns
-    -------
-    lower, upper : ndarrays of the shape of ``lower``
-        Still non-decreasing in the total (a constant plus a non-negative multiple of a
-        non-decreasing band).
-    """
-    s = float(factor)
-    return (1 - s) * np.asarray(prior_lower) + s * lower, (1 - s) * np.asarray(prior_upper) + s * upper

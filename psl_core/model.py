@@ -28,6 +28,7 @@ from .prediction import StagewisePredictionMixin
 from .recommend import (
     folds_possible,
     held_out_scores,
+    interval_inflation,
     n_draws,
     recommended_stage,
     shrinkage_factors,
@@ -118,13 +119,12 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         the factor the internal cross-validation finds, q'(k, T) = q(0) + s_k (q(k, T) -
         q(0)) with s_k in [0, 1] the least-squares calibration slope of the fold lists'
         held-out estimates at stage k around their base rates (a uniform shrinkage factor,
-        as for clinical prediction models fitted on few patients), less one standard error
-        of that slope (``shrinkage_``). A list learned from few rows promises more than it
-        keeps, and on few rows the slope itself is uncertain: shrunk only to the slope, a
-        list loses to the base rate whenever new patients bear out less than half of it,
-        so the factor is the slope the held-out rows support with some confidence. With
-        many rows s_k is near 1 and the list stays as it was. None, or without
-        ``recommend_folds``: no shrinkage.
+        as for clinical prediction models fitted on few patients; ``shrinkage_``). A list
+        learned from few rows promises more than it keeps: shrunk by the slope, its
+        held-out calibration slopes centre on 1 (``bench/README.md``). With many rows s_k
+        is near 1 and the list stays as it was. The intervals stay those of the patients'
+        risk (:mod:`psl_core.intervals`). None, or without ``recommend_folds``: no
+        shrinkage.
     cv_folds : int >= 2, default=5
         Folds of the cross-validated criteria (stratified, shuffled with
         ``random_state``).
@@ -262,6 +262,13 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         With ``recommend_folds`` and ``shrinkage="cv"``: the factor s_k each stage's
         probabilities were pulled toward the base rate by (1 at stage 0: unchanged); a
         stage no fold's list reached takes the factor of the stage before it. None otherwise.
+    interval_inflation_ : ndarray of shape (n_stages_,) or None
+        With ``recommend_folds``: the factor phi_k >= 1 by which the internal folds found
+        each stage's training rates per total straying from new patients' rates more than
+        their counts say (the search chose the questions on those rows); each stage's
+        interval is counted from its counts divided by phi_k (:mod:`psl_core.intervals`,
+        :func:`psl_core.recommend.interval_inflation`). None otherwise, and for a list read
+        from a file saved before it existed (its intervals are then the counts' own).
     validation_brier_, validation_brier_se_ : ndarray of shape (n_stages_,) or None
         With ``recommend_folds``: mean held-out Brier score of each stage over the folds
         (of every draw) whose list reached it, and its standard error (the fold lists' own
@@ -418,7 +425,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         del evaluator, features, folds
         self._calibrate(columns, calibration_rows, y01, weight)
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
-        self.recommend_draws_ = None
+        self.recommend_draws_ = self.interval_inflation_ = None
         if self.recommend_folds is not None and folds_work:
             self._recommend_stages(X, y01, columns, weight)
         self.stop_statistics_ = transition_counts(
@@ -478,10 +485,11 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         the recommended stage has the lowest. With ``shrinkage="cv"`` the probabilities are
         pulled toward the base rate by each stage's held-out calibration slope."""
         self.recommend_draws_ = n_draws(y01, self.recommend_repeats)
-        scores, slope = held_out_scores(self, X, y01, columns, weight, self.recommend_draws_)
+        scores, slope, spread = held_out_scores(self, X, y01, columns, weight, self.recommend_draws_)
         self.validation_brier_, self.validation_brier_se_, self.recommended_stages_ = recommended_stage(
             scores, self.recommend_draws_
         )
+        self.interval_inflation_ = interval_inflation(*spread)
         if self.shrinkage == "cv":
             factors = shrinkage_factors(*slope)
             base = self.stage_probabilities_[0][0]
@@ -525,7 +533,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
         self.stage_probabilities_ = None
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
-        self.recommend_draws_ = self.stop_statistics_ = None
+        self.recommend_draws_ = self.stop_statistics_ = self.interval_inflation_ = None
         return self
 
     def _search(self, evaluator, score_set, progress, monotone=None, required=()):

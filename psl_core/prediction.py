@@ -158,13 +158,14 @@ class StagewisePredictionMixin:
         return self.classes_[(p > 0.5).astype(int)]
 
     def stage_interval(self, stage=None, confidence=0.95):
-        """Simultaneous interval of every reachable total of a stage (eqs. 10–13).
+        """Interval of every reachable total of a stage (:mod:`psl_core.intervals`).
 
         ``confidence`` may also be an array of L levels; lower and upper then have shape
-        (L, |Sigma_k|). A stage whose probabilities were shrunk toward the base rate
-        (``shrinkage_`` < 1) gets the interval of that same shrunk estimate: the mix
-        (1 - s) prior band + s band (:func:`psl_core.intervals.shrunk_band`), so the point
-        lies inside its interval as far as the unshrunk point lay in the unshrunk one.
+        (L, |Sigma_k|). The interval is counted from the stage's training counts divided
+        by its ``interval_inflation_`` (the search's optimism measured on the internal
+        folds; 1 for a list without them) and holds the risk of the patients with that
+        total; it is widened to hold the point, which ``shrinkage_`` may have pulled toward
+        the base rate.
 
         Returns
         -------
@@ -173,17 +174,10 @@ class StagewisePredictionMixin:
         self._check_probabilities()
         stage = self._stage(stage)
         q = self.stage_probabilities_[stage]
-        factors = getattr(self, "shrinkage_", None)
-        prior = None
-        if factors is not None and stage > 0 and factors[stage] < 1:
-            # The point was shrunk toward the base rate: so is its interval (psl_core.intervals).
-            _, prior_lower, _, prior_upper = self.stage_interval(0, confidence)
-            several = np.ndim(confidence) > 0
-            prior = (factors[stage], prior_lower if several else prior_lower[0],
-                     prior_upper if several else prior_upper[0])
+        inflation = getattr(self, "interval_inflation_", None)
         lower, upper = clopper_pearson_band(
             self.stage_positives_[stage], self.stage_negatives_[stage], q, confidence,
-            self.interval_correction, prior,
+            self.interval_correction, 1.0 if inflation is None else float(inflation[stage]),
         )
         return self.stage_totals_[stage], lower, q, upper
 

@@ -17,6 +17,7 @@ import joblib
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
+from sklearn.isotonic import isotonic_regression
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing
 
@@ -75,10 +76,13 @@ def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
     scores : ndarray of shape (n_draws * n_folds, n_stages)
         Held-out Brier score of each fold's list at each stage, NaN beyond its end; the
         folds of draw r are rows r * n_folds to (r + 1) * n_folds - 1.
-    slope : ndarray of shape (4, n_stages)
+    slope : ndarray of shape (3, n_stages)
         Per stage, over the held-out rows whose fold list reached it: the sums of
-        (p - base)(y - base), (p - base)^2 and (y - base)^2, and the number of rows, each
-        averaged over the draws (the rows counted once, as by one draw).
+        (p - base)(y - base) and (p - base)^2, and the number of rows, each averaged over
+        the draws (the rows counted once, as by one draw).
+    spread : ndarray of shape (2, n_stages)
+        Per stage, over the (fold, total) cells with training and held-out rows: the sums
+        that :func:`interval_inflation` divides (:func:`fold_spread`).
     """
     n_stages = estimator.n_stages_
     keys = [c.values for c in columns]
@@ -97,7 +101,12 @@ def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
         model = clone(inner).fit(
             _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
         )
-        return test, model.n_stages_, model.stagewise_intervals(_safe_indexing(X, test))[:, :, 1]
+        totals = model.stagewise_totals(_safe_indexing(X, test))
+        cells = [np.searchsorted(model.stage_totals_[k], totals[:, k]) for k in range(model.n_stages_)]
+        p = np.column_stack([model.stage_probabilities_[k][index] for k, index in enumerate(cells)])
+        return test, model.n_stages_, p, [
+            (model.stage_positives_[k], model.stage_negatives_[k], index) for k, index in enumerate(cells)
+        ]
 
     # The folds' searches run in threads: the compiled search releases the GIL
     # (psl_core.kernels.kernel). Their results are summed in fold order, as one after another.
@@ -106,18 +115,20 @@ def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
         joblib.delayed(held_out)(job) for job in range(n_jobs)
     )
     scores = np.full((n_jobs, n_stages), np.nan)
-    slope = np.zeros((4, n_stages))
-    for fold, (test, fold_stages, p) in enumerate(fitted):
+    slope = np.zeros((3, n_stages))
+    spread = np.zeros((2, n_stages))
+    for fold, (test, fold_stages, p, counts) in enumerate(fitted):
         w = np.ones(len(test)) if weight is None else weight[test]
         reached = min(fold_stages, n_stages)
+        for k in range(1, reached):
+            spread[:, k] += fold_spread(*counts[k], y01[test], w)
         scores[fold, :reached] = np.average((p[:, :reached] - y01[test, None]) ** 2, axis=0, weights=w)
         gap = p[:, :reached] - p[:, :1]  # held-out estimates around the fold's base rate
         surprise = y01[test] - p[:, 0]  # held-out outcomes around the fold's base rate
         slope[0, :reached] += (w * gap.T) @ surprise
         slope[1, :reached] += w @ gap**2
-        slope[2, :reached] += w @ surprise**2
-        slope[3, :reached] += w.sum()
-    return scores, slope / draws
+        slope[2, :reached] += w.sum()
+    return scores, slope / draws, spread
 
 
 def recommended_stage(scores, draws=1):
@@ -146,31 +157,88 @@ def recommended_stage(scores, draws=1):
     return mean, se, first_minimum(np.where(reached == n_folds, mean, np.inf))
 
 
-def shrinkage_factors(covariance, variance, residual, rows):
-    """Each stage's held-out calibration slope less one standard error (``shrinkage``).
+def shrinkage_factors(covariance, variance, rows):
+    """Each stage's held-out calibration slope (``shrinkage``).
 
     For stage k the slope of y - base on p - base through the origin over the held-out
-    rows is b = covariance / variance, with standard error
-    sqrt((residual - b covariance) / (rows - 1) / variance); s_k = clip(b - SE, 0, 1). A
-    stage without held-out spread takes the factor of the stage before it; stage 0 is 1.
+    rows is b = covariance / variance and s_k = clip(b, 0, 1): the uniform shrinkage
+    factor of a prediction model fitted on few patients (van Houwelingen and le Cessie).
+    Until issue 37 the factor was b less one standard error, which shrank too far: held-out
+    calibration slopes at the recommended stage had medians of 1.07 to 1.39 on ten tables,
+    0.90 to 1.06 with the slope itself (``bench/coverage.py slopes``, ``bench/README.md``).
+    A stage without held-out spread takes the factor of the stage before it; stage 0 is 1.
 
     A factor of 0 (:func:`base_rate_stages`) is the estimate working as meant, not a fault:
-    the fold lists' scores of that length did not rank held-out patients by more than one
-    standard error (b <= SE), so the stage promises nothing a new patient would see. Each
-    stage is judged on its own, so a stage may be held at the base rate between stages that
-    are not: the fold lists' k-th questions differ from fold to fold, and one that helps on
-    the fold's training rows can point the wrong way on its held-out ones (blood_storage at
-    24 months: factors 1, 0, 0.51, ..., 0 after an age threshold of -3 points).
+    the fold lists' scores of that length did not rank held-out patients at all (b <= 0),
+    so the stage promises nothing a new patient would see. Each stage is judged on its own,
+    so a stage may be held at the base rate between stages that are not: the fold lists'
+    k-th questions differ from fold to fold, and one that helps on the fold's training rows
+    can point the wrong way on its held-out ones.
     """
     factors = np.ones(len(variance))
     for k in range(1, len(variance)):
         if variance[k] > 0 and rows[k] > 1:
-            b = covariance[k] / variance[k]
-            se = np.sqrt(max(residual[k] - b * covariance[k], 0.0) / (rows[k] - 1) / variance[k])
-            factors[k] = np.clip(b - se, 0.0, 1.0)
+            factors[k] = np.clip(covariance[k] / variance[k], 0.0, 1.0)
         else:
             factors[k] = factors[k - 1]
     return factors
+
+
+def fold_spread(positives, negatives, index, y01, weight):
+    """How far one fold list's training rates per total lie from its held-out rates.
+
+    For each total with training and held-out rows: the training rate r (the rate the
+    list's interval is counted from), the held-out rate o, and the binomial variances
+    v_in and v_out of the two at their pooled rate. Without a search that chose the
+    questions on the training rows, (r - o)^2 / (v_in + v_out) averages 1; the search's
+    optimism (totals that look extreme on the rows that chose them) makes it larger.
+
+    Parameters
+    ----------
+    positives, negatives : ndarray of shape (m,)
+        The fold list's training counts per reachable total of one stage.
+    index : ndarray of int, shape (n_held_out,)
+        Each held-out row's total, as a position in the stage's reachable totals.
+    y01, weight : ndarrays of shape (n_held_out,)
+
+    Returns
+    -------
+    ndarray of shape (2,)
+        Over the totals: the sum of ((r - o)^2 - v_out) / (v_in + v_out) and the sum of
+        v_in / (v_in + v_out) (:func:`interval_inflation` divides them).
+    """
+    cells = len(positives)
+    held_positives = np.bincount(index, weight * y01, minlength=cells)
+    held = np.bincount(index, weight, minlength=cells)
+    trained = positives + negatives
+    both = (trained > 0) & (held > 0)
+    pos, n, hpos, m = positives[both], trained[both], held_positives[both], held[both]
+    pooled = (pos + hpos + 0.5) / (n + m + 1.0)
+    v_in, v_out = pooled * (1 - pooled) / n, pooled * (1 - pooled) / m
+    gap = pos / n - hpos / m
+    return np.array([np.sum((gap**2 - v_out) / (v_in + v_out)), np.sum(v_in / (v_in + v_out))])
+
+
+def interval_inflation(excess, share):
+    """Each stage's variance inflation of its training counts (``interval_inflation_``).
+
+    From the sums of :func:`fold_spread` over the folds: the squared distance between a fold
+    list's training rate per total and the rate of its held-out rows with that total, less
+    the held-out rows' own noise, in units of the binomial variance of the training rate
+    (excess_k / share_k). It is 1 when the search's choice of questions left the training
+    rates as honest as counts fixed in advance, and 2 when they stray from new patients'
+    rates as far as counts from half as many rows. One stage's ratio rests on a few dozen
+    totals and is noisy; the search's optimism only accumulates as questions are added, so
+    phi_k is the non-decreasing fit of the ratios over stages 1..K (weighted by share_k,
+    pool adjacent violators), at least 1; stage 0 (no question chosen) is 1.
+    """
+    phi = np.ones(len(share))
+    observed = np.flatnonzero(share[1:] > 0) + 1
+    if len(observed):
+        fitted = isotonic_regression(excess[observed] / share[observed], sample_weight=share[observed])
+        # A stage without cells (no fold list reached it) takes the value of the stage before it.
+        phi[1:] = np.maximum(1.0, np.interp(np.arange(1, len(share)), observed, fitted, left=1.0))
+    return phi
 
 
 def base_rate_stages(factors):

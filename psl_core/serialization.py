@@ -24,7 +24,8 @@ A model file is one JSON object::
       "stop_statistics": {"version": 1, ...},          # optional: read by its own reader
       "validation": null | {"brier": [...], "brier_se": [...],     # stages 0..K
                             "recommended_stages": k,
-                            "shrinkage": [...]},       # optional: stages 0..K
+                            "shrinkage": [...],        # optional: stages 0..K
+                            "interval_inflation": [...]},  # optional: stages 0..K
       "metadata": {...}                 # free description: name, labels, units, ...;
                                         # "decision": {"cost_ratio": M} when present must hold M > 0
     }
@@ -145,6 +146,9 @@ def to_dict(model, metadata=None):
             "recommended_stages": int(model.recommended_stages_),
             **({} if getattr(model, "shrinkage_", None) is None else {
                 "shrinkage": [float(v) for v in model.shrinkage_],
+            }),
+            **({} if getattr(model, "interval_inflation_", None) is None else {
+                "interval_inflation": [float(v) for v in model.interval_inflation_],
             }),
         },
         "metadata": _metadata(metadata if metadata is not None else getattr(model, "metadata_", {}) or {}),
@@ -712,6 +716,7 @@ def _set_validation(model, validation, n_stages):
     model.recommend_draws_ = None  # not recorded in the file
     if validation is None:
         model.validation_brier_ = model.validation_brier_se_ = model.recommended_stages_ = model.shrinkage_ = None
+        model.interval_inflation_ = None
         return
     arrays = {}
     for key in ("brier", "brier_se"):
@@ -727,3 +732,7 @@ def _set_validation(model, validation, n_stages):
     if shrinkage is not None and len(shrinkage) != n_stages + 1:
         _fail("validation shrinkage must have one value per stage")
     model.shrinkage_ = None if shrinkage is None else np.array(shrinkage, dtype=float)
+    inflation = validation.get("interval_inflation")
+    if inflation is not None and len(inflation) != n_stages + 1:
+        _fail("validation interval_inflation must have one value per stage")
+    model.interval_inflation_ = None if inflation is None else np.array(inflation, dtype=float)

@@ -526,7 +526,8 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sam
     complete = known[:, n_stages]
     new.stop_statistics_ = transition_counts(totals[complete], reference_stages(n_stages, None)) if n_stages else None
     new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = new.shrinkage_ = None
-    new.recommend_draws_ = None
+    # The site's counts did not choose the questions: their intervals need no inflation.
+    new.recommend_draws_ = new.interval_inflation_ = None
     new.metadata_ = {}
     return new
 

@@ -141,9 +141,9 @@ def shrinkage_text(model):
     return (
         f"On held-out patients the estimates after the recommended {stage} {noun(stage, 'question')} "
         f"were {'a little ' if slight else ''}too far from the base rate: internal cross-validation supports a "
-        f"calibration slope of {factors[stage]:.2f} (its estimate less one standard error), so the probabilities "
-        "there, and their intervals with them, are pulled toward the base rate by that factor (1 would leave them "
-        "as learned)." + ("" if slight else " A list learned from few patients promises more than it keeps; this "
+        f"calibration slope of {factors[stage]:.2f}, so the probabilities there are pulled toward the base rate by "
+        "that factor (1 would leave them as learned); their intervals still hold the risk of the patients with each "
+        "total." + ("" if slight else " A list learned from few patients promises more than it keeps; this "
                           "makes its probabilities honest.")
     )
 

@@ -16,6 +16,7 @@ from psl_triage.model_file.export import dumps, javascript_scorer, python_scorer
 from psl_triage.model_file.store import read_model_file
 from psl_triage.words import export as words
 from ui import TRAINED, shown_errors
+from ui.ward import export_click
 
 FILES = (  # (the key of the built files, the file name's end, its type)
     ("specification", "-specification.json", "application/json"),
@@ -69,7 +70,8 @@ def export_downloads(model, metadata, length: int, cost_ratio: float, stem: str)
     st.caption(words.export_ready(json.loads(files["specification"])))
     for column, (key, ending, mime) in zip(st.columns(len(FILES)), FILES):
         column.download_button(words.EXPORT_LABELS[key], files[key].encode(), file_name=f"{stem}{ending}", mime=mime,
-                               on_click="ignore", key=f"card_export_{key}", icon=":material/download:", width="stretch")
+                               key=f"card_export_{key}", icon=":material/download:", width="stretch",
+                               **export_click(f"{stem}{ending}", st.session_state.get("card_model_choice")))
 
 
 def risk_assessment_download(session: TriageSession, column) -> None:

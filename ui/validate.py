@@ -28,7 +28,7 @@ from psl_triage.words import validate as words
 from psl_triage.words.train import saved as saved_message
 from ui import index_of, shown_errors, training_session
 from ui.state_keys import VALIDATE_SAVED
-from ui.ward import acting_user
+from ui.ward import acting_user, export_click
 
 MAX_MAPPED_VALUES = 40  # a column with more values at the site is recoded before upload
 SEEN_TABLE = "validate_defaults_for"
@@ -177,7 +177,7 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
         st.markdown(words.after_recalibration(saved["after"]))
     st.download_button(
         words.DOWNLOAD_RECALIBRATED, data=saved["model"].to_json(saved["metadata"].to_dict()),
-        file_name=saved["file"], mime="application/json", on_click="ignore", key="validate_download_model",
+        file_name=saved["file"], mime="application/json", key="validate_download_model", **export_click(saved["file"]),
     )
     if st.button(words.USE_RECALIBRATED, key="validate_use"):
         training_session().make_current(

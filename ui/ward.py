@@ -92,14 +92,17 @@ def _signed_in(user: User) -> None:
 
 def record_export(what: str, choice: str | None = None) -> None:
     """Record a download (``what``: the file's name) as an export, with sign-in only; the list
-    it exports is named when ``choice`` (a list picker's choice) is a saved file."""
+    it exports is named when ``choice`` (a list picker's choice, or a saved file's name) is a
+    saved file."""
     user = acting_user()
     if user is None:
         return
+    from psl_triage.model_file.store import model_dir
     from psl_triage.ward import approval  # here: without sign-in no page need load the learner
 
-    listed = choice is not None and Path(choice).is_file()
-    approval.record(user, "export", detail=what, **(approval.identity_of(choice) if listed else {}))
+    path = None if choice is None else model_dir() / choice  # a file's name, or its whole path
+    listed = path is not None and path.is_file()
+    approval.record(user, "export", detail=what, **(approval.identity_of(path) if listed else {}))
 
 
 def export_click(what: str, choice: str | None = None) -> dict:

@@ -195,6 +195,10 @@ def test_a_list_is_proposed_approved_by_another_and_reaches_the_clinician_at_onc
     assert nav_links(admin) == ["Approval", "Audit"]
     admin.navigate("Audit")
     expect(admin.alerts("success")).to_contain_text("The audit trail is intact")
+    with admin.page.expect_download() as download:
+        admin.widget("audit_download_fhir").get_by_role("button").click()
+    assert json.loads(Path(download.value.path()).read_text())["resourceType"] == "Bundle"
+    admin.wait_idle()
     steps = [(e.action, e.user, e.role, e.outcome) for e in AuditLog(models).entries() if e.action != "sign_in"]
     assert steps == [
         ("save", "rhea@ward.example", "researcher", "done"),
@@ -202,6 +206,7 @@ def test_a_list_is_proposed_approved_by_another_and_reaches_the_clinician_at_onc
         ("approve", "rhea@ward.example", "approver", "refused"),
         ("approve", "abel@ward.example", "approver", "done"),
         ("withdraw", "abel@ward.example", "approver", "done"),
+        ("export", "ada@ward.example", "admin", "done"),
     ]
     signed_in = {(e.user, e.detail) for e in AuditLog(models).entries() if e.action == "sign_in"}
     assert {("cora@ward.example", "clinician"), ("rhea@ward.example", "approver and researcher"),

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 from psl_core import ProbabilisticScoringList
+from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import list_models
+from psl_triage.training.session import TrainingSession
 from psl_triage.ward import approval
 from psl_triage.ward.access import LOCAL_USER, PERMISSIONS, ROLES, NotAllowed, User, pages_of, require
 from psl_triage.ward.approval import ARCHIVE, save_list, states, step, visible_lists
@@ -162,3 +164,18 @@ def test_a_file_outside_the_store_is_refused(tmp_path, fitted):
     with pytest.raises(NotAllowed, match="not a saved list"):
         step(RESEARCHER, "propose", stored.path, directory=tmp_path / "elsewhere")
     assert approval.states(tmp_path / "elsewhere") == {}
+
+
+def test_the_train_pages_save_checks_the_role_of_whoever_saves_now(tmp_path, fitted, monkeypatch):
+    """A forged request that reaches the Train page's save as a clinician saves nothing."""
+    monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
+    session = TrainingSession()
+    session.make_current(fitted, ModelMetadata(), "test")
+    with pytest.raises(NotAllowed, match="A clinician may not save a list"):
+        session.save("Forged", CLINICIAN)
+    assert list(tmp_path.glob("*.json")) == [] and session.saved_message is None
+    session.save("Allowed", RESEARCHER)
+    assert [(e.action, e.user, e.outcome) for e in AuditLog(tmp_path).entries()] == [
+        ("save", CLINICIAN.name, "refused"), ("save", RESEARCHER.name, "done")]
+    session.save("Local", None)  # without sign-in: saved, nothing checked or recorded
+    assert len(list(tmp_path.glob("*.json"))) == 2 and len(AuditLog(tmp_path).entries()) == 2

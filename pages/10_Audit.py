@@ -18,7 +18,6 @@ import streamlit as st
 
 from psl_triage.ward.audit import AuditLog
 from psl_triage.ward.audit_export import audit_bundle, audit_csv, entries_table, filtered
-from psl_triage.words import md
 from psl_triage.words import ward as words
 from psl_triage.words.common import page_title
 from ui.ward import record_export
@@ -35,7 +34,7 @@ if not entries:
 problems = log.verify()
 if problems:
     for problem in problems:
-        st.error(md(problem))
+        st.error(problem)  # numbers only: no name from a file
 else:
     st.success(words.CHAIN_INTACT.format(n=len(entries)))
 

@@ -151,7 +151,7 @@ class AuditLog:
         for entry in self.entries():
             values = astuple(entry)
             if entry.seq != expected_seq:
-                problems.append(words.ENTRY_MISSING.format(seq=entry.seq, first=expected_seq, last=entry.seq - 1))
+                problems.append(words.entries_missing(entry.seq, expected_seq, entry.seq - 1))
             elif entry.previous != expected_link:
                 problems.append(words.ENTRY_UNLINKED.format(seq=entry.seq, before=entry.seq - 1))
             if entry_hash(values[:-1]) != entry.hash:

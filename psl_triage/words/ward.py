@@ -33,7 +33,14 @@ UNKNOWN_ROLE_SETTING = "The role setting {key} names {value!r}, which is not one
 
 CHAIN_INTACT = "The audit trail is intact: {n} entries, each linked to the one before."
 ENTRY_CHANGED = "Entry {seq} was changed after it was written (its content no longer matches its hash)."
-ENTRY_MISSING = "Before entry {seq}, entries {first} to {last} are missing (deleted)."
+
+
+def entries_missing(seq, first, last):
+    """Entries ``first`` to ``last`` are gone from before entry ``seq``."""
+    gone = f"entry {first} is" if first == last else f"entries {first} to {last} are"
+    return f"Before entry {seq}, {gone} missing (deleted)."
+
+
 ENTRY_UNLINKED = "Entry {seq} does not follow entry {before}: an entry between them was removed or replaced."
 
 SIGN_IN_TITLE = "Sign in"

@@ -4,7 +4,8 @@ Reads widgets, calls :mod:`psl_triage.judging.monitoring` (larger widgets and se
 ui.monitoring; columns matched and values mapped as on Validate: ui.validate; sentences:
 psl_triage.words.monitoring) and renders: the list (ui.list_picker), the patients' table (kept
 across pages, ui.kept_upload), the list's columns matched by name (the user maps the rest), the
-date column, the outcome and its values, the period; then per period the patients, outcome rate,
+date column, the outcome and its values (a horizon list: the event and the follow-up time, judged
+on the patients whose outcome by the horizon is known), the period; then per period the patients, outcome rate,
 O/E, calibration intercept and slope with intervals, Brier score, AUC, net benefit at 1/(1+M), the
 shares ruled in / out / uncertain and stopped at each question; the risk-adjusted CUSUM with its
 limit and the date it signals; the closed test's update since a chosen date (recalibrate: one click
@@ -12,7 +13,7 @@ hands those patients to Validate's recalibration); and each question's answers a
 Every table downloads as CSV.
 
 Session state: keeps ``"monitor_result"`` (ui.monitoring.KEPT) and ``"monitor_table"``; widget keys
-``"monitor_upload"``, ``"monitor_date"``, ``"monitor_outcome"``, ``"monitor_positive_<column>"``,
+``"monitor_upload"``, ``"monitor_date"``, ``"monitor_outcome"``, ``"monitor_time"``, ``"monitor_positive_<column>"``,
 ``"monitor_period"``, ``"monitor_test_from"``, ``"monitor_recalibrate"``, ``"monitor_download_*"``
 and the Validate page's column maps (``"validate_map_<column>"``, ``"validate_value_*"``...); the
 recalibration link writes ``"validate_table"``.
@@ -52,9 +53,6 @@ st.title(words.TITLE)
 st.markdown(words.INTRO)
 model, metadata, _, _ = list_picker("monitor", words.NO_LIST, words.LIST_LABEL)
 st.markdown(list_identity(metadata))
-if getattr(model, "horizon", None) is not None:
-    st.info(words.HORIZON_NOT_YET)
-    st.stop()
 
 st.header(words.TABLE_HEADER)
 uploaded, limit_mb = table_uploader(words.UPLOAD_WHAT, "monitor_upload")
@@ -72,10 +70,10 @@ matched = matched_columns(model, metadata, frame)
 maps = value_maps(model, metadata, frame, matched)
 
 st.header(words.SETTINGS_HEADER)
-date, outcome, positive, period = settings(metadata, frame)
+date, outcome, positive, time, period = settings(model, metadata, frame)
 monitored = None
 with shown_errors(words.CODING_TABLE):
-    monitored = monitored_table(model, metadata, frame, matched, outcome, positive, date, maps)
+    monitored = monitored_table(model, metadata, frame, matched, outcome, positive, date, maps, time)
 for note in stopped_unless(monitored).table.notes:
     st.caption(md(note))
 first, last = monitored.dates.iloc[0].date(), monitored.dates.iloc[-1].date()

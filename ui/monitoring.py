@@ -13,7 +13,8 @@ import streamlit as st
 from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT
 from psl_triage.data import count_classes
 from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor
-from psl_triage.judging.validation import outcome_defaults, positive_defaults
+from psl_triage.judging.validation import positive_defaults
+from psl_triage.judging.validation_horizon import follow_up_defaults
 from psl_triage.plots.monitoring import answer_shift_figure, cusum_figure, drift_figure
 from psl_triage.training import stage_condition
 from psl_triage.words import monitoring as words
@@ -41,25 +42,31 @@ def _stop_unless(value, hint: str):
     return value
 
 
-def settings(metadata, frame):
-    """The date column, outcome column, its positive values and the period, chosen in a row.
+def settings(model, metadata, frame):
+    """The date column, outcome (a horizon list's event) column, its positive values, a horizon
+    list's time column and the period, chosen in a row.
 
     Returns
     -------
-    (date, outcome, positive, period); stops the page while one is missing.
+    (date, outcome, positive, time or None, period); stops the page while one is missing.
     """
     columns = [str(c) for c in frame.columns]
     dates = date_columns(frame)
-    outcome_default, _ = outcome_defaults(metadata, frame)
-    left, middle, right = st.columns(3)
-    date = left.selectbox(words.DATE_COLUMN, columns, index=index_of(columns, dates[0] if dates else None, None),
-                          placeholder=words.DATE_PLACEHOLDER, key="monitor_date")
-    outcome = middle.selectbox(words.OUTCOME_COLUMN, columns, index=index_of(columns, outcome_default, None),
-                               placeholder=words.OUTCOME_PLACEHOLDER, key="monitor_outcome")
-    period = right.radio(words.PERIOD_LABEL, list(PERIODS), format_func=words.PERIOD_WORDS.get, horizontal=True,
-                         key="monitor_period")
+    time_default, outcome_default, _ = follow_up_defaults(metadata, frame)
+    horizon = getattr(model, "horizon", None) is not None
+    boxes = st.columns(4 if horizon else 3)
+    date = boxes[0].selectbox(words.DATE_COLUMN, columns, index=index_of(columns, dates[0] if dates else None, None),
+                              placeholder=words.DATE_PLACEHOLDER, key="monitor_date")
+    outcome = boxes[1].selectbox(words.OUTCOME_COLUMN, columns, index=index_of(columns, outcome_default, None),
+                                 placeholder=words.OUTCOME_PLACEHOLDER, key="monitor_outcome")
+    time = boxes[2].selectbox(words.TIME_COLUMN, columns, index=index_of(columns, time_default, None),
+                              placeholder=words.TIME_PLACEHOLDER, key="monitor_time") if horizon else None
+    period = boxes[-1].radio(words.PERIOD_LABEL, list(PERIODS), format_func=words.PERIOD_WORDS.get,
+                             horizontal=True, key="monitor_period")
     _stop_unless(date, words.CHOOSE_DATE)
     _stop_unless(outcome, words.CHOOSE_OUTCOME)
+    if horizon:
+        _stop_unless(time, words.CHOOSE_TIME)
     values = [value for value, _ in count_classes(frame[outcome])]
     positive = st.multiselect(words.POSITIVE_LABEL, values,
                               default=[v for v in positive_defaults(metadata, frame[outcome]) if v in values],
@@ -67,7 +74,7 @@ def settings(metadata, frame):
     if not positive:
         st.info(words.CHOOSE_POSITIVE)
         st.stop()
-    return date, outcome, positive, period
+    return date, outcome, positive, time, period
 
 
 def kept_monitoring(model, metadata, monitored, period, test_from):

@@ -42,6 +42,7 @@ from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.validation import stage_answers, stage_probabilities
 from psl_triage.judging.card import card_stage
 from psl_triage.judging.validation import SiteTable, site_table
+from psl_triage.judging.validation_horizon import horizon_site
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import monitoring as said
 
@@ -52,6 +53,9 @@ MIN_OUTCOMES = 10
 do not: fewer give an O/E interval wider than a factor of two and a slope without meaning."""
 YEARS = (1800, 2200)
 """A column of whole numbers in this range is read as calendar years."""
+MAX_CENSORED_SHARE = 0.05
+"""A horizon list is monitored on the patients whose outcome by its horizon is known when at most
+this share were censored before it (see :func:`monitored_table`)."""
 DATE_SHARE = 0.9
 """A column is offered as the date when this share of its values or more read as dates."""
 DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d", "%d/%m/%y", "%d %b %Y",
@@ -125,26 +129,36 @@ class MonitoredTable:
     date_column: str
 
 
-def monitored_table(model, metadata, frame, mapping, outcome, positive, date_column, value_maps=None):
+def monitored_table(model, metadata, frame, mapping, outcome, positive, date_column, value_maps=None, time=None):
     """The table coded for the list (:func:`psl_triage.judging.validation.site_table`) with each row's
     date, rows without a date left out with a note, in date order.
+
+    A horizon list's outcome is the event by its horizon tau: ``outcome`` and ``positive`` name
+    the event column and its event values, ``time`` the follow-up time (as Validate reads them,
+    :func:`psl_triage.judging.validation_horizon.horizon_site`). A patient censored before tau
+    has no known outcome by it; up to :data:`MAX_CENSORED_SHARE` of the patients such are left
+    out with a note (their outcome, had it been known, could move a rate by at most that share),
+    more are refused: censoring is then to be weighted, as Validate does.
 
     Raises
     ------
     DataError
-        A horizon list; the date column missing, or no value of it a date; what
+        The date column missing, or no value of it a date; a horizon list without a time
+        column, or with too many patients censored before its horizon; what
         :func:`~psl_triage.judging.validation.site_table` refuses.
     """
-    if getattr(model, "horizon", None) is not None:
-        raise DataError(said.HORIZON_NOT_YET)
     if date_column not in frame.columns:
         raise DataError(said.DATE_NOT_IN_TABLE.format(column=date_column))
-    if date_column == outcome:
+    if date_column in (outcome, time):
         raise DataError(said.DATE_IS_OUTCOME.format(column=date_column))
     dates, ambiguous = read_dates(frame[date_column])
     if dates.isna().all():
         raise DataError(said.NO_DATES.format(column=date_column))
-    table = site_table(model, metadata, frame.loc[dates.notna()], mapping, outcome, positive, value_maps)
+    dated = frame.loc[dates.notna()]
+    if getattr(model, "horizon", None) is None:
+        table = site_table(model, metadata, dated, mapping, outcome, positive, value_maps)
+    else:
+        table = _by_horizon(horizon_site(model, metadata, dated, mapping, time, outcome, positive, value_maps))
     notes = list(table.notes)
     if dates.isna().any():
         notes.insert(0, said.left_out_without_date(int(dates.isna().sum()), date_column))
@@ -154,6 +168,19 @@ def monitored_table(model, metadata, frame, mapping, outcome, positive, date_col
     order = np.argsort(dates.to_numpy(), kind="stable")
     ordered = SiteTable(table.X.iloc[order], table.y[order], notes, table.mapping)
     return MonitoredTable(ordered, dates.iloc[order], str(date_column))
+
+
+def _by_horizon(site):
+    """A horizon site's patients with a known outcome by tau, the outcome the event by tau (see
+    :func:`monitored_table`)."""
+    event, time = site.outcome["event"].astype(bool), site.outcome["time"]
+    by_horizon = event & (time <= site.horizon)
+    known = by_horizon | (time > site.horizon)
+    censored = int((~known).sum())
+    if censored > MAX_CENSORED_SHARE * len(known):
+        raise DataError(said.too_many_censored(censored, len(known), site.horizon, site.unit, MAX_CENSORED_SHARE))
+    notes = list(site.table.notes) + ([said.censored_left_out(censored, site.horizon, site.unit)] if censored else [])
+    return SiteTable(site.table.X.loc[known], by_horizon[known].astype(np.int64), notes, site.table.mapping)
 
 
 # ---------------------------------------------------------------------------- measures

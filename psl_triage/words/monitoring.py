@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from psl_triage.words.escape import md
 
-HORIZON_NOT_YET = (
-    "This list gives the risk within a follow-up horizon; monitoring it over time needs the outcome by the "
-    "horizon with censoring respected, which this page does not compute yet. Judge it at a site on the "
-    "Validate page instead."
-)
 DATE_NOT_IN_TABLE = "The table has no column {column!r}: choose the date column again."
-DATE_IS_OUTCOME = "The date column {column!r} is also chosen as the outcome: choose two different columns."
+DATE_IS_OUTCOME = (
+    "The date column {column!r} is also chosen as the outcome (or the follow-up time): choose different columns."
+)
 NO_DATES = (
     "No value of the column {column!r} reads as a date (2024-03-01, 01/03/2024) or a year (2024): choose the "
     "column that holds the date each patient was seen."
@@ -20,6 +17,28 @@ DAY_FIRST = (
     "Every date in {column!r} reads both day first and month first (01/03/2024): they are read day first "
     "(1 March). Upload ISO dates (2024-03-01) if they are month first."
 )
+
+
+def _horizon(horizon: float, unit: str) -> str:
+    return f"{horizon:g}{' ' + unit if unit else ''}"
+
+
+def censored_left_out(count: int, horizon: float, unit: str) -> str:
+    """A note (plain text) on patients censored before a horizon list's horizon."""
+    return (f"{count} patient{'s' if count != 1 else ''} censored before the horizon ({_horizon(horizon, unit)}) "
+            "left out: their outcome by it is not known.")
+
+
+def too_many_censored(count: int, n: int, horizon: float, unit: str, limit: float) -> str:
+    return (f"{count} of {n} patients were censored before the list's horizon ({_horizon(horizon, unit)}): their "
+            f"outcome by it is not known, and leaving out more than {limit:.0%} of the patients could bias every "
+            "rate. Monitor patients followed to the horizon (an earlier go-live date), or judge the list on the "
+            "Validate page, which weights the censored patients.")
+
+
+CHOOSE_TIME = "Choose the column that holds each patient's follow-up time."
+TIME_COLUMN = "Follow-up time"
+TIME_PLACEHOLDER = "Choose the time column"
 
 
 def left_out_without_date(count: int, column: str) -> str:

@@ -9,9 +9,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from psl_triage.data import infer_column_types, prepare_training_data
+from psl_triage.data.follow_up import FollowUp
 from psl_triage.training import TrainingOptions, train_list
 from tests.apptest import put_list
 from tests.paths import ROOT
+from tests.tables import follow_up_table
 
 PAGE = str(ROOT / "pages" / "8_Monitor.py")
 
@@ -102,3 +105,22 @@ def test_names_from_the_file_reach_the_page_escaped(trained):
     assert any("without a date in" in text and "\\*on\\*" in text and "\\<b\\>" in text for text in shown)
     assert any("\\<i\\>since\\<\\/i\\>" in text for text in shown)
     assert not any("<b>" in text or "<i>" in text for text in shown)
+
+
+def test_a_horizon_list_asks_for_the_follow_up_time():
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    put_list(at, *train_list(prepared, "study.csv", TrainingOptions(max_stages=3)))
+    at.run()
+    seen = follow_up_table(400, seed=5)
+    seen = seen[(seen["rfstime"] > 1000) | (seen["status"] == 1)].copy()  # every outcome by 1000 days known
+    seen["seen"] = (pd.Timestamp("2024-01-01") + pd.to_timedelta(np.arange(len(seen)) % 365, unit="D")).astype(str)
+    at.file_uploader(key="monitor_upload").set_value(("study-since.csv", seen.to_csv(index=False).encode(),
+                                                      "text/csv"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="monitor_time").value == "rfstime" and at.selectbox(key="monitor_outcome").value == "status"
+    periods = at.dataframe[0].value
+    assert periods["Patients seen"].sum() == len(seen)

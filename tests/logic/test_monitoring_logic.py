@@ -11,6 +11,8 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 from psl_core import ProbabilisticScoringList
 from psl_core.errors import DataError
 from psl_core.validation import log_odds, stage_rows
+from psl_triage.data import infer_column_types, prepare_training_data
+from psl_triage.data.follow_up import FollowUp
 from psl_triage.judging.card import report_html
 from psl_triage.judging.monitoring import (
     MIN_OUTCOMES,
@@ -22,8 +24,9 @@ from psl_triage.judging.monitoring import (
 )
 from psl_triage.judging.validation import match_columns, needed_columns
 from psl_triage.plots.monitoring import MAX_CHART_POINTS, answer_shift_figure, cusum_figure, drift_figure
+from psl_triage.training import TrainingOptions, train_list
 from psl_triage.words import monitoring as words
-from tests.tables import small_model
+from tests.tables import follow_up_table
 
 M = 4.0
 METADATA = {"decision": {"cost_ratio": M}}
@@ -143,11 +146,39 @@ def test_training_answer_shares_are_the_training_rows_shares():
     assert shares["not_recorded"].isna().all()  # this file records no training ranges
 
 
-def test_a_horizon_list_is_refused_with_a_reason(seen):
-    model = small_model()
-    model.horizon = 5.0
-    with pytest.raises(DataError, match="horizon"):
-        monitored_table(model, {}, seen, {"x": None}, "outcome", [1], "seen on")
+@pytest.fixture(scope="module")
+def horizon_list():
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    return train_list(prepared, "study.csv", TrainingOptions(max_stages=3))
+
+
+def _followed(n, seed, censored):
+    """Patients seen over a year, ``censored`` of them censored before 1000 days."""
+    frame = follow_up_table(n, seed)
+    frame["status"] = np.where(frame["rfstime"] > 1000, 0, 1)  # every time within 1000 days an event...
+    frame.loc[: censored - 1, ["rfstime", "status"]] = [500, 0]  # ...but these, censored at 500 days
+    frame["seen"] = pd.Timestamp("2024-01-01") + pd.to_timedelta(np.arange(n) % 365, unit="D")
+    return frame
+
+
+def test_a_horizon_list_is_watched_on_the_outcome_by_its_horizon(horizon_list):
+    model, metadata = horizon_list
+    frame = _followed(400, 5, censored=12)
+    mapping = match_columns(needed_columns(model, metadata), frame.columns)
+    monitored = monitored_table(model, metadata, frame, mapping, "status", [1], "seen", time="rfstime")
+    assert len(monitored.table.y) == 388 and any("12 patients censored before the horizon" in note
+                                                 for note in monitored.table.notes)
+    kept = frame.loc[monitored.table.X.index]
+    assert (monitored.table.y == (kept["rfstime"] <= 1000).astype(int).to_numpy()).all()
+    result = monitor(model, monitored, "quarter", metadata=metadata, n_simulations=100)
+    assert result.periods["seen"].sum() == 388
+    with pytest.raises(DataError, match="censored before the list's horizon"):
+        monitored_table(model, metadata, _followed(400, 5, censored=40), mapping, "status", [1], "seen",
+                        time="rfstime")
+    with pytest.raises(DataError, match="time"):
+        monitored_table(model, metadata, frame, mapping, "status", [1], "seen")
 
 
 def test_the_model_report_carries_the_monitoring(model, seen):

@@ -26,9 +26,10 @@ __all__ = [
 DEFAULT_COST_RATIO = 10.0
 """M of the paper's evaluation: a missed case costs as much as ten false alarms."""
 
-COST_RATIO_RANGE = (0.1, 1000.0)
-"""The values of M offered for choice: from a false alarm ten times worse than a missed
-case to a missed case a thousand times worse than a false alarm."""
+COST_RATIO_RANGE = (0.001, 1000.0)
+"""The values of M offered for choice: from a false alarm a thousand times worse than a missed
+case to a missed case a thousand times worse than a false alarm (the range of M over which a
+list of a common outcome changes decisions may lie far below 1: 0.0095)."""
 
 def check_cost_ratio(cost_ratio):
     """Validate M, the cost of a missed case relative to a false alarm (> 0).

@@ -198,8 +198,14 @@ def stage_slider(prefix: str, model, label: str, of=None, last: int | None = Non
     return min(stage, last)
 
 
+SHARED_COST_RATIO = "list_cost_ratio"
+"""The M last chosen for a list on any page (the list, the page's prefix, the value): one M per
+list across the pages (:func:`cost_ratio_input`)."""
+
+
 def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> float:
-    """The number input of M on a page that uses a list; it starts at the list's saved M.
+    """The number input of M on a page that uses a list; it starts at the M last chosen for
+    the list on any page, else at the list's saved M: one M per list across the pages.
 
     The widget's key is ``per_list_key("<prefix>_cost_ratio", model)``: ``"<prefix>_cost_ratio_v<N>"``,
     N counting the lists the page has followed. A new list gets a fresh widget whose default is
@@ -227,11 +233,19 @@ def cost_ratio_input(prefix: str, model, metadata, container=None, **kwargs) -> 
     metadata = ModelMetadata.coerce(metadata)
     saved = metadata.cost_ratio
     low, high = COST_RATIO_RANGE
+    name, state = f"{prefix}_cost_ratio", st.session_state
+    key, shared, start = per_list_key(name, model), state.get(SHARED_COST_RATIO), saved
+    if shared is not None and shared["list"] is model:
+        start = shared["value"]
+        if shared["page"] != prefix and key in state and state[key] != start:
+            # M chosen on another page for this list: a fresh widget starting at it (never a write to the key)
+            state[f"{name}_version"] += 1
+            key = f"{name}_v{state[f'{name}_version']}"
     value = (container or st).number_input(
-        words.COST_RATIO_LABEL, min_value=low, max_value=high, value=min(max(saved, low), high), step=1.0,
-        format="%g", key=per_list_key(f"{prefix}_cost_ratio", model),
-        persist_state="session", **kwargs,
+        words.COST_RATIO_LABEL, min_value=low, max_value=high, value=min(max(start, low), high), step=1.0,
+        format="%g", key=key, persist_state="session", **kwargs,
     )
+    state[SHARED_COST_RATIO] = {"list": model, "page": prefix, "value": float(value)}
     (container or st).caption(
         words.saved_cost_ratio_note(metadata)
         + ("" if low <= saved <= high else words.SAVED_M_OUTSIDE.format(low=low, high=high))

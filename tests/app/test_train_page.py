@@ -257,7 +257,7 @@ def test_m_is_set_on_train_saved_with_the_list_and_shown_with_it(page, tmp_path,
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
     field = page.number_input(key="w_train_cost_ratio")
     assert (field.label, field.value, field.min, field.max) == (
-        "M: cost of a missed case relative to a false alarm", 10.0, 0.1, 1000.0,
+        "M: cost of a missed case relative to a false alarm", 10.0, 0.001, 1000.0,
     )
     field.set_value(2.0)
     page.number_input(key="w_train_max_stages").set_value(2)

@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 
+import pandas as pd
 import pglast
 import pytest
 from fhir.resources.riskassessment import RiskAssessment
@@ -221,3 +222,29 @@ def test_a_horizon_lists_risk_assessment_says_within_what_time(exported):
     parsed = RiskAssessment.parse_obj(resource := risk_assessment_of(session, text))
     assert resource["prediction"][0]["whenRange"]["high"] == {"value": 1000.0, "unit": "days"}
     assert parsed.prediction[0].whenRange.high.value == 1000
+
+
+@pytest.mark.parametrize("name", ["costs", "hostile names", "without stop statistics"])
+def test_known_answers_reproduce_psl_cores_own_predictions(exported, name):
+    """Independently of the bedside's tables: where every answer up to the stop is known, the
+    expected total, risk and interval are psl_core's ``total_scores`` and ``predict_interval``."""
+    spec, session = exported[name]
+    model = session.model
+    checked = 0
+    for case in spec["test_cases"]:
+        answers, stop = case["answers"], case["expected"]["stop"]
+        if any(a is None or isinstance(a, dict) for a in answers.values()):
+            continue
+        row = {column: answers.get(column, 0.0 if kind != "category" else "__unasked__")
+               for column, kind in _column_kinds(spec, model).items()}
+        X = pd.DataFrame([row])[list(model.feature_names_in_)]
+        assert case["expected"]["totals"] == [int(model.total_scores(X, stop)[0])]
+        lower, risk, upper = model.predict_interval(X, stop, spec["settings"]["confidence"])[0]
+        assert (case["expected"]["lower"], case["expected"]["risk_low"], case["expected"]["upper"]) == (lower, risk, upper)
+        checked += 1
+    assert checked >= 3  # cases with every answer known (15 cases of the 4-question list: 3)
+
+
+def _column_kinds(spec, model):
+    asked = {q["column"]: q["kind"] for q in spec["questions"]}
+    return {column: asked.get(column, "numeric") for column in model.feature_names_in_}

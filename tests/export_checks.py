@@ -50,7 +50,7 @@ def answer_rows(patients):
 def sql_row_result(row):
     """A result row of the SQL query as the specification's expected result."""
     _, stop, reason, totals, risk_low, risk_high, lower, upper, outcome, action = row
-    return {"stop": stop, "stop_reason": reason, "totals": [int(t) for t in totals.split(",")], "risk_low": risk_low,
+    return {"stop": stop, "stop_reason": reason, "totals": [int(t) for t in totals.split(",") if t], "risk_low": risk_low,
             "risk_high": risk_high, "lower": lower, "upper": upper, "outcome": outcome, "action": action}
 
 

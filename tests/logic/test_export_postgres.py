@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import glob
 import io
+import json
 import os
 import pwd
 import shutil
@@ -20,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from psl_triage.bedside.export import specification
-from psl_triage.model_file.export import sql_scorer
+from psl_triage.model_file.export import sealed, sql_scorer
+from psl_triage.model_file.export.sql import OUTSIDE
 from tests.export_checks import answer_rows
 from tests.export_lists import export_corpus
 
@@ -84,7 +86,19 @@ def test_the_sql_scorer_reproduces_every_test_case_in_postgresql(psql, name):
     found = list(csv.reader(io.StringIO(out)))
     assert len(found) == len(spec["test_cases"])
     for patient, stop, reason, totals, risk_low, risk_high, lower, upper, outcome, action in found:
-        got = {"stop": int(stop), "stop_reason": reason, "totals": [int(t) for t in totals.split(",")],
+        got = {"stop": int(stop), "stop_reason": reason, "totals": [int(t) for t in totals.split(",") if t],
                "risk_low": float(risk_low), "risk_high": float(risk_high), "lower": float(lower), "upper": float(upper),
                "outcome": outcome, "action": action}
         assert got == spec["test_cases"][int(patient)]["expected"]
+
+
+def test_a_total_outside_the_specification_is_named_not_scored(psql):
+    """A changed point (re-sealed) reaches a total no stage holds: the row says so."""
+    spec = json.loads(json.dumps(specification(*export_corpus()["ordered levels"])))
+    spec["questions"][-1]["points"] -= 1  # the last question's total now reaches one below the stage's lowest
+    patients = [{"Sleep": None, "Age": None}]
+    rows = ", ".join("(" + ", ".join(_literal(v) for v in row) + ")" for row in answer_rows(patients))
+    out = psql("CREATE TEMP TABLE psl_answers(patient_id INTEGER, item TEXT, number_value DOUBLE PRECISION, "
+               f"text_value TEXT, not_measured INTEGER);\nINSERT INTO psl_answers VALUES {rows};\n"
+               "\\pset format csv\n\\pset tuples_only on\n" + sql_scorer(sealed(spec)))
+    assert [row[2] for row in csv.reader(io.StringIO(out))] == [OUTSIDE]

@@ -10,7 +10,8 @@ no = 0), a category in ``text_value``; ``not_measured = 1`` when the test was no
 without a row for a column, or with both values NULL, has that answer unknown (every patient needs
 one row at least). It returns one row per patient: ``patient_id, stop, stop_reason, totals`` (the
 possible totals, comma-separated), ``risk_low, risk_high, lower_bound, upper_bound, outcome,
-action``, as the specification's test cases hold them.
+action``, as the specification's test cases hold them (``stop_reason`` :data:`OUTSIDE` when the
+answers reach a total the specification's stages do not hold: its points were changed).
 
 Only what both dialects share is used: ``WITH RECURSIVE``, ``VALUES``, ``CASE``, ``CAST``, ``||``,
 ``SUBSTR``, ``LENGTH`` and the aggregates MIN, MAX, SUM. Every probability, cut-off and cost is
@@ -28,6 +29,9 @@ DOUBLE = "DOUBLE PRECISION"
 _NULL_INTEGER = "CAST(NULL AS INTEGER)"
 _NULL_DOUBLE = f"CAST(NULL AS {DOUBLE})"
 _LARGEST_STEP = 62  # 2**62 is a BIGINT in both dialects
+OUTSIDE = "total outside the specification"
+"""The stop reason of a patient whose answers reach a total no stage of the specification holds: the
+points and the stages disagree (a changed specification), and the row says so instead of scoring."""
 
 
 def exact_number(value):
@@ -122,7 +126,8 @@ def _totals_text(stages):
 def _reasons(spec):
     """The CASE of the stop rule (settings fixed by the specification)."""
     settings, last = spec["settings"], len(spec["questions"])
-    cases = [f"WHEN x.stage < {last} AND x.open_totals = 0 AND x.settled_min = x.code AND x.settled_max = x.code "
+    cases = [f"WHEN x.outside_totals > 0 THEN {text_literal(OUTSIDE)}",
+             f"WHEN x.stage < {last} AND x.open_totals = 0 AND x.settled_min = x.code AND x.settled_max = x.code "
              "THEN 'settled'"]
     if not spec["stop_rule"]["statistics"]:
         cases.append("WHEN x.code <> 0 THEN 'ruled in or out'")
@@ -165,10 +170,11 @@ _QUERY = """WITH RECURSIVE
     SELECT s.patient_id, s.stage, MIN(t.risk) AS risk_low, MAX(t.risk) AS risk_high,
       MIN(t.low_bound) AS low_bound, MAX(t.high_bound) AS high_bound,
       SUM(CASE WHEN t.settled IS NULL THEN 1 ELSE 0 END) AS open_totals,
+      SUM(CASE WHEN t.total IS NULL THEN 1 ELSE 0 END) AS outside_totals,
       MIN(t.settled) AS settled_min, MAX(t.settled) AS settled_max, SUM(t.patients) AS patients,
       SUM(t.changed_out) AS changed_out, SUM(t.changed_uncertain) AS changed_uncertain, SUM(t.changed_in) AS changed_in,
       {totals_text} AS totals
-    FROM states s JOIN stage_table t ON t.stage = s.stage AND t.total = s.total
+    FROM states s LEFT JOIN stage_table t ON t.stage = s.stage AND t.total = s.total
     GROUP BY s.patient_id, s.stage
   ),
   decided AS (
@@ -193,7 +199,7 @@ _QUERY = """WITH RECURSIVE
     SELECT r.*, MIN(CASE WHEN r.stop_reason IS NOT NULL THEN r.stage END) OVER (PARTITION BY r.patient_id) AS stop
     FROM reasons r
   )
-SELECT f.patient_id, f.stage AS stop, f.stop_reason, SUBSTR(f.totals, 1, LENGTH(f.totals) - 1) AS totals, f.risk_low, f.risk_high,
+SELECT f.patient_id, f.stage AS stop, f.stop_reason, CASE WHEN LENGTH(f.totals) > 0 THEN SUBSTR(f.totals, 1, LENGTH(f.totals) - 1) ELSE '' END AS totals, f.risk_low, f.risk_high,
   f.low_bound AS lower_bound, f.high_bound AS upper_bound,
   CASE f.code WHEN 1 THEN 'rule in' WHEN -1 THEN 'rule out' ELSE 'uncertain' END AS outcome,
   CASE WHEN f.code = 1 THEN 'positive' WHEN f.code = -1 THEN 'negative' ELSE {uncertain_action} END AS action

@@ -6,7 +6,7 @@ here, quoted with ``repr`` where the message shows it; the page shows these mess
 :func:`psl_triage.words.md`.
 """
 
-from psl_triage.words.common import plural
+from psl_triage.words.common import counted, plural
 
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 DECIMAL_MARK_NAMES = {".": "point (72.5)", ",": "comma (72,5)"}
@@ -54,13 +54,13 @@ FIRST_SHEET_READ = "{filename} has {n_sheets} sheets; the first, {sheet!r}, was 
 def hidden_sheets_skipped(filename, hidden, sheet):
     """The hidden sheets before the first visible one of a workbook, skipped."""
     names = ", ".join(repr(str(name)) for name in hidden)
-    return (f"{filename}: the first visible sheet, {sheet!r}, was read; before it, the hidden "
-            f"{'sheet' if len(hidden) == 1 else 'sheets'} {names} {'was' if len(hidden) == 1 else 'were'} skipped.")
+    return (f"{filename}: the first visible sheet, {sheet!r}, was read; "
+            f"{counted(len(hidden), 'hidden sheet', 'before it was', 'before it were')} skipped: {names}.")
 
 
 def formulas_without_values(filename, sheet, count):
     """Formula cells of the sheet read that were saved without their values."""
-    return (f"{filename}: {plural(count, 'cell')} of {sheet!r} {'holds' if count == 1 else 'hold'} a formula saved "
+    return (f"{filename}: in {sheet!r}, {counted(count, 'cell', 'holds', 'hold')} a formula saved "
             "without its value (written by a program that does not compute formulas), read as empty. Open the "
             "workbook in Excel or LibreOffice, save it, and upload it again to read the values.")
 

@@ -208,8 +208,9 @@ def period_measures(y, p, threshold, confidence=0.95):
 
 def training_answers(model, metadata, length):
     """Per question: the share of training patients whose answer met its condition (a missing
-    answer taking the learned direction, as the totals count it) and, for a numeric column
-    whose training values the file records, the share not recorded (NaN otherwise).
+    answer taking the learned direction, as the totals count it) and the share not recorded: from
+    the training values the file records of a numeric column, 0 for a column the list knows had
+    no missing training value, NaN where the file does not say.
 
     The first share is exact from the counts per total the list keeps: the mean total moves
     from stage k-1 to stage k by the question's points times that share.
@@ -223,8 +224,11 @@ def training_answers(model, metadata, length):
     for k in range(1, length + 1):
         literal = model.literals_[k - 1]
         recorded = (metadata.column(str(literal.column)).training_range or {}).get("n")
+        not_recorded = 1 - recorded / n_rows if recorded is not None and n_rows else np.nan
+        if np.isnan(not_recorded) and literal.missing is not None and not literal.missing_learned:
+            not_recorded = 0.0  # the column had no missing training value (Literal.missing_learned)
         rows.append({"question": k, "met": (means[k] - means[k - 1]) / model.scores_[k - 1],
-                     "not_recorded": 1 - recorded / n_rows if recorded is not None and n_rows else np.nan})
+                     "not_recorded": not_recorded})
     return pd.DataFrame(rows).set_index("question")
 
 

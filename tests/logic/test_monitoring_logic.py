@@ -143,7 +143,12 @@ def test_training_answer_shares_are_the_training_rows_shares():
     for k, literal in enumerate(model.literals_, start=1):
         hit = literal.evaluate(frame[literal.column].astype(object if literal.kind == "category" else float))
         assert shares.loc[k, "met"] == pytest.approx(hit.mean())
-    assert shares["not_recorded"].isna().all()  # this file records no training ranges
+    assert (shares["not_recorded"] == 0).all()  # no training value was missing, and the list knows it
+    gaps = frame.assign(hr=frame["hr"].where(np.arange(len(frame)) % 10 > 0))  # every tenth heart rate missing
+    model = ProbabilisticScoringList(max_stages=3).fit(gaps[["hr", "sex", "cp"]], gaps["outcome"])
+    shares = training_answers(model, {}, 3)
+    hr_questions = [k for k, literal in enumerate(model.literals_, start=1) if literal.column == "hr"]
+    assert hr_questions and all(np.isnan(shares.loc[k, "not_recorded"]) for k in hr_questions)  # not said how many
 
 
 @pytest.fixture(scope="module")

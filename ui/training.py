@@ -18,6 +18,7 @@ from psl_triage.training.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
 from psl_triage.training.knowledge import knowledge_rows
 from psl_triage.training.known_at_triage import ANSWERS, CONFIRMED, NO_QUESTION, RECORDED_LATER
 from psl_triage.training.session import TrainingSession
+from psl_triage.ward.approval import saver
 from psl_triage.words import known_at_triage as timing_words
 from psl_triage.words import label_md, md
 from psl_triage.words import train as words
@@ -198,7 +199,7 @@ def save_section(session: TrainingSession, model) -> None:
     save_column, download_column = st.columns(2)
     if save_column.button(words.SAVE, key="w_train_save", type="primary"):
         with shown_errors(words.SAVING):
-            session.save(name, acting_user())
+            session.save(name, saver(acting_user()))
     if session.saved_message:
         save_column.success(md(session.saved_message))
     else:

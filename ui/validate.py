@@ -23,6 +23,7 @@ from psl_triage.judging.validation import (
     save_recalibrated,
 )
 from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.ward.approval import saver
 from psl_triage.words import md
 from psl_triage.words import validate as words
 from psl_triage.words.train import saved as saved_message
@@ -162,7 +163,8 @@ def recalibration(model, metadata: ModelMetadata, table, site_name: str, stage: 
     if st.button(words.RECALIBRATE, key="validate_recalibrate", type="primary"):
         with shown_errors(words.RECALIBRATING):
             new, new_metadata, stored = save_recalibrated(model, metadata, table, site_name, int(keep), name,
-                                                          sample_weight=sample_weight, user=acting_user())
+                                                          sample_weight=sample_weight,
+                                                          save=saver(acting_user(), "recalibrate"))
             after = None if sample_weight is not None else stagewise_validation(new, table.X, table.y).loc[
                 min(stage, int(keep))]
             VALIDATE_SAVED.put(ss, {

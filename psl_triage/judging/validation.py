@@ -42,7 +42,7 @@ from psl_core.errors import DataError
 from psl_core.validation import recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.ward.approval import save_list
+from psl_triage.model_file.store import save_model
 from psl_triage.words import md
 from psl_triage.words import site as said
 
@@ -564,7 +564,7 @@ def origin_metadata(metadata, table_name, n_rows, n_stages):
 
 
 def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, directory=None, sample_weight=None,
-                      user=None):
+                      save=save_model):
     """Recalibrate the list on the site's table and save it as a new version in the store.
 
     The new file keeps the original's metadata (columns, dataset, M...) with the training
@@ -586,8 +586,9 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
     sample_weight : ndarray of shape (n,) or None
         Row weights of the recalibration (a horizon list's censoring weights,
         :mod:`psl_triage.judging.validation_horizon`).
-    user : psl_triage.ward.access.User or None
-        Who saves: the role is checked at the save and the save recorded (None without sign-in).
+    save : callable
+        Saves the new list (the store's ``save_model``; on a shared ward one that checks the
+        user's role as it writes and records the recalibration: :func:`psl_triage.ward.approval.saver`).
 
     Returns
     -------
@@ -604,6 +605,6 @@ def save_recalibrated(model, metadata, table, table_name, n_stages, name=None, d
         metadata, **dict.fromkeys(dropped), extra={k: v for k, v in metadata.extra.items() if k not in dropped},
         origin=origin_metadata(metadata, table_name, len(table.y), n_stages), source="recalibrated",
     )
-    stored = save_list(user, new, name or metadata.default_name, meta, directory, action="recalibrate")
+    stored = save(new, name or metadata.default_name, meta, directory)
     new.metadata_ = meta.saved_as(stored).to_dict()
     return new, new.metadata_, stored

@@ -37,7 +37,7 @@ from psl_triage.data import ORDERED
 from psl_triage.data.list_data import list_table_mismatch
 from psl_triage.data.roles import roles_record
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.model_file.store import load_model
+from psl_triage.model_file.store import load_model, save_model
 from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
 from psl_triage.training.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
@@ -45,7 +45,6 @@ from psl_triage.training.known_at_triage import LATER, TimingStatus, list_answer
 from psl_triage.training.options import LEARNER_OPTIONS
 from psl_triage.training.runs import one_run_at_a_time
 from psl_triage.training.too_good import TooGood, recorded_warning
-from psl_triage.ward.approval import save_list
 from psl_triage.words import editors as editor_words
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COST, DIRECTION, DIRECTIONS, GROUP
@@ -395,15 +394,16 @@ class TrainingSession:
             self.load_message = {"kind": "error", "text": failed}
         return None
 
-    def save(self, name: str, user=None) -> None:
-        """Save the current list to the model store as the next version of ``name``, as ``user``
-        (a :class:`~psl_triage.ward.access.User` whose role is checked now and the save recorded;
-        None without sign-in).
+    def save(self, name: str, save=save_model) -> None:
+        """Save the current list to the model store as the next version of ``name``, through
+        ``save`` (the store's :func:`~psl_triage.model_file.store.save_model`, or on a shared
+        ward one that checks the user's role as it writes and records the save:
+        :func:`psl_triage.ward.approval.saver`).
 
         The last save's message goes first: a save that fails (its error shown by the page)
         does not leave the previous "Saved" beside it."""
         self.saved_message = None
-        stored = save_list(user, self.model, name, self.metadata)
+        stored = save(self.model, name, self.metadata)
         self.metadata = self.metadata.saved_as(stored)
         self.saved_message = words.saved(stored)
         self.answers_unsaved = False

@@ -132,6 +132,19 @@ def save_list(user, model, name, metadata=None, directory=None, action="save"):
     return stored
 
 
+def saver(user, action="save"):
+    """A function with the store's ``save_model`` signature that saves as ``user`` through
+    :func:`save_list` (the role checked when it saves, the save recorded as ``action``); the
+    store's own save for ``user`` None (no sign-in)."""
+    if user is None:
+        return save_model
+    return functools.partial(_save_as, user, action)
+
+
+def _save_as(user, action, model, name, metadata=None, directory=None):
+    return save_list(user, model, name, metadata, directory, action)
+
+
 def _require(log, user, action, **details):
     try:
         require(user, action)

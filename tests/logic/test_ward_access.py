@@ -9,7 +9,7 @@ from psl_triage.model_file.store import list_models
 from psl_triage.training.session import TrainingSession
 from psl_triage.ward import approval
 from psl_triage.ward.access import LOCAL_USER, PERMISSIONS, ROLES, NotAllowed, User, pages_of, require
-from psl_triage.ward.approval import ARCHIVE, save_list, states, step, visible_lists
+from psl_triage.ward.approval import ARCHIVE, save_list, saver, states, step, visible_lists
 from psl_triage.ward.audit import AuditLog
 from psl_triage.ward.settings import WardSettings, auth_section_from_env, ward_settings, write_secrets
 
@@ -172,10 +172,19 @@ def test_the_train_pages_save_checks_the_role_of_whoever_saves_now(tmp_path, fit
     session = TrainingSession()
     session.make_current(fitted, ModelMetadata(), "test")
     with pytest.raises(NotAllowed, match="A clinician may not save a list"):
-        session.save("Forged", CLINICIAN)
+        session.save("Forged", saver(CLINICIAN))
     assert list(tmp_path.glob("*.json")) == [] and session.saved_message is None
-    session.save("Allowed", RESEARCHER)
+    session.save("Allowed", saver(RESEARCHER))
     assert [(e.action, e.user, e.outcome) for e in AuditLog(tmp_path).entries()] == [
         ("save", CLINICIAN.name, "refused"), ("save", RESEARCHER.name, "done")]
-    session.save("Local", None)  # without sign-in: saved, nothing checked or recorded
+    session.save("Local", saver(None))  # without sign-in: saved, nothing checked or recorded
     assert len(list(tmp_path.glob("*.json"))) == 2 and len(AuditLog(tmp_path).entries()) == 2
+
+
+def test_a_recalibration_saved_through_the_ward_is_recorded_as_one(tmp_path, fitted):
+    stored = saver(RESEARCHER, "recalibrate")(fitted, "List", None, tmp_path)
+    (entry,) = AuditLog(tmp_path).entries()
+    assert (entry.action, entry.user, entry.file, entry.version) == ("recalibrate", RESEARCHER.name, stored.path.name, 1)
+    assert states(tmp_path)[stored.path.name].state == "draft"
+    with pytest.raises(NotAllowed, match="may not save a recalibrated list"):
+        saver(APPROVER, "recalibrate")(fitted, "List", None, tmp_path)

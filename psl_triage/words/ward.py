@@ -44,6 +44,7 @@ def entries_missing(seq, first, last):
 ENTRY_UNLINKED = "Entry {seq} does not follow entry {before}: an entry between them was removed or replaced."
 
 SIGN_IN_TITLE = "Sign in"
+NO_ROLE_TITLE = "No role"
 SIGN_IN_TEXT = "PSL Triage is shared on this ward: sign in with your hospital account to use it."
 SIGN_IN = "Sign in"
 SIGN_OUT = "Sign out"

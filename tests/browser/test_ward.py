@@ -32,6 +32,7 @@ USERS = {
     "rhea": ["psl-researchers", "psl-approvers"],
     "abel": ["psl-approvers"],
     "ada": ["psl-admins"],
+    "nora": ["hospital-staff"],
 }
 ROLES = """
 [psl.roles]
@@ -220,3 +221,12 @@ def test_sign_out_returns_to_the_sign_in_page(sign_in):
     expect(app.page.get_by_role("heading", name="Sign in")).to_be_visible()
     app.open("Triage")
     expect(app.page.get_by_role("heading", name="Sign in")).to_be_visible()
+
+
+def test_a_user_without_a_role_is_told_so_and_reaches_no_page(sign_in):
+    app = sign_in("nora")
+    expect(app.alerts("warning")).to_contain_text("none of this app's roles")
+    for path in ("Triage", "Train", "Audit"):
+        app.open(path)
+        expect(app.page.get_by_test_id("stAlertContentWarning")).to_contain_text("none of this app's roles")
+        expect(app.widget("triage_model_choice")).to_have_count(0)

@@ -210,7 +210,7 @@ def bedside_result(session, answers):
     result of a scorer, answering the questions the session asks until it stops."""
     session.restart()
     while (question := session.next_question) is not None:
-        session.answer(answers.get(question.column))
+        session.answer(answers.get(question.column), question)
     return expected_result(session.current)
 
 
@@ -234,7 +234,7 @@ def _all_cases(session, values, max_cases):
             cases.append(_case(session))
             return len(cases) <= max_cases
         for raw in values[question.column]:
-            session.answer(raw)
+            session.answer(raw, question)
             going_on = walk()
             session.undo()
             if not going_on:
@@ -250,7 +250,7 @@ def _sampled_cases(session, values, max_cases, seed):
     for _ in range(DRAWS_PER_CASE * max_cases):
         session.restart()
         while (question := session.next_question) is not None:
-            session.answer(rng.choice(values[question.column]))
+            session.answer(rng.choice(values[question.column]), question)
         case = _case(session)
         expected = case["expected"]
         stratum = strata.setdefault((expected["stop"], expected["outcome"], expected["stop_reason"]), {})

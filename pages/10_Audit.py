@@ -16,8 +16,10 @@ from datetime import date
 
 import streamlit as st
 
+from psl_core.errors import PSLError
 from psl_triage.ward.audit import AuditLog
 from psl_triage.ward.audit_export import audit_bundle, audit_csv, entries_table, filtered
+from psl_triage.words import md
 from psl_triage.words import ward as words
 from psl_triage.words.common import page_title
 from ui.ward import record_export
@@ -27,7 +29,11 @@ st.title(words.AUDIT_TITLE)
 st.markdown(words.AUDIT_INTRO)
 
 log = AuditLog()
-entries = log.entries()
+try:
+    entries = log.entries()
+except PSLError as exc:
+    st.error(md(exc))
+    st.stop()
 if not entries:
     st.info(words.NO_ENTRIES)
     st.stop()

@@ -331,7 +331,10 @@ def list_options() -> tuple[dict[str, str], list[str]]:
 
     stored, problems = list_models()
     user = viewer()
-    stored = visible_lists(user, stored)  # a clinician: the lists approved for clinical use, read now
+    try:
+        stored = visible_lists(user, stored)  # a clinician: the lists approved for clinical use, read now
+    except PSLError as exc:  # the record unreadable: no list is known to be approved
+        stored, problems = [], [*problems, str(exc)]
     options = {}
     if training_session().model is not None and user.can("train"):
         metadata = trained_metadata()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from psl_core.errors import PSLError
 from psl_triage.ward.access import LOCAL_USER, NotAllowed, User, pages_of
 from psl_triage.ward.settings import WardSettings, ward_settings
 from psl_triage.words import md
@@ -84,7 +85,11 @@ def _signed_in(user: User) -> None:
 
     ss = st.session_state
     if ss.get(SIGNED_IN) != user:
-        approval.record(user, "sign_in", detail=words.role_list(user.roles))
+        try:
+            approval.record(user, "sign_in", detail=words.role_list(user.roles))
+        except PSLError as exc:  # no record, no use: a ward's actions must be recorded
+            st.error(md(exc))
+            st.stop()
         ss[SIGNED_IN] = user
     st.sidebar.caption(md(words.SIGNED_IN_AS.format(user=user.name, roles=words.role_list(user.roles))))
     st.sidebar.button(words.SIGN_OUT, key="ward_sign_out", on_click=st.logout)

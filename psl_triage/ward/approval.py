@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from psl_triage.model_file.store import StoreError, model_dir, open_model, save_model
-from psl_triage.ward.access import PERMISSIONS, NotAllowed, require
+from psl_triage.ward.access import PERMISSIONS, NotAllowed
 from psl_triage.ward.audit import DONE, REFUSED, AuditLog
 from psl_triage.words import ward as words
 
@@ -125,10 +125,17 @@ def save_list(user, model, name, metadata=None, directory=None, action="save"):
     without sign-in, where there is nothing to check or record (the store's save alone)."""
     if user is None:
         return save_model(model, name, metadata, directory)
-    log = AuditLog(directory)
-    _require(log, user, action)
-    stored = save_model(model, name, metadata, directory)
-    log.append(user, action, **identity_of(stored.path))
+    # The file is saved inside the record's transaction: a record that cannot be written saves
+    # nothing, and a save killed before its entry commits leaves at most that one entry missing.
+    with AuditLog(directory).writing() as writer:
+        refusal = None if user.can(action) else words.not_allowed(user.roles, action, PERMISSIONS[action])
+        if refusal is None:
+            stored = save_model(model, name, metadata, directory)
+            writer.append(user, action, **identity_of(stored.path))
+        else:
+            writer.append(user, action, REFUSED, detail=refusal)
+    if refusal is not None:
+        raise NotAllowed(refusal)
     return stored
 
 
@@ -143,14 +150,6 @@ def saver(user, action="save"):
 
 def _save_as(user, action, model, name, metadata=None, directory=None):
     return save_list(user, model, name, metadata, directory, action)
-
-
-def _require(log, user, action, **details):
-    try:
-        require(user, action)
-    except NotAllowed as exc:
-        log.append(user, action, REFUSED, detail=str(exc), **details)
-        raise
 
 
 def step(user, action, path, reason="", directory=None):

@@ -28,6 +28,7 @@ import sqlite3
 from dataclasses import astuple, dataclass, fields
 from datetime import UTC, datetime
 
+from psl_core.errors import PSLError
 from psl_triage.model_file.store import model_dir
 from psl_triage.words import ward as words
 
@@ -45,6 +46,20 @@ CREATE TABLE IF NOT EXISTS audit (
     outcome TEXT NOT NULL, detail TEXT, previous TEXT NOT NULL, hash TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS audit_file ON audit (file, seq);
 """
+
+
+class AuditUnavailable(PSLError):
+    """The record cannot be read or written (its folder or file unusable): nothing that must be
+    recorded is done."""
+
+
+@contextlib.contextmanager
+def _usable(path):
+    """Turn SQLite's and the file system's errors on the record into :class:`AuditUnavailable`."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        raise AuditUnavailable(words.AUDIT_UNAVAILABLE.format(path=path, reason=exc)) from None
 
 
 @dataclass(frozen=True)
@@ -119,18 +134,19 @@ class AuditLog:
     @contextlib.contextmanager
     def writing(self):
         """A :class:`Writer` in one exclusive write transaction, committed on leaving (rolled
-        back on an exception)."""
-        connection = self._connect()
-        try:
-            connection.execute("BEGIN IMMEDIATE")
+        back on an exception); :class:`AuditUnavailable` if the record cannot be written."""
+        with _usable(self.path):
+            connection = self._connect()
             try:
-                yield Writer(connection)
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-            connection.execute("COMMIT")
-        finally:
-            connection.close()
+                connection.execute("BEGIN IMMEDIATE")
+                try:
+                    yield Writer(connection)
+                except BaseException:
+                    connection.execute("ROLLBACK")
+                    raise
+                connection.execute("COMMIT")
+            finally:
+                connection.close()
 
     def append(self, user, action, outcome=DONE, **details):
         """Append one entry in a transaction of its own (:meth:`Writer.append`)."""
@@ -142,7 +158,7 @@ class AuditLog:
         ``parameters``); none while nothing was recorded."""
         if not self.path.exists():
             return []
-        with contextlib.closing(self._connect()) as connection:
+        with _usable(self.path), contextlib.closing(self._connect()) as connection:
             return _rows(connection, f"{'WHERE ' + where if where else ''} ORDER BY seq", parameters)
 
     def verify(self):

@@ -31,6 +31,8 @@ NOT_ARCHIVED = "{name} was not archived: the folder {folder} cannot take it ({re
 ARCHIVE_FULL = "ten thousand archived files of that name"
 UNKNOWN_ROLE_SETTING = "The role setting {key} names {value!r}, which is not one of the roles {roles}; fix the setting and restart."
 
+AUDIT_UNAVAILABLE = ("The audit trail {path} cannot be used ({reason}), so nothing that must be recorded is "
+                     "done. Ask whoever runs the server to check the model folder (PSL_MODEL_DIR) and its permissions.")
 CHAIN_INTACT = "The audit trail is intact: {n} entries, each linked to the one before."
 ENTRY_CHANGED = "Entry {seq} was changed after it was written (its content no longer matches its hash)."
 

@@ -20,7 +20,7 @@ from psl_core import ProbabilisticScoringList
 from psl_triage.model_file.store import list_models
 from psl_triage.ward.access import NotAllowed, User
 from psl_triage.ward.approval import record, save_list, states, step, visible_lists
-from psl_triage.ward.audit import FILE_NAME, GENESIS, AuditLog
+from psl_triage.ward.audit import FILE_NAME, GENESIS, AuditLog, AuditUnavailable
 from psl_triage.ward.audit_export import audit_bundle, audit_csv, filtered
 from tests.paths import ROOT
 
@@ -211,3 +211,18 @@ def test_the_exports_hold_every_entry_and_the_fhir_bundle_is_valid_r4(tmp_path, 
     assert filtered(entries, user=APPROVER.name) == entries[3:]
     assert filtered(entries, action="propose", text="CMD") == [entries[1]]
     assert filtered(entries, since=date(2999, 1, 1)) == [] and filtered(entries, until=date.today()) == entries
+
+
+def test_a_record_that_cannot_be_used_refuses_with_its_path_and_saves_nothing(tmp_path, fitted):
+    blocked = tmp_path / "models"
+    blocked.write_text("a file where the model folder should be")
+    with pytest.raises(AuditUnavailable, match="cannot be used"):
+        record(RESEARCHER, "sign_in", directory=blocked)
+    folder = tmp_path / "store"
+    folder.mkdir()
+    (folder / FILE_NAME).write_bytes(b"not a database" * 100)
+    with pytest.raises(AuditUnavailable, match="cannot be used"):
+        save_list(RESEARCHER, fitted, "List", None, folder)
+    assert list(folder.glob("*.json")) == []
+    with pytest.raises(AuditUnavailable, match=FILE_NAME):
+        AuditLog(folder).entries()

@@ -46,7 +46,7 @@ __all__ = [
     "ipcw_targets", "training_weights", "horizon_summary", "HorizonTargets", "held_out_targets", "ipcw_brier",
     "uncensored_at_horizon",
     "time_dependent_auc", "observed_expected", "net_benefit", "kaplan_meier_risk", "km_calibration",
-    "design_matrix", "cox_risk", "horizon_splits", "MEASURES", "unmeasured"
+    "design_matrix", "cox_risk", "horizon_splits", "MEASURES", "unmeasured", "bootstrap_at_horizon"
 ]
 
 SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
@@ -285,6 +285,64 @@ class HorizonTargets:
         if threshold is not None:
             values["net_benefit"] = self.net_benefit(risk, threshold)
         return values
+
+
+def bootstrap_at_horizon(y, risk, horizon, thresholds=None, y_train=None, n_boot=200, seed=0, confidence=0.95,
+                         brier=None):
+    """Percentile bootstrap intervals of the measures at the horizon and of the decision curve.
+
+    Patients are resampled with their risks; the censoring weights come from ``y_train`` when
+    given (fixed, as for held-out rows of one table), else from each resample (a site's own).
+
+    Parameters
+    ----------
+    y : structured outcome array of shape (n,)
+    risk : array-like of shape (n,)
+        Predicted risks of the event by the horizon.
+    horizon : float
+    thresholds : array of float in (0, 1), shape (m,), or None
+        Where to band the decision curves of the risks and of treating everyone.
+    y_train : structured outcome array or None
+    n_boot : int
+    seed : int
+    confidence : float in (0, 1)
+    brier : callable or None
+        ``brier(targets, risk)``, the Brier score as the caller states it (default
+        :meth:`HorizonTargets.brier`).
+
+    Returns
+    -------
+    dict
+        ``{measure: (lower, upper)}`` for each of :data:`MEASURES`, and with ``thresholds``
+        ``"curve"`` and ``"all"``: (lower, upper) arrays of shape (m,). NaN where no resample
+        gave a value.
+    """
+    y, risk = read_survival(y), np.asarray(risk, dtype=float)
+    rng = np.random.default_rng(seed)
+    draws = {measure: [] for measure in MEASURES}
+    curves = {"curve": [], "all": []}
+    for _ in range(n_boot):
+        rows = rng.integers(0, len(y), len(y))
+        sample = y[rows]
+        targets = held_out_targets(sample if y_train is None else y_train, sample, horizon)
+        for measure in MEASURES:
+            value = brier(targets, risk[rows]) if measure == "brier" and brier is not None else getattr(targets, measure)(risk[rows])
+            draws[measure].append(value)
+        if thresholds is not None:
+            curves["curve"].append(targets.net_benefit(risk[rows], np.asarray(thresholds, dtype=float)))
+            curves["all"].append(targets.net_benefit(np.ones(len(rows)), np.asarray(thresholds, dtype=float)))
+    alpha = (1 - confidence) / 2
+
+    def band(values):
+        values = np.asarray(values, dtype=float)
+        if np.isnan(values).all(axis=0).any():
+            return np.full(values.shape[1:], np.nan), np.full(values.shape[1:], np.nan)
+        return np.nanquantile(values, alpha, axis=0), np.nanquantile(values, 1 - alpha, axis=0)
+
+    found = {measure: tuple(float(v) for v in band(values)) for measure, values in draws.items()}
+    if thresholds is not None:
+        found.update({name: band(values) for name, values in curves.items()})
+    return found
 
 
 def _risks(risk, outcome):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from psl_core.survival import held_out_targets, survival_outcome
+from psl_core.survival import MEASURES, bootstrap_at_horizon, held_out_targets, survival_outcome
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import lists as words
 
@@ -46,7 +46,9 @@ def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
     Returns
     -------
     dict with ``totals`` and ``deciles`` (DataFrames: group, patients, predicted, observed),
-    ``observed_expected``, ``brier``, ``auc``, ``n_test``, ``stage``.
+    ``observed_expected``, ``brier``, ``auc``, ``n_test``, ``stage`` and ``intervals``
+    (measure -> 95 % percentile bootstrap interval over the test rows, the training rows'
+    censoring weights kept: :func:`psl_core.survival.bootstrap_at_horizon`).
     """
     from psl_core.metrics import stage_measures
     from psl_triage.training import split_rows
@@ -74,7 +76,17 @@ def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
     # Train's Brier at a stage (weights' sum in the denominator), not the Graf form of .measures.
     kept = np.flatnonzero(targets.weight > 0)
     measures["brier"] = stage_measures(targets.outcome[kept], risk[kept], risk[kept], weight=targets.weight[kept])[1]
-    return {"totals": totals, "deciles": deciles, **measures, "n_test": len(test), "stage": stage}
+    intervals = bootstrap_at_horizon(y_test, risk, horizon, y_train=y_train, brier=_train_brier)
+    return {"totals": totals, "deciles": deciles, **measures, "n_test": len(test), "stage": stage,
+            "intervals": {measure: intervals[measure] for measure in MEASURES}}
+
+
+def _train_brier(targets, risk):
+    """The Train page's test Brier score of ``risk`` (weights' sum in the denominator)."""
+    from psl_core.metrics import stage_measures
+
+    kept = np.flatnonzero(targets.weight > 0)
+    return stage_measures(targets.outcome[kept], risk[kept], risk[kept], weight=targets.weight[kept])[1]
 
 
 def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -25,7 +25,7 @@ Competing events are out of scope (:data:`psl_triage.words.lists.COMPETING_EVENT
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -163,6 +163,10 @@ be from the training rows' before the report says that they differ: five in a hu
 followed to the horizon here that were not in training, or the reverse."""
 
 
+BOOTSTRAP_RESAMPLES = 200
+"""Resamples of the site's patients behind the intervals and bands at the horizon."""
+
+
 @dataclass(frozen=True)
 class HorizonReport:
     """One stage of a horizon list judged at a site (:func:`horizon_report`).
@@ -193,9 +197,12 @@ class HorizonReport:
     threshold, net_benefit : float
         1 / (1 + M) and the list's net benefit there.
     curves : pandas.DataFrame
-        method (the list, treat all, treat none), threshold, mean, lower, upper (one site:
-        lower = upper = mean), the decision curve at tau in the default threshold range
-        and at 1 / (1 + M).
+        method (the list, treat all, treat none), threshold, mean, lower, upper (95 %
+        percentile bands from :data:`BOOTSTRAP_RESAMPLES` resamples of the site's patients),
+        the decision curve at tau in the default threshold range and at 1 / (1 + M).
+    intervals : dict
+        measure -> (lower, upper): 95 % percentile bootstrap intervals of brier, auc and
+        observed_expected (:func:`psl_core.survival.bootstrap_at_horizon`).
     """
 
     stage: int
@@ -216,6 +223,7 @@ class HorizonReport:
     undirected: tuple = ()
     uncensored: float = float("nan")
     uncensored_trained: float | None = None
+    intervals: dict = field(default_factory=dict)
 
     @property
     def censoring_differs(self):
@@ -242,10 +250,14 @@ def horizon_report(model, site, stage, threshold):
     totals, deciles = calibration_tables(y, risk, tau, judged.totals)
     targets = survival.held_out_targets(y, y, tau)
     grid = np.union1d(THRESHOLD_GRID, [threshold])
-    curves = {PSL: targets.net_benefit(risk, grid), TREAT_ALL: targets.net_benefit(np.ones(len(y)), grid),
-              TREAT_NONE: np.zeros(len(grid))}
-    curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": values, "lower": values,
-                                      "upper": values}) for method, values in curves.items()], ignore_index=True)
+    # Intervals and bands from the site's patients resampled (their own censoring weights each time)
+    boot = survival.bootstrap_at_horizon(y, risk, tau, grid, n_boot=BOOTSTRAP_RESAMPLES)
+    zeros = np.zeros(len(grid))
+    curves = {PSL: (targets.net_benefit(risk, grid), *boot["curve"]),
+              TREAT_ALL: (targets.net_benefit(np.ones(len(y)), grid), *boot["all"]), TREAT_NONE: (zeros, zeros, zeros)}
+    curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": mean, "lower": lower,
+                                      "upper": upper}) for method, (mean, lower, upper) in curves.items()],
+                       ignore_index=True)
     curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
     return HorizonReport(
         stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=survival.horizon_summary(y, tau),
@@ -253,6 +265,7 @@ def horizon_report(model, site, stage, threshold):
         mean_predicted=float(np.mean(risk)), totals=totals, deciles=deciles, threshold=float(threshold), curves=curves,
         n_not_measured=judged.n_not_measured, undirected=judged.undirected,
         uncensored=survival.uncensored_at_horizon(y, tau), uncensored_trained=site.uncensored_trained,
+        intervals={measure: boot[measure] for measure in survival.MEASURES},
     )
 
 

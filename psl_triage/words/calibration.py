@@ -5,6 +5,7 @@ from __future__ import annotations
 from psl_core.metrics import MEASURE_LABELS
 from psl_triage.words.common import plural
 from psl_triage.words.escape import md
+from psl_triage.words.evidence import interval_text
 
 DATA_PURPOSE = "judge the list on"
 """What the page needs prepared data for (completes :data:`psl_triage.words.common.NO_DATA`)."""
@@ -81,9 +82,16 @@ def horizon_summary(when: str, at_horizon: dict) -> str:
         f"held out, after {plural(at_horizon['stage'], 'feature')}: the mean predicted risk against the Kaplan-Meier risk observed by the horizon, per total "
         "and per tenth of predicted risk (censoring respected; the Brier score is the Train page's test Brier "
         "of that stage). "
-        f"Observed / expected {at_horizon['observed_expected']:.2f}, Brier score {at_horizon['brier']:.3f}, "
-        f"AUC {at_horizon['auc']:.3f} at the horizon."
+        f"Observed / expected {_with_interval(at_horizon, 'observed_expected', 2)}, Brier score "
+        f"{_with_interval(at_horizon, 'brier', 3)}, AUC {_with_interval(at_horizon, 'auc', 3)} at the horizon "
+        "(95 % intervals from 200 bootstrap resamples of the test rows)."
     )
+
+
+def _with_interval(at_horizon, measure, digits):
+    """A measure with its bootstrap interval: "0.95 (0.81 to 1.10)"."""
+    low, high = at_horizon.get("intervals", {}).get(measure, (float("nan"), float("nan")))
+    return interval_text(at_horizon[measure], low, high, digits)
 
 
 def outcome_by_total(rows: str, stage: int) -> str:

@@ -9,6 +9,7 @@ import math
 
 import pandas as pd
 
+from psl_core.evaluation import PSL
 from psl_core.validation import MEASURE_LABELS, MEASURES
 from psl_triage.words.common import first_questions, noun, share, share_of
 from psl_triage.words.escape import label_md, md
@@ -332,14 +333,24 @@ def censoring_said(report, when):
 
 
 def horizon_measures_table(report):
-    """The measures at the horizon for display: measure, estimate, perfect value."""
+    """The measures at the horizon for display: measure, estimate, 95 % interval (bootstrap of
+    the site's patients), perfect value."""
+    curves = report.curves
+    at = curves[(curves["method"] == PSL) & (curves["threshold"] == report.threshold)]
+    net = (float(at["lower"].iloc[0]), float(at["upper"].iloc[0])) if len(at) else (float("nan"), float("nan"))
     rows = [
-        ("Observed / expected at the horizon", report.observed_expected, "1"),
-        ("Brier score at the horizon (censoring weighted)", report.brier, "0"),
-        ("AUC at the horizon (time-dependent)", report.auc, "1"),
-        (f"Net benefit at the threshold {report.threshold:.1%}", report.net_benefit, ""),
+        ("Observed / expected at the horizon", report.observed_expected, "1", "observed_expected"),
+        ("Brier score at the horizon (censoring weighted)", report.brier, "0", "brier"),
+        ("AUC at the horizon (time-dependent)", report.auc, "1", "auc"),
+        (f"Net benefit at the threshold {report.threshold:.1%}", report.net_benefit, "", None),
     ]
-    return pd.DataFrame([{"Measure": name, "Estimate": _fmt(value), "Perfect": ideal} for name, value, ideal in rows])
+    nan = (float("nan"), float("nan"))
+    return pd.DataFrame([
+        {"Measure": name, "Estimate": _fmt(value),
+         "95 % interval": "{} to {}".format(*map(_fmt, report.intervals.get(key, nan) if key else net)),
+         "Perfect": ideal}
+        for name, value, ideal, key in rows
+    ])
 
 
 HORIZON_TOTAL = "Total"

@@ -213,3 +213,28 @@ def test_a_site_with_other_censoring_is_judged_by_its_own_and_the_report_says_so
     alike = horizon_report(model, site_of(trained, follow_up_table(seed=2, n=300)), 1, 0.1)
     assert not alike.censoring_differs
     assert "Follow-up here differs" not in " ".join(horizon_sentences(alike, "1000 days", ""))
+
+
+def test_a_horizon_site_gives_intervals_and_decision_curve_bands(trained):
+    """Issue 39: Validate showed a horizon list's O/E, Brier and AUC without intervals and its
+    decision curve without bands, as the yes/no page has them."""
+    from psl_core.evaluation import PSL
+    from psl_triage.judging.horizon import horizon_calibration
+    from psl_triage.words.validate import horizon_measures_table
+
+    model, metadata = trained
+    report = horizon_report(model, site_of(trained, follow_up_table(seed=2, n=300)), len(model.literals_), 0.1)
+    for measure in survival.MEASURES:
+        low, high = report.intervals[measure]
+        assert low < getattr(report, measure) < high, measure
+    band = report.curves[report.curves["method"] == PSL]
+    assert (band["upper"] - band["lower"] > 0).any() and (band["lower"] <= band["upper"]).all()
+    table = horizon_measures_table(report)
+    assert table["95 % interval"].str.match(r"^-?\d+\.\d+ to -?\d+\.\d+$").all()
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", HORIZON, "days"))
+    at_horizon = horizon_calibration(model, metadata, prepared)
+    for measure in survival.MEASURES:
+        low, high = at_horizon["intervals"][measure]
+        assert low <= at_horizon[measure] <= high, measure

@@ -11,7 +11,8 @@ The learner, module by module in the paper's order:
 - :mod:`~psl_core.model`: the estimator (Def. 3); its parameters declared in
   :mod:`~psl_core.parameters`, its inputs read by :mod:`~psl_core.inputs`, its constraints
   checked by :mod:`~psl_core.constraints`, its length chosen by :mod:`~psl_core.recommend`;
-- :mod:`~psl_core.search` (4.1, 4.5) with its :mod:`~psl_core.candidates` and the
+- :mod:`~psl_core.search` (4.1, 4.5) with its :mod:`~psl_core.candidates`, where it ends
+  (:mod:`~psl_core.chance`) and the
   compiled :mod:`~psl_core.kernels`,
   :mod:`~psl_core.binarization` (4.3), :mod:`~psl_core.calibration` (4.2) with
   :mod:`~psl_core.calibration_kernels`, :mod:`~psl_core.intervals` (4.4);

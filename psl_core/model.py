@@ -19,6 +19,7 @@ from .binarization import (
     with_missing_direction,
 )
 from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
+from .chance import kept_stages, stage_evidence
 from .constraints import check_constraints
 from .costs import check_cost_groups, check_question_costs, search_penalties
 from .errors import DataError, RequiredColumnError
@@ -246,9 +247,12 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
     end_reason_ : str or None
         Why the list ends where it does (:data:`psl_core.search.END_REASONS`):
         ``"length"`` (``max_stages``, one stage per feature, or every feature's uses
-        spent), ``"no_gain"`` (no candidate improves the criterion) or ``"support"``
-        (no question with ``min_support`` rows per answer left). None for a list read
-        from a file saved before it was recorded.
+        spent), ``"no_gain"`` (no candidate improves the criterion), ``"support"``
+        (no question with ``min_support`` rows per answer left) or, with
+        ``recommend_folds`` and a cross-validated loss, ``"chance"`` (no question past
+        the recommended length lowers the held-out score by more than chance:
+        :mod:`psl_core.chance`). None for a list read from a file saved before it was
+        recorded.
     recommended_stages_ : int or None
         With ``recommend_folds``: the number of stages the internal cross-validation
         recommends (lowest mean held-out Brier score among the stages every fold's
@@ -416,10 +420,11 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
             CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
             None if weight is None else weight[search_rows],
         )
+        evidence = None
         if cross_validated and not folds_work:
             self._no_question(evaluator)
         else:
-            self._search(evaluator, score_set, progress, monotone, required)
+            evidence = self._search(evaluator, score_set, progress, monotone, required)
         # The candidates' sort orders and cuts (two to three arrays of n_samples per feature)
         # are not needed past the search: free them before calibration reads X again.
         del evaluator, features, folds
@@ -428,6 +433,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         self.recommend_draws_ = self.interval_inflation_ = None
         if self.recommend_folds is not None and folds_work:
             self._recommend_stages(X, y01, columns, weight)
+            self._end_on_evidence(evidence, len(required))
         self.stop_statistics_ = transition_counts(
             self.stagewise_totals(X), reference_stages(len(self.literals_), self.recommended_stages_),
         ) if self.literals_ else None
@@ -537,7 +543,9 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         return self
 
     def _search(self, evaluator, score_set, progress, monotone=None, required=()):
-        """Run the greedy search and keep the chosen literals, scores and criteria."""
+        """Run the greedy search and keep the chosen literals, scores and criteria; returns each
+        stage's held-out evidence (:func:`psl_core.chance.stage_evidence`) when the list may be
+        cut on it (a cross-validated loss with ``recommend_folds``), else None."""
         def directions():
             return None if not monotone else [monotone.get(f.column, 0) for f in evaluator.features]
 
@@ -568,6 +576,25 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         ]
         self.scores_ = [o.score for o in options]
         self.stage_criterion_ = np.array([prior] + [o.value for o in options])
+        if evaluator.validated and self.recommend_folds is not None:
+            return stage_evidence(evaluator, options)
+        return None
+
+    def _end_on_evidence(self, evidence, n_required):
+        """Cut the list after the last stage past the recommended (and the required) ones whose
+        question gains more than chance on held-out rows (:mod:`psl_core.chance`)."""
+        keep = len(self.literals_) if evidence is None else kept_stages(
+            evidence, max(self.recommended_stages_, n_required),
+        )
+        if keep >= len(self.literals_):
+            return
+        self.literals_, self.scores_ = self.literals_[:keep], self.scores_[:keep]
+        for name in ("stage_criterion_", "stage_totals_", "stage_probabilities_", "stage_positives_",
+                     "stage_negatives_", "validation_brier_", "validation_brier_se_", "shrinkage_",
+                     "interval_inflation_"):
+            if getattr(self, name) is not None:
+                setattr(self, name, getattr(self, name)[: keep + 1])
+        self.end_reason_ = "chance"
 
     def _calibrate(self, columns, rows, y01, weight=None):
         by_name = {c.name: c for c in columns}

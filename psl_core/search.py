@@ -47,11 +47,13 @@ CRITERION_CODES = {
 }
 CROSS_VALIDATED = frozenset(name for name in CRITERION_CODES if "cv_" in name)
 """The criteria that score held-out folds (they need folds, see :class:`LabelEvaluator`)."""
-END_REASONS = ("length", "no_gain", "support")
+END_REASONS = ("length", "no_gain", "support", "chance")
 """Why a list ends (:func:`greedy_search`): it reached its maximal length (``max_stages``,
 one stage per feature, or every feature's uses spent); no candidate improves the
 criterion (a cross-validated one on held-out rows, or every best option is constant);
-no feature has a cut with ``min_support`` rows per answer left."""
+no feature has a cut with ``min_support`` rows per answer left. And (the estimator cuts
+the list after the search, :mod:`psl_core.chance`) "chance": past the recommended length,
+a question lowers the held-out score by no more than chance."""
 
 
 @dataclass(frozen=True)
@@ -456,7 +458,7 @@ def _next_beam(features, kept, penalties):
     for _, prefix, option, _ in kept:
         if _constant(features, option):
             continue  # the same as its prefix, which the beam already had
-        totals, reach = _apply(features, option, prefix.totals, prefix.reach)
+        totals, reach = apply_option(features, option, prefix.totals, prefix.reach)
         penalty = 0.0 if penalties is None else _penalty(penalties, option, prefix)
         beam.append(prefix.extend(option, prefix.cumulative + option.value + penalty, totals, reach))
     return beam
@@ -507,7 +509,8 @@ def _options_at(
     )
 
 
-def _apply(features, option, totals, reach):
+def apply_option(features, option, totals, reach):
+    """The rows' totals and the reachable range after adding ``option``'s points."""
     new_totals = totals + option.score * features[option.feature].indicator(option.cut, option.negated)
     new_reach = (reach[0] + min(0, option.score), reach[1] + max(0, option.score))
     return new_totals, new_reach
@@ -515,7 +518,7 @@ def _apply(features, option, totals, reach):
 
 def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_support, directions=None):
     """The criterion after ``option`` and ``depth`` more greedy stages (lookahead)."""
-    totals, reach = _apply(evaluator.features, option, prefix.totals, prefix.reach)
+    totals, reach = apply_option(evaluator.features, option, prefix.totals, prefix.reach)
     path = prefix.extend(option, 0.0, totals, reach)
     value = option.value
     for _ in range(depth):
@@ -529,7 +532,7 @@ def _rating(evaluator, option, prefix, score_set, threshold_search, depth, min_s
             break
         best = options[first_minimum([o.value for o in options])]
         value = best.value
-        totals, reach = _apply(evaluator.features, best, path.totals, path.reach)
+        totals, reach = apply_option(evaluator.features, best, path.totals, path.reach)
         path = path.extend(best, 0.0, totals, reach)
     return value
 

@@ -20,7 +20,7 @@ A model file is one JSON object::
       "calibration": [{"totals": [...], "probabilities": [...],
                        "positives": [...], "negatives": [...]}, ...],  # stages 0..K
       "criterion": [...],                                          # stages 0..K
-      "end_reason": "length" | "no_gain" | "support",  # optional: why the list ends
+      "end_reason": "length" | "no_gain" | "support" | "chance",  # optional: why the list ends
       "stop_statistics": {"version": 1, ...},          # optional: read by its own reader
       "validation": null | {"brier": [...], "brier_se": [...],     # stages 0..K
                             "recommended_stages": k,

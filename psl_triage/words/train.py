@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from psl_core.chance import REQUIRED_Z
 from psl_core.kernels import TIE_TOLERANCE
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
@@ -64,6 +65,10 @@ def list_end_text(model):
         why = f"no {further}question lowered the cross-validated criterion the search chooses questions by"
     elif reason == "no_gain":
         why = f"no {further}question changed the probabilities"
+    elif reason == "chance":
+        why = (f"past the recommended stop, the next question lowered the cross-validated criterion by no more "
+               f"than {REQUIRED_Z:g} standard errors, which the best of the many questions the search tries "
+               "reaches by chance")
     elif reason == "support":
         why = (f"no {further}question splits the training rows into answers of at least "
                f"{model.min_support} rows each (option 'Training rows each answer must hold'); "
@@ -193,9 +198,11 @@ def no_gain_note(model, positive_label):
     Returns
     -------
     str or None
-        None unless the list was fitted with ``recommend_folds`` and recommends 0 questions.
+        None unless the list was fitted with ``recommend_folds`` and recommends 0 questions
+        (and has questions, or ended before its first one by chance: :mod:`psl_core.chance`).
     """
-    if model.recommended_stages_ != 0 or model.n_stages_ < 2:
+    ended_by_chance = getattr(model, "end_reason_", None) == "chance"
+    if model.recommended_stages_ != 0 or (model.n_stages_ < 2 and not ended_by_chance):
         return None
     brier, se = np.asarray(model.validation_brier_), np.asarray(model.validation_brier_se_)
 
@@ -203,7 +210,7 @@ def no_gain_note(model, positive_label):
         return f"{brier[k]:.3f}" + (f" ± {se[k]:.3f}" if np.isfinite(se[k]) else "")
 
     later = np.where(np.isfinite(brier[1:]), brier[1:], np.inf)
-    best = 1 + int(np.argmin(later))
+    best = 1 + int(np.argmin(later)) if len(later) else 0
     evidence = (
         f"a cross-validated Brier score of {score(0)} before any question, {score(best)} at the best later stage "
         f"({best} {noun(best, 'question')}; lower is better, ± one standard error over the folds)"
@@ -214,8 +221,9 @@ def no_gain_note(model, positive_label):
         f"**On held-out patients no question beat the base rate.** The internal cross-validation "
         f"found {evidence}, so the list recommends asking nothing: the base rate of {positive_label} "
         f"({base_rate}) is as good an estimate for a new patient as any answer to its questions. More "
-        "rows, fewer candidate columns or stronger regularization may change that. The whole list "
-        "is still shown and can be used, but it is not validated to beat the base rate."
+        "rows, fewer candidate columns or stronger regularization may change that."
+        + (" The whole list is still shown and can be used, but it is not validated to beat the base rate."
+           if model.n_stages_ > 1 else "")
     )
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import psl_core.chance
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
 from psl_triage.model_file.metadata import ModelMetadata
@@ -342,7 +343,8 @@ def test_a_file_that_is_not_a_model_is_refused_naming_the_file(data, words):
         ({"max_feature_uses": 1}, "The list has 22 questions about 13 columns: no question was left to add (a "
                                   "category of a column is a question of its own)."),
         ({"max_feature_uses": 2, "loss": "entropy"}, "a numeric column may be asked up to 2 times"),
-        ({"loss": "cv_brier", "max_feature_uses": 2}, "question lowered the cross-validated criterion the search"),
+        ({"loss": "cv_brier", "max_feature_uses": 2}, "past the recommended stop, the next question lowered the "
+                                                      "cross-validated criterion by no more than 2 standard errors"),
         ({"min_support": 200}, "The list ended before a first question: no question splits the training "
                                "rows into answers of at least 200 rows each"),
     ],
@@ -352,13 +354,17 @@ def test_the_length_of_a_list_is_explained(demo_prepared, options, words):
     assert words in list_end_text(model)
 
 
-def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(demo_prepared):
-    """The walk on MASS/birthwt and survival/pbc: "no further question improved the
+def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(demo_prepared, monkeypatch):
+    """A list that goes on past its recommended stop (here without the chance rule of
+    psl_core.chance, which ends this one at the stop; a table whose later questions beat
+    chance goes on).
+    The walk on MASS/birthwt and survival/pbc: "no further question improved the
     probabilities on held-out training rows" stood above a Held-out Brier column that rises
     after the recommended stop. The search's end and the recommendation are told apart."""
     from psl_triage.training import SETUPS
     from psl_triage.words.train import list_reading
 
+    monkeypatch.setattr(psl_core.chance, "REQUIRED_Z", -np.inf)
     model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(**SETUPS["recommended"]))
     stage = model.recommended_stages_
     assert model.end_reason_ == "no_gain" and 0 < stage < model.n_stages_ - 1
@@ -373,13 +379,15 @@ def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(de
     assert ("do not improve its probabilities" in length) == (not lower)
 
 
-def test_the_two_brier_scores_are_named_for_what_they_are(demo_prepared):
-    """The walk: the list's table said "Held-out Brier" (the internal cross-validation's) and
+def test_the_two_brier_scores_are_named_for_what_they_are(demo_prepared, monkeypatch):
+    """(A list that goes on past its recommended stop, as in the test above.)
+    The walk: the list's table said "Held-out Brier" (the internal cross-validation's) and
     the measures' table "Brier score (test)" (the test rows the page held out), two held-out
     scores told apart by nothing. Each is named for what it is, the sentence on the stop
     names the list table's column as the table does."""
     from psl_triage.words.train import list_reading
 
+    monkeypatch.setattr(psl_core.chance, "REQUIRED_Z", -np.inf)
     model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(**SETUPS["recommended"]))
     columns = list(list_table(model, readable_columns(metadata)).columns)
     measures = list(performance_table(performance_long(metadata)).columns)
@@ -412,9 +420,12 @@ def test_a_list_from_before_the_reason_was_recorded_has_no_explanation(trained):
     assert list_end_text(read_model_upload(json.dumps(document).encode(), "old.json")) is None
 
 
-def test_a_list_that_recommends_no_question_says_so_with_the_evidence(demo_prepared):
+def test_a_list_that_recommends_no_question_says_so_with_the_evidence(demo_prepared, monkeypatch):
     # Pure noise (seed 0): the internal cross-validation finds no question that beats the
-    # base rate, and the note gives both held-out scores with their standard errors.
+    # base rate, and the note gives both held-out scores with their standard errors. (With
+    # the chance rule of psl_core.chance this list asks no question at all; the note is for a
+    # list whose later questions beat chance but not the base rate.)
+    monkeypatch.setattr(psl_core.chance, "REQUIRED_Z", -np.inf)
     from psl_core import ProbabilisticScoringList
     from psl_triage.words.common import percent
     from psl_triage.words.train import no_gain_note

@@ -27,7 +27,6 @@ recommended stage and at 5 questions, to compare two checkouts split by split.
 
 import argparse
 import csv
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -36,9 +35,6 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
-# This file's name is also a package's (``coverage``, which numba imports): its folder leaves
-# the import path.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 LEVEL = 0.95
 MIN_GROUP = 300
 FIVE = 5
@@ -183,9 +179,7 @@ def _rows(X, rows):
 
 
 def slopes(args):
-    spec = importlib.util.spec_from_file_location("bench_datasets", ROOT / "bench" / "bench_datasets.py")
-    datasets = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(datasets)
+    import bench_datasets as datasets
 
     rows = []
     for name in args.tables + list(SHARED):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from psl_core.metrics import MEASURE_LABELS
-from psl_triage.words.common import plural
+from psl_triage.words.common import INTERVAL_PROMISE, plural
 from psl_triage.words.escape import md
 from psl_triage.words.evidence import interval_text
 
@@ -117,17 +117,14 @@ INTERVALS_INTRO = (
     "Every probability of the list is estimated from the training patients with that total "
     "score, so it comes with an interval: narrow where many patients had the total, wide where "
     "few did. The list can decide for a patient only when the whole interval lies on one side "
-    "of the decision threshold."
+    "of the decision threshold. " + INTERVAL_PROMISE
 )
 INTERVALS_M_HELP = (
     "With M = 10 (the paper's choice) missing a patient with the outcome is ten times as "
     "bad as a needless referral, so the list refers from a probability of 1/11 = 9 % on."
 )
 INTERVALS_CONFIDENCE = "Confidence level of the intervals"
-INTERVALS_CONFIDENCE_HELP = (
-    "Simultaneous over all totals of a stage (Bonferroni): at 95 %, all of a stage's "
-    "intervals hold together with probability at least 95 %."
-)
+INTERVALS_CONFIDENCE_HELP = INTERVAL_PROMISE
 DRAWING_INTERVALS = "drawing the intervals"
 EVERY_STAGE = "Every stage"
 EVERY_STAGE_TEXT = (

@@ -129,6 +129,15 @@ def level_text(confidence):
     return f"{confidence:.0%}"
 
 
+INTERVAL_PROMISE = (
+    "At its confidence level, all the intervals of a stage hold at once the risk of patients like the "
+    "training ones with each total, allowing for the questions having been chosen on those same "
+    "patients."
+)
+"""What a list's interval promises, in the words of psl_core/intervals.py: every page that states
+it (Train's table, Triage, Intervals, the card and the report) says this sentence."""
+
+
 # --- the words of the helpers every page uses (ui) ---------------------------------------------
 APP_NAME = "PSL Triage"
 PAGE_NAMES = {

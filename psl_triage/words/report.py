@@ -5,7 +5,7 @@ fragments: every name from a file (a table, a list, a class, a date) is escaped 
 
 from html import escape
 
-from psl_triage.words.common import m_equals, noun, percent, plural, share_of
+from psl_triage.words.common import INTERVAL_PROMISE, m_equals, noun, percent, plural, share_of
 from psl_triage.words.lists import base_rate_reason
 
 NOT_RECORDED = "Not recorded in this model file."
@@ -130,8 +130,9 @@ def held_at_base_rate(stage, base_rate):
 def shrinkage(factor):
     """The uniform shrinkage a stage's probabilities got."""
     return (
-        f" Probabilities at this stage, and their intervals, pulled toward the base rate by the factor {factor:.2f}, the "
-        "calibration slope of the internal cross-validation's held-out estimates (uniform shrinkage)."
+        f" Probabilities at this stage pulled toward the base rate by the factor {factor:.2f}, the calibration slope "
+        "of the internal cross-validation's held-out estimates (uniform shrinkage); their intervals still hold the "
+        "risk of the patients with each total."
     )
 
 
@@ -241,7 +242,7 @@ def threshold_box(cost_ratio, threshold):
     return (f"<b>Decision threshold:</b> {m_equals(cost_ratio)} (a missed case costs as much as {cost_ratio:g} false\n"
             f"{noun(cost_ratio, 'alarm')}), threshold 1/(1+M) = {percent(threshold)}. <i>Rule in</i>: the whole interval\n"
             "lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when\n"
-            "the list ends. The intervals hold simultaneously for every total of the stage.")
+            f"the list ends. {escape(INTERVAL_PROMISE)}")
 
 
 def card_footnote(population, starred):

@@ -14,7 +14,16 @@ from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
 from psl_core.search import CROSS_VALIDATED
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.words.common import COST_RATIO_LABEL, counted, decision_text, level_text, noun, percent, plural
+from psl_triage.words.common import (
+    COST_RATIO_LABEL,
+    INTERVAL_PROMISE,
+    counted,
+    decision_text,
+    level_text,
+    noun,
+    percent,
+    plural,
+)
 from psl_triage.words.escape import md
 from psl_triage.words.lists import base_rate_reason, class_counts
 from psl_triage.words.trade_off import where_m_matters
@@ -370,8 +379,8 @@ def table_explained(outcome, intervals):
         f"Each row adds one feature. Its points count when the condition holds; the columns "
         f"are the possible totals so far, and each cell is the probability of **{outcome}** "
         "for a patient with that total at that stage (empty: total not reachable)."
-        + (" In brackets: the simultaneous confidence interval of the stage, wider where "
-           "few training rows had that total." if intervals else "")
+        + (" In brackets: the confidence interval, wider where few training rows had that total. "
+           + INTERVAL_PROMISE if intervals else "")
     )
 
 
@@ -476,8 +485,8 @@ def option_help(setups):
         "shrinkage": "A list learned from few patients tends to promise more than it keeps: its "
         "probabilities are too far from the base rate on new patients. The internal "
         "cross-validation measures by how much (the calibration slope of its held-out "
-        "estimates) and the list's probabilities are pulled back by that slope less its "
-        "standard error; with many rows the factor is near 1 and changes little. Measured on small tables "
+        "estimates) and the list's probabilities are pulled back by that slope; with many rows "
+        "the factor is near 1 and changes little. The intervals still hold the risk of the patients. Measured on small tables "
         "(bench/small_data.py): fewer lists worse than the base rate on new patients, and "
         "lower test Brier scores on three of four tables.",
         "group_categories": "Besides one question per category, the search may ask \"Chest pain = typical "

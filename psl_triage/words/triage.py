@@ -14,7 +14,7 @@ from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
 from psl_triage.training.costs import cost_text
 
 from . import trade_off
-from .common import level_text, m_equals, noun, one_in, percent, plural
+from .common import INTERVAL_PROMISE, level_text, m_equals, noun, one_in, percent, plural
 from .decision import (
     headline,
     how_it_decides,
@@ -159,8 +159,8 @@ def how_it_works(session) -> str:
 - Each question is a condition worth a few points{example}.
   The points of the conditions that hold add up to the **total score**.
 - Each total maps to a **calibrated probability** of {md(session.class_labels[0])}, learned from the
-  training data, with a **{level_text(s.confidence)} interval**: the range the true risk lies in with
-  that confidence, wider where the training data had few patients with that total.
+  training data, with a **{level_text(s.confidence)} interval**, wider where the training data had few
+  patients with that total. {INTERVAL_PROMISE}
 {how_it_decides(session.threshold, s.confidence, s.tolerance, session.has_statistics).strip()}
 {COST_RULE if session.has_costs else ""}
 - An answer can be **unknown**: there is an answer (a lab done, a question answered, a

@@ -513,10 +513,17 @@ def test_the_table_says_which_stages_are_held_at_the_base_rate():
     from psl_core.recommend import base_rate_stages
     from psl_triage.words.train import BASE_RATE_COLUMN, HELD_AT_BASE_RATE, list_reading
 
-    rng = np.random.default_rng(71)
+    rng = np.random.default_rng(36)
     X = pd.DataFrame({f"x{j}": rng.normal(0, 1, 120).round(2) for j in range(5)})
     y = (rng.random(120) < 1 / (1 + np.exp(-0.8 * X["x0"]))).astype(int)
-    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)  # the birthwt-like list of test_triage_session
+    # Since the factor is the held-out slope itself (issue 37) such a list is rare: stage 1's factor
+    # is set to 0 the way shrinkage="cv" applies a factor (as in test_triage_session).
+    model = ProbabilisticScoringList(recommend_folds=5, shrinkage=None).fit(X, y)
+    factors = np.ones(model.n_stages_)
+    factors[1] = 0.0
+    base = model.stage_probabilities_[0][0]
+    model.stage_probabilities_ = [base + s * (q - base) for s, q in zip(factors, model.stage_probabilities_)]
+    model.shrinkage_ = factors
     held = base_rate_stages(model.shrinkage_)
     assert 1 in held and 2 not in held
     table = list_table(model)

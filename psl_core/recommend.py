@@ -85,6 +85,9 @@ def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
         that :func:`interval_inflation` divides (:func:`fold_spread`).
     """
     n_stages = estimator.n_stages_
+    # Rows are taken by index: a DataFrame as it is (its names and kinds), anything else that
+    # fit read as a 2-D array (an array-like without indexing of its own) as that array.
+    X = X if hasattr(X, "iloc") else np.asarray(X)
     keys = [c.values for c in columns]
     seed = estimator.random_state
     fold_draws = [

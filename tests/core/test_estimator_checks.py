@@ -9,16 +9,17 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import check_estimator
 
-from psl_core import ProbabilisticScoringList
+from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.errors import SmallDataWarning
 
 # Checks that cannot apply to a scoring list, with the reason. Keep this list short.
 EXPECTED_FAILED_CHECKS = {}
 
 
-def test_check_estimator_passes():
+@pytest.mark.parametrize("params", [{}, PAPER_SETUP, {"recommend_folds": 3}], ids=["default", "paper", "recommend"])
+def test_check_estimator_passes(params):
     results = check_estimator(
-        ProbabilisticScoringList(max_stages=4),
+        ProbabilisticScoringList(**{**params, "max_stages": 4}),
         expected_failed_checks=EXPECTED_FAILED_CHECKS,
         on_fail=None,
     )

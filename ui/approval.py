@@ -1,4 +1,5 @@
-"""The Approval page's list sections: each saved list's state and the steps the user may take."""
+"""The Approval page's list sections: each saved list's state, its card and report on the Card
+page, and the steps the user may take."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ def list_section(entry, state, user) -> None:
     """One saved list: its label, where it stands, and a button per step the user may take."""
     with st.container(border=True, key=f"approval_list_{entry.path.name}"):
         st.markdown(f"{md(entry.label)}  \n{md(words.list_state_line(state))}")
+        if user.can("page:card") and st.button(words.OPEN_CARD, key=f"approval_card_{entry.path.name}"):
+            st.session_state["card_model_choice"] = str(entry.path)  # the Card page's list picker
+            st.switch_page("pages/7_Card.py")
         actions = [action for action in BUTTONS if user.can(action) and state.state in STEPS[action]]
         if not actions:
             return

@@ -88,6 +88,7 @@ NO_APPROVED_LIST = ("No list is approved for clinical use yet. A list appears he
 NO_SAVED_LISTS = "No list is saved yet: train one and save it on **Train**."
 PROPOSE, APPROVE, SEND_BACK, WITHDRAW, ARCHIVE = "Propose for approval", "Approve", "Send back", "Withdraw", "Archive"
 REASON = "Why it is sent back"
+OPEN_CARD = "Read its card and report"
 STEP_DONE = "{action} of {name} recorded: it is now {state}."
 
 

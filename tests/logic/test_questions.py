@@ -290,7 +290,7 @@ def test_a_labelled_zero_one_code_is_asked_yes_or_no():
     """Issue 39: "Donor sex (male) = 1", "FAB grade 4 or 5 = 1": a 0/1 column the user labelled
     reads as a yes/no question; a code named otherwise keeps its names."""
     from psl_core.binarization import BINARY, Literal
-    from psl_triage.questions import condition, value_labels
+    from psl_triage.bedside.questions import condition, value_labels
 
     literal = Literal("z3", BINARY)
     coded = {"label": "Donor sex (male)", "category_labels": {"1": "1", "0": "0"}}

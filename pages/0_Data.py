@@ -1,9 +1,8 @@
 """Data, the landing page: load a table, choose the outcome, check columns and missing values.
 
-The app opens here (``app.py`` makes this the default page). The page keeps one
-:class:`psl_triage.data.session.DatasetSession` in the session state
-(:data:`ui.state_keys.DATASET`): it reads widgets, calls the session and renders it; the
-other pages read the same session.
+The app opens here (``app.py``'s default page). The page keeps one :class:`DatasetSession`
+in the session state (:data:`ui.state_keys.DATASET`): it reads widgets, calls the session and
+renders it; the other pages read the same session.
 
 Widgets are keyed by the session's ``version`` (``session.key``): ``"w_outcome_v<N>"``,
 ``"w_positive_v<N>::<outcome>"``, ``"w_type_v<N>::<outcome>::<column>"``, ``"w_missing_v<N>"``...
@@ -23,6 +22,7 @@ import streamlit as st
 
 from psl_triage.data import (
     IGNORE,
+    KIND_LABELS,
     KINDS,
     MISSING_HANDLINGS,
     describe_missing_handling,
@@ -102,7 +102,7 @@ with st.expander(words.TYPES_EXPANDER):
     for index, name in enumerate(one_page(features, session.key("w_type_page", outcome))):
         types[name] = grid[index % 3].selectbox(
             words.type_label(name, meta), KINDS, index=index_of(KINDS, types.get(name, IGNORE)),
-            format_func=words.KIND_LABELS.get, key=session.type_key(name))
+            format_func=KIND_LABELS.get, key=session.type_key(name))
     session.set_types(types)
 level_orders(session)
 with st.expander(words.LABELS_EXPANDER):

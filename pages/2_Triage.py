@@ -16,10 +16,9 @@ from psl_core.costs import default_change_value
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.bedside.session import TriageSession, TriageSettings, recommended_length
 from psl_triage.plots import triage_figure
-from psl_triage.training.costs import cost_text
 from psl_triage.words import level_text
 from psl_triage.words import triage as words
-from psl_triage.words.common import PAGE_NAMES, page_title
+from psl_triage.words.common import PAGE_NAMES, cost_text, page_title
 from psl_triage.words.decision import interval_sentence, interval_text, probability_text, totals_text
 from ui import cost_ratio_input, list_picker, timed
 from ui.state_keys import TRIAGE

@@ -25,8 +25,8 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 from .errors import DataError
-from .evaluation import fit_logistic
 from .intervals import check_confidence
+from .logistic import fit_logistic
 from .metrics import checked_probabilities, labels01
 from .validation import calibration_intercept, calibration_slope, log_odds
 

@@ -21,7 +21,7 @@ Columns are names for a DataFrame and positions for an array, as for question co
 
 from collections.abc import Mapping
 
-from .costs import _check_column
+from .costs import check_column_key
 from .errors import DataError, PSLError
 
 __all__ = ["DIRECTIONS", "check_monotone", "check_column_list", "check_constraints", "allowed_tracks"]
@@ -49,7 +49,7 @@ def check_monotone(monotone, columns=None):
     known = None if columns is None else list(columns)
     checked = {}
     for column, direction in monotone.items():
-        column = _check_column("monotone", column, known)
+        column = check_column_key("monotone", column, known)
         if direction not in DIRECTIONS:
             raise PSLError(f"monotone[{column!r}] must be one of {list(DIRECTIONS)}, got {direction!r}")
         checked[column] = DIRECTIONS[direction]
@@ -64,7 +64,7 @@ def check_column_list(name, value, columns=None):
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
         raise PSLError(f"{name} must be a list of columns (or None), got {value!r}")
     known = None if columns is None else list(columns)
-    checked = tuple(_check_column(name, column, known) for column in value)
+    checked = tuple(check_column_key(name, column, known) for column in value)
     if len(set(checked)) != len(checked):
         raise PSLError(f"{name} lists a column twice: {list(checked)}")
     return checked

@@ -35,7 +35,7 @@ import numpy as np
 from .errors import PSLError
 
 __all__ = [
-    "check_question_costs", "check_cost_groups", "payer", "payer_costs", "check_cost_weight", "CHANGE_VALUE_FACTOR",
+    "check_question_costs", "check_cost_groups", "check_column_key", "payer", "payer_costs", "check_cost_weight", "CHANGE_VALUE_FACTOR",
     "default_change_value", "check_change_value", "stage_costs", "SearchCosts", "search_penalties",
     "not_worth_asking"
 ]
@@ -47,7 +47,9 @@ def _check_cost(column, cost):
     return float(cost)
 
 
-def _check_column(name, column, known):
+def check_column_key(name, column, known):
+    """A column named in parameter ``name`` (a name or a position), checked against the
+    ``known`` columns of X when given (PSLError naming the parameter otherwise)."""
     if isinstance(column, (bool, np.bool_)) or not isinstance(column, (str, numbers.Integral)):
         raise PSLError(f"{name} keys must be column names or positions, got {column!r}")
     column = column if isinstance(column, str) else int(column)
@@ -90,7 +92,7 @@ def _checked_mapping(name, mapping, columns, values, check_value):
     known = None if columns is None else list(columns)
     checked = {}
     for column, value in mapping.items():
-        column = _check_column(name, column, known)
+        column = check_column_key(name, column, known)
         checked[column] = check_value(column, value)
     return checked or None
 

@@ -29,7 +29,7 @@ from .metrics import checked_probabilities, labels01
 
 __all__ = [
     "THRESHOLD_GRID", "DEFAULT_THRESHOLD_RANGE", "TREAT_ALL", "TREAT_NONE", "check_thresholds", "net_benefit",
-    "net_benefit_of_actions", "treat_all_net_benefit", "interventions_avoided"
+    "net_benefit_of_actions", "net_benefit_unchecked", "treat_all_net_benefit", "interventions_avoided"
 ]
 
 THRESHOLD_GRID = np.round(np.arange(0.01, 1.0, 0.01), 2)
@@ -65,11 +65,13 @@ def net_benefit(y, p, thresholds, harm=0.0):
     ndarray of shape (m,)
     """
     y = labels01(y)
-    return _net_benefit(y, checked_probabilities(p, len(y)), check_thresholds(thresholds)) - float(harm)
+    return net_benefit_unchecked(y, checked_probabilities(p, len(y)), check_thresholds(thresholds)) - float(harm)
 
 
-def _net_benefit(y, p, t):
-    """:func:`net_benefit` without checks: counts by sorting p once (the Monte Carlo loop)."""
+def net_benefit_unchecked(y, p, t):
+    """:func:`net_benefit` without checks, for loops over many resamples (the Monte Carlo splits,
+    bootstraps): ``y`` 0/1 and ``p`` arrays of one length, ``t`` thresholds already checked.
+    Counts by sorting p once."""
     order = np.argsort(p, kind="stable")
     p_sorted = p[order]
     positives_above = np.concatenate([np.cumsum(y[order][::-1])[::-1], [0]])

@@ -17,7 +17,7 @@ the 0/1 literals of stages 1..k (e.g. "ST depression > 2.35"), not the raw colum
 they see what the list sees but weigh it with free real coefficients. One is
 L2-regularized with C = 1 (intercept unpenalized, as in scikit-learn), one unpenalized;
 at stage 0 both are the training prevalence. They are fitted by Newton's method
-(:func:`fit_logistic`), which gives scikit-learn's solution in a fraction of its time.
+(:func:`psl_core.logistic.fit_logistic`), which gives scikit-learn's solution in a fraction of its time.
 
 The three-way view: a test patient is *decided* when the interval at a confidence level
 rules them in (wholly above 1 / (1 + M), positive) or out (wholly below it, negative);
@@ -47,11 +47,20 @@ import pandas as pd
 from scipy.special import expit
 from sklearn.model_selection import StratifiedShuffleSplit
 
+from .calibration_measures import HIERARCHY, RISK_GRID, held_out_calibration
 from .cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio, decision_threshold
 from .costs import check_change_value
 from .decision import StageBands, outcome_codes, stop_stages
+from .decision_curve import (
+    THRESHOLD_GRID,
+    TREAT_ALL,
+    net_benefit_of_actions,
+    net_benefit_unchecked,
+    treat_all_net_benefit,
+)
 from .errors import DataError, PSLError
 from .intervals import check_confidence
+from .logistic import fit_logistic
 from .metrics import MEASURE_LABELS, MEASURES, decision_loss, labels01, stage_measures
 from .reliability import (
     brier_decomposition,
@@ -65,7 +74,7 @@ from .reliability import (
 from .stopping import DEFAULT_TOLERANCE, check_tolerance, reference_stages, transition_counts
 
 __all__ = [
-    "monte_carlo_cv", "CVResult", "band_summary", "fit_logistic", "MEASURES", "MEASURE_LABELS", "METHODS",
+    "monte_carlo_cv", "CVResult", "band_summary", "MEASURES", "MEASURE_LABELS", "METHODS",
     "PSL", "LR_REGULARIZED", "LR_UNREGULARIZED", "FIXED_STAGE", "STEPWISE", "STEPWISE_COSTED",
     "THREE_WAY_LEVELS", "THREE_WAY_MEASURES", "labels01", "brier_decomposition", "expected_calibration_error",
     "hull_segments", "isotonic_recalibration", "reliability_table", "roc_table", "stagewise_brier_decomposition",
@@ -348,15 +357,9 @@ def _evaluate_split(split, model, indicators, y, train, test, cost_ratio, thresh
 
 
 class _Evidence:
-    """One split's decision curves and held-out calibration, collected as arrays.
-
-    Its imports are local: :mod:`psl_core.decision_curve` and
-    :mod:`psl_core.calibration_measures` import this module (labels, logistic fits).
-    """
+    """One split's decision curves and held-out calibration, collected as arrays."""
 
     def __init__(self, split):
-        from .decision_curve import THRESHOLD_GRID
-
         self.split = split
         self.grid = THRESHOLD_GRID
         self.net_benefit = []  # (stage, method, thresholds, values)
@@ -364,19 +367,14 @@ class _Evidence:
         self.curves = []  # (stage, curve at RISK_GRID)
 
     def add(self, stage, method, y, p, threshold, calibrate=False):
-        from .calibration_measures import held_out_calibration
-        from .decision_curve import _net_benefit
-
         thresholds = np.union1d(self.grid, [threshold])
-        self.net_benefit.append((stage, method, thresholds, _net_benefit(y, p, thresholds)))
+        self.net_benefit.append((stage, method, thresholds, net_benefit_unchecked(y, p, thresholds)))
         if calibrate:  # the list's only: the baselines' calibration would cost half the run again
             estimates, values = held_out_calibration(y, p)
             self.calibration.append((stage, method, estimates))
             self.curves.append((stage, values))
 
     def add_bedside(self, y, acted, threshold, harm):
-        from .decision_curve import TREAT_ALL, net_benefit_of_actions, treat_all_net_benefit
-
         thresholds = np.union1d(self.grid, [threshold])
         self.net_benefit.append((-1, TREAT_ALL, thresholds, treat_all_net_benefit(y.mean(), thresholds)))
         t = np.array([threshold])
@@ -388,8 +386,6 @@ class _Evidence:
 
 def _evidence_tables(per_split):
     """The tidy tables of :class:`CVResult` from every split's :class:`_Evidence`."""
-    from .calibration_measures import HIERARCHY, RISK_GRID
-
     def stages(values):
         return pd.array([pd.NA if s < 0 else s for s in values], dtype="Int64")
 
@@ -436,64 +432,6 @@ def _three_way_rows(split, rule, stage, levels, decided, positive, questions, y,
         for level, values in zip(levels, table)
         for measure, value in zip(THREE_WAY_MEASURES, values)
     )
-
-
-def fit_logistic(features, y, C=1.0, start=None, max_iter=100, tol=1e-10, sample_weight=None):
-    """Logistic regression with intercept by Newton's method with step halving.
-
-    Minimizes sum_i log-loss_i + ||w||^2 / (2 C) (the intercept is not penalized;
-    scikit-learn's ``LogisticRegression(C=C)`` objective); C = inf is unpenalized. On
-    separable data the unpenalized optimum is at infinity: the iterations stop when the
-    loss no longer decreases by more than ``tol`` per case (or after ``max_iter``), like a
-    stopped gradient method. A tiny ridge keeps the Newton system solvable when features
-    are collinear (e.g. all categories of one column), without changing predictions.
-
-    Parameters
-    ----------
-    features : ndarray of shape (n, d)
-    y : ndarray of 0/1, shape (n,)
-    C : float > 0 or inf
-    start : ndarray of shape (d + 1,) or None
-        Initial (intercept, coefficients); zeros by default.
-    sample_weight : ndarray of shape (n,) or None
-        Frequency weights of the rows (a row of weight w counts as w identical rows: many
-        patients with the same answers fit as one row each).
-
-    Returns
-    -------
-    ndarray of shape (d + 1,): intercept, then one coefficient per feature.
-    """
-    d = features.shape[1]
-    design = np.column_stack([np.ones(len(features)), features])
-    y = np.asarray(y, dtype=float)
-    weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-    n = weight.sum()
-    penalty = np.full(d + 1, 0.0 if np.isinf(C) else 1.0 / C)
-    penalty[0] = 0.0
-    diagonal = penalty + 1e-10 * n
-
-    def loss(w):
-        eta = design @ w
-        return np.sum(weight * (np.logaddexp(0.0, eta) - y * eta)) + 0.5 * np.sum(penalty * w * w)
-
-    w = np.zeros(d + 1) if start is None else np.array(start, dtype=float)
-    current = loss(w)
-    for _ in range(max_iter):
-        p = expit(design @ w)
-        gradient = design.T @ (weight * (p - y)) + penalty * w
-        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design
-        hessian.flat[:: d + 2] += diagonal
-        step = np.linalg.solve(hessian, gradient)
-        size = 1.0
-        while (value := loss(w - size * step)) > current and size > 1e-8:
-            size /= 2
-        if value > current:
-            break
-        w = w - size * step
-        improvement, current = current - value, value
-        if improvement <= tol * n:
-            break
-    return w
 
 
 def band_summary(results):

@@ -42,7 +42,7 @@ from numba import njit
 from scipy.stats import chi2
 
 from .errors import PSLError
-from .evaluation import fit_logistic
+from .logistic import fit_logistic
 from .metrics import checked_probabilities, labels01
 from .validation import calibration_intercept, log_odds
 

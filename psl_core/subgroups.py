@@ -19,7 +19,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from .calibration_measures import calibration_errors, intercept_and_slope, observed_expected
-from .decision_curve import _net_benefit, check_thresholds, treat_all_net_benefit
+from .decision_curve import check_thresholds, net_benefit_unchecked, treat_all_net_benefit
 from .errors import DataError
 from .intervals import check_confidence
 from .metrics import auc_from_counts, checked_probabilities, count_scores, labels01
@@ -47,8 +47,8 @@ def _c_statistic(y, p, z):
 
 def _net_benefit_interval(y, p, threshold, confidence, n_boot, rng):
     t = np.array([threshold])
-    estimate = float(_net_benefit(y, p, t)[0])
-    draws = [float(_net_benefit(y[rows], p[rows], t)[0]) for rows in rng.integers(0, len(y), (n_boot, len(y)))]
+    estimate = float(net_benefit_unchecked(y, p, t)[0])
+    draws = [float(net_benefit_unchecked(y[rows], p[rows], t)[0]) for rows in rng.integers(0, len(y), (n_boot, len(y)))]
     tail = 100 * (1 - confidence) / 2
     low, high = np.percentile(draws, [tail, 100 - tail])
     return estimate, float(low), float(high)

@@ -40,9 +40,9 @@ from scipy.special import expit, logit
 
 from .calibration import calibrated_probabilities, effective_counts, stage_counts
 from .errors import DataError, PSLError
-from .evaluation import fit_logistic
 from .inputs import read_sample_weight
 from .intervals import check_confidence
+from .logistic import fit_logistic
 from .metrics import MEASURE_LABELS as MEASURE_LABELS  # its labels are in the one mapping
 from .metrics import auc_from_counts, checked_probabilities, count_scores, labels01
 from .stopping import reference_stages, transition_counts

@@ -173,7 +173,7 @@ def stage_slider(prefix: str, model, label: str, of=None, last: int | None = Non
     a new list starts afresh, a stage the user chose stays, across page switches too, as long
     as the list does. It offers stages 0 to ``last`` (by default the last of ``of``, the list
     judged: a refit of ``model`` on a page that refitted it, else ``model``), starts at
-    ``start`` (by default the recommended stage of ``of``, :func:`psl_triage.judging.card.card_stage`,
+    ``start`` (by default the recommended stage of ``of``, :func:`psl_triage.bedside.session.recommended_length`,
     where Triage and the card start; its help says so) and is disabled for a list without
     questions. A stage kept from a longer list judged before is dropped. ``container``: where
     to draw it (a column); ``kwargs``: more of ``st.slider``'s arguments.
@@ -189,9 +189,9 @@ def stage_slider(prefix: str, model, label: str, of=None, last: int | None = Non
     if state.get(key, last) > last:
         del state[key]
     if start is None:
-        from psl_triage.judging.card import card_stage  # here: the landing page need not load the learner
+        from psl_triage.bedside.session import recommended_length  # here: the landing page need not load the learner
 
-        start = card_stage(of)
+        start = recommended_length(of)
         kwargs.setdefault("help", words.STAGE_HELP)
     stage = (container or st).slider(label, 0, max(last, 1), min(start, last), key=key, disabled=last == 0,
                                      persist_state="session", **kwargs)

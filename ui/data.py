@@ -24,6 +24,7 @@ from psl_triage.data import (
     count_classes,
     default_class_names,
     order_by_places,
+    value_label,
 )
 from psl_triage.data.follow_up import (
     FollowUp,
@@ -107,17 +108,17 @@ def outcome_classes_choice(session: DatasetSession, outcome: str) -> None:
     classes = list(counts)
     if len(classes) == 2:
         positive = st.selectbox(
-            words.POSITIVE_LABEL, classes, format_func=lambda value: words.class_title(value, outcome_spec, counts[value]),
+            words.POSITIVE_LABEL, classes, format_func=lambda value: words.class_title(value, value_label(value, outcome_spec), counts[value]),
             index=index_of(classes, data.positive_class[0] if data.positive_class else None, fallback=1),
             key=session.key("w_positive", outcome))
         session.choose_positive([positive])
         other = next(c for c in classes if c != positive)
-        st.caption(words.other_is_negative(words.class_title(other, outcome_spec, counts[other])))
+        st.caption(words.other_is_negative(words.class_title(other, value_label(other, outcome_spec), counts[other])))
     elif 2 < len(classes) <= 20:
         session.choose_positive(st.multiselect(
             words.which_positive(outcome, len(classes)), classes,
             default=[value for value in data.positive_class if value in classes],
-            format_func=lambda value: words.class_title(value, outcome_spec, counts[value]),
+            format_func=lambda value: words.class_title(value, value_label(value, outcome_spec), counts[value]),
             key=session.key("w_positive_multi", outcome), placeholder=words.POSITIVE_PLACEHOLDER))
     if data.positive_class and len(data.positive_class) < len(classes):
         names = session.chosen_class_names() or default_class_names(df[outcome], outcome, data.positive_class, outcome_spec)

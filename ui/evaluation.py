@@ -18,7 +18,7 @@ from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.evaluation import FIXED_STAGE, STEPWISE, band_summary, monte_carlo_cv
 from psl_core.stopping import DEFAULT_TOLERANCE
-from psl_triage.judging.card import card_stage
+from psl_triage.bedside.session import recommended_length
 from psl_triage.judging.horizon import horizon_comparison, horizon_span
 from psl_triage.plots import decision_curve_figure, three_way_figure
 from psl_triage.training.held_out import held_out_rows
@@ -34,7 +34,7 @@ ss = st.session_state
 
 def bedside_change_value(model):
     """The Triage page's starting value of a changed outcome for this list (None without costs)."""
-    return default_change_value(model.stage_costs_[: card_stage(model)])
+    return default_change_value(model.stage_costs_[: recommended_length(model)])
 
 
 def splits_input(model, container) -> int:

@@ -16,13 +16,14 @@ from psl_triage.model_file.store import list_models, model_dir
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
 from psl_triage.training.knowledge import knowledge_rows
-from psl_triage.training.known_at_triage import ANSWERS, CONFIRMED, NO_QUESTION, RECORDED_LATER
+from psl_triage.training.known_at_triage import ANSWERS
 from psl_triage.training.session import TrainingSession
 from psl_triage.ward.approval import saver
 from psl_triage.words import known_at_triage as timing_words
 from psl_triage.words import label_md, md
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COLUMN, COST, DIRECTION, DIRECTIONS, GROUP
+from psl_triage.words.known_at_triage import CONFIRMED, NO_QUESTION, RECORDED_LATER
 from ui import shown_errors
 from ui.state_keys import TRAIN_MODEL_NAME
 from ui.ward import acting_user, export_click

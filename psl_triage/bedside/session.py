@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from psl_core.binarization import NUMERIC
 from psl_core.cost_ratio import decision_threshold
-from psl_core.decision import StageBands, StepResult, triage_step
+from psl_core.decision import NOT_MEASURED, StageBands, StepResult, triage_step
 from psl_core.recommend import base_rate_stages
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.bedside.questions import (
@@ -34,7 +34,6 @@ from psl_triage.bedside.questions import (
 )
 from psl_triage.bedside.record import triage_record
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.training.costs import spent
 from psl_triage.words import triage as words
 
 
@@ -67,7 +66,9 @@ class TriageSettings:
 
 
 def recommended_length(model) -> int:
-    """Questions the Triage page asks by default: the recommended number, else the whole list."""
+    """Questions asked by default, the one rule for the Triage page, the card, the report and
+    the evidence: the recommended number, else (none recommended, or more than the list holds)
+    the whole list."""
     full = len(model.literals_)
     recommended = model.recommended_stages_
     return recommended if recommended is not None and 0 < recommended < full else full
@@ -331,3 +332,15 @@ class TriageSession:
             self.name, self.version, [q.record_line for q in self.questions[: self.stage]], self.recorded_answers(),
             self.steps, s.cost_ratio, s.confidence, s.basis, s.tolerance, self.class_labels, costs=costs,
         )
+
+
+def spent(costs, holds, raw=None) -> float:
+    """What the questions asked so far cost: the stage costs (shape (K,)) of the answered
+    stages, except those answered "unknown" or "not measured" (nothing was done for them;
+    ``raw``, the stages' raw answers, tells "not measured" apart from an answer that holds)."""
+    if costs is None:
+        return 0.0
+    done = [answer is not None for answer in holds]
+    if raw is not None:
+        done = [paid and not (isinstance(value, str) and value == NOT_MEASURED) for paid, value in zip(done, raw)]
+    return float(sum(cost for cost, paid in zip(costs, done) if paid))

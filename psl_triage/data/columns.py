@@ -13,7 +13,7 @@ from pandas.api import types as ptypes
 from psl_triage.words import preparing as words
 
 from .formats import BINARY, CATEGORICAL, IGNORE, MAX_CATEGORIES, NUMERIC, POOLED_CATEGORY, ColumnSpec
-from .values import STORABLE_RULE, _natural_key, _normalized, _shorten, _unstorable_value, _value_text
+from .values import STORABLE_RULE, natural_key, normalized, shortened, unstorable_value, value_text
 
 _IDENTIFIER_NAME = re.compile(
     r"(^|[^a-z])(id|ids|identifier|uuid|mrn|record|index|unnamed|row|rownames?|seqn|nr|"
@@ -39,18 +39,18 @@ def infer_column_types(
     are "ignore"; two distinct values make "binary"; numbers (also integer codes with more
     than two values) are "numeric"; other text is "categorical". A spec's ``kind`` wins.
     """
-    types = {name: _infer_kind(name, df[name])[0] for name in df.columns}
+    types = {name: infer_kind(name, df[name])[0] for name in df.columns}
     for name, spec in (specs or {}).items():
         if name in types and spec.kind is not None:
             types[name] = spec.kind
     return types
 
 
-def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
+def infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     """The proposed type of a column and the reason for it, as the page shows it."""
     if ptypes.is_datetime64_any_dtype(series) or ptypes.is_timedelta64_dtype(series):
         return IGNORE, words.DATES_NOT_USED
-    values = _normalized(series).dropna()
+    values = normalized(series).dropna()
     if values.empty:
         return IGNORE, words.ALL_MISSING
     distinct = values.nunique()
@@ -60,26 +60,26 @@ def _infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     if identifier:
         return IGNORE, identifier
     if distinct <= MAX_CATEGORIES and not ptypes.is_numeric_dtype(values):
-        unstorable = _unstorable_value(values.map(_value_text).unique().tolist())
+        unstorable = unstorable_value(values.map(value_text).unique().tolist())
         if unstorable is not None:
-            return IGNORE, words.UNSTORABLE_VALUE_REASON.format(unstorable=_shorten(unstorable), storable_rule=STORABLE_RULE)
+            return IGNORE, words.UNSTORABLE_VALUE_REASON.format(unstorable=shortened(unstorable), storable_rule=STORABLE_RULE)
     if distinct == 2:
-        first, second = sorted({_value_text(value) for value in values.unique().tolist()}, key=_natural_key)
+        first, second = sorted({value_text(value) for value in values.unique().tolist()}, key=natural_key)
         return BINARY, words.TWO_VALUES.format(first=first, second=second)
     numbers = values if ptypes.is_float_dtype(values) else pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
         return NUMERIC, words.numbers_from_to(numbers.min(), numbers.max())
-    if distinct > MAX_CATEGORIES and _repeats(values):
+    if distinct > MAX_CATEGORIES and repeated_names(values):
         return CATEGORICAL, words.TEXT_AS_CATEGORY.format(distinct=distinct, pooled_category=POOLED_CATEGORY)
     if distinct > MAX_CATEGORIES:
         return IGNORE, words.TEXT_ALL_DIFFERENT.format(distinct=distinct)
     return CATEGORICAL, words.TEXT_CATEGORIES.format(distinct=distinct)
 
 
-def _repeats(values: pd.Series) -> bool:
+def repeated_names(values: pd.Series) -> bool:
     """Whether most rows share their value with another row (a clinic, not a name or a note)."""
     counts = values.value_counts()
-    counts = counts.groupby([_value_text(value) for value in counts.index]).sum()
+    counts = counts.groupby([value_text(value) for value in counts.index]).sum()
     return bool(counts[counts == 1].sum() < 0.5 * len(values))
 
 
@@ -132,21 +132,21 @@ def column_summary(
     flagged = flagged or {}
     rows = []
     for name in df.columns:
-        values = _normalized(df[name])
+        values = normalized(df[name])
         present = values.dropna()
         kind = types.get(name, IGNORE)
-        inferred, reason = _infer_kind(name, df[name])
+        inferred, reason = infer_kind(name, df[name])
         if name in specs and specs[name].description:
             reason = specs[name].description
         elif name in flagged:
             reason = flagged[name] + ("" if kind == IGNORE else words.KEPT_AS_CHOSEN)
         elif kind != inferred:
             reason = words.TYPED_AS_CHOSEN.format(kind=kind, inferred=inferred, reason=reason)
-        examples = [_value_text(value) for value in present.unique()[:3].tolist()]
+        examples = [value_text(value) for value in present.unique()[:3].tolist()]
         rows.append(
             {
                 "column": str(name),
-                "label": _label(name, specs),
+                "label": column_label(name, specs),
                 "type": kind,
                 "distinct": int(present.nunique()),
                 "missing": int(values.isna().sum()),
@@ -163,11 +163,11 @@ def missing_report(df: pd.DataFrame, columns: Sequence[str] | None = None) -> pd
     Missing means empty, a missing marker, blank text or an infinite number.
     """
     names = list(df.columns if columns is None else columns)
-    counts = [int(_normalized(df[name]).isna().sum()) for name in names]
+    counts = [int(normalized(df[name]).isna().sum()) for name in names]
     percents = [100 * count / len(df) if len(df) else 0.0 for count in counts]
     return pd.DataFrame({"column": [str(name) for name in names], "missing": counts, "percent": percents})
 
 
-def _label(name: object, specs: Mapping[str, ColumnSpec] | None) -> str:
+def column_label(name: object, specs: Mapping[str, ColumnSpec] | None) -> str:
     spec = (specs or {}).get(name)
     return spec.label if spec is not None and spec.label else str(name)

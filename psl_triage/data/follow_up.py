@@ -21,7 +21,7 @@ from psl_core.errors import DataError
 from psl_core.survival import held_out_targets, horizon_summary, survival_outcome
 from psl_triage.data.event_times import follow_up_evidence, time_of
 from psl_triage.data.outcome import WEAK_OUTCOME_WORDS
-from psl_triage.data.roles import _OUTCOME_TOKENS, _time_word, follow_up_pairs, name_tokens
+from psl_triage.data.roles import OUTCOME_TOKENS, follow_up_pairs, name_tokens, time_word
 from psl_triage.words import lists as words
 from psl_triage.words.common import share_of
 
@@ -50,7 +50,7 @@ def time_columns(df: pd.DataFrame) -> list:
         tokens = name_tokens(name)
         if "tstart" in tokens:  # the start of an interval at risk (counting-process data): not its length
             continue
-        if name not in found and _time_word(tokens) and values.notna().mean() > 0.5 and (values.dropna() >= 0).all():
+        if name not in found and time_word(tokens) and values.notna().mean() > 0.5 and (values.dropna() >= 0).all():
             found.append(name)
     return found
 
@@ -102,11 +102,11 @@ def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
     Without a pair by name, the follow-up time the values show (``OS`` with ``Death``, ``t1``
     with ``d1``: :func:`psl_triage.data.event_times.follow_up_evidence`) with its event.
     """
-    times = [time for time in time_columns(df) if _time_word(name_tokens(time))]
+    times = [time for time in time_columns(df) if time_word(name_tokens(time))]
     events = [
         name for name in df.columns
         if name not in times and is_status(df[name])
-        and any(t in _OUTCOME_TOKENS or t in WEAK_OUTCOME_WORDS for t in name_tokens(name))
+        and any(t in OUTCOME_TOKENS or t in WEAK_OUTCOME_WORDS for t in name_tokens(name))
     ]
     if not times or not events:
         pairs = named_pairs(df)

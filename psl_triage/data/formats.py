@@ -13,12 +13,18 @@ import numpy as np
 import pandas as pd
 
 from psl_core.binarization import BINARY, NUMERIC
+from psl_core.survival import horizon_summary, survival_outcome
+from psl_triage.words import data as words
 
 CATEGORICAL, IGNORE = "categorical", "ignore"
 """The column kinds, spelled once: these two and psl_core's ``NUMERIC`` and ``BINARY``
 (:mod:`psl_core.binarization`, imported here), which a numeric or binary column's literals share.
 A model file's column metadata records the column kinds (``"kind": "categorical"``); its stages
 record the literal kinds, where a categorical column gives ``CATEGORY`` ("category") literals."""
+
+KIND_LABELS = {NUMERIC: words.NUMERIC_KIND, CATEGORICAL: words.CATEGORICAL_KIND, BINARY: words.BINARY_KIND,
+               IGNORE: words.IGNORE_KIND}
+"""How the Data page names each kind."""
 
 ORDERED = "ordered"
 """What the constraints call a categorical column with its levels in order (as
@@ -191,8 +197,6 @@ class PreparedData:
         events by it, censored before it, followed beyond it; None for a yes/no outcome."""
         if self.follow_up is None or self.time is None:
             return None
-        from psl_core.survival import horizon_summary, survival_outcome
-
         return horizon_summary(survival_outcome(self.time, self.y), self.follow_up.horizon)
 
     @property

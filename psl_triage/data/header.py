@@ -15,7 +15,7 @@ from psl_core.names import UNREADABLE, clean_name, describe_character, look_alik
 from psl_core.serialization import unstorable_name
 from psl_triage.words import reading as words
 
-from .values import MAX_NAME_CHARS, STORABLE_RULE, _shorten, _value_text
+from .values import MAX_NAME_CHARS, STORABLE_RULE, shortened, value_text
 
 MAX_COLUMNS = 500
 """Most columns a table may have: each is read, typed, checked for leaks, summarised and
@@ -24,7 +24,7 @@ input" gives the times measured). A list asks a handful of questions; a wider ta
 refused with what to do."""
 
 
-def _check_header(header: Sequence[object], filename: str) -> None:
+def check_header(header: Sequence[object], filename: str) -> None:
     if len(header) > MAX_COLUMNS:
         raise DataError(words.TOO_MANY_COLUMNS.format(filename=filename, n_columns=len(header), max_columns=MAX_COLUMNS))
     names = [_header_name(cell) for cell in header]
@@ -47,10 +47,10 @@ def _check_header(header: Sequence[object], filename: str) -> None:
 def _header_name(cell: object) -> str:
     if cell is None or (isinstance(cell, float) and math.isnan(cell)):
         return ""
-    return _value_text(cell)
+    return value_text(cell)
 
 
-def _tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
+def tidy_table(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.DataFrame:
     frame = _drop_or_refuse_blank_names(frame, filename, notes)
     frame = frame.rename(columns=lambda name: str(name).strip())
     _check_readable(frame, filename)
@@ -125,7 +125,7 @@ def _clean_names(frame: pd.DataFrame, filename: str, notes: list[str]) -> pd.Dat
             raise DataError(words.LOOKALIKE_VALUES.format(filename=filename, name=name, first=first, second=second))
     if trimmed:
         name, (_, example) = next(iter(trimmed.items()))
-        notes.append(words.trimmed_spaces(sum(n for n, _ in trimmed.values()), len(trimmed), name, _shorten(example, 40)))
+        notes.append(words.trimmed_spaces(sum(n for n, _ in trimmed.values()), len(trimmed), name, shortened(example, 40)))
     return frame
 
 
@@ -150,5 +150,5 @@ def _check_storable_names(names: Sequence[str], filename: str) -> None:
     """Refuse column names a saved list could not hold (:func:`unstorable_name`)."""
     bad = [name for name in names if unstorable_name(name)]
     if bad:
-        shown = ", ".join(repr(_shorten(name)) for name in bad[:5]) + (", ..." if len(bad) > 5 else "")
+        shown = ", ".join(repr(shortened(name)) for name in bad[:5]) + (", ..." if len(bad) > 5 else "")
         raise DataError(words.unstorable_names(filename, len(bad), shown, STORABLE_RULE))

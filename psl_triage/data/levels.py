@@ -15,7 +15,7 @@ import re
 import pandas as pd
 
 from .formats import MAX_CATEGORIES
-from .values import _natural_key, _normalized, _value_text
+from .values import natural_key, normalized, value_text
 
 _FIRST_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 """The first number written in a level: "4 or less hours" -> 4, "1 or 2 days" -> 1, "1,500 to
@@ -28,9 +28,9 @@ def column_levels(series: pd.Series) -> list[str]:
     in the order of the column's ordered dtype if it has one, else by name (numbers first, as
     an unordered column's categories are listed)."""
     if isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered:
-        present = set(_normalized(series).dropna())
-        return [text for text in map(_value_text, series.cat.categories) if text in present]
-    return sorted(set(_normalized(series).dropna().map(_value_text)), key=_natural_key)
+        present = set(normalized(series).dropna())
+        return [text for text in map(value_text, series.cat.categories) if text in present]
+    return sorted(set(normalized(series).dropna().map(value_text)), key=natural_key)
 
 
 def propose_level_order(series: pd.Series) -> tuple[str, ...] | None:

@@ -14,13 +14,13 @@ from psl_triage.words import preparing as words
 from psl_triage.words.common import share_of
 
 from .formats import BINARY, IGNORE, KINDS, MISSING_HANDLINGS, MOSTLY_EMPTY_SHARE, NUMERIC
-from .values import _natural_key, _normalized, _plain, _value_text
+from .values import natural_key, normalized, plain_value, value_text
 
 # ---------------------------------------------------------------------------------------------
 # Preparing training data
 
 
-def _feature_columns(df: pd.DataFrame, types: Mapping[str, str], outcome: str | None) -> list:
+def feature_columns(df: pd.DataFrame, types: Mapping[str, str], outcome: str | None) -> list:
     """Columns the user wants as features (type other than "ignore", not the outcome)."""
     for name, kind in types.items():
         if kind not in KINDS:
@@ -30,7 +30,7 @@ def _feature_columns(df: pd.DataFrame, types: Mapping[str, str], outcome: str | 
 
 def _missing_mask(series: pd.Series, kind: str) -> pd.Series:
     """Entries that will count as missing for a column of type ``kind`` (text in numbers too)."""
-    values = _normalized(series)
+    values = normalized(series)
     if kind == NUMERIC and not ptypes.is_float_dtype(values):
         return ~np.isfinite(pd.to_numeric(values, errors="coerce").astype("float64"))
     return values.isna()
@@ -40,14 +40,14 @@ def _without_outcome(df: pd.DataFrame, outcome: str | None) -> pd.Series:
     """Rows without a value for the outcome (dropped whatever the handling)."""
     if outcome is None or outcome not in df.columns:
         return pd.Series(False, index=df.index)
-    return _normalized(df[outcome]).isna()
+    return normalized(df[outcome]).isna()
 
 
 def _incomplete_rows(df: pd.DataFrame, types: Mapping[str, str], outcome: str | None) -> pd.Series:
     """Rows with an outcome and a missing value in a usable feature (those "drop" drops besides
-    the rows without an outcome, as :func:`_rows_to_keep` counts them)."""
+    the rows without an outcome, as :func:`rows_to_keep` counts them)."""
     incomplete = pd.Series(False, index=df.index)
-    for name in _feature_columns(df, types, outcome):
+    for name in feature_columns(df, types, outcome):
         missing = _missing_mask(df[name], types[name])
         if not missing.all():
             incomplete |= missing
@@ -61,12 +61,12 @@ def describe_missing_handling(
 
     E.g. "6 rows (2.0 %) have a missing value and will be dropped; 297 of 303 rows remain."
     """
-    _check_handling(handling)
+    check_handling(handling)
     n_rows = len(df)
     no_outcome = int(_without_outcome(df, outcome).sum())
     if handling == "learn":
         gaps = [
-            (name, int(_missing_mask(df[name], types[name]).sum())) for name in _feature_columns(df, types, outcome)
+            (name, int(_missing_mask(df[name], types[name]).sum())) for name in feature_columns(df, types, outcome)
         ]
         gaps = [(name, count) for name, count in gaps if 0 < count < n_rows]
         kept = n_rows - no_outcome
@@ -87,7 +87,7 @@ def describe_missing_handling(
                     else words.LEARN_NO_MISSING.format(kept=kept, n_rows=n_rows))
         return sentence + (words.rows_without_outcome(no_outcome) if no_outcome else "")
     gaps = [
-        (name, int(_missing_mask(df[name], types[name]).sum())) for name in _feature_columns(df, types, outcome)
+        (name, int(_missing_mask(df[name], types[name]).sum())) for name in feature_columns(df, types, outcome)
     ]
     gaps = [(name, count) for name, count in gaps if 0 < count < n_rows]
     fills = [
@@ -116,12 +116,12 @@ def _largest(gaps: list[tuple[object, int]]) -> list[tuple[object, int]]:
     return gaps if len(gaps) <= MAX_LISTED else sorted(gaps, key=lambda gap: -gap[1])[:MAX_LISTED]
 
 
-def _check_handling(handling: str) -> None:
+def check_handling(handling: str) -> None:
     if handling not in MISSING_HANDLINGS:
         raise DataError(words.BAD_MISSING_HANDLING.format(handling=handling))
 
 
-def _rows_to_keep(
+def rows_to_keep(
     df: pd.DataFrame,
     outcome: str,
     outcome_values: pd.Series,
@@ -147,7 +147,7 @@ def _rows_to_keep(
     return keep
 
 
-def _fill_in(
+def fill_in(
     converted: dict[object, pd.Series],
     keep: pd.Series,
     types: Mapping[str, str],
@@ -171,7 +171,7 @@ def _fill_in(
         elif fill and series.isna().any():
             value = _fill_value(series, types[name])
             fill_values[name] = _raw_fill(value, types[name], binary_values[name])
-            notes.append(words.filled_in(int(series.isna().sum()), str(name), types[name], _value_text(fill_values[name])))
+            notes.append(words.filled_in(int(series.isna().sum()), str(name), types[name], value_text(fill_values[name])))
             series = series.fillna(value)
         if series.nunique() < 2:
             notes.append(words.LEFT_OUT_CONSTANT.format(name=str(name)))
@@ -188,11 +188,11 @@ def _fill_value(series: pd.Series, kind: str) -> object:
         return float(series.median())
     counts = series.value_counts()
     top = counts[counts == counts.max()].index.tolist()
-    return sorted(top, key=lambda value: _natural_key(_value_text(value)))[0]
+    return sorted(top, key=lambda value: natural_key(value_text(value)))[0]
 
 
 def _raw_fill(fill: object, kind: str, binary_pair: tuple) -> object:
     """The fill value as the user knows it: the raw value for binary, a plain number otherwise."""
     if kind == BINARY:
         return binary_pair[0] if fill == 1.0 else binary_pair[1]
-    return _plain(fill)
+    return plain_value(fill)

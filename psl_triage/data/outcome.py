@@ -16,7 +16,7 @@ from psl_triage.words import preparing as words
 
 from .formats import BINARY, MAX_OUTCOME_CLASSES, MIN_ROWS_PER_CLASS, ColumnSpec
 from .separation import related_to_others
-from .values import _normalized, _value_text, outcome_classes, value_label
+from .values import normalized, outcome_classes, value_label, value_text
 
 _POSITIVE_WORDS = {
     "1", "yes", "y", "true", "t", "positive", "pos", "present", "presence", "disease", "diseased",
@@ -125,10 +125,10 @@ def _too_few(series: pd.Series) -> tuple[object, int] | None:
     values as its text; with more values "" when no value has enough rows, None (the values
     other than the most common one) when those together have too few; a column with one value
     lacks a second class ("", 0)."""
-    counts = _normalized(series).value_counts()  # per distinct value, then merged by its text
+    counts = normalized(series).value_counts()  # per distinct value, then merged by its text
     by_text: dict[str, int] = {}
     for value, n in counts.items():
-        by_text[_value_text(value)] = by_text.get(_value_text(value), 0) + int(n)
+        by_text[value_text(value)] = by_text.get(value_text(value), 0) + int(n)
     counts = list(by_text.items())
     if len(counts) < 2:
         return ("", 0)
@@ -171,19 +171,19 @@ def guess_positive_class(series: pd.Series) -> object | None:
     classes = outcome_classes(series)
     if len(classes) != 2:
         return None
-    return _pick_one(series, classes)
+    return pick_one(series, classes)
 
 
-def _pick_one(series: pd.Series, two_values: list) -> object:
-    texts = [_value_text(value).casefold() for value in two_values]
+def pick_one(series: pd.Series, two_values: list) -> object:
+    texts = [value_text(value).casefold() for value in two_values]
     for value, text in zip(two_values, texts):
         if text in _POSITIVE_WORDS:
             return value
     for index, text in enumerate(texts):
         if text in _NEGATIVE_WORDS:
             return two_values[1 - index]
-    counts = _normalized(series).dropna().map(_value_text).value_counts()
-    first, second = (int(counts.get(_value_text(value), 0)) for value in two_values)
+    counts = normalized(series).dropna().map(value_text).value_counts()
+    first, second = (int(counts.get(value_text(value), 0)) for value in two_values)
     if first != second:
         return two_values[0] if first < second else two_values[1]
     return two_values[1]
@@ -237,7 +237,7 @@ def leak_reason(values: pd.Series, y: np.ndarray, positive: str = "positive", ne
             return ""
         cut = (ordered[ends[best]] + ordered[ends[best] + 1]) / 2
         above, below = (positive, negative) if high_is_positive[best] <= low_is_positive[best] else (negative, positive)
-        return words.threshold_encodes_outcome(_value_text(float(f'{cut:.4g}')), errors[best], above, below, int(errors[best]), len(y))
+        return words.threshold_encodes_outcome(value_text(float(f'{cut:.4g}')), errors[best], above, below, int(errors[best]), len(y))
     texts = values.astype(str)
     if texts.nunique() * 2 > len(texts):
         return ""
@@ -257,15 +257,15 @@ def default_class_names(
     "benign"); numeric codes say which column and value they are ("low = 1", "low = 0";
     "num = 1, 2 or 3" for several values), never a bare "1".
     """
-    positive_texts = {_value_text(value) for value in positive_values}
-    negatives = [value for value in outcome_classes(series) if _value_text(value) not in positive_texts]
+    positive_texts = {value_text(value) for value in positive_values}
+    negatives = [value for value in outcome_classes(series) if value_text(value) not in positive_texts]
     return (
         _class_label(outcome, list(positive_values), spec),
         _class_label(outcome, negatives, spec),
     )
 
 
-def _class_names(
+def class_names_of(
     series: pd.Series,
     outcome: object,
     positive_values: Sequence[object],
@@ -281,7 +281,7 @@ def _class_names(
     return names
 
 
-def _positive_values(
+def positive_class_values(
     series: pd.Series, outcome: str, positive_class: object, notes: list[str], others: str = "negative"
 ) -> tuple[set[str], list]:
     """Canonical texts and raw values of the positive class; validates the outcome. ``others``:
@@ -291,23 +291,23 @@ def _positive_values(
     if not classes:
         raise DataError(words.OUTCOME_ALL_MISSING.format(name=name))
     if len(classes) == 1:
-        raise DataError(words.OUTCOME_ONE_VALUE.format(name=name, value=_value_text(classes[0])))
+        raise DataError(words.OUTCOME_ONE_VALUE.format(name=name, value=value_text(classes[0])))
     if len(classes) > MAX_OUTCOME_CLASSES:
         raise DataError(words.OUTCOME_TOO_MANY_VALUES.format(name=name, n_classes=len(classes)))
     if positive_class is None or (isinstance(positive_class, (list, tuple, set, frozenset)) and not positive_class):
         if len(classes) > 2:
-            raise DataError(words.pick_positive_class(name, len(classes), [_value_text(value) for value in classes]))
-        guessed = _pick_one(series, classes)
-        notes.append(words.POSITIVE_CLASS_ASSUMED.format(guessed=_value_text(guessed)))
+            raise DataError(words.pick_positive_class(name, len(classes), [value_text(value) for value in classes]))
+        guessed = pick_one(series, classes)
+        notes.append(words.POSITIVE_CLASS_ASSUMED.format(guessed=value_text(guessed)))
         wanted = [guessed]
     elif isinstance(positive_class, (list, tuple, set, frozenset)):
         wanted = list(positive_class)
     else:
         wanted = [positive_class]
-    by_text = {_value_text(value): value for value in classes}
+    by_text = {value_text(value): value for value in classes}
     texts = []
     for value in wanted:
-        text = _value_text(value)
+        text = value_text(value)
         if text not in by_text:
             raise DataError(words.positive_class_absent(text, name, by_text))
         if text not in texts:
@@ -323,12 +323,12 @@ def _positive_values(
 def _class_label(outcome: object, values: Sequence[object], spec: ColumnSpec | None) -> str:
     labels = [value_label(value, spec) for value in values]
     joined = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
-    return f"{outcome} = {joined}" if _is_coded(values, spec) else joined
+    return f"{outcome} = {joined}" if is_coded(values, spec) else joined
 
 
-def _is_coded(values: Sequence[object], spec: ColumnSpec | None) -> bool:
+def is_coded(values: Sequence[object], spec: ColumnSpec | None) -> bool:
     """Whether a class is bare number codes without a label ("status = 1" names it)."""
-    return all(_is_number_text(label) and label == _value_text(value)
+    return all(_is_number_text(label) and label == value_text(value)
                for label, value in ((value_label(value, spec), value) for value in values))
 
 

@@ -10,9 +10,10 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_triage.data.follow_up import event_time, horizon_labels
 from psl_triage.words import preparing as words
 
-from .columns import _label, _repeats
+from .columns import column_label, repeated_names
 from .formats import (
     BINARY,
     CATEGORICAL,
@@ -25,9 +26,9 @@ from .formats import (
     ColumnSpec,
     PreparedData,
 )
-from .missing import _check_handling, _feature_columns, _fill_in, _rows_to_keep
-from .outcome import _class_names, _is_coded, _pick_one, _positive_values, default_class_names, leak_reason
-from .values import STORABLE_RULE, _natural_key, _normalized, _plain, _shorten, _unstorable_value, _value_text
+from .missing import check_handling, feature_columns, fill_in, rows_to_keep
+from .outcome import class_names_of, default_class_names, is_coded, leak_reason, pick_one, positive_class_values
+from .values import STORABLE_RULE, natural_key, normalized, plain_value, shortened, unstorable_value, value_text
 
 
 def prepare_training_data(
@@ -86,25 +87,25 @@ def prepare_training_data(
         values, positive class not given or not present), a column that cannot have its type,
         no feature left, no row left, fewer than :data:`MIN_ROWS_PER_CLASS` rows in a class, an order short of a level.
     """
-    _check_handling(missing)
+    check_handling(missing)
     _check_columns(df, outcome)
     specs, notes, n_rows_source = specs or {}, [], len(df)
     if follow_up is not None:
         df, types = _follow_up_rows(df, types, outcome, follow_up, notes)
-    outcome_values = _normalized(df[outcome])
-    positive_texts, positive_values = _positive_values(
+    outcome_values = normalized(df[outcome])
+    positive_texts, positive_values = positive_class_values(
         df[outcome], outcome, positive_class, notes, "negative" if follow_up is None else "censored")
     converted, binary_values = _convert_features(df, types, outcome, specs, notes)
-    keep = _rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
-    fill_values = _fill_in(converted, keep, types, binary_values, notes, fill=missing == "impute")
-    y = outcome_values.loc[keep].map(_value_text).isin(positive_texts).to_numpy(dtype=np.int64)
+    keep = rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
+    fill_values = fill_in(converted, keep, types, binary_values, notes, fill=missing == "impute")
+    y = outcome_values.loc[keep].map(value_text).isin(positive_texts).to_numpy(dtype=np.int64)
     positive_label, negative_label = _checked_class_names(
         y, df[outcome], outcome, positive_values, specs.get(outcome), class_names, follow_up)
     X, columns = _final_features(converted, types, orders or {}, df.index[keep.to_numpy()],
                                  binary_values, fill_values, specs)
     notes += _leak_notes(X, y, positive_label, negative_label)
     prepared = PreparedData(
-        X=X, y=y, outcome=outcome, positive_class=tuple(positive_values), outcome_label=_label(outcome, specs),
+        X=X, y=y, outcome=outcome, positive_class=tuple(positive_values), outcome_label=column_label(outcome, specs),
         positive_label=positive_label, negative_label=negative_label,
         n_rows_before=n_rows_source, n_rows_after=len(X), notes=notes,
         columns=columns, follow_up=follow_up,
@@ -148,18 +149,17 @@ def _checked_class_names(
     data, names that say "within" the horizon, the user's own names too (a list of the risk
     within a horizon is said with it wherever its classes are named). A negative class the
     user left unnamed, or at its yes/no default, is "no" + the positive one."""
-    positive_label, negative_label = _class_names(outcome_values, outcome, positive_values, spec, class_names)
+    positive_label, negative_label = class_names_of(outcome_values, outcome, positive_values, spec, class_names)
     _check_class_sizes(y, positive_label, negative_label)
     if follow_up is None:
         return positive_label, negative_label
-    from psl_triage.data.follow_up import horizon_labels
 
     # A name left at the yes/no default the Data page shows ("status = 0") names no class at
     # the horizon: the negative one is "no event by it", not the censored code.
     defaults = default_class_names(outcome_values, outcome, positive_values, spec)
     named = [bool(name and str(name).strip()) and str(name).strip() != default
              for name, default in zip(class_names or ("", ""), defaults)]
-    coded = not named[0] and _is_coded(positive_values, spec)
+    coded = not named[0] and is_coded(positive_values, spec)
     return horizon_labels(positive_label, follow_up.horizon, follow_up.unit,
                           negative_label if named[1] else None, coded, outcome)
 
@@ -177,7 +177,6 @@ def _leak_notes(X: pd.DataFrame, y: np.ndarray, positive_label: str, negative_la
 
 def _follow_up_rows(df, types, outcome, follow_up, notes):
     """The rows with a follow-up time, and the types without the time column (never a question)."""
-    from psl_triage.data.follow_up import event_time
 
     if follow_up.time not in df.columns or follow_up.time == outcome:
         raise DataError(words.TIME_IS_EVENT_COLUMN.format(outcome=str(outcome)))
@@ -204,7 +203,7 @@ def _convert_features(
     """Every feature column in use converted (:func:`_convert_feature`), and its binary values."""
     converted: dict[object, pd.Series] = {}
     binary_values: dict[object, tuple] = {}
-    for name in _feature_columns(df, types, outcome):
+    for name in feature_columns(df, types, outcome):
         column = _convert_feature(df[name], name, types[name], specs.get(name), notes)
         if column is not None:
             converted[name], binary_values[name] = column
@@ -227,7 +226,7 @@ def _convert_feature(
     an empty tuple otherwise.
     """
     label = repr(str(name))
-    values = _normalized(series)
+    values = normalized(series)
     if values.isna().all():
         notes.append(words.LEFT_OUT_ALL_MISSING.format(label=label))
         return None
@@ -249,47 +248,47 @@ def _convert_feature(
             notes.append(words.not_numbers_counted_missing(int(not_numbers.sum()), label, not_numbers.sum(), examples))
         return numbers, ()
     present = values.dropna()
-    texts = present.map(_value_text)
-    distinct = sorted(texts.unique().tolist(), key=_natural_key)
-    unstorable = _unstorable_value(distinct[: MAX_CATEGORIES + 1])
+    texts = present.map(value_text)
+    distinct = sorted(texts.unique().tolist(), key=natural_key)
+    unstorable = unstorable_value(distinct[: MAX_CATEGORIES + 1])
     if unstorable is not None:
-        raise DataError(words.UNSTORABLE_VALUE.format(label=label, unstorable=_shorten(unstorable), storable_rule=STORABLE_RULE))
+        raise DataError(words.UNSTORABLE_VALUE.format(label=label, unstorable=shortened(unstorable), storable_rule=STORABLE_RULE))
     if kind == BINARY:
         if len(distinct) > 2:
             raise DataError(words.not_binary(label, len(distinct), distinct[:5]))
-        raw = {_value_text(value): _plain(value) for value in present.unique().tolist()}
+        raw = {value_text(value): plain_value(value) for value in present.unique().tolist()}
         ordered = [raw[text] for text in distinct]
         one = _binary_one(series, ordered, spec)
-        one_text = _value_text(one)
-        zero = next((value for value in ordered if _value_text(value) != one_text), None)
-        mapped = values.map(lambda value: float(_value_text(value) == one_text), na_action="ignore")
+        one_text = value_text(one)
+        zero = next((value for value in ordered if value_text(value) != one_text), None)
+        mapped = values.map(lambda value: float(value_text(value) == one_text), na_action="ignore")
         return mapped.astype("float64"), (one, zero)
-    if len(distinct) > MAX_CATEGORIES and _repeats(present):
+    if len(distinct) > MAX_CATEGORIES and repeated_names(present):
         return _pooled(values, texts, label, notes), ()
     if len(distinct) > MAX_CATEGORIES:
         raise DataError(words.TOO_MANY_CATEGORIES.format(label=label, n_distinct=len(distinct), max_categories=MAX_CATEGORIES))
-    return values.map(_value_text, na_action="ignore").astype(object), ()
+    return values.map(value_text, na_action="ignore").astype(object), ()
 
 
 def _pooled(values: pd.Series, texts: pd.Series, label: str, notes: list[str]) -> pd.Series:
     """Canonical text with all but the :data:`MAX_CATEGORIES` - 1 most frequent values pooled."""
     counts = texts.value_counts()
-    ranked = sorted(counts.index, key=lambda text: (-counts[text], _natural_key(text)))
+    ranked = sorted(counts.index, key=lambda text: (-counts[text], natural_key(text)))
     kept = set(ranked[: MAX_CATEGORIES - 1])
     pooled = len(ranked) - len(kept)
     notes.append(words.RARE_CATEGORIES_POOLED.format(label=label, n_values=len(ranked), n_kept=len(kept), pooled=pooled, n_pooled_rows=int(counts[ranked[len(kept):]].sum()), pooled_category=POOLED_CATEGORY))
     return values.map(
-        lambda value: _value_text(value) if _value_text(value) in kept else POOLED_CATEGORY, na_action="ignore"
+        lambda value: value_text(value) if value_text(value) in kept else POOLED_CATEGORY, na_action="ignore"
     ).astype(object)
 
 
 def _binary_one(series: pd.Series, ordered: list, spec: ColumnSpec | None) -> object:
-    texts = [_value_text(value) for value in ordered]
-    if spec is not None and spec.binary_one is not None and _value_text(spec.binary_one) in texts:
-        return ordered[texts.index(_value_text(spec.binary_one))]
+    texts = [value_text(value) for value in ordered]
+    if spec is not None and spec.binary_one is not None and value_text(spec.binary_one) in texts:
+        return ordered[texts.index(value_text(spec.binary_one))]
     if len(ordered) == 1:
         return ordered[0]
-    return _pick_one(series, ordered)
+    return pick_one(series, ordered)
 
 
 def _final_column(series: pd.Series, kind: str, order: tuple[str, ...] | None = None) -> pd.Series | pd.Categorical:
@@ -297,9 +296,9 @@ def _final_column(series: pd.Series, kind: str, order: tuple[str, ...] | None = 
         return series.astype("float64")
     present = set(series.dropna().unique().tolist())
     if order is None:
-        categories = sorted(present, key=_natural_key)
+        categories = sorted(present, key=natural_key)
     else:
-        unplaced = sorted(present - set(order), key=_natural_key)
+        unplaced = sorted(present - set(order), key=natural_key)
         if unplaced:
             raise DataError(words.order_leaves_out(repr(str(series.name)), unplaced))
         categories = [level for level in order if level in present]
@@ -311,15 +310,15 @@ def _column_info(
     name: object, kind: str, column: pd.Series, binary_pair: tuple, fill: object, spec: ColumnSpec | None
 ) -> ColumnInfo:
     spec = spec or ColumnSpec()
-    spec_labels = {_value_text(value): label for value, label in spec.categories.items()}
+    spec_labels = {value_text(value): label for value, label in spec.categories.items()}
     one = None
     if kind == CATEGORICAL:
         labels = {str(cat): spec_labels.get(str(cat), str(cat)) for cat in column.cat.categories}
     elif kind == BINARY:
         one, zero = binary_pair
-        labels = {"1": spec_labels.get(_value_text(one), _value_text(one))}
+        labels = {"1": spec_labels.get(value_text(one), value_text(one))}
         labels["0"] = (
-            spec_labels.get(_value_text(zero), _value_text(zero)) if zero is not None else words.NOT_ONE.format(one=labels["1"])
+            spec_labels.get(value_text(zero), value_text(zero)) if zero is not None else words.NOT_ONE.format(one=labels["1"])
         )
     else:
         labels = {}

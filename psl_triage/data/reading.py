@@ -21,15 +21,15 @@ from psl_core.errors import DataError
 from psl_core.serialization import max_number
 from psl_triage.words import reading as words
 
-from .header import _check_header, _tidy_table
+from .header import check_header, tidy_table
 from .sniffing import (
     DELIMITERS,
     NumberFormat,
-    _sample_cells,
-    _text_cells,
     detect_delimiter,
     detect_number_format,
     numbers_from_text,
+    sample_cells,
+    text_cells,
 )
 
 DEFAULT_MAX_UPLOAD_MB = 50
@@ -182,15 +182,15 @@ def load_table(
             raise DataError(words.BLANK_FILE.format(filename=filename))
         delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
         if numbers is None:
-            numbers = detect_number_format(_sample_cells(text, delimiter))
+            numbers = detect_number_format(sample_cells(text, delimiter))
         frame = _read_text_table(text, filename, delimiter, numbers)
     elif suffix in (".xls", ".ods", ".numbers"):
         raise DataError(words.SPREADSHEET_NOT_READ.format(filename=filename, suffix=suffix))
     else:
         raise DataError(words.UNSUPPORTED_FILE_TYPE.format(filename=filename, suffix=suffix or words.NO_EXTENSION))
-    frame = _tidy_table(frame, filename, notes)
+    frame = tidy_table(frame, filename, notes)
     if numbers is None:
-        numbers = detect_number_format(_text_cells(frame))
+        numbers = detect_number_format(text_cells(frame))
     return LoadedTable(_infinite_as_missing(numbers_from_text(frame, numbers, notes), notes), notes, delimiter, numbers)
 
 
@@ -360,7 +360,7 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
                                  skipinitialspace=True), [])
     except csv.Error as exc:
         raise DataError(words.NO_READABLE_HEADER.format(filename=filename, exc=exc)) from exc
-    _check_header(header, filename)
+    check_header(header, filename)
     try:
         return pd.read_csv(
             io.StringIO(text),
@@ -405,7 +405,7 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
         notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheets=len(workbook.sheet_names), sheet=sheet))
     if unvalued:
         notes.append(words.formulas_without_values(filename, sheet, unvalued))
-    _check_header([] if header.empty else list(header.iloc[0]), filename)
+    check_header([] if header.empty else list(header.iloc[0]), filename)
     return frame
 
 

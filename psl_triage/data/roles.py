@@ -40,12 +40,12 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_triage.data import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC, default_class_names
-from psl_triage.data.columns import _infer_kind
+from psl_triage.data.columns import infer_kind
 from psl_triage.data.event_times import follow_up_evidence, time_of
-from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, _positive_values, weakly_named
+from psl_triage.data.formats import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC
+from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, default_class_names, positive_class_values, weakly_named
 from psl_triage.data.separation import held_out_auc, lone_separator
-from psl_triage.data.values import _normalized, _value_text
+from psl_triage.data.values import normalized, value_text
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import preparing
 from psl_triage.words import roles as words
@@ -109,7 +109,7 @@ _BEFORE_BASELINE = frozenset({
 """A time with one of these words is measured before triage ("diag.time", "symptom_duration",
 "time since onset"): a finding, not a follow-up time."""
 _YEAR_TOKENS = frozenset({"year", "yr", "yyyy", "jahr"})
-_OUTCOME_TOKENS = frozenset({
+OUTCOME_TOKENS = frozenset({
     "death", "dead", "died", "deceased", "mortality", "recur", "recurrence", "recurred", "relapse",
     "censor", "censored", "fustat", "vital", "survival", "survived", "progression", "outcome", "etype",
     "tod", "todesursache", "verstorben", "rezidiv", "deces",
@@ -204,7 +204,7 @@ def _ask_lone_separator(df: pd.DataFrame, types: Mapping[object, str], target, r
         kind = types.get(name)
         if role.role != "question" or kind not in (NUMERIC, BINARY, CATEGORICAL):
             continue
-        values = _normalized(df[name])
+        values = normalized(df[name])
         rows = (target.y >= 0) & values.notna().to_numpy()
         if kind == NUMERIC:
             feature = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
@@ -281,9 +281,9 @@ def _phase_leaks(columns: Iterable[object], outcome: object) -> dict[object, str
 
 def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, target) -> Role:
     series = df[name]
-    values = _normalized(series)
+    values = normalized(series)
     tokens = name_tokens(name)
-    inferred, reason = _infer_kind(name, series)
+    inferred, reason = infer_kind(name, series)
     role = _time_or_date(tokens, values, series) or _identifier(tokens, values, inferred, reason)
     if role is not None:
         return role
@@ -363,7 +363,7 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
         if sample.map(lambda text: bool(_DATE_TEXT.match(text))).mean() >= 0.9:
             return Role("time", words.CALENDAR_DATES.format(example=sample.iloc[0]))
         return None
-    word = _time_word(tokens)
+    word = time_word(tokens)
     if word in _RATE_UNITS:
         return _day_count(word, tokens, numbers)
     if word:
@@ -375,7 +375,7 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
     if year and ((numbers >= 1900) & (numbers <= 2100) & (numbers == np.round(numbers))).all():
         return Role(
             "time",
-            words.CALENDAR_YEARS.format(first=_value_text(numbers.min()), last=_value_text(numbers.max())),
+            words.CALENDAR_YEARS.format(first=value_text(numbers.min()), last=value_text(numbers.max())),
         )
     return None
 
@@ -389,12 +389,12 @@ def _day_count(word: str, tokens: list[str], numbers: pd.Series) -> Role | None:
     return Role(
         "time",
         words.DAY_COUNT.format(
-            word=word, distinct=distinct, first=_value_text(numbers.min()), last=_value_text(numbers.max())
+            word=word, distinct=distinct, first=value_text(numbers.min()), last=value_text(numbers.max())
         ),
     )
 
 
-def _time_word(tokens: list[str]) -> str | None:
+def time_word(tokens: list[str]) -> str | None:
     """The word that makes a name a time ("futime", "rfs time", "os months"), or None."""
     if any(token in _BEFORE_BASELINE for token in tokens):
         return None
@@ -423,11 +423,11 @@ def _outcome(df: pd.DataFrame, outcome: object, positive_class: object) -> _Targ
     if isinstance(positive_class, (list, tuple)) and not positive_class:
         positive_class = None
     try:
-        positive_texts, positive_values = _positive_values(df[outcome], outcome, positive_class, [])
+        positive_texts, positive_values = positive_class_values(df[outcome], outcome, positive_class, [])
     except DataError:
         return None
     labels = default_class_names(df[outcome], outcome, positive_values)
-    values = _normalized(df[outcome])
+    values = normalized(df[outcome])
     y = _texts(values).isin(positive_texts).to_numpy(dtype=np.int64)
     y[values.isna().to_numpy()] = -1
     halves = np.random.default_rng(0).permutation(len(y)) % 2
@@ -439,10 +439,10 @@ def _outcome_signal(
 ) -> Role | None:
     known = target.y >= 0
     y = target.y
-    word = next((token for token in tokens if token in _OUTCOME_TOKENS), None)
+    word = next((token for token in tokens if token in OUTCOME_TOKENS), None)
     if word is None and weakly_named(tokens):  # and only with codes or outcome words as values
         word = " ".join(tokens)
-    if word and word not in _OUTCOME_TOKENS and not _outcome_like_values(values):
+    if word and word not in OUTCOME_TOKENS and not _outcome_like_values(values):
         word = None
     if word:
         return Role(
@@ -597,7 +597,7 @@ def _fit_cut(values: np.ndarray, y: np.ndarray):
     best = int(np.argmax(np.maximum(high_positive, 1 - high_positive)))
     cut = float((ordered[ends[best]] + ordered[ends[best] + 1]) / 2)
     high = bool(high_positive[best] >= 0.5)
-    text = _value_text(float(f"{cut:.4g}"))
+    text = value_text(float(f"{cut:.4g}"))
     rule = words.cut_at(text, high)
     return (lambda new: (new > cut) == high), rule
 
@@ -627,7 +627,7 @@ def _phi(x: np.ndarray, y: np.ndarray) -> float:
 def _texts(values: pd.Series) -> pd.Series:
     """Each value's canonical text (missing stays missing), computed once per distinct value."""
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    texts = np.array([_value_text(value) for value in uniques] + [None], dtype=object)
+    texts = np.array([value_text(value) for value in uniques] + [None], dtype=object)
     return pd.Series(texts[codes], index=values.index)
 
 

@@ -154,7 +154,7 @@ def detect_number_format(cells: Iterable[str]) -> NumberFormat:
     return NumberFormat(decimal, "")
 
 
-def _sample_cells(text: str, delimiter: str) -> Iterator[str]:
+def sample_cells(text: str, delimiter: str) -> Iterator[str]:
     """Fields of the rows after the header, up to a sample large enough to judge a file by."""
     reader = csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter)
     try:
@@ -167,7 +167,7 @@ def _sample_cells(text: str, delimiter: str) -> Iterator[str]:
         return
 
 
-def _text_cells(frame: pd.DataFrame) -> list[str]:
+def text_cells(frame: pd.DataFrame) -> list[str]:
     """The text entries of a table's non-numeric columns (Excel cells typed as text)."""
     cells: list[str] = []
     for name in frame.columns:

@@ -24,12 +24,12 @@ STORABLE_RULE = (
 """The rule of :func:`psl_core.serialization.unstorable_name`, in words."""
 
 
-def _unstorable_value(texts: Iterable[str]) -> str | None:
+def unstorable_value(texts: Iterable[str]) -> str | None:
     """The first of ``texts`` a saved list could not hold as a category, or None."""
     return next((text for text in texts if unstorable_name(text)), None)
 
 
-def _shorten(text: str, limit: int = 60) -> str:
+def shortened(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -37,7 +37,7 @@ def _shorten(text: str, limit: int = 60) -> str:
 # Values
 
 
-def _value_text(value: object) -> str:
+def value_text(value: object) -> str:
     """Canonical text of a raw value, so that 1, 1.0, True and "1" name the same class."""
     if isinstance(value, (bool, np.bool_)):
         return "1" if value else "0"
@@ -51,7 +51,7 @@ def _value_text(value: object) -> str:
     return str(value).strip()
 
 
-def _natural_key(text: str) -> tuple:
+def natural_key(text: str) -> tuple:
     """Sort numbers numerically before text, text case-insensitively."""
     try:
         number = float(text)
@@ -62,12 +62,12 @@ def _natural_key(text: str) -> tuple:
     return (0, number, "", text)
 
 
-def _normalized(series: pd.Series) -> pd.Series:
+def normalized(series: pd.Series) -> pd.Series:
     """Numbers as float64 with ±inf missing; anything else as stripped text with blanks missing."""
     if ptypes.is_numeric_dtype(series) and not isinstance(series.dtype, pd.CategoricalDtype):
         numbers = series.astype("float64")
         return numbers.where(np.isfinite(numbers))
-    text = series.astype(object).map(_value_text, na_action="ignore").astype(object)
+    text = series.astype(object).map(value_text, na_action="ignore").astype(object)
     return text.where(text.notna() & (text != ""))
 
 
@@ -77,29 +77,29 @@ def outcome_classes(series: pd.Series) -> list:
     Values with the same canonical text (1, 1.0, "1") count once, as their first occurrence;
     text is stripped, integer-valued floats become ints.
     """
-    present = series[_normalized(series).notna()]
+    present = series[normalized(series).notna()]
     firsts: dict[str, object] = {}
     for value in present.unique().tolist():
-        firsts.setdefault(_value_text(value), value)
-    return [_plain(firsts[text]) for text in sorted(firsts, key=_natural_key)]
+        firsts.setdefault(value_text(value), value)
+    return [plain_value(firsts[text]) for text in sorted(firsts, key=natural_key)]
 
 
 def count_classes(series: pd.Series) -> list[tuple[object, int]]:
     """Each value of :func:`outcome_classes` with its number of rows."""
-    counts = _normalized(series).dropna().map(_value_text).value_counts()
-    return [(value, int(counts[_value_text(value)])) for value in outcome_classes(series)]
+    counts = normalized(series).dropna().map(value_text).value_counts()
+    return [(value, int(counts[value_text(value)])) for value in outcome_classes(series)]
 
 
 def value_label(value: object, spec: ColumnSpec | None = None) -> str:
     """The readable label of a raw value from the column's spec, else its canonical text."""
-    text = _value_text(value)
+    text = value_text(value)
     for raw, label in (spec.categories if spec else {}).items():
-        if _value_text(raw) == text:
+        if value_text(raw) == text:
             return label
     return text
 
 
-def _plain(value: object) -> object:
+def plain_value(value: object) -> object:
     """A value as the page shows it: 1 rather than 1.0, text without surrounding spaces."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return int(value)

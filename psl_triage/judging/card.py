@@ -26,19 +26,19 @@ from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
+from psl_triage.bedside.session import recommended_length
 from psl_triage.data.roles import recorded_roles
 from psl_triage.judging.evidence import counted_adequacy, metadata_kinds, parameter_counts
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.writer import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.training import stage_condition, total_label
-from psl_triage.training.costs import cost_text
 from psl_triage.training.known_at_triage import timing_status
 from psl_triage.training.too_good import recorded_warning
 from psl_triage.words import known_at_triage as timing_words
 from psl_triage.words import monitoring as watched
 from psl_triage.words import report, sample_size
-from psl_triage.words.common import percent
+from psl_triage.words.common import cost_text, percent
 from psl_triage.words.editors import constraints_said
 from psl_triage.words.lists import follow_up_outcome
 
@@ -76,16 +76,10 @@ def _page(title, body, size_pt=10.0):
     )
 
 
-def card_stage(model):
-    """The stage a card shows by default: the recommended length, else the whole list."""
-    recommended = getattr(model, "recommended_stages_", None)
-    return len(model.literals_) if recommended is None or recommended == 0 else int(recommended)
-
-
 def _settings(model, metadata, stage, cost_ratio):
     """(ModelMetadata, stage, M) with the defaults filled in and checked."""
     metadata = ModelMetadata.coerce(metadata)
-    stage = card_stage(model) if stage is None else model._stage(stage)
+    stage = recommended_length(model) if stage is None else model._stage(stage)
     cost_ratio = metadata.cost_ratio if cost_ratio is None else check_cost_ratio(cost_ratio)
     return metadata, stage, cost_ratio
 
@@ -103,7 +97,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     metadata : ModelMetadata or dict
         Its model-file metadata (name, version, created, dataset, columns, decision).
     stage : int or None
-        How many questions the card holds; default :func:`card_stage`.
+        How many questions the card holds; default :func:`~psl_triage.bedside.session.recommended_length`.
     cost_ratio : float or None
         M; default the list's saved M (:func:`psl_core.cost_ratio.saved_cost_ratio`).
     confidence : float
@@ -404,7 +398,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None, app
     model : fitted ProbabilisticScoringList
     metadata : ModelMetadata or dict
     stage : int or None
-        The length reported on; default :func:`card_stage`.
+        The length reported on; default :func:`~psl_triage.bedside.session.recommended_length`.
     cost_ratio : float or None
         M; default the list's saved M.
     evidence : dict or None

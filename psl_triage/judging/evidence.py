@@ -27,9 +27,9 @@ from psl_core.decision_curve import (
     THRESHOLD_GRID,
     TREAT_ALL,
     TREAT_NONE,
-    _net_benefit,
     interventions_avoided,
     net_benefit_of_actions,
+    net_benefit_unchecked,
     treat_all_net_benefit,
 )
 from psl_core.evaluation import PSL, STEPWISE, STEPWISE_COSTED, band_summary
@@ -42,6 +42,7 @@ from psl_core.sample_size import (
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.subgroups import ALL_PATIENTS, differing_groups, judged_groups
 from psl_core.validation import stage_totals
+from psl_triage.bedside.session import recommended_length
 from psl_triage.data import BINARY, CATEGORICAL, NUMERIC
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import evidence as words
@@ -240,7 +241,7 @@ def site_decision_curves(y, p, threshold, threshold_range=DEFAULT_THRESHOLD_RANG
     tail = 100 * (1 - confidence) / 2
     parts = []
     for method, values, draws in (
-        (PSL, _net_benefit(y, p, grid), np.array([_net_benefit(y[r], p[r], grid) for r in rows])),
+        (PSL, net_benefit_unchecked(y, p, grid), np.array([net_benefit_unchecked(y[r], p[r], grid) for r in rows])),
         (TREAT_ALL, treat_all_net_benefit(y.mean(), grid),
          np.array([treat_all_net_benefit(y[r].mean(), grid) for r in rows])),
         (TREAT_NONE, np.zeros(len(grid)), np.zeros((1, len(grid)))),
@@ -273,9 +274,8 @@ def site_bedside_point(model, X, y, cost_ratio, n_boot=200, seed=0, confidence=0
     n : int
         Patients it is computed on.
     """
-    from psl_triage.judging.card import card_stage  # card imports this module
 
-    length = card_stage(model)
+    length = recommended_length(model)
     totals, known = stage_totals(model, X, length)
     rows = known[:, length]
     if not rows.any():

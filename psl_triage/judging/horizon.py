@@ -9,9 +9,22 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.base import clone
 
-from psl_core.survival import MEASURES, bootstrap_at_horizon, held_out_targets, survival_outcome
+from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, THRESHOLD_GRID, TREAT_ALL, TREAT_NONE
+from psl_core.evaluation import PSL, band_summary
+from psl_core.metrics import stage_measures
+from psl_core.survival import (
+    MEASURES,
+    bootstrap_at_horizon,
+    held_out_targets,
+    horizon_splits,
+    km_calibration,
+    survival_outcome,
+)
+from psl_triage.judging.evidence import in_range, with_interventions_avoided
 from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.training import split_rows
 from psl_triage.words import lists as words
 
 
@@ -50,9 +63,6 @@ def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
     (measure -> 95 % percentile bootstrap interval over the test rows, the training rows'
     censoring weights kept: :func:`psl_core.survival.bootstrap_at_horizon`).
     """
-    from psl_core.metrics import stage_measures
-    from psl_triage.training import split_rows
-
     horizon = getattr(model, "horizon", None)
     options = ModelMetadata.coerce(metadata).training_options
     follow_up = getattr(prepared, "follow_up", None)
@@ -83,8 +93,6 @@ def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
 
 def _train_brier(targets, risk):
     """The Train page's test Brier score of ``risk`` (weights' sum in the denominator)."""
-    from psl_core.metrics import stage_measures
-
     kept = np.flatnonzero(targets.weight > 0)
     return stage_measures(targets.outcome[kept], risk[kept], risk[kept], weight=targets.weight[kept])[1]
 
@@ -93,8 +101,6 @@ def calibration_tables(y, risk, horizon, totals) -> tuple[pd.DataFrame, pd.DataF
     """Mean predicted risk against the Kaplan-Meier risk observed by the horizon
     (:func:`psl_core.survival.km_calibration`), per total and per tenth of predicted risk
     (numbered from 1): two DataFrames with columns group, patients, predicted, observed."""
-    from psl_core.survival import km_calibration
-
     def table(groups):
         return pd.DataFrame(km_calibration(y, risk, horizon, groups)).rename(columns={"n": "patients"})
 
@@ -118,11 +124,6 @@ def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: 
     curves : pandas.DataFrame
         The decision curves at the horizon (:func:`horizon_decision_curves`).
     """
-    from sklearn.base import clone
-
-    from psl_core.decision_curve import THRESHOLD_GRID
-    from psl_core.survival import horizon_splits
-
     threshold = 1 / (1 + cost_ratio)
     grid = np.union1d(THRESHOLD_GRID, [threshold])
     results = horizon_splits(
@@ -146,10 +147,6 @@ def horizon_decision_curves(results, grid, threshold) -> pd.DataFrame:
     :data:`HORIZON_MODELS` names, treat all, treat none), threshold, mean, lower, upper, n and
     net interventions avoided per 100 patients, in the default threshold range and at
     1 / (1 + M)."""
-    from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, TREAT_ALL, TREAT_NONE
-    from psl_core.evaluation import PSL, band_summary
-    from psl_triage.judging.evidence import in_range, with_interventions_avoided
-
     curves = {PSL: results["list_decision_curve"], words.HORIZON_MODELS["cox"]: results["cox_decision_curve"],
               words.HORIZON_MODELS["naive"]: results["naive_decision_curve"], TREAT_ALL: results["all_decision_curve"]}
     curves[TREAT_NONE] = np.zeros_like(curves[TREAT_ALL])

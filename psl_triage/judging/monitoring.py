@@ -40,7 +40,7 @@ from psl_core.metrics import auc
 from psl_core.monitoring import ClosedTest, Cusum, closed_test, risk_adjusted_cusum
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.validation import stage_answers, stage_probabilities
-from psl_triage.judging.card import card_stage
+from psl_triage.bedside.session import recommended_length
 from psl_triage.judging.validation import SiteTable, site_table
 from psl_triage.judging.validation_horizon import horizon_site
 from psl_triage.model_file.metadata import ModelMetadata
@@ -333,7 +333,7 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     period : str
         A key of :data:`PERIODS`.
     stage : int or None
-        The stage the measures judge; default the bedside length (:func:`psl_triage.judging.card.card_stage`).
+        The stage the measures judge; default the bedside length (:func:`psl_triage.bedside.session.recommended_length`).
     cost_ratio : float
         M (the list's saved M by default, from ``metadata``).
     metadata : ModelMetadata, dict or None
@@ -360,7 +360,7 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     metadata = ModelMetadata.coerce(metadata)
     cost_ratio = metadata.cost_ratio if cost_ratio is None else float(cost_ratio)
     threshold = decision_threshold(cost_ratio)
-    length = card_stage(model)
+    length = recommended_length(model)
     stage = length if stage is None else model._stage(stage)
     X, y, dates = monitored.table.X, monitored.table.y, monitored.dates
     hits, answered, missing = stage_answers(model, X, len(model.literals_))

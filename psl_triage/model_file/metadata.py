@@ -25,6 +25,7 @@ from pathlib import PurePath
 from typing import Any
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, saved_cost_ratio
+from psl_triage.words.lists import horizon_class_names
 
 POSITIVE_FALLBACK = "the positive class"
 NEGATIVE_FALLBACK = "the negative class"
@@ -306,7 +307,6 @@ class ModelMetadata(_Record):
         horizon = (self.follow_up or {}).get("horizon")
         if not isinstance(horizon, (int, float)) or isinstance(horizon, bool):
             return names
-        from psl_triage.words.lists import horizon_class_names
 
         unit = (self.follow_up or {}).get("unit")
         return horizon_class_names(names[0], horizon, unit if isinstance(unit, str) else "", names[1])

@@ -10,9 +10,9 @@ with it. Files saved before lists carried their M have no such entry and are use
 
 import numpy as np
 
+from psl_core.binarization import BINARY, NUMERIC
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, check_cost_ratio
 from psl_core.metrics import stagewise_metrics
-from psl_triage.data import BINARY, NUMERIC
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import lists as words
 

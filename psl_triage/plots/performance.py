@@ -2,8 +2,8 @@
 
 import plotly.express as px
 
-from psl_triage.training import MEASURES
 from psl_triage.words import figures as words
+from psl_triage.words.train import MEASURES
 
 MEASURE_SCALES = {"expected_entropy": (0.0, 1.0), "brier": (0.0, 0.25), "auc": (0.5, 1.0)}
 """The y-axis of each measure's panel: from its best or chance value to the base rate's worst

@@ -33,7 +33,6 @@ from psl_triage.training.options import (
 )
 from psl_triage.training.tables import (
     DEFAULT_CONFIDENCE,
-    MEASURES,
     list_table,
     performance_long,
     performance_table,
@@ -43,7 +42,7 @@ from psl_triage.training.tables import (
 )
 
 __all__ = [
-    "DEFAULT_CONFIDENCE", "DEFAULT_SETUP", "MAX_ABS_SCORE", "MEASURES", "RECOMMEND_FOLDS", "SCORE_SET_PRESETS",
+    "DEFAULT_CONFIDENCE", "DEFAULT_SETUP", "MAX_ABS_SCORE", "RECOMMEND_FOLDS", "SCORE_SET_PRESETS",
     "SETUPS", "TrainingOptions", "download_file_name", "list_table", "parse_score_set",
     "performance_long", "performance_table", "read_model_upload", "readable_columns", "split_rows",
     "stage_condition", "total_label", "train_list",

@@ -16,7 +16,6 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from psl_core.decision import NOT_MEASURED
 from psl_core.errors import PSLError
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import editors as words
@@ -30,7 +29,6 @@ MAX_UNIT_CHARS = 40
 
 COST_WEIGHTS = (0.0, 0.02, 0.05, 0.1, 0.25)
 """The search's cost weights the Train page offers (``bench/costs.py`` measures each)."""
-
 
 
 def cost_rows(columns, costs=None, groups=None) -> pd.DataFrame:
@@ -109,21 +107,3 @@ def check_unit(text) -> str:
 def cost_unit(metadata) -> str:
     """The unit saved with a list ("" when none, or when the entry is not text)."""
     return ModelMetadata.coerce(metadata).cost_unit or ""
-
-
-def cost_text(value: float, unit: str = "") -> str:
-    """A cost as a reader writes it: "20 minutes", "2.5" without a unit."""
-    number = f"{value:,.4g}" if value < 1e6 else f"{value:.3g}"
-    return f"{number} {unit}".strip()
-
-
-def spent(costs, holds, raw=None) -> float:
-    """What the questions asked so far cost: the stage costs (shape (K,)) of the answered
-    stages, except those answered "unknown" or "not measured" (nothing was done for them;
-    ``raw``, the stages' raw answers, tells "not measured" apart from an answer that holds)."""
-    if costs is None:
-        return 0.0
-    done = [answer is not None for answer in holds]
-    if raw is not None:
-        done = [paid and not (isinstance(value, str) and value == NOT_MEASURED) for paid, value in zip(done, raw)]
-    return float(sum(cost for cost, paid in zip(costs, done) if paid))

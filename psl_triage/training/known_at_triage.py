@@ -29,18 +29,9 @@ from dataclasses import dataclass
 from psl_triage.bedside.session import recommended_length
 from psl_triage.data.roles import time_points
 from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.words.known_at_triage import CONFIRMED, KNOWN, LATER, NO_QUESTION, NOT_CONFIRMED, RECORDED_LATER
 
-KNOWN = "known"
-"""The answer: the question's value is known at triage, before the outcome."""
-LATER = "later"
-"""The answer: the question's value is recorded after the outcome (never asked again)."""
 ANSWERS = (KNOWN, LATER)
-
-CONFIRMED = "confirmed"
-NOT_CONFIRMED = "not_confirmed"
-RECORDED_LATER = "recorded_later"
-NO_QUESTION = "no_question"
-"""The states of :class:`TimingStatus`."""
 
 
 def asked_columns(model) -> tuple[str, ...]:

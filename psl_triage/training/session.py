@@ -41,13 +41,14 @@ from psl_triage.model_file.store import load_model, save_model
 from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
 from psl_triage.training.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
-from psl_triage.training.known_at_triage import LATER, TimingStatus, list_answers, same_time_point, timing_status
+from psl_triage.training.known_at_triage import TimingStatus, list_answers, same_time_point, timing_status
 from psl_triage.training.options import LEARNER_OPTIONS
 from psl_triage.training.runs import one_run_at_a_time
 from psl_triage.training.too_good import TooGood, recorded_warning
 from psl_triage.words import editors as editor_words
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COST, DIRECTION, DIRECTIONS, GROUP
+from psl_triage.words.known_at_triage import LATER
 
 FROM_TABLES = ("question_costs", "cost_groups", "monotone", "required", "forbidden")
 """Learner options the page's two tables give (what questions cost, what clinicians know)."""

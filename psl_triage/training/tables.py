@@ -8,16 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
 from psl_triage.bedside.questions import condition, missing_note
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.training.costs import cost_text
 from psl_triage.words import train as words
-from psl_triage.words.common import percent
-
-MEASURES = {code: MEASURE_LABELS[code] for code in ("expected_entropy", "brier", "auc")}
-"""Stagewise measures the page reports, with their readable names (paper, Sec. 5)."""
+from psl_triage.words.common import cost_text, percent
+from psl_triage.words.train import MEASURES
 
 DEFAULT_CONFIDENCE = 0.95
 
@@ -140,5 +136,3 @@ def performance_table(long):
     wide = wide[order]
     wide.columns = [words.MEASURE_ON.format(measure=measure, data=data) for measure, data in order]
     return wide.rename_axis(words.STAGE_COLUMN).reset_index()
-
-

@@ -9,7 +9,6 @@ import math
 
 from psl_core.binarization import plain_number
 from psl_core.cost_ratio import decision_threshold
-from psl_triage.model_file.metadata import ModelMetadata
 
 MINUS = "\u2212"
 """The minus sign (U+2212) of every negative number shown: wider than a hyphen, read as minus."""
@@ -210,8 +209,8 @@ COST_RATIO_LABEL = "M: cost of a missed case relative to a false alarm"
 
 
 def decision_text(metadata):
-    """One sentence on the trade-off a list was saved with, for where the list is described."""
-    metadata = ModelMetadata.coerce(metadata)
+    """One sentence on the trade-off a list was saved with, for where the list is described
+    (``metadata``: its :class:`~psl_triage.model_file.metadata.ModelMetadata`)."""
     cost_ratio = metadata.cost_ratio
     rule = (
         f"a missed case counts as much as {cost_ratio:g} {noun(cost_ratio, 'false alarm')}, "
@@ -226,9 +225,14 @@ def decision_text(metadata):
 
 
 def saved_cost_ratio_note(metadata):
-    """The short form of :func:`decision_text`, next to an input of M."""
-    metadata = ModelMetadata.coerce(metadata)
+    """The short form of :func:`decision_text`, next to an input of M (typed metadata too)."""
     cost_ratio = metadata.cost_ratio
     if metadata.saved_cost_ratio is None:
         return f"This list was saved before lists carried their M; M starts at the paper's {cost_ratio:g}."
     return f"This list was saved with M = {cost_ratio:g}."
+
+
+def cost_text(value: float, unit: str = "") -> str:
+    """A cost as a reader writes it: "20 minutes", "2.5" without a unit."""
+    number = f"{value:,.4g}" if value < 1e6 else f"{value:.3g}"
+    return f"{number} {unit}".strip()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from psl_triage.data import BINARY, CATEGORICAL, IGNORE, NUMERIC, ColumnSpec, DatasetMeta, value_label
 from psl_triage.words.escape import label_md, md
 from psl_triage.words.lists import class_counts
 
@@ -28,12 +27,9 @@ INTRO = (
 )
 SOURCE_LABELS = {"demo": "Demo: heart disease (UCI, Cleveland)", "upload": "Upload my own table"}
 UPLOAD_WHAT = ", one row per patient, column names in the first row"
-KIND_LABELS = {
-    NUMERIC: "numeric",
-    CATEGORICAL: "categorical (categories)",
-    BINARY: "binary (two values)",
-    IGNORE: "ignore (not used)",
-}
+NUMERIC_KIND, CATEGORICAL_KIND = "numeric", "categorical (categories)"
+BINARY_KIND, IGNORE_KIND = "binary (two values)", "ignore (not used)"
+"""How the page names each column kind (:data:`psl_triage.data.formats.KIND_LABELS`)."""
 MISSING_LABELS = {
     "learn": "Keep them: the list learns whether a missing answer counts as yes or no",
     "drop": "Drop rows with a missing value",
@@ -101,13 +97,14 @@ def read_as(description: str) -> str:
     return f"Read as: {description}"
 
 
-def column_title(name: str, meta: DatasetMeta) -> str:
-    """A column as plain text (a select box's option): its label and its name."""
+def column_title(name: str, meta) -> str:
+    """A column as plain text (a select box's option): its label (from ``meta``, the table's
+    :class:`~psl_triage.data.DatasetMeta`) and its name."""
     spec = meta.columns.get(name)
     return f"{spec.label} ({name})" if spec is not None and spec.label else name
 
 
-def type_label(name: str, meta: DatasetMeta) -> str:
+def type_label(name: str, meta) -> str:
     return md(column_title(name, meta))
 
 
@@ -115,9 +112,9 @@ def outcome_reason(reason: str) -> str:
     return f"Proposed because {md(reason)}."
 
 
-def class_title(value: object, spec: ColumnSpec | None, count: int) -> str:
-    """An outcome class as plain text: its value, its label when it has one, and its rows."""
-    label = value_label(value, spec)
+def class_title(value: object, label: str, count: int) -> str:
+    """An outcome class as plain text: its value, its label (:func:`psl_triage.data.value_label`)
+    when it has one, and its rows."""
     text = f"{value} ({label})" if label != str(value) else str(value)
     return f"{text}: {count} rows"
 

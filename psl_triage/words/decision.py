@@ -20,8 +20,7 @@ from psl_core.decision import (
     UNLIKELY_TO_CHANGE,
 )
 from psl_core.stopping import DEFAULT_TOLERANCE
-from psl_triage.training.costs import cost_text
-from psl_triage.words.common import level_text, m_equals, number_text, one_in, percent
+from psl_triage.words.common import cost_text, level_text, m_equals, number_text, one_in, percent
 
 
 def totals_text(totals):

@@ -5,8 +5,7 @@ The class name and the cost unit come from the model file: they are escaped here
 """
 
 from psl_core.evaluation import FIXED_STAGE, STEPWISE
-from psl_triage.training.costs import cost_text
-from psl_triage.words.common import duration, level_text, m_equals, noun, one_in, plural
+from psl_triage.words.common import cost_text, duration, level_text, m_equals, noun, one_in, plural
 from psl_triage.words.escape import md
 
 # The page's title, headings and widget labels.

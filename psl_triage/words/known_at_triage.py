@@ -8,9 +8,20 @@ card's and report's are plain text, which :mod:`psl_triage.judging.card` escapes
 
 from __future__ import annotations
 
-from psl_triage.training.known_at_triage import CONFIRMED, KNOWN, LATER, NO_QUESTION, RECORDED_LATER
-
 from .escape import md
+
+# The codes saved in a model file ("known_at_triage": {column: KNOWN or LATER}) and the states
+# of psl_triage.training.known_at_triage.TimingStatus, here beside the words they read as.
+KNOWN = "known"
+"""The answer: the question's value is known at triage, before the outcome."""
+LATER = "later"
+"""The answer: the question's value is recorded after the outcome (never asked again)."""
+
+CONFIRMED = "confirmed"
+NOT_CONFIRMED = "not_confirmed"
+RECORDED_LATER = "recorded_later"
+NO_QUESTION = "no_question"
+"""The states of :class:`~psl_triage.training.known_at_triage.TimingStatus`."""
 
 HEADER = "Known at triage?"
 ANSWERS = {KNOWN: "known at triage", LATER: "recorded later"}

@@ -3,8 +3,7 @@ record; this module says it in words). The text is plain, not Markdown: names ar
 written.
 """
 
-from psl_triage.training.costs import cost_text
-from psl_triage.words.common import level_text, m_equals
+from psl_triage.words.common import cost_text, level_text, m_equals
 from psl_triage.words.decision import totals_text
 
 UNKNOWN_ANSWER = "unknown"

@@ -13,7 +13,6 @@ from psl_core.kernels import TIE_TOLERANCE
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
 from psl_core.search import CROSS_VALIDATED
-from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words.common import (
     COST_RATIO_LABEL,
     INTERVAL_PROMISE,
@@ -359,7 +358,7 @@ def retrain_without(questions):
 def list_reading(model, metadata):
     """The Markdown paragraphs above a list's table, in order, each with a bold lead-in: its
     length and shrinkage when there is something to say, the M it was saved with and over
-    which M it decides anything."""
+    which M it decides anything (``metadata``: the list's typed ModelMetadata)."""
     paragraphs = []
     length = " ".join(part for part in (list_end_text(model), recommended_stop_text(model), small_gain_text(model))
                       if part)
@@ -369,7 +368,7 @@ def list_reading(model, metadata):
     if shrunk:
         paragraphs.append(f"**Probabilities.** {shrunk}")
     paragraphs.append(f"**Decision trade-off.** {decision_text(metadata)}")
-    paragraphs.append(where_m_matters(model, ModelMetadata.coerce(metadata).cost_ratio, *class_labels(metadata))[0])
+    paragraphs.append(where_m_matters(model, metadata.cost_ratio, *class_labels(metadata))[0])
     return paragraphs
 
 
@@ -533,18 +532,17 @@ def cost_weight_label(weight):
 
 def class_labels(metadata):
     """The list's positive and negative class names from its metadata, with the horizon of a
-    follow-up list (:attr:`ModelMetadata.class_names`; "positive", "negative" when it has none)."""
-    typed = ModelMetadata.coerce(metadata)
-    named = typed.trained_on.positive_label, typed.trained_on.negative_label
+    follow-up list (:attr:`ModelMetadata.class_names`; "positive", "negative" when it has none).
+    ``metadata``: the list's :class:`~psl_triage.model_file.metadata.ModelMetadata`."""
+    named = metadata.trained_on.positive_label, metadata.trained_on.negative_label
     return tuple(name if given else fallback for name, given, fallback in
-                 zip(typed.class_names, named, ("positive", "negative")))
+                 zip(metadata.class_names, named, ("positive", "negative")))
 
 
 def positive_outcome(metadata):
     """What the list's probabilities are of: its positive class (with the horizon of a
     follow-up list), or "the positive outcome"."""
-    typed = ModelMetadata.coerce(metadata)
-    return typed.positive_label if typed.trained_on.positive_label else "the positive outcome"
+    return metadata.positive_label if metadata.trained_on.positive_label else "the positive outcome"
 
 
 # --- the list as Table 1 (psl_triage.training.tables) ------------------------------------------
@@ -564,3 +562,7 @@ PRIOR_ROW = "Before any feature (prior)"
 """Stage 0's row of the list's table, before any question."""
 NOT_REACHED = "not reached"
 """A cross-validated Brier score of a stage the refits never reached."""
+
+
+MEASURES = {code: MEASURE_LABELS[code] for code in ("expected_entropy", "brier", "auc")}
+"""Stagewise measures the page reports, with their readable names (paper, Sec. 5)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, UNCERTAIN
-from psl_triage.training.costs import cost_text
+from psl_triage.words.common import cost_text
 
 from . import trade_off
 from .common import INTERVAL_PROMISE, level_text, m_equals, noun, one_in, percent, plural

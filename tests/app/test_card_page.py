@@ -41,7 +41,7 @@ def test_another_list_starts_the_card_at_its_own_stage(trained):
     the next; a list that becomes current starts at its recommended stage."""
     import copy
 
-    from psl_triage.judging.card import card_stage
+    from psl_triage.bedside.session import recommended_length
     from psl_triage.words.card import questions_on_card
 
     model, metadata = trained
@@ -54,7 +54,7 @@ def test_another_list_starts_the_card_at_its_own_stage(trained):
     put_list(at, other, metadata)
     at.run()
     assert not at.exception and not at.error
-    assert next(box for box in at.slider if box.label == label).value == card_stage(other) != 1
+    assert next(box for box in at.slider if box.label == label).value == recommended_length(other) != 1
 
 
 def test_a_saved_list_prints_without_one_on_the_train_page(trained, isolated_model_dir):

@@ -10,9 +10,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_core import ProbabilisticScoringList
+from psl_triage.bedside.session import recommended_length
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.follow_up import FollowUp, guess_follow_up, horizon_text, proposed_follow_up
-from psl_triage.judging.card import card_stage, report_html
+from psl_triage.judging.card import report_html
 from psl_triage.judging.horizon import horizon_calibration
 from psl_triage.model_file.store import load_model, save_model
 from psl_triage.training import TrainingOptions, train_list
@@ -127,8 +128,8 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert not calibration.exception
     # The stage slider starts at the recommended stage, as for a yes/no list, and the figure is drawn.
     slider = next(s for s in calibration.slider if s.key.startswith("calibration_stage"))
-    assert slider.value == card_stage(model)
-    assert any(f"after {card_stage(model)} feature" in m.value for m in calibration.markdown)
+    assert slider.value == recommended_length(model)
+    assert any(f"after {recommended_length(model)} feature" in m.value for m in calibration.markdown)
     assert [c for c in calibration.get("plotly_chart")]
     assert any("Kaplan-Meier risk observed" in m.value for m in calibration.markdown)
     assert any(m.value.startswith("Risk within 1000 days on") for m in calibration.markdown)  # with its unit
@@ -143,7 +144,7 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     table = evaluation.session_state["evaluation_horizon"]["table"]
     assert evaluation.session_state["evaluation_horizon"]["n_splits"] == 2  # the report names it (test_horizon_report)
     # The lists are compared at the recommended stage, as a yes/no list's evidence is.
-    assert evaluation.session_state["evaluation_horizon"]["stage"] == min(card_stage(model), model.n_stages_ - 1)
+    assert evaluation.session_state["evaluation_horizon"]["stage"] == min(recommended_length(model), model.n_stages_ - 1)
     assert list(table["model"]) == list(HORIZON_MODELS.values()) and "Brier at the horizon" in table.columns
     # The decision curves at the horizon: every threshold of the range, not only 1/(1+M).
     curves = evaluation.session_state["evaluation_horizon"]["curves"]

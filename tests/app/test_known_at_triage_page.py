@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 from psl_triage.data import DEFAULT_MISSING_HANDLING, infer_column_types, prepare_training_data
 from psl_triage.model_file.store import open_model
-from psl_triage.training.known_at_triage import KNOWN, LATER
 from psl_triage.words import shown
+from psl_triage.words.known_at_triage import KNOWN, LATER
 from tests.app.test_train_page import click_train, open_train_page, texts
 from tests.apptest import put_list, training
 from tests.tables import dataset_session

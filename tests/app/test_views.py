@@ -189,13 +189,13 @@ def test_another_list_starts_the_evaluation_evidence_stage_afresh(demo_prepared,
     chosen for the previous list. It starts at the new list's recommended stage."""
     import copy
 
-    from psl_triage.judging.card import card_stage
+    from psl_triage.bedside.session import recommended_length
 
     model, metadata = trained
     at = open_page(EVALUATION, demo_prepared, trained)
     at.number_input(key="evaluation_splits").set_value(2)
     at.button(key="evaluation_run").click().run()
-    fresh = card_stage(model)
+    fresh = recommended_length(model)
     moved = 1 if fresh != 1 else 2
     stage_slider(at, "evaluation_evidence").set_value(moved).run()
     assert_clean(at)

@@ -27,13 +27,13 @@ from psl_core.evaluation import (
     band_summary,
     brier_decomposition,
     expected_calibration_error,
-    fit_logistic,
     hull_segments,
     isotonic_recalibration,
     monte_carlo_cv,
     reliability_table,
     roc_table,
 )
+from psl_core.logistic import fit_logistic
 from psl_core.metrics import stagewise_metrics
 from psl_core.stopping import DEFAULT_TOLERANCE
 

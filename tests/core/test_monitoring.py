@@ -8,7 +8,7 @@ import statsmodels.api as sm
 from scipy.special import expit, logit
 
 from psl_core.errors import PSLError
-from psl_core.evaluation import fit_logistic
+from psl_core.logistic import fit_logistic
 from psl_core.monitoring import (
     INTERCEPT,
     KEEP,

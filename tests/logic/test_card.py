@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 import pytest
 
 from psl_core.decision import RULE_IN
-from psl_triage.judging.card import card_html, card_stage, report_html
+from psl_triage.bedside.session import recommended_length
+from psl_triage.judging.card import card_html, report_html
 from psl_triage.plots import CONFIDENT_POSITIVE, interval_table
 from psl_triage.training import TrainingOptions, readable_columns, train_list
 from psl_triage.words.common import percent
@@ -43,7 +44,7 @@ def parsed(html):
 def test_the_card_holds_questions_points_risks_and_the_threshold(trained):
     model, metadata = trained
     metadata = dict(metadata, name="Chest pain", version=4, created="2026-05-01T10:00:00+00:00")
-    stage = card_stage(model)
+    stage = recommended_length(model)
     text, tags = parsed(card_html(model, metadata, cost_ratio=4))
     assert "Chest pain" in text and "version 4" in text and "2026-05-01" in text
     columns = readable_columns(metadata)
@@ -66,7 +67,7 @@ def test_the_card_writes_risks_as_the_bedside_does(trained):
     # One way to write a risk (psl_triage.bedside.questions.percent, whole percents on the card): a
     # risk of 99.6 % reads ">99%", never a false "100 %"; 0.3 % reads "<1%", escaped in HTML.
     model, metadata = trained
-    stage = card_stage(model)
+    stage = recommended_length(model)
     html = card_html(model, metadata, cost_ratio=4)
     shown = re.findall(r'<tr class="[a-z]*"><td class="num">[^<]*</td><td class="num">([^<]*)</td>'
                        r'<td class="num">([^<]*)</td>', html)
@@ -124,7 +125,7 @@ def test_the_card_shows_question_costs_with_their_unit(demo_prepared):
     assert "Cost (min <b>)" in text  # the unit, escaped, read back as text
     html = card_html(model, dict(metadata, name="costed"))
     assert "min &lt;b&gt;" in html and "min <b>" not in html
-    stage = card_stage(model)
+    stage = recommended_length(model)
     for k in range(stage):
         assert f'<td class="num">{model.scores_[k]:+d}</td><td class="num">{model.stage_costs_[k]:g}</td>' in html
     plain, _ = parsed(card_html(*trained_plain(demo_prepared)))
@@ -206,3 +207,19 @@ def test_the_report_and_card_say_what_the_list_was_trained_to_respect(demo_prepa
     assert row is not None and row.group(1) == "never (as set on Train)"  # offered, but never asked
     plain, _ = parsed(report_html(*trained_plain(demo_prepared)))
     assert "Trained with what you know already" not in plain
+
+
+def test_a_recommendation_beyond_the_list_gives_the_whole_list_on_the_card(trained):
+    """One default length (issue 38): the card, the Triage page and the evidence all start at
+    the bedside's :func:`recommended_length`, the whole list when the recommendation is longer
+    than the list (a file may say so) or missing."""
+    import copy
+
+    from psl_triage.bedside.session import recommended_length
+
+    model, metadata = trained
+    longer = copy.copy(model)
+    longer.recommended_stages_ = len(model.literals_) + 2
+    assert recommended_length(longer) == len(model.literals_)
+    text, _ = parsed(card_html(longer, metadata))
+    assert f"after {len(model.literals_)} question" in text or str(len(model.literals_)) in text

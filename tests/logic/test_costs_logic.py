@@ -5,8 +5,10 @@ import pytest
 
 from psl_core import PSLError
 from psl_core.decision import NOT_MEASURED
+from psl_triage.bedside.session import spent
 from psl_triage.data import ColumnInfo
-from psl_triage.training.costs import check_unit, cost_rows, cost_text, cost_unit, costs_from_rows, spent
+from psl_triage.training.costs import check_unit, cost_rows, cost_unit, costs_from_rows
+from psl_triage.words.common import cost_text
 from psl_triage.words.editors import COLUMN, COST, GROUP
 
 

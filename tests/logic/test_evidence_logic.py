@@ -141,7 +141,7 @@ def test_a_column_with_too_many_values_is_refused_for_subgroups():
 
 def test_the_bedside_point_at_a_site_is_the_triage_pages_rule(demo_prepared):
     from psl_core.decision import StageBands, triage_step
-    from psl_triage.judging.card import card_stage
+    from psl_triage.bedside.session import recommended_length
     from psl_triage.judging.evidence import site_bedside_point
     from psl_triage.training import TrainingOptions, train_list
 
@@ -149,7 +149,7 @@ def test_the_bedside_point_at_a_site_is_the_triage_pages_rule(demo_prepared):
     X, y = demo_prepared.X.iloc[:120], demo_prepared.y[:120]
     rows, n = site_bedside_point(model, X, y, 2.0, n_boot=20)
     assert n == 120 and list(rows["method"]) == ["bedside stop rule"]
-    length = card_stage(model)
+    length = recommended_length(model)
     bands = StageBands(model, 0.95)
     holds = np.column_stack([lit.evaluate(X[lit.column].to_numpy()) for lit in model.literals_])
     acted = []

@@ -72,8 +72,8 @@ def test_the_users_class_names_keep_the_horizon_everywhere():
     typed = ModelMetadata.from_dict(metadata)
     assert typed.class_names == ("recurrence within 1000 days", "no recurrence within 1000 days")
     assert "within 1000 days" in report_words.card_intro(typed.positive_label)
-    assert train_words.positive_outcome(metadata) == "recurrence within 1000 days"  # the Train page's table
-    assert train_words.class_labels(metadata)[1] == "no recurrence within 1000 days"
+    assert train_words.positive_outcome(ModelMetadata.coerce(metadata)) == "recurrence within 1000 days"  # the Train page's table
+    assert train_words.class_labels(ModelMetadata.coerce(metadata))[1] == "no recurrence within 1000 days"
     # A yes/no list keeps its names as given.
     prepared = prepare_training_data(frame, {**types, "rfstime": "ignore"}, "status", [1], "learn",
                                      class_names=("recurrence", "no recurrence"))

@@ -15,7 +15,6 @@ from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
 from psl_triage.training import (
     MAX_ABS_SCORE,
-    MEASURES,
     SETUPS,
     TrainingOptions,
     download_file_name,
@@ -30,7 +29,7 @@ from psl_triage.training import (
     train_list,
 )
 from psl_triage.words.common import decision_text, percent, saved_cost_ratio_note
-from psl_triage.words.train import list_end_text, score_set_label, shrinkage_text
+from psl_triage.words.train import MEASURES, list_end_text, score_set_label, shrinkage_text
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
@@ -158,15 +157,15 @@ def test_training_saves_m_with_the_list_and_measures_the_loss_with_it(demo_prepa
     assert metadata["performance"]["test"]["expected_loss"] != default["performance"]["test"]["expected_loss"]
     loaded = read_model_upload(model.to_json(metadata).encode(), "m1.json")
     assert loaded.metadata_["decision"] == {"cost_ratio": 1.0}
-    assert decision_text(loaded.metadata_).startswith("Saved with M = 1: a missed case counts as much as 1 false alarm")
-    assert "50.0%" in decision_text(loaded.metadata_)
-    assert saved_cost_ratio_note(loaded.metadata_) == "This list was saved with M = 1."
+    assert decision_text(ModelMetadata.coerce(loaded.metadata_)).startswith("Saved with M = 1: a missed case counts as much as 1 false alarm")
+    assert "50.0%" in decision_text(ModelMetadata.coerce(loaded.metadata_))
+    assert saved_cost_ratio_note(ModelMetadata.coerce(loaded.metadata_)) == "This list was saved with M = 1."
 
 
 def test_a_list_saved_before_m_was_kept_reads_as_the_papers_m():
-    assert decision_text({}).startswith("Saved before lists carried their M")
-    assert "M = 10" in decision_text({}) and "9.1%" in decision_text({})
-    assert "the paper's 10" in saved_cost_ratio_note({"name": "old"})
+    assert decision_text(ModelMetadata.coerce({})).startswith("Saved before lists carried their M")
+    assert "M = 10" in decision_text(ModelMetadata.coerce({})) and "9.1%" in decision_text(ModelMetadata.coerce({}))
+    assert "the paper's 10" in saved_cost_ratio_note(ModelMetadata.coerce({"name": "old"}))
 
 
 @pytest.mark.parametrize("loss", ["nested_cv_brier", "nested_cv_log_loss"])
@@ -369,7 +368,7 @@ def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(de
     stage = model.recommended_stages_
     assert model.end_reason_ == "no_gain" and 0 < stage < model.n_stages_ - 1
     assert model.validation_brier_[stage + 1] > model.validation_brier_[stage]  # the column rises after ★
-    length = list_reading(model, metadata)[0]
+    length = list_reading(model, ModelMetadata.coerce(metadata))[0]
     assert "improved the probabilities on held-out" not in length
     assert f"does best after {stage} questions among the lengths every part's list reached, the recommended stop (★)" in length
     assert f"Triage asks the first {stage} by default" in length
@@ -393,7 +392,7 @@ def test_the_two_brier_scores_are_named_for_what_they_are(demo_prepared, monkeyp
     measures = list(performance_table(performance_long(metadata)).columns)
     assert "Brier score (cross-validated)" in columns and "Brier score (test)" in measures
     assert not [name for name in columns + measures if "held" in name.lower()]
-    assert "(the column Brier score (cross-validated) below)" in list_reading(model, metadata)[0]
+    assert "(the column Brier score (cross-validated) below)" in list_reading(model, ModelMetadata.coerce(metadata))[0]
 
 
 def test_the_length_names_the_later_stages_only_some_folds_reached():
@@ -530,12 +529,12 @@ def test_the_table_says_which_stages_are_held_at_the_base_rate():
     assert [k for k, mark in enumerate(table[BASE_RATE_COLUMN]) if mark == HELD_AT_BASE_RATE] == held
     for k in held:  # every reachable total of such a stage reads the base rate
         assert set(model.stage_probabilities_[k]) == {model.stage_probabilities_[0][0]}
-    reading = " ".join(list_reading(model, {}))
+    reading = " ".join(list_reading(model, ModelMetadata()))
     assert f"{held[0]}" in reading and "pulled all the way to the base rate" in reading
     # A list without such a stage keeps its table as it was.
     unshrunk = ProbabilisticScoringList(recommend_folds=5, shrinkage=None).fit(X, y)
     assert BASE_RATE_COLUMN not in list_table(unshrunk).columns
-    assert "all the way to the base rate" not in " ".join(list_reading(unshrunk, {}))
+    assert "all the way to the base rate" not in " ".join(list_reading(unshrunk, ModelMetadata()))
 
 
 def test_a_slight_shrinkage_is_not_said_as_a_list_that_promises_too_much():

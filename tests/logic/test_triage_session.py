@@ -267,6 +267,7 @@ def test_train_triage_and_the_card_say_alike_where_the_risk_stays_at_the_base_ra
     report of that stage say the same; the card of a stage whose points count says nothing."""
 
     from psl_triage.judging.card import card_html, report_html
+    from psl_triage.model_file.metadata import ModelMetadata
     from psl_triage.words.common import percent
     from psl_triage.words.lists import base_rate_reason
     from psl_triage.words.train import list_reading
@@ -275,7 +276,7 @@ def test_train_triage_and_the_card_say_alike_where_the_risk_stays_at_the_base_ra
     model = held_at_base_rate_list()
     assert model.shrinkage_[1] == 0 < model.shrinkage_[2]
     said = base_rate_reason(percent(model.stage_probabilities_[0][0]))
-    assert said in " ".join(list_reading(model, {}))
+    assert said in " ".join(list_reading(model, ModelMetadata()))
     session = session_of(model, TriageSettings(cost_ratio=1.0, basis="point", tolerance=0.0))
     session.answer(some_answer(session.next_question, 1))
     assert said in held_at_base_rate(session)

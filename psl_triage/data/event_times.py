@@ -215,6 +215,7 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
         if time not in found and event not in taken:
             found[time] = FoundTime(time, event, _follow_up_sentence(event, censoring[time, event]))
             taken.add(event)
+    _times_of_some(df, events, found, taken)
     _in_step(df, times, found)
     return [*found.values(), *_events_of_found_times(censoring, events, found, taken)]
 
@@ -253,6 +254,27 @@ def _follow_up_sentence(event: object, censoring: _Censoring) -> str:
     return words.FOLLOWS_EVENT.format(
         event=str(event), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
         censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end))
+
+
+def _times_of_some(df: pd.DataFrame, events: dict, found: dict[object, FoundTime], taken: set) -> None:
+    """Add the times filled in only for the patients an event happened to (the wait for a
+    transplant): numbers, none negative, present exactly where a 0/1 column left is 1
+    (:data:`EQUAL_WHERE_NO_EVENT`), never above a follow-up time (:data:`NEVER_ABOVE`)."""
+    follow_ups = [item.time for item in found.values() if item.longer is None]
+    for name in df.columns:
+        values = pd.to_numeric(df[name], errors="coerce").to_numpy(dtype=float)
+        present = ~np.isnan(values)
+        if (name in found or name in taken or not follow_ups or ptypes.is_bool_dtype(df[name])
+                or present.mean() >= MIN_PRESENT or present.sum() < MIN_EVENTS or (values[present] < 0).any()):
+            continue
+        event = next((event for event, codes in events.items() if event not in taken
+                      and np.mean(present == (codes == 1)) >= EQUAL_WHERE_NO_EVENT), None)
+        longer = next((time for time in follow_ups if np.mean(values[present] <= df[time].to_numpy(dtype=float)[present])
+                       >= NEVER_ABOVE), None)
+        if event is not None and longer is not None:
+            found[name] = FoundTime(name, event, words.TIME_OF_SOME.format(
+                longer=str(longer), event=str(event), share=share(float(present.mean()))), longer)
+            taken.add(event)
 
 
 def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> None:

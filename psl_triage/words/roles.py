@@ -72,6 +72,10 @@ TRACKS_TIME = (
     "Another event's time: never above the follow-up time {longer!r} ({share} of rows) and equal to it exactly "
     "where {event!r} is 0, as a time to {event!r} censored at the end of follow-up. Measured after baseline."
 )
+TIME_OF_SOME = (
+    "Another event's time: filled in only where {event!r} is 1 ({share} of rows) and never above the follow-up "
+    "time {longer!r}, as the time to {event!r} for the patients it happened to. Measured after baseline."
+)
 RISES_WITH = (
     "Rises in step with the follow-up time {longer!r} (rank correlation {rho:.2f}): a time or count recorded "
     "along follow-up, after baseline, not a finding at triage."

@@ -130,3 +130,18 @@ def test_an_event_indicator_beside_a_time_found_with_another_event_is_one_too():
     table["d3"] = (table["d1"] | table["d2"]).astype(int)
     assert roles_of(table, "d2")["d3"] == "leak"
     assert time_of(table, "d3").time == "t2"
+
+
+def test_the_time_of_an_event_only_some_reached_is_found_with_its_event():
+    """A heart-transplant export: the wait for a transplant is filled in only for the patients
+    who had one (``transplant`` = 1) and never above the follow-up time. It was a question (the
+    list's only one); it and its event are now proposed out, and the baseline stays."""
+    rng = np.random.default_rng(5)
+    table = follow_up_table(n=300, seed=2).rename(columns={"rfstime": "surv_d", "status": "dead"})
+    transplant = rng.random(300) < 0.6
+    table["tx_wait"] = np.where(transplant, np.floor(rng.uniform(0, 1, 300) * table["surv_d"]), np.nan)
+    table["transplant"] = transplant.astype(int)
+    assert found(table)["tx_wait"] == ("transplant", "surv_d")
+    roles = roles_of(table, "dead")
+    assert roles["tx_wait"] == "time" and roles["transplant"] == "leak"
+    assert {roles[name] for name in ("age", "nodes", "grade")} == {"question"}

@@ -99,7 +99,7 @@ def matched_columns(model, metadata: ModelMetadata, frame) -> dict:
 
 def value_maps(model, metadata: ModelMetadata, frame, matched) -> dict:
     """The user's map of every column coded otherwise here; stops the page while one is left."""
-    maps = {}
+    maps, unmapped = {}, False
     for mismatch in coding_mismatches(model, metadata, frame, matched):
         name = mismatch.need.name
         with st.container(border=True, key=f"validate_coding_{name}"):
@@ -110,7 +110,8 @@ def value_maps(model, metadata: ModelMetadata, frame, matched) -> dict:
                 verdict.error(left[0].message(metadata), icon=":material/error:")
             else:
                 verdict.success(words.values_mapped(mismatch.source))
-    if any(coding_mismatches(model, metadata, frame, matched, maps)):
+            unmapped = unmapped or bool(left)
+    if unmapped:  # each column is checked on its own: the ones left are those (the table once, not twice)
         st.stop()
     return maps
 

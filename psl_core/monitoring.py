@@ -17,6 +17,21 @@ researcher are :mod:`psl_triage.judging.monitoring`'s):
   the patients at hand): outcomes drawn from the list's own risks, as if it were calibrated,
   and h the (1 - alpha) quantile of the larger chart's maximum, so that a calibrated list
   signals anywhere in these patients with probability alpha.
+
+  An odds-ratio chart watches the mean odds only: a predictor whose effect changed moves risks
+  both ways and leaves them where they were on average, and so can a change of case mix within
+  the list's totals. Two more charts watch the calibration slope, the same likelihood-ratio
+  CUSUM with the alternative a change of slope on the log-odds (Steiner et al.'s weight is the
+  log-likelihood ratio of any alternative risk q_t against p_t; Cox 1958's recalibration model
+  logit q = c + b (logit p - c), here b = 1/2, the list's risks too extreme, and b = 2, too
+  timid, about the patients' mean log-odds c, so that a slope change alone barely moves the
+  mean risk):
+
+      W_t = y_t (logit q_t - logit p_t) - log(1 + e^{logit q_t}) + log(1 + e^{logit p_t}).
+
+  The one limit is set by simulating all four charts together, the largest of them in each run:
+  the false-alarm probability alpha holds for the four at once (a multiplicity adjustment by
+  the joint null distribution, as in Westfall & Young's max-statistic method, 1993).
 - :func:`closed_test`: the closed testing procedure of Vergouwe, Nieboer, Oostenbrink et al.
   (2017), "A closed testing procedure to select an appropriate method for updating prediction
   models", *Statistics in Medicine* 36(28):4529-4539. Four nested logistic models of the
@@ -39,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from numba import njit
+from scipy.special import expit
 from scipy.stats import chi2
 
 from .errors import PSLError
@@ -47,8 +63,9 @@ from .metrics import checked_probabilities, labels01
 from .validation import calibration_intercept, log_odds
 
 __all__ = [
-    "KEEP", "INTERCEPT", "RECALIBRATE", "REFIT", "UPDATES", "ODDS_RATIOS", "ClosedTest", "closed_test",
-    "log_likelihood", "cusum_weights", "cusum_path", "cusum_limit", "Cusum", "risk_adjusted_cusum",
+    "KEEP", "INTERCEPT", "RECALIBRATE", "REFIT", "UPDATES", "ODDS_RATIOS", "SLOPES", "CHARTS", "ClosedTest",
+    "closed_test",
+    "log_likelihood", "cusum_weights", "slope_weights", "chart_weights", "cusum_path", "cusum_limit", "Cusum", "risk_adjusted_cusum",
 ]
 
 KEEP, INTERCEPT, RECALIBRATE, REFIT = "keep", "intercept", "recalibrate", "refit"
@@ -56,6 +73,10 @@ UPDATES = (KEEP, INTERCEPT, RECALIBRATE, REFIT)
 """Vergouwe et al.'s updates, least extensive first."""
 ODDS_RATIOS = (2.0, 0.5)
 """The odds-ratio shifts the two charts watch for (Steiner et al.'s example uses 2)."""
+SLOPES = (0.5, 2.0)
+"""The calibration slopes the two slope charts watch for: risks too extreme, too timid."""
+CHARTS = ("up", "down", "flatter", "steeper")
+"""The charts, in the order of :data:`ODDS_RATIOS` then :data:`SLOPES`."""
 DEFAULT_FALSE_ALARM = 0.01
 DEFAULT_SIMULATIONS = 1000
 _TOL = 1e-14
@@ -85,6 +106,82 @@ def _saturated(totals, y, weight):
     return float(terms.sum()), len(frame)
 
 
+def _binomial_ll(events, n, eta):
+    """Binomial log-likelihood (without the binomial coefficients) of ``events`` of ``n`` at log-odds eta."""
+    return float(np.sum(events * eta - n * np.logaddexp(0.0, eta)))
+
+
+def _rates_ll(events, n):
+    """The log-likelihood of each group's own observed rate (0 log 0 = 0)."""
+    rate = np.divide(events, n, out=np.zeros_like(events), where=n > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(events > 0, events * np.log(rate), 0.0) + np.where(n > events, (n - events) * np.log1p(-rate), 0)
+    return float(terms.sum())
+
+
+def _shared_fit(o, m, e, n, slope_free, start):
+    """Fisher scoring of logit(training rate_j) = theta_j, logit(monitored rate_j) = a + b theta_j
+    (b = 1 unless ``slope_free``) on o events of m monitored and e of n training patients per total.
+
+    Returns
+    -------
+    log_likelihood : float
+    a, b : float
+    """
+    J = len(o)
+    params = np.array(start, dtype=float)
+
+    def parts(x):
+        theta, a, b = x[:J], x[J], (x[J + 1] if slope_free else 1.0)
+        return theta, a + b * theta, b
+
+    def ll(x):
+        theta, eta, _ = parts(x)
+        return _binomial_ll(e, n, theta) + _binomial_ll(o, m, eta)
+
+    current = ll(params)
+    for _ in range(200):
+        theta, eta, b = parts(params)
+        jac_m = np.zeros((J, len(params)))
+        jac_m[:, :J] = np.diag(np.full(J, b))
+        jac_m[:, J] = 1.0
+        if slope_free:
+            jac_m[:, J + 1] = theta
+        w_t, w_m = n * expit(theta) * (1 - expit(theta)), m * expit(eta) * (1 - expit(eta))
+        score = np.concatenate([e - n * expit(theta), np.zeros(len(params) - J)]) + jac_m.T @ (o - m * expit(eta))
+        info = jac_m.T @ (w_m[:, None] * jac_m)
+        info[:J, :J] += np.diag(w_t)
+        step = np.linalg.lstsq(info, score, rcond=None)[0]
+        for _ in range(30):
+            trial = ll(params + step)
+            if trial >= current - 1e-12:
+                break
+            step = step / 2
+        params, gained, current = params + step, trial - current, trial
+        if abs(gained) < _TOL * max(1.0, abs(current)) and np.max(np.abs(step)) < 1e-9:
+            break
+    return current, float(params[J]), float(params[J + 1]) if slope_free else 1.0
+
+
+def _with_training(y, p, totals, training):
+    """The four models' log-likelihoods on the monitored patients and the list's training
+    counts together, and the recalibration's intercept and slope (see :func:`closed_test`)."""
+    frame = pd.DataFrame({"total": totals, "y": y, "p": p}).groupby("total").agg(o=("y", "sum"), m=("y", "size"),
+                                                                                  q=("p", "first"))
+    counts = pd.Series(np.asarray(training[1], dtype=float), index=np.asarray(training[0]))
+    o, m, q = frame["o"].to_numpy(float), frame["m"].to_numpy(float), np.clip(frame["q"].to_numpy(float), 1e-6, 1 - 1e-6)
+    n = counts.reindex(frame.index).fillna(0.0).to_numpy()
+    e = n * q
+    theta = log_odds(q)
+    keep = _rates_ll(o + e, m + n)
+    a = calibration_intercept(y, p)
+    intercept = _shared_fit(o, m, e, n, False, np.concatenate([theta, [a]]))[0]
+    recalibrate, a_slope, b_slope = _shared_fit(o, m, e, n, True, np.concatenate([theta, [a, 1.0]]))
+    refit = _rates_ll(o, m) + _rates_ll(e, n)
+    likelihoods = {KEEP: keep, INTERCEPT: intercept, RECALIBRATE: recalibrate, REFIT: refit}
+    return likelihoods, (a, a_slope, b_slope), len(frame)
+
+
 @dataclass(frozen=True)
 class ClosedTest:
     """The closed testing procedure on one set of patients (:func:`closed_test`).
@@ -112,7 +209,7 @@ class ClosedTest:
     alpha: float
 
 
-def closed_test(y, p, totals, alpha=0.05):
+def closed_test(y, p, totals, alpha=0.05, training=None):
     """Vergouwe et al.'s closed testing procedure (see the module docstring).
 
     Parameters
@@ -125,6 +222,18 @@ def closed_test(y, p, totals, alpha=0.05):
         risk, and the refit re-estimates each total's.
     alpha : float in (0, 1)
         The family-wise type I error.
+    training : (totals, counts) or None
+        The list's own training patients per total at this stage (each total's count, the
+        list's prior pseudo-counts added): the list's risks are then estimates, not exact. Each
+        total's risk q_j counts as n_j q_j outcomes of n_j training patients, and every model is
+        fitted to those and the monitored patients together: *keep* one log-odds theta_j per
+        total shared by both; *intercept* theta_j in training, a + theta_j now; *recalibrate*
+        a + b theta_j now; *refit* each set its own rate. The df are unchanged (J, J - 1, J - 2
+        against the refit, J the totals the monitored patients reach), and as every n_j grows
+        the statistics become those without training. Without it (None) the list's risks are
+        taken as exact: a list trained on few patients then looks drifted when it is only
+        imprecise. A stage whose totals the list pooled (a monotone calibration) had more
+        training patients behind each risk than n_j: the test is then the more lenient.
 
     Returns
     -------
@@ -142,14 +251,18 @@ def closed_test(y, p, totals, alpha=0.05):
     totals = np.asarray(totals).reshape(len(y))
     if not 0 < alpha < 1:
         raise PSLError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
-    a = calibration_intercept(y, p)
-    totals, y, lp, weight = _grouped(y, log_odds(p), totals)
-    a_slope, b_slope = fit_logistic(lp[:, None], y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
-    refit, n_totals = _saturated(totals, y, weight)
-    likelihoods = {
-        KEEP: log_likelihood(y, lp, weight), INTERCEPT: log_likelihood(y, a + lp, weight),
-        RECALIBRATE: log_likelihood(y, a_slope + b_slope * lp, weight), REFIT: refit,
-    }
+    n_patients, n_events = len(y), int(y.sum())
+    if training is not None:
+        likelihoods, (a, a_slope, b_slope), n_totals = _with_training(y, p, totals, training)
+    else:
+        a = calibration_intercept(y, p)
+        totals, y, lp, weight = _grouped(y, log_odds(p), totals)
+        a_slope, b_slope = fit_logistic(lp[:, None], y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
+        refit, n_totals = _saturated(totals, y, weight)
+        likelihoods = {
+            KEEP: log_likelihood(y, lp, weight), INTERCEPT: log_likelihood(y, a + lp, weight),
+            RECALIBRATE: log_likelihood(y, a_slope + b_slope * lp, weight), REFIT: refit,
+        }
     parameters = {KEEP: 0, INTERCEPT: 1, RECALIBRATE: min(2, n_totals), REFIT: n_totals}
     models = pd.DataFrame({
         "parameters": parameters, "log_likelihood": likelihoods,
@@ -166,8 +279,7 @@ def closed_test(y, p, totals, alpha=0.05):
                      "significant": p_value < alpha, "reached": reached})
         if reached and not p_value < alpha:
             recommendation = update
-    return ClosedTest(recommendation or REFIT, models, pd.DataFrame(rows), int(weight.sum()), int(weight @ y),
-                      float(alpha))
+    return ClosedTest(recommendation or REFIT, models, pd.DataFrame(rows), n_patients, n_events, float(alpha))
 
 
 # ---------------------------------------------------------------------------- CUSUM
@@ -176,6 +288,25 @@ def cusum_weights(y, p, odds_ratio):
     ``odds_ratio``: y log R - log(1 - p + R p)."""
     p = np.asarray(p, dtype=float)
     return np.asarray(y, dtype=float) * np.log(odds_ratio) - np.log1p((odds_ratio - 1) * p)
+
+
+def slope_weights(y, p, slope, centre):
+    """The log-likelihood-ratio weight of each patient for a calibration slope ``slope`` about
+    the log-odds ``centre``: logit q = centre + slope (logit p - centre) (module docstring)."""
+    lp = log_odds(np.asarray(p, dtype=float))
+    shifted = centre + slope * (lp - centre)
+    return np.asarray(y, dtype=float) * (shifted - lp) - (np.logaddexp(0.0, shifted) - np.logaddexp(0.0, lp))
+
+
+def slope_centre(p):
+    """The log-odds about which the slope charts turn: the patients' mean log-odds."""
+    return float(np.mean(log_odds(np.asarray(p, dtype=float)))) if len(p) else 0.0
+
+
+def chart_weights(y, p, odds_ratios=ODDS_RATIOS, slopes=SLOPES, centre=None):
+    """Every chart's weights, shape (4, n), in the order of :data:`CHARTS`."""
+    centre = slope_centre(p) if centre is None else centre
+    return np.array([cusum_weights(y, p, r) for r in odds_ratios] + [slope_weights(y, p, b, centre) for b in slopes])
 
 
 def cusum_path(weights):
@@ -206,9 +337,9 @@ def _simulated_maxima(p, met, unmet, n_simulations, seed):
 
 
 def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS, odds_ratios=ODDS_RATIOS,
-                seed=0):
+                seed=0, slopes=SLOPES):
     """The alarm limit h at which calibrated risks ``p`` (patients in their order) signal with
-    probability ``false_alarm`` on either chart, by simulation (see the module docstring).
+    probability ``false_alarm`` on any of the four charts, by simulation (module docstring).
 
     Returns
     -------
@@ -219,26 +350,27 @@ def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULA
         raise PSLError(f"false_alarm must lie strictly between 0 and 1, got {false_alarm!r}")
     if n_simulations < 20:
         raise PSLError(f"n_simulations must be at least 20, got {n_simulations!r}")
-    met = np.array([cusum_weights(np.ones(len(p)), p, r) for r in odds_ratios])
-    unmet = np.array([cusum_weights(np.zeros(len(p)), p, r) for r in odds_ratios])
+    met, unmet = (chart_weights(np.full(len(p), y), p, odds_ratios, slopes) for y in (1.0, 0.0))
     maxima = _simulated_maxima(p, met, unmet, int(n_simulations), int(seed))
     return float(np.quantile(maxima, 1 - false_alarm))
 
 
 @dataclass(frozen=True)
 class Cusum:
-    """The two charts over patients in their order (:func:`risk_adjusted_cusum`).
+    """The four charts over patients in their order (:func:`risk_adjusted_cusum`).
 
     Attributes
     ----------
     up, down : ndarray of shape (n,)
         The charts for the odds multiplied by ``odds_ratios[0]`` and ``odds_ratios[1]``.
+    flatter, steeper : ndarray of shape (n,)
+        The charts for a calibration slope ``slopes[0]`` (below 1) and ``slopes[1]`` (above 1).
     limit : float
     first_signal : dict
-        Chart ("up", "down") -> the index of the first patient at which it exceeds the limit,
+        Chart (:data:`CHARTS`) -> the index of the first patient at which it exceeds the limit,
         or None.
     false_alarm : float
-    odds_ratios : tuple of float
+    odds_ratios, slopes : tuple of float
     n_simulations : int
     """
 
@@ -249,11 +381,15 @@ class Cusum:
     false_alarm: float
     odds_ratios: tuple
     n_simulations: int
+    flatter: np.ndarray
+    steeper: np.ndarray
+    slopes: tuple
 
 
 def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS,
-                        odds_ratios=ODDS_RATIOS, seed=0, limit=None):
-    """Steiner et al.'s two risk-adjusted CUSUM charts with a simulated limit (module docstring).
+                        odds_ratios=ODDS_RATIOS, seed=0, limit=None, slopes=SLOPES):
+    """Steiner et al.'s risk-adjusted CUSUM charts, odds and slope, with one simulated limit
+    (module docstring).
 
     Parameters
     ----------
@@ -270,6 +406,8 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     limit : float or None
         The alarm limit when already simulated for these risks and settings (:func:`cusum_limit`);
         None simulates it.
+    slopes : (float, float)
+        The calibration slopes the slope charts watch for: one in (0, 1), one above 1.
 
     Returns
     -------
@@ -280,10 +418,14 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     up_ratio, down_ratio = (float(r) for r in odds_ratios)
     if not (up_ratio > 1 > down_ratio > 0):
         raise PSLError(f"odds_ratios must be one ratio above 1 and one in (0, 1), got {odds_ratios!r}")
+    flatter_slope, steeper_slope = (float(b) for b in slopes)
+    if not (0 < flatter_slope < 1 < steeper_slope):
+        raise PSLError(f"slopes must be one slope in (0, 1) and one above 1, got {slopes!r}")
+    odds_ratios, slopes = (up_ratio, down_ratio), (flatter_slope, steeper_slope)
     if limit is None:
-        limit = cusum_limit(p, false_alarm, n_simulations, (up_ratio, down_ratio), seed)
-    up, down = (cusum_path(cusum_weights(y, p, r)) for r in (up_ratio, down_ratio))
-    first = {name: (int(np.argmax(path > limit)) if (path > limit).any() else None)
-             for name, path in (("up", up), ("down", down))}
-    return Cusum(up, down, limit, first, float(false_alarm), (up_ratio, down_ratio), int(n_simulations))
+        limit = cusum_limit(p, false_alarm, n_simulations, odds_ratios, seed, slopes)
+    paths = dict(zip(CHARTS, cusum_path(chart_weights(y, p, odds_ratios, slopes))))
+    first = {name: (int(np.argmax(path > limit)) if (path > limit).any() else None) for name, path in paths.items()}
+    return Cusum(paths["up"], paths["down"], limit, first, float(false_alarm), odds_ratios, int(n_simulations),
+                 paths["flatter"], paths["steeper"], slopes)
 

@@ -110,7 +110,7 @@ def cusum_section(result):
     """The CUSUM's verdict, its figure and every patient's chart values."""
     cusum = result.cusum
     st.markdown(words.cusum_sentence(result.signals, cusum.limit, cusum.false_alarm, cusum.odds_ratios,
-                                     len(result.chart)))
+                                     len(result.chart), cusum.slopes))
     st.plotly_chart(cusum_figure(result.chart, cusum.limit, cusum.first_signal), key="monitor_cusum")
     csv_download(words.headed(result.chart, words.CHART_HEADS), "monitoring-cusum", "monitor_download_cusum")
 

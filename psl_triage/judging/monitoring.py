@@ -17,7 +17,8 @@ columns and the outcome as it became known. The steps, each a function the page 
    Over the patients in date order the risk-adjusted CUSUM (Steiner et al. 2000,
    :func:`psl_core.monitoring.risk_adjusted_cusum`) with the date it signals, and on the
    patients since a chosen date the closed testing procedure (Vergouwe et al. 2017,
-   :func:`psl_core.monitoring.closed_test`).
+   :func:`psl_core.monitoring.closed_test`), the list's risks judged as the estimates they are
+   (:func:`training_counts`: the training patients behind each total's risk).
 
 A horizon list (time, event) is not monitored here yet: its outcome by the horizon needs the
 censoring weights of :mod:`psl_triage.judging.validation_horizon`, and the page says so.
@@ -232,6 +233,14 @@ def training_answers(model, metadata, length):
     return pd.DataFrame(rows).set_index("question")
 
 
+def training_counts(model, stage):
+    """The list's reachable totals at ``stage`` and the training patients behind each one's risk,
+    its prior's pseudo-counts added (``prior_strength``): the closed test's measure of the list's
+    own estimation error (:func:`psl_core.monitoring.closed_test`)."""
+    counts = np.asarray(model.stage_positives_[stage], float) + np.asarray(model.stage_negatives_[stage], float)
+    return np.asarray(model.stage_totals_[stage]), counts + float(getattr(model, "prior_strength", 0.0) or 0.0)
+
+
 def _answer_rows(hits, missing, labels, training):
     """Per period and question: the share meeting its condition (as scored) and not recorded,
     beside training's."""
@@ -295,10 +304,11 @@ class Monitoring:
     answers : pandas.DataFrame
         :func:`_answer_rows`.
     chart : pandas.DataFrame
-        patient (1..n in date order), date, outcome, risk, up, down: the CUSUM charts.
+        patient (1..n in date order), date, outcome, risk, up, down, flatter, steeper: the CUSUM
+        charts (:data:`psl_core.monitoring.CHARTS`).
     cusum : Cusum
     signals : dict
-        "up", "down" -> the date the chart first exceeds its limit, or None.
+        Chart ("up", "down", "flatter", "steeper") -> the date it first exceeds the limit, or None.
     closed : ClosedTest or None
         On the patients from ``test_from``; None without both outcomes among them.
     test_from : pandas.Timestamp or None
@@ -378,12 +388,14 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     order_y, order_p, order_dates = y[judged], risk, dates[judged]
     cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed, limit=limit)
     chart = pd.DataFrame({"patient": np.arange(1, len(order_y) + 1), "date": order_dates.to_numpy(),
-                          "outcome": order_y, "risk": order_p, "up": cusum.up, "down": cusum.down})
+                          "outcome": order_y, "risk": order_p, "up": cusum.up, "down": cusum.down,
+                          "flatter": cusum.flatter, "steeper": cusum.steeper})
     signals = {name: None if index is None else order_dates.iloc[index] for name, index in cusum.first_signal.items()}
     test_from = None if test_from is None else pd.Timestamp(test_from)
     tested = np.ones(len(order_y), dtype=bool) if test_from is None else (order_dates >= test_from).to_numpy()
     closed = None
     if tested.any() and 0 < order_y[tested].sum() < tested.sum():
-        closed = closed_test(order_y[tested], order_p[tested], totals[judged, stage][tested], alpha)
+        closed = closed_test(order_y[tested], order_p[tested], totals[judged, stage][tested], alpha,
+                             training_counts(model, stage))
     return Monitoring(stage, length, period, threshold, table, stops, answers, chart,
                       cusum, signals, closed, test_from, int(judged.sum()), int((~judged).sum()))

@@ -47,16 +47,21 @@ def _thinned(x, y, limit=MAX_CHART_POINTS):
 
 
 def cusum_figure(chart, limit, first_signal):
-    """The two charts over the patients in the order seen (dates in the hover: many patients
-    may share a date, a year column gives them all one): up above 0, down drawn below it, the
+    """The charts over the patients in the order seen (dates in the hover: many patients
+    may share a date, a year column gives them all one): up and flatter above 0, down and
+    steeper drawn below it (the slope charts dotted), the
     limit on each side and a mark where each first signals (``first_signal``: chart -> the
     patient's index, or None)."""
     figure = go.Figure()
     patients = chart["patient"].to_numpy()
-    for name, sign, color, label in (("up", 1, POSITIVE_COLOR, words.CHART_UP),
-                                     ("down", -1, NEGATIVE_COLOR, words.CHART_DOWN)):
+    for name, sign, color, label, dash in (("up", 1, POSITIVE_COLOR, words.CHART_UP, "solid"),
+                                           ("down", -1, NEGATIVE_COLOR, words.CHART_DOWN, "solid"),
+                                           ("flatter", 1, POSITIVE_COLOR, words.CHART_FLATTER, "dot"),
+                                           ("steeper", -1, NEGATIVE_COLOR, words.CHART_STEEPER, "dot")):
+        if name not in chart:
+            continue
         x, y = _thinned(patients, chart[name].to_numpy())
-        figure.add_trace(go.Scattergl(x=x, y=sign * y, mode="lines", name=label, line={"color": color},
+        figure.add_trace(go.Scattergl(x=x, y=sign * y, mode="lines", name=label, line={"color": color, "dash": dash},
                                       customdata=chart["date"].to_numpy()[x - 1], hovertemplate=words.CHART_HOVER))
         if first_signal.get(name) is not None:
             index = first_signal[name]

@@ -112,16 +112,28 @@ def period_summary(n_periods: int, n_judged: int, min_outcomes: int, n_left_out:
     return text
 
 
-def cusum_sentence(signals: dict, limit: float, false_alarm: float, odds_ratios: tuple, n: int) -> str:
-    """The chart's verdict: the date each direction first signalled, or that neither did."""
+CHART_MEANINGS = {"up": "higher risk than predicted", "down": "lower risk than predicted",
+                  "flatter": "risks too extreme (calibration slope below 1)",
+                  "steeper": "risks too timid (calibration slope above 1)"}
+"""What each chart's signal says (psl_core.monitoring.CHARTS)."""
+
+
+def _signalled(signals: dict) -> list:
+    return [(name, what) for name, what in CHART_MEANINGS.items() if signals.get(name) is not None]
+
+
+def cusum_sentence(signals: dict, limit: float, false_alarm: float, odds_ratios: tuple, n: int,
+                   slopes: tuple = (0.5, 2.0)) -> str:
+    """The charts' verdict: the date each first signalled, or that none did."""
     up, down = odds_ratios
-    base = (f"Over {n:,} patients in date order, two charts watch for the odds of the outcome multiplied by "
-            f"{up:g} (the list under-estimates) or by {down:g} (it over-estimates); the limit {limit:.2f} is "
-            f"set so that a calibrated list signals anywhere in these patients with probability {false_alarm:.0%} "
-            "(Steiner et al. 2000).")
-    said = [f"**signals {what} on {signals[name]:%Y-%m-%d}**" for name, what in
-            (("up", "higher risk than predicted"), ("down", "lower risk than predicted")) if signals[name] is not None]
-    return base + (" The chart " + " and ".join(said) + "." if said else " Neither chart signals.")
+    flatter, steeper = slopes
+    base = (f"Over {n:,} patients in date order, four charts watch for the odds of the outcome multiplied by "
+            f"{up:g} (the list under-estimates) or by {down:g} (it over-estimates), and for a calibration slope "
+            f"of {flatter:g} (its risks too extreme: a predictor's effect weakened, say) or {steeper:g} (too "
+            f"timid); the one limit {limit:.2f} is set so that a calibrated list signals on any of them anywhere "
+            f"in these patients with probability {false_alarm:.0%} (Steiner et al. 2000).")
+    said = [f"**signals {what} on {signals[name]:%Y-%m-%d}**" for name, what in _signalled(signals)]
+    return base + (" The chart " + " and ".join(said) + "." if said else " No chart signals.")
 
 
 UPDATE_WORDS = {
@@ -159,7 +171,7 @@ STOP_HEADS = {"period": "Period", "stage": "Stopped after question", "share": "S
 def stop_column(stage: int) -> str:
     return f"Q{stage}" if stage else "Q0 (prior)"
 CHART_HEADS = {"patient": "Patient", "date": "Date", "outcome": "Outcome", "risk": "Risk", "up": "Chart up",
-               "down": "Chart down"}
+               "down": "Chart down", "flatter": "Chart slope below 1", "steeper": "Chart slope above 1"}
 
 
 def headed(table, heads: dict):
@@ -179,6 +191,8 @@ ESTIMATE = "estimate"
 INTERVAL = "interval"
 CHART_UP = "odds higher than predicted"
 CHART_DOWN = "odds lower than predicted (drawn below 0)"
+CHART_FLATTER = "slope below 1: risks too extreme (dotted)"
+CHART_STEEPER = "slope above 1: risks too timid (dotted, below 0)"
 LIMIT = "alarm limit"
 SIGNAL = "signal"
 PATIENT_ORDER = "Patients in the order seen"
@@ -211,9 +225,7 @@ def report_summary(monitoring) -> str:
     """The monitoring in plain text for the report: span, CUSUM verdict, closed test."""
     chart, periods = monitoring.chart, monitoring.periods
     start, end = chart["date"].iloc[0], chart["date"].iloc[-1]
-    signals = [f"{what} on {monitoring.signals[name]:%Y-%m-%d}" for name, what in
-               (("up", "higher risk than predicted"), ("down", "lower risk than predicted"))
-               if monitoring.signals[name] is not None]
+    signals = [f"{what} on {monitoring.signals[name]:%Y-%m-%d}" for name, what in _signalled(monitoring.signals)]
     text = (f"{len(chart):,} patients seen from {start:%Y-%m-%d} to {end:%Y-%m-%d}, in {len(periods)} "
             f"{monitoring.period}s ({int(periods['judged'].sum())} judged), at question {monitoring.stage}. "
             f"Risk-adjusted CUSUM (Steiner et al. 2000; limit {monitoring.cusum.limit:.2f}, false-alarm probability "

@@ -24,14 +24,14 @@ def trained(demo_prepared):
     return train_list(demo_prepared, "Heart disease (UCI, Cleveland)", TrainingOptions(max_stages=5))
 
 
-def patients(n=1200, seed=0):
+def patients(n=1200, seed=0, odds=2.0):
     """Cleveland patients drawn with replacement, one a day or so, those with heart disease drawn
-    twice as often in the second year; dates as text, day first."""
+    ``odds`` times as often in the second year; dates as text, day first."""
     frame = pd.read_csv(ROOT / "datasets" / "heart_cleveland.csv")
     frame["heart_disease"] = (frame["num"] > 0).astype(int)
     rng = np.random.default_rng(seed)
     first = frame.sample(n // 2, replace=True, random_state=seed)
-    weights = np.where(frame["heart_disease"] == 1, 2.0, 1.0)
+    weights = np.where(frame["heart_disease"] == 1, odds, 1.0)
     second = frame.sample(n // 2, replace=True, weights=weights, random_state=seed + 1)
     days = np.concatenate([np.sort(rng.integers(0, 365, n // 2)), np.sort(rng.integers(365, 730, n // 2))])
     seen = pd.concat([first, second], ignore_index=True)
@@ -71,7 +71,7 @@ def test_an_update_hands_the_patients_to_validate(trained):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     put_list(at, *trained)
     at.switch_page("pages/8_Monitor.py").run()
-    seen = patients(2000)
+    seen = patients(2000, odds=4.0)  # the list learned from 200 patients: the closed test weighs that
     at.file_uploader(key="monitor_upload").set_value(("since.csv", seen.to_csv(index=False).encode(), "text/csv"))
     at.run()
     at.date_input(key="monitor_test_from").set_value(pd.Timestamp("2024-01-01").date()).run()

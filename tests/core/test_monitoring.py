@@ -14,11 +14,13 @@ from psl_core.monitoring import (
     KEEP,
     RECALIBRATE,
     REFIT,
+    chart_weights,
     closed_test,
     cusum_limit,
     cusum_path,
     cusum_weights,
     risk_adjusted_cusum,
+    slope_weights,
 )
 
 POINTS = np.array([2, 1, -1, 3])
@@ -103,15 +105,40 @@ def test_cusum_path_is_steiners_recursion():
 
 
 def test_the_limit_keeps_its_false_alarm_rate_on_calibrated_risks():
-    """Fresh calibrated outcomes cross the simulated limit in about false_alarm of the runs."""
+    """Fresh calibrated outcomes cross the simulated limit on any of the four charts in about
+    false_alarm of the runs."""
     _, p, _ = _patients(600, 6)
     limit = cusum_limit(p, false_alarm=0.1, n_simulations=2000, seed=1)
     rng = np.random.default_rng(7)
     crossed = 0
     for _ in range(400):
         y = (rng.random(len(p)) < p).astype(int)
-        crossed += max(cusum_path(cusum_weights(y, p, r)).max() for r in (2.0, 0.5)) > limit
+        crossed += cusum_path(chart_weights(y, p)).max() > limit
     assert 0.06 <= crossed / 400 <= 0.14
+
+
+def test_slope_weights_are_the_log_likelihood_ratio_of_the_recalibrated_risk():
+    y, p, _ = _patients(300, 12)
+    centre = float(np.mean(logit(p)))
+    q = expit(centre + 0.5 * (logit(p) - centre))
+    expected = np.where(y == 1, np.log(q / p), np.log((1 - q) / (1 - p)))
+    assert slope_weights(y, p, 0.5, centre) == pytest.approx(expected, abs=1e-12)
+    assert chart_weights(y, p)[2] == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_slope_chart_signals_a_weakened_effect_the_odds_charts_miss():
+    """Outcomes from a truth with calibration slope 0.4 about the mean log-odds: the mean odds
+    barely move, the flatter chart signals after the change and not before."""
+    y0, p0, _ = _patients(1500, 8)
+    _, p1, answers = _patients(1500, 9)
+    centre = float(np.mean(logit(np.concatenate([p0, p1]))))
+    rng = np.random.default_rng(3)
+    y1 = (rng.random(1500) < expit(centre + 0.4 * (logit(p1) - centre))).astype(int)
+    chart = risk_adjusted_cusum(np.concatenate([y0, y1]), np.concatenate([p0, p1]), n_simulations=300)
+    assert chart.first_signal["up"] is None and chart.first_signal["steeper"] is None
+    assert chart.first_signal["flatter"] >= 1500
+    with pytest.raises(PSLError, match="slopes"):
+        risk_adjusted_cusum(y0, p0, slopes=(0.5, 0.8))
 
 
 def test_cusum_signals_an_odds_shift_after_it_starts_and_not_before():
@@ -123,3 +150,47 @@ def test_cusum_signals_an_odds_shift_after_it_starts_and_not_before():
     assert chart.up[chart.first_signal["up"]] > chart.limit >= chart.up[: chart.first_signal["up"]].max()
     with pytest.raises(PSLError, match="odds_ratios"):
         risk_adjusted_cusum(y0, p0, odds_ratios=(2.0, 3.0))
+
+
+def _stacked(y, totals, q, n):
+    """The monitored patients and each total's n q training outcomes of n as weighted rows: the
+    statsmodels fits of the closed test with the list's training counts."""
+    levels = np.unique(totals)
+    rows_y, rows_total, rows_now, weights = [], [], [], []
+    for j, total in enumerate(levels):
+        here = totals == total
+        for outcome, count in ((1, y[here].sum()), (0, (1 - y[here]).sum()), (1, n[j] * q[j]), (0, n[j] * (1 - q[j]))):
+            rows_y.append(outcome)
+            rows_total.append(j)
+            weights.append(count)
+        rows_now += [1, 1, 0, 0]
+    dummies = np.eye(len(levels))[rows_total]
+    return np.array(rows_y, float), dummies, np.array(rows_now, float), np.array(weights, float)
+
+
+def test_closed_test_with_training_counts_equals_statsmodels_likelihood_ratios():
+    """Keep, intercept and refit with the list's training counts are GLMs of the stacked rows;
+    the recalibration's fit lies between the intercept's and the refit's."""
+    y, p, answers = _patients(2000, 4, intercept=0.3)
+    totals = answers @ POINTS
+    levels, first = np.unique(totals, return_index=True)
+    q = p[first]
+    n = np.linspace(40, 400, len(levels))
+    result = closed_test(y, p, totals, training=(levels, n))
+    outcome, dummies, now, weights = _stacked(y, totals, q, n)
+
+    def fitted(design):
+        return sm.GLM(outcome, design, family=sm.families.Binomial(), freq_weights=weights).fit(tol=1e-14, maxiter=200)
+
+    keep = fitted(dummies)
+    intercept = fitted(np.column_stack([dummies, now]))
+    refit = fitted(np.column_stack([dummies, dummies * now[:, None]]))
+    tests = result.tests.set_index("update")
+    assert tests.loc[KEEP, "statistic"] == pytest.approx(2 * (refit.llf - keep.llf), abs=1e-6)
+    assert tests.loc[INTERCEPT, "statistic"] == pytest.approx(2 * (refit.llf - intercept.llf), abs=1e-6)
+    assert 0 <= tests.loc[RECALIBRATE, "statistic"] <= tests.loc[INTERCEPT, "statistic"]
+    assert list(tests["df"]) == [len(levels), len(levels) - 1, len(levels) - 2]
+    exact = closed_test(y, p, totals).tests.set_index("update")
+    assert tests.loc[KEEP, "statistic"] < exact.loc[KEEP, "statistic"]
+    huge = closed_test(y, p, totals, training=(levels, np.full(len(levels), 1e9))).tests.set_index("update")
+    assert huge["statistic"].to_numpy() == pytest.approx(exact["statistic"].to_numpy(), abs=1e-3)

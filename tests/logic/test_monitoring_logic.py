@@ -10,6 +10,7 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 
 from psl_core import ProbabilisticScoringList
 from psl_core.errors import DataError
+from psl_core.monitoring import closed_test
 from psl_core.validation import log_odds, stage_rows
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.follow_up import FollowUp
@@ -21,6 +22,7 @@ from psl_triage.judging.monitoring import (
     monitored_table,
     read_dates,
     training_answers,
+    training_counts,
 )
 from psl_triage.judging.validation import match_columns, needed_columns
 from psl_triage.plots.monitoring import MAX_CHART_POINTS, answer_shift_figure, cusum_figure, drift_figure
@@ -126,6 +128,21 @@ def test_the_doubled_odds_are_signalled_in_the_second_year(model, seen):
                           test_from="2024-01-01")
     assert second_year.closed.n == (second_year.chart["date"] >= pd.Timestamp("2024-01-01")).sum()
     assert second_year.closed.recommendation != "keep"
+
+
+def test_the_closed_test_counts_the_lists_training_patients(model, seen):
+    """The closed test judges the list's risks as estimates from its training counts per total
+    (prior pseudo-counts added), not as exact: its statistic against keep is the smaller."""
+    result = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, n_simulations=50)
+    totals, counts = training_counts(model, 3)
+    assert counts == pytest.approx(np.asarray(model.stage_positives_[3]) + np.asarray(model.stage_negatives_[3])
+                                   + model.prior_strength)
+    chart = result.chart
+    rows = stage_rows(model, _table(model, seen).table.X, 3)
+    assert chart["risk"].to_numpy() == pytest.approx(rows.p)
+    exact = closed_test(chart["outcome"], chart["risk"], rows.totals)
+    keep = result.closed.tests.set_index("update").loc["keep", "statistic"]
+    assert keep < exact.tests.set_index("update").loc["keep", "statistic"]
 
 
 def test_small_periods_are_counted_but_not_judged(model, seen):

@@ -276,7 +276,8 @@ def test_evaluation_results_belong_to_their_list(demo_prepared, trained):
 # ---------------------------------------------------------------------------- M across pages
 def test_m_starts_at_the_lists_saved_m_and_a_typed_value_survives_page_switches(project_root, demo_prepared):
     """Intervals, Evaluation and Triage start M at the list's saved M; a value typed on a page
-    stays there across page switches until another list comes, which starts at its own M."""
+    is the list's M on every page (issue 39: one M per list), until another list comes, which
+    starts at its own M."""
     first = train_list(demo_prepared, "demo", TrainingOptions(max_stages=3, cost_ratio=1.0))
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=90)
     DATASET.put(at.session_state, dataset_session(demo_prepared))
@@ -290,13 +291,13 @@ def test_m_starts_at_the_lists_saved_m_and_a_typed_value_survives_page_switches(
     cost_ratio_input(at, "intervals").set_value(4.0).run()
     at.switch_page("pages/5_Evaluation.py").run()
     assert_clean(at)
-    assert cost_ratio_input(at, "evaluation").value == 1.0
+    assert cost_ratio_input(at, "evaluation").value == 4.0
     at.switch_page("pages/2_Triage.py").run()
     assert_clean(at)
-    assert cost_ratio_input(at, "triage").value == 1.0
+    assert cost_ratio_input(at, "triage").value == 4.0
     cost_ratio_input(at, "triage").set_value(2.0).run()
     at.switch_page("pages/4_Intervals.py").run()
-    assert cost_ratio_input(at, "intervals").value == 4.0  # typed here before the switches
+    assert cost_ratio_input(at, "intervals").value == 2.0  # typed on Triage since
     at.switch_page("pages/2_Triage.py").run()
     assert cost_ratio_input(at, "triage").value == 2.0
 
@@ -360,7 +361,9 @@ def test_the_demo_list_says_where_m_matters_on_triage_train_and_evaluation(proje
         said = " ".join(shown(element.value) for element in [*at.info, *at.caption])
         assert "Where M matters." in said, name
         # Since issue 37 the demo's intervals (after the search) rule nobody in: the range starts at 0.
-        assert "decides differently from the base rate alone only when M is below" in said, name
+        # Evaluation acts on the point risk, as its decision curves (issue 39): a range from above 0.
+        start = "between" if name == "Evaluation" else "below"
+        assert f"decides differently from the base rate alone only when M {'lies' if start == 'between' else 'is'} {start}" in said, name
         assert "it can rule nobody out" in said, name
         # The Evaluation page does not send its reader to itself, and states no timing.
         assert ("on the Evaluation page" in said) == (name == "Triage"), name

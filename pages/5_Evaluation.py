@@ -84,8 +84,10 @@ with st.form("evaluation_form"):
 run_estimate(model, int(n_splits))
 st.caption(words.expected_loss(metadata.positive_label))
 with shown_errors(words.READING_M):
+    # Acting where the point risk is above 1/(1+M), as the decision curves below do: on the
+    # risk-averse basis the sentence contradicted them (all treated, yet the curve at treat none)
     where_m, one_sided = where_m_matters(model, float(cost_ratio), *metadata.class_names, float(confidence),
-                                         curves_here=True)
+                                         basis="point", curves_here=True)
     (st.info if one_sided else st.caption)(where_m)
 if submitted:
     with shown_errors(words.RUNNING):

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
+from psl_core.cost_ratio import decision_threshold
 from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE, THRESHOLD_GRID, TREAT_ALL, TREAT_NONE
 from psl_core.evaluation import PSL, band_summary
 from psl_core.metrics import stage_measures
@@ -124,7 +125,7 @@ def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: 
     curves : pandas.DataFrame
         The decision curves at the horizon (:func:`horizon_decision_curves`).
     """
-    threshold = 1 / (1 + cost_ratio)
+    threshold = decision_threshold(cost_ratio)
     grid = np.union1d(THRESHOLD_GRID, [threshold])
     results = horizon_splits(
         prepared.X, survival_outcome(prepared.time, prepared.y), model.horizon,

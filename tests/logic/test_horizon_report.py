@@ -88,3 +88,18 @@ def test_the_comparison_keeps_the_list_and_says_where_cox_could_not_be_fitted(mo
     table, _ = horizon_comparison(model, prepared, 2, 10.0)
     assert "could not be fitted on any of the 2 splits" in table.iloc[1]["model"]
     assert set(table.iloc[1].drop("model")) == {"not fitted"} and "not fitted" not in set(table.iloc[0])
+
+
+def test_the_horizon_comparison_takes_its_threshold_from_m_checked():
+    """The threshold 1/(1+M) comes from psl_core.cost_ratio (issue 38, item 3): an M out of
+    range is refused there, by name, before any split is fitted (a ZeroDivisionError before)."""
+    import pytest
+
+    from psl_core.errors import PSLError
+
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
+    model, _ = train_list(prepared, "study.csv", TrainingOptions(max_stages=2))
+    with pytest.raises(PSLError, match="cost_ratio"):
+        horizon_comparison(model, prepared, 2, -1.0)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from psl_core.survival import is_horizon_list
 from psl_core.validation import recalibratable_stages, stagewise_validation, validation_report
 from psl_triage.data import count_classes, load_table
 from psl_triage.judging.validation import (
@@ -95,7 +96,7 @@ for note in loaded.notes:
 st.header(words.MATCH_HEADER)
 matched = matched_columns(model, metadata, frame)
 maps = value_maps(model, metadata, frame, matched)
-if getattr(model, "horizon", None) is not None:  # time and event columns, measures at the horizon
+if is_horizon_list(model):  # time and event columns, measures at the horizon
     horizon_validation(model, metadata, frame, matched, maps, site_name, site_bytes)
     st.stop()
 columns = [str(c) for c in frame.columns]

@@ -44,7 +44,7 @@ from .metrics import auc
 __all__ = [
     "SURVIVAL_DTYPE", "survival_outcome", "read_survival", "check_horizon", "censoring_curve", "censoring_at",
     "ipcw_targets", "training_weights", "horizon_summary", "HorizonTargets", "held_out_targets", "ipcw_brier",
-    "uncensored_at_horizon",
+    "uncensored_at_horizon", "is_horizon_list",
     "time_dependent_auc", "observed_expected", "net_benefit", "kaplan_meier_risk", "km_calibration",
     "design_matrix", "cox_risk", "horizon_splits", "MEASURES", "unmeasured", "bootstrap_at_horizon"
 ]
@@ -54,6 +54,12 @@ MEASURES = ("brier", "auc", "observed_expected")
 """The measures at the horizon, each a method of :class:`HorizonTargets` (:meth:`HorizonTargets.measures`
 adds ``net_benefit`` with a threshold)."""
 
+
+
+def is_horizon_list(model) -> bool:
+    """Whether ``model`` (a fitted list, or None) predicts the risk of an event within a horizon
+    (fitted with ``horizon``) rather than a yes/no outcome: the one place this is asked."""
+    return getattr(model, "horizon", None) is not None
 
 def survival_outcome(time, event):
     """A structured outcome array (event, time) from a time and an event indicator.

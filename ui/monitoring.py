@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT
+from psl_core.survival import is_horizon_list
 from psl_triage.data import count_classes
 from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor
 from psl_triage.judging.validation import positive_defaults
@@ -53,7 +54,7 @@ def settings(model, metadata, frame):
     columns = [str(c) for c in frame.columns]
     dates = date_columns(frame)
     time_default, outcome_default, _ = follow_up_defaults(metadata, frame)
-    horizon = getattr(model, "horizon", None) is not None
+    horizon = is_horizon_list(model)
     boxes = st.columns(4 if horizon else 3)
     date = boxes[0].selectbox(words.DATE_COLUMN, columns, index=index_of(columns, dates[0] if dates else None, None),
                               placeholder=words.DATE_PLACEHOLDER, key="monitor_date")

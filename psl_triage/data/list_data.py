@@ -10,6 +10,7 @@ measures, which are the table's only when the rows are the very ones it learned 
 
 from __future__ import annotations
 
+from psl_core.survival import is_horizon_list
 from psl_triage.data import value_label
 from psl_triage.model_file.metadata import ModelMetadata
 
@@ -29,7 +30,7 @@ def data_mismatch(model, metadata, prepared) -> str | None:
     """
     record = ModelMetadata.coerce(metadata).trained_on
     follow_up = getattr(prepared, "follow_up", None) is not None and getattr(prepared, "time", None) is not None
-    if getattr(model, "horizon", None) is not None:
+    if is_horizon_list(model):
         if not follow_up:
             return "follow_up"
     elif follow_up:

@@ -26,6 +26,7 @@ from psl_core.cost_ratio import check_cost_ratio, decision_threshold
 from psl_core.decision import RULE_IN, RULE_OUT, UNCERTAIN
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.recommend import base_rate_stages
+from psl_core.survival import is_horizon_list
 from psl_triage.bedside.session import recommended_length
 from psl_triage.data.roles import recorded_roles
 from psl_triage.judging.evidence import counted_adequacy, metadata_kinds, parameter_counts
@@ -368,7 +369,7 @@ def _monitoring(monitoring):
 def _items(model, metadata, stage, cost_ratio, evidence):
     """The rows of the report's table of TRIPOD items."""
     dataset, options = metadata.trained_on, metadata.training_options or {}
-    calibration, utility, subgroups = _evidence_items(evidence, getattr(model, "horizon", None) is not None)
+    calibration, utility, subgroups = _evidence_items(evidence, is_horizon_list(model))
     readable = metadata.readable_columns()
     questions = "".join(
         f"<li>{escape(stage_condition(model, k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)

@@ -40,6 +40,7 @@ from psl_core.errors import DataError
 from psl_core.metrics import auc
 from psl_core.monitoring import ClosedTest, Cusum, closed_test, risk_adjusted_cusum
 from psl_core.stopping import DEFAULT_TOLERANCE
+from psl_core.survival import is_horizon_list
 from psl_core.validation import stage_answers, stage_probabilities
 from psl_triage.bedside.session import recommended_length
 from psl_triage.judging.validation import SiteTable, site_table
@@ -156,7 +157,7 @@ def monitored_table(model, metadata, frame, mapping, outcome, positive, date_col
     if dates.isna().all():
         raise DataError(said.NO_DATES.format(column=date_column))
     dated = frame.loc[dates.notna()]
-    if getattr(model, "horizon", None) is None:
+    if not is_horizon_list(model):
         table = site_table(model, metadata, dated, mapping, outcome, positive, value_maps)
     else:
         table = _by_horizon(horizon_site(model, metadata, dated, mapping, time, outcome, positive, value_maps))

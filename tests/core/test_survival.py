@@ -163,7 +163,8 @@ def test_the_model_file_keeps_the_horizon():
     X, y, _ = follow_up(6)
     model = ProbabilisticScoringList(horizon=HORIZON, max_stages=2, recommend_folds=3).fit(X, y)
     loaded = ProbabilisticScoringList.from_json(model.to_json())
-    assert loaded.horizon == HORIZON
+    assert loaded.horizon == HORIZON and survival.is_horizon_list(loaded)
+    assert not survival.is_horizon_list(None)
     np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X))
     risks = model.stage_probabilities_[-1]
     assert np.all(np.diff(risks) >= 0)

@@ -23,12 +23,13 @@ TEST_STAMP := $(VENV)/.installed-requirements-test
 # first fit then loads them in under a second instead of compiling for half a minute.
 WARM_STAMP := $(VENV)/.warmed-kernels
 
-.PHONY: run test bench chromium clean help warm
+.PHONY: run test test-fast bench chromium clean help warm
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make run    set up .venv, compile the kernels and start the app on http://localhost:$(PORT) (PORT=8600 to change)"
 	@echo "make test   set up .venv (and Debian chromium when root), lint with ruff and run the whole test suite"
+	@echo "make test-fast  the inner loop: ruff and every test but the browser and slow ones"
 	@echo "make bench  psl_core against scikit-psl and FasterRisk (BENCH_ARGS=\"--splits 10\"; see bench/README.md)"
 	@echo "make warm   compile psl_core's kernels into numba's cache now (run and test do it when kernels.py changed)"
 	@echo "make clean  remove .venv and test artifacts"
@@ -85,6 +86,12 @@ test: $(TEST_STAMP) $(WARM_STAMP) chromium
 	@status=0; $(PY) -m pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; status=0; fi; \
 	exit $$status
+
+# The inner loop while editing: no browser, nothing marked slow (the kernel-cache recompile, the
+# pip install). CI and `make test` still run everything.
+test-fast: $(TEST_STAMP) $(WARM_STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
 
 # The peers live in their own venv (bench/.venv-peers): their pins clash with ours.
 bench: $(RUN_STAMP)

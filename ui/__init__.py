@@ -162,6 +162,12 @@ def per_list_key(name: str, model) -> str:
     if state.get(f"{name}_list") is not model:
         state[f"{name}_list"] = model
         state[f"{name}_version"] = state.get(f"{name}_version", 0) + 1
+    return current_list_key(name, state)
+
+
+def current_list_key(name: str, state) -> str:
+    """The key :func:`per_list_key` gave ``name`` last, read from ``state`` (the session state,
+    or an AppTest's) without counting a new list."""
     return f"{name}_v{state[f'{name}_version']}"
 
 

@@ -155,7 +155,7 @@ def timing_section(session: TrainingSession, dataset) -> None:
     answers = session.metadata.known_at_triage or {}
     with st.container(key="w_train_known"):
         for column, place in zip(status.asked, st.columns(min(3, len(status.asked))) * len(status.asked)):
-            key = f"w_train_known_v{session.list_number}::{column}"
+            key = session.known_key(column)
             place.radio(label_md(session.metadata.column(column).label or column), list(ANSWERS),
                         index=ANSWERS.index(answers[column]) if column in answers else None,
                         format_func=timing_words.ANSWERS.get, horizontal=True, key=key,

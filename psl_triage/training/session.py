@@ -123,6 +123,10 @@ class TrainingSession:
         self._list_table: object = None
 
     # --- the current list -----------------------------------------------------------------
+    def known_key(self, column) -> str:
+        """The key of the "known at triage?" widget of ``column``: new for each list."""
+        return f"w_train_known_v{self.list_number}::{column}"
+
     def make_current(self, model, metadata, origin: str) -> None:
         """Make a list the one the page shows and the later pages use; its metadata (a model
         file's dict or a :class:`~psl_triage.model_file.metadata.ModelMetadata`) is parsed here, once."""

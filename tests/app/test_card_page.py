@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 from psl_triage.training import TrainingOptions, train_list
 from tests.apptest import put_list
 from tests.paths import ROOT
+from ui import current_list_key
 
 PAGE = str(ROOT / "pages" / "7_Card.py")
 
@@ -28,11 +29,11 @@ def test_the_card_and_report_are_offered_and_follow_the_choices(trained):
     put_list(at, *trained)
     at.run()
     assert not at.exception and not at.error
-    assert at.slider(key=f"card_stage_v{at.session_state['card_stage_version']}").value == (model.recommended_stages_ or len(model.literals_))
+    assert at.slider(key=current_list_key("card_stage", at.session_state)).value == (model.recommended_stages_ or len(model.literals_))
     assert len(at.get("download_button")) == 2
-    at.slider(key=f"card_stage_v{at.session_state['card_stage_version']}").set_value(2).run()
+    at.slider(key=current_list_key("card_stage", at.session_state)).set_value(2).run()
     assert not at.exception and not at.error
-    at.number_input(key=f"card_cost_ratio_v{at.session_state['card_cost_ratio_version']}").set_value(3.0).run()
+    at.number_input(key=current_list_key("card_cost_ratio", at.session_state)).set_value(3.0).run()
     assert not at.exception and not at.error
 
 

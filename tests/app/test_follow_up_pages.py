@@ -78,16 +78,16 @@ def test_the_data_page_proposes_follow_up_and_keeps_the_time_out(app):
     state = app.session_state
     assert DATASET.get(state).active.outcome == "status" and DATASET.get(state).active.follow_up.time == "rfstime"
     assert any("censored before it" in shown(info.value) for info in app.info)
-    version = DATASET.get(state).version
-    app.number_input(key=f"w_horizon_v{version}::status::rfstime").set_value(1000.0).run()
-    app.text_input(key=f"w_time_unit_v{version}::status").set_value("days").run()
+    key = DATASET.get(state).key
+    app.number_input(key=key("w_horizon", "status", "rfstime")).set_value(1000.0).run()
+    app.text_input(key=key("w_time_unit", "status")).set_value("days").run()
     prepared = DATASET.get(app.session_state).prepared
     assert prepared is not None, DATASET.get(app.session_state).prepare_error
     assert prepared.follow_up == FollowUp("rfstime", 1000.0, "days")
     assert "rfstime" not in prepared.X.columns and "pid" not in prepared.X.columns
     assert prepared.positive_label.endswith("within 1000 days")
     # Switching follow-up off gives the yes/no list back.
-    app.checkbox(key=f"w_follow_up_v{version}::status").uncheck().run()
+    app.checkbox(key=key("w_follow_up", "status")).uncheck().run()
     dataset = DATASET.get(app.session_state)
     assert dataset.active.follow_up is None and dataset.prepared.follow_up is None
 

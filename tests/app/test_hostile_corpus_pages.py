@@ -24,7 +24,7 @@ def test_a_hostile_table_is_uploaded_trained_saved_listed_and_asked(name, tmp_pa
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="w_upload").set_value((name, hostile_tables()[name], "text/csv")).run()
     assert not at.exception
-    outcome_key = f"w_outcome_v{DATASET.get(at.session_state).version}"
+    outcome_key = DATASET.get(at.session_state).key("w_outcome")
     at.selectbox(key=outcome_key).set_value(DATASET.get(at.session_state).active.df.columns[-1]).run()
     assert not at.exception and DATASET.get(at.session_state).prepared is not None
     assert_no_markdown_left(at)

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "logic"))
 from test_store_hostile import BAD_FILES, fill_bad_folder  # noqa: E402
 
 from tests.paths import ROOT
+from ui.triage import answer_key, extra_key
 
 HOST = "http://127.0.0.1:9"
 HOSTILE = {
@@ -141,9 +142,9 @@ def answer_every_question(at, check=None):
                 break
             at.button(key="triage_continue").click().run()
             continue
-        key = f"triage_q{TRIAGE.get(at.session_state).stage}"
+        key = answer_key(TRIAGE.get(at.session_state))
         if key in [widget.key for widget in at.number_input]:
-            at.checkbox(key=f"{key}_unknown").check()
+            at.checkbox(key=extra_key(key, None)).check()
         else:
             widget = next(w for w in [*at.get("segmented_control"), *at.selectbox] if w.key == key)
             widget.set_value(len(widget.options) - 1)

@@ -21,7 +21,7 @@ from tests.tables import dataset_session
 
 def answer(at, column, value):
     """Answer "known at triage?" for ``column`` of the current list."""
-    return at.radio(key=f"w_train_known_v{training(at).list_number}::{column}").set_value(value).run()
+    return at.radio(key=training(at).known_key(column)).set_value(value).run()
 
 
 def trained_page(project_root, demo_prepared):
@@ -54,7 +54,7 @@ def test_answers_confirm_the_list_survive_reruns_and_are_saved_with_it(project_r
     at.switch_page("pages/7_Card.py").run()  # another page and back: the answers are the list's
     at.switch_page("pages/1_Train.py").run()
     assert not at.exception and "Confirmed" in texts(at.success)
-    assert all(at.radio(key=f"w_train_known_v{training(at).list_number}::{c}").value == KNOWN for c in asked)
+    assert all(at.radio(key=training(at).known_key(c)).value == KNOWN for c in asked)
     at.button(key="w_train_save").click().run()
     saved = json.loads(next(tmp_path.glob("*-v1.json")).read_text(encoding="utf-8"))
     assert saved["metadata"]["known_at_triage"] == dict.fromkeys(asked, KNOWN)

@@ -322,9 +322,9 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60).run()
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="w_upload").set_value(("heart.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.selectbox(key=f"w_outcome_v{DATASET.get(at.session_state).version}").set_value(meta.outcome).run()
+    at.selectbox(key=DATASET.get(at.session_state).key("w_outcome")).set_value(meta.outcome).run()
     assert "echo_result" in DATASET.get(at.session_state).active.flagged_columns  # proposed out: the user puts it back
-    at.button(key=f"w_put_back_v{DATASET.get(at.session_state).version}::{meta.outcome}::echo_result").click().run()
+    at.button(key=DATASET.get(at.session_state).key("w_put_back", meta.outcome, "echo_result")).click().run()
     assert "echo_result" in DATASET.get(at.session_state).prepared.X
     at.switch_page(TRAIN_PAGE).run()
     click_train(at)

@@ -26,7 +26,9 @@ from psl_triage.words.decision import headline, interval_sentence, outcome_text,
 from tests.apptest import put_list, training
 from tests.paths import ROOT
 from tests.tables import chest_pain_columns
+from ui import current_list_key
 from ui.state_keys import TRIAGE
+from ui.triage import answer_key, extra_key
 
 PAGE = str(ROOT / "pages" / "2_Triage.py")
 UNKNOWN = "Unknown / not recorded"
@@ -75,7 +77,7 @@ def captions(at):
 
 def cost_ratio_input(at):
     """The number input of M: keyed by the count of lists the page has followed (ui.cost_ratio_input)."""
-    return at.number_input(key=f"triage_cost_ratio_v{at.session_state['triage_cost_ratio_version']}")
+    return at.number_input(key=current_list_key("triage_cost_ratio", at.session_state))
 
 
 def asked_column(at, model):
@@ -87,10 +89,10 @@ def asked_column(at, model):
 
 def answer(at, value):
     """Answer the question on screen: an option's text, a number, or None for unknown; press Next."""
-    key = f"triage_q{TRIAGE.get(at.session_state).stage}"
+    key = answer_key(TRIAGE.get(at.session_state))
     if key in [widget.key for widget in at.number_input]:
         if value is None:
-            at.checkbox(key=f"{key}_unknown").check()
+            at.checkbox(key=extra_key(key, None)).check()
         else:
             at.number_input(key=key).set_value(value)
     else:
@@ -331,7 +333,7 @@ def shown_answer(at, question, stage):
     """The raw answer the widget of ``question`` (asked at ``stage``) holds; "" when empty."""
     key = f"triage_q{stage}"
     if question.kind == "numeric":
-        ticked = [raw for raw, _ in question.extra_answers if at.checkbox(key=f"{key}_{'unknown' if raw is None else 'not_measured'}").value]
+        ticked = [raw for raw, _ in question.extra_answers if at.checkbox(key=extra_key(key, raw)).value]
         number = at.number_input(key=key).value
         return ticked[0] if ticked else ("" if number is None else number)
     index = at.segmented_control(key=key).value

@@ -163,6 +163,20 @@ def _shared_fit(o, m, e, n, slope_free, start):
     return current, float(params[J]), float(params[J + 1]) if slope_free else 1.0
 
 
+def _as_exact(y, p, totals, _training=None):
+    """The four models' log-likelihoods with the list's risks taken as exact, and the
+    recalibration's intercept and slope (see :func:`closed_test`)."""
+    a = calibration_intercept(y, p)
+    totals, y, lp, weight = _grouped(y, log_odds(p), totals)
+    a_slope, b_slope = fit_logistic(lp[:, None], y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
+    refit, n_totals = _saturated(totals, y, weight)
+    likelihoods = {
+        KEEP: log_likelihood(y, lp, weight), INTERCEPT: log_likelihood(y, a + lp, weight),
+        RECALIBRATE: log_likelihood(y, a_slope + b_slope * lp, weight), REFIT: refit,
+    }
+    return likelihoods, (a, a_slope, b_slope), n_totals
+
+
 def _with_training(y, p, totals, training):
     """The four models' log-likelihoods on the monitored patients and the list's training
     counts together, and the recalibration's intercept and slope (see :func:`closed_test`)."""
@@ -251,24 +265,20 @@ def closed_test(y, p, totals, alpha=0.05, training=None):
     totals = np.asarray(totals).reshape(len(y))
     if not 0 < alpha < 1:
         raise PSLError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
-    n_patients, n_events = len(y), int(y.sum())
-    if training is not None:
-        likelihoods, (a, a_slope, b_slope), n_totals = _with_training(y, p, totals, training)
-    else:
-        a = calibration_intercept(y, p)
-        totals, y, lp, weight = _grouped(y, log_odds(p), totals)
-        a_slope, b_slope = fit_logistic(lp[:, None], y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
-        refit, n_totals = _saturated(totals, y, weight)
-        likelihoods = {
-            KEEP: log_likelihood(y, lp, weight), INTERCEPT: log_likelihood(y, a + lp, weight),
-            RECALIBRATE: log_likelihood(y, a_slope + b_slope * lp, weight), REFIT: refit,
-        }
+    fitted = _with_training if training is not None else _as_exact
+    likelihoods, (a, a_slope, b_slope), n_totals = fitted(y, p, totals, training)
     parameters = {KEEP: 0, INTERCEPT: 1, RECALIBRATE: min(2, n_totals), REFIT: n_totals}
     models = pd.DataFrame({
         "parameters": parameters, "log_likelihood": likelihoods,
         "intercept": {KEEP: 0.0, INTERCEPT: a, RECALIBRATE: a_slope, REFIT: np.nan},
         "slope": {KEEP: 1.0, INTERCEPT: 1.0, RECALIBRATE: b_slope, REFIT: np.nan},
     }).rename_axis("update")
+    tests, recommendation = _tested(likelihoods, parameters, alpha)
+    return ClosedTest(recommendation, models, tests, len(y), int(y.sum()), float(alpha))
+
+
+def _tested(likelihoods, parameters, alpha):
+    """The likelihood-ratio tests against the refit, in order, and the update they name."""
     rows, recommendation = [], None
     for update in (KEEP, INTERCEPT, RECALIBRATE):
         df = parameters[REFIT] - parameters[update]
@@ -279,7 +289,7 @@ def closed_test(y, p, totals, alpha=0.05, training=None):
                      "significant": p_value < alpha, "reached": reached})
         if reached and not p_value < alpha:
             recommendation = update
-    return ClosedTest(recommendation or REFIT, models, pd.DataFrame(rows), n_patients, n_events, float(alpha))
+    return pd.DataFrame(rows), recommendation or REFIT
 
 
 # ---------------------------------------------------------------------------- CUSUM

@@ -83,7 +83,8 @@ def reading_choices(session: DatasetSession) -> None:
     """How the upload was read, and select boxes to read it another way."""
     reading = session.active.reading
     numbers: NumberFormat = reading["numbers"]
-    st.caption(words.read_as(LoadedTable(session.active.df, delimiter=reading["delimiter"], numbers=numbers).describe_reading()))
+    st.caption(words.read_as(LoadedTable(session.active.df, delimiter=reading["delimiter"], numbers=numbers,
+                                        columns=reading["columns"]).describe_reading()))
     with st.expander(words.READING_EXPANDER):
         grid, chosen = st.columns(3), [reading["delimiter"], numbers.decimal, numbers.thousands]
         for place, (name, options) in enumerate(zip(("w_delimiter", "w_decimal", "w_thousands"),

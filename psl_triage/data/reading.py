@@ -44,6 +44,11 @@ few hundred MB to the server's memory (bench/README.md); a table of a million ce
 MAX_EXCEL_PARTS = 10_000
 """Most parts (files) an .xlsx archive may hold; a real workbook has a few dozen."""
 
+COLUMN_READINGS = ("numbers", "percent", "dates", "text")
+"""How a column of an upload was read (:attr:`LoadedTable.columns`), in the order the "Read as"
+sentence names them: numbers (with the table's decimal mark and thousands separator, or as a
+workbook holds them), percentages (the % sign dropped), dates, text (kept as written)."""
+
 TEXT_EXTENSIONS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
 
 EXCEL_EXTENSIONS = (".xlsx", ".xlsm")
@@ -75,19 +80,28 @@ class LoadedTable:
         The field delimiter used (a key of :data:`DELIMITERS`); None for an Excel workbook.
     numbers : NumberFormat
         The decimal mark and thousands separator used for numbers written as text.
+    columns : dict of str to str
+        How each column was read: one of :data:`COLUMN_READINGS` ("numbers", "percent",
+        "dates", "text"); empty for a table not read from a file.
     """
 
     frame: pd.DataFrame
     notes: list[str] = field(default_factory=list)
     delimiter: str | None = None
     numbers: NumberFormat = field(default_factory=NumberFormat)
+    columns: dict[str, str] = field(default_factory=dict)
 
     def describe_reading(self) -> str:
-        """One sentence on how the file was read, e.g. "Fields separated by semicolon; ...".
+        """One sentence on how the file was read, column by column, e.g. "Fields separated by
+        semicolon; decimal comma (72,5), no thousands separator; numbers: 'age'; text: 'ward'."
         """
         fields = "" if self.delimiter is None else words.FIELDS_SEPARATED_BY.format(delimiter=DELIMITERS[self.delimiter])
         text = self.numbers.describe()
-        return f"{fields}{text[0].upper() + text[1:] if not fields else text}."
+        groups = [
+            words.COLUMN_READINGS[kind].format(columns=words.named_columns(names))
+            for kind in COLUMN_READINGS if (names := [name for name, read in self.columns.items() if read == kind])
+        ]
+        return f"{fields}{text[0].upper() + text[1:] if not fields else text}{''.join(groups)}."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,7 +205,25 @@ def load_table(
     frame = tidy_table(frame, filename, notes)
     if numbers is None:
         numbers = detect_number_format(text_cells(frame))
-    return LoadedTable(_infinite_as_missing(numbers_from_text(frame, numbers, notes), notes), notes, delimiter, numbers)
+    percent: list[str] = []
+    frame = _infinite_as_missing(numbers_from_text(frame, numbers, notes, percent), notes)
+    return LoadedTable(frame, notes, delimiter, numbers, _column_readings(frame, percent))
+
+
+def _column_readings(frame: pd.DataFrame, percent: list[str]) -> dict[str, str]:
+    """How each column of the read ``frame`` was read (:data:`COLUMN_READINGS`)."""
+    readings = {}
+    for name in frame.columns:
+        series = frame[name]
+        if str(name) in percent:
+            readings[str(name)] = "percent"
+        elif ptypes.is_datetime64_any_dtype(series):
+            readings[str(name)] = "dates"
+        elif ptypes.is_numeric_dtype(series) and not ptypes.is_bool_dtype(series):
+            readings[str(name)] = "numbers"
+        else:
+            readings[str(name)] = "text"
+    return readings
 
 
 def _infinite_as_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:

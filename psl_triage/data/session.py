@@ -172,7 +172,8 @@ class DatasetSession:
         self._take_upload(reading["name"], reading["bytes"], loaded)
 
     def _take_upload(self, name: str, content: bytes, loaded: LoadedTable) -> None:
-        reading = {"bytes": content, "name": name, "delimiter": loaded.delimiter, "numbers": loaded.numbers}
+        reading = {"bytes": content, "name": name, "delimiter": loaded.delimiter, "numbers": loaded.numbers,
+                   "columns": loaded.columns}
         self._fresh("upload", name, loaded.frame, DatasetMeta(name=name), loaded.notes, reading)
 
     # --- choices -----------------------------------------------------------------------------

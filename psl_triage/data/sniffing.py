@@ -201,7 +201,9 @@ def parse_numbers(values: pd.Series, numbers: NumberFormat) -> pd.Series:
     return pd.to_numeric(text.where(plain), errors="coerce").astype("float64")
 
 
-def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[str]) -> pd.DataFrame:
+def numbers_from_text(
+    frame: pd.DataFrame, numbers: NumberFormat, notes: list[str], percent: list[str] | None = None
+) -> pd.DataFrame:
     """The table with every text column that holds numbers (see :data:`MOSTLY_NUMBERS`) as floats.
 
     Entries in :data:`NUMBER_MISSING_MARKERS` become missing; so do the few entries that are
@@ -214,6 +216,8 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
     numbers : NumberFormat
     notes : list of str
         Sentences are appended here.
+    percent : list of str, optional
+        The names of the columns read as percentages (their signs dropped) are appended here.
 
     Returns
     -------
@@ -251,6 +255,8 @@ def numbers_from_text(frame: pd.DataFrame, numbers: NumberFormat, notes: list[st
             notes.append(words.OTHER_SCRIPT_DIGITS.format(label=label, example=example))
         if written.str.endswith("%").any():
             notes.append(words.PERCENT_SIGNS.format(label=label))
+            if percent is not None:
+                percent.append(str(name))
         column = pd.Series(np.nan, index=series.index, dtype="float64")
         column.loc[parsed.index] = parsed
         converted[name] = column

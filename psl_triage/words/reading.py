@@ -151,6 +151,19 @@ SAME_DECIMAL_AND_THOUSANDS = "The decimal mark and the thousands separator canno
 NO_THOUSANDS_SEPARATOR = "no thousands separator"
 THOUSANDS_SEPARATED_BY = "thousands separated by {thousands}"
 DECIMAL_AND_THOUSANDS = "decimal {decimal}, {thousands}"
+COLUMN_READINGS = {
+    "numbers": "; numbers: {columns}",
+    "percent": "; percentages (the % sign dropped): {columns}",
+    "dates": "; dates: {columns}",
+    "text": "; text, kept as written: {columns}",
+}
+_NAMED_AT_MOST = 6
+
+
+def named_columns(names):
+    """The columns of one reading in the "Read as" sentence: "'a', 'b'" or "'a', ... and 12 more"."""
+    shown = ", ".join(repr(str(name)) for name in names[:_NAMED_AT_MOST])
+    return shown if len(names) <= _NAMED_AT_MOST else f"{shown} and {len(names) - _NAMED_AT_MOST} more"
 OTHER_SCRIPT_DIGITS = "{label} is written with digits of another script (e.g. {example!r}); they are read as the numbers they are."
 PERCENT_SIGNS = "{label} is written with percent signs; its values are percentages."
 PERCENTS_BESIDE_FRACTIONS = "{label} writes some values as percentages ({percent!r}) and others as fractions of 1 ({fraction!r}): it is not read as numbers, since no reading fits both. Write every value one way (all with % or all as fractions) in the file and upload it again."

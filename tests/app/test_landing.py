@@ -271,7 +271,10 @@ def birthwt_csv(n: int = 120) -> bytes:
 
 def test_decimal_comma_upload_says_how_it_was_read_and_can_be_read_again(app):
     upload(app, "prostate.csv", EURO_CSV)
-    assert "Read as: Fields separated by semicolon; decimal comma (72,5), no thousands separator." in texts(app.caption)
+    assert (
+        "Read as: Fields separated by semicolon; decimal comma (72,5), no thousands separator; "
+        "numbers: 'ID', 'Age', 'PSA', 'TVol', 'Recurrence'." in texts(app.caption)
+    )
     assert [session(app).active.column_types[name] for name in ("Age", "PSA", "TVol")] == ["numeric"] * 3
     assert session(app).active.column_types["ID"] == "ignore" and session(app).active.outcome == "Recurrence"
     assert set(session(app).prepared.X.columns) == {"Age", "PSA", "TVol"}
@@ -322,8 +325,9 @@ def messy_csv(n: int = 40) -> bytes:
 
 def test_thousands_percent_markers_and_rownames_on_the_page(app):
     upload(app, "messy.csv", messy_csv())
-    assert "Read as: Fields separated by comma; decimal point (72.5), thousands separated by comma (1,234)." in texts(
-        app.caption
+    assert (
+        "Read as: Fields separated by comma; decimal point (72.5), thousands separated by comma (1,234); numbers: "
+        "'rownames', 'income', 'crp', 'outcome'; percentages (the % sign dropped): 'hba1c'." in texts(app.caption)
     )
     assert any("'hba1c' is written with percent signs" in text for text in texts(app.info))
     types = session(app).active.column_types
@@ -454,3 +458,12 @@ def test_the_landing_page_leaves_the_learner_to_the_pages_that_learn():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["[]", "['numba', 'scipy.stats', 'sklearn']"]
+
+
+def test_the_read_as_sentence_names_each_columns_reading_on_the_page(app):
+    table = "dose;share;ward;outcome\n" + "".join(f"{60 + i},{i % 10};{10 + i}%;{'AB'[i % 2]}x;{i % 2}\n" for i in range(40))
+    upload(app, "mixed.csv", table.encode())
+    assert (
+        "Read as: Fields separated by semicolon; decimal comma (72,5), no thousands separator; numbers: 'dose', "
+        "'outcome'; percentages (the % sign dropped): 'share'; text, kept as written: 'ward'." in texts(app.caption)
+    )

@@ -177,7 +177,10 @@ EURO_CSV = (
 def test_semicolons_and_decimal_commas_are_detected_and_read_as_numbers():
     loaded = load_table(EURO_CSV, "prostate.csv")
     assert loaded.delimiter == ";" and loaded.numbers == NumberFormat(",", "")
-    assert loaded.describe_reading() == "Fields separated by semicolon; decimal comma (72,5), no thousands separator."
+    assert loaded.describe_reading() == (
+        "Fields separated by semicolon; decimal comma (72,5), no thousands separator; "
+        "numbers: 'ID', 'Age', 'PVol', 'PreopPSA', 'TVol', 'T.Stage' and 1 more."
+    )
     frame = loaded.frame
     assert frame.loc[0, "Age"] == 50.0 and frame.loc[1, "PreopPSA"] == 7.01
     types = infer_column_types(frame)
@@ -250,7 +253,7 @@ def test_excel_text_cells_with_decimal_commas_become_numbers():
     loaded = load_table(xlsx_bytes({"s": frame}), "eu.xlsx")
     assert loaded.delimiter is None and loaded.numbers.decimal == ","
     assert loaded.frame["age"].tolist()[:2] == [72.1, 65.3] and np.isnan(loaded.frame["age"].iloc[2])
-    assert loaded.describe_reading() == "Decimal comma (72,5), no thousands separator."
+    assert loaded.describe_reading() == "Decimal comma (72,5), no thousands separator; numbers: 'age', 'outcome'."
     mixed = pd.DataFrame({"weight": [1250.5, "1.234,5", "2.000,0", "k.A."], "outcome": [1, 0, 1, 0]})
     frame = load_table(xlsx_bytes({"s": mixed}), "mixed.xlsx").frame
     assert frame["weight"].tolist()[:3] == [1250.5, 1234.5, 2000.0]  # a number cell is not re-read
@@ -354,3 +357,24 @@ def test_a_table_wider_than_the_column_limit_is_refused_with_what_to_do():
     with pytest.raises(DataError, match=f"has {MAX_COLUMNS + 1:,} columns; the app reads tables of at most 500"):
         load_table(data, "wide.csv")
     assert len(load_table(data.replace(b",c500", b"").replace(b",1\n", b"\n"), "wide.csv").frame.columns) == MAX_COLUMNS
+
+
+def test_the_read_as_sentence_names_how_each_column_was_read():
+    table = (
+        "dose;share;ward;outcome\n" + "".join(f"{60 + i},{i % 10};{10 + i}%;{'AB'[i % 2]}x;{i % 2}\n" for i in range(20))
+    ).encode()
+    loaded = load_table(table, "mixed.csv")
+    assert loaded.columns == {"dose": "numbers", "share": "percent", "ward": "text", "outcome": "numbers"}
+    assert loaded.describe_reading() == (
+        "Fields separated by semicolon; decimal comma (72,5), no thousands separator; numbers: 'dose', "
+        "'outcome'; percentages (the % sign dropped): 'share'; text, kept as written: 'ward'."
+    )
+    # 'a' holds decimal commas in a file whose other decimals use points: it stays text, and the
+    # sentence says so rather than claim every column was read with a decimal point.
+    other_marks = b"a;b;c\n72,5;1.5;1\n80,1;2.5;2\n70,0;3.25;3\n"
+    loaded = load_table(other_marks, "marks.csv")
+    assert loaded.frame["a"].tolist() == ["72,5", "80,1", "70,0"]
+    assert loaded.describe_reading().endswith("; numbers: 'b', 'c'; text, kept as written: 'a'.")
+    dated = load_table(xlsx_bytes({"s": pd.DataFrame({"seen": pd.to_datetime(["2024-01-02", "2024-03-04"]),
+                                                      "outcome": [0, 1]})}), "d.xlsx")
+    assert dated.describe_reading().endswith("; numbers: 'outcome'; dates: 'seen'.")

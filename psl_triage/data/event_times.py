@@ -277,6 +277,25 @@ def _times_of_some(df: pd.DataFrame, events: dict, found: dict[object, FoundTime
             taken.add(event)
 
 
+def filled_after(df: pd.DataFrame, event: object) -> dict[object, float]:
+    """The columns filled in only where ``event`` (a 0/1 column found with its own time) is 1,
+    and in most of those rows (the mismatch score of a transplant): recorded after that event.
+    Each -> the share of the event's rows it fills; the event's other rows are
+    :data:`MIN_EVENTS` or more, at most one in fifty of them filled in."""
+    codes = event_codes(df[event])
+    if codes is None:
+        return {}
+    happened, not_yet = codes == 1, codes == 0
+    if min(int(happened.sum()), int(not_yet.sum())) < MIN_EVENTS:
+        return {}
+    filled = {}
+    for name in df.columns:
+        present = df[name].notna().to_numpy()
+        if name != event and present[not_yet].mean() <= 1 - NEVER_ABOVE and present[happened].mean() >= 0.5:
+            filled[name] = float(present[happened].mean())
+    return filled
+
+
 def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> None:
     """Add the numeric columns that rise with a follow-up time in step: recorded after baseline."""
     follow_ups = [item.time for item in found.values() if item.longer is None]

@@ -41,7 +41,7 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_triage.data.columns import infer_kind
-from psl_triage.data.event_times import follow_up_evidence, time_of
+from psl_triage.data.event_times import filled_after, follow_up_evidence, time_of
 from psl_triage.data.formats import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC
 from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, default_class_names, positive_class_values, weakly_named
 from psl_triage.data.separation import held_out_auc, lone_separator
@@ -229,6 +229,9 @@ def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role]) -
             roles[item.time] = Role("time", item.evidence)
         if item.event is not None and item.event != outcome and item.event in roles and roles[item.event].role == "question":
             roles[item.event] = Role("leak", words.EVENT_WITH_OWN_TIME.format(time=str(item.time)))
+            for name, filled in filled_after(df, item.event).items():
+                if name in roles and roles[name].role == "question":
+                    roles[name] = Role("leak", words.FILLED_AFTER_EVENT.format(event=str(item.event), share=share(filled)))
 
 
 def _phase(name: object) -> str | None:

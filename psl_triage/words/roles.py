@@ -22,6 +22,10 @@ ITS_CATEGORIES = "its categories"
 
 
 EVENT_WITH_OWN_TIME = "A 0/1 column with its own follow-up time ({time!r}): an event after baseline, another outcome of the study, not a finding at triage."
+FILLED_AFTER_EVENT = (
+    "Filled in only where {event!r} is 1 ({share} of those rows) and in none of the others: recorded after that "
+    "event, not a finding at triage."
+)
 TIME_OF_EVENT = "The follow-up time of {event!r}: measured after baseline, up to that event."
 RECORDED_WITH_OUTCOME = "Recorded at the outcome's own time point ({phase!r}, like {outcome!r}): not known at triage."
 RECORDED_LATER = "Recorded at a later time point ({phase!r} comes after {own!r}, the outcome's, in the table's columns): after the outcome, not before it."

@@ -145,3 +145,19 @@ def test_the_time_of_an_event_only_some_reached_is_found_with_its_event():
     roles = roles_of(table, "dead")
     assert roles["tx_wait"] == "time" and roles["transplant"] == "leak"
     assert {roles[name] for name in ("age", "nodes", "grade")} == {"question"}
+
+
+def test_a_measurement_filled_in_only_after_another_event_is_proposed_out():
+    """The same export: the donor mismatch score exists only for the patients transplanted; it
+    was the list's first question. Now proposed out, naming the event; a baseline column with
+    gaps scattered at random stays a question."""
+    rng = np.random.default_rng(6)
+    table = follow_up_table(n=300, seed=2).rename(columns={"rfstime": "surv_d", "status": "dead"})
+    transplant = rng.random(300) < 0.6
+    table["tx_wait"] = np.where(transplant, np.floor(rng.uniform(0, 1, 300) * table["surv_d"]), np.nan)
+    table["transplant"] = transplant.astype(int)
+    table["mscore"] = np.where(transplant & (rng.random(300) < 0.95), rng.uniform(0, 3, 300).round(2), np.nan)
+    table["albumin"] = np.where(rng.random(300) < 0.7, rng.normal(40, 5, 300).round(1), np.nan)
+    roles = propose_roles(table, infer_column_types(table), "dead", [1])
+    assert roles["mscore"].role == "leak" and "'transplant' is 1" in roles["mscore"].evidence
+    assert roles["albumin"].role == roles["age"].role == "question"

@@ -18,10 +18,11 @@ import streamlit as st
 
 from psl_core.errors import PSLError
 from psl_triage.ward.audit import AuditLog
-from psl_triage.ward.audit_export import audit_bundle, audit_csv, entries_table, filtered
+from psl_triage.ward.audit_export import audit_bundle, entries_table, filtered
 from psl_triage.words import md
 from psl_triage.words import ward as words
 from psl_triage.words.common import page_title
+from ui import csv_download
 from ui.ward import record_export
 
 st.set_page_config(page_title=page_title("audit"), page_icon="🩺", layout="wide")
@@ -58,8 +59,8 @@ st.caption(words.ENTRIES_SHOWN.format(shown=len(shown), total=len(entries)))
 st.dataframe(entries_table(shown), hide_index=True)
 
 csv_column, fhir_column = st.columns(2)
-csv_column.download_button(words.DOWNLOAD_CSV, audit_csv(shown), file_name="audit.csv", mime="text/csv",
-                           key="audit_download_csv", on_click=record_export, args=("audit.csv",))
+with csv_column:
+    csv_download(entries_table(shown), "audit", "audit_download_csv", words.DOWNLOAD_CSV, record_export, ("audit.csv",))
 fhir_column.download_button(words.DOWNLOAD_FHIR, json.dumps(audit_bundle(shown), indent=1), file_name="audit-fhir.json",
                             mime="application/fhir+json", key="audit_download_fhir", on_click=record_export,
                             args=("audit-fhir.json",))

@@ -85,10 +85,12 @@ def link(page: str, label: str, fallback: str) -> None:
         st.markdown(fallback)
 
 
-def csv_download(table, name: str, key: str, label: str = words.CSV_DOWNLOAD_LABEL) -> None:
+def csv_download(table, name: str, key: str, label: str = words.CSV_DOWNLOAD_LABEL, on_click=None, args=()) -> None:
     """A button that downloads a table (the numbers behind a plot) as CSV, which cannot run
-    as formulas in a spreadsheet (:func:`psl_triage.model_file.csv_export.csv_bytes`)."""
-    st.download_button(label, csv_bytes(table), file_name=f"{name}.csv", mime="text/csv", key=key)
+    as formulas in a spreadsheet (:func:`psl_triage.model_file.csv_export.csv_bytes`);
+    ``on_click(*args)`` runs when it is clicked (the audit trail records an export)."""
+    st.download_button(label, csv_bytes(table), file_name=f"{name}.csv", mime="text/csv", key=key,
+                       on_click=on_click, args=args)
 
 
 def _required(value, hint: str, page: str, go: tuple[str, str]):

@@ -1,7 +1,7 @@
 """The audit trail for whoever reviews it: filtered, as CSV and as FHIR R4 AuditEvent resources.
 
-CSV: one row per entry, every column of the record, texts that a spreadsheet would read as a
-formula neutralised (:func:`psl_triage.model_file.csv_export.csv_bytes`).
+CSV (the Audit page, through the app's one CSV writer): one row per entry, every column of the
+record (:func:`entries_table`), formulas neutralised (:func:`psl_triage.model_file.csv_export.csv_bytes`).
 
 FHIR: a ``collection`` Bundle of AuditEvent resources (R4 4.0.1), each validated against the
 R4 models of ``fhir.resources``. ``type`` is DICOM's "User Authentication" for a sign-in,
@@ -15,7 +15,6 @@ file's SHA-256 as identifier, its version and the entry's place in the hash chai
 import pandas as pd
 from fhir.resources.bundle import Bundle
 
-from psl_triage.model_file.csv_export import csv_bytes
 from psl_triage.ward.audit import COLUMNS, DONE
 
 DICOM = "http://dicom.nema.org/resources/ontology/DCM"
@@ -41,11 +40,6 @@ def filtered(entries, user="", action="", text="", since=None, until=None):
 def entries_table(entries):
     """The entries as a table, one row each, the record's columns."""
     return pd.DataFrame([[getattr(entry, column) for column in COLUMNS] for entry in entries], columns=list(COLUMNS))
-
-
-def audit_csv(entries):
-    """The entries as CSV bytes (:func:`entries_table`, formulas neutralised)."""
-    return csv_bytes(entries_table(entries))
 
 
 def audit_event(entry):

@@ -1,6 +1,8 @@
 """Words of the export for the hospital's systems: the specification, the scorers and the FHIR
 RiskAssessment (psl_triage.model_file.export, psl_triage.bedside.export, the Card and Triage pages)."""
 
+from psl_triage.words.common import level_text, m_equals
+
 NOT_A_SPECIFICATION = "A specification is a JSON object; this is a {kind}. Export the specification again from the Card page."
 WRONG_FORMAT = ("This is not a specification this version reads (format {found}; expected {expected}). "
                 "Export the specification again from the Card page.")
@@ -61,7 +63,7 @@ STOP_RULE = (
 def fhir_settings(cost_ratio, confidence, basis):
     """The decision settings of a RiskAssessment, in words."""
     on = "the interval's upper bound" if basis == "upper" else "the estimate"
-    return (f"Decided with M = {cost_ratio:g} (threshold 1/(1+M)), {confidence:.0%} intervals, on {on}.")
+    return f"Decided with {m_equals(cost_ratio)} (threshold 1/(1+M)), {level_text(confidence)} intervals, on {on}."
 
 EXPORT_TITLE = "Export for the hospital's systems"
 EXPORT_INTRO = (

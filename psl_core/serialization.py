@@ -57,11 +57,12 @@ import jsonschema
 import numpy as np
 
 from .binarization import CATEGORY, NUMERIC, Literal
-from .constraints import DIRECTIONS, check_constraints
+from .constraints import check_constraints
 from .cost_ratio import saved_cost_ratio
 from .costs import check_cost_groups, check_question_costs
 from .errors import ModelFileError, PSLError
-from .names import describe_character, look_alike_pairs, unreadable_character
+from .file_checks import calibration_tables, check_constraints_kept, check_look_alikes, refuse, shorten
+from .names import describe_character, unreadable_character
 from .stopping import check_stop_statistics
 
 __all__ = [
@@ -201,10 +202,6 @@ def dumps(model, metadata=None):
         ) from None
 
 
-def _fail(message):
-    raise ModelFileError(f"not a valid model file: {message}")
-
-
 # ---------------------------------------------------------------------------- reading
 def loads(text, cls):
     """Validate model JSON text and build a fitted ``cls`` instance from it.
@@ -234,43 +231,43 @@ def parse(text):
         try:
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
-            _fail("the file is not UTF-8 text")
+            refuse("the file is not UTF-8 text")
     if not isinstance(text, str):
-        _fail(f"expected JSON text, got {type(text).__name__}")
+        refuse(f"expected JSON text, got {type(text).__name__}")
     text = text.removeprefix("\ufeff")
     if len(text) > MAX_FILE_CHARS:
-        _fail(f"the file has {len(text):,} characters; a model file has at most {MAX_FILE_CHARS:,}")
+        refuse(f"the file has {len(text):,} characters; a model file has at most {MAX_FILE_CHARS:,}")
     try:
         data = json.loads(
             text, object_pairs_hook=_reject_duplicates, parse_int=_parse_int, parse_float=_parse_float,
-            parse_constant=lambda c: _fail(f"{c} is not allowed"),
+            parse_constant=lambda c: refuse(f"{c} is not allowed"),
         )
     except json.JSONDecodeError as exc:
-        _fail(f"the JSON cannot be read ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+        refuse(f"the JSON cannot be read ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
               "the file may be truncated or edited")
     except RecursionError:
-        _fail(f"the JSON is nested too deeply (a model file nests at most {MAX_DEPTH} levels)")
+        refuse(f"the JSON is nested too deeply (a model file nests at most {MAX_DEPTH} levels)")
     _check_depth(data)
     return data
 
 
 def _parse_int(digits):
     if len(digits.lstrip("-")) > _MAX_DIGITS:
-        _fail(f"a number has {len(digits.lstrip('-'))} digits; a model file's numbers have at most {_MAX_DIGITS}")
+        refuse(f"a number has {len(digits.lstrip('-'))} digits; a model file's numbers have at most {_MAX_DIGITS}")
     return int(digits)
 
 
 def _parse_float(text):
     value = float(text)
     if not math.isfinite(value):
-        _fail(f"the number {text[:40]} is beyond the range of numbers a model file holds")
+        refuse(f"the number {text[:40]} is beyond the range of numbers a model file holds")
     return value
 
 
 def _reject_duplicates(pairs):
     keys = [k for k, _ in pairs]
     if len(keys) != len(set(keys)):
-        _fail(f"repeated keys {sorted({k for k in keys if keys.count(k) > 1})[:10]}")
+        refuse(f"repeated keys {sorted({k for k in keys if keys.count(k) > 1})[:10]}")
     return dict(pairs)
 
 
@@ -286,13 +283,13 @@ def _check_depth(data):
         children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
         n_values += len(children)
         if n_values > MAX_VALUES:
-            _fail(f"the file holds more than {MAX_VALUES:,} values; a model file holds far fewer")
+            refuse(f"the file holds more than {MAX_VALUES:,} values; a model file holds far fewer")
         for child in [*value, *children] if isinstance(value, dict) else children:  # keys too
             if isinstance(child, str):
                 _check_text(child)
             elif isinstance(child, (dict, list)):
                 if depth + 1 > MAX_DEPTH:
-                    _fail(f"the JSON is nested too deeply (a model file nests at most {MAX_DEPTH} levels)")
+                    refuse(f"the JSON is nested too deeply (a model file nests at most {MAX_DEPTH} levels)")
                 stack.append((child, depth + 1))
     if isinstance(data, str):
         _check_text(data)
@@ -309,7 +306,7 @@ def _check_metadata_size(metadata):
         children = list(value.values()) if isinstance(value, dict) else value
         n_values += len(children)
         if n_values > MAX_METADATA_VALUES:
-            _fail(f"the metadata holds more than {MAX_METADATA_VALUES:,} values; a list's description "
+            refuse(f"the metadata holds more than {MAX_METADATA_VALUES:,} values; a list's description "
                   "holds far fewer")
         stack.extend(child for child in children if isinstance(child, (dict, list)))
 
@@ -317,7 +314,7 @@ def _check_metadata_size(metadata):
 def _check_text(text):
     character = unreadable_character(text)
     if character is not None:
-        _fail(f"the text {_shorten(text)} holds {describe_character(character)}, which cannot be shown; "
+        refuse(f"the text {shorten(text)} holds {describe_character(character)}, which cannot be shown; "
               "a model file holds printable text only")
 
 
@@ -380,19 +377,19 @@ def check_schema(data):
     The format and version are checked first, so that a file of another version says so.
     """
     if not isinstance(data, dict):
-        _fail("the file must hold a JSON object")
+        refuse("the file must hold a JSON object")
     if "format" not in data:
-        _fail(f"the file has no \"format\" entry: it is not a model file of PSL Triage ({FORMAT!r})")
+        refuse(f"the file has no \"format\" entry: it is not a model file of PSL Triage ({FORMAT!r})")
     if data.get("format") != FORMAT:
-        _fail(f"format is {_shorten(data.get('format'))}, expected {FORMAT!r}")
+        refuse(f"format is {shorten(data.get('format'))}, expected {FORMAT!r}")
     version = data.get("schema_version")
     if version != SCHEMA_VERSION or isinstance(version, bool):
-        _fail(f"schema version {_shorten(version)} is not supported (this version reads {SCHEMA_VERSION}); "
+        refuse(f"schema version {shorten(version)} is not supported (this version reads {SCHEMA_VERSION}); "
               "save the model again with a matching version of PSL Triage")
     # The first error is enough, and stops the validator before it walks the rest of the file.
     error = jsonschema.exceptions.best_match(itertools.islice(_validator().iter_errors(_lightened(data)), 1))
     if error is not None:
-        _fail(_schema_message(error))
+        refuse(_schema_message(error))
 
 
 def _lightened(data):
@@ -463,11 +460,6 @@ def _where(path):
     return where
 
 
-def _shorten(value, limit=60):
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _schema_message(error):
     """One sentence for a schema violation, in the words of the old hand-written checks."""
     where, rule, value = _where(error.absolute_path), error.validator, error.instance
@@ -476,26 +468,26 @@ def _schema_message(error):
         return f"{where} lacks {missing}"
     if rule == "additionalProperties":
         extra = sorted(set(value) - set(error.schema.get("properties", {})))
-        return f"{where} has unknown entries {[_shorten(k) for k in extra[:10]]}"
+        return f"{where} has unknown entries {[shorten(k) for k in extra[:10]]}"
     if "propertyNames" in error.relative_schema_path:
         rule_text = error.schema.get("description", "short text")
-        return f"{where} has the key {_shorten(value)}; keys must be {rule_text.removeprefix('a key ')}"
+        return f"{where} has the key {shorten(value)}; keys must be {rule_text.removeprefix('a key ')}"
     if rule in ("enum", "const"):
         allowed = error.validator_value if rule == "enum" else [error.validator_value]
-        return f"{where} is {_shorten(value)}, expected one of {allowed}"
+        return f"{where} is {shorten(value)}, expected one of {allowed}"
     if rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        return f"{where} is {_shorten(value)}, outside the allowed range ({rule} {error.validator_value})"
+        return f"{where} is {shorten(value)}, outside the allowed range ({rule} {error.validator_value})"
     if rule in ("maxLength", "maxItems", "maxProperties"):
         return f"{where} is too long (at most {error.validator_value} {'characters' if rule == 'maxLength' else 'entries'})"
     if rule in ("minItems", "minProperties"):
         return f"{where} has too few entries (at least {error.validator_value})"
     description = error.schema.get("description")
     if description:
-        return f"{where} must be {description}, got {_shorten(value)}"
+        return f"{where} must be {description}, got {shorten(value)}"
     if rule == "type":
         kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        return f"{where} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, got {_shorten(value)}"
-    return f"{where}: {_shorten(error.message, 200)}"
+        return f"{where} must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, got {shorten(value)}"
+    return f"{where}: {shorten(error.message, 200)}"
 
 
 _TYPE_WORDS = {
@@ -511,10 +503,10 @@ def build(data, cls):
     try:
         saved_cost_ratio(data["metadata"])  # the list is used with it
     except ModelFileError as exc:
-        _fail(str(exc))
+        refuse(str(exc))
     classes = data["classes"]
     if classes[0] == classes[1] or str(classes[0]) == str(classes[1]):  # numpy would merge them
-        _fail("classes must list two distinct labels, negative first")
+        refuse("classes must list two distinct labels, negative first")
     n_features, names = _input_columns(data["input"])
     try:
         known = range(n_features) if names is None else names
@@ -522,14 +514,14 @@ def build(data, cls):
         check_cost_groups(model.cost_groups, known)
         check_constraints(model.monotone, model.required, model.forbidden, known)
     except PSLError as exc:
-        _fail(f"params are invalid: {exc}")
+        refuse(f"params are invalid: {exc}")
     literals, scores = _stages(data["stages"], names, n_features, score_set)
-    _check_look_alikes(names, classes, literals)
-    _check_constraints_kept(model, literals, scores)
+    check_look_alikes(names, classes, literals)
+    check_constraints_kept(model, literals, scores)
     n_stages = len(literals)
-    tables = _calibration_tables(data["calibration"], scores)
+    tables = calibration_tables(data["calibration"], scores)
     if len(data["criterion"]) != n_stages + 1:
-        _fail("criterion must have one value per stage")
+        refuse("criterion must have one value per stage")
     _set_validation(model, data["validation"], n_stages)
 
     model.classes_ = np.array(classes)
@@ -565,24 +557,24 @@ def _set_params(model, params):
         if params.get(name) is not None:
             columns = [entry["column"] for entry in params[name]]
             if len(set(columns)) != len(columns):
-                _fail(f"params.{name} gives a column's {value} twice")
+                refuse(f"params.{name} gives a column's {value} twice")
             params[name] = {entry["column"]: entry[value] for entry in params[name]}
     try:
         model.set_params(**params)
         return model._check_params()
     except PSLError as exc:
-        _fail(f"params are invalid: {exc}")
+        refuse(f"params are invalid: {exc}")
 
 
 def _input_columns(spec):
     n_features, names = spec["n_features"], spec["feature_names"]
     if spec["kind"] == "dataframe":
         if names is None or len(names) != n_features:
-            _fail("input.feature_names must list the n_features column names")
+            refuse("input.feature_names must list the n_features column names")
         if len(set(names)) != len(names):
-            _fail("input.feature_names repeats a column name")
+            refuse("input.feature_names repeats a column name")
     elif names is not None:
-        _fail("input.feature_names must be null for array input")
+        refuse("input.feature_names must be null for array input")
     return n_features, names
 
 
@@ -594,122 +586,38 @@ def _stages(stages, names, n_features, score_set):
         feature, kind, threshold, category = stage["feature"], stage["kind"], stage["threshold"], stage["category"]
         if known is not None:
             if feature not in known:
-                _fail(f"{where} uses the unknown feature {_shorten(feature)}")
+                refuse(f"{where} uses the unknown feature {shorten(feature)}")
         elif not (isinstance(feature, int) and feature < n_features):
-            _fail(f"{where} uses feature {_shorten(feature)}, not a column position below {n_features}")
+            refuse(f"{where} uses feature {shorten(feature)}, not a column position below {n_features}")
         missing = stage.get("missing")
         asks_missing = kind == NUMERIC and threshold is None and missing is not None
         if (kind == NUMERIC) != (threshold is not None or asks_missing):
-            _fail(f"{where}: a numeric feature needs a threshold (or a missing direction), other kinds none")
+            refuse(f"{where}: a numeric feature needs a threshold (or a missing direction), other kinds none")
         if asks_missing:
             # "Is the value missing?": beyond every value on the side the missing answers sort to.
             threshold = np.inf if missing != stage["negated"] else -np.inf
         if kinds.setdefault(feature, kind) != kind:
-            _fail(f"{where} asks {_shorten(feature)} as {kind}, an earlier stage as {kinds[feature]}: "
+            refuse(f"{where} asks {shorten(feature)} as {kind}, an earlier stage as {kinds[feature]}: "
                   "a column is asked one way")
         categories = stage.get("categories")
         if (kind == CATEGORY) != ((category is not None) != (categories is not None)):
-            _fail(f"{where}: a category feature needs a text category or a list of categories, other kinds neither")
+            refuse(f"{where}: a category feature needs a text category or a list of categories, other kinds neither")
         if categories is not None and (not categories or len(set(categories)) != len(categories)):
-            _fail(f"{where} groups the categories {_shorten(categories)}; a grouping lists one or more "
+            refuse(f"{where} groups the categories {shorten(categories)}; a grouping lists one or more "
                   "categories, each once")
         if stage["score"] not in score_set:
-            _fail(f"{where} score {stage['score']} is not in the score set {list(score_set)}")
+            refuse(f"{where} score {stage['score']} is not in the score set {list(score_set)}")
         learned = stage.get("missing_learned", True)
         if missing is None and not learned:
-            _fail(f"{where}: missing_learned without a missing direction")
+            refuse(f"{where}: missing_learned without a missing direction")
         if asks_missing and not learned:
-            _fail(f"{where}: a question whether the value is missing needs missing values to learn from")
+            refuse(f"{where}: a question whether the value is missing needs missing values to learn from")
         literals.append(Literal(
             feature, kind, None if threshold is None else float(threshold), category, stage["negated"], missing,
             learned, None if categories is None else tuple(categories),
         ))
         scores.append(stage["score"])
     return literals, scores
-
-
-def _check_look_alikes(names, classes, literals):
-    """Refuse two column names, two class labels or two categories of one column that look
-    the same when shown (:func:`~psl_core.names.look_alike_pairs`): two identical questions
-    or answers at the bedside."""
-    categories = {}
-    for literal in literals:
-        if literal.category is not None:
-            categories.setdefault(literal.column, []).append(literal.category)
-        categories.setdefault(literal.column, []).extend(literal.categories or ())
-    groups = [("column names", names or []), ("classes", [str(c) for c in classes])]
-    groups += [(f"categories of {_shorten(column)}", values) for column, values in categories.items()]
-    for what, values in groups:
-        pairs = look_alike_pairs(dict.fromkeys(values))
-        if pairs:
-            _fail(f"the {what} {_shorten(pairs[0][0])} and {_shorten(pairs[0][1])} look the same when shown; "
-                  "rename one")
-
-
-def _check_constraints_kept(model, literals, scores):
-    """Refuse a list that breaks the constraints its own params record: a forbidden column
-    asked, required columns not asked first in their order, a monotone column whose points
-    go the other way (:mod:`psl_core.constraints`)."""
-    columns = [literal.column for literal in literals]
-    asked = [column for column in model.forbidden or () if column in columns]
-    if asked:
-        _fail(f"params.forbidden names {_shorten(asked[0])}, which the list asks at stage "
-              f"{columns.index(asked[0]) + 1}")
-    required = list(model.required or ())[: len(columns)]
-    if columns[: len(required)] != required:
-        _fail(f"params.required names {_shorten(required)} to be asked first, but the list starts with "
-              f"{_shorten(columns[: len(required)])}")
-    for k, (literal, score) in enumerate(zip(literals, scores), start=1):
-        direction = DIRECTIONS.get((model.monotone or {}).get(literal.column))
-        if direction is None or literal.kind == CATEGORY or literal.asks_missing:
-            continue
-        if score * (-1 if literal.negated else 1) * direction < 0:
-            _fail(f"stage {k} gives {_shorten(literal.column)} points against its monotone direction in params")
-
-
-def _calibration_tables(calibration, scores):
-    """(totals, probabilities, positives, negatives) per stage 0..K, as arrays."""
-    if len(calibration) != len(scores) + 1:
-        _fail(f"calibration must have one entry per stage 0..{len(scores)}")
-    tables, reachable = [], {0}
-    for k, entry in enumerate(calibration):
-        where = f"calibration of stage {k}"
-        if k:  # Sigma_k (eq. 5), grown one stage at a time: the work stays within the file's size
-            reachable |= {t + scores[k - 1] for t in reachable}
-        totals = entry["totals"]
-        if len(totals) != len(reachable) or totals != sorted(reachable):
-            expected = sorted(reachable)
-            _fail(f"{where} lists totals {_shorten(totals)}, but the scores reach {_shorten(expected)}")
-        for key in ("probabilities", "positives", "negatives"):
-            if len(entry[key]) != len(totals):
-                _fail(f"{where} {key} must list one value per total")
-        q = np.array(entry["probabilities"], dtype=float)
-        if (np.diff(q) < -1e-12).any():
-            _fail(f"{where} probabilities decrease with the total; they must be monotone")
-        counts = [np.array(entry[key], dtype=np.int64) for key in ("positives", "negatives")]
-        _check_counts_agree(where, q, *counts)
-        tables.append((np.array(totals, dtype=np.int64), q, *counts))
-    return tables
-
-
-def _check_counts_agree(where, probabilities, positives, negatives):
-    """Refuse probabilities that contradict the counts they were estimated from.
-
-    Calibration (isotonic, beta, with shrinkage toward the base rate) keeps the mean
-    probability of a stage's patients close to their share of positives; a file whose
-    probabilities say 99.9 % where its counts say 0 of 1,000 would show an interval that
-    cannot be. The tolerance, 0.05 plus four binomial standard errors, is ten times the
-    largest gap a fit has shown (tests/core/test_model_file_hostile.py).
-    """
-    n = float((positives + negatives).sum())
-    if n <= 0:
-        return
-    rate = positives.sum() / n
-    mean = float((probabilities * (positives + negatives)).sum() / n)
-    tolerance = 0.05 + 4 * math.sqrt(max(rate * (1 - rate), 1 / n) / n)
-    if abs(mean - rate) > tolerance:
-        _fail(f"{where} probabilities (mean {mean:.3f}) contradict its counts ({int(positives.sum())} "
-              f"positive of {int(n)}, a rate of {rate:.3f}); the file was edited or is damaged")
 
 
 def _set_validation(model, validation, n_stages):
@@ -721,18 +629,18 @@ def _set_validation(model, validation, n_stages):
     arrays = {}
     for key in ("brier", "brier_se"):
         if len(validation[key]) != n_stages + 1:
-            _fail(f"validation {key} must have one value per stage")
+            refuse(f"validation {key} must have one value per stage")
         arrays[key] = np.array([np.nan if v is None else v for v in validation[key]], dtype=float)
     recommended = validation["recommended_stages"]
     if recommended > n_stages:
-        _fail(f"validation recommends {recommended} stages, but the list has {n_stages}")
+        refuse(f"validation recommends {recommended} stages, but the list has {n_stages}")
     model.validation_brier_, model.validation_brier_se_ = arrays["brier"], arrays["brier_se"]
     model.recommended_stages_ = recommended
     shrinkage = validation.get("shrinkage")
     if shrinkage is not None and len(shrinkage) != n_stages + 1:
-        _fail("validation shrinkage must have one value per stage")
+        refuse("validation shrinkage must have one value per stage")
     model.shrinkage_ = None if shrinkage is None else np.array(shrinkage, dtype=float)
     inflation = validation.get("interval_inflation")
     if inflation is not None and len(inflation) != n_stages + 1:
-        _fail("validation interval_inflation must have one value per stage")
+        refuse("validation interval_inflation must have one value per stage")
     model.interval_inflation_ = None if inflation is None else np.array(inflation, dtype=float)

@@ -70,9 +70,8 @@ def prepare_training_data(
         The user's names of the positive and the negative class; blank or None keeps the
         defaults of :func:`default_class_names`.
     follow_up : psl_triage.data.follow_up.FollowUp, optional
-        A time-to-event list: the outcome is the 0/1 event column, this the time column
-        (never a question; rows without a time are dropped) and the horizon; the class
-        names, the user's too, say "within" it (:func:`psl_triage.data.follow_up.horizon_labels`).
+        A time-to-event list: the outcome is the 0/1 event column, this the time column (never a question; rows
+        without a time are dropped) and the horizon, which the class names say (:func:`.follow_up.horizon_labels`).
     orders : mapping of column name to tuple of str, optional
         Categorical columns declared ordered -> their levels in order (in X: ordered categoricals).
 
@@ -83,9 +82,9 @@ def prepare_training_data(
     Raises
     ------
     DataError
-        Duplicate or unknown columns, an unusable outcome (all missing, one class, too many
-        values, positive class not given or not present), a column that cannot have its type,
-        no feature left, no row left, fewer than :data:`MIN_ROWS_PER_CLASS` rows in a class, an order short of a level.
+        Duplicate or unknown columns, an unusable outcome (all missing, one class, too many values, positive class
+        not given or not present), a column that cannot have its type, no feature left, no row left, fewer than
+        :data:`MIN_ROWS_PER_CLASS` rows in a class, an order short of a level, a horizon that leaves a class empty.
     """
     check_handling(missing)
     _check_columns(df, outcome)
@@ -106,9 +105,8 @@ def prepare_training_data(
     notes += _leak_notes(X, y, positive_label, negative_label)
     prepared = PreparedData(
         X=X, y=y, outcome=outcome, positive_class=tuple(positive_values), outcome_label=column_label(outcome, specs),
-        positive_label=positive_label, negative_label=negative_label,
-        n_rows_before=n_rows_source, n_rows_after=len(X), notes=notes,
-        columns=columns, follow_up=follow_up,
+        positive_label=positive_label, negative_label=negative_label, n_rows_before=n_rows_source,
+        n_rows_after=len(X), notes=notes, columns=columns, follow_up=follow_up,
         time=None if follow_up is None else df.loc[X.index, follow_up.time].astype(float).to_numpy(),
     )
     _check_horizon_classes(prepared)

@@ -157,6 +157,7 @@ def summary(results):
 
 def speed(seed=0, n=100_000, n_months=36):
     """Seconds of monitor() and of the Monitor page (AppTest) on n patients over n_months."""
+    import streamlit as st
     from streamlit.testing.v1 import AppTest
 
     from tests.apptest import put_list
@@ -170,6 +171,7 @@ def speed(seed=0, n=100_000, n_months=36):
         started = time.perf_counter()
         watched(model, metadata, frame, None)
         timings["monitor()"].append(time.perf_counter() - started)
+        st.cache_data.clear()  # a cold page: no limit or table kept from the run before
         at = AppTest.from_file(str(BENCH_DIR.parent / "pages" / "8_Monitor.py"), default_timeout=300)
         put_list(at, model, metadata)
         at.session_state["monitor_table"] = ("patients.csv", frame.to_csv(index=False).encode())

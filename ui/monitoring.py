@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT
+from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT, cusum_limit
 from psl_core.survival import is_horizon_list
 from psl_triage.data import count_classes
 from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor
@@ -78,6 +78,13 @@ def settings(model, metadata, frame):
     return date, outcome, positive, time, period
 
 
+@st.cache_data(show_spinner=False, max_entries=8)
+def cached_limit(risks, false_alarm, n_simulations, seed):
+    """The CUSUM's simulated limit, kept per sequence of risks and settings: the same list on the
+    same patients (another period, test date, a new session or page visit) is not simulated again."""
+    return cusum_limit(risks, false_alarm, n_simulations, seed=seed)
+
+
 def kept_monitoring(model, metadata, monitored, period, test_from):
     """:func:`~psl_triage.judging.monitoring.monitor` of these inputs, kept until one changes; a
     new period or test date reuses the CUSUM's simulated limit (the same patients and risks)."""
@@ -88,7 +95,7 @@ def kept_monitoring(model, metadata, monitored, period, test_from):
     same_list = kept is not None and kept[0] is model
     if same_list and kept[1] == (patients, period, str(test_from)):
         return kept[2]
-    limit = kept[2].cusum.limit if same_list and kept[1][0] == patients else None
+    limit = kept[2].cusum.limit if same_list and kept[1][0] == patients else cached_limit
     result = monitor(model, monitored, period, metadata=metadata, test_from=test_from, limit=limit)
     st.session_state[KEPT] = (model, (patients, period, str(test_from)), result)
     return result

@@ -353,9 +353,11 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     confidence, false_alarm, alpha, n_simulations, seed
         The intervals' level; the CUSUM's false-alarm probability and simulations
         (:func:`psl_core.monitoring.risk_adjusted_cusum`); the closed test's alpha.
-    limit : float or None
+    limit : float, callable or None
         The CUSUM's limit of an earlier monitoring of the same patients, stage and settings (a
-        new period or test date does not change it); None simulates it.
+        new period or test date does not change it); or a function of the patients' risks in
+        date order, (risks, false_alarm, n_simulations, seed) -> limit (a cache of
+        :func:`psl_core.monitoring.cusum_limit` per risks); None simulates it.
 
     Returns
     -------
@@ -387,6 +389,8 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     table, stops = _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length)
     answers = _answer_rows(hits, missing, labels, training_answers(model, metadata, len(model.literals_)))
     order_y, order_p, order_dates = y[judged], risk, dates[judged]
+    if callable(limit):
+        limit = limit(order_p, false_alarm, n_simulations, seed)
     cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed, limit=limit)
     chart = pd.DataFrame({"patient": np.arange(1, len(order_y) + 1), "date": order_dates.to_numpy(),
                           "outcome": order_y, "risk": order_p, "up": cusum.up, "down": cusum.down,

@@ -237,3 +237,16 @@ def test_a_known_limit_is_reused_and_changes_nothing_else(model, seen):
     again = monitor(model, table, "quarter", stage=3, metadata=METADATA, limit=first.cusum.limit)
     assert again.cusum.limit == first.cusum.limit and again.signals == first.signals
     assert again.chart.equals(first.chart)
+
+
+def test_a_limit_function_is_given_the_risks_in_date_order(model, seen):
+    """The page's cache of the simulated limit per risks: monitor() hands it the chart's risks."""
+    asked = []
+
+    def limit(risks, false_alarm, n_simulations, seed):
+        asked.append((np.array(risks), false_alarm, n_simulations, seed))
+        return 5.0
+
+    result = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, limit=limit)
+    assert result.cusum.limit == 5.0 and len(asked) == 1
+    assert asked[0][0] == pytest.approx(result.chart["risk"].to_numpy()) and asked[0][1:] == (0.01, 1000, 0)

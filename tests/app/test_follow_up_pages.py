@@ -103,7 +103,9 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     assert prepared.positive_label == "recurrence within 1000 days"
     model, metadata = train_list(prepared, "study.csv", TrainingOptions())
     assert model.horizon == 1000.0 and "rfstime" not in model.features_
-    assert metadata["follow_up"] == {"time": "rfstime", "horizon": 1000.0, "unit": "days"}
+    recorded = dict(metadata["follow_up"])
+    assert 0 < recorded.pop("uncensored_at_horizon") <= 1  # G(tau) of the training rows, for Validate
+    assert recorded == {"time": "rfstime", "horizon": 1000.0, "unit": "days"}
     assert 0.5 < metadata["performance"]["test"]["auc"][-1] <= 1
     # Triage names the risk within the horizon.
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)

@@ -17,7 +17,7 @@ def test_landing_page_renders_with_a_title_and_no_exception(app):
 def test_sidebar_lists_the_pages_by_their_titles_in_order(app):
     app.open()
     links = app.page.get_by_test_id("stSidebarNav").get_by_role("link")
-    expect(links).to_have_text(["Data", "Train", "Triage", "Calibration", "Intervals", "Evaluation", "Validate", "Card"])
+    expect(links).to_have_text(["Data", "Train", "Triage", "Calibration", "Intervals", "Evaluation", "Validate", "Card", "Monitor"])
     app.navigate("Train")
     app.navigate("Data")  # back at the root URL, on the landing page
     expect(app.page.get_by_role("heading", name="PSL Triage")).to_be_visible()

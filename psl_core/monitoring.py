@@ -329,19 +329,21 @@ def cusum_path(weights):
 @njit(cache=True, nogil=True)
 def _simulated_maxima(p, met, unmet, n_simulations, seed):
     """The largest value any chart reaches in each of ``n_simulations`` runs of outcomes drawn
-    from p; ``met[c, t]`` and ``unmet[c, t]`` are chart c's weights of patient t with and without
-    the outcome."""
+    from p; ``met[t, c]`` and ``unmet[t, c]`` are chart c's weights of patient t with and without
+    the outcome (patient-major: one patient's weights side by side in memory)."""
     np.random.seed(seed)
+    n_charts = met.shape[1]
     maxima = np.zeros(n_simulations)
-    charts = np.zeros(met.shape[0])
+    charts = np.zeros(n_charts)
     for run in range(n_simulations):
         charts[:] = 0.0
         largest = 0.0
         for t in range(len(p)):
-            event = np.random.random() < p[t]
-            for c in range(met.shape[0]):
-                charts[c] = max(0.0, charts[c] + (met[c, t] if event else unmet[c, t]))
-                largest = max(largest, charts[c])
+            weights = met[t] if np.random.random() < p[t] else unmet[t]
+            for c in range(n_charts):
+                value = max(0.0, charts[c] + weights[c])
+                charts[c] = value
+                largest = max(largest, value)
         maxima[run] = largest
     return maxima
 
@@ -360,7 +362,7 @@ def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULA
         raise PSLError(f"false_alarm must lie strictly between 0 and 1, got {false_alarm!r}")
     if n_simulations < 20:
         raise PSLError(f"n_simulations must be at least 20, got {n_simulations!r}")
-    met, unmet = (chart_weights(np.full(len(p), y), p, odds_ratios, slopes) for y in (1.0, 0.0))
+    met, unmet = (np.ascontiguousarray(chart_weights(np.full(len(p), y), p, odds_ratios, slopes).T) for y in (1.0, 0.0))
     maxima = _simulated_maxima(p, met, unmet, int(n_simulations), int(seed))
     return float(np.quantile(maxima, 1 - false_alarm))
 

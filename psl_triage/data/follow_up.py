@@ -190,4 +190,18 @@ def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> Fol
             return None
         pair = (own[0] if own else found.time, outcome)
     times, _ = event_time(df, pair[0], outcome, positive)
-    return FollowUp(pair[0], default_horizon(times), "")
+    return FollowUp(pair[0], default_horizon(times), time_unit(pair[0]))
+
+
+_UNIT_TOKENS = {
+    "day": "days", "days": "days", "week": "weeks", "weeks": "weeks", "wk": "weeks", "wks": "weeks",
+    "month": "months", "months": "months", "mo": "months", "mos": "months",
+    "year": "years", "years": "years", "yr": "years", "yrs": "years",
+}
+
+
+def time_unit(name: object) -> str:
+    """The unit a time column's name states ("OS_days" -> "days", "pfs.months" -> "months"),
+    "" when it states none or several: a coded name ("t1", "OS") leaves the unit to the user."""
+    units = {_UNIT_TOKENS[token] for token in name_tokens(name) if token in _UNIT_TOKENS}
+    return units.pop() if len(units) == 1 else ""

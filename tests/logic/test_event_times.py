@@ -161,3 +161,13 @@ def test_a_measurement_filled_in_only_after_another_event_is_proposed_out():
     roles = propose_roles(table, infer_column_types(table), "dead", [1])
     assert roles["mscore"].role == "leak" and "'transplant' is 1" in roles["mscore"].evidence
     assert roles["albumin"].role == roles["age"].role == "question"
+
+
+def test_the_proposed_follow_up_takes_the_unit_its_time_name_states():
+    """A new user's walk: "OS_days" was proposed with no unit, and the classes read "Death
+    within 1500" until the unit was typed. A stated unit is now proposed; a coded name leaves
+    it to the user."""
+    table = follow_up_table()
+    assert proposed_follow_up(table.rename(columns={"rfstime": "OS_days"}), "status", [1]).unit == "days"
+    assert proposed_follow_up(table.rename(columns={"rfstime": "pfs.months"}), "status", [1]).unit == "months"
+    assert proposed_follow_up(table.rename(columns={"rfstime": "t1"}), "status", [1]).unit == ""

@@ -41,7 +41,7 @@ from psl_triage.plots import reliability_figure
 from psl_triage.words import md, visible
 from psl_triage.words import validate as words
 from psl_triage.words.common import page_title
-from ui import csv_download, kept_upload, list_picker, shown_errors, table_uploader
+from ui import csv_download, kept_upload, list_picker, shown_errors, stopped_unless, table_uploader
 from ui.evidence import site_evidence
 from ui.state_keys import VALIDATE_REPORT
 from ui.validate import chosen_column, chosen_values, matched_columns, recalibration, start_at_defaults, value_maps
@@ -63,15 +63,6 @@ def judged(model, table, stage):
     if kept is None or kept[0] is not model or kept[1] != key:
         kept = VALIDATE_REPORT.put(ss, (model, key, validation_report(model, table.X, table.y, stage)))
     return kept[2]
-
-
-def stopped_unless(value, hint=None):
-    """``value``; without one, ``hint`` (if any) and a stop of the page."""
-    if value is None:
-        if hint:
-            st.info(hint)
-        st.stop()
-    return value
 
 
 st.set_page_config(page_title=page_title("validate"), page_icon="🩺", layout="wide")

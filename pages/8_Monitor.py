@@ -29,7 +29,7 @@ from psl_triage.model_file.writer import list_identity
 from psl_triage.words import md
 from psl_triage.words import monitoring as words
 from psl_triage.words.common import page_title
-from ui import kept_upload, list_picker, shown_errors, table_uploader
+from ui import kept_upload, list_picker, shown_errors, stopped_unless, table_uploader
 from ui.monitoring import answers_section, cusum_section, kept_monitoring, periods_section, settings, update_section
 from ui.validate import matched_columns, value_maps
 
@@ -37,15 +37,6 @@ from ui.validate import matched_columns, value_maps
 @st.cache_data(show_spinner=False, max_entries=4)
 def read_upload(data: bytes, name: str, limit_mb: int):
     return load_table(data, name, max_bytes=limit_mb * 1024 * 1024)
-
-
-def stopped_unless(value, hint=None):
-    """``value``; without one, ``hint`` (if any) and a stop of the page."""
-    if value is None:
-        if hint:
-            st.info(hint)
-        st.stop()
-    return value
 
 
 st.set_page_config(page_title=page_title("monitor"), page_icon="🩺", layout="wide")

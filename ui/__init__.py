@@ -93,6 +93,15 @@ def csv_download(table, name: str, key: str, label: str = words.CSV_DOWNLOAD_LAB
                        on_click=on_click, args=args)
 
 
+def stopped_unless(value, hint: str | None = None):
+    """``value``; without one, ``hint`` (if any) and a stop of the page."""
+    if value is None:
+        if hint:
+            st.info(hint)
+        st.stop()
+    return value
+
+
 def _required(value, hint: str, page: str, go: tuple[str, str]):
     """``value``, or when it is None ``hint`` with a link to ``page`` and a stop of the page."""
     if value is None:

@@ -46,17 +46,9 @@ def demo_prepared() -> PreparedData:
 def chest_pain_data():
     """(X, y): 600 synthetic patients with a numeric (heart rate ``hr``), a binary (``sex``)
     and a categorical (chest pain type ``cp``: "1", "2", "4") column, for the bedside pages."""
-    import numpy as np
-    import pandas as pd
+    from tests.tables import chest_pain_table
 
-    rng = np.random.default_rng(0)
-    n = 600
-    hr = rng.normal(150, 20, n).round()
-    sex = rng.integers(0, 2, n).astype(float)
-    cp = rng.choice(["1", "2", "4"], n, p=[0.3, 0.3, 0.4])
-    logit = -0.08 * (hr - 150) + 1.5 * sex + np.select([cp == "4", cp == "2"], [2.0, -1.0], -2.0) - 0.6
-    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
-    return pd.DataFrame({"hr": hr, "sex": sex, "cp": pd.Categorical(cp)}), y
+    return chest_pain_table()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-import pandas as pd
-
 from psl_core import ProbabilisticScoringList
 from psl_triage.bedside.session import TriageSettings
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.demo import load_demo
 from psl_triage.training import TrainingOptions, train_list
-from tests.tables import SLEEP_LEVELS, chest_pain_columns, follow_up_study, lab_list, sleep_table, small_model
+from tests.tables import (
+    SLEEP_LEVELS,
+    chest_pain_columns,
+    chest_pain_table,
+    follow_up_study,
+    lab_list,
+    sleep_table,
+    small_model,
+)
 
 
 def _trained(prepared, name):
@@ -30,18 +35,8 @@ def _trained(prepared, name):
     return model.to_json(metadata)
 
 
-def _chest_pain(n=600, seed=0):
-    rng = np.random.default_rng(seed)
-    hr = rng.normal(150, 20, n).round()
-    sex = rng.integers(0, 2, n).astype(float)
-    cp = rng.choice(["1", "2", "4"], n, p=[0.3, 0.3, 0.4])
-    logit = -0.08 * (hr - 150) + 1.5 * sex + np.select([cp == "4", cp == "2"], [2.0, -1.0], -2.0) - 0.6
-    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
-    return pd.DataFrame({"hr": hr, "sex": sex, "cp": pd.Categorical(cp)}), y
-
-
 def _hostile():
-    X, y = _chest_pain(seed=3)
+    X, y = chest_pain_table(seed=3)
     names = {"hr": "it's \"hr\"; -- x", "sex": "__proto__", "cp": "cp\\'\n</script>"}
     X = X.rename(columns=names)
     X[names["cp"]] = X[names["cp"]].cat.rename_categories({"4": "O'Brien \\ \"4\"", "2": "-- 2", "1": "<b>1</b>"})
@@ -56,7 +51,7 @@ def uncertain_at_first(text, **settings):
 
 
 def _without_statistics():
-    X, y = _chest_pain(seed=4)
+    X, y = chest_pain_table(seed=4)
     model = ProbabilisticScoringList(max_stages=4).fit(X, y)
     model.stop_statistics_ = None
     return model.to_json({"columns": chest_pain_columns()})
@@ -72,7 +67,7 @@ def export_corpus() -> dict:
     sleep = sleep_table()
     ordered = prepare_training_data(sleep, {"Sleep": "categorical", "Age": "numeric"}, "Outcome", 1, "learn",
                                     orders={"Sleep": SLEEP_LEVELS})
-    X, y = _chest_pain()
+    X, y = chest_pain_table()
     costs = ProbabilisticScoringList(recommend_folds=3, question_costs={"hr": 2.0, "cp": 0.5, "sex": 4.0}).fit(X, y)
     lab, _ = lab_list()
     none = ProbabilisticScoringList(max_stages=0).fit(X, y)

@@ -49,6 +49,18 @@ def follow_up_table(n=400, seed=0):
     })
 
 
+def chest_pain_table(n=600, seed=0):
+    """(X, y): synthetic patients with a heart rate ``hr``, a 0/1 ``sex`` and a chest pain type
+    ``cp`` ("1", "2", "4", a categorical), the outcome drawn from a logistic model of all three."""
+    rng = np.random.default_rng(seed)
+    hr = rng.normal(150, 20, n).round()
+    sex = rng.integers(0, 2, n).astype(float)
+    cp = rng.choice(["1", "2", "4"], n, p=[0.3, 0.3, 0.4])
+    logit = -0.08 * (hr - 150) + 1.5 * sex + np.select([cp == "4", cp == "2"], [2.0, -1.0], -2.0) - 0.6
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    return pd.DataFrame({"hr": hr, "sex": sex, "cp": pd.Categorical(cp)}), y
+
+
 def chest_pain_columns(heart_rate="hr"):
     """A model file's metadata of the synthetic chest-pain columns: the maximum heart rate
     (named ``heart_rate``), sex and the type of chest pain, with labels, units and codes."""

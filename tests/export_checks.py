@@ -14,8 +14,12 @@ import sys
 from hypothesis import strategies as st
 
 from psl_core.decision import NOT_MEASURED
-from psl_triage.bedside.export import answer_values, bedside_result, json_answer
+from psl_core.model import ProbabilisticScoringList
+from psl_triage.bedside.export import answer_values, bedside_result, default_settings, json_answer, specification
+from psl_triage.bedside.session import TriageSession
 from psl_triage.model_file.export import python_scorer, sql_scorer
+from psl_triage.model_file.metadata import ModelMetadata
+from tests.export_lists import export_corpus
 
 ANSWERS_TABLE = ("CREATE TABLE psl_answers(patient_id INTEGER, item TEXT, number_value DOUBLE PRECISION, "
                  "text_value TEXT, not_measured INTEGER)")
@@ -85,3 +89,15 @@ def patients_strategy(session, size=12):
         columns[column] = choices
     patient = st.fixed_dictionaries({}, optional=columns)
     return st.lists(patient, min_size=1, max_size=size)
+
+
+def exported_corpus():
+    """Name -> (specification, a TriageSession of the same list and settings), afresh for each
+    test module: the sessions are answered in the tests."""
+    found = {}
+    for name, (text, chosen) in export_corpus().items():
+        model = ProbabilisticScoringList.from_json(text)
+        metadata = ModelMetadata.of(model)
+        session = TriageSession(model, metadata, settings=chosen or default_settings(model, metadata))
+        found[name] = (specification(text, chosen), session)
+    return found

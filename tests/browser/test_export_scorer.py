@@ -13,12 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from psl_core.model import ProbabilisticScoringList
-from psl_triage.bedside.export import default_settings, specification
-from psl_triage.bedside.session import TriageSession
 from psl_triage.model_file.export import javascript_scorer, sealed
-from psl_triage.model_file.metadata import ModelMetadata
-from tests.export_checks import expected, patients_strategy
+from tests.export_checks import expected, exported_corpus, patients_strategy
 from tests.export_lists import export_corpus
 
 LISTS = list(export_corpus())
@@ -26,13 +22,8 @@ LISTS = list(export_corpus())
 
 @pytest.fixture(scope="module")
 def exported():
-    found = {}
-    for name, (text, chosen) in export_corpus().items():
-        model = ProbabilisticScoringList.from_json(text)
-        metadata = ModelMetadata.of(model)
-        found[name] = (specification(text, chosen),
-                       TriageSession(model, metadata, settings=chosen or default_settings(model, metadata)))
-    return found
+    """Name -> (specification, a TriageSession of the same list and settings)."""
+    return exported_corpus()
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from psl_core.decision import NOT_MEASURED, STOP_REASONS
 from psl_core.model import ProbabilisticScoringList
-from psl_triage.bedside.export import default_settings, risk_assessment_of, specification
+from psl_triage.bedside.export import risk_assessment_of, specification
 from psl_triage.bedside.session import TriageSession
 from psl_triage.model_file.export import (
     SpecificationError,
@@ -38,7 +38,7 @@ from psl_triage.model_file.export import (
 from psl_triage.model_file.export import scorer_template as template
 from psl_triage.model_file.export.sql import exact_number
 from psl_triage.model_file.metadata import ModelMetadata
-from tests.export_checks import expected, patients_strategy, run_python, run_sqlite
+from tests.export_checks import expected, exported_corpus, patients_strategy, run_python, run_sqlite
 from tests.export_lists import export_corpus
 
 LISTS = list(export_corpus())
@@ -47,13 +47,7 @@ LISTS = list(export_corpus())
 @pytest.fixture(scope="module")
 def exported():
     """Name -> (specification, a TriageSession of the same list and settings)."""
-    found = {}
-    for name, (text, chosen) in export_corpus().items():
-        model = ProbabilisticScoringList.from_json(text)
-        metadata = ModelMetadata.of(model)
-        session = TriageSession(model, metadata, settings=chosen or default_settings(model, metadata))
-        found[name] = (specification(text, chosen), session)
-    return found
+    return exported_corpus()
 
 
 def test_every_list_gives_a_valid_specification_of_its_model_file(exported):

@@ -55,8 +55,9 @@ PAGES = {
     "card": "pages/7_Card.py",
     "monitor": "pages/8_Monitor.py",
 }
+# The pages of a shared ward, offered only with sign-in (ui.ward). A bare string here would be
+# drawn on every page: Streamlit's magic writes a script's expressions.
 WARD_PAGES = {"approval": "pages/9_Approval.py", "audit": "pages/10_Audit.py"}
-"""The pages of a shared ward, offered only with sign-in (ui.ward)."""
 
 try:
     st.navigation(navigation(PAGES, WARD_PAGES)).run()

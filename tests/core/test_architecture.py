@@ -120,3 +120,14 @@ def test_test_files_have_names_of_their_own():
     one name in different folders stop the whole run at collection."""
     names = [path.name for path in (ROOT / "tests").rglob("test_*.py")]
     assert sorted({name for name in names if names.count(name) > 1}) == []
+
+
+def test_no_script_draws_a_stray_string():
+    """Streamlit's magic writes every bare expression of app.py and the pages: a string under an
+    assignment, meant as its documentation, would show on every page."""
+    stray = []
+    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        stray += [f"{path.name}:{node.lineno}" for node in body[1:]
+                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
+    assert stray == []

@@ -94,7 +94,8 @@ def preview(name: str, n_rows: int, n_columns: int, source: str) -> tuple[str, s
 
 
 def read_as(description: str) -> str:
-    return f"Read as: {description}"
+    """The caption under the preview: how the file was read, column names escaped with the rest."""
+    return f"Read as: {md(description)}"
 
 
 def column_title(name: str, meta) -> str:

@@ -35,10 +35,11 @@ def _csv(header, rows):
 
 
 def _table(names, n=120, seed=0, values=None):
-    """A CSV whose first column predicts the last (the outcome, 0/1)."""
+    """A CSV whose first column predicts the last (the outcome, 0/1), well but not alone so far
+    ahead of the others that it is proposed out (held-out AUC about 0.8)."""
     rng = np.random.default_rng(seed)
     outcome = rng.integers(0, 2, n)
-    columns = {names[0]: (outcome * 20 + rng.normal(50, 8, n)).round(1)}
+    columns = {names[0]: (outcome * 10 + rng.normal(50, 8, n)).round(1)}
     for name in names[1:-1]:
         columns[name] = rng.choice(values or ["a", "b", "c"], n)
     columns[names[-1]] = outcome

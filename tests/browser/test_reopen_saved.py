@@ -33,7 +33,7 @@ def test_a_recalibrated_list_reopens_in_a_new_session_on_every_page(app, new_app
     original = load_model(saved_model_path(app))
     assert "cp" in {literal.column for literal in original.literals_}
 
-    frame = pd.read_csv(HUNGARIAN).rename(columns={"oldpeak": "ST dep"})
+    frame = pd.read_csv(HUNGARIAN).rename(columns={"slope": "ST slope"})
     frame["cp"] = frame["cp"].map(CHEST_PAIN)
     upload = tmp_path / "site-b.csv"
     frame.to_csv(upload, index=False)
@@ -42,11 +42,11 @@ def test_a_recalibrated_list_reopens_in_a_new_session_on_every_page(app, new_app
     expect(app.page.get_by_text(re.compile(r"^Validating .*\(version \d+")).first).to_be_visible()
     app.upload("validate_upload", str(upload))
     app.assert_no_exception()
-    choose_option(app, app.widget("validate_map_oldpeak"), "ST dep")
+    choose_option(app, app.widget("validate_map_slope"), "ST slope")
     # cp is coded in words here: an error names the column and both codings until each is mapped.
     coding = app.widget("validate_coding_cp")
     expect(coding.get_by_test_id("stAlertContentError")).to_contain_text("Column 'cp' (for Chest pain type)")
-    mapping = dict(match_columns(needed_columns(original, original.metadata_), frame.columns), oldpeak="ST dep")
+    mapping = dict(match_columns(needed_columns(original, original.metadata_), frame.columns), slope="ST slope")
     (mismatch,) = coding_mismatches(original, original.metadata_, frame, mapping)
     labels = original.metadata_["columns"]["cp"]["category_labels"]
     for index, value in enumerate(mismatch.site_values):
@@ -73,7 +73,7 @@ def test_a_recalibrated_list_reopens_in_a_new_session_on_every_page(app, new_app
     expected = expected_triage(recalibrated, recalibrated.metadata_, cost_ratio)
     set_cost_ratio(fresh, cost_ratio)
     fresh.wait_idle()
-    patient = frame.rename(columns={"ST dep": "oldpeak"}).iloc[0].to_dict()  # the list's column names
+    patient = frame.rename(columns={"ST slope": "slope"}).iloc[0].to_dict()  # the list's column names
     run_triage(fresh, expected, AnswerPolicy(patient=patient, unknown_at=frozenset()))
     expect(fresh.page.get_by_text(re.compile("Result|rule|uncertain", re.IGNORECASE)).first).to_be_visible()
 

@@ -31,11 +31,11 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
     original_path = saved_model_path(app)
     original = load_model(original_path)
 
-    # Hungary's table as published (outcome num, 0/1 there), with ST depression under another name.
-    frame = pd.read_csv(HUNGARIAN).rename(columns={"oldpeak": "ST dep"})
+    # Hungary's table as published (outcome num, 0/1 there), with the chest pain type under another name.
+    frame = pd.read_csv(HUNGARIAN).rename(columns={"cp": "chest pain type"})
     upload_site_table(app, frame, tmp_path / "hungary.csv")
     # The mapping step: the unmatched column and the outcome, which the saved list calls heart_disease.
-    choose_option(app, app.widget("validate_map_oldpeak"), "ST dep")
+    choose_option(app, app.widget("validate_map_cp"), "chest pain type")
     expect(app.alerts("info").filter(has_text="Choose the outcome column")).to_be_visible()
     choose_option(app, app.widget("validate_outcome"), "num")
     app.assert_no_exception()
@@ -44,7 +44,7 @@ def test_validate_the_demo_list_at_hungary_and_recalibrate(app, tmp_path):
     expect(app.widget("validate_reliability").locator(".js-plotly-plot")).to_be_visible()
 
     # What psl_core says about the same table at the stage the page judges.
-    mapping = dict(match_columns(needed_columns(original, original.metadata_), frame.columns), oldpeak="ST dep")
+    mapping = dict(match_columns(needed_columns(original, original.metadata_), frame.columns), cp="chest pain type")
     table = site_table(original, original.metadata_, frame, mapping, "num", [1])
     stage_text = app.widget("validate_stage").get_by_role("combobox").input_value()
     stage = int(re.match(r"(\d+) \(\d+ patients", stage_text)[1])

@@ -104,7 +104,7 @@ def cohort_export(n: int = 600) -> pd.DataFrame:
     grade = rng.integers(1, 4, n)
     nodes = rng.poisson(3, n)
     er = rng.gamma(1.5, 60, n).round()
-    risk = 1 / (1 + np.exp(-(-1.2 + 0.25 * (nodes - 3) + 0.6 * (grade - 2) + 0.02 * (size - 27) - 0.004 * (er - 90))))
+    risk = 1 / (1 + np.exp(-(-1.2 + 0.5 * (nodes - 3) + 1.2 * (grade - 2) + 0.04 * (size - 27) - 0.008 * (er - 90))))
     status = (rng.random(n) < risk).astype(int)
     death = np.where(status == 1, rng.random(n) < 0.7, rng.random(n) < 0.08).astype(int)
     surgery = pd.Timestamp("2004-01-01") + pd.to_timedelta(rng.integers(0, 2000, n), unit="D")

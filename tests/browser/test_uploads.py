@@ -24,6 +24,7 @@ from psl_triage.data import (
     prepare_training_data,
 )
 from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
@@ -75,9 +76,11 @@ def expect_refused(app, words: list[str], still_using: str = DEMO_NAME) -> None:
 
 
 def train_small(app, prepared=None) -> None:
-    """Train a 3-stage list and check its stage count is psl_core's on the same data."""
+    """Train a list of at most 3 questions with the page's default setup and check its stage count
+    is psl_core's on the same data (the setup matters: its list may end where no later question
+    beats chance)."""
     prepared = prepared or demo_prepared()
-    model, _ = train_list(prepared, "x", TrainingOptions(max_stages=3))
+    model, _ = train_list(prepared, "x", TrainingOptions(**{**SETUPS[DEFAULT_SETUP], "max_stages": 3}))
     train(app, max_stages=3, expected_stages=model.n_stages_ - 1)
     app.assert_no_exception()
 

@@ -8,7 +8,7 @@ import time
 from playwright.sync_api import expect
 from psl_flows import TRAIN_TIMEOUT_MS, expect_trained, go_to_demo_landing, start_training, train
 
-N_SPLITS = 150
+N_SPLITS = 400
 
 
 def test_a_queued_training_says_so_at_once_and_reports_its_own_time(new_app):
@@ -35,6 +35,6 @@ def test_a_queued_training_says_so_at_once_and_reports_its_own_time(new_app):
     fit = float(re.search(r"in ([0-9.]+) s", training.page.get_by_test_id("stProgress").inner_text())[1])
     print(f"told it waits after {told:.1f} s; trained after {waited:.1f} s; the fit's own time {fit:.1f} s")
     assert told < 10
-    assert fit < waited - 5, (fit, waited)  # its own time, not the time behind the evaluation
+    assert fit < waited / 2, (fit, waited)  # its own time, not the time behind the evaluation
     evaluating.assert_no_exception()
     training.assert_no_exception()

@@ -29,13 +29,13 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from psl_core.errors import PSLError, RequiredColumnError
 from psl_triage import training
 from psl_triage.data import ORDERED
 from psl_triage.data.list_data import list_table_mismatch
 from psl_triage.data.roles import roles_record
+from psl_triage.data.session import DatasetSession
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import load_model, save_model
 from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
@@ -58,9 +58,6 @@ OPTION_NAMES = (
 )
 """The options the page's widgets give as they are (``w_train_<name>``); the score set, the
 costs' unit and the two tables are read by :meth:`TrainingSession.options`."""
-
-if TYPE_CHECKING:
-    from psl_triage.data.session import DatasetSession
 
 logger = logging.getLogger("psl_triage")  # the app's log (ui.logger)
 

@@ -28,7 +28,7 @@ import streamlit as st
 
 from psl_core.survival import is_horizon_list
 from psl_core.validation import recalibratable_stages, stagewise_validation, validation_report
-from psl_triage.data import count_classes, load_table
+from psl_triage.data import count_classes
 from psl_triage.judging.validation import (
     looks_like_training,
     outcome_defaults,
@@ -41,18 +41,13 @@ from psl_triage.plots import reliability_figure
 from psl_triage.words import md, visible
 from psl_triage.words import validate as words
 from psl_triage.words.common import page_title
-from ui import csv_download, kept_upload, list_picker, shown_errors, stopped_unless, table_uploader
+from ui import csv_download, kept_upload, list_picker, shown_errors, shown_upload, stopped_unless, table_uploader
 from ui.evidence import site_evidence
 from ui.state_keys import VALIDATE_REPORT
 from ui.validate import chosen_column, chosen_values, matched_columns, recalibration, start_at_defaults, value_maps
 from ui.validate_horizon import horizon_validation
 
 ss = st.session_state
-
-
-@st.cache_data(show_spinner=False, max_entries=4)
-def read_upload(data: bytes, name: str, limit_mb: int):
-    return load_table(data, name, max_bytes=limit_mb * 1024 * 1024)
 
 
 def judged(model, table, stage):
@@ -76,13 +71,7 @@ uploaded, limit_mb = table_uploader(words.UPLOAD_WHAT, "validate_upload")
 site_name, site_bytes = stopped_unless(kept_upload(uploaded, "validate_table"), words.UPLOAD_FIRST)
 if uploaded is None:
     st.caption(words.earlier_upload(site_name))
-loaded = None
-with shown_errors(words.READING_TABLE):
-    loaded = read_upload(site_bytes, site_name, limit_mb)
-frame = stopped_unless(loaded).frame
-st.caption(words.table_size(site_name, len(frame), len(frame.columns)))
-for note in loaded.notes:
-    st.caption(md(note))
+frame = shown_upload(site_bytes, site_name, limit_mb, words.READING_TABLE, words.table_size)
 
 st.header(words.MATCH_HEADER)
 matched = matched_columns(model, metadata, frame)

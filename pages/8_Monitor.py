@@ -23,21 +23,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from psl_triage.data import load_table
 from psl_triage.judging.monitoring import monitored_table
 from psl_triage.model_file.writer import list_identity
 from psl_triage.words import md
 from psl_triage.words import monitoring as words
 from psl_triage.words.common import page_title
-from ui import kept_upload, list_picker, shown_errors, stopped_unless, table_uploader
+from ui import kept_upload, list_picker, shown_errors, shown_upload, stopped_unless, table_uploader
 from ui.monitoring import answers_section, cusum_section, kept_monitoring, periods_section, settings, update_section
 from ui.validate import matched_columns, value_maps
-
-
-@st.cache_data(show_spinner=False, max_entries=4)
-def read_upload(data: bytes, name: str, limit_mb: int):
-    return load_table(data, name, max_bytes=limit_mb * 1024 * 1024)
-
 
 st.set_page_config(page_title=page_title("monitor"), page_icon="🩺", layout="wide")
 st.title(words.TITLE)
@@ -48,13 +41,7 @@ st.markdown(list_identity(metadata))
 st.header(words.TABLE_HEADER)
 uploaded, limit_mb = table_uploader(words.UPLOAD_WHAT, "monitor_upload")
 name, data = stopped_unless(kept_upload(uploaded, "monitor_table"), words.UPLOAD_FIRST)
-loaded = None
-with shown_errors(words.READING_TABLE):
-    loaded = read_upload(data, name, limit_mb)
-frame = stopped_unless(loaded).frame
-st.caption(words.table_size(name, len(frame), len(frame.columns)))
-for note in loaded.notes:
-    st.caption(md(note))
+frame = shown_upload(data, name, limit_mb, words.READING_TABLE, words.table_size)
 
 st.header(words.MATCH_HEADER)
 matched = matched_columns(model, metadata, frame)

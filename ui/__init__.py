@@ -19,7 +19,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from psl_core import PSLError
 from psl_core.cost_ratio import COST_RATIO_RANGE
-from psl_triage.data import upload_limit_mb
+from psl_triage.data import load_table, upload_limit_mb
 from psl_triage.data.list_data import data_mismatch
 from psl_triage.model_file.csv_export import csv_bytes
 from psl_triage.model_file.metadata import ModelMetadata
@@ -91,6 +91,25 @@ def csv_download(table, name: str, key: str, label: str = words.CSV_DOWNLOAD_LAB
     ``on_click(*args)`` runs when it is clicked (the audit trail records an export)."""
     st.download_button(label, csv_bytes(table), file_name=f"{name}.csv", mime="text/csv", key=key,
                        on_click=on_click, args=args)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def read_upload(data: bytes, name: str, limit_mb: int):
+    """An uploaded site table read as the Data page reads one (cached: a rerun does not read it again)."""
+    return load_table(data, name, max_bytes=limit_mb * 1024 * 1024)
+
+
+def shown_upload(data: bytes, name: str, limit_mb: int, reading: str, table_size):
+    """The uploaded table's frame, read under ``reading`` (a problem is shown and stops the
+    page), with its size (``table_size(name, rows, columns)``) and reading notes as captions."""
+    loaded = None
+    with shown_errors(reading):
+        loaded = read_upload(data, name, limit_mb)
+    frame = stopped_unless(loaded).frame
+    st.caption(table_size(name, len(frame), len(frame.columns)))
+    for note in loaded.notes:
+        st.caption(md(note))
+    return frame
 
 
 def stopped_unless(value, hint: str | None = None):

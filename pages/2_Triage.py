@@ -87,7 +87,9 @@ def standing(session: TriageSession) -> None:
         if held := words.held_at_base_rate(session):  # points given, the risk where it started
             st.info(held, icon=":material/info:")
     why = words.why_stopped(current, s.tolerance, s.change_value, session.cost_unit)
-    if session.halted and words.is_undecided_end(current):
+    if session.halted and (nothing := words.asks_nothing(session)):  # the recommended length is no question
+        st.info(nothing, icon=":material/info:")
+    elif session.halted and words.is_undecided_end(current):
         st.warning(words.undecided_end(n_questions, s.confidence, current, session.threshold))
     elif session.halted:
         st.success(words.stopped(n, current, why), icon=":material/flag:")

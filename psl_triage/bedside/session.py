@@ -67,11 +67,13 @@ class TriageSettings:
 
 def recommended_length(model) -> int:
     """Questions asked by default, the one rule for the Triage page, the card, the report and
-    the evidence: the recommended number, else (none recommended, or more than the list holds)
-    the whole list."""
+    the evidence: the recommended number, 0 included (held-out patients showed no question
+    beats the base rate: every patient gets the base-rate risk, as
+    :func:`psl_core.decision.decision_range` and the evaluation's bedside rule read it), else
+    (no recommendation, or more than the list holds) the whole list."""
     full = len(model.literals_)
     recommended = model.recommended_stages_
-    return recommended if recommended is not None and 0 < recommended < full else full
+    return recommended if recommended is not None and 0 <= recommended < full else full
 
 
 class TriageSession:

@@ -39,8 +39,6 @@ def asked_columns(model) -> tuple[str, ...]:
     :func:`~psl_triage.bedside.session.recommended_length`), each once, in the order asked; none
     for a list whose held-out evidence recommends asking nothing (``recommended_stages_`` 0):
     its questions are no list to confirm, whatever Triage offers to ask anyway."""
-    if getattr(model, "recommended_stages_", None) == 0:
-        return ()
     stage = recommended_length(model)
     return tuple(dict.fromkeys(str(literal.column) for literal in model.literals_[:stage]))
 

@@ -222,6 +222,8 @@ def length_note(stage, n_questions, recommended):
     than the list, else ""."""
     if stage >= n_questions:
         return ""
+    if stage == 0:
+        return f" · none of its {n_questions} questions{' (the recommended length: none beat the base rate)' if recommended else ''}"
     first = "the first" if stage == 1 else f"the first {stage}"
     return f" · {first} of its {n_questions} questions{' (the recommended length)' if recommended else ''}"
 

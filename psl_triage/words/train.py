@@ -230,7 +230,8 @@ def no_gain_note(model, positive_label):
         f"found {evidence}, so the list recommends asking nothing: the base rate of {positive_label} "
         f"({base_rate}) is as good an estimate for a new patient as any answer to its questions. More "
         "rows, fewer candidate columns or stronger regularization may change that."
-        + (" The whole list is still shown and can be used, but it is not validated to beat the base rate."
+        + (" Triage and the card therefore ask no question by default; the whole list can still be chosen "
+           "there, beyond the recommendation, but it is not validated to beat the base rate."
            if model.n_stages_ > 1 else "")
     )
 

@@ -123,7 +123,12 @@ def tolerance_option(share: float) -> str:
 
 
 def length_option(n: int, recommended: int) -> str:
-    return f"Recommended: the first {n} (validated on held-out patients)" if n == recommended else f"The whole list: {n}"
+    """The length choice: the recommended number (none, when no question beat the base rate on
+    held-out patients), or the whole list, labelled as going beyond it."""
+    if n == recommended:
+        first = "no question, the base rate" if n == 0 else f"the first {n}"
+        return f"Recommended: {first} (validated on held-out patients)"
+    return f"Beyond the recommendation: the whole list, {n} (not validated to do better)"
 
 
 def change_value_label(unit) -> str:
@@ -222,6 +227,24 @@ def undecided_end(n_questions: int, confidence: float, step, threshold: float) -
         f"**Uncertain: refer or gather more evidence.** {answered} "
         f"and the {level_text(confidence)} interval ({interval_text(step)}) still contains the decision "
         f"threshold of {percent(threshold)}."
+    )
+
+
+def asks_nothing(session) -> str | None:
+    """At a length of no question for a list that has some (its recommended length is 0: on
+    held-out patients no question beat the base rate), what every patient gets and why, in
+    place of a stop (Markdown); None otherwise."""
+    if session.questions or not session.all_questions:
+        return None
+    step, s, (positive, negative) = session.current, session.settings, session.class_labels
+    return (
+        f"**No question is recommended for this list.** Every patient gets the base rate of {md(positive)}, "
+        f"{probability_text(step)} ({level_text(s.confidence)} interval {interval_text(step)}); at "
+        f"{m_equals(s.cost_ratio)} (threshold {percent(step.threshold)}) that reads "
+        f"**{headline(step, s.basis, md(positive), md(negative))}**. On held-out patients none of its "
+        f"{plural(len(session.all_questions), 'question')} estimated the risk better than the base rate, so no "
+        "answer is trusted to change the decision. To ask them anyway, choose the whole list in the settings "
+        "above: that goes beyond the recommendation."
     )
 
 

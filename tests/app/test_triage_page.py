@@ -22,7 +22,7 @@ from psl_triage.words import export as export_words
 from psl_triage.words import shown
 from psl_triage.words import triage as triage_words
 from psl_triage.words.common import percent
-from psl_triage.words.decision import headline, interval_sentence, outcome_text, stop_sentence
+from psl_triage.words.decision import headline, interval_sentence, interval_text, outcome_text, stop_sentence
 from tests.apptest import put_list, training
 from tests.paths import ROOT
 from tests.tables import chest_pain_columns
@@ -477,6 +477,42 @@ def test_a_list_that_recommends_no_question_warns_above_the_questions():
     # The list that does help says nothing of the kind.
     assert not any("no question beat" in w.value for w in open_page(ProbabilisticScoringList(
         recommend_folds=5).fit(*_helpful_table())).warning)
+
+
+@pytest.fixture
+def no_gain_list(monkeypatch):
+    """A noise list whose later questions beat chance (the chance rule switched off) but not the
+    base rate on held-out folds: it has questions and recommends none."""
+    import psl_core.chance
+
+    monkeypatch.setattr(psl_core.chance, "REQUIRED_Z", -np.inf)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"hr": rng.normal(150, 20, 150).round(), "sex": rng.integers(0, 2, 150).astype(float)})
+    noise = ProbabilisticScoringList(recommend_folds=5).fit(X, (rng.random(150) < 0.4).astype(int))
+    assert noise.recommended_stages_ == 0 and len(noise.literals_) > 0
+    return noise
+
+
+@pytest.mark.parametrize("m", [10, 1, 0.1])
+def test_a_list_recommending_no_question_asks_none_and_says_the_base_rate(no_gain_list, m):
+    """Issue 39: a list whose recommended length is 0 gives every patient the base-rate risk with
+    its interval and decision at the bedside, and says why no question helps; its questions stay
+    one choice away, labelled as beyond the recommendation."""
+    at = open_page(no_gain_list, cost_ratio=m)
+    session, n = TRIAGE.get(at.session_state), len(no_gain_list.literals_)
+    assert not at.get("form"), "the recommended length asks no question"
+    length = at.radio(key="triage_length")
+    assert length.value == 0 and length.options == [triage_words.length_option(0, 0), triage_words.length_option(n, 0)]
+    assert "beyond the recommendation" in length.options[1].lower()
+    step = session.current
+    note = next(i.value for i in at.info if "No question is recommended" in i.value)
+    assert f"{percent(step.probability_high)} (95% interval {interval_text(step)})" in shown(note)
+    assert "none of its" in note and "better than the base rate" in note
+    assert not at.success and not at.warning[1:], "no stop sentence about answered questions"
+    assert any(f"0 of {n} questions" in c.value for c in at.caption)
+    length.set_value(n).run()
+    assert not at.exception and not any("No question is recommended" in i.value for i in at.info)
+    assert len(TRIAGE.get(at.session_state).questions) == n and (at.get("form") or m < 1)  # M = 0.1 settles first
 
 
 def _helpful_table():

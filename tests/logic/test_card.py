@@ -223,3 +223,26 @@ def test_a_recommendation_beyond_the_list_gives_the_whole_list_on_the_card(train
     assert recommended_length(longer) == len(model.literals_)
     text, _ = parsed(card_html(longer, metadata))
     assert f"after {len(model.literals_)} question" in text or str(len(model.literals_)) in text
+
+
+def test_a_list_recommending_no_question_prints_the_base_rate_card(monkeypatch):
+    """Issue 39: the card starts where Triage does. A list whose recommended length is 0 (no
+    question beat the base rate on held-out folds) prints no question and the base-rate risk,
+    and says the list's questions are beyond the recommendation."""
+    import numpy as np
+    import pandas as pd
+
+    import psl_core.chance
+    from psl_core import ProbabilisticScoringList
+    from psl_triage.words.report import NO_CARD_QUESTION
+
+    monkeypatch.setattr(psl_core.chance, "REQUIRED_Z", -np.inf)  # questions that beat chance, not the base rate
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"hr": rng.normal(150, 20, 150).round(), "sex": rng.integers(0, 2, 150).astype(float)})
+    noise = ProbabilisticScoringList(recommend_folds=5).fit(X, (rng.random(150) < 0.4).astype(int))
+    n = len(noise.literals_)
+    assert noise.recommended_stages_ == 0 and n > 0 and recommended_length(noise) == 0
+    text, _ = parsed(card_html(noise, {"name": "Noise"}))
+    assert NO_CARD_QUESTION in text and "Risk after 0 questions" in text
+    assert f"none of its {n} questions (the recommended length" in text
+    assert percent(noise.stage_probabilities_[0][0], 0) in text

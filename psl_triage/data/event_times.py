@@ -59,6 +59,16 @@ EQUAL_WHERE_NO_EVENT = 0.95
 is below it where it did, in this share of rows or more."""
 MIN_EQUAL_ROWS = 5
 """Rows of each kind (equal, below) that pattern needs."""
+CENSORED_TOGETHER = 0.8
+"""Another event's time equals a follow-up time exactly where its 0/1 event is 0 and differs from
+it where the event is 1, in this share of rows or more: the patients without that event were
+censored at the same end of follow-up (burns: the time to excision equals the time to infection's
+follow-up where no excision happened). It may lie above the follow-up time where the outcome
+came first, so it need not be never above (:func:`_tracks`)."""
+MOSTLY_EQUAL = 0.5
+"""...with at least this share of the event's 0 rows exactly equal, and at most
+:data:`RARELY_EQUAL` of its 1 rows: no baseline finding equals a follow-up time so often."""
+RARELY_EQUAL = 0.1
 IN_STEP = 0.8
 """Rank correlation with a follow-up time from which a column never above it tracks it."""
 RISES_WITH_TIME = 0.9
@@ -215,6 +225,7 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
         if time not in found and event not in taken:
             found[time] = FoundTime(time, event, _follow_up_sentence(event, censoring[time, event]))
             taken.add(event)
+    _censored_together(times, events, found, taken)
     _times_of_some(df, events, found, taken)
     _in_step(df, times, found)
     return [*found.values(), *_events_of_found_times(censoring, events, found, taken)]
@@ -254,6 +265,37 @@ def _follow_up_sentence(event: object, censoring: _Censoring) -> str:
     return words.FOLLOWS_EVENT.format(
         event=str(event), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
         censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end))
+
+
+def _censored_together(times: dict, events: dict, found: dict[object, FoundTime], taken: set) -> None:
+    """Add each time left that is another event's time censored with a follow-up time found: equal
+    to it exactly where a 0/1 column left is 0 and not where it is 1 (:data:`CENSORED_TOGETHER`,
+    :data:`MOSTLY_EQUAL`, :data:`RARELY_EQUAL`), with that column as its event."""
+    follow_ups = [item.time for item in found.values() if item.longer is None]
+    for name, values in times.items():
+        if name in found or name in taken:
+            continue
+        for longer in follow_ups:
+            equal = values == times[longer]
+            if int(equal.sum()) < MIN_EQUAL_ROWS:
+                continue
+            event = next((event for event, codes in events.items() if event not in taken
+                          and _censored_with(equal, codes)), None)
+            if event is not None:
+                found[name] = FoundTime(name, event, words.CENSORED_TOGETHER.format(
+                    longer=str(longer), event=str(event), share=share(float(np.mean(equal[events[event] == 0])))), longer)
+                taken.add(event)
+                break
+
+
+def _censored_with(equal: np.ndarray, codes: np.ndarray) -> bool:
+    """Whether rows equal to a follow-up time (``equal``) are the rows where ``codes`` is 0."""
+    known = ~np.isnan(codes)
+    without, happened = known & (codes == 0), known & (codes == 1)
+    if min(int(without.sum()), int(happened.sum())) < MIN_EVENTS:
+        return False
+    return (float(np.mean(equal[known] == without[known])) >= CENSORED_TOGETHER
+            and float(np.mean(equal[without])) >= MOSTLY_EQUAL and float(np.mean(equal[happened])) <= RARELY_EQUAL)
 
 
 def _times_of_some(df: pd.DataFrame, events: dict, found: dict[object, FoundTime], taken: set) -> None:
@@ -318,12 +360,17 @@ def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> N
             found[name] = FoundTime(name, None, words.RISES_WITH.format(longer=str(longer), rho=rho), longer)
 
 
-def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None) -> FoundTime | None:
+def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None,
+            positive=None) -> FoundTime | None:
     """The time of one event column: the one found with it (:func:`follow_up_evidence`), else
-    the time column it behaves best with as a follow-up time does; None without one."""
+    the time column it behaves best with as a follow-up time does; None without one.
+    ``positive``: the values that are the event, as the user chose them, for a status of other
+    codes (MASS's Melanoma: 1 died of melanoma, 2 alive, 3 died of other causes)."""
     found = follow_up_evidence(df) if found is None else found
     own = next((item for item in found if item.event == event), None)
     codes = event_codes(df[event]) if event in df.columns else None
+    if codes is None and own is None and positive and event in df.columns:
+        codes = np.where(df[event].isna(), np.nan, df[event].isin(list(positive)).astype(float))
     if own is not None or codes is None:
         return own
     best = None

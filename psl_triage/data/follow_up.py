@@ -185,7 +185,7 @@ def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> Fol
     pair = guess_follow_up(df)
     if pair is None or pair[1] != outcome:
         own = [time for event, time in named_pairs(df) if event == outcome]
-        found = time_of(df, outcome) if not own else None
+        found = time_of(df, outcome, positive=positive) if not own else None
         if not own and found is None:
             return None
         pair = (own[0] if own else found.time, outcome)

@@ -178,7 +178,7 @@ def propose_roles(
     for name, evidence in _phase_leaks(df.columns, outcome).items():
         if roles[name].role == "question":
             roles[name] = Role("leak", evidence)
-    _found_times(df, outcome, roles)
+    _found_times(df, outcome, roles, positive_class)
     for event, time in follow_up_pairs(df, types, outcome):
         if event != outcome and roles[event].role == "question":
             roles[event] = Role(
@@ -218,12 +218,14 @@ def _ask_lone_separator(df: pd.DataFrame, types: Mapping[object, str], target, r
             lone.column, lone.auc, lone.next_column, lone.next_auc, target.positive, target.negative))
 
 
-def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role]) -> None:
+def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], positive=None) -> None:
     """Take out the times the values show (:mod:`psl_triage.data.event_times`), whatever their
-    names: the outcome's own follow-up time, every other event's time, and every other event
-    with its own time (a leak); columns proposed out for another reason keep that reason."""
+    names: the outcome's own follow-up time (``positive``: its event's values, for a status of
+    other codes), every other event's time, and every other event with its own time (a leak);
+    columns proposed out for another reason keep that reason."""
     found = follow_up_evidence(df)
-    own = time_of(df, outcome, found) if outcome in df.columns else None
+    positive = None if positive is None else [positive] if np.isscalar(positive) else list(positive)
+    own = time_of(df, outcome, found, positive) if outcome in df.columns else None
     for item in [*found, *([own] if own is not None else [])]:
         if item.time in roles and item.time != outcome and roles[item.time].role == "question":
             roles[item.time] = Role("time", item.evidence)

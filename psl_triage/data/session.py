@@ -209,8 +209,13 @@ class DatasetSession:
         return [] if guess is None else [guess]
 
     def choose_positive(self, values: list) -> None:
-        if list(values) != self.active.positive_class:
-            self.active.positive_class = list(values)
+        """The outcome's positive values; for an outcome of more than two values whose follow-up
+        time shows only once its event is known (a status coded 1, 2, 3), the pair is proposed then."""
+        data = self.active
+        if list(values) != data.positive_class:
+            data.positive_class = list(values)
+            if data.follow_up is None and data.outcome is not None and data.positive_class:
+                data.follow_up = proposed_follow_up(data.df, data.outcome, data.positive_class)
             self.flag_columns(revise=True)
 
     def flag_columns(self, revise: bool = False) -> None:

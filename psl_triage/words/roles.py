@@ -76,6 +76,11 @@ TRACKS_TIME = (
     "Another event's time: never above the follow-up time {longer!r} ({share} of rows) and equal to it exactly "
     "where {event!r} is 0, as a time to {event!r} censored at the end of follow-up. Measured after baseline."
 )
+CENSORED_TOGETHER = (
+    "Another event's time: equal to the follow-up time {longer!r} exactly where {event!r} is 0 ({share} of those "
+    "rows) and not where it is 1, as a time to {event!r} censored at the same end of follow-up. Measured after "
+    "baseline."
+)
 TIME_OF_SOME = (
     "Another event's time: filled in only where {event!r} is 1 ({share} of rows) and never above the follow-up "
     "time {longer!r}, as the time to {event!r} for the patients it happened to. Measured after baseline."

@@ -171,3 +171,53 @@ def test_the_proposed_follow_up_takes_the_unit_its_time_name_states():
     assert proposed_follow_up(table.rename(columns={"rfstime": "OS_days"}), "status", [1]).unit == "days"
     assert proposed_follow_up(table.rename(columns={"rfstime": "pfs.months"}), "status", [1]).unit == "months"
     assert proposed_follow_up(table.rename(columns={"rfstime": "t1"}), "status", [1]).unit == ""
+
+
+def _burns_table(n=300, seed=0):
+    """A burns study as KMsurv's ``burn`` is built: the outcome's time ``a`` and event ``b``
+    (infection), another event's time ``c`` and indicator ``d`` (excision), censored at the same
+    end of follow-up: where no excision happened its time equals the infection's follow-up time,
+    and where it did its time may lie above it (the infection came first). Names say nothing."""
+    rng = np.random.default_rng(seed)
+    area, sex = rng.integers(5, 90, n), rng.integers(0, 2, n)
+    end = np.where(rng.random(n) < 0.3, rng.integers(3, 20, n), rng.integers(40, 60, n)).astype(float)
+    infection = np.ceil(rng.exponential(300 / (1 + area / 30), n))
+    b = (infection < end).astype(int)
+    a = np.where(b == 1, infection, end)
+    excision = np.ceil(rng.exponential(8, n))
+    d = ((excision < end) & (rng.random(n) < 0.9)).astype(int)
+    c = np.where(d == 1, excision, end)
+    return pd.DataFrame({"area": area, "sex": sex, "c": c, "d": d, "a": a, "b": b})
+
+
+def test_another_events_time_censored_with_the_follow_up_time_is_found_above_it_too():
+    """KMsurv's burn: T1/D1 (excision) were questions with the outcome D3 (infection, time T3):
+    T1 lies above T3 in a fifth of rows, so it never tracked T3, yet it equals T3 exactly where
+    D1 is 0. Now found as another event's time with its event, and the baseline stays."""
+    table = _burns_table()
+    assert (table["c"] > table["a"]).mean() > 0.05  # not "never above" (2 %): _tracks cannot find it
+    assert found(table)["a"] == ("b", None) and found(table)["c"] == ("d", "a")
+    roles = roles_of(table, "b")
+    assert roles["c"] == "time" and roles["d"] == "leak"
+    assert roles["area"] == roles["sex"] == "question"
+    # A baseline count that equals the follow-up time now and then, by chance, is no such time.
+    table["c"] = np.random.default_rng(9).integers(10, 60, len(table))
+    assert "c" not in found(table) and roles_of(table, "b")["c"] == "question"
+
+
+def test_a_status_of_three_codes_gets_its_follow_up_time_once_its_event_is_chosen():
+    """MASS's Melanoma (status 1 died of melanoma, 2 alive, 3 died of other causes; time renamed
+    "surv"): no follow-up pair was proposed and the list's first question was the time. Once the
+    positive value is chosen, the time is proposed with it and never a question."""
+    rng = np.random.default_rng(1)
+    table = follow_up_table().rename(columns={"rfstime": "surv"})
+    other = (table["status"] == 0) & (rng.random(len(table)) < 0.2)
+    table["status"] = np.where(table["status"] == 1, 1, np.where(other, 3, 2))
+    assert proposed_follow_up(table, "status", [1]).time == "surv"
+    assert {name: role.role for name, role in propose_roles(table, infer_column_types(table), "status", [1]).items()
+            }["surv"] == "time"
+    session = dataset_session(None, table, "melanoma.xlsx")
+    session.choose_outcome("status")
+    assert session.active.follow_up is None  # which code is the event is the user's to say
+    session.choose_positive([1])
+    assert session.active.follow_up.time == "surv" and "surv" not in session.in_use()

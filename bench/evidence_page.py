@@ -40,7 +40,8 @@ from psl_triage.judging.evidence import (  # noqa: E402
     validation_adequacy,
 )
 from psl_triage.judging.validation import match_columns, needed_columns, site_table  # noqa: E402
-from psl_triage.training import TrainingOptions, train_list  # noqa: E402
+from psl_triage.training.fit import train_list  # noqa: E402
+from psl_triage.training.options import TrainingOptions  # noqa: E402
 
 
 def best_of(repeats, work):

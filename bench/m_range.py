@@ -29,7 +29,7 @@ from bench_datasets import DATASETS, load_dataset  # noqa: E402
 
 from psl_core import ProbabilisticScoringList  # noqa: E402
 from psl_core.decision import decision_range  # noqa: E402
-from psl_triage.training import RECOMMEND_FOLDS  # noqa: E402
+from psl_triage.training.options import RECOMMEND_FOLDS  # noqa: E402
 from psl_triage.words.trade_off import m_text  # noqa: E402
 
 R_TABLES = Path(os.environ.get("PSL_R_TABLES", "/work/scratch/tables"))

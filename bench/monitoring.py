@@ -49,7 +49,8 @@ from psl_triage.data import infer_column_types, prepare_training_data  # noqa: E
 from psl_triage.data.demo import load_demo  # noqa: E402
 from psl_triage.judging.monitoring import monitor, monitored_table  # noqa: E402
 from psl_triage.judging.validation import match_columns, needed_columns  # noqa: E402
-from psl_triage.training import TrainingOptions, train_list  # noqa: E402
+from psl_triage.training.fit import train_list  # noqa: E402
+from psl_triage.training.options import TrainingOptions  # noqa: E402
 
 SHIFTS = ("none", "prevalence", "effect", "case mix")
 OUTCOME = "disease"

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from psl_triage import training
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
+from psl_triage.training import tables
 from psl_triage.training.choices import start_value
 from psl_triage.training.session import OPTION_NAMES
 from psl_triage.words import lists as list_words
@@ -73,14 +73,14 @@ def list_section(model, metadata: ModelMetadata) -> None:
         st.markdown(paragraph)
     if said := constraints_said(model.monotone, model.required, model.forbidden):
         st.markdown(md(said))
-    intervals = st.toggle(words.show_intervals(training.DEFAULT_CONFIDENCE), key="w_train_show_intervals",
+    intervals = st.toggle(words.show_intervals(tables.DEFAULT_CONFIDENCE), key="w_train_show_intervals",
                           persist_state="session")
     outcome = md(words.positive_outcome(metadata))
     st.markdown(words.table_explained(outcome, intervals))
     no_gain = words.no_gain_note(model, outcome)
     if no_gain:
         st.warning(no_gain, icon=":material/warning:")
-    table = training.list_table(model, training.readable_columns(metadata), intervals=intervals)
+    table = tables.list_table(model, tables.readable_columns(metadata), intervals=intervals)
     config = {name: st.column_config.Column(pinned=True) for name in words.PINNED_COLUMNS}
     if intervals:  # room for "34% (21–49%)"
         config.update({name: st.column_config.Column(width=115) for name in table.columns[3:]})
@@ -89,12 +89,12 @@ def list_section(model, metadata: ModelMetadata) -> None:
 
 
 def performance_section(metadata: ModelMetadata) -> None:
-    long = training.performance_long(metadata)
+    long = tables.performance_long(metadata)
     if long.empty:
         st.info(words.NO_PERFORMANCE)
         return
     st.markdown(words.PERFORMANCE)
-    measures = training.performance_table(long)
+    measures = tables.performance_table(long)
     st.dataframe(measures, hide_index=True, height="content", key="w_train_performance_table",
                  column_config={name: st.column_config.NumberColumn(format="%.3f") for name in measures.columns[1:]})
     st.plotly_chart(performance_figure(long), key="w_train_performance_chart")

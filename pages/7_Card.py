@@ -25,8 +25,8 @@ import streamlit as st
 
 from psl_triage.judging.card import card_html, report_html
 from psl_triage.judging.evidence import report_evidence
+from psl_triage.model_file.files import download_file_name
 from psl_triage.model_file.writer import list_identity
-from psl_triage.training import download_file_name
 from psl_triage.words import card as words
 from psl_triage.words import md
 from psl_triage.words.common import page_title

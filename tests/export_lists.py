@@ -18,7 +18,8 @@ from psl_core import ProbabilisticScoringList
 from psl_triage.bedside.session import TriageSettings
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.demo import load_demo
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from tests.tables import (
     SLEEP_LEVELS,
     chest_pain_columns,

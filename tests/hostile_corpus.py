@@ -23,7 +23,9 @@ from psl_core.decision import StageBands
 from psl_triage.bedside.questions import build_questions
 from psl_triage.data import guess_outcome, guess_positive_class, infer_column_types, load_table, prepare_training_data
 from psl_triage.model_file.store import list_models, load_model, save_model
-from psl_triage.training import TrainingOptions, readable_columns, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
+from psl_triage.training.tables import readable_columns
 from psl_triage.words import md
 
 HOST = "http://127.0.0.1:9"

@@ -17,7 +17,7 @@ from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, m
 from psl_triage.judging.validation import positive_defaults
 from psl_triage.judging.validation_horizon import follow_up_defaults
 from psl_triage.plots.monitoring import answer_shift_figure, cusum_figure, drift_figure
-from psl_triage.training import stage_condition
+from psl_triage.training.tables import stage_condition
 from psl_triage.words import monitoring as words
 from ui import csv_download, index_of
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from psl_triage import training
+from psl_triage.model_file.files import download_file_name
 from psl_triage.model_file.store import list_models, model_dir
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training.costs import COST_WEIGHTS, MAX_UNIT_CHARS, cost_rows
 from psl_triage.training.knowledge import knowledge_rows
 from psl_triage.training.known_at_triage import ANSWERS
+from psl_triage.training.options import DEFAULT_SETUP, SCORE_SET_PRESETS, SETUPS
 from psl_triage.training.session import TrainingSession
 from psl_triage.ward.approval import saver
 from psl_triage.words import known_at_triage as timing_words
@@ -38,7 +39,7 @@ TABLE_SETTINGS = tuple(f"w_train_{name}" for name in (
     "setup", *(name for names in FORM_LAYOUT for name in names), "cost_unit", "cost_weight", "anticipated_c"))
 """The keys of the widgets whose values belong to one table (with the knowledge and cost tables):
 a new table starts them at their defaults (:func:`follow_table`)."""
-HELP = words.option_help(training.SETUPS)
+HELP = words.option_help(SETUPS)
 ss = st.session_state
 
 
@@ -81,7 +82,7 @@ def option_widget(name: str) -> None:
     if name in RADIO_CHOICES:
         radio(name)
     elif name == "score_preset":
-        radio(name, words.score_set_labels(training.SCORE_SET_PRESETS))
+        radio(name, words.score_set_labels(SCORE_SET_PRESETS))
     elif name == "custom_scores":
         st.text_input(label, key=started(name, "-2, -1, 1, 2"), help=words.CUSTOM_SCORES_HELP, **common)
     elif name == "group_categories":
@@ -95,7 +96,7 @@ def option_widget(name: str) -> None:
 
 def apply_setup() -> None:
     """on_change of the setup choice: fill the option widgets with that setup's choices."""
-    for key, value in training.SETUPS[ss.w_train_setup].items():
+    for key, value in SETUPS[ss.w_train_setup].items():
         ss[f"w_train_{key}"] = value
 
 
@@ -113,7 +114,7 @@ def edited_table(rows, key: str, keep, config: dict) -> None:
 def options_section(session: TrainingSession, prepared) -> bool:
     """The options' widgets, the two tables (of ``prepared``'s columns) and the form; whether
     Train was pressed."""
-    radio("setup", words.SETUP_LABELS, start=training.DEFAULT_SETUP, on_change=apply_setup, help=words.SETUP_HELP)
+    radio("setup", words.SETUP_LABELS, start=DEFAULT_SETUP, on_change=apply_setup, help=words.SETUP_HELP)
     with st.expander(words.KNOWLEDGE):
         st.markdown(words.KNOWLEDGE_TEXT)
         edited_table(knowledge_rows(prepared.columns, *session.knowledge()), "w_train_knowledge_editor",
@@ -206,8 +207,8 @@ def save_section(session: TrainingSession, model) -> None:
     else:
         save_column.caption(words.store_note(model_dir()))
     download_column.download_button(words.DOWNLOAD, data=model.to_json(session.metadata.to_dict()),
-                                    file_name=training.download_file_name(name), mime="application/json",
-                                    key="w_train_download", **export_click(training.download_file_name(name)))
+                                    file_name=download_file_name(name), mime="application/json",
+                                    key="w_train_download", **export_click(download_file_name(name)))
 
 
 def load_section(session: TrainingSession) -> None:

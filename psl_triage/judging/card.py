@@ -33,8 +33,8 @@ from psl_triage.judging.evidence import counted_adequacy, metadata_kinds, parame
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.writer import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
-from psl_triage.training import stage_condition, total_label
 from psl_triage.training.known_at_triage import timing_status
+from psl_triage.training.tables import stage_condition, total_label
 from psl_triage.training.too_good import recorded_warning
 from psl_triage.words import known_at_triage as timing_words
 from psl_triage.words import monitoring as watched

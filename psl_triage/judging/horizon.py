@@ -25,7 +25,7 @@ from psl_core.survival import (
 )
 from psl_triage.judging.evidence import in_range, with_interventions_avoided
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.training import split_rows
+from psl_triage.training.fit import split_rows
 from psl_triage.words import lists as words
 
 

@@ -18,32 +18,8 @@ One module per job:
 
 The Train page's sentences about a list are in :mod:`psl_triage.words.train`, its figure in
 :mod:`psl_triage.plots`, its state machine in :mod:`psl_triage.training.session`.
+
+The package re-exports nothing: import each name from its module, so that importing a light
+module (the options' costs, "known at triage?") does not load the learner and its compiled
+kernels.
 """
-
-from psl_triage.model_file.files import download_file_name, read_model_upload
-from psl_triage.training.fit import split_rows, train_list
-from psl_triage.training.options import (
-    DEFAULT_SETUP,
-    MAX_ABS_SCORE,
-    RECOMMEND_FOLDS,
-    SCORE_SET_PRESETS,
-    SETUPS,
-    TrainingOptions,
-    parse_score_set,
-)
-from psl_triage.training.tables import (
-    DEFAULT_CONFIDENCE,
-    list_table,
-    performance_long,
-    performance_table,
-    readable_columns,
-    stage_condition,
-    total_label,
-)
-
-__all__ = [
-    "DEFAULT_CONFIDENCE", "DEFAULT_SETUP", "MAX_ABS_SCORE", "RECOMMEND_FOLDS", "SCORE_SET_PRESETS",
-    "SETUPS", "TrainingOptions", "download_file_name", "list_table", "parse_score_set",
-    "performance_long", "performance_table", "read_model_upload", "readable_columns", "split_rows",
-    "stage_condition", "total_label", "train_list",
-]

@@ -7,8 +7,8 @@ a radio offers every value the estimator accepts but those in :data:`NOT_OFFERED
 the order of their words (:data:`psl_triage.words.train.CHOICE_LABELS`); a number field starts
 at the estimator's lower bound unless the page declares a tighter one, and the page caps some
 fields (:data:`NUMBER_CHOICES`). A widget starts with the default setup's choice
-(:data:`~psl_triage.training.DEFAULT_SETUP`) where the setups differ, else with
-:class:`~psl_triage.training.TrainingOptions`' default.
+(:data:`~psl_triage.training.options.DEFAULT_SETUP`) where the setups differ, else with
+:class:`~psl_triage.training.options.TrainingOptions`' default.
 """
 
 from __future__ import annotations

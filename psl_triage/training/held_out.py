@@ -7,7 +7,7 @@ from sklearn.base import clone
 
 from psl_core.evaluation import labels01
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.training import split_rows
+from psl_triage.training.fit import split_rows
 from psl_triage.words import lists as words
 
 
@@ -31,7 +31,7 @@ class HeldOut:
 def held_out_rows(model, metadata, X, y, test_size=1 / 3, seed=0):
     """Training and held-out test rows for judging a fitted list on prepared data.
 
-    If the list was trained by :func:`psl_triage.training.train_list` on these data with a
+    If the list was trained by :func:`psl_triage.training.fit.train_list` on these data with a
     test set (``metadata["source"] == "trained"``, its ``"training_options"`` give the
     test fraction and seed, and the class counts of the recovered training rows equal the
     list's stage-0 counts), the same split is recovered and the list itself is judged.

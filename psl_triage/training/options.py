@@ -80,7 +80,7 @@ a separate calibration split, the criterion's folds, how missing values are trea
 SET_BY_THE_APP = ("random_state", "recommend_folds", "horizon")
 """The estimator's parameters the app sets itself: ``random_state`` from :attr:`seed` (which
 also seeds the train/test split), ``recommend_folds`` to :data:`RECOMMEND_FOLDS`, and the
-horizon from the data page's follow-up choice (:func:`psl_triage.training.train_list`)."""
+horizon from the data page's follow-up choice (:func:`psl_triage.training.fit.train_list`)."""
 
 LEARNER_OPTIONS = tuple(name for name in PARAMETER_CONSTRAINTS if name not in NOT_OFFERED + SET_BY_THE_APP)
 """The estimator's parameters a :class:`TrainingOptions` carries, one field each."""

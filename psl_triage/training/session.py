@@ -10,7 +10,7 @@ the Train page renders it and the later pages read and set the current list thro
   from, the last save's and upload's messages;
 - what the user knows and what questions cost, edited in two tables
   (:meth:`~TrainingSession.keep_knowledge`, :meth:`~TrainingSession.keep_costs`), and the
-  widgets' values turned into :class:`~psl_triage.training.TrainingOptions`
+  widgets' values turned into :class:`~psl_triage.training.options.TrainingOptions`
   (:meth:`~TrainingSession.options`);
 - the run (:meth:`~TrainingSession.train`), the too-good-to-be-true warning and "retrain
   without" (:meth:`~TrainingSession.too_good`, :meth:`~TrainingSession.retrain_without`), a
@@ -31,18 +31,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from psl_core.errors import PSLError, RequiredColumnError
-from psl_triage import training
 from psl_triage.data import ORDERED
 from psl_triage.data.list_data import list_table_mismatch
 from psl_triage.data.roles import roles_record
 from psl_triage.data.session import DatasetSession
+from psl_triage.model_file.files import read_model_upload
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import load_model, save_model
-from psl_triage.training import SCORE_SET_PRESETS, TrainingOptions, parse_score_set, read_model_upload
+from psl_triage.training import fit
 from psl_triage.training.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
 from psl_triage.training.known_at_triage import TimingStatus, list_answers, same_time_point, timing_status
-from psl_triage.training.options import LEARNER_OPTIONS
+from psl_triage.training.options import LEARNER_OPTIONS, SCORE_SET_PRESETS, TrainingOptions, parse_score_set
 from psl_triage.training.runs import one_run_at_a_time
 from psl_triage.training.too_good import TooGood, recorded_warning
 from psl_triage.words import editors as editor_words
@@ -252,7 +252,7 @@ class TrainingSession:
 
             try:
                 # Looked up on the package at call time: a test replaces it there.
-                model, metadata = training.train_list(dataset.prepared, data_name, options, progress=reported,
+                model, metadata = fit.train_list(dataset.prepared, data_name, options, progress=reported,
                                                       column_roles=roles)
             except RequiredColumnError as exc:  # in the page's words: its option and choice, not the parameters
                 raise PSLError(editor_words.REQUIRED_WITHOUT_QUESTION.format(

@@ -4,7 +4,8 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from tests.apptest import put_list
 from tests.paths import ROOT
 from ui import current_list_key

@@ -5,7 +5,8 @@ changes no decision and treats everyone while the curve below sat at treating no
 from __future__ import annotations
 
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words.trade_off import where_m_matters
 from tests.apptest import open_page
 from tests.tables import dataset_session

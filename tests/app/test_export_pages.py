@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from psl_triage.model_file.export import verify
 from psl_triage.model_file.store import read_model_file, save_model
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words import export as words
 from tests.apptest import put_list
 from tests.paths import ROOT

@@ -16,7 +16,8 @@ from psl_triage.data.follow_up import FollowUp, guess_follow_up, horizon_text, p
 from psl_triage.judging.card import report_html
 from psl_triage.judging.horizon import horizon_calibration
 from psl_triage.model_file.store import load_model, save_model
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words import shown
 from psl_triage.words.lists import HORIZON_MODELS
 from tests.apptest import open_page, put_list

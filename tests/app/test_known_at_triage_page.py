@@ -117,7 +117,8 @@ def test_a_column_of_a_visit_recorded_later_offers_the_visit_in_one_click(projec
 
 
 def test_a_file_saved_before_the_question_reads_as_not_confirmed(project_root, demo_prepared):
-    from psl_triage.training import TrainingOptions, train_list
+    from psl_triage.training.fit import train_list
+    from psl_triage.training.options import TrainingOptions
 
     model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=2))
     metadata.pop("known_at_triage", None)

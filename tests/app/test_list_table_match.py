@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words import shown
 from tests.apptest import open_page, put_list
 from tests.paths import ROOT

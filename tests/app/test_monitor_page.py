@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.follow_up import FollowUp
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from tests.apptest import put_list
 from tests.paths import ROOT
 from tests.tables import follow_up_table

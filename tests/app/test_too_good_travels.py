@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from psl_triage.judging.card import card_html
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from tests.apptest import open_page
 from tests.tables import dataset_session
 

@@ -193,7 +193,7 @@ def test_an_unexpected_failure_is_reported_in_plain_words_without_a_traceback(pa
     def broken(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("psl_triage.training.train_list", broken)
+    monkeypatch.setattr("psl_triage.training.fit.train_list", broken)
     click_train(page)
     assert not page.exception
     assert "Something unexpected went wrong while training the list" in texts(page.error)
@@ -343,7 +343,8 @@ def test_a_planted_leak_is_called_too_good_and_one_click_retrains_without_it(pro
 def test_a_list_in_the_model_store_opens_as_the_current_list(project_root, demo_prepared, tmp_path, monkeypatch):
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
     from psl_triage.model_file.store import save_model
-    from psl_triage.training import TrainingOptions, train_list
+    from psl_triage.training.fit import train_list
+    from psl_triage.training.options import TrainingOptions
 
     model, metadata = train_list(demo_prepared, DEMO_NAME, TrainingOptions(max_stages=2))
     stored = save_model(model, "Stored list", metadata, tmp_path)

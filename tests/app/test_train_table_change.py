@@ -107,7 +107,7 @@ def test_a_training_that_fails_leaves_no_finished_looking_progress(trained, monk
             progress(stage, 17)
         raise RequiredColumnError("no question", "thal", 10)
 
-    monkeypatch.setattr("psl_triage.training.train_list", fails_at_the_end)
+    monkeypatch.setattr("psl_triage.training.fit.train_list", fails_at_the_end)
     at.button(key="w_train_submit").click().run()
     assert not at.exception and "thal" in texts(at.error)
     assert training(at).model is before

@@ -17,7 +17,8 @@ from psl_core import ProbabilisticScoringList
 from psl_core.decision import END_OF_LIST, RULE_IN, RULE_OUT, RULED, StageBands, answer_for, triage_step
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import save_model
-from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 from psl_triage.words import export as export_words
 from psl_triage.words import shown
 from psl_triage.words import triage as triage_words
@@ -540,7 +541,7 @@ def test_how_it_works_gives_this_lists_first_question_as_its_example(model):
     """The example was the demo's "Max heart rate > 147.5 bpm" whatever the list (seen on a
     breast-cancer list trained on survival/rotterdam)."""
     from psl_triage.bedside.questions import build_questions
-    from psl_triage.training import readable_columns
+    from psl_triage.training.tables import readable_columns
     from psl_triage.words import md
 
     metadata = {**METADATA, "columns": {**COLUMNS, "hr": {**COLUMNS["hr"], "label": "Resting pulse"}}}

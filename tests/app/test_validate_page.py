@@ -9,7 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.model_file.store import save_model
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words import shown
 from tests.apptest import put_list, training
 from tests.paths import ROOT

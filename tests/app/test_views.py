@@ -13,7 +13,8 @@ import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 from tests.apptest import put_list
 from tests.paths import ROOT
 from tests.tables import dataset_session

@@ -33,7 +33,8 @@ from psl_core.decision import NOT_MEASURED
 from psl_triage.bedside.session import TriageSession, TriageSettings, recommended_length
 from psl_triage.data import DEFAULT_MISSING_HANDLING, infer_column_types, prepare_training_data
 from psl_triage.data.demo import load_demo
-from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 from psl_triage.words.decision import headline, stop_sentence
 from psl_triage.words.triage import is_undecided_end
 from tests.paths import ROOT

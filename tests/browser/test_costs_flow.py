@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 from psl_flows import demo_prepared, expect_trained, go_to_demo_landing, open_triage, start_training
 
 from psl_core.costs import default_change_value
-from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 from psl_triage.words.common import cost_text
 
 COSTS = {"ca": 20.0, "thal": 20.0, "chol": 2.0}

@@ -27,7 +27,8 @@ from psl_flows import (
 )
 
 from psl_triage.model_file.store import load_model
-from psl_triage.training import SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import SETUPS, TrainingOptions
 from psl_triage.words.decision import outcome_text
 
 COST_RATIO = 1.0  # threshold 50 %: with the default M = 10 the demo's prior already decides

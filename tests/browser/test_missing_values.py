@@ -12,7 +12,8 @@ from test_uploads import expected_preparation, upload_table
 
 from psl_core.decision import NOT_MEASURED
 from psl_triage.bedside.questions import missing_note
-from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 
 MAX_STAGES = 3
 

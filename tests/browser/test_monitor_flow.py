@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 from psl_core.validation import log_odds
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.model_file.store import save_model
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 
 HORIZON_DAYS = 4 * 365.25
 COLUMNS = ["age", "sex", "kappa", "lambda", "mgus"]

@@ -9,7 +9,8 @@ from psl_flows import choose_option, expect_trained, expect_triage_state, expect
 from test_uploads import upload_table
 
 from psl_triage.data import DEFAULT_MISSING_HANDLING, infer_column_types, load_table, prepare_training_data
-from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 from tests.tables import SLEEP_LEVELS, sleep_table
 
 MAX_STAGES = 2

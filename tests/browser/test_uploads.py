@@ -23,8 +23,8 @@ from psl_triage.data import (
     load_table,
     prepare_training_data,
 )
-from psl_triage.training import TrainingOptions, train_list
-from psl_triage.training.options import DEFAULT_SETUP, SETUPS
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 

@@ -131,3 +131,15 @@ def test_no_script_draws_a_stray_string():
         stray += [f"{path.name}:{node.lineno}" for node in body[1:]
                   if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
     assert stray == []
+
+
+def test_importing_a_light_training_module_does_not_load_the_learner():
+    """The training package re-exports nothing, so the costs, knowledge, too-good and run-queue
+    modules load without scikit-learn's estimators and the compiled kernels (numba): a page or
+    a test that needs only them starts in a fraction of the time."""
+    modules = ["psl_triage.training", "psl_triage.training.costs", "psl_triage.training.knowledge",
+               "psl_triage.training.too_good", "psl_triage.training.runs"]
+    code = ";".join(f"import {name}" for name in modules) + ";import sys;print(sorted({'numba', 'psl_core.model'} & set(sys.modules)))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"

@@ -20,7 +20,7 @@ from psl_core.decision import StageBands
 from psl_core.search import END_REASONS
 from psl_core.serialization import MAX_FILE_CHARS, MAX_METADATA_VALUES, MAX_VALUES, SCHEMA_FILE, SCHEMA_VERSION, schema
 from psl_triage.bedside.questions import build_questions
-from psl_triage.training import list_table, readable_columns
+from psl_triage.training.tables import list_table, readable_columns
 from tests.hostile_corpus import with_change
 from tests.paths import ROOT
 

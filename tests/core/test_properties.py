@@ -8,7 +8,7 @@ import pytest
 
 import psl_core.chance
 from psl_core import PAPER_SETUP, ProbabilisticScoringList
-from psl_triage.training import list_table
+from psl_triage.training.tables import list_table
 
 
 def random_table(seed):

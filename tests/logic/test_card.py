@@ -10,7 +10,9 @@ from psl_core.decision import RULE_IN
 from psl_triage.bedside.session import recommended_length
 from psl_triage.judging.card import card_html, report_html
 from psl_triage.plots import CONFIDENT_POSITIVE, interval_table
-from psl_triage.training import TrainingOptions, readable_columns, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
+from psl_triage.training.tables import readable_columns
 from psl_triage.words.common import percent
 
 HOSTILE = '<script>alert("x")</script>&'

@@ -16,7 +16,7 @@ from psl_triage.data import (
     prepare_training_data,
 )
 from psl_triage.data.demo import HEART_META, load_demo
-from psl_triage.training import DEFAULT_SETUP, SETUPS
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS
 from psl_triage.words import data as data_words
 
 

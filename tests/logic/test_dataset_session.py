@@ -10,7 +10,7 @@ from psl_core.errors import DataError
 from psl_triage.data import IGNORE, NumberFormat, outcome_classes
 from psl_triage.data.demo import load_demo
 from psl_triage.data.session import DatasetSession
-from psl_triage.training import TrainingOptions
+from psl_triage.training.options import TrainingOptions
 from psl_triage.training.session import TrainingSession
 
 

@@ -107,7 +107,8 @@ def test_the_report_carries_sample_size_calibration_utility_and_subgroups(demo_p
     from psl_core.evaluation import monte_carlo_cv
     from psl_triage.judging.card import report_html
     from psl_triage.judging.evidence import report_evidence
-    from psl_triage.training import TrainingOptions, train_list
+    from psl_triage.training.fit import train_list
+    from psl_triage.training.options import TrainingOptions
 
     model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=4))
     bare = report_html(model, metadata)
@@ -143,7 +144,8 @@ def test_the_bedside_point_at_a_site_is_the_triage_pages_rule(demo_prepared):
     from psl_core.decision import StageBands, triage_step
     from psl_triage.bedside.session import recommended_length
     from psl_triage.judging.evidence import site_bedside_point
-    from psl_triage.training import TrainingOptions, train_list
+    from psl_triage.training.fit import train_list
+    from psl_triage.training.options import TrainingOptions
 
     model, _ = train_list(demo_prepared, "demo", TrainingOptions(max_stages=5))
     X, y = demo_prepared.X.iloc[:120], demo_prepared.y[:120]

@@ -26,7 +26,8 @@ def test_when_no_group_can_be_judged_the_page_does_not_say_none_differs():
 
 
 def test_when_no_group_can_be_judged_the_report_does_not_say_none_differs(demo_prepared):
-    from psl_triage.training import TrainingOptions, train_list
+    from psl_triage.training.fit import train_list
+    from psl_triage.training.options import TrainingOptions
 
     model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=2))
     evidence = report_evidence(model, 1, subgroup_reports=[("a site", "ward", tiny_groups())])

@@ -5,8 +5,9 @@ import pytest
 from sklearn.base import clone
 
 from psl_core import ProbabilisticScoringList
-from psl_triage.training import TrainingOptions, split_rows, train_list
+from psl_triage.training.fit import split_rows, train_list
 from psl_triage.training.held_out import held_out_rows
+from psl_triage.training.options import TrainingOptions
 
 
 def test_held_out_rows_recover_the_train_pages_split(demo_prepared):

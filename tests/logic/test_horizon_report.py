@@ -7,7 +7,8 @@ from psl_triage.data.follow_up import FollowUp
 from psl_triage.judging.card import report_html
 from psl_triage.judging.evidence import report_evidence
 from psl_triage.judging.horizon import horizon_comparison
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words.lists import cox_model_label as cox_label
 from tests.tables import cox_failing, follow_up_table
 

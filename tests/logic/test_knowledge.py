@@ -6,8 +6,9 @@ from dataclasses import dataclass
 import pytest
 
 from psl_core.errors import PSLError
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
 from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words.editors import ASKED, ASKS, DIRECTION, DIRECTIONS
 
 

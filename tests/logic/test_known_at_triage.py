@@ -14,8 +14,9 @@ import pytest
 from psl_triage.judging.card import card_html, report_html
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import open_model
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
 from psl_triage.training.known_at_triage import asked_columns, same_time_point, timing_status
+from psl_triage.training.options import TrainingOptions
 from psl_triage.training.session import TrainingSession
 from psl_triage.words.known_at_triage import CONFIRMED, KNOWN, LATER, NO_QUESTION, NOT_CONFIRMED, RECORDED_LATER
 from tests.logic.test_training_session import widget_choices

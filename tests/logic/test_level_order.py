@@ -18,8 +18,10 @@ from psl_triage.data import (
     propose_level_order,
 )
 from psl_triage.model_file.store import open_model, save_model
-from psl_triage.training import TrainingOptions, stage_condition, train_list
+from psl_triage.training.fit import train_list
 from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
+from psl_triage.training.options import TrainingOptions
+from psl_triage.training.tables import stage_condition
 from psl_triage.words.editors import DIRECTION, DIRECTIONS
 from tests.tables import SLEEP_LEVELS, dataset_session, sleep_table
 

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from psl_triage.data.list_data import REASONS, data_mismatch, list_table_mismatch
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words import md
 from psl_triage.words.lists import not_this_table
 from tests.tables import follow_up_study

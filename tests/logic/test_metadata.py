@@ -11,7 +11,8 @@ from psl_core.errors import ModelFileError
 from psl_triage.model_file import store
 from psl_triage.model_file.metadata import NEGATIVE_FALLBACK, POSITIVE_FALLBACK, ColumnRecord, ModelMetadata
 from psl_triage.model_file.store import list_models, open_model, save_model
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from psl_triage.bedside.questions import (
     recorded_answers,
 )
 from psl_triage.judging.card import card_html
-from psl_triage.training import list_table
+from psl_triage.training.tables import list_table
 from psl_triage.words.questions import NOT_MEASURED_TEXT, NOT_RECORDED, UNKNOWN_AT_HAND_TEXT, UNKNOWN_TEXT
 
 

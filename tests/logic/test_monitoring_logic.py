@@ -26,7 +26,8 @@ from psl_triage.judging.monitoring import (
 )
 from psl_triage.judging.validation import match_columns, needed_columns
 from psl_triage.plots.monitoring import MAX_CHART_POINTS, answer_shift_figure, cusum_figure, drift_figure
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.words import monitoring as words
 from tests.tables import follow_up_table
 

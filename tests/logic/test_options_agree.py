@@ -11,9 +11,8 @@ import pytest
 from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.parameters import PARAMETER_CONSTRAINTS, parameter_choices, parameter_range
 from psl_core.serialization import schema as model_schema
-from psl_triage.training import SETUPS, TrainingOptions
 from psl_triage.training.choices import NOT_OFFERED_CHOICES, NUMBER_CHOICES, RADIO_CHOICES, start_value
-from psl_triage.training.options import LEARNER_OPTIONS, NOT_OFFERED, SET_BY_THE_APP
+from psl_triage.training.options import LEARNER_OPTIONS, NOT_OFFERED, SET_BY_THE_APP, SETUPS, TrainingOptions
 from psl_triage.training.session import FROM_TABLES, OPTION_NAMES
 from psl_triage.words.train import CHOICE_LABELS, OPTION_LABELS
 from tests.paths import ROOT

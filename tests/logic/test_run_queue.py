@@ -4,7 +4,8 @@ once, with where that run stands, and the time it reports is its own, not the wa
 import threading
 import time
 
-from psl_triage.training import TrainingOptions, runs
+from psl_triage.training import runs
+from psl_triage.training.options import TrainingOptions
 from psl_triage.training.runs import one_run_at_a_time
 from psl_triage.training.session import TrainingSession
 from psl_triage.words.common import queued

@@ -18,7 +18,8 @@ from psl_core.validation import recalibratable_stages
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.judging.validation import match_columns, needed_columns, save_recalibrated, site_table
 from psl_triage.model_file.store import list_models, load_model, save_model
-from psl_triage.training import SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import SETUPS, TrainingOptions
 
 
 def random_frame(seed, n=None):

@@ -16,7 +16,8 @@ from psl_triage.judging.validation import (
     site_table,
     unit_checks,
 )
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 
 
 @pytest.fixture(scope="module")
@@ -342,7 +343,8 @@ def test_a_two_valued_column_coded_alike_at_both_sites_is_no_mismatch():
 
     from psl_triage.data import infer_column_types, prepare_training_data
     from psl_triage.judging.validation import coding_mismatches
-    from psl_triage.training import TrainingOptions, train_list
+    from psl_triage.training.fit import train_list
+    from psl_triage.training.options import TrainingOptions
 
     rng = np.random.default_rng(0)
     histol = rng.choice([1, 2], 400, p=[0.8, 0.2])

@@ -23,7 +23,8 @@ from psl_triage.judging.validation_horizon import (
     recalibration_part,
 )
 from psl_triage.model_file.store import load_model
-from psl_triage.training import TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from tests.tables import follow_up_table
 
 HORIZON = 1000.0

@@ -7,7 +7,9 @@ import pytest
 
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.demo import load_demo
-from psl_triage.training import TrainingOptions, read_model_upload, train_list
+from psl_triage.model_file.files import read_model_upload
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from psl_triage.training.too_good import METADATA_KEY, recorded_warning, too_good_to_be_true
 
 

@@ -5,7 +5,8 @@ import pytest
 
 from psl_core.cost_ratio import decision_threshold
 from psl_core.decision import decision_range
-from psl_triage.training import DEFAULT_SETUP, SETUPS, TrainingOptions, train_list
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 from psl_triage.words import shown
 from psl_triage.words.trade_off import m_range_text
 

@@ -11,23 +11,12 @@ import pytest
 import psl_core.chance
 from psl_core.errors import DataError, ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
+from psl_triage.model_file.files import download_file_name, read_model_upload
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.plots import performance_figure
-from psl_triage.training import (
-    MAX_ABS_SCORE,
-    SETUPS,
-    TrainingOptions,
-    download_file_name,
-    list_table,
-    parse_score_set,
-    performance_long,
-    performance_table,
-    read_model_upload,
-    readable_columns,
-    split_rows,
-    total_label,
-    train_list,
-)
+from psl_triage.training.fit import split_rows, train_list
+from psl_triage.training.options import MAX_ABS_SCORE, SETUPS, TrainingOptions, parse_score_set
+from psl_triage.training.tables import list_table, performance_long, performance_table, readable_columns, total_label
 from psl_triage.words.common import decision_text, percent, saved_cost_ratio_note
 from psl_triage.words.train import MEASURES, list_end_text, score_set_label, shrinkage_text
 
@@ -360,7 +349,7 @@ def test_the_length_agrees_with_the_held_out_column_past_the_recommended_stop(de
     The walk on MASS/birthwt and survival/pbc: "no further question improved the
     probabilities on held-out training rows" stood above a Held-out Brier column that rises
     after the recommended stop. The search's end and the recommendation are told apart."""
-    from psl_triage.training import SETUPS
+    from psl_triage.training.options import SETUPS
     from psl_triage.words.train import list_reading
 
     monkeypatch.setattr(psl_core.chance, "REQUIRED_Z", -np.inf)
@@ -490,7 +479,7 @@ def test_a_list_that_barely_beats_the_base_rate_says_so(demo_prepared):
 def test_the_metric_charts_keep_their_natural_scale_and_show_the_base_rate(trained):
     """Issue 26, item 11: a Brier change of 0.0526 to 0.0509 must not look like a cliff."""
     from psl_triage.plots import performance_figure
-    from psl_triage.training import performance_long
+    from psl_triage.training.tables import performance_long
 
     _, metadata = trained
     long = performance_long(metadata)

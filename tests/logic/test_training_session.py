@@ -12,8 +12,9 @@ from psl_triage.data.demo import load_demo
 from psl_triage.data.roles import Role
 from psl_triage.data.session import DatasetSession
 from psl_triage.model_file.metadata import ModelMetadata
-from psl_triage.training import SETUPS, TrainingOptions, train_list
 from psl_triage.training.choices import NUMBER_CHOICES, RADIO_CHOICES, start_value
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import SETUPS, TrainingOptions
 from psl_triage.training.session import OPTION_NAMES, TrainingSession
 from psl_triage.training.too_good import TooGood
 from psl_triage.words import train as words

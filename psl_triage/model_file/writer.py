@@ -8,6 +8,8 @@ with it. Files saved before lists carried their M have no such entry and are use
 :data:`~psl_core.cost_ratio.DEFAULT_COST_RATIO` (see :mod:`psl_core.cost_ratio`).
 """
 
+import dataclasses
+
 import numpy as np
 
 from psl_core.binarization import BINARY, NUMERIC
@@ -65,7 +67,7 @@ def columns_metadata(columns, X=None):
     return described
 
 
-def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAULT_COST_RATIO, extra=None):
+def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAULT_COST_RATIO, **entries) -> ModelMetadata:
     """Metadata of a list trained on prepared data.
 
     Parameters
@@ -78,12 +80,14 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
     cost_ratio : float > 0
         M, the cost of a missed case relative to a false alarm: saved as
         ``"decision": {"cost_ratio": M}`` and used for the recorded expected loss.
-    extra : dict or None
-        Further JSON-ready entries (training options, recommended stages, ...).
+    **entries
+        Further typed entries, by their :class:`ModelMetadata` field names (``source``,
+        ``training_options``, ``column_roles``, ``follow_up``...); a None leaves one out.
 
     Returns
     -------
-    dict
+    ModelMetadata
+        Written once more only as the model file's JSON (:meth:`ModelMetadata.to_dict`).
     """
     cost_ratio = check_cost_ratio(cost_ratio)
     meta = {
@@ -112,8 +116,7 @@ def model_metadata(prepared, data_name, train=None, test=None, cost_ratio=DEFAUL
             meta.setdefault("performance", {})[key] = {
                 column: [float(v) for v in table[column]] for column in table.columns
             }
-    meta.update(extra or {})
-    return meta
+    return dataclasses.replace(ModelMetadata.from_dict(meta), **entries)
 
 
 def training_rows_text(metadata):

@@ -3,7 +3,7 @@
 The Train page collects a cost per feature column in a table (:func:`cost_rows`,
 :func:`costs_from_rows`), with the test each is measured with (columns of one test are paid
 once) and one unit for all of them, saved in the model's metadata
-(:data:`UNIT_KEY`); the costs themselves travel in the list's parameters. The Triage page
+(:attr:`~psl_triage.model_file.metadata.ModelMetadata.cost_unit`); the costs themselves travel in the list's parameters. The Triage page
 shows each question's cost and what the patient's questions have cost so far, and starts
 the value of a changed outcome at :func:`psl_core.costs.default_change_value`.
 """
@@ -20,9 +20,6 @@ from psl_core.errors import PSLError
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import editors as words
 from psl_triage.words.editors import COLUMN, COST, GROUP
-
-UNIT_KEY = "cost_unit"
-"""Metadata entry holding the unit of a list's question costs ("minutes", "EUR", ...)."""
 
 MAX_UNIT_CHARS = 40
 """Longest unit text accepted."""

@@ -4,6 +4,7 @@ split, the fit, and the metadata that describes the list for its model file.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -15,8 +16,6 @@ from psl_core.survival import survival_outcome, uncensored_at_horizon
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.data.follow_up import survival_part
 from psl_triage.model_file.writer import model_metadata
-from psl_triage.training.costs import UNIT_KEY
-from psl_triage.training.too_good import METADATA_KEY as TOO_GOOD_KEY
 from psl_triage.training.too_good import too_good_to_be_true
 from psl_triage.words import settings as words
 from psl_triage.words.lists import COMPETING_EVENTS
@@ -73,7 +72,7 @@ def train_list(prepared, data_name, options, progress=None, column_roles=None):
         :func:`psl_triage.model_file.writer.model_metadata` with train (and test) measures,
         ``"decision"`` (the options' M), ``"training_options"`` (the options and the
         numbers of train and test rows), ``"source": "trained"``, ``"column_roles"`` when given,
-        and :data:`psl_triage.training.too_good.METADATA_KEY` when the list is too good to be true.
+        and ``"too_good_warning"`` when the list is too good to be true.
     """
     if prepared.follow_up is not None:
         return _train_horizon_list(prepared, data_name, options, progress, column_roles)
@@ -103,32 +102,22 @@ def _train_horizon_list(prepared, data_name, options, progress, column_roles):
         parts.append((model, _safe_indexing(prepared.X, part[kept]), outcome, weight))
     # The training rows' censoring at the horizon: Validate compares a site's with it.
     uncensored = uncensored_at_horizon(survival_outcome(time[train], event[train]), horizon)
-    extra = {"follow_up": {**prepared.follow_up.record(), "uncensored_at_horizon": uncensored},
-             "competing_events": COMPETING_EVENTS}
+    entries = {"follow_up": {**prepared.follow_up.record(), "uncensored_at_horizon": uncensored},
+               "competing_events": COMPETING_EVENTS}
     return _described(model, prepared, data_name, options, column_roles, parts[0], parts[1],
-                      n_rows=(len(train), 0 if test is None else len(test)), extra=extra)
+                      n_rows=(len(train), 0 if test is None else len(test)), entries=entries)
 
 
-def _described(model, prepared, data_name, options, column_roles, train, test, n_rows=None, extra=None):
-    """The fitted list and its metadata (see :func:`train_list`)."""
+def _described(model, prepared, data_name, options, column_roles, train, test, n_rows=None, entries=None):
+    """The fitted list and its metadata (see :func:`train_list`), written through
+    :class:`~psl_triage.model_file.metadata.ModelMetadata`."""
     n_train, n_test = n_rows or (len(train[2]), 0 if test is None else len(test[2]))
-    training_options = dict(options.to_dict(), n_train=n_train, n_test=n_test)
     metadata = model_metadata(
-        prepared,
-        data_name,
-        train=train,
-        test=test,
-        cost_ratio=options.cost_ratio,
-        extra={
-            "training_options": training_options, "source": "trained",
-            **({"column_roles": column_roles} if column_roles is not None else {}),
-            **({UNIT_KEY: options.cost_unit} if options.question_costs else {}),
-            **(extra or {}),
-        },
+        prepared, data_name, train=train, test=test, cost_ratio=options.cost_ratio,
+        training_options=dict(options.to_dict(), n_train=n_train, n_test=n_test), source="trained",
+        column_roles=column_roles, cost_unit=options.cost_unit if options.question_costs else None, **(entries or {}),
     )
     warning = too_good_to_be_true(metadata, model.features_)
     if warning is not None:
-        metadata[TOO_GOOD_KEY] = warning.record()
-    return model, metadata
-
-
+        metadata = dataclasses.replace(metadata, too_good=warning.record())
+    return model, metadata.to_dict()

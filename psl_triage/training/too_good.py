@@ -7,7 +7,7 @@ carries almost all of the gain, that question is almost always the outcome in an
 value that defines it, a second outcome, something recorded after it, an identifier sorted by
 it. :func:`too_good_to_be_true` says so in sentences and names the questions responsible; the
 Train page shows it prominently, offers to retrain without them, and the saved model records
-that the warning was shown (:data:`METADATA_KEY`).
+that the warning was shown (:attr:`~psl_triage.model_file.metadata.ModelMetadata.too_good`).
 """
 
 from __future__ import annotations
@@ -35,10 +35,6 @@ MIN_GAIN_FOR_ONE_QUESTION = 0.50
 RESPONSIBLE_SHARE = 0.80
 """The questions named are the fewest whose stages carry this share of the gain."""
 
-METADATA_KEY = "too_good_warning"
-"""The model-metadata entry recording the warning: ``{"shown", "data", "reasons", "questions"}``."""
-
-
 @dataclass(frozen=True)
 class TooGood:
     """Why a list looks too good to be true and which of its questions to suspect.
@@ -58,16 +54,17 @@ class TooGood:
     questions: tuple[str, ...]
 
     def record(self) -> dict:
-        """The JSON-ready entry saved with the model under :data:`METADATA_KEY`."""
+        """The JSON-ready entry saved with the model (:attr:`ModelMetadata.too_good`):
+        ``{"shown", "data", "reasons", "questions"}``."""
         return {"shown": True, "data": self.data, "reasons": list(self.reasons), "questions": list(self.questions)}
 
 
-def too_good_to_be_true(metadata: Mapping, features: Sequence[str]) -> TooGood | None:
+def too_good_to_be_true(metadata: ModelMetadata | Mapping, features: Sequence[str]) -> TooGood | None:
     """Whether a trained list's recorded performance is implausible, and why.
 
     Parameters
     ----------
-    metadata : mapping
+    metadata : ModelMetadata or mapping
         The list's metadata with ``"performance"``: stagewise ``"brier"`` and ``"auc"`` lists
         on "test" (preferred) or "train" rows, stage 0 being the prior (the base rate).
     features : sequence of str
@@ -77,7 +74,7 @@ def too_good_to_be_true(metadata: Mapping, features: Sequence[str]) -> TooGood |
     -------
     TooGood or None
     """
-    performance = metadata.get("performance") if isinstance(metadata, Mapping) else None
+    performance = ModelMetadata.coerce(metadata).performance
     if not isinstance(performance, Mapping):
         return None
     data = "test" if isinstance(performance.get("test"), Mapping) else "train"

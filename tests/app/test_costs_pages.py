@@ -7,7 +7,6 @@ from streamlit.testing.v1 import AppTest
 from psl_core import ProbabilisticScoringList
 from psl_core.costs import default_change_value
 from psl_core.decision import NOT_WORTH_COST, StageBands, triage_step
-from psl_triage.training.costs import UNIT_KEY
 from psl_triage.words import shown
 from psl_triage.words.decision import stop_sentence
 from tests.apptest import put_list, training
@@ -27,7 +26,7 @@ METADATA = {
     },
     "dataset": {"outcome_label": "Heart disease", "positive_label": "heart disease",
                 "negative_label": "no heart disease"},
-    UNIT_KEY: "minutes",
+    "cost_unit": "minutes",
 }
 
 
@@ -103,5 +102,5 @@ def test_costs_set_on_train_reach_the_list_and_its_file(project_root, demo_prepa
     assert metadata.cost_unit == "points"
     assert "question_costs" not in metadata.training_options and "cost_groups" not in metadata.training_options
     loaded = ProbabilisticScoringList.from_json(trained.to_json(metadata.to_dict()))
-    assert loaded.question_costs == trained.question_costs and loaded.metadata_[UNIT_KEY] == "points"
+    assert loaded.question_costs == trained.question_costs and loaded.metadata_["cost_unit"] == "points"
     assert loaded.cost_groups == trained.cost_groups

@@ -143,3 +143,55 @@ def test_importing_a_light_training_module_does_not_load_the_learner():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+METADATA_NAME = re.compile(r"meta")
+MUTATORS = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__"}
+
+
+def _metadata_name(node) -> str | None:
+    """The name a metadata object goes by (``metadata``, ``meta``, ``model.metadata_``)."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    return name if name and METADATA_NAME.search(name) else None
+
+
+def metadata_dict_writes(paths):
+    """Where the code writes into a metadata dict by hand: ``meta[key] = ...``, ``del meta[key]``,
+    ``meta[key].update(...)``, ``meta.update(...)``/``setdefault``/``pop``, and a list's
+    ``metadata_`` set from anything but :meth:`ModelMetadata.to_dict`."""
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.name}:{getattr(node, 'lineno', '?')}"
+            targets = (node.targets if isinstance(node, (ast.Assign, ast.Delete)) else
+                       [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            for target in targets:
+                base = target
+                while isinstance(base, ast.Subscript):
+                    base = base.value
+                if base is not target and _metadata_name(base):
+                    found.append(where)
+                if (isinstance(target, ast.Attribute) and target.attr == "metadata_" and not (
+                        isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                        and node.value.func.attr == "to_dict")):
+                    found.append(where)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:
+                base = node.func.value
+                while isinstance(base, ast.Subscript):
+                    base = base.value
+                if _metadata_name(base):
+                    found.append(where)
+    return found
+
+
+def test_metadata_is_written_only_through_its_type(tmp_path):
+    """One home for a model file's metadata: outside ``psl_triage/model_file`` no code builds
+    it up or changes it as a dict; it makes a ``ModelMetadata`` (``dataclasses.replace``) and
+    writes it with ``to_dict``."""
+    paths = [path for folder in ("psl_triage", "ui", "pages") for path in sorted((ROOT / folder).rglob("*.py"))
+             if "model_file" not in path.parts]
+    assert metadata_dict_writes(paths + [ROOT / "app.py"]) == []
+    planted = tmp_path / "planted.py"
+    planted.write_text("metadata['source'] = 'trained'\nmeta.setdefault('performance', {})['x'] = 1\n"
+                       "model.metadata_ = dict(meta)\nmodel.metadata_ = meta.to_dict()\n", encoding="utf-8")
+    assert sorted(metadata_dict_writes([planted])) == ["planted.py:1", "planted.py:2", "planted.py:3"]

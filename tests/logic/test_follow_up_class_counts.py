@@ -32,7 +32,7 @@ def test_counts_at_the_horizon_in_every_sentence_and_the_metadata():
         assert f"{counts['events']} rows with" in sentence
         assert f"{counts['beyond']} with" in sentence
         assert f"{counts['censored']} censored before the horizon" in sentence
-    dataset = ModelMetadata.from_dict(model_metadata(prepared, "study.csv")).dataset
+    dataset = model_metadata(prepared, "study.csv").dataset
     assert (dataset.n_positive, dataset.n_negative, dataset.n_censored) == (
         counts["events"], counts["beyond"], counts["censored"])
     text = report_words.participants(dataset)
@@ -46,7 +46,7 @@ def test_a_yes_no_outcome_keeps_its_counts():
     assert prepared.horizon_counts is None and prepared.n_censored == 0
     assert prepared.n_positive == int(prepared.y.sum())
     assert "censored" not in data_words.ready(prepared)
-    assert "n_censored" not in model_metadata(prepared, "study.csv")["dataset"]
+    assert "n_censored" not in model_metadata(prepared, "study.csv").to_dict()["dataset"]
 
 
 def test_the_users_class_names_keep_the_horizon_everywhere():
@@ -67,7 +67,7 @@ def test_the_users_class_names_keep_the_horizon_everywhere():
         assert prepared.positive_label.count("within") == 1
         if names:
             assert "recurrence within 1000 days (positive)" in data_words.ready(prepared)
-    metadata = {**model_metadata(prepared, "study.csv"), "follow_up": follow_up.record()}
+    metadata = model_metadata(prepared, "study.csv", follow_up=follow_up.record()).to_dict()
     metadata["dataset"].update(positive_label="recurrence", negative_label="no recurrence")  # saved before
     typed = ModelMetadata.from_dict(metadata)
     assert typed.class_names == ("recurrence within 1000 days", "no recurrence within 1000 days")

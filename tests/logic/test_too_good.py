@@ -10,7 +10,7 @@ from psl_triage.data.demo import load_demo
 from psl_triage.model_file.files import read_model_upload
 from psl_triage.training.fit import train_list
 from psl_triage.training.options import TrainingOptions
-from psl_triage.training.too_good import METADATA_KEY, recorded_warning, too_good_to_be_true
+from psl_triage.training.too_good import recorded_warning, too_good_to_be_true
 
 
 def metadata(brier, auc, data="test"):
@@ -46,7 +46,7 @@ def test_plausible_lists_pass(brier, auc):
 def test_malformed_or_missing_performance_is_no_warning():
     assert too_good_to_be_true({}, []) is None
     assert too_good_to_be_true(metadata(["x", 1], [0.5, 0.6]), ["a"]) is None
-    assert recorded_warning({METADATA_KEY: {"reasons": "x"}}) is None
+    assert recorded_warning({"too_good_warning": {"reasons": "x"}}) is None
 
 
 def test_a_planted_leak_in_the_demo_is_stopped_and_recorded():
@@ -57,6 +57,6 @@ def test_a_planted_leak_in_the_demo_is_stopped_and_recorded():
     model, trained = train_list(prepared, "demo", TrainingOptions(max_stages=3))
     warning = too_good_to_be_true(trained, model.features_)
     assert warning is not None and warning.questions == ("echo_result",)
-    assert trained[METADATA_KEY] == warning.record()  # train_list records it
+    assert trained["too_good_warning"] == warning.record()  # train_list records it
     loaded = read_model_upload(model.to_json(trained).encode(), "list.json")
     assert recorded_warning(loaded.metadata_) == warning

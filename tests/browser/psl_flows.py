@@ -201,6 +201,25 @@ def expect_trained(app, expected_stages: int | None = None) -> None:
     expect(app.widget("w_train_performance_chart").locator(".js-plotly-plot")).to_be_visible()
 
 
+def upload_own_table(app, path: Path) -> None:
+    """Open the app in a new session and upload the table at ``path`` as the user's own: it is
+    read without an exception."""
+    app.open()
+    app.widget("w_source").get_by_text("Upload my own table").click()
+    app.wait_idle()
+    app.upload("w_upload", path)
+    app.assert_no_exception()
+
+
+def set_horizon(app, horizon, unit: str) -> None:
+    """Type the follow-up horizon and its time unit on the landing page."""
+    for name, value in (("w_horizon", str(horizon)), ("w_time_unit", unit)):
+        field = app.choice_widget(name).locator("input")
+        field.fill(value)
+        field.press("Enter")
+        app.wait_idle()
+
+
 def upload_site_table(app, frame, path: Path) -> None:
     """Open Validate and upload ``frame`` as the other site's table (written to ``path``, a CSV):
     it is read without an exception or an error."""
@@ -353,8 +372,12 @@ def run_triage(app, expected: TriageSession, policy: AnswerPolicy, max_questions
     raise AssertionError(f"the triage did not stop within {max_questions} questions")
 
 
+def download(app, key: str) -> str:
+    """Press the download button ``key``; the text of the file the browser receives."""
+    with app.page.expect_download() as event:
+        app.widget(key).get_by_role("button").click()
+    return event.value.path().read_text(encoding="utf-8")
+
+
 def download_record_text(app) -> str:
-    button = app.widget("triage_download_text").get_by_role("button")
-    with app.page.expect_download() as download:
-        button.click()
-    return download.value.path().read_text(encoding="utf-8")
+    return download(app, "triage_download_text")

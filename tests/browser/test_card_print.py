@@ -7,7 +7,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from psl_flows import demo_model, go_to_demo_landing, train
+from psl_flows import demo_model, download, go_to_demo_landing, train
 
 PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page, not the /Pages tree
 
@@ -15,12 +15,6 @@ PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page, not the /Page
 def printed_pages(page, html: str, paper: str) -> int:
     page.set_content(html)
     return len(PAGE_OBJECT.findall(page.pdf(format=paper)))
-
-
-def download(app, key: str) -> str:
-    with app.page.expect_download() as event:
-        app.widget(key).get_by_role("button").click()
-    return event.value.path().read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 from playwright.sync_api import expect
-from psl_flows import HUNGARIAN, choose_option, go_to_demo_landing, train, upload_site_table
+from psl_flows import HUNGARIAN, choose_option, download, go_to_demo_landing, train, upload_site_table
 
 
 def chart(app, key: str):
@@ -18,12 +18,6 @@ def chart(app, key: str):
 def expect_legend(plot, *names: str) -> None:
     for name in names:
         expect(plot.locator("text.legendtext", has_text=name).first).to_be_attached()
-
-
-def download(app, key: str) -> str:
-    with app.page.expect_download() as event:
-        app.widget(key).get_by_role("button").click()
-    return event.value.path().read_text(encoding="utf-8")
 
 
 def test_evaluation_and_validate_show_the_evidence_and_the_report_carries_it(app, tmp_path):

@@ -6,15 +6,9 @@ from __future__ import annotations
 import json
 
 from fhir.resources.riskassessment import RiskAssessment
-from psl_flows import demo_model, expected_triage, go_to_demo_landing, open_triage, train
+from psl_flows import demo_model, download, expected_triage, go_to_demo_landing, open_triage, train
 
 from psl_triage.model_file.export import verify
-
-
-def download(app, key: str) -> str:
-    with app.page.expect_download() as event:
-        app.widget(key).get_by_role("button").click()
-    return event.value.path().read_text(encoding="utf-8")
 
 
 def test_the_card_exports_a_specification_whose_scorer_reproduces_it_in_the_browser(app, browser):

@@ -18,7 +18,9 @@ from psl_flows import (
     recalibrate_and_save,
     run_triage,
     set_cost_ratio,
+    set_horizon,
     train,
+    upload_own_table,
     upload_site_table,
 )
 from test_journey import saved_model_path
@@ -37,23 +39,12 @@ def test_upload_follow_up_train_triage_save_and_reopen(app, new_app, tmp_path):
     frame = follow_up_table(500)
     path = tmp_path / "follow_up.csv"
     frame.to_csv(path, index=False)
-    app.open()
-    app.widget("w_source").get_by_text("Upload my own table").click()
-    app.wait_idle()
-    app.upload("w_upload", path)
-    app.assert_no_exception()
+    upload_own_table(app, path)
 
     # Proposed: status as the event, rfstime as the time (never a question), a horizon.
     expect(app.choice_widget("w_follow_up").locator("input[type=checkbox]")).to_be_checked()
     expect(app.choice_widget("w_time").get_by_role("combobox")).to_have_value("rfstime")
-    horizon = app.choice_widget("w_horizon").locator("input")
-    horizon.fill(str(HORIZON))
-    horizon.press("Enter")
-    app.wait_idle()
-    unit = app.choice_widget("w_time_unit").locator("input")
-    unit.fill("days")
-    unit.press("Enter")
-    app.wait_idle()
+    set_horizon(app, HORIZON, "days")
     sentence = app.alerts("info").filter(has_text="censored before it")
     expect(sentence).to_contain_text(f"within {HORIZON} days")
     expect(app.alerts("success").filter(has_text="Ready")).to_contain_text("3 features")

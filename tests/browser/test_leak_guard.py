@@ -14,19 +14,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from playwright.sync_api import expect
-from psl_flows import TRAIN_TIMEOUT_MS, choose_option, demo, expect_trained, start_training
+from psl_flows import TRAIN_TIMEOUT_MS, choose_option, demo, download, expect_trained, start_training, upload_own_table
 
 PREDICTORS = {"age", "size", "grade", "nodes", "er", "meno", "hormon", "clinic"}
 NOT_AT_TRIAGE = {"pid", "rfstime", "death", "cause_of_death", "surgery_date", "surname", "pstat", "ptime"}
-
-
-def upload_new(app, path) -> None:
-    """Open the app in a new session and upload a table."""
-    app.open()
-    app.widget("w_source").get_by_text("Upload my own table").click()
-    app.wait_idle()
-    app.upload("w_upload", path)
-    app.assert_no_exception()
 
 
 def trained_questions(app) -> set:
@@ -35,9 +26,7 @@ def trained_questions(app) -> set:
     app.wait_quiet()
     start_training(app, max_stages=6)
     expect_trained(app)
-    with app.page.expect_download() as download:
-        app.widget("w_train_download").get_by_role("button").click()
-    model = json.loads(download.value.path().read_text(encoding="utf-8"))
+    model = json.loads(download(app, "w_train_download"))
     return {stage["feature"] for stage in model["stages"]}
 
 
@@ -56,7 +45,7 @@ def study_export():
 def test_a_planted_leak_is_stopped_named_and_one_click_retrains_without_it(app, tmp_path):
     path = tmp_path / "study.csv"
     study_export().to_csv(path, index=False)
-    upload_new(app, path)
+    upload_own_table(app, path)
     page = app.page
     warnings = app.alerts("warning")
     expect(warnings.filter(has_text="futime")).to_contain_text("time or date")
@@ -139,7 +128,7 @@ def write_export(df: pd.DataFrame, tmp_path, kind: str):
 @pytest.mark.parametrize("kind", ["csv", "xlsx", "european"])
 def test_a_study_export_with_every_proposal_accepted_asks_only_about_predictors(app, tmp_path, kind):
     path = write_export(cohort_export(), tmp_path, kind)
-    upload_new(app, path)
+    upload_own_table(app, path)
     choose_option(app, app.choice_widget("w_outcome"), "status")
     expect(app.alerts("success").filter(has_text="Ready")).to_be_visible()
     # rfstime next to status makes it a follow-up table: rfstime is the follow-up time (never a
@@ -176,7 +165,7 @@ def lab_tests(n: int = 3000) -> pd.DataFrame:
 def test_a_lab_export_asks_nothing_the_result_is_defined_by(app, tmp_path):
     path = tmp_path / "lab_tests.csv"
     lab_tests().to_csv(path, index=False)
-    upload_new(app, path)
+    upload_own_table(app, path)
     expect(app.choice_widget("w_outcome").get_by_role("combobox")).to_have_value("result")  # proposed
     choose_option(app, app.choice_widget("w_positive_multi"), re.compile("^positive"))
     app.page.keyboard.press("Escape")  # a multiselect stays open after a pick

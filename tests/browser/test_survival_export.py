@@ -11,8 +11,17 @@ The table is made here (tmp_path), never checked in.
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from psl_flows import AnswerPolicy, expected_triage, run_triage, set_cost_ratio, train, upload_site_table
-from test_card_print import download
+from psl_flows import (
+    AnswerPolicy,
+    download,
+    expected_triage,
+    run_triage,
+    set_cost_ratio,
+    set_horizon,
+    train,
+    upload_own_table,
+    upload_site_table,
+)
 from test_journey import saved_model_path
 
 from psl_triage.model_file.store import load_model
@@ -27,21 +36,13 @@ def test_an_os_rfs_export_trains_triages_validates_and_prints_within_the_horizon
     study, site = frame.iloc[:420], frame.iloc[420:]
     path = tmp_path / "liver_cohort.csv"
     study.to_csv(path, index=False)
-    app.open()
-    app.widget("w_source").get_by_text("Upload my own table").click()
-    app.wait_idle()
-    app.upload("w_upload", path)
-    app.assert_no_exception()
+    upload_own_table(app, path)
 
     # Proposed from the values: Death as the event, OS as its follow-up time.
     expect(app.choice_widget("w_follow_up").locator("input[type=checkbox]")).to_be_checked()
     expect(app.choice_widget("w_time").get_by_role("combobox")).to_have_value("OS")
     expect(app.page.get_by_text("Behaves as the follow-up time of 'Death'").first).to_be_visible()
-    for name, value in (("w_horizon", str(HORIZON)), ("w_time_unit", "months")):
-        field = app.choice_widget(name).locator("input")
-        field.fill(value)
-        field.press("Enter")
-        app.wait_idle()
+    set_horizon(app, HORIZON, "months")
     expect(app.alerts("info").filter(has_text="censored before it")).to_contain_text(WITHIN)
     # RFS (another event's time) and Recurrence (an event with its own time) stay out.
     expect(app.alerts("warning").filter(has_text="RFS").first).to_be_visible()

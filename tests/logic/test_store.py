@@ -7,21 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from psl_core import ModelFileError, ProbabilisticScoringList
+from psl_core import ModelFileError
 from psl_triage.model_file import store
 from psl_triage.model_file.store import list_models, load_model, model_dir, save_model, slugify
 
 
-@pytest.fixture(scope="module")
-def fitted():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, size=(100, 3)).astype(float)
-    y = (X[:, 0] + rng.random(100) > 1).astype(int)
-    return ProbabilisticScoringList().fit(X, y), X
-
-
-def test_save_list_load(tmp_path, fitted):
-    model, X = fitted
+def test_save_list_load(tmp_path, small_list, small_data):
+    model, (X, _) = small_list, small_data
     first = save_model(model, "Chest pain triage", {"note": "first"}, tmp_path)
     second = save_model(model, "Chest pain triage", None, tmp_path)
     assert first.path.name == "chest-pain-triage-v1.json" and second.version == 2
@@ -33,8 +25,8 @@ def test_save_list_load(tmp_path, fitted):
     assert not list(tmp_path.glob(".saving-*"))
 
 
-def test_a_saved_file_edited_into_utf8_with_a_byte_order_mark_still_loads(tmp_path, fitted):
-    model, X = fitted
+def test_a_saved_file_edited_into_utf8_with_a_byte_order_mark_still_loads(tmp_path, small_list, small_data):
+    model, (X, _) = small_list, small_data
     path = save_model(model, "Edited", None, tmp_path).path
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     models, problems = list_models(tmp_path)
@@ -42,8 +34,8 @@ def test_a_saved_file_edited_into_utf8_with_a_byte_order_mark_still_loads(tmp_pa
     np.testing.assert_array_equal(load_model(path).predict_proba(X), model.predict_proba(X))
 
 
-def test_concurrent_saves_all_succeed(tmp_path, fitted):
-    model, _ = fitted
+def test_concurrent_saves_all_succeed(tmp_path, small_list):
+    model = small_list
     results, errors = [], []
 
     def save():
@@ -64,8 +56,8 @@ def test_concurrent_saves_all_succeed(tmp_path, fitted):
         load_model(r.path)
 
 
-def test_unreadable_files_are_reported_not_fatal(tmp_path, fitted):
-    model, _ = fitted
+def test_unreadable_files_are_reported_not_fatal(tmp_path, small_list):
+    model = small_list
     save_model(model, "good", None, tmp_path)
     (tmp_path / "broken-v1.json").write_text("{ not json")
     models, problems = list_models(tmp_path)
@@ -75,10 +67,10 @@ def test_unreadable_files_are_reported_not_fatal(tmp_path, fitted):
         load_model(tmp_path / "broken-v1.json")
 
 
-def test_the_listing_reads_each_file_once_and_follows_the_folder(tmp_path, fitted, monkeypatch):
+def test_the_listing_reads_each_file_once_and_follows_the_folder(tmp_path, small_list, monkeypatch):
     """Pages list the store on every rerun: unchanged files are not read again, while a new
     file appears, a removed one disappears and a replaced one is read again."""
-    model, _ = fitted
+    model = small_list
     first = save_model(model, "ward", None, tmp_path)
     second = save_model(model, "ward", None, tmp_path)
     reads = []

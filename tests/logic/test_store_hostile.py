@@ -7,10 +7,8 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from psl_core import ProbabilisticScoringList
 from psl_core.errors import ModelFileError
 from psl_triage.model_file import store
 from psl_triage.model_file.store import StoreError, list_models, load_model, remove_orphans, save_model
@@ -28,14 +26,6 @@ BAD_FILES = {
     "long-digits-v1.json": None,
     "surrogate-name-v1.json": None,
 }
-
-
-@pytest.fixture(scope="module")
-def fitted():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, size=(200, 3)).astype(float)
-    y = (X[:, 0] + rng.random(200) > 1).astype(int)
-    return ProbabilisticScoringList(min_support=5).fit(X, y)
 
 
 def fill_bad_folder(folder, model):
@@ -62,8 +52,8 @@ def fill_bad_folder(folder, model):
     return good.path.name
 
 
-def test_a_folder_of_bad_files_lists_the_good_model_and_notes_the_rest(tmp_path, fitted):
-    fill_bad_folder(tmp_path, fitted)
+def test_a_folder_of_bad_files_lists_the_good_model_and_notes_the_rest(tmp_path, small_list):
+    fill_bad_folder(tmp_path, small_list)
     models, problems = list_models(tmp_path)
     assert [m.name for m in models] == ["good"]
     assert len(problems) == len(BAD_FILES)
@@ -71,8 +61,8 @@ def test_a_folder_of_bad_files_lists_the_good_model_and_notes_the_rest(tmp_path,
         assert any(problem.startswith(name) and "skipped" in problem for problem in problems), name
 
 
-def test_a_file_is_validated_once_per_version(tmp_path, fitted, monkeypatch):
-    save_model(fitted, "good", None, tmp_path)
+def test_a_file_is_validated_once_per_version(tmp_path, small_list, monkeypatch):
+    save_model(small_list, "good", None, tmp_path)
     list_models(tmp_path)
     calls = []
     monkeypatch.setattr(store, "load_model", lambda path: calls.append(path))
@@ -80,8 +70,8 @@ def test_a_file_is_validated_once_per_version(tmp_path, fitted, monkeypatch):
     assert calls == []
 
 
-def test_orphaned_temporary_files_are_removed_once_a_minute_old(tmp_path, fitted):
-    save_model(fitted, "good", None, tmp_path)
+def test_orphaned_temporary_files_are_removed_once_a_minute_old(tmp_path, small_list):
+    save_model(small_list, "good", None, tmp_path)
     old, fresh = tmp_path / ".saving-dead.json", tmp_path / ".saving-busy.json"
     old.write_text("{half")
     fresh.write_text("{half")
@@ -93,22 +83,22 @@ def test_orphaned_temporary_files_are_removed_once_a_minute_old(tmp_path, fitted
     assert remove_orphans(tmp_path, min_age_s=0) == 1 and not fresh.exists()
 
 
-def test_a_folder_that_cannot_be_created_gets_a_specific_message(tmp_path, fitted):
+def test_a_folder_that_cannot_be_created_gets_a_specific_message(tmp_path, small_list):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     with pytest.raises(StoreError, match="does not exist and cannot be created.*PSL_MODEL_DIR"):
-        save_model(fitted, "good", None, blocker / "models")
+        save_model(small_list, "good", None, blocker / "models")
     models, problems = list_models(blocker)
     assert models == [] and "is a file, not a folder" in problems[0]
 
 
-def test_a_read_only_folder_gets_a_specific_message(tmp_path, fitted, monkeypatch):
+def test_a_read_only_folder_gets_a_specific_message(tmp_path, small_list, monkeypatch):
     def refuse(**_):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(store.tempfile, "mkstemp", refuse)
     with pytest.raises(StoreError, match=f"model folder {tmp_path} is not writable.*download the model file"):
-        save_model(fitted, "good", None, tmp_path)
+        save_model(small_list, "good", None, tmp_path)
 
 
 def test_a_missing_folder_lists_nothing_without_a_problem(tmp_path):
@@ -125,8 +115,8 @@ def _listing_in_a_thread(folder):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
-def test_special_files_in_the_folder_are_skipped_without_reading_them(tmp_path, fitted):
-    save_model(fitted, "good", None, tmp_path)
+def test_special_files_in_the_folder_are_skipped_without_reading_them(tmp_path, small_list):
+    save_model(small_list, "good", None, tmp_path)
     (tmp_path / "z-v1.json").symlink_to("/dev/zero")
     os.mkfifo(tmp_path / "f-v1.json")
     (tmp_path / "d-v1.json").mkdir()
@@ -141,11 +131,11 @@ def test_special_files_in_the_folder_are_skipped_without_reading_them(tmp_path, 
         load_model("/dev/zero")  # a device in its own folder
 
 
-def test_a_link_out_of_the_folder_is_not_followed_a_link_inside_is(tmp_path, fitted):
+def test_a_link_out_of_the_folder_is_not_followed_a_link_inside_is(tmp_path, small_list):
     outside, folder = tmp_path / "elsewhere", tmp_path / "models"
     outside.mkdir()
-    elsewhere = save_model(fitted, "secret", None, outside)
-    inside = save_model(fitted, "good", None, folder)
+    elsewhere = save_model(small_list, "secret", None, outside)
+    inside = save_model(small_list, "good", None, folder)
     (folder / "secret-v1.json").symlink_to(elsewhere.path)
     (folder / "alias-v1.json").symlink_to(inside.path.name)
     models, problems = list_models(folder)
@@ -182,36 +172,36 @@ def test_a_file_that_grew_past_the_limit_after_listing_is_refused(tmp_path, monk
         {"columns": {"a": {"label": "x" * 1001}}},
     ],
 )
-def test_a_save_that_would_not_load_back_is_refused_and_leaves_no_file(tmp_path, fitted, metadata):
+def test_a_save_that_would_not_load_back_is_refused_and_leaves_no_file(tmp_path, small_list, metadata):
     with pytest.raises(StoreError, match="was not saved: its model file would not load again"):
-        save_model(fitted, "lost work", metadata, tmp_path)
+        save_model(small_list, "lost work", metadata, tmp_path)
     assert list(tmp_path.iterdir()) == []
     assert list_models(tmp_path) == ([], [])
 
 
-def test_a_save_is_loaded_back_before_it_gets_its_name(tmp_path, fitted, monkeypatch):
+def test_a_save_is_loaded_back_before_it_gets_its_name(tmp_path, small_list, monkeypatch):
     loaded = []
     real = store.load_model
     monkeypatch.setattr(store, "load_model", lambda path: loaded.append(Path(path).name) or real(path))
-    stored = save_model(fitted, "good", None, tmp_path)
+    stored = save_model(small_list, "good", None, tmp_path)
     assert len(loaded) == 1 and loaded[0].startswith(".saving-")  # the file before it is named
     assert stored.path.exists()
 
 
 @pytest.mark.parametrize(("name", "stem"), [("Πόνος στο στήθος", "πόνος-στο-στήθος"), ("胸痛分诊", "胸痛分诊"),
                                            ("  Sepsis: ICU / v2 ", "sepsis-icu-v2")])
-def test_model_names_in_any_script_are_saved_and_listed(tmp_path, fitted, name, stem):
-    stored = save_model(fitted, name, None, tmp_path)
+def test_model_names_in_any_script_are_saved_and_listed(tmp_path, small_list, name, stem):
+    stored = save_model(small_list, name, None, tmp_path)
     assert stored.path.name == f"{stem}-v1.json"
     models, problems = list_models(tmp_path)
     assert [m.name for m in models] == [name.strip()] and not problems  # kept as clean_name gives it
 
 
-def test_a_full_disk_is_named_as_such_and_leaves_no_file(tmp_path, fitted, monkeypatch):
+def test_a_full_disk_is_named_as_such_and_leaves_no_file(tmp_path, small_list, monkeypatch):
     def full(*_):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(store.os, "fsync", full)
     with pytest.raises(StoreError, match=f"model folder {tmp_path}: the disk that holds it is full.*download"):
-        save_model(fitted, "good", None, tmp_path)
+        save_model(small_list, "good", None, tmp_path)
     assert list(tmp_path.iterdir()) == []

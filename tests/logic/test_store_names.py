@@ -6,10 +6,8 @@ import json
 import os
 import unicodedata
 
-import numpy as np
 import pytest
 
-from psl_core import ProbabilisticScoringList
 from psl_triage.model_file.files import download_file_name
 from psl_triage.model_file.store import list_models, load_model, save_model
 from psl_triage.words import md
@@ -17,16 +15,8 @@ from tests.hostile_corpus import unusual_names
 
 
 @pytest.fixture(scope="module")
-def model():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, size=(200, 3)).astype(float)
-    y = (X[:, 0] + rng.random(200) > 1).astype(int)
-    return ProbabilisticScoringList(min_support=5).fit(X, y)
-
-
-@pytest.fixture(scope="module")
-def document(model):
-    return json.loads(model.to_json({"name": "ward", "version": 1, "created": "2026-01-01T00:00:00+00:00"}))
+def document(small_list):
+    return json.loads(small_list.to_json({"name": "ward", "version": 1, "created": "2026-01-01T00:00:00+00:00"}))
 
 
 def test_every_list_in_the_folder_is_listed_whatever_its_name(tmp_path, document):
@@ -41,35 +31,35 @@ def test_every_list_in_the_folder_is_listed_whatever_its_name(tmp_path, document
         assert len(entry.label) < 120, entry.label  # no 240-digit version in a label
 
 
-def test_the_download_button_s_file_name_is_listed(tmp_path, model):
+def test_the_download_button_s_file_name_is_listed(tmp_path, small_list):
     name = download_file_name("Chest pain")
-    (tmp_path / name).write_text(model.to_json({"name": "Chest pain"}), encoding="utf-8")
+    (tmp_path / name).write_text(small_list.to_json({"name": "Chest pain"}), encoding="utf-8")
     models, problems = list_models(tmp_path)
     assert [m.path.name for m in models] == [name] and problems == []
     assert name in models[0].label and models[0].version is None
 
 
-def test_saving_beside_a_decomposed_name_takes_the_next_version_of_the_same_name(tmp_path, model):
+def test_saving_beside_a_decomposed_name_takes_the_next_version_of_the_same_name(tmp_path, small_list):
     decomposed = unicodedata.normalize("NFD", "café-v1.json")
-    (tmp_path / decomposed).write_text(model.to_json({"name": "café"}), encoding="utf-8")
-    stored = save_model(model, "café", None, tmp_path)
+    (tmp_path / decomposed).write_text(small_list.to_json({"name": "café"}), encoding="utf-8")
+    stored = save_model(small_list, "café", None, tmp_path)
     assert stored.version == 2
     names = [unicodedata.normalize("NFC", name) for name in os.listdir(tmp_path)]
     assert sorted(names) == ["café-v1.json", "café-v2.json"]
-    assert save_model(model, "CAFÉ", None, tmp_path).version == 3
+    assert save_model(small_list, "CAFÉ", None, tmp_path).version == 3
 
 
-def test_a_240_digit_version_does_not_block_saving_its_name(tmp_path, document, model):
+def test_a_240_digit_version_does_not_block_saving_its_name(tmp_path, document, small_list):
     (tmp_path / f"ward-v{'9' * 240}.json").write_text(json.dumps(document), encoding="utf-8")
-    assert save_model(model, "ward", None, tmp_path).version == 1
-    assert save_model(model, "ward", None, tmp_path).version == 2
+    assert save_model(small_list, "ward", None, tmp_path).version == 1
+    assert save_model(small_list, "ward", None, tmp_path).version == 2
     assert len(list_models(tmp_path)[0]) == 3
 
 
-def test_a_file_name_that_is_not_utf8_is_listed_and_shown_readably(tmp_path, model):
+def test_a_file_name_that_is_not_utf8_is_listed_and_shown_readably(tmp_path, small_list):
     path = os.path.join(os.fsencode(tmp_path), b"caf\xe9-v1.json")
     with open(path, "w", encoding="utf-8") as stream:
-        stream.write(model.to_json({}))
+        stream.write(small_list.to_json({}))
     models, problems = list_models(tmp_path)
     assert problems == [] and len(models) == 1
     label = models[0].label

@@ -1,9 +1,7 @@
 """A shared ward's roles, settings and the approval of a list (psl_triage.ward)."""
 
-import numpy as np
 import pytest
 
-from psl_core import ProbabilisticScoringList
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import list_models
 from psl_triage.training.session import TrainingSession
@@ -20,14 +18,6 @@ APPROVER = User("abel@ward.example", frozenset({"approver"}))
 RESEARCHING_APPROVER = User("rita@ward.example", frozenset({"researcher", "approver"}))
 ADMIN = User("ada@ward.example", frozenset({"admin"}))
 PAGES = ["data", "train", "triage", "calibration", "intervals", "evaluation", "validate", "card", "monitor", "approval", "audit"]
-
-
-@pytest.fixture(scope="module")
-def fitted():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, size=(100, 3)).astype(float)
-    y = (X[:, 0] + rng.random(100) > 1).astype(int)
-    return ProbabilisticScoringList().fit(X, y)
 
 
 def test_each_role_sees_its_own_pages():
@@ -77,8 +67,8 @@ def test_the_auth_section_is_written_from_the_environment_only_once(tmp_path):
     assert tomllib.loads(path.read_text())["auth"]["client_secret"] == 'se"cret'
 
 
-def test_a_list_goes_from_draft_to_approved_and_only_then_reaches_clinicians(tmp_path, fitted):
-    stored = save_list(RESEARCHER, fitted, "Chest pain", None, tmp_path)
+def test_a_list_goes_from_draft_to_approved_and_only_then_reaches_clinicians(tmp_path, small_list):
+    stored = save_list(RESEARCHER, small_list, "Chest pain", None, tmp_path)
     listed, _ = list_models(tmp_path)
     assert visible_lists(CLINICIAN, listed, tmp_path) == [] and visible_lists(APPROVER, listed, tmp_path) == listed
     assert step(RESEARCHER, "propose", stored.path, directory=tmp_path).state == "proposed"
@@ -93,12 +83,12 @@ def test_a_list_goes_from_draft_to_approved_and_only_then_reaches_clinicians(tmp
                        ("approve", APPROVER.name, "approver", "done"), ("withdraw", APPROVER.name, "approver", "done")]
 
 
-def test_four_eyes_an_approver_never_approves_a_list_they_saved_or_proposed(tmp_path, fitted):
-    own = save_list(RESEARCHING_APPROVER, fitted, "Own", None, tmp_path)
+def test_four_eyes_an_approver_never_approves_a_list_they_saved_or_proposed(tmp_path, small_list):
+    own = save_list(RESEARCHING_APPROVER, small_list, "Own", None, tmp_path)
     step(RESEARCHING_APPROVER, "propose", own.path, directory=tmp_path)
     with pytest.raises(NotAllowed, match="four eyes"):
         step(RESEARCHING_APPROVER, "approve", own.path, directory=tmp_path)
-    proposed_by_them = save_list(RESEARCHER, fitted, "Theirs", None, tmp_path)
+    proposed_by_them = save_list(RESEARCHER, small_list, "Theirs", None, tmp_path)
     step(RESEARCHING_APPROVER, "propose", proposed_by_them.path, directory=tmp_path)
     with pytest.raises(NotAllowed, match="four eyes"):
         step(RESEARCHING_APPROVER, "approve", proposed_by_them.path, directory=tmp_path)
@@ -108,11 +98,11 @@ def test_four_eyes_an_approver_never_approves_a_list_they_saved_or_proposed(tmp_
                                                              ("approve", RESEARCHING_APPROVER.name, proposed_by_them.path.name)]
 
 
-def test_a_role_or_a_state_that_does_not_allow_a_step_is_refused_and_recorded(tmp_path, fitted):
+def test_a_role_or_a_state_that_does_not_allow_a_step_is_refused_and_recorded(tmp_path, small_list):
     with pytest.raises(NotAllowed, match="may not save"):
-        save_list(CLINICIAN, fitted, "Forged", None, tmp_path)
+        save_list(CLINICIAN, small_list, "Forged", None, tmp_path)
     assert list(tmp_path.glob("*.json")) == []
-    stored = save_list(RESEARCHER, fitted, "List", None, tmp_path)
+    stored = save_list(RESEARCHER, small_list, "List", None, tmp_path)
     with pytest.raises(NotAllowed, match="draft"):
         step(APPROVER, "approve", stored.path, directory=tmp_path)
     with pytest.raises(NotAllowed, match="may not approve"):
@@ -129,8 +119,8 @@ def test_a_role_or_a_state_that_does_not_allow_a_step_is_refused_and_recorded(tm
     assert log[0].source == "10.0.0.5" and log[0].role == "clinician"
 
 
-def test_a_changed_file_is_no_longer_approved(tmp_path, fitted):
-    stored = save_list(RESEARCHER, fitted, "List", None, tmp_path)
+def test_a_changed_file_is_no_longer_approved(tmp_path, small_list):
+    stored = save_list(RESEARCHER, small_list, "List", None, tmp_path)
     step(RESEARCHER, "propose", stored.path, directory=tmp_path)
     step(APPROVER, "approve", stored.path, directory=tmp_path)
     listed, _ = list_models(tmp_path)
@@ -140,8 +130,8 @@ def test_a_changed_file_is_no_longer_approved(tmp_path, fitted):
     assert visible_lists(CLINICIAN, listed, tmp_path) == []
 
 
-def test_archiving_moves_the_file_the_record_names_and_an_approved_list_is_withdrawn_first(tmp_path, fitted):
-    stored = save_list(RESEARCHER, fitted, "List", None, tmp_path)
+def test_archiving_moves_the_file_the_record_names_and_an_approved_list_is_withdrawn_first(tmp_path, small_list):
+    stored = save_list(RESEARCHER, small_list, "List", None, tmp_path)
     step(RESEARCHER, "propose", stored.path, directory=tmp_path)
     step(APPROVER, "approve", stored.path, directory=tmp_path)
     with pytest.raises(NotAllowed, match="approved for clinical use"):
@@ -153,24 +143,24 @@ def test_archiving_moves_the_file_the_record_names_and_an_approved_list_is_withd
     assert (last.action, last.role, last.detail) == ("delete", "admin", f"{ARCHIVE}/{stored.path.name}")
     assert not stored.path.exists() and (tmp_path / last.detail).read_bytes() == content
     assert list_models(tmp_path) == ([], [])
-    again = save_list(RESEARCHER, fitted, "List", None, tmp_path)
+    again = save_list(RESEARCHER, small_list, "List", None, tmp_path)
     assert states(tmp_path)[again.path.name].state == "draft"
     step(RESEARCHER, "delete", again.path, directory=tmp_path)
     assert sorted(path.name for path in (tmp_path / ARCHIVE).iterdir()) == ["list-v1.2.json", "list-v1.json"]
 
 
-def test_a_file_outside_the_store_is_refused(tmp_path, fitted):
-    stored = save_list(RESEARCHER, fitted, "List", None, tmp_path / "store")
+def test_a_file_outside_the_store_is_refused(tmp_path, small_list):
+    stored = save_list(RESEARCHER, small_list, "List", None, tmp_path / "store")
     with pytest.raises(NotAllowed, match="not a saved list"):
         step(RESEARCHER, "propose", stored.path, directory=tmp_path / "elsewhere")
     assert approval.states(tmp_path / "elsewhere") == {}
 
 
-def test_the_train_pages_save_checks_the_role_of_whoever_saves_now(tmp_path, fitted, monkeypatch):
+def test_the_train_pages_save_checks_the_role_of_whoever_saves_now(tmp_path, small_list, monkeypatch):
     """A forged request that reaches the Train page's save as a clinician saves nothing."""
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
     session = TrainingSession()
-    session.make_current(fitted, ModelMetadata(), "test")
+    session.make_current(small_list, ModelMetadata(), "test")
     with pytest.raises(NotAllowed, match="A clinician may not save a list"):
         session.save("Forged", saver(CLINICIAN))
     assert list(tmp_path.glob("*.json")) == [] and session.saved_message is None
@@ -181,10 +171,10 @@ def test_the_train_pages_save_checks_the_role_of_whoever_saves_now(tmp_path, fit
     assert len(list(tmp_path.glob("*.json"))) == 2 and len(AuditLog(tmp_path).entries()) == 2
 
 
-def test_a_recalibration_saved_through_the_ward_is_recorded_as_one(tmp_path, fitted):
-    stored = saver(RESEARCHER, "recalibrate")(fitted, "List", None, tmp_path)
+def test_a_recalibration_saved_through_the_ward_is_recorded_as_one(tmp_path, small_list):
+    stored = saver(RESEARCHER, "recalibrate")(small_list, "List", None, tmp_path)
     (entry,) = AuditLog(tmp_path).entries()
     assert (entry.action, entry.user, entry.file, entry.version) == ("recalibrate", RESEARCHER.name, stored.path.name, 1)
     assert states(tmp_path)[stored.path.name].state == "draft"
     with pytest.raises(NotAllowed, match="may not save a recalibrated list"):
-        saver(APPROVER, "recalibrate")(fitted, "List", None, tmp_path)
+        saver(APPROVER, "recalibrate")(small_list, "List", None, tmp_path)

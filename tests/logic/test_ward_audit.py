@@ -12,11 +12,9 @@ import threading
 import time
 from datetime import date
 
-import numpy as np
 import pytest
 from fhir.resources.auditevent import AuditEvent
 
-from psl_core import ProbabilisticScoringList
 from psl_triage.model_file.csv_export import csv_bytes
 from psl_triage.model_file.store import list_models
 from psl_triage.ward.access import NotAllowed, User
@@ -27,14 +25,6 @@ from tests.paths import ROOT
 
 RESEARCHER = User("rhea@ward.example", frozenset({"researcher"}), "10.0.0.7")
 APPROVER = User("abel@ward.example", frozenset({"approver"}))
-
-
-@pytest.fixture(scope="module")
-def fitted():
-    rng = np.random.default_rng(1)
-    X = rng.integers(0, 2, size=(80, 3)).astype(float)
-    y = (X[:, 1] + rng.random(80) > 1).astype(int)
-    return ProbabilisticScoringList().fit(X, y)
 
 
 def _five_entries(directory):
@@ -78,8 +68,8 @@ def test_a_deleted_entry_is_found_and_named(tmp_path):
     assert log.verify() == ["Before entry 4, entries 2 to 3 are missing (deleted)."]
 
 
-def test_the_record_survives_a_restart(tmp_path, fitted):
-    save_list(RESEARCHER, fitted, "List", None, tmp_path)
+def test_the_record_survives_a_restart(tmp_path, small_list):
+    save_list(RESEARCHER, small_list, "List", None, tmp_path)
     again = AuditLog(tmp_path)  # a new process reads the same file
     assert [e.action for e in again.entries()] == ["save"] and again.verify() == []
 
@@ -167,8 +157,8 @@ class _Sessions:
         return threading.Thread(target=guarded)
 
 
-def test_ten_sessions_saving_approving_and_triaging_at_once_lose_nothing(tmp_path, fitted):
-    sessions = _Sessions(tmp_path, fitted)
+def test_ten_sessions_saving_approving_and_triaging_at_once_lose_nothing(tmp_path, small_list):
+    sessions = _Sessions(tmp_path, small_list)
     writers = [sessions.thread(sessions.research, User(f"researcher{i}", frozenset({"researcher"}))) for i in range(4)]
     readers = [sessions.thread(sessions.approve, User(f"approver{i}", frozenset({"approver"}))) for i in range(3)]
     readers += [sessions.thread(sessions.triage, User(f"clinician{i}", frozenset({"clinician"}))) for i in range(3)]
@@ -194,8 +184,8 @@ def test_ten_sessions_saving_approving_and_triaging_at_once_lose_nothing(tmp_pat
     assert sessions.seen_unapproved == []
 
 
-def test_the_exports_hold_every_entry_and_the_fhir_bundle_is_valid_r4(tmp_path, fitted):
-    stored = save_list(RESEARCHER, fitted, "=cmd|' /C calc'!A0", None, tmp_path)
+def test_the_exports_hold_every_entry_and_the_fhir_bundle_is_valid_r4(tmp_path, small_list):
+    stored = save_list(RESEARCHER, small_list, "=cmd|' /C calc'!A0", None, tmp_path)
     step(RESEARCHER, "propose", stored.path, directory=tmp_path)
     with pytest.raises(NotAllowed):
         step(RESEARCHER, "approve", stored.path, directory=tmp_path)
@@ -214,7 +204,7 @@ def test_the_exports_hold_every_entry_and_the_fhir_bundle_is_valid_r4(tmp_path, 
     assert filtered(entries, since=date(2999, 1, 1)) == [] and filtered(entries, until=date.today()) == entries
 
 
-def test_a_record_that_cannot_be_used_refuses_with_its_path_and_saves_nothing(tmp_path, fitted):
+def test_a_record_that_cannot_be_used_refuses_with_its_path_and_saves_nothing(tmp_path, small_list):
     blocked = tmp_path / "models"
     blocked.write_text("a file where the model folder should be")
     with pytest.raises(AuditUnavailable, match="cannot be used"):
@@ -223,7 +213,7 @@ def test_a_record_that_cannot_be_used_refuses_with_its_path_and_saves_nothing(tm
     folder.mkdir()
     (folder / FILE_NAME).write_bytes(b"not a database" * 100)
     with pytest.raises(AuditUnavailable, match="cannot be used"):
-        save_list(RESEARCHER, fitted, "List", None, folder)
+        save_list(RESEARCHER, small_list, "List", None, folder)
     assert list(folder.glob("*.json")) == []
     with pytest.raises(AuditUnavailable, match=FILE_NAME):
         AuditLog(folder).entries()

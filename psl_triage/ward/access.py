@@ -24,29 +24,14 @@ ROLES = ("clinician", "researcher", "approver", "admin")
 
 _EVERYONE = frozenset(ROLES)
 PERMISSIONS = {
-    "page:data": frozenset({"researcher"}),
-    "page:train": frozenset({"researcher"}),
-    "page:triage": frozenset({"clinician", "researcher", "approver"}),
-    "page:calibration": frozenset({"researcher"}),
-    "page:intervals": frozenset({"researcher"}),
-    "page:evaluation": frozenset({"researcher"}),
-    "page:validate": frozenset({"researcher"}),
-    "page:card": frozenset({"clinician", "researcher", "approver"}),
-    "page:monitor": frozenset({"researcher"}),
-    "page:approval": frozenset({"researcher", "approver", "admin"}),
-    "page:audit": frozenset({"admin"}),
-    "train": frozenset({"researcher"}),
-    "save": frozenset({"researcher"}),
-    "recalibrate": frozenset({"researcher"}),
-    "propose": frozenset({"researcher"}),
-    "approve": frozenset({"approver"}),
-    "send_back": frozenset({"approver"}),
-    "withdraw": frozenset({"approver"}),
+    **dict.fromkeys(("page:data", "page:train", "page:calibration", "page:intervals", "page:evaluation", "page:validate",
+                     "page:monitor", "train", "save", "recalibrate", "propose"), frozenset({"researcher"})),
+    **dict.fromkeys(("page:triage", "page:card"), frozenset({"clinician", "researcher", "approver"})),
+    **dict.fromkeys(("page:approval", "see_drafts"), frozenset({"researcher", "approver", "admin"})),
+    **dict.fromkeys(("approve", "send_back", "withdraw"), frozenset({"approver"})),
+    **dict.fromkeys(("page:audit", "read_audit"), frozenset({"admin"})),
     "delete": frozenset({"researcher", "admin"}),
-    "export": _EVERYONE,
-    "sign_in": _EVERYONE,
-    "see_drafts": frozenset({"researcher", "approver", "admin"}),
-    "read_audit": frozenset({"admin"}),
+    **dict.fromkeys(("export", "sign_in"), _EVERYONE),
 }
 """Action -> the roles that may take it (the one table)."""
 

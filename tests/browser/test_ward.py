@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+import textwrap
 import time
 import urllib.request
 from pathlib import Path
@@ -23,6 +24,7 @@ from conftest import PROJECT_ROOT, StreamlitApp, _new_page, free_port, running_s
 from playwright.sync_api import expect
 from psl_flows import go_to_demo_landing, train
 
+from psl_triage.ward import settings
 from psl_triage.ward.audit import AuditLog
 
 OIDC_VENV = PROJECT_ROOT / ".venv-oidc"
@@ -34,14 +36,14 @@ USERS = {
     "ada": ["psl-admins"],
     "nora": ["hospital-staff"],
 }
-ROLES = """
-[psl.roles]
-claim = "groups"
-clinician = ["psl-clinicians"]
-researcher = ["psl-researchers"]
-approver = ["psl-approvers"]
-admin = ["psl-admins"]
-"""
+
+
+def documented_roles() -> str:
+    """The ``[psl.roles]`` example of psl_triage.ward.settings' docstring: the ward here signs in
+    with the configuration its documentation shows (the USERS' groups are the example's)."""
+    block = settings.__doc__.split("in the secrets::\n\n", 1)[1].split("\n\n", 1)[0]
+    assert block.lstrip().startswith("[psl.roles]"), block
+    return textwrap.dedent(block) + "\n"
 
 
 def _provider_command() -> Path:
@@ -92,7 +94,7 @@ cookie_secret = "a-test-cookie-secret-of-enough-length-0123456789"
 client_id = "psl-triage"
 client_secret = "psl-triage-secret"
 server_metadata_url = "{provider}/.well-known/openid-configuration"
-{ROLES}""")
+{documented_roles()}""")
     with running_server(folder / "models", "streamlit-ward-server.log", ("--secrets.files", str(secrets)), port) as (url, _):
         yield url, folder / "models"
 

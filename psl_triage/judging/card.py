@@ -89,6 +89,38 @@ def _heading(metadata, approval=None):
     return metadata.default_name, report.subtitle(metadata.version if metadata.is_saved else None, metadata.created, approval)
 
 
+def _question_rows(model, stage, metadata):
+    """The card's question rows: number, question, points and, when any question has one, its cost."""
+    columns = metadata.readable_columns()
+    costs = model.stage_costs_[:stage]
+    cost_cells = [f"<td class=\"num\">{escape(cost_text(c))}</td>" if costs.any() else "" for c in costs]
+    return "".join(
+        f"<tr><td class=\"num\">{k}</td><td>{escape(stage_condition(model, k, columns))}</td>"
+        f"<td class=\"num\">{model.scores_[k - 1]:+d}</td>{cost_cells[k - 1]}</tr>"
+        for k in range(1, stage + 1)
+    ) or f"<tr><td colspan=\"3\">{report.NO_CARD_QUESTION}</td></tr>"
+
+
+def _risk_rows(table):
+    """The card's risk rows of an :func:`interval_table`: total, risk, interval and decision."""
+    return "".join(
+        f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
+        f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{escape(percent(row.probability, 0))}</td>"
+        f"<td class=\"num\">{escape(percent(row.lower, 0))} – {escape(percent(row.upper, 0))}</td>"
+        f"<td>{_DECISION_WORDS.get(row.decision, UNCERTAIN)}{' *' if row.no_training_case else ''}</td></tr>"
+        for row in table.itertuples()
+    )
+
+
+def _card_footnote(model, metadata, table):
+    """Who the list learned from, the totals no training patient reached, its constraints and timing."""
+    rows = training_rows_text(metadata)
+    population = report.learned_from(metadata.trained_on.name, rows) + report.recalibrated_at(metadata.origin)
+    return " ".join((
+        report.card_footnote(population, bool(table["no_training_case"].any())), _constraints(model), _timing(model, metadata),
+    ))
+
+
 def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_CONFIDENCE, approval=None):
     """The printable one-page card of a list.
 
@@ -113,36 +145,15 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     """
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     threshold = decision_threshold(cost_ratio)
-    columns = metadata.readable_columns()
     name, subtitle = _heading(metadata, approval)
     table = interval_table(model, stage, cost_ratio, confidence)
-    costs = model.stage_costs_[:stage]
-    unit = metadata.cost_unit or ""
-    cost_cells = [f"<td class=\"num\">{escape(cost_text(c))}</td>" if costs.any() else "" for c in costs]
-    questions = "".join(
-        f"<tr><td class=\"num\">{k}</td><td>{escape(stage_condition(model, k, columns))}</td>"
-        f"<td class=\"num\">{model.scores_[k - 1]:+d}</td>{cost_cells[k - 1]}</tr>"
-        for k in range(1, stage + 1)
-    ) or f"<tr><td colspan=\"3\">{report.NO_CARD_QUESTION}</td></tr>"
-    cost_header = f"<th>{report.cost_head(unit)}</th>" if costs.any() else ""
-    risks = "".join(
-        f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
-        f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{escape(percent(row.probability, 0))}</td>"
-        f"<td class=\"num\">{escape(percent(row.lower, 0))} – {escape(percent(row.upper, 0))}</td>"
-        f"<td>{_DECISION_WORDS.get(row.decision, UNCERTAIN)}{' *' if row.no_training_case else ''}</td></tr>"
-        for row in table.itertuples()
-    )
+    has_costs = bool(model.stage_costs_[:stage].any())
+    cost_header = f"<th>{report.cost_head(metadata.cost_unit or '')}</th>" if has_costs else ""
     n_rows = stage + len(table)
     length_note = report.length_note(stage, len(model.literals_), stage == getattr(model, "recommended_stages_", None))
     size = 10.0 if n_rows <= 40 else max(6.5, 10.0 * 40 / n_rows)
-    dataset = metadata.trained_on
-    rows = training_rows_text(metadata)
-    population = report.learned_from(dataset.name, rows) + report.recalibrated_at(metadata.origin)
     held = _held_at_base_rate(model, stage)
     held_note = f'<p class="small">{held}</p>' if held else ""
-    footnote = " ".join((
-        report.card_footnote(population, bool(table["no_training_case"].any())), _constraints(model), _timing(model, metadata),
-    ))
     body = f"""
 <h1>{escape(name)}</h1>
 <p class="meta">{report.CARD_META.format(subtitle=subtitle, length=length_note, date=datetime.now(UTC).date().isoformat())}</p>
@@ -150,13 +161,13 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
 {_too_good_box(metadata)}
 <div class="columns">
 <div><h2>{report.QUESTIONS}</h2>
-<table><tr>{report.header_cells(report.QUESTION_HEADS)}{cost_header}</tr>{questions}</table></div>
+<table><tr>{report.header_cells(report.QUESTION_HEADS)}{cost_header}</tr>{_question_rows(model, stage, metadata)}</table></div>
 <div><h2>{report.risk_after(stage)}</h2>
-<table><tr>{report.header_cells(report.risk_heads(confidence))}</tr>{risks}</table></div>
+<table><tr>{report.header_cells(report.risk_heads(confidence))}</tr>{_risk_rows(table)}</table></div>
 </div>
 <div class="box">{report.threshold_box(cost_ratio, threshold)}</div>
 {held_note}
-<p class="small">{footnote}</p>
+<p class="small">{_card_footnote(model, metadata, table)}</p>
 """
     return _page(report.CARD_TITLE.format(name=name), body, size)
 
@@ -392,28 +403,13 @@ def _items(model, metadata, stage, cost_ratio, evidence):
 
 
 def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None, approval=None):
-    """The model report: the TRIPOD items the app knows about a list, as an HTML page.
+    """The model report: the TRIPOD items the app knows about a list, as a complete HTML page.
 
-    Parameters
-    ----------
-    model : fitted ProbabilisticScoringList
-    metadata : ModelMetadata or dict
-    stage : int or None
-        The length reported on; default :func:`~psl_triage.bedside.session.recommended_length`.
-    cost_ratio : float or None
-        M; default the list's saved M.
-    evidence : dict or None
-        :func:`psl_triage.judging.evidence.report_evidence`: the calibration hierarchy, clinical
-        utility and subgroups computed in this session (TRIPOD+AI items), when there are any;
-        ``"monitoring"``: the list watched in service
-        (:class:`psl_triage.judging.monitoring.Monitoring`), when the Monitor page ran.
-    approval : str or None
-        Who saved and who approved the list, on a shared ward (under the title).
-
-    Returns
-    -------
-    str
-        A complete HTML page.
+    ``model``, ``metadata``, ``stage`` (the length reported on), ``cost_ratio`` and ``approval``
+    with their defaults as in :func:`card_html`; ``evidence``, when there is any, is
+    :func:`psl_triage.judging.evidence.report_evidence`: the calibration hierarchy, clinical utility
+    and subgroups computed in this session (TRIPOD+AI items), with ``"monitoring"``: the list
+    watched in service (:class:`psl_triage.judging.monitoring.Monitoring`), when the Monitor page ran.
     """
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     name, subtitle = _heading(metadata, approval)

@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from psl_triage.words import shown
@@ -88,6 +89,7 @@ def key_starting(widgets, prefix: str) -> str:
     return keys[0]
 
 
+@pytest.mark.slow
 def test_markdown_names_reach_no_markdown_on_any_page(tmp_path, monkeypatch):
     monkeypatch.setenv("PSL_MODEL_DIR", str(tmp_path))
     table = study_table()

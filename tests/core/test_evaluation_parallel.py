@@ -93,6 +93,7 @@ class Interrupted(Exception):
     """What a progress callback raises when the app stops a run midway (a rerun)."""
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
 def test_a_run_stopped_midway_leaves_the_next_run_working(demo_prepared, serial):
     """A run whose caller stops it from the progress callback (the app's rerun) must not

@@ -156,6 +156,7 @@ def paths(value, prefix=()):
             yield from paths(child, (*prefix, index))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mutated_files_raise_only_model_file_errors(document, data):

@@ -82,6 +82,7 @@ free_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entry=st.sampled_from(["blob", "dataset", "performance", "training_options", "decision"]), value=free_values)
 def test_the_quick_walk_of_the_description_refuses_what_the_schema_refuses(document, entry, value):

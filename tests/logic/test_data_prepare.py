@@ -413,6 +413,7 @@ def _check_prepared(prepared: PreparedData, df: pd.DataFrame, types: dict, outco
         assert X[name].nunique() >= 2
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(df=tables(), data=st.data())
 def test_random_tables_prepare_and_train_or_raise_documented_errors(df, data):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,7 @@ def _baseline(kind, rng, n):
     }[kind]()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), n=st.integers(60, 500), kinds=st.lists(_KINDS, min_size=1, max_size=8))
 def test_baseline_columns_unrelated_to_any_time_are_never_proposed_out(seed, n, kinds):

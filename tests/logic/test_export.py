@@ -96,6 +96,7 @@ def test_the_sql_scorer_is_postgresql_as_its_parser_reads_it(exported, name):
     assert len(statements) == 1 and type(statements[0].stmt).__name__ == "SelectStmt"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", LISTS)
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
@@ -117,6 +118,7 @@ def _reached_yes(spec):
     return sorted(reached)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_changed_point_changes_the_checksum_and_fails_the_scorers_test_cases(exported, data):

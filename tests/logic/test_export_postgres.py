@@ -75,6 +75,7 @@ def _literal(value):
     return repr(value) if isinstance(value, int) else f"CAST('{float(value)!r}' AS DOUBLE PRECISION)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(export_corpus()))
 def test_the_sql_scorer_reproduces_every_test_case_in_postgresql(psql, name):
     spec = specification(*export_corpus()[name])

@@ -29,6 +29,7 @@ class Interrupted(Exception):
     """What a progress callback raises when the app stops a run midway (a rerun)."""
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*tasks which were still being processed:UserWarning")
 def test_a_run_stopped_in_one_thread_leaves_another_threads_run_whole(demo_prepared):
     """A server runs each user's page in its own thread: under the app's run lock, one

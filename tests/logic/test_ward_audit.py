@@ -92,6 +92,7 @@ KILLED_SAVER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.05, 0.3, 0.9])
 def test_kill_9_during_saves_leaves_a_whole_record_missing_at_most_the_last_entry(tmp_path, delay):
     process = subprocess.Popen([sys.executable, "-c", KILLED_SAVER, str(tmp_path)], cwd=ROOT,

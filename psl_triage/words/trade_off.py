@@ -62,59 +62,62 @@ def m_range_text(model, cost_ratio, positive_label="positive", negative_label="n
     """
     cost_ratio = check_cost_ratio(cost_ratio)
     found = decision_range(model, stage, confidence, basis)
+    share = found.changed_share(cost_ratio)
+    out, into = found.can_rule_out(cost_ratio), found.can_rule_in(cost_ratio)
+    sentences = [
+        _range_sentence(found),
+        _effect_sentence(found, cost_ratio, basis, positive_label, negative_label),
+        *_ruling_sentences(found, cost_ratio),
+        "Choose M from what a missed case and a false alarm cost where the list is used; the decision "
+        + ("curves further down this page (after a run) show" if curves_here else
+           "curves on the Evaluation page show")
+        + " what each M gains.",
+    ]
+    return " ".join(sentences), share == 0 or not (out and into)
+
+
+def _range_sentence(found):
+    """For which M the list decides a training patient differently from the base rate."""
     length = (
         "before any question" if found.stage == 0 else
         f"within {first_questions(found.stage, 'its')}"
     )
     if found.changes is None:
-        sentences = [
-            f"At no M does the list, {length}, decide any training patient differently from the base rate "
-            "alone: its questions move no patient across a decision threshold."
-        ]
-    else:
-        sentences = [
-            f"For its training patients the list, {length}, decides differently from the base rate alone "
-            f"{_range_words(found.changes)}."
-        ]
+        return (f"At no M does the list, {length}, decide any training patient differently from the base rate "
+                "alone: its questions move no patient across a decision threshold.")
+    return (f"For its training patients the list, {length}, decides differently from the base rate alone "
+            f"{_range_words(found.changes)}.")
+
+
+def _effect_sentence(found, cost_ratio, basis, positive_label, negative_label):
+    """What the list does at ``cost_ratio``: the share of decisions it changes, or none."""
     threshold = decision_threshold(cost_ratio)
     share = found.changed_share(cost_ratio)
     within = found.changes is not None and found.changes[0] <= cost_ratio <= found.changes[1]
     if share == 0 and not within:
         positive = found.prior_value >= threshold if basis == "upper" else found.prior_value > threshold
-        sentences.append(
-            f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes no patient's decision: every "
-            f"patient is treated as **{md(positive_label if positive else negative_label)}**, as the base "
-            "rate alone would treat them."
-        )
-    elif share == 0:
-        sentences.append(
-            f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) only earlier questions change a decision; "
-            f"after question {found.stage} every training patient is back to the base rate's."
-        )
-    else:
-        sentences.append(
-            f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes the decision for {share:.0%} of "
-            f"the training patients after question {found.stage}."
-        )
+        return (f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes no patient's decision: every "
+                f"patient is treated as **{md(positive_label if positive else negative_label)}**, as the base "
+                "rate alone would treat them.")
+    if share == 0:
+        return (f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) only earlier questions change a decision; "
+                f"after question {found.stage} every training patient is back to the base rate's.")
+    return (f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes the decision for {share:.0%} of "
+            f"the training patients after question {found.stage}.")
+
+
+def _ruling_sentences(found, cost_ratio):
+    """Whom the list cannot rule in or out at ``cost_ratio`` and at which M it could (none or one)."""
     out, into = found.can_rule_out(cost_ratio), found.can_rule_in(cost_ratio)
-    if not (out and into):
-        missing = "in or out" if not (out or into) else "out" if not out else "in"
-        could = []
-        if not out and found.rule_out_below is not None:
-            could.append(f"out for M below {m_text(found.rule_out_below)}")
-        if not into and found.rule_in_above is not None:
-            could.append(f"in for M above {m_text(found.rule_in_above)}")
-        sentences.append(
-            f"At this M it can rule nobody {missing}"
-            + (f" (it can rule patients {' and '.join(could)})." if could else ".")
-        )
-    sentences.append(
-        "Choose M from what a missed case and a false alarm cost where the list is used; the decision "
-        + ("curves further down this page (after a run) show" if curves_here else
-           "curves on the Evaluation page show")
-        + " what each M gains."
-    )
-    return " ".join(sentences), share == 0 or not (out and into)
+    if out and into:
+        return []
+    missing = "in or out" if not (out or into) else "out" if not out else "in"
+    could = []
+    if not out and found.rule_out_below is not None:
+        could.append(f"out for M below {m_text(found.rule_out_below)}")
+    if not into and found.rule_in_above is not None:
+        could.append(f"in for M above {m_text(found.rule_in_above)}")
+    return [f"At this M it can rule nobody {missing}" + (f" (it can rule patients {' and '.join(could)})." if could else ".")]
 
 
 def where_m_matters(model, cost_ratio, *args, **kwargs):

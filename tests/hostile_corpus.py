@@ -89,8 +89,53 @@ def hostile_tables() -> dict[str, bytes]:
         "formulas-without-values.xlsx": workbook(formulas=True),
         "near-largest-float.csv": _csv(["age", "lab", "y"], [(i, 1.7e308 + i * 1e306 if i % 3 == 0 else i % 7, i % 2)
                                                         for i in range(80)]),
+        # Issue 40, re-probe: new inputs of item 6's classes.
+        "encodings-within-a-line.csv": ENCODINGS_WITHIN_A_LINE,
+        "utf16-bom-semicolon-decimal-comma.csv": ("city;weight;y\n" + "".join(
+            f"{'Zürich' if i % 2 else 'Genève'};{60 + i % 20},{i % 10};{int(i % 20 > 9)}\n" for i in range(80))
+        ).encode("utf-16"),
+        "semicolon-thousands-dots.csv": ("count;weight;y\n" + "".join(
+            f"{1 + i % 9}.{i % 1000:03d},{i % 10};{60 + i % 20},5;{int(i % 20 > 9)}\n" for i in range(80))).encode(),
+        "tsv-quoted-newlines.tsv": ("age\tnote\ty\n" + "".join(
+            f'{40 + i % 30}\t"seen\nin {"ward" if i % 2 else "clinic"}"\t{int(i % 30 > 15)}\n' for i in range(80))).encode(),
+        "merged-header.xlsx": probe_workbook("merged header"),
+        "chart-sheet-first.xlsx": probe_workbook("chart first"),
+        "only-a-chart-visible.xlsx": probe_workbook("only a chart visible"),
     }
     return tables
+
+
+# One line holds a cell written in UTF-8 and one in Windows-1252 (two cells pasted together).
+ENCODINGS_WITHIN_A_LINE = b"city,home,age,y\n" + b"".join(
+    "Zürich,".encode() + f"Genève,{40 + i % 30},{int(i % 30 > 15)}\n".encode("cp1252") for i in range(80))
+
+
+def probe_workbook(kind):
+    """Workbooks of the re-probe of issue 40: a header with merged cells ("merged header"), a
+    chart sheet before the table ("chart first"), the table hidden behind a chart sheet ("only a
+    chart visible"); merged cells below the header ("merged below")."""
+    import openpyxl  # a test requirement, not the app's
+    from openpyxl.chart import BarChart, Reference
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Blood pressure", None, "y"] if kind == "merged header" else ["age", "ward", "y"])
+    for i in range(80):
+        sheet.append([40 + i % 40, "A" if i % 3 else None if kind == "merged below" else "B", int(i % 40 > 20)])
+    if kind == "merged header":
+        sheet.merge_cells("A1:B1")
+    if kind == "merged below":
+        sheet.merge_cells("B2:B3")
+    if kind in ("chart first", "only a chart visible"):
+        chart = BarChart()
+        chart.add_data(Reference(sheet, min_col=1, min_row=1, max_row=81))
+        book.create_chartsheet("chart", 0).add_chart(chart)
+        book.active = 0
+        if kind == "only a chart visible":
+            sheet.sheet_state = "hidden"
+    stream = io.BytesIO()
+    book.save(stream)
+    return stream.getvalue()
 
 
 # A table pasted together from a UTF-8 export and a Windows one.

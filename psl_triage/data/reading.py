@@ -15,7 +15,7 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
-from python_calamine import SheetVisibleEnum
+from python_calamine import SheetTypeEnum, SheetVisibleEnum
 
 from psl_core.errors import DataError
 from psl_core.serialization import max_number
@@ -343,30 +343,46 @@ def _refuse_nul_bytes(data: bytes, filename: str) -> None:
 
 
 def _decode_lines(data: bytes, filename: str, notes: list[str]) -> str:
-    """Text of a file that is not UTF-8 as a whole, line by line: a line that is UTF-8 as
-    UTF-8, any other as Windows-1252 (Latin-1 for the five bytes it lacks). A table pasted
-    together from a UTF-8 export and a Windows one then reads "Zürich" in both parts, not
-    "ZÃ¼rich" in one; the note says which lines were read how."""
-    parts, n_utf8, n_legacy, encodings = [], 0, 0, set()
+    """Text of a file that is not UTF-8 as a whole: what is UTF-8 as UTF-8, every other byte as
+    Windows-1252 (Latin-1 for the five bytes it lacks). A table pasted together from a UTF-8
+    export and a Windows one then reads "Zürich" in both parts, not "ZÃ¼rich" in one, even
+    within one line (a cell copied from each); the note says how many lines were read how."""
+    parts, n_utf8, n_legacy = [], 0, 0
     for line in data.splitlines(keepends=True):
-        try:
-            parts.append(line.decode("utf-8"))
-            n_utf8 += not line.isascii()
-        except UnicodeDecodeError:
-            n_legacy += 1
-            for encoding, name in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
-                try:
-                    parts.append(line.decode(encoding))
-                except UnicodeDecodeError:
-                    continue
-                encodings.add(name)
-                break
+        text = line.decode("utf-8", errors=_LEGACY_BYTES)
+        parts.append(text)
+        legacy = text != line.decode("utf-8", errors="replace")
+        n_legacy += legacy
+        n_utf8 += not line.isascii() and not (legacy and _all_legacy(line))
+    encodings = {"Windows-1252"} | ({"Latin-1"} if any(byte in _LATIN1_ONLY for byte in data) else set())
     encoding = " and ".join(sorted(encodings))
     if n_utf8:
         notes.append(words.mixed_encodings(filename, n_utf8, n_legacy, encoding))
     else:
         notes.append(words.READ_AS_LEGACY_ENCODING.format(filename=filename, encoding=encoding))
     return "".join(parts)
+
+
+_LATIN1_ONLY = frozenset(b"\x81\x8d\x8f\x90\x9d")
+"""The five bytes Windows-1252 leaves undefined: read as Latin-1 (control characters)."""
+
+
+def _legacy_byte(byte: int) -> str:
+    return bytes([byte]).decode("latin-1" if byte in _LATIN1_ONLY else "cp1252")
+
+
+def _legacy_bytes(error: UnicodeDecodeError) -> tuple[str, int]:
+    """Decoding error handler: the bytes that are not UTF-8 read as Windows-1252."""
+    return "".join(_legacy_byte(byte) for byte in error.object[error.start:error.end]), error.end
+
+
+_LEGACY_BYTES = "psl-triage-windows-1252"
+codecs.register_error(_LEGACY_BYTES, _legacy_bytes)
+
+
+def _all_legacy(line: bytes) -> bool:
+    """Whether no byte beyond ASCII of ``line`` is part of a UTF-8 character."""
+    return line.decode("utf-8", errors="replace").count("\ufffd") == sum(byte > 127 for byte in line)
 
 
 def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | None:
@@ -413,32 +429,72 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
 
 
 def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
-    """The first visible sheet of an .xlsx workbook, read by python-calamine (Rust; about 15
+    """The first visible worksheet of an .xlsx workbook, read by python-calamine (Rust; about 15
     times as fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has
-    bounded what it unpacks to. The one place a workbook is opened. Hidden sheets before it
-    are named in a note, and so are formulas saved without their values (read as empty)."""
+    bounded what it unpacks to. The one place a workbook is opened. Hidden sheets and chart
+    sheets before it are named in a note, and so are formulas saved without their values (read
+    as empty) and merged cells below the header; a workbook without a visible worksheet, or
+    whose header row has merged cells, is refused with the reason."""
     if data.startswith(_OLE_MAGIC):
         _refuse_office_container(data, filename)
     check_excel_archive(data, filename)
     try:
         workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")
-        sheets = workbook.book.sheets_metadata
-        visible = [index for index, sheet in enumerate(sheets) if sheet.visible == SheetVisibleEnum.Visible]
-        index = visible[0] if visible else 0
-        sheet = workbook.sheet_names[index]
-        header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
-        frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
-        unvalued = _formulas_without_values(data, index)
+        sheets = workbook.book.sheets_metadata  # every sheet, charts too, in the workbook's order
+        index = next((i for i, sheet in enumerate(sheets) if sheet.typ == SheetTypeEnum.WorkSheet
+                      and sheet.visible == SheetVisibleEnum.Visible), None)
+        if index is not None:
+            sheet = sheets[index].name
+            cells = workbook.book.get_sheet_by_name(sheet)
+            header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
+            frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
+            unvalued = _formulas_without_values(data, index)
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
         raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
-    if index:
-        notes.append(words.hidden_sheets_skipped(filename, workbook.sheet_names[:index], sheet))
-    elif len(workbook.sheet_names) > 1:
-        notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheets=len(workbook.sheet_names), sheet=sheet))
+    if index is None:
+        raise DataError(words.no_visible_worksheet(filename, [(s.name, _sheet_kind(s)) for s in sheets]))
+    skipped = [(s.name, _sheet_kind(s)) for s in sheets[:index]]
+    if skipped:
+        notes.append(words.sheets_skipped(filename, skipped, sheet))
+    elif len(sheets) > 1:
+        notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheets=len(sheets), sheet=sheet))
+    _check_merged_cells(cells, filename, sheet, notes)
     if unvalued:
         notes.append(words.formulas_without_values(filename, sheet, unvalued))
     check_header([] if header.empty else list(header.iloc[0]), filename)
     return frame
+
+
+def _sheet_kind(sheet) -> str:
+    """"hidden", "chart" or "other" (a dialog or macro sheet) for a sheet that is not read."""
+    if sheet.typ == SheetTypeEnum.ChartSheet:
+        return "chart"
+    return "hidden" if sheet.visible != SheetVisibleEnum.Visible else "other"
+
+
+def _check_merged_cells(sheet, filename: str, name: str, notes: list[str]) -> None:
+    """Refuse merged cells in the header row (one name over two columns, or a header written
+    over two rows: no reading names every column right); name merged cells below it, whose
+    value only the first cell holds (the others are read as empty)."""
+    top = sheet.start[0] if sheet.start else 0
+    header, below = [], []
+    for (row, column), (last_row, last_column) in sheet.merged_cell_ranges or ():
+        cells = f"{_cell_name(row, column)}:{_cell_name(last_row, last_column)}"
+        (header if row <= top <= last_row else below).append(cells)
+    if header:
+        raise DataError(words.merged_header(filename, name, sorted(header)))
+    if below:
+        notes.append(words.merged_cells(filename, name, sorted(below)))
+
+
+def _cell_name(row: int, column: int) -> str:
+    """The spreadsheet's name of a cell from its 0-based row and column: (0, 27) -> "AB1"."""
+    letters = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"{letters}{row + 1}"
 
 
 _SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\b[^>]*?\br:id=\"([^\"]+)\"")

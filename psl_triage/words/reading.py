@@ -51,11 +51,39 @@ NOT_AN_XLSX_BECAUSE = "{filename} is not a valid Excel (.xlsx) workbook ({exc}).
 FIRST_SHEET_READ = "{filename} has {n_sheets} sheets; the first, {sheet!r}, was read."
 
 
-def hidden_sheets_skipped(filename, hidden, sheet):
-    """The hidden sheets before the first visible one of a workbook, skipped."""
-    names = ", ".join(repr(str(name)) for name in hidden)
-    return (f"{filename}: the first visible sheet, {sheet!r}, was read; "
-            f"{counted(len(hidden), 'hidden sheet', 'before it was', 'before it were')} skipped: {names}.")
+_SHEET_KINDS = {"hidden": "hidden", "chart": "a chart", "other": "not a table"}
+
+
+def _sheets(sheets):
+    return ", ".join(f"{str(name)!r} ({_SHEET_KINDS[kind]})" for name, kind in sheets)
+
+
+def sheets_skipped(filename, skipped, sheet):
+    """The sheets before the first visible worksheet of a workbook (hidden, charts), skipped."""
+    return (f"{filename}: the first visible sheet of cells, {sheet!r}, was read; "
+            f"{counted(len(skipped), 'sheet', 'before it was', 'before it were')} skipped: {_sheets(skipped)}.")
+
+
+def no_visible_worksheet(filename, sheets):
+    """A workbook whose every sheet of cells is hidden (or that holds charts only)."""
+    return (f"{filename} has no visible sheet of cells to read as the table (its sheets: {_sheets(sheets)}). "
+            "Show the sheet that holds the table (right-click a sheet tab > Unhide) and save the workbook, "
+            "or save that sheet as CSV, and upload it again.")
+
+
+def merged_header(filename, sheet, cells):
+    """Merged cells in a worksheet's header row."""
+    return (f"{filename}: the header row of {sheet!r} has merged cells ({', '.join(cells)}), so not every column "
+            "has a name of its own (or the header spans two rows). Unmerge them and give each column its own "
+            "name in one header row, then upload the file again.")
+
+
+def merged_cells(filename, sheet, cells):
+    """Merged cells below a worksheet's header: only the first cell of each holds the value."""
+    return (f"{filename}: in {sheet!r}, {counted(len(cells), 'range', 'of cells is', 'of cells are')} merged "
+            f"({', '.join(cells[:10])}{', ...' if len(cells) > 10 else ''}); only the first cell of each holds "
+            "its value, the others are read as empty. Unmerge them and fill each cell in the file if they "
+            "belong to every row.")
 
 
 def formulas_without_values(filename, sheet, count):
@@ -66,10 +94,10 @@ def formulas_without_values(filename, sheet, count):
 
 
 def mixed_encodings(filename, n_utf8, n_legacy, encoding):
-    """A text file whose lines are written in two encodings, each line read in its own."""
+    """A text file written in two encodings, each character read in the one it was written in."""
     return (f"{filename} mixes two encodings: {plural(n_utf8, 'line')} with accented characters in UTF-8, "
-            f"{plural(n_legacy, 'line')} in {encoding}; each line was read in its own. Check that accented "
-            "characters look right in the preview, and save the file as UTF-8 to be sure.")
+            f"{plural(n_legacy, 'line')} in {encoding}; each character was read in the encoding it was written "
+            "in. Check that accented characters look right in the preview, and save the file as UTF-8 to be sure.")
 
 
 def nul_bytes(filename, count, line, field):

@@ -36,6 +36,13 @@ EXPECTED = {
     "percent-beside-fraction.csv": "triaged",
     "hidden-first-sheet.xlsx": "triaged",
     "formulas-without-values.xlsx": "triaged",
+    "encodings-within-a-line.csv": "triaged",
+    "utf16-bom-semicolon-decimal-comma.csv": "triaged",
+    "semicolon-thousands-dots.csv": "triaged",
+    "tsv-quoted-newlines.tsv": "triaged",
+    "merged-header.xlsx": "refused at upload",
+    "chart-sheet-first.xlsx": "triaged",
+    "only-a-chart-visible.xlsx": "refused at upload",
 }
 
 

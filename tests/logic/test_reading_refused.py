@@ -8,7 +8,15 @@ import pytest
 from psl_core.errors import DataError
 from psl_triage.data import infer_column_types, load_table, prepare_training_data
 from psl_triage.data.follow_up import FollowUp
-from tests.hostile_corpus import ENCRYPTED_WORKBOOK, MIXED_ENCODINGS, hostile_tables, through_the_app, workbook
+from tests.hostile_corpus import (
+    ENCODINGS_WITHIN_A_LINE,
+    ENCRYPTED_WORKBOOK,
+    MIXED_ENCODINGS,
+    hostile_tables,
+    probe_workbook,
+    through_the_app,
+    workbook,
+)
 from tests.tables import follow_up_table
 
 
@@ -56,8 +64,8 @@ def test_lines_in_two_encodings_are_each_read_in_their_own():
 def test_hidden_sheets_are_skipped_for_the_first_visible_one():
     loaded = load_table(workbook(hidden_first=True), "w.xlsx")
     assert list(loaded.frame.columns) == ["age", "y"] and len(loaded.frame) == 80
-    assert any("the first visible sheet, 'data', was read; 2 hidden sheets before it were skipped: 'notes', 'old'"
-               in note for note in loaded.notes)
+    assert any("the first visible sheet of cells, 'data', was read; 2 sheets before it were skipped: "
+               "'notes' (hidden), 'old' (hidden)" in note for note in loaded.notes)
 
 
 def test_formulas_saved_without_values_are_reported():
@@ -87,3 +95,26 @@ def test_a_horizon_that_leaves_a_class_empty_is_refused_when_preparing(horizon, 
     types = {**infer_column_types(frame), "pid": "ignore"}
     with pytest.raises(DataError, match=reason):
         prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", horizon, "days"))
+
+
+def test_two_encodings_within_one_line_are_each_read_in_their_own():
+    loaded = load_table(ENCODINGS_WITHIN_A_LINE, "m.csv")
+    assert loaded.frame["city"].unique().tolist() == ["Zürich"]  # not "ZÃ¼rich"
+    assert loaded.frame["home"].unique().tolist() == ["Genève"]
+    assert any("mixes two encodings" in note for note in loaded.notes)
+
+
+def test_a_chart_sheet_is_skipped_and_a_table_hidden_behind_one_is_not_read():
+    loaded = load_table(probe_workbook("chart first"), "c.xlsx")
+    assert list(loaded.frame.columns) == ["age", "ward", "y"] and len(loaded.frame) == 80
+    assert any("'Sheet', was read; 1 sheet before it was skipped: 'chart' (a chart)" in note for note in loaded.notes)
+    with pytest.raises(DataError, match=r"no visible sheet of cells .*'chart' \(a chart\), 'Sheet' \(hidden\)"):
+        load_table(probe_workbook("only a chart visible"), "o.xlsx")
+
+
+def test_merged_cells_are_refused_in_the_header_and_named_below_it():
+    with pytest.raises(DataError, match=r"header row of 'Sheet' has merged cells \(A1:B1\)"):
+        load_table(probe_workbook("merged header"), "m.xlsx")
+    loaded = load_table(probe_workbook("merged below"), "b.xlsx")
+    assert any("1 range of cells is merged (B2:B3); only the first cell of each holds its value" in note
+               for note in loaded.notes)

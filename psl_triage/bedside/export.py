@@ -30,7 +30,7 @@ from psl_triage.bedside.questions import Question
 from psl_triage.bedside.session import TriageSession, TriageSettings, recommended_length
 from psl_triage.model_file.export import FORMAT, FORMAT_VERSION, sealed, verify
 from psl_triage.model_file.export.fhir import Answer, risk_assessment
-from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata, list_horizon
 from psl_triage.words import export as words
 from psl_triage.words.decision import interval_sentence, outcome_text, stop_sentence
 
@@ -80,7 +80,7 @@ def specification(model_file, settings=None, max_cases=MAX_CASES, seed=0):
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "list": {"name": session.name, "version": session.version, "model_sha256": model_sha256(model_file),
-                 "positive_class": positive, "negative_class": negative, "horizon": _horizon(metadata)},
+                 "positive_class": positive, "negative_class": negative, "horizon": _horizon(model, metadata)},
         "settings": {"cost_ratio": float(settings.cost_ratio), "threshold": float(session.threshold),
                      "confidence": float(settings.confidence), "basis": settings.basis,
                      "tolerance": float(settings.tolerance), "change_value": _float_or_none(settings.change_value),
@@ -100,11 +100,9 @@ def _float_or_none(value):
     return None if value is None else float(value)
 
 
-def _horizon(metadata):
-    follow_up = metadata.follow_up or {}
-    if follow_up.get("horizon") is None:
-        return None
-    return {key: follow_up[key] for key in ("horizon", "unit", "time") if key in follow_up}
+def _horizon(model, metadata):
+    horizon = list_horizon(model, metadata)
+    return None if horizon is None else horizon.record()
 
 
 def _condition(literal):
@@ -296,4 +294,4 @@ def risk_assessment_of(session, model_file, occurred=None):
     identity = {"name": session.name, "version": session.version, "model_sha256": model_sha256(model_file)}
     occurred = occurred or datetime.now(UTC).isoformat(timespec="seconds")
     return risk_assessment(identity, answers, result, words.fhir_settings(s.cost_ratio, s.confidence, s.basis),
-                           occurred, session.class_labels[0], _horizon(session.metadata))
+                           occurred, session.class_labels[0], list_horizon(session.model, session.metadata))

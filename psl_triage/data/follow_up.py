@@ -34,10 +34,6 @@ class FollowUp:
     horizon: float
     unit: str = ""
 
-    def record(self) -> dict:
-        """JSON-ready, for the model's metadata."""
-        return {"time": str(self.time), "horizon": self.horizon, "unit": self.unit}
-
 
 def time_columns(df: pd.DataFrame) -> list:
     """Columns of non-negative values that are follow-up times: by how they behave with an event

@@ -30,7 +30,7 @@ from psl_core.survival import is_horizon_list
 from psl_triage.bedside.session import recommended_length
 from psl_triage.data.roles import recorded_roles
 from psl_triage.judging.evidence import counted_adequacy, metadata_kinds, parameter_counts
-from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata, list_horizon
 from psl_triage.model_file.writer import training_rows_text
 from psl_triage.plots import CONFIDENT_NEGATIVE, CONFIDENT_POSITIVE, interval_table
 from psl_triage.training.known_at_triage import timing_status
@@ -318,12 +318,12 @@ def _development(model, metadata, stage):
     return development
 
 
-def _follow_up(follow_up):
+def _follow_up(model, metadata):
     """The horizon, time column and censoring of a list of follow-up data ("" for a yes/no list)."""
-    if not isinstance(follow_up, dict) or not isinstance(follow_up.get("horizon"), (int, float)):
+    horizon = list_horizon(model, metadata)
+    if horizon is None:
         return ""
-    unit = follow_up.get("unit") if isinstance(follow_up.get("unit"), str) else ""
-    return " " + escape(follow_up_outcome(str(follow_up.get("time", "?")), follow_up["horizon"], unit))
+    return " " + escape(follow_up_outcome(horizon.time or "?", horizon.horizon, horizon.unit))
 
 
 def _left_out(metadata):
@@ -388,7 +388,7 @@ def _items(model, metadata, stage, cost_ratio, evidence):
     items = {
         "source": report.html_text(dataset.name, report.NOT_RECORDED),
         "participants": report.participants(dataset),
-        "outcome": report.outcome(dataset, metadata.positive_label, _follow_up(metadata.follow_up)),
+        "outcome": report.outcome(dataset, metadata.positive_label, _follow_up(model, metadata)),
         "sample_size": report.sample_sizes(options.get("n_train"), options.get("n_test")),
         "justification": _sample_size_text(model, metadata),
         "development": _development(model, metadata, stage),

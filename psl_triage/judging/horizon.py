@@ -24,23 +24,22 @@ from psl_core.survival import (
     survival_outcome,
 )
 from psl_triage.judging.evidence import in_range, with_interventions_avoided
-from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.metadata import ModelMetadata, list_horizon
 from psl_triage.training.fit import split_rows
 from psl_triage.words import lists as words
 
 
 def horizon_span(model, metadata) -> str:
     """A horizon list's horizon with the unit its metadata saved: "1825 days" (:func:`words.within`)."""
-    return words.within(model.horizon, (metadata.follow_up or {}).get("unit") or "")
+    horizon = list_horizon(model, metadata)
+    return words.within(horizon.horizon, horizon.unit)
 
 
 def horizon_page_note(model, page: str, metadata=None) -> str | None:
     """Why a page that judges a list on yes/no outcomes stops for a list of the risk within a
     horizon (None for a yes/no list): its measures do not weigh censoring yet."""
-    horizon = getattr(model, "horizon", None)
-    if horizon is None:
-        return None
-    return words.horizon_page_note(words.within(horizon) if metadata is None else horizon_span(model, metadata), page)
+    horizon = list_horizon(model, metadata)
+    return None if horizon is None else words.horizon_page_note(words.within(horizon.horizon, horizon.unit), page)
 
 
 def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
@@ -64,11 +63,12 @@ def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
     (measure -> 95 % percentile bootstrap interval over the test rows, the training rows'
     censoring weights kept: :func:`psl_core.survival.bootstrap_at_horizon`).
     """
-    horizon = getattr(model, "horizon", None)
+    span = list_horizon(model, metadata)
     options = ModelMetadata.coerce(metadata).training_options
     follow_up = getattr(prepared, "follow_up", None)
-    if horizon is None or follow_up is None or follow_up.horizon != horizon or options is None:
+    if span is None or follow_up is None or follow_up.horizon != span.horizon or options is None:
         return None
+    horizon = span.horizon
     fraction, seed = options.get("test_fraction"), options.get("seed")
     if not (isinstance(fraction, float) and 0 < fraction < 1 and isinstance(seed, int)):
         return None
@@ -128,7 +128,7 @@ def horizon_comparison(model, prepared, n_splits: int, cost_ratio: float, seed: 
     threshold = decision_threshold(cost_ratio)
     grid = np.union1d(THRESHOLD_GRID, [threshold])
     results = horizon_splits(
-        prepared.X, survival_outcome(prepared.time, prepared.y), model.horizon,
+        prepared.X, survival_outcome(prepared.time, prepared.y), list_horizon(model).horizon,
         lambda: clone(model).set_params(recommend_folds=None), n_splits=n_splits, random_state=seed,
         threshold=threshold, thresholds=grid, stage=stage,
     )

@@ -39,7 +39,7 @@ from psl_triage.data import count_classes, value_label
 from psl_triage.judging.evidence import in_range
 from psl_triage.judging.horizon import calibration_tables
 from psl_triage.judging.validation import SiteTable, outcome_defaults, site_table
-from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.metadata import FollowUpRecord, ModelMetadata, list_horizon
 from psl_triage.words import site as said
 from psl_triage.words.validate import other_values_censored
 
@@ -80,9 +80,8 @@ def follow_up_defaults(metadata, frame):
         As :func:`psl_triage.judging.validation.outcome_defaults` (the saved event column's name and
         the values that meant "event" at training).
     """
-    follow_up = ModelMetadata.coerce(metadata).follow_up or {}
+    time = (ModelMetadata.coerce(metadata).follow_up or FollowUpRecord()).time
     columns = [str(c) for c in frame.columns]
-    time = follow_up.get("time")
     event, positive = outcome_defaults(metadata, frame)
     return (str(time) if time is not None and str(time) in columns else None), event, positive
 
@@ -143,11 +142,10 @@ def horizon_site(model, metadata, frame, mapping, time, event, positive, value_m
     if not known.any():
         raise DataError(said.NO_TIMES.format(time=time))
     kept = SiteTable(table.X.loc[known], table.y[known], notes, table.mapping)
-    follow_up = ModelMetadata.coerce(metadata).follow_up or {}
-    _check_reach(times[known], time, float(model.horizon), str(follow_up.get("unit") or ""))
-    trained = follow_up.get("uncensored_at_horizon")
-    return HorizonSite(kept, survival.survival_outcome(times[known].to_numpy(float), kept.y), float(model.horizon),
-                       str(follow_up.get("unit") or ""), float(trained) if isinstance(trained, (int, float)) else None)
+    horizon = list_horizon(model, metadata)
+    _check_reach(times[known], time, horizon.horizon, horizon.unit)
+    return HorizonSite(kept, survival.survival_outcome(times[known].to_numpy(float), kept.y), horizon.horizon,
+                       horizon.unit, horizon.uncensored_at_horizon)
 
 
 def _check_reach(times, time, horizon, unit):

@@ -25,6 +25,7 @@ from pathlib import PurePath
 from typing import Any
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, saved_cost_ratio
+from psl_core.survival import is_horizon_list
 from psl_triage.words.lists import horizon_class_names
 
 POSITIVE_FALLBACK = "the positive class"
@@ -187,6 +188,31 @@ class DatasetRecord(_Record):
     extra: dict = field(default_factory=dict)
 
 
+def _number(value):
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class FollowUpRecord(_Record):
+    """What a horizon list's file records about its follow-up (``"follow_up"``): the time column,
+    the horizon's unit and the training rows' chance of staying uncensored to the horizon.
+
+    The horizon itself is the list's own parameter (``model.horizon``), its one home: read it
+    with :func:`list_horizon`. ``saved_horizon`` is the copy files saved before this record
+    dropped it still hold; only :attr:`ModelMetadata.class_names` reads it, for the names of
+    such a file's classes (written before they said the horizon)."""
+
+    time: str | None = _entry(_text)
+    saved_horizon: float | None = _entry(_number, "horizon")
+    unit: str | None = _entry(_text)
+    uncensored_at_horizon: float | None = _entry(_number)
+    extra: dict = field(default_factory=dict)
+
+
+def _follow_up(value):
+    return FollowUpRecord.from_dict(value) if isinstance(value, Mapping) else None
+
+
 def _columns(value):
     # An entry that is not an object (the schema refuses it in a file) is left out.
     if isinstance(value, Mapping):
@@ -222,11 +248,13 @@ class ModelMetadata(_Record):
         M the list was saved with (``"decision": {"cost_ratio": M}``); see :attr:`cost_ratio`.
     cost_unit : str
         The unit of the questions' costs.
-    training_options, performance, origin, column_roles, too_good, follow_up : dict
+    training_options, performance, origin, column_roles, too_good : dict
         The records of how the list was trained (options and train/test rows), its stagewise
-        measures, where it was recalibrated, the column roles proposed, the too-good-to-be-true
-        warning (``"too_good_warning"``) and the follow-up (time column, horizon, unit, and the
-        training rows' chance of staying uncensored to the horizon, ``"uncensored_at_horizon"``).
+        measures, where it was recalibrated, the column roles proposed and the too-good-to-be-true
+        warning (``"too_good_warning"``).
+    follow_up : FollowUpRecord
+        A horizon list's time column, unit and censoring at the horizon; the horizon with
+        them: :func:`list_horizon`.
     competing_events : str
         What a horizon list's file says about competing events.
     known_at_triage : dict of str to str
@@ -250,7 +278,7 @@ class ModelMetadata(_Record):
     origin: dict | None = _entry(_record)
     column_roles: dict | None = _entry(_record)
     too_good: dict | None = _entry(_record, "too_good_warning")
-    follow_up: dict | None = _entry(_record)
+    follow_up: FollowUpRecord | None = _entry(_follow_up, write=FollowUpRecord.to_dict)
     competing_events: str | None = _entry(_text)
     known_at_triage: dict | None = _entry(_text_map)
     extra: dict = field(default_factory=dict)
@@ -304,12 +332,10 @@ class ModelMetadata(_Record):
         (:func:`psl_triage.words.lists.horizon_class_names`)."""
         names = (self.trained_on.positive_label or POSITIVE_FALLBACK,
                  self.trained_on.negative_label or NEGATIVE_FALLBACK)
-        horizon = (self.follow_up or {}).get("horizon")
-        if not isinstance(horizon, (int, float)) or isinstance(horizon, bool):
+        follow_up = self.follow_up or FollowUpRecord()
+        if follow_up.saved_horizon is None:  # a yes/no list, or names that say the horizon already
             return names
-
-        unit = (self.follow_up or {}).get("unit")
-        return horizon_class_names(names[0], horizon, unit if isinstance(unit, str) else "", names[1])
+        return horizon_class_names(names[0], follow_up.saved_horizon, follow_up.unit or "", names[1])
 
     @property
     def default_name(self) -> str:
@@ -343,3 +369,41 @@ class ModelMetadata(_Record):
         """This metadata with the store's name, version and time of ``stored`` (a StoredModel)."""
         return replace(self, name=stored.name, version=stored.version, created=stored.created)
 
+
+
+@dataclass(frozen=True)
+class ListHorizon:
+    """A horizon list's follow-up as the pages use it (:func:`list_horizon`).
+
+    Attributes
+    ----------
+    horizon : float
+        tau, the list's own parameter: the risk is of the event within tau.
+    unit : str
+        Its unit ("days"; "" when the file does not say).
+    time : str or None
+        The training table's time column.
+    uncensored_at_horizon : float or None
+        The training rows' chance of staying uncensored to tau (Validate compares a site's).
+    """
+
+    horizon: float
+    unit: str = ""
+    time: str | None = None
+    uncensored_at_horizon: float | None = None
+
+    def record(self) -> dict:
+        """``{"horizon", "unit", "time"}`` for an export (the unit and time when known)."""
+        return {"horizon": self.horizon, **({"unit": self.unit} if self.unit else {}),
+                **({"time": self.time} if self.time is not None else {})}
+
+
+def list_horizon(model, metadata=None) -> ListHorizon | None:
+    """The horizon of a list of the risk within a horizon, with its unit and time column; None for
+    a yes/no list. The one accessor: the horizon from the list (``model.horizon``), the rest from
+    its metadata (``metadata``, else the list's own ``metadata_``)."""
+    if not is_horizon_list(model):
+        return None
+    metadata = ModelMetadata.of(model) if metadata is None else ModelMetadata.coerce(metadata)
+    follow_up = metadata.follow_up or FollowUpRecord()
+    return ListHorizon(float(model.horizon), follow_up.unit or "", follow_up.time, follow_up.uncensored_at_horizon)

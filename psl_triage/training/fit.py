@@ -15,6 +15,7 @@ from psl_core.errors import DataError
 from psl_core.survival import survival_outcome, uncensored_at_horizon
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.data.follow_up import survival_part
+from psl_triage.model_file.metadata import FollowUpRecord
 from psl_triage.model_file.writer import model_metadata
 from psl_triage.training.too_good import too_good_to_be_true
 from psl_triage.words import settings as words
@@ -102,8 +103,10 @@ def _train_horizon_list(prepared, data_name, options, progress, column_roles):
         parts.append((model, _safe_indexing(prepared.X, part[kept]), outcome, weight))
     # The training rows' censoring at the horizon: Validate compares a site's with it.
     uncensored = uncensored_at_horizon(survival_outcome(time[train], event[train]), horizon)
-    entries = {"follow_up": {**prepared.follow_up.record(), "uncensored_at_horizon": uncensored},
-               "competing_events": COMPETING_EVENTS}
+    # The horizon itself is the list's parameter, recorded nowhere else (list_horizon).
+    follow_up = FollowUpRecord(time=str(prepared.follow_up.time), unit=prepared.follow_up.unit,
+                               uncensored_at_horizon=uncensored)
+    entries = {"follow_up": follow_up, "competing_events": COMPETING_EVENTS}
     return _described(model, prepared, data_name, options, column_roles, parts[0], parts[1],
                       n_rows=(len(train), 0 if test is None else len(test)), entries=entries)
 

@@ -15,6 +15,7 @@ from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.follow_up import FollowUp, guess_follow_up, horizon_text, proposed_follow_up
 from psl_triage.judging.card import report_html
 from psl_triage.judging.horizon import horizon_calibration
+from psl_triage.model_file.metadata import ListHorizon, list_horizon
 from psl_triage.model_file.store import load_model, save_model
 from psl_triage.training.fit import train_list
 from psl_triage.training.options import TrainingOptions
@@ -105,8 +106,9 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     model, metadata = train_list(prepared, "study.csv", TrainingOptions())
     assert model.horizon == 1000.0 and "rfstime" not in model.features_
     recorded = dict(metadata["follow_up"])
-    assert 0 < recorded.pop("uncensored_at_horizon") <= 1  # G(tau) of the training rows, for Validate
-    assert recorded == {"time": "rfstime", "horizon": 1000.0, "unit": "days"}
+    recorded_uncensored = recorded.pop("uncensored_at_horizon")
+    assert 0 < recorded_uncensored <= 1  # G(tau) of the training rows, for Validate
+    assert recorded == {"time": "rfstime", "unit": "days"}  # the horizon is the list's own (model.horizon)
     assert 0.5 < metadata["performance"]["test"]["auc"][-1] <= 1
     # Triage names the risk within the horizon.
     at = AppTest.from_file(str(project_root / "app.py"), default_timeout=60)
@@ -167,7 +169,7 @@ def test_train_triage_save_and_load_a_horizon_list(project_root):
     # Saved and loaded, the list keeps its horizon and its risks.
     saved = save_model(model, "Recurrence", metadata)
     loaded = load_model(saved.path)
-    assert loaded.horizon == 1000.0 and loaded.metadata_["follow_up"]["horizon"] == 1000.0
+    assert list_horizon(loaded) == ListHorizon(1000.0, "days", "rfstime", recorded_uncensored)
     np.testing.assert_allclose(loaded.predict_proba(prepared.X), model.predict_proba(prepared.X))
 
 

@@ -67,8 +67,10 @@ def test_the_users_class_names_keep_the_horizon_everywhere():
         assert prepared.positive_label.count("within") == 1
         if names:
             assert "recurrence within 1000 days (positive)" in data_words.ready(prepared)
-    metadata = model_metadata(prepared, "study.csv", follow_up=follow_up.record()).to_dict()
-    metadata["dataset"].update(positive_label="recurrence", negative_label="no recurrence")  # saved before
+    metadata = model_metadata(prepared, "study.csv").to_dict()
+    # A file saved before the names said the horizon, with the horizon copied into its follow-up.
+    metadata["dataset"].update(positive_label="recurrence", negative_label="no recurrence")
+    metadata["follow_up"] = {"time": "rfstime", "horizon": HORIZON, "unit": "days"}
     typed = ModelMetadata.from_dict(metadata)
     assert typed.class_names == ("recurrence within 1000 days", "no recurrence within 1000 days")
     assert "within 1000 days" in report_words.card_intro(typed.positive_label)

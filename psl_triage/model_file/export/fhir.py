@@ -53,11 +53,11 @@ def _observation(index, answer):
 
 
 def _when(horizon):
-    if not horizon or horizon.get("horizon") is None:
+    if horizon is None:
         return {}
-    high = {"value": float(horizon["horizon"])}
-    if horizon.get("unit"):
-        high["unit"] = str(horizon["unit"])
+    high = {"value": horizon.horizon}
+    if horizon.unit:
+        high["unit"] = horizon.unit
     return {"whenRange": {"low": {"value": 0.0, **({"unit": high["unit"]} if "unit" in high else {})}, "high": high}}
 
 
@@ -78,8 +78,8 @@ def risk_assessment(identity, answers, result, settings, occurred, positive_clas
         When the triage took place (ISO 8601 date and time with its zone).
     positive_class : str
         What the risk is the risk of.
-    horizon : dict or None
-        A horizon list's ``{"horizon": tau, "unit": ...}``: the risk is of the event within tau,
+    horizon : psl_triage.model_file.metadata.ListHorizon or None
+        A horizon list's horizon and unit: the risk is of the event within tau,
         the prediction's ``whenRange`` (up to tau from now).
 
     Raises

@@ -19,6 +19,7 @@ from psl_core.costs import default_change_value
 from psl_core.evaluation import FIXED_STAGE, STEPWISE, band_summary, monte_carlo_cv
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_triage.bedside.session import recommended_length
+from psl_triage.judging.evidence import decision_curve_sentence
 from psl_triage.judging.horizon import horizon_comparison, horizon_span
 from psl_triage.plots import decision_curve_figure, three_way_figure
 from psl_triage.training.held_out import held_out_rows
@@ -115,6 +116,8 @@ def horizon_section(model, prepared) -> None:
         m = stored["cost_ratio"]
         figure, _ = decision_curve_figure(stored["curves"], decision_threshold(m), m, words.HORIZON_CURVES_TITLE)
         st.plotly_chart(figure, key="evaluation_horizon_curves")
+        if sentence := decision_curve_sentence(stored["curves"], decision_threshold(m), m):
+            st.markdown(sentence)  # the verdict of every page with decision curves, from the same numbers
 
 
 def last_stage(result, model) -> int:

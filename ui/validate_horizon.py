@@ -14,6 +14,7 @@ from psl_core.cost_ratio import decision_threshold
 from psl_core.validation import recalibratable_stages, stage_totals
 from psl_triage.data import count_classes
 from psl_triage.judging import validation_horizon as horizon
+from psl_triage.judging.evidence import decision_curve_sentence
 from psl_triage.judging.horizon import horizon_span
 from psl_triage.judging.validation import looks_like_training, positive_defaults, unit_checks
 from psl_triage.model_file.metadata import ModelMetadata
@@ -82,6 +83,8 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
         csv_download(stages.reset_index(), "validation-at-horizon-by-stage", "validate_download_horizon_stages")
     figure, _ = decision_curve_figure(report.curves, report.threshold, metadata.cost_ratio, words.HORIZON_CURVES_TITLE)
     st.plotly_chart(figure, key="validate_horizon_curve")
+    if sentence := decision_curve_sentence(report.curves, report.threshold, metadata.cost_ratio):
+        st.markdown(sentence)  # the verdict every page with decision curves says, from the same numbers
 
     st.header(words.RECALIBRATE_HEADER)
     st.caption(words.HORIZON_RECALIBRATE)

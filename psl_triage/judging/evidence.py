@@ -222,7 +222,7 @@ def with_interventions_avoided(summary):
     avoided = interventions_avoided(summary["mean"].to_numpy(), reference, summary["threshold"].to_numpy())
     summary = summary.assign(interventions_avoided=np.where(summary["method"].isin([TREAT_ALL, TREAT_NONE]), np.nan,
                                                             avoided))
-    return summary.drop(columns="sd")
+    return summary.drop(columns="sd", errors="ignore")
 
 
 def site_decision_curves(y, p, threshold, threshold_range=DEFAULT_THRESHOLD_RANGE, n_boot=200, seed=0,
@@ -305,16 +305,44 @@ def site_bedside_point(model, X, y, cost_ratio, n_boot=200, seed=0, confidence=0
     return pd.DataFrame(found), int(rows.sum())
 
 
+BEATS, ABOVE, EQUALS, NOT_ABOVE, BELOW = "beats", "above", "equals", "not above", "below"
+"""Where the list's net benefit at 1/(1+M) stands against the better of treating everyone and
+no one (:func:`net_benefit_verdict`): its interval above it; its mean above it, the interval
+reaching it; the same to the 3 decimals shown (the list acts as that default); its mean below,
+the interval reaching it; its interval wholly below."""
+SAME_NET_BENEFIT = 5e-4
+"""Net benefits closer than this read the same: the pages show three decimals."""
+
+
+def net_benefit_verdict(mean, lower, upper, everyone) -> tuple[str, str]:
+    """(verdict, the better default: :data:`TREAT_ALL` or :data:`TREAT_NONE`) of a list's net
+    benefit ``mean`` with its interval [``lower``, ``upper``] against treating everyone
+    (``everyone``, NaN when unknown) and treating no one (0): the one rule every page's
+    sentence on net benefit reads (:func:`decision_curve_sentence`)."""
+    best, default = (everyone, TREAT_ALL) if np.isfinite(everyone) and everyone > 0 else (0.0, TREAT_NONE)
+    if abs(mean - best) < SAME_NET_BENEFIT:
+        return EQUALS, default
+    if lower > best:
+        return BEATS, default
+    if mean > best:
+        return ABOVE, default
+    return (BELOW if upper < best else NOT_ABOVE), default
+
+
 def decision_curve_sentence(curves, threshold, cost_ratio):
-    """One sentence on the list's net benefit at M's threshold against the defaults."""
+    """One sentence on the list's net benefit at M's threshold against the defaults, the same on
+    every page that shows decision curves (Evaluation and Validate, yes/no and at a horizon) and
+    in the report: the verdict of :func:`net_benefit_verdict`; "" when the curves have no row of
+    the list at the threshold."""
     at = curves[np.isclose(curves["threshold"], threshold)].set_index("method")
     if PSL not in at.index:
         return ""
-    everyone = at.loc[TREAT_ALL, "mean"] if TREAT_ALL in at.index else np.nan
-    best_default = max(0.0, everyone) if np.isfinite(everyone) else 0.0
+    everyone = float(at.loc[TREAT_ALL, "mean"]) if TREAT_ALL in at.index else np.nan
+    row = at.loc[PSL]
+    verdict = net_benefit_verdict(row["mean"], row["lower"], row["upper"], everyone)
     stop_rule = [(method == STEPWISE_COSTED, at.loc[method, "mean"])
                  for method in (STEPWISE, STEPWISE_COSTED) if method in at.index]
-    return words.decision_curve_sentence(at.loc[PSL], everyone, best_default, cost_ratio, threshold, stop_rule)
+    return words.decision_curve_sentence(row, everyone, verdict, cost_ratio, threshold, stop_rule)
 
 
 # ---------------------------------------------------------------------------- calibration

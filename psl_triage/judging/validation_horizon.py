@@ -36,7 +36,7 @@ from psl_core.errors import DataError
 from psl_core.evaluation import PSL
 from psl_core.validation import stage_risks, stage_rows
 from psl_triage.data import count_classes, value_label
-from psl_triage.judging.evidence import in_range
+from psl_triage.judging.evidence import in_range, with_interventions_avoided
 from psl_triage.judging.horizon import calibration_tables
 from psl_triage.judging.validation import SiteTable, outcome_defaults, site_table
 from psl_triage.model_file.metadata import FollowUpRecord, ModelMetadata, list_horizon
@@ -247,16 +247,7 @@ def horizon_report(model, site, stage, threshold):
     y, tau = site.outcome[rows], site.horizon
     totals, deciles = calibration_tables(y, risk, tau, judged.totals)
     targets = survival.held_out_targets(y, y, tau)
-    grid = np.union1d(THRESHOLD_GRID, [threshold])
-    # Intervals and bands from the site's patients resampled (their own censoring weights each time)
-    boot = survival.bootstrap_at_horizon(y, risk, tau, grid, n_boot=BOOTSTRAP_RESAMPLES)
-    zeros = np.zeros(len(grid))
-    curves = {PSL: (targets.net_benefit(risk, grid), *boot["curve"]),
-              TREAT_ALL: (targets.net_benefit(np.ones(len(y)), grid), *boot["all"]), TREAT_NONE: (zeros, zeros, zeros)}
-    curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": mean, "lower": lower,
-                                      "upper": upper}) for method, (mean, lower, upper) in curves.items()],
-                       ignore_index=True)
-    curves = in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)
+    curves, boot = site_horizon_curves(y, risk, tau, threshold)
     return HorizonReport(
         stage=int(stage), n_rows=int(rows.sum()), n_missing=int((~rows).sum()), counts=survival.horizon_summary(y, tau),
         **targets.measures(risk, float(threshold)), observed=survival.kaplan_meier_risk(y, tau),
@@ -265,6 +256,23 @@ def horizon_report(model, site, stage, threshold):
         uncensored=survival.uncensored_at_horizon(y, tau), uncensored_trained=site.uncensored_trained,
         intervals={measure: boot[measure] for measure in survival.MEASURES},
     )
+
+
+def site_horizon_curves(y, risk, tau, threshold):
+    """The decision curves at tau on a site's patients (outcome ``y``, risks ``risk``): the list,
+    treat all and treat none with 95 % bands from the patients resampled (their own censoring
+    weights each time), in the default threshold range and at ``threshold``; and the bootstrap
+    (:func:`psl_core.survival.bootstrap_at_horizon`, whose other intervals the report uses)."""
+    targets = survival.held_out_targets(y, y, tau)
+    grid = np.union1d(THRESHOLD_GRID, [threshold])
+    boot = survival.bootstrap_at_horizon(y, risk, tau, grid, n_boot=BOOTSTRAP_RESAMPLES)
+    zeros = np.zeros(len(grid))
+    curves = {PSL: (targets.net_benefit(risk, grid), *boot["curve"]),
+              TREAT_ALL: (targets.net_benefit(np.ones(len(y)), grid), *boot["all"]), TREAT_NONE: (zeros, zeros, zeros)}
+    curves = pd.concat([pd.DataFrame({"method": method, "threshold": grid, "mean": mean, "lower": lower,
+                                      "upper": upper}) for method, (mean, lower, upper) in curves.items()],
+                       ignore_index=True)
+    return with_interventions_avoided(in_range(curves, DEFAULT_THRESHOLD_RANGE, threshold)), boot
 
 
 def horizon_stages(model, site):

@@ -7,6 +7,7 @@ A column's name comes from a file and is escaped here; everything returned is Ma
 
 import numpy as np
 
+from psl_core.decision_curve import TREAT_ALL, TREAT_NONE
 from psl_core.metrics import MEASURE_LABELS
 from psl_core.subgroups import MIN_GROUP_EVENTS, MIN_GROUP_ROWS
 from psl_triage.words.common import m_equals, noun, plural
@@ -169,25 +170,32 @@ def _avoided_words(avoided):
     return ", with as many unnecessary interventions as treating all"
 
 
-def decision_curve_sentence(at_list, everyone, best_default, cost_ratio, threshold, stop_rule):
+_VERDICTS = {
+    "beats": "beats treating everyone and treating no one, its interval above both",
+    "above": "is above treating everyone and treating no one, but its interval reaches {default}",
+    "equals": "equals {default} at this threshold: it decides as that default would",
+    "not above": "does not beat {default}, its interval reaching it",
+    "below": "falls below {default}, its interval wholly below",
+}
+_DEFAULTS = {TREAT_ALL: "treating everyone", TREAT_NONE: "treating no one"}
+
+
+def decision_curve_sentence(at_list, everyone, verdict, cost_ratio, threshold, stop_rule):
     """One sentence on the list's net benefit at M's threshold against the defaults.
 
     ``at_list``: the list's row at the threshold (mean, lower, upper, interventions_avoided);
-    ``everyone``: treating everyone's net benefit; ``best_default``: the better of treating
-    everyone and no one; ``stop_rule``: (costs counted, net benefit) of each bedside stop rule.
+    ``everyone``: treating everyone's net benefit; ``verdict``: (where the list stands, the
+    better default) by :func:`psl_triage.judging.evidence.net_benefit_verdict`; ``stop_rule``:
+    (costs counted, net benefit) of each bedside stop rule.
     """
-    if at_list["lower"] > best_default:
-        verdict = "beats treating everyone and treating no one, its interval above both"
-    elif at_list["mean"] > best_default:
-        verdict = "is above treating everyone and treating no one, but its interval reaches the better of them"
-    else:
-        verdict = "does not beat the better of treating everyone or no one"
+    standing, default = verdict
     sentence = (
         f"At {m_equals(cost_ratio)} (threshold 1/(1+M) = {threshold:.1%}) the list's net benefit is "
         f"{at_list['mean']:.3f} true positives per patient ({at_list['lower']:.3f} to {at_list['upper']:.3f}); "
-        f"treating everyone gives {everyone:.3f}: the list {verdict}"
+        f"treating everyone gives {everyone:.3f}, treating no one 0: the list "
+        + _VERDICTS[standing].format(default=_DEFAULTS[default])
     )
-    sentence += _avoided_words(at_list["interventions_avoided"])
+    sentence += _avoided_words(at_list.get("interventions_avoided", np.nan))
     for costed, net_benefit in stop_rule:
         sentence += f". The bedside stop rule{' (question costs counted)' if costed else ''}: {net_benefit:.3f}"
     return sentence + "."

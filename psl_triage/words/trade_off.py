@@ -96,8 +96,8 @@ def _effect_sentence(found, cost_ratio, basis, positive_label, negative_label):
     within = found.changes is not None and found.changes[0] <= cost_ratio <= found.changes[1]
     if share == 0 and not within:
         positive = found.prior_value >= threshold if basis == "upper" else found.prior_value > threshold
-        return (f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes no patient's decision: every "
-                f"patient is treated as **{md(positive_label if positive else negative_label)}**, as the base "
+        return (f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) it changes no training patient's decision: "
+                f"every one is treated as **{md(positive_label if positive else negative_label)}**, as the base "
                 "rate alone would treat them.")
     if share == 0:
         return (f"At {m_equals(cost_ratio)} (threshold {threshold:.1%}) only earlier questions change a decision; "

@@ -181,10 +181,10 @@ def test_a_negative_reduction_in_interventions_reads_as_more_interventions():
     from psl_triage.words.evidence import decision_curve_sentence
 
     row = {"mean": 0.1, "lower": 0.05, "upper": 0.15}
-    said = decision_curve_sentence({**row, "interventions_avoided": -3.7}, 0.12, 0.12, 10, 1 / 11, [])
+    said = decision_curve_sentence({**row, "interventions_avoided": -3.7}, 0.12, ("not above", "Treat all"), 10, 1 / 11, [])
     assert "avoiding" not in said and "-3.7" not in said
     assert "the equivalent of 3.7 more unnecessary interventions per 100 patients than treating all" in said
-    said = decision_curve_sentence({**row, "interventions_avoided": 2.5}, 0.05, 0.05, 10, 1 / 11, [])
+    said = decision_curve_sentence({**row, "interventions_avoided": 2.5}, 0.05, ("beats", "Treat all"), 10, 1 / 11, [])
     assert "avoiding 2.5 unnecessary interventions per 100 patients against treating all" in said
-    said = decision_curve_sentence({**row, "interventions_avoided": np.nan}, 0.05, 0.05, 10, 1 / 11, [])
+    said = decision_curve_sentence({**row, "interventions_avoided": np.nan}, 0.05, ("beats", "Treat all"), 10, 1 / 11, [])
     assert "unnecessary" not in said

@@ -29,7 +29,7 @@ def test_the_demo_at_default_settings_states_the_range_and_that_it_rules_nobody_
     # range then starts at 0.
     where = f"M is below {high:.2g}" if low == 0 else f"M lies between {low:.2g} and {high:.2g}"
     assert f"decides differently from the base rate alone only when {where}" in said
-    assert "At M = 10 (threshold 9.1%) it changes no patient's decision" in said
+    assert "At M = 10 (threshold 9.1%) it changes no training patient's decision" in said
     assert "treated as **heart disease**" in said
     assert "it can rule nobody out" in said and one_sided
     text, one_sided = m_range_text(model, 1, "heart disease", "no heart disease")

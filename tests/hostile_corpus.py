@@ -320,6 +320,10 @@ def unusual_names(document):
         "UPPER-CASE-v1.JSON": (text, "good"),
         f"ward-v{'9' * 240}.json": (text, "good"),
         "notes.txt": ("not a model", "file"),
+        # Issue 40, re-probe: one version written two ways, a version in full-width digits.
+        "leading-zero-v01.json": (text, "good"),
+        "leading-zero-v1.json": (text, "good"),
+        "full-width-v\uff11.json": (text, "good"),
     }
 
 

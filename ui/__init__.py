@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -375,10 +374,9 @@ def list_options() -> tuple[dict[str, str], list[str]]:
     if training_session().model is not None and user.can("train"):
         metadata = trained_metadata()
         options[TRAINED] = words.list_option_label(visible(metadata.name or words.JUST_TRAINED), _version(metadata, None))
-    labels = Counter(entry.label for entry in stored)
-    # Copies and links of one file (or two files of one name and time) say which file they are.
-    options.update({str(entry.path): entry.label if labels[entry.label] == 1 else words.FILE_OF_COPY.format(label=entry.label, file=entry.path.name)
-                    for entry in stored})
+    # Copies and links of one file (or two files of one name and time) say which file they are:
+    # the store's labels are told apart (psl_triage.model_file.store.list_models).
+    options.update({str(entry.path): entry.label for entry in stored})
     return options, problems
 
 

@@ -32,18 +32,20 @@ import stat
 import tempfile
 import time
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
-from psl_core.names import UNREADABLE, clean_name
+from psl_core.names import UNREADABLE, clean_name, look_alike_key
 from psl_core.serialization import MAX_FILE_CHARS
 from psl_triage.model_file.meaning import check_description
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import store as words
 from psl_triage.words import visible
+from psl_triage.words.common import FILE_OF_COPY
 
 ENV_VAR = "PSL_MODEL_DIR"
 ORPHAN_AGE_S = 60
@@ -96,6 +98,7 @@ class StoredModel:
     name: str
     version: int | None  # from the file name, else from the file's metadata; None if neither says
     created: str
+    file_shown: bool = False  # another file of the listing has the same label: say which file this is
 
     @property
     def label(self):
@@ -103,7 +106,13 @@ class StoredModel:
         created = visible(self.created[:16].replace("T", " "))
         if self.version is None:
             return words.STORED_LABEL_UNVERSIONED.format(name=name, file=shown_name(self.path.name), created=created)
-        return words.STORED_LABEL.format(name=name, version=self.version, created=created)
+        label = words.STORED_LABEL.format(name=name, version=self.version, created=created)
+        return FILE_OF_COPY.format(label=label, file=_shortened(shown_name(self.path.name))) if self.file_shown else label
+
+
+def _shortened(name, limit=60):
+    """``name``, its middle left out when longer than ``limit`` characters (a 240-digit version)."""
+    return name if len(name) <= limit else f"{name[:limit // 2 - 1]}…{name[-(limit // 2 - 1):]}"
 
 
 def shown_name(name):
@@ -200,7 +209,7 @@ def _files(folder):
 def _model_name(name):
     if name.startswith(_TEMPORARY_PREFIX):
         return None
-    return _FILE.match(unicodedata.normalize("NFC", name))
+    return _FILE.match(unicodedata.normalize("NFKC", name))  # "-v１" (full-width) is version 1, as a reader sees it
 
 
 def _not_listed(folder):
@@ -261,7 +270,15 @@ def list_models(directory=None):
             entry = words.FILE_UNREADABLE_SKIPPED.format(name=shown_name(path.name), reason=words.os_reason(exc))
         (models if isinstance(entry, StoredModel) else problems).append(entry)
     models.sort(key=lambda m: (m.created, m.version or 0), reverse=True)
-    return models, problems
+    return _told_apart(models), problems
+
+
+def _told_apart(models):
+    """``models``, those whose labels read alike (a copy, a link, "-v01" beside "-v1", a version
+    in full-width digits) labelled with their file names, so no two entries read the same."""
+    labels = Counter(look_alike_key(model.label) for model in models)
+    return [dataclasses.replace(model, file_shown=True) if labels[look_alike_key(model.label)] > 1 else model
+            for model in models]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -8,6 +8,7 @@ import unicodedata
 
 import pytest
 
+from psl_core.names import look_alike_key
 from psl_triage.model_file.files import download_file_name
 from psl_triage.model_file.store import list_models, load_model, save_model
 from psl_triage.words import md
@@ -29,6 +30,25 @@ def test_every_list_in_the_folder_is_listed_whatever_its_name(tmp_path, document
     for entry in models:
         load_model(entry.path)
         assert len(entry.label) < 120, entry.label  # no 240-digit version in a label
+    labels = [look_alike_key(entry.label) for entry in models]
+    assert len(set(labels)) == len(labels), labels  # no two entries read alike
+
+
+def test_two_files_of_one_name_and_version_are_told_apart_by_their_file(tmp_path, document):
+    text = json.dumps(document)
+    for name in ("ward-v01.json", "ward-v1.json", "copy of ward-v1.json"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    models, _ = list_models(tmp_path)
+    assert sorted(m.label for m in models) == [
+        f"ward (v1, 2026-01-01 00:00), file {name}" for name in ("copy of ward-v1.json", "ward-v01.json", "ward-v1.json")]
+    (tmp_path / "copy of ward-v1.json").unlink()
+    (tmp_path / "ward-v01.json").unlink()
+    assert [m.label for m in list_models(tmp_path)[0]] == ["ward (v1, 2026-01-01 00:00)"]
+
+
+def test_a_version_in_full_width_digits_is_that_version(tmp_path, document, small_list):
+    (tmp_path / "ward-v\uff11.json").write_text(json.dumps(document), encoding="utf-8")
+    assert save_model(small_list, "ward", directory=tmp_path).path.name == "ward-v2.json"
 
 
 def test_the_download_button_s_file_name_is_listed(tmp_path, small_list):

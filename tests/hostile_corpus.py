@@ -32,6 +32,23 @@ HOST = "http://127.0.0.1:9"
 MARKDOWN = f"![p]({HOST}/p.png) [l]({HOST}/l) <img src={HOST}/i.png> :red[x]"
 
 
+# Cells a spreadsheet's import may read as formulas once it trims leading white space or folds
+# full-width forms (issue 40, re-probe of item 3); every CSV the app writes neutralises them.
+FORMULAS_IN_DISGUISE = ("\uff1d1+1", " =HYPERLINK(\"http://127.0.0.1:9\")", "\u00a0=1+1", "\u3000+cmd|' /C calc'!A0",
+                        "\uff20SUM(1+1)", "\uff0d2+3", "\ufe661+1")
+
+
+# Values of PSL_FRAME_ANCESTORS (issue 40, re-probe of item 4) -> the origins allowed, or None
+# when the server must refuse to start with the reason.
+FRAME_ANCESTOR_SETTINGS = {
+    "https://portal.example.org:8443": ("https://portal.example.org:8443",),
+    "https://portal.example.org:99999": None, "https://portal.example.org:0": None, "http://intranet:65536": None,
+    "https://*.example.org:443": None, "https://portal.example.org/": None, "HTTPS://PORTAL.EXAMPLE.ORG": None,
+    "https://krankenhaus-m\u00fcnchen.example": None, "https://a.example\nX-Injected: 1": None,
+    "https://a.example\u00a0https://b.example": ("https://a.example", "https://b.example"),
+}
+
+
 def _csv(header, rows):
     return (",".join(header) + "\n" + "".join(",".join(map(str, row)) + "\n" for row in rows)).encode()
 

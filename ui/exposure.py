@@ -37,10 +37,11 @@ def frame_ancestors(value: str | None) -> tuple[str, ...]:
     """The origins that may frame the app, from the value of ``PSL_FRAME_ANCESTORS``: origins
     (``https://portal.example.org``, ``http://intranet:8080``) separated by spaces or commas;
     none when unset or empty. Raises SettingError for anything else (a path, a wildcard, a
-    scheme other than http and https)."""
+    scheme other than http and https, a port outside 1-65535, which a browser would ignore)."""
     origins = tuple(part for part in re.split(r"[\s,]+", value or "") if part)
     for origin in origins:
-        if not _ORIGIN.match(origin):
+        match = _ORIGIN.match(origin)
+        if not match or (match[2] and not 0 < int(match[2][1:]) <= 65535):  # a port browsers would drop
             raise SettingError(words.bad_frame_ancestor(ENV_VAR, origin))
     return origins
 

@@ -3,12 +3,15 @@
 A cell whose text begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is read
 as a formula by Excel, LibreOffice and Google Sheets: a column name or a category from an
 uploaded table (``=HYPERLINK("http://...", "click")``) would run in whoever opens the
-download. Such a text is written with a leading apostrophe, as OWASP's guidance on CSV
+download. So may one that begins with white space (a space, a no-break space) before such a
+character, or with its full-width form (``＝``, ``＋``, ``－``, ``＠``), which a spreadsheet's import
+may trim or fold. Such a text is written with a leading apostrophe, as OWASP's guidance on CSV
 injection advises: a spreadsheet shows it as text, the apostrophe hidden. Numbers stay
 numbers (``-0.25`` is a number, not a formula), so the figures can be computed with.
 """
 
 import csv
+import unicodedata
 
 import pandas as pd
 
@@ -18,7 +21,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def neutralised(value):
     """``value``, or a text that a spreadsheet would read as a formula with a leading ``'``."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and (value.startswith(FORMULA_STARTS)
+                                   or unicodedata.normalize("NFKC", value).lstrip().startswith(FORMULA_STARTS)):
         return "'" + value
     return value
 

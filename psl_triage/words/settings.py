@@ -22,5 +22,5 @@ NOT_STARTED = "PSL Triage did not start: {problem}"
 def bad_frame_ancestor(env_var, origin):
     """A value of the setting of the sites that may frame the app that is not an origin."""
     return (f"{env_var} names {origin!r}, which is not an origin such as https://portal.example.org "
-            "(a scheme, a host name and, if needed, a port; no path, no wildcard): correct "
+            "(a scheme, a host name and, if needed, a port from 1 to 65535; no path, no wildcard): correct "
             f"{env_var}, or leave it empty to let no other site show the app in a frame.")

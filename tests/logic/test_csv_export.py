@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from psl_triage.model_file.csv_export import csv_bytes, neutralised
+from tests.hostile_corpus import FORMULAS_IN_DISGUISE
 from tests.paths import ROOT
 
 PAYLOADS = ['=HYPERLINK("http://127.0.0.1:9/x","click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)*cmd|' /C calc'!A0",
@@ -25,6 +26,13 @@ def test_a_formula_in_a_cell_or_a_name_is_written_as_text(payload):
     assert header == ["'" + payload, "category", "risk"]
     assert first == ["'" + payload, "'" + payload, "-0.25"]  # a number stays a number
     assert second == ["plain", "x", "0.5"]
+
+
+@pytest.mark.parametrize("payload", FORMULAS_IN_DISGUISE)
+def test_a_formula_behind_white_space_or_in_full_width_is_written_as_text(payload):
+    table = pd.DataFrame({payload: [payload], "risk": [-0.25]})
+    header, first = list(csv.reader(io.StringIO(csv_bytes(table).decode("utf-8"), newline="")))
+    assert header == ["'" + payload, "risk"] and first == ["'" + payload, "-0.25"]
 
 
 def test_numbers_stay_numbers_and_plain_text_is_untouched():

@@ -3,6 +3,7 @@ that may frame it, the headers sent, and which requests count as local."""
 
 import pytest
 
+from tests.hostile_corpus import FRAME_ANCESTOR_SETTINGS
 from ui.exposure import SettingError, frame_ancestors, frame_headers, is_local_request
 
 
@@ -24,6 +25,16 @@ def test_configured_origins_are_allowed_and_nothing_else():
 def test_anything_but_origins_stops_the_server_with_the_reason(value):
     with pytest.raises(SettingError, match="PSL_FRAME_ANCESTORS names .* which is not an origin"):
         frame_ancestors(value)
+
+
+@pytest.mark.parametrize("value", list(FRAME_ANCESTOR_SETTINGS))
+def test_each_re_probed_setting_allows_its_origins_or_stops_the_server(value):
+    allowed = FRAME_ANCESTOR_SETTINGS[value]
+    if allowed is None:  # a port beyond 65535 or 0 once passed: browsers drop such a source
+        with pytest.raises(SettingError, match="PSL_FRAME_ANCESTORS names .* which is not an origin"):
+            frame_ancestors(value)
+    else:
+        assert frame_ancestors(value) == allowed
 
 
 def scope(client="127.0.0.1", host=b"localhost:8501", **headers):

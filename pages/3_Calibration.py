@@ -60,7 +60,7 @@ if horizon_page_note(model, PAGE_NAMES["calibration"]) is not None:
 split = None
 with shown_errors(words.SPLITTING):
     split = kept("calibration", (model, prepared), "held_out",
-                 lambda: held_out_rows(model, trained_metadata(), prepared.X, prepared.y))
+                 lambda: held_out_rows(model, trained_metadata(), prepared))
 if split is None:
     st.stop()
 st.caption(split.description)

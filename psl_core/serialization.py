@@ -67,7 +67,8 @@ from .stopping import check_stop_statistics
 
 __all__ = [
     "FORMAT", "SCHEMA_VERSION", "SCHEMA_FILE", "MAX_FILE_CHARS", "MAX_DEPTH", "MAX_VALUES", "MAX_METADATA_VALUES",
-    "to_dict", "dumps", "loads", "parse", "schema", "unstorable_name", "check_schema", "build", "max_number"
+    "to_dict", "dumps", "loads", "parse", "schema", "unstorable_name", "check_schema", "build", "max_number",
+    "max_text_chars"
 ]
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
@@ -85,6 +86,11 @@ MAX_METADATA_VALUES = 50_000
 """Most values the metadata may hold (about a dozen a column of the table, a few hundred more):
 the schema's validator takes tens of microseconds a value, so this bounds its time."""
 _MAX_DIGITS = 30
+
+
+def max_text_chars():
+    """The longest text a model file's metadata holds in one value (the schema's bound)."""
+    return int(schema()["$defs"]["scalar"]["maxLength"])
 
 
 def max_number():

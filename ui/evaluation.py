@@ -155,7 +155,7 @@ def held_out_patients(model, prepared, evidence_stage: int, raw):
 
     def patients() -> Patients:
         held = kept("evaluation", (model, prepared), "held_out",
-                    lambda: held_out_rows(model, trained_metadata(), prepared.X, prepared.y))
+                    lambda: held_out_rows(model, trained_metadata(), prepared))
         stage = min(evidence_stage, held.model.n_stages_ - 1)
         return Patients(
             raw.loc[held.X_test.index] if raw is not None else held.X_test, held.y_test,

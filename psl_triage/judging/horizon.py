@@ -24,8 +24,8 @@ from psl_core.survival import (
     survival_outcome,
 )
 from psl_triage.judging.evidence import in_range, with_interventions_avoided
-from psl_triage.model_file.metadata import ModelMetadata, list_horizon
-from psl_triage.training.fit import split_rows
+from psl_triage.model_file.metadata import list_horizon
+from psl_triage.training.held_out import recorded_split
 from psl_triage.words import lists as words
 
 
@@ -64,18 +64,11 @@ def horizon_calibration(model, metadata, prepared, stage=None) -> dict | None:
     censoring weights kept: :func:`psl_core.survival.bootstrap_at_horizon`).
     """
     span = list_horizon(model, metadata)
-    options = ModelMetadata.coerce(metadata).training_options
     follow_up = getattr(prepared, "follow_up", None)
-    if span is None or follow_up is None or follow_up.horizon != span.horizon or options is None:
+    split = recorded_split(model, metadata, prepared)
+    if span is None or follow_up is None or follow_up.horizon != span.horizon or split is None:
         return None
-    horizon = span.horizon
-    fraction, seed = options.get("test_fraction"), options.get("seed")
-    if not (isinstance(fraction, float) and 0 < fraction < 1 and isinstance(seed, int)):
-        return None
-    rows = np.arange(len(prepared.y))
-    train, test = split_rows(rows, prepared.y, fraction, seed)[:2]
-    if options.get("n_test") != len(test):
-        return None
+    horizon, (train, test) = span.horizon, split
     stage = model.n_stages_ - 1 if stage is None else min(int(stage), model.n_stages_ - 1)
     time, event = prepared.time, prepared.y
     y_train, y_test = survival_outcome(time[train], event[train]), survival_outcome(time[test], event[test])

@@ -18,11 +18,15 @@ for the metadata of every file (a current file's and an old one's alike; only en
 
 from __future__ import annotations
 
+import base64
+import binascii
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import PurePath
 from typing import Any
+
+import numpy as np
 
 from psl_core.cost_ratio import DEFAULT_COST_RATIO, saved_cost_ratio
 from psl_core.survival import is_horizon_list
@@ -213,6 +217,43 @@ def _follow_up(value):
     return FollowUpRecord.from_dict(value) if isinstance(value, Mapping) else None
 
 
+@dataclass(frozen=True)
+class HeldOutRecord(_Record):
+    """The rows the fit held out (``"held_out"``), recorded once by the fit so that every page
+    judges the list on the very rows it never saw: ``n_rows``, the rows of the prepared table,
+    and ``test_rows``, which of them were held out (a bitmask in row order, base64 of
+    :func:`numpy.packbits`: one character for six rows). Build it with :meth:`of_rows`, read it
+    with :meth:`test_positions`."""
+
+    n_rows: int | None = _entry(_whole)
+    test_rows: str | None = _entry(_text)
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def of_rows(cls, test, n_rows: int) -> HeldOutRecord:
+        """The record of the held-out positions ``test`` among ``n_rows`` rows."""
+        mask = np.zeros(int(n_rows), dtype=bool)
+        mask[np.asarray(test, dtype=int)] = True
+        return cls(n_rows=int(n_rows), test_rows=base64.b64encode(np.packbits(mask).tobytes()).decode("ascii"))
+
+    def test_positions(self) -> np.ndarray | None:
+        """The held-out rows' positions, ascending; None when the record is not one this app
+        writes (a missing or negative count, a mask of another length or not base64)."""
+        if self.n_rows is None or self.n_rows < 0 or self.test_rows is None:
+            return None
+        try:
+            packed = np.frombuffer(base64.b64decode(self.test_rows, validate=True), dtype=np.uint8)
+        except (binascii.Error, ValueError):
+            return None
+        if len(packed) != -(-self.n_rows // 8):
+            return None
+        return np.flatnonzero(np.unpackbits(packed)[:self.n_rows])
+
+
+def _held_out(value):
+    return HeldOutRecord.from_dict(value) if isinstance(value, Mapping) else None
+
+
 def _columns(value):
     # An entry that is not an object (the schema refuses it in a file) is left out.
     if isinstance(value, Mapping):
@@ -261,6 +302,9 @@ class ModelMetadata(_Record):
         The researcher's answer, per question the list asks, whether it is known at triage
         (``"known"``) or recorded after the outcome (``"later"``): :mod:`psl_triage.training.known_at_triage`;
         files saved before lists carried it have none (not confirmed).
+    held_out : HeldOutRecord
+        The rows the fit held out; lists saved before carry only the seed and fraction of their
+        split (``training_options``): :func:`psl_triage.training.held_out.recorded_split`.
     extra : dict
         Every other entry, and entries of an unexpected type, exactly as the file holds them.
     """
@@ -281,6 +325,7 @@ class ModelMetadata(_Record):
     follow_up: FollowUpRecord | None = _entry(_follow_up, write=FollowUpRecord.to_dict)
     competing_events: str | None = _entry(_text)
     known_at_triage: dict | None = _entry(_text_map)
+    held_out: HeldOutRecord | None = _entry(_held_out, write=HeldOutRecord.to_dict)
     extra: dict = field(default_factory=dict)
 
     @classmethod

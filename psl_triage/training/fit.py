@@ -12,10 +12,11 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import _safe_indexing
 
 from psl_core.errors import DataError
+from psl_core.serialization import max_text_chars
 from psl_core.survival import survival_outcome, uncensored_at_horizon
 from psl_triage.data import MIN_ROWS_PER_CLASS
 from psl_triage.data.follow_up import survival_part
-from psl_triage.model_file.metadata import FollowUpRecord
+from psl_triage.model_file.metadata import FollowUpRecord, HeldOutRecord
 from psl_triage.model_file.writer import model_metadata
 from psl_triage.training.too_good import too_good_to_be_true
 from psl_triage.words import settings as words
@@ -72,23 +73,31 @@ def train_list(prepared, data_name, options, progress=None, column_roles=None):
     metadata : dict
         :func:`psl_triage.model_file.writer.model_metadata` with train (and test) measures,
         ``"decision"`` (the options' M), ``"training_options"`` (the options and the
-        numbers of train and test rows), ``"source": "trained"``, ``"column_roles"`` when given,
-        and ``"too_good_warning"`` when the list is too good to be true.
+        numbers of train and test rows), ``"source": "trained"``, ``"held_out"`` (the rows held
+        out), ``"column_roles"`` when given, and ``"too_good_warning"`` when the list is too
+        good to be true.
     """
+    train, test = _split(prepared, options)
     if prepared.follow_up is not None:
-        return _train_horizon_list(prepared, data_name, options, progress, column_roles)
-    X_train, X_test, y_train, y_test = split_rows(prepared.X, prepared.y, options.test_fraction, options.seed)
-    model = options.estimator().fit(X_train, y_train, progress=progress)
-    return _described(model, prepared, data_name, options, column_roles,
-                      (model, X_train, y_train), None if X_test is None else (model, X_test, y_test))
+        return _train_horizon_list(prepared, data_name, options, progress, column_roles, train, test)
+    X, y = prepared.X, prepared.y
+    model = options.estimator().fit(_safe_indexing(X, train), y[train], progress=progress)
+    return _described(model, prepared, data_name, options, column_roles, (model, _safe_indexing(X, train), y[train]),
+                      None if test is None else (model, _safe_indexing(X, test), y[test]), held_out=test)
 
 
-def _train_horizon_list(prepared, data_name, options, progress, column_roles):
+def _split(prepared, options):
+    """The positions of the training rows and of the held-out ones (None without a test set),
+    stratified by the outcome (:func:`split_rows`)."""
+    rows = np.arange(len(prepared.y))
+    if options.test_fraction == 0:
+        return rows, None
+    return tuple(split_rows(rows, prepared.y, options.test_fraction, options.seed)[:2])
+
+
+def _train_horizon_list(prepared, data_name, options, progress, column_roles, train, test):
     """:func:`train_list` for a time-to-event list: split stratified by the event, fit on
     (event, time) with the horizon, measure at the horizon with censoring weights."""
-    rows = np.arange(len(prepared.y))
-    train, test = (rows, None) if options.test_fraction == 0 else split_rows(
-        rows, prepared.y, options.test_fraction, options.seed)[:2]
     horizon = prepared.follow_up.horizon
     time, event = prepared.time, prepared.y
     model = options.estimator().set_params(horizon=horizon).fit(
@@ -108,17 +117,25 @@ def _train_horizon_list(prepared, data_name, options, progress, column_roles):
                                uncensored_at_horizon=uncensored)
     entries = {"follow_up": follow_up, "competing_events": COMPETING_EVENTS}
     return _described(model, prepared, data_name, options, column_roles, parts[0], parts[1],
-                      n_rows=(len(train), 0 if test is None else len(test)), entries=entries)
+                      n_rows=(len(train), 0 if test is None else len(test)), held_out=test, entries=entries)
 
 
-def _described(model, prepared, data_name, options, column_roles, train, test, n_rows=None, entries=None):
+def _described(model, prepared, data_name, options, column_roles, train, test, n_rows=None, held_out=None,
+               entries=None):
     """The fitted list and its metadata (see :func:`train_list`), written through
-    :class:`~psl_triage.model_file.metadata.ModelMetadata`."""
+    :class:`~psl_triage.model_file.metadata.ModelMetadata`; ``held_out``: the positions of the
+    held-out rows, recorded once (:class:`~psl_triage.model_file.metadata.HeldOutRecord`)
+    unless their mask exceeds the longest text a model file holds (a table of some 600,000
+    rows: such a list's pages find its rows from the seed, as for a file saved before)."""
     n_train, n_test = n_rows or (len(train[2]), 0 if test is None else len(test[2]))
+    record = None if held_out is None else HeldOutRecord.of_rows(held_out, len(prepared.y))
+    if record is not None and len(record.test_rows) > max_text_chars():
+        record = None
     metadata = model_metadata(
         prepared, data_name, train=train, test=test, cost_ratio=options.cost_ratio,
         training_options=dict(options.to_dict(), n_train=n_train, n_test=n_test), source="trained",
-        column_roles=column_roles, cost_unit=options.cost_unit if options.question_costs else None, **(entries or {}),
+        column_roles=column_roles, cost_unit=options.cost_unit if options.question_costs else None, held_out=record,
+        **(entries or {}),
     )
     warning = too_good_to_be_true(metadata, model.features_)
     if warning is not None:

@@ -45,12 +45,9 @@ def list_identity(name, version, created, trained_on, rows, recalibrated_at, rec
     return text + "."
 
 
-def own_test_rows(n_test, fraction, seed, n_train):
+def own_test_rows(n_test, n_train):
     """The list is judged on the test rows the Train page held out."""
-    return (
-        f"The {n_test} test rows the Train page held out (test fraction {fraction:.2f}, seed {seed}); "
-        f"the list was trained on the other {n_train}."
-    )
+    return f"The {n_test} test rows the Train page held out; the list was trained on the other {n_train}."
 
 
 def refitted_rows(n_train, seed, n_test):

@@ -286,26 +286,41 @@ def read_columns(X, fitting=True, allow_missing=False):
     if isinstance(X, pd.DataFrame):
         _check_not_empty(X.shape)
         _check_column_names(X.columns)
-        columns = []
-        for position, name in enumerate(X.columns):
-            series = X.iloc[:, position]
-            _check_column_type(series, name)
-            kind = _column_kind(series)
-            missing = series.isna().to_numpy()
-            if kind == CATEGORY:
-                if missing.any():
-                    _check_finite(np.where(missing, np.nan, 0.0), name, allow_missing, fitting)
-                if fitting:
-                    _check_not_numbers_as_text(series, name)
-                values = series.astype(str).to_numpy(dtype=object)
-                values[missing] = ""  # text, so the values sort; the mask says they are missing
-            else:
-                values = series.to_numpy(dtype=float, na_value=np.nan)
-                _check_finite(values, name, allow_missing, fitting)
-            ordered = isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered
-            levels = tuple(str(level) for level in series.cat.categories) if ordered else None
-            columns.append(Column(name, kind, values, missing if missing.any() else None, levels))
-        return columns
+        return [_frame_column(X.iloc[:, position], name, fitting, allow_missing) for position, name in enumerate(X.columns)]
+    array = _numeric_array(X)
+    columns = []
+    for position in range(array.shape[1]):
+        values = array[:, position]
+        _check_finite(values, position, allow_missing, fitting)
+        missing = np.isnan(values)
+        columns.append(Column(
+            position, BINARY if _is_binary(values) else NUMERIC, values, missing if missing.any() else None,
+        ))
+    return columns
+
+
+def _frame_column(series, name, fitting, allow_missing):
+    """The Column of one DataFrame column, checked (see :func:`read_columns`)."""
+    _check_column_type(series, name)
+    kind = _column_kind(series)
+    missing = series.isna().to_numpy()
+    if kind == CATEGORY:
+        if missing.any():
+            _check_finite(np.where(missing, np.nan, 0.0), name, allow_missing, fitting)
+        if fitting:
+            _check_not_numbers_as_text(series, name)
+        values = series.astype(str).to_numpy(dtype=object)
+        values[missing] = ""  # text, so the values sort; the mask says they are missing
+    else:
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+        _check_finite(values, name, allow_missing, fitting)
+    ordered = isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered
+    levels = tuple(str(level) for level in series.cat.categories) if ordered else None
+    return Column(name, kind, values, missing if missing.any() else None, levels)
+
+
+def _numeric_array(X):
+    """X (not a DataFrame) as a 2-D float array, or a DataError saying why it cannot be one."""
     try:
         array = np.asarray(X)
     except (ValueError, TypeError) as exc:  # ragged nested lists and the like
@@ -319,20 +334,11 @@ def read_columns(X, fitting=True, allow_missing=False):
     if np.iscomplexobj(array):
         raise DataError("Complex data not supported: a scoring list needs real numbers")
     try:
-        array = np.asarray(array, dtype=float)  # the caller's float array itself: no copy of a large X
+        return np.asarray(array, dtype=float)  # the caller's float array itself: no copy of a large X
     except ValueError:
         raise DataError(
             "X has non-numeric values: pass a pandas DataFrame to use text or categorical columns"
         ) from None
-    columns = []
-    for position in range(array.shape[1]):
-        values = array[:, position]
-        _check_finite(values, position, allow_missing, fitting)
-        missing = np.isnan(values)
-        columns.append(Column(
-            position, BINARY if _is_binary(values) else NUMERIC, values, missing if missing.any() else None,
-        ))
-    return columns
 
 
 MOSTLY_NUMBERS = 0.5

@@ -280,6 +280,18 @@ def _stop(bands, stage, totals, code, last, threshold, tolerance, change_value=N
     return None, change
 
 
+def _checked_step(bands, stage, basis, tolerance, change_value, n_stages):
+    """(tolerance, change value, last stage) of a :func:`triage_step` after ``stage`` answers,
+    checked: a PSLError when the list used has fewer stages."""
+    _check_basis(basis)
+    tolerance = check_tolerance(tolerance)
+    change_value = check_change_value(change_value)
+    last = _last_stage(bands, n_stages)
+    if stage > last:
+        raise PSLError(f"{stage} answers given, but the list has only {last} stages")
+    return tolerance, change_value, last
+
+
 def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_stages=None,
                 tolerance=DEFAULT_TOLERANCE, change_value=None):
     """The state of a triage after some answers, and whether to stop.
@@ -309,13 +321,8 @@ def triage_step(bands, answers, cost_ratio=DEFAULT_COST_RATIO, basis="upper", n_
     -------
     StepResult
     """
-    _check_basis(basis)
-    tolerance = check_tolerance(tolerance)
-    change_value = check_change_value(change_value)
-    last = _last_stage(bands, n_stages)
     stage = len(answers)
-    if stage > last:
-        raise PSLError(f"{stage} answers given, but the list has only {last} stages")
+    tolerance, change_value, last = _checked_step(bands, stage, basis, tolerance, change_value, n_stages)
     threshold = decision_threshold(cost_ratio)
     totals = possible_totals(bands.scores, answers)
     point, lower, upper = bands.at(stage, totals)

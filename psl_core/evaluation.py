@@ -189,21 +189,31 @@ def monte_carlo_cv(X, y, make_model, n_splits=100, test_size=1 / 3, seed=0, cost
     CVResult
     """
     _check_run(n_splits, test_size, n_jobs)
-    cost_ratio, threshold, confidence, levels, tolerance, change_value = _checked_settings(
-        cost_ratio, confidence, confidences, tolerance, change_value,
-    )
+    checked = _checked_settings(cost_ratio, confidence, confidences, tolerance, change_value)
+    cost_ratio, threshold, confidence, levels, tolerance, change_value = checked
+    y, splits = _stratified_splits(X, y, n_splits, test_size, seed)
+    settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value, bool(evidence))
+    tasks = [joblib.delayed(_split_rows)(k, X, y, train, test, make_model, settings) for k, (train, test) in enumerate(splits)]
+    run = {"n_splits": int(n_splits), "test_size": float(test_size), "seed": seed, "cost_ratio": cost_ratio,
+           "confidence": confidence, "tolerance": tolerance, "change_value": change_value}
+    return _cv_result(_run_splits(tasks, n_jobs, progress), run, evidence)
+
+
+def _stratified_splits(X, y, n_splits, test_size, seed):
+    """y as 0/1 and the (train, test) row indices of every split; a DataError when the data
+    cannot be split so."""
     y = labels01(y)
     if len(X) != len(y):
         raise DataError(f"X and y have different lengths: {len(X)} rows in X, {len(y)} labels in y")
     splitter = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=seed)
     try:
-        splits = list(splitter.split(np.zeros(len(y)), y))
+        return y, list(splitter.split(np.zeros(len(y)), y))
     except ValueError as exc:
         raise DataError(f"cannot split the data {n_splits} times with test_size={test_size:g}: {exc}") from None
-    settings = (cost_ratio, threshold, confidence, levels, tolerance, bedside_stages, change_value, bool(evidence))
-    tasks = [joblib.delayed(_split_rows)(split, X, y, train, test, make_model, settings)
-             for split, (train, test) in enumerate(splits)]
-    per_split = _run_splits(tasks, n_jobs, progress)
+
+
+def _cv_result(per_split, settings, evidence):
+    """The :class:`CVResult` of every split's (measure rows, three-way rows, evidence rows)."""
     return CVResult(
         measures=pd.DataFrame([row for rows, _, _ in per_split for row in rows],
                               columns=["split", "stage", "method", "measure", "value"]),
@@ -211,10 +221,7 @@ def monte_carlo_cv(X, y, make_model, n_splits=100, test_size=1 / 3, seed=0, cost
             [row for _, rows, _ in per_split for row in rows],
             columns=["split", "rule", "stage", "confidence", "measure", "value"],
         ).astype({"stage": "Int64"}),
-        settings={
-            "n_splits": int(n_splits), "test_size": float(test_size), "seed": seed, "cost_ratio": cost_ratio,
-            "confidence": confidence, "tolerance": tolerance, "change_value": change_value,
-        },
+        settings=settings,
         **(_evidence_tables([rows for _, _, rows in per_split]) if evidence else {}),
     )
 

@@ -394,40 +394,19 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         columns = self._read_X(X, reset=True)
         self.classes_, y01 = self._read_y(y, len(columns[0].values))
         search_rows, calibration_rows = self._calibration_split(y01)
-        check_question_costs(self.question_costs, [c.name for c in columns])
-        check_cost_groups(self.cost_groups, [c.name for c in columns])
-        monotone, required, forbidden = check_constraints(
-            self.monotone, self.required, self.forbidden, [c.name for c in columns],
-            {c.name: "ordered" if c.levels is not None else c.kind for c in columns},
-        )
-        features = [
-            subset_feature(f, search_rows)
-            for f in candidate_features(columns, _y_on(y01, search_rows), self.group_categories, set(monotone or ()))
-            if f.column not in forbidden and may_ask(f, monotone)
-        ]
-        cross_validated = self.loss in CROSS_VALIDATED
+        monotone, required, forbidden = self._checked_constraints(columns)
         folds_work = folds_possible(
             [c.values for c in columns], y01, self._internal_folds(), lambda c: np.asarray(self.classes_)[c].item(),
         )
-        folds = None
-        if cross_validated and folds_work:
-            folds = stratified_folds(
-                _take(y01, search_rows), self.cv_folds, self.random_state,
-                [_take(c.values, search_rows) for c in columns],
-            )
-        evaluator = LabelEvaluator(
-            features, _take(y01, search_rows), score_set,
-            CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
-            None if weight is None else weight[search_rows],
-        )
+        evaluator = self._evaluator(columns, y01, search_rows, weight, score_set, (monotone, forbidden), folds_work)
         evidence = None
-        if cross_validated and not folds_work:
+        if self.loss in CROSS_VALIDATED and not folds_work:
             self._no_question(evaluator)
         else:
             evidence = self._search(evaluator, score_set, progress, monotone, required)
         # The candidates' sort orders and cuts (two to three arrays of n_samples per feature)
         # are not needed past the search: free them before calibration reads X again.
-        del evaluator, features, folds
+        del evaluator
         self._calibrate(columns, calibration_rows, y01, weight)
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
         self.recommend_draws_ = self.interval_inflation_ = None
@@ -438,6 +417,38 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
             self.stagewise_totals(X), reference_stages(len(self.literals_), self.recommended_stages_),
         ) if self.literals_ else None
         return self
+
+    def _checked_constraints(self, columns):
+        """(monotone, required, forbidden) of :func:`psl_core.constraints.check_constraints`, after
+        the question costs and cost groups are checked against the columns."""
+        names = [c.name for c in columns]
+        check_question_costs(self.question_costs, names)
+        check_cost_groups(self.cost_groups, names)
+        return check_constraints(
+            self.monotone, self.required, self.forbidden, names,
+            {c.name: "ordered" if c.levels is not None else c.kind for c in columns},
+        )
+
+    def _evaluator(self, columns, y01, search_rows, weight, score_set, constraints, folds_work):
+        """The search's LabelEvaluator over the candidate features of the search rows (none of a
+        forbidden column, only the directions ``monotone`` allows), with the criterion's folds."""
+        monotone, forbidden = constraints
+        features = [
+            subset_feature(f, search_rows)
+            for f in candidate_features(columns, _y_on(y01, search_rows), self.group_categories, set(monotone or ()))
+            if f.column not in forbidden and may_ask(f, monotone)
+        ]
+        folds = None
+        if self.loss in CROSS_VALIDATED and folds_work:
+            folds = stratified_folds(
+                _take(y01, search_rows), self.cv_folds, self.random_state,
+                [_take(c.values, search_rows) for c in columns],
+            )
+        return LabelEvaluator(
+            features, _take(y01, search_rows), score_set,
+            CALIBRATION_CODES[self.calibration], CRITERION_CODES[self.loss], self.prior_strength, folds,
+            None if weight is None else weight[search_rows],
+        )
 
     def _calibration_split(self, y01):
         """Rows of the search and rows of the calibration: all rows for both, or with

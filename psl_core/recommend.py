@@ -99,17 +99,7 @@ def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
 
     def held_out(job):
         draw, fold = divmod(job, n_folds)
-        folds = fold_draws[draw]
-        train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
-        model = clone(inner).fit(
-            _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
-        )
-        totals = model.stagewise_totals(_safe_indexing(X, test))
-        cells = [np.searchsorted(model.stage_totals_[k], totals[:, k]) for k in range(model.n_stages_)]
-        p = np.column_stack([model.stage_probabilities_[k][index] for k, index in enumerate(cells)])
-        return test, model.n_stages_, p, [
-            (model.stage_positives_[k], model.stage_negatives_[k], index) for k, index in enumerate(cells)
-        ]
+        return _held_out_fold(inner, X, y01, weight, fold_draws[draw] != fold)
 
     # The folds' searches run in threads: the compiled search releases the GIL
     # (psl_core.kernels.kernel). Their results are summed in fold order, as one after another.
@@ -117,7 +107,29 @@ def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
     fitted = joblib.Parallel(n_jobs=min(n_jobs, joblib.cpu_count()), backend="threading")(
         joblib.delayed(held_out)(job) for job in range(n_jobs)
     )
-    scores = np.full((n_jobs, n_stages), np.nan)
+    scores, slope, spread = _sum_folds(fitted, y01, weight, n_stages)
+    return scores, slope / draws, spread
+
+
+def _held_out_fold(inner, X, y01, weight, in_training):
+    """Fit ``inner`` on the rows ``in_training`` and read its stages on the others: (test rows,
+    stages, probabilities per row and stage, (positives, negatives, cell per row) per stage)."""
+    train, test = np.flatnonzero(in_training), np.flatnonzero(~in_training)
+    model = clone(inner).fit(
+        _safe_indexing(X, train), y01[train], sample_weight=None if weight is None else weight[train],
+    )
+    totals = model.stagewise_totals(_safe_indexing(X, test))
+    cells = [np.searchsorted(model.stage_totals_[k], totals[:, k]) for k in range(model.n_stages_)]
+    p = np.column_stack([model.stage_probabilities_[k][index] for k, index in enumerate(cells)])
+    return test, model.n_stages_, p, [
+        (model.stage_positives_[k], model.stage_negatives_[k], index) for k, index in enumerate(cells)
+    ]
+
+
+def _sum_folds(fitted, y01, weight, n_stages):
+    """The held-out Brier scores, slope sums and spread sums of :func:`held_out_scores` (the slope
+    summed over the draws), from every fold's :func:`_held_out_fold` in fold order."""
+    scores = np.full((len(fitted), n_stages), np.nan)
     slope = np.zeros((3, n_stages))
     spread = np.zeros((2, n_stages))
     for fold, (test, fold_stages, p, counts) in enumerate(fitted):
@@ -131,7 +143,7 @@ def held_out_scores(estimator, X, y01, columns, weight=None, draws=1):
         slope[0, :reached] += (w * gap.T) @ surprise
         slope[1, :reached] += w @ gap**2
         slope[2, :reached] += w.sum()
-    return scores, slope / draws, spread
+    return scores, slope, spread
 
 
 def recommended_stage(scores, draws=1):

@@ -270,13 +270,7 @@ def stage_options(
         cut_index, allowed = memo[key]
         if not allowed.any():
             continue
-        key = tuple(feature_tracks)
-        if key not in arrays:
-            arrays[key] = (
-                np.array([s for s, _ in feature_tracks], dtype=np.int64),
-                np.array([n for _, n in feature_tracks], dtype=np.bool_),
-            )
-        scores, negated = arrays[key]
+        scores, negated = _track_arrays(arrays, feature_tracks)
         cuts, values = evaluator.search(
             f, feature.positions[cut_index], scores, negated, threshold_search == "brute", allowed
         )
@@ -284,6 +278,17 @@ def stage_options(
             options.append(Option(float(value), int(f), int(cut_index[cut]), int(s), bool(n)))
     return options
 
+
+
+def _track_arrays(arrays, tracks):
+    """The kernel's score and polarity arrays of ``tracks``, made once per distinct list of tracks."""
+    key = tuple(tracks)
+    if key not in arrays:
+        arrays[key] = (
+            np.array([s for s, _ in tracks], dtype=np.int64),
+            np.array([n for _, n in tracks], dtype=np.bool_),
+        )
+    return arrays[key]
 
 
 @dataclass
@@ -372,14 +377,25 @@ def greedy_search(
     end : str
         Why the list ends where it does: one of :data:`END_REASONS`.
     """
-    features = evaluator.features
-    budget = feature_budget(features, max_uses)
-    families = Families(features)
+    beam, n_stages = _empty_beam(evaluator, max_stages, max_uses)
+    settings = _Settings(score_set, threshold_search, lookahead, min_support, penalties, directions, required, n_stages)
+    beam, end = _grow(evaluator, beam, settings, beam_width, progress)
+    return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
+
+
+def _empty_beam(evaluator, max_stages, max_uses):
+    """The beam before the first stage (one empty prefix) and the number of stages to search."""
+    budget = feature_budget(evaluator.features, max_uses)
+    families = Families(evaluator.features)
     # Features that are one question with two missing directions count once.
     first = [f for f, siblings in enumerate(families.siblings) if siblings[0] == f]
     n_stages = len(first) if max_stages is None else min(max_stages, int(budget[first].sum()))
-    settings = _Settings(score_set, threshold_search, lookahead, min_support, penalties, directions, required, n_stages)
-    beam = [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget, families)]
+    return [_Prefix([], 0.0, np.zeros(evaluator.n_rows, dtype=np.int64), (0, 0), budget, families)], n_stages
+
+
+def _grow(evaluator, beam, settings, beam_width, progress):
+    """The beam after its last stage, and why the list ends there (:data:`END_REASONS`)."""
+    features, n_stages = evaluator.features, settings.n_stages
     end = "length"
     for stage in range(n_stages):
         extensions = [e for prefix in beam for e in _extensions(evaluator, prefix, stage, settings)]
@@ -392,10 +408,10 @@ def greedy_search(
             if progress is not None:
                 progress(n_stages, n_stages)
             break
-        beam = _next_beam(features, [extensions[index] for index in kept], penalties)
+        beam = _next_beam(features, [extensions[index] for index in kept], settings.penalties)
         if progress is not None:
             progress(stage + 1, n_stages)
-    return beam[first_minimum([prefix.cumulative for prefix in beam])].chosen, end
+    return beam, end
 
 
 @dataclass(frozen=True)

@@ -335,6 +335,29 @@ def _labels(model, X, y):
     return y
 
 
+def _measure_table(y, p, n_boot, confidence, seed):
+    """Each of :data:`MEASURES` on (y, p): its estimate, percentile bootstrap interval over
+    ``n_boot`` resamples of the rows (NaN where no resample gives a finite value) and ideal."""
+    estimate = _measures(y, p)
+    rng = np.random.default_rng(seed)
+    draws = np.array([_measures(y[i], p[i]) for i in rng.integers(0, len(p), (n_boot, len(p)))])
+    tail = 100 * (1 - confidence) / 2
+    lower, upper = np.full((2, len(MEASURES)), np.nan)
+    for j in range(len(MEASURES)):
+        finite = draws[np.isfinite(draws[:, j]), j]
+        if len(finite) and np.isfinite(estimate[j]):
+            lower[j], upper[j] = np.percentile(finite, [tail, 100 - tail])
+    return pd.DataFrame(
+        {
+            "estimate": estimate,
+            "lower": lower,
+            "upper": upper,
+            "ideal": [np.nan if IDEAL[m] is None else IDEAL[m] for m in MEASURES],
+        },
+        index=pd.Index(MEASURES, name="measure"),
+    )
+
+
 def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed=0):
     """Judge one stage of a list on a labelled table, with bootstrap intervals.
 
@@ -374,24 +397,7 @@ def validation_report(model, X, y, stage=None, n_boot=500, confidence=0.95, seed
             "a direction for); judge an earlier stage"
         )
     y_used = y[rows]
-    estimate = _measures(y_used, p)
-    rng = np.random.default_rng(seed)
-    draws = np.array([_measures(y_used[i], p[i]) for i in rng.integers(0, len(p), (n_boot, len(p)))])
-    tail = 100 * (1 - confidence) / 2
-    lower, upper = np.full((2, len(MEASURES)), np.nan)
-    for j in range(len(MEASURES)):
-        finite = draws[np.isfinite(draws[:, j]), j]
-        if len(finite) and np.isfinite(estimate[j]):
-            lower[j], upper[j] = np.percentile(finite, [tail, 100 - tail])
-    measures = pd.DataFrame(
-        {
-            "estimate": estimate,
-            "lower": lower,
-            "upper": upper,
-            "ideal": [np.nan if IDEAL[m] is None else IDEAL[m] for m in MEASURES],
-        },
-        index=pd.Index(MEASURES, name="measure"),
-    )
+    measures = _measure_table(y_used, p, n_boot, confidence, seed)
     return ValidationReport(
         stage=stage,
         n_rows=int(rows.sum()),
@@ -454,6 +460,22 @@ def recalibratable_stages(model, X, y, min_rows=MIN_RECALIBRATION_ROWS):
     return length
 
 
+def _check_supported(model, X, y, n_stages, min_rows):
+    """A PSLError naming the first of the ``n_stages`` kept stages that this table cannot
+    recalibrate (too few answering rows, or one outcome) and how many stages it can."""
+    supported = recalibratable_stages(model, X, y, min_rows)
+    if supported < n_stages:
+        stage = supported + 1
+        _, known = stage_totals(model, X, stage)
+        used = y[known[:, stage]]
+        raise PSLError(
+            f"stage {stage} cannot be recalibrated on this table: {len(used)} rows answer its "
+            f"questions ({int(used.sum())} positive); it needs at least {min_rows} with both "
+            f"outcomes. Keep at most {supported} questions (n_stages={max(supported, 0)})"
+            + ("" if supported >= 0 else ", or use a larger table")
+        )
+
+
 def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sample_weight=None):
     """The list with its probabilities re-estimated on a new table (same questions, points).
 
@@ -502,29 +524,26 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sam
     y = _labels(model, X, y)
     weight = None if sample_weight is None else read_sample_weight(sample_weight, X)
     n_stages = len(model.literals_) if n_stages is None else model._stage(n_stages)
-    supported = recalibratable_stages(model, X, y, min_rows)
-    if supported < n_stages:
-        stage = supported + 1
-        _, known = stage_totals(model, X, stage)
-        used = y[known[:, stage]]
-        raise PSLError(
-            f"stage {stage} cannot be recalibrated on this table: {len(used)} rows answer its "
-            f"questions ({int(used.sum())} positive); it needs at least {min_rows} with both "
-            f"outcomes. Keep at most {supported} questions (n_stages={max(supported, 0)})"
-            + ("" if supported >= 0 else ", or use a larger table")
-        )
-    new = copy.deepcopy(model)
-    new.literals_ = list(model.literals_[:n_stages])
-    new.scores_ = list(model.scores_[:n_stages])
-    new.stage_criterion_ = np.asarray(model.stage_criterion_)[: n_stages + 1]
+    _check_supported(model, X, y, n_stages, min_rows)
+    new = _kept_stages(model, n_stages)
     totals, known = stage_totals(model, X, n_stages)
     stages = [_recalibrated_stage(model, k, totals[known[:, k], k], y[known[:, k]],
                                   None if weight is None else weight[known[:, k]]) for k in range(n_stages + 1)]
     new.stage_totals_, new.stage_probabilities_, new.stage_positives_, new.stage_negatives_ = map(list, zip(*stages))
-    if n_stages < len(model.literals_):
-        new.end_reason_ = "length"
     complete = known[:, n_stages]
     new.stop_statistics_ = transition_counts(totals[complete], reference_stages(n_stages, None)) if n_stages else None
+    return new
+
+
+def _kept_stages(model, n_stages):
+    """A copy of ``model`` with its first ``n_stages`` questions, without the training site's
+    internal validation and metadata."""
+    new = copy.deepcopy(model)
+    new.literals_ = list(model.literals_[:n_stages])
+    new.scores_ = list(model.scores_[:n_stages])
+    new.stage_criterion_ = np.asarray(model.stage_criterion_)[: n_stages + 1]
+    if n_stages < len(model.literals_):
+        new.end_reason_ = "length"
     new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = new.shrinkage_ = None
     # The site's counts did not choose the questions: their intervals need no inflation.
     new.recommend_draws_ = new.interval_inflation_ = None

@@ -32,15 +32,9 @@ from .values import STORABLE_RULE, natural_key, normalized, plain_value, shorten
 
 
 def prepare_training_data(
-    df: pd.DataFrame,
-    types: Mapping[str, str],
-    outcome: str,
-    positive_class: object,
-    missing: str = "drop",
-    specs: Mapping[str, ColumnSpec] | None = None,
-    class_names: tuple[str, str] | None = None,
-    follow_up: object = None,
-    orders: Mapping[str, tuple[str, ...]] | None = None,
+    df: pd.DataFrame, types: Mapping[str, str], outcome: str, positive_class: object, missing: str = "drop",
+    specs: Mapping[str, ColumnSpec] | None = None, class_names: tuple[str, str] | None = None,
+    follow_up: object = None, orders: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PreparedData:
     """Apply the user's choices and return data a PSL can learn from.
 
@@ -49,26 +43,22 @@ def prepare_training_data(
     df : pandas.DataFrame
         The table as loaded.
     types : mapping of column name to str
-        One of :data:`KINDS` per column; columns not in ``types`` are left out like "ignore".
-        The outcome's own type is not used.
+        One of :data:`KINDS` per column (the outcome's own is not used); others are left out.
     outcome : str
         The outcome column.
     positive_class : object or list of objects
-        The outcome value counted as positive, or a list of values (all other values are
-        negative). May be None only for a two-valued outcome, which then uses
-        :func:`guess_positive_class` and says so in the notes. Values match by canonical text,
-        so 1, 1.0 and "1" are the same class.
+        The outcome value counted as positive, or a list of values (all others are negative).
+        May be None only for a two-valued outcome (:func:`guess_positive_class`, said in the
+        notes). Values match by canonical text, so 1, 1.0 and "1" are the same class.
     missing : {"learn", "drop", "impute"}
         Keep missing feature values for the learner (NaN in ``X``; the list learns where a
-        missing answer goes), drop every row with a missing feature value, or fill in the
-        median (numeric) or the most frequent value (binary, categorical). A column more than
-        :data:`MOSTLY_EMPTY_SHARE` empty is never filled in (the learner learns where its
-        missing answers go). Rows without an outcome are always dropped.
+        missing answer goes), drop every row with one, or fill in the median (numeric) or the
+        most frequent value (binary, categorical); never in a column more than
+        :data:`MOSTLY_EMPTY_SHARE` empty. Rows without an outcome are always dropped.
     specs : mapping of column name to ColumnSpec, optional
         Labels, units and category labels for the metadata.
     class_names : (str, str), optional
-        The user's names of the positive and the negative class; blank or None keeps the
-        defaults of :func:`default_class_names`.
+        The user's names of the positive and negative class; blank or None: :func:`default_class_names`.
     follow_up : psl_triage.data.follow_up.FollowUp, optional
         A time-to-event list: the outcome is the 0/1 event column, this the time column (never a question; rows
         without a time are dropped) and the horizon, which the class names say (:func:`.follow_up.horizon_labels`).
@@ -91,18 +81,22 @@ def prepare_training_data(
     specs, notes, n_rows_source = specs or {}, [], len(df)
     if follow_up is not None:
         df, types = _follow_up_rows(df, types, outcome, follow_up, notes)
-    outcome_values = normalized(df[outcome])
-    positive_texts, positive_values = positive_class_values(
+    outcome_values, (positive_texts, positive_values) = normalized(df[outcome]), positive_class_values(
         df[outcome], outcome, positive_class, notes, "negative" if follow_up is None else "censored")
     converted, binary_values = _convert_features(df, types, outcome, specs, notes)
     keep = rows_to_keep(df, outcome, outcome_values, converted, missing, notes)
     fill_values = fill_in(converted, keep, types, binary_values, notes, fill=missing == "impute")
     y = outcome_values.loc[keep].map(value_text).isin(positive_texts).to_numpy(dtype=np.int64)
-    positive_label, negative_label = _checked_class_names(
-        y, df[outcome], outcome, positive_values, specs.get(outcome), class_names, follow_up)
-    X, columns = _final_features(converted, types, orders or {}, df.index[keep.to_numpy()],
-                                 binary_values, fill_values, specs)
-    notes += _leak_notes(X, y, positive_label, negative_label)
+    labels = _checked_class_names(y, df[outcome], outcome, positive_values, specs.get(outcome), class_names, follow_up)
+    X, columns = _final_features(converted, types, orders or {}, df.index[keep.to_numpy()], binary_values, fill_values, specs)
+    notes += _leak_notes(X, y, *labels)
+    return _checked_prepared(df, X, y, columns, (outcome, positive_values, labels), specs, notes, follow_up, n_rows_source)
+
+
+def _checked_prepared(df, X, y, columns, classes, specs, notes, follow_up, n_rows_source):
+    """The PreparedData of the final X and y (``classes``: the outcome, its positive values and
+    the two class names), checked that a horizon leaves both classes."""
+    outcome, positive_values, (positive_label, negative_label) = classes
     prepared = PreparedData(
         X=X, y=y, outcome=outcome, positive_class=tuple(positive_values), outcome_label=column_label(outcome, specs),
         positive_label=positive_label, negative_label=negative_label, n_rows_before=n_rows_source,

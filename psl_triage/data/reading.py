@@ -135,6 +135,26 @@ def read_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> p
     return load_table(data, filename, max_bytes=max_bytes).frame
 
 
+def _read_by_type(data, filename, delimiter, numbers, notes):
+    """(frame, delimiter, number format) of a file read by the reader its extension selects: an
+    Excel workbook, or a text file decoded and split with the given or detected delimiter and
+    number format; a DataError for a blank text file or a type not read."""
+    suffix = PurePath(filename).suffix.lower()
+    if suffix in EXCEL_EXTENSIONS:
+        return _read_excel(data, filename, notes), None, numbers
+    if suffix in TEXT_EXTENSIONS:
+        text = _decode(data, filename, notes)
+        if not text.strip():
+            raise DataError(words.BLANK_FILE.format(filename=filename))
+        delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
+        if numbers is None:
+            numbers = detect_number_format(sample_cells(text, delimiter))
+        return _read_text_table(text, filename, delimiter, numbers), delimiter, numbers
+    if suffix in (".xls", ".ods", ".numbers"):
+        raise DataError(words.SPREADSHEET_NOT_READ.format(filename=filename, suffix=suffix))
+    raise DataError(words.UNSUPPORTED_FILE_TYPE.format(filename=filename, suffix=suffix or words.NO_EXTENSION))
+
+
 def load_table(
     data: bytes,
     filename: str,
@@ -185,23 +205,8 @@ def load_table(
         raise DataError(words.EMPTY_FILE.format(filename=filename))
     if delimiter is not None and delimiter not in DELIMITERS:
         raise DataError(words.BAD_DELIMITER.format(delimiters=', '.join(map(repr, DELIMITERS)), delimiter=delimiter))
-    suffix = PurePath(filename).suffix.lower()
     notes: list[str] = []
-    if suffix in EXCEL_EXTENSIONS:
-        frame = _read_excel(data, filename, notes)
-        delimiter = None
-    elif suffix in TEXT_EXTENSIONS:
-        text = _decode(data, filename, notes)
-        if not text.strip():
-            raise DataError(words.BLANK_FILE.format(filename=filename))
-        delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
-        if numbers is None:
-            numbers = detect_number_format(sample_cells(text, delimiter))
-        frame = _read_text_table(text, filename, delimiter, numbers)
-    elif suffix in (".xls", ".ods", ".numbers"):
-        raise DataError(words.SPREADSHEET_NOT_READ.format(filename=filename, suffix=suffix))
-    else:
-        raise DataError(words.UNSUPPORTED_FILE_TYPE.format(filename=filename, suffix=suffix or words.NO_EXTENSION))
+    frame, delimiter, numbers = _read_by_type(data, filename, delimiter, numbers, notes)
     frame = tidy_table(frame, filename, notes)
     if numbers is None:
         numbers = detect_number_format(text_cells(frame))

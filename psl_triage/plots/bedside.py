@@ -8,6 +8,38 @@ from psl_triage.words import plotly_text
 from psl_triage.words.common import level_text, percent
 
 
+def _interval_traces(steps, level):
+    """The interval's upper edge and its lower edge filled up to it, one point per stage."""
+    x = [step.stage for step in steps]
+    # The interval's ends are ticks as well as the edges of a band, so a single stage shows it too.
+    ends = {"symbol": "line-ew", "size": 22, "line": {"width": 2, "color": "rgba(31, 119, 180, 0.6)"}}
+    return [
+        go.Scatter(
+            x=x, y=[step.upper for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
+            showlegend=False, hoverinfo="skip", name=words.UPPER_BOUND,
+        ),
+        go.Scatter(
+            x=x, y=[step.lower for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
+            fill="tonexty", fillcolor="rgba(31, 119, 180, 0.2)", name=level,
+            customdata=np.column_stack([[s.lower for s in steps], [s.upper for s in steps]]),
+            hovertemplate=words.BEDSIDE_INTERVAL_HOVER,
+        ),
+    ]
+
+
+def _probability_trace(steps):
+    """The probability: a marker per stage, a vertical segment where unknown answers leave a range."""
+    segment_x, segment_y = [], []
+    for step in steps:
+        segment_x += [step.stage, step.stage, None]
+        segment_y += [step.probability_low, step.probability_high, None]
+    return go.Scatter(
+        x=segment_x, y=segment_y, mode="lines+markers", name=words.PROBABILITY,
+        line={"color": "rgb(31, 119, 180)", "width": 4}, marker={"size": 10},
+        hovertemplate=words.PROBABILITY_HOVER,
+    )
+
+
 def triage_figure(steps, threshold, confidence=None, stage_labels=None):
     """Probability and interval over the stages answered so far.
 
@@ -33,28 +65,7 @@ def triage_figure(steps, threshold, confidence=None, stage_labels=None):
     x = [step.stage for step in steps]
     labels = stage_labels or [words.START] + [words.QUESTION_TICK.format(k=k) for k in x[1:]]
     level = words.LEVEL_INTERVAL.format(level=level_text(confidence)) if confidence is not None else words.INTERVAL
-    segment_x, segment_y = [], []
-    for step in steps:
-        segment_x += [step.stage, step.stage, None]
-        segment_y += [step.probability_low, step.probability_high, None]
-    # The interval's ends are ticks as well as the edges of a band, so a single stage shows it too.
-    ends = {"symbol": "line-ew", "size": 22, "line": {"width": 2, "color": "rgba(31, 119, 180, 0.6)"}}
-    figure = go.Figure()
-    figure.add_trace(go.Scatter(
-        x=x, y=[step.upper for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
-        showlegend=False, hoverinfo="skip", name=words.UPPER_BOUND,
-    ))
-    figure.add_trace(go.Scatter(
-        x=x, y=[step.lower for step in steps], mode="lines+markers", line={"width": 0}, marker=ends,
-        fill="tonexty", fillcolor="rgba(31, 119, 180, 0.2)", name=level,
-        customdata=np.column_stack([[s.lower for s in steps], [s.upper for s in steps]]),
-        hovertemplate=words.BEDSIDE_INTERVAL_HOVER,
-    ))
-    figure.add_trace(go.Scatter(
-        x=segment_x, y=segment_y, mode="lines+markers", name=words.PROBABILITY,
-        line={"color": "rgb(31, 119, 180)", "width": 4}, marker={"size": 10},
-        hovertemplate=words.PROBABILITY_HOVER,
-    ))
+    figure = go.Figure([*_interval_traces(steps, level), _probability_trace(steps)])
     # The label sits on an opaque box at the right, above the traces, so the interval band
     # (which often covers the left end at the base rate) never hides it.
     figure.add_hline(

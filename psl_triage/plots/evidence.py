@@ -33,6 +33,35 @@ DECISION_CURVE_COLORS = {**METHOD_COLORS,
                          TREAT_ALL: "#000000", TREAT_NONE: NEUTRAL_COLOR}
 
 
+def _other_stage_traces(curves):
+    """The list at its other stages: a faint line each, one legend entry for all."""
+    others = [m for m in curves["method"].unique() if m not in DECISION_CURVE_COLORS and m not in (STEPWISE, STEPWISE_COSTED)]
+    traces = []
+    for index, method in enumerate(others):
+        part = curves[curves["method"] == method].sort_values("threshold")
+        traces.append(go.Scatter(
+            x=part["threshold"], y=part["mean"], mode="lines", name=OTHER_STAGES, legendgroup=OTHER_STAGES,
+            showlegend=index == 0, meta=method,
+            line={"color": POSITIVE_COLOR, "width": 1}, opacity=0.35,
+            hovertemplate=words.NET_BENEFIT_HOVER.format(method=method),
+        ))
+    return traces
+
+
+def _stop_rule_points(curves):
+    """The bedside stop rule (and its costed variant) as a star with error bars, where present."""
+    traces = []
+    for method, symbol in ((STEPWISE, "star"), (STEPWISE_COSTED, "star-open")):
+        point = curves[curves["method"] == method]
+        if len(point):
+            traces.append(go.Scatter(
+                x=point["threshold"], y=point["mean"], mode="markers", name=method,
+                marker={"symbol": symbol, "size": 16, "color": POSITIVE_COLOR},
+                error_y=error_bars(point, "mean"),
+            ))
+    return traces
+
+
 def decision_curve_figure(curves, threshold, cost_ratio, title=words.DECISION_CURVES_TITLE):
     """Net benefit against the threshold probability: the list, the baselines, treat all and
     treat none with their bands, M's threshold as a vertical line and the bedside stop
@@ -62,24 +91,8 @@ def decision_curve_figure(curves, threshold, cost_ratio, title=words.DECISION_CU
         band, mean = band_traces(part, "threshold", name, color)
         mean.mode = "lines"
         figure.add_traces([band, mean])
-    others = [m for m in curves["method"].unique() if m not in DECISION_CURVE_COLORS and m not in (STEPWISE, STEPWISE_COSTED)]
-    for index, method in enumerate(others):  # the list at other stages: one legend entry for all
-        part = curves[curves["method"] == method].sort_values("threshold")
-        figure.add_trace(go.Scatter(
-            x=part["threshold"], y=part["mean"], mode="lines", name=OTHER_STAGES, legendgroup=OTHER_STAGES,
-            showlegend=index == 0, meta=method,
-            line={"color": POSITIVE_COLOR, "width": 1}, opacity=0.35,
-            hovertemplate=words.NET_BENEFIT_HOVER.format(method=method),
-        ))
+    figure.add_traces(_other_stage_traces(curves) + _stop_rule_points(curves))
     low = curves[curves["method"] == TREAT_NONE]["threshold"]
-    for method, symbol in ((STEPWISE, "star"), (STEPWISE_COSTED, "star-open")):
-        point = curves[curves["method"] == method]
-        if len(point):
-            figure.add_trace(go.Scatter(
-                x=point["threshold"], y=point["mean"], mode="markers", name=method,
-                marker={"symbol": symbol, "size": 16, "color": POSITIVE_COLOR},
-                error_y=error_bars(point, "mean"),
-            ))
     values = curves[curves["method"] != TREAT_ALL][["lower", "upper"]].to_numpy()
     top = float(np.nanmax(values)) if values.size else 1.0
     bottom = -0.1 * max(top, 0.05)

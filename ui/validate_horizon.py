@@ -31,6 +31,20 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     the uploaded file, to know a new table from the last one)."""
     when = horizon_span(model, metadata)
     st.markdown(words.horizon_intro(when))
+    site = _follow_up_site(model, metadata, frame, matched, maps, site_bytes)
+
+    st.header(words.REPORT_HEADER)
+    stage = _horizon_report(model, metadata, site, when)
+
+    st.header(words.RECALIBRATE_HEADER)
+    st.caption(words.HORIZON_RECALIBRATE)
+    part, weight = horizon.recalibration_part(site)
+    recalibration(model, metadata, part, site_name, stage, recalibratable_stages(model, part.X, part.y), weight)
+
+
+def _follow_up_site(model, metadata: ModelMetadata, frame, matched, maps, site_bytes: bytes):
+    """Section 2: the site's time and event columns and event values chosen; the site's table
+    at the horizon (the page stops when it cannot be read), with its notes and warnings."""
     columns = [str(c) for c in frame.columns]
     time_default, event_default, positive_default = horizon.follow_up_defaults(metadata, frame)
     start_at_defaults(model, site_bytes, {"validate_time": time_default, "validate_outcome": event_default,
@@ -53,8 +67,12 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
         st.warning(same, icon=":material/warning:")
     for warning in unit_checks(metadata, site.table):
         st.warning(md(warning))
+    return site
 
-    st.header(words.REPORT_HEADER)
+
+def _horizon_report(model, metadata: ModelMetadata, site, when) -> int:
+    """Section 3: the list judged at the horizon at a chosen stage (the page stops when it cannot
+    be); that stage."""
     answered = stage_totals(model, site.table.X)[1].sum(axis=0)
     usable = [k for k in range(model.n_stages_) if answered[k] > 0]
     recommended = getattr(model, "recommended_stages_", None)
@@ -85,8 +103,4 @@ def horizon_validation(model, metadata: ModelMetadata, frame, matched, maps, sit
     st.plotly_chart(figure, key="validate_horizon_curve")
     if sentence := decision_curve_sentence(report.curves, report.threshold, metadata.cost_ratio):
         st.markdown(sentence)  # the verdict every page with decision curves says, from the same numbers
-
-    st.header(words.RECALIBRATE_HEADER)
-    st.caption(words.HORIZON_RECALIBRATE)
-    part, weight = horizon.recalibration_part(site)
-    recalibration(model, metadata, part, site_name, stage, recalibratable_stages(model, part.X, part.y), weight)
+    return stage

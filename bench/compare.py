@@ -232,7 +232,7 @@ def report_dataset(name, shape, summary):
         print(f"  goal {'met    ' if met else 'NOT met'}  {text}")
 
 
-def main(argv=None):
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="psl_core vs scikit-psl and FasterRisk")
     parser.add_argument("--splits", type=int, default=3, help="number of Monte Carlo splits (default 3)")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
@@ -246,20 +246,59 @@ def main(argv=None):
                         help="skip scikit-psl (many splits against FasterRisk in minutes)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per peer subprocess")
     parser.add_argument("--json", type=Path, help="also write the summary to this file")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
+
+def peer_methods(args):
+    """The peers to run: none with --no-peers or without their venv (said on stderr)."""
+    if args.no_peers:
+        return []
+    if not args.peers_python.exists():
+        print(f"peers venv python {args.peers_python} not found; run `bash bench/setup_peers.sh` "
+              "first. Benchmarking psl_core only.", file=sys.stderr)
+        return []
+    return ([] if args.no_skpsl else ["skpsl"]) + ([] if args.no_fasterrisk else ["fasterrisk"])
+
+
+def psl_core_summary(label, estimator, params, X, y, splits, feature_names, name):
+    """One psl_core setup on one dataset's splits, or None (said on stderr) when it fails."""
+    try:
+        first_fit, results = run_psl_core(estimator, params, X, y, splits)
+    except Exception as error:  # noqa: BLE001 - one setup failing on one dataset must not stop the run; it is reported
+        print(f"  psl_core {label} failed on {name}: {type(error).__name__}: {error}", file=sys.stderr)
+        return None
+    return {
+        "first_fit": first_fit,
+        **timing(results),
+        "stages": stagewise(results, splits, y),
+        "features0": results[0]["features"], "scores0": results[0]["scores"],
+        "feature_names": feature_names,
+    }
+
+
+def peer_summary(results, method, y, splits, feature_names):
+    """A peer's timings and, per method, its stagewise measures or its Brier score and AUC."""
+    part = timing(results)
+    if method == "skpsl":
+        part.update(stages=stagewise(results, splits, y), features0=results[0]["features"],
+                    scores0=results[0]["scores"], feature_names=feature_names)
+    else:
+        per_split = [metrics(y[test], r["proba"]) for r, (_, test) in zip(results, splits)]
+        part.update(brier=float(np.mean([m["brier"] for m in per_split])),
+                    split_brier=[m["brier"] for m in per_split],
+                    auc=float(np.mean([m["auc"] for m in per_split])),
+                    models=[r["model"] for r in results])
+    return part
+
+
+def main(argv=None):
+    args = parse_args(argv)
     datasets = list(args.datasets)
     if args.sklearn_breast_cancer and "breast_cancer" not in datasets:
         datasets.append("breast_cancer")
 
     setups = import_psl_core()
-    methods = []
-    if not args.no_peers:
-        if args.peers_python.exists():
-            methods = ([] if args.no_skpsl else ["skpsl"]) + ([] if args.no_fasterrisk else ["fasterrisk"])
-        else:
-            print(f"peers venv python {args.peers_python} not found; run `bash bench/setup_peers.sh` "
-                  "first. Benchmarking psl_core only.", file=sys.stderr)
+    methods = peer_methods(args)
     if not setups and not methods:
         print("nothing to benchmark: neither psl_core nor the peers are available", file=sys.stderr)
         return 1
@@ -272,37 +311,13 @@ def main(argv=None):
         X, y, feature_names = load_dataset(name)
         splits = make_splits(y, args.splits)
         summary = {"n_splits": len(splits), "shape": list(X.shape)}
-
         for label, (estimator, params) in setups.items():
-            try:
-                first_fit, results = run_psl_core(estimator, params, X, y, splits)
-            except Exception as error:  # noqa: BLE001 - one setup failing on one dataset must not stop the run; it is reported
-                print(f"  psl_core {label} failed on {name}: {type(error).__name__}: {error}", file=sys.stderr)
-            else:
-                summary[label] = {
-                    "first_fit": first_fit,
-                    **timing(results),
-                    "stages": stagewise(results, splits, y),
-                    "features0": results[0]["features"], "scores0": results[0]["scores"],
-                    "feature_names": feature_names,
-                }
-
+            if (part := psl_core_summary(label, estimator, params, X, y, splits, feature_names, name)) is not None:
+                summary[label] = part
         for method in methods:
             results = run_peer(args.peers_python, name, splits, method, args.timeout)
-            if results is None:
-                continue
-            part = timing(results)
-            if method == "skpsl":
-                part.update(stages=stagewise(results, splits, y), features0=results[0]["features"],
-                            scores0=results[0]["scores"], feature_names=feature_names)
-            else:
-                per_split = [metrics(y[test], r["proba"]) for r, (_, test) in zip(results, splits)]
-                part.update(brier=float(np.mean([m["brier"] for m in per_split])),
-                            split_brier=[m["brier"] for m in per_split],
-                            auc=float(np.mean([m["auc"] for m in per_split])),
-                            models=[r["model"] for r in results])
-            summary[method] = part
-
+            if results is not None:
+                summary[method] = peer_summary(results, method, y, splits, feature_names)
         report_dataset(name, X.shape, summary)
         all_summaries[name] = summary
         sys.stdout.flush()
@@ -310,7 +325,6 @@ def main(argv=None):
     if args.json:
         args.json.write_text(json.dumps(all_summaries, indent=1))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -89,7 +89,7 @@ def loglog_slope(rows, seconds):
     return float(np.polyfit(np.log(rows), np.log(seconds), 1)[0])
 
 
-def main(argv=None):
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description="psl_core fit time vs rows and features")
     parser.add_argument("--quick", action="store_true", help="rows up to 100k, features 10 and 30")
     parser.add_argument("--rows", type=int, nargs="+")
@@ -100,8 +100,11 @@ def main(argv=None):
     parser.add_argument("--budget", type=float, default=540.0,
                         help="seconds for the whole run; a configuration whose predicted time "
                              "would exceed it is skipped and reported (default 540)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
+
+def main(argv=None):
+    args = parse_args(argv)
     rows = args.rows or (QUICK_ROWS if args.quick else DEFAULT_ROWS)
     features = args.features or (QUICK_FEATURES if args.quick else DEFAULT_FEATURES)
 
@@ -139,21 +142,32 @@ def main(argv=None):
                 print(f"{n_features:>8}  {n_rows:>9}  {'skipped':>9}  (predicted ~{predicted:.0f} s, "
                       f"{elapsed:.0f} s of the {args.budget:.0f} s budget used)", flush=True)
                 continue
-            start = time.perf_counter()
-            X, y = synthetic(n_rows, n_features)
-            data_seconds = time.perf_counter() - start
-            before = resident_mb("VmRSS")
-            reset = reset_peak_memory()
-            start, cpu_start = time.perf_counter(), time.process_time()
-            make_model().fit(X, y)
-            seconds = time.perf_counter() - start
-            cpu_seconds = time.process_time() - cpu_start
-            peak = resident_mb("VmHWM") if reset else float("nan")
-            del X, y
-            timings[n_features].append((n_rows, seconds, cpu_seconds))
-            print(f"{n_features:>8}  {n_rows:>9}  {seconds:>9.3f}  {cpu_seconds:>9.3f}  "
-                  f"{1e6 * seconds / n_rows:>8.2f}  {data_seconds:>7.2f}  {before:>9.0f}  {peak:>8.0f}", flush=True)
+            timings[n_features].append(timed_fit(make_model, n_rows, n_features))
+    print_growth(timings)
+    return 0
 
+
+def timed_fit(make_model, n_rows, n_features):
+    """Fit one configuration on fresh synthetic data and print its row of the table; (rows, wall
+    seconds, CPU seconds) of the fit."""
+    start = time.perf_counter()
+    X, y = synthetic(n_rows, n_features)
+    data_seconds = time.perf_counter() - start
+    before = resident_mb("VmRSS")
+    reset = reset_peak_memory()
+    start, cpu_start = time.perf_counter(), time.process_time()
+    make_model().fit(X, y)
+    seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
+    peak = resident_mb("VmHWM") if reset else float("nan")
+    del X, y
+    print(f"{n_features:>8}  {n_rows:>9}  {seconds:>9.3f}  {cpu_seconds:>9.3f}  "
+          f"{1e6 * seconds / n_rows:>8.2f}  {data_seconds:>7.2f}  {before:>9.0f}  {peak:>8.0f}", flush=True)
+    return n_rows, seconds, cpu_seconds
+
+
+def print_growth(timings):
+    """The growth exponent of wall and CPU time with rows, per feature count."""
     print("\ngrowth exponent: least-squares slope of log(time) vs log(rows), 1 = linear;")
     print("CPU time is the steadier measure when other processes share the cores")
     for n_features, points in timings.items():
@@ -164,7 +178,6 @@ def main(argv=None):
             last = f" (last step {loglog_slope(r[-2:], t[-2:]):.2f})" if len(r) > 2 else ""
             parts.append(f"{label} {loglog_slope(r, t):.2f}{last}")
         print(f"  {n_features:>3} features, {len(r)} row counts: " + ", ".join(parts))
-    return 0
 
 
 if __name__ == "__main__":

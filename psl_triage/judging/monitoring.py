@@ -333,6 +333,30 @@ class Monitoring:
     n_left_out: int
 
 
+def _monitor_settings(model, period, stage, cost_ratio, metadata):
+    """(metadata, M, threshold, bedside length, stage judged) of a :func:`monitor` with its
+    defaults filled in; a DataError for an unknown period."""
+    if period not in PERIODS:
+        raise DataError(said.unknown_period(period, list(PERIODS)))
+    metadata = ModelMetadata.coerce(metadata)
+    cost_ratio = metadata.cost_ratio if cost_ratio is None else float(cost_ratio)
+    threshold = decision_threshold(cost_ratio)
+    length = recommended_length(model)
+    return metadata, cost_ratio, threshold, length, length if stage is None else model._stage(stage)
+
+
+def _answers_and_totals(model, X, stage):
+    """Every patient's answers to the whole list (condition met, answer missing), the totals after
+    each stage, whether they are known there and whether at ``stage`` (the patients judged); a
+    DataError when no patient answers the first ``stage`` questions."""
+    hits, answered, missing = stage_answers(model, X, len(model.literals_))
+    totals = np.cumsum(np.column_stack([np.zeros(len(X), dtype=np.int64), hits * np.asarray(model.scores_)]), axis=1)
+    known = np.logical_and.accumulate(np.column_stack([np.ones(len(X), dtype=bool), answered]), axis=1)
+    if not known[:, stage].any():
+        raise DataError(said.no_patient_answers(stage))
+    return hits, missing, totals, known, known[:, stage]
+
+
 def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metadata=None, test_from=None,
             confidence=0.95, false_alarm=0.01, alpha=0.05, n_simulations=1000, seed=0, limit=None):
     """The list watched over the monitored patients (see the module docstring).
@@ -368,20 +392,9 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     DataError
         An unknown period; no patient answers the stage's questions.
     """
-    if period not in PERIODS:
-        raise DataError(said.unknown_period(period, list(PERIODS)))
-    metadata = ModelMetadata.coerce(metadata)
-    cost_ratio = metadata.cost_ratio if cost_ratio is None else float(cost_ratio)
-    threshold = decision_threshold(cost_ratio)
-    length = recommended_length(model)
-    stage = length if stage is None else model._stage(stage)
+    metadata, cost_ratio, threshold, length, stage = _monitor_settings(model, period, stage, cost_ratio, metadata)
     X, y, dates = monitored.table.X, monitored.table.y, monitored.dates
-    hits, answered, missing = stage_answers(model, X, len(model.literals_))
-    totals = np.cumsum(np.column_stack([np.zeros(len(X), dtype=np.int64), hits * np.asarray(model.scores_)]), axis=1)
-    known = np.logical_and.accumulate(np.column_stack([np.ones(len(X), dtype=bool), answered]), axis=1)
-    if not known[:, stage].any():
-        raise DataError(said.no_patient_answers(stage))
-    judged = known[:, stage]
+    hits, missing, totals, known, judged = _answers_and_totals(model, X, stage)
     risk = stage_probabilities(model, totals[judged, stage], stage)
     labels = dates.dt.to_period(PERIODS[period]).astype(str).to_numpy()
     periods = {label: labels == label for label in dict.fromkeys(labels)}

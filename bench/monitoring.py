@@ -53,9 +53,13 @@ from psl_triage.training.fit import train_list  # noqa: E402
 from psl_triage.training.options import TrainingOptions  # noqa: E402
 
 SHIFTS = ("none", "prevalence", "effect", "case mix")
+FAMILIES = {"up": "odds", "down": "odds", "flatter": "slope", "steeper": "slope", "weaker": "earlier stage slope",
+            "stronger": "earlier stage slope", "fewer": "case mix", "more": "case mix"}
+"""Which kind of chart a signal came from (psl_core.monitoring.chart_names)."""
 OUTCOME = "disease"
 START = pd.Timestamp("2024-01-01")
 DEVELOPMENT = 10_000
+PER_MONTH = 150
 
 
 class Truth:
@@ -102,7 +106,7 @@ def trained(truth, rng, development=DEVELOPMENT):
     return train_list(prepared, "simulated Cleveland", TrainingOptions(max_stages=6))
 
 
-def months(truth, rng, shift, first_column, n_months=24, per_month=150, shift_month=12):
+def months(truth, rng, shift, first_column, n_months=24, per_month=PER_MONTH, shift_month=12):
     parts = []
     for month in range(n_months):
         after = month >= shift_month and shift != "none"
@@ -122,7 +126,7 @@ def watched(model, metadata, frame, test_from, period="month"):
     return monitor(model, table, period, metadata=metadata, test_from=test_from)
 
 
-def run(runs, seed, development=DEVELOPMENT):
+def run(runs, seed, development=DEVELOPMENT, per_month=PER_MONTH, shifts=SHIFTS):
     truth = Truth()
     shift_date = START + pd.DateOffset(months=12)
     rows = []
@@ -130,10 +134,12 @@ def run(runs, seed, development=DEVELOPMENT):
         rng = np.random.default_rng(seed + index)
         model, metadata = trained(truth, rng, development)
         first_column = str(model.literals_[0].column)
-        for shift in SHIFTS:
-            result = watched(model, metadata, months(truth, rng, shift, first_column), shift_date)
+        for shift in shifts:
+            result = watched(model, metadata, months(truth, rng, shift, first_column, per_month=per_month), shift_date)
             signal = min([d for d in result.signals.values() if d is not None], default=None)
-            rows.append({"run": index, "shift": shift, "signal": signal,
+            first = sorted(FAMILIES[name.split(" ")[0]] for name, d in result.signals.items()
+                           if signal is not None and d == signal)
+            rows.append({"run": index, "shift": shift, "signal": signal, "family": first[0] if first else None,
                          "false": signal is not None and signal < shift_date,
                          "delay": (signal - shift_date).days / 30.44 if signal is not None and signal >= shift_date
                          else np.nan,
@@ -142,16 +148,17 @@ def run(runs, seed, development=DEVELOPMENT):
     return pd.DataFrame(rows)
 
 
-def summary(results):
+def summary(results, shifts=SHIFTS):
     lines = ["| shift | signal in months 13-24 | false signal before 13 | delay (months): median, max | "
-             + " | ".join(UPDATES) + " |", "|" + "---|" * (4 + len(UPDATES))]
-    for shift in SHIFTS:
+             "first signal from | " + " | ".join(UPDATES) + " |", "|" + "---|" * (5 + len(UPDATES))]
+    for shift in shifts:
         part = results[results["shift"] == shift]
         after = part["delay"].notna().sum()
         counts = part["update"].value_counts()
         delay = part["delay"].dropna()
         delays = f"{delay.median():.1f}, {delay.max():.1f}" if len(delay) else "–"
-        lines.append(f"| {shift} | {after}/{len(part)} | {int(part['false'].sum())}/{len(part)} | {delays} | "
+        families = ", ".join(f"{name} {count}" for name, count in part["family"].value_counts().items()) or "–"
+        lines.append(f"| {shift} | {after}/{len(part)} | {int(part['false'].sum())}/{len(part)} | {delays} | {families} | "
                      + " | ".join(str(int(counts.get(u, 0))) for u in UPDATES) + " |")
     return "\n".join(lines)
 
@@ -191,12 +198,14 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--development", type=int, default=DEVELOPMENT, help="patients the list is trained on "
                         "(two thirds; the rest test it)")
+    parser.add_argument("--per-month", type=int, default=PER_MONTH, help="patients seen a month")
+    parser.add_argument("--shifts", nargs="+", choices=SHIFTS, default=list(SHIFTS))
     parser.add_argument("--speed", action="store_true", help="also time 100,000 patients over 36 months")
     parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()
     if not args.speed_only:
-        results = run(args.runs, args.seed, args.development)
-        print(summary(results))
+        results = run(args.runs, args.seed, args.development, args.per_month, args.shifts)
+        print(summary(results, args.shifts))
     if args.speed or args.speed_only:
         speed(args.seed)
 

@@ -29,9 +29,41 @@ researcher are :mod:`psl_triage.judging.monitoring`'s):
 
       W_t = y_t (logit q_t - logit p_t) - log(1 + e^{logit q_t}) + log(1 + e^{logit p_t}).
 
-  The one limit is set by simulating all four charts together, the largest of them in each run:
-  the false-alarm probability alpha holds for the four at once (a multiplicity adjustment by
-  the joint null distribution, as in Westfall & Young's max-statistic method, 1993).
+  A list's risk is per total, so a change in one question's effect shows first among the
+  patients that question separates: with a :class:`Baseline` (the answers and what the list
+  learned) the same slope chart watches the list's risks at each earlier stage k (the list
+  stopped after question k; at stage 1 the first question's effect itself), slopes 2/3 and 3/2
+  (:data:`QUESTION_SLOPES`): charts of claims the list makes (a risk per total at every stage), so a
+  list as good as its training does not drift on them. (A chart of one answer's effect within a
+  total would signal the list's integer points themselves, stable since training.)
+
+  A case mix that moves within the list's totals leaves every risk calibrated; its charts watch
+  the answers instead: per question k, the Bernoulli CUSUM of its condition being met
+  (Reynolds & Stoumbos 1999, "A CUSUM chart for monitoring a proportion when inspecting
+  continuously", *J. Quality Technology* 31(1):87-108; Steiner's weight with the training share
+  s_k as the "risk") against odds multiplied by 3/2 or 2/3 (:data:`CASE_MIX_RATIOS`).
+
+  The limits are set by simulating all the charts together, the largest of each kind in each
+  run (:data:`FAMILIES`: the odds charts, the slope charts, the case-mix charts): one limit per
+  kind, so that its false-alarm probability holds for its charts at once (a multiplicity
+  adjustment by the joint null distribution, as in Westfall & Young's max-statistic method,
+  1993), each kind at alpha / m for m kinds (Bonferroni between them: a slope chart is moved by
+  the list's error at its extreme totals, the answer shares of a list from few patients are less
+  certain than its risks, and one limit would make the odds charts pay for them). The answers are
+  drawn question by question, independently (the joint answer patterns are not in a model file):
+  by the Bonferroni inequality the case-mix charts' false-alarm probability stays near their
+  share whatever their dependence. A list's risks and shares are estimates: a list from few patients is
+  "miscalibrated" on new patients by its own estimation error, and a limit that takes its risks
+  as exact signals on it (Jones, Champ & Rigdon 2004, "The run length distribution of the CUSUM
+  with estimated parameters", *J. Quality Technology* 36(1):95-108). With a baseline each run
+  first takes one draw of the risk per total that the list's training could as well have given
+  (``Baseline.risk_draws``: a parametric bootstrap of its calibration, which pools the totals, so
+  that each risk varies as much as the list's estimate does) and each question's share from
+  Beta(N s, N (1 - s)), N the training patients, then draws the outcomes and answers from those:
+  alpha is the false-alarm probability averaged over the list's estimation error (Gandy &
+  Kvaløy 2013, "Guaranteed conditional performance of control charts via bootstrap methods",
+  *Scand. J. Statist.* 40(4):647-668, bootstrap the same error to guarantee it conditionally
+  instead).
 - :func:`closed_test`: the closed testing procedure of Vergouwe, Nieboer, Oostenbrink et al.
   (2017), "A closed testing procedure to select an appropriate method for updating prediction
   models", *Statistics in Medicine* 36(28):4529-4539. Four nested logistic models of the
@@ -53,7 +85,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numba import njit
+from numba import njit, prange
 from scipy.special import expit
 from scipy.stats import chi2
 
@@ -65,7 +97,9 @@ from .validation import calibration_intercept, log_odds
 __all__ = [
     "KEEP", "INTERCEPT", "RECALIBRATE", "REFIT", "UPDATES", "ODDS_RATIOS", "SLOPES", "CHARTS", "ClosedTest",
     "closed_test",
-    "log_likelihood", "cusum_weights", "slope_weights", "chart_weights", "cusum_path", "cusum_limit", "Cusum", "risk_adjusted_cusum",
+    "QUESTION_SLOPES", "CASE_MIX_RATIOS", "log_likelihood", "cusum_weights", "slope_weights",
+    "FAMILIES", "family_of", "chart_names", "chart_weights", "case_mix_weights", "cusum_path", "cusum_limit", "Baseline", "Cusum",
+    "risk_adjusted_cusum",
 ]
 
 KEEP, INTERCEPT, RECALIBRATE, REFIT = "keep", "intercept", "recalibrate", "refit"
@@ -77,6 +111,12 @@ SLOPES = (0.5, 2.0)
 """The calibration slopes the two slope charts watch for: risks too extreme, too timid."""
 CHARTS = ("up", "down", "flatter", "steeper")
 """The charts, in the order of :data:`ODDS_RATIOS` then :data:`SLOPES`."""
+QUESTION_SLOPES = (2 / 3, 1.5)
+"""The calibration slopes the charts of each earlier stage watch for (module docstring)."""
+FAMILIES = {"odds": ("up", "down"), "slope": ("flatter", "steeper", "weaker", "stronger"), "case mix": ("fewer", "more")}
+"""The kinds of chart, each with a limit of its own, and the charts of each (:func:`chart_names`'s first word)."""
+CASE_MIX_RATIOS = (2 / 3, 1.5)
+"""The odds of meeting a question's condition multiplied by these: the case-mix charts' alternatives."""
 DEFAULT_FALSE_ALARM = 0.01
 DEFAULT_SIMULATIONS = 1000
 _TOL = 1e-14
@@ -300,12 +340,16 @@ def cusum_weights(y, p, odds_ratio):
     return np.asarray(y, dtype=float) * np.log(odds_ratio) - np.log1p((odds_ratio - 1) * p)
 
 
+def _ratio_weights(y, lp, shifted):
+    """The log-likelihood ratio of outcomes y at log-odds ``shifted`` against ``lp``."""
+    return y * (shifted - lp) - (np.logaddexp(0.0, shifted) - np.logaddexp(0.0, lp))
+
+
 def slope_weights(y, p, slope, centre):
     """The log-likelihood-ratio weight of each patient for a calibration slope ``slope`` about
     the log-odds ``centre``: logit q = centre + slope (logit p - centre) (module docstring)."""
     lp = log_odds(np.asarray(p, dtype=float))
-    shifted = centre + slope * (lp - centre)
-    return np.asarray(y, dtype=float) * (shifted - lp) - (np.logaddexp(0.0, shifted) - np.logaddexp(0.0, lp))
+    return _ratio_weights(np.asarray(y, dtype=float), lp, centre + slope * (lp - centre))
 
 
 def slope_centre(p):
@@ -313,10 +357,75 @@ def slope_centre(p):
     return float(np.mean(log_odds(np.asarray(p, dtype=float)))) if len(p) else 0.0
 
 
-def chart_weights(y, p, odds_ratios=ODDS_RATIOS, slopes=SLOPES, centre=None):
-    """Every chart's weights, shape (4, n), in the order of :data:`CHARTS`."""
+@dataclass(frozen=True)
+class Baseline:
+    """What the list learned, for the question and case-mix charts and the limit's simulation.
+
+    Attributes
+    ----------
+    answers : ndarray of shape (n, K)
+        1 where a monitored patient met question k's condition (as the list scores the answer),
+        K the stage judged.
+    shares : ndarray of shape (K,)
+        The share of training patients meeting each question's condition.
+    n_training : float
+        The training patients behind ``shares``.
+    groups : ndarray of int, shape (n,)
+        Each monitored patient's total at the stage judged, as a column of ``risk_draws``.
+    risk_draws : ndarray of shape (B, J)
+        Draws of the risk per total that the list's training could as well have given it (a
+        bootstrap of its estimate, :func:`psl_triage.judging.monitoring.risk_draws`); the
+        limit's simulation draws run r's outcomes from row r mod B. One row of the list's own
+        risks takes them as exact.
+    stage_risks : ndarray of shape (n, K - 1)
+        Each monitored patient's risk by the list stopped after question 1, ..., K - 1.
+    """
+
+    answers: np.ndarray
+    shares: np.ndarray
+    n_training: float
+    groups: np.ndarray
+    risk_draws: np.ndarray
+    stage_risks: np.ndarray
+
+
+def family_of(name):
+    """The kind of the chart ``name`` (a key of :data:`FAMILIES`)."""
+    kind = name.split(" ")[0]
+    return next(family for family, kinds in FAMILIES.items() if kind in kinds)
+
+
+def chart_names(baseline=None):
+    """The charts, in the order of :func:`chart_weights` then :func:`case_mix_weights`:
+    :data:`CHARTS`; with a ``baseline``, per earlier stage k its slope charts ("weaker k",
+    "stronger k") and per question k its case-mix charts ("fewer k", "more k")."""
+    if baseline is None:
+        return list(CHARTS)
+    stages, questions = baseline.stage_risks.shape[1], baseline.answers.shape[1]
+    return (list(CHARTS) + [f"{kind} {k}" for k in range(1, stages + 1) for kind in ("weaker", "stronger")]
+            + [f"{kind} {k}" for k in range(1, questions + 1) for kind in ("fewer", "more")])
+
+
+def chart_weights(y, p, odds_ratios=ODDS_RATIOS, slopes=SLOPES, centre=None, baseline=None,
+                  question_slopes=QUESTION_SLOPES):
+    """The outcome charts' weights, shape (4 + 2(K - 1), n): :data:`CHARTS`, then per stage k < K
+    the slope charts of its risks for the slopes ``question_slopes`` about their mean log-odds
+    (none without a ``baseline``)."""
     centre = slope_centre(p) if centre is None else centre
-    return np.array([cusum_weights(y, p, r) for r in odds_ratios] + [slope_weights(y, p, b, centre) for b in slopes])
+    rows = [cusum_weights(y, p, r) for r in odds_ratios] + [slope_weights(y, p, b, centre) for b in slopes]
+    if baseline is not None:
+        for risks in baseline.stage_risks.T:
+            rows += [slope_weights(y, risks, b, slope_centre(risks)) for b in question_slopes]
+    return np.array(rows)
+
+
+def case_mix_weights(answers, shares, case_mix_ratios=CASE_MIX_RATIOS):
+    """The case-mix charts' weights, shape (2K, n): per question k, the Bernoulli CUSUM of its
+    condition being met at odds multiplied by each of ``case_mix_ratios`` against its training
+    share (Steiner et al.'s weight with the share as the predicted risk)."""
+    answers = np.asarray(answers, dtype=float)
+    return np.array([cusum_weights(answers[:, k], shares[k], r) for k in range(answers.shape[1])
+                     for r in case_mix_ratios]).reshape(-1, len(answers))
 
 
 def cusum_path(weights):
@@ -326,82 +435,194 @@ def cusum_path(weights):
     return total - np.minimum(np.minimum.accumulate(total, axis=-1), 0.0)
 
 
-@njit(cache=True, nogil=True)
-def _simulated_maxima(p, met, unmet, n_simulations, seed):
-    """The largest value any chart reaches in each of ``n_simulations`` runs of outcomes drawn
-    from p; ``met[t, c]`` and ``unmet[t, c]`` are chart c's weights of patient t with and without
-    the outcome (patient-major: one patient's weights side by side in memory)."""
-    np.random.seed(seed)
-    n_charts = met.shape[1]
-    maxima = np.zeros(n_simulations)
-    charts = np.zeros(n_charts)
-    for run in range(n_simulations):
-        charts[:] = 0.0
-        largest = 0.0
-        for t in range(len(p)):
-            weights = met[t] if np.random.random() < p[t] else unmet[t]
-            for c in range(n_charts):
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(inline="always")
+def _mixed(z):
+    """SplitMix64's output function (Steele, Lea & Flood 2014): 64 well-mixed bits of z."""
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(inline="always")
+def _uniform(state):
+    """The next state of a SplitMix64 stream and a uniform number in [0, 1) from it."""
+    state = state + _GOLDEN
+    return state, float(_mixed(state) >> np.uint64(11)) * _UNIT
+
+
+@njit(cache=True, nogil=True, parallel=True, fastmath=True)
+def _simulated_maxima(group, risks, met, unmet, shares, mix_met, mix_unmet, seed):
+    """The largest value any odds chart (the first two outcome charts), any slope chart (the other
+    outcome charts) and any case-mix chart reaches in each simulated run (one run per row of
+    ``risks``), shape (runs, 3).
+
+    Run r draws patient t's outcome at ``risks[r, group[t]]`` (``met[t, c]`` and ``unmet[t, c]``
+    are outcome chart c's weights of patient t with and without it, patient-major) and, per
+    question k, an answer meeting its condition at ``shares[r, k]`` (``mix_met[k, j]`` and
+    ``mix_unmet[k, j]``: case-mix chart j of question k's weights). Each run has its own SplitMix64
+    stream, started from a hash of (seed, run): the result does not depend on the threads.
+    """
+    n_runs, n, n_out, n_questions = risks.shape[0], len(group), met.shape[1], shares.shape[1]
+    n_mix = mix_met.shape[1]
+    maxima = np.zeros((n_runs, 3))
+    for run in prange(n_runs):
+        state = _mixed(np.uint64(seed) * _MIX2 + np.uint64(run) * _GOLDEN + _MIX1)
+        charts, highest = np.zeros(n_out), np.zeros(n_out)
+        mix, mix_highest = np.zeros(n_questions * n_mix), np.zeros(n_questions * n_mix + 1)
+        risk, share = risks[run], shares[run]
+        for t in range(n):
+            state, u = _uniform(state)
+            weights = met[t] if u < risk[group[t]] else unmet[t]
+            for c in range(n_out):
                 value = max(0.0, charts[c] + weights[c])
                 charts[c] = value
-                largest = max(largest, value)
-        maxima[run] = largest
+                highest[c] = max(highest[c], value)
+            for k in range(n_questions):
+                state, u = _uniform(state)
+                answer = mix_met[k] if u < share[k] else mix_unmet[k]
+                for j in range(n_mix):
+                    i = k * n_mix + j
+                    value = max(0.0, mix[i] + answer[j])
+                    mix[i] = value
+                    mix_highest[i] = max(mix_highest[i], value)
+        maxima[run, 0], maxima[run, 1], maxima[run, 2] = highest[:2].max(), highest[2:].max(), mix_highest.max()
     return maxima
 
 
+def _posterior_draws(estimates, counts, n_simulations, rng):
+    """Per run, each estimate drawn from Beta(n q, n (1 - q)): a rate q estimated from n patients
+    (a posterior centred on the estimate; at least one patient behind each)."""
+    q = np.clip(np.asarray(estimates, dtype=float), 1e-6, 1 - 1e-6)
+    n = np.maximum(np.asarray(counts, dtype=float), 1.0)
+    return rng.beta(n * q, n * (1 - q), size=(n_simulations, len(q)))
+
+
+def _simulation_inputs(p, baseline, n_simulations, seed, odds_ratios, slopes, question_slopes, case_mix_ratios):
+    """The outcome groups and their risks per run, the outcome and case-mix weights, the answer
+    shares per run (see :func:`cusum_limit`)."""
+    rng = np.random.default_rng(seed)
+    met, unmet = (np.ascontiguousarray(chart_weights(np.full(len(p), y), p, odds_ratios, slopes, None, baseline,
+                                                     question_slopes).T) for y in (1.0, 0.0))
+    if baseline is None:
+        levels, group = np.unique(p, return_inverse=True)
+        risks = np.broadcast_to(levels, (n_simulations, len(levels)))
+        shares = np.zeros((n_simulations, 0))
+        mix = np.zeros((0, len(case_mix_ratios)))
+        return group, np.ascontiguousarray(risks), met, unmet, shares, mix, mix
+    draws = np.asarray(baseline.risk_draws, dtype=float)
+    risks = draws[np.arange(n_simulations) % len(draws)]
+    group = np.asarray(baseline.groups, dtype=np.int64)
+    k = baseline.answers.shape[1]
+    shares = _posterior_draws(baseline.shares, np.full(k, baseline.n_training), n_simulations, rng)
+    mix_met, mix_unmet = (case_mix_weights(np.full((1, k), a), baseline.shares, case_mix_ratios)
+                          .reshape(k, len(case_mix_ratios)) for a in (1.0, 0.0))
+    return group, risks, met, unmet, shares, mix_met, mix_unmet
+
+
 def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS, odds_ratios=ODDS_RATIOS,
-                seed=0, slopes=SLOPES):
-    """The alarm limit h at which calibrated risks ``p`` (patients in their order) signal with
-    probability ``false_alarm`` on any of the four charts, by simulation (module docstring).
+                seed=0, slopes=SLOPES, baseline=None, question_slopes=QUESTION_SLOPES, case_mix_ratios=CASE_MIX_RATIOS):
+    """The alarm limits at which a list as good as its training says, on patients like its
+    training ones, signals with probability ``false_alarm`` on any chart, by simulation (module
+    docstring): without a ``baseline`` the four charts of :data:`CHARTS` and the risks ``p``
+    (patients in their order) taken as exact.
 
     Returns
     -------
-    float
+    dict
+        Kind of chart (:data:`FAMILIES`: "odds", "slope", and with a baseline's answers "case
+        mix") -> its limit: the (1 - false_alarm / m) quantile of the largest of its charts, m the
+        kinds (Bonferroni between them).
     """
     p = np.ascontiguousarray(p, dtype=float)
     if not 0 < false_alarm < 1:
         raise PSLError(f"false_alarm must lie strictly between 0 and 1, got {false_alarm!r}")
     if n_simulations < 20:
         raise PSLError(f"n_simulations must be at least 20, got {n_simulations!r}")
-    met, unmet = (np.ascontiguousarray(chart_weights(np.full(len(p), y), p, odds_ratios, slopes).T) for y in (1.0, 0.0))
-    maxima = _simulated_maxima(p, met, unmet, int(n_simulations), int(seed))
-    return float(np.quantile(maxima, 1 - false_alarm))
+    inputs = _simulation_inputs(p, baseline, int(n_simulations), seed, odds_ratios, slopes, question_slopes,
+                                case_mix_ratios)
+    maxima = _simulated_maxima(*(np.ascontiguousarray(a) for a in inputs), int(seed))
+    kinds = list(FAMILIES)[: 3 if baseline is not None and baseline.answers.shape[1] else 2]
+    quantiles = np.quantile(maxima[:, : len(kinds)], 1 - false_alarm / len(kinds), axis=0)
+    return {kind: float(value) for kind, value in zip(kinds, quantiles)}
 
 
 @dataclass(frozen=True)
 class Cusum:
-    """The four charts over patients in their order (:func:`risk_adjusted_cusum`).
+    """The charts over patients in their order (:func:`risk_adjusted_cusum`).
 
     Attributes
     ----------
-    up, down : ndarray of shape (n,)
-        The charts for the odds multiplied by ``odds_ratios[0]`` and ``odds_ratios[1]``.
-    flatter, steeper : ndarray of shape (n,)
-        The charts for a calibration slope ``slopes[0]`` (below 1) and ``slopes[1]`` (above 1).
-    limit : float
+    paths : dict
+        Chart (:func:`chart_names`) -> ndarray of shape (n,): "up" and "down" for the odds
+        multiplied by ``odds_ratios[0]`` and ``[1]``; "flatter" and "steeper" for a calibration
+        slope ``slopes[0]`` (below 1) and ``[1]`` (above 1); with a baseline, per stage k before
+        the one judged "weaker k" / "stronger k" (its risks' calibration slope ``question_slopes``)
+        and per question "fewer k" / "more k" (the odds of meeting its condition times
+        ``case_mix_ratios``).
+    limits : dict
+        Kind of chart -> its limit (:func:`cusum_limit`).
     first_signal : dict
-        Chart (:data:`CHARTS`) -> the index of the first patient at which it exceeds the limit,
-        or None.
+        Chart -> the index of the first patient at which it exceeds its limit, or None.
     false_alarm : float
-    odds_ratios, slopes : tuple of float
+    odds_ratios, slopes, question_slopes, case_mix_ratios : tuple of float
     n_simulations : int
     """
 
-    up: np.ndarray
-    down: np.ndarray
-    limit: float
+    paths: dict
+    limits: dict
     first_signal: dict
     false_alarm: float
     odds_ratios: tuple
-    n_simulations: int
-    flatter: np.ndarray
-    steeper: np.ndarray
     slopes: tuple
+    question_slopes: tuple
+    case_mix_ratios: tuple
+    n_simulations: int
+
+    @property
+    def limit(self):
+        """The odds charts' limit."""
+        return self.limits["odds"]
+
+    def limit_of(self, name):
+        """The limit of the chart ``name`` (:func:`chart_names`)."""
+        return self.limits[family_of(name)]
+
+    @property
+    def up(self):
+        return self.paths["up"]
+
+    @property
+    def down(self):
+        return self.paths["down"]
+
+    @property
+    def flatter(self):
+        return self.paths["flatter"]
+
+    @property
+    def steeper(self):
+        return self.paths["steeper"]
+
+
+def _checked_pair(values, name):
+    """``values`` as two floats, the first in (0, 1) and the second above 1."""
+    first, second = (float(v) for v in values)
+    if not (0 < first < 1 < second):
+        raise PSLError(f"{name} must be one value in (0, 1) and one above 1 (odds_ratios: above 1 first), "
+                       f"got {tuple(values)!r}")
+    return first, second
 
 
 def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS,
-                        odds_ratios=ODDS_RATIOS, seed=0, limit=None, slopes=SLOPES):
-    """Steiner et al.'s risk-adjusted CUSUM charts, odds and slope, with one simulated limit
-    (module docstring).
+                        odds_ratios=ODDS_RATIOS, seed=0, limit=None, slopes=SLOPES, baseline=None,
+                        question_slopes=QUESTION_SLOPES, case_mix_ratios=CASE_MIX_RATIOS):
+    """Steiner et al.'s risk-adjusted CUSUM charts, with one simulated limit (module docstring).
 
     Parameters
     ----------
@@ -410,16 +631,22 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     p : array-like of float in [0, 1], shape (n,)
         The list's risks of the same patients.
     false_alarm : float in (0, 1)
-        The probability that a calibrated list signals anywhere in these patients.
+        The probability that a list as good as its training signals anywhere in these patients.
     n_simulations : int >= 20
     odds_ratios : (float, float)
-        The shifts the charts watch for: one above 1, one below.
+        The shifts the odds charts watch for: one above 1, one below.
     seed : int
-    limit : float or None
-        The alarm limit when already simulated for these risks and settings (:func:`cusum_limit`);
-        None simulates it.
+    limit : dict or None
+        The alarm limits when already simulated for these patients and settings (:func:`cusum_limit`);
+        None simulates them.
     slopes : (float, float)
         The calibration slopes the slope charts watch for: one in (0, 1), one above 1.
+    baseline : Baseline or None
+        The answers and what the list learned: adds the question and case-mix charts, and the
+        limit's simulation draws the list's risks and answer shares from their training counts.
+    question_slopes, case_mix_ratios : (float, float)
+        One in (0, 1) and one above 1: the calibration slopes of each earlier stage's charts, and
+        the odds of meeting a question's condition multiplied by them.
 
     Returns
     -------
@@ -427,17 +654,20 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     """
     y = labels01(y)
     p = checked_probabilities(p, len(y))
-    up_ratio, down_ratio = (float(r) for r in odds_ratios)
-    if not (up_ratio > 1 > down_ratio > 0):
-        raise PSLError(f"odds_ratios must be one ratio above 1 and one in (0, 1), got {odds_ratios!r}")
-    flatter_slope, steeper_slope = (float(b) for b in slopes)
-    if not (0 < flatter_slope < 1 < steeper_slope):
-        raise PSLError(f"slopes must be one slope in (0, 1) and one above 1, got {slopes!r}")
-    odds_ratios, slopes = (up_ratio, down_ratio), (flatter_slope, steeper_slope)
-    if limit is None:
-        limit = cusum_limit(p, false_alarm, n_simulations, odds_ratios, seed, slopes)
-    paths = dict(zip(CHARTS, cusum_path(chart_weights(y, p, odds_ratios, slopes))))
-    first = {name: (int(np.argmax(path > limit)) if (path > limit).any() else None) for name, path in paths.items()}
-    return Cusum(paths["up"], paths["down"], limit, first, float(false_alarm), odds_ratios, int(n_simulations),
-                 paths["flatter"], paths["steeper"], slopes)
-
+    down, up = _checked_pair(odds_ratios[::-1], "odds_ratios")
+    odds_ratios, slopes = (up, down), _checked_pair(slopes, "slopes")
+    question_slopes = _checked_pair(question_slopes, "question_slopes")
+    case_mix_ratios = _checked_pair(case_mix_ratios, "case_mix_ratios")
+    limits = limit
+    if limits is None:
+        limits = cusum_limit(p, false_alarm, n_simulations, odds_ratios, seed, slopes, baseline, question_slopes,
+                             case_mix_ratios)
+    weights = chart_weights(y, p, odds_ratios, slopes, None, baseline, question_slopes)
+    if baseline is not None:
+        weights = np.vstack([weights, case_mix_weights(baseline.answers, baseline.shares, case_mix_ratios)])
+    paths = dict(zip(chart_names(baseline), cusum_path(weights)))
+    limits = {kind: float(value) for kind, value in limits.items()}
+    over = {name: path > limits[family_of(name)] for name, path in paths.items()}
+    first = {name: (int(np.argmax(above)) if above.any() else None) for name, above in over.items()}
+    return Cusum(paths, limits, first, float(false_alarm), odds_ratios, slopes, question_slopes, case_mix_ratios,
+                 int(n_simulations))

@@ -95,7 +95,7 @@ def warm_kernels(verbose=False):
     p = model.predict_proba(X)[:, 1]
     isotonic_recalibration(y, p)
     brier_decomposition(y, p)
-    cusum_limit(p, n_simulations=20)  # the simulated alarm limit of monitoring
+    cusum_limit(p, n_simulations=20)  # the simulated alarm limits of monitoring
     seconds = time.perf_counter() - start
     if verbose:
         print(f"psl_core kernels ready in {seconds:.1f} s (compiled or loaded from numba's cache)")

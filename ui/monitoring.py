@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT, cusum_limit
+from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT, Baseline, cusum_limit
 from psl_core.survival import is_horizon_list
 from psl_triage.data import count_classes
 from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor
@@ -79,10 +79,17 @@ def settings(model, metadata, frame):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def cached_limit(risks, false_alarm, n_simulations, seed):
-    """The CUSUM's simulated limit, kept per sequence of risks and settings: the same list on the
-    same patients (another period, test date, a new session or page visit) is not simulated again."""
-    return cusum_limit(risks, false_alarm, n_simulations, seed=seed)
+def _limit(risks, answers, shares, n_training, groups, risk_draws, stage_risks, false_alarm, n_simulations, seed):
+    baseline = Baseline(answers, shares, n_training, groups, risk_draws, stage_risks)
+    return cusum_limit(risks, false_alarm, n_simulations, seed=seed, baseline=baseline)
+
+
+def cached_limit(risks, baseline, false_alarm, n_simulations, seed):
+    """The CUSUM's simulated limit, kept per sequence of risks, answers and settings: the same list
+    on the same patients (another period, test date, a new session or page visit) is not simulated
+    again."""
+    return _limit(risks, baseline.answers, baseline.shares, baseline.n_training, baseline.groups,
+                  baseline.risk_draws, baseline.stage_risks, false_alarm, n_simulations, seed)
 
 
 def kept_monitoring(model, metadata, monitored, period, test_from):
@@ -95,7 +102,7 @@ def kept_monitoring(model, metadata, monitored, period, test_from):
     same_list = kept is not None and kept[0] is model
     if same_list and kept[1] == (patients, period, str(test_from)):
         return kept[2]
-    limit = kept[2].cusum.limit if same_list and kept[1][0] == patients else cached_limit
+    limit = kept[2].cusum.limits if same_list and kept[1][0] == patients else cached_limit
     result = monitor(model, monitored, period, metadata=metadata, test_from=test_from, limit=limit)
     st.session_state[KEPT] = (model, (patients, period, str(test_from)), result)
     return result
@@ -117,10 +124,10 @@ def periods_section(result):
 def cusum_section(result):
     """The CUSUM's verdict, its figure and every patient's chart values."""
     cusum = result.cusum
-    st.markdown(words.cusum_sentence(result.signals, cusum.limit, cusum.false_alarm, cusum.odds_ratios,
-                                     len(result.chart), cusum.slopes))
-    st.plotly_chart(cusum_figure(result.chart, cusum.limit, cusum.first_signal), key="monitor_cusum")
-    csv_download(words.headed(result.chart, words.CHART_HEADS), "monitoring-cusum", "monitor_download_cusum")
+    st.markdown(words.cusum_sentence(result.signals, cusum.false_alarm, len(result.chart), cusum))
+    st.plotly_chart(cusum_figure(result.chart, cusum.limits, cusum.first_signal), key="monitor_cusum")
+    csv_download(words.headed(result.chart, words.chart_heads(result.chart.columns)), "monitoring-cusum",
+                 "monitor_download_cusum")
 
 
 def update_section(result, frame, name, dates):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from psl_core.calibration import calibrated_probabilities
 from psl_core.calibration_measures import intercept_and_slope, observed_expected
 from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
@@ -38,7 +39,7 @@ from psl_core.decision import OUTCOMES, StageBands, stop_stages
 from psl_core.decision_curve import net_benefit
 from psl_core.errors import DataError
 from psl_core.metrics import auc
-from psl_core.monitoring import ClosedTest, Cusum, closed_test, risk_adjusted_cusum
+from psl_core.monitoring import Baseline, ClosedTest, Cusum, closed_test, risk_adjusted_cusum
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.survival import is_horizon_list
 from psl_core.validation import stage_answers, stage_probabilities
@@ -58,6 +59,9 @@ YEARS = (1800, 2200)
 MAX_CENSORED_SHARE = 0.05
 """A horizon list is monitored on the patients whose outcome by its horizon is known when at most
 this share were censored before it (see :func:`monitored_table`)."""
+RISK_DRAWS = 200
+"""Bootstrap draws of the list's risks behind the CUSUM's limit (:func:`risk_draws`): the limit's
+1,000 simulated runs take them in turn."""
 DATE_SHARE = 0.9
 """A column is offered as the date when this share of its values or more read as dates."""
 DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d", "%d/%m/%y", "%d %b %Y",
@@ -212,15 +216,10 @@ def training_answers(model, metadata, length):
     """Per question: the share of training patients whose answer met its condition (a missing
     answer taking the learned direction, as the totals count it) and the share not recorded: from
     the training values the file records of a numeric column, 0 for a column the list knows had
-    no missing training value, NaN where the file does not say.
-
-    The first share is exact from the counts per total the list keeps: the mean total moves
-    from stage k-1 to stage k by the question's points times that share.
+    no missing training value, NaN where the file does not say (the first: :func:`training_shares`).
     """
     metadata = ModelMetadata.coerce(metadata)
-    means = [np.sum(totals * (positives + negatives)) / max(np.sum(positives + negatives), 1)
-             for totals, positives, negatives in zip(model.stage_totals_, model.stage_positives_,
-                                                     model.stage_negatives_)]
+    shares = training_shares(model, length)
     n_rows = metadata.trained_on.n_rows
     rows = []
     for k in range(1, length + 1):
@@ -229,8 +228,7 @@ def training_answers(model, metadata, length):
         not_recorded = 1 - recorded / n_rows if recorded is not None and n_rows else np.nan
         if np.isnan(not_recorded) and literal.missing is not None and not literal.missing_learned:
             not_recorded = 0.0  # the column had no missing training value (Literal.missing_learned)
-        rows.append({"question": k, "met": (means[k] - means[k - 1]) / model.scores_[k - 1],
-                     "not_recorded": not_recorded})
+        rows.append({"question": k, "met": shares[k - 1], "not_recorded": not_recorded})
     return pd.DataFrame(rows).set_index("question")
 
 
@@ -240,6 +238,56 @@ def training_counts(model, stage):
     own estimation error (:func:`psl_core.monitoring.closed_test`)."""
     counts = np.asarray(model.stage_positives_[stage], float) + np.asarray(model.stage_negatives_[stage], float)
     return np.asarray(model.stage_totals_[stage]), counts + float(getattr(model, "prior_strength", 0.0) or 0.0)
+
+
+def training_shares(model, length):
+    """Per question 1..``length``: the share of training patients whose answer met its condition
+    (a missing answer taking the learned direction), exact from the list's counts per total: the
+    mean total moves from stage k-1 to stage k by the question's points times that share."""
+    means = [np.sum(totals * (positives + negatives)) / max(np.sum(positives + negatives), 1)
+             for totals, positives, negatives in zip(model.stage_totals_, model.stage_positives_,
+                                                     model.stage_negatives_)]
+    return np.array([(means[k] - means[k - 1]) / model.scores_[k - 1] for k in range(1, length + 1)])
+
+
+def stage_calibration(model, stage, positives, negatives):
+    """The risk per reachable total at ``stage`` that the list's calibration gives these counts per
+    total (its method; its prior's pseudo-counts toward their overall rate): the list's own risks
+    from its own counts."""
+    positives, negatives = np.asarray(positives, dtype=float), np.asarray(negatives, dtype=float)
+    rate = positives.sum() / max(positives.sum() + negatives.sum(), 1.0)
+    shrink = np.array([float(getattr(model, "prior_strength", 0.0) or 0.0), rate])
+    return calibrated_probabilities(np.asarray(model.stage_totals_[stage]), positives, negatives, model.calibration,
+                                    shrink=shrink)
+
+
+def risk_draws(model, stage, n_draws=RISK_DRAWS, seed=0):
+    """Risks per reachable total at ``stage`` that the list's training could as well have given it,
+    shape (n_draws, J): a bootstrap of its calibration (the training patients resampled within each
+    total, Efron & Tibshirani 1993, ch. 6). Each draw gives every total's n_j training patients
+    Binomial(n_j, r_j) outcomes, r_j their observed rate, and calibrates them as the list did
+    (:func:`stage_calibration`): the draws scatter about the list's risks as its estimate would
+    about the truth, and a calibration that pools totals varies less than each total's own rate."""
+    positives, negatives = (np.asarray(counts[stage], dtype=float) for counts in (model.stage_positives_,
+                                                                                 model.stage_negatives_))
+    n = (positives + negatives).astype(np.int64)
+    rate = np.divide(positives, n, out=np.zeros(len(n)), where=n > 0)
+    drawn = np.random.default_rng(seed).binomial(n, rate, size=(n_draws, len(n)))
+    return np.array([stage_calibration(model, stage, row, n - row) for row in drawn])
+
+
+def list_baseline(model, answers, totals, stage, seed=0):
+    """What the charts compare the monitored patients with (:class:`psl_core.monitoring.Baseline`):
+    their answers to questions 1..``stage`` and totals at stages 0..``stage`` (shape (n, stage + 1)),
+    the training shares meeting each question (:func:`training_shares`) from the list's training
+    patients, the risks its training could as well have given (:func:`risk_draws`), and each
+    patient's risk at the earlier stages."""
+    n_training = float(np.sum(model.stage_positives_[0]) + np.sum(model.stage_negatives_[0]))
+    earlier = np.column_stack([stage_probabilities(model, totals[:, k], k) for k in range(1, stage)] or
+                              [np.zeros((len(totals), 0))])
+    groups = np.searchsorted(np.asarray(model.stage_totals_[stage]), totals[:, stage])
+    return Baseline(np.asarray(answers, dtype=float), training_shares(model, stage), n_training, groups,
+                    risk_draws(model, stage, seed=seed), earlier)
 
 
 def _answer_rows(hits, missing, labels, training):
@@ -377,11 +425,11 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     confidence, false_alarm, alpha, n_simulations, seed
         The intervals' level; the CUSUM's false-alarm probability and simulations
         (:func:`psl_core.monitoring.risk_adjusted_cusum`); the closed test's alpha.
-    limit : float, callable or None
-        The CUSUM's limit of an earlier monitoring of the same patients, stage and settings (a
+    limit : (float, float or None), callable or None
+        The CUSUM's limits (:func:`psl_core.monitoring.cusum_limit`) of an earlier monitoring of the same patients, stage and settings (a
         new period or test date does not change it); or a function of the patients' risks in
-        date order, (risks, false_alarm, n_simulations, seed) -> limit (a cache of
-        :func:`psl_core.monitoring.cusum_limit` per risks); None simulates it.
+        date order and the charts' baseline, (risks, baseline, false_alarm, n_simulations, seed) ->
+        limit (a cache of :func:`psl_core.monitoring.cusum_limit`); None simulates it.
 
     Returns
     -------
@@ -402,12 +450,12 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     table, stops = _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length)
     answers = _answer_rows(hits, missing, labels, training_answers(model, metadata, len(model.literals_)))
     order_y, order_p, order_dates = y[judged], risk, dates[judged]
+    baseline = list_baseline(model, hits[judged, :stage], totals[judged, : stage + 1], stage, seed)
     if callable(limit):
-        limit = limit(order_p, false_alarm, n_simulations, seed)
-    cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed, limit=limit)
+        limit = limit(order_p, baseline, false_alarm, n_simulations, seed)
+    cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed, limit=limit, baseline=baseline)
     chart = pd.DataFrame({"patient": np.arange(1, len(order_y) + 1), "date": order_dates.to_numpy(),
-                          "outcome": order_y, "risk": order_p, "up": cusum.up, "down": cusum.down,
-                          "flatter": cusum.flatter, "steeper": cusum.steeper})
+                          "outcome": order_y, "risk": order_p, **cusum.paths})
     signals = {name: None if index is None else order_dates.iloc[index] for name, index in cusum.first_signal.items()}
     test_from = None if test_from is None else pd.Timestamp(test_from)
     tested = np.ones(len(order_y), dtype=bool) if test_from is None else (order_dates >= test_from).to_numpy()

@@ -6,12 +6,13 @@ downloads them whole). Trace names are :mod:`psl_triage.words.monitoring`'s, so 
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
 from psl_triage.plots.style import MARGIN, NEGATIVE_COLOR, POSITIVE_COLOR
 from psl_triage.words import monitoring as words
 
-MAX_CHART_POINTS = 4000
+MAX_CHART_POINTS = 1500
 """A chart over more patients is drawn through each bin's highest point (the downloaded table
 keeps every patient): a browser draws 100,000 points slowly, and the peaks are what matter."""
 
@@ -46,34 +47,55 @@ def _thinned(x, y, limit=MAX_CHART_POINTS):
     return x[index], y[index]
 
 
-def cusum_figure(chart, limit, first_signal):
-    """The charts over the patients in the order seen (dates in the hover: many patients
-    may share a date, a year column gives them all one): up and flatter above 0, down and
-    steeper drawn below it (the slope charts dotted), the
-    limit on each side and a mark where each first signals (``first_signal``: chart -> the
-    patient's index, or None)."""
-    figure = go.Figure()
+def _chart_traces(figure, chart, first_signal, row, charts):
+    """One panel's charts: (name, sign, colour, label, dash) each, with a mark where it first signals."""
     patients = chart["patient"].to_numpy()
-    for name, sign, color, label, dash in (("up", 1, POSITIVE_COLOR, words.CHART_UP, "solid"),
-                                           ("down", -1, NEGATIVE_COLOR, words.CHART_DOWN, "solid"),
-                                           ("flatter", 1, POSITIVE_COLOR, words.CHART_FLATTER, "dot"),
-                                           ("steeper", -1, NEGATIVE_COLOR, words.CHART_STEEPER, "dot")):
+    for name, sign, color, label, dash in charts:
         if name not in chart:
             continue
         x, y = _thinned(patients, chart[name].to_numpy())
         figure.add_trace(go.Scattergl(x=x, y=sign * y, mode="lines", name=label, line={"color": color, "dash": dash},
-                                      customdata=chart["date"].to_numpy()[x - 1], hovertemplate=words.CHART_HOVER))
+                                      customdata=chart["date"].to_numpy()[x - 1], hovertemplate=words.CHART_HOVER),
+                         row=row, col=1)
         if first_signal.get(name) is not None:
             index = first_signal[name]
             figure.add_trace(go.Scatter(x=[patients[index]], y=[sign * chart[name].iloc[index]], mode="markers",
                                         name=words.SIGNAL, marker={"symbol": "x", "size": 12, "color": color},
-                                        showlegend=False))
-    for sign in (1, -1):
-        figure.add_hline(y=sign * limit, line_dash="dash", line_color="black")
+                                        showlegend=False), row=row, col=1)
+
+
+def cusum_figure(chart, limits, first_signal):
+    """The charts over the patients in the order seen (dates in the hover: many patients
+    may share a date, a year column gives them all one), one panel per kind of chart with its limit
+    on each side (``limits``: kind -> limit, psl_core.monitoring.cusum_limit) and a mark where each
+    first signals (``first_signal``: chart -> the patient's index, or None): the odds (up above 0,
+    down below), the calibration slopes (below 1 above 0, above 1 below: the stage judged solid,
+    each earlier question's in its colour), and with answers the case mix (each question met more
+    often above 0, less often below)."""
+    n_questions = sum(str(name).startswith("more ") for name in chart.columns)
+    kinds = [kind for kind in ("odds", "slope", "case mix") if kind in limits]
+    titles = {"odds": words.ODDS_PANEL, "slope": words.SLOPES_PANEL, "case mix": words.CASE_MIX_PANEL}
+    figure = make_subplots(rows=len(kinds), cols=1, shared_xaxes=True, subplot_titles=[titles[k] for k in kinds],
+                           vertical_spacing=0.1)
+    _chart_traces(figure, chart, first_signal, 1, (("up", 1, POSITIVE_COLOR, words.CHART_UP, "solid"),
+                                                   ("down", -1, NEGATIVE_COLOR, words.CHART_DOWN, "solid")))
+    colors = qualitative.Plotly
+    _chart_traces(figure, chart, first_signal, 2, [("flatter", 1, POSITIVE_COLOR, words.CHART_FLATTER, "solid"),
+                                                   ("steeper", -1, NEGATIVE_COLOR, words.CHART_STEEPER, "solid")]
+                  + [(f"{kind} {k}", sign, colors[(k - 1) % len(colors)], words.question_trace(k, kind), "dot")
+                     for k in range(1, n_questions) for kind, sign in (("weaker", 1), ("stronger", -1))])
+    if "case mix" in kinds:
+        _chart_traces(figure, chart, first_signal, 3, [
+            (f"{kind} {k}", sign, colors[(k - 1) % len(colors)], words.question_trace(k, kind), dash)
+            for k in range(1, n_questions + 1) for kind, sign, dash in (("more", 1, "solid"), ("fewer", -1, "dot"))])
+    for row, kind in enumerate(kinds, start=1):
+        for sign in (1, -1):
+            figure.add_hline(y=sign * limits[kind], line_dash="dash", line_color="black", row=row, col=1)
     figure.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=words.LIMIT,
                                 line={"dash": "dash", "color": "black"}))
-    figure.update_layout(height=330, margin=MARGIN, xaxis_title=words.PATIENT_ORDER, yaxis_title=words.CHART_AXIS,
-                         legend={"orientation": "h", "y": -0.25})
+    figure.update_layout(height=300 * len(kinds), margin=MARGIN, legend={"orientation": "h", "y": -0.08})
+    figure.update_xaxes(title_text=words.PATIENT_ORDER, row=len(kinds), col=1)
+    figure.update_yaxes(title_text=words.CHART_AXIS)
     return figure
 
 

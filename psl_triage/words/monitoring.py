@@ -115,23 +115,54 @@ def period_summary(n_periods: int, n_judged: int, min_outcomes: int, n_left_out:
 CHART_MEANINGS = {"up": "higher risk than predicted", "down": "lower risk than predicted",
                   "flatter": "risks too extreme (calibration slope below 1)",
                   "steeper": "risks too timid (calibration slope above 1)"}
-"""What each chart's signal says (psl_core.monitoring.CHARTS)."""
+"""What each of the four calibration charts' signal says (psl_core.monitoring.CHARTS)."""
+QUESTION_MEANINGS = {"weaker": "the answers up to question {k} separate risks less than the list says there "
+                                "(calibration slope below 1 at question {k})",
+                     "stronger": "the answers up to question {k} separate risks more than the list says there "
+                                 "(calibration slope above 1 at question {k})",
+                     "fewer": "question {k}'s condition met less often than in training (case mix)",
+                     "more": "question {k}'s condition met more often than in training (case mix)"}
+"""What a question chart's signal says (psl_core.monitoring.chart_names: "weaker 2"...)."""
+
+
+def chart_meaning(name: str) -> str:
+    """What a chart's signal says, for a chart name of psl_core.monitoring.chart_names."""
+    if name in CHART_MEANINGS:
+        return CHART_MEANINGS[name]
+    kind, k = name.split(" ")
+    return QUESTION_MEANINGS[kind].format(k=k)
 
 
 def _signalled(signals: dict) -> list:
-    return [(name, what) for name, what in CHART_MEANINGS.items() if signals.get(name) is not None]
+    return [(name, chart_meaning(name)) for name, date in signals.items() if date is not None]
 
 
-def cusum_sentence(signals: dict, limit: float, false_alarm: float, odds_ratios: tuple, n: int,
-                   slopes: tuple = (0.5, 2.0)) -> str:
-    """The charts' verdict: the date each first signalled, or that none did."""
-    up, down = odds_ratios
-    flatter, steeper = slopes
-    base = (f"Over {n:,} patients in date order, four charts watch for the odds of the outcome multiplied by "
+def _limits(limits: dict) -> str:
+    return ", ".join(f"{kind} {value:.2f}" for kind, value in limits.items())
+
+
+def cusum_sentence(signals: dict, false_alarm: float, n: int, cusum) -> str:
+    """The charts' verdict: the date each first signalled, or that none did (``cusum``: the
+    ratios and slopes the charts watch for, psl_core.monitoring.Cusum)."""
+    up, down = cusum.odds_ratios
+    flatter, steeper = cusum.slopes
+    weaker, stronger = cusum.question_slopes
+    fewer, more = cusum.case_mix_ratios
+    n_questions = sum(name.startswith("more ") for name in signals)
+    base = (f"Over {n:,} patients in date order, charts watch for the odds of the outcome multiplied by "
             f"{up:g} (the list under-estimates) or by {down:g} (it over-estimates), and for a calibration slope "
-            f"of {flatter:g} (its risks too extreme: a predictor's effect weakened, say) or {steeper:g} (too "
-            f"timid); the one limit {limit:.2f} is set so that a calibrated list signals on any of them anywhere "
-            f"in these patients with probability {false_alarm:.0%} (Steiner et al. 2000).")
+            f"of {flatter:g} (its risks too extreme) or {steeper:g} (too timid)")
+    if n_questions > 1:
+        base += (f"; at each earlier question (1 to {n_questions - 1}) for the slope of the list's risks there "
+                 f"{weaker:.2g} or {stronger:.2g} (a question's effect weakened or strengthened)")
+    if n_questions:
+        base += (f"; per question (1 to {n_questions}) for its condition met at odds {more:g} or {fewer:.2g} "
+                 "times those in training (the case mix moved)")
+    base += (f". The limits ({_limits(cusum.limits)}) are set by simulation, the list's risks and answer shares "
+             "drawn as its training could as well have given them, so that a list as good as its training, on "
+             f"patients like its training ones, signals on any chart anywhere in these patients with probability "
+             f"{false_alarm:.0%}, shared equally between the kinds of chart")
+    base += " (Steiner et al. 2000)."
     said = [f"**signals {what} on {signals[name]:%Y-%m-%d}**" for name, what in _signalled(signals)]
     return base + (" The chart " + " and ".join(said) + "." if said else " No chart signals.")
 
@@ -172,6 +203,18 @@ def stop_column(stage: int) -> str:
     return f"Q{stage}" if stage else "Q0 (prior)"
 CHART_HEADS = {"patient": "Patient", "date": "Date", "outcome": "Outcome", "risk": "Risk", "up": "Chart up",
                "down": "Chart down", "flatter": "Chart slope below 1", "steeper": "Chart slope above 1"}
+QUESTION_CHART_HEADS = {"weaker": "Chart Q{k} weaker", "stronger": "Chart Q{k} stronger",
+                        "fewer": "Chart Q{k} met less often", "more": "Chart Q{k} met more often"}
+
+
+def chart_heads(columns) -> dict:
+    """The chart table's heads: :data:`CHART_HEADS` and each question chart's."""
+    questions = {}
+    for name in columns:
+        kind, _, k = str(name).partition(" ")
+        if kind in QUESTION_CHART_HEADS and k:
+            questions[name] = QUESTION_CHART_HEADS[kind].format(k=k)
+    return CHART_HEADS | questions
 
 
 def headed(table, heads: dict):
@@ -191,8 +234,16 @@ ESTIMATE = "estimate"
 INTERVAL = "interval"
 CHART_UP = "odds higher than predicted"
 CHART_DOWN = "odds lower than predicted (drawn below 0)"
-CHART_FLATTER = "slope below 1: risks too extreme (dotted)"
-CHART_STEEPER = "slope above 1: risks too timid (dotted, below 0)"
+CHART_FLATTER = "slope below 1 at the question judged: risks too extreme"
+CHART_STEEPER = "slope above 1 at the question judged: risks too timid (below 0)"
+ODDS_PANEL = "Odds of the outcome (higher above 0, lower below)"
+SLOPES_PANEL = "Calibration slope, at the question judged and each earlier one (below 1 above 0, above 1 below)"
+CASE_MIX_PANEL = "Case mix: each question met more often (above 0) or less often (below)"
+
+
+def question_trace(k: int, kind: str) -> str:
+    """A question chart's trace name: "Q2 weaker"..."""
+    return f"Q{k} {kind}"
 LIMIT = "alarm limit"
 SIGNAL = "signal"
 PATIENT_ORDER = "Patients in the order seen"
@@ -228,7 +279,7 @@ def report_summary(monitoring) -> str:
     signals = [f"{what} on {monitoring.signals[name]:%Y-%m-%d}" for name, what in _signalled(monitoring.signals)]
     text = (f"{len(chart):,} patients seen from {start:%Y-%m-%d} to {end:%Y-%m-%d}, in {len(periods)} "
             f"{monitoring.period}s ({int(periods['judged'].sum())} judged), at question {monitoring.stage}. "
-            f"Risk-adjusted CUSUM (Steiner et al. 2000; limit {monitoring.cusum.limit:.2f}, false-alarm probability "
+            f"Risk-adjusted CUSUM (Steiner et al. 2000; limit {_limits(monitoring.cusum.limits)}, false-alarm probability "
             f"{monitoring.cusum.false_alarm:.0%}): " + ("signals " + " and ".join(signals) if signals else "no signal")
             + ".")
     closed = monitoring.closed

@@ -14,6 +14,8 @@ from psl_core.monitoring import (
     KEEP,
     RECALIBRATE,
     REFIT,
+    Baseline,
+    case_mix_weights,
     chart_weights,
     closed_test,
     cusum_limit,
@@ -108,12 +110,13 @@ def test_the_limit_keeps_its_false_alarm_rate_on_calibrated_risks():
     """Fresh calibrated outcomes cross the simulated limit on any of the four charts in about
     false_alarm of the runs."""
     _, p, _ = _patients(600, 6)
-    limit = cusum_limit(p, false_alarm=0.1, n_simulations=2000, seed=1)
+    limits = cusum_limit(p, false_alarm=0.1, n_simulations=2000, seed=1)
     rng = np.random.default_rng(7)
     crossed = 0
     for _ in range(400):
         y = (rng.random(len(p)) < p).astype(int)
-        crossed += cusum_path(chart_weights(y, p)).max() > limit
+        highest = cusum_path(chart_weights(y, p)).max(axis=1)
+        crossed += highest[:2].max() > limits["odds"] or highest[2:].max() > limits["slope"]
     assert 0.06 <= crossed / 400 <= 0.14
 
 
@@ -194,3 +197,98 @@ def test_closed_test_with_training_counts_equals_statsmodels_likelihood_ratios()
     assert tests.loc[KEEP, "statistic"] < exact.loc[KEEP, "statistic"]
     huge = closed_test(y, p, totals, training=(levels, np.full(len(levels), 1e9))).tests.set_index("update")
     assert huge["statistic"].to_numpy() == pytest.approx(exact["statistic"].to_numpy(), abs=1e-3)
+
+
+def _baseline(answers, totals, shares, n_training, risk_draws, stage_risks=None):
+    """A baseline of the patients' answers and totals, with ``risk_draws`` per distinct total
+    (None: the list's risks p of the caller, taken as exact, filled in by ``exact``)."""
+    levels, groups = np.unique(totals, return_inverse=True)
+    return Baseline(answers.astype(float), np.asarray(shares, float), float(n_training), groups,
+                    np.zeros((1, len(levels))) if risk_draws is None else risk_draws,
+                    np.zeros((len(totals), 0)) if stage_risks is None else stage_risks)
+
+
+def _exact(baseline, p):
+    """The baseline with the list's risks p taken as exact (one draw: its own)."""
+    draws = np.zeros((1, baseline.risk_draws.shape[1]))
+    draws[0, baseline.groups] = p
+    return Baseline(baseline.answers, baseline.shares, baseline.n_training, baseline.groups, draws,
+                    baseline.stage_risks)
+
+
+def test_the_limit_counts_the_training_patients_behind_the_risks():
+    """A list's risks estimated from 60 training patients per total are wrong by their estimation
+    error: the limit that takes them as exact signals on an unchanged population far more often
+    than its 10 %, the limit drawn from the risks its training could as well have given (here
+    each total's own rate from 60 patients, drawn again) keeps it (each run: a new list from the
+    same truth, new patients)."""
+    rng = np.random.default_rng(0)
+    truth = np.array([0.05, 0.12, 0.25, 0.45, 0.7])
+    crossed_exact = crossed_counted = 0
+    runs = 60
+    for run in range(runs):
+        q = np.clip(rng.binomial(60, truth) / 60, 0.01, 0.99)  # the list's risks, from 60 patients per total
+        totals = rng.integers(0, len(truth), 1500)
+        y = (rng.random(1500) < truth[totals]).astype(int)
+        p = q[totals]
+        draws = np.clip(rng.binomial(60, q, size=(200, len(q))) / 60, 0.001, 0.999)
+        baseline = _baseline(np.zeros((1500, 0)), totals, [], 300, draws)
+        exact = cusum_limit(p, false_alarm=0.1, n_simulations=200, seed=run, baseline=_exact(baseline, p))
+        assert exact == cusum_limit(p, false_alarm=0.1, n_simulations=200, seed=run)
+        counted = cusum_limit(p, false_alarm=0.1, n_simulations=200, seed=run, baseline=baseline)
+        highest = cusum_path(chart_weights(y, p)).max(axis=1)
+        crossed_exact += highest[:2].max() > exact["odds"] or highest[2:].max() > exact["slope"]
+        crossed_counted += highest[:2].max() > counted["odds"] or highest[2:].max() > counted["slope"]
+    assert crossed_exact / runs > 0.3
+    assert crossed_counted / runs <= 0.2
+
+
+def test_the_case_mix_charts_signal_a_moved_answer_share_and_keep_their_false_alarm_rate():
+    rng = np.random.default_rng(1)
+    shares = np.array([0.5, 0.3])
+    n = 2000
+    answers = (rng.random((n, 2)) < shares).astype(int)
+    answers[1000:, 1] = rng.random(1000) < 0.45  # question 2 met more often from patient 1000 on
+    totals = answers @ np.array([2, 1])
+    p = expit(-1.5 + 0.6 * totals)
+    y = (rng.random(n) < p).astype(int)
+    baseline = _exact(_baseline(answers, totals, shares, 1e6, None), p)
+    chart = risk_adjusted_cusum(y, p, n_simulations=300, baseline=baseline)
+    assert list(chart.paths) == ["up", "down", "flatter", "steeper", "fewer 1", "more 1", "fewer 2", "more 2"]
+    assert chart.first_signal["more 2"] is not None and chart.first_signal["more 2"] >= 1000
+    assert chart.first_signal["up"] is None and chart.first_signal["more 1"] is None
+    expected = np.where(answers[:, 1] == 1, np.log(1.5 / (1 + 0.5 * 0.3)), -np.log1p(0.5 * 0.3))
+    assert case_mix_weights(answers, shares)[3] == pytest.approx(expected)
+    limits = cusum_limit(
+        p[:500], false_alarm=0.1, n_simulations=1000, seed=2,
+        baseline=_exact(_baseline(answers[:500], totals[:500], shares, 1e6, None), p[:500]))
+    crossed = 0
+    for _ in range(300):
+        fresh = (rng.random((500, 2)) < shares).astype(int)
+        fresh_p = expit(-1.5 + 0.6 * (fresh @ np.array([2, 1])))
+        fresh_y = (rng.random(500) < fresh_p).astype(int)
+        highest = cusum_path(chart_weights(fresh_y, fresh_p)).max(axis=1)
+        crossed += (highest[:2].max() > limits["odds"] or highest[2:].max() > limits["slope"]
+                    or cusum_path(case_mix_weights(fresh, shares)).max() > limits["case mix"])
+    assert 0.05 <= crossed / 300 <= 0.16
+
+
+def test_an_earlier_stage_slope_chart_signals_a_first_question_weakened():
+    """The first question's effect halved: at question 1 (two risks) its slope falls to 1/2 while
+    the later answers keep the list's final risks close on average; its chart signals after the
+    change and not before."""
+    rng = np.random.default_rng(3)
+    n = 4000
+    answers = (rng.random((n, 3)) < [0.4, 0.5, 0.5]).astype(int)
+    effect = np.where(np.arange(n) < 2000, 2.0, 1.0)
+    lp_true = -2.0 + effect * answers[:, 0] + 0.3 * answers[:, 1] + 0.3 * answers[:, 2]
+    y = (rng.random(n) < expit(lp_true)).astype(int)
+    totals = answers @ np.array([4, 1, 1])
+    p = expit(-2.0 + 2.0 * answers[:, 0] + 0.3 * answers[:, 1] + 0.3 * answers[:, 2])
+    stage_one = np.column_stack([expit(-2.0 + 0.3 + 2.0 * answers[:, 0]), expit(-2.0 + 0.3 * 2 + 2.0 * answers[:, 0])])
+    baseline = _exact(_baseline(answers, totals, [0.4, 0.5, 0.5], 1e6, None, stage_one), p)
+    chart = risk_adjusted_cusum(y, p, n_simulations=300, baseline=baseline)
+    assert "weaker 1" in chart.paths and "weaker 3" not in chart.paths
+    assert chart.first_signal["weaker 1"] is not None and chart.first_signal["weaker 1"] >= 2000
+    c = float(np.mean(logit(stage_one[:, 0])))
+    assert chart_weights(y, p, baseline=baseline)[4] == pytest.approx(slope_weights(y, stage_one[:, 0], 2 / 3, c))

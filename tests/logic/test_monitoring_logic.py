@@ -21,6 +21,8 @@ from psl_triage.judging.monitoring import (
     monitor,
     monitored_table,
     read_dates,
+    risk_draws,
+    stage_calibration,
     training_answers,
     training_counts,
 )
@@ -215,7 +217,7 @@ def test_the_model_report_carries_the_monitoring(model, seen):
 
 def test_the_figures_keep_the_peaks_and_mark_the_signal(model, seen):
     result = monitor(model, _table(model, seen), "quarter", stage=3, metadata=METADATA, n_simulations=100)
-    figure = cusum_figure(result.chart, result.cusum.limit, result.cusum.first_signal)
+    figure = cusum_figure(result.chart, result.cusum.limits, result.cusum.first_signal)
     up = next(trace for trace in figure.data if trace.name == words.CHART_UP)
     assert max(up.y) == pytest.approx(result.chart["up"].max())
     mark = next(trace for trace in figure.data if trace.name == words.SIGNAL)
@@ -224,7 +226,7 @@ def test_the_figures_keep_the_peaks_and_mark_the_signal(model, seen):
     chart = pd.DataFrame({"patient": np.arange(1, n + 1), "date": pd.Timestamp("2024-01-01"),
                           "up": np.random.default_rng(0).random(n), "down": np.zeros(n)})
     chart.loc[12345, "up"] = 5.0
-    thinned = next(trace for trace in cusum_figure(chart, 4.0, {"up": None, "down": None}).data
+    thinned = next(trace for trace in cusum_figure(chart, {"odds": 4.0, "slope": 4.0}, {"up": None, "down": None}).data
                    if trace.name == words.CHART_UP)
     assert len(thinned.x) <= MAX_CHART_POINTS and max(thinned.y) == 5.0 and 12346 in set(thinned.x)
     drift = drift_figure(result.periods)
@@ -235,8 +237,8 @@ def test_the_figures_keep_the_peaks_and_mark_the_signal(model, seen):
 def test_a_known_limit_is_reused_and_changes_nothing_else(model, seen):
     table = _table(model, seen)
     first = monitor(model, table, "month", stage=3, metadata=METADATA, n_simulations=100)
-    again = monitor(model, table, "quarter", stage=3, metadata=METADATA, limit=first.cusum.limit)
-    assert again.cusum.limit == first.cusum.limit and again.signals == first.signals
+    again = monitor(model, table, "quarter", stage=3, metadata=METADATA, limit=first.cusum.limits)
+    assert again.cusum.limits == first.cusum.limits and again.signals == first.signals
     assert again.chart.equals(first.chart)
 
 
@@ -244,10 +246,39 @@ def test_a_limit_function_is_given_the_risks_in_date_order(model, seen):
     """The page's cache of the simulated limit per risks: monitor() hands it the chart's risks."""
     asked = []
 
-    def limit(risks, false_alarm, n_simulations, seed):
-        asked.append((np.array(risks), false_alarm, n_simulations, seed))
-        return 5.0
+    def limit(risks, baseline, false_alarm, n_simulations, seed):
+        asked.append((np.array(risks), baseline, false_alarm, n_simulations, seed))
+        return {"odds": 5.0, "slope": 6.0, "case mix": 7.0}
 
     result = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, limit=limit)
-    assert result.cusum.limit == 5.0 and len(asked) == 1
-    assert asked[0][0] == pytest.approx(result.chart["risk"].to_numpy()) and asked[0][1:] == (0.01, 1000, 0)
+    assert result.cusum.limits == {"odds": 5.0, "slope": 6.0, "case mix": 7.0} and len(asked) == 1
+    assert asked[0][0] == pytest.approx(result.chart["risk"].to_numpy()) and asked[0][2:] == (0.01, 1000, 0)
+    baseline = asked[0][1]
+    assert baseline.answers.shape == (len(result.chart), 3) and len(baseline.shares) == 3
+
+
+def test_the_risk_draws_are_the_lists_calibration_of_drawn_counts(model):
+    """The list's own counts calibrated as the list calibrates them give its risks back; the
+    bootstrap draws scatter about them, less where more training patients stand behind a total."""
+    for stage in range(len(model.literals_) + 1):
+        risks = stage_calibration(model, stage, model.stage_positives_[stage], model.stage_negatives_[stage])
+        assert risks == pytest.approx(np.asarray(model.stage_probabilities_[stage]), abs=1e-9)
+    draws = risk_draws(model, 3, n_draws=400, seed=1)
+    counts = np.asarray(model.stage_positives_[3]) + np.asarray(model.stage_negatives_[3])
+    assert draws.shape == (400, len(counts))
+    busy = counts >= 50
+    assert draws.mean(axis=0)[busy] == pytest.approx(np.asarray(model.stage_probabilities_[3])[busy], abs=0.03)
+    q = np.asarray(model.stage_probabilities_[3])[busy]
+    assert (draws.std(axis=0)[busy] <= 2 * np.sqrt(q * (1 - q) / counts[busy]) + 1e-9).all()
+    assert (draws.std(axis=0)[busy] > 0).any()
+
+
+def test_question_and_case_mix_charts_are_drawn_with_the_limit(model, seen):
+    result = monitor(model, _table(model, seen), "quarter", stage=3, metadata=METADATA, n_simulations=100)
+    assert {"weaker 1", "stronger 2", "fewer 1", "more 3"} <= set(result.chart.columns)
+    assert "weaker 3" not in result.chart  # the judged stage's slope is the flatter/steeper charts
+    figure = cusum_figure(result.chart, result.cusum.limits, result.cusum.first_signal)
+    names = {trace.name for trace in figure.data}
+    assert {words.question_trace(1, "weaker"), words.question_trace(3, "more")} <= names
+    heads = words.chart_heads(result.chart.columns)
+    assert heads["more 3"] == "Chart Q3 met more often" and heads["up"] == "Chart up"

@@ -23,6 +23,10 @@ __all__ = [
 MEASURES = ("expected_entropy", "brier", "auc", "expected_loss")
 """The paper's stagewise measures, in the order :func:`stage_measures` returns them."""
 
+MEASURE_RANGES = {"expected_entropy": (0.0, 1.0), "brier": (0.0, 1.0), "auc": (0.0, 1.0), "expected_loss": (0.0, np.inf)}
+"""The values each of :data:`MEASURES` can take (entropy of a yes/no outcome in bits; a loss is
+M per missed case, 1 per false alarm, per patient): a recorded value outside is no measurement."""
+
 MEASURE_LABELS = {
     "expected_entropy": "Expected entropy (bits)",
     "brier": "Brier score",

@@ -297,7 +297,30 @@ def meaningless_files(document):
             f"stage {smoker + 1} gives 'smoker' points against its monotone direction"),
         "stop-counts-on-one-path-v1.json": (_stop_counts_on_one_path(document), "disagree with the list's own counts"),
         "stop-table-moved-v1.json": (_one_table_moved(document), "give different totals at stage"),
+        # Issue 40, re-probe: other encodings of the same lies.
+        "score-true-v1.json": (with_change(document, ["stages", 0, "score"], True), "must be a whole number, got True"),
+        "negated-as-zero-v1.json": (with_change(document, ["stages", 0, "negated"], 0), "must be true or false, got 0"),
+        "score-as-text-v1.json": (with_change(document, ["stages", 0, "score"], str(stages[0]["score"])),
+                                  "must be a whole number"),
+        "recommended-true-v1.json": (with_change(document, ["validation", "recommended_stages"], True),
+                                     "must be a whole number, got True"),
+        "grouping-look-alike-v1.json": (with_change(document, ["stages", grouping, "categories"], ["none", "none "]),
+                                        "look the same when shown"),
+        "totals-unsorted-v1.json": (_totals_reversed(document), "lists totals .* but the scores reach"),
+        "nan-criterion-v1.json": (json.dumps(document).replace('"criterion": [', '"criterion": [NaN, ', 1),
+                                  "NaN is not allowed"),
+        "repeated-key-v1.json": (json.dumps(document).replace('"negated": false', '"negated": false, "negated": true', 1),
+                                 "repeated keys"),
+        "huge-criterion-v1.json": (json.dumps(document).replace('"criterion": [', '"criterion": [' + "0.1," * 200_001, 1),
+                                   "more than 200,000 values"),
     }
+
+
+def _totals_reversed(document):
+    copy = json.loads(json.dumps(document))
+    for key in ("totals", "probabilities", "positives", "negatives"):
+        copy["calibration"][1][key].reverse()
+    return json.dumps(copy)
 
 
 def misleading_descriptions(document):
@@ -322,6 +345,22 @@ def misleading_descriptions(document):
                                           "more than its n_rows"),
         "decimal-rows-v1.json": (with_change(document, ["metadata", "dataset", "n_rows"], 300.5),
                                  "n_rows is 300.5; a count of patients is a whole number"),
+        # Issue 40, re-probe: recorded facts no table or measurement can have.
+        "auc-of-seven-v1.json": (with_change(document, ["metadata", "performance"], {"test": {"auc": [0.5, 7.0]}}),
+                                 r"performance.test.auc records 7.0; that measure takes values from 0 to 1"),
+        "negative-brier-v1.json": (with_change(document, ["metadata", "performance"], {"train": {"brier": [-1.0]}}),
+                                   r"performance.train.brier records -1.0"),
+        "fewer-rows-than-the-list-v1.json": (with_change(document, ["metadata", "dataset"], {"name": "s", "n_rows": 10}),
+                                             "has 10 patients, but the list's own counts hold"),
+        "range-out-of-order-v1.json": (with_change(document, ["metadata", "columns", "age", "training_range"],
+                                                   {"min": 80.0, "median": 50.0, "max": 30.0}),
+                                       "training range of 'age' has min = 80.0 above median = 50.0"),
+        "answers-fullwidth-v1.json": (with_change(document, ["metadata", "columns", "smoker", "category_labels"],
+                                                  {"1": "smoker", "0": "\uff53moker"}), "read alike"),
+        "answers-cyrillic-v1.json": (with_change(document, labels, {"typical": "typical", "atypical": "typic\u0430l",
+                                                                    "none": "none"}), "read alike"),
+        "answer-only-spaces-v1.json": (with_change(document, labels, {"typical": "   ", "atypical": "atypical",
+                                                                      "none": "none"}), "shows nothing to read"),
     }
 
 

@@ -3,16 +3,23 @@
 :mod:`psl_core.serialization` checks the list itself (shape, scores, totals, counts, the
 constraints it records). The description (``"metadata"``) is free JSON for the library, but
 the pages read it: the answers offered at the bedside, the questions' names, the classes'
-names and the training table's counts. :func:`check_description` refuses, with the reason,
-a description that would show two answers or two questions a reader cannot tell apart, an
-answer with nothing to read, or counts no table can have. Every list read from a file
+names, the training table's counts, its columns' ranges and the list's measured performance.
+:func:`check_description` refuses, with the reason, a description that would show two answers
+or two questions a reader cannot tell apart, an answer with nothing to read, counts no table
+can have (or fewer patients than the list itself counts), a range whose quantiles are out of
+order, or a measure outside the values it can take (an AUC of 7). Every list read from a file
 passes here (the store's loader and an uploaded file on the Train page).
 """
 
+import math
+
 from psl_core.errors import ModelFileError
+from psl_core.metrics import MEASURE_RANGES
 from psl_core.names import look_alike_key, look_alike_pairs
+from psl_core.survival import is_horizon_list
 from psl_triage.model_file.answers import answer_options
 from psl_triage.model_file.metadata import ModelMetadata
+from psl_triage.model_file.writer import RANGE_QUANTILES
 from psl_triage.words import store as words
 
 COUNTS = ("n_rows", "n_rows_source", "n_positive", "n_negative", "n_censored")
@@ -29,6 +36,9 @@ def check_description(model):
     """
     metadata = ModelMetadata.of(model)
     _check_counts(metadata.trained_on)
+    _check_list_counts(model, metadata)
+    _check_performance(metadata.performance or {})
+    _check_ranges(metadata)
     _check_classes(metadata)
     _check_questions(model, metadata)
     return metadata
@@ -53,6 +63,43 @@ def _check_counts(dataset):
     parts = {key: counts[key] for key in ("n_positive", "n_negative", "n_censored") if key in counts}
     if n_rows is not None and sum(parts.values()) > n_rows:
         _fail(words.parts_beyond_rows(parts, n_rows))
+
+
+def _check_list_counts(model, metadata):
+    """The table the list's probabilities were estimated on (the site's for a recalibrated list)
+    holds at least the patients the list counts at stage 0. A list with a horizon counts
+    weighted patients, so it is left out."""
+    table = (metadata.origin or {}).get("table")
+    n_rows = table.get("n_rows") if isinstance(table, dict) else metadata.trained_on.n_rows
+    if not isinstance(n_rows, int) or isinstance(n_rows, bool) or is_horizon_list(model):
+        return
+    counted = int(model.stage_positives_[0].sum() + model.stage_negatives_[0].sum())
+    if counted > n_rows:
+        _fail(words.fewer_rows_than_list(n_rows, counted))
+
+
+def _check_performance(performance):
+    for part, values in performance.items():
+        if not isinstance(values, dict):
+            continue
+        for measure, (low, high) in MEASURE_RANGES.items():
+            series = values.get(measure)
+            for value in series if isinstance(series, list) else ():
+                if _number(value) and not low - 1e-9 <= value <= high + 1e-9:
+                    _fail(words.measure_out_of_range(part, measure, value, low, high))
+
+
+def _check_ranges(metadata):
+    for name, column in (metadata.columns or {}).items():
+        limits = column.training_range or {}
+        values = [(key, limits[key]) for key in RANGE_QUANTILES if _number(limits.get(key))]
+        for (first, low), (second, high) in zip(values, values[1:]):
+            if low > high:
+                _fail(words.range_out_of_order(name, first, low, second, high))
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _check_classes(metadata):

@@ -92,6 +92,24 @@ def more_rows_than_source(n_rows, n_source):
     return f"dataset.n_rows is {n_rows}, more than the {n_source} rows of the source table (n_rows_source)"
 
 
+def fewer_rows_than_list(n_rows, counted):
+    """A training table smaller than the patients the list's own counts hold."""
+    return (f"the table it records has {n_rows} patients, but the list's own counts hold {counted}: the list "
+            "was not estimated on that table")
+
+
+def measure_out_of_range(part, measure, value, low, high):
+    """A recorded performance measure outside the values it can take."""
+    bound = f"from {low:g} to {high:g}" if high != float("inf") else f"{low:g} or more"
+    return f"performance.{part}.{measure} records {value!r}; that measure takes values {bound}"
+
+
+def range_out_of_order(column, first, low, second, high):
+    """Quantiles of a column's training range out of order."""
+    return (f"the training range of {column!r} has {first} = {low!r} above {second} = {high!r}; "
+            "its quantiles run from the smallest to the largest")
+
+
 def parts_beyond_rows(parts, n_rows):
     """Patients per outcome that add up to more than the table's rows."""
     listed = ", ".join(f"{key} = {value}" for key, value in parts.items())

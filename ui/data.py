@@ -32,8 +32,6 @@ from psl_triage.data.follow_up import (
     event_time,
     horizon_text,
     is_status,
-    numeric_columns,
-    time_columns,
     time_evidence,
 )
 from psl_triage.data.session import DatasetSession
@@ -47,8 +45,9 @@ def follow_up_choice(session: DatasetSession, outcome: str) -> FollowUp | None:
     """Follow-up data: the time column (any numeric column, the follow-up times found first),
     the horizon and its unit; None for a yes/no outcome. The outcome is the event."""
     df, current = session.active.df, session.active.follow_up
-    candidates = [name for name in numeric_columns(df) if name != outcome]
-    found = [name for name in time_columns(df) if name != outcome]
+    profile = session.active.profile
+    candidates = [name for name in profile.numeric_columns if name != outcome]
+    found = [name for name in profile.time_columns if name != outcome]
     if not candidates or (current is None and not found and not is_status(df[outcome])):
         return None
     st.subheader(words.FOLLOW_UP_TITLE)

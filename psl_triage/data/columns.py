@@ -31,15 +31,18 @@ its rows (samples measured twice share an ID; a code with few values is a catego
 
 
 def infer_column_types(
-    df: pd.DataFrame, specs: Mapping[str, ColumnSpec] | None = None
+    df: pd.DataFrame, specs: Mapping[str, ColumnSpec] | None = None, kinds: Mapping | None = None
 ) -> dict[str, str]:
     """Propose a type for every column: "numeric", "categorical", "binary" or "ignore".
 
     All-missing and constant columns, row identifiers and text with too many distinct values
     are "ignore"; two distinct values make "binary"; numbers (also integer codes with more
     than two values) are "numeric"; other text is "categorical". A spec's ``kind`` wins.
+    ``kinds``: :func:`infer_kind` of the columns when already worked out (column -> (kind,
+    reason): :attr:`psl_triage.data.profile.TableProfile.kinds`).
     """
-    types = {name: infer_kind(name, df[name])[0] for name in df.columns}
+    kinds = kinds or {}
+    types = {name: (kinds.get(name) or infer_kind(name, df[name]))[0] for name in df.columns}
     for name, spec in (specs or {}).items():
         if name in types and spec.kind is not None:
             types[name] = spec.kind

@@ -35,11 +35,11 @@ class FollowUp:
     unit: str = ""
 
 
-def time_columns(df: pd.DataFrame) -> list:
+def time_columns(df: pd.DataFrame, found: list | None = None) -> list:
     """Columns of non-negative values that are follow-up times: by how they behave with an event
-    (:func:`psl_triage.data.event_times.follow_up_evidence`, follow-up times of their own first)
-    or by name ("futime", "rfstime")."""
-    evidence = sorted(follow_up_evidence(df), key=lambda item: item.longer is not None)
+    (:func:`psl_triage.data.event_times.follow_up_evidence`, follow-up times of their own first;
+    ``found``: its result when already worked out) or by name ("futime", "rfstime")."""
+    evidence = sorted(follow_up_evidence(df) if found is None else found, key=lambda item: item.longer is not None)
     found = list(dict.fromkeys(item.time for item in evidence if item.event is not None))
     for name in df.columns:
         values = pd.to_numeric(df[name], errors="coerce")
@@ -51,10 +51,10 @@ def time_columns(df: pd.DataFrame) -> list:
     return found
 
 
-def numeric_columns(df: pd.DataFrame) -> list:
+def numeric_columns(df: pd.DataFrame, times: list | None = None) -> list:
     """Every column of non-negative numbers the user may declare a follow-up time by hand:
-    the follow-up times found (:func:`time_columns`) first."""
-    found = time_columns(df)
+    the follow-up times found (:func:`time_columns`, or ``times`` when already found) first."""
+    found = time_columns(df) if times is None else list(times)
     for name in df.columns:
         values = pd.to_numeric(df[name], errors="coerce")
         if name not in found and values.notna().mean() > 0.5 and (values.dropna() >= 0).all() and values.nunique() > 2:
@@ -88,7 +88,7 @@ def named_pairs(df: pd.DataFrame) -> list[tuple[object, object]]:
     return follow_up_pairs(df, kinds, None)
 
 
-def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
+def guess_follow_up(df: pd.DataFrame, found: list | None = None, times: list | None = None) -> tuple[object, object] | None:
     """A proposed (time column, event column) pair, or None.
 
     By name first: the event is a status column (:func:`is_status`) with an outcome word
@@ -97,8 +97,11 @@ def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
     first status whose name its time carries ("cmv" and "time.to.cmv", :func:`named_pairs`).
     Without a pair by name, the follow-up time the values show (``OS`` with ``Death``, ``t1``
     with ``d1``: :func:`psl_triage.data.event_times.follow_up_evidence`) with its event.
+    ``found`` and ``times``: that evidence and :func:`time_columns` when already worked out
+    (:class:`psl_triage.data.profile.TableProfile`).
     """
-    times = [time for time in time_columns(df) if time_word(name_tokens(time))]
+    found = follow_up_evidence(df) if found is None else found
+    times = [time for time in (time_columns(df, found) if times is None else times) if time_word(name_tokens(time))]
     events = [
         name for name in df.columns
         if name not in times and is_status(df[name])
@@ -108,8 +111,8 @@ def guess_follow_up(df: pd.DataFrame) -> tuple[object, object] | None:
         pairs = named_pairs(df)
         if pairs:
             return pairs[0][1], pairs[0][0]
-        found = [item for item in follow_up_evidence(df) if item.longer is None and item.event is not None]
-        return (found[0].time, found[0].event) if found else None
+        own = [item for item in found if item.longer is None and item.event is not None]
+        return (own[0].time, own[0].event) if own else None
     for time in times:
         prefix = str(time).lower().removesuffix("time")
         for event in events:
@@ -175,13 +178,15 @@ def survival_part(times: np.ndarray, events: np.ndarray, horizon: float, train_t
     return kept, targets.outcome[kept], targets.weight[kept]
 
 
-def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list) -> FollowUp | None:
+def proposed_follow_up(df: pd.DataFrame, outcome: object, positive: list, profile=None) -> FollowUp | None:
     """The time-to-event choice proposed for this outcome: the guessed time column when the
-    outcome is the guessed event column, with a round horizon near the median follow-up."""
-    pair = guess_follow_up(df)
+    outcome is the guessed event column, with a round horizon near the median follow-up.
+    ``profile``: the table's :class:`~psl_triage.data.profile.TableProfile`, whose pair and
+    follow-up evidence are then not worked out again."""
+    pair = guess_follow_up(df) if profile is None else profile.follow_up_pair
     if pair is None or pair[1] != outcome:
         own = [time for event, time in named_pairs(df) if event == outcome]
-        found = time_of(df, outcome, positive=positive) if not own else None
+        found = time_of(df, outcome, None if profile is None else profile.found_times, positive) if not own else None
         if not own and found is None:
             return None
         pair = (own[0] if own else found.time, outcome)

@@ -150,6 +150,7 @@ def propose_roles(
     types: Mapping[object, str],
     outcome: object = None,
     positive_class: object = None,
+    profile=None,
 ) -> dict[object, Role]:
     """A role with its evidence for every column other than the outcome.
 
@@ -164,6 +165,8 @@ def propose_roles(
         are not used.
     positive_class : object, list or None
         As for :func:`psl_triage.data.prepare_training_data`.
+    profile : psl_triage.data.profile.TableProfile or None
+        The table's kinds and follow-up evidence when already worked out (the dataset session's).
 
     Returns
     -------
@@ -174,11 +177,12 @@ def propose_roles(
     for name in df.columns:
         if name == outcome:
             continue
-        roles[name] = _column_role(df, name, types.get(name, IGNORE), outcome, target)
+        inferred = infer_kind(name, df[name]) if profile is None else profile.kinds[name]
+        roles[name] = _column_role(df, name, types.get(name, IGNORE), outcome, target, inferred)
     for name, evidence in _phase_leaks(df.columns, outcome).items():
         if roles[name].role == "question":
             roles[name] = Role("leak", evidence)
-    _found_times(df, outcome, roles, positive_class)
+    _found_times(df, outcome, roles, positive_class, None if profile is None else profile.found_times)
     for event, time in follow_up_pairs(df, types, outcome):
         if event != outcome and roles[event].role == "question":
             roles[event] = Role(
@@ -218,12 +222,13 @@ def _ask_lone_separator(df: pd.DataFrame, types: Mapping[object, str], target, r
             lone.column, lone.auc, lone.next_column, lone.next_auc, target.positive, target.negative))
 
 
-def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], positive=None) -> None:
+def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], positive=None, found=None) -> None:
     """Take out the times the values show (:mod:`psl_triage.data.event_times`), whatever their
     names: the outcome's own follow-up time (``positive``: its event's values, for a status of
     other codes), every other event's time, and every other event with its own time (a leak);
-    columns proposed out for another reason keep that reason."""
-    found = follow_up_evidence(df)
+    columns proposed out for another reason keep that reason. ``found``: the follow-up evidence
+    when already worked out."""
+    found = follow_up_evidence(df) if found is None else found
     positive = None if positive is None else [positive] if np.isscalar(positive) else list(positive)
     own = time_of(df, outcome, found, positive) if outcome in df.columns else None
     for item in [*found, *([own] if own is not None else [])]:
@@ -284,11 +289,12 @@ def _phase_leaks(columns: Iterable[object], outcome: object) -> dict[object, str
     return leaks
 
 
-def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, target) -> Role:
+def _column_role(df: pd.DataFrame, name: object, kind: str, outcome: object, target, inferred) -> Role:
+    """``inferred``: the column's (kind, reason) from :func:`infer_kind`."""
     series = df[name]
     values = normalized(series)
     tokens = name_tokens(name)
-    inferred, reason = infer_kind(name, series)
+    inferred, reason = inferred
     role = _time_or_date(tokens, values, series) or _identifier(tokens, values, inferred, reason)
     if role is not None:
         return role

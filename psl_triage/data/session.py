@@ -47,7 +47,8 @@ from psl_triage.data import (
     propose_level_order,
     relabel,
 )
-from psl_triage.data.follow_up import FollowUp, guess_follow_up, proposed_follow_up
+from psl_triage.data.follow_up import FollowUp, proposed_follow_up
+from psl_triage.data.profile import TableProfile
 from psl_triage.data.roles import ROLES, Role, propose_roles, role_labels, taken_out
 from psl_triage.words import data as words
 
@@ -69,7 +70,8 @@ class Dataset:
     is drawn afresh. ``class_names``: (outcome, positive values) -> the user's names.
     ``table``: a number for this loaded table, new for each load, the same when it is shown
     again (the Train page keeps its knowledge and costs per table). ``level_orders``: the
-    categorical columns the user declared ordered -> their levels in order.
+    categorical columns the user declared ordered -> their levels in order. ``profile``: what
+    the table's values say about its columns, worked out once (:class:`~psl_triage.data.profile.TableProfile`).
     """
 
     source: str
@@ -81,6 +83,7 @@ class Dataset:
     column_types: dict[str, str]
     outcome: str | None
     outcome_guess: tuple[str | None, str]
+    profile: TableProfile
     positive_class: list = field(default_factory=list)
     column_roles: dict[str, Role] = field(default_factory=dict)
     flagged_columns: dict[str, str] = field(default_factory=dict)
@@ -118,13 +121,14 @@ class DatasetSession:
 
     def _fresh(self, source, name, df, meta, notes, reading=None) -> Dataset:
         """A freshly loaded table with the default choices, made active (a new version)."""
-        types = infer_column_types(df, meta.columns)
+        profile = TableProfile(df)
+        types = infer_column_types(df, meta.columns, profile.kinds)
         guess = (guess_outcome(df, types), explain_outcome_guess(df, types))
-        pair = guess_follow_up(df)
+        pair = profile.follow_up_pair
         if pair is not None:
             guess = (pair[1], words.STATUS_NEXT_TO_TIME.format(time=pair[0]))
         outcome = meta.outcome if meta.outcome in df.columns else guess[0]
-        self.active = Dataset(source, name, df, meta, notes, reading, types, outcome, guess)
+        self.active = Dataset(source, name, df, meta, notes, reading, types, outcome, guess, profile)
         self._outcome_defaults()
         self.version += 1
         return self.active
@@ -196,7 +200,8 @@ class DatasetSession:
     def _outcome_defaults(self) -> None:
         data = self.active
         data.positive_class = self._default_positive_class()
-        data.follow_up = None if data.outcome is None else proposed_follow_up(data.df, data.outcome, data.positive_class)
+        data.follow_up = None if data.outcome is None else proposed_follow_up(
+            data.df, data.outcome, data.positive_class, data.profile)
         self.flag_columns()
 
     def _default_positive_class(self) -> list:
@@ -215,7 +220,7 @@ class DatasetSession:
         if list(values) != data.positive_class:
             data.positive_class = list(values)
             if data.follow_up is None and data.outcome is not None and data.positive_class:
-                data.follow_up = proposed_follow_up(data.df, data.outcome, data.positive_class)
+                data.follow_up = proposed_follow_up(data.df, data.outcome, data.positive_class, data.profile)
             self.flag_columns(revise=True)
 
     def flag_columns(self, revise: bool = False) -> None:
@@ -227,14 +232,14 @@ class DatasetSession:
         already drawn, so a column whose kind changes gets a fresh one (:meth:`type_key`).
         """
         data = self.active
-        detected = infer_column_types(data.df, data.meta.columns)
+        detected = infer_column_types(data.df, data.meta.columns, data.profile.kinds)
         before = dict(data.column_types)
         types = dict(before)
         kept = {name for name in data.flagged_columns if types.get(name, IGNORE) != IGNORE}
         for name in data.flagged_columns:
             if types.get(name) == IGNORE:
                 types[name] = detected[name]
-        roles = propose_roles(data.df, types, data.outcome, data.positive_class or None)
+        roles = propose_roles(data.df, types, data.outcome, data.positive_class or None, data.profile)
         flagged = {name: reason for name, reason in taken_out(roles).items() if types.get(name, IGNORE) != IGNORE}
         types.update(dict.fromkeys(set(flagged) - kept, IGNORE))
         if revise:
@@ -248,7 +253,8 @@ class DatasetSession:
     def put_back(self, name: str) -> None:
         """Use a column proposed out as a question after all, with its detected kind."""
         data = self.active
-        data.column_types = {**data.column_types, name: infer_column_types(data.df[[name]], data.meta.columns)[name]}
+        data.column_types = {**data.column_types,
+                             name: infer_column_types(data.df[[name]], data.meta.columns, data.profile.kinds)[name]}
         self._revise([name])
 
     def take_out(self, questions: Iterable[str], evidence: str) -> None:

@@ -58,16 +58,41 @@ PREVIEW_ROWS = 100
 """Rows of the table the Data page shows under its name."""
 
 
+@dataclass(frozen=True)
+class ColumnState:
+    """One column of a loaded table as the Data page knows it, in one record.
+
+    Attributes
+    ----------
+    kind : str
+        The kind in use (:data:`psl_triage.data.KINDS`; "ignore" when the column stays out).
+    role : Role or None
+        The role proposed for it with its evidence (:func:`~psl_triage.data.roles.propose_roles`); None for the outcome
+        and before roles are proposed.
+    proposed_out : str or None
+        Why it was proposed out of the list, as the page says it ("Identifier: ..."), when it
+        was, whether or not the user put it back.
+    revision : int
+        How often the session changed its kind itself, so that its widget is drawn afresh.
+    """
+
+    kind: str
+    role: Role | None = None
+    proposed_out: str | None = None
+    revision: int = 0
+
+
 @dataclass
 class Dataset:
     """One table and the user's choices about it (what switching datasets stashes).
 
     ``reading`` is an upload's ``bytes``, ``name``, ``delimiter`` (None for Excel) and
     ``numbers`` (:class:`~psl_triage.data.NumberFormat`), to read it again another way; None
-    for the demo. ``flagged_columns``: the columns proposed out (identifiers, times, leaks, empty)
-    -> their role and evidence; they start as "ignore" until the user puts them back.
-    ``type_revisions``: how often the session changed a column's kind itself, so its widget
-    is drawn afresh. ``class_names``: (outcome, positive values) -> the user's names.
+    for the demo. ``columns``: every column's kind, proposed role with its evidence, why it was
+    proposed out (identifiers, times, leaks, empty: such a column starts as "ignore" until the
+    user puts it back) and revision, one :class:`~psl_triage.data.roles.ColumnState` each; the
+    pages read them through :attr:`column_types`, :attr:`column_roles`, :attr:`flagged_columns`
+    and :attr:`type_revisions`, and the session writes them through :meth:`record`. ``class_names``: (outcome, positive values) -> the user's names.
     ``table``: a number for this loaded table, new for each load, the same when it is shown
     again (the Train page keeps its knowledge and costs per table). ``level_orders``: the
     categorical columns the user declared ordered -> their levels in order. ``profile``: what
@@ -80,19 +105,49 @@ class Dataset:
     meta: DatasetMeta
     notes: list[str]
     reading: dict | None
-    column_types: dict[str, str]
+    columns: dict[str, ColumnState]
     outcome: str | None
     outcome_guess: tuple[str | None, str]
     profile: TableProfile
     positive_class: list = field(default_factory=list)
-    column_roles: dict[str, Role] = field(default_factory=dict)
-    flagged_columns: dict[str, str] = field(default_factory=dict)
-    type_revisions: dict[str, int] = field(default_factory=dict)
     class_names: dict[tuple, tuple[str, str]] = field(default_factory=dict)
     follow_up: FollowUp | None = None
     missing_handling: str = DEFAULT_MISSING_HANDLING
     level_orders: dict[str, tuple[str, ...]] = field(default_factory=dict)
     table: int = field(default_factory=lambda: next(_TABLES))
+
+    @property
+    def column_types(self) -> dict[str, str]:
+        """Column -> the kind in use."""
+        return {name: state.kind for name, state in self.columns.items()}
+
+    @property
+    def column_roles(self) -> dict[str, Role]:
+        """Column -> the role proposed with its evidence (the outcome has none)."""
+        return {name: state.role for name, state in self.columns.items() if state.role is not None}
+
+    @property
+    def flagged_columns(self) -> dict[str, str]:
+        """The columns proposed out -> why, as the page says it."""
+        return {name: state.proposed_out for name, state in self.columns.items() if state.proposed_out is not None}
+
+    @property
+    def type_revisions(self) -> dict[str, int]:
+        """Column -> how often the session changed its kind itself (columns it never changed left out)."""
+        return {name: state.revision for name, state in self.columns.items() if state.revision}
+
+    def record(self, types=None, roles=None, flagged=None, revised=()) -> None:
+        """Write the columns' kinds, roles or reasons for being proposed out (each a mapping
+        from column; None keeps the present ones) and count a revision for ``revised``."""
+        types = self.column_types if types is None else types
+        roles = self.column_roles if roles is None else roles
+        flagged = self.flagged_columns if flagged is None else flagged
+        revised, old = set(revised), self.columns
+        self.columns = {
+            name: ColumnState(kind, roles.get(name), flagged.get(name),
+                              (old[name].revision if name in old else 0) + (name in revised))
+            for name, kind in {**types, **{name: IGNORE for name in roles if name not in types}}.items()
+        }
 
 
 class DatasetSession:
@@ -128,7 +183,8 @@ class DatasetSession:
         if pair is not None:
             guess = (pair[1], words.STATUS_NEXT_TO_TIME.format(time=pair[0]))
         outcome = meta.outcome if meta.outcome in df.columns else guess[0]
-        self.active = Dataset(source, name, df, meta, notes, reading, types, outcome, guess, profile)
+        columns = {name: ColumnState(kind) for name, kind in types.items()}
+        self.active = Dataset(source, name, df, meta, notes, reading, columns, outcome, guess, profile)
         self._outcome_defaults()
         self.version += 1
         return self.active
@@ -242,30 +298,24 @@ class DatasetSession:
         roles = propose_roles(data.df, types, data.outcome, data.positive_class or None, data.profile)
         flagged = {name: reason for name, reason in taken_out(roles).items() if types.get(name, IGNORE) != IGNORE}
         types.update(dict.fromkeys(set(flagged) - kept, IGNORE))
-        if revise:
-            self._revise(name for name in types if types[name] != before.get(name))
-        data.column_types, data.column_roles, data.flagged_columns = types, roles, flagged
-
-    def _revise(self, names: Iterable[str]) -> None:
-        revisions = self.active.type_revisions
-        self.active.type_revisions = {**revisions, **{name: revisions.get(name, 0) + 1 for name in names}}
+        revised = [name for name in types if types[name] != before.get(name)] if revise else []
+        data.record(types, roles, flagged, revised)
 
     def put_back(self, name: str) -> None:
         """Use a column proposed out as a question after all, with its detected kind."""
         data = self.active
-        data.column_types = {**data.column_types,
-                             name: infer_column_types(data.df[[name]], data.meta.columns, data.profile.kinds)[name]}
-        self._revise([name])
+        kind = infer_column_types(data.df[[name]], data.meta.columns, data.profile.kinds)[name]
+        data.record({**data.column_types, name: kind}, revised=[name])
 
     def take_out(self, questions: Iterable[str], evidence: str) -> None:
         """Set columns to "ignore" as leaks with ``evidence`` (a list too good to be true with them)."""
         data, questions = self.active, list(questions)
-        data.column_types = {**data.column_types, **dict.fromkeys(questions, IGNORE)}
-        data.column_roles = {**data.column_roles, **{name: Role("leak", evidence) for name in questions}}
-        data.flagged_columns = {**data.flagged_columns, **{name: f"{ROLES['leak']}: {evidence}" for name in questions}}
+        data.record({**data.column_types, **dict.fromkeys(questions, IGNORE)},
+                    {**data.column_roles, **{name: Role("leak", evidence) for name in questions}},
+                    {**data.flagged_columns, **{name: f"{ROLES['leak']}: {evidence}" for name in questions}})
 
     def set_types(self, types: dict[str, str]) -> None:
-        self.active.column_types = dict(types)
+        self.active.record(dict(types))
 
     def relabel(self, typed: dict) -> None:
         """Record the user's label and unit of columns (:func:`psl_triage.data.relabel`)."""

@@ -169,3 +169,29 @@ def test_awaiting_a_choice_reads_the_outcome_once_and_follows_a_change(session, 
     session.choose_positive([])
     assert session.refresh() is None and session.awaiting_choice() and session.awaiting_choice()
     assert counted == ["cp", "outcome"]
+
+
+def test_each_column_is_one_record(session):
+    """Kind, proposed role with its evidence, why it was proposed out and its revision live in
+    one ColumnState per column; the dicts the pages read are views of them, not stores."""
+    from dataclasses import fields
+
+    from psl_triage.data.session import ColumnState, Dataset
+
+    upload(session, data=study_csv(leak=True))
+    data = session.active
+    assert all(isinstance(state, ColumnState) for state in data.columns.values())
+    assert list(data.columns) == list(data.df.columns)
+    assert data.columns["patient_id"].kind == IGNORE and data.columns["patient_id"].role.role == "identifier"
+    assert data.columns["outcome"].role is None  # the outcome has no role
+    leak = data.columns["echo"]
+    assert leak.kind == IGNORE and leak.role.role == "leak" and leak.role.evidence in leak.proposed_out
+    session.put_back("echo")
+    assert data.columns["echo"].kind != IGNORE and data.columns["echo"].revision == 1
+    assert data.flagged_columns["echo"] == leak.proposed_out  # still says why it was proposed out
+    session.take_out(["crp"], "a list too good to be true asks it")
+    assert data.columns["crp"] == ColumnState(IGNORE, data.column_roles["crp"], data.flagged_columns["crp"], 0)
+    with pytest.raises(AttributeError):
+        data.column_types = {}  # a view: a second store cannot come back by assignment
+    per_column = [item.name for item in fields(Dataset) if item.type.startswith("dict[str")]
+    assert per_column == ["columns", "level_orders"]

@@ -91,6 +91,14 @@ def patients_strategy(session, size=12):
     return st.lists(patient, min_size=1, max_size=size)
 
 
+
+def bedside_on_random_patients(data, exported):
+    """(specification, patients, what the bedside says for each): Hypothesis patients drawn for one
+    list of :func:`exported_corpus` (``exported``: its (specification, session))."""
+    spec, session = exported
+    patients = data.draw(patients_strategy(session))
+    return spec, patients, [expected(session, patient) for patient in patients]
+
 def exported_corpus():
     """Name -> (specification, a TriageSession of the same list and settings), afresh for each
     test module: the sessions are answered in the tests."""

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from psl_triage.model_file.export import javascript_scorer, sealed
-from tests.export_checks import expected, exported_corpus, patients_strategy
+from tests.export_checks import bedside_on_random_patients, exported_corpus
 from tests.export_lists import export_corpus
 
 LISTS = list(export_corpus())
@@ -62,9 +62,8 @@ def test_the_javascript_scorer_reproduces_every_test_case_in_chromium(blank, exp
 @settings(max_examples=5, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_javascript_scorer_agrees_with_the_bedside_on_random_patients(blank, exported, name, data):
-    spec, session = exported[name]
-    patients = data.draw(patients_strategy(session))
-    assert _scored(blank, spec, patients) == [expected(session, patient) for patient in patients]
+    spec, patients, bedside = bedside_on_random_patients(data, exported[name])
+    assert _scored(blank, spec, patients) == bedside
 
 
 def test_a_changed_point_fails_the_javascript_scorers_test_cases(blank, exported):

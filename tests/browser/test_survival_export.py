@@ -15,8 +15,8 @@ from psl_flows import (
     AnswerPolicy,
     download,
     expected_triage,
+    open_triage,
     run_triage,
-    set_cost_ratio,
     set_horizon,
     train,
     upload_own_table,
@@ -56,9 +56,7 @@ def test_an_os_rfs_export_trains_triages_validates_and_prints_within_the_horizon
     dataset = metadata["dataset"]
     assert (dataset["positive_label"], dataset["negative_label"]) == (f"Death {WITHIN}", f"no death {WITHIN}")
 
-    app.navigate("Triage")
-    set_cost_ratio(app, 4.0)
-    app.wait_idle()
+    open_triage(app, 4.0)
     patient = study.iloc[0].to_dict()
     run_triage(app, expected_triage(model, metadata, 4.0), AnswerPolicy(patient=patient, unknown_at=frozenset()))
     expect(app.metric_value(WITHIN)).to_be_visible()

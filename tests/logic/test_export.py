@@ -38,7 +38,7 @@ from psl_triage.model_file.export import (
 from psl_triage.model_file.export import scorer_template as template
 from psl_triage.model_file.export.sql import exact_number
 from psl_triage.model_file.metadata import ModelMetadata
-from tests.export_checks import expected, exported_corpus, patients_strategy, run_python, run_sqlite
+from tests.export_checks import bedside_on_random_patients, expected, exported_corpus, run_python, run_sqlite
 from tests.export_lists import export_corpus
 
 LISTS = list(export_corpus())
@@ -101,9 +101,7 @@ def test_the_sql_scorer_is_postgresql_as_its_parser_reads_it(exported, name):
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_scorers_agree_with_the_bedside_on_random_patients(exported, name, data, tmp_path):
-    spec, session = exported[name]
-    patients = data.draw(patients_strategy(session))
-    bedside = [expected(session, patient) for patient in patients]
+    spec, patients, bedside = bedside_on_random_patients(data, exported[name])
     assert run_sqlite(spec, patients) == bedside
     assert run_python(spec, patients, tmp_path) == bedside
 

@@ -108,16 +108,19 @@ def _checked_prepared(df, X, y, columns, classes, specs, notes, follow_up, n_row
 
 
 def _check_horizon_classes(prepared: PreparedData) -> None:
-    """Refuse a horizon that leaves a class empty: no event by it, or no patient followed
-    beyond it. The Data page then says so with the times that would work, instead of "Ready"
-    and a technical error on the Train page."""
+    """Refuse a horizon that leaves a class too small to learn from: fewer than
+    :data:`MIN_ROWS_PER_CLASS` patients with the event by it, or followed beyond it (as a yes/no
+    outcome needs of each class). The Data page then says so with the times that would work,
+    instead of "Ready" and a refusal on the Train page (one patient followed beyond the horizon
+    lands in the held-out rows or the training ones, and the list cannot learn from it)."""
     counts = prepared.horizon_counts
-    if counts is None or (counts["events"] and counts["beyond"]):
+    if counts is None or min(counts["events"], counts["beyond"]) >= MIN_ROWS_PER_CLASS:
         return
-    events = prepared.time[prepared.y == 1]
-    raise DataError(words.horizon_empty_class(
-        prepared.follow_up.horizon, prepared.follow_up.unit, counts["events"], counts["beyond"],
-        float(events.min()) if len(events) else None, float(prepared.time.max())))
+    events, times = np.sort(prepared.time[prepared.y == 1]), np.sort(prepared.time)
+    raise DataError(words.horizon_class_too_small(
+        prepared.follow_up.horizon, prepared.follow_up.unit, counts["events"], counts["beyond"], MIN_ROWS_PER_CLASS,
+        float(events[MIN_ROWS_PER_CLASS - 1]) if len(events) >= MIN_ROWS_PER_CLASS else None,
+        float(times[-MIN_ROWS_PER_CLASS]) if len(times) >= MIN_ROWS_PER_CLASS else None))
 
 
 def _final_features(converted, types, orders, index, binary_values, fill_values, specs):

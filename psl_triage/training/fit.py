@@ -100,6 +100,12 @@ def _train_horizon_list(prepared, data_name, options, progress, column_roles, tr
     (event, time) with the horizon, measure at the horizon with censoring weights."""
     horizon = prepared.follow_up.horizon
     time, event = prepared.time, prepared.y
+    # The split keeps the event's share, not the horizon's classes: say which one it left too small.
+    rarest = min(int((event[train].astype(bool) & (time[train] <= horizon)).sum()), int((time[train] > horizon).sum()))
+    if rarest < MIN_ROWS_PER_CLASS:
+        raise DataError(words.TOO_FEW_TRAINING_ROWS_AT_HORIZON.format(
+            test_fraction=options.test_fraction, n_train=len(train), rarest=rarest, horizon=horizon,
+            min_rows_per_class=MIN_ROWS_PER_CLASS))
     model = options.estimator().set_params(horizon=horizon).fit(
         _safe_indexing(prepared.X, train), survival_outcome(time[train], event[train]), progress=progress,
     )

@@ -197,15 +197,24 @@ def order_leaves_out(label, unplaced):
             "declare the column unordered.")
 
 
-def horizon_empty_class(horizon, unit, n_events, n_beyond, first_event, last_time):
-    """A horizon that leaves one class of the risk within it empty, with the times that work."""
+def horizon_class_too_small(horizon, unit, n_events, n_beyond, min_rows, event_time, follow_time):
+    """A horizon that leaves a class of the risk within it smaller than ``min_rows``, with the
+    times that work: the ``min_rows``-th event's time, the ``min_rows``-th longest follow-up."""
     unit = f" {unit}" if unit else ""
-    if not n_events:
-        empty = f"no patient has the event within {horizon:g}{unit}"
-        change = ("no patient has the event at all" if first_event is None
-                  else f"choose a horizon of at least {first_event:g}{unit}, the first event's time")
+    if n_events < min_rows:
+        small = f"{_patients(n_events)} the event within {horizon:g}{unit}"
+        change = (f"fewer than {min_rows} patients have the event at all" if event_time is None else
+                  f"choose a horizon of at least {event_time:g}{unit}, by which {min_rows} patients have had the event")
     else:
-        empty = f"no patient is followed beyond {horizon:g}{unit}"
-        change = f"choose a horizon below {last_time:g}{unit}, the longest follow-up"
-    return (f"With this horizon {empty}, so a list has nothing to tell apart. To learn the risk within a "
-            f"horizon, {change}.")
+        small = f"{_patients(n_beyond, 'is', 'are')} followed beyond {horizon:g}{unit}"
+        change = (f"fewer than {min_rows} patients are followed at all" if follow_time is None else
+                  f"choose a horizon below {follow_time:g}{unit}, beyond which {min_rows} patients are followed")
+    return (f"With this horizon {small}, too few to learn the risk from (at least {min_rows} of each class are "
+            f"needed). To learn the risk within a horizon, {change}.")
+
+
+def _patients(count, one="has", many="have"):
+    """"no patient has", "only 1 patient has", "only 4 patients have"."""
+    if not count:
+        return f"no patient {one}"
+    return f"only {count} patient {one}" if count == 1 else f"only {count} patients {many}"

@@ -13,6 +13,7 @@ BAD_SEED = "The seed must be a whole number >= 0, got {seed!r}."
 REPEATED_SCORES = "The custom score set repeats {repeated}: give each score once."
 NO_STRATIFIED_SPLIT = "The rows cannot be split into stratified train and test parts with a test fraction of {test_fraction:.2f}: {exc}. Choose a fraction nearer 1/3, or 0 for no test set."
 TOO_FEW_TRAINING_ROWS = "A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {n_train} training rows, {rarest} of them in the rarer outcome class: too few to learn from (at least {min_rows_per_class} of each class are needed). Choose a smaller test fraction (the paper holds out 1/3), or 0 to train on every row."
+TOO_FEW_TRAINING_ROWS_AT_HORIZON = "A test fraction of {test_fraction:.2f} leaves {n_train} training rows, {rarest} of them in the rarer class at the horizon {horizon:g} (the event by it, or followed beyond it): too few to learn from (at least {min_rows_per_class} of each class are needed). Choose a smaller test fraction, or a horizon nearer the middle of the follow-up."
 TOO_FEW_FOR_BOTH_CLASSES = "A test fraction of {test_fraction:.2f} of {n_rows} rows leaves {n_test} test and {n_train} training rows, too few to hold both outcome classes. Choose a fraction nearer 1/3, or 0 for no test set."
 
 

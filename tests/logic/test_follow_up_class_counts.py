@@ -92,14 +92,14 @@ def test_the_proposed_horizon_is_a_round_number_near_the_median(median, horizon)
 
 
 def test_a_coded_event_names_its_classes_the_right_way_round():
-    """A liver cohort's "Death" coded 0/1: the classes read "Death within 36 months" and "no
-    death within 36 months", never "no event (Death = 1) within 36 months" (issue 39); a
+    """A liver cohort's "Death" coded 0/1: the classes read "Death within 60 months" and "no
+    death within 60 months", never "no event (Death = 1) within 60 months" (issue 39); a
     status code says the event is its code: "event (status = 1)" and "no event"."""
     frame = follow_up_table(seed=1).rename(columns={"status": "Death"})
     types = {**infer_column_types(frame), "pid": "ignore"}
-    prepared = prepare_training_data(frame, types, "Death", [1], "learn", follow_up=FollowUp("rfstime", 36, "months"))
-    assert (prepared.positive_label, prepared.negative_label) == ("Death within 36 months", "no death within 36 months")
+    prepared = prepare_training_data(frame, types, "Death", [1], "learn", follow_up=FollowUp("rfstime", 60, "months"))
+    assert (prepared.positive_label, prepared.negative_label) == ("Death within 60 months", "no death within 60 months")
     prepared = prepare_training_data(frame.rename(columns={"Death": "status"}), types | {"status": "binary"}, "status", [1],
-                                     "learn", follow_up=FollowUp("rfstime", 36, "months"))
+                                     "learn", follow_up=FollowUp("rfstime", 60, "months"))
     assert (prepared.positive_label, prepared.negative_label) == (
-        "event (status = 1) within 36 months", "no event within 36 months")
+        "event (status = 1) within 60 months", "no event within 60 months")

@@ -8,9 +8,12 @@ import pytest
 from psl_core.errors import DataError
 from psl_triage.data import infer_column_types, load_table, prepare_training_data
 from psl_triage.data.follow_up import FollowUp
+from psl_triage.training.fit import train_list
+from psl_triage.training.options import TrainingOptions
 from tests.hostile_corpus import (
     ENCODINGS_WITHIN_A_LINE,
     ENCRYPTED_WORKBOOK,
+    HORIZONS_TOO_NEAR_AN_END,
     MIXED_ENCODINGS,
     hostile_tables,
     probe_workbook,
@@ -86,8 +89,9 @@ def test_percentages_beside_fractions_are_not_read_as_one_scale():
 
 
 @pytest.mark.parametrize(("horizon", "reason"), [
-    (1e6, r"no patient is followed beyond 1e\+06 days.*choose a horizon below \d+ days, the longest follow-up"),
-    (0.5, r"no patient has the event within 0.5 days.*choose a horizon of at least \d+ days, the first event's time"),
+    (1e6, r"no patient is followed beyond 1e\+06 days.*choose a horizon below \d+ days, beyond which 10 patients"),
+    (0.5, r"no patient has the event within 0.5 days.*choose a horizon of at least \d+ days, by which 10 patients"),
+    *HORIZONS_TOO_NEAR_AN_END,
 ])
 def test_a_horizon_that_leaves_a_class_empty_is_refused_when_preparing(horizon, reason):
     """Refused on the Data page (where preparing runs), not "Ready" and an error on Train."""
@@ -118,3 +122,12 @@ def test_merged_cells_are_refused_in_the_header_and_named_below_it():
     loaded = load_table(probe_workbook("merged below"), "b.xlsx")
     assert any("1 range of cells is merged (B2:B3); only the first cell of each holds its value" in note
                for note in loaded.notes)
+
+
+def test_a_split_that_leaves_a_horizon_class_too_small_says_which(tmp_path):
+    frame = follow_up_table(seed=1)
+    types = {**infer_column_types(frame), "pid": "ignore"}
+    # 10 patients followed beyond 2700 days: enough for the Data page, not after holding out half.
+    prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 2700, "days"))
+    with pytest.raises(DataError, match=r"leaves \d+ training rows, [0-9] of them in the rarer class at the horizon 2700"):
+        train_list(prepared, "t", TrainingOptions(test_fraction=0.5, max_stages=2))

@@ -60,6 +60,14 @@ HORIZONS_TOO_NEAR_AN_END = [
 ]
 
 
+# Values of PSL_MAX_UPLOAD_MB (issue 40, re-probe of item 6) -> the limit taken, or None when the
+# server must refuse to start with the reason.
+UPLOAD_LIMIT_SETTINGS = {
+    "3000000000": None, "9" * 30: None, "10001": None, "5.0": None, "1e3": None, "-0": None,
+    "10000": 10_000, " 0050 ": 50, "\uff15\uff10": 50, "1_000": 1000,
+}
+
+
 def _csv(header, rows):
     return (",".join(header) + "\n" + "".join(",".join(map(str, row)) + "\n" for row in rows)).encode()
 

@@ -35,6 +35,11 @@ from .sniffing import (
 DEFAULT_MAX_UPLOAD_MB = 50
 """Upload size limit when the environment variable ``PSL_MAX_UPLOAD_MB`` is not set."""
 
+MAX_UPLOAD_LIMIT_MB = 10_000
+"""Largest ``PSL_MAX_UPLOAD_MB`` taken: the server holds an upload in memory, and Streamlit's
+uploader fails on every page beyond 2**31 - 1 (a value such as 3000000000 once passed the check
+at start and broke every upload page)."""
+
 MAX_EXCEL_UNPACKED_MB = 50
 """Largest total size of an .xlsx file's unpacked parts (sheet XML, shared strings, styles), in
 MB. A workbook is a zip archive: 1 MB of it can unpack to a gigabyte (blank space compresses
@@ -114,7 +119,7 @@ def upload_limit_mb(value: str | None) -> int:
     Raises
     ------
     DataError
-        If the value is not a positive whole number.
+        If the value is not a whole number from 1 to :data:`MAX_UPLOAD_LIMIT_MB`.
     """
     if value is None or not value.strip():
         return DEFAULT_MAX_UPLOAD_MB
@@ -122,8 +127,8 @@ def upload_limit_mb(value: str | None) -> int:
         limit = int(value.strip())
     except ValueError:
         limit = 0
-    if limit < 1:
-        raise DataError(words.BAD_UPLOAD_LIMIT.format(value=value))
+    if not 1 <= limit <= MAX_UPLOAD_LIMIT_MB:
+        raise DataError(words.BAD_UPLOAD_LIMIT.format(value=value, max_upload_limit_mb=MAX_UPLOAD_LIMIT_MB))
     return limit
 
 

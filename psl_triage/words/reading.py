@@ -23,7 +23,7 @@ def megabytes(n_bytes):
 
 # --- reading a file (psl_triage.data.reading) ----------------------------------------------------
 FIELDS_SEPARATED_BY = "Fields separated by {delimiter}; "
-BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got {value!r}."
+BAD_UPLOAD_LIMIT = "PSL_MAX_UPLOAD_MB must be a whole number of megabytes from 1 to {max_upload_limit_mb:,}, got {value!r}."
 UPLOAD_LIMIT_DEFAULT_USED = "{problem} The default of {default_max_upload_mb} MB is used."
 DEMO_MISSING = "The bundled demo data is missing: {path} not found."
 BAD_DELIMITER = "The delimiter must be one of {delimiters}, got {delimiter!r}."

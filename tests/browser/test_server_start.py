@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(("setting", "value", "reason"), [
-    ("PSL_MAX_UPLOAD_MB", "0", "PSL_MAX_UPLOAD_MB must be a positive whole number of megabytes, got '0'"),
+    ("PSL_MAX_UPLOAD_MB", "0", "PSL_MAX_UPLOAD_MB must be a whole number of megabytes from 1 to 10,000, got '0'"),
+    ("PSL_MAX_UPLOAD_MB", "3000000000", "got '3000000000'"),
     ("PSL_MAX_UPLOAD_MB", "50MB", "got '50MB'"),
     ("PSL_MAX_UPLOAD_MB", "-1", "got '-1'"),
     ("PSL_FRAME_ANCESTORS", "*", "PSL_FRAME_ANCESTORS names '\\*', which is not an origin"),

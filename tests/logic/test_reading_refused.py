@@ -4,10 +4,12 @@ encrypted workbook named, numbers a saved list cannot hold read as missing at up
 import numpy as np
 import pandas as pd
 import pytest
+from streamlit.proto.FileUploader_pb2 import FileUploader  # the uploader's message, as a page sends it
 
 from psl_core.errors import DataError
 from psl_triage.data import infer_column_types, load_table, prepare_training_data
 from psl_triage.data.follow_up import FollowUp
+from psl_triage.data.reading import MAX_UPLOAD_LIMIT_MB, upload_limit_mb
 from psl_triage.training.fit import train_list
 from psl_triage.training.options import TrainingOptions
 from tests.hostile_corpus import (
@@ -15,6 +17,7 @@ from tests.hostile_corpus import (
     ENCRYPTED_WORKBOOK,
     HORIZONS_TOO_NEAR_AN_END,
     MIXED_ENCODINGS,
+    UPLOAD_LIMIT_SETTINGS,
     hostile_tables,
     probe_workbook,
     through_the_app,
@@ -131,3 +134,18 @@ def test_a_split_that_leaves_a_horizon_class_too_small_says_which(tmp_path):
     prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 2700, "days"))
     with pytest.raises(DataError, match=r"leaves \d+ training rows, [0-9] of them in the rarer class at the horizon 2700"):
         train_list(prepared, "t", TrainingOptions(test_fraction=0.5, max_stages=2))
+
+
+@pytest.mark.parametrize("value", list(UPLOAD_LIMIT_SETTINGS))
+def test_an_upload_limit_streamlit_cannot_take_stops_the_server(value):
+    """3000000000 once passed the check at start and broke every page with an uploader."""
+    limit = UPLOAD_LIMIT_SETTINGS[value]
+    if limit is None:
+        with pytest.raises(DataError, match=r"PSL_MAX_UPLOAD_MB must be a whole number of megabytes from 1 to 10,000"):
+            upload_limit_mb(value)
+    else:
+        assert upload_limit_mb(value) == limit
+
+
+def test_the_largest_upload_limit_is_one_streamlit_s_uploader_takes():
+    FileUploader().max_upload_size_mb = MAX_UPLOAD_LIMIT_MB

@@ -508,7 +508,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         )
         self.interval_inflation_ = interval_inflation(*spread)
         if self.shrinkage == "cv":
-            factors = shrinkage_factors(*slope)
+            factors = shrinkage_factors(slope, scores, self.recommend_draws_)
             base = self.stage_probabilities_[0][0]
             self.stage_probabilities_ = [base + s * (q - base) for s, q in zip(factors, self.stage_probabilities_)]
             self.shrinkage_ = factors

@@ -40,37 +40,76 @@ def test_the_probabilities_are_the_unshrunk_ones_pulled_toward_the_base_rate(sma
         assert (np.diff(q) >= 0).all() and (lower <= q).all() and (q <= upper).all()
 
 
-def test_the_factor_is_the_held_out_calibration_slope(small):
-    """Recompute s_k from the internal folds' lists, as psl_core.recommend.held_out_scores fits them: the
-    least-squares slope of y - base on p - base through the origin (issue 37: no longer less its
-    standard error, which shrank too far)."""
+def _fold_lists(model, X, y):
+    """Each internal fold's held-out (p - base, y - base, Brier per stage), refitted as
+    psl_core.recommend.held_out_scores fits them."""
     from psl_core.binarization import read_columns
     from psl_core.recommend import stratified_folds
 
-    X, y = small
-    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
-    # 90 rows, about 45 of the rarer class: three draws of the folds (recommend_repeats="auto"),
-    # each a seed further; their held-out rows are pooled, counted as one draw's.
-    draws = model.recommend_draws_
-    assert draws == 3
-    gaps, residuals = [[] for _ in range(model.n_stages_)], [[] for _ in range(model.n_stages_)]
-    for draw in range(draws):
+    out = []
+    for draw in range(model.recommend_draws_):
         folds = stratified_folds(y, 5, draw, [c.values for c in read_columns(X, fitting=True)])
         for fold in range(5):
             train, test = folds != fold, folds == fold
             inner = ProbabilisticScoringList(max_stages=len(model.literals_)).fit(X[train], y[train])
-            p = inner.stagewise_intervals(X[test])[:, :, 1]
-            for k in range(min(inner.n_stages_, model.n_stages_)):
-                gaps[k].append(p[:, k] - p[:, 0])
-                residuals[k].append(y[test] - p[:, 0])
-    checked = 0
+            p = inner.stagewise_intervals(X[test])[:, :, 1][:, : model.n_stages_]
+            held = np.asarray(y)[test]
+            out.append((p - p[:, :1], held - p[:, 0], ((p - held[:, None]) ** 2).mean(axis=0)))
+    return out
+
+
+def test_the_factor_is_the_held_out_calibration_slope(small):
+    """Recompute s_k from the internal folds' lists: the least-squares slope of y - base on
+    p - base through the origin (issue 37: no longer less its standard error, which shrank too
+    far); at the recommended stage the mean of that slope and the cross-fitted one (each fold's
+    rows at the stage the other folds of its draw score best)."""
+    X, y = small
+    model = ProbabilisticScoringList(recommend_folds=5).fit(X, y)
+    # 90 rows, about 45 of the rarer class: three draws of the folds (recommend_repeats="auto"),
+    # each a seed further; their held-out rows are pooled.
+    assert model.recommend_draws_ == 3
+    folds = _fold_lists(model, X, y)
+    assert all(gap.shape[1] == model.n_stages_ for gap, _, _ in folds)  # every fold reached every stage
+    chosen = model.recommended_stages_
+    checked, pooled = 0, {}
     for k in range(1, model.n_stages_):
-        x, r = np.concatenate(gaps[k]), np.concatenate(residuals[k])
+        x, r = np.concatenate([g[:, k] for g, _, _ in folds]), np.concatenate([r for _, r, _ in folds])
         if (x**2).sum() > 0:
-            slope = (x @ r) / (x @ x)
-            assert model.shrinkage_[k] == pytest.approx(np.clip(slope, 0, 1))
+            pooled[k] = (x @ r) / (x @ x)
+        if k in pooled and k != chosen:
+            assert model.shrinkage_[k] == pytest.approx(np.clip(pooled[k], 0, 1))
             checked += 1
+    covariance = variance = 0.0
+    for j, (gap, residual, _) in enumerate(folds):
+        others = [i for i in range(j // 5 * 5, j // 5 * 5 + 5) if i != j]
+        stage = int(np.argmin(np.mean([folds[i][2] for i in others], axis=0)))
+        covariance, variance = covariance + gap[:, stage] @ residual, variance + gap[:, stage] @ gap[:, stage]
+    crossed = covariance / variance
+    assert chosen > 0 and model.shrinkage_[chosen] == pytest.approx(np.clip((pooled[chosen] + crossed) / 2, 0, 1))
     assert checked > 0 and 0 < model.shrinkage_[1:].max() < 1  # the check saw a factor strictly inside
+
+
+def test_the_recommended_stage_slope_is_measured_on_rows_that_did_not_choose_it():
+    """Issue 37: a stage chosen for its luck on the held-out rows shows them a steeper slope than
+    new patients see. Three folds, one draw: fold 0's rows alone make stage 2 the best, where
+    they also show the steepest slope; the other folds would each recommend stage 1. The factor
+    at the recommended stage is the mean of the slope on every fold and the cross-fitted one."""
+    from psl_core.recommend import recommended_stage, selected_slope, shrinkage_factors
+
+    scores = np.array([[0.25, 0.24, 0.10], [0.25, 0.20, 0.22], [0.25, 0.20, 0.22]])
+    slope = np.zeros((3, 3, 3))  # fold, (covariance, variance, rows), stage
+    slope[:, 2] = 100
+    slope[:, 1, 1:] = 1.0
+    slope[:, 0, 1] = [0.5, 0.5, 0.5]
+    slope[:, 0, 2] = [3.0, 0.5, 0.5]  # fold 0's lucky stage 2
+    assert recommended_stage(scores)[2] == 2
+    pooled = slope[:, 0, 2].sum() / slope[:, 1, 2].sum()
+    assert pooled == pytest.approx(4 / 3)
+    # Fold 0 is judged at stage 1 (what folds 1 and 2 recommend), folds 1 and 2 at stage 2
+    # (what fold 0 and the other one recommend): (0.5 + 0.5 + 0.5) / 3.
+    assert selected_slope(slope, scores) == pytest.approx(0.5)
+    factors = shrinkage_factors(slope, scores)
+    assert factors[2] == pytest.approx((4 / 3 + 0.5) / 2) and factors[1] == pytest.approx(0.5)
 
 
 def test_many_rows_of_a_real_signal_keep_their_probabilities():

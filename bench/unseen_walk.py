@@ -68,6 +68,19 @@ EXPORTS = (
     Export("KMsurv", "pneumon", "csv", "hospital", "ca", ("ca", "rownames"), {"chldage": "ca"}),
     # Diabetic retinopathy study, its other export: futime, status, eyes of one patient.
     Export("survival", "retinopathy", "xlsx", "status", "fu", ("fu", "id", "rownames"), {"futime": "fu"}),
+    # Stanford heart transplant programme: dates, follow-up, the wait for and the facts of a transplant.
+    Export("survival", "jasa", "csv", "fustat", "fu", ("fu", "wait.time", "transplant", "mismatch", "hla.a2", "mscore",
+                                                       "reject", "fu.date", "tx.date", "rownames"), {"futime": "fu"}),
+    # Channing House: ages in months at entry and at exit (death or censoring), time between them.
+    Export("KMsurv", "channing", "xlsx", "death", "t", ("t", "age", "obs", "rownames"), {"time": "t"}),
+    # Sexually transmitted disease reinfection: 21 baseline findings, time to reinfection.
+    Export("KMsurv", "std", "eu.csv", "rinfct", "tt", ("tt", "obs", "rownames"), {"time": "tt"}),
+    # Monoclonal gammopathy: follow-up, death, and the time and type of progression of some patients.
+    Export("survival", "mgus", "csv", "death", "fu", ("fu", "pctime", "pcdx", "id", "rownames"), {"futime": "fu"}),
+    # Larynx cancer: years to death, stage, age, year of diagnosis.
+    Export("KMsurv", "larynx", "xlsx", "delta", "t", ("t", "rownames"), {"time": "t"}),
+    # Breast feeding: weeks to its end, the mother's baseline.
+    Export("KMsurv", "bfeed", "csv", "delta", "dur", ("dur", "rownames"), {"duration": "dur"}),
     # Stanford heart transplants: survival days, t5 a mismatch score measured at transplant.
     Export("survival", "stanford2", "eu.csv", "status", "T", ("T", "id", "rownames"), {"time": "T"}),
 )

@@ -69,6 +69,13 @@ MOSTLY_EQUAL = 0.5
 """...with at least this share of the event's 0 rows exactly equal, and at most
 :data:`RARELY_EQUAL` of its 1 rows: no baseline finding equals a follow-up time so often."""
 RARELY_EQUAL = 0.1
+PARTIAL_IN_STEP = 0.5
+"""Rank correlation with the follow-up time, among the rows it fills, from which a time filled in for
+some patients only and never above it is the time of an event they had (no baseline finding with
+gaps rises with the follow-up time so; survival's mgus labs: -0.17 to 0.26)."""
+SAME_CLOCK = 0.05
+"""...and whose median there is at least this share of the follow-up time's: a time on the same
+clock, not a lab value in small units that is never above a time in days."""
 IN_STEP = 0.8
 """Rank correlation with a follow-up time from which a column never above it tracks it."""
 RISES_WITH_TIME = 0.9
@@ -298,10 +305,28 @@ def _censored_with(equal: np.ndarray, codes: np.ndarray) -> bool:
             and float(np.mean(equal[without])) >= MOSTLY_EQUAL and float(np.mean(equal[happened])) <= RARELY_EQUAL)
 
 
+def times_along_named(df: pd.DataFrame, found: list[FoundTime], named_times) -> list[FoundTime]:
+    """The times filled in for some patients only (:func:`_times_of_some`) measured against the
+    follow-up times known by their names (``futime`` beside ``death``) that the values did not
+    show (too few censored patients: survival's mgus), beyond ``found``
+    (:func:`follow_up_evidence`)."""
+    known = {item.time: item for item in found}
+    named = [time for time in dict.fromkeys(named_times) if time not in known and time in df.columns]
+    if not named:
+        return []
+    more = {time: FoundTime(time, None, "") for time in named}  # follow-up times, not returned
+    taken = {item.event for item in found if item.event is not None}
+    grown = {**known, **more}
+    _times_of_some(df, _events(df), grown, taken)
+    return [item for name, item in grown.items() if name not in known and name not in more]
+
+
 def _times_of_some(df: pd.DataFrame, events: dict, found: dict[object, FoundTime], taken: set) -> None:
     """Add the times filled in only for the patients an event happened to (the wait for a
-    transplant): numbers, none negative, present exactly where a 0/1 column left is 1
-    (:data:`EQUAL_WHERE_NO_EVENT`), never above a follow-up time (:data:`NEVER_ABOVE`)."""
+    transplant): numbers, none negative, never above a follow-up time (:data:`NEVER_ABOVE`),
+    present exactly where a 0/1 column left is 1 (:data:`EQUAL_WHERE_NO_EVENT`), or, without
+    such a column, rising with the follow-up time in step among the rows they fill
+    (:data:`IN_STEP`)."""
     follow_ups = [item.time for item in found.values() if item.longer is None]
     for name in df.columns:
         values = pd.to_numeric(df[name], errors="coerce").to_numpy(dtype=float)
@@ -311,12 +336,33 @@ def _times_of_some(df: pd.DataFrame, events: dict, found: dict[object, FoundTime
             continue
         event = next((event for event, codes in events.items() if event not in taken
                       and np.mean(present == (codes == 1)) >= EQUAL_WHERE_NO_EVENT), None)
-        longer = next((time for time in follow_ups if np.mean(values[present] <= df[time].to_numpy(dtype=float)[present])
-                       >= NEVER_ABOVE), None)
-        if event is not None and longer is not None:
+        longer = next((time for time in follow_ups if time != name
+                       and np.mean(values[present] <= df[time].to_numpy(dtype=float)[present]) >= NEVER_ABOVE), None)
+        if longer is None:
+            continue
+        if event is not None:
             found[name] = FoundTime(name, event, words.TIME_OF_SOME.format(
                 longer=str(longer), event=str(event), share=share(float(present.mean()))), longer)
             taken.add(event)
+            continue
+        # No 0/1 column says which patients: the time itself, on the follow-up time's clock and
+        # rising with it among the rows it fills (survival's mgus: the time to progression, 0.80).
+        follow_up = df[longer].to_numpy(dtype=float)[present]
+        rho = pd.Series(values[present]).corr(pd.Series(follow_up), method="spearman")
+        if rho >= PARTIAL_IN_STEP and np.median(values[present]) >= SAME_CLOCK * np.median(follow_up):
+            found[name] = FoundTime(name, None, words.SOME_RISE_WITH.format(
+                longer=str(longer), share=share(float(present.mean())), rho=rho), longer)
+
+
+def filled_with(df: pd.DataFrame, name: object) -> list:
+    """The other columns filled in exactly where ``name`` is (in :data:`EQUAL_WHERE_NO_EVENT` of
+    the rows or more) when ``name`` is filled in for some rows only: recorded together with it
+    (the type of a progression beside its time)."""
+    present = df[name].notna().to_numpy()
+    if present.mean() >= MIN_PRESENT or present.sum() < MIN_EVENTS:
+        return []
+    return [other for other in df.columns if other != name
+            and np.mean(df[other].notna().to_numpy() == present) >= EQUAL_WHERE_NO_EVENT]
 
 
 def filled_after(df: pd.DataFrame, event: object) -> dict[object, float]:

@@ -17,8 +17,7 @@ The evidence comes from the column's name read token by token ("pid", "rfs time"
 the row order, dates, text with one value per person) and the outcome itself: a column whose
 single cut or categories, learned on one half of the rows, tell the classes apart on the other
 half; a column whose missingness tells them apart or that is filled in for one class only; a
-second 0/1 column tied to the outcome. A column more than
-:data:`~psl_triage.data.MOSTLY_EMPTY_SHARE` empty is never filled in
+second 0/1 column tied to the outcome. A column more than :data:`~psl_triage.data.MOSTLY_EMPTY_SHARE` empty is never filled in
 (:func:`psl_triage.data.prepare_training_data` leaves it to the learner, which learns where a
 missing answer goes): when its missingness carries the outcome it is a leak, otherwise it stays
 a question candidate and its evidence says how empty it is.
@@ -41,7 +40,7 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_triage.data.columns import infer_kind
-from psl_triage.data.event_times import filled_after, follow_up_evidence, time_of
+from psl_triage.data.event_times import filled_after, filled_with, follow_up_evidence, time_of, times_along_named
 from psl_triage.data.formats import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC
 from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, default_class_names, positive_class_values, weakly_named
 from psl_triage.data.separation import held_out_auc, lone_separator
@@ -182,18 +181,14 @@ def propose_roles(
     for name, evidence in _phase_leaks(df.columns, outcome).items():
         if roles[name].role == "question":
             roles[name] = Role("leak", evidence)
-    _found_times(df, outcome, roles, positive_class, None if profile is None else profile.found_times)
-    for event, time in follow_up_pairs(df, types, outcome):
+    pairs = follow_up_pairs(df, types, outcome)
+    named = [name for name, role in roles.items() if role.role == "time"] + [time for _, time in pairs]
+    _found_times(df, outcome, roles, positive_class, None if profile is None else profile.found_times, named)
+    for event, time in pairs:
         if event != outcome and roles[event].role == "question":
-            roles[event] = Role(
-                "leak",
-                words.EVENT_WITH_OWN_TIME.format(time=str(time)),
-            )
+            roles[event] = Role("leak", words.EVENT_WITH_OWN_TIME.format(time=str(time)))
         if roles[time].role == "question":
-            roles[time] = Role(
-                "time",
-                words.TIME_OF_EVENT.format(event=str(event)),
-            )
+            roles[time] = Role("time", words.TIME_OF_EVENT.format(event=str(event)))
     if target is not None:
         _ask_lone_separator(df, types, target, roles)
     return roles
@@ -222,18 +217,23 @@ def _ask_lone_separator(df: pd.DataFrame, types: Mapping[object, str], target, r
             lone.column, lone.auc, lone.next_column, lone.next_auc, target.positive, target.negative))
 
 
-def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], positive=None, found=None) -> None:
+def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], positive=None, found=None,
+                 named_times=()) -> None:
     """Take out the times the values show (:mod:`psl_triage.data.event_times`), whatever their
     names: the outcome's own follow-up time (``positive``: its event's values, for a status of
     other codes), every other event's time, and every other event with its own time (a leak);
     columns proposed out for another reason keep that reason. ``found``: the follow-up evidence
-    when already worked out."""
+    when already worked out; ``named_times``: follow-up times known by name (:func:`times_along_named`)."""
     found = follow_up_evidence(df) if found is None else found
+    found = [*found, *times_along_named(df, found, named_times)]
     positive = None if positive is None else [positive] if np.isscalar(positive) else list(positive)
     own = time_of(df, outcome, found, positive) if outcome in df.columns else None
     for item in [*found, *([own] if own is not None else [])]:
         if item.time in roles and item.time != outcome and roles[item.time].role == "question":
             roles[item.time] = Role("time", item.evidence)
+        for name in filled_with(df, item.time) if item.longer is not None and item.event is None else ():
+            if name in roles and name != outcome and roles[name].role == "question":
+                roles[name] = Role("leak", words.FILLED_WITH_TIME.format(time=str(item.time)))
         if item.event is not None and item.event != outcome and item.event in roles and roles[item.event].role == "question":
             roles[item.event] = Role("leak", words.EVENT_WITH_OWN_TIME.format(time=str(item.time)))
             for name, filled in filled_after(df, item.event).items():

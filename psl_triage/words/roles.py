@@ -85,6 +85,15 @@ TIME_OF_SOME = (
     "Another event's time: filled in only where {event!r} is 1 ({share} of rows) and never above the follow-up "
     "time {longer!r}, as the time to {event!r} for the patients it happened to. Measured after baseline."
 )
+SOME_RISE_WITH = (
+    "Another event's time: filled in for {share} of rows only, never above the follow-up time {longer!r} and "
+    "rising with it there (rank correlation {rho:.2f}), as the time to an event some patients had. Measured after "
+    "baseline."
+)
+FILLED_WITH_TIME = (
+    "Filled in exactly where {time!r}, another event's time, is: recorded with that event, after baseline, not a "
+    "finding at triage."
+)
 RISES_WITH = (
     "Rises in step with the follow-up time {longer!r} (rank correlation {rho:.2f}): a time or count recorded "
     "along follow-up, after baseline, not a finding at triage."

@@ -223,3 +223,20 @@ def test_a_status_of_three_codes_gets_its_follow_up_time_once_its_event_is_chose
     assert session.active.follow_up is None  # which code is the event is the user's to say
     session.choose_positive([1])
     assert session.active.follow_up.time == "surv" and "surv" not in session.in_use()
+
+
+def test_a_time_filled_in_for_some_without_an_event_column_is_found_with_its_companion():
+    """survival's mgus (futime renamed "fu"): the time to progression (pctime) and its type (pcdx)
+    are filled in only for the 27 % who progressed, and no 0/1 column says who; the list asked
+    pctime. It is found from the values (never above the follow-up time, rising with it where
+    filled in), its type with it; a lab value with gaps stays a question."""
+    rng = np.random.default_rng(8)
+    table = follow_up_table(n=300, seed=3).rename(columns={"rfstime": "fu", "status": "dead"})
+    progressed = rng.random(300) < 0.3
+    table["prog_t"] = np.where(progressed, np.floor(table["fu"] * rng.uniform(0.3, 1.0, 300)), np.nan)
+    table["prog_kind"] = np.where(progressed, rng.choice(["MM", "LP", "AM"], 300), None)
+    table["alb"] = np.where(rng.random(300) < 0.8, rng.normal(3.5, 0.5, 300).round(1), np.nan)
+    roles = propose_roles(table, infer_column_types(table), "dead", [1])
+    assert roles["prog_t"].role == "time" and "rising with it" in roles["prog_t"].evidence
+    assert roles["prog_kind"].role == "leak" and "'prog_t'" in roles["prog_kind"].evidence
+    assert roles["alb"].role == roles["age"].role == "question"

@@ -406,16 +406,18 @@ def chart_names(baseline=None):
             + [f"{kind} {k}" for k in range(1, questions + 1) for kind in ("fewer", "more")])
 
 
-def chart_weights(y, p, odds_ratios=ODDS_RATIOS, slopes=SLOPES, centre=None, baseline=None,
+def chart_weights(y, p, odds_ratios=ODDS_RATIOS, slopes=SLOPES, centres=None, baseline=None,
                   question_slopes=QUESTION_SLOPES):
     """The outcome charts' weights, shape (4 + 2(K - 1), n): :data:`CHARTS`, then per stage k < K
     the slope charts of its risks for the slopes ``question_slopes`` about their mean log-odds
-    (none without a ``baseline``)."""
-    centre = slope_centre(p) if centre is None else centre
-    rows = [cusum_weights(y, p, r) for r in odds_ratios] + [slope_weights(y, p, b, centre) for b in slopes]
-    if baseline is not None:
-        for risks in baseline.stage_risks.T:
-            rows += [slope_weights(y, risks, b, slope_centre(risks)) for b in question_slopes]
+    (none without a ``baseline``); ``centres``: the slope charts' centres, the stage judged's and
+    then each earlier stage's (default: these patients' mean log-odds)."""
+    stage_risks = np.zeros((len(p), 0)) if baseline is None else baseline.stage_risks
+    if centres is None:
+        centres = [slope_centre(p)] + [slope_centre(risks) for risks in stage_risks.T]
+    rows = [cusum_weights(y, p, r) for r in odds_ratios] + [slope_weights(y, p, b, centres[0]) for b in slopes]
+    for risks, centre in zip(stage_risks.T, centres[1:]):
+        rows += [slope_weights(y, risks, b, centre) for b in question_slopes]
     return np.array(rows)
 
 
@@ -457,18 +459,19 @@ def _uniform(state):
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=True)
-def _simulated_maxima(group, risks, met, unmet, shares, mix_met, mix_unmet, seed):
+def _simulated_maxima(pattern, group, risks, met, unmet, shares, mix_met, mix_unmet, seed):
     """The largest value any odds chart (the first two outcome charts), any slope chart (the other
     outcome charts) and any case-mix chart reaches in each simulated run (one run per row of
     ``risks``), shape (runs, 3).
 
-    Run r draws patient t's outcome at ``risks[r, group[t]]`` (``met[t, c]`` and ``unmet[t, c]``
-    are outcome chart c's weights of patient t with and without it, patient-major) and, per
+    Patient t has the weights of row ``pattern[t]``: ``met[u, c]`` and ``unmet[u, c]`` are outcome
+    chart c's weights of the patients of row u with and without the outcome (the patients share a
+    few rows, which stay in the processor's cache), drawn at ``risks[r, group[u]]`` in run r; per
     question k, an answer meeting its condition at ``shares[r, k]`` (``mix_met[k, j]`` and
     ``mix_unmet[k, j]``: case-mix chart j of question k's weights). Each run has its own SplitMix64
     stream, started from a hash of (seed, run): the result does not depend on the threads.
     """
-    n_runs, n, n_out, n_questions = risks.shape[0], len(group), met.shape[1], shares.shape[1]
+    n_runs, n, n_out, n_questions = risks.shape[0], len(pattern), met.shape[1], shares.shape[1]
     n_mix = mix_met.shape[1]
     maxima = np.zeros((n_runs, 3))
     for run in prange(n_runs):
@@ -478,7 +481,8 @@ def _simulated_maxima(group, risks, met, unmet, shares, mix_met, mix_unmet, seed
         risk, share = risks[run], shares[run]
         for t in range(n):
             state, u = _uniform(state)
-            weights = met[t] if u < risk[group[t]] else unmet[t]
+            row = pattern[t]
+            weights = met[row] if u < risk[group[row]] else unmet[row]
             for c in range(n_out):
                 value = max(0.0, charts[c] + weights[c])
                 charts[c] = value
@@ -507,22 +511,37 @@ def _simulation_inputs(p, baseline, n_simulations, seed, odds_ratios, slopes, qu
     """The outcome groups and their risks per run, the outcome and case-mix weights, the answer
     shares per run (see :func:`cusum_limit`)."""
     rng = np.random.default_rng(seed)
-    met, unmet = (np.ascontiguousarray(chart_weights(np.full(len(p), y), p, odds_ratios, slopes, None, baseline,
-                                                     question_slopes).T) for y in (1.0, 0.0))
+    stage_risks = np.zeros((len(p), 0)) if baseline is None else np.asarray(baseline.stage_risks, dtype=float)
+    groups = np.unique(p, return_inverse=True)[1] if baseline is None else np.asarray(baseline.groups)
+    rows, first, pattern = np.unique(np.column_stack([groups, p, stage_risks]), axis=0, return_index=True,
+                                     return_inverse=True)
+    centres = [slope_centre(p)] + [slope_centre(risks) for risks in stage_risks.T]
+    met, unmet = (np.ascontiguousarray(chart_weights(np.full(len(rows), y), rows[:, 1], odds_ratios, slopes, centres,
+                                                     _rows_baseline(baseline, first), question_slopes).T)
+                  for y in (1.0, 0.0))
+    group = rows[:, 0].astype(np.int64)
+    pattern = pattern.reshape(-1).astype(np.int64)
     if baseline is None:
-        levels, group = np.unique(p, return_inverse=True)
+        levels = np.unique(p)
         risks = np.broadcast_to(levels, (n_simulations, len(levels)))
         shares = np.zeros((n_simulations, 0))
         mix = np.zeros((0, len(case_mix_ratios)))
-        return group, np.ascontiguousarray(risks), met, unmet, shares, mix, mix
+        return pattern, group, np.ascontiguousarray(risks), met, unmet, shares, mix, mix
     draws = np.asarray(baseline.risk_draws, dtype=float)
     risks = draws[np.arange(n_simulations) % len(draws)]
-    group = np.asarray(baseline.groups, dtype=np.int64)
     k = baseline.answers.shape[1]
     shares = _posterior_draws(baseline.shares, np.full(k, baseline.n_training), n_simulations, rng)
     mix_met, mix_unmet = (case_mix_weights(np.full((1, k), a), baseline.shares, case_mix_ratios)
                           .reshape(k, len(case_mix_ratios)) for a in (1.0, 0.0))
-    return group, risks, met, unmet, shares, mix_met, mix_unmet
+    return pattern, group, risks, met, unmet, shares, mix_met, mix_unmet
+
+
+def _rows_baseline(baseline, rows):
+    """The baseline of the patients ``rows`` only (None stays None): their earlier stages' risks."""
+    if baseline is None:
+        return None
+    return Baseline(baseline.answers[rows], baseline.shares, baseline.n_training, baseline.groups[rows],
+                    baseline.risk_draws, baseline.stage_risks[rows])
 
 
 def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS, odds_ratios=ODDS_RATIOS,

@@ -99,6 +99,14 @@ def value_label(value: object, spec: ColumnSpec | None = None) -> str:
     return text
 
 
+def value_labels(series: pd.Series, spec: ColumnSpec | None = None) -> pd.Series:
+    """:func:`value_label` of every value of a column, missing ones left missing: each distinct
+    value labelled once (a column of 100,000 rows has a handful), the same labels as a map."""
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    labels = np.array([value_label(value, spec) for value in uniques] + [np.nan], dtype=object)
+    return pd.Series(labels[codes], index=series.index, dtype=object)
+
+
 def plain_value(value: object) -> object:
     """A value as the page shows it: 1 rather than 1.0, text without surrounding spaces."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:

@@ -41,6 +41,7 @@ from psl_core.binarization import BINARY, CATEGORY, NUMERIC
 from psl_core.errors import DataError
 from psl_core.validation import recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
+from psl_triage.data.values import value_labels
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import save_model
 from psl_triage.words import md
@@ -287,7 +288,7 @@ def _mapped(series, value_map):
     """The column with the user's value map applied (a value mapped to MISSING becomes NaN)."""
     if not value_map:
         return series
-    return series.map(value_label, na_action="ignore").map(lambda text: value_map.get(text, text), na_action="ignore")
+    return value_labels(series).map(lambda text: value_map.get(text, text), na_action="ignore")
 
 
 def coding_mismatches(model, metadata, frame, mapping, value_maps=None):
@@ -318,10 +319,10 @@ def coding_mismatches(model, metadata, frame, mapping, value_maps=None):
         series = frame[source]
         present = series.notna() & (series.astype(str).str.strip() != "")
         series = _mapped(series.where(present), (value_maps or {}).get(need.name))
-        texts = series.dropna().map(value_label)
+        texts = value_labels(series.dropna())
         counts = texts.value_counts()
         site_values = [str(v) for v in counts.index]
-        raw_counts = frame[source].where(present).dropna().map(value_label).value_counts()
+        raw_counts = value_labels(frame[source].where(present).dropna()).value_counts()
         info = metadata.column(need.name)
         if need.kind == NUMERIC:
             numbers = pd.to_numeric(series, errors="coerce")
@@ -382,7 +383,7 @@ def site_table(model, metadata, frame, mapping, outcome, positive, value_maps=No
     if frame.empty:
         raise DataError(said.NO_OUTCOME_VALUES.format(outcome=outcome))
     positive_texts = {value_label(v) for v in positive}
-    y = frame[outcome].map(value_label).isin(positive_texts).to_numpy(dtype=np.int64)
+    y = value_labels(frame[outcome]).isin(positive_texts).to_numpy(dtype=np.int64)
     metadata = ModelMetadata.coerce(metadata)
     columns = {}
     for need in needed_columns(model, metadata):
@@ -419,7 +420,7 @@ def _coded(series, need, source, info, notes):
         if bad:
             notes.append(said.NOT_NUMBERS_COUNT_MISSING.format(count=bad, source=source))
         return numbers
-    texts = series.where(present).map(value_label, na_action="ignore")
+    texts = value_labels(series.where(present))
     if need.kind == CATEGORY:
         known = set(info.category_labels or {})
         unseen = sorted(set(texts.dropna()) - known) if known else []

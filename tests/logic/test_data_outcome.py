@@ -23,6 +23,7 @@ from psl_triage.data import (
 )
 from psl_triage.data.demo import load_demo
 from psl_triage.data.roles import propose_roles
+from psl_triage.data.values import value_labels
 
 
 def test_guess_outcome():
@@ -205,3 +206,13 @@ def test_a_flag_unrelated_to_every_other_column_is_not_guessed_the_outcome():
     assert guess_outcome(df, infer_column_types(df)) == "relapse_flag"
     unsure = df.drop(columns="relapse_flag")
     assert guess_outcome(unsure, infer_column_types(unsure)) is None
+
+
+def test_value_labels_equal_the_label_of_each_value():
+    """Labelled once per distinct value, the same labels as value_label row by row; missing stays missing."""
+    series = pd.Series([1, 1.0, True, " yes ", None, np.nan, 2.5, "1", 0, False, "yes"] * 3, dtype=object)
+    labelled = value_labels(series)
+    expected = series.map(value_label, na_action="ignore")
+    assert labelled.isna().equals(expected.isna())
+    assert (labelled[expected.notna()] == expected[expected.notna()]).all()
+    assert value_labels(pd.Series([3.0, np.nan, 3.0])).tolist()[::2] == ["3", "3"]

@@ -216,7 +216,7 @@ def test_invalid_size_limit_warns_and_uses_the_default(monkeypatch):
     monkeypatch.setenv("PSL_MAX_UPLOAD_MB", "lots")
     at = AppTest.from_file("../../app.py", default_timeout=30).run()
     at.radio(key="w_source").set_value("upload").run()
-    assert "PSL_MAX_UPLOAD_MB must be a positive whole number" in texts(at.warning)[0]
+    assert "PSL_MAX_UPLOAD_MB must be a whole number of megabytes from 1 to 10,000" in texts(at.warning)[0]
     assert "up to 50 MB" in at.file_uploader(key="w_upload").label
 
 

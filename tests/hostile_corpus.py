@@ -134,6 +134,8 @@ def hostile_tables() -> dict[str, bytes]:
             f"{1 + i % 9}.{i % 1000:03d},{i % 10};{60 + i % 20},5;{int(i % 20 > 9)}\n" for i in range(80))).encode(),
         "tsv-quoted-newlines.tsv": ("age\tnote\ty\n" + "".join(
             f'{40 + i % 30}\t"seen\nin {"ward" if i % 2 else "clinic"}"\t{int(i % 30 > 15)}\n' for i in range(80))).encode(),
+        "true-false-with-gaps.csv": _csv(["age", "smoker", "y"], [
+            (40 + i % 30, "" if i % 7 == 0 else "TRUE" if i % 3 else "FALSE", int(i % 30 > 15)) for i in range(80)]),
         "merged-header.xlsx": probe_workbook("merged header"),
         "chart-sheet-first.xlsx": probe_workbook("chart first"),
         "only-a-chart-visible.xlsx": probe_workbook("only a chart visible"),

@@ -49,10 +49,11 @@ few hundred MB to the server's memory (bench/README.md); a table of a million ce
 MAX_EXCEL_PARTS = 10_000
 """Most parts (files) an .xlsx archive may hold; a real workbook has a few dozen."""
 
-COLUMN_READINGS = ("numbers", "percent", "dates", "text")
+COLUMN_READINGS = ("numbers", "percent", "dates", "true/false", "text")
 """How a column of an upload was read (:attr:`LoadedTable.columns`), in the order the "Read as"
 sentence names them: numbers (with the table's decimal mark and thousands separator, or as a
-workbook holds them), percentages (the % sign dropped), dates, text (kept as written)."""
+workbook holds them), percentages (the % sign dropped), dates, true/false (TRUE and FALSE, or a
+workbook's logical cells), text (kept as written)."""
 
 TEXT_EXTENSIONS = {".csv": None, ".txt": None, ".tsv": "\t", ".tab": "\t"}
 
@@ -87,7 +88,7 @@ class LoadedTable:
         The decimal mark and thousands separator used for numbers written as text.
     columns : dict of str to str
         How each column was read: one of :data:`COLUMN_READINGS` ("numbers", "percent",
-        "dates", "text"); empty for a table not read from a file.
+        "dates", "true/false", "text"); empty for a table not read from a file.
     """
 
     frame: pd.DataFrame
@@ -229,11 +230,20 @@ def _column_readings(frame: pd.DataFrame, percent: list[str]) -> dict[str, str]:
             readings[str(name)] = "percent"
         elif ptypes.is_datetime64_any_dtype(series):
             readings[str(name)] = "dates"
+        elif ptypes.is_bool_dtype(series) or _true_or_false(series):
+            readings[str(name)] = "true/false"
         elif ptypes.is_numeric_dtype(series) and not ptypes.is_bool_dtype(series):
             readings[str(name)] = "numbers"
         else:
             readings[str(name)] = "text"
     return readings
+
+
+def _true_or_false(series: pd.Series) -> bool:
+    """Whether a column of objects holds only true and false besides gaps (TRUE, FALSE and an
+    empty cell: pandas reads the words as booleans and keeps the column of objects)."""
+    present = series.dropna()
+    return series.dtype == object and len(present) > 0 and all(isinstance(value, (bool, np.bool_)) for value in present)
 
 
 def _infinite_as_missing(frame: pd.DataFrame, notes: list[str]) -> pd.DataFrame:

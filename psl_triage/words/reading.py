@@ -183,6 +183,7 @@ COLUMN_READINGS = {
     "numbers": "; numbers: {columns}",
     "percent": "; percentages (the % sign dropped): {columns}",
     "dates": "; dates: {columns}",
+    "true/false": "; true or false: {columns}",
     "text": "; text, kept as written: {columns}",
 }
 _NAMED_AT_MOST = 6

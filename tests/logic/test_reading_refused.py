@@ -149,3 +149,12 @@ def test_an_upload_limit_streamlit_cannot_take_stops_the_server(value):
 
 def test_the_largest_upload_limit_is_one_streamlit_s_uploader_takes():
     FileUploader().max_upload_size_mb = MAX_UPLOAD_LIMIT_MB
+
+
+@pytest.mark.parametrize("cells", [["TRUE", "FALSE", "TRUE"], ["TRUE", "", "FALSE"]])
+def test_true_and_false_are_said_to_be_read_as_such_not_kept_as_written(cells):
+    """pandas reads TRUE and FALSE as booleans: the "Read as" sentence said "text, kept as written"."""
+    loaded = load_table(b"age,smoker,y\n" + b"".join(f"{i},{cell},{i % 2}\n".encode() for i, cell in enumerate(cells)), "t.csv")
+    assert loaded.columns["smoker"] == "true/false"
+    assert "true or false: 'smoker'" in loaded.describe_reading()
+    assert load_table(hostile_tables()["true-false-with-gaps.csv"], "t.csv").columns["smoker"] == "true/false"

@@ -4,6 +4,7 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from psl_triage.bedside.session import recommended_length
 from psl_triage.training.fit import train_list
 from psl_triage.training.options import TrainingOptions
 from tests.apptest import put_list
@@ -30,7 +31,7 @@ def test_the_card_and_report_are_offered_and_follow_the_choices(trained):
     put_list(at, *trained)
     at.run()
     assert not at.exception and not at.error
-    assert at.slider(key=current_list_key("card_stage", at.session_state)).value == (model.recommended_stages_ or len(model.literals_))
+    assert at.slider(key=current_list_key("card_stage", at.session_state)).value == recommended_length(model)
     assert len(at.get("download_button")) == 2
     at.slider(key=current_list_key("card_stage", at.session_state)).set_value(2).run()
     assert not at.exception and not at.error
@@ -43,7 +44,6 @@ def test_another_list_starts_the_card_at_its_own_stage(trained):
     the next; a list that becomes current starts at its recommended stage."""
     import copy
 
-    from psl_triage.bedside.session import recommended_length
     from psl_triage.words.card import questions_on_card
 
     model, metadata = trained

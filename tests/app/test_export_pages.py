@@ -9,6 +9,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from psl_triage.bedside.session import recommended_length
 from psl_triage.model_file.export import verify
 from psl_triage.model_file.store import read_model_file, save_model
 from psl_triage.training.fit import train_list
@@ -49,7 +50,7 @@ def test_a_saved_lists_specification_carries_its_files_checksum(trained, isolate
     assert not at.exception and not at.error and len(_labels(at)) == 6
     data = read_model_file(stored.path)
     model = trained[0]
-    stage = model.recommended_stages_ or len(model.literals_)
+    stage = recommended_length(model)
     spec = verify(json.loads(exported_files(data, 10.0, stage)["specification"]))
     assert spec["list"]["model_sha256"] == hashlib.sha256(data).hexdigest()
     assert spec["list"]["name"] == "Export page test" and spec["list"]["version"] == "1"

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from psl_flows import demo_prepared, expect_trained, go_to_demo_landing, open_triage, start_training
 
 from psl_core.costs import default_change_value
+from psl_triage.bedside.session import recommended_length
 from psl_triage.training.fit import train_list
 from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
 from psl_triage.words.common import cost_text
@@ -71,7 +72,7 @@ def test_costs_typed_on_train_are_shown_at_the_bedside_and_can_stop_the_list(app
     expect_trained(app, model.n_stages_ - 1)
 
     open_triage(app, 1.0)
-    length = model.recommended_stages_ or len(model.literals_)
+    length = recommended_length(model)
     costs = model.stage_costs_[:length]
     assert costs.any(), "the demo list should ask an imaging or laboratory question"
     first = f"Question 1 of {length} · costs {cost_text(costs[0], UNIT)}"

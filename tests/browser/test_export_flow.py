@@ -8,6 +8,7 @@ import json
 from fhir.resources.riskassessment import RiskAssessment
 from psl_flows import demo_model, download, expected_triage, go_to_demo_landing, open_triage, train
 
+from psl_triage.bedside.session import recommended_length
 from psl_triage.model_file.export import verify
 
 
@@ -20,7 +21,7 @@ def test_the_card_exports_a_specification_whose_scorer_reproduces_it_in_the_brow
     app.wait_idle(timeout_ms=120_000)
     app.assert_no_exception()
     spec = verify(json.loads(download(app, "card_export_specification")))
-    assert spec["settings"]["length"] == (trained.recommended_stages_ or len(trained.literals_))
+    assert spec["settings"]["length"] == recommended_length(trained)
     scorer = download(app, "card_export_javascript")
     assert spec["checksum"] in scorer
     page = browser.new_page()

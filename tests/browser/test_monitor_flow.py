@@ -15,6 +15,7 @@ import statsmodels.api as sm
 from playwright.sync_api import expect
 
 from psl_core.validation import log_odds
+from psl_triage.bedside.session import recommended_length
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.model_file.store import save_model
 from psl_triage.training.fit import train_list
@@ -75,7 +76,7 @@ def test_monitor_flchain_over_the_later_years(own_app, tmp_path):
 
     # Independently: the list's own predict_proba at its bedside length, grouped by year with pandas.
     periods = downloaded(app, "monitor_download_periods")
-    stage = model.recommended_stages_ or len(model.literals_)
+    stage = recommended_length(model)
     X = later[COLUMNS].copy()
     for name, column in metadata["columns"].items():  # yes/no columns as the list learned them: 0/1
         if column.get("kind") == "binary":

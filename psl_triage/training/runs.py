@@ -12,7 +12,9 @@ threads), so serialising fits costs the sessions little throughput.
 
 :func:`evaluation_seconds` says before a run about how long it will take (for a horizon list's
 comparison with Cox, :func:`horizon_seconds`), and :func:`default_splits` how many splits
-finish in :data:`EVALUATION_BUDGET_S`.
+finish in :data:`EVALUATION_BUDGET_S`. :func:`training_estimate` says before a training
+about how long it takes, :func:`max_training_minutes` how long the server allows
+(:data:`MAX_TRAINING_ENV`).
 """
 
 from __future__ import annotations
@@ -22,9 +24,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import joblib
+import pandas as pd
+
+from psl_core.errors import PSLError
+from psl_triage.words import settings as words
 
 _ONE_RUN_AT_A_TIME = threading.RLock()  # re-entrant: a run may start a nested one in its thread
 WAIT_POLL_S = 0.5
@@ -149,3 +155,107 @@ def default_splits(fit_seconds: float | None, folds: int, workers: int | None = 
         if evaluation_seconds(fit_seconds, folds, n_splits, workers) <= EVALUATION_BUDGET_S:
             return n_splits
     return FEWER_SPLITS[-1]
+
+
+MAX_TRAINING_ENV = "PSL_MAX_TRAINING_MINUTES"
+DEFAULT_MAX_TRAINING_MINUTES = 5.0
+"""The longest training the server starts, in minutes, unless :data:`MAX_TRAINING_ENV` says
+otherwise: a training holds the one-run lock, so every other session's Train and Evaluation
+wait behind it (issue 40: a table of 60 columns of 29 levels trained for 537 s)."""
+
+SECONDS_PER_ANSWER = 3.0e-7
+"""Seconds one yes/no candidate question (a binary column, one category of a categorical
+column) costs per training row and stage, the internal folds that recommend the list's length
+included. Measured on this 2-core machine with ``bench/training_time.py`` (shared with other
+work): 60 categorical columns of 29 levels on 3,333 training rows, 10 and 30 stages, 36.9 s
+and 84.7 s."""
+SECONDS_PER_THRESHOLD = 3.24e-6
+"""The same for a question with a threshold to search (a numeric column, the grouping of a
+categorical one's levels): 40 numeric columns on 3,333 training rows, 40 stages, 17.3 s."""
+SECONDS_PER_QUESTION_ROW = 2.16e-6
+"""Seconds each candidate question costs per training row once per training (sorting, the
+calibration and the lists' ends): the part of the 36.9 s above that does not grow with the stages."""
+
+
+@dataclass(frozen=True)
+class TrainingEstimate:
+    """About how long a training takes before it starts (:func:`training_estimate`): its
+    candidate questions (yes/no ones and ones with a threshold), training rows, the stages it
+    may reach, the seconds; and the categorical columns with the most levels, largest first."""
+
+    answers: int
+    thresholds: int
+    rows: int
+    stages: int
+    seconds: float
+    widest: tuple[tuple[str, int], ...]
+
+    @property
+    def questions(self) -> int:
+        return self.answers + self.thresholds
+
+    def seconds_for(self, stages: int) -> float:
+        """The seconds of the same training cut at ``stages`` stages."""
+        per_stage = self.rows * (SECONDS_PER_ANSWER * self.answers + SECONDS_PER_THRESHOLD * self.thresholds)
+        return stages * per_stage + SECONDS_PER_QUESTION_ROW * self.rows * self.questions
+
+    def stages_within(self, seconds: float) -> int:
+        """The most stages that train within ``seconds`` (0 when none do)."""
+        stages = self.stages
+        while stages > 0 and self.seconds_for(stages) > seconds:
+            stages -= 1
+        return stages
+
+
+def training_estimate(X, options) -> TrainingEstimate:
+    """About how long training ``options`` on the prepared features ``X`` (a DataFrame) takes.
+
+    The learner tries every candidate question at every stage, so the time grows with the
+    candidates, the training rows (``1 - test_fraction`` of X's) and the stages. Without a
+    maximum length the list may reach one stage per question: the estimate is then what the
+    longest list would take, an upper bound. A categorical column gives one question per
+    level and one grouping of its levels (more than two of them, ``group_categories``), a
+    column with missing values each question twice (a missing answer on either side), once
+    towards the stages.
+    """
+    answers = thresholds = families = 0
+    widest = []
+    for name in X.columns:
+        column = X[name]
+        twice = 2 if column.isna().any() else 1
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            levels = int(column.nunique())
+            grouped = levels > 2 and (options.group_categories or column.cat.ordered)
+            answers, thresholds = answers + twice * levels, thresholds + twice * grouped
+            families += levels + grouped
+            widest.append((str(name), levels))
+        else:
+            binary = bool(column.dropna().isin((0, 1)).all())
+            answers, thresholds = answers + twice * binary, thresholds + twice * (not binary)
+            families += 1
+    rows = math.ceil(len(X) * (1 - options.test_fraction))
+    stages = families if options.max_stages is None else min(options.max_stages, families * options.max_feature_uses)
+    estimate = TrainingEstimate(answers, thresholds, rows, stages, 0.0,
+                                tuple(sorted(widest, key=lambda pair: -pair[1])))
+    return replace(estimate, seconds=estimate.seconds_for(stages))
+
+
+def max_training_minutes(value: str | None) -> float:
+    """The longest training the server starts, in minutes, from the value of
+    :data:`MAX_TRAINING_ENV` (None or empty: :data:`DEFAULT_MAX_TRAINING_MINUTES`).
+
+    Raises
+    ------
+    PSLError
+        The value is not a positive number of minutes.
+    """
+    if value is None or not value.strip():
+        return DEFAULT_MAX_TRAINING_MINUTES
+    try:
+        minutes = float(value.strip())
+    except ValueError:
+        minutes = math.nan
+    if not (math.isfinite(minutes) and minutes > 0):
+        raise PSLError(words.BAD_MAX_TRAINING.format(env_var=MAX_TRAINING_ENV, value=value))
+    return minutes
+

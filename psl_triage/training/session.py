@@ -26,6 +26,7 @@ passed in too, so the session never holds a copy of them.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -43,7 +44,13 @@ from psl_triage.training.costs import check_unit, cost_rows, costs_from_rows
 from psl_triage.training.knowledge import knowledge_from_rows, knowledge_rows
 from psl_triage.training.known_at_triage import TimingStatus, list_answers, same_time_point, timing_status
 from psl_triage.training.options import LEARNER_OPTIONS, SCORE_SET_PRESETS, TrainingOptions, parse_score_set
-from psl_triage.training.runs import one_run_at_a_time
+from psl_triage.training.runs import (
+    MAX_TRAINING_ENV,
+    TrainingEstimate,
+    max_training_minutes,
+    one_run_at_a_time,
+    training_estimate,
+)
 from psl_triage.training.too_good import TooGood, recorded_warning
 from psl_triage.words import editors as editor_words
 from psl_triage.words import train as words
@@ -238,10 +245,13 @@ class TrainingSession:
         took (without the time it waited for another session's run).
 
         One training runs at a time in the app (:func:`psl_triage.training.runs.one_run_at_a_time`);
-        ``waiting(run before it, seconds waited)`` is called while it waits.
+        ``waiting(run before it, seconds waited)`` is called while it waits. A training that
+        would run longer than the server allows is refused before it waits or starts, with
+        what to change (:func:`check_training_time`).
         """
         active, data_name = dataset.active, dataset.active.name
         roles = roles_record(active.column_roles, active.column_types)
+        check_training_time(dataset.prepared.X, options)
         with one_run_at_a_time("training", waiting) as run:
             start = time.perf_counter()
 
@@ -409,6 +419,18 @@ class TrainingSession:
         self.metadata = self.metadata.saved_as(stored)
         self.saved_message = words.saved(stored)
         self.answers_unsaved = False
+
+
+def check_training_time(X, options, environ=os.environ) -> TrainingEstimate:
+    """The training's estimate (:func:`training_estimate`), or a PSLError saying how long it
+    would take, the server's limit (:func:`max_training_minutes`) and what to change, when it
+    would take longer: checked before the training waits for the run lock or starts."""
+    estimate = training_estimate(X, options)
+    minutes = max_training_minutes(environ.get(MAX_TRAINING_ENV))
+    if estimate.seconds > 60 * minutes:
+        raise PSLError(words.training_too_long(estimate, minutes, MAX_TRAINING_ENV,
+                                               estimate.stages_within(60 * minutes)))
+    return estimate
 
 
 def _columns_of(dataset: DatasetSession | None, columns) -> bool:

@@ -1,6 +1,7 @@
 """The words of the training settings (:mod:`psl_triage.training.options`,
 :mod:`psl_triage.training.fit`): what is wrong with a custom score set, a number of stages, a
-test fraction or a seed, and a split that leaves too few rows.
+test fraction or a seed, a split that leaves too few rows, and a training the server would
+not start because it would run too long.
 """
 
 EMPTY_SCORE_SET = "The custom score set is empty: type whole numbers separated by commas, e.g. -2, -1, 1, 2."
@@ -25,3 +26,7 @@ def bad_frame_ancestor(env_var, origin):
     return (f"{env_var} names {origin!r}, which is not an origin such as https://portal.example.org "
             "(a scheme, a host name and, if needed, a port from 1 to 65535; no path, no wildcard): correct "
             f"{env_var}, or leave it empty to let no other site show the app in a frame.")
+
+
+BAD_MAX_TRAINING = "{env_var} must be a positive number of minutes, got {value!r}."
+

@@ -567,3 +567,35 @@ NOT_REACHED = "not reached"
 
 MEASURES = {code: MEASURE_LABELS[code] for code in ("expected_entropy", "brier", "auc")}
 """Stagewise measures the page reports, with their readable names (paper, Sec. 5)."""
+
+
+def _duration(seconds):
+    """``"about 40 s"``, ``"about 12 minutes"``, ``"about 3 hours"``."""
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 90 * 60:
+        return f"about {round(seconds / 60)} minutes"
+    return f"about {seconds / 3600:.0f} hours"
+
+
+def training_too_long(estimate, minutes, env_var, fitting_stages):
+    """Why a training is not started: it would run longer than the server allows; what to change.
+
+    ``estimate`` is a :class:`psl_triage.training.runs.TrainingEstimate`, ``fitting_stages``
+    the most stages that train within the limit."""
+    limit = f"{minutes:g} minute{'s' if minutes != 1 else ''}"
+    said = (f"Training was not started: with {estimate.questions:,} candidate questions on "
+            f"{estimate.rows:,} training rows, a list of up to {estimate.stages:,} stages could take "
+            f"{_duration(estimate.seconds)}, and this server runs a training for at most {limit} "
+            f"(the setting {env_var}), so that other users' runs do not wait behind it. To train "
+            "faster:")
+    changes = []
+    if fitting_stages > 0:
+        changes.append(f"set '{OPTION_LABELS['max_stages']}' to {fitting_stages} or fewer "
+                       f"({_duration(estimate.seconds_for(fitting_stages))})")
+    many = [f"{name} ({levels} levels)" for name, levels in estimate.widest[:3] if levels > 5]
+    if many:
+        changes.append("give categorical columns fewer levels (on the Data page, leave out or "
+                       f"regroup {', '.join(many)}), or turn off '{OPTION_LABELS['group_categories']}'")
+    changes.append("leave out columns that clinicians would not ask about (type 'ignore' on the Data page)")
+    return " ".join([said, "; ".join(changes) + "."])

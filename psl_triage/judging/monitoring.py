@@ -137,7 +137,7 @@ class MonitoredTable:
 
 def monitored_table(model, metadata, frame, mapping, outcome, positive, date_column, value_maps=None, time=None):
     """The table coded for the list (:func:`psl_triage.judging.validation.site_table`) with each row's
-    date, rows without a date left out with a note, in date order.
+    date, rows without a date left out with a note, in date order (:func:`date_order`).
 
     A horizon list's outcome is the event by its horizon tau: ``outcome`` and ``positive`` name
     the event column and its event values, ``time`` the follow-up time (as Validate reads them,
@@ -171,9 +171,17 @@ def monitored_table(model, metadata, frame, mapping, outcome, positive, date_col
     if ambiguous:
         notes.insert(0, said.DAY_FIRST.format(column=date_column))
     dates = dates.reindex(table.X.index)
-    order = np.argsort(dates.to_numpy(), kind="stable")
+    order = date_order(dates.to_numpy())
     ordered = SiteTable(table.X.iloc[order], table.y[order], notes, table.mapping)
     return MonitoredTable(ordered, dates.iloc[order], str(date_column))
+
+
+def date_order(dates, seed=0):
+    """The patients in date order, those of one date in a shuffled order (a permutation of seed
+    ``seed``): a year column gives a year's patients one date, and a file sorted by age, say, would
+    otherwise show a drift within the year that is only the file's order."""
+    shuffled = np.random.default_rng(seed).permutation(len(dates))
+    return shuffled[np.argsort(np.asarray(dates)[shuffled], kind="stable")]
 
 
 def _by_horizon(site):

@@ -282,3 +282,17 @@ def test_question_and_case_mix_charts_are_drawn_with_the_limit(model, seen):
     assert {words.question_trace(1, "weaker"), words.question_trace(3, "more")} <= names
     heads = words.chart_heads(result.chart.columns)
     assert heads["more 3"] == "Chart Q3 met more often" and heads["up"] == "Chart up"
+
+
+def test_patients_of_one_date_are_not_charted_in_the_files_order(model):
+    """A year column gives a year's patients one date; a file sorted by a column within it would
+    show a drift of that column's answers within the year: the charts take those patients in a
+    shuffled order (seed 0), the same each time."""
+    frame = _patients(1200, 11).sort_values("sex", kind="stable").reset_index(drop=True)
+    frame["year"] = 2024
+    mapping = match_columns(needed_columns(model, METADATA), frame.columns)
+    table = monitored_table(model, METADATA, frame, mapping, "outcome", [1], "year")
+    first = table.table.X["sex"].to_numpy()[:300]
+    assert 0.3 < first.mean() < 0.7  # the file's first 300 are all 0
+    again = monitored_table(model, METADATA, frame, mapping, "outcome", [1], "year")
+    assert again.table.X.index.equals(table.table.X.index)

@@ -136,6 +136,7 @@ def hostile_tables() -> dict[str, bytes]:
             f'{40 + i % 30}\t"seen\nin {"ward" if i % 2 else "clinic"}"\t{int(i % 30 > 15)}\n' for i in range(80))).encode(),
         "true-false-with-gaps.csv": _csv(["age", "smoker", "y"], [
             (40 + i % 30, "" if i % 7 == 0 else "TRUE" if i % 3 else "FALSE", int(i % 30 > 15)) for i in range(80)]),
+        "utf16-cut-off.csv": _table(["age", "sex", "outcome"]).decode().encode("utf-16-le") + b"\n",
         "merged-header.xlsx": probe_workbook("merged header"),
         "chart-sheet-first.xlsx": probe_workbook("chart first"),
         "only-a-chart-visible.xlsx": probe_workbook("only a chart visible"),
@@ -401,6 +402,7 @@ def unusual_names(document):
         "leading-zero-v01.json": (text, "good"),
         "leading-zero-v1.json": (text, "good"),
         "full-width-v\uff11.json": (text, "good"),
+        "space-typed-after-v1.json ": (text, "good"),
     }
 
 

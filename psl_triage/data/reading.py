@@ -407,11 +407,13 @@ def _all_legacy(line: bytes) -> bool:
 
 def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | None:
     """The text of UTF-16 written without a byte-order mark (some Windows exports), told by
-    the zero byte of nearly every ASCII character; None for anything else."""
-    if len(data) % 2:
-        return None
-    for encoding, high_bytes in (("utf-16-le", data[1::2]), ("utf-16-be", data[0::2])):
+    the zero byte of nearly every ASCII character; None for anything else. Such text of an odd
+    number of bytes is refused as cut off (its zero bytes are no damage to locate)."""
+    even = data[: len(data) // 2 * 2]
+    for encoding, high_bytes, low_bytes in (("utf-16-le", even[1::2], even[0::2]), ("utf-16-be", even[0::2], even[1::2])):
         if high_bytes.count(0) >= 0.9 * len(high_bytes):
+            if len(data) % 2 and low_bytes.count(0) < 0.5 * len(low_bytes):  # UTF-16 holds two bytes a character: the file was cut off or damaged
+                raise DataError(words.UTF16_ODD_LENGTH.format(filename=filename, encoding=encoding.upper()))
             try:
                 text = data.decode(encoding)
             except UnicodeDecodeError:

@@ -209,7 +209,8 @@ def _files(folder):
 def _model_name(name):
     if name.startswith(_TEMPORARY_PREFIX):
         return None
-    return _FILE.match(unicodedata.normalize("NFKC", name))  # "-v１" (full-width) is version 1, as a reader sees it
+    # "-v１" (full-width) is version 1, and "x.json " (a space typed after it) a model file, as a reader sees them
+    return _FILE.match(unicodedata.normalize("NFKC", name).strip())
 
 
 def _not_listed(folder):

@@ -43,6 +43,7 @@ OLD_OFFICE_FILE = "{filename} is an old Office file (.xls?), not text. Save it a
 BINARY_FILE = "{filename} is a binary file, not a text table (CSV or TSV)."
 READ_AS_LEGACY_ENCODING = "{filename} is not UTF-8 text; it was read as {encoding}. Check that accented characters look right in the preview."
 NOT_READABLE_TEXT = "{filename} does not contain readable text; it is not a CSV or TSV table."
+UTF16_ODD_LENGTH = "{filename} looks like {encoding} text without a byte-order mark, but it has an odd number of bytes (UTF-16 writes two a character): it was cut off or damaged. Export the table again, preferably as UTF-8 CSV, and upload it again."
 UTF16_WITHOUT_MARK = "{filename} is UTF-16 text without a byte-order mark; it was read as {encoding}. Check that the preview looks right."
 NO_READABLE_HEADER = "{filename} has no readable header row: {exc}"
 INCONSISTENT_TABLE = "{filename} is not a consistent table: {exc}. Every row needs the same number of fields as the header; check the delimiter."

@@ -41,6 +41,7 @@ EXPECTED = {
     "semicolon-thousands-dots.csv": "triaged",
     "tsv-quoted-newlines.tsv": "triaged",
     "true-false-with-gaps.csv": "triaged",
+    "utf16-cut-off.csv": "refused at upload",
     "merged-header.xlsx": "refused at upload",
     "chart-sheet-first.xlsx": "triaged",
     "only-a-chart-visible.xlsx": "refused at upload",

@@ -158,3 +158,10 @@ def test_true_and_false_are_said_to_be_read_as_such_not_kept_as_written(cells):
     assert loaded.columns["smoker"] == "true/false"
     assert "true or false: 'smoker'" in loaded.describe_reading()
     assert load_table(hostile_tables()["true-false-with-gaps.csv"], "t.csv").columns["smoker"] == "true/false"
+
+
+def test_utf16_cut_off_is_named_as_such_not_as_zero_bytes():
+    with pytest.raises(DataError, match="looks like UTF-16-LE text without a byte-order mark, but it has an odd number"):
+        load_table(hostile_tables()["utf16-cut-off.csv"], "t.csv")
+    with pytest.raises(DataError, match="zero \\(NUL\\) byte"):  # zeros in a text that is not UTF-16: located
+        load_table(b"age,sex,y\n50,m\x00,1\n", "t.csv")

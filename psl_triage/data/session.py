@@ -47,6 +47,7 @@ from psl_triage.data import (
     propose_level_order,
     relabel,
 )
+from psl_triage.data.event_times import event_codes
 from psl_triage.data.follow_up import FollowUp, proposed_follow_up
 from psl_triage.data.profile import TableProfile
 from psl_triage.data.roles import ROLES, Role, propose_roles, role_labels, taken_out
@@ -275,7 +276,8 @@ class DatasetSession:
         data = self.active
         if list(values) != data.positive_class:
             data.positive_class = list(values)
-            if data.follow_up is None and data.outcome is not None and data.positive_class:
+            if (data.follow_up is None and data.outcome is not None and data.positive_class
+                    and event_codes(data.df[data.outcome]) is None):  # a 0/1 status had its pair proposed already
                 data.follow_up = proposed_follow_up(data.df, data.outcome, data.positive_class, data.profile)
             self.flag_columns(revise=True)
 

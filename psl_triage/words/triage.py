@@ -128,7 +128,7 @@ def length_option(n: int, recommended: int) -> str:
     if n == recommended:
         first = "no question, the base rate" if n == 0 else f"the first {n}"
         return f"Recommended: {first} (validated on held-out patients)"
-    return f"Beyond the recommendation: the whole list, {n} (not validated to do better)"
+    return f"The whole list: {n}, beyond the recommendation (not validated to do better)"
 
 
 def change_value_label(unit) -> str:

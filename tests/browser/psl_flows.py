@@ -208,6 +208,10 @@ def upload_own_table(app, path: Path) -> None:
     app.widget("w_source").get_by_text("Upload my own table").click()
     app.wait_idle()
     app.upload("w_upload", path)
+    # The upload's rerun may start after wait_idle's pause: until it ends, the demo's widgets
+    # stand beside the new table's (two follow-up checkboxes), so wait for the page to settle.
+    expect(app.page.get_by_text(f"Preview: {Path(path).name}")).to_be_visible()
+    app.wait_quiet()
     app.assert_no_exception()
 
 

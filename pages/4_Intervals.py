@@ -1,7 +1,7 @@
 """Intervals: how sure is the list at each total score, and when can it decide?
 
 For the current list (from Train): the probability of every reachable total of a stage with
-its simultaneous confidence interval, against the decision threshold 1/(1+M) (the paper's
+its confidence interval, against the decision threshold 1/(1+M) (the paper's
 Figure 5), and the same for every stage side by side, so the widening of the intervals as
 the list grows is visible. Only the list is needed: the intervals come from its training
 counts. The Data page's table is not read, so it is neither checked against the list nor

@@ -167,7 +167,7 @@ class StageBands:
     ``bands`` (optional): the stages' ``model.stage_interval(k, confidence)`` already
     computed, a list of (totals, lower, point, upper) per stage 0..K.
 
-    Holds every stage's point estimates and simultaneous intervals, the list's stop
+    Holds every stage's point estimates and intervals, the list's stop
     statistics as a :class:`~psl_core.stopping.ChangeTable` (None for a list without them),
     the cost of each stage's question (``costs``, shape (K,); None for a list without
     question costs) and, per threshold, the outcome of every reachable total, so that an answer at the

@@ -63,7 +63,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
     second threshold per numeric feature and at least 10 training rows per answer gave
     the lowest test Brier scores, or came within noise of them (the measurements, with
     their commands, are in ``bench/README.md``); Šidák intervals are never wider than
-    Bonferroni's with the same simultaneous coverage.
+    Bonferroni's.
     ``ProbabilisticScoringList(**PAPER_SETUP)`` is the paper's learner (Hanselle et al.):
     isotonic calibration, expected entropy, no pseudo-counts, every feature once, any
     threshold, Bonferroni intervals.
@@ -96,10 +96,10 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         default. With any cross-validated criterion the list ends at the stage where no
         candidate improves the held-out score.
     interval_correction : {"bonferroni", "sidak"}, default="sidak"
-        How the simultaneous intervals share their level among a stage's totals: the
-        paper's Bonferroni over every reachable total, or Šidák over the totals with
-        training cases (never wider, same simultaneous coverage; see
-        :mod:`psl_core.intervals`).
+        How a stage's intervals share their level among its totals: the paper's
+        Bonferroni over every reachable total, or Šidák over the totals with training
+        cases (never wider). The interval promises its level per total (see
+        :mod:`psl_core.intervals`); the share is the margin that keeps that promise.
     recommend_folds : int >= 2 or None, default=None
         If set, an internal stratified cross-validation with this many folds (seeded
         by ``random_state``) refits the list on each training part and scores every

@@ -3,7 +3,7 @@
 :class:`StagewisePredictionMixin` holds what a fitted
 :class:`~psl_core.model.ProbabilisticScoringList` answers about new cases (Def. 3: at
 stage k the first k features are known, a case's total is the sum of their points, and
-q(k, T) its probability), the simultaneous intervals of Sec. 4.4 (eqs. 10-13), and the
+q(k, T) its probability), the intervals of Sec. 4.4 (eqs. 10-13), and the
 list laid out like the paper's Table 1. :mod:`psl_core.model` learns the attributes it reads.
 """
 

@@ -6,7 +6,7 @@ column labels, units, category names) goes through :func:`html.escape`; the repo
 sentences are :mod:`psl_triage.words.report`'s and :mod:`psl_triage.words.sample_size`'s.
 
 - :func:`card_html`: the questions with their points, the risk of every total at the chosen
-  stage with its simultaneous interval and the decision it allows at M, the decision
+  stage with its interval and the decision it allows at M, the decision
   threshold 1/(1+M), the list's name, version and date. Laid out for one A4 or Letter page
   (print CSS: 12 mm margins, a compact type size that shrinks for long lists).
 - :func:`report_html`: the items of the TRIPOD statement (Collins et al. 2015) the app knows:
@@ -134,7 +134,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     cost_ratio : float or None
         M; default the list's saved M (:func:`psl_core.cost_ratio.saved_cost_ratio`).
     confidence : float
-        Level of the simultaneous intervals.
+        Level of the intervals.
     approval : str or None
         Who saved and who approved the list, on a shared ward (under the title).
 

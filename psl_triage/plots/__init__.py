@@ -12,7 +12,7 @@ CSV download.
   :func:`horizon_calibration_figure`, a horizon list's risk against the Kaplan-Meier risk by
   the horizon (a figure only: its tables are :func:`psl_triage.judging.horizon.horizon_calibration`'s).
 - :mod:`~psl_triage.plots.intervals`: :func:`interval_figure`, :func:`interval_grid_figure`:
-  the probability of every reachable total with its simultaneous interval against the
+  the probability of every reachable total with its interval against the
   decision threshold 1/(1+M) (the paper's Figure 5), for one stage or all of them.
 - :mod:`~psl_triage.plots.evaluation`: :func:`stagewise_figure`, :func:`three_way_figure`:
   the Monte Carlo evaluation (the paper's Figures 3, 4, 6, 8) and the decide-or-abstain

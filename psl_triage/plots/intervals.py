@@ -107,7 +107,7 @@ def _threshold_trace(totals, threshold, showlegend):
 
 
 def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95, positive_label="positive"):
-    """The paper's Figure 5: probability and simultaneous interval of every reachable total.
+    """The paper's Figure 5: probability and interval of every reachable total.
 
     ``positive_label`` names the positive class on the y axis: "P(low birth weight)".
 

@@ -44,7 +44,7 @@ def list_table(model, columns=None, intervals=False, confidence=DEFAULT_CONFIDEN
     columns : dict or None
         Readable names per column (see :func:`readable_columns`).
     intervals : bool
-        Add the simultaneous confidence interval of the stage to each cell: "34% (21–49%)".
+        Add the confidence interval of the stage to each cell: "34% (21–49%)".
     confidence : float
 
     Returns

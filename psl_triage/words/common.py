@@ -129,9 +129,8 @@ def level_text(confidence):
 
 
 INTERVAL_PROMISE = (
-    "At its confidence level, all the intervals of a stage hold at once the risk of patients like the "
-    "training ones with each total, allowing for the questions having been chosen on those same "
-    "patients."
+    "At its confidence level, each total's interval holds the risk of patients like the training ones "
+    "with that total, allowing for the questions having been chosen on those same patients."
 )
 """What a list's interval promises, in the words of psl_core/intervals.py: every page that states
 it (Train's table, Triage, Intervals, the card and the report) says this sentence."""

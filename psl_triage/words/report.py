@@ -116,7 +116,7 @@ def development(n_questions, calibration, loss, score_set, interval_correction, 
         f"Probabilistic scoring list (Hanselle et al.): {plural(n_questions, 'question')} learned greedily, "
         f"{said(CALIBRATION_WORDS, calibration)} calibration, each question chosen by "
         f"{said(LOSS_WORDS, loss)}, score set {escape(', '.join(f'{s:+d}' for s in score_set))}, "
-        f"{said(CORRECTION_WORDS, interval_correction)}-corrected simultaneous intervals; reported at {plural(stage, 'question')}"
+        f"intervals per total (level shared among a stage's totals by {said(CORRECTION_WORDS, interval_correction)}); reported at {plural(stage, 'question')}"
         + (" (the length the internal cross-validation recommends)." if recommended else ".")
     )
 

@@ -480,8 +480,9 @@ def option_help(setups):
         "feature's other threshold), and a yes/no feature only when at least this many rows "
         "answer yes and as many no. Keeps the list from singling out a few extreme cases by "
         "chance. With fewer than twice this many rows no threshold qualifies.".format(*both("min_support")),
-        "interval_correction": "How a stage's simultaneous intervals share the confidence level among its "
-        "totals. Šidák gives the same guarantee with intervals that are never wider.",
+        "interval_correction": "How the confidence level is shared among a stage's totals, a margin that "
+        "keeps each total's interval holding the risk of its patients although the questions were "
+        "chosen on the same patients. Šidák's intervals are never wider than Bonferroni's.",
         "shrinkage": "A list learned from few patients tends to promise more than it keeps: its "
         "probabilities are too far from the base rate on new patients. The internal "
         "cross-validation measures by how much (the calibration slope of its held-out "

@@ -24,8 +24,7 @@ def test_the_interval_holds_the_known_risk_of_each_total_of_a_searched_list():
     """Lists searched on 300 rows among nine noise columns; each total's true risk is the mean
     risk of the 20,000 new patients the list gives it. Before the fix (the counts' own
     Clopper–Pearson band, mixed with the prior's where shrunk) 78 % of these totals were
-    covered at the recommended and the last stage; the stated level is 95 % for all the
-    totals of a stage at once, so at least 95 % of single totals."""
+    covered at the recommended and the last stage; the stated level is 95 % for each total."""
     X_new, risk_new = population(20000, np.random.default_rng(1))
     covered = []
     for seed in range(8):

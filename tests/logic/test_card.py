@@ -168,7 +168,7 @@ def test_the_report_says_its_settings_in_words_not_codes(trained):
     for code in ("cv_brier", "sidak", "bonferroni", "selection by", "per allowed use"):
         assert code not in text
     correction = {"sidak": "Šidák", "bonferroni": "Bonferroni"}[model.interval_correction]
-    assert f"{correction}-corrected simultaneous intervals" in text
+    assert f"intervals per total (level shared among a stage's totals by {correction})" in text
     assert "each question chosen by the" in text
 
 

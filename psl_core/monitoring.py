@@ -14,9 +14,10 @@ researcher are :mod:`psl_triage.judging.monitoring`'s):
   watch both directions: R = 2 (the odds of the outcome doubled: the list under-estimates)
   and R = 1/2 (halved: it over-estimates). :func:`cusum_limit` chooses h by simulation
   (Steiner et al., Sec. 3, choose h for a run length; here for a false-alarm probability over
-  the patients at hand): outcomes drawn from the list's own risks, as if it were calibrated,
-  and h the (1 - alpha) quantile of the larger chart's maximum, so that a calibrated list
-  signals anywhere in these patients with probability alpha.
+  the patients at hand): outcomes drawn from the list's own risks, as if it were calibrated
+  (or, with a :class:`Baseline`, from risks its training could as well have given: below), and
+  h a high quantile of the charts' maximum, so that such a list signals anywhere in these
+  patients with probability alpha.
 
   An odds-ratio chart watches the mean odds only: a predictor whose effect changed moves risks
   both ways and leaves them where they were on average, and so can a change of case mix within
@@ -647,7 +648,8 @@ def _checked_pair(values, name):
 def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS,
                         odds_ratios=ODDS_RATIOS, seed=0, limit=None, slopes=SLOPES, baseline=None,
                         question_slopes=QUESTION_SLOPES, case_mix_ratios=CASE_MIX_RATIOS):
-    """Steiner et al.'s risk-adjusted CUSUM charts, with one simulated limit (module docstring).
+    """Steiner et al.'s risk-adjusted CUSUM charts, with a simulated limit per kind of chart
+    (module docstring).
 
     Parameters
     ----------

@@ -333,6 +333,8 @@ def meaningless_files(document):
                                   "NaN is not allowed"),
         "repeated-key-v1.json": (json.dumps(document).replace('"negated": false', '"negated": false, "negated": true', 1),
                                  "repeated keys"),
+        "negative-cv-brier-v1.json": (with_change(document, ["validation", "brier_se"], [-1.0] * len(stages + [0])),
+                                      r"validation.brier_se\[0\] is -1.0, outside the allowed range \(minimum 0\)"),
         "huge-criterion-v1.json": (json.dumps(document).replace('"criterion": [', '"criterion": [' + "0.1," * 200_001, 1),
                                    "more than 200,000 values"),
     }

@@ -120,7 +120,9 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         the factor the internal cross-validation finds, q'(k, T) = q(0) + s_k (q(k, T) -
         q(0)) with s_k in [0, 1] the least-squares calibration slope of the fold lists'
         held-out estimates at stage k around their base rates (a uniform shrinkage factor,
-        as for clinical prediction models fitted on few patients; ``shrinkage_``). A list
+        as for clinical prediction models fitted on few patients; ``shrinkage_``); at the
+        recommended stage, chosen on those same held-out rows, the mean of that slope and
+        the cross-fitted one (:func:`psl_core.recommend.shrinkage_factors`). A list
         learned from few rows promises more than it keeps: shrunk by the slope, its
         held-out calibration slopes centre on 1 (``bench/README.md``). With many rows s_k
         is near 1 and the list stays as it was. The intervals stay those of the patients'

@@ -19,6 +19,7 @@ SOURCES = sorted(
     path
     for folder in ("psl_core", "psl_triage", "ui", "pages", "bench")
     for path in (ROOT / folder).rglob("*.py")
+    if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)  # bench/.venv-peers
 ) + [ROOT / "app.py"]
 
 

@@ -5,7 +5,8 @@ own, run without it), behind :class:`ui.exposure.Exposure`: responses say that o
 itself, and the origins of ``PSL_FRAME_ANCESTORS``, may show it in a frame, and Streamlit's
 ``/_stcore/metrics`` is answered only to this computer. The upload limit, ``PSL_MAX_UPLOAD_MB``,
 becomes Streamlit's own (``server.maxUploadSize``) here, and ``PSL_MAX_TRAINING_MINUTES`` is
-checked. A wrong setting stops the server at
+checked. A session whose tab closed is shut down once ``server.disconnectedSessionTTL`` has
+passed, and its memory given back (:mod:`ui.session_end`). A wrong setting stops the server at
 start with the reason: it is never passed on to Streamlit.
 """
 
@@ -21,6 +22,7 @@ from psl_triage.data import upload_limit_mb
 from psl_triage.training.runs import MAX_TRAINING_ENV, max_training_minutes
 from psl_triage.words.settings import NOT_STARTED
 from ui.exposure import Exposure, SettingError, frame_ancestors_from_environment
+from ui.session_end import ending_sessions
 
 try:
     ANCESTORS = frame_ancestors_from_environment()
@@ -30,4 +32,4 @@ except (SettingError, PSLError) as exc:
     sys.exit(NOT_STARTED.format(problem=exc))
 
 config.set_option("server.maxUploadSize", UPLOAD_LIMIT_MB, "PSL_MAX_UPLOAD_MB")
-app = st.App("app.py", middleware=[Middleware(Exposure, ancestors=ANCESTORS)])
+app = st.App("app.py", middleware=[Middleware(Exposure, ancestors=ANCESTORS)], lifespan=ending_sessions)

@@ -619,22 +619,6 @@ class Cusum:
         """The limit of the chart ``name`` (:func:`chart_names`)."""
         return self.limits[family_of(name)]
 
-    @property
-    def up(self):
-        return self.paths["up"]
-
-    @property
-    def down(self):
-        return self.paths["down"]
-
-    @property
-    def flatter(self):
-        return self.paths["flatter"]
-
-    @property
-    def steeper(self):
-        return self.paths["steeper"]
-
 
 def _checked_pair(values, name):
     """``values`` as two floats, the first in (0, 1) and the second above 1."""

@@ -155,7 +155,8 @@ def test_cusum_signals_an_odds_shift_after_it_starts_and_not_before():
     chart = risk_adjusted_cusum(np.concatenate([y0, y1]), np.concatenate([p0, p1]), n_simulations=300)
     assert chart.first_signal["down"] is None
     assert 1500 <= chart.first_signal["up"] < 2000
-    assert chart.up[chart.first_signal["up"]] > chart.limit >= chart.up[: chart.first_signal["up"]].max()
+    up = chart.paths["up"]
+    assert up[chart.first_signal["up"]] > chart.limit >= up[: chart.first_signal["up"]].max()
     with pytest.raises(PSLError, match="odds_ratios"):
         risk_adjusted_cusum(y0, p0, odds_ratios=(2.0, 3.0))
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import ctypes.util
+import functools
 import gc
 import sys
 from contextlib import asynccontextmanager
@@ -101,9 +102,16 @@ def release_memory() -> None:
     gc.collect()
     if "pyarrow" in sys.modules:  # Streamlit's tables pass through Arrow, which pools memory
         sys.modules["pyarrow"].default_memory_pool().release_unused()
+    if (trim := _malloc_trim()) is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim():
+    """glibc's ``malloc_trim``, looked up once (finding the C library runs ``ldconfig``); None
+    where there is none."""
     libc = ctypes.util.find_library("c") if sys.platform.startswith("linux") else None
-    if libc is not None and hasattr(ctypes.CDLL(libc), "malloc_trim"):
-        ctypes.CDLL(libc).malloc_trim(0)
+    return getattr(ctypes.CDLL(libc), "malloc_trim", None) if libc is not None else None
 
 
 async def _sweep(storage: EndingSessionStorage) -> None:

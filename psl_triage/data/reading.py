@@ -10,12 +10,15 @@ import re
 import unicodedata
 import zipfile
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from pathlib import PurePath
 
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
-from python_calamine import SheetTypeEnum, SheetVisibleEnum
+from pandas.errors import EmptyDataError
+from pandas.io.parsers import TextParser
+from python_calamine import CalamineWorkbook, SheetTypeEnum, SheetVisibleEnum
 
 from psl_core.errors import DataError
 from psl_core.serialization import max_number
@@ -453,23 +456,25 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
 def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     """The first visible worksheet of an .xlsx workbook, read by python-calamine (Rust; about 15
     times as fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has
-    bounded what it unpacks to. The one place a workbook is opened. Hidden sheets and chart
-    sheets before it are named in a note, and so are formulas saved without their values (read
-    as empty) and merged cells below the header; a workbook without a visible worksheet, or
-    whose header row has merged cells, is refused with the reason."""
+    bounded what it unpacks to. The one place a workbook is opened, and its sheet is parsed
+    once: the header row, the merged cells and the table all come from that one parse. Hidden
+    sheets and chart sheets before it are named in a note, and so are formulas saved without
+    their values (read as empty) and merged cells below the header; a workbook without a
+    visible worksheet, or whose header row has merged cells, is refused with the reason."""
     if data.startswith(_OLE_MAGIC):
         _refuse_office_container(data, filename)
     check_excel_archive(data, filename)
     try:
-        workbook = pd.ExcelFile(io.BytesIO(data), engine="calamine")
-        sheets = workbook.book.sheets_metadata  # every sheet, charts too, in the workbook's order
+        workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        sheets = workbook.sheets_metadata  # every sheet, charts too, in the workbook's order
         index = next((i for i, sheet in enumerate(sheets) if sheet.typ == SheetTypeEnum.WorkSheet
                       and sheet.visible == SheetVisibleEnum.Visible), None)
         if index is not None:
             sheet = sheets[index].name
-            cells = workbook.book.get_sheet_by_name(sheet)
-            header = pd.read_excel(workbook, sheet_name=sheet, header=None, nrows=1)
-            frame = pd.read_excel(workbook, sheet_name=sheet, na_values=EXTRA_MISSING_MARKERS)
+            cells = workbook.get_sheet_by_name(sheet)
+            rows = _sheet_rows(cells)
+            header = _table_from_rows(rows[:1], header=None)
+            frame = _table_from_rows(rows, header=0, na_values=EXTRA_MISSING_MARKERS)
             unvalued = _formulas_without_values(data, index)
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
         raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
@@ -485,6 +490,27 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
         notes.append(words.formulas_without_values(filename, sheet, unvalued))
     check_header([] if header.empty else list(header.iloc[0]), filename)
     return frame
+
+
+def _sheet_rows(sheet) -> list[list[object]]:
+    """A parsed worksheet's cells, row by row from its first row and column (an empty cell is
+    ""), typed as pandas' Excel reader types them: a whole number as an int, a date as a
+    datetime at midnight; everything else as calamine gives it (inline: a call per cell would
+    cost more than the parse)."""
+    return [
+        [int(cell) if type(cell) is float and cell.is_integer()
+         else datetime(cell.year, cell.month, cell.day) if type(cell) is date else cell for cell in row]
+        for row in sheet.to_python(skip_empty_area=False)
+    ]
+
+
+def _table_from_rows(rows: list[list[object]], **options) -> pd.DataFrame:
+    """A table from a sheet's typed rows by the parser ``pd.read_excel`` hands them to, with its
+    settings (blank rows kept as rows) and ``options``; empty for no rows."""
+    try:
+        return TextParser(rows, skip_blank_lines=False, **options).read() if rows else pd.DataFrame()
+    except EmptyDataError:
+        return pd.DataFrame()
 
 
 def _sheet_kind(sheet) -> str:

@@ -23,8 +23,8 @@ The steps follow what a clinical researcher does on the Data page, one module pe
    "Max heart rate > 147 bpm".
 
 Around them: :mod:`.roles` (column roles from evidence), :mod:`.follow_up` (time and event
-pairs, the horizon), :mod:`.profile` (the kinds and follow-up findings of a table, worked out
-once per table), :mod:`.list_data` (whether a table is the one a list learned from),
+pairs, the horizon), :mod:`.profile` (the kinds, follow-up findings and levels of a table, worked
+out once per table), :mod:`.list_data` (whether a table is the one a list learned from),
 :mod:`.demo` (the bundled table) and :mod:`.session` (the Data page's state).
 
 Nothing here imports Streamlit: every function is pure and tested on its own. The names below

@@ -35,16 +35,13 @@ from psl_triage.data import (
     NumberFormat,
     PreparedData,
     checked_order,
-    column_levels,
     column_summary,
     explain_outcome_guess,
     guess_outcome,
     guess_positive_class,
     infer_column_types,
     load_table,
-    outcome_classes,
     prepare_training_data,
-    propose_level_order,
     relabel,
 )
 from psl_triage.data.event_times import event_codes
@@ -346,10 +343,7 @@ class DatasetSession:
         :data:`MAX_CATEGORIES` levels, as a list can use)."""
         data = self.active
         return [name for name in self.in_use() if data.column_types.get(name) == CATEGORICAL
-                and 2 <= len(self._levels(name)) <= MAX_CATEGORIES]
-
-    def _levels(self, name) -> tuple[str, ...]:
-        return self._once(f"levels::{name}", (self.version,), lambda: tuple(column_levels(self.active.df[name])))
+                and 2 <= len(data.profile.levels(name)) <= MAX_CATEGORIES]
 
     def level_order(self, name) -> tuple[str, ...] | None:
         """The order of a column declared ordered, None for one that is not (or whose levels
@@ -357,16 +351,14 @@ class DatasetSession:
         data = self.active
         if data.column_types.get(name) != CATEGORICAL:
             return None
-        return checked_order(self._levels(name), data.level_orders.get(name))
+        return checked_order(data.profile.levels(name), data.level_orders.get(name))
 
     def levels(self, name) -> tuple[str, ...]:
         """A column's levels in its order if it has one; else the order its values show
         (:meth:`order_proposals`), else by name, as an unordered column's are listed: the
         order a column starts with when the user declares it ordered."""
-        return self.level_order(name) or self._proposal(name) or self._levels(name)
-
-    def _proposal(self, name) -> tuple[str, ...] | None:
-        return self._once(f"proposal::{name}", (self.version,), lambda: propose_level_order(self.active.df[name]))
+        profile = self.active.profile
+        return self.level_order(name) or profile.proposed_order(name) or profile.levels(name)
 
     def set_order(self, name, order: Iterable[str] | None) -> None:
         """Declare a categorical column ordered with ``order`` (its levels, lowest first), or
@@ -384,7 +376,7 @@ class DatasetSession:
     def order_proposals(self) -> dict:
         """Column -> the order its values show (:func:`psl_triage.data.propose_level_order`),
         for the orderable columns not declared ordered yet: the page offers each, one click."""
-        proposals = {name: self._proposal(name) for name in self.orderable() if self.level_order(name) is None}
+        proposals = {name: self.active.profile.proposed_order(name) for name in self.orderable() if self.level_order(name) is None}
         return {name: order for name, order in proposals.items() if order is not None}
 
     def grouped_order_proposals(self) -> dict:
@@ -454,9 +446,7 @@ class DatasetSession:
             return False
         if data.outcome is None:
             return True
-        n_classes = self._once("n_classes", (self.version, data.outcome),
-                               lambda: len(outcome_classes(data.df[data.outcome])))
-        return not data.positive_class and n_classes > 2
+        return not data.positive_class and data.profile.n_classes(data.outcome) > 2
 
     def preview(self, n_rows: int = PREVIEW_ROWS) -> pd.DataFrame:
         """The first rows of the active table, gaps left missing in every column (numbers keep

@@ -148,10 +148,10 @@ def test_awaiting_a_choice_reads_the_outcome_once_and_follows_a_change(session, 
     """The Data page asks on every rerun whether the data wait for the user's choice; the
     outcome's classes are counted once per table and outcome, and the answer follows a
     positive value chosen or taken back, another outcome, another table."""
-    from psl_triage.data import session as dataset_session
+    from psl_triage.data import profile
 
     counted = []
-    monkeypatch.setattr(dataset_session, "outcome_classes",
+    monkeypatch.setattr(profile, "outcome_classes",
                         lambda series: counted.append(series.name) or outcome_classes(series))
     session.choose_outcome("cp")  # four chest-pain types: the positive values are the user's choice
     assert session.refresh() is None and session.awaiting_choice() and session.awaiting_choice()

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from psl_triage.data.values import running_number
 from psl_triage.words import roles as words
 from psl_triage.words.common import share
 
@@ -44,6 +45,18 @@ handful of events may sit low by chance, a study's hundreds do not."""
 EVENTS_FROM_ZERO = 0.25
 """The tenth of the events' times lies below this share of the censored patients' median time:
 events happen from early on, not only late."""
+AT_CUT_OFF = 0.1
+"""At least this share of the censored patients end at exactly the longest time, and
+:data:`MIN_EVENTS` or more events would sit there were the event unrelated to the time, yet at
+most :data:`EVENTS_AT_CUT_OFF` of the events do: an administrative end of follow-up (Channing
+House closed its records on one day; KMsurv's pneumon followed every child to 12 months). Such
+a time may take fewer values (:data:`MIN_DISTINCT_AT_CUT_OFF`) and show its events earlier by
+fewer standard errors (:data:`CUT_OFF_ERRORS`): censored patients lost before the end, or
+entering late, make it less clean. A clinical scale beside death (a coma score of 15) has some
+deaths at its top."""
+EVENTS_AT_CUT_OFF = 0.01
+MIN_DISTINCT_AT_CUT_OFF = 10
+CUT_OFF_ERRORS = 3.0
 FEWER_EVENTS_AT_END = 0.6
 """Among the longest fifth of times the event's share is at most this share of its share in
 all rows: the longest times are mostly censored ones, as at a study's end."""
@@ -110,8 +123,9 @@ def event_codes(series: pd.Series) -> np.ndarray | None:
     return np.where(values.isna(), np.nan, (values > distinct.min()).astype(float))
 
 
-def _times(df: pd.DataFrame) -> dict[object, np.ndarray]:
-    """The columns that could be times: numbers, none negative, filled in enough, many values."""
+def _times(df: pd.DataFrame, few_values: bool = False) -> dict[object, np.ndarray]:
+    """The columns that could be times: numbers, none negative, filled in enough, many values
+    (``few_values``: or :data:`MIN_DISTINCT_AT_CUT_OFF` or more), not a running number."""
     found = {}
     for name in df.columns:
         series = df[name]
@@ -121,7 +135,9 @@ def _times(df: pd.DataFrame) -> dict[object, np.ndarray]:
         present = values.dropna()
         if len(present) < MIN_PRESENT * len(values) or len(present) == 0 or (present < 0).any():
             continue
-        if present.nunique() >= min(MIN_DISTINCT_TIMES, max(len(present) // 4, 5)):
+        needed = min(MIN_DISTINCT_TIMES, max(len(present) // 4, 5))
+        enough = present.nunique() >= (min(needed, MIN_DISTINCT_AT_CUT_OFF) if few_values else needed)
+        if enough and running_number(values) is None:
             found[name] = values.to_numpy(dtype=float)
     return found
 
@@ -151,10 +167,26 @@ class _Censoring:
     censored_median: float
     censored_at_end: float
     event_share: float
+    censored_at_cut_off: float = 0.0
+    events_at_cut_off: float = 1.0
+    expected_at_cut_off: float = 0.0
+    few_values: bool = False
+    cut_off: float = 0.0
+
+    @property
+    def ends_at_cut_off(self) -> bool:
+        """Whether many censored patients end at the longest time and (almost) no event does."""
+        return (self.censored_at_cut_off >= AT_CUT_OFF and self.events_at_cut_off <= EVENTS_AT_CUT_OFF
+                and self.expected_at_cut_off >= MIN_EVENTS)
 
     @property
     def follows(self) -> bool:
-        return (self.auc >= max(CENSORED_LONGER, 0.5 + CHANCE_ERRORS * self.chance_error)
+        cut_off = self.ends_at_cut_off
+        if self.few_values and not cut_off:
+            return False
+        floor = 0.5 + CUT_OFF_ERRORS * self.chance_error if cut_off else max(
+            CENSORED_LONGER, 0.5 + CHANCE_ERRORS * self.chance_error)
+        return (self.auc >= floor
                 and self.event_low <= EVENTS_FROM_ZERO * self.censored_median
                 and self.censored_median >= FOLLOWED_LONGER * self.event_median
                 and 1 - self.censored_at_end <= FEWER_EVENTS_AT_END * self.event_share)
@@ -170,8 +202,12 @@ def _censoring(time: np.ndarray, event: np.ndarray) -> _Censoring | None:
     auc = (ranks[event == 0].mean() - ranks[event == 1].mean()) / len(time) + 0.5
     longest = event[time >= np.quantile(time, 0.8)]
     chance_error = np.sqrt((len(time) + 1) / (12 * len(happened) * len(censored)))
+    at_end = time == time.max()
     return _Censoring(float(auc), float(chance_error), len(happened), float(np.quantile(happened, 0.1)), float(np.median(happened)),
-                      float(np.median(censored)), float(np.mean(longest == 0)), float(np.mean(event)))
+                      float(np.median(censored)), float(np.mean(longest == 0)), float(np.mean(event)),
+                      float(np.mean(censored == time.max())), float(np.mean(happened == time.max())),
+                      float(at_end.sum() * np.mean(event)), len(np.unique(time)) < min(MIN_DISTINCT_TIMES, max(len(time) // 4, 5)),
+                      float(time.max()))
 
 
 def _tracks(short: np.ndarray, long: np.ndarray, events: dict) -> tuple[object, float] | None:
@@ -213,14 +249,15 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
     the columns rising with a follow-up time in step (:data:`IN_STEP`, :data:`RISES_WITH_TIME`).
     """
     times, events = _times(df), _events(df)
-    if not times:
+    every = _times(df, few_values=True)  # with the times of few values that end at a cut-off
+    if not every:
         return []
     found: dict[object, FoundTime] = {}
-    censoring = {(time, event): _censoring(times[time], codes) for time in times for event, codes in events.items()}
-    long = [time for time in times if any(c is not None and c.follows for (t, _), c in censoring.items() if t == time)]
+    censoring = {(time, event): _censoring(every[time], codes) for time in every for event, codes in events.items()}
+    long = [time for time in every if any(c is not None and c.follows for (t, _), c in censoring.items() if t == time)]
     for short in times:
         for longer in long:
-            tracked = None if short == longer else _tracks(times[short], times[longer], events)
+            tracked = None if short == longer else _tracks(times[short], every[longer], events)
             if tracked is not None:
                 found[short] = FoundTime(short, tracked[0], words.TRACKS_TIME.format(
                     longer=str(longer), share=share(tracked[1]), event=str(tracked[0])), longer)
@@ -232,9 +269,11 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
         if time not in found and event not in taken:
             found[time] = FoundTime(time, event, _follow_up_sentence(event, censoring[time, event]))
             taken.add(event)
-    _censored_together(times, events, found, taken)
+    _censored_together(every, events, found, taken)
     _times_of_some(df, events, found, taken)
-    _in_step(df, times, found)
+    _in_step(df, every, found)
+    for item in at_exit(df, [item.time for item in found.values() if item.longer is None], found):
+        found[item.time] = item
     return [*found.values(), *_events_of_found_times(censoring, events, found, taken)]
 
 
@@ -269,9 +308,13 @@ def _covers(codes: np.ndarray, other: np.ndarray) -> bool:
 
 
 def _follow_up_sentence(event: object, censoring: _Censoring) -> str:
-    return words.FOLLOWS_EVENT.format(
+    sentence = words.FOLLOWS_EVENT.format(
         event=str(event), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
         censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end))
+    if not censoring.ends_at_cut_off:
+        return sentence
+    return sentence + " " + words.ENDS_AT_CUT_OFF.format(
+        share=share(censoring.censored_at_cut_off), cut_off=f"{censoring.cut_off:.4g}")
 
 
 def _censored_together(times: dict, events: dict, found: dict[object, FoundTime], taken: set) -> None:
@@ -384,6 +427,40 @@ def filled_after(df: pd.DataFrame, event: object) -> dict[object, float]:
     return filled
 
 
+def at_exit(df: pd.DataFrame, follow_ups: list, known=()) -> list[FoundTime]:
+    """The columns that equal another column plus a follow-up time (of ``follow_ups``) in
+    :data:`NEVER_ABOVE` of the rows or more: measured at the end of follow-up (the age at exit
+    beside the age at entry, a date of last contact beside the date of entry), not at triage;
+    none of ``known`` (columns already found) nor a follow-up time."""
+    numbers = {}
+    for name in df.columns:
+        values = pd.to_numeric(df[name], errors="coerce") if not ptypes.is_bool_dtype(df[name]) else None
+        if values is not None and values.notna().mean() >= MIN_PRESENT and values.nunique() > 2:
+            numbers[name] = values.to_numpy(dtype=float)
+    names = list(numbers)
+    if not names or not any(time in numbers for time in follow_ups):
+        return []
+    sample = np.column_stack([numbers[name][:64] for name in names])  # a pair must hold here first
+    found = []
+    for time in dict.fromkeys(time for time in follow_ups if time in numbers):
+        candidates = [(name, base) for end, name in enumerate(names) if name not in known and name not in follow_ups
+                      for base in _equal_columns(sample[:, end] - sample[:, names.index(time)], sample, names)]
+        for name, base in candidates:
+            if base == time or name == base:
+                continue
+            equal = np.isclose(numbers[name] - numbers[time], numbers[base], rtol=1e-9, atol=1e-9)
+            if np.mean(equal) >= NEVER_ABOVE and name not in {item.time for item in found}:
+                found.append(FoundTime(name, None, words.AT_EXIT.format(
+                    entry=str(base), longer=str(time), share=share(float(np.mean(equal)))), time))
+    return found
+
+
+def _equal_columns(values: np.ndarray, sample: np.ndarray, names: list) -> list:
+    """The names of the columns of ``sample`` equal to ``values`` in :data:`NEVER_ABOVE` of the rows."""
+    close = np.isclose(values[:, None], sample, rtol=1e-9, atol=1e-9) | np.isnan(values)[:, None]
+    return [names[index] for index in np.flatnonzero(close.mean(axis=0) >= NEVER_ABOVE)]
+
+
 def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> None:
     """Add the numeric columns that rise with a follow-up time in step: recorded after baseline."""
     follow_ups = [item.time for item in found.values() if item.longer is None]
@@ -420,8 +497,17 @@ def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = Non
     if own is not None or codes is None:
         return own
     best = None
-    for time, values in _times(df).items():
+    for time, values in _times(df, few_values=True).items():
         censoring = None if time == event else _censoring(values, codes)
         if censoring is not None and censoring.follows and (best is None or censoring.auc > best[0].auc):
             best = (censoring, time)
     return None if best is None else FoundTime(best[1], event, _follow_up_sentence(event, best[0]))
+
+
+def own_time(df: pd.DataFrame, event: object, found: list[FoundTime], positive=None) -> list[FoundTime]:
+    """The follow-up time of ``event`` (:func:`time_of`) and the columns measured at its end
+    (:func:`at_exit`) that ``found`` does not hold yet; empty without one."""
+    own = time_of(df, event, found, positive)
+    if own is None:
+        return []
+    return [own, *at_exit(df, [own.time], {item.time for item in found} | {event})]

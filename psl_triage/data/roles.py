@@ -40,11 +40,11 @@ from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
 from psl_triage.data.columns import infer_kind
-from psl_triage.data.event_times import filled_after, filled_with, follow_up_evidence, time_of, times_along_named
+from psl_triage.data.event_times import filled_after, filled_with, follow_up_evidence, own_time, times_along_named
 from psl_triage.data.formats import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC
 from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, default_class_names, positive_class_values, weakly_named
 from psl_triage.data.separation import held_out_auc, lone_separator
-from psl_triage.data.values import normalized, value_text
+from psl_triage.data.values import normalized, running_number, value_text
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import preparing
 from psl_triage.words import roles as words
@@ -70,10 +70,6 @@ PRESENT_FOR_ONE_CLASS = 0.01
 
 TIED_BINARY = 0.80
 """A second 0/1 column leaks when its correlation with the outcome (phi) is at least this."""
-
-SEQUENCE_CORRELATION = 0.99
-"""Whole numbers, different in every row, whose rank correlation with the row order is at least
-this are a running number (an identifier), not a measurement."""
 
 MANY_IDS = 50
 """A column named like an identifier with more different values than this is one even when each
@@ -227,8 +223,7 @@ def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], p
     found = follow_up_evidence(df) if found is None else found
     found = [*found, *times_along_named(df, found, named_times)]
     positive = None if positive is None else [positive] if np.isscalar(positive) else list(positive)
-    own = time_of(df, outcome, found, positive) if outcome in df.columns else None
-    for item in [*found, *([own] if own is not None else [])]:
+    for item in [*found, *(own_time(df, outcome, found, positive) if outcome in df.columns else [])]:
         if item.time in roles and item.time != outcome and roles[item.time].role == "question":
             roles[item.time] = Role("time", item.evidence)
         for name in filled_with(df, item.time) if item.longer is not None and item.event is None else ():
@@ -341,14 +336,9 @@ def _identifier(tokens: list[str], values: pd.Series, inferred: str, reason: str
         person = ["name"]
     if person and numbers is None:
         return Role("identifier", words.person_name(tokens))
-    if whole and distinct == len(present) and len(present) >= 20:
-        order = pd.Series(np.arange(len(values)), index=values.index)[present.index]
-        correlation = abs(pd.Series(numbers.to_numpy()).corr(pd.Series(order.to_numpy()), method="spearman"))
-        if correlation >= SEQUENCE_CORRELATION:
-            return Role(
-                "identifier",
-                words.RUNNING_NUMBER.format(correlation=correlation),
-            )
+    correlation = running_number(values)
+    if correlation is not None:
+        return Role("identifier", words.RUNNING_NUMBER.format(correlation=correlation))
     if numbers is None and distinct > 30:
         counts = _texts(present).value_counts()
         once = float(counts[counts == 1].sum()) / len(present)

@@ -29,6 +29,26 @@ def unstorable_value(texts: Iterable[str]) -> str | None:
     return next((text for text in texts if unstorable_name(text)), None)
 
 
+SEQUENCE_CORRELATION = 0.99
+"""Whole numbers, different in every row, whose rank correlation with the row order is at least
+this are a running number (an identifier), not a measurement."""
+
+
+def running_number(values: pd.Series) -> float | None:
+    """The rank correlation with the row order of a column of whole numbers different in every
+    row (20 rows or more) when it is :data:`SEQUENCE_CORRELATION` or more: a running number, an
+    identifier (a row counter, an observation number); None for any other column."""
+    present = values.dropna()
+    if len(present) < 20 or ptypes.is_bool_dtype(present):
+        return None
+    numbers = pd.to_numeric(present, errors="coerce")
+    if numbers.isna().any() or (numbers != np.round(numbers)).any() or numbers.nunique() < len(numbers):
+        return None
+    order = pd.Series(np.arange(len(values)), index=values.index)[present.index]
+    correlation = abs(pd.Series(numbers.to_numpy(dtype=float)).corr(pd.Series(order.to_numpy()), method="spearman"))
+    return float(correlation) if correlation >= SEQUENCE_CORRELATION else None
+
+
 def shortened(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

@@ -72,6 +72,10 @@ FOLLOWS_EVENT = (
     "from early on (median {event_median}), those without it are followed longer (median {censored_median}) "
     "and make {at_end} of the longest fifth, as at a study's end. Measured after baseline, up to that event."
 )
+ENDS_AT_CUT_OFF = (
+    "{share} of those without it end at exactly {cut_off}, the longest time, where no event is: the "
+    "end of the study's follow-up."
+)
 TRACKS_TIME = (
     "Another event's time: never above the follow-up time {longer!r} ({share} of rows) and equal to it exactly "
     "where {event!r} is 0, as a time to {event!r} censored at the end of follow-up. Measured after baseline."
@@ -93,6 +97,10 @@ SOME_RISE_WITH = (
 FILLED_WITH_TIME = (
     "Filled in exactly where {time!r}, another event's time, is: recorded with that event, after baseline, not a "
     "finding at triage."
+)
+AT_EXIT = (
+    "Equals {entry!r} plus the follow-up time {longer!r} ({share} of rows): measured at the end of "
+    "follow-up (an age or a date at exit), after baseline, not a finding at triage."
 )
 RISES_WITH = (
     "Rises in step with the follow-up time {longer!r} (rank correlation {rho:.2f}): a time or count recorded "

@@ -83,7 +83,7 @@ def test_the_data_page_offers_every_numeric_column_as_a_time():
     assert "Death" not in numeric_columns(table)
 
 
-_KINDS = st.sampled_from(["normal", "age", "count", "lab", "flag", "rare_flag", "days", "score"])
+_KINDS = st.sampled_from(["normal", "age", "count", "lab", "flag", "rare_flag", "days", "score", "capped", "row"])
 
 
 def _baseline(kind, rng, n):
@@ -96,6 +96,8 @@ def _baseline(kind, rng, n):
         "rare_flag": lambda: (rng.random(n) < 0.08).astype(int),
         "days": lambda: rng.integers(0, 3000, n),  # a waiting time before baseline
         "score": lambda: rng.integers(0, 15, n),
+        "capped": lambda: np.minimum(rng.poisson(10, n), 12),  # many at its top, as at a study's end
+        "row": lambda: np.arange(1, n + 1),  # a running number
     }[kind]()
 
 

@@ -89,6 +89,10 @@ gaps rises with the follow-up time so; survival's mgus labs: -0.17 to 0.26)."""
 SAME_CLOCK = 0.05
 """...and whose median there is at least this share of the follow-up time's: a time on the same
 clock, not a lab value in small units that is never above a time in days."""
+END_EVENT_ERRORS = 3.0
+"""A follow-up time found because other events' times end at it (:func:`_ends_of_others`) takes as
+its event the 0/1 column left whose patients end there earlier by at least this many standard
+errors (no floor): the tracking pattern is the evidence, the event only names what ends it."""
 IN_STEP = 0.8
 """Rank correlation with a follow-up time from which a column never above it tracks it."""
 RISES_WITH_TIME = 0.9
@@ -255,6 +259,8 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
     found: dict[object, FoundTime] = {}
     censoring = {(time, event): _censoring(every[time], codes) for time in every for event, codes in events.items()}
     long = [time for time in every if any(c is not None and c.follows for (t, _), c in censoring.items() if t == time)]
+    ends = _ends_of_others(every, events, long)
+    long += list(ends)
     for short in times:
         for longer in long:
             tracked = None if short == longer else _tracks(times[short], every[longer], events)
@@ -269,12 +275,44 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
         if time not in found and event not in taken:
             found[time] = FoundTime(time, event, _follow_up_sentence(event, censoring[time, event]))
             taken.add(event)
+    _end_events(censoring, ends, found, taken)
     _censored_together(every, events, found, taken)
     _times_of_some(df, events, found, taken)
     _in_step(df, every, found)
     for item in at_exit(df, [item.time for item in found.values() if item.longer is None], found):
         found[item.time] = item
     return [*found.values(), *_events_of_found_times(censoring, events, found, taken)]
+
+
+def _ends_of_others(times: dict, events: dict, long: list) -> dict[object, list]:
+    """The times, none in ``long``, that another time tracks (:func:`_tracks`: never above it,
+    equal to it exactly where its own event is 0): the end of follow-up of those events, though no
+    event shows it by censoring alone (an HIV cohort's death time, where AIDS and the SI switch
+    are censored at it and most patients reach one event). Each -> the times that end at it."""
+    ends = {}
+    for end, values in times.items():
+        if end in long:
+            continue
+        shorter = [short for short in times if short != end and _tracks(times[short], values, events) is not None]
+        if shorter:
+            ends[end] = shorter
+    return ends
+
+
+def _end_events(censoring: dict, ends: dict, found: dict[object, FoundTime], taken: set) -> None:
+    """Add each end of follow-up (:func:`_ends_of_others`) not found otherwise, with the event
+    left whose patients end there earlier (:data:`END_EVENT_ERRORS`), or None."""
+    for end, shorter in ends.items():
+        if end in found:
+            continue
+        scored = [(c.auc, event) for (time, event), c in censoring.items() if time == end and c is not None
+                  and event not in taken and c.auc >= 0.5 + END_EVENT_ERRORS * c.chance_error]
+        event = max(scored, key=lambda item: item[0])[1] if scored else None
+        tracked = ", ".join(repr(str(name)) for name in shorter if name in found)
+        found[end] = FoundTime(end, event, words.END_OF_OTHERS.format(shorter=tracked or repr(str(shorter[0])))
+                               + ("" if event is None else " " + words.ENDED_BY.format(event=str(event))))
+        if event is not None:
+            taken.add(event)
 
 
 def _events_of_found_times(censoring: dict, events: dict, found: dict[object, FoundTime], taken: set) -> list[FoundTime]:

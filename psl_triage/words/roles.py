@@ -80,6 +80,11 @@ TRACKS_TIME = (
     "Another event's time: never above the follow-up time {longer!r} ({share} of rows) and equal to it exactly "
     "where {event!r} is 0, as a time to {event!r} censored at the end of follow-up. Measured after baseline."
 )
+END_OF_OTHERS = (
+    "The end of follow-up: {shorter} never above it and equal to it exactly where their own events did not "
+    "happen, as times censored at its end. Measured after baseline."
+)
+ENDED_BY = "Its event is {event!r}: the patients with it end there earlier than those without."
 CENSORED_TOGETHER = (
     "Another event's time: equal to the follow-up time {longer!r} exactly where {event!r} is 0 ({share} of those "
     "rows) and not where it is 1, as a time to {event!r} censored at the same end of follow-up. Measured after "

@@ -255,3 +255,34 @@ def test_a_column_filled_only_after_an_event_named_as_an_outcome_is_proposed_out
     assert roles["Recurrence"].role == "leak"
     assert roles["rec_year"].role == "leak" and "'Recurrence' is 1" in roles["rec_year"].evidence
     assert {roles[name].role for name in ("Age", "Tumour size", "AFP", "Cirrhosis")} == {"question"}
+
+
+def hiv_cohort(n=330, seed=0):
+    """An HIV cohort as mstate's aidssi2 holds it: years to AIDS (``tA``/``A``), to the SI switch
+    (``tSI``/``SI``) and to death or last contact (``tD``/``D``), the first two censored at the
+    third; most patients reach AIDS, so no time shows its event by censoring alone."""
+    rng = np.random.default_rng(seed)
+    age = rng.uniform(19, 58, n).round(1)
+    ccr5 = np.where(rng.random(n) < 0.2, "WM", "WW")
+    risk = np.exp(0.03 * (age - 35) - 0.6 * (ccr5 == "WM"))
+    aids, si, end = rng.weibull(2.5, n) * 9 / risk, rng.weibull(2.0, n) * 12 / risk, rng.uniform(6, 14, n)
+    death = aids + rng.exponential(1.0, n)
+    t_d = np.minimum(death, end).round(3)
+    t_a, t_si = np.minimum(aids, t_d).round(3), np.minimum(si, t_d).round(3)
+    return pd.DataFrame({"age.inf": age, "ccr5": ccr5, "tA": t_a, "A": (aids < t_d).astype(int),
+                         "tSI": t_si, "SI": (si < t_d).astype(int), "tD": t_d, "D": (death <= end).astype(int)})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_time_other_events_times_end_at_is_a_follow_up_time(seed):
+    """mstate's aidssi2: the time of death or last contact (``tD``) was the list's question for
+    AIDS; the times to AIDS and to the SI switch end at it exactly where their events did not
+    happen, which makes it the end of follow-up, with death as its event."""
+    table = hiv_cohort(seed=seed)
+    assert found(table) == {"tA": ("A", "tD"), "tSI": ("SI", "tD"), "tD": ("D", None)}
+    roles = roles_of(table, "A")
+    assert roles["tA"] == roles["tSI"] == roles["tD"] == "time" and roles["SI"] == roles["D"] == "leak"
+    assert roles["age.inf"] == roles["ccr5"] == "question"
+    assert proposed_follow_up(table, "A", [1]).time == "tA" and proposed_follow_up(table, "D", [1]).time == "tD"
+    item = next(item for item in follow_up_evidence(table) if item.time == "tD")
+    assert "'tA', 'tSI' never above it" in item.evidence and "event is 'D'" in item.evidence

@@ -95,6 +95,11 @@ its event the 0/1 column left whose patients end there earlier by at least this 
 errors (no floor): the tracking pattern is the evidence, the event only names what ends it."""
 IN_STEP = 0.8
 """Rank correlation with a follow-up time from which a column never above it tracks it."""
+WITHIN_IN_STEP = 0.5
+"""Rank correlation with a follow-up time from which a column never above it and equal to it in
+:data:`MIN_EQUAL_ROWS` rows or more is a time within follow-up (the days in a treatment that ends
+at the relapse for some: quantreg's uis, 0.62); a baseline column almost never equals a follow-up
+time, and one that does by chance does not rise with it."""
 RISES_WITH_TIME = 0.9
 """Rank correlation with a follow-up time from which any column is recorded along it."""
 
@@ -500,7 +505,8 @@ def _equal_columns(values: np.ndarray, sample: np.ndarray, names: list) -> list:
 
 
 def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> None:
-    """Add the numeric columns that rise with a follow-up time in step: recorded after baseline."""
+    """Add the numeric columns that rise with a follow-up time in step, or never pass it, reach it
+    in some rows and rise with it (:data:`WITHIN_IN_STEP`): recorded after baseline."""
     follow_ups = [item.time for item in found.values() if item.longer is None]
     events = {item.event for item in found.values()}
     numbers = {}
@@ -517,8 +523,12 @@ def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> N
         best = int(np.argmax(correlation[index]))
         rho, longer = float(correlation[index, best]), follow_ups[best]
         below = np.nanmean(numbers[name] <= times[longer]) >= NEVER_ABOVE
+        equal = int(np.sum(numbers[name] == times[longer]))
         if rho >= RISES_WITH_TIME or (rho >= IN_STEP and below):
             found[name] = FoundTime(name, None, words.RISES_WITH.format(longer=str(longer), rho=rho), longer)
+        elif rho >= WITHIN_IN_STEP and below and equal >= MIN_EQUAL_ROWS:
+            found[name] = FoundTime(name, None, words.WITHIN_FOLLOW_UP.format(
+                longer=str(longer), equal=equal, rho=rho), longer)
 
 
 def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None,

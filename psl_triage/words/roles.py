@@ -107,6 +107,11 @@ AT_EXIT = (
     "Equals {entry!r} plus the follow-up time {longer!r} ({share} of rows): measured at the end of "
     "follow-up (an age or a date at exit), after baseline, not a finding at triage."
 )
+WITHIN_FOLLOW_UP = (
+    "A time within follow-up: never above the follow-up time {longer!r}, equal to it in {equal} rows and rising "
+    "with it (rank correlation {rho:.2f}), as the days of a treatment or a stay that ends with the follow-up for "
+    "some. Recorded after baseline, not a finding at triage."
+)
 RISES_WITH = (
     "Rises in step with the follow-up time {longer!r} (rank correlation {rho:.2f}): a time or count recorded "
     "along follow-up, after baseline, not a finding at triage."

@@ -286,3 +286,30 @@ def test_the_time_other_events_times_end_at_is_a_follow_up_time(seed):
     assert proposed_follow_up(table, "A", [1]).time == "tA" and proposed_follow_up(table, "D", [1]).time == "tD"
     item = next(item for item in follow_up_evidence(table) if item.time == "tD")
     assert "'tA', 'tSI' never above it" in item.evidence and "event is 'D'" in item.evidence
+
+
+def drug_treatment_trial(n=575, seed=0):
+    """A drug treatment trial as quantreg's uis holds it: days from admission to return to drug
+    use (``TIME``, ``CENSOR`` = 1 returned) and the days spent in treatment (``LEN.T``), which
+    end at the return for those who relapse while in it; findings at admission."""
+    rng = np.random.default_rng(seed)
+    age, beck, ndt = rng.integers(20, 57, n), rng.integers(0, 55, n), rng.integers(0, 41, n)
+    planned = np.where(rng.random(n) < 0.5, 90, 180)
+    stay = np.ceil(np.where(rng.random(n) < 0.6, planned * rng.uniform(0.9, 1.1, n), rng.uniform(1, planned)))
+    back = np.ceil(rng.exponential(300 * np.exp(-0.02 * (ndt - 10) - 0.01 * (beck - 15)), n))
+    end = np.ceil(rng.uniform(200, 600, n))
+    time = np.minimum(back, end)
+    return pd.DataFrame({"AGE": age, "BECK": beck, "NDT": ndt, "LEN.T": np.minimum(stay, time),
+                         "TIME": time, "CENSOR": (back <= end).astype(int)})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_days_in_treatment_within_follow_up_are_proposed_out(seed):
+    """quantreg's uis: the days in treatment (``LEN.T``) were the list's one question; they are
+    never above the follow-up time, equal to it for the patients who relapsed during treatment and
+    rise with it. Now proposed out, the findings at admission kept."""
+    table = drug_treatment_trial(seed=seed)
+    assert found(table)["LEN.T"] == (None, "TIME")
+    roles = propose_roles(table, infer_column_types(table), "CENSOR", [1])
+    assert roles["LEN.T"].role == "time" and "equal to it in" in roles["LEN.T"].evidence
+    assert {roles[name].role for name in ("AGE", "BECK", "NDT")} == {"question"}

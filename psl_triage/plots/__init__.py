@@ -38,7 +38,6 @@ from psl_triage.plots.bedside import triage_figure
 from psl_triage.plots.calibration import (
     brier_figure,
     calibration_figure,
-    calibration_table,
     horizon_calibration_figure,
     reliability_figure,
     roc_figure,
@@ -66,7 +65,7 @@ from psl_triage.plots.style import (
 __all__ = [
     "CONFIDENT_NEGATIVE", "CONFIDENT_POSITIVE", "MEASURE_SCALES", "METHOD_COLORS", "NO_TRAINING_CASE",
     "OTHER_STAGES", "STATUS_COLORS", "THRESHOLD_NAME", "UNCERTAIN", "brier_figure", "calibration_curve_table",
-    "calibration_figure", "calibration_table", "decision_curve_figure", "flexible_calibration_figure",
+    "calibration_figure", "decision_curve_figure", "flexible_calibration_figure",
     "horizon_calibration_figure", "interval_figure", "interval_grid_figure", "interval_table", "performance_figure", "reliability_figure",
     "roc_figure", "stagewise_figure", "three_way_figure", "total_points_table", "triage_figure",
 ]

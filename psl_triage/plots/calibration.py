@@ -26,24 +26,16 @@ from psl_triage.words import figures as words
 from psl_triage.words.common import level_text
 
 
-def calibration_table(model, X, y, stage):
-    """Counts and isotonic, beta and sigmoid calibration of one stage's totals on (X, y).
+def _calibration_table(model, totals, outcome, stage):
+    """Counts and isotonic, beta and sigmoid calibration of one stage's ``totals`` against
+    ``outcome`` (0/1), one row per reachable total: total, positives, negatives, isotonic,
+    beta, sigmoid, list_estimate.
 
     The three calibrations are fitted here to the counts of the given rows, whatever the
     list's own calibration method, so the curves describe the data shown;
     ``list_estimate`` is the list's own q(k, T) from its training data (equal to the curve
-    of its method when (X, y) are its training rows and it has no pseudo-counts).
-
-    Returns
-    -------
-    pandas.DataFrame, one row per reachable total: total, positives, negatives, isotonic,
-    beta, sigmoid, list_estimate.
+    of its method when the rows are its training rows and it has no pseudo-counts).
     """
-    stage = stage_index(model, stage)
-    return _calibration_table(model, model.total_scores(X, stage), outcome_of(model, y), stage)
-
-
-def _calibration_table(model, totals, outcome, stage):
     reachable = model.stage_totals_[stage]
     isotonic, positives, negatives = calibrate_stage(totals, outcome, reachable, "isotonic")
     beta, _ = beta_probabilities(reachable, positives, negatives, reachable[0], reachable[-1])
@@ -75,7 +67,10 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("po
 
     Returns
     -------
-    figure, table (:func:`calibration_table`)
+    figure, table
+        The table has one row per reachable total: its counts (total, positives, negatives),
+        the three calibrations (isotonic, beta, sigmoid) and the list's own estimate
+        (list_estimate).
     """
     stage = stage_index(model, stage)
     totals = model.total_scores(X, stage)

@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 
 from psl_core.decision import NOT_MEASURED
 from psl_core.model import ProbabilisticScoringList
-from psl_triage.bedside.export import answer_values, bedside_result, default_settings, json_answer, specification
+from psl_triage.bedside.export import (
+    answer_values,
+    default_settings,
+    expected_result,
+    json_answer,
+    specification,
+)
 from psl_triage.bedside.session import TriageSession
 from psl_triage.model_file.export import python_scorer, sql_scorer
 from psl_triage.model_file.metadata import ModelMetadata
@@ -31,8 +37,13 @@ def raw_answer(answer):
 
 
 def expected(session, patient):
-    """What the bedside (a TriageSession of the list and settings) says for one patient."""
-    return bedside_result(session, {column: raw_answer(answer) for column, answer in patient.items()})
+    """What the bedside (a TriageSession of the list and settings) says for one patient: its
+    result where it stops, answering the questions it asks from ``patient``."""
+    answers = {column: raw_answer(answer) for column, answer in patient.items()}
+    session.restart()
+    while (question := session.next_question) is not None:
+        session.answer(answers.get(question.column), question)
+    return expected_result(session.current)
 
 
 def answer_rows(patients):

@@ -203,15 +203,6 @@ def expected_result(step):
     }
 
 
-def bedside_result(session, answers):
-    """What the bedside says for one patient's answers by column (raw values): the expected
-    result of a scorer, answering the questions the session asks until it stops."""
-    session.restart()
-    while (question := session.next_question) is not None:
-        session.answer(answers.get(question.column), question)
-    return expected_result(session.current)
-
-
 def _case(session):
     """The test case of a session that has stopped: the answers asked, by column, and its result."""
     return {"answers": {column: json_answer(raw) for column, raw in session.answers.items()},

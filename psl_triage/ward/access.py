@@ -64,10 +64,12 @@ LOCAL_USER = User("local", _EVERYONE)
 """The single user of an app without sign-in: every role, as before there were roles."""
 
 
-def require(user, action):
-    """Raise :class:`NotAllowed` (saying which role is needed) unless ``user`` may ``action``."""
-    if not user.can(action):
-        raise NotAllowed(words.not_allowed(user.roles, action, PERMISSIONS.get(action, frozenset())))
+def refusal(user, action) -> str | None:
+    """Why ``user`` may not ``action``, saying which role is needed; None when one of the
+    user's roles allows it. The caller records the refusal and raises :class:`NotAllowed`."""
+    if user.can(action):
+        return None
+    return words.not_allowed(user.roles, action, PERMISSIONS.get(action, frozenset()))
 
 
 def pages_of(user, pages):

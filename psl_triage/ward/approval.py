@@ -8,7 +8,7 @@ every session. A list is approved for its file's SHA-256: a file changed on disk
 approval is not approved.
 
 Each step checks, inside the record's write transaction, that the user's role allows it
-(:func:`psl_triage.ward.access.require`), that the list is in a state the step leaves
+(:func:`psl_triage.ward.access.refusal`), that the list is in a state the step leaves
 (:data:`STEPS`) and, for an approval, that the approver neither saved nor proposed the list
 (four eyes); it is then recorded, or the refusal is recorded and raised
 (:class:`~psl_triage.ward.access.NotAllowed`). Two approvers at once cannot both act on one
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from psl_triage.model_file.store import StoreError, model_dir, open_model, save_model
-from psl_triage.ward.access import PERMISSIONS, NotAllowed
+from psl_triage.ward.access import NotAllowed, refusal
 from psl_triage.ward.audit import DONE, REFUSED, AuditLog
 from psl_triage.words import ward as words
 
@@ -128,14 +128,14 @@ def save_list(user, model, name, metadata=None, directory=None, action="save"):
     # The file is saved inside the record's transaction: a record that cannot be written saves
     # nothing, and a save killed before its entry commits leaves at most that one entry missing.
     with AuditLog(directory).writing() as writer:
-        refusal = None if user.can(action) else words.not_allowed(user.roles, action, PERMISSIONS[action])
-        if refusal is None:
+        refused = refusal(user, action)
+        if refused is None:
             stored = save_model(model, name, metadata, directory)
             writer.append(user, action, **identity_of(stored.path))
         else:
-            writer.append(user, action, REFUSED, detail=refusal)
-    if refusal is not None:
-        raise NotAllowed(refusal)
+            writer.append(user, action, REFUSED, detail=refused)
+    if refused is not None:
+        raise NotAllowed(refused)
     return stored
 
 
@@ -176,8 +176,8 @@ def step(user, action, path, reason="", directory=None):
 
 def _refusal(user, action, current, reason):
     """Why ``user`` may not take ``action`` on a list in state ``current``, or None."""
-    if not user.can(action):
-        return words.not_allowed(user.roles, action, PERMISSIONS[action])
+    if (refused := refusal(user, action)) is not None:
+        return refused
     if current.state not in STEPS[action]:
         return words.WRONG_STATE.format(state=words.STATE_NAMES[current.state], action=words.ACTION_NAMES[action])
     if action == "approve" and user.name in (current.author, current.proposer):

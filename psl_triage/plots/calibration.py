@@ -68,9 +68,8 @@ def calibration_figure(model, X, y, stage, jitter=0.15, seed=0, class_names=("po
     Returns
     -------
     figure, table
-        The table has one row per reachable total: its counts (total, positives, negatives),
-        the three calibrations (isotonic, beta, sigmoid) and the list's own estimate
-        (list_estimate).
+        The table: one row per reachable total with its counts, the three calibrations and
+        the list's own estimate (:func:`_calibration_table`).
     """
     stage = stage_index(model, stage)
     totals = model.total_scores(X, stage)

@@ -47,7 +47,7 @@ from sklearn.linear_model import LogisticRegression
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR.parent))
 
-from psl_core.monitoring import UPDATES  # noqa: E402
+from psl_core.closed_test import UPDATES  # noqa: E402
 from psl_triage.data import infer_column_types, prepare_training_data  # noqa: E402
 from psl_triage.data.demo import load_demo  # noqa: E402
 from psl_triage.judging.monitoring import monitor, monitored_table  # noqa: E402

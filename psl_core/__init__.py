@@ -29,8 +29,8 @@ measures), :mod:`~psl_core.evaluation` (Monte Carlo cross-validation),
 :mod:`~psl_core.decision_curve` (net benefit), :mod:`~psl_core.subgroups`,
 :mod:`~psl_core.sample_size` (Riley's criteria), :mod:`~psl_core.validation` (another site:
 validation and recalibration; :mod:`~psl_core.logistic`, the logistic fit its slope and the
-baselines share), :mod:`~psl_core.monitoring` (a list in service: the
-risk-adjusted CUSUM and the closed test of updates) and :mod:`~psl_core.survival` (follow-up data: the risk within
+baselines share), :mod:`~psl_core.monitoring` and :mod:`~psl_core.closed_test` (a list in
+service: the risk-adjusted CUSUM, the closed test of updates) and :mod:`~psl_core.survival` (follow-up data: the risk within
 a horizon, censoring respected). Besides: :mod:`~psl_core.names` (names read from files),
 :mod:`~psl_core.errors` and :mod:`~psl_core.warmup` (``python -m psl_core.warmup`` compiles
 the kernels ahead of the first fit).

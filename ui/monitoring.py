@@ -10,7 +10,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from psl_core.monitoring import INTERCEPT, RECALIBRATE, REFIT, Baseline, cusum_limit
+from psl_core.closed_test import INTERCEPT, RECALIBRATE, REFIT
+from psl_core.monitoring import Baseline, cusum_limit
 from psl_core.survival import is_horizon_list
 from psl_triage.data import count_classes
 from psl_triage.judging.monitoring import MIN_OUTCOMES, PERIODS, date_columns, monitor

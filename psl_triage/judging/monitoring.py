@@ -17,7 +17,7 @@ columns and the outcome as it became known. The steps, each a function the page 
    Over the patients in date order the risk-adjusted CUSUM (Steiner et al. 2000,
    :func:`psl_core.monitoring.risk_adjusted_cusum`) with the date it signals, and on the
    patients since a chosen date the closed testing procedure (Vergouwe et al. 2017,
-   :func:`psl_core.monitoring.closed_test`), the list's risks judged as the estimates they are
+   :func:`psl_core.closed_test.closed_test`), the list's risks judged as the estimates they are
    (:func:`training_counts`: the training patients behind each total's risk).
 
 A horizon list (time, event) is not monitored here yet: its outcome by the horizon needs the
@@ -33,13 +33,14 @@ import pandas as pd
 
 from psl_core.calibration import calibrated_probabilities
 from psl_core.calibration_measures import intercept_and_slope, observed_expected
+from psl_core.closed_test import ClosedTest, closed_test
 from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
 from psl_core.decision import OUTCOMES, StageBands, stop_stages
 from psl_core.decision_curve import net_benefit
 from psl_core.errors import DataError
 from psl_core.metrics import auc
-from psl_core.monitoring import Baseline, ClosedTest, Cusum, closed_test, risk_adjusted_cusum
+from psl_core.monitoring import Baseline, Cusum, risk_adjusted_cusum
 from psl_core.stopping import DEFAULT_TOLERANCE
 from psl_core.survival import is_horizon_list
 from psl_core.validation import stage_answers, stage_probabilities
@@ -243,7 +244,7 @@ def training_answers(model, metadata, length):
 def training_counts(model, stage):
     """The list's reachable totals at ``stage`` and the training patients behind each one's risk,
     its prior's pseudo-counts added (``prior_strength``): the closed test's measure of the list's
-    own estimation error (:func:`psl_core.monitoring.closed_test`)."""
+    own estimation error (:func:`psl_core.closed_test.closed_test`)."""
     counts = np.asarray(model.stage_positives_[stage], float) + np.asarray(model.stage_negatives_[stage], float)
     return np.asarray(model.stage_totals_[stage]), counts + float(getattr(model, "prior_strength", 0.0) or 0.0)
 

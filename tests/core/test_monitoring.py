@@ -11,17 +11,13 @@ import pytest
 import statsmodels.api as sm
 from scipy.special import expit, logit
 
+from psl_core.closed_test import INTERCEPT, KEEP, RECALIBRATE, REFIT, closed_test
 from psl_core.errors import PSLError
 from psl_core.logistic import fit_logistic
 from psl_core.monitoring import (
-    INTERCEPT,
-    KEEP,
-    RECALIBRATE,
-    REFIT,
     Baseline,
     case_mix_weights,
     chart_weights,
-    closed_test,
     cusum_limit,
     cusum_path,
     cusum_weights,

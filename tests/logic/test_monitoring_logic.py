@@ -9,8 +9,8 @@ from scipy.special import expit
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
 from psl_core import ProbabilisticScoringList
+from psl_core.closed_test import closed_test
 from psl_core.errors import DataError
-from psl_core.monitoring import closed_test
 from psl_core.validation import log_odds, stage_rows
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.follow_up import FollowUp

@@ -4,8 +4,8 @@ Reads widgets, calls :mod:`psl_triage.judging.monitoring` (larger widgets and se
 ui.monitoring; columns matched and values mapped as on Validate: ui.validate; sentences:
 psl_triage.words.monitoring) and renders: the list (ui.list_picker), the patients' table (kept
 across pages, ui.kept_upload), the list's columns matched by name (the user maps the rest), the
-date column, the outcome and its values (a horizon list: the event and the follow-up time, judged
-on the patients whose outcome by the horizon is known), the period; then per period the patients, outcome rate,
+date column, the outcome and its values (a horizon list: the event and the follow-up time, its outcome
+by the horizon censoring weighted), the period; then per period the patients, outcome rate,
 O/E, calibration intercept and slope with intervals, Brier score, AUC, net benefit at 1/(1+M), the
 shares ruled in / out / uncertain and stopped at each question; the risk-adjusted CUSUM with its
 limit and the date it signals; the closed test's update since a chosen date (recalibrate: one click

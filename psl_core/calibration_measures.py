@@ -31,7 +31,8 @@ from .metrics import checked_probabilities, labels01
 from .validation import calibration_intercept, calibration_slope, log_odds
 
 __all__ = [
-    "HIERARCHY", "HIERARCHY_IDEAL", "GRID_POINTS", "observed_expected", "intercept_and_slope", "spline_knots",
+    "HIERARCHY", "HIERARCHY_IDEAL", "GRID_POINTS", "observed_expected", "intercept_and_slope",
+    "weighted_calibration", "spline_knots",
     "spline_basis", "FlexibleCalibration", "flexible_calibration", "calibration_errors", "calibration_hierarchy",
     "RISK_GRID", "held_out_calibration"
 ]
@@ -90,6 +91,64 @@ def intercept_and_slope(y, p, confidence=0.95):
         result["slope"] = (float(b_fit), b_fit - z * se, b_fit + z * se)
     else:
         result["slope"] = (b, np.nan, np.nan)
+    return result
+
+
+def _sandwich_fit(design, offset, y, weight):
+    """The weighted logistic fit of y on ``design`` with ``offset`` (Newton), and its robust
+    (sandwich) covariance A^-1 B A^-1, A = X' diag(w q (1 - q)) X, B = X' diag(w^2 (y - q)^2) X:
+    the variance of an estimating equation whose weights are not frequencies (Huber 1967)."""
+    beta = np.zeros(design.shape[1])
+    for _ in range(100):
+        q = expit(offset + design @ beta)
+        info = (design * (weight * q * (1 - q))[:, None]).T @ design
+        step = np.linalg.lstsq(info, design.T @ (weight * (y - q)), rcond=None)[0]
+        beta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    q = expit(offset + design @ beta)
+    bread = np.linalg.pinv((design * (weight * q * (1 - q))[:, None]).T @ design)
+    scores = design * (weight * (y - q))[:, None]
+    return beta, bread @ (scores.T @ scores) @ bread
+
+
+def weighted_calibration(y, p, weight, confidence=0.95):
+    """O/E, calibration intercept and slope of patients counted with weights that are not
+    frequencies (inverse-probability-of-censoring weights, :func:`psl_core.survival.ipcw_targets`:
+    0 for a patient whose outcome is not known), each with a Wald interval from a robust variance.
+
+    O/E is sum(w y) / sum(p) over every patient (the weights stand in for the unknown outcomes),
+    its interval ln(O/E) +- z sqrt(sum_i (w_i y_i - O / n)^2) / O: with every weight 1 this is
+    :func:`observed_expected`'s sqrt(1/O - 1/n). The intercept and slope are the weighted
+    logistic fits of :func:`intercept_and_slope` with a sandwich variance.
+
+    Returns
+    -------
+    dict with "observed_expected", "intercept" and "slope", each (estimate, lower, upper); NaN
+    where it cannot be estimated (no event or no non-event among the weighted patients).
+    """
+    y = labels01(y).astype(float)
+    p = checked_probabilities(p, len(y))
+    weight = np.asarray(weight, dtype=float).reshape(len(y))
+    z = norm.ppf(0.5 + check_confidence(confidence) / 2)
+    used = weight > 0
+    nan = (np.nan, np.nan, np.nan)
+    if not used.any() or y[used].min() == y[used].max():
+        return {"observed_expected": nan, "intercept": nan, "slope": nan}
+    observed = float(weight @ y)
+    ratio = observed / float(p.sum())
+    half = z * np.sqrt(np.sum((weight * y - observed / len(y)) ** 2)) / observed
+    y, lp, weight = y[used], log_odds(p[used]), weight[used]
+    result = {"observed_expected": (ratio, ratio * np.exp(-half), ratio * np.exp(half))}
+    (a,), covariance = _sandwich_fit(np.ones((len(y), 1)), lp, y, weight)
+    se = np.sqrt(covariance[0, 0])
+    result["intercept"] = (float(a), a - z * se, a + z * se)
+    if np.ptp(lp) == 0:
+        result["slope"] = nan
+        return result
+    (_, b), covariance = _sandwich_fit(np.column_stack([np.ones(len(y)), lp]), 0.0, y, weight)
+    se = np.sqrt(covariance[1, 1])
+    result["slope"] = (float(b), b - z * se, b + z * se)
     return result
 
 

@@ -45,11 +45,30 @@ def log_likelihood(y, eta, weight=1.0):
     return float(np.sum(weight * (y * eta - np.logaddexp(0.0, eta))))
 
 
-def _grouped(y, lp, totals):
-    """Per distinct (total, outcome): its log-odds and how many patients it stands for: the
-    fits run on these rows, weighted (a list has few totals)."""
-    rows = pd.DataFrame({"total": totals, "y": y, "lp": lp}).value_counts(sort=False).reset_index()
+def _grouped(y, lp, totals, weight):
+    """Per distinct (total, outcome): its log-odds and how many patients it stands for (their
+    weights' sum): the fits run on these rows, weighted (a list has few totals)."""
+    rows = (pd.DataFrame({"total": totals, "y": y, "lp": lp, "count": weight})
+            .groupby(["total", "y", "lp"], sort=False)["count"].sum().reset_index())
     return rows["total"].to_numpy(), rows["y"].to_numpy(float), rows["lp"].to_numpy(float), rows["count"].to_numpy(float)
+
+
+def _intercept(y, p, weight):
+    """The calibration intercept (:func:`psl_core.validation.calibration_intercept`), each patient
+    counted ``weight`` times: Newton's method on the offset model's concave log-likelihood."""
+    if np.all(weight == 1.0):
+        return calibration_intercept(y, p)
+    lp, used = log_odds(p), weight > 0
+    if y[used].min() == y[used].max():
+        return -np.inf if y[used][0] == 0 else np.inf
+    a = 0.0
+    for _ in range(100):
+        q = expit(a + lp)
+        step = np.sum(weight * (y - q)) / max(np.sum(weight * q * (1 - q)), 1e-12)
+        a += step
+        if abs(step) < 1e-12:
+            break
+    return float(a)
 
 
 def _saturated(totals, y, weight):
@@ -120,11 +139,11 @@ def _shared_fit(o, m, e, n, slope_free, start):
     return current, float(params[J]), float(params[J + 1]) if slope_free else 1.0
 
 
-def _as_exact(y, p, totals, _training=None):
+def _as_exact(y, p, totals, weight, _training=None):
     """The four models' log-likelihoods with the list's risks taken as exact, and the
     recalibration's intercept and slope (see :func:`closed_test`)."""
-    a = calibration_intercept(y, p)
-    totals, y, lp, weight = _grouped(y, log_odds(p), totals)
+    a = _intercept(y, p, weight)
+    totals, y, lp, weight = _grouped(y, log_odds(p), totals, weight)
     a_slope, b_slope = fit_logistic(lp[:, None], y, C=np.inf, max_iter=200, tol=_TOL, sample_weight=weight)
     refit, n_totals = _saturated(totals, y, weight)
     likelihoods = {
@@ -134,18 +153,18 @@ def _as_exact(y, p, totals, _training=None):
     return likelihoods, (a, a_slope, b_slope), n_totals
 
 
-def _with_training(y, p, totals, training):
+def _with_training(y, p, totals, weight, training):
     """The four models' log-likelihoods on the monitored patients and the list's training
     counts together, and the recalibration's intercept and slope (see :func:`closed_test`)."""
-    frame = pd.DataFrame({"total": totals, "y": y, "p": p}).groupby("total").agg(o=("y", "sum"), m=("y", "size"),
-                                                                                  q=("p", "first"))
+    frame = (pd.DataFrame({"total": totals, "y": y * weight, "w": weight, "p": p}).groupby("total")
+             .agg(o=("y", "sum"), m=("w", "sum"), q=("p", "first")))
     counts = pd.Series(np.asarray(training[1], dtype=float), index=np.asarray(training[0]))
     o, m, q = frame["o"].to_numpy(float), frame["m"].to_numpy(float), np.clip(frame["q"].to_numpy(float), 1e-6, 1 - 1e-6)
     n = counts.reindex(frame.index).fillna(0.0).to_numpy()
     e = n * q
     theta = log_odds(q)
     keep = _rates_ll(o + e, m + n)
-    a = calibration_intercept(y, p)
+    a = _intercept(y, p, weight)
     intercept = _shared_fit(o, m, e, n, False, np.concatenate([theta, [a]]))[0]
     recalibrate, a_slope, b_slope = _shared_fit(o, m, e, n, True, np.concatenate([theta, [a, 1.0]]))
     refit = _rates_ll(o, m) + _rates_ll(e, n)
@@ -180,7 +199,7 @@ class ClosedTest:
     alpha: float
 
 
-def closed_test(y, p, totals, alpha=0.05, training=None):
+def closed_test(y, p, totals, alpha=0.05, training=None, weight=None):
     """Vergouwe et al.'s closed testing procedure (see the module docstring).
 
     Parameters
@@ -205,6 +224,11 @@ def closed_test(y, p, totals, alpha=0.05, training=None):
         taken as exact: a list trained on few patients then looks drifted when it is only
         imprecise. A stage whose totals the list pooled (a monotone calibration) had more
         training patients behind each risk than n_j: the test is then the more lenient.
+    weight : array-like of float >= 0, shape (n,), or None
+        Each patient counted this many times (None: once): an outcome by a horizon's censoring
+        weights scaled to mean 1 over the patients whose outcome is known, so that the fits count
+        the patients seen; the weighted statistics against the same chi-square distributions are
+        an approximation (inverse-probability weights widen the true spread).
 
     Returns
     -------
@@ -222,8 +246,11 @@ def closed_test(y, p, totals, alpha=0.05, training=None):
     totals = np.asarray(totals).reshape(len(y))
     if not 0 < alpha < 1:
         raise PSLError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
+    weight = _counted(weight, len(y))
+    used = weight > 0
+    y, p, totals, weight = y[used], p[used], totals[used], weight[used]
     fitted = _with_training if training is not None else _as_exact
-    likelihoods, (a, a_slope, b_slope), n_totals = fitted(y, p, totals, training)
+    likelihoods, (a, a_slope, b_slope), n_totals = fitted(y, p, totals, weight, training)
     parameters = {KEEP: 0, INTERCEPT: 1, RECALIBRATE: min(2, n_totals), REFIT: n_totals}
     models = pd.DataFrame({
         "parameters": parameters, "log_likelihood": likelihoods,
@@ -232,6 +259,14 @@ def closed_test(y, p, totals, alpha=0.05, training=None):
     }).rename_axis("update")
     tests, recommendation = _tested(likelihoods, parameters, alpha)
     return ClosedTest(recommendation, models, tests, len(y), int(y.sum()), float(alpha))
+
+
+def _counted(weight, n):
+    """The patients' weights as n finite floats >= 0 (ones for None)."""
+    weight = np.ones(n) if weight is None else np.asarray(weight, dtype=float).reshape(-1)
+    if len(weight) != n or not np.all(np.isfinite(weight) & (weight >= 0)):
+        raise PSLError(f"weight must hold one finite number >= 0 per patient ({n}), got {len(weight)} values")
+    return weight
 
 
 def _tested(likelihoods, parameters, alpha):

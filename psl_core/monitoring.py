@@ -65,6 +65,13 @@ the data support is :mod:`psl_core.closed_test`'s.
   Kvaløy 2013, "Guaranteed conditional performance of control charts via bootstrap methods",
   *Scand. J. Statist.* 40(4):647-668, bootstrap the same error to guarantee it conditionally
   instead).
+
+  An outcome by a horizon, censored, is charted on the patients whose outcome by then is known,
+  each patient's step on every chart times its inverse-probability-of-censoring weight (``weight``;
+  :func:`psl_core.survival.ipcw_targets`): the known patients over-represent the events, and the
+  weights give each step the expectation it would have had every patient been followed (Robins &
+  Rotnitzky 1992). The limit's simulation keeps each patient's weight as observed and draws its
+  outcome.
 """
 
 import threading
@@ -230,7 +237,7 @@ def _uniform(state):
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=True)
-def _simulated_maxima(pattern, group, risks, met, unmet, shares, mix_met, mix_unmet, seed):
+def _simulated_maxima(pattern, group, risks, met, unmet, shares, mix_met, mix_unmet, scale, seed):
     """The largest value any odds chart (the first two outcome charts), any slope chart (the other
     outcome charts) and any case-mix chart reaches in each simulated run (one run per row of
     ``risks``), shape (runs, 3).
@@ -239,7 +246,8 @@ def _simulated_maxima(pattern, group, risks, met, unmet, shares, mix_met, mix_un
     chart c's weights of the patients of row u with and without the outcome (the patients share a
     few rows, which stay in the processor's cache), drawn at ``risks[r, group[u]]`` in run r; per
     question k, an answer meeting its condition at ``shares[r, k]`` (``mix_met[k, j]`` and
-    ``mix_unmet[k, j]``: case-mix chart j of question k's weights). Each run has its own SplitMix64
+    ``mix_unmet[k, j]``: case-mix chart j of question k's weights), every weight of patient t times
+    ``scale[t]`` (its censoring weight; 1 without censoring). Each run has its own SplitMix64
     stream, started from a hash of (seed, run): the result does not depend on the threads.
     """
     n_runs, n, n_out, n_questions = risks.shape[0], len(pattern), met.shape[1], shares.shape[1]
@@ -252,10 +260,10 @@ def _simulated_maxima(pattern, group, risks, met, unmet, shares, mix_met, mix_un
         risk, share = risks[run], shares[run]
         for t in range(n):
             state, u = _uniform(state)
-            row = pattern[t]
+            row, s = pattern[t], scale[t]
             weights = met[row] if u < risk[group[row]] else unmet[row]
             for c in range(n_out):
-                value = max(0.0, charts[c] + weights[c])
+                value = max(0.0, charts[c] + s * weights[c])
                 charts[c] = value
                 highest[c] = max(highest[c], value)
             for k in range(n_questions):
@@ -263,7 +271,7 @@ def _simulated_maxima(pattern, group, risks, met, unmet, shares, mix_met, mix_un
                 answer = mix_met[k] if u < share[k] else mix_unmet[k]
                 for j in range(n_mix):
                     i = k * n_mix + j
-                    value = max(0.0, mix[i] + answer[j])
+                    value = max(0.0, mix[i] + s * answer[j])
                     mix[i] = value
                     mix_highest[i] = max(mix_highest[i], value)
         maxima[run, 0], maxima[run, 1], maxima[run, 2] = highest[:2].max(), highest[2:].max(), mix_highest.max()
@@ -316,11 +324,13 @@ def _rows_baseline(baseline, rows):
 
 
 def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS, odds_ratios=ODDS_RATIOS,
-                seed=0, slopes=SLOPES, baseline=None, question_slopes=QUESTION_SLOPES, case_mix_ratios=CASE_MIX_RATIOS):
+                seed=0, slopes=SLOPES, baseline=None, question_slopes=QUESTION_SLOPES, case_mix_ratios=CASE_MIX_RATIOS,
+                weight=None):
     """The alarm limits at which a list as good as its training says, on patients like its
     training ones, signals with probability ``false_alarm`` on any chart, by simulation (module
     docstring): without a ``baseline`` the four charts of :data:`CHARTS` and the risks ``p``
-    (patients in their order) taken as exact.
+    (patients in their order) taken as exact; ``weight``: each patient's censoring weight
+    (:func:`risk_adjusted_cusum`), kept as observed in every simulated run.
 
     Returns
     -------
@@ -335,7 +345,7 @@ def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULA
     if n_simulations < 20:
         raise PSLError(f"n_simulations must be at least 20, got {n_simulations!r}")
     inputs = _simulation_inputs(p, baseline, int(n_simulations), seed, odds_ratios, slopes, question_slopes,
-                                case_mix_ratios)
+                                case_mix_ratios) + (_checked_weight(weight, len(p)),)
     with _KERNEL_LOCK:
         maxima = _simulated_maxima(*(np.ascontiguousarray(a) for a in inputs), int(seed))
     kinds = list(FAMILIES)[: 3 if baseline is not None and baseline.answers.shape[1] else 2]
@@ -385,6 +395,16 @@ class Cusum:
         return self.limits[family_of(name)]
 
 
+def _checked_weight(weight, n):
+    """Each patient's weight as n finite floats >= 0 (ones for None)."""
+    if weight is None:
+        return np.ones(n)
+    weight = np.asarray(weight, dtype=float).reshape(-1)
+    if len(weight) != n or not np.all(np.isfinite(weight) & (weight >= 0)):
+        raise PSLError(f"weight must hold one finite number >= 0 per patient ({n}), got {len(weight)} values")
+    return weight
+
+
 def _checked_pair(values, name):
     """``values`` as two floats, the first in (0, 1) and the second above 1."""
     first, second = (float(v) for v in values)
@@ -396,7 +416,7 @@ def _checked_pair(values, name):
 
 def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS,
                         odds_ratios=ODDS_RATIOS, seed=0, limit=None, slopes=SLOPES, baseline=None,
-                        question_slopes=QUESTION_SLOPES, case_mix_ratios=CASE_MIX_RATIOS):
+                        question_slopes=QUESTION_SLOPES, case_mix_ratios=CASE_MIX_RATIOS, weight=None):
     """Steiner et al.'s risk-adjusted CUSUM charts, with a simulated limit per kind of chart
     (module docstring).
 
@@ -423,6 +443,11 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     question_slopes, case_mix_ratios : (float, float)
         One in (0, 1) and one above 1: the calibration slopes of each earlier stage's charts, and
         the odds of meeting a question's condition multiplied by them.
+    weight : array-like of float >= 0, shape (n,), or None
+        Each patient's step on every chart multiplied by it: the inverse-probability-of-censoring
+        weight of an outcome by a horizon (:func:`psl_core.survival.ipcw_targets`), so that the
+        charts' expected steps are those of patients all followed to it; the limit's simulation
+        keeps each patient's weight and draws its outcome. None: every patient counts once.
 
     Returns
     -------
@@ -437,11 +462,11 @@ def risk_adjusted_cusum(y, p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEF
     limits = limit
     if limits is None:
         limits = cusum_limit(p, false_alarm, n_simulations, odds_ratios, seed, slopes, baseline, question_slopes,
-                             case_mix_ratios)
+                             case_mix_ratios, weight)
     weights = chart_weights(y, p, odds_ratios, slopes, None, baseline, question_slopes)
     if baseline is not None:
         weights = np.vstack([weights, case_mix_weights(baseline.answers, baseline.shares, case_mix_ratios)])
-    paths = dict(zip(chart_names(baseline), cusum_path(weights)))
+    paths = dict(zip(chart_names(baseline), cusum_path(weights * _checked_weight(weight, len(y)))))
     limits = {kind: float(value) for kind, value in limits.items()}
     over = {name: path > limits[family_of(name)] for name, path in paths.items()}
     first = {name: (int(np.argmax(above)) if above.any() else None) for name, above in over.items()}

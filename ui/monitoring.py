@@ -80,17 +80,19 @@ def settings(model, metadata, frame):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _limit(risks, answers, shares, n_training, groups, risk_draws, stage_risks, false_alarm, n_simulations, seed):
+def _limit(risks, answers, shares, n_training, groups, risk_draws, stage_risks, false_alarm, n_simulations, seed,
+           weight):
     baseline = Baseline(answers, shares, n_training, groups, risk_draws, stage_risks)
-    return cusum_limit(risks, false_alarm, n_simulations, seed=seed, baseline=baseline)
+    return cusum_limit(risks, false_alarm, n_simulations, seed=seed, baseline=baseline, weight=weight)
 
 
-def cached_limit(risks, baseline, false_alarm, n_simulations, seed):
-    """The CUSUM's simulated limit, kept per sequence of risks, answers and settings: the same list
-    on the same patients (another period, test date, a new session or page visit) is not simulated
+def cached_limit(risks, baseline, false_alarm, n_simulations, seed, weight=None):
+    """The CUSUM's simulated limit, kept per sequence of risks, answers, censoring weights and
+    settings: the same list on the same patients (another test date, a new session or page visit;
+    another period too, but for a horizon list, whose weights are per period) is not simulated
     again."""
     return _limit(risks, baseline.answers, baseline.shares, baseline.n_training, baseline.groups,
-                  baseline.risk_draws, baseline.stage_risks, false_alarm, n_simulations, seed)
+                  baseline.risk_draws, baseline.stage_risks, false_alarm, n_simulations, seed, weight)
 
 
 def kept_monitoring(model, metadata, monitored, period, test_from):
@@ -98,7 +100,8 @@ def kept_monitoring(model, metadata, monitored, period, test_from):
     new period or test date reuses the CUSUM's simulated limit (the same patients and risks)."""
     table = monitored.table
     patients = (monitored.date_column, int(pd.util.hash_pandas_object(table.X).sum()), hash(table.y.tobytes()),
-                int(pd.util.hash_pandas_object(monitored.dates).sum()))
+                int(pd.util.hash_pandas_object(monitored.dates).sum()),
+                None if monitored.follow_up is None else (hash(monitored.follow_up.tobytes()), period))
     kept = st.session_state.get(KEPT)
     same_list = kept is not None and kept[0] is model
     if same_list and kept[1] == (patients, period, str(test_from)):
@@ -112,6 +115,8 @@ def kept_monitoring(model, metadata, monitored, period, test_from):
 def periods_section(result):
     """The period table, the O/E and slope figure and where the stop rule stopped."""
     table = result.periods
+    if result.weighted:
+        st.markdown(words.WEIGHTED)
     st.caption(words.period_summary(len(table), int(table["judged"].sum()), MIN_OUTCOMES, result.n_left_out))
     shown = words.headed(table, words.PERIOD_HEADS)
     st.dataframe(shown, key="monitor_periods", hide_index=True)

@@ -20,8 +20,17 @@ columns and the outcome as it became known. The steps, each a function the page 
    :func:`psl_core.closed_test.closed_test`), the list's risks judged as the estimates they are
    (:func:`training_counts`: the training patients behind each total's risk).
 
-A horizon list (time, event) is not monitored here yet: its outcome by the horizon needs the
-censoring weights of :mod:`psl_triage.judging.validation_horizon`, and the page says so.
+A horizon list (time, event) is watched on its outcome by the horizon tau, censoring respected
+(:func:`censoring_weights`): a patient censored before tau has no known outcome by it and weight
+0; the others are weighted by the inverse of the chance of staying in follow-up that long, the
+Kaplan-Meier estimate of censoring among the patients of the same period
+(:func:`psl_core.survival.ipcw_targets`, the weights Validate and training use): the patients
+seen last are followed for the shortest time, and pooled weights would under-weigh them. The
+period's O/E, calibration intercept and slope (robust intervals,
+:func:`psl_core.calibration_measures.weighted_calibration`), Brier score, AUC and net benefit
+(:class:`psl_core.survival.HorizonTargets`) are the weighted ones, the CUSUM runs over the
+patients whose outcome is known, each step times the patient's weight, and the closed test
+counts each patient its weight scaled to mean 1.
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from psl_core.calibration import calibrated_probabilities
-from psl_core.calibration_measures import intercept_and_slope, observed_expected
+from psl_core.calibration_measures import intercept_and_slope, observed_expected, weighted_calibration
 from psl_core.closed_test import ClosedTest, closed_test
 from psl_core.cost_ratio import decision_threshold
 from psl_core.costs import default_change_value
@@ -42,7 +51,7 @@ from psl_core.errors import DataError
 from psl_core.metrics import auc
 from psl_core.monitoring import Baseline, Cusum, risk_adjusted_cusum
 from psl_core.stopping import DEFAULT_TOLERANCE
-from psl_core.survival import is_horizon_list
+from psl_core.survival import HorizonTargets, ipcw_targets, is_horizon_list
 from psl_core.validation import stage_answers, stage_probabilities
 from psl_triage.bedside.session import recommended_length
 from psl_triage.judging.validation import SiteTable, site_table
@@ -57,9 +66,6 @@ MIN_OUTCOMES = 10
 do not: fewer give an O/E interval wider than a factor of two and a slope without meaning."""
 YEARS = (1800, 2200)
 """A column of whole numbers in this range is read as calendar years."""
-MAX_CENSORED_SHARE = 0.05
-"""A horizon list is monitored on the patients whose outcome by its horizon is known when at most
-this share were censored before it (see :func:`monitored_table`)."""
 RISK_DRAWS = 200
 """Bootstrap draws of the list's risks behind the CUSUM's limit (:func:`risk_draws`): the limit's
 1,000 simulated runs take them in turn."""
@@ -126,14 +132,20 @@ class MonitoredTable:
     Attributes
     ----------
     table : SiteTable
-        The list's columns and the outcome (0/1) of the rows with a date and an outcome.
+        The list's columns and the outcome (0/1) of the rows with a date and an outcome; of a
+        horizon list, the event by its horizon (0 also where censored before it).
     dates : pandas.Series of datetime64, aligned with ``table.X``
     date_column : str
+    follow_up : structured ndarray (event, time) or None
+        A horizon list's follow-up of the same rows (:func:`psl_core.survival.survival_outcome`).
+    horizon : float or None
     """
 
     table: SiteTable
     dates: pd.Series
     date_column: str
+    follow_up: np.ndarray | None = None
+    horizon: float | None = None
 
 
 def monitored_table(model, metadata, frame, mapping, outcome, positive, date_column, value_maps=None, time=None):
@@ -143,16 +155,14 @@ def monitored_table(model, metadata, frame, mapping, outcome, positive, date_col
     A horizon list's outcome is the event by its horizon tau: ``outcome`` and ``positive`` name
     the event column and its event values, ``time`` the follow-up time (as Validate reads them,
     :func:`psl_triage.judging.validation_horizon.horizon_site`). A patient censored before tau
-    has no known outcome by it; up to :data:`MAX_CENSORED_SHARE` of the patients such are left
-    out with a note (their outcome, had it been known, could move a rate by at most that share),
-    more are refused: censoring is then to be weighted, as Validate does.
+    has no known outcome by it: kept (its answers count), with a note, and weighted 0 by
+    :func:`censoring_weights`.
 
     Raises
     ------
     DataError
         The date column missing, or no value of it a date; a horizon list without a time
-        column, or with too many patients censored before its horizon; what
-        :func:`~psl_triage.judging.validation.site_table` refuses.
+        column; what :func:`~psl_triage.judging.validation.site_table` refuses.
     """
     if date_column not in frame.columns:
         raise DataError(said.DATE_NOT_IN_TABLE.format(column=date_column))
@@ -162,10 +172,12 @@ def monitored_table(model, metadata, frame, mapping, outcome, positive, date_col
     if dates.isna().all():
         raise DataError(said.NO_DATES.format(column=date_column))
     dated = frame.loc[dates.notna()]
+    follow_up = horizon = None
     if not is_horizon_list(model):
         table = site_table(model, metadata, dated, mapping, outcome, positive, value_maps)
     else:
-        table = _by_horizon(horizon_site(model, metadata, dated, mapping, time, outcome, positive, value_maps))
+        site = horizon_site(model, metadata, dated, mapping, time, outcome, positive, value_maps)
+        table, follow_up, horizon = _by_horizon(site), site.outcome, site.horizon
     notes = list(table.notes)
     if dates.isna().any():
         notes.insert(0, said.left_out_without_date(int(dates.isna().sum()), date_column))
@@ -174,7 +186,8 @@ def monitored_table(model, metadata, frame, mapping, outcome, positive, date_col
     dates = dates.reindex(table.X.index)
     order = date_order(dates.to_numpy())
     ordered = SiteTable(table.X.iloc[order], table.y[order], notes, table.mapping)
-    return MonitoredTable(ordered, dates.iloc[order], str(date_column))
+    return MonitoredTable(ordered, dates.iloc[order], str(date_column), None if follow_up is None else follow_up[order],
+                          horizon)
 
 
 def date_order(dates, seed=0):
@@ -186,38 +199,69 @@ def date_order(dates, seed=0):
 
 
 def _by_horizon(site):
-    """A horizon site's patients with a known outcome by tau, the outcome the event by tau (see
-    :func:`monitored_table`)."""
+    """A horizon site's patients, the outcome the event by tau, and a note on those censored
+    before it (see :func:`monitored_table`)."""
     event, time = site.outcome["event"].astype(bool), site.outcome["time"]
     by_horizon = event & (time <= site.horizon)
-    known = by_horizon | (time > site.horizon)
-    censored = int((~known).sum())
-    if censored > MAX_CENSORED_SHARE * len(known):
-        raise DataError(said.too_many_censored(censored, len(known), site.horizon, site.unit, MAX_CENSORED_SHARE))
-    notes = list(site.table.notes) + ([said.censored_left_out(censored, site.horizon, site.unit)] if censored else [])
-    return SiteTable(site.table.X.loc[known], by_horizon[known].astype(np.int64), notes, site.table.mapping)
+    censored = int((~(by_horizon | (time > site.horizon))).sum())
+    notes = list(site.table.notes) + ([said.censored_weighted(censored, len(time), site.horizon, site.unit)]
+                                      if censored else [])
+    return SiteTable(site.table.X, by_horizon.astype(np.int64), notes, site.table.mapping)
+
+
+def censoring_weights(follow_up, horizon, labels):
+    """Each patient's inverse-probability-of-censoring weight for the outcome by ``horizon``
+    (:func:`psl_core.survival.ipcw_targets`), the censoring's Kaplan-Meier estimate taken among the
+    patients of the same period (``labels``): 0 where censored before the horizon, 1 / G(t) for an
+    event at t <= horizon, 1 / G(horizon) for a patient followed beyond it. A period without any
+    event by the end of its follow-up weighs its patients followed beyond the horizon n / (their
+    number), the Kaplan-Meier estimate without events; a period none of whose patients is followed
+    to the horizon weighs every patient 0 (nothing is known there)."""
+    weight = np.zeros(len(follow_up))
+    for label in dict.fromkeys(labels):
+        here = np.flatnonzero(labels == label)
+        part = follow_up[here]
+        beyond = part["time"] > horizon
+        if not part["event"].any():
+            weight[here] = np.where(beyond, len(part) / max(beyond.sum(), 1), 0.0)
+            continue
+        try:
+            weight[here] = ipcw_targets(part, horizon)[1]
+        except DataError:  # every patient of the period censored before the horizon
+            weight[here] = 0.0
+    return weight
 
 
 # ---------------------------------------------------------------------------- measures
-def period_measures(y, p, threshold, confidence=0.95):
+def period_measures(y, p, threshold, confidence=0.95, weight=None):
     """The measures of one period's patients (see the module docstring); NaN where not judged.
+    ``weight``: a horizon list's censoring weights (:func:`censoring_weights`), which every measure
+    then uses, the patients with weight 0 (outcome unknown) counted in ``patients`` only; "known":
+    the others; "rate": the weighted rate by the horizon, the cumulative incidence.
 
     Returns
     -------
     dict
     """
     y = np.asarray(y, dtype=np.int64)
-    events = int(y.sum())
-    found = {"patients": len(y), "events": events, "rate": y.mean() if len(y) else np.nan,
+    known = np.ones(len(y), dtype=bool) if weight is None else np.asarray(weight) > 0
+    events = int(y[known].sum())
+    found = {"patients": len(y), **({} if weight is None else {"known": int(known.sum())}), "events": events,
+             "rate": (y.mean() if weight is None else float(weight @ y) / len(y)) if len(y) else np.nan,
              "expected": float(np.mean(p)) if len(y) else np.nan,
-             "judged": min(events, len(y) - events) >= MIN_OUTCOMES}
+             "judged": min(events, int(known.sum()) - events) >= MIN_OUTCOMES}
     names = ("oe", "oe_lower", "oe_upper", "intercept", "intercept_lower", "intercept_upper",
              "slope", "slope_lower", "slope_upper", "brier", "auc", "net_benefit")
     if not found["judged"]:
         return found | dict.fromkeys(names, np.nan)
-    weak = intercept_and_slope(y, p, confidence)
-    values = (*observed_expected(y, p, confidence), *weak["intercept"], *weak["slope"],
-              float(np.mean((p - y) ** 2)), auc(y, p), float(net_benefit(y, p, [threshold])[0]))
+    if weight is None:
+        weak = intercept_and_slope(y, p, confidence)
+        values = (*observed_expected(y, p, confidence), *weak["intercept"], *weak["slope"],
+                  float(np.mean((p - y) ** 2)), auc(y, p), float(net_benefit(y, p, [threshold])[0]))
+    else:
+        weak, targets = weighted_calibration(y, p, weight, confidence), HorizonTargets(y, np.asarray(weight, float))
+        values = (*weak["observed_expected"], *weak["intercept"], *weak["slope"], targets.brier(p), targets.auc(p),
+                  targets.net_benefit(p, threshold))
     return found | {name: float(value) for name, value in zip(names, values)}
 
 
@@ -325,8 +369,9 @@ def _bedside(model, totals, known, length, cost_ratio, confidence):
     return stop, codes
 
 
-def _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length):
-    """The per-period table and the shares stopped at each stage (see :class:`Monitoring`)."""
+def _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length, weight=None):
+    """The per-period table and the shares stopped at each stage (see :class:`Monitoring`);
+    ``weight``: every patient's censoring weight (a horizon list) or None."""
     p_all = np.full(len(y), np.nan)
     p_all[judged] = risk
     rows, stops = [], []
@@ -335,7 +380,7 @@ def _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confid
         shares = {f"share_{name.replace(' ', '_')}": (codes[followed] == code).mean() if followed.any() else np.nan
                   for code, name in zip((1, -1, 0), (OUTCOMES[2], OUTCOMES[0], OUTCOMES[1]))}
         rows.append({"period": label, "start": dates[here].min(), "seen": int(here.sum()),
-                     **period_measures(y[used], p_all[used], threshold, confidence),
+                     **period_measures(y[used], p_all[used], threshold, confidence, _part(weight, used)),
                      "followed": int(followed.sum()), **shares})
         stops += [{"period": label, "stage": k, "share": (stop[followed] == k).mean() if followed.any() else np.nan}
                   for k in range(length + 1)]
@@ -362,8 +407,9 @@ class Monitoring:
     answers : pandas.DataFrame
         :func:`_answer_rows`.
     chart : pandas.DataFrame
-        patient (1..n in date order), date, outcome, risk, up, down, flatter, steeper: the CUSUM
-        charts (:data:`psl_core.monitoring.CHARTS`).
+        patient (1..n in date order), date, outcome, risk, (a horizon list: weight, its censoring
+        weight; only the patients whose outcome by the horizon is known are charted), then every
+        CUSUM chart's path (:func:`psl_core.monitoring.chart_names`).
     cusum : Cusum
     signals : dict
         Chart ("up", "down", "flatter", "steeper") -> the date it first exceeds the limit, or None.
@@ -372,6 +418,8 @@ class Monitoring:
     test_from : pandas.Timestamp or None
     n_judged, n_left_out : int
         Patients whose answers up to ``stage`` are known (or have a learned direction); the others.
+    weighted : bool
+        A horizon list's outcome by its horizon, censoring weighted (the module docstring).
     """
 
     stage: int
@@ -388,6 +436,7 @@ class Monitoring:
     test_from: pd.Timestamp | None
     n_judged: int
     n_left_out: int
+    weighted: bool = False
 
 
 def _monitor_settings(model, period, stage, cost_ratio, metadata):
@@ -414,6 +463,21 @@ def _answers_and_totals(model, X, stage):
     return hits, missing, totals, known, known[:, stage]
 
 
+def _part(values, rows):
+    """``values[rows]``, None staying None."""
+    return None if values is None else values[rows]
+
+
+def _closed(model, stage, y, p, totals, weight, dates, test_from, alpha):
+    """The closed test on the charted patients seen from ``test_from`` (all for None), each counted
+    its censoring weight scaled to mean 1 (a horizon list); None without both outcomes among them."""
+    tested = np.ones(len(y), dtype=bool) if test_from is None else (dates >= test_from).to_numpy()
+    if not (tested.any() and 0 < y[tested].sum() < tested.sum()):
+        return None
+    counted = None if weight is None else weight[tested] / weight[tested].mean()
+    return closed_test(y[tested], p[tested], totals[tested], alpha, training_counts(model, stage), counted)
+
+
 def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metadata=None, test_from=None,
             confidence=0.95, false_alarm=0.01, alpha=0.05, n_simulations=1000, seed=0, limit=None):
     """The list watched over the monitored patients (see the module docstring).
@@ -435,10 +499,10 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
         The intervals' level; the CUSUM's false-alarm probability and simulations
         (:func:`psl_core.monitoring.risk_adjusted_cusum`); the closed test's alpha.
     limit : (float, float or None), callable or None
-        The CUSUM's limits (:func:`psl_core.monitoring.cusum_limit`) of an earlier monitoring of the same patients, stage and settings (a
-        new period or test date does not change it); or a function of the patients' risks in
-        date order and the charts' baseline, (risks, baseline, false_alarm, n_simulations, seed) ->
-        limit (a cache of :func:`psl_core.monitoring.cusum_limit`); None simulates it.
+        The CUSUM's limits (:func:`psl_core.monitoring.cusum_limit`) of an earlier monitoring of the
+        same patients, stage and settings (and period, for a horizon list); or a function (risks,
+        baseline, false_alarm, n_simulations, seed, weight) -> limit of the charted patients in date
+        order (a cache of :func:`psl_core.monitoring.cusum_limit`); None simulates it.
 
     Returns
     -------
@@ -456,21 +520,21 @@ def monitor(model, monitored, period="month", stage=None, cost_ratio=None, metad
     labels = dates.dt.to_period(PERIODS[period]).astype(str).to_numpy()
     periods = {label: labels == label for label in dict.fromkeys(labels)}
     stop, codes = _bedside(model, totals, known, length, cost_ratio, confidence)
-    table, stops = _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length)
+    weight = None if monitored.follow_up is None else censoring_weights(monitored.follow_up, monitored.horizon, labels)
+    table, stops = _period_rows(periods, dates, y, judged, risk, stop, codes, threshold, confidence, length, weight)
     answers = _answer_rows(hits, missing, labels, training_answers(model, metadata, len(model.literals_)))
-    order_y, order_p, order_dates = y[judged], risk, dates[judged]
-    baseline = list_baseline(model, hits[judged, :stage], totals[judged, : stage + 1], stage, seed)
+    charted = judged if weight is None else judged & (weight > 0)
+    order_y, order_p, order_dates, order_w = y[charted], risk[charted[judged]], dates[charted], _part(weight, charted)
+    baseline = list_baseline(model, hits[charted, :stage], totals[charted, : stage + 1], stage, seed)
     if callable(limit):
-        limit = limit(order_p, baseline, false_alarm, n_simulations, seed)
-    cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed, limit=limit, baseline=baseline)
+        limit = limit(order_p, baseline, false_alarm, n_simulations, seed, order_w)
+    cusum = risk_adjusted_cusum(order_y, order_p, false_alarm, n_simulations, seed=seed, limit=limit, baseline=baseline,
+                                weight=order_w)
     chart = pd.DataFrame({"patient": np.arange(1, len(order_y) + 1), "date": order_dates.to_numpy(),
-                          "outcome": order_y, "risk": order_p, **cusum.paths})
+                          "outcome": order_y, "risk": order_p, **({} if order_w is None else {"weight": order_w}),
+                          **cusum.paths})
     signals = {name: None if index is None else order_dates.iloc[index] for name, index in cusum.first_signal.items()}
     test_from = None if test_from is None else pd.Timestamp(test_from)
-    tested = np.ones(len(order_y), dtype=bool) if test_from is None else (order_dates >= test_from).to_numpy()
-    closed = None
-    if tested.any() and 0 < order_y[tested].sum() < tested.sum():
-        closed = closed_test(order_y[tested], order_p[tested], totals[judged, stage][tested], alpha,
-                             training_counts(model, stage))
+    closed = _closed(model, stage, order_y, order_p, totals[charted, stage], order_w, order_dates, test_from, alpha)
     return Monitoring(stage, length, period, threshold, table, stops, answers, chart,
-                      cusum, signals, closed, test_from, int(judged.sum()), int((~judged).sum()))
+                      cusum, signals, closed, test_from, int(judged.sum()), int((~judged).sum()), weight is not None)

@@ -23,17 +23,23 @@ def _horizon(horizon: float, unit: str) -> str:
     return f"{horizon:g}{' ' + unit if unit else ''}"
 
 
-def censored_left_out(count: int, horizon: float, unit: str) -> str:
+def censored_weighted(count: int, n: int, horizon: float, unit: str) -> str:
     """A note (plain text) on patients censored before a horizon list's horizon."""
-    return (f"{count} patient{'s' if count != 1 else ''} censored before the horizon ({_horizon(horizon, unit)}) "
-            "left out: their outcome by it is not known.")
+    return (f"{count} of {n} patients were censored before the horizon ({_horizon(horizon, unit)}): their outcome "
+            "by it is not known, so the others are weighted to stand in for them (below).")
 
 
-def too_many_censored(count: int, n: int, horizon: float, unit: str, limit: float) -> str:
-    return (f"{count} of {n} patients were censored before the list's horizon ({_horizon(horizon, unit)}): their "
-            f"outcome by it is not known, and leaving out more than {limit:.0%} of the patients could bias every "
-            "rate. Monitor patients followed to the horizon (an earlier go-live date), or judge the list on the "
-            "Validate page, which weights the censored patients.")
+WEIGHTED = (
+    "**Censoring weighted.** A patient censored before the horizon has no known outcome by it, and the patients "
+    "seen last have been followed for the shortest time: leaving them out would drop mostly patients without the "
+    "event and make every rate too high. Each period's patients whose outcome is known are weighted by the inverse "
+    "of the chance of staying in follow-up that long (Kaplan-Meier of the censoring among that period's patients): "
+    "the outcome rate, O/E, calibration intercept and slope (robust intervals), Brier score, AUC and net benefit "
+    "are the weighted ones; the CUSUM charts the patients whose outcome is known, each step times the patient's "
+    "weight; the closed test counts each patient its weight (scaled to mean 1), an approximation. "
+    "The answers and the stop rule's shares count every patient seen. The weights assume censoring unrelated to "
+    "the outcome within a period."
+)
 
 
 CHOOSE_TIME = "Choose the column that holds each patient's follow-up time."
@@ -183,7 +189,8 @@ def closed_test_sentence(closed, since) -> str:
 
 
 PERIOD_HEADS = {
-    "period": "Period", "seen": "Patients seen", "patients": "Patients judged", "events": "With the outcome",
+    "period": "Period", "seen": "Patients seen", "patients": "Patients judged",
+    "known": "Outcome known (by the horizon)", "events": "With the outcome",
     "rate": "Outcome rate", "expected": "Mean predicted", "judged": "Judged", "oe": "O/E", "oe_lower": "O/E low",
     "oe_upper": "O/E high", "intercept": "Intercept", "intercept_lower": "Intercept low",
     "intercept_upper": "Intercept high", "slope": "Slope", "slope_lower": "Slope low", "slope_upper": "Slope high",
@@ -201,7 +208,8 @@ STOP_HEADS = {"period": "Period", "stage": "Stopped after question", "share": "S
 
 def stop_column(stage: int) -> str:
     return f"Q{stage}" if stage else "Q0 (prior)"
-CHART_HEADS = {"patient": "Patient", "date": "Date", "outcome": "Outcome", "risk": "Risk", "up": "Chart up",
+CHART_HEADS = {"patient": "Patient", "date": "Date", "outcome": "Outcome", "risk": "Risk",
+               "weight": "Censoring weight", "up": "Chart up",
                "down": "Chart down", "flatter": "Chart slope below 1", "steeper": "Chart slope above 1"}
 QUESTION_CHART_HEADS = {"weaker": "Chart Q{k} weaker", "stronger": "Chart Q{k} stronger",
                         "fewer": "Chart Q{k} met less often", "more": "Chart Q{k} met more often"}

@@ -14,6 +14,7 @@ from psl_triage.data.demo import load_demo
 from psl_triage.data.follow_up import FollowUp
 from psl_triage.training.fit import train_list
 from psl_triage.training.options import TrainingOptions
+from psl_triage.words import monitoring as words
 from tests.apptest import put_list
 from tests.paths import ROOT
 from tests.tables import follow_up_table
@@ -121,15 +122,15 @@ def test_names_from_the_file_reach_the_page_escaped(trained):
     assert not any("<b>" in text or "<i>" in text for text in shown)
 
 
-def test_a_horizon_list_asks_for_the_follow_up_time():
+def test_a_horizon_list_asks_for_the_follow_up_time_and_weights_the_censored():
     frame = follow_up_table(seed=1)
     types = {**infer_column_types(frame), "pid": "ignore"}
     prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
     at = AppTest.from_file(PAGE, default_timeout=120)
     put_list(at, *train_list(prepared, "study.csv", TrainingOptions(max_stages=3)))
     at.run()
-    seen = follow_up_table(400, seed=5)
-    seen = seen[(seen["rfstime"] > 1000) | (seen["status"] == 1)].copy()  # every outcome by 1000 days known
+    seen = follow_up_table(400, seed=5)  # a quarter censored before 1000 days: refused before the weights
+    censored = int(((seen["rfstime"] <= 1000) & (seen["status"] == 0)).sum())
     seen["seen"] = (pd.Timestamp("2024-01-01") + pd.to_timedelta(np.arange(len(seen)) % 365, unit="D")).astype(str)
     at.file_uploader(key="monitor_upload").set_value(("study-since.csv", seen.to_csv(index=False).encode(),
                                                       "text/csv"))
@@ -137,4 +138,7 @@ def test_a_horizon_list_asks_for_the_follow_up_time():
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.selectbox(key="monitor_time").value == "rfstime" and at.selectbox(key="monitor_outcome").value == "status"
     periods = at.dataframe[0].value
-    assert periods["Patients seen"].sum() == len(seen)
+    assert periods["Patients seen"].sum() == len(seen) and censored > 0.2 * len(seen)
+    assert periods["Outcome known (by the horizon)"].sum() == len(seen) - censored
+    assert any(words.WEIGHTED in block.value for block in at.markdown)
+    assert any(f"{censored} of {len(seen)} patients were censored" in caption.value for caption in at.caption)

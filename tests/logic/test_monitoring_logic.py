@@ -11,12 +11,15 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 from psl_core import ProbabilisticScoringList
 from psl_core.closed_test import closed_test
 from psl_core.errors import DataError
-from psl_core.validation import log_odds, stage_rows
+from psl_core.survival import survival_outcome
+from psl_core.validation import log_odds, stage_risks, stage_rows
+from psl_triage.bedside.session import recommended_length
 from psl_triage.data import infer_column_types, prepare_training_data
 from psl_triage.data.follow_up import FollowUp
 from psl_triage.judging.card import report_html
 from psl_triage.judging.monitoring import (
     MIN_OUTCOMES,
+    censoring_weights,
     date_columns,
     monitor,
     monitored_table,
@@ -179,31 +182,72 @@ def horizon_list():
     return train_list(prepared, "study.csv", TrainingOptions(max_stages=3))
 
 
-def _followed(n, seed, censored):
-    """Patients seen over a year, ``censored`` of them censored before 1000 days."""
-    frame = follow_up_table(n, seed)
-    frame["status"] = np.where(frame["rfstime"] > 1000, 0, 1)  # every time within 1000 days an event...
-    frame.loc[: censored - 1, ["rfstime", "status"]] = [500, 0]  # ...but these, censored at 500 days
-    frame["seen"] = pd.Timestamp("2024-01-01") + pd.to_timedelta(np.arange(n) % 365, unit="D")
-    return frame
+def _censored_cohort(model, n, seed, cutoff="2028-06-30"):
+    """Patients seen over 2024-2025 whose event by 1000 days happens at the list's own risk (the
+    list is calibrated), early in follow-up (uniform over 0-1000 days); follow-up ends at the
+    ``cutoff`` (administrative: the patients seen last are followed for the shortest time) or at a
+    loss (exponential, mean 3000 days), whichever comes first. Returns the table and each patient's
+    true event by 1000 days."""
+    rng = np.random.default_rng(seed)
+    frame = follow_up_table(n, seed).drop(columns=["rfstime", "status"])
+    frame["seen"] = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 731, n), unit="D")
+    rows, risk = stage_risks(model, frame[["nodes", "grade", "age"]].astype(float), recommended_length(model))
+    assert rows.all()
+    event = rng.random(n) < risk
+    event_time = np.where(event, rng.uniform(1, 1000, n), 1000 + rng.exponential(1000, n))
+    followed = np.minimum((pd.Timestamp(cutoff) - frame["seen"]).dt.days.to_numpy(), rng.exponential(3000, n))
+    frame["rfstime"] = np.minimum(event_time, followed).round(1)
+    frame["status"] = (event_time <= followed).astype(int)
+    return frame, event
 
 
-def test_a_horizon_list_is_watched_on_the_outcome_by_its_horizon(horizon_list):
+def test_a_censored_horizon_list_is_judged_with_weights_that_unbias_it(horizon_list):
+    """Patients censored before the horizon are mostly patients without the event (the events come
+    early): left out, the list looks too low; weighted per period, it is calibrated. Before the
+    weights, a table with more than 5 % censored was refused."""
     model, metadata = horizon_list
-    frame = _followed(400, 5, censored=12)
+    frame, truth = _censored_cohort(model, 8000, 11)
     mapping = match_columns(needed_columns(model, metadata), frame.columns)
     monitored = monitored_table(model, metadata, frame, mapping, "status", [1], "seen", time="rfstime")
-    assert len(monitored.table.y) == 388 and any("12 patients censored before the horizon" in note
-                                                 for note in monitored.table.notes)
-    kept = frame.loc[monitored.table.X.index]
-    assert (monitored.table.y == (kept["rfstime"] <= 1000).astype(int).to_numpy()).all()
+    known = (frame["status"] == 1) | (frame["rfstime"] > 1000)
+    assert 0.15 < 1 - known.mean() < 0.5 and any("censored before the horizon" in n for n in monitored.table.notes)
     result = monitor(model, monitored, "quarter", metadata=metadata, n_simulations=100)
-    assert result.periods["seen"].sum() == 388
-    with pytest.raises(DataError, match="censored before the list's horizon"):
-        monitored_table(model, metadata, _followed(400, 5, censored=40), mapping, "status", [1], "seen",
-                        time="rfstime")
+    periods = result.periods.set_index("period")
+    assert periods["seen"].sum() == 8000 and periods["judged"].all() and result.weighted
+    risk = result.chart["risk"].to_numpy()  # the patients charted: those whose outcome is known
+    assert len(risk) == known.sum() and "weight" in result.chart
+    expected = periods["expected"] * periods["patients"]
+    weighted = (periods["oe"] * expected).sum() / expected.sum()  # every period's observed, summed
+    naive = result.chart["outcome"].sum() / risk.sum()  # the known patients alone, unweighted
+    true_oe = truth.sum() / (expected.sum())
+    assert abs(weighted - true_oe) < 0.03 and naive > true_oe + 0.1
+    late = periods.iloc[-1]  # the last quarter: most of its patients censored before the horizon
+    assert late["known"] < 0.6 * late["patients"] and late["oe_lower"] < 1 < late["oe_upper"]
+    assert result.closed is not None and result.closed.n == known.sum()
     with pytest.raises(DataError, match="time"):
         monitored_table(model, metadata, frame, mapping, "status", [1], "seen")
+
+
+def test_the_censoring_weights_are_kaplan_meiers_of_each_period(horizon_list):
+    """Each period's weights against scikit-survival's Kaplan-Meier estimate of the censoring."""
+    from sksurv.nonparametric import CensoringDistributionEstimator
+
+    model, _ = horizon_list
+    frame, _ = _censored_cohort(model, 1500, 12)
+    follow_up = survival_outcome(frame["rfstime"].to_numpy(float), frame["status"].to_numpy())
+    labels = frame["seen"].dt.to_period("Y").astype(str).to_numpy()
+    weight = censoring_weights(follow_up, 1000.0, labels)
+    for label in np.unique(labels):
+        here = labels == label
+        part = follow_up[here]
+        estimator = CensoringDistributionEstimator().fit(part)
+        case = part["event"] & (part["time"] <= 1000)
+        beyond = part["time"] > 1000
+        expected = np.zeros(here.sum())
+        expected[case] = 1 / estimator.predict_proba(part["time"][case])
+        expected[beyond] = 1 / estimator.predict_proba(np.array([1000.0]))[0]
+        assert weight[here] == pytest.approx(expected, rel=1e-9)
+        assert (weight[here][~(case | beyond)] == 0).all()
 
 
 def test_the_model_report_carries_the_monitoring(model, seen):
@@ -246,13 +290,13 @@ def test_a_limit_function_is_given_the_risks_in_date_order(model, seen):
     """The page's cache of the simulated limit per risks: monitor() hands it the chart's risks."""
     asked = []
 
-    def limit(risks, baseline, false_alarm, n_simulations, seed):
-        asked.append((np.array(risks), baseline, false_alarm, n_simulations, seed))
+    def limit(risks, baseline, false_alarm, n_simulations, seed, weight):
+        asked.append((np.array(risks), baseline, false_alarm, n_simulations, seed, weight))
         return {"odds": 5.0, "slope": 6.0, "case mix": 7.0}
 
     result = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, limit=limit)
     assert result.cusum.limits == {"odds": 5.0, "slope": 6.0, "case mix": 7.0} and len(asked) == 1
-    assert asked[0][0] == pytest.approx(result.chart["risk"].to_numpy()) and asked[0][2:] == (0.01, 1000, 0)
+    assert asked[0][0] == pytest.approx(result.chart["risk"].to_numpy()) and asked[0][2:] == (0.01, 1000, 0, None)
     baseline = asked[0][1]
     assert baseline.answers.shape == (len(result.chart), 3) and len(baseline.shares) == 3
 

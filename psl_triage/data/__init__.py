@@ -2,7 +2,7 @@
 
 The steps follow what a clinical researcher does on the Data page, one module per job:
 
-1. :mod:`.reading` (:func:`load_table`, :func:`read_table`) turns the bytes of an uploaded CSV,
+1. :mod:`.reading` (:func:`load_table`) turns the bytes of an uploaded CSV,
    TSV or Excel file into a :class:`pandas.DataFrame`, or raises
    :class:`~psl_core.errors.DataError` with a message that says what is wrong and what to do;
    :mod:`.sniffing` finds a text file's delimiter and number format and reads its numbers.
@@ -77,7 +77,6 @@ from .reading import (
     check_excel_archive,
     check_upload_size,
     load_table,
-    read_table,
     upload_limit_mb,
 )
 from .sniffing import (
@@ -106,6 +105,6 @@ __all__ = [
     "default_class_names", "describe_missing_handling", "detect_delimiter", "detect_number_format",
     "explain_outcome_guess", "guess_outcome", "guess_positive_class",
     "infer_column_types", "leak_reason", "load_table", "missing_report", "numbers_from_text", "order_by_places",
-    "outcome_classes", "parse_numbers", "prepare_training_data", "propose_level_order", "read_table", "relabel",
+    "outcome_classes", "parse_numbers", "prepare_training_data", "propose_level_order", "relabel",
     "upload_limit_mb", "value_label",
 ]

@@ -136,14 +136,6 @@ def upload_limit_mb(value: str | None) -> int:
     return limit
 
 
-def read_table(data: bytes, filename: str, *, max_bytes: int | None = None) -> pd.DataFrame:
-    """Read an uploaded CSV, TSV or Excel (.xlsx) file into a DataFrame.
-
-    Same as :func:`load_table` without the reader's notes.
-    """
-    return load_table(data, filename, max_bytes=max_bytes).frame
-
-
 def _read_by_type(data, filename, delimiter, numbers, notes):
     """(frame, delimiter, number format) of a file read by the reader its extension selects: an
     Excel workbook, or a text file decoded and split with the given or detected delimiter and

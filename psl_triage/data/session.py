@@ -88,7 +88,7 @@ class Dataset:
     ``numbers`` (:class:`~psl_triage.data.NumberFormat`), to read it again another way; None
     for the demo. ``columns``: every column's kind, proposed role with its evidence, why it was
     proposed out (identifiers, times, leaks, empty: such a column starts as "ignore" until the
-    user puts it back) and revision, one :class:`~psl_triage.data.roles.ColumnState` each; the
+    user puts it back) and revision, one :class:`ColumnState` each; the
     pages read them through :attr:`column_types`, :attr:`column_roles`, :attr:`flagged_columns`
     and :attr:`type_revisions`, and the session writes them through :meth:`record`. ``class_names``: (outcome, positive values) -> the user's names.
     ``table``: a number for this loaded table, new for each load, the same when it is shown

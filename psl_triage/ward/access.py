@@ -12,7 +12,7 @@ identity token: :mod:`psl_triage.ward.settings`):
 
 :data:`PERMISSIONS` is the table; pages are actions too (``"page:train"``), so the navigation
 and the refusal of a page reached by its address read the same table as the writes. A write
-checks again with :func:`require` at the moment it writes, not only when its page was drawn.
+checks again with :func:`refusal` at the moment it writes, not only when its page was drawn.
 """
 
 from dataclasses import dataclass

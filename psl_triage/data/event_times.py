@@ -57,6 +57,16 @@ deaths at its top."""
 EVENTS_AT_CUT_OFF = 0.01
 MIN_DISTINCT_AT_CUT_OFF = 10
 CUT_OFF_ERRORS = 3.0
+FEW_CENSORED = 3
+"""An event column with fewer than :data:`MIN_EVENTS` censored patients but this many or more
+(veteran's lung cancer trial: 9 of 137) cannot show the follow-up pattern beyond chance, nor
+teach a yes/no list (:data:`psl_triage.data.formats.MIN_ROWS_PER_CLASS`): its time is the one
+column of the table whose events spread from early on while its few censored patients sit
+later, none of them below the events' tenth, and no one value holds more than
+:data:`FEW_CENSORED_MODE` of the events' times (a count mostly 0 is no time)
+(:attr:`_Censoring.few_censored_follow`); when two columns do, the values cannot tell which,
+and none is proposed."""
+FEW_CENSORED_MODE = 0.1
 FEWER_EVENTS_AT_END = 0.6
 """Among the longest fifth of times the event's share is at most this share of its share in
 all rows: the longest times are mostly censored ones, as at a study's end."""
@@ -181,6 +191,16 @@ class _Censoring:
     expected_at_cut_off: float = 0.0
     few_values: bool = False
     cut_off: float = 0.0
+    censored_low: float = 0.0
+    event_mode: float = 1.0
+
+    @property
+    def few_censored_follow(self) -> bool:
+        """Whether the few censored patients sit later than the events, as :data:`FEW_CENSORED` says."""
+        return (not self.few_values and self.auc > 0.5 and self.censored_low >= self.event_low
+                and self.event_mode <= FEW_CENSORED_MODE
+                and self.event_low <= EVENTS_FROM_ZERO * self.censored_median
+                and self.censored_median >= FOLLOWED_LONGER * self.event_median)
 
     @property
     def ends_at_cut_off(self) -> bool:
@@ -201,11 +221,11 @@ class _Censoring:
                 and 1 - self.censored_at_end <= FEWER_EVENTS_AT_END * self.event_share)
 
 
-def _censoring(time: np.ndarray, event: np.ndarray) -> _Censoring | None:
+def _censoring(time: np.ndarray, event: np.ndarray, fewest: int = MIN_EVENTS) -> _Censoring | None:
     rows = ~np.isnan(time) & ~np.isnan(event)
     time, event = time[rows], event[rows]
     happened, censored = time[event == 1], time[event == 0]
-    if min(len(happened), len(censored)) < MIN_EVENTS:
+    if min(len(happened), len(censored)) < fewest:
         return None
     ranks = pd.Series(time).rank().to_numpy()
     auc = (ranks[event == 0].mean() - ranks[event == 1].mean()) / len(time) + 0.5
@@ -216,7 +236,7 @@ def _censoring(time: np.ndarray, event: np.ndarray) -> _Censoring | None:
                       float(np.median(censored)), float(np.mean(longest == 0)), float(np.mean(event)),
                       float(np.mean(censored == time.max())), float(np.mean(happened == time.max())),
                       float(at_end.sum() * np.mean(event)), len(np.unique(time)) < min(MIN_DISTINCT_TIMES, max(len(time) // 4, 5)),
-                      float(time.max()))
+                      float(time.max()), float(censored.min()), float(np.unique(happened, return_counts=True)[1].max() / len(happened)))
 
 
 def _tracks(short: np.ndarray, long: np.ndarray, events: dict) -> tuple[object, float] | None:
@@ -545,10 +565,20 @@ def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = Non
     if own is not None or codes is None:
         return own
     best = None
-    for time, values in _times(df, few_values=True).items():
-        censoring = None if time == event else _censoring(values, codes)
+    times = {time: values for time, values in _times(df, few_values=True).items() if time != event}
+    for time, values in times.items():
+        censoring = _censoring(values, codes)
         if censoring is not None and censoring.follows and (best is None or censoring.auc > best[0].auc):
             best = (censoring, time)
+    if best is None and FEW_CENSORED <= np.sum(codes == 0) < MIN_EVENTS:
+        later = [(censoring, time) for time, values in times.items()
+                 if (censoring := _censoring(values, codes, FEW_CENSORED)) is not None and censoring.few_censored_follow]
+        if len(later) == 1:
+            censoring, time = later[0]
+            return FoundTime(time, event, words.FEW_CENSORED.format(
+                event=str(event), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
+                n_censored=int(np.sum(codes == 0)), censored_median=f"{censoring.censored_median:.4g}",
+                censored_low=f"{censoring.censored_low:.4g}"))
     return None if best is None else FoundTime(best[1], event, _follow_up_sentence(event, best[0]))
 
 

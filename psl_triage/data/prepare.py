@@ -145,8 +145,8 @@ def _checked_class_names(
     within a horizon is said with it wherever its classes are named). A negative class the
     user left unnamed, or at its yes/no default, is "no" + the positive one."""
     positive_label, negative_label = class_names_of(outcome_values, outcome, positive_values, spec, class_names)
-    _check_class_sizes(y, positive_label, negative_label)
-    if follow_up is None:
+    if follow_up is None:  # a follow-up's classes are counted at its horizon (_check_horizon_classes)
+        _check_class_sizes(y, positive_label, negative_label)
         return positive_label, negative_label
 
     # A name left at the yes/no default the Data page shows ("status = 0") names no class at

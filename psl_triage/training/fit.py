@@ -23,8 +23,10 @@ from psl_triage.words import settings as words
 from psl_triage.words.lists import COMPETING_EVENTS
 
 
-def split_rows(X, y, test_fraction, seed):
+def split_rows(X, y, test_fraction, seed, min_per_class=MIN_ROWS_PER_CLASS):
     """Stratified train/test split; with ``test_fraction == 0`` every row trains.
+    ``min_per_class``: the training rows each class needs (a follow-up's are counted at its
+    horizon instead, so its events and censored patients need none here).
 
     Returns
     -------
@@ -48,7 +50,7 @@ def split_rows(X, y, test_fraction, seed):
         raise DataError(words.NO_STRATIFIED_SPLIT.format(test_fraction=test_fraction, exc=exc)) from None
     classes, counts = np.unique(np.asarray(parts[2]), return_counts=True)
     rarest = int(counts.min()) if len(classes) == n_classes else 0
-    if rarest < MIN_ROWS_PER_CLASS:
+    if rarest < min_per_class:
         raise DataError(words.TOO_FEW_TRAINING_ROWS.format(test_fraction=test_fraction, n_rows=n_rows, n_train=len(parts[2]), rarest=rarest, min_rows_per_class=MIN_ROWS_PER_CLASS))
     return parts
 
@@ -92,7 +94,8 @@ def _split(prepared, options):
     rows = np.arange(len(prepared.y))
     if options.test_fraction == 0:
         return rows, None
-    return tuple(split_rows(rows, prepared.y, options.test_fraction, options.seed)[:2])
+    fewest = MIN_ROWS_PER_CLASS if prepared.follow_up is None else 0  # counted at the horizon
+    return tuple(split_rows(rows, prepared.y, options.test_fraction, options.seed, fewest)[:2])
 
 
 def _train_horizon_list(prepared, data_name, options, progress, column_roles, train, test):

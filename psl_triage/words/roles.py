@@ -72,6 +72,12 @@ FOLLOWS_EVENT = (
     "from early on (median {event_median}), those without it are followed longer (median {censored_median}) "
     "and make {at_end} of the longest fifth, as at a study's end. Measured after baseline, up to that event."
 )
+FEW_CENSORED = (
+    "Behaves as the follow-up time of {event!r}, the only column that does: the {n_events} patients with the "
+    "event have times spread from early on (median {event_median}), the {n_censored} without it are followed "
+    "longer (median {censored_median}, none below {censored_low}). Too few are censored to show it beyond "
+    "chance, and to learn a yes/no list: check it is the follow-up time."
+)
 ENDS_AT_CUT_OFF = (
     "{share} of those without it end at exactly {cut_off}, the longest time, where no event is: the "
     "end of the study's follow-up."

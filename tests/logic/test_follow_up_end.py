@@ -11,6 +11,9 @@ from psl_triage.data import infer_column_types
 from psl_triage.data.event_times import follow_up_evidence, time_of
 from psl_triage.data.follow_up import proposed_follow_up
 from psl_triage.data.roles import propose_roles
+from psl_triage.training.session import TrainingSession
+from tests.logic.test_training_session import widget_choices
+from tests.tables import dataset_session
 
 
 def found(table):
@@ -118,3 +121,46 @@ def test_a_coma_score_beside_death_is_no_follow_up_time():
     assert dead[gcs == 15].sum() >= 0.02 * dead.sum()
     assert time_of(table, "dead") is None and found(table) == {}
     assert roles_of(table, "dead")["gcs"].role == "question"
+
+
+def _trial_table(n=137, seed=0, censored=9):
+    """A lung cancer trial as survival's veteran is built: nearly every patient followed to death
+    (``censored`` of them alive at the end, all followed long), a performance score, months from
+    diagnosis (skewed like a time, but before baseline), age."""
+    rng = np.random.default_rng(seed)
+    karno = rng.integers(1, 10, n) * 10
+    diagnosed = np.ceil(rng.exponential(9, n))
+    days = np.ceil(rng.exponential(1 / (0.012 * np.exp(-(karno - 60) / 25)), n))
+    alive = np.zeros(n, dtype=bool)
+    alive[rng.choice(np.flatnonzero(days > np.quantile(days, 0.5)), censored, replace=False)] = True
+    days[alive] = np.ceil(days[alive] * rng.uniform(0.5, 0.9, censored))
+    return pd.DataFrame({"trt": rng.integers(1, 3, n), "karno": karno, "diag": diagnosed,
+                         "age": rng.integers(35, 80, n), "st": days, "status": (~alive).astype(int)})
+
+
+def test_a_follow_up_time_with_few_censored_patients_is_proposed_and_trains():
+    """survival's veteran (time renamed "st"): 9 censored of 137, too few to show a follow-up
+    pattern beyond chance, so no pair was proposed and the yes/no outcome stopped with "too few
+    rows". The one column whose events spread from early on while the few censored sit later is
+    proposed, and a list at its horizon trains."""
+    table = _trial_table()
+    assert time_of(table, "status").time == "st"
+    assert roles_of(table, "status")["st"].role == "time"
+    assert {roles_of(table, "status")[name].role for name in ("karno", "diag", "age")} == {"question"}
+    session = dataset_session(None, table, "trial.xlsx")
+    session.choose_outcome("status")
+    assert session.active.follow_up.time == "st"
+    assert session.refresh() is not None, session.prepare_error
+    training = TrainingSession()
+    training.run(session, widget_choices())
+    assert "st" not in {str(literal.column) for literal in training.model.literals_}
+
+
+def test_two_columns_that_could_be_the_time_of_few_censored_leave_the_choice_to_the_user():
+    """A lab value skewed as times are, high in the few patients without the event, behaves as
+    that time does: the values cannot tell which is the time, and none is proposed."""
+    table = _trial_table()
+    rng = np.random.default_rng(3)
+    table["lab"] = np.where(table["status"] == 0, rng.uniform(150, 400, len(table)),
+                            np.ceil(rng.exponential(90, len(table))))
+    assert time_of(table, "status") is None

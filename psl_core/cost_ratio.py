@@ -19,8 +19,8 @@ import numpy as np
 from .errors import ModelFileError, PSLError
 
 __all__ = [
-    "DEFAULT_COST_RATIO", "COST_RATIO_RANGE", "check_cost_ratio", "decision_threshold", "expected_loss",
-    "saved_cost_ratio"
+    "DEFAULT_COST_RATIO", "COST_RATIO_RANGE", "check_cost_ratio", "cost_ratio_at", "decision_threshold",
+    "expected_loss", "saved_cost_ratio"
 ]
 
 DEFAULT_COST_RATIO = 10.0
@@ -50,6 +50,12 @@ def check_cost_ratio(cost_ratio):
 def decision_threshold(cost_ratio):
     """1 / (1 + M): the probability above which deciding positive costs less."""
     return 1.0 / (1.0 + check_cost_ratio(cost_ratio))
+
+
+def cost_ratio_at(threshold):
+    """The M whose decision threshold 1 / (1 + M) is ``threshold`` (in (0, 1]): 1 / threshold - 1,
+    the inverse of :func:`decision_threshold` (0 for a threshold of 1, which no valid M reaches)."""
+    return 1.0 / threshold - 1.0
 
 
 def expected_loss(p, cost_ratio):

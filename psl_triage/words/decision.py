@@ -9,6 +9,7 @@ before its first question.
 
 import numpy as np
 
+from psl_core.cost_ratio import cost_ratio_at
 from psl_core.decision import (
     END_OF_LIST,
     NOT_WORTH_COST,
@@ -169,17 +170,17 @@ def prior_decision_text(step, cost_ratio, confidence, positive_label, negative_l
             "press **Continue anyway** to answer them all the same."
         )
     if step.outcome == RULE_IN:
-        # 1/(1+M) >= lower bound <=> M <= 1/lower - 1, rounded down so that the M shown works
-        limit = np.floor((1 / step.lower - 1) * 100) / 100
+        # 1/(1+M) >= lower bound <=> M <= cost_ratio_at(lower), rounded down so that the M shown works
+        limit = np.floor(cost_ratio_at(step.lower) * 100) / 100
         change = f"With M at most {limit:g} (set in the settings above) the base rate alone no longer decides"
         side = "above"
         if limit <= 0:
             change = "Only an M below 0.01 would leave the decision to the questions"
     else:
-        # 1/(1+M) < upper bound <=> M > 1/upper - 1, rounded up so that the M shown works
+        # 1/(1+M) < upper bound <=> M > cost_ratio_at(upper), rounded up so that the M shown works
         side = "below"
         if step.upper > 0:
-            limit = np.floor((1 / step.upper - 1) * 100 + 1) / 100
+            limit = np.floor(cost_ratio_at(step.upper) * 100 + 1) / 100
             change = f"With M of {limit:g} or more (set in the settings above) the base rate alone no longer decides"
         else:
             change = "No M leaves the decision to the questions"

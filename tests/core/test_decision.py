@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from psl_core import ProbabilisticScoringList, PSLError
 from psl_core.calibration import isotonic_probabilities, reachable_totals
-from psl_core.cost_ratio import decision_threshold, expected_loss
+from psl_core.cost_ratio import cost_ratio_at, decision_threshold, expected_loss
 from psl_core.decision import (
     END_OF_LIST,
     RULE_IN,
@@ -37,6 +37,8 @@ from psl_core.stopping import transition_counts
 
 def test_threshold_and_expected_loss():
     assert decision_threshold(10) == pytest.approx(1 / 11)
+    for m in (0.01, 0.5, 1, 10, 999):  # the M of a threshold: the inverse
+        assert cost_ratio_at(decision_threshold(m)) == pytest.approx(m)
     np.testing.assert_allclose(expected_loss([0.0, 0.05, 0.5, 1.0], 10), [0.0, 0.5, 0.5, 0.0])
     assert decide(0.1, 10) == "positive" and decide(1 / 11, 10) == "negative"
     assert list(decide(np.array([0.01, 0.5]), 1)) == ["negative", "negative"]

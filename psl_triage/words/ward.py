@@ -51,7 +51,6 @@ SIGN_IN_TEXT = "PSL Triage is shared on this ward: sign in with your hospital ac
 SIGN_IN = "Sign in"
 SIGN_OUT = "Sign out"
 SIGNED_IN_AS = "Signed in as {user} ({roles})"
-PAGE_REFUSED = "Your role ({roles}) does not include this page."
 
 
 def role_list(roles):

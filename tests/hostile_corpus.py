@@ -35,7 +35,11 @@ MARKDOWN = f"![p]({HOST}/p.png) [l]({HOST}/l) <img src={HOST}/i.png> :red[x]"
 # Cells a spreadsheet's import may read as formulas once it trims leading white space or folds
 # full-width forms (issue 40, re-probe of item 3); every CSV the app writes neutralises them.
 FORMULAS_IN_DISGUISE = ("\uff1d1+1", " =HYPERLINK(\"http://127.0.0.1:9\")", "\u00a0=1+1", "\u3000+cmd|' /C calc'!A0",
-                        "\uff20SUM(1+1)", "\uff0d2+3", "\ufe661+1")
+                        "\uff20SUM(1+1)", "\uff0d2+3", "\ufe661+1",
+                        # Issue 40, fourth probe: behind characters that draw nothing (a byte-order
+                        # mark opening the file is taken for the encoding's mark, then =1+1 runs).
+                        "\ufeff=1+1", "\u200b=HYPERLINK(\"http://127.0.0.1:9\")", "\u2060\u00a0@SUM(1+1)",
+                        "\u202e-2+3")
 
 
 # Values of PSL_FRAME_ANCESTORS (issue 40, re-probe of item 4) -> the origins allowed, or None

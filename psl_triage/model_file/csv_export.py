@@ -5,21 +5,27 @@ as a formula by Excel, LibreOffice and Google Sheets: a column name or a categor
 uploaded table (``=HYPERLINK("http://...", "click")``) would run in whoever opens the
 download. So may one that begins with white space (a space, a no-break space) before such a
 character, or with its full-width form (``＝``, ``＋``, ``－``, ``＠``), which a spreadsheet's import
-may trim or fold. Such a text is written with a leading apostrophe, as OWASP's guidance on CSV
+may trim or fold, or with a character that draws nothing (a zero-width space, a byte-order
+mark, which a spreadsheet reading the file's first cell takes for the file's encoding mark).
+Such a text is written with a leading apostrophe, as OWASP's guidance on CSV
 injection advises: a spreadsheet shows it as text, the apostrophe hidden. Numbers stay
 numbers (``-0.25`` is a number, not a formula), so the figures can be computed with.
 """
 
 import csv
 import io
+import re
 import unicodedata
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from psl_core.names import INVISIBLE
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a cell's text as a formula (OWASP, CSV injection)."""
+_LEADING_BLANKS = re.compile(rf"^(?:\s|{INVISIBLE.pattern})+")
 FAST_ROWS = 10_000
 """A table of numbers and dates with more rows than this is written by Arrow (:func:`_numbers_csv`)."""
 
@@ -27,9 +33,15 @@ FAST_ROWS = 10_000
 def neutralised(value):
     """``value``, or a text that a spreadsheet would read as a formula with a leading ``'``."""
     if isinstance(value, str) and (value.startswith(FORMULA_STARTS)
-                                   or unicodedata.normalize("NFKC", value).lstrip().startswith(FORMULA_STARTS)):
+                                   or _as_read(value).startswith(FORMULA_STARTS)):
         return "'" + value
     return value
+
+
+def _as_read(text):
+    """``text`` as a spreadsheet's import may read it: full-width forms folded, white space and
+    characters that draw nothing dropped from its start."""
+    return _LEADING_BLANKS.sub("", unicodedata.normalize("NFKC", text))
 
 
 def _numbers_csv(table: pd.DataFrame) -> bytes:

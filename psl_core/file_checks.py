@@ -67,7 +67,14 @@ def check_constraints_kept(model, literals, scores):
 
 
 def calibration_tables(calibration, scores):
-    """(totals, probabilities, positives, negatives) per stage 0..K, as arrays."""
+    """(totals, probabilities, positives, negatives) per stage 0..K, as arrays.
+
+    No stage counts more patients than stage 0, which counts them all: a patient has at most
+    one total at every stage (a list recalibrated at a site leaves out of a stage the patients
+    whose answer to it is unknown). A file whose stage counts ten times as many patients would
+    show intervals ten times too narrow. A weighted list (sample weights, a horizon's censoring
+    weights) rounds each count to a whole number, so a stage may exceed stage 0 by the
+    rounding: at most one patient per total of either stage."""
     if len(calibration) != len(scores) + 1:
         refuse(f"calibration must have one entry per stage 0..{len(scores)}")
     tables, reachable = [], {0}
@@ -87,8 +94,16 @@ def calibration_tables(calibration, scores):
             refuse(f"{where} probabilities decrease with the total; they must be monotone")
         counts = [np.array(entry[key], dtype=np.int64) for key in ("positives", "negatives")]
         check_counts_agree(where, q, *counts)
+        _check_same_patients(k, tables[0][2:] if tables else counts, counts)
         tables.append((np.array(totals, dtype=np.int64), q, *counts))
     return tables
+
+
+def _check_same_patients(k, first, counts):
+    patients, counted = int(sum(c.sum() for c in first)), int(sum(c.sum() for c in counts))
+    if counted - patients > len(first[0]) + len(counts[0]):  # rounded weights: 1/2 per count
+        refuse(f"calibration of stage {k} counts {counted} patients, more than the {patients} of stage 0, "
+               "which counts every patient; the file was edited or is damaged")
 
 
 def check_counts_agree(where, probabilities, positives, negatives):

@@ -341,7 +341,19 @@ def meaningless_files(document):
                                       r"validation.brier_se\[0\] is -1.0, outside the allowed range \(minimum 0\)"),
         "huge-criterion-v1.json": (json.dumps(document).replace('"criterion": [', '"criterion": [' + "0.1," * 200_001, 1),
                                    "more than 200,000 values"),
+        # Issue 40, fourth probe: a stage that counts ten times the patients (its rates kept, so
+        # its probabilities still agree with them): intervals ten times too narrow.
+        "stage-counts-tenfold-v1.json": (_counts_times(document, 1, 10), "stage 1 counts .* more than the 300 of stage 0"),
+        "last-stage-counts-doubled-v1.json": (_counts_times(document, len(stages), 2),
+                                              f"stage {len(stages)} counts .* more than the 300 of stage 0"),
     }
+
+
+def _counts_times(document, stage, factor):
+    copy = json.loads(json.dumps(document))
+    for key in ("positives", "negatives"):
+        copy["calibration"][stage][key] = [count * factor for count in copy["calibration"][stage][key]]
+    return json.dumps(copy)
 
 
 def _totals_reversed(document):
@@ -389,7 +401,28 @@ def misleading_descriptions(document):
                                                                     "none": "none"}), "read alike"),
         "answer-only-spaces-v1.json": (with_change(document, labels, {"typical": "   ", "atypical": "atypical",
                                                                       "none": "none"}), "shows nothing to read"),
+        # Issue 40, fourth probe: a description that contradicts how the list asks a column.
+        "category-recorded-as-number-v1.json": (with_change(document, ["metadata", "columns", "pain", "kind"], "numeric"),
+                                                "asks 'pain' as category, but the description records it as numeric"),
+        "number-recorded-as-yes-no-v1.json": (with_change(document, ["metadata", "columns", "age", "kind"], "binary"),
+                                              "asks 'age' as numeric, but the description records it as binary"),
+        "yes-no-recorded-as-category-v1.json": (with_change(document, ["metadata", "columns", "smoker", "kind"],
+                                                            "categorical"),
+                                                "asks 'smoker' as binary, but the description records it as categorical"),
+        "level-never-seen-v1.json": (_grouping_with(document, "nonanginal-typo"),
+                                     "asks whether 'pain' is 'nonanginal-typo', which the column's recorded levels"),
+        "levels-recorded-without-one-asked-v1.json": (
+            with_change(document, labels, {"nonanginal": "non-anginal", "none": "none"}),
+            "asks whether 'pain' is .*, which the column's recorded levels .* do not include"),
     }
+
+
+def _grouping_with(document, level):
+    """``document`` whose grouping question also names ``level``."""
+    copy = json.loads(json.dumps(document))
+    grouping = next(stage for stage in copy["stages"] if stage.get("categories"))
+    grouping["categories"].append(level)
+    return json.dumps(copy)
 
 
 def unusual_names(document):

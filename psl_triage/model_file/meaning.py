@@ -6,7 +6,8 @@ the pages read it: the answers offered at the bedside, the questions' names, the
 names, the training table's counts, its columns' ranges and the list's measured performance.
 :func:`check_description` refuses, with the reason, a description that would show two answers
 or two questions a reader cannot tell apart, an answer with nothing to read, counts no table
-can have (or fewer patients than the list itself counts), a range whose quantiles are out of
+can have (or fewer patients than the list itself counts), a question that asks a column
+otherwise than its recorded kind or on a level it never had, a range whose quantiles are out of
 order, or a measure outside the values it can take (an AUC of 7). Every list read from a file
 passes here (the store's loader and an uploaded file on the Train page).
 """
@@ -21,6 +22,10 @@ from psl_triage.model_file.answers import answer_options
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.writer import RANGE_QUANTILES
 from psl_triage.words import store as words
+
+ASKED_AS = {"numeric": ("numeric", "binary"), "binary": ("binary",), "categorical": ("category",)}
+"""How the learner asks a column of each recorded kind: a number by a threshold (or yes / no when
+it holds only 0 and 1), a yes/no column yes / no, a categorical one by its levels."""
 
 COUNTS = ("n_rows", "n_rows_source", "n_positive", "n_negative", "n_censored")
 """The training table's counts a model file's ``"dataset"`` records."""
@@ -112,11 +117,28 @@ def _check_questions(model, metadata):
     labels = {}
     for literal in model.literals_:
         column = metadata.column(literal.column)
+        _check_asked_as_recorded(literal, column)
         labels.setdefault(str(literal.column), column.label or str(literal.column))
         levels = [str(level) for level in column.levels or ()]
         options = answer_options(literal, dict(column.category_labels or {}), model.literals_, levels)
         _check_texts(words.answers_of(labels[str(literal.column)]), [text for _, text in options])
     _check_texts(words.QUESTION_NAMES, list(labels.values()))
+
+
+def _check_asked_as_recorded(literal, column):
+    """A question that agrees with what the description records of its column: its kind (a
+    category column asked as a number would offer answers no one can give) and, for a question
+    on levels, levels the column had in training."""
+    allowed = ASKED_AS.get(column.kind)
+    if allowed is not None and literal.kind not in allowed and not literal.asks_missing:
+        _fail(words.asked_against_kind(str(literal.column), literal.kind, column.kind))
+    known = [str(level) for level in column.category_labels or {}]
+    if column.kind != "categorical" or literal.kind != "category" or not known:
+        return
+    asked = [literal.category] if literal.category is not None else list(literal.categories or ())
+    unseen = [str(level) for level in asked if str(level) not in known]
+    if unseen:
+        _fail(words.unseen_categories(str(literal.column), unseen, known))
 
 
 def _check_texts(what, texts):

@@ -82,6 +82,18 @@ def read_alike(what, first, second):
     return f"{what} include {first!r} and {second!r}, which read alike"
 
 
+def asked_against_kind(column, asked, kind):
+    """A column the list asks one way that the description records as another kind."""
+    return f"the list asks {column!r} as {asked}, but the description records it as {kind}"
+
+
+def unseen_categories(column, unseen, known):
+    """A question on levels the column's recorded levels do not include."""
+    return (f"the list asks whether {column!r} is {', '.join(map(repr, unseen[:3]))}, which the column's "
+            f"recorded levels ({', '.join(map(repr, known[:6]))}{', ...' if len(known) > 6 else ''}) do not include: "
+            "no patient of the training table could answer yes")
+
+
 def count_not_whole(key, value):
     """A count of the training table that is not a whole number >= 0."""
     return f"dataset.{key} is {value!r}; a count of patients is a whole number, 0 or more"

@@ -144,8 +144,17 @@ def hostile_tables() -> dict[str, bytes]:
         "merged-header.xlsx": probe_workbook("merged header"),
         "chart-sheet-first.xlsx": probe_workbook("chart first"),
         "only-a-chart-visible.xlsx": probe_workbook("only a chart visible"),
+        # Issue 40, fourth probe: an empty cover sheet; "missing" in the languages of other studies.
+        "empty-cover-sheet.xlsx": probe_workbook("empty cover"),
+        "missing-in-other-languages.csv": _csv(["age", "lab", "y"], [
+            (40 + i % 30, MISSING_ELSEWHERE[i % 8] if i % 3 == 0 else 100 + i % 17, int(i % 30 > 15)) for i in range(96)]),
     }
     return tables
+
+
+# "Missing", "not known" as studies in French, Portuguese, Spanish, Italian, Dutch, Japanese,
+# Chinese and Russian write it in a column of numbers.
+MISSING_ELSEWHERE = ("manquant", "não informado", "desconocido", "mancante", "onbekend", "欠測", "缺失", "нет данных")
 
 
 # One line holds a cell written in UTF-8 and one in Windows-1252 (two cells pasted together).
@@ -156,7 +165,8 @@ ENCODINGS_WITHIN_A_LINE = b"city,home,age,y\n" + b"".join(
 def probe_workbook(kind):
     """Workbooks of the re-probe of issue 40: a header with merged cells ("merged header"), a
     chart sheet before the table ("chart first"), the table hidden behind a chart sheet ("only a
-    chart visible"); merged cells below the header ("merged below")."""
+    chart visible"); merged cells below the header ("merged below"); an empty cover sheet before
+    the table ("empty cover", issue 40's fourth probe)."""
     import openpyxl  # a test requirement, not the app's
     from openpyxl.chart import BarChart, Reference
 
@@ -169,6 +179,9 @@ def probe_workbook(kind):
         sheet.merge_cells("A1:B1")
     if kind == "merged below":
         sheet.merge_cells("B2:B3")
+    if kind == "empty cover":
+        book.create_sheet("cover", 0)
+        book.active = 0
     if kind in ("chart first", "only a chart visible"):
         chart = BarChart()
         chart.add_data(Reference(sheet, min_col=1, min_row=1, max_row=81))

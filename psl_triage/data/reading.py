@@ -450,20 +450,19 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     times as fast as openpyxl on a 50,000-row sheet) after :func:`check_excel_archive` has
     bounded what it unpacks to. The one place a workbook is opened, and its sheet is parsed
     once: the header row, the merged cells and the table all come from that one parse. Hidden
-    sheets and chart sheets before it are named in a note, and so are formulas saved without
-    their values (read as empty) and merged cells below the header; a workbook without a
-    visible worksheet, or whose header row has merged cells, is refused with the reason."""
+    sheets, chart sheets and empty sheets (a cover sheet) before it are named in a note, and so
+    are formulas saved without their values (read as empty) and merged cells below the header;
+    a workbook without a visible worksheet that holds a cell, or whose header row has merged
+    cells, is refused with the reason."""
     if data.startswith(_OLE_MAGIC):
         _refuse_office_container(data, filename)
     check_excel_archive(data, filename)
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
         sheets = workbook.sheets_metadata  # every sheet, charts too, in the workbook's order
-        index = next((i for i, sheet in enumerate(sheets) if sheet.typ == SheetTypeEnum.WorkSheet
-                      and sheet.visible == SheetVisibleEnum.Visible), None)
+        index, cells, empty = _first_sheet_with_cells(workbook, sheets)
         if index is not None:
             sheet = sheets[index].name
-            cells = workbook.get_sheet_by_name(sheet)
             rows = _sheet_rows(cells)
             header = _table_from_rows(rows[:1], header=None)
             frame = _table_from_rows(rows, header=0, na_values=EXTRA_MISSING_MARKERS)
@@ -471,8 +470,8 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
         raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
     if index is None:
-        raise DataError(words.no_visible_worksheet(filename, [(s.name, _sheet_kind(s)) for s in sheets]))
-    skipped = [(s.name, _sheet_kind(s)) for s in sheets[:index]]
+        raise DataError(words.no_visible_worksheet(filename, [(s.name, _sheet_kind(s, empty)) for s in sheets]))
+    skipped = [(s.name, _sheet_kind(s, empty)) for s in sheets[:index]]
     if skipped:
         notes.append(words.sheets_skipped(filename, skipped, sheet))
     elif len(sheets) > 1:
@@ -505,11 +504,26 @@ def _table_from_rows(rows: list[list[object]], **options) -> pd.DataFrame:
         return pd.DataFrame()
 
 
-def _sheet_kind(sheet) -> str:
-    """"hidden", "chart" or "other" (a dialog or macro sheet) for a sheet that is not read."""
+def _first_sheet_with_cells(book, sheets):
+    """(position, cells) of the first visible worksheet that holds a cell ((None, None) when none
+    does), and the names of the visible worksheets before it that hold none."""
+    empty = set()
+    for index, sheet in enumerate(sheets):
+        if sheet.typ == SheetTypeEnum.WorkSheet and sheet.visible == SheetVisibleEnum.Visible:
+            cells = book.get_sheet_by_name(sheet.name)
+            if cells.height and cells.width:
+                return index, cells, empty
+            empty.add(sheet.name)
+    return None, None, empty
+
+
+def _sheet_kind(sheet, empty=()) -> str:
+    """"hidden", "chart", "empty" or "other" (a dialog or macro sheet) for a sheet that is not read."""
     if sheet.typ == SheetTypeEnum.ChartSheet:
         return "chart"
-    return "hidden" if sheet.visible != SheetVisibleEnum.Visible else "other"
+    if sheet.visible != SheetVisibleEnum.Visible:
+        return "hidden"
+    return "empty" if sheet.name in empty else "other"
 
 
 def _check_merged_cells(sheet, filename: str, name: str, notes: list[str]) -> None:

@@ -31,6 +31,15 @@ NUMBER_MISSING_MARKERS = frozenset({
     "", "na", "n/a", "n.a.", "nan", "null", "none", "?", ".", "-", "--", "\u2013", "\u2014",
     "missing", "unknown", "not available", "not known", "#n/a", "nd", "n.d.",
     "k.a.", "k. a.", "n.b.",  # German: keine Angabe, nicht bestimmt
+    # "missing", "not known", "not given" as studies in other languages write them
+    "fehlt", "unbekannt", "keine angabe", "nicht bestimmt",  # German
+    "manquant", "inconnu", "non renseigné", "non disponible", "nc", "n.c.", "nr", "n.r.",  # French
+    "falta", "desconocido", "no disponible", "sin dato", "sin datos", "s/d",  # Spanish
+    "não informado", "desconhecido", "ignorado", "sem informação",  # Portuguese
+    "mancante", "sconosciuto", "non disponibile",  # Italian
+    "onbekend", "ontbreekt", "saknas", "okänd", "mangler", "ukjent", "ukendt", "puuttuu",  # Dutch, Nordic
+    "brak danych", "нет данных", "неизвестно",  # Polish, Russian
+    "欠測", "欠損", "不明", "缺失", "未知", "결측",  # Japanese, Chinese, Korean
 })
 """Entries that mean "missing" in a column that otherwise holds numbers (compared in lower case).
 Only there: in a text column "-" or "unknown" may be a real answer."""
@@ -38,6 +47,9 @@ Only there: in a text column "-" or "unknown" may be a real answer."""
 MOSTLY_NUMBERS = 0.9
 """A text column becomes numbers when at least this share of its entries (other than missing
 markers) read as numbers; the rest are then missing, and the notes say which."""
+HALF_NUMBERS = 0.5
+"""A text column with at least this share of numbers, but less than :data:`MOSTLY_NUMBERS`, stays
+text, and the notes say which texts kept it so (a code for "missing" the reader does not know)."""
 
 @dataclass(frozen=True)
 class NumberFormat:
@@ -206,9 +218,8 @@ def numbers_from_text(
 ) -> pd.DataFrame:
     """The table with every text column that holds numbers (see :data:`MOSTLY_NUMBERS`) as floats.
 
-    Entries in :data:`NUMBER_MISSING_MARKERS` become missing; so do the few entries that are
-    not numbers, which the notes name with examples. Percent signs are dropped (the notes say
-    the values are percentages).
+    Entries in :data:`NUMBER_MISSING_MARKERS` become missing; so do the few entries that are not
+    numbers, named in the notes. Percent signs are dropped (the notes say so).
 
     Parameters
     ----------
@@ -238,9 +249,10 @@ def numbers_from_text(
         # Cells a workbook already holds as numbers are kept: "65.3" is not text to re-read.
         typed = series.loc[written.index].map(_is_plain_number).astype(bool)
         parsed[typed] = series.loc[written.index][typed].astype("float64")
-        if parsed.notna().mean() < MOSTLY_NUMBERS:
-            continue
         label = repr(str(name))
+        if parsed.notna().mean() < MOSTLY_NUMBERS:
+            _say_kept_as_text(label, written, parsed, notes)
+            continue
         if _percents_beside_fractions(written, parsed):
             notes.append(words.PERCENTS_BESIDE_FRACTIONS.format(label=label, percent=written[written.str.endswith("%")].iloc[0],
                                                               fraction=written[~written.str.endswith("%")].iloc[0]))
@@ -261,6 +273,14 @@ def numbers_from_text(
         column.loc[parsed.index] = parsed
         converted[name] = column
     return frame.assign(**{str(name): column for name, column in converted.items()}) if converted else frame
+
+
+def _say_kept_as_text(label: str, written: pd.Series, parsed: pd.Series, notes: list[str]) -> None:
+    """A note on a column of :data:`HALF_NUMBERS` or more numbers kept as text, naming the texts
+    that kept it so: a lab value is not taken for free text without a word."""
+    if parsed.notna().mean() >= HALF_NUMBERS:
+        texts = ", ".join(repr(text) for text in written[parsed.isna()].unique()[:3])
+        notes.append(words.numbers_beside_texts(label, int(parsed.notna().sum()), len(written), texts))
 
 
 def _percents_beside_fractions(written: pd.Series, parsed: pd.Series) -> bool:

@@ -52,7 +52,7 @@ NOT_AN_XLSX_BECAUSE = "{filename} is not a valid Excel (.xlsx) workbook ({exc}).
 FIRST_SHEET_READ = "{filename} has {n_sheets} sheets; the first, {sheet!r}, was read."
 
 
-_SHEET_KINDS = {"hidden": "hidden", "chart": "a chart", "other": "not a table"}
+_SHEET_KINDS = {"hidden": "hidden", "chart": "a chart", "empty": "empty", "other": "not a table"}
 
 
 def _sheets(sheets):
@@ -60,13 +60,14 @@ def _sheets(sheets):
 
 
 def sheets_skipped(filename, skipped, sheet):
-    """The sheets before the first visible worksheet of a workbook (hidden, charts), skipped."""
+    """The sheets before the first visible worksheet with cells of a workbook (hidden, charts,
+    empty), skipped."""
     return (f"{filename}: the first visible sheet of cells, {sheet!r}, was read; "
             f"{counted(len(skipped), 'sheet', 'before it was', 'before it were')} skipped: {_sheets(skipped)}.")
 
 
 def no_visible_worksheet(filename, sheets):
-    """A workbook whose every sheet of cells is hidden (or that holds charts only)."""
+    """A workbook whose every sheet of cells is hidden or empty (or that holds charts only)."""
     return (f"{filename} has no visible sheet of cells to read as the table (its sheets: {_sheets(sheets)}). "
             "Show the sheet that holds the table (right-click a sheet tab > Unhide) and save the workbook, "
             "or save that sheet as CSV, and upload it again.")
@@ -202,3 +203,10 @@ PERCENTS_BESIDE_FRACTIONS = "{label} writes some values as percentages ({percent
 def not_numbers_read_as_missing(label, n_strays, examples):
     """The note on a numeric column's stray texts, read as missing."""
     return f"{label} holds numbers, but {n_strays} {'entry' if n_strays == 1 else 'entries'} {'is' if n_strays == 1 else 'are'} not a number (e.g. {examples}) and read as missing. Correct them in the file if they are typos."
+
+
+def numbers_beside_texts(label, n_numbers, n_entries, examples):
+    """A column of numbers kept as text because too many of its entries are texts."""
+    return (f"{label} holds numbers in {n_numbers} of its {n_entries} entries, but the others are texts (e.g. "
+            f"{examples}), so it is read as text, not as numbers. If those texts mean a missing value, leave "
+            "those cells empty (or write NA) in the file and upload it again.")

@@ -16,6 +16,7 @@ from tests.hostile_corpus import (
     ENCODINGS_WITHIN_A_LINE,
     ENCRYPTED_WORKBOOK,
     HORIZONS_TOO_NEAR_AN_END,
+    MISSING_ELSEWHERE,
     MIXED_ENCODINGS,
     UPLOAD_LIMIT_SETTINGS,
     hostile_tables,
@@ -72,6 +73,33 @@ def test_hidden_sheets_are_skipped_for_the_first_visible_one():
     assert list(loaded.frame.columns) == ["age", "y"] and len(loaded.frame) == 80
     assert any("the first visible sheet of cells, 'data', was read; 2 sheets before it were skipped: "
                "'notes' (hidden), 'old' (hidden)" in note for note in loaded.notes)
+
+
+def test_an_empty_cover_sheet_is_skipped_for_the_table(tmp_path):
+    loaded = load_table(probe_workbook("empty cover"), "w.xlsx")
+    assert list(loaded.frame.columns) == ["age", "ward", "y"] and len(loaded.frame) == 80
+    assert any("the first visible sheet of cells, 'Sheet', was read; 1 sheet before it was skipped: "
+               "'cover' (empty)" in note for note in loaded.notes)
+    table = "empty-cover-sheet.xlsx"
+    assert through_the_app(table, hostile_tables()[table], tmp_path) == "triaged"
+
+
+def test_missing_written_in_other_languages_is_missing_in_a_column_of_numbers():
+    loaded = load_table(hostile_tables()["missing-in-other-languages.csv"], "m.csv")
+    lab = loaded.frame["lab"]
+    assert pd.api.types.is_float_dtype(lab) and lab.isna().sum() == 32 and lab.notna().sum() == 64
+    assert len(set(MISSING_ELSEWHERE)) == 8
+
+
+def test_numbers_kept_as_text_say_which_texts_kept_them():
+    data = b"age,grade,y\n" + b"".join(f"{i},{'low' if i % 3 == 0 else 'high' if i % 3 == 1 else i},{i % 2}\n".encode()
+                                      for i in range(30, 90))
+    loaded = load_table(data, "t.csv")
+    assert not pd.api.types.is_numeric_dtype(loaded.frame["grade"])  # kept as written: nothing lost
+    data = data.replace(b",high,", b",1,")
+    loaded = load_table(data, "t.csv")
+    assert any("'grade' holds numbers in 40 of its 60 entries, but the others are texts (e.g. 'low'), so it is read "
+               "as text" in note for note in loaded.notes)
 
 
 def test_formulas_saved_without_values_are_reported():

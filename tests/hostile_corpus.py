@@ -50,6 +50,12 @@ FRAME_ANCESTOR_SETTINGS = {
     "https://*.example.org:443": None, "https://portal.example.org/": None, "HTTPS://PORTAL.EXAMPLE.ORG": None,
     "https://krankenhaus-m\u00fcnchen.example": None, "https://a.example\nX-Injected: 1": None,
     "https://a.example\u00a0https://b.example": ("https://a.example", "https://b.example"),
+    # Issue 40, fourth probe: host names no browser takes as an origin's, and settings that are well.
+    "https://portal..example.org": None, "https://portal.example.org.": None, "https://-portal.example.org": None,
+    "https://portal.-x.example": None, f"https://{'a' * 64}.example": None, "'self'": None, "portal.example.org": None,
+    "https://a.example,https://b.example/": None,
+    "https://a.example,http://b.example:8080": ("https://a.example", "http://b.example:8080"),
+    "\thttps://xn--mnchen-3ya.example\n": ("https://xn--mnchen-3ya.example",),
 }
 
 

@@ -25,8 +25,12 @@ ENV_VAR = "PSL_FRAME_ANCESTORS"
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 """Host names of this computer (as ``server.allowedHosts`` in .streamlit/config.toml)."""
 METRICS_PATH = "/_stcore/metrics"
-_ORIGIN = re.compile(r"^https?://(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)(:[0-9]{1,5})?$")
-_FORWARDING = (b"forwarded", b"x-forwarded-for", b"x-real-ip")
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"  # one part of a host name, between dots
+_ORIGIN = re.compile(rf"^https?://(\[[0-9a-fA-F:.]+\]|(?=[^:]{{1,253}}(?::|$)){_LABEL}(?:\.{_LABEL})*)(:[0-9]{{1,5}})?$")
+_FORWARDING = (b"forwarded", b"x-forwarded-for", b"x-real-ip", b"x-forwarded-host", b"x-forwarded-proto",
+               b"x-forwarded-port", b"x-forwarded-server", b"via", b"x-client-ip", b"true-client-ip",
+               b"cf-connecting-ip")
+"""Headers a proxy adds to a request it passes on (any one of them: the request is not local)."""
 
 
 class SettingError(ValueError):

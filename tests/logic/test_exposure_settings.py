@@ -50,3 +50,10 @@ def test_a_request_is_local_only_from_and_to_this_computer_without_a_proxy():
     assert not is_local_request(scope(x_forwarded_for=b"10.0.0.7"))
     assert not is_local_request(scope(forwarded=b"for=10.0.0.7"))
     assert not is_local_request({"type": "http", "client": None, "headers": []})
+
+
+@pytest.mark.parametrize("header", ["x_forwarded_host", "x_forwarded_proto", "x_forwarded_port", "via", "true_client_ip"])
+def test_a_request_a_proxy_passed_on_is_not_local_whichever_header_it_added(header):
+    """A proxy on this computer that adds only X-Forwarded-Proto (or Host, Port, Via...) once
+    counted as local: the metrics reached every user of the proxy (issue 40, fourth probe)."""
+    assert not is_local_request(scope(**{header: b"https"}))

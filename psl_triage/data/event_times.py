@@ -29,6 +29,11 @@ from psl_triage.words.common import share
 
 MIN_PRESENT = 0.9
 """A time or an event column is filled in for at least this share of rows."""
+FILLED_TOGETHER = 0.5
+"""A time and a 0/1 column filled in for fewer rows than :data:`MIN_PRESENT`, but for at least this
+share, both in the same rows (:data:`EQUAL_WHERE_NO_EVENT` of them), are a pair when the time
+behaves as the 0/1 column's follow-up time where they are filled in: an outcome recorded only for
+the patients seen at a follow-up visit (the HELP trial's days to any substance use, 54 %)."""
 MIN_DISTINCT_TIMES = 20
 """A time has at least this many different values (or one per four rows in a small table)."""
 MIN_EVENTS = 10
@@ -302,11 +307,40 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
             taken.add(event)
     _end_events(censoring, ends, found, taken)
     _censored_together(every, events, found, taken)
+    _filled_together(df, every, found, taken)
     _times_of_some(df, events, found, taken)
     _in_step(df, every, found)
     for item in at_exit(df, [item.time for item in found.values() if item.longer is None], found):
         found[item.time] = item
     return [*found.values(), *_events_of_found_times(censoring, events, found, taken)]
+
+
+def _filled_together(df: pd.DataFrame, every: dict, found: dict[object, FoundTime], taken: set) -> None:
+    """Add each pair of a time and a 0/1 column filled in together for some rows only
+    (:data:`FILLED_TOGETHER`) where the time behaves as the column's follow-up time
+    (:attr:`_Censoring.follows`), the best first; its values join ``every`` as a follow-up time's."""
+    present = df.notna().mean()
+    partial = [name for name in df.columns if FILLED_TOGETHER <= present[name] < MIN_PRESENT
+               and name not in found and name not in taken and not ptypes.is_bool_dtype(df[name])]
+    codes = {name: event_codes(df[name]) for name in partial}
+    codes = {name: values for name, values in codes.items() if values is not None
+             and min(np.nansum(values), np.sum(values == 0)) >= MIN_EVENTS}
+    times = {name: pd.to_numeric(df[name], errors="coerce").to_numpy(dtype=float) for name in partial if name not in codes}
+    scored = []
+    for time, values in times.items():
+        if np.nanmin(values, initial=0.0) < 0 or len(np.unique(values[~np.isnan(values)])) < MIN_DISTINCT_TIMES:
+            continue
+        for event, event_values in codes.items():
+            censoring = _censoring(values, event_values)
+            together = np.mean(np.isnan(values) == np.isnan(event_values)) >= EQUAL_WHERE_NO_EVENT
+            if together and censoring is not None and censoring.follows:
+                scored.append((censoring.auc, time, event, censoring))
+    for _, time, event, censoring in sorted(scored, key=lambda item: -item[0]):
+        if time not in found and event not in taken:
+            found[time] = FoundTime(time, event, _follow_up_sentence(event, censoring) + " " + words.FILLED_TOGETHER.format(
+                event=str(event), share=share(float(np.mean(~np.isnan(times[time]))))))
+            every[time] = times[time]
+            taken.add(event)
 
 
 def _ends_of_others(times: dict, events: dict, long: list) -> dict[object, list]:
@@ -346,7 +380,7 @@ def _events_of_found_times(censoring: dict, events: dict, found: dict[object, Fo
     they are 1 wherever a found event is, and more often (a disease-free survival indicator,
     relapse or death, beside the relapse's own indicator); each with the time it sorts best."""
     extra = []
-    paired = {item.event: item.time for item in found.values() if item.event is not None}
+    paired = {item.event: item.time for item in found.values() if item.event in events}
     for event, codes in events.items():
         if event in taken:
             continue

@@ -226,8 +226,9 @@ def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], p
     for item in [*found, *(own_time(df, outcome, found, positive) if outcome in df.columns else [])]:
         if item.time in roles and item.time != outcome and roles[item.time].role == "question":
             roles[item.time] = Role("time", item.evidence)
-        for name in filled_with(df, item.time) if item.longer is not None and item.event is None else ():
-            if name in roles and name != outcome and roles[name].role == "question":
+        companions = item.event is None if item.longer is not None else item.event not in (None, outcome)
+        for name in filled_with(df, item.time) if companions else ():
+            if name in roles and name not in (outcome, item.event) and roles[name].role == "question":
                 roles[name] = Role("leak", words.FILLED_WITH_TIME.format(time=str(item.time)))
         event = item.event if item.event != outcome and item.event in roles else None
         if event is not None and roles[event].role == "question":

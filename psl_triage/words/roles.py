@@ -113,6 +113,9 @@ AT_EXIT = (
     "Equals {entry!r} plus the follow-up time {longer!r} ({share} of rows): measured at the end of "
     "follow-up (an age or a date at exit), after baseline, not a finding at triage."
 )
+FILLED_TOGETHER = (
+    "It and {event!r} are filled in for the same {share} of rows: an outcome recorded at follow-up, after baseline."
+)
 WITHIN_FOLLOW_UP = (
     "A time within follow-up: never above the follow-up time {longer!r}, equal to it in {equal} rows and rising "
     "with it (rank correlation {rho:.2f}), as the days of a treatment or a stay that ends with the follow-up for "

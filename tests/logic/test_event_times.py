@@ -313,3 +313,37 @@ def test_the_days_in_treatment_within_follow_up_are_proposed_out(seed):
     roles = propose_roles(table, infer_column_types(table), "CENSOR", [1])
     assert roles["LEN.T"].role == "time" and "equal to it in" in roles["LEN.T"].evidence
     assert {roles[name].role for name in ("AGE", "BECK", "NDT")} == {"question"}
+
+
+def help_trial(n=453, seed=0):
+    """A trial as mosaicData's HELPrct holds it: days to linkage with primary care
+    (``dayslink``/``linkstatus``) for everyone, and days to any substance use with its status
+    (``daysanysub``/``anysubstatus``, ``anysub`` its yes/no copy) only for the 54 % seen at
+    follow-up; findings at entry."""
+    rng = np.random.default_rng(seed)
+    age, cesd, treat = rng.integers(19, 61, n), rng.integers(1, 61, n), rng.integers(0, 2, n)
+    link, link_end = rng.exponential(300 / (1 + 2 * treat), n), rng.uniform(300, 456, n)
+    use, use_end = rng.exponential(110 * np.exp(-0.02 * (cesd - 30)), n), rng.uniform(150, 270, n)
+    seen = rng.random(n) < 0.54
+    used = np.where(seen, (use <= use_end).astype(float), np.nan)
+    return pd.DataFrame({
+        "age": age, "cesd": cesd, "treat": np.where(treat == 1, "yes", "no"),
+        "dayslink": np.ceil(np.minimum(link, link_end)), "linkstatus": (link <= link_end).astype(int),
+        "daysanysub": np.where(seen, np.floor(np.minimum(use, use_end)), np.nan), "anysubstatus": used,
+        "anysub": np.where(seen, np.where(used == 1, "yes", "no"), None),
+    })
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_second_pair_filled_in_for_half_the_patients_is_found(seed):
+    """mosaicData's HELPrct: the days to any substance use were the list's question for linkage
+    to care; they and their status are filled in only for the patients seen at follow-up, which
+    hid them from the search for follow-up times. Now found together, with the status's copy."""
+    table = help_trial(seed=seed)
+    assert found(table)["daysanysub"] == ("anysubstatus", None)
+    roles = propose_roles(table, infer_column_types(table), "linkstatus", [1])
+    assert roles["daysanysub"].role == "time" and "filled in for the same" in roles["daysanysub"].evidence
+    assert roles["anysubstatus"].role == roles["anysub"].role == "leak"
+    assert "own follow-up time" in roles["anysubstatus"].evidence
+    assert {roles[name].role for name in ("age", "cesd", "treat")} == {"question"}
+    assert proposed_follow_up(table, "linkstatus", [1]).time == "dayslink"

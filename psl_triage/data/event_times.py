@@ -117,6 +117,11 @@ at the relapse for some: quantreg's uis, 0.62); a baseline column almost never e
 time, and one that does by chance does not rise with it."""
 RISES_WITH_TIME = 0.9
 """Rank correlation with a follow-up time from which any column is recorded along it."""
+MAX_SCALES = 4
+"""A column whose ratio to a time found takes at most this many values (three significant digits)
+in :data:`NEVER_ABOVE` of its rows is that time rescaled per group: the share of a planned
+treatment completed (quantreg's uis: the days in treatment over 90 or 180 planned), a time in
+another unit for some sites; never a finding at baseline."""
 
 
 @dataclass(frozen=True)
@@ -310,6 +315,7 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
     _filled_together(df, every, found, taken)
     _times_of_some(df, events, found, taken)
     _in_step(df, every, found)
+    _rescaled(df, found)
     for item in at_exit(df, [item.time for item in found.values() if item.longer is None], found):
         found[item.time] = item
     return [*found.values(), *_events_of_found_times(censoring, events, found, taken)]
@@ -583,6 +589,37 @@ def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> N
         elif rho >= WITHIN_IN_STEP and below and equal >= MIN_EQUAL_ROWS:
             found[name] = FoundTime(name, None, words.WITHIN_FOLLOW_UP.format(
                 longer=str(longer), equal=equal, rho=rho), longer)
+
+
+def _rescaled(df: pd.DataFrame, found: dict[object, FoundTime]) -> None:
+    """Add the numeric columns that are a time found rescaled per group (:data:`MAX_SCALES`)."""
+    events = {item.event for item in found.values()}
+    for name in df.columns:
+        if name in found or name in events or ptypes.is_bool_dtype(df[name]):
+            continue
+        values = pd.to_numeric(df[name], errors="coerce").to_numpy(dtype=float)
+        present = ~np.isnan(values)
+        if present.mean() < MIN_PRESENT or len(np.unique(values[present])) <= 2:
+            continue
+        for time in list(found):
+            base = pd.to_numeric(df[time], errors="coerce").to_numpy(dtype=float)
+            both = present & (values > 0) & (base > 0)
+            if both.sum() < NEVER_ABOVE * present.sum():
+                continue
+            ratios = base[both] / values[both]
+            if len(_three_digits(ratios[:200])) > MAX_SCALES:  # most pairs fail on the first rows
+                continue
+            scales = _three_digits(ratios)
+            if len(scales) <= MAX_SCALES:
+                found[name] = FoundTime(name, None, words.RESCALED.format(
+                    longer=str(time), scales=", ".join(f"{scale:g}" for scale in scales)), time)
+                break
+
+
+def _three_digits(values: np.ndarray) -> np.ndarray:
+    """The distinct positive ``values`` rounded to three significant digits."""
+    power = 10.0 ** np.floor(np.log10(values))
+    return np.unique(np.round(values / power, 2) * power)
 
 
 def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None,

@@ -291,7 +291,8 @@ def test_the_time_other_events_times_end_at_is_a_follow_up_time(seed):
 def drug_treatment_trial(n=575, seed=0):
     """A drug treatment trial as quantreg's uis holds it: days from admission to return to drug
     use (``TIME``, ``CENSOR`` = 1 returned) and the days spent in treatment (``LEN.T``), which
-    end at the return for those who relapse while in it; findings at admission."""
+    end at the return for those who relapse while in it, and as a share of the 90 or 180 days
+    planned (``FRAC``); findings at admission, the long programme (``LONG``) among them."""
     rng = np.random.default_rng(seed)
     age, beck, ndt = rng.integers(20, 57, n), rng.integers(0, 55, n), rng.integers(0, 41, n)
     planned = np.where(rng.random(n) < 0.5, 90, 180)
@@ -300,7 +301,8 @@ def drug_treatment_trial(n=575, seed=0):
     end = np.ceil(rng.uniform(200, 600, n))
     time = np.minimum(back, end)
     return pd.DataFrame({"AGE": age, "BECK": beck, "NDT": ndt, "LEN.T": np.minimum(stay, time),
-                         "TIME": time, "CENSOR": (back <= end).astype(int)})
+                         "TIME": time, "CENSOR": (back <= end).astype(int), "LONG": (planned == 180).astype(int),
+                         "FRAC": (np.minimum(stay, time) / planned).round(6)})
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -312,7 +314,17 @@ def test_the_days_in_treatment_within_follow_up_are_proposed_out(seed):
     assert found(table)["LEN.T"] == (None, "TIME")
     roles = propose_roles(table, infer_column_types(table), "CENSOR", [1])
     assert roles["LEN.T"].role == "time" and "equal to it in" in roles["LEN.T"].evidence
-    assert {roles[name].role for name in ("AGE", "BECK", "NDT")} == {"question"}
+    assert {roles[name].role for name in ("AGE", "BECK", "NDT", "LONG")} == {"question"}
+
+
+def test_the_share_of_a_planned_treatment_completed_goes_out_with_its_days():
+    """quantreg's uis: once the days in treatment were out, the list asked their share of the
+    planned treatment (``FRAC``): the days divided by it are 90 or 180, a rescaled time."""
+    table = drug_treatment_trial()
+    assert found(table)["FRAC"] == (None, "LEN.T")
+    roles = propose_roles(table, infer_column_types(table), "CENSOR", [1])
+    assert roles["FRAC"].role == "time" and "is 90, 180 wherever" in roles["FRAC"].evidence
+    assert roles["LONG"].role == "question"
 
 
 def help_trial(n=453, seed=0):

@@ -5,7 +5,8 @@ The steps follow what a clinical researcher does on the Data page, one module pe
 1. :mod:`.reading` (:func:`load_table`) turns the bytes of an uploaded CSV,
    TSV or Excel file into a :class:`pandas.DataFrame`, or raises
    :class:`~psl_core.errors.DataError` with a message that says what is wrong and what to do;
-   :mod:`.sniffing` finds a text file's delimiter and number format and reads its numbers.
+   :mod:`.sniffing` finds a text file's delimiter and number format and reads its numbers;
+   :mod:`.header` checks and tidies the header row's names.
 2. :mod:`.columns` (:func:`infer_column_types`) proposes a kind per column (:data:`KINDS`);
    :mod:`.outcome` (:func:`guess_outcome`, :func:`guess_positive_class`) proposes the outcome (one a list can be learned from first)
    and its positive class, and :data:`DEFAULT_MISSING_HANDLING` how missing values are handled.
@@ -24,8 +25,11 @@ The steps follow what a clinical researcher does on the Data page, one module pe
 
 Around them: :mod:`.roles` (column roles from evidence), :mod:`.follow_up` (time and event
 pairs, the horizon), :mod:`.profile` (the kinds, follow-up findings and levels of a table, worked
-out once per table), :mod:`.list_data` (whether a table is the one a list learned from),
-:mod:`.demo` (the bundled table) and :mod:`.session` (the Data page's state).
+out once per table), :mod:`.levels` (ordered categories and the order a column's values show),
+:mod:`.separation` (a column that alone separates the outcome, asked about),
+:mod:`.values` (how a value reads as text, the outcome's classes), :mod:`.list_data` (whether a
+table is the one a list learned from), :mod:`.demo` (the bundled table) and :mod:`.session`
+(the Data page's state).
 
 Nothing here imports Streamlit: every function is pure and tested on its own. The names below
 are the package's public API; import them from ``psl_triage.data``.

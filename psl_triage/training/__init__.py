@@ -3,7 +3,9 @@
 One module per job:
 
 - :mod:`~psl_triage.training.options`: the learner's options (:class:`TrainingOptions`), the
-  two named setups (:data:`SETUPS`) and the score set a user types (:func:`parse_score_set`).
+  two named setups (:data:`SETUPS`) and the score set a user types (:func:`parse_score_set`);
+  :mod:`~psl_triage.training.choices`: the values, ranges and starting values the Train page's
+  widgets offer for them, derived from the estimator's declared parameters.
 - :mod:`~psl_triage.training.fit`: :func:`train_list` splits the data into stratified train
   and test rows (:func:`split_rows`), fits the list and describes it for the model file.
 - :mod:`~psl_triage.training.tables`: the list as the paper's Table 1 (:func:`list_table`)

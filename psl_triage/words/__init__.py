@@ -16,7 +16,9 @@ One module per page or topic, so each can be read in one sitting:
   the researcher confirms it), ``site`` (what is wrong with another site's table, its codes and units),
   ``store`` (the model folder: a list not saved, a file skipped or unreadable), ``settings``
   (what is wrong with a training setting or the split it asks for), ``figures`` (every plotly
-  figure's titles, axes, trace names and hover templates);
+  figure's titles, axes, trace names and hover templates), ``export`` (the specification, the
+  scorers and the FHIR RiskAssessment for the hospital's systems), ``ward`` (roles, approval, the
+  audit trail, sign-in);
 - topics several pages share: ``common`` (number formats: a probability's ``percent``, a share's
   ``share``; M, an interval's level, the helpers in ``ui``, the pages' names), ``decision`` (the
   decision model: outcomes, why the list stopped), ``trade_off`` (where M matters), ``evidence``

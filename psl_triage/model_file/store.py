@@ -25,6 +25,7 @@ file claims its size is.
 import dataclasses
 import errno
 import functools
+import hashlib
 import logging
 import os
 import re
@@ -52,6 +53,10 @@ ORPHAN_AGE_S = 60
 """A temporary file of a save older than this (seconds) belongs to a save that died."""
 OPEN_CACHE_SIZE = 64
 """Loaded lists kept by :func:`open_model` (the listing keeps a line per file version besides)."""
+SLUG_CHARS = 60
+"""Most characters of a file name's stem (before "-vN.json")."""
+NAME_CHARS_SHOWN = 100
+"""Most characters of a list's name in the listing (a 300-character name is cut in its middle)."""
 MAX_VERSION_DIGITS = 15
 """Most digits of a version in a file name: more (a 240-digit "-v999...") are part of the name,
 so one odd file neither blocks the saves of its name nor shows a number no one can read."""
@@ -86,8 +91,14 @@ def slugify(name):
 def _slug(text):
     """The slug of a name or of a file's stem: one form for names that read the same (NFC and
     NFKC, case, invisible characters, punctuation), so ``café`` written decomposed, as a Mac
-    does, or ``Chest-Pain`` are the same name as the app's ``café``, ``chest-pain``."""
-    return re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", clean_name(text)).lower()).strip("-")[:60]
+    does, or ``Chest-Pain`` are the same name as the app's ``café``, ``chest-pain``. A slug longer
+    than :data:`SLUG_CHARS` keeps its start and a digest of the whole: two long names that differ
+    only near their ends are two names, not versions of one."""
+    slug = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", clean_name(text)).lower()).strip("-")
+    if len(slug) <= SLUG_CHARS:
+        return slug
+    digest = hashlib.sha256(slug.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{slug[:SLUG_CHARS - len(digest) - 1].rstrip('-')}-{digest}"
 
 
 @dataclass(frozen=True)
@@ -102,7 +113,7 @@ class StoredModel:
 
     @property
     def label(self):
-        name = " ".join(visible(self.name).split())  # one line, as md gives it
+        name = _shortened(" ".join(visible(self.name).split()), NAME_CHARS_SHOWN)  # one line, as md gives it
         created = visible(self.created[:16].replace("T", " "))
         if self.version is None:
             return words.STORED_LABEL_UNVERSIONED.format(name=name, file=shown_name(self.path.name), created=created)

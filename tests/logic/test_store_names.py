@@ -86,3 +86,19 @@ def test_a_file_name_that_is_not_utf8_is_listed_and_shown_readably(tmp_path, sma
     label.encode("utf-8")  # shown as its code, not a lone surrogate that breaks the page
     md(label).encode("utf-8")
     assert "⟨U+DCE9⟩" in label
+
+
+def test_two_long_names_that_differ_near_their_ends_are_two_lists(tmp_path, small_list):
+    """Names cut to the file name's length once shared it: "... emergency department, adults"
+    saved as version 2 of "... emergency department, children" (issue 40, fourth probe)."""
+    stem = "Chest pain triage for patients over 65 years in the emergency department"
+    adults, children = (save_model(small_list, f"{stem}, {who}", directory=tmp_path) for who in ("adults", "children"))
+    again = save_model(small_list, f"{stem}, adults", directory=tmp_path)
+    assert (adults.version, children.version, again.version) == (1, 1, 2)
+    assert len({adults.path.stem[:-3], children.path.stem[:-3]}) == 2 and len(adults.path.name) <= 68
+    assert again.path.name == adults.path.name.replace("-v1.json", "-v2.json")
+    models, problems = list_models(tmp_path)
+    assert problems == [] and sorted(m.name for m in models) == sorted([f"{stem}, adults"] * 2 + [f"{stem}, children"])
+    assert all(len(m.label) < 160 for m in models)
+    long = save_model(small_list, "x" * 300, directory=tmp_path)
+    assert "x" * 101 not in next(m.label for m in list_models(tmp_path)[0] if m.path == long.path)

@@ -28,11 +28,11 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from psl_core.calibration_measures import flexible_calibration, intercept_and_slope, observed_expected
+from psl_core.calibration_measures import flexible_calibration
 from psl_core.evaluation import expected_calibration_error, hull_segments
 from psl_core.metrics import auc
 from psl_core.validation import stage_totals
-from psl_triage.judging.evidence import hierarchy_table
+from psl_triage.judging.evidence import hierarchy_of
 from psl_triage.judging.horizon import horizon_page_note
 from psl_triage.plots import (
     brier_figure,
@@ -98,10 +98,9 @@ with shown_errors(words.FITTING_FLEXIBLE):
         st.info(words.NO_CURVE)
     else:
         flexible = kept("calibration", (fitted, X), ("flexible", rows, stage), lambda: flexible_calibration(y, p))
-        numbers = {"observed_expected": observed_expected(y, p), **intercept_and_slope(y, p), **flexible.summary}
         totals, _ = stage_totals(fitted, X, stage)
         calibration_section(
-            "calibration", hierarchy_table(numbers), calibration_curve_table(flexible),
+            "calibration", hierarchy_of(y, p, flexible), calibration_curve_table(flexible),
             total_points_table(totals[:, stage], y, p),
             band_words=words.band_words(flexible.n_boot),
         )

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from psl_core.calibration_measures import flexible_calibration, intercept_and_slope, observed_expected
+from psl_core.calibration_measures import flexible_calibration, observed_expected
 from psl_core.cost_ratio import decision_threshold
 from psl_core.decision_curve import DEFAULT_THRESHOLD_RANGE
 from psl_core.subgroups import subgroup_measures
@@ -26,7 +26,7 @@ from psl_triage.judging.evidence import (
     decision_curve_sentence,
     development_adequacy,
     group_labels,
-    hierarchy_table,
+    hierarchy_of,
     site_bedside_point,
     site_decision_curves,
     subgroup_display,
@@ -190,10 +190,8 @@ def site_evidence(prefix: str, model, table, frame: pd.DataFrame, report, cost_r
         st.info(words.one_risk(report.p[0], ratio, low, high))
     else:
         flexible = kept(prefix, sources, "flexible", lambda: flexible_calibration(report.y, report.p))
-        weak = intercept_and_slope(report.y, report.p)
-        numbers = {"observed_expected": observed_expected(report.y, report.p), **weak, **flexible.summary}
         points = total_points_table(totals[rows, report.stage], report.y, report.p)
-        site["calibration"] = hierarchy_table(numbers)
+        site["calibration"] = hierarchy_of(report.y, report.p, flexible)
         calibration_section(
             prefix, site["calibration"], calibration_curve_table(flexible), points,
             band_words=words.SITE_BAND.format(n_boot=flexible.n_boot),

@@ -356,6 +356,16 @@ def hierarchy_table(numbers):
     })
 
 
+def hierarchy_of(y, p, flexible):
+    """The calibration hierarchy of risks ``p`` on outcomes ``y`` as a table
+    (:func:`hierarchy_table`): observed / expected, the calibration intercept and slope, and the
+    flexible curve's numbers from ``flexible``, the
+    :func:`~psl_core.calibration_measures.flexible_calibration` of the same ``y`` and ``p``
+    (fitted once by the caller, whose page keeps it)."""
+    return hierarchy_table({"observed_expected": observed_expected(y, p), **intercept_and_slope(y, p),
+                            **flexible.summary})
+
+
 def held_out_hierarchy(result, stage):
     """The hierarchy of one stage over the Monte Carlo splits: mean with its 95 % band."""
     table = result.calibration

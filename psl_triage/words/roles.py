@@ -78,6 +78,11 @@ FEW_CENSORED = (
     "longer (median {censored_median}, none below {censored_low}). Too few are censored to show it beyond "
     "chance, and to learn a yes/no list: check it is the follow-up time."
 )
+CLOSED_BY_DATE = (
+    "Behaves as the follow-up time of {event!r} closed on one date: among the {n_censored} patients without the "
+    "event, the later {start!r}, the shorter the time (rank correlation {rho:.2f}; {rho_events:.2f} among those "
+    "with it), as when follow-up ends on one day for everyone. Measured after baseline, up to that event."
+)
 ENDS_AT_CUT_OFF = (
     "{share} of those without it end at exactly {cut_off}, the longest time, where no event is: the "
     "end of the study's follow-up."

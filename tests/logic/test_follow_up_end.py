@@ -164,3 +164,37 @@ def test_two_columns_that_could_be_the_time_of_few_censored_leave_the_choice_to_
     table["lab"] = np.where(table["status"] == 0, rng.uniform(150, 400, len(table)),
                             np.ceil(rng.exponential(90, len(table))))
     assert time_of(table, "status") is None
+
+
+def _feeding_table(n=900, seed=0, by_date=True):
+    """A breast-feeding study as KMsurv's bfeed is built: mothers enrolled at birth over nine
+    years, followed to weaning (weeks) or to the day the study closed, so only children born in
+    the last months are censored, followed shorter the later they were born (``by_date``; else
+    the same number censored at random)."""
+    rng = np.random.default_rng(seed)
+    born = rng.uniform(78, 86.6, n)
+    weaning = np.ceil(rng.weibull(0.9, n) * 14 * np.exp(rng.normal(0, 0.3, n)))
+    followed = np.floor((86.6 - born) * 52)
+    censored = weaning > followed
+    if not by_date:
+        censored = np.isin(np.arange(n), rng.choice(n, int(censored.sum()), replace=False))
+        followed = np.ceil(weaning * rng.uniform(0.2, 1, n))
+    return pd.DataFrame({"ybirth": np.floor(born).astype(int), "agemth": rng.integers(15, 29, n),
+                         "smoke": (rng.random(n) < 0.3).astype(int), "dur": np.where(censored, np.maximum(followed, 1), weaning),
+                         "delta": (~censored).astype(int)})
+
+
+def test_a_follow_up_time_closed_on_one_date_is_found_from_the_entry_year():
+    """KMsurv's bfeed (duration renamed "dur"): 35 of 927 mothers censored, followed shorter than
+    the others (the later born, the shorter), so no pair was proposed and the list asked the
+    time. Among the censored the time falls with the year of birth, among the others it does
+    not: follow-up closed on one date. Proposed; the baseline stays."""
+    table = _feeding_table()
+    assert 10 <= (table["delta"] == 0).sum() < 0.1 * len(table)
+    assert _censored_longer(table["dur"].to_numpy(), table["delta"].to_numpy()) < 0.6  # censored not followed longer
+    item = time_of(table, "delta")
+    assert item.time == "dur" and "the later 'ybirth', the shorter the time" in item.evidence
+    roles = roles_of(table, "delta")
+    assert roles["dur"].role == "time" and roles["agemth"].role == roles["smoke"].role == "question"
+    assert roles["ybirth"].role != "time"  # who was censored, not a time: the lone-separator check may ask
+    assert time_of(_feeding_table(by_date=False), "delta") is None

@@ -9,10 +9,12 @@ memory on the whole corpus; ``bench/hostile_memory.py`` runs it and prints the f
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
 import re
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -154,8 +156,32 @@ def hostile_tables() -> dict[str, bytes]:
         "empty-cover-sheet.xlsx": probe_workbook("empty cover"),
         "missing-in-other-languages.csv": _csv(["age", "lab", "y"], [
             (40 + i % 30, MISSING_ELSEWHERE[i % 8] if i % 3 == 0 else 100 + i % 17, int(i % 30 > 15)) for i in range(96)]),
+        # Issue 40, fourth probe, inputs that held: refused with the reason or read right.
+        "gzipped.csv": gzip.compress(_table(["age", "sex", "outcome"])),
+        "zip-renamed.xlsx": _zipped("data.csv", _table(["age", "sex", "outcome"])),
+        "sheet.ods": _zipped("content.xml", b"<office:document/>"),
+        "binary-workbook.xlsb": _zipped("xl/workbook.bin", bytes(64)),
+        "two-rows.csv": b"age,sex,y\n50,m,1\n61,f,0\n",
+        "all-empty-column.csv": _csv(["age", "lab", "y"], [(40 + i % 30, "", int(i % 30 > 15)) for i in range(80)]),
+        "spaces-only-column.csv": _csv(["age", "note", "y"], [(40 + i % 30, "   ", int(i % 30 > 15)) for i in range(80)]),
+        "excel-serial-dates.csv": _csv(["admitted", "age", "y"], [(43000 + 7 * i, 40 + i % 30, int(i % 30 > 15))
+                                                                   for i in range(80)]),
+        "one-class.csv": _csv(["age", "sex", "y"], [(40 + i % 30, "mf"[i % 2], 1) for i in range(80)]),
+        "wide-10000.csv": _csv([f"c{i}" for i in range(10_000)], [[i % 3] * 10_000 for i in range(4)]),
+        "carriage-returns-only.csv": _table(["age", "sex", "outcome"]).replace(b"\n", b"\r"),
+        "dates-two-formats.csv": _csv(["when", "age", "y"], [
+            (f"2024-01-{1 + i % 28:02d}" if i % 2 else f"{1 + i % 28:02d}/01/2024", 40 + i % 30, int(i % 30 > 15))
+            for i in range(80)]),
     }
     return tables
+
+
+def _zipped(name, content):
+    """A zip archive holding one file."""
+    stream = io.BytesIO()
+    with zipfile.ZipFile(stream, "w") as archive:
+        archive.writestr(name, content)
+    return stream.getvalue()
 
 
 # "Missing", "not known" as studies in French, Portuguese, Spanish, Italian, Dutch, Japanese,
@@ -461,6 +487,12 @@ def unusual_names(document):
         "leading-zero-v1.json": (text, "good"),
         "full-width-v\uff11.json": (text, "good"),
         "space-typed-after-v1.json ": (text, "good"),
+        # Issue 40, fourth probe: a Windows device name, dots only, a tab, .json twice, version 0.
+        "CON-v1.json": (text, "good"),
+        "....json": (text, "good"),
+        "tab\tin-name-v1.json": (text, "good"),
+        "twice.json.json": (text, "good"),
+        "version-zero-v0.json": (text, "good"),
     }
 
 

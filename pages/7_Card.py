@@ -48,7 +48,7 @@ def session_evidence(model, stage: int) -> dict:
                if owner is model and table is not None]
     site = ss.get("validate_site_report")
     horizon = EVALUATION_HORIZON.get(ss)
-    return report_evidence(model, stage, evaluation, reports, site if site and site["owner"] is model else None,
+    return report_evidence(stage, evaluation, reports, site if site and site["owner"] is model else None,
                            horizon if horizon and horizon.get("model") is model and "n_splits" in horizon else None)
 
 st.set_page_config(page_title=page_title("card"), page_icon="🩺", layout="wide")

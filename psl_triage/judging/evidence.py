@@ -441,12 +441,11 @@ def subgroup_sentences(table, column):
 
 
 # ---------------------------------------------------------------------------- report
-def report_evidence(model, stage, evaluation=None, subgroup_reports=(), site=None, horizon=None):
+def report_evidence(stage, evaluation=None, subgroup_reports=(), site=None, horizon=None):
     """The evidence the model report carries beside the sample size, from this session.
 
     Parameters
     ----------
-    model : fitted ProbabilisticScoringList
     stage : int
         The length reported on.
     evaluation : psl_core.evaluation.CVResult or None

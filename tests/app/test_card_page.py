@@ -98,4 +98,4 @@ def test_the_report_takes_the_evidence_of_this_session(trained, demo_prepared):
     at.session_state["evaluation_result"] = {"model": model, "prepared": demo_prepared, "result": result}
     at.run()
     assert not at.exception and not at.error
-    assert "calibration" in report_evidence(model, 2, result)
+    assert "calibration" in report_evidence(2, result)

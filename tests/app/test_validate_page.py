@@ -161,11 +161,11 @@ def test_the_report_repeats_the_warning_that_the_table_is_the_training_data(trai
     at.selectbox(key="validate_outcome").set_value("num").run()
     at.multiselect(key="validate_positive").set_value([1, 2, 3, 4]).run()
     warning = next(shown(w.value) for w in at.warning if "own training data" in w.value)
-    report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=at.session_state["validate_site_report"]))
+    report = report_html(*trained, evidence=report_evidence(2, site=at.session_state["validate_site_report"]))
     assert f"<p>{html.escape(warning)}</p>" in report
     at.file_uploader(key="validate_upload").set_value(("hungary.csv", hungarian_csv(), "text/csv")).run()
     at.selectbox(key="validate_outcome").set_value("num").run()
-    report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=at.session_state["validate_site_report"]))
+    report = report_html(*trained, evidence=report_evidence(2, site=at.session_state["validate_site_report"]))
     assert "own training data" not in report and "Judged in this session on hungary.csv" in report
 
 
@@ -212,7 +212,7 @@ def test_the_card_report_carries_what_validate_showed(trained):
     at = judged_at_hungary(trained)
     site = at.session_state["validate_site_report"]
     assert site["owner"] is trained[0] and site["where"].startswith("hu.csv: ")
-    report = report_html(*trained, evidence=report_evidence(trained[0], 2, site=site))
+    report = report_html(*trained, evidence=report_evidence(2, site=site))
     assert "Judged in this session on hu.csv" in report and "Calibration there" in report
     assert "net benefit is" in report and "precise validation" in report
 

@@ -122,7 +122,7 @@ def test_the_report_carries_sample_size_calibration_utility_and_subgroups(demo_p
     sex = group_labels(demo_prepared.X["sex"])
     p = model.predict_proba(demo_prepared.X)[:, 1]
     table = subgroup_measures(demo_prepared.y, p, sex.to_numpy(), 1 / 3, n_boot=50)
-    evidence = report_evidence(model, 2, result, [("the training rows", "sex", table)])
+    evidence = report_evidence(2, result, [("the training rows", "sex", table)])
     report = report_html(model, metadata, 2, 2.0, evidence)
     assert "Not computed in this session" not in report
     assert "O/E: observed over expected events" in report and "Calibration slope" in report

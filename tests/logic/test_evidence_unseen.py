@@ -30,7 +30,7 @@ def test_when_no_group_can_be_judged_the_report_does_not_say_none_differs(demo_p
     from psl_triage.training.options import TrainingOptions
 
     model, metadata = train_list(demo_prepared, "demo", TrainingOptions(max_stages=2))
-    evidence = report_evidence(model, 1, subgroup_reports=[("a site", "ward", tiny_groups())])
+    evidence = report_evidence(1, subgroup_reports=[("a site", "ward", tiny_groups())])
     report = report_html(model, metadata, 1, evidence=evidence)
     assert "no group differs beyond its interval" not in report
     assert "no group is large enough to judge" in report

@@ -19,18 +19,18 @@ def test_the_report_shows_the_horizon_comparison_once_it_ran():
     prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
     model, metadata = train_list(prepared, "study.csv", TrainingOptions())
     stage = len(model.literals_)
-    before = report_html(model, metadata, stage, 10.0, report_evidence(model, stage))
+    before = report_html(model, metadata, stage, 10.0, report_evidence(stage))
     assert before.count("Not computed in this session") == 2  # calibration, utility
     table, curves = horizon_comparison(model, prepared, 2, 10.0)
     stored = {"model": model, "prepared": prepared, "table": table, "curves": curves, "cost_ratio": 10.0, "n_splits": 2}
-    after = report_html(model, metadata, stage, 10.0, report_evidence(model, stage, horizon=stored))
+    after = report_html(model, metadata, stage, 10.0, report_evidence(stage, horizon=stored))
     assert after.count("Not computed in this session") == 0
     assert "Brier at the horizon" in after and "Observed / expected" in after and "Cox model, all features" in after
     assert "net benefit is" in after and "2 random splits" in after
     # At the stage the user chose, the report says which.
     table, curves = horizon_comparison(model, prepared, 2, 10.0, stage=1)
     stored.update(table=table, curves=curves, stage=1)
-    assert ", at 1 question" in report_html(model, metadata, stage, 10.0, report_evidence(model, stage, horizon=stored))
+    assert ", at 1 question" in report_html(model, metadata, stage, 10.0, report_evidence(stage, horizon=stored))
 
 
 def test_a_horizon_lists_report_says_why_it_has_no_subgroups():
@@ -44,10 +44,10 @@ def test_a_horizon_lists_report_says_why_it_has_no_subgroups():
     types = {**infer_column_types(frame), "pid": "ignore"}
     prepared = prepare_training_data(frame, types, "status", [1], "learn", follow_up=FollowUp("rfstime", 1000.0, "days"))
     model, metadata = train_list(prepared, "study.csv", TrainingOptions(max_stages=2))
-    report = report_html(model, metadata, 2, 10.0, report_evidence(model, 2))
+    report = report_html(model, metadata, 2, 10.0, report_evidence(2))
     assert HORIZON_SUBGROUPS in report and SUBGROUPS_PAGE not in report
     yes_no = small_model()
-    assert SUBGROUPS_PAGE in report_html(yes_no, {}, 1, 10.0, report_evidence(yes_no, 1))
+    assert SUBGROUPS_PAGE in report_html(yes_no, {}, 1, 10.0, report_evidence(1))
 
 
 def test_a_held_out_part_is_weighted_by_the_training_parts_censoring():

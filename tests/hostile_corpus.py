@@ -1,6 +1,6 @@
 """A corpus of hostile inputs (issue 31): tables and model files of the kinds that once broke
-the app, written to a folder, and the upload -> train -> save -> list -> load -> triage path
-they are fed through.
+the app (the model files written to a folder), and the upload -> train -> save -> list -> load
+-> triage path they are fed through.
 
 Used by tests/logic/test_hostile_corpus.py (every input through the app's logic, plus random
 tables from Hypothesis) and tests/browser/test_hostile_corpus_memory.py (the real server's
@@ -13,7 +13,6 @@ import gzip
 import io
 import json
 import os
-import re
 import zipfile
 from pathlib import Path
 
@@ -259,17 +258,6 @@ def workbook(hidden_first=False, formulas=False):
 # number) whose directory names the stream "EncryptedPackage" (UTF-16), padded as a sector.
 ENCRYPTED_WORKBOOK = (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + "EncryptedPackage".encode("utf-16-le")
                       + bytes(480))
-
-
-def write_tables(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for index, (name, data) in enumerate(hostile_tables().items()):
-        # File names with Markdown keep their text in the upload name, not in the file system.
-        path = folder / f"{index:02d}-{re.sub(r'[^A-Za-z0-9.-]+', '_', name)[:60]}"
-        path.write_bytes(data)
-        paths.append(path)
-    return paths
 
 
 def _good_document():

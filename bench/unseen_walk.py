@@ -220,18 +220,31 @@ def walk(export: Export) -> dict:
         "forbidden asked": sorted(set(whole) & set(export.never)),
         "real predictors": len(set(asked) - set(export.never)),
         "too good": session.too_good() is not None,
+        "end": _end(model),
     }
+
+
+def _end(model) -> str:
+    """Why the list ends where it does: its end reason and the held-out Brier score (with its
+    standard error) of the internal cross-validation at stages 0, 1, 2 and 3 (the chance rule
+    of issue 37 keeps a question only where it lowers that score beyond chance)."""
+    brier, se = model.validation_brier_, model.validation_brier_se_
+    if brier is None:
+        return str(model.end_reason_)
+    stages = [f"{k}: {brier[k]:.3f}" + ("" if k == 0 or not np.isfinite(se[k]) else f"±{se[k]:.3f}")
+              for k in range(min(len(brier), 4)) if np.isfinite(brier[k])]
+    return f"{model.end_reason_}; {', '.join(stages)}"
 
 
 def row(found: dict) -> str:
     """One line of the walk's Markdown table (bench/README.md, section 19)."""
     if "error" in found:
-        return f"| {found['export']} | stopped: {found['error']} |||||"
+        return f"| {found['export']} | stopped: {found['error']} ||||||"
     pair = "–" if found["pair proposed"] is None else "{} / {}".format(*found["pair proposed"])
     return (f"| {found['export']} | {pair} {'✓' if found['pair right'] else '✗'} | "
             f"{', '.join(found['proposed out']) or '–'} | {found['recommended']} | "
             f"{', '.join(found['asks (whole list)']) or '–'} | {', '.join(found['forbidden asked']) or 'none'} | "
-            f"{found['real predictors']} |")
+            f"{found['real predictors']} | {found['end']} |")
 
 
 def main() -> None:
@@ -240,8 +253,8 @@ def main() -> None:
     exports = SETS[parser.parse_args().set]
     np.seterr(all="ignore")
     print("| export | pair proposed | proposed out | recommended | whole list asks | forbidden asked | "
-          "real predictors (recommended) |")
-    print("|---|---|---|---|---|---|---|")
+          "real predictors (recommended) | end; held-out Brier by stage |")
+    print("|---|---|---|---|---|---|---|---|")
     for export in exports:
         print(row(walk(export)), flush=True)
 

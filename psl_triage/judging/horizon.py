@@ -138,7 +138,7 @@ def horizon_decision_curves(results, grid, threshold) -> pd.DataFrame:
     """Decision curves at the horizon over the splits, as the Evaluation page draws a yes/no
     list's (:func:`psl_triage.judging.evidence.held_out_decision_curves`): method (the list as
     ``psl_core.evaluation.PSL``, the Cox model and the naive list by their
-    :data:`HORIZON_MODELS` names, treat all, treat none), threshold, mean, lower, upper, n and
+    :data:`psl_triage.words.lists.HORIZON_MODELS` names, treat all, treat none), threshold, mean, lower, upper, n and
     net interventions avoided per 100 patients, in the default threshold range and at
     1 / (1 + M)."""
     curves = {PSL: results["list_decision_curve"], words.HORIZON_MODELS["cox"]: results["cox_decision_curve"],

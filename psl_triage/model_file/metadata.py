@@ -162,7 +162,7 @@ class ColumnRecord(_Record):
     @property
     def readable(self) -> dict:
         """``{"label", "unit", "category_labels"[, "levels"]}`` as
-        :meth:`ProbabilisticScoringList.describe_stage` and the questions read them (an empty
+        :meth:`psl_core.model.ProbabilisticScoringList.describe_stage` and the questions read them (an empty
         label counts as none; ``"levels"`` only for an ordered column)."""
         readable = {"label": self.label or None, "unit": self.unit, "category_labels": dict(self.category_labels or {})}
         if self.levels:
@@ -403,7 +403,8 @@ class ModelMetadata(_Record):
         return self.version is not None
 
     def readable_columns(self) -> dict:
-        """Readable names per column, as the questions and :meth:`describe_stage` read them."""
+        """Readable names per column, as the questions and
+        :meth:`psl_core.model.ProbabilisticScoringList.describe_stage` read them."""
         return {name: info.readable for name, info in (self.columns or {}).items()}
 
     def column(self, name) -> ColumnRecord:

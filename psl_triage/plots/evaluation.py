@@ -32,7 +32,7 @@ def stagewise_figure(summary, measure):
     Parameters
     ----------
     summary : pandas.DataFrame
-        :func:`psl_core.evaluation.band_summary` of :attr:`CVResult.measures`.
+        :func:`psl_core.evaluation.band_summary` of :attr:`psl_core.evaluation.CVResult.measures`.
     measure : one of :data:`psl_core.evaluation.MEASURES`
 
     Returns
@@ -56,7 +56,7 @@ def three_way_figure(summary, rule, stage):
     Parameters
     ----------
     summary : pandas.DataFrame
-        :func:`psl_core.evaluation.band_summary` of :attr:`CVResult.three_way`.
+        :func:`psl_core.evaluation.band_summary` of :attr:`psl_core.evaluation.CVResult.three_way`.
     rule : {"fixed stage", "bedside stop rule"}
     stage : int
         For the fixed rule, the stage every patient goes to; ignored for the stepwise rule.

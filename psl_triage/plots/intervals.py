@@ -111,7 +111,7 @@ def interval_figure(model, stage, cost_ratio=DEFAULT_COST_RATIO, confidence=0.95
 
     ``positive_label`` names the positive class on the y axis: "P(low birth weight)".
 
-    Error bars are the interval of :meth:`ProbabilisticScoringList.stage_interval`; the
+    Error bars are the interval of :meth:`psl_core.model.ProbabilisticScoringList.stage_interval`; the
     dashed line is the decision threshold 1/(1+M). Colour says whether the interval lies
     wholly above (ruled in), wholly below (ruled out) or
     across the line; hollow markers are totals no training row had.

@@ -12,7 +12,7 @@ to hold every value. A change of 0.0526 to 0.0509 then looks as small as it is."
 
 
 def performance_figure(long):
-    """Line chart of :func:`performance_long`: one panel per measure, train and test lines.
+    """Line chart of :func:`psl_triage.training.tables.performance_long`: one panel per measure, train and test lines.
 
     Each panel keeps the measure's natural scale (:data:`MEASURE_SCALES`) and a dotted line at
     the base rate's value (stage 0 on the training rows, AUC 0.5), so a small gain looks small.

@@ -51,7 +51,7 @@ def knowledge_from_rows(rows: pd.DataFrame, kinds) -> tuple[dict | None, list | 
     ----------
     rows : DataFrame
     kinds : dict of str to str
-        Each column's type ("numeric", "binary", "categorical", or :data:`ORDERED` for a
+        Each column's type ("numeric", "binary", "categorical", or :data:`psl_triage.data.ORDERED` for a
         categorical column with its levels in order, which may have a direction).
 
     Returns

@@ -47,7 +47,7 @@ def score_set_label(score_set):
 
 def list_end_text(model):
     """One sentence on why a fitted list has the length it has, or None when that is not
-    known (a list read from a file saved before :attr:`end_reason_` was recorded).
+    known (a list read from a file saved before :attr:`psl_core.model.ProbabilisticScoringList.end_reason_` was recorded).
 
     Parameters
     ----------
@@ -534,7 +534,7 @@ def cost_weight_label(weight):
 
 def class_labels(metadata):
     """The list's positive and negative class names from its metadata, with the horizon of a
-    follow-up list (:attr:`ModelMetadata.class_names`; "positive", "negative" when it has none).
+    follow-up list (:attr:`psl_triage.model_file.metadata.ModelMetadata.class_names`; "positive", "negative" when it has none).
     ``metadata``: the list's :class:`~psl_triage.model_file.metadata.ModelMetadata`."""
     named = metadata.trained_on.positive_label, metadata.trained_on.negative_label
     return tuple(name if given else fallback for name, given, fallback in

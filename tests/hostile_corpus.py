@@ -153,6 +153,7 @@ def hostile_tables() -> dict[str, bytes]:
         "only-a-chart-visible.xlsx": probe_workbook("only a chart visible"),
         # Issue 40, fourth probe: an empty cover sheet; "missing" in the languages of other studies.
         "empty-cover-sheet.xlsx": probe_workbook("empty cover"),
+        "stray-cell-at-xfd1048576.xlsx": probe_workbook("far cell"),
         "missing-in-other-languages.csv": _csv(["age", "lab", "y"], [
             (40 + i % 30, MISSING_ELSEWHERE[i % 8] if i % 3 == 0 else 100 + i % 17, int(i % 30 > 15)) for i in range(96)]),
         # Issue 40, fourth probe, inputs that held: refused with the reason or read right.
@@ -197,7 +198,8 @@ def probe_workbook(kind):
     """Workbooks of the re-probe of issue 40: a header with merged cells ("merged header"), a
     chart sheet before the table ("chart first"), the table hidden behind a chart sheet ("only a
     chart visible"); merged cells below the header ("merged below"); an empty cover sheet before
-    the table ("empty cover", issue 40's fourth probe)."""
+    the table ("empty cover", issue 40's fourth probe); one stray cell in the sheet's last row and
+    column ("far cell": a reader lays out 17 billion cells) or near the table ("near cell")."""
     import openpyxl  # a test requirement, not the app's
     from openpyxl.chart import BarChart, Reference
 
@@ -210,6 +212,8 @@ def probe_workbook(kind):
         sheet.merge_cells("A1:B1")
     if kind == "merged below":
         sheet.merge_cells("B2:B3")
+    if kind in ("far cell", "near cell"):
+        sheet.cell(*((1_048_576, 16_384) if kind == "far cell" else (2_000, 200)), value="x")
     if kind == "empty cover":
         book.create_sheet("cover", 0)
         book.active = 0

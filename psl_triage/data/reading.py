@@ -49,6 +49,10 @@ MB. A workbook is a zip archive: 1 MB of it can unpack to a gigabyte (blank spac
 almost to nothing), and the reader holds what it unpacks. At this limit reading adds at most a
 few hundred MB to the server's memory (bench/README.md); a table of a million cells fits."""
 
+MAX_SHEET_AREA = 2_000_000
+"""Most cells, from A1 to its farthest cell, of the sheet read: the reader lays the whole area
+out (one cell at XFD1048576 in a 6 KB file: 17 billion cells; one at SF20000: 10 million, 8 s
+and 670 MB). The 50 MB unpacked bound admits about 1.5 million cells written."""
 MAX_EXCEL_PARTS = 10_000
 """Most parts (files) an .xlsx archive may hold; a real workbook has a few dozen."""
 
@@ -460,13 +464,15 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
         sheets = workbook.sheets_metadata  # every sheet, charts too, in the workbook's order
-        index, cells, empty = _first_sheet_with_cells(workbook, sheets)
+        index, cells, xml, empty = _first_sheet_with_cells(workbook, sheets, data, filename)
         if index is not None:
             sheet = sheets[index].name
             rows = _sheet_rows(cells)
             header = _table_from_rows(rows[:1], header=None)
             frame = _table_from_rows(rows, header=0, na_values=EXTRA_MISSING_MARKERS)
-            unvalued = _formulas_without_values(data, index)
+            unvalued = _formulas_without_values(xml)
+    except DataError:
+        raise
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
         raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
     if index is None:
@@ -504,17 +510,21 @@ def _table_from_rows(rows: list[list[object]], **options) -> pd.DataFrame:
         return pd.DataFrame()
 
 
-def _first_sheet_with_cells(book, sheets):
-    """(position, cells) of the first visible worksheet that holds a cell ((None, None) when none
-    does), and the names of the visible worksheets before it that hold none."""
+def _first_sheet_with_cells(book, sheets, data, filename):
+    """(position, cells, XML) of the first visible worksheet that holds a cell (None, None, b""
+    when none does), and the names of the visible worksheets before it that hold none. A sheet whose cells
+    reach farther than :data:`MAX_SHEET_AREA` cells from A1 is refused before it is parsed."""
     empty = set()
     for index, sheet in enumerate(sheets):
         if sheet.typ == SheetTypeEnum.WorkSheet and sheet.visible == SheetVisibleEnum.Visible:
+            xml = _sheet_xml(data, index)
+            if _cell_area(xml) > MAX_SHEET_AREA:
+                raise DataError(words.sheet_too_far(filename, sheet.name, MAX_SHEET_AREA))
             cells = book.get_sheet_by_name(sheet.name)
             if cells.height and cells.width:
-                return index, cells, empty
+                return index, cells, xml, empty
             empty.add(sheet.name)
-    return None, None, empty
+    return None, None, b"", empty
 
 
 def _sheet_kind(sheet, empty=()) -> str:
@@ -555,13 +565,14 @@ _SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\b[^>]*?\br:id=\"([^\"]+)\"")
 _RELATION_TAG = re.compile(rb"<Relationship\b[^>]*>")
 _CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*?(?<!/)>(.*?)</(?:\w+:)?c>", re.DOTALL)
 _VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+_LONG_COLUMN = re.compile(rb' r="[A-Za-z]{2}')  # a cell in column AA or beyond
+_LONGEST_COLUMN = re.compile(rb' r="[A-Za-z]{3}')  # in column AAA or beyond
+_ROW_NUMBER = re.compile(rb' r="([0-9]{1,9})"')  # only a row's r is digits alone; a cell's starts with letters
 
 
-def _formulas_without_values(data: bytes, index: int) -> int:
-    """Cells of the ``index``-th sheet holding a formula without a saved value: a workbook
-    written by a program that does not compute formulas (a script with openpyxl, an export)
-    has none, and every reader then sees the cell empty. The archive was bounded by
-    :func:`check_excel_archive`."""
+def _sheet_xml(data: bytes, index: int) -> bytes:
+    """The XML of the ``index``-th sheet of a workbook (b"" when the workbook does not name its
+    part). The archive was bounded by :func:`check_excel_archive`."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         ids = _SHEET_TAG.findall(archive.read("xl/workbook.xml"))
         relations = {}
@@ -570,9 +581,33 @@ def _formulas_without_values(data: bytes, index: int) -> int:
             relations[found.get(b"Id")] = found.get(b"Target", b"").decode()
         target = relations.get(ids[index]) if index < len(ids) else None
         if not target:
-            return 0
-        part = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
-        sheet = archive.read(part)
+            return b""
+        return archive.read(target.lstrip("/") if target.startswith("/") else f"xl/{target}")
+
+
+def _cell_area(sheet: bytes) -> int:
+    """Cells from A1 to the last row and column a sheet's XML names: the area a reader lays out,
+    whatever the sheet's ``<dimension>`` claims. Quick on a table of a few columns (a 50,000-row
+    sheet: 0.1 s): the columns are read one by one only when their letters could matter."""
+    rows = max((int(row) for row in _ROW_NUMBER.findall(sheet)), default=0)
+    letters = 0 if not rows else 1 if not _LONG_COLUMN.search(sheet) else 3 if _LONGEST_COLUMN.search(sheet) else 2
+    if rows * 26 ** letters <= MAX_SHEET_AREA:  # even the last column of that many letters fits
+        return rows * 26 ** letters
+    columns = set(re.findall(rb' r="([A-Za-z]{%d})[0-9]' % letters, sheet))
+    return rows * max(_column_number(text) for text in columns)
+
+
+def _column_number(letters: bytes) -> int:
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + letter - ord("A") + 1
+    return number
+
+
+def _formulas_without_values(sheet: bytes) -> int:
+    """Cells of a sheet (its XML) holding a formula without a saved value: a workbook written by
+    a program that does not compute formulas (a script with openpyxl, an export) has none, and
+    every reader then sees the cell empty."""
     if b"<f" not in sheet:  # no formula anywhere: skip the scan of every cell (most exports)
         return 0
     return sum(1 for body in _CELL.findall(sheet) if b"<f" in body and not _VALUE.search(body))

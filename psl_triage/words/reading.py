@@ -210,3 +210,11 @@ def numbers_beside_texts(label, n_numbers, n_entries, examples):
     return (f"{label} holds numbers in {n_numbers} of its {n_entries} entries, but the others are texts (e.g. "
             f"{examples}), so it is read as text, not as numbers. If those texts mean a missing value, leave "
             "those cells empty (or write NA) in the file and upload it again.")
+
+
+def sheet_too_far(filename, sheet, limit):
+    """A sheet whose cells reach far beyond any table the app reads."""
+    return (f"{filename}: the sheet {sheet!r} has cells far beyond any table the app reads (from A1 to its last "
+            f"row and column, more than {limit:,} places). Delete the rows and columns beyond the table (a stray "
+            "cell far below or to the right of it) and save the workbook, or save the sheet as CSV, and upload "
+            "it again.")

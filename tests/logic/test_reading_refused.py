@@ -84,6 +84,16 @@ def test_an_empty_cover_sheet_is_skipped_for_the_table(tmp_path):
     assert through_the_app(table, hostile_tables()[table], tmp_path) == "triaged"
 
 
+def test_a_stray_cell_far_beyond_the_table_is_refused_before_the_sheet_is_laid_out():
+    """One cell at XFD1048576 in a 6 KB workbook made the reader lay out 17 billion cells (one at
+    SF20000: 10 million, 8 s and 670 MB) before the table was found (issue 40, fourth probe)."""
+    with pytest.raises(DataError, match=r"the sheet 'Sheet' has cells far beyond any table .* more than "
+                                        r"2,000,000 places\). Delete the rows and columns beyond the table"):
+        load_table(probe_workbook("far cell"), "w.xlsx")
+    near = load_table(probe_workbook("near cell"), "w.xlsx")  # 400,000 places: read, the empty ones dropped
+    assert list(near.frame.columns)[:3] == ["age", "ward", "y"] and len(near.frame) == 81
+
+
 def test_missing_written_in_other_languages_is_missing_in_a_column_of_numbers():
     loaded = load_table(hostile_tables()["missing-in-other-languages.csv"], "m.csv")
     lab = loaded.frame["lab"]

@@ -146,7 +146,8 @@ def run(runs, seed, development=DEVELOPMENT, per_month=PER_MONTH, shifts=SHIFTS)
                          "false": signal is not None and signal < shift_date,
                          "delay": (signal - shift_date).days / 30.44 if signal is not None and signal >= shift_date
                          else np.nan,
-                         "update": result.closed.recommendation if result.closed else "none"})
+                         "update": result.closed.recommendation if result.closed else "none",
+                         **{f"limit {kind}": value for kind, value in result.cusum.limits.items()}})
         print(f"run {index + 1}/{runs} done", file=sys.stderr)
     return pd.DataFrame(rows)
 
@@ -163,6 +164,9 @@ def summary(results, shifts=SHIFTS):
         families = ", ".join(f"{name} {count}" for name, count in part["family"].value_counts().items()) or "–"
         lines.append(f"| {shift} | {after}/{len(part)} | {int(part['false'].sum())}/{len(part)} | {delays} | {families} | "
                      + " | ".join(str(int(counts.get(u, 0))) for u in UPDATES) + " |")
+    limits = {c[len("limit "):]: results[c] for c in results if c.startswith("limit ")}
+    lines.append("Limits (median, range): " + "; ".join(f"{kind} {v.median():.1f} ({v.min():.1f}-{v.max():.1f})"
+                                                        for kind, v in limits.items()))
     return "\n".join(lines)
 
 

@@ -76,6 +76,7 @@ def test_a_list_watched_over_two_years(trained_on_more):
     assert any("Period by period" in h for h in headers) and any("CUSUM" in h for h in headers)
     text = " ".join(m.value for m in at.markdown)
     assert "signals higher risk than predicted" in text and "closed testing procedure" in text
+    assert words.WHAT_CHARTS_SEE in [caption.value for caption in at.caption]  # what a quiet chart does not show
     periods = at.dataframe[0].value
     assert len(periods) == 24 and periods["Patients seen"].sum() == len(seen)
     at.radio(key="monitor_period").set_value("quarter").run()

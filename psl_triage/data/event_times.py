@@ -6,10 +6,19 @@ little. The values say more:
 - a **follow-up time** and its 0/1 event (:func:`follow_up_evidence`): the patients with the
   event have times spread from near zero up, the patients without it (censored) are followed
   longer and make up most of the longest times, as at a study's end or an administrative
-  cut-off (the event's rate falls with time, as a Kaplan-Meier curve would);
+  cut-off (the event's rate falls with time, as a Kaplan-Meier curve would), or many of them
+  end at exactly the longest time where no event is (the day the records closed:
+  :data:`AT_CUT_OFF`);
+- for the event the user chose (:func:`time_of`), two more: with only a few censored patients,
+  the one column whose events spread from early on while the few censored sit later
+  (:data:`FEW_CENSORED`); with follow-up closed on one date, the time that falls with the entry
+  order among the censored patients only (:data:`CLOSED_BY_DATE`);
 - **another event's time** that tracks a follow-up time: never above it (``RFS`` <= ``OS`` in
   every row) and equal to it exactly where its own event did not happen (censored at the end of
-  follow-up), or rising with it in step (a time or count recorded after baseline).
+  follow-up), or rising with it in step (a time or count recorded after baseline), or a column
+  equal to another plus the follow-up time (an age at exit: :func:`at_exit`).
+
+A running number (an observation number in sorted rows) is never a time.
 
 Every finding carries one sentence of evidence (:mod:`psl_triage.words.roles`). Baseline columns
 (unrelated to any time) pass none of these tests: they are never found here.
@@ -23,6 +32,15 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from psl_triage.data.censoring import (
+    EVENTS_FROM_ZERO,
+    FEW_CENSORED,
+    MIN_DISTINCT_AT_CUT_OFF,
+    MIN_DISTINCT_TIMES,
+    MIN_EVENTS,
+    Censoring,
+    censoring_of,
+)
 from psl_triage.data.values import running_number
 from psl_triage.words import roles as words
 from psl_triage.words.common import share
@@ -34,44 +52,9 @@ FILLED_TOGETHER = 0.5
 share, both in the same rows (:data:`EQUAL_WHERE_NO_EVENT` of them), are a pair when the time
 behaves as the 0/1 column's follow-up time where they are filled in: an outcome recorded only for
 the patients seen at a follow-up visit (the HELP trial's days to any substance use, 54 %)."""
-MIN_DISTINCT_TIMES = 20
-"""A time has at least this many different values (or one per four rows in a small table)."""
-MIN_EVENTS = 10
-"""An event column has at least this many rows of each value."""
 MIN_EVENT_SHARE = 0.03
 """An event column's rarer value is at least this share of its rows: a finding of one patient
 in a hundred (a rare diagnosis tied to a lab value) is no study's censored outcome."""
-CENSORED_LONGER = 0.7
-"""The chance that a censored patient's time is longer than one with the event, at least."""
-CHANCE_ERRORS = 5.0
-"""...and at least this many standard errors of that chance above one half, as it would be for
-a column unrelated to the event (Hanley and McNeil's standard error under no relation): a
-handful of events may sit low by chance, a study's hundreds do not."""
-EVENTS_FROM_ZERO = 0.25
-"""The tenth of the events' times lies below this share of the censored patients' median time:
-events happen from early on, not only late."""
-AT_CUT_OFF = 0.1
-"""At least this share of the censored patients end at exactly the longest time, and
-:data:`MIN_EVENTS` or more events would sit there were the event unrelated to the time, yet at
-most :data:`EVENTS_AT_CUT_OFF` of the events do: an administrative end of follow-up (Channing
-House closed its records on one day; KMsurv's pneumon followed every child to 12 months). Such
-a time may take fewer values (:data:`MIN_DISTINCT_AT_CUT_OFF`) and show its events earlier by
-fewer standard errors (:data:`CUT_OFF_ERRORS`): censored patients lost before the end, or
-entering late, make it less clean. A clinical scale beside death (a coma score of 15) has some
-deaths at its top."""
-EVENTS_AT_CUT_OFF = 0.01
-MIN_DISTINCT_AT_CUT_OFF = 10
-CUT_OFF_ERRORS = 3.0
-FEW_CENSORED = 3
-"""An event column with fewer than :data:`MIN_EVENTS` censored patients but this many or more
-(veteran's lung cancer trial: 9 of 137) cannot show the follow-up pattern beyond chance, nor
-teach a yes/no list (:data:`psl_triage.data.formats.MIN_ROWS_PER_CLASS`): its time is the one
-column of the table whose events spread from early on while its few censored patients sit
-later, none of them below the events' tenth, and no one value holds more than
-:data:`FEW_CENSORED_MODE` of the events' times (a count mostly 0 is no time)
-(:attr:`_Censoring.few_censored_follow`); when two columns do, the values cannot tell which,
-and none is proposed."""
-FEW_CENSORED_MODE = 0.1
 CLOSED_BY_DATE = -0.6
 """A time is the follow-up time of the chosen event closed on one calendar date when, among the
 censored patients, it falls with another column (an entry date or year) at this rank correlation
@@ -84,11 +67,6 @@ among the events. Two columns related in every row (an age and a year of birth) 
 the events too."""
 EVENTS_UNLIKE = 0.4
 ENTERED_LAST = 0.9
-FEWER_EVENTS_AT_END = 0.6
-"""Among the longest fifth of times the event's share is at most this share of its share in
-all rows: the longest times are mostly censored ones, as at a study's end."""
-FOLLOWED_LONGER = 1.5
-"""The censored patients' median time is at least this many times the events' median."""
 EVENT_OF_A_TIME = 0.9
 """A 0/1 column left over is an event of a time found when it behaves as that time's event does
 with at least this AUC: no finding at baseline sorts follow-up times so well."""
@@ -195,72 +173,6 @@ def _events(df: pd.DataFrame) -> dict[object, np.ndarray]:
     return found
 
 
-@dataclass(frozen=True)
-class _Censoring:
-    """How a time behaves with an event: censored longer (AUC), the events' tenth and median
-    time, the censored patients' median, the share censored among the longest fifth."""
-
-    auc: float
-    chance_error: float
-    n_events: int
-    event_low: float
-    event_median: float
-    censored_median: float
-    censored_at_end: float
-    event_share: float
-    censored_at_cut_off: float = 0.0
-    events_at_cut_off: float = 1.0
-    expected_at_cut_off: float = 0.0
-    few_values: bool = False
-    cut_off: float = 0.0
-    censored_low: float = 0.0
-    event_mode: float = 1.0
-
-    @property
-    def few_censored_follow(self) -> bool:
-        """Whether the few censored patients sit later than the events, as :data:`FEW_CENSORED` says."""
-        return (not self.few_values and self.auc > 0.5 and self.censored_low >= self.event_low
-                and self.event_mode <= FEW_CENSORED_MODE
-                and self.event_low <= EVENTS_FROM_ZERO * self.censored_median
-                and self.censored_median >= FOLLOWED_LONGER * self.event_median)
-
-    @property
-    def ends_at_cut_off(self) -> bool:
-        """Whether many censored patients end at the longest time and (almost) no event does."""
-        return (self.censored_at_cut_off >= AT_CUT_OFF and self.events_at_cut_off <= EVENTS_AT_CUT_OFF
-                and self.expected_at_cut_off >= MIN_EVENTS)
-
-    @property
-    def follows(self) -> bool:
-        cut_off = self.ends_at_cut_off
-        if self.few_values and not cut_off:
-            return False
-        floor = 0.5 + CUT_OFF_ERRORS * self.chance_error if cut_off else max(
-            CENSORED_LONGER, 0.5 + CHANCE_ERRORS * self.chance_error)
-        return (self.auc >= floor
-                and self.event_low <= EVENTS_FROM_ZERO * self.censored_median
-                and self.censored_median >= FOLLOWED_LONGER * self.event_median
-                and 1 - self.censored_at_end <= FEWER_EVENTS_AT_END * self.event_share)
-
-
-def _censoring(time: np.ndarray, event: np.ndarray, fewest: int = MIN_EVENTS) -> _Censoring | None:
-    rows = ~np.isnan(time) & ~np.isnan(event)
-    time, event = time[rows], event[rows]
-    happened, censored = time[event == 1], time[event == 0]
-    if min(len(happened), len(censored)) < fewest:
-        return None
-    ranks = pd.Series(time).rank().to_numpy()
-    auc = (ranks[event == 0].mean() - ranks[event == 1].mean()) / len(time) + 0.5
-    longest = event[time >= np.quantile(time, 0.8)]
-    chance_error = np.sqrt((len(time) + 1) / (12 * len(happened) * len(censored)))
-    at_end = time == time.max()
-    return _Censoring(float(auc), float(chance_error), len(happened), float(np.quantile(happened, 0.1)), float(np.median(happened)),
-                      float(np.median(censored)), float(np.mean(longest == 0)), float(np.mean(event)),
-                      float(np.mean(censored == time.max())), float(np.mean(happened == time.max())),
-                      float(at_end.sum() * np.mean(event)), len(np.unique(time)) < min(MIN_DISTINCT_TIMES, max(len(time) // 4, 5)),
-                      float(time.max()), float(censored.min()), float(np.unique(happened, return_counts=True)[1].max() / len(happened)))
-
-
 def _tracks(short: np.ndarray, long: np.ndarray, events: dict) -> tuple[object, float] | None:
     """Whether ``short`` is another event's time censored at ``long``: never above it, equal to
     it exactly where its event (returned, with the share of rows never above) is 0."""
@@ -296,7 +208,7 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
 
     First the times that track a longer one (:func:`_tracks`: another event's time, with its
     event when one fits), then each remaining time with the 0/1 column it behaves with as a
-    follow-up time does, the best first (:attr:`_Censoring.follows`), one event per time, then
+    follow-up time does, the best first (:attr:`Censoring.follows`), one event per time, then
     the columns rising with a follow-up time in step (:data:`IN_STEP`, :data:`RISES_WITH_TIME`).
     """
     times, events = _times(df), _events(df)
@@ -304,7 +216,7 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
     if not every:
         return []
     found: dict[object, FoundTime] = {}
-    censoring = {(time, event): _censoring(every[time], codes) for time in every for event, codes in events.items()}
+    censoring = {(time, event): censoring_of(every[time], codes) for time in every for event, codes in events.items()}
     long = [time for time in every if any(c is not None and c.follows for (t, _), c in censoring.items() if t == time)]
     ends = _ends_of_others(every, events, long)
     long += list(ends)
@@ -336,7 +248,7 @@ def follow_up_evidence(df: pd.DataFrame) -> list[FoundTime]:
 def _filled_together(df: pd.DataFrame, every: dict, found: dict[object, FoundTime], taken: set) -> None:
     """Add each pair of a time and a 0/1 column filled in together for some rows only
     (:data:`FILLED_TOGETHER`) where the time behaves as the column's follow-up time
-    (:attr:`_Censoring.follows`), the best first; its values join ``every`` as a follow-up time's."""
+    (:attr:`Censoring.follows`), the best first; its values join ``every`` as a follow-up time's."""
     present = df.notna().mean()
     partial = [name for name in df.columns if FILLED_TOGETHER <= present[name] < MIN_PRESENT
                and name not in found and name not in taken and not ptypes.is_bool_dtype(df[name])]
@@ -349,7 +261,7 @@ def _filled_together(df: pd.DataFrame, every: dict, found: dict[object, FoundTim
         if np.nanmin(values, initial=0.0) < 0 or len(np.unique(values[~np.isnan(values)])) < MIN_DISTINCT_TIMES:
             continue
         for event, event_values in codes.items():
-            censoring = _censoring(values, event_values)
+            censoring = censoring_of(values, event_values)
             together = np.mean(np.isnan(values) == np.isnan(event_values)) >= EQUAL_WHERE_NO_EVENT
             if together and censoring is not None and censoring.follows:
                 scored.append((censoring.auc, time, event, censoring))
@@ -422,7 +334,7 @@ def _covers(codes: np.ndarray, other: np.ndarray) -> bool:
             and int(np.sum(codes[both] == 1)) > int(happened.sum()))
 
 
-def _follow_up_sentence(event: object, censoring: _Censoring) -> str:
+def _follow_up_sentence(event: object, censoring: Censoring) -> str:
     sentence = words.FOLLOWS_EVENT.format(
         event=str(event), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
         censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end))
@@ -637,7 +549,9 @@ def _three_digits(values: np.ndarray) -> np.ndarray:
 def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None,
             positive=None) -> FoundTime | None:
     """The time of one event column: the one found with it (:func:`follow_up_evidence`), else
-    the time column it behaves best with as a follow-up time does; None without one.
+    the time column it behaves best with as a follow-up time does, else the one time of its
+    few censored patients (:data:`FEW_CENSORED`) or closed on one date (:data:`CLOSED_BY_DATE`);
+    None without one.
     ``positive``: the values that are the event, as the user chose them, for a status of other
     codes (MASS's Melanoma: 1 died of melanoma, 2 alive, 3 died of other causes)."""
     found = follow_up_evidence(df) if found is None else found
@@ -650,7 +564,7 @@ def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = Non
     best = None
     times = {time: values for time, values in _times(df, few_values=True).items() if time != event}
     for time, values in times.items():
-        censoring = _censoring(values, codes)
+        censoring = censoring_of(values, codes)
         if censoring is not None and censoring.follows and (best is None or censoring.auc > best[0].auc):
             best = (censoring, time)
     if best is not None:
@@ -663,7 +577,7 @@ def _few_censored_time(times: dict, event: object, codes: np.ndarray) -> FoundTi
     if not FEW_CENSORED <= np.sum(codes == 0) < MIN_EVENTS:
         return None
     later = [(censoring, time) for time, values in times.items()
-             if (censoring := _censoring(values, codes, FEW_CENSORED)) is not None and censoring.few_censored_follow]
+             if (censoring := censoring_of(values, codes, FEW_CENSORED)) is not None and censoring.few_censored_follow]
     if len(later) != 1:
         return None
     censoring, time = later[0]
@@ -684,7 +598,7 @@ def _closed_by_date(df: pd.DataFrame, times: dict, event: object, codes: np.ndar
     for name in df.columns:
         values = None if ptypes.is_bool_dtype(df[name]) else pd.to_numeric(df[name], errors="coerce")
         if name != event and values is not None and values.notna().mean() >= MIN_PRESENT and values.nunique() > 2:
-            later = _censoring(values.to_numpy(dtype=float), codes)
+            later = censoring_of(values.to_numpy(dtype=float), codes)
             if later is not None and later.auc >= ENTERED_LAST:
                 starts[name] = values.to_numpy(dtype=float)
     if not starts or not times:

@@ -374,7 +374,8 @@ def _monitoring(monitoring):
     periods = monitoring.periods
     text = watched.report_summary(monitoring)
     return (f"<p>{escape(text)}</p>" + _frame_html(watched.headed(periods, watched.REPORT_PERIOD_HEADS))
-            + f"<p class=\"small\">{escape(watched.REPORT_NOTE)}</p>")
+            + f"<p class=\"small\">{escape(watched.REPORT_NOTE_WEIGHTED if monitoring.weighted else watched.REPORT_NOTE)}"
+            "</p>")
 
 
 def _items(model, metadata, stage, cost_ratio, evidence):

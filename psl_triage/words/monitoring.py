@@ -284,12 +284,19 @@ MONITORING_NOW = "Monitoring the list: simulating the CUSUM's alarm limit…"
 REPORT_HEADING = "Monitoring in service"
 NOT_MONITORED = "Not monitored in this session: the Monitor page watches the list over the patients seen since go-live."
 REPORT_PERIOD_HEADS = {
-    "period": "Period", "patients": "Patients", "events": "With the outcome", "oe": "O/E", "oe_lower": "O/E low",
+    "period": "Period", "patients": "Patients", "known": "Outcome known", "events": "With the outcome", "oe": "O/E",
+    "oe_lower": "O/E low",
     "oe_upper": "O/E high", "slope": "Slope", "slope_lower": "Slope low", "slope_upper": "Slope high",
     "brier": "Brier", "auc": "AUC", "net_benefit": "Net benefit",
 }
 REPORT_NOTE = ("Intervals 95 %: O/E from ln(O/E) ± 1.96 sqrt(1/O − 1/n), the slope by a Wald interval; periods too "
                "small to judge show –.")
+REPORT_NOTE_WEIGHTED = (
+    "The outcome is the event by the list's horizon, censoring weighted: patients censored before it weigh 0, the "
+    "others the inverse of the Kaplan-Meier chance of staying in follow-up that long among their period's patients. "
+    "Intervals 95 %: O/E from ln(O/E) ± 1.96 × its weighted standard error, the slope by a Wald interval with a "
+    "robust (sandwich) variance; periods too small to judge show –."
+)
 
 
 def report_summary(monitoring) -> str:
@@ -297,7 +304,9 @@ def report_summary(monitoring) -> str:
     chart, periods = monitoring.chart, monitoring.periods
     start, end = chart["date"].iloc[0], chart["date"].iloc[-1]
     signals = [f"{what} on {monitoring.signals[name]:%Y-%m-%d}" for name, what in _signalled(monitoring.signals)]
-    text = (f"{len(chart):,} patients seen from {start:%Y-%m-%d} to {end:%Y-%m-%d}, in {len(periods)} "
+    known = (f" (of {int(periods['patients'].sum()):,} judged, those whose outcome by the horizon is known, "
+             "censoring weighted)" if monitoring.weighted else "")
+    text = (f"{len(chart):,} patients{known} seen from {start:%Y-%m-%d} to {end:%Y-%m-%d}, in {len(periods)} "
             f"{monitoring.period}s ({int(periods['judged'].sum())} judged), at question {monitoring.stage}. "
             f"Risk-adjusted CUSUM (Steiner et al. 2000; limit {_limits(monitoring.cusum.limits)}, false-alarm probability "
             f"{monitoring.cusum.false_alarm:.0%}): " + ("signals " + " and ".join(signals) if signals else "no signal")

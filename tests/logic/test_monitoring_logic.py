@@ -224,6 +224,9 @@ def test_a_censored_horizon_list_is_judged_with_weights_that_unbias_it(horizon_l
     late = periods.iloc[-1]  # the last quarter: most of its patients censored before the horizon
     assert late["known"] < 0.6 * late["patients"] and late["oe_lower"] < 1 < late["oe_upper"]
     assert result.closed is not None and result.closed.n == known.sum()
+    page = report_html(model, metadata, result.stage, evidence={"monitoring": result})
+    assert f"{known.sum():,} patients (of 8,000 judged" in page and "Outcome known" in page
+    assert "censoring weighted: patients censored before it weigh 0" in page
     with pytest.raises(DataError, match="time"):
         monitored_table(model, metadata, frame, mapping, "status", [1], "seen")
 

@@ -50,7 +50,9 @@ and none is proposed."""
 FEW_CENSORED_MODE = 0.1
 FEWER_EVENTS_AT_END = 0.6
 """Among the longest fifth of times the event's share is at most this share of its share in
-all rows: the longest times are mostly censored ones, as at a study's end."""
+all rows: the longest times are mostly censored ones, as at a study's end. Where the censored are
+fewer than a fifth of the rows the censored share asked is scaled by the share they could fill
+(:attr:`Censoring.fillable_at_end`): at 94 % events no study's end could meet it unscaled."""
 FOLLOWED_LONGER = 1.5
 """The censored patients' median time is at least this many times the events' median."""
 
@@ -99,7 +101,13 @@ class Censoring:
         return (self.auc >= floor
                 and self.event_low <= EVENTS_FROM_ZERO * self.censored_median
                 and self.censored_median >= FOLLOWED_LONGER * self.event_median
-                and 1 - self.censored_at_end <= FEWER_EVENTS_AT_END * self.event_share)
+                and self.censored_at_end >= (1 - FEWER_EVENTS_AT_END * self.event_share) * self.fillable_at_end)
+
+    @property
+    def fillable_at_end(self) -> float:
+        """The share of the longest fifth the censored patients could fill were they all there: below
+        1 where they are fewer than a fifth (a waiting list's 6 %), scaling :data:`FEWER_EVENTS_AT_END`."""
+        return min(1.0, (1 - self.event_share) / 0.2)
 
 
 def censoring_of(time: np.ndarray, event: np.ndarray, fewest: int = MIN_EVENTS) -> Censoring | None:

@@ -546,6 +546,28 @@ def _three_digits(values: np.ndarray) -> np.ndarray:
     return np.unique(np.round(values / power, 2) * power)
 
 
+def _censored_code(status: pd.Series, positive: list, times: dict) -> FoundTime | None:
+    """The time of a status of several values (``positive`` the event chosen) that behaves as the
+    follow-up time of "any value but one" (:attr:`_Censoring.follows`): that one is the censored
+    code, the other values events that compete with the chosen one (a waiting list: transplant,
+    death, withdrawal; the chosen death alone shows nothing, those transplanted leaving early)."""
+    best = None
+    for code in status.dropna().unique():
+        if code in positive:
+            continue
+        codes = np.where(status.isna(), np.nan, (status != code).astype(float))
+        for time, values in times.items():
+            censoring = censoring_of(values, codes)
+            if censoring is not None and censoring.follows and (best is None or censoring.auc > best[0].auc):
+                best = (censoring, time, code)
+    if best is None:
+        return None
+    censoring, time, code = best
+    return FoundTime(time, status.name, words.CENSORED_CODE.format(
+        event=str(status.name), code=str(code), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
+        censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end)))
+
+
 def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None,
             positive=None) -> FoundTime | None:
     """The time of one event column: the one found with it (:func:`follow_up_evidence`), else
@@ -569,7 +591,8 @@ def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = Non
             best = (censoring, time)
     if best is not None:
         return FoundTime(best[1], event, _follow_up_sentence(event, best[0]))
-    return _few_censored_time(times, event, codes) or _closed_by_date(df, times, event, codes)
+    coded = _censored_code(df[event], positive, times) if event_codes(df[event]) is None and positive else None
+    return coded or _few_censored_time(times, event, codes) or _closed_by_date(df, times, event, codes)
 
 
 def _few_censored_time(times: dict, event: object, codes: np.ndarray) -> FoundTime | None:

@@ -67,6 +67,12 @@ def cut_at(text, high):
     return f"a cut at {text} (above it {'positive' if high else 'negative'})"
 
 
+CENSORED_CODE = (
+    "Behaves as the follow-up time of {event!r} with {code!r} as its censored value: the {n_events} patients with "
+    "any other value have times spread from early on (median {event_median}), those with {code!r} are followed "
+    "longer (median {censored_median}) and make {at_end} of the longest fifth; the other values end follow-up "
+    "as events that compete with the one chosen. Measured after baseline, up to that event."
+)
 FOLLOWS_EVENT = (
     "Behaves as the follow-up time of {event!r}: the {n_events} patients with the event have times spread "
     "from early on (median {event_median}), those without it are followed longer (median {censored_median}) "

@@ -359,3 +359,38 @@ def test_a_second_pair_filled_in_for_half_the_patients_is_found(seed):
     assert "own follow-up time" in roles["anysubstatus"].evidence
     assert {roles[name].role for name in ("age", "cesd", "treat")} == {"question"}
     assert proposed_follow_up(table, "linkstatus", [1]).time == "dayslink"
+
+
+def waiting_list(n=600, seed=0):
+    """A liver transplant waiting list as survival's transplant holds it: days on the list
+    (``tw``) until transplant, death, withdrawal or the end of the study (``event``, text);
+    most patients leave early by a transplant, few are still waiting at the end."""
+    rng = np.random.default_rng(seed)
+    age, abo = rng.integers(18, 70, n), rng.choice(["A", "B", "AB", "O"], n)
+    ltx = rng.exponential(400 * np.where(abo == "O", 2.0, 1.0), n)
+    death, withdraw = rng.exponential(1500 * np.exp(-0.03 * (age - 45)), n), rng.exponential(4000, n)
+    first = np.minimum.reduce([ltx, death, withdraw, rng.uniform(700, 1200, n)])
+    event = np.select([first == ltx, first == death, first == withdraw], ["ltx", "death", "withdraw"], "censored")
+    return pd.DataFrame({"age": age, "abo": abo, "tw": np.ceil(first), "event": event})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_status_of_competing_values_gets_its_time_from_its_censored_value(seed):
+    """survival's transplant: with death chosen among transplant, death, withdrawal and
+    censored, no time was proposed, since the transplanted leave early and death alone shows
+    nothing. 'Any value but censored' behaves as the events of the days on the list."""
+    table = waiting_list(seed=seed)
+    follow_up = proposed_follow_up(table, "event", ["death"])
+    assert follow_up is not None and follow_up.time == "tw"
+    roles = propose_roles(table, infer_column_types(table), "event", ["death"])
+    assert roles["tw"].role == "time" and "'censored' as its censored value" in roles["tw"].evidence
+    assert roles["age"].role == roles["abo"].role == "question"
+
+
+def test_a_follow_up_time_with_few_censored_at_the_end_is_found():
+    """The waiting list coded 0/1 (any event): 94 % of patients have one and every censored
+    patient is among the longest times, yet the longest fifth could not be 44 % censored, as
+    asked of a study's end whatever the share of events."""
+    table = waiting_list(seed=0)
+    table["left"] = (table["event"] != "censored").astype(int)
+    assert found(table.drop(columns="event"))["tw"] == ("left", None)

@@ -176,13 +176,13 @@ def cusum_sentence(signals: dict, false_alarm: float, n: int, cusum) -> str:
 WHAT_CHARTS_SEE = (
     "How fast the charts see a shift, measured on simulated patients (a list from 10,000 patients watched at 150 "
     "a month, the shift after a year; the project's benchmark, section 16): the outcome half as common again, "
-    "within a month (20 of 20 runs); a case mix moved, within two to three months (20 of 20); **one question's "
-    "effect halved, seldom within a year** (2 of 20). The list's answers carry little of that last shift (an "
-    "expected log-likelihood ratio of about 0.0045 a patient, 8 over the year after it), and the charts' limits, "
-    "which keep false alarms rare, are above 12: even a chart told the exact shift would signal within the year "
-    "in only about a third of such runs. A quiet chart therefore does not show that no question's effect "
-    "changed: the closed test below, on the patients since a chosen date, names recalibrate or refit for it "
-    "more often (8 of 20)."
+    "within a month (20 of 20 runs); a case mix moved, within 3.2 months (20 of 20, 2 at the median); **one "
+    "question's effect halved, seldom within a year** (2 of 20). The list's answers carry little of that last "
+    "shift (an expected log-likelihood ratio of about 0.0045 a patient, 8 over the year after it), and the slope "
+    "charts' limits, which keep false alarms rare, are above 12: even a chart told the exact shift would signal "
+    "within the year in only about a third of such runs. A quiet chart therefore does not show that no "
+    "question's effect changed: the closed test below, on the patients since a chosen date, names recalibrate or "
+    "refit for it more often (8 of 20)."
 )
 
 UPDATE_WORDS = {

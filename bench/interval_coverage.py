@@ -265,7 +265,8 @@ def factor_rules(slope, scores, draws, stage):
 
 def factors_one(name, X, y, seed, size, repeats):
     """One split of ``slopes``, the fit's internal folds recorded: the held-out slope and Brier
-    score at the recommended stage under each rule's factor."""
+    score at the recommended stage under each rule's factor, and under ``new_patients``, the
+    slope of the test rows' outcomes on the unshrunk estimates (the factor no rule can know)."""
     import psl_core.model as psl_model
 
     recorded = {}
@@ -289,6 +290,8 @@ def factors_one(name, X, y, seed, size, repeats):
     unshrunk = model.predict_proba(_rows(X, test), k)[:, 1]
     rules = factor_rules(recorded["slope"], recorded["scores"], recorded["draws"], k)
     assert np.isclose(np.clip(rules["mean"], 0, 1), recorded["factors"][k]), "the mean is psl_core's factor"
+    spread = unshrunk - base  # the reference: the factor the test rows themselves would choose
+    rules["new_patients"] = spread @ (y[test] - base) / (spread @ spread)
     rows = []
     for rule, factor in rules.items():
         p = base + float(np.clip(np.nan_to_num(factor, nan=1.0), 0, 1)) * (unshrunk - base)
@@ -310,6 +313,8 @@ def factors(args):
 
 
 def factor_summary(frame):
+    print("median factor (before clipping to [0, 1])\n",
+          frame.pivot_table(index="table", columns="rule", values="factor", aggfunc="median").round(3))
     print("median held-out calibration slope at the recommended stage, by the factor's rule\n",
           frame.pivot_table(index="table", columns="rule", values="slope", aggfunc="median").round(3))
     brier = frame.pivot_table(index=["table", "seed"], columns="rule", values="brier")

@@ -247,7 +247,7 @@ def period_measures(y, p, threshold, confidence=0.95, weight=None):
     known = np.ones(len(y), dtype=bool) if weight is None else np.asarray(weight) > 0
     events = int(y[known].sum())
     found = {"patients": len(y), **({} if weight is None else {"known": int(known.sum())}), "events": events,
-             "rate": (y.mean() if weight is None else float(weight @ y) / len(y)) if len(y) else np.nan,
+             "rate": (y.mean() if weight is None else float(weight @ y) / len(y)) if known.any() else np.nan,
              "expected": float(np.mean(p)) if len(y) else np.nan,
              "judged": min(events, int(known.sum()) - events) >= MIN_OUTCOMES}
     names = ("oe", "oe_lower", "oe_upper", "intercept", "intercept_lower", "intercept_upper",

@@ -231,6 +231,38 @@ def test_a_censored_horizon_list_is_judged_with_weights_that_unbias_it(horizon_l
         monitored_table(model, metadata, frame, mapping, "status", [1], "seen")
 
 
+def test_a_real_cohort_censored_by_its_calendar_is_judged_as_kaplan_meier_says():
+    """flchain (scikit-survival), death within 8 years: a horizon list trained on the patients sampled
+    in 1995-1996, watched over 1997-2003 year by year. The later years are followed for less time
+    (40 % of 2001's patients censored before 8 years, 2002-2003 nearly all): each judged year's
+    weighted outcome rate equals scikit-survival's Kaplan-Meier estimate of death by 8 years; the
+    patients whose outcome is known alone would say 0.35 for 2001; the years where nobody is
+    followed to 8 years are not judged."""
+    datasets = pytest.importorskip("sksurv.datasets")
+    from sksurv.nonparametric import kaplan_meier_estimator
+
+    X, y = datasets.load_flchain()
+    frame = X[["age", "sex", "kappa", "lambda", "mgus"]].astype({"sex": str, "mgus": str})
+    frame = frame.assign(year=X["sample.yr"].astype(int), futime=y["futime"], death=y["death"].astype(int))
+    early = frame[frame["year"] <= 1996].drop(columns=["year"])
+    prepared = prepare_training_data(early, infer_column_types(early), "death", [1], "learn",
+                                     follow_up=FollowUp("futime", 2922.0, "days"))
+    model, metadata = train_list(prepared, "flchain 1995-1996", TrainingOptions(max_stages=4))
+    later = frame[frame["year"] >= 1997].reset_index(drop=True)
+    mapping = match_columns(needed_columns(model, metadata), later.columns)
+    monitored = monitored_table(model, metadata, later, mapping, "death", [1], "year", time="futime")
+    periods = monitor(model, monitored, "year", metadata=metadata, n_simulations=100).periods.set_index("period")
+    for year, part in later.groupby("year"):
+        times, survival = kaplan_meier_estimator(part["death"].astype(bool).to_numpy(), part["futime"].to_numpy(float))
+        row = periods.loc[str(year)]
+        if year <= 2001:
+            assert row["judged"] and row["rate"] == pytest.approx(1 - survival[times <= 2922.0][-1], abs=5e-4)
+        else:
+            assert not row["judged"] and row["known"] == 0 and np.isnan(row["rate"])
+    known = later[(later["year"] == 2001) & ((later["death"] == 1) | (later["futime"] > 2922.0))]
+    assert ((known["futime"] <= 2922.0) & (known["death"] == 1)).mean() > periods.loc["2001", "rate"] + 0.1
+
+
 def test_the_censoring_weights_are_kaplan_meiers_of_each_period(horizon_list):
     """Each period's weights against scikit-survival's Kaplan-Meier estimate of the censoring."""
     from sksurv.nonparametric import CensoringDistributionEstimator

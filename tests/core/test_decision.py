@@ -64,7 +64,14 @@ def test_possible_totals_branch_on_unknown_answers():
 
 def list_file(scores, counts):
     """Model JSON of a list on binary features with the given scores and, per stage, the
-    (positives, negatives) of each reachable total in order."""
+    (positives, negatives) of each reachable total in order.
+
+    Stage 0 counts every patient, so the model reader refuses a later stage that counts more:
+    stage 0's counts are multiplied by the smallest whole factor that makes them at least any
+    later stage's, which keeps its rate."""
+    largest = max(sum(map(sum, stage)) for stage in counts)
+    factor = -(-largest // sum(map(sum, counts[0])))
+    counts = [[(c[0] * factor, c[1] * factor) for c in counts[0]], *counts[1:]]
     calibration = []
     for k in range(len(scores) + 1):
         totals = reachable_totals(scores[:k]).tolist()

@@ -59,14 +59,18 @@ def handmade_model(stages=STAGES):
     """A list with made-up counts; by default four stages (heart rate, sex, two chest pain
     categories).
 
-    Every reachable total has data; the rate of positives rises with the total.
+    Every reachable total has data; the rate of positives rises with the total. Stage 0
+    counts every patient (the model reader refuses a later stage that counts more), so its one
+    total's counts are multiplied by the largest number of totals of any stage.
     """
     scores = [stage["score"] for stage in stages]
+    widest = max(len(reachable_totals(scores[:k])) for k in range(len(stages) + 1))
     calibration = []
     for k in range(len(stages) + 1):
         totals = reachable_totals(scores[:k]).tolist()
-        positives = [5 + 3 * i for i in range(len(totals))]
-        negatives = [50 - 3 * i for i in range(len(totals))]
+        times = widest if k == 0 else 1
+        positives = [(5 + 3 * i) * times for i in range(len(totals))]
+        negatives = [(50 - 3 * i) * times for i in range(len(totals))]
         rates = [p / (p + n) for p, n in zip(positives, negatives)]
         calibration.append({"totals": totals, "probabilities": rates, "positives": positives, "negatives": negatives})
     model = {

@@ -16,7 +16,7 @@ def small_list():
         {"feature": "b", "kind": "numeric", "threshold": 5.0, "category": None, "negated": False, "score": 1},
     ]
     calibration = [
-        {"totals": [0], "probabilities": [0.32], "positives": [32], "negatives": [68]},
+        {"totals": [0], "probabilities": [0.32], "positives": [320], "negatives": [680]},
         {"totals": [0, 2], "probabilities": [0.04, 0.56], "positives": [20, 280], "negatives": [480, 220]},
         {"totals": [0, 1, 2, 3], "probabilities": [0.005, 0.18, 0.3, 0.625],
          "positives": [2, 18, 30, 250], "negatives": [398, 82, 70, 150]},

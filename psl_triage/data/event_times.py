@@ -95,9 +95,12 @@ SAME_CLOCK = 0.05
 """...and whose median there is at least this share of the follow-up time's: a time on the same
 clock, not a lab value in small units that is never above a time in days."""
 END_EVENT_ERRORS = 3.0
-"""A follow-up time found because other events' times end at it (:func:`_ends_of_others`) takes as
-its event the 0/1 column left whose patients end there earlier by at least this many standard
-errors (no floor): the tracking pattern is the evidence, the event only names what ends it."""
+"""A follow-up time found by its structure, not by censoring (other events' times end at it,
+:func:`_ends_of_others`; it counts the days between two dates, :func:`_between_dates`), takes as
+its event a 0/1 column whose patients end there earlier by at least this many standard errors
+(no floor): the structure is the evidence, the event only names what ends it."""
+DATE_UNITS = {"days": 1.0, "weeks": 7.0, "months": 30.4375, "years": 365.25}
+"""Days per unit of a time counted between two dates, to one unit (:func:`_between_dates`)."""
 IN_STEP = 0.8
 """Rank correlation with a follow-up time from which a column never above it tracks it."""
 WITHIN_IN_STEP = 0.5
@@ -592,7 +595,42 @@ def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = Non
     if best is not None:
         return FoundTime(best[1], event, _follow_up_sentence(event, best[0]))
     coded = _censored_code(df[event], positive, times) if event_codes(df[event]) is None and positive else None
-    return coded or _few_censored_time(times, event, codes) or _closed_by_date(df, times, event, codes)
+    return (coded or _few_censored_time(times, event, codes) or _closed_by_date(df, times, event, codes)
+            or _between_dates(df, times, event, codes))
+
+
+def _dates(df: pd.DataFrame) -> dict[object, pd.Series]:
+    """The columns of calendar dates: read as dates, or text of which nine in ten read as ISO dates."""
+    found = {}
+    for name in df.columns:
+        series = df[name]
+        if ptypes.is_datetime64_any_dtype(series):
+            found[name] = series
+        elif (series.dtype == object or ptypes.is_string_dtype(series)) and pd.to_datetime(
+                series.dropna().head(20), format="ISO8601", errors="coerce").notna().all():  # the first rows first
+            dates = pd.to_datetime(series, format="ISO8601", errors="coerce")
+            if dates.notna().sum() >= MIN_PRESENT * series.notna().sum() > 0:
+                found[name] = dates
+    return found
+
+
+def _between_dates(df: pd.DataFrame, times: dict, event: object, codes: np.ndarray) -> FoundTime | None:
+    """The time of ``event`` that counts the days (weeks, months, years: :data:`DATE_UNITS`)
+    between two dates in :data:`NEVER_ABOVE` of the rows, a registry's diagnosis and last contact,
+    with the event's patients ending earlier (:data:`END_EVENT_ERRORS`); None without one."""
+    dates = _dates(df) if times else {}
+    for start, end in ((start, end) for start in dates for end in dates if start != end):
+        days = (dates[end] - dates[start]).dt.total_seconds().to_numpy() / 86400.0
+        if np.nanmean(days >= 0) < NEVER_ABOVE:
+            continue
+        for time, values in times.items():
+            unit = next((unit for unit, length in DATE_UNITS.items()
+                         if np.nanmean(np.abs(values * length - days) <= length) >= NEVER_ABOVE), None)
+            censoring = censoring_of(values, codes) if unit is not None else None
+            if censoring is not None and censoring.auc >= 0.5 + END_EVENT_ERRORS * censoring.chance_error:
+                return FoundTime(time, event, words.BETWEEN_DATES.format(
+                    unit=unit, start=str(start), end=str(end), event=str(event), auc=censoring.auc))
+    return None
 
 
 def _few_censored_time(times: dict, event: object, codes: np.ndarray) -> FoundTime | None:

@@ -67,6 +67,10 @@ def cut_at(text, high):
     return f"a cut at {text} (above it {'positive' if high else 'negative'})"
 
 
+BETWEEN_DATES = (
+    "The follow-up time of {event!r}: it counts the {unit} from {start!r} to {end!r}, and the patients with the "
+    "event end earlier than those without (AUC {auc:.2f}). Measured after baseline, up to that event."
+)
 CENSORED_CODE = (
     "Behaves as the follow-up time of {event!r} with {code!r} as its censored value: the {n_events} patients with "
     "any other value have times spread from early on (median {event_median}), those with {code!r} are followed "

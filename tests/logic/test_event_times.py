@@ -394,3 +394,32 @@ def test_a_follow_up_time_with_few_censored_at_the_end_is_found():
     table = waiting_list(seed=0)
     table["left"] = (table["event"] != "censored").astype(int)
     assert found(table.drop(columns="event"))["tw"] == ("left", None)
+
+
+def aids_registry(n=1500, seed=0):
+    """A registry as MASS's Aids2 holds it: the dates of diagnosis and of death or last contact,
+    the days between them (``dd``) and the status at the last contact (``D`` died, ``A`` alive);
+    patients are lost at any time, so the censored are followed little longer than the dead."""
+    rng = np.random.default_rng(seed)
+    age = rng.integers(18, 70, n)
+    diag = pd.Timestamp("1982-01-01") + pd.to_timedelta(rng.integers(0, 3300, n), unit="D")
+    death, lost = rng.weibull(1.0, n) * 600 * np.exp(-0.01 * (age - 37)), rng.weibull(1.5, n) * 700
+    days = np.floor(np.minimum(death, lost))
+    return pd.DataFrame({"sex": np.where(rng.random(n) < 0.95, "M", "F"), "diag": diag,
+                         "last": diag + pd.to_timedelta(days, unit="D"), "status": np.where(death <= lost, "D", "A"),
+                         "age": age, "dd": days})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_days_between_two_dates_are_the_follow_up_time_of_the_status(seed):
+    """MASS's Aids2: no time was proposed for death, the dead ending only a little earlier than
+    the living (AUC 0.58). The time counts the days from diagnosis to the last contact: that is
+    the follow-up time; without the dates the values alone do not show it."""
+    table = aids_registry(seed=seed)
+    follow_up = proposed_follow_up(table, "status", ["D"])
+    assert follow_up is not None and follow_up.time == "dd"
+    item = time_of(table, "status", positive=["D"])
+    assert "counts the days from 'diag' to 'last'" in item.evidence
+    assert proposed_follow_up(table.drop(columns=["diag", "last"]), "status", ["D"]) is None
+    in_months = table.assign(dd=(table["dd"] / 30.4375).round(1))
+    assert "counts the months" in time_of(in_months, "status", positive=["D"]).evidence

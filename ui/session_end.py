@@ -10,10 +10,13 @@ session open).
 
 :class:`EndingSessionStorage` keeps the disconnected sessions as Streamlit's own storage does,
 and :meth:`~EndingSessionStorage.end_expired` shuts each expired one down (Streamlit's own
-:meth:`AppSession.shutdown`: its uploads, media and table sources go) and hands the freed
-memory back to the system (:func:`release_memory`). :func:`ending_sessions`, the lifespan
-:mod:`serve` gives ``st.App``, puts this storage in place and calls it every :data:`SWEEP_S`
-seconds.
+:meth:`AppSession.shutdown`: its uploads, media and table sources go), then empties its state
+once its script has stopped (:func:`forget_state`), and hands the freed memory back to the
+system (:func:`release_memory`). Shutting down is not enough: Streamlit's runtime loop keeps
+the last session it sent messages to in a local variable until another session connects, and
+with it that session's state (its table, the prepared table, the upload's bytes: about 200 MB
+for a 45 MB upload). :func:`ending_sessions`, the lifespan :mod:`serve` gives ``st.App``, puts
+this storage in place and calls it every :data:`SWEEP_S` seconds.
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ from contextlib import asynccontextmanager
 
 from streamlit import config
 from streamlit.runtime import Runtime
+from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.caching.ttl_cache import TTLCache
 from streamlit.runtime.session_manager import SessionInfo, SessionStorage
+from streamlit.runtime.state import SessionState
 
 SWEEP_S = 5.0
 """How often the server looks for disconnected sessions whose time is up (seconds)."""
@@ -64,11 +69,13 @@ class EndingSessionStorage(SessionStorage):
     ``get``, ``save``, ``delete`` and ``list`` are Streamlit's ``SessionStorage``: a session
     taken back by a reconnect (``delete``) is not shut down. Sessions dropped by the cache are
     shut down by :meth:`end_expired` (the server calls it every :data:`SWEEP_S` seconds), on
-    the server's event loop, as Streamlit shuts down a closed session.
+    the server's event loop, as Streamlit shuts down a closed session; their state is emptied
+    at that sweep or, while a script of theirs is still stopping, at a later one.
     """
 
     def __init__(self, ttl_seconds: float, maxsize: int = MAX_DISCONNECTED):
         self._dropped: list[SessionInfo] = []
+        self._stopping: list[AppSession] = []  # shut down, state not emptied yet
         self._cache = _EndingCache(maxsize, ttl_seconds, self._dropped.append)
 
     def get(self, session_id: str) -> SessionInfo | None:
@@ -84,15 +91,37 @@ class EndingSessionStorage(SessionStorage):
         return list(self._cache.values())
 
     def end_expired(self) -> int:
-        """Shut down every session whose time is up (or that was evicted); the number shut
-        down. After any, the freed memory goes back to the system (:func:`release_memory`)."""
+        """Shut down every session whose time is up (or that was evicted), and empty the state
+        of each shut-down session whose script has stopped; the number shut down. After either,
+        the freed memory goes back to the system (:func:`release_memory`)."""
         self._cache.expire()
         count = len(self._dropped)
         while self._dropped:
-            self._dropped.pop().session.shutdown()
-        if count:
+            session = self._dropped.pop().session
+            session.shutdown()
+            self._stopping.append(session)
+        stopping = len(self._stopping)
+        self._stopping = [session for session in self._stopping if not forget_state(session)]
+        if count or len(self._stopping) < stopping:
             release_memory()
         return count
+
+
+def forget_state(session: AppSession) -> bool:
+    """Give a shut-down session an empty state once its script has stopped; whether it did.
+
+    Whatever still holds the session (Streamlit's runtime loop keeps the last one it sent
+    messages to) then holds no table of it. The state is replaced, not cleared: Streamlit 1.67's
+    ``SessionState.clear`` keeps the widgets' metadata, whose functions (a page's
+    ``format_func``) hold that page's globals and through them its tables. The session's
+    fragments go too. A script still stopping may read its state, so a session whose script
+    runner is not gone yet waits for a later sweep.
+    """
+    if session._scriptrunner is not None:
+        return False
+    session._session_state = SessionState()
+    session._fragment_storage.clear()
+    return True
 
 
 def release_memory() -> None:

@@ -1,11 +1,13 @@
 """Memory held for uploads is released when their sessions end (issue 40, item 5).
 
 Two sessions on a server of the test's own each upload a 45 MB table on the Data page; then
-both close their tabs. Within a minute the server's resident memory (VmRSS of
-/proc/<pid>/status) gives back at least a third of what the uploads took: Streamlit's own
-storage of disconnected sessions gave back none (ui/session_end.py). The issue's bar, within
-10 % of the memory before the uploads, is not met yet (bench/README.md, section 10, has the
-figures); ``bench/hostile_memory.py`` runs this test and prints them.
+both close their tabs. A minute later the server has given back at least three quarters of the
+resident memory (VmRSS of /proc/<pid>/status) the uploads took: Streamlit's own storage of
+disconnected sessions gave back none, and shutting the sessions down without emptying their
+state (ui/session_end.py) gave back 60 %, keeping one session's tables. Measured since: 85-100 %
+given back, 0.5-22 % above idle; the issue's bar, within 10 % of idle, was met in 6 of 8 runs
+(bench/README.md, section 10), so the test asks what every run showed, with a margin.
+``bench/hostile_memory.py`` runs this test and prints the figures.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from playwright.sync_api import expect
 UPLOAD_MB = 45
 SESSIONS = 2
 RELEASE_WITHIN_S = 60
-RELEASED_SHARE = 1 / 3
+RELEASED_SHARE = 0.75
 
 
 def resident_kb(pid: int) -> int:
@@ -69,4 +71,5 @@ def test_uploads_are_released_within_a_minute_of_their_sessions_closing(browser,
           f"{peak / 1024:.0f} MB peak, {loaded / 1024:.0f} MB loaded, "
           f"{after[-1] / 1024:.0f} MB a minute after the sessions closed "
           f"(every 5 s: {' '.join(f'{kb / 1024:.0f}' for kb in after)})")
+    assert loaded > 1.5 * idle, (idle, loaded)  # the uploads took memory: the test measures something
     assert loaded - after[-1] >= RELEASED_SHARE * (loaded - idle), (idle, loaded, after)

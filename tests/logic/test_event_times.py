@@ -83,10 +83,15 @@ def test_the_data_page_offers_every_numeric_column_as_a_time():
     assert "Death" not in numeric_columns(table)
 
 
-_KINDS = st.sampled_from(["normal", "age", "count", "lab", "flag", "rare_flag", "days", "score", "capped", "row"])
+_KINDS = st.sampled_from(["normal", "age", "count", "lab", "flag", "rare_flag", "days", "score", "capped", "row",
+                          "visit_lab", "visit_flag", "visit_days"])
 
 
-def _baseline(kind, rng, n):
+def _baseline(kind, rng, n, missed=None):
+    """A baseline column of ``kind``; the ``visit_`` kinds are empty where ``missed`` (a visit
+    before baseline some patients missed: several columns empty in the same rows)."""
+    if kind.startswith("visit_"):
+        return np.where(missed, np.nan, _baseline(kind.removeprefix("visit_"), rng, n))
     return {
         "normal": lambda: rng.normal(0, 1, n).round(2),
         "age": lambda: rng.integers(18, 90, n),
@@ -110,9 +115,9 @@ def test_baseline_columns_unrelated_to_any_time_are_never_proposed_out(seed, n, 
     rng = np.random.default_rng(seed)
     event, end = rng.exponential(rng.uniform(300, 3000), n), rng.uniform(200, 3000, n)
     table = pd.DataFrame({"T": np.ceil(np.minimum(event, end)), "E": (event <= end).astype(int)})
-    names = [f"b{index}" for index in range(len(kinds))]
+    names, missed = [f"b{index}" for index in range(len(kinds))], rng.random(n) < rng.uniform(0.1, 0.45)
     for name, kind in zip(names, kinds):
-        table[name] = _baseline(kind, rng, n)
+        table[name] = _baseline(kind, rng, n, missed)
     evidence = follow_up_evidence(table)
     assert not {item.time for item in evidence} & set(names)
     assert not {item.event for item in evidence} & set(names)

@@ -98,6 +98,7 @@ class Censoring:
 
     @property
     def follows(self) -> bool:
+        """Whether the time behaves as the event's follow-up time (the module's pattern)."""
         cut_off = self.ends_at_cut_off
         if self.few_values and not cut_off:
             return False
@@ -116,19 +117,31 @@ class Censoring:
 
 
 def censoring_of(time: np.ndarray, event: np.ndarray, fewest: int = MIN_EVENTS) -> Censoring | None:
+    """How ``time`` (n,) behaves with the 0/1 ``event`` (n,) over the rows where both are known;
+    None where either value of the event has fewer than ``fewest`` rows."""
     rows = ~np.isnan(time) & ~np.isnan(event)
     time, event = time[rows], event[rows]
     happened, censored = time[event == 1], time[event == 0]
     if min(len(happened), len(censored)) < fewest:
         return None
     ranks = pd.Series(time).rank().to_numpy()
-    auc = (ranks[event == 0].mean() - ranks[event == 1].mean()) / len(time) + 0.5
     longest = event[time >= np.quantile(time, 0.8)]
-    chance_error = np.sqrt((len(time) + 1) / (12 * len(happened) * len(censored)))
     at_end = time == time.max()
-    return Censoring(float(auc), float(chance_error), len(happened), float(np.quantile(happened, 0.1)), float(np.median(happened)),
-                      float(np.median(censored)), float(np.mean(longest == 0)), float(np.mean(event)),
-                      float(np.mean(censored == time.max())), float(np.mean(happened == time.max())),
-                      float(at_end.sum() * np.mean(event)), len(np.unique(time)) < min(MIN_DISTINCT_TIMES, max(len(time) // 4, 5)),
-                      float(time.max()), float(censored.min()), float(np.unique(happened, return_counts=True)[1].max() / len(happened)),
-                     float(np.quantile(happened, 0.25)))
+    return Censoring(
+        auc=float((ranks[event == 0].mean() - ranks[event == 1].mean()) / len(time) + 0.5),
+        chance_error=float(np.sqrt((len(time) + 1) / (12 * len(happened) * len(censored)))),
+        n_events=len(happened),
+        event_low=float(np.quantile(happened, 0.1)),
+        event_median=float(np.median(happened)),
+        censored_median=float(np.median(censored)),
+        censored_at_end=float(np.mean(longest == 0)),
+        event_share=float(np.mean(event)),
+        censored_at_cut_off=float(np.mean(censored == time.max())),
+        events_at_cut_off=float(np.mean(happened == time.max())),
+        expected_at_cut_off=float(at_end.sum() * np.mean(event)),
+        few_values=len(np.unique(time)) < min(MIN_DISTINCT_TIMES, max(len(time) // 4, 5)),
+        cut_off=float(time.max()),
+        censored_low=float(censored.min()),
+        event_mode=float(np.unique(happened, return_counts=True)[1].max() / len(happened)),
+        event_quarter=float(np.quantile(happened, 0.25)),
+    )

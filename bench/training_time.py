@@ -1,7 +1,9 @@
 """How long a training takes against what the Train page estimates before it starts
 (``psl_triage.training.runs.training_estimate``, whose constants were measured with this
-script on a 2-core machine): tables of categorical and numeric columns, trained with the
-recommended setup as the Train page does (``train_list``, internal folds included).
+script on a 2-core machine, and that estimate at the machine's present load,
+``psl_triage.training.fit.training_slowdown``, as the Train page checks it): tables of
+categorical and numeric columns, trained with the recommended setup as the Train page does
+(``train_list``, internal folds included).
 
     nice -n 10 .venv/bin/python bench/training_time.py
 """
@@ -18,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from psl_core.warmup import warm_kernels  # noqa: E402
 from psl_triage.data.demo import load_demo  # noqa: E402
 from psl_triage.data.session import DatasetSession  # noqa: E402
-from psl_triage.training.fit import train_list  # noqa: E402
+from psl_triage.training.fit import train_list, training_slowdown  # noqa: E402
 from psl_triage.training.options import SETUPS, TrainingOptions  # noqa: E402
 from psl_triage.training.runs import training_estimate  # noqa: E402
 
@@ -54,15 +56,18 @@ def prepared(frame):
 
 if __name__ == "__main__":
     warm_kernels()
-    print("categorical x levels + numeric, rows, max stages: estimated s (questions, stages) / measured s (stages searched)")
+    print("categorical x levels + numeric, rows, max stages: estimated s quiet, x slowdown = at this load "
+          "(questions, stages) / measured s (stages searched)")
     for n_categorical, levels, n_numeric, n_rows, max_stages in SHAPES:
         data = prepared(table(n_categorical, levels, n_numeric, n_rows))
         options = TrainingOptions(**SETUPS["recommended"], max_stages=max_stages)
         estimate = training_estimate(data.X, options)
+        loaded = estimate.slowed(training_slowdown(data.X, estimate.rows))
         searched = []
         start = time.perf_counter()
         train_list(data, "t", options, progress=lambda stage, n, seen=searched: seen.append(stage))
         seconds = time.perf_counter() - start
-        print(f"{n_categorical} x {levels} + {n_numeric}, {n_rows} rows, {max_stages}: {estimate.seconds:.1f} s "
+        print(f"{n_categorical} x {levels} + {n_numeric}, {n_rows} rows, {max_stages}: {estimate.seconds:.1f} s, "
+              f"x {loaded.slowdown:.2f} = {loaded.seconds:.1f} s "
               f"({estimate.questions} questions, up to {estimate.stages} stages) / {seconds:.1f} s "
               f"({len(searched)} stages searched)", flush=True)

@@ -1,17 +1,20 @@
 """Fitting a list from prepared data, as the Train page does it: a stratified train/test
-split, the fit, and the metadata that describes the list for its model file.
+split, the fit, and the metadata that describes the list for its model file; and how much
+slower than on a quiet machine a fit runs now (:func:`training_slowdown`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import time
 
 import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.utils import _safe_indexing
 
 from psl_core.errors import DataError
+from psl_core.model import ProbabilisticScoringList
 from psl_core.serialization import max_text_chars
 from psl_core.survival import survival_outcome, uncensored_at_horizon
 from psl_triage.data import MIN_ROWS_PER_CLASS
@@ -150,3 +153,35 @@ def _described(model, prepared, data_name, options, column_roles, train, test, n
     if warning is not None:
         metadata = dataclasses.replace(metadata, too_good=warning.record())
     return model, metadata.to_dict()
+
+
+SLOWDOWN_SAMPLE_CPU_S = 0.2
+"""CPU seconds of the table's own work :func:`training_slowdown` times: enough for the
+machine's other work to take its share of the cores meanwhile."""
+SLOWDOWN_SAMPLE_WALL_S = 2.0
+"""The longest :func:`training_slowdown` times, in seconds, however busy the machine."""
+
+
+def training_slowdown(X, rows: int) -> float:
+    """How many times slower than on a quiet machine a training on ``X`` runs now (at least 1).
+
+    The constants of :func:`psl_triage.training.runs.training_estimate` were measured on a
+    quiet machine; on a busy one (other sessions, other programs on the same cores) a training
+    took up to 4 times as long (bench/README.md, section 10). So a small part of
+    the real work is timed at the moment of estimating: one stage of the learner on the table's
+    own columns, one at a time, and its first ``rows`` rows (an alternating outcome: the
+    search's work does not depend on it), until :data:`SLOWDOWN_SAMPLE_CPU_S` of this thread's
+    CPU time or :data:`SLOWDOWN_SAMPLE_WALL_S` have passed. On a quiet machine the work has a
+    core to itself and its wall time equals its CPU time; on a busy one the wall time is longer
+    by the share of the cores it waits for, and so will the training's be.
+    """
+    sample = X.iloc[:max(2, min(rows, len(X)))]
+    outcome = np.arange(len(sample)) % 2
+    started, cpu_started = time.perf_counter(), time.thread_time()
+    wall = cpu = 0.0
+    column = 0
+    while cpu < SLOWDOWN_SAMPLE_CPU_S and wall < SLOWDOWN_SAMPLE_WALL_S:
+        ProbabilisticScoringList(max_stages=1).fit(sample.iloc[:, [column % sample.shape[1]]], outcome)
+        column += 1
+        wall, cpu = time.perf_counter() - started, time.thread_time() - cpu_started
+    return max(1.0, wall / max(cpu, 1e-9))

@@ -13,7 +13,9 @@ threads), so serialising fits costs the sessions little throughput.
 :func:`evaluation_seconds` says before a run about how long it will take (for a horizon list's
 comparison with Cox, :func:`horizon_seconds`), and :func:`default_splits` how many splits
 finish in :data:`EVALUATION_BUDGET_S`. :func:`training_estimate` says before a training
-about how long it takes, :func:`max_training_minutes` how long the server allows
+about how long it takes on a quiet machine (and, given
+:func:`psl_triage.training.fit.training_slowdown`, on the machine as busy as it is now),
+:func:`max_training_minutes` how long the server allows
 (:data:`MAX_TRAINING_ENV`).
 """
 
@@ -163,25 +165,34 @@ DEFAULT_MAX_TRAINING_MINUTES = 5.0
 otherwise: a training holds the one-run lock, so every other session's Train and Evaluation
 wait behind it (issue 40: a table of 60 columns of 29 levels trained for 537 s)."""
 
-SECONDS_PER_ANSWER = 3.0e-7
+SECONDS_PER_ANSWER = 1.49e-7
 """Seconds one yes/no candidate question (a binary column, one category of a categorical
 column) costs per training row and stage, the internal folds that recommend the list's length
-included. Measured on this 2-core machine with ``bench/training_time.py`` (shared with other
-work): 60 categorical columns of 29 levels on 3,333 training rows, 10 and 30 stages, 36.9 s
-and 84.7 s."""
-SECONDS_PER_THRESHOLD = 3.24e-6
+included, on a quiet machine. Measured on this 2-core machine with ``bench/training_time.py``
+(load average under 2.5): 60 categorical columns of 29 levels on 3,334 training rows, 10 and
+30 stages, 11.4 s and 33.2 s."""
+SECONDS_PER_THRESHOLD = 1.13e-6
 """The same for a question with a threshold to search (a numeric column, the grouping of a
-categorical one's levels): 40 numeric columns on 3,333 training rows, 40 stages, 17.3 s."""
-SECONDS_PER_QUESTION_ROW = 2.16e-6
+categorical one's levels): 40 numeric columns on 3,334 training rows, 40 stages, 6.0 s."""
+SECONDS_PER_QUESTION_ROW = 7.75e-8
 """Seconds each candidate question costs per training row once per training (sorting, the
-calibration and the lists' ends): the part of the 36.9 s above that does not grow with the stages."""
+calibration and the lists' ends): the part of the 11.4 s above that does not grow with the stages."""
+
+
+SLOWDOWN_CHECK_SHARE = 0.1
+"""A training estimated at more than this share of the server's limit on a quiet machine is
+timed on a sample first (:func:`psl_triage.training.fit.training_slowdown`); below it even a
+machine ten times slower would finish within the limit, and the sample's time is saved."""
 
 
 @dataclass(frozen=True)
 class TrainingEstimate:
     """About how long a training takes before it starts (:func:`training_estimate`): its
     candidate questions (yes/no ones and ones with a threshold), training rows, the stages it
-    may reach, the seconds; and the categorical columns with the most levels, largest first."""
+    may reach, the seconds; the categorical columns with the most levels, largest first; and
+    how many times slower than on a quiet machine the machine runs it now (``slowdown``,
+    :func:`psl_triage.training.fit.training_slowdown`; 1 on a quiet machine), which the
+    seconds include."""
 
     answers: int
     thresholds: int
@@ -189,15 +200,21 @@ class TrainingEstimate:
     stages: int
     seconds: float
     widest: tuple[tuple[str, int], ...]
+    slowdown: float = 1.0
 
     @property
     def questions(self) -> int:
         return self.answers + self.thresholds
 
     def seconds_for(self, stages: int) -> float:
-        """The seconds of the same training cut at ``stages`` stages."""
+        """The seconds of the same training cut at ``stages`` stages, at the same slowdown."""
         per_stage = self.rows * (SECONDS_PER_ANSWER * self.answers + SECONDS_PER_THRESHOLD * self.thresholds)
-        return stages * per_stage + SECONDS_PER_QUESTION_ROW * self.rows * self.questions
+        return self.slowdown * (stages * per_stage + SECONDS_PER_QUESTION_ROW * self.rows * self.questions)
+
+    def slowed(self, slowdown: float) -> TrainingEstimate:
+        """The same training on a machine running ``slowdown`` times slower than a quiet one."""
+        estimate = replace(self, slowdown=float(slowdown))
+        return replace(estimate, seconds=estimate.seconds_for(self.stages))
 
     def stages_within(self, seconds: float) -> int:
         """The most stages that train within ``seconds`` (0 when none do)."""

@@ -46,6 +46,7 @@ from psl_triage.training.known_at_triage import TimingStatus, list_answers, same
 from psl_triage.training.options import LEARNER_OPTIONS, SCORE_SET_PRESETS, TrainingOptions, parse_score_set
 from psl_triage.training.runs import (
     MAX_TRAINING_ENV,
+    SLOWDOWN_CHECK_SHARE,
     TrainingEstimate,
     max_training_minutes,
     one_run_at_a_time,
@@ -421,17 +422,22 @@ class TrainingSession:
         self.answers_unsaved = False
 
 
-def check_training_time(X, options, environ=os.environ) -> TrainingEstimate:
-    """The training's estimate (:func:`training_estimate`), or a PSLError saying how long it
-    would take, the server's limit (:func:`max_training_minutes`) and what to change, when it
-    would take longer: checked before the training waits for the run lock or starts."""
+def check_training_time(X, options, environ=os.environ, slowdown=None) -> TrainingEstimate:
+    """The training's estimate (:func:`training_estimate`) at the machine's present load, or a
+    PSLError saying how long it would take, the server's limit (:func:`max_training_minutes`)
+    and what to change, when it would take longer: checked before the training waits for the
+    run lock or starts. A training that could come near the limit
+    (:data:`~psl_triage.training.runs.SLOWDOWN_CHECK_SHARE`) is first timed on a sample of the
+    table, ``slowdown(X, rows)`` (default :func:`~psl_triage.training.fit.training_slowdown`), so that a busy machine's
+    estimate is as long as its training will be."""
     estimate = training_estimate(X, options)
-    minutes = max_training_minutes(environ.get(MAX_TRAINING_ENV))
-    if estimate.seconds > 60 * minutes:
-        raise PSLError(words.training_too_long(estimate, minutes, MAX_TRAINING_ENV,
-                                               estimate.stages_within(60 * minutes)))
+    limit_s = 60 * max_training_minutes(environ.get(MAX_TRAINING_ENV))
+    if estimate.seconds > SLOWDOWN_CHECK_SHARE * limit_s:
+        estimate = estimate.slowed((slowdown or fit.training_slowdown)(X, estimate.rows))
+    if estimate.seconds > limit_s:
+        raise PSLError(words.training_too_long(estimate, limit_s / 60, MAX_TRAINING_ENV,
+                                               estimate.stages_within(limit_s)))
     return estimate
-
 
 def _columns_of(dataset: DatasetSession | None, columns) -> bool:
     """Whether ``columns`` are all columns of the data page's prepared data."""

@@ -583,11 +583,14 @@ def training_too_long(estimate, minutes, env_var, fitting_stages):
     """Why a training is not started: it would run longer than the server allows; what to change.
 
     ``estimate`` is a :class:`psl_triage.training.runs.TrainingEstimate`, ``fitting_stages``
-    the most stages that train within the limit."""
+    the most stages that train within the limit. A busy server (a slowdown of 1.5 or more) is
+    said, with how much slower it runs now."""
     limit = f"{minutes:g} minute{'s' if minutes != 1 else ''}"
+    busy = (f" (the server is busy: it runs a training about {estimate.slowdown:.1f} times slower now "
+            "than when it is quiet)" if estimate.slowdown >= 1.5 else "")
     said = (f"Training was not started: with {estimate.questions:,} candidate questions on "
             f"{estimate.rows:,} training rows, a list of up to {estimate.stages:,} stages could take "
-            f"{_duration(estimate.seconds)}, and this server runs a training for at most {limit} "
+            f"{_duration(estimate.seconds)}{busy}, and this server runs a training for at most {limit} "
             f"(the setting {env_var}), so that other users' runs do not wait behind it. To train "
             "faster:")
     changes = []

@@ -5,7 +5,7 @@ both close their tabs. A minute later the server has given back at least three q
 resident memory (VmRSS of /proc/<pid>/status) the uploads took: Streamlit's own storage of
 disconnected sessions gave back none, and shutting the sessions down without emptying their
 state (ui/session_end.py) gave back 60 %, keeping one session's tables. Measured since: 85-100 %
-given back, 0.5-22 % above idle; the issue's bar, within 10 % of idle, was met in 6 of 8 runs
+given back, 0.5-22 % above idle; the issue's bar, within 10 % of idle, was met in 12 of 14 runs
 (bench/README.md, section 10), so the test asks what every run showed, with a margin.
 ``bench/hostile_memory.py`` runs this test and prints the figures.
 """

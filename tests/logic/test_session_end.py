@@ -8,6 +8,7 @@ import asyncio
 import gc
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from streamlit.runtime.app_session import AppSession
@@ -87,6 +88,13 @@ def ended_session_holding(table: Table, tmp_path):
     return session
 
 
+def run_alone(scenario):
+    """``asyncio.run(scenario())`` on a thread of its own: a test before this one (Playwright's
+    synchronous API in the browser tests) may leave an event loop running on this thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, scenario()).result()
+
+
 def swept(storage, session, running=None):
     """``session`` closed, its time up, and the sweep run (with a script runner ``running``)."""
     session._scriptrunner = running
@@ -104,7 +112,7 @@ def test_an_ended_session_holds_no_table_even_while_something_still_holds_the_se
         swept(EndingSessionStorage(ttl_seconds=0.05), session)
         return session, weakref.ref(table)
 
-    session, table = asyncio.run(scenario())
+    session, table = run_alone(scenario)
     gc.collect()
     assert table() is None
     assert len(session.session_state) == 0
@@ -120,6 +128,6 @@ def test_a_session_whose_script_is_still_stopping_is_emptied_at_a_later_sweep(tm
         storage.end_expired()
         return session, kept, weakref.ref(table)
 
-    session, kept, table = asyncio.run(scenario())
+    session, kept, table = run_alone(scenario)
     gc.collect()
     assert kept and table() is None and len(session.session_state) == 0

@@ -201,10 +201,14 @@ def expect_trained(app, expected_stages: int | None = None) -> None:
     expect(app.widget("w_train_performance_chart").locator(".js-plotly-plot")).to_be_visible()
 
 
-def upload_own_table(app, path: Path) -> None:
-    """Open the app in a new session and upload the table at ``path`` as the user's own: it is
-    read without an exception."""
-    app.open()
+def upload_own_table(app, path: Path, new_session: bool = True) -> None:
+    """Upload the table at ``path`` as the user's own on the Data page (``new_session``: in a
+    session opened afresh; otherwise in this one, keeping its list): it is read without an
+    exception."""
+    if new_session:
+        app.open()
+    else:
+        app.navigate("Data")
     app.widget("w_source").get_by_text("Upload my own table").click()
     app.wait_idle()
     app.upload("w_upload", path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from psl_flows import demo, expect_trained, go_to_demo_landing, train
+from psl_flows import demo, expect_trained, go_to_demo_landing, train, upload_own_table
 
 DEMO_NAME = "Heart disease (UCI, Cleveland)"
 
@@ -17,11 +17,7 @@ def test_a_new_table_is_not_shown_as_the_lists_and_trains_with_one_click(app, tm
     path = tmp_path / "half_the_patients.csv"
     df, _ = demo()
     df.iloc[::2].to_csv(path, index=False)  # the same columns, other rows
-    app.navigate("Data")
-    app.widget("w_source").get_by_text("Upload my own table").click()
-    app.wait_idle()
-    app.upload("w_upload", path)
-    app.assert_no_exception()
+    upload_own_table(app, path, new_session=False)
     app.navigate("Train")
     note = app.alerts("warning").filter(has_text="This list was trained on")
     expect(note).to_contain_text(f"This list was trained on {DEMO_NAME}, not on the table loaded now, {path.name}")

@@ -347,11 +347,11 @@ class TrainingSession:
         """The current list's too-good-to-be-true warning, if its metadata records one."""
         return recorded_warning(self.metadata)
 
-    @staticmethod
-    def can_retrain_without(warning: TooGood, dataset: DatasetSession | None) -> bool:
-        """Whether the suspect questions are columns of the data page's prepared data (so they
-        can go)."""
-        return _columns_of(dataset, warning.questions)
+    def can_retrain_without(self, warning: TooGood, dataset: DatasetSession | None) -> bool:
+        """Whether the list can be trained again without its suspect questions here
+        (:meth:`can_train_without`): on another table the page offers to train on that one
+        instead, and "again without" would train a list on rows the warning never saw."""
+        return self.can_train_without(warning.questions, dataset)
 
     def retrain_without(self, dataset: DatasetSession, questions: tuple[str, ...], reasons: str) -> None:
         """Take the questions out of the data page's choices as leaks and prepare the data again

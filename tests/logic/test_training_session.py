@@ -191,6 +191,27 @@ def test_a_too_good_list_can_be_retrained_without_its_suspect_question():
     assert session.too_good() is None and "echo_result" not in session.model.features_
 
 
+def test_a_too_good_list_is_not_retrained_without_its_question_on_another_table():
+    """As "train again without" the questions recorded later: on another table (here other
+    rows with the same columns) the page offers "train on this table", never a retrain that
+    would learn from rows the warning was not about."""
+    df, meta = load_demo()
+    df = df.assign(echo_result=np.where(df[meta.outcome] == meta.positive_class, 0.9, 0.1))
+    dataset = DatasetSession(lambda: (df, meta))
+    dataset.put_back("echo_result")
+    dataset.refresh()
+    session = TrainingSession()
+    session.train(dataset, TrainingOptions(max_stages=2))
+    warning = session.too_good()
+    assert warning is not None and session.can_retrain_without(warning, dataset)
+    other = DatasetSession(lambda: (df.iloc[: len(df) // 2].reset_index(drop=True), meta))
+    other.put_back("echo_result")
+    other.refresh()
+    assert "echo_result" in other.prepared.X and session.other_table(other) == "data"
+    assert not session.can_retrain_without(warning, other)
+    assert not session.can_train_without(warning.questions, other)
+
+
 def test_without_the_data_pages_session_there_is_nothing_to_retrain_without(session, dataset):
     session.train(dataset, TrainingOptions(max_stages=1))
     warning = TooGood(data="test", reasons=("A reason.",), questions=("thal",))

@@ -457,10 +457,11 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     sheets, chart sheets and empty sheets (a cover sheet) before it are named in a note, and so
     are formulas saved without their values (read as empty) and merged cells below the header;
     a workbook without a visible worksheet that holds a cell, or whose header row has merged
-    cells, is refused with the reason."""
+    cells, is refused with the reason, and a parser's failure names the sheet it was reading."""
     if data.startswith(_OLE_MAGIC):
         _refuse_office_container(data, filename)
     check_excel_archive(data, filename)
+    sheet = None  # the sheet being read, named in a parser's failure as pandas' reader names it
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
         sheets = workbook.sheets_metadata  # every sheet, charts too, in the workbook's order
@@ -474,7 +475,7 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     except DataError:
         raise
     except Exception as exc:  # the reader meets arbitrary user bytes; any failure is bad data
-        raise DataError(words.NOT_AN_XLSX_BECAUSE.format(filename=filename, exc=exc)) from exc
+        raise DataError(words.workbook_not_read(filename, sheet, exc)) from exc
     if index is None:
         raise DataError(words.no_visible_worksheet(filename, [(s.name, _sheet_kind(s, empty)) for s in sheets]))
     skipped = [(s.name, _sheet_kind(s, empty)) for s in sheets[:index]]
@@ -513,14 +514,18 @@ def _table_from_rows(rows: list[list[object]], **options) -> pd.DataFrame:
 def _first_sheet_with_cells(book, sheets, data, filename):
     """(position, cells, XML) of the first visible worksheet that holds a cell (None, None, b""
     when none does), and the names of the visible worksheets before it that hold none. A sheet whose cells
-    reach farther than :data:`MAX_SHEET_AREA` cells from A1 is refused before it is parsed."""
+    reach farther than :data:`MAX_SHEET_AREA` cells from A1 is refused before it is parsed; one
+    the parser fails on is refused with its name."""
     empty = set()
     for index, sheet in enumerate(sheets):
         if sheet.typ == SheetTypeEnum.WorkSheet and sheet.visible == SheetVisibleEnum.Visible:
             xml = _sheet_xml(data, index)
             if _cell_area(xml) > MAX_SHEET_AREA:
                 raise DataError(words.sheet_too_far(filename, sheet.name, MAX_SHEET_AREA))
-            cells = book.get_sheet_by_name(sheet.name)
+            try:
+                cells = book.get_sheet_by_name(sheet.name)  # the sheet's cells are parsed here
+            except Exception as exc:  # a fault in the sheet: named, as pandas' reader named it
+                raise DataError(words.workbook_not_read(filename, sheet.name, exc)) from exc
             if cells.height and cells.width:
                 return index, cells, xml, empty
             empty.add(sheet.name)

@@ -48,7 +48,6 @@ UTF16_WITHOUT_MARK = "{filename} is UTF-16 text without a byte-order mark; it wa
 NO_READABLE_HEADER = "{filename} has no readable header row: {exc}"
 INCONSISTENT_TABLE = "{filename} is not a consistent table: {exc}. Every row needs the same number of fields as the header; check the delimiter."
 NOT_A_TABLE = "{filename} could not be read as a table: {exc}"
-NOT_AN_XLSX_BECAUSE = "{filename} is not a valid Excel (.xlsx) workbook ({exc}). Open it in Excel and save it again as .xlsx, or save it as CSV."
 FIRST_SHEET_READ = "{filename} has {n_sheets} sheets; the first, {sheet!r}, was read."
 
 
@@ -64,6 +63,14 @@ def sheets_skipped(filename, skipped, sheet):
     empty), skipped."""
     return (f"{filename}: the first visible sheet of cells, {sheet!r}, was read; "
             f"{counted(len(skipped), 'sheet', 'before it was', 'before it were')} skipped: {_sheets(skipped)}.")
+
+
+def workbook_not_read(filename, sheet, exc):
+    """A workbook the reader could not parse, with the reader's reason; ``sheet``: the sheet it
+    was reading then (None: the workbook itself, before any sheet)."""
+    where = "" if sheet is None else f" (sheet: {str(sheet)!r})"
+    return (f"{filename} is not a valid Excel (.xlsx) workbook ({exc}){where}. "
+            "Open it in Excel and save it again as .xlsx, or save it as CSV.")
 
 
 def no_visible_worksheet(filename, sheets):

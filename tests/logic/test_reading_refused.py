@@ -1,6 +1,10 @@
 """Files read right or refused with the reason (issue 40, item 6): zero bytes located, an
 encrypted workbook named, numbers a saved list cannot hold read as missing at upload."""
 
+import io
+import re
+import zipfile
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -92,6 +96,27 @@ def test_a_stray_cell_far_beyond_the_table_is_refused_before_the_sheet_is_laid_o
         load_table(probe_workbook("far cell"), "w.xlsx")
     near = load_table(probe_workbook("near cell"), "w.xlsx")  # 400,000 places: read, the empty ones dropped
     assert list(near.frame.columns)[:3] == ["age", "ward", "y"] and len(near.frame) == 81
+
+
+def _with_cell(data: bytes, part: str, cell: bytes) -> bytes:
+    """The workbook ``data`` with cell A2 of its worksheet ``part`` written as ``cell``."""
+    source, stream = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(stream, "w") as archive:
+        for name in source.namelist():
+            xml = source.read(name)
+            archive.writestr(name, re.sub(rb'<c r="A2"[^>]*><v>[^<]*</v>', cell, xml) if name == part else xml)
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("cell, reason", [(b'<c r="A2" t="b"><v>x</v>', "Unrecognized boolean cell value: x"),
+                                          (b'<c r="A2" t="n"><v>forty</v>', "invalid float literal")])
+def test_a_sheet_the_parser_fails_on_is_named(cell, reason):
+    """pandas' reader named the sheet of a parser's failure ("(sheet: ...)"); the one parse of
+    the sheet lost it, leaving the user of a workbook of many sheets to guess which. Here the
+    table is the third sheet, after two hidden ones."""
+    data = _with_cell(workbook(hidden_first=True), "xl/worksheets/sheet3.xml", cell)
+    with pytest.raises(DataError, match=rf"w.xlsx is not a valid Excel .*{reason}.*\(sheet: 'data'\)\. Open it"):
+        load_table(data, "w.xlsx")
 
 
 def test_missing_written_in_other_languages_is_missing_in_a_column_of_numbers():

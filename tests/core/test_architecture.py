@@ -145,12 +145,15 @@ def test_importing_a_light_training_module_does_not_load_the_learner():
     assert run.stdout.strip() == "[]"
 
 
-METADATA_NAME = re.compile(r"meta")
+# A metadata object's name: metadata, meta, metadata_, or one of them after a qualifier
+# (trained_metadata); not any name that merely holds "meta" (metastases, metabolic_panel).
+METADATA_NAME = re.compile(r"^(?:\w*_)?meta(?:data)?_?$")
 MUTATORS = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__"}
 
 
 def _metadata_name(node) -> str | None:
-    """The name a metadata object goes by (``metadata``, ``meta``, ``model.metadata_``)."""
+    """The name a metadata object goes by (``metadata``, ``meta``, ``model.metadata_``,
+    ``trained_metadata``), or None."""
     name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
     return name if name and METADATA_NAME.search(name) else None
 
@@ -193,5 +196,7 @@ def test_metadata_is_written_only_through_its_type(tmp_path):
     assert metadata_dict_writes(paths + [ROOT / "app.py"]) == []
     planted = tmp_path / "planted.py"
     planted.write_text("metadata['source'] = 'trained'\nmeta.setdefault('performance', {})['x'] = 1\n"
-                       "model.metadata_ = dict(meta)\nmodel.metadata_ = meta.to_dict()\n", encoding="utf-8")
-    assert sorted(metadata_dict_writes([planted])) == ["planted.py:1", "planted.py:2", "planted.py:3"]
+                       "model.metadata_ = dict(meta)\nmodel.metadata_ = meta.to_dict()\n"
+                       "trained_metadata.pop('name')\nmetastases['liver'] = 1\nmetabolic_panel.update(na=140)\n",
+                       encoding="utf-8")
+    assert sorted(metadata_dict_writes([planted])) == ["planted.py:1", "planted.py:2", "planted.py:3", "planted.py:5"]

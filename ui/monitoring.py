@@ -99,8 +99,7 @@ def kept_monitoring(model, metadata, monitored, period, test_from):
     """:func:`~psl_triage.judging.monitoring.monitor` of these inputs, kept until one changes; a
     new period or test date reuses the CUSUM's simulated limit (the same patients and risks)."""
     table = monitored.table
-    patients = (monitored.date_column, int(pd.util.hash_pandas_object(table.X).sum()), hash(table.y.tobytes()),
-                int(pd.util.hash_pandas_object(monitored.dates).sum()),
+    patients = (monitored.date_column, table.fingerprint, int(pd.util.hash_pandas_object(monitored.dates).sum()),
                 None if monitored.follow_up is None else (hash(monitored.follow_up.tobytes()), period))
     kept = st.session_state.get(KEPT)
     same_list = kept is not None and kept[0] is model

@@ -143,6 +143,20 @@ class ColumnInfo:
         return f"{self.label} ({self.unit})" if self.unit else self.label
 
 
+def rows_digest(X: pd.DataFrame, *parts) -> str:
+    """A digest of rows: ``X``'s column names and values (its index left out) and ``parts``,
+    numeric arrays aligned with its rows (an outcome, follow-up times; None is left out). Two
+    tables with the same digest hold the same data; the one rule of a prepared table's
+    fingerprint, which lists record, and of a site's table."""
+    digest = hashlib.sha256()
+    digest.update("\x1f".join(map(str, X.columns)).encode())
+    digest.update(pd.util.hash_pandas_object(X, index=False).to_numpy().tobytes())
+    for part in parts:
+        if part is not None:
+            digest.update(np.ascontiguousarray(part, dtype=float).tobytes())
+    return digest.hexdigest()[:16]
+
+
 _FINGERPRINTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 """PreparedData.fingerprint of each prepared object alive (compared by identity: eq=False)."""
 
@@ -217,13 +231,7 @@ class PreparedData:
         return _FINGERPRINTS[self]
 
     def _digest(self) -> str:
-        digest = hashlib.sha256()
-        digest.update("\x1f".join(map(str, self.X.columns)).encode())
-        digest.update(pd.util.hash_pandas_object(self.X, index=False).to_numpy().tobytes())
-        for part in (self.y, self.time):
-            if part is not None:
-                digest.update(np.ascontiguousarray(part, dtype=float).tobytes())
-        return digest.hexdigest()[:16]
+        return rows_digest(self.X, self.y, self.time)
 
     @property
     def n_negative(self) -> int:

@@ -41,6 +41,7 @@ from psl_core.binarization import BINARY, CATEGORY, NUMERIC
 from psl_core.errors import DataError
 from psl_core.validation import recalibrate
 from psl_triage.data import POOLED_CATEGORY, count_classes, guess_positive_class, value_label
+from psl_triage.data.formats import rows_digest
 from psl_triage.data.values import value_labels
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.model_file.store import save_model
@@ -166,6 +167,13 @@ class SiteTable:
     y: np.ndarray
     notes: list[str] = field(default_factory=list)
     mapping: dict = field(default_factory=dict)
+
+    @property
+    def fingerprint(self) -> str:
+        """A digest of the coded rows and outcome (:func:`psl_triage.data.formats.rows_digest`):
+        what a page's kept result is keyed by, so a bootstrap or a simulation is not run again
+        for the same patients. Computed on every call (one pass over the table)."""
+        return rows_digest(self.X, self.y)
 
 
 MISSING = None

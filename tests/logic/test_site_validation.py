@@ -1,5 +1,6 @@
 """Another site's table for a list (psl_triage.judging.validation): matching, coding, unit checks, saving."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -67,6 +68,23 @@ def test_the_training_table_codes_back_to_the_training_columns(trained, clevelan
         assert list(got.astype(str)) == list(expected.astype(str)), need.name
     assert complete.sum() == len(demo_prepared.y)
     assert unit_checks(metadata, table) == []
+
+
+def test_a_site_table_s_fingerprint_changes_with_its_patients_not_with_a_copy(trained, cleveland):
+    """Validate and Monitor keep a costly result (a bootstrap, a simulation) per site table's
+    fingerprint: a copy of the same rows finds it, another patient's answers or outcome do not."""
+    model, metadata = trained
+    table = site_table(model, metadata, cleveland, match_columns(needed_columns(model, metadata), cleveland.columns),
+                       "heart_disease", [1])
+    same = dataclasses.replace(table, X=table.X.copy(), y=table.y.copy(), notes=["another note"])
+    assert same.fingerprint == table.fingerprint
+    first, second = np.flatnonzero(table.y == 0)[0], np.flatnonzero(table.y == 1)[0]
+    swapped = table.X.copy()
+    swapped.iloc[[first, second]] = table.X.iloc[[second, first]].to_numpy()
+    assert dataclasses.replace(table, X=swapped).fingerprint != table.fingerprint
+    y = table.y.copy()
+    y[first] = 1
+    assert dataclasses.replace(table, y=y).fingerprint != table.fingerprint
 
 
 def test_a_change_of_unit_is_flagged(trained, cleveland):

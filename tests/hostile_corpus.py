@@ -43,6 +43,12 @@ FORMULAS_IN_DISGUISE = ("\uff1d1+1", " =HYPERLINK(\"http://127.0.0.1:9\")", "\u0
                         "\u202e-2+3")
 
 
+# Names a model file may hold that a direction control draws as another text (issue 40, fifth
+# probe): an override reverses "lamron" into "normal", an isolate hides where a name ends. The
+# file reads apart (the controls are no letters); every place that draws a name shows their code.
+DIRECTION_SPOOFS = ("\u202elamron", "\u2067\u202eepyt niap\u2069", "a\u202db", "\u200fleft", "\u2066x\u2069")
+
+
 # Values of PSL_FRAME_ANCESTORS (issue 40, re-probe of item 4) -> the origins allowed, or None
 # when the server must refuse to start with the reason.
 FRAME_ANCESTOR_SETTINGS = {

@@ -2,7 +2,8 @@
 
 Both are self-contained HTML pages (inline CSS, no script, no external resource) that a
 browser shows and prints; every text that comes from a user (model and dataset names,
-column labels, units, category names) goes through :func:`html.escape`; the report's
+column labels, units, category names) goes through
+:func:`psl_triage.words.escape.html_escaped` (direction controls shown as their code); the report's
 sentences are :mod:`psl_triage.words.report`'s and :mod:`psl_triage.words.sample_size`'s.
 
 - :func:`card_html`: the questions with their points, the risk of every total at the chosen
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime
-from html import escape
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from psl_triage.words import monitoring as watched
 from psl_triage.words import report, sample_size
 from psl_triage.words.common import cost_text, percent
 from psl_triage.words.editors import constraints_said
+from psl_triage.words.escape import html_escaped
 from psl_triage.words.lists import follow_up_outcome
 
 DEFAULT_CONFIDENCE = 0.95
@@ -72,7 +73,7 @@ tr.out td { background: #d6e6f5; }
 def _page(title, body, size_pt=10.0):
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{escape(title)}</title><style>{_CSS}body {{ --size: {size_pt:g}pt; }}</style>"
+        f"<title>{html_escaped(title)}</title><style>{_CSS}body {{ --size: {size_pt:g}pt; }}</style>"
         f"</head><body>\n{body}\n</body></html>\n"
     )
 
@@ -93,9 +94,9 @@ def _question_rows(model, stage, metadata):
     """The card's question rows: number, question, points and, when any question has one, its cost."""
     columns = metadata.readable_columns()
     costs = model.stage_costs_[:stage]
-    cost_cells = [f"<td class=\"num\">{escape(cost_text(c))}</td>" if costs.any() else "" for c in costs]
+    cost_cells = [f"<td class=\"num\">{html_escaped(cost_text(c))}</td>" if costs.any() else "" for c in costs]
     return "".join(
-        f"<tr><td class=\"num\">{k}</td><td>{escape(stage_condition(model, k, columns))}</td>"
+        f"<tr><td class=\"num\">{k}</td><td>{html_escaped(stage_condition(model, k, columns))}</td>"
         f"<td class=\"num\">{model.scores_[k - 1]:+d}</td>{cost_cells[k - 1]}</tr>"
         for k in range(1, stage + 1)
     ) or f"<tr><td colspan=\"3\">{report.NO_CARD_QUESTION}</td></tr>"
@@ -105,8 +106,8 @@ def _risk_rows(table):
     """The card's risk rows of an :func:`interval_table`: total, risk, interval and decision."""
     return "".join(
         f"<tr class=\"{ {CONFIDENT_POSITIVE: 'in', CONFIDENT_NEGATIVE: 'out'}.get(row.decision, '') }\">"
-        f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{escape(percent(row.probability, 0))}</td>"
-        f"<td class=\"num\">{escape(percent(row.lower, 0))} – {escape(percent(row.upper, 0))}</td>"
+        f"<td class=\"num\">{total_label(int(row.total))}</td><td class=\"num\">{html_escaped(percent(row.probability, 0))}</td>"
+        f"<td class=\"num\">{html_escaped(percent(row.lower, 0))} – {html_escaped(percent(row.upper, 0))}</td>"
         f"<td>{_DECISION_WORDS.get(row.decision, UNCERTAIN)}{' *' if row.no_training_case else ''}</td></tr>"
         for row in table.itertuples()
     )
@@ -155,7 +156,7 @@ def card_html(model, metadata, stage=None, cost_ratio=None, confidence=DEFAULT_C
     held = _held_at_base_rate(model, stage)
     held_note = f'<p class="small">{held}</p>' if held else ""
     body = f"""
-<h1>{escape(name)}</h1>
+<h1>{html_escaped(name)}</h1>
 <p class="meta">{report.CARD_META.format(subtitle=subtitle, length=length_note, date=datetime.now(UTC).date().isoformat())}</p>
 <p>{report.card_intro(metadata.positive_label)}</p>
 {_too_good_box(metadata)}
@@ -219,12 +220,12 @@ def _performance_rows(model, metadata, stage):
 
 def _frame_html(frame, digits=3):
     """A small DataFrame as an HTML table, every cell escaped."""
-    head = "".join(f"<th>{escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th>{html_escaped(str(c))}</th>" for c in frame.columns)
 
     def cell(value):
         if isinstance(value, (float, np.floating)):
             return f'<td class="num">{"–" if not np.isfinite(value) else f"{value:.{digits}f}"}</td>'
-        return f"<td>{escape(str(value))}</td>"
+        return f"<td>{html_escaped(str(value))}</td>"
 
     rows = "".join("<tr>" + "".join(cell(v) for v in row) + "</tr>" for row in frame.itertuples(index=False))
     return f"<table><tr>{head}</tr>{rows}</table>"
@@ -276,14 +277,14 @@ def _constraints(model):
     """What the user said the list must respect (asked first, never, directions), escaped; "" without."""
     said = constraints_said(getattr(model, "monotone", None), getattr(model, "required", None),
                             getattr(model, "forbidden", None))
-    return escape(said)
+    return html_escaped(said)
 
 
 def _timing(model, metadata):
     """Whether the researcher confirmed each question is known at triage (:func:`timing_status`),
     escaped; "" for a list that asks nothing."""
     status = timing_status(model, metadata)
-    return escape(timing_words.report_said(status.state, status.later, status.unanswered, status.asked))
+    return html_escaped(timing_words.report_said(status.state, status.later, status.unanswered, status.asked))
 
 
 def _held_at_base_rate(model, stage):
@@ -323,13 +324,13 @@ def _follow_up(model, metadata):
     horizon = list_horizon(model, metadata)
     if horizon is None:
         return ""
-    return " " + escape(follow_up_outcome(horizon.time or "?", horizon.horizon, horizon.unit))
+    return " " + html_escaped(follow_up_outcome(horizon.time or "?", horizon.horizon, horizon.unit))
 
 
 def _left_out(metadata):
     """Rows of the columns proposed out of the list, with the evidence and whether put back."""
     return "".join(
-        f"<tr><td>{report.html_text(column)}</td><td>{escape(role)}</td><td>{report.html_text(evidence)}</td><td>{report.YES if kept else ''}</td></tr>"
+        f"<tr><td>{report.html_text(column)}</td><td>{html_escaped(role)}</td><td>{report.html_text(evidence)}</td><td>{report.YES if kept else ''}</td></tr>"
         for column, role, evidence, kept in recorded_roles(metadata)
     ) or f"<tr><td colspan=\"4\">{report.NO_ROLES}</td></tr>"
 
@@ -338,7 +339,7 @@ def _performance(model, metadata, stage):
     """The report's performance table with its AUC footnote, or a sentence when the file
     records no performance (then no footnote on a table not shown)."""
     rows = "".join(
-        f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{escape(interval)}</td><td>{escape(where)}</td></tr>"
+        f"<tr><td>{label}</td><td class=\"num\">{value}</td><td>{html_escaped(interval)}</td><td>{html_escaped(where)}</td></tr>"
         for label, value, interval, where in _performance_rows(model, metadata, stage)
     )
     if not rows:
@@ -373,8 +374,8 @@ def _monitoring(monitoring):
         return f"<p>{watched.NOT_MONITORED}</p>"
     periods = monitoring.periods
     text = watched.report_summary(monitoring)
-    return (f"<p>{escape(text)}</p>" + _frame_html(watched.headed(periods, watched.REPORT_PERIOD_HEADS))
-            + f"<p class=\"small\">{escape(watched.REPORT_NOTE_WEIGHTED if monitoring.weighted else watched.REPORT_NOTE)}"
+    return (f"<p>{html_escaped(text)}</p>" + _frame_html(watched.headed(periods, watched.REPORT_PERIOD_HEADS))
+            + f"<p class=\"small\">{html_escaped(watched.REPORT_NOTE_WEIGHTED if monitoring.weighted else watched.REPORT_NOTE)}"
             "</p>")
 
 
@@ -384,7 +385,7 @@ def _items(model, metadata, stage, cost_ratio, evidence):
     calibration, utility, subgroups = _evidence_items(evidence, is_horizon_list(model))
     readable = metadata.readable_columns()
     questions = "".join(
-        f"<li>{escape(stage_condition(model, k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
+        f"<li>{html_escaped(stage_condition(model, k, readable))}: {model.scores_[k - 1]:+d}</li>" for k in range(1, stage + 1)
     )
     items = {
         "source": report.html_text(dataset.name, report.NOT_RECORDED),
@@ -415,7 +416,7 @@ def report_html(model, metadata, stage=None, cost_ratio=None, evidence=None, app
     metadata, stage, cost_ratio = _settings(model, metadata, stage, cost_ratio)
     name, subtitle = _heading(metadata, approval)
     body = f"""
-<h1>{escape(report.REPORT_TITLE.format(name=name))}</h1>
+<h1>{html_escaped(report.REPORT_TITLE.format(name=name))}</h1>
 <p class="meta">{report.REPORT_META.format(subtitle=subtitle, date=datetime.now(UTC).date().isoformat())}</p>
 <table>
 {_items(model, metadata, stage, cost_ratio, evidence or {})}

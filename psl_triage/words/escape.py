@@ -18,6 +18,7 @@ string meets a renderer:
 """
 
 import re
+from html import escape
 
 from psl_core.names import INVISIBLE
 
@@ -77,8 +78,10 @@ def label_md(value):
     included, so :func:`md`'s escape of every punctuation mark made them read "ct\\_result".
     Here only what builds Markdown in a label is escaped; an underscore inside a word
     ("ct_result"), dots, dashes, parentheses and most other punctuation stay as they are.
+    Invisible and direction-control characters are shown as their code, as by :func:`md`: an
+    override would draw "\u202elamron" as "normal", beside the answer "normal".
     """
-    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(str(value).split()))
+    text = _AUTOLINK_START.sub(rf"\1{WORD_JOINER}", " ".join(visible(value).split()))
     text = _LABEL_SPECIAL.sub(r"\\\1", text)
     return _LABEL_START.sub(lambda m: "\\" + m[0] if not m[0].isdigit() else m[0] + "\\", text)
 
@@ -87,9 +90,17 @@ def plotly_text(value):
     """``value`` as plotly text that shows as exactly its text (no tags, no links).
 
     Plotly reads ``<br>``, ``<b>``, ``<a href=...>`` and other tags in text and decodes HTML
-    entities; the escaped text has neither.
+    entities; the escaped text has neither. Invisible and direction-control characters are
+    shown as their code (:func:`visible`).
     """
-    return "".join(_HTML_SPECIAL.get(ch, ch) for ch in str(value))
+    return "".join(_HTML_SPECIAL.get(ch, ch) for ch in visible(value))
+
+
+def html_escaped(value):
+    """``str(value)`` as HTML text (the printed card, the model report): ``&``, ``<``, ``>`` and
+    quotes escaped, invisible and direction-control characters shown as their code
+    (:func:`visible`), so a name from a file draws as exactly its letters."""
+    return escape(visible(value))
 
 
 def shown(source):

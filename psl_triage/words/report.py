@@ -1,11 +1,11 @@
 """The words of the printed card and the model report (:mod:`psl_triage.judging.card`), as HTML
 fragments: every name from a file (a table, a list, a class, a date) is escaped here with
-:func:`html.escape`, once.
+:func:`psl_triage.words.escape.html_escaped` (HTML's escape, and direction controls shown as
+their code), once.
 """
 
-from html import escape
-
 from psl_triage.words.common import INTERVAL_PROMISE, m_equals, noun, percent, plural, share_of
+from psl_triage.words.escape import html_escaped
 from psl_triage.words.lists import base_rate_reason
 
 NOT_RECORDED = "Not recorded in this model file."
@@ -20,7 +20,7 @@ SITE_CALIBRATION = "Calibration there:"
 def html_text(value, default=""):
     """``value`` from a file as escaped HTML text; ``default`` (escaped) when it is not a
     string or number, or is empty."""
-    return escape(str(value)) if isinstance(value, (str, int, float)) and str(value) != "" else escape(default)
+    return html_escaped(str(value)) if isinstance(value, (str, int, float)) and str(value) != "" else html_escaped(default)
 
 
 def subtitle(version, created, approval=None):
@@ -48,7 +48,7 @@ def recalibrated_at(origin):
 def learned_from(dataset_name, rows):
     """Where the card's list was learned: "Learned from heart.csv: 297 patients." (``rows``:
     :func:`psl_triage.words.lists.training_rows`)."""
-    return f"Learned from {html_text(dataset_name, 'an unnamed table')}" + (f": {escape(rows)}" if rows else "") + "."
+    return f"Learned from {html_text(dataset_name, 'an unnamed table')}" + (f": {html_escaped(rows)}" if rows else "") + "."
 
 
 def participants(dataset):
@@ -86,7 +86,7 @@ def recalibration(origin):
 
 def intended_use(positive_label, cost_ratio, threshold):
     """The report's intended use: the outcome, one question at a time, and M with its threshold."""
-    return (f"Risk of {escape(positive_label)} for patients like the participants above, one question "
+    return (f"Risk of {html_escaped(positive_label)} for patients like the participants above, one question "
             f"at a time, to rule the outcome in or out. {m_equals(cost_ratio)}: a missed case counts as much as "
             f"{cost_ratio:g} {noun(cost_ratio, 'false alarm')}, so the list decides positive above "
             f"1/(1+M) = {percent(threshold)}.")
@@ -110,12 +110,12 @@ def development(n_questions, calibration, loss, score_set, interval_correction, 
     is the length the internal cross-validation recommends)."""
 
     def said(names, code):
-        return escape(names.get(code, str(code)))
+        return html_escaped(names.get(code, str(code)))
 
     return (
         f"Probabilistic scoring list (Hanselle et al.): {plural(n_questions, 'question')} learned greedily, "
         f"{said(CALIBRATION_WORDS, calibration)} calibration, each question chosen by "
-        f"{said(LOSS_WORDS, loss)}, score set {escape(', '.join(f'{s:+d}' for s in score_set))}, "
+        f"{said(LOSS_WORDS, loss)}, score set {html_escaped(', '.join(f'{s:+d}' for s in score_set))}, "
         f"intervals per total (level shared among a stage's totals by {said(CORRECTION_WORDS, interval_correction)}); reported at {plural(stage, 'question')}"
         + (" (the length the internal cross-validation recommends)." if recommended else ".")
     )
@@ -124,7 +124,7 @@ def development(n_questions, calibration, loss, score_set, interval_correction, 
 def held_at_base_rate(stage, base_rate):
     """The card's and report's note on a stage whose risk stays at the base rate (HTML)."""
     first = "the first question" if stage == 1 else f"the first {stage} questions"
-    return escape(f"The risk after {first} is held at the base rate: {base_rate_reason(base_rate)}.")
+    return html_escaped(f"The risk after {first} is held at the base rate: {base_rate_reason(base_rate)}.")
 
 
 def shrinkage(factor):
@@ -139,8 +139,8 @@ def shrinkage(factor):
 def too_good(reasons, questions):
     """The too-good-to-be-true warning a list was trained with."""
     return (
-        " <strong>Too good to be true:</strong> " + escape(" ".join(reasons))
-        + f" Questions suspected: {escape(', '.join(questions))}. The warning was shown at training."
+        " <strong>Too good to be true:</strong> " + html_escaped(" ".join(reasons))
+        + f" Questions suspected: {html_escaped(', '.join(questions))}. The warning was shown at training."
     )
 
 
@@ -162,19 +162,19 @@ HORIZON_SUBGROUPS = (
 
 def on_source(source):
     """The calibration table's lead-in: "On <where>:"."""
-    return f"On {escape(source)}:"
+    return f"On {html_escaped(source)}:"
 
 
 def utility(sentence, source):
     """The decision-curve sentence with its method and where it was computed."""
-    return f"{escape(sentence)} (Decision curve analysis, Vickers &amp; Elkin 2006, on {escape(source)}.)"
+    return f"{html_escaped(sentence)} (Decision curve analysis, Vickers &amp; Elkin 2006, on {html_escaped(source)}.)"
 
 
 def subgroup_heading(column, where, named, judged):
     """The lead-in of one column's subgroup table: the groups that differ, or why none is named."""
     return (
-        f"<p>By {escape(str(column))}, on {escape(where)}"
-        + (": differs in " + ", ".join(escape(str(g)) for g in named) if named
+        f"<p>By {html_escaped(str(column))}, on {html_escaped(where)}"
+        + (": differs in " + ", ".join(html_escaped(str(g)) for g in named) if named
            else ": no group differs beyond its interval" if judged else ": no group is large enough to judge")
         + ".</p>"
     )
@@ -182,12 +182,12 @@ def subgroup_heading(column, where, named, judged):
 
 def judged_at(where):
     """The site judged in this session."""
-    return f"<p>Judged in this session on {escape(where)}.</p>"
+    return f"<p>Judged in this session on {html_escaped(where)}.</p>"
 
 
 def paragraph(text):
     """A sentence computed elsewhere (Markdown bold dropped) as an escaped paragraph."""
-    return f"<p>{escape(text.replace('**', ''))}</p>"
+    return f"<p>{html_escaped(text.replace('**', ''))}</p>"
 
 
 def outcome(dataset, positive_label, follow_up=""):
@@ -195,7 +195,7 @@ def outcome(dataset, positive_label, follow_up=""):
     :class:`~psl_triage.model_file.metadata.DatasetRecord`; ``follow_up``: the horizon's escaped sentence
     of a list of follow-up data)."""
     return (f"{html_text(dataset.outcome_label or dataset.outcome, 'not recorded')} "
-            f"(column {html_text(dataset.outcome, '?')}); positive: {escape(positive_label)}, "
+            f"(column {html_text(dataset.outcome, '?')}); positive: {html_escaped(positive_label)}, "
             f"negative: {html_text(dataset.negative_label, '?')}." + follow_up)
 
 
@@ -230,7 +230,7 @@ def length_note(stage, n_questions, recommended):
 
 def card_intro(positive_label):
     """How to use the card."""
-    return (f"Risk of <b>{escape(positive_label)}</b>. Ask the questions in order and add the points of every\n"
+    return (f"Risk of <b>{html_escaped(positive_label)}</b>. Ask the questions in order and add the points of every\n"
             "answer that is <i>yes</i>; the total gives the risk.")
 
 
@@ -244,7 +244,7 @@ def threshold_box(cost_ratio, threshold):
     return (f"<b>Decision threshold:</b> {m_equals(cost_ratio)} (a missed case costs as much as {cost_ratio:g} false\n"
             f"{noun(cost_ratio, 'alarm')}), threshold 1/(1+M) = {percent(threshold)}. <i>Rule in</i>: the whole interval\n"
             "lies above it; <i>rule out</i>: below it; <i>uncertain</i>: ask the next question, or treat as positive when\n"
-            f"the list ends. {escape(INTERVAL_PROMISE)}")
+            f"the list ends. {html_escaped(INTERVAL_PROMISE)}")
 
 
 def card_footnote(population, starred):
@@ -306,7 +306,7 @@ def risk_heads(confidence):
 
 def cost_head(unit):
     """The card's cost column heading, with the unit (escaped) when there is one."""
-    return f"Cost{f' ({escape(unit)})' if unit else ''}"
+    return f"Cost{f' ({html_escaped(unit)})' if unit else ''}"
 
 
 def header_cells(heads):

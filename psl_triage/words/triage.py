@@ -25,7 +25,7 @@ from .decision import (
     stop_sentence,
     totals_text,
 )
-from .escape import label_md, md
+from .escape import label_md, md, visible
 from .lists import base_rate_reason
 from .train import no_gain_note
 
@@ -281,8 +281,9 @@ def answer_labels(question) -> list[str]:
 
 
 def answer_texts(question) -> list[str]:
-    """The options of a choice question's drop-down list (plain text)."""
-    return [text for _, text in question.options] + [text for _, text in question.extra_answers]
+    """The options of a choice question's drop-down list (plain text; direction controls shown
+    as their code, :func:`visible`)."""
+    return [visible(text) for _, text in question.options] + [text for _, text in question.extra_answers]
 
 
 def way_here_rows(questions, recorded, steps, basis: str, confidence: float, costs=None, unit="") -> list[dict]:

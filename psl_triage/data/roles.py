@@ -39,11 +39,12 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
+from psl_triage.data.after_baseline import along_follow_up, nested_in, shares_outcome_time, status_levels
 from psl_triage.data.columns import infer_kind
 from psl_triage.data.event_times import filled_after, filled_with, follow_up_evidence, own_time, times_along_named
 from psl_triage.data.formats import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC
 from psl_triage.data.outcome import SURVIVAL_QUALIFIERS, default_class_names, positive_class_values, weakly_named
-from psl_triage.data.separation import held_out_auc, lone_separator
+from psl_triage.data.separation import MIN_PER_CLASS, held_out_auc, held_out_separation, lone_separator, phi_of
 from psl_triage.data.values import normalized, running_number, value_text
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import preparing
@@ -75,7 +76,7 @@ MANY_IDS = 50
 """A column named like an identifier with more different values than this is one even when each
 value repeats (a patient's many tests); with fewer it may be a code for a site or a ward."""
 
-MIN_ROWS_PER_HALF = 10
+MIN_ROWS_PER_HALF = MIN_PER_CLASS
 """Each half needs this many rows of either class before a held-out rule is trusted."""
 
 _ID_TOKENS = frozenset({
@@ -179,15 +180,30 @@ def propose_roles(
             roles[name] = Role("leak", evidence)
     pairs = follow_up_pairs(df, types, outcome)
     named = [name for name, role in roles.items() if role.role == "time"] + [time for _, time in pairs]
-    _found_times(df, outcome, roles, positive_class, None if profile is None else profile.found_times, named)
+    own = _found_times(df, outcome, roles, target, positive_class, None if profile is None else profile.found_times,
+                       named)
     for event, time in pairs:
         if event != outcome and roles[event].role == "question":
             roles[event] = Role("leak", words.EVENT_WITH_OWN_TIME.format(time=str(time)))
         if roles[time].role == "question":
             roles[time] = Role("time", words.TIME_OF_EVENT.format(event=str(event)))
     if target is not None:
+        _after_baseline(df, roles, target, own, outcome)
         _ask_lone_separator(df, types, target, roles)
     return roles
+
+
+def _after_baseline(df: pd.DataFrame, roles: dict[object, Role], target, time: object, outcome: object) -> None:
+    """Take out the question candidates :mod:`psl_triage.data.after_baseline` finds recorded after
+    baseline: along the outcome's follow-up ``time`` (None without one), inside a column filled for one
+    class, the other values of the outcome's status."""
+    asked = [name for name, role in roles.items() if role.role == "question"]
+    partial = [name for name, role in roles.items() if role.role != "question" and 0 < df[name].notna().mean() < 1]
+    one_class = [name for name in partial if len(set(target.y[df[name].notna().to_numpy() & (target.y >= 0)])) == 1]
+    found = {**(along_follow_up(df, time, asked) if time is not None else {}), **nested_in(df, one_class, asked, target.y),
+             **status_levels(df, target.y, asked, outcome)}
+    for name, evidence in found.items():
+        roles[name] = Role("leak", evidence)
 
 
 def _ask_lone_separator(df: pd.DataFrame, types: Mapping[object, str], target, roles: dict[object, Role]) -> None:
@@ -213,17 +229,25 @@ def _ask_lone_separator(df: pd.DataFrame, types: Mapping[object, str], target, r
             lone.column, lone.auc, lone.next_column, lone.next_auc, target.positive, target.negative))
 
 
-def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], positive=None, found=None,
-                 named_times=()) -> None:
+def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], target=None, positive=None, found=None,
+                 named_times=()) -> object:
     """Take out the times the values show (:mod:`psl_triage.data.event_times`), whatever their
     names: the outcome's own follow-up time (``positive``: its event's values, for a status of
     other codes), every other event's time, every other event with its own time (a leak) and what
     is filled in only after it, however the event went out; columns proposed out for another reason
-    keep it. ``found``: the evidence known; ``named_times``: times known by name (:func:`times_along_named`)."""
+    keep it, and a finding 1 with the outcome in many rows stays in although it behaves as an event of
+    the outcome's own time (:func:`~psl_triage.data.after_baseline.shares_outcome_time`). ``found``: the
+    evidence known; ``named_times``: times known by name (:func:`times_along_named`). Returns the
+    outcome's own follow-up time, None without one."""
     found = follow_up_evidence(df) if found is None else found
     found = [*found, *times_along_named(df, found, named_times)]
     positive = None if positive is None else [positive] if np.isscalar(positive) else list(positive)
-    for item in [*found, *(own_time(df, outcome, found, positive) if outcome in df.columns else [])]:
+    own = own_time(df, outcome, found, positive) if outcome in df.columns else []
+    own_time_name = own[0].time if own else None
+    for item in [*found, *own]:
+        if target is not None and item.time == own_time_name and item.event not in (None, outcome) and (
+                item.event in roles and shares_outcome_time(df, item.event, target.y)):
+            continue  # a finding: the outcome's own item names the time
         if item.time in roles and item.time != outcome and roles[item.time].role == "question":
             roles[item.time] = Role("time", item.evidence)
         companions = item.event is None if item.longer is not None else item.event not in (None, outcome)
@@ -236,6 +260,7 @@ def _found_times(df: pd.DataFrame, outcome: object, roles: dict[object, Role], p
         for name, filled in filled_after(df, event).items() if event is not None else ():
             if name in roles and roles[name].role == "question":
                 roles[name] = Role("leak", words.FILLED_AFTER_EVENT.format(event=str(item.event), share=share(filled)))
+    return own_time_name
 
 
 def _phase(name: object) -> str | None:
@@ -464,7 +489,7 @@ def _outcome_signal(
         return None
     if kind == BINARY and rows.sum() >= 2 * MIN_ROWS_PER_HALF:
         codes = (feature[rows] == sorted(set(feature[rows]))[0]).astype(float)
-        phi = _phi(codes, y[rows])
+        phi = phi_of(codes, y[rows])
         if abs(phi) >= TIED_BINARY:
             return Role(
                 "leak",
@@ -543,85 +568,6 @@ def _missingness_leak(missing: np.ndarray, y: np.ndarray, target: _Target) -> Ro
             words.MISSINGNESS_TELLS_CLASSES.format(positive=target.positive, negative=target.negative, accuracy=share(accuracy)),
         )
     return None
-
-
-def held_out_separation(
-    values: np.ndarray, y: np.ndarray, halves: np.ndarray, numeric: bool
-) -> tuple[float, str]:
-    """How well one column alone tells the classes apart on rows it was not learned from.
-
-    A rule (one cut of a number; for categories, each category voted to the class it is more
-    typical of) is learned on each half of the rows and scored on the other half by balanced
-    accuracy (the mean of sensitivity and specificity).
-
-    Parameters
-    ----------
-    values : numpy.ndarray of shape (n,)
-        Floats (``numeric``) or category texts, none missing.
-    y : numpy.ndarray of shape (n,)
-        1 positive, 0 negative.
-    halves : numpy.ndarray of shape (n,)
-        0 or 1: the half each row is in.
-    numeric : bool
-
-    Returns
-    -------
-    accuracy : float
-        The lower of the two held-out balanced accuracies; 0.0 when a half has fewer than
-        :data:`MIN_ROWS_PER_HALF` rows of a class.
-    rule : str
-        The rule learned on the first half, e.g. "above 44.5 negative, below positive".
-    """
-    results = []
-    for learn in (0, 1):
-        train, test = halves == learn, halves != learn
-        if min(_class_counts(y[train]) + _class_counts(y[test])) < MIN_ROWS_PER_HALF:
-            return 0.0, ""
-        fit = _fit_cut if numeric else _fit_categories
-        predict, rule = fit(values[train], y[train])
-        results.append((_balanced_accuracy(predict(values[test]), y[test]), rule))
-    return min(accuracy for accuracy, _ in results), results[0][1]
-
-
-def _fit_cut(values: np.ndarray, y: np.ndarray):
-    order = np.argsort(values, kind="stable")
-    ordered, labels = values[order], y[order]
-    ends = np.flatnonzero(np.diff(ordered) > 0)
-    n_positive = labels.sum()
-    n_negative = len(labels) - n_positive
-    if ends.size == 0:
-        return (lambda new: np.zeros(len(new), dtype=bool)), words.NO_CUT
-    positives_below = np.cumsum(labels)[ends]
-    negatives_below = ends + 1 - positives_below
-    high_positive = ((n_positive - positives_below) / n_positive + negatives_below / n_negative) / 2
-    best = int(np.argmax(np.maximum(high_positive, 1 - high_positive)))
-    cut = float((ordered[ends[best]] + ordered[ends[best] + 1]) / 2)
-    high = bool(high_positive[best] >= 0.5)
-    text = value_text(float(f"{cut:.4g}"))
-    rule = words.cut_at(text, high)
-    return (lambda new: (new > cut) == high), rule
-
-
-def _fit_categories(values: np.ndarray, y: np.ndarray):
-    frame = pd.crosstab(values, y).reindex(columns=[0, 1], fill_value=0)
-    share = frame / frame.sum(axis=0).replace(0, 1)
-    positive = np.array(share.index[share[1] > share[0]], dtype=object)
-    return (lambda new: pd.Series(new).isin(positive).to_numpy()), words.ITS_CATEGORIES
-
-
-def _balanced_accuracy(predicted: np.ndarray, y: np.ndarray) -> float:
-    positive = y == 1
-    return float((predicted[positive].mean() + (~predicted[~positive]).mean()) / 2)
-
-
-def _class_counts(y: np.ndarray) -> list[int]:
-    return [int(y.sum()), int(len(y) - y.sum())]
-
-
-def _phi(x: np.ndarray, y: np.ndarray) -> float:
-    if x.std() == 0 or y.std() == 0:
-        return 0.0
-    return float(np.corrcoef(x, y)[0, 1])
 
 
 def _texts(values: pd.Series) -> pd.Series:

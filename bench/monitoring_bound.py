@@ -19,7 +19,8 @@ the table's 297 patients' true risk before (r0) and after (r1) the shift:
 - the oracle CUSUM's power: the chart whose weights are exactly that log-likelihood ratio
   (Page 1954; Moustakides 1986: the CUSUM tuned to the true shift is optimal for it), its limit
   the 99 % quantile of its maximum over 24 unshifted months (false-alarm probability 1 % alone:
-  the real charts share theirs with 20-odd others), the share of shifted runs that signal in
+  the page's charts share theirs with 20-odd others, bench/monitoring.py prints each one's limit),
+  the share of shifted runs that signal in
   months 13-24 and the median delay. ``--simulations`` runs of each.
 
 No chart of the list's answers can beat the *answers* oracle on these patients; a chart of its

@@ -130,7 +130,7 @@ def cusum_section(result):
     """The CUSUM's verdict, its figure and every patient's chart values."""
     cusum = result.cusum
     st.markdown(words.cusum_sentence(result.signals, cusum.false_alarm, len(result.chart), cusum))
-    st.caption(words.WHAT_CHARTS_SEE)
+    st.caption(words.what_charts_see(result.per_month))
     st.plotly_chart(cusum_figure(result.chart, cusum.limits, cusum.first_signal), key="monitor_cusum")
     csv_download(words.headed(result.chart, words.chart_heads(result.chart.columns)), "monitoring-cusum",
                  "monitor_download_cusum")

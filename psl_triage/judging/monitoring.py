@@ -69,6 +69,7 @@ YEARS = (1800, 2200)
 RISK_DRAWS = 200
 """Bootstrap draws of the list's risks behind the CUSUM's limit (:func:`risk_draws`): the limit's
 1,000 simulated runs take them in turn."""
+DAYS_A_MONTH = 365.25 / 12
 DATE_SHARE = 0.9
 """A column is offered as the date when this share of its values or more read as dates."""
 DATE_FORMATS = ("ISO8601", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%Y/%m/%d", "%d/%m/%y", "%d %b %Y",
@@ -437,6 +438,14 @@ class Monitoring:
     n_judged: int
     n_left_out: int
     weighted: bool = False
+
+    @property
+    def per_month(self):
+        """The charted patients per month over the days from the first to the last (at least one
+        month): the volume the charts' measured delays scale with."""
+        dates = self.chart["date"]
+        days = (dates.iloc[-1] - dates.iloc[0]).days + 1 if len(dates) else 0
+        return len(dates) / max(days / DAYS_A_MONTH, 1.0)
 
 
 def _monitor_settings(model, period, stage, cost_ratio, metadata):

@@ -47,50 +47,54 @@ def _thinned(x, y, limit=MAX_CHART_POINTS):
     return x[index], y[index]
 
 
-def _chart_traces(figure, chart, first_signal, row, charts):
-    """One panel's charts: (name, sign, colour, label, dash) each, with a mark where it first signals."""
+def _chart_traces(figure, chart, limits, first_signal, row, charts):
+    """One panel's charts: (name, sign, colour, label, dash) each, as a share of its own limit, with a
+    mark where it first signals."""
     patients = chart["patient"].to_numpy()
     for name, sign, color, label, dash in charts:
         if name not in chart:
             continue
-        x, y = _thinned(patients, chart[name].to_numpy())
+        x, y = _thinned(patients, chart[name].to_numpy() / limits[name])
         figure.add_trace(go.Scattergl(x=x, y=sign * y, mode="lines", name=label, line={"color": color, "dash": dash},
                                       customdata=chart["date"].to_numpy()[x - 1], hovertemplate=words.CHART_HOVER),
                          row=row, col=1)
         if first_signal.get(name) is not None:
             index = first_signal[name]
-            figure.add_trace(go.Scatter(x=[patients[index]], y=[sign * chart[name].iloc[index]], mode="markers",
+            figure.add_trace(go.Scatter(x=[patients[index]], y=[sign * chart[name].iloc[index] / limits[name]],
+                                        mode="markers",
                                         name=words.SIGNAL, marker={"symbol": "x", "size": 12, "color": color},
                                         showlegend=False), row=row, col=1)
 
 
 def cusum_figure(chart, limits, first_signal):
     """The charts over the patients in the order seen (dates in the hover: many patients
-    may share a date, a year column gives them all one), one panel per kind of chart with its limit
-    on each side (``limits``: kind -> limit, psl_core.monitoring.cusum_limit) and a mark where each
+    may share a date, a year column gives them all one), each drawn as a share of its own limit
+    (``limits``: chart -> limit, psl_core.monitoring.cusum_limit), so that every chart signals where it
+    crosses 1 (a dashed line on each side), one panel per kind of chart, with a mark where each
     first signals (``first_signal``: chart -> the patient's index, or None): the odds (up above 0,
     down below), the calibration slopes (below 1 above 0, above 1 below: the stage judged solid,
     each earlier question's in its colour), and with answers the case mix (each question met more
     often above 0, less often below)."""
     n_questions = sum(str(name).startswith("more ") for name in chart.columns)
-    kinds = [kind for kind in ("odds", "slope", "case mix") if kind in limits]
+    kinds = ["odds", "slope"] + (["case mix"] if n_questions else [])
     titles = {"odds": words.ODDS_PANEL, "slope": words.SLOPES_PANEL, "case mix": words.CASE_MIX_PANEL}
     figure = make_subplots(rows=len(kinds), cols=1, shared_xaxes=True, subplot_titles=[titles[k] for k in kinds],
                            vertical_spacing=0.1)
-    _chart_traces(figure, chart, first_signal, 1, (("up", 1, POSITIVE_COLOR, words.CHART_UP, "solid"),
-                                                   ("down", -1, NEGATIVE_COLOR, words.CHART_DOWN, "solid")))
+    _chart_traces(figure, chart, limits, first_signal, 1, (("up", 1, POSITIVE_COLOR, words.CHART_UP, "solid"),
+                                                           ("down", -1, NEGATIVE_COLOR, words.CHART_DOWN, "solid")))
     colors = qualitative.Plotly
-    _chart_traces(figure, chart, first_signal, 2, [("flatter", 1, POSITIVE_COLOR, words.CHART_FLATTER, "solid"),
-                                                   ("steeper", -1, NEGATIVE_COLOR, words.CHART_STEEPER, "solid")]
+    _chart_traces(figure, chart, limits, first_signal, 2,
+                  [("flatter", 1, POSITIVE_COLOR, words.CHART_FLATTER, "solid"),
+                   ("steeper", -1, NEGATIVE_COLOR, words.CHART_STEEPER, "solid")]
                   + [(f"{kind} {k}", sign, colors[(k - 1) % len(colors)], words.question_trace(k, kind), "dot")
                      for k in range(1, n_questions) for kind, sign in (("weaker", 1), ("stronger", -1))])
-    if "case mix" in kinds:
-        _chart_traces(figure, chart, first_signal, 3, [
+    if n_questions:
+        _chart_traces(figure, chart, limits, first_signal, 3, [
             (f"{kind} {k}", sign, colors[(k - 1) % len(colors)], words.question_trace(k, kind), dash)
             for k in range(1, n_questions + 1) for kind, sign, dash in (("more", 1, "solid"), ("fewer", -1, "dot"))])
-    for row, kind in enumerate(kinds, start=1):
+    for row in range(1, len(kinds) + 1):
         for sign in (1, -1):
-            figure.add_hline(y=sign * limits[kind], line_dash="dash", line_color="black", row=row, col=1)
+            figure.add_hline(y=sign, line_dash="dash", line_color="black", row=row, col=1)
     figure.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=words.LIMIT,
                                 line={"dash": "dash", "color": "black"}))
     figure.update_layout(height=300 * len(kinds), margin=MARGIN, legend={"orientation": "h", "y": -0.08})

@@ -16,12 +16,14 @@ from psl_core.closed_test import INTERCEPT, KEEP, RECALIBRATE, REFIT, closed_tes
 from psl_core.errors import PSLError
 from psl_core.logistic import fit_logistic
 from psl_core.monitoring import (
+    QUESTION_SLOPES,
     Baseline,
     case_mix_weights,
     chart_weights,
     cusum_limit,
     cusum_path,
     cusum_weights,
+    joint_limits,
     risk_adjusted_cusum,
     slope_weights,
 )
@@ -109,6 +111,11 @@ def test_cusum_path_is_steiners_recursion():
     assert weights[y == 1] == pytest.approx(np.log(2) - np.log1p(p[y == 1]))
 
 
+def _crossed(highest, limits):
+    """Whether any chart's largest value (in the order of ``limits``) is above its own limit."""
+    return bool(np.any(np.asarray(highest) > np.array(list(limits.values()))))
+
+
 def test_the_limit_keeps_its_false_alarm_rate_on_calibrated_risks():
     """Fresh calibrated outcomes cross the simulated limit on any of the four charts in about
     false_alarm of the runs."""
@@ -118,9 +125,41 @@ def test_the_limit_keeps_its_false_alarm_rate_on_calibrated_risks():
     crossed = 0
     for _ in range(400):
         y = (rng.random(len(p)) < p).astype(int)
-        highest = cusum_path(chart_weights(y, p)).max(axis=1)
-        crossed += highest[:2].max() > limits["odds"] or highest[2:].max() > limits["slope"]
+        crossed += _crossed(cusum_path(chart_weights(y, p)).max(axis=1), limits)
     assert 0.06 <= crossed / 400 <= 0.14
+
+
+def test_one_joint_limit_holds_a_chart_of_small_steps_to_its_own_spread():
+    """Charts whose maxima differ tenfold in scale: each gets a limit in its own scale, and any of
+    them crosses its own in about false_alarm of fresh runs (the largest chart's limit applied to
+    all would leave the small one blind: it never reaches it)."""
+    rng = np.random.default_rng(4)
+    scales = np.array([1.0, 3.0, 10.0])
+
+    def maxima(runs):
+        return rng.gumbel(size=(runs, 3)) * scales + 4 * scales
+
+    limits = joint_limits(maxima(4000), 0.05)
+    assert limits[0] < limits[1] < limits[2] and maxima(4000)[:, 0].max() < limits[2]
+    assert limits / scales == pytest.approx(np.full(3, limits[0]), rel=0.1)
+    crossed = (maxima(4000) > limits).any(axis=1).mean()
+    assert 0.035 <= crossed <= 0.065
+
+
+def test_a_small_step_chart_keeps_a_low_limit_beside_wide_ones():
+    """With a baseline the first question's slope chart takes small steps and its neighbours at
+    later stages larger ones: its limit is its own, well below the widest chart's."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    answers = (rng.random((n, 3)) < [0.5, 0.4, 0.3]).astype(int)
+    totals = answers @ np.array([-3, 2, 2])
+    p = expit(0.2 - 0.9 * answers[:, 0] + 0.6 * answers[:, 1] + 0.6 * answers[:, 2])
+    stage = np.column_stack([expit(0.6 - 0.9 * answers[:, 0]), expit(0.5 - 0.9 * answers[:, 0] + 0.6 * answers[:, 1])])
+    baseline = _exact(_baseline(answers, totals, [0.5, 0.4, 0.3], 1e6, None, stage), p)
+    limits = cusum_limit(p, n_simulations=400, baseline=baseline)
+    assert list(limits) == ["up", "down", "flatter", "steeper", "weaker 1", "stronger 1", "weaker 2", "stronger 2",
+                            "fewer 1", "more 1", "fewer 2", "more 2", "fewer 3", "more 3"]
+    assert limits["weaker 1"] < 0.75 * max(limits.values())
 
 
 def test_slope_weights_are_the_log_likelihood_ratio_of_the_recalibrated_risk():
@@ -154,7 +193,7 @@ def test_cusum_signals_an_odds_shift_after_it_starts_and_not_before():
     assert chart.first_signal["down"] is None
     assert 1500 <= chart.first_signal["up"] < 2000
     up = chart.paths["up"]
-    assert up[chart.first_signal["up"]] > chart.limit >= up[: chart.first_signal["up"]].max()
+    assert up[chart.first_signal["up"]] > chart.limits["up"] >= up[: chart.first_signal["up"]].max()
     with pytest.raises(PSLError, match="odds_ratios"):
         risk_adjusted_cusum(y0, p0, odds_ratios=(2.0, 3.0))
 
@@ -241,8 +280,8 @@ def test_the_limit_counts_the_training_patients_behind_the_risks():
         assert exact == cusum_limit(p, false_alarm=0.1, n_simulations=200, seed=run)
         counted = cusum_limit(p, false_alarm=0.1, n_simulations=200, seed=run, baseline=baseline)
         highest = cusum_path(chart_weights(y, p)).max(axis=1)
-        crossed_exact += highest[:2].max() > exact["odds"] or highest[2:].max() > exact["slope"]
-        crossed_counted += highest[:2].max() > counted["odds"] or highest[2:].max() > counted["slope"]
+        crossed_exact += _crossed(highest, exact)
+        crossed_counted += _crossed(highest, counted)
     assert crossed_exact / runs > 0.3
     assert crossed_counted / runs <= 0.2
 
@@ -271,9 +310,9 @@ def test_the_case_mix_charts_signal_a_moved_answer_share_and_keep_their_false_al
         fresh = (rng.random((500, 2)) < shares).astype(int)
         fresh_p = expit(-1.5 + 0.6 * (fresh @ np.array([2, 1])))
         fresh_y = (rng.random(500) < fresh_p).astype(int)
-        highest = cusum_path(chart_weights(fresh_y, fresh_p)).max(axis=1)
-        crossed += (highest[:2].max() > limits["odds"] or highest[2:].max() > limits["slope"]
-                    or cusum_path(case_mix_weights(fresh, shares)).max() > limits["case mix"])
+        highest = np.concatenate([cusum_path(chart_weights(fresh_y, fresh_p)).max(axis=1),
+                                  cusum_path(case_mix_weights(fresh, shares)).max(axis=1)])
+        crossed += _crossed(highest, limits)
     assert 0.05 <= crossed / 300 <= 0.16
 
 
@@ -295,7 +334,8 @@ def test_an_earlier_stage_slope_chart_signals_a_first_question_weakened():
     assert "weaker 1" in chart.paths and "weaker 3" not in chart.paths
     assert chart.first_signal["weaker 1"] is not None and chart.first_signal["weaker 1"] >= 2000
     c = float(np.mean(logit(stage_one[:, 0])))
-    assert chart_weights(y, p, baseline=baseline)[4] == pytest.approx(slope_weights(y, stage_one[:, 0], 2 / 3, c))
+    assert chart_weights(y, p, baseline=baseline)[4] == pytest.approx(
+        slope_weights(y, stage_one[:, 0], QUESTION_SLOPES[0], c))
 
 
 CONCURRENT = """

@@ -11,6 +11,7 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 from psl_core import ProbabilisticScoringList
 from psl_core.closed_test import closed_test
 from psl_core.errors import DataError
+from psl_core.monitoring import chart_names
 from psl_core.survival import survival_outcome
 from psl_core.validation import log_odds, stage_risks, stage_rows
 from psl_triage.bedside.session import recommended_length
@@ -129,7 +130,7 @@ def test_the_doubled_odds_are_signalled_in_the_second_year(model, seen):
     result = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, n_simulations=300)
     assert result.signals["down"] is None
     assert pd.Timestamp("2024-01-01") <= result.signals["up"] <= pd.Timestamp("2024-12-31")
-    assert result.chart["up"].max() > result.cusum.limit
+    assert result.chart["up"].max() > result.cusum.limits["up"]
     second_year = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, n_simulations=100,
                           test_from="2024-01-01")
     assert second_year.closed.n == (second_year.chart["date"] >= pd.Timestamp("2024-01-01")).sum()
@@ -298,19 +299,27 @@ def test_the_figures_keep_the_peaks_and_mark_the_signal(model, seen):
     result = monitor(model, _table(model, seen), "quarter", stage=3, metadata=METADATA, n_simulations=100)
     figure = cusum_figure(result.chart, result.cusum.limits, result.cusum.first_signal)
     up = next(trace for trace in figure.data if trace.name == words.CHART_UP)
-    assert max(up.y) == pytest.approx(result.chart["up"].max())
+    assert max(up.y) == pytest.approx(result.chart["up"].max() / result.cusum.limits["up"])  # as a share of its limit
     mark = next(trace for trace in figure.data if trace.name == words.SIGNAL)
-    assert mark.x[0] == result.cusum.first_signal["up"] + 1 and mark.y[0] > result.cusum.limit
+    assert mark.x[0] == result.cusum.first_signal["up"] + 1 and mark.y[0] > 1
     n = 10 * MAX_CHART_POINTS + 7  # more patients than drawn: each bin's highest point stays
     chart = pd.DataFrame({"patient": np.arange(1, n + 1), "date": pd.Timestamp("2024-01-01"),
                           "up": np.random.default_rng(0).random(n), "down": np.zeros(n)})
     chart.loc[12345, "up"] = 5.0
-    thinned = next(trace for trace in cusum_figure(chart, {"odds": 4.0, "slope": 4.0}, {"up": None, "down": None}).data
+    thinned = next(trace for trace in cusum_figure(chart, {"up": 4.0, "down": 4.0}, {"up": None, "down": None}).data
                    if trace.name == words.CHART_UP)
-    assert len(thinned.x) <= MAX_CHART_POINTS and max(thinned.y) == 5.0 and 12346 in set(thinned.x)
+    assert len(thinned.x) <= MAX_CHART_POINTS and max(thinned.y) == 5.0 / 4.0 and 12346 in set(thinned.x)
     drift = drift_figure(result.periods)
     assert {trace.name for trace in drift.data} >= {"estimate (oe)", "estimate (slope)"}
     assert len(answer_shift_figure(result.answers).data[0].y) == len(model.literals_)
+
+
+def test_the_volume_is_the_charted_patients_a_month(model, seen):
+    result = monitor(model, _table(model, seen), "quarter", stage=3, metadata=METADATA, n_simulations=100)
+    dates = result.chart["date"]
+    months = ((dates.iloc[-1] - dates.iloc[0]).days + 1) / (365.25 / 12)
+    assert result.per_month == pytest.approx(len(dates) / months)
+    assert f"about {result.per_month:,.0f} a month" in words.what_charts_see(result.per_month)
 
 
 def test_a_known_limit_is_reused_and_changes_nothing_else(model, seen):
@@ -327,10 +336,10 @@ def test_a_limit_function_is_given_the_risks_in_date_order(model, seen):
 
     def limit(risks, baseline, false_alarm, n_simulations, seed, weight):
         asked.append((np.array(risks), baseline, false_alarm, n_simulations, seed, weight))
-        return {"odds": 5.0, "slope": 6.0, "case mix": 7.0}
+        return dict.fromkeys(chart_names(baseline), 5.0)
 
     result = monitor(model, _table(model, seen), "month", stage=3, metadata=METADATA, limit=limit)
-    assert result.cusum.limits == {"odds": 5.0, "slope": 6.0, "case mix": 7.0} and len(asked) == 1
+    assert result.cusum.limits == dict.fromkeys(chart_names(asked[0][1]), 5.0) and len(asked) == 1
     assert asked[0][0] == pytest.approx(result.chart["risk"].to_numpy()) and asked[0][2:] == (0.01, 1000, 0, None)
     baseline = asked[0][1]
     assert baseline.answers.shape == (len(result.chart), 3) and len(baseline.shares) == 3

@@ -340,7 +340,8 @@ def _covers(codes: np.ndarray, other: np.ndarray) -> bool:
 def _follow_up_sentence(event: object, censoring: Censoring) -> str:
     sentence = words.FOLLOWS_EVENT.format(
         event=str(event), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
-        censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end))
+        censored_median=f"{censoring.censored_median:.4g}", event_low=f"{censoring.event_low:.4g}",
+        at_end=share(censoring.censored_at_end), share=share(censoring.censored_share))
     if not censoring.ends_at_cut_off:
         return sentence
     return sentence + " " + words.ENDS_AT_CUT_OFF.format(
@@ -350,17 +351,20 @@ def _follow_up_sentence(event: object, censoring: Censoring) -> str:
 def _censored_together(times: dict, events: dict, found: dict[object, FoundTime], taken: set) -> None:
     """Add each time left that is another event's time censored with a follow-up time found: equal
     to it exactly where a 0/1 column left is 0 and not where it is 1 (:data:`CENSORED_TOGETHER`,
-    :data:`MOSTLY_EQUAL`, :data:`RARELY_EQUAL`), with that column as its event."""
+    :data:`MOSTLY_EQUAL`, :data:`RARELY_EQUAL`), with that column as its event. A follow-up time
+    found with its own event is said so too when that event is the column (burns: the time to
+    excision behaves as a follow-up time with its indicator, censored at the infection's)."""
     follow_ups = [item.time for item in found.values() if item.longer is None]
     for name, values in times.items():
-        if name in found or name in taken:
+        own = found.get(name)
+        if name in taken or (own is not None and (own.longer is not None or own.event not in events)):
             continue
-        for longer in follow_ups:
+        for longer in (time for time in follow_ups if time != name):
             equal = values == times[longer]
             if int(equal.sum()) < MIN_EQUAL_ROWS:
                 continue
-            event = next((event for event, codes in events.items() if event not in taken
-                          and _censored_with(equal, codes)), None)
+            allowed = [own.event] if own is not None else [event for event in events if event not in taken]
+            event = next((event for event in allowed if _censored_with(equal, events[event])), None)
             if event is not None:
                 found[name] = FoundTime(name, event, words.CENSORED_TOGETHER.format(
                     longer=str(longer), event=str(event), share=share(float(np.mean(equal[events[event] == 0])))), longer)
@@ -568,7 +572,8 @@ def _censored_code(status: pd.Series, positive: list, times: dict) -> FoundTime 
     censoring, time, code = best
     return FoundTime(time, status.name, words.CENSORED_CODE.format(
         event=str(status.name), code=str(code), n_events=censoring.n_events, event_median=f"{censoring.event_median:.4g}",
-        censored_median=f"{censoring.censored_median:.4g}", at_end=share(censoring.censored_at_end)))
+        censored_median=f"{censoring.censored_median:.4g}", event_low=f"{censoring.event_low:.4g}",
+        at_end=share(censoring.censored_at_end), share=share(censoring.censored_share)))
 
 
 def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None,

@@ -73,14 +73,16 @@ BETWEEN_DATES = (
 )
 CENSORED_CODE = (
     "Behaves as the follow-up time of {event!r} with {code!r} as its censored value: the {n_events} patients with "
-    "any other value have times spread from early on (median {event_median}), those with {code!r} are followed "
-    "longer (median {censored_median}) and make {at_end} of the longest fifth; the other values end follow-up "
-    "as events that compete with the one chosen. Measured after baseline, up to that event."
+    "any other value have times from early on (a tenth below {event_low}, median {event_median}), those with "
+    "{code!r} (median {censored_median}) make {at_end} of the longest tenth against {share} of all rows, as where a "
+    "study's follow-up ends; the other values end follow-up as events that compete with the one chosen. Measured "
+    "after baseline, up to that event."
 )
 FOLLOWS_EVENT = (
-    "Behaves as the follow-up time of {event!r}: the {n_events} patients with the event have times spread "
-    "from early on (median {event_median}), those without it are followed longer (median {censored_median}) "
-    "and make {at_end} of the longest fifth, as at a study's end. Measured after baseline, up to that event."
+    "Behaves as the follow-up time of {event!r}: the {n_events} patients with the event have times from early "
+    "on (a tenth below {event_low}, median {event_median}), those without it (median {censored_median}) make "
+    "{at_end} of the longest tenth against {share} of all rows, as where a study's follow-up ends. Measured after "
+    "baseline, up to that event."
 )
 FEW_CENSORED = (
     "Behaves as the follow-up time of {event!r}, the only column that does: the {n_events} patients with the "

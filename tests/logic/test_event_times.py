@@ -265,12 +265,14 @@ def test_a_column_filled_only_after_an_event_named_as_an_outcome_is_proposed_out
 def hiv_cohort(n=330, seed=0):
     """An HIV cohort as mstate's aidssi2 holds it: years to AIDS (``tA``/``A``), to the SI switch
     (``tSI``/``SI``) and to death or last contact (``tD``/``D``), the first two censored at the
-    third; most patients reach AIDS, so no time shows its event by censoring alone."""
+    third; most patients reach AIDS, and one in twelve entered late (followed 0.5 to 6 years), so
+    no time shows its event by censoring alone."""
     rng = np.random.default_rng(seed)
     age = rng.uniform(19, 58, n).round(1)
     ccr5 = np.where(rng.random(n) < 0.2, "WM", "WW")
     risk = np.exp(0.03 * (age - 35) - 0.6 * (ccr5 == "WM"))
     aids, si, end = rng.weibull(2.5, n) * 9 / risk, rng.weibull(2.0, n) * 12 / risk, rng.uniform(6, 14, n)
+    end = np.where(rng.random(n) < 0.08, rng.uniform(0.5, 6, n), end)
     death = aids + rng.exponential(1.0, n)
     t_d = np.minimum(death, end).round(3)
     t_a, t_si = np.minimum(aids, t_d).round(3), np.minimum(si, t_d).round(3)
@@ -278,7 +280,7 @@ def hiv_cohort(n=330, seed=0):
                          "tSI": t_si, "SI": (si < t_d).astype(int), "tD": t_d, "D": (death <= end).astype(int)})
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_time_other_events_times_end_at_is_a_follow_up_time(seed):
     """mstate's aidssi2: the time of death or last contact (``tD``) was the list's question for
     AIDS; the times to AIDS and to the SI switch end at it exactly where their events did not
@@ -408,7 +410,7 @@ def aids_registry(n=1500, seed=0):
     rng = np.random.default_rng(seed)
     age = rng.integers(18, 70, n)
     diag = pd.Timestamp("1982-01-01") + pd.to_timedelta(rng.integers(0, 3300, n), unit="D")
-    death, lost = rng.weibull(1.0, n) * 600 * np.exp(-0.01 * (age - 37)), rng.weibull(1.5, n) * 700
+    death, lost = rng.weibull(1.0, n) * 600 * np.exp(-0.01 * (age - 37)), rng.weibull(1.2, n) * 700
     days = np.floor(np.minimum(death, lost))
     return pd.DataFrame({"sex": np.where(rng.random(n) < 0.95, "M", "F"), "diag": diag,
                          "last": diag + pd.to_timedelta(days, unit="D"), "status": np.where(death <= lost, "D", "A"),

@@ -198,3 +198,53 @@ def test_a_follow_up_time_closed_on_one_date_is_found_from_the_entry_year():
     assert roles["dur"].role == "time" and roles["agemth"].role == roles["smoke"].role == "question"
     assert roles["ybirth"].role != "time"  # who was censored, not a time: the lone-separator check may ask
     assert time_of(_feeding_table(by_date=False), "delta") is None
+
+
+def _registry_table(n=3000, seed=0):
+    """A cancer registry as SEER's prostate cancer export is built: half the men lost or diagnosed
+    in the last two years (followed up to 24 months), the others diagnosed over six years before
+    the registry closed (followed 48 to 120 months), each followed to death or that end; grade,
+    age group and a lab value at diagnosis."""
+    rng = np.random.default_rng(seed)
+    grade, age = rng.integers(0, 2, n), rng.integers(0, 4, n)
+    followed = np.where(rng.random(n) < 0.5, rng.uniform(0, 24, n), rng.uniform(48, 120, n)).round()
+    death = np.ceil(rng.exponential(1 / (0.004 * np.exp(0.5 * grade + 0.4 * age)), n))
+    return pd.DataFrame({"grade": grade, "ageGroup": age, "psa": rng.lognormal(2, 0.8, n).round(1),
+                         "OS": np.minimum(death, followed), "status": (death <= followed).astype(int)})
+
+
+def test_a_time_whose_censored_are_followed_shorter_yet_end_it_is_proposed():
+    """asaur's prostateSurvival (time renamed "OS"): the censored men were followed no longer than
+    the dead (AUC 0.44: the last diagnosed are censored early), so nothing was proposed and the
+    list asked the time. Yet the longest times end censored far beyond the steady trend a finding
+    at diagnosis would show: the registry's end. Proposed; the baseline stays."""
+    for seed in range(3):
+        table = _registry_table(seed=seed)
+        assert _censored_longer(table["OS"].to_numpy(), table["status"].to_numpy()) < 0.55
+        assert time_of(table, "status").time == "OS" and found(table) == {"OS": ("status", None)}
+    roles = roles_of(_registry_table(), "status")
+    assert roles["OS"].role == "time" and {roles[name].role for name in ("grade", "ageGroup", "psa")} == {"question"}
+    assert "of the longest tenth against" in time_of(_registry_table(), "status").evidence
+
+
+def _visits_table(n=170, seed=0):
+    """A trial as survival's udca is built: treatment failure found at the yearly visits (months
+    12, 24, ...), patients followed 2 to 6 years to the trial's end; the time in months."""
+    rng = np.random.default_rng(seed)
+    stage, bili = rng.integers(0, 2, n), rng.lognormal(0, 0.8, n).round(2)
+    failure = rng.exponential(1 / (0.012 * np.exp(0.6 * stage + 0.4 * np.log(bili))), n)
+    found_at = np.ceil(failure / 12) * 12
+    end = rng.uniform(24, 72, n).round(1)
+    return pd.DataFrame({"stage": stage, "bili": bili, "tf": np.minimum(found_at, end),
+                         "fail": (found_at <= end).astype(int)})
+
+
+def test_a_time_whose_events_are_found_at_yearly_visits_is_proposed():
+    """survival's udca (failure time renamed "tf"): failures are found at visits a year apart, so
+    the tenth of their times sat above a quarter of the censored patients' median (0.28) and no
+    pair was proposed. They begin soon after the time's zero all the same: proposed."""
+    for seed in (1, 2, 3):
+        table = _visits_table(seed=seed)
+        assert time_of(table, "fail").time == "tf" and found(table) == {"tf": ("fail", None)}
+        assert roles_of(table, "fail")["bili"].role == "question"
+

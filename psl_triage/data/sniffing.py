@@ -110,7 +110,11 @@ def detect_delimiter(text: str) -> str:
     return best
 
 
-_NUMBER_LIKE = re.compile(r"^[+\-\u2212]?[\d.,' \u00a0]*\d[\d.,' \u00a0]*%?$")
+SPACES_IN_NUMBERS = " \u00a0\u202f\u2009"
+"""Spaces that group thousands ("12 000"): a plain one, a no-break space, a narrow no-break
+space (U+202F: French and Swiss exports) and a thin space (U+2009: typeset tables); one
+separator, " ", for the page and the parser, whichever width a file uses."""
+_NUMBER_LIKE = re.compile(rf"^[+\-\u2212]?[\d.,'{SPACES_IN_NUMBERS}]*\d[\d.,'{SPACES_IN_NUMBERS}]*%?$")
 
 _GROUPED = {
     decimal: re.compile(rf"[+\-\u2212]?\d{{1,3}}(?:{re.escape(group)}\d{{3}})+(?:{re.escape(decimal)}\d*)?")
@@ -156,13 +160,13 @@ def detect_number_format(cells: Iterable[str]) -> NumberFormat:
             elif not re.fullmatch(r"\d{3}", text[last[mark] + 1:]) or len(text[:last[mark]].lstrip("+-\u2212")) > 3:
                 evidence[mark] += 1
     decimal = "," if evidence[","] > evidence["."] else "."
-    for separator in ("," if decimal == "." else ".", " ", "\u00a0", "'"):
+    for separator in ("," if decimal == "." else ".", *SPACES_IN_NUMBERS, "'"):
         grouped = re.compile(
             rf"[+\-\u2212]?\d{{1,3}}(?:{re.escape(separator)}\d{{3}})+(?:{re.escape(decimal)}\d*)?"
         )
         using = [text for text in candidates if separator in text]
         if using and all(grouped.fullmatch(text) for text in using):
-            return NumberFormat(decimal, " " if separator == "\u00a0" else separator)
+            return NumberFormat(decimal, " " if separator in SPACES_IN_NUMBERS else separator)
     return NumberFormat(decimal, "")
 
 
@@ -205,7 +209,8 @@ def parse_numbers(values: pd.Series, numbers: NumberFormat) -> pd.Series:
     # Arabic decimal and thousands separators (U+066B, U+066C) say which they are.
     text = text.str.replace("\u066c", "", regex=False).str.replace("\u066b", numbers.decimal, regex=False)
     if numbers.thousands:
-        text = text.str.replace(numbers.thousands, "", regex=False).str.replace("\u00a0", "", regex=False)
+        spaces = SPACES_IN_NUMBERS if numbers.thousands == " " else numbers.thousands + "\u00a0"
+        text = text.str.replace(f"[{re.escape(spaces)}]", "", regex=True)
     if numbers.decimal == ",":
         text = text.str.replace(",", ".", regex=False)
     # to_numeric would read "inf", "nan" or "1_000" as numbers: only digits with one point and an exponent.

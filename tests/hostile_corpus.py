@@ -178,6 +178,19 @@ def hostile_tables() -> dict[str, bytes]:
         "dates-two-formats.csv": _csv(["when", "age", "y"], [
             (f"2024-01-{1 + i % 28:02d}" if i % 2 else f"{1 + i % 28:02d}/01/2024", 40 + i % 30, int(i % 30 > 15))
             for i in range(80)]),
+        # Issue 40, fifth probe: thousands grouped by a narrow no-break space, Excel's "sep=" line,
+        # Chinese and Japanese encodings, an old Mac one, one header field of 1 MB.
+        "narrow-space-thousands.csv": ("age,chol,y\n" + "".join(
+            f"{40 + i % 30},{1 + i % 9}\u202f{i % 1000:03d},{int(i % 30 > 15)}\n" for i in range(80))).encode(),
+        "excel-sep-line.csv": ("sep=;\r\nage;weight;y\r\n" + "".join(
+            f"{40 + i % 30};{60 + i % 20},5;{int(i % 30 > 15)}\r\n" for i in range(80))).encode(),
+        "gb18030.csv": ("年龄,性别,结果\n" + "".join(f"{40 + i % 30},{'男女'[i % 2]},{int(i % 30 > 15)}\n"
+                                                  for i in range(80))).encode("gb18030"),
+        "shift-jis.csv": ("年齢,性別,結果\n" + "".join(f"{40 + i % 30},{'男女'[i % 2]},{int(i % 30 > 15)}\n"
+                                                  for i in range(80))).encode("shift_jis"),
+        "mac-roman.csv": ("age,city,y\n" + "".join(f"{40 + i % 30},{['Zürich', 'Genève'][i % 2]},{int(i % 30 > 15)}\n"
+                                                 for i in range(80))).encode("mac_roman"),
+        "header-field-of-1-mb.csv": ("x" * 2**20 + ",y\n1,2\n3,4\n").encode(),
     }
     return tables
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import PurePath
 
+import charset_normalizer
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
@@ -77,6 +78,8 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # old binary Office formats (.xls, .doc), encr
 _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")  # a stream's name in the compound file
 
 _MAX_CONTROL_SHARE = 0.01
+_SEPARATOR_LINE = re.compile(r'\A"?sep=(.)"?[ \t]*(?:\r\n|\n|\r)', re.IGNORECASE)
+"""Excel's first line naming a text file's delimiter ("sep=;"), which Excel reads and writes."""
 
 
 @dataclass(frozen=True)
@@ -151,13 +154,26 @@ def _read_by_type(data, filename, delimiter, numbers, notes):
         text = _decode(data, filename, notes)
         if not text.strip():
             raise DataError(words.BLANK_FILE.format(filename=filename))
-        delimiter = delimiter or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
+        text, named = _separator_line(text, filename, notes)
+        delimiter = delimiter or named or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
         if numbers is None:
             numbers = detect_number_format(sample_cells(text, delimiter))
         return _read_text_table(text, filename, delimiter, numbers), delimiter, numbers
     if suffix in (".xls", ".ods", ".numbers"):
         raise DataError(words.SPREADSHEET_NOT_READ.format(filename=filename, suffix=suffix))
     raise DataError(words.UNSUPPORTED_FILE_TYPE.format(filename=filename, suffix=suffix or words.NO_EXTENSION))
+
+
+def _separator_line(text: str, filename: str, notes: list[str]) -> tuple[str, str | None]:
+    """``text`` without Excel's first line "sep=;" and the delimiter it names (a note says so);
+    ``text`` and None without one. A line naming a delimiter the app does not read is refused."""
+    match = _SEPARATOR_LINE.match(text)
+    if match is None:
+        return text, None
+    if match[1] not in DELIMITERS:
+        raise DataError(words.separator_line_unknown(filename, match[1]))
+    notes.append(words.separator_line(filename, match[1]))
+    return text[match.end():], match[1]
 
 
 def load_table(
@@ -366,13 +382,16 @@ def _decode_lines(data: bytes, filename: str, notes: list[str]) -> str:
     Windows-1252 (Latin-1 for the five bytes it lacks). A table pasted together from a UTF-8
     export and a Windows one then reads "Zürich" in both parts, not "ZÃ¼rich" in one, even
     within one line (a cell copied from each); the note says how many lines were read how."""
-    parts, n_utf8, n_legacy = [], 0, 0
+    parts, n_utf8, legacy_lines = [], 0, []
     for line in data.splitlines(keepends=True):
         text = line.decode("utf-8", errors=_LEGACY_BYTES)
         parts.append(text)
         legacy = text != line.decode("utf-8", errors="replace")
-        n_legacy += legacy
+        if legacy:
+            legacy_lines.append(line)
         n_utf8 += not line.isascii() and not (legacy and _all_legacy(line))
+    _refuse_east_asian(b"".join(legacy_lines)[:_ENCODING_SAMPLE_BYTES], filename)
+    n_legacy = len(legacy_lines)
     encodings = {"Windows-1252"} | ({"Latin-1"} if any(byte in _LATIN1_ONLY for byte in data) else set())
     encoding = " and ".join(sorted(encodings))
     if n_utf8:
@@ -380,6 +399,25 @@ def _decode_lines(data: bytes, filename: str, notes: list[str]) -> str:
     else:
         notes.append(words.READ_AS_LEGACY_ENCODING.format(filename=filename, encoding=encoding))
     return "".join(parts)
+
+
+_EAST_ASIAN_ENCODINGS = frozenset(codecs.lookup(name).name for name in (
+    "gb2312", "gbk", "gb18030", "hz", "big5", "big5hkscs", "cp950", "shift_jis", "cp932", "shift_jis_2004",
+    "shift_jisx0213", "euc_jp", "euc_jis_2004", "euc_jisx0213", "iso2022_jp", "euc_kr", "cp949", "johab",
+    "iso2022_kr"))
+"""Chinese, Japanese and Korean encodings: two bytes beyond ASCII a character, which read as
+Windows-1252 make "年龄" the column "ÄêÁä"."""
+_ENCODING_SAMPLE_BYTES = 200_000
+"""Bytes of a file's lines that are not UTF-8 whose encoding is guessed (a guess over a whole
+50 MB file takes tens of seconds; a sample of its lines names the encoding as well)."""
+
+
+def _refuse_east_asian(sample: bytes, filename: str) -> None:
+    """Refuse a file whose lines that are not UTF-8 are, by their letters' statistics
+    (charset_normalizer), in a Chinese, Japanese or Korean encoding, naming it."""
+    guess = charset_normalizer.from_bytes(sample).best() if sample else None
+    if guess is not None and codecs.lookup(guess.encoding).name in _EAST_ASIAN_ENCODINGS:
+        raise DataError(words.east_asian_encoding(filename, guess.encoding))
 
 
 _LATIN1_ONLY = frozenset(b"\x81\x8d\x8f\x90\x9d")
@@ -428,6 +466,8 @@ def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFo
         header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter,
                                  skipinitialspace=True), [])
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):  # the csv module's words for a name too long to read
+            raise DataError(words.header_field_too_long(filename, csv.field_size_limit())) from exc
         raise DataError(words.NO_READABLE_HEADER.format(filename=filename, exc=exc)) from exc
     check_header(header, filename)
     try:
@@ -484,6 +524,8 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
     elif len(sheets) > 1:
         notes.append(words.FIRST_SHEET_READ.format(filename=filename, n_sheets=len(sheets), sheet=sheet))
     _check_merged_cells(cells, filename, sheet, notes)
+    if unvalued and frame.dropna(how="all").empty:  # not "no data rows": rows of formulas without values
+        raise DataError(words.only_formulas_without_values(filename, sheet, unvalued))
     if unvalued:
         notes.append(words.formulas_without_values(filename, sheet, unvalued))
     check_header([] if header.empty else list(header.iloc[0]), filename)

@@ -42,9 +42,36 @@ ENCRYPTED_WORKBOOK = "{filename} is an Excel workbook protected by a password (e
 OLD_OFFICE_FILE = "{filename} is an old Office file (.xls?), not text. Save it as .xlsx or CSV."
 BINARY_FILE = "{filename} is a binary file, not a text table (CSV or TSV)."
 READ_AS_LEGACY_ENCODING = "{filename} is not UTF-8 text; it was read as {encoding}. Check that accented characters look right in the preview."
-NOT_READABLE_TEXT = "{filename} does not contain readable text; it is not a CSV or TSV table."
+NOT_READABLE_TEXT = ("{filename} does not hold readable text in UTF-8, UTF-16 or Windows-1252, the encodings the "
+                     "app reads: it is in another encoding (an old Mac or DOS one, EBCDIC) or not a table. If it "
+                     "is a table, save it as \"CSV UTF-8\" (Excel: Save As, CSV UTF-8) and upload that.")
 UTF16_ODD_LENGTH = "{filename} looks like {encoding} text without a byte-order mark, but it has an odd number of bytes (UTF-16 writes two a character): it was cut off or damaged. Export the table again, preferably as UTF-8 CSV, and upload it again."
 UTF16_WITHOUT_MARK = "{filename} is UTF-16 text without a byte-order mark; it was read as {encoding}. Check that the preview looks right."
+def east_asian_encoding(filename, encoding):
+    """A text file in a Chinese, Japanese or Korean encoding (named as Python names it)."""
+    return (f"{filename} is written in {encoding.upper().replace('_', '-')} (a Chinese, Japanese or Korean "
+            "encoding): the app reads UTF-8, UTF-16 or Windows-1252 text, in which its names would show as "
+            "nonsense. Save it as \"CSV UTF-8\" (Excel: Save As, CSV UTF-8) and upload that.")
+
+
+def header_field_too_long(filename, limit):
+    """A header row one of whose fields is too long for the reader (a whole file on one line)."""
+    return (f"{filename}: a field of the header row is longer than {limit:,} characters, so the header cannot be "
+            "read (a file whose rows are not separated by line breaks, or a quote left open, reads so). Check that "
+            "each row is on a line of its own and every quote is closed, and upload it again.")
+
+
+def separator_line(filename, mark):
+    """The note on Excel's first line "sep=;", which named the delimiter the file was read with."""
+    return (f"{filename} starts with the line \"sep={mark}\", which names its delimiter "
+            f"({DELIMITER_NAMES[mark]}): the file was read with it, and that line is not a row.")
+
+
+def separator_line_unknown(filename, mark):
+    return (f"{filename} starts with the line {('sep=' + mark)!r}, which names a delimiter the app does not read. "
+            "Save the table with a comma, semicolon, tab or vertical bar between fields (CSV), and upload it again.")
+
+
 NO_READABLE_HEADER = "{filename} has no readable header row: {exc}"
 INCONSISTENT_TABLE = "{filename} is not a consistent table: {exc}. Every row needs the same number of fields as the header; check the delimiter."
 NOT_A_TABLE = "{filename} could not be read as a table: {exc}"
@@ -100,6 +127,14 @@ def formulas_without_values(filename, sheet, count):
     return (f"{filename}: in {sheet!r}, {counted(count, 'cell', 'holds', 'hold')} a formula saved "
             "without its value (written by a program that does not compute formulas), read as empty. Open the "
             "workbook in Excel or LibreOffice, save it, and upload it again to read the values.")
+
+
+def only_formulas_without_values(filename, sheet, count):
+    """A sheet whose every value below the header is a formula saved without its value."""
+    return (f"{filename}: in {sheet!r}, every value below the header is a formula saved without its value "
+            f"({plural(count, 'cell')}, written by a program that does not "
+            "compute formulas), so the table has no values to read. Open the workbook in Excel or LibreOffice, "
+            "save it, and upload it again.")
 
 
 def mixed_encodings(filename, n_utf8, n_legacy, encoding):

@@ -1,12 +1,15 @@
 """The fifth re-probe of issue 40 (new hostile inputs of its six classes, by a prober who had not
 read the tests): the inputs that failed, each through the part of the app that failed it."""
 
+import io
 import json
 
 import pytest
 
 from psl_core import ProbabilisticScoringList
+from psl_core.errors import DataError
 from psl_triage.bedside.questions import build_questions
+from psl_triage.data import load_table
 from psl_triage.judging.card import card_html, report_html
 from psl_triage.model_file.metadata import ModelMetadata
 from psl_triage.words import label_md, plotly_text
@@ -46,3 +49,84 @@ def test_the_card_and_the_report_show_a_direction_override_as_its_code():
     for html in (card_html(model, metadata), report_html(model, metadata)):
         assert OVERRIDE not in html
         assert "⟨U+202E⟩" in html
+
+
+@pytest.mark.parametrize("space", ["\u202f", "\u2009", "\u00a0", " "])
+def test_thousands_grouped_by_a_space_of_any_width_are_numbers(space):
+    """French and Swiss exports group thousands by a narrow no-break space (U+202F), typeset
+    tables by a thin space (U+2009): read as text, "1 234" became a category of one patient."""
+    rows = "".join(f"{40 + i},{1 + i % 9}{space}{i % 1000:03d},{i % 2}\n" for i in range(40))
+    loaded = load_table(f"age,chol,y\n{rows}".encode(), "t.csv")
+    assert loaded.frame["chol"].dtype.kind in "if"
+    assert loaded.frame["chol"].iloc[1] == 2001.0
+
+
+@pytest.mark.parametrize("line", ["sep=;", '"sep=;"', "SEP=;"])
+def test_excel_s_separator_line_names_the_delimiter_and_is_no_row(line):
+    """Excel writes (and reads) a first line "sep=;" that names the delimiter: read as a row, it
+    made a table of two columns named "sep=" and "Unnamed: 1" holding the header as data."""
+    rows = "".join(f"{40 + i};{'mf'[i % 2]};{60 + i % 20},5;{i % 2}\n" for i in range(40))
+    loaded = load_table(f"{line}\r\nage;sex;weight;y\r\n{rows}".encode(), "t.csv")
+    assert list(loaded.frame.columns) == ["age", "sex", "weight", "y"] and len(loaded.frame) == 40
+    assert loaded.delimiter == ";" and loaded.frame["weight"].iloc[0] == 60.5
+    assert any("sep=;" in note for note in loaded.notes)
+
+
+def test_a_separator_line_naming_no_delimiter_is_refused_with_what_to_do():
+    with pytest.raises(DataError, match=r"sep=#.*comma, semicolon, tab or vertical bar"):
+        load_table(b"sep=#\nage#y\n1#0\n2#1\n", "t.csv")
+
+
+EAST_ASIAN_TABLES = {  # encoding -> (header, the two values of a column)
+    "gb18030": ("年龄,性别,结果", "男女"), "big5": ("年齡,性別,結果", "男女"), "shift_jis": ("年齢,性別,結果", "男女"),
+    "euc-jp": ("年齢,性別,結果", "男女"), "euc-kr": ("나이,성별,결과", "남여"),
+}
+
+
+@pytest.mark.parametrize("encoding", list(EAST_ASIAN_TABLES))
+def test_a_table_in_an_east_asian_encoding_is_refused_naming_it(encoding):
+    """GB18030 bytes read as Windows-1252 made the columns "ÄêÁä", "ÐÔ±ð" with a note on
+    "accented characters in UTF-8"; Shift-JIS was called "not a CSV or TSV table"."""
+    header, values = EAST_ASIAN_TABLES[encoding]
+    table = header + "\n" + "".join(f"{40 + i},{values[i % 2]},{i % 2}\n" for i in range(40))
+    with pytest.raises(DataError, match=r"Chinese, Japanese or Korean.*UTF-8, UTF-16 or Windows-1252.*CSV UTF-8"):
+        load_table(table.encode(encoding), "t.csv")
+
+
+def test_western_text_in_windows_1252_is_still_read():
+    rows = "".join(f"{40 + i},{['Zürich', 'Genève', 'Größe', 'São Paulo', 'Ærø'][i % 5]},{i % 2}\n" for i in range(40))
+    loaded = load_table(f"âge,ville,y\n{rows}".encode("cp1252"), "t.csv")
+    assert list(loaded.frame.columns) == ["âge", "ville", "y"] and loaded.frame["ville"].iloc[2] == "Größe"
+
+
+@pytest.mark.parametrize("encoding", ["cp437", "mac_roman"])
+def test_a_table_in_an_encoding_not_read_says_what_to_save_it_as(encoding):
+    """It was called "not a CSV or TSV table", which it is."""
+    rows = "".join(f"{40 + i},{['Zürich', 'Genève', 'Malmö'][i % 3]},{i % 2}\n" for i in range(40))
+    with pytest.raises(DataError, match=r"readable text in UTF-8, UTF-16 or Windows-1252.*CSV UTF-8"):
+        load_table(f"age,city,y\n{rows}".encode(encoding), "t.csv")
+
+
+def _formulas_only_workbook():
+    import openpyxl  # a test requirement, not the app's
+
+    book = openpyxl.Workbook()
+    book.active.append(["age", "double age", "y"])
+    for row in range(2, 42):
+        book.active.append(["=30+MOD(ROW(),40)", f"=A{row}*2", "=MOD(ROW(),2)"])
+    stream = io.BytesIO()
+    book.save(stream)
+    return stream.getvalue()
+
+
+def test_a_sheet_of_formulas_without_values_is_named_so_not_empty():
+    """A workbook a script wrote (formulas, no saved values) was refused as "column names but no
+    data rows", which sends the user looking for rows that are there."""
+    with pytest.raises(DataError, match=r"every value below the header is a formula saved without its value \(120 cells"):
+        load_table(_formulas_only_workbook(), "t.xlsx")
+
+
+def test_a_header_field_too_long_to_read_is_said_in_words():
+    """It said "field larger than field limit (131072)", the csv module's words."""
+    with pytest.raises(DataError, match=r"a field of the header row is longer than 131,072 characters"):
+        load_table(("x" * 2**20 + ",y\n1,2\n3,4\n").encode(), "t.csv")

@@ -27,7 +27,8 @@ from .calibration_kernels import BETA, ISOTONIC, SIGMOID, _beta_eval, _beta_fit,
 
 __all__ = [
     "CALIBRATION_CODES", "tau_of_total", "NO_SHRINK", "calibrated_probabilities", "isotonic_probabilities",
-    "beta_probabilities", "reachable_totals", "calibrate_stage", "effective_counts", "stage_counts"
+    "beta_probabilities", "reachable_totals", "base_rate", "calibrate_stage", "recalibrated_probabilities", "effective_counts",
+    "stage_counts"
 ]
 
 CALIBRATION_CODES = {"isotonic": ISOTONIC, "beta": BETA, "sigmoid": SIGMOID}
@@ -142,6 +143,13 @@ def reachable_totals(scores):
     return np.array(sorted(reachable), dtype=np.int64)
 
 
+def base_rate(positives, negatives):
+    """The rate of positives over all totals of a stage's (weighted) counts: where a fitted
+    list's ``prior_strength`` pseudo-cases go (stage 0's, which counts every row)."""
+    positive = float(np.sum(positives))
+    return positive / (positive + float(np.sum(negatives)))
+
+
 def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK, sample_weight=None):
     """Counts and calibrated probability of every reachable total of one stage.
 
@@ -163,12 +171,44 @@ def calibrate_stage(row_totals, y, reachable, method, shrink=NO_SHRINK, sample_w
     -------
     probabilities, positives, negatives : ndarrays of shape (m,)
         The counts are the raw ones (the intervals use them), not the shrunk ones.
+    weighted : (positives, negatives) of float ndarrays, or None
+        With ``sample_weight``: the weighted counts the probabilities were calibrated on
+        (a model file keeps them, so its probabilities can be recomputed on load).
     """
     positives, negatives = stage_counts(row_totals, y, reachable, sample_weight)
     probabilities = calibrated_probabilities(reachable, positives, negatives, method, shrink=shrink)
+    weighted = None
     if sample_weight is not None:
+        weighted = positives, negatives
         positives, negatives = effective_counts(row_totals, y, reachable, sample_weight)
-    return probabilities, positives.astype(np.int64), negatives.astype(np.int64)
+    return probabilities, positives.astype(np.int64), negatives.astype(np.int64), weighted
+
+
+def recalibrated_probabilities(totals, positives, negatives, method, strength, prior):
+    """Probabilities of one stage re-estimated from new counts with an earlier list's as prior.
+
+    Every total gets ``strength`` pseudo-cases at the earlier probability ``prior`` of that
+    total (:func:`psl_core.validation.recalibrate`): a total with few new cases stays near
+    its old estimate, one with many takes the new rate.
+
+    Parameters
+    ----------
+    totals : array-like of int, shape (m,)
+    positives, negatives : array-like of float, shape (m,)
+        The new counts per total (weighted ones when the rows have weights).
+    method : {"isotonic", "beta", "sigmoid"}
+    strength : float >= 0
+    prior : array-like of float, shape (m,)
+
+    Returns
+    -------
+    ndarray of shape (m,)
+    """
+    prior = np.asarray(prior, dtype=float)
+    return calibrated_probabilities(
+        totals, np.asarray(positives, dtype=float) + strength * prior,
+        np.asarray(negatives, dtype=float) + strength * (1 - prior), method,
+    )
 
 
 def effective_counts(row_totals, y, reachable, sample_weight):

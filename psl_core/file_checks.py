@@ -2,7 +2,8 @@
 
 A file that passes the JSON Schema can still describe no list a fit could give: look-alike
 names, a list that breaks the constraints its own parameters record, totals its scores cannot
-reach, probabilities that contradict the counts they were estimated from. Each check refuses
+reach, probabilities that contradict the counts they were estimated from. A file of version 2
+has its probabilities recomputed from its counts besides (:mod:`.recomputed`). Each check refuses
 such a file with a :class:`~psl_core.errors.ModelFileError` that says what disagrees.
 """
 
@@ -124,3 +125,4 @@ def check_counts_agree(where, probabilities, positives, negatives):
     if abs(mean - rate) > tolerance:
         refuse(f"{where} probabilities (mean {mean:.3f}) contradict its counts ({int(positives.sum())} "
               f"positive of {int(n)}, a rate of {rate:.3f}); the file was edited or is damaged")
+

@@ -18,7 +18,7 @@ from .binarization import (
     subset_feature,
     with_missing_direction,
 )
-from .calibration import CALIBRATION_CODES, calibrate_stage, reachable_totals
+from .calibration import CALIBRATION_CODES, base_rate, calibrate_stage, reachable_totals, stage_counts
 from .chance import kept_stages, stage_evidence
 from .constraints import check_constraints
 from .costs import check_cost_groups, check_question_costs, search_penalties
@@ -33,6 +33,7 @@ from .recommend import (
     n_draws,
     recommended_stage,
     shrinkage_factors,
+    shrunk_probabilities,
     stratified_folds,
 )
 from .search import (
@@ -240,6 +241,15 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         q(k, T) for T in Sigma_k.
     stage_positives_, stage_negatives_ : list of ndarray of int
         Training counts per (k, T), used by the intervals.
+    stage_weighted_positives_, stage_weighted_negatives_ : list of ndarray or None
+        With weights (sample or censoring weights): the weighted counts per (k, T) the
+        probabilities were calibrated on (the intervals count the effective ones above).
+    stage_prior_probabilities_ : list of ndarray or None
+        A list recalibrated at a site (:func:`psl_core.validation.recalibrate`): the earlier
+        list's q(k, T), where its ``prior_strength`` pseudo-cases went. None for a fit.
+    probabilities_checked_ : bool
+        False for a list read from a model file of version 1, whose probabilities could not
+        be recomputed from its counts (:mod:`psl_core.recomputed`); True otherwise.
     stage_criterion_ : ndarray of shape (n_stages_,)
         Training value of the selection criterion at each stage.
     stage_costs_ : ndarray of shape (n_stages_ - 1,)
@@ -511,8 +521,7 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         self.interval_inflation_ = interval_inflation(*spread)
         if self.shrinkage == "cv":
             factors = shrinkage_factors(slope, scores, self.recommend_draws_)
-            base = self.stage_probabilities_[0][0]
-            self.stage_probabilities_ = [base + s * (q - base) for s, q in zip(factors, self.stage_probabilities_)]
+            self.stage_probabilities_ = shrunk_probabilities(self.stage_probabilities_, factors)
             self.shrinkage_ = factors
 
     def fit_pairs(self, X, pairs, progress=None):
@@ -550,7 +559,8 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         evaluator = PairEvaluator(candidate_features(columns), pairs)
         self._search(evaluator, score_set, progress)
         self.stage_totals_ = [reachable_totals(self.scores_[:k]) for k in range(len(self.scores_) + 1)]
-        self.stage_probabilities_ = None
+        self.stage_probabilities_ = self.stage_weighted_positives_ = self.stage_weighted_negatives_ = None
+        self.stage_prior_probabilities_ = None
         self.validation_brier_ = self.validation_brier_se_ = self.recommended_stages_ = self.shrinkage_ = None
         self.recommend_draws_ = self.stop_statistics_ = self.interval_inflation_ = None
         return self
@@ -603,8 +613,8 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
             return
         self.literals_, self.scores_ = self.literals_[:keep], self.scores_[:keep]
         for name in ("stage_criterion_", "stage_totals_", "stage_probabilities_", "stage_positives_",
-                     "stage_negatives_", "validation_brier_", "validation_brier_se_", "shrinkage_",
-                     "interval_inflation_"):
+                     "stage_negatives_", "stage_weighted_positives_", "stage_weighted_negatives_",
+                     "validation_brier_", "validation_brier_se_", "shrinkage_", "interval_inflation_"):
             if getattr(self, name) is not None:
                 setattr(self, name, getattr(self, name)[: keep + 1])
         self.end_reason_ = "chance"
@@ -614,6 +624,11 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
         totals = np.zeros(len(rows), dtype=np.int64)
         self.stage_totals_, self.stage_probabilities_ = [], []
         self.stage_positives_, self.stage_negatives_ = [], []
+        self.stage_weighted_positives_, self.stage_weighted_negatives_ = (None, None) if weight is None else ([], [])
+        self.stage_prior_probabilities_, self.probabilities_checked_ = None, True
+        w = None if weight is None else _take(weight, rows)
+        # The pseudo-cases' rate as a model file recomputes it from stage 0's counts (psl_core.recomputed).
+        shrink = np.array([float(self.prior_strength), base_rate(*stage_counts(totals, _take(y01, rows), [0], w))])
         for k in range(len(self.literals_) + 1):
             if k > 0:
                 literal = self.literals_[k - 1]
@@ -621,9 +636,10 @@ class ProbabilisticScoringList(StagewisePredictionMixin, ClassifierMixin, BaseEs
                 missing = None if column.missing is None else _take(column.missing, rows)
                 totals = totals + self.scores_[k - 1] * literal.evaluate(_take(column.values, rows), missing)
             reachable = reachable_totals(self.scores_[:k])
-            w = None if weight is None else _take(weight, rows)
-            shrink = np.array([float(self.prior_strength), np.average(_take(y01, rows), weights=w)])
-            q, pos, neg = calibrate_stage(totals, _take(y01, rows), reachable, self.calibration, shrink, w)
+            q, pos, neg, weighted = calibrate_stage(totals, _take(y01, rows), reachable, self.calibration, shrink, w)
+            if weighted is not None:
+                self.stage_weighted_positives_.append(weighted[0])
+                self.stage_weighted_negatives_.append(weighted[1])
             self.stage_totals_.append(reachable)
             self.stage_probabilities_.append(q)
             self.stage_positives_.append(pos)

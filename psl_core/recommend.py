@@ -227,6 +227,13 @@ def shrinkage_factors(slope, scores, draws=1):
     return factors
 
 
+def shrunk_probabilities(stage_probabilities, factors):
+    """Each stage's probabilities pulled toward the base rate by its factor (``shrinkage``):
+    q'(k, T) = q(0) + s_k (q(k, T) - q(0)), with q(0) the stage-0 probability (s_0 = 1)."""
+    base = stage_probabilities[0][0]
+    return [base + s * (q - base) for s, q in zip(factors, stage_probabilities)]
+
+
 def selected_slope(slope, scores, draws=1):
     """The held-out calibration slope at the recommended stage, cross-fitted over the folds.
 

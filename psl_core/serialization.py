@@ -4,7 +4,7 @@ A model file is one JSON object::
 
     {
       "format": "psl-triage/probabilistic-scoring-list",
-      "schema_version": 1,
+      "schema_version": 2,              # 1: an earlier file, read with a notice (below)
       "params": {...},                  # the estimator's get_params()
       "classes": [negative, positive],
       "input": {"kind": "dataframe" | "array", "n_features": 13, "feature_names": [...] | null},
@@ -18,7 +18,11 @@ A model file is one JSON object::
                   # "missing_learned" optional, false: the direction is the common answer;
                   # "categories" optional: a grouping of levels, x in categories
       "calibration": [{"totals": [...], "probabilities": [...],
-                       "positives": [...], "negatives": [...]}, ...],  # stages 0..K
+                       "positives": [...], "negatives": [...],      # stages 0..K
+                       "weighted_positives": [...],   # version 2, a weighted list: what the
+                       "weighted_negatives": [...],   # probabilities were calibrated on
+                       "prior": [...]}, ...],         # version 2, a recalibrated list: the
+                                                      # earlier list's q(k, T)
       "criterion": [...],                                          # stages 0..K
       "end_reason": "length" | "no_gain" | "support" | "chance",  # optional: why the list ends
       "stop_statistics": {"version": 1, ...},          # optional: read by its own reader
@@ -39,10 +43,18 @@ nests; a whole number written as one: ``4.0`` is no stage count); :func:`build` 
 a schema cannot say (features among the input columns, each column asked one way, groupings
 of one or more distinct categories, scores in the score set, totals the scores reach,
 monotone probabilities, one entry per stage, a valid M, the constraints of its params kept,
-stop statistics that agree with the stages' counts) and builds the model. Any problem raises
+stop statistics that agree with the stages' counts; in a file of version 2, every stage's
+probabilities recomputed from its counts as the learner computed them, and compared total by
+total: :mod:`psl_core.recomputed`) and builds the model. Any problem raises
 :class:`~psl_core.errors.ModelFileError`; nothing else escapes, whatever the file holds.
 An optional top-level ``"stop_statistics"`` object (with its own ``"version"``) is allowed
 and left to its own reader.
+
+A file of version 1 (written before a file recorded the weighted counts and the earlier
+list's probabilities) is read with the checks it always had, and its list's
+``probabilities_checked_`` is False: the app says that its risks could not be checked against
+their counts. Written again, such a list takes version 2 when its counts recompute its
+probabilities (a list learned without weights), else it keeps version 1.
 """
 
 import functools
@@ -66,15 +78,19 @@ from .names import describe_character, unreadable_character
 from .stopping import check_stop_statistics
 
 __all__ = [
-    "FORMAT", "SCHEMA_VERSION", "SCHEMA_FILE", "MAX_FILE_CHARS", "MAX_DEPTH", "MAX_VALUES", "MAX_METADATA_VALUES",
+    "FORMAT", "SCHEMA_VERSION", "READ_VERSIONS", "SCHEMA_FILE", "MAX_FILE_CHARS", "MAX_DEPTH", "MAX_VALUES", "MAX_METADATA_VALUES",
     "to_dict", "dumps", "loads", "parse", "schema", "unstorable_name", "check_schema", "build", "max_number",
     "max_text_chars"
 ]
 
 FORMAT = "psl-triage/probabilistic-scoring-list"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""The version written: 2 records what recomputes each stage's probabilities from its counts."""
+READ_VERSIONS = (1, 2)
+"""The versions read; a file of version 1 loads with ``probabilities_checked_`` False."""
 SCHEMA_FILE = f"model-schema-v{SCHEMA_VERSION}.json"
-"""The published JSON Schema of this version, next to this module (and in ``docs/``)."""
+"""The published JSON Schema of this version (it reads version 1 too), next to this module (and
+in ``docs/``)."""
 MAX_FILE_CHARS = 16 * 2**20
 """Longest model file read (characters): far beyond any list, small enough to parse at once."""
 MAX_DEPTH = 8
@@ -108,10 +124,12 @@ def _plain(value):
 
 def to_dict(model, metadata=None):
     """The JSON-ready dictionary of a fitted model (see the module docstring)."""
+    from .recomputed import calibration_entries, recomputes  # here: the table readers need not load the kernels
+
     names = getattr(model, "feature_names_in_", None)
     return {
         "format": FORMAT,
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": SCHEMA_VERSION if recomputes(model) else 1,
         "params": {k: _param(k, v) for k, v in model.get_params().items()},
         "classes": [_plain(c) for c in model.classes_],
         "input": {
@@ -133,18 +151,7 @@ def to_dict(model, metadata=None):
             }
             for lit, score in zip(model.literals_, model.scores_)
         ],
-        "calibration": [
-            {
-                "totals": totals.tolist(),
-                "probabilities": [float(p) for p in q],
-                "positives": pos.tolist(),
-                "negatives": neg.tolist(),
-            }
-            for totals, q, pos, neg in zip(
-                model.stage_totals_, model.stage_probabilities_,
-                model.stage_positives_, model.stage_negatives_,
-            )
-        ],
+        "calibration": calibration_entries(model),
         "criterion": [float(v) for v in model.stage_criterion_],
         "end_reason": getattr(model, "end_reason_", None),
         "validation": None if getattr(model, "validation_brier_", None) is None else {
@@ -389,9 +396,9 @@ def check_schema(data):
     if data.get("format") != FORMAT:
         refuse(f"format is {shorten(data.get('format'))}, expected {FORMAT!r}")
     version = data.get("schema_version")
-    if version != SCHEMA_VERSION or isinstance(version, bool):
-        refuse(f"schema version {shorten(version)} is not supported (this version reads {SCHEMA_VERSION}); "
-              "save the model again with a matching version of PSL Triage")
+    if version not in READ_VERSIONS or isinstance(version, bool) or not isinstance(version, int):
+        refuse(f"schema version {shorten(version)} is not supported (this version reads "
+               f"{' and '.join(map(str, READ_VERSIONS))}); save the model again with a matching version of PSL Triage")
     # The first error is enough, and stops the validator before it walks the rest of the file.
     error = jsonschema.exceptions.best_match(itertools.islice(_validator().iter_errors(_lightened(data)), 1))
     if error is not None:
@@ -504,6 +511,8 @@ _TYPE_WORDS = {
 
 def build(data, cls):
     """A fitted ``cls`` from schema-valid data, after the checks a schema cannot express."""
+    from .recomputed import set_estimates  # here: the table readers need not load the kernels
+
     model = cls()
     score_set = _set_params(model, data["params"])
     try:
@@ -529,6 +538,7 @@ def build(data, cls):
     if len(data["criterion"]) != n_stages + 1:
         refuse("criterion must have one value per stage")
     _set_validation(model, data["validation"], n_stages)
+    set_estimates(model, data["calibration"], data["schema_version"], tables)
 
     model.classes_ = np.array(classes)
     model.n_features_in_ = n_features

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, logit
 
-from .calibration import calibrated_probabilities, effective_counts, stage_counts
+from .calibration import effective_counts, recalibrated_probabilities, stage_counts
 from .errors import DataError, PSLError
 from .inputs import read_sample_weight
 from .intervals import check_confidence
@@ -529,7 +529,10 @@ def recalibrate(model, X, y, n_stages=None, min_rows=MIN_RECALIBRATION_ROWS, sam
     totals, known = stage_totals(model, X, n_stages)
     stages = [_recalibrated_stage(model, k, totals[known[:, k], k], y[known[:, k]],
                                   None if weight is None else weight[known[:, k]]) for k in range(n_stages + 1)]
-    new.stage_totals_, new.stage_probabilities_, new.stage_positives_, new.stage_negatives_ = map(list, zip(*stages))
+    (new.stage_totals_, new.stage_probabilities_, new.stage_positives_, new.stage_negatives_,
+     new.stage_weighted_positives_, new.stage_weighted_negatives_) = map(list, zip(*stages))
+    if weight is None:  # the counts themselves recompute the probabilities (psl_core.recomputed)
+        new.stage_weighted_positives_ = new.stage_weighted_negatives_ = None
     complete = known[:, n_stages]
     new.stop_statistics_ = transition_counts(totals[complete], reference_stages(n_stages, None)) if n_stages else None
     return new
@@ -547,17 +550,22 @@ def _kept_stages(model, n_stages):
     new.validation_brier_ = new.validation_brier_se_ = new.recommended_stages_ = new.shrinkage_ = None
     # The site's counts did not choose the questions: their intervals need no inflation.
     new.recommend_draws_ = new.interval_inflation_ = None
+    new.probabilities_checked_ = True  # the new probabilities are this function's own
+    new.stage_prior_probabilities_ = [np.asarray(q, dtype=float) for q in model.stage_probabilities_[: n_stages + 1]]
     new.metadata_ = {}
     return new
 
 
 def _recalibrated_stage(model, k, totals, y, weight):
     """Stage k recalibrated on the rows that answer it: (reachable totals, q, positives,
-    negatives), with the original list's q(k, T) as the prior of ``prior_strength`` pseudo-cases."""
+    negatives, weighted positives, weighted negatives), with the original list's q(k, T) as the
+    prior of ``prior_strength`` pseudo-cases (0: none)."""
     reachable = model.stage_totals_[k]
     positives, negatives = stage_counts(totals, y, reachable, weight)
-    old, strength = np.asarray(model.stage_probabilities_[k]), model.prior_strength  # 0: no pseudo-cases
-    q = calibrated_probabilities(reachable, positives + strength * old, negatives + strength * (1 - old), model.calibration)
+    q = recalibrated_probabilities(
+        reachable, positives, negatives, model.calibration, model.prior_strength, model.stage_probabilities_[k],
+    )
+    weighted = positives, negatives
     if weight is not None:
         positives, negatives = effective_counts(totals, y, reachable, weight)
-    return reachable, q, positives.astype(np.int64), negatives.astype(np.int64)
+    return reachable, q, positives.astype(np.int64), negatives.astype(np.int64), *weighted

@@ -9,6 +9,7 @@ memory on the whole corpus; ``bench/hostile_memory.py`` runs it and prints the f
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import json
@@ -21,6 +22,8 @@ import pandas as pd
 
 from psl_core import ProbabilisticScoringList, PSLError
 from psl_core.decision import StageBands
+from psl_core.survival import survival_outcome
+from psl_core.validation import recalibrate
 from psl_triage.bedside.questions import build_questions
 from psl_triage.data import guess_outcome, guess_positive_class, infer_column_types, load_table, prepare_training_data
 from psl_triage.model_file.store import list_models, load_model, save_model
@@ -283,13 +286,73 @@ ENCRYPTED_WORKBOOK = (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + "Encryp
                       + bytes(480))
 
 
-def _good_document():
+def _good_table():
     rng = np.random.default_rng(3)
     n = 300
     X = pd.DataFrame({"age": rng.integers(30, 80, n).astype(float), "smoker": rng.integers(0, 2, n)})
     y = ((X["age"] > 60) ^ (rng.random(n) < 0.2)).astype(int)
+    return X, y
+
+
+def _good_document():
+    X, y = _good_table()
     model = ProbabilisticScoringList(min_support=5).fit(X, y)
     return json.loads(model.to_json({"name": "good", "version": 1}))
+
+
+def risks_against_counts(document, stage):
+    """JSON text of ``document`` whose ``stage`` says a low risk for its lower totals and a high one
+    for the others, against their counts, the stage's mean kept at its rate (issue 40, re-probe:
+    0.001 and 0.999 against 27 of 112 and 66 of 90): a mean within any tolerance, every total wrong."""
+    copy = json.loads(json.dumps(document))
+    entry = copy["calibration"][stage]
+    positives, n = np.array(entry["positives"]), np.add(entry["positives"], entry["negatives"])
+    middle = np.flatnonzero(n)[len(np.flatnonzero(n)) // 2]  # the first total of the upper half with cases
+    low, high = n[:middle].sum(), n[middle:].sum()
+    high_risk = 0.999
+    low_risk = (positives.sum() - high_risk * high) / low
+    if low_risk < 0.001:
+        low_risk = 0.001
+        high_risk = (positives.sum() - low_risk * low) / high
+    entry["probabilities"] = [low_risk] * int(middle) + [high_risk] * (len(n) - int(middle))
+    return json.dumps(copy)
+
+
+def version_1(document):
+    """``document`` as a file of version 1 (written before a file recorded what recomputes its
+    probabilities): its version, without the weighted counts and earlier probabilities."""
+    copy = json.loads(json.dumps(document))
+    copy["schema_version"] = 1
+    for entry in copy["calibration"]:
+        for key in ("weighted_positives", "weighted_negatives", "prior"):
+            entry.pop(key, None)
+    return copy
+
+
+@functools.cache
+def honest_lists():
+    """File name -> JSON text of legitimate lists whose probabilities are not the counts' plain
+    rates (issue 40): shrunk toward the base rate, fitted with rounded sample weights (some 0),
+    with a horizon's censoring weights, recalibrated at a site with unknown answers dropped (with
+    and without weights), and a file of version 1 (loads with a notice). Each loads again."""
+    X, y = _good_table()
+    rng = np.random.default_rng(5)
+    weight = np.round(rng.uniform(0, 3, len(y)), 1)
+    time = np.where(y == 1, rng.uniform(0, 5, len(y)), rng.uniform(2, 10, len(y)))
+    censored = rng.random(len(y)) < 0.3
+    shrunk = ProbabilisticScoringList(min_support=5, recommend_folds=3).fit(X, y)
+    site = X.assign(smoker=np.where(rng.random(len(y)) < 0.2, np.nan, X["smoker"]))
+    lists = {
+        "shrunk-v1.json": shrunk,
+        "weighted-v1.json": ProbabilisticScoringList(min_support=5, recommend_folds=3).fit(X, y, sample_weight=weight),
+        "horizon-v1.json": ProbabilisticScoringList(min_support=5, horizon=4.0, calibration="isotonic").fit(
+            X, survival_outcome(np.where(censored, time / 2, time), (y == 1) & ~censored)),
+        "recalibrated-v1.json": recalibrate(shrunk, site, y),
+        "recalibrated-weighted-v1.json": recalibrate(shrunk, site, y, sample_weight=weight + 0.1),
+    }
+    files = {name: model.to_json({"name": name.removesuffix("-v1.json"), "version": 1}) for name, model in lists.items()}
+    files["saved-by-version-1-v1.json"] = json.dumps(version_1(json.loads(files["weighted-v1.json"])))
+    return files
 
 
 def with_change(document, path, value):
@@ -402,6 +465,14 @@ def meaningless_files(document):
         "stage-counts-tenfold-v1.json": (_counts_times(document, 1, 10), "stage 1 counts .* more than the 300 of stage 0"),
         "last-stage-counts-doubled-v1.json": (_counts_times(document, len(stages), 2),
                                               f"stage {len(stages)} counts .* more than the 300 of stage 0"),
+        # Issue 40, fifth probe: risks against their own counts, each stage's mean kept.
+        "risks-against-counts-v1.json": (risks_against_counts(document, len(stages) - 1),
+                                         rf"stage {len(stages) - 1}, total -?\d+: the file gives the probability "
+                                         r"[0-9.]+, but its counts \(\d+ positive, \d+ negative\) give"),
+        "prior-in-a-version-1-file-v1.json": (
+            json.dumps({**version_1(document), "calibration": [{**entry, "prior": entry["probabilities"]}
+                                                               for entry in document["calibration"]]}),
+            "prior, which belongs to model files of version 2"),
     }
 
 
@@ -527,12 +598,15 @@ def write_model_folder(folder: Path) -> dict[str, str]:
     }
     meaning = meaning_document()
     files.update({name: text for name, (text, _) in meaningless_files(meaning).items()})
+    good = honest_lists()
+    files.update(good)
     files.update({name: text for name, (text, _) in misleading_descriptions(meaning).items()})
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
     kinds = {name: "file" for name in files}
     kinds["good-v1.json"] = "good"
     kinds["markdown-name-v1.json"] = "good"
+    kinds.update(dict.fromkeys(good, "good"))
     for name, (text, kind) in unusual_names(document).items():
         (folder / name).write_text(text, encoding="utf-8")
         kinds[name] = kind

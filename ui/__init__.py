@@ -26,6 +26,7 @@ from psl_triage.words import common as words
 from psl_triage.words import lists as list_words
 from psl_triage.words import md, visible
 from psl_triage.words import reading as reading_words
+from psl_triage.words import store as store_words
 from psl_triage.words import ward as ward_words
 from ui.state_keys import DATASET, TRAINING
 from ui.ward import viewer
@@ -134,6 +135,7 @@ def required_list(reason: str = ""):
     list trained too good to be true says so first (:func:`too_good_note`)."""
     model = _required(training_session().model, words.NO_LIST.format(reason=reason), "pages/1_Train.py", words.GO_TO_TRAIN)
     too_good_note(trained_metadata())
+    unchecked_note(model)
     return model
 
 
@@ -147,6 +149,13 @@ def too_good_note(metadata) -> None:
         from psl_triage.words.train import too_good  # here: the landing page need not load the learner
 
         st.error(too_good(warning), icon=":material/report:")
+
+
+def unchecked_note(model) -> None:
+    """The notice of a list read from a model file of version 1, whose risks could not be
+    checked against their counts (``probabilities_checked_``), on every page that opens it."""
+    if not getattr(model, "probabilities_checked_", True):
+        st.warning(store_words.RISKS_NOT_CHECKED, icon=":material/warning:")
 
 
 def required_data(purpose: str) -> DatasetSession:
@@ -441,6 +450,7 @@ def list_picker(prefix: str, empty_hint: str, label: str = words.LIST_PICKER_LAB
         st.error(words.UNUSABLE_MODEL.format(message=md(exc)))
         st.stop()
     too_good_note(chosen[1])
+    unchecked_note(chosen[0])
     return chosen
 
 

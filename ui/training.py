@@ -224,4 +224,4 @@ def load_section(session: TrainingSession) -> None:
                   args=(opened, labels.get(opened, "")))
     message = session.load_message
     if message:
-        (st.error if message["kind"] == "error" else st.info)(md(message["text"]))
+        {"error": st.error, "warning": st.warning}.get(message["kind"], st.info)(md(message["text"]))

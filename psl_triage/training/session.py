@@ -54,6 +54,7 @@ from psl_triage.training.runs import (
 )
 from psl_triage.training.too_good import TooGood, recorded_warning
 from psl_triage.words import editors as editor_words
+from psl_triage.words import store as store_words
 from psl_triage.words import train as words
 from psl_triage.words.editors import ASKED, ASKS, COST, DIRECTION, DIRECTIONS, GROUP
 from psl_triage.words.known_at_triage import LATER
@@ -378,7 +379,9 @@ class TrainingSession:
             return False
         metadata = ModelMetadata.coerce(getattr(model, "metadata_", None)).named_after(filename)
         self.make_current(model, metadata, words.loaded_origin(filename))
-        self.load_message = {"kind": "info", "text": words.loaded(filename, model.n_stages_ - 1)}
+        loaded = words.loaded(filename, model.n_stages_ - 1)
+        self.load_message = {"kind": "info", "text": loaded}
+        self._say_if_unchecked(model, f"{loaded} ")
         return True
 
     def forget_load_message(self) -> None:
@@ -393,7 +396,14 @@ class TrainingSession:
         if model is None:
             return False
         self.make_current(model, model.metadata_, words.opened_origin(label))
+        self._say_if_unchecked(model)
         return True
+
+    def _say_if_unchecked(self, model, before: str = "") -> None:
+        """A list read from a model file of version 1: the load message says that its risks could
+        not be checked against their counts, and how to have them checked."""
+        if not getattr(model, "probabilities_checked_", True):
+            self.load_message = {"kind": "warning", "text": before + store_words.RISKS_NOT_CHECKED}
 
     def _read(self, read, name: str, failed: str):
         """``read()``'s list, or None with the load message saying why (unexpected errors logged)."""

@@ -128,3 +128,14 @@ def parts_beyond_rows(parts, n_rows):
     return f"dataset records {listed}: more than its n_rows = {n_rows} patients"
 STORED_LABEL_UNVERSIONED = "{name} ({file}, {created})"
 NOT_A_MODEL_FILE_NAME = "{name} is not read: a model file's name ends in .json"
+
+
+RISKS_NOT_CHECKED = (
+    "This list was saved by an earlier version of PSL Triage (model file version 1), which did not record "
+    "everything its risks were computed from, so they could not be checked against the patient counts they "
+    "were estimated from. To have them checked, open it on Train and save it again: a list learned without "
+    "row weights is then saved in the current format and checked on every load. A list learned with weights "
+    "or a horizon, or recalibrated at a site, cannot be checked that way: train it again on its table (or "
+    "recalibrate it on Validate) and save the new list."
+)
+"""A list read from a model file of version 1 (``probabilities_checked_`` False), on every page that opens it."""

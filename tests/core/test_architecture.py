@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from psl_core.serialization import SCHEMA_FILE
 from tests.paths import ROOT
 
 UI_WORDS = re.compile(r"\b(page|pages|button|buttons|sidebar|widget|widgets|Continue anyway)\b", re.IGNORECASE)
@@ -104,7 +105,7 @@ def test_pip_install_gives_a_library_whose_readme_snippet_runs_anywhere(tmp_path
         return {str(p.parent.relative_to(root)) for name in ("psl_core", "psl_triage") for p in (root / name).rglob("__init__.py")}
 
     assert packages(target) == packages(ROOT), "pyproject.toml leaves out a package"
-    assert (target / "psl_core" / "model-schema-v1.json").is_file()
+    assert (target / "psl_core" / SCHEMA_FILE).is_file()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     run = subprocess.run(

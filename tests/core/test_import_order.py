@@ -44,6 +44,8 @@ IMPORTS_INSIDE_FUNCTIONS = {
         "psl_triage.bedside.session", "psl_triage.training.session", "psl_triage.model_file.store",
         "psl_triage.training.too_good", "psl_triage.words.train", "psl_triage.ward.approval")},
     **{("ui.ward", target): LANDING for target in ("psl_triage.ward.approval", "psl_triage.model_file.store")},
+    ("psl_core.serialization", "psl_core.recomputed"):
+        "the table readers take a model file's bounds from serialization without the compiled calibration",
 }
 """(importing module, imported module) pairs allowed inside a function, and why: only optional
 heavy imports the first page would otherwise pay for."""

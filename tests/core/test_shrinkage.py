@@ -134,9 +134,12 @@ def test_the_factors_round_trip_and_old_files_load_unshrunk(small):
     np.testing.assert_array_equal(loaded.shrinkage_, model.shrinkage_)
     assert loaded.shrinkage == "cv"
     document = json.loads(model.to_json())
+    # A file written before shrinkage existed is of version 1, whose probabilities are not
+    # recomputed on load (these shrunk ones would not be: their factors are left out).
     del document["params"]["shrinkage"], document["validation"]["shrinkage"]
+    document["schema_version"] = 1
     old = ProbabilisticScoringList.from_json(json.dumps(document))
-    assert old.shrinkage is None and old.shrinkage_ is None
+    assert old.shrinkage is None and old.shrinkage_ is None and not old.probabilities_checked_
     document["validation"]["shrinkage"] = [1.0]
     with pytest.raises(ValueError, match="validation shrinkage must have one value per stage"):
         ProbabilisticScoringList.from_json(json.dumps(document))

@@ -10,6 +10,7 @@ import pytest
 
 from psl_core import PAPER_SETUP, ProbabilisticScoringList
 from psl_core.parameters import PARAMETER_CONSTRAINTS, parameter_choices, parameter_range
+from psl_core.serialization import SCHEMA_FILE
 from psl_core.serialization import schema as model_schema
 from psl_triage.training.choices import NOT_OFFERED_CHOICES, NUMBER_CHOICES, RADIO_CHOICES, start_value
 from psl_triage.training.options import LEARNER_OPTIONS, NOT_OFFERED, SET_BY_THE_APP, SETUPS, TrainingOptions
@@ -22,7 +23,7 @@ from ui.training import FORM_LAYOUT
 def test_the_schemas_parameter_list_is_the_declared_one_in_both_copies():
     declared = set(PARAMETER_CONSTRAINTS)
     assert set(model_schema()["$defs"]["params"]["properties"]) == declared
-    published = json.loads((ROOT / "docs" / "model-schema-v1.json").read_text(encoding="utf-8"))
+    published = json.loads((ROOT / "docs" / SCHEMA_FILE).read_text(encoding="utf-8"))
     assert set(published["$defs"]["params"]["properties"]) == declared
 
 

@@ -53,7 +53,7 @@ KERNEL_MODULES := psl_core/calibration_kernels.py psl_core/kernels.py psl_core/m
 
 # Compile the kernels once per change of their source (or of numba: requirements.txt).
 $(WARM_STAMP): $(KERNEL_MODULES) psl_core/warmup.py $(RUN_STAMP)
-	@echo "Compiling psl_core's kernels into numba's cache (after a change of $(KERNEL_MODULES); about 30 s)"
+	@echo "Compiling psl_core's kernels into numba's cache (on first use, and after a change of $(KERNEL_MODULES)): about 30 s on a quiet machine"
 	$(PY) -m psl_core.warmup
 	@touch $@
 

@@ -15,6 +15,8 @@ folder that cannot be read or written gets a message that names it and says what
 are read through one cached loader, :func:`open_model`, keyed by (path, size, modification
 time): the listing and the pages that use a saved list read each version of a file once, and
 its metadata is parsed once, into a :class:`~psl_triage.model_file.metadata.ModelMetadata`.
+The listing keeps what it found of each file of the folder it listed last, and reads again only
+the files new or changed since (a folder of 5,000 lists is read once, not at every listing).
 
 Only regular files are read (:func:`read_model_file`): a device, a FIFO or a folder named
 like a model file is skipped without opening it for reading, a link is followed only to a
@@ -31,6 +33,7 @@ import os
 import re
 import stat
 import tempfile
+import threading
 import time
 import unicodedata
 from collections import Counter
@@ -51,6 +54,11 @@ from psl_triage.words.common import FILE_OF_COPY
 ENV_VAR = "PSL_MODEL_DIR"
 ORPHAN_AGE_S = 60
 """A temporary file of a save older than this (seconds) belongs to a save that died."""
+LISTED_FOLDERS = 8
+"""Folders whose last listing is kept (:func:`list_models` reads only what changed since): one
+in service, a few more in tests and benchmarks."""
+_LISTINGS: dict[str, dict] = {}  # folder -> {path: ((version, size, modified), entry)}, last listed last
+_LISTING_LOCK = threading.Lock()
 OPEN_CACHE_SIZE = 64
 """Loaded lists kept by :func:`open_model` (the listing keeps a line per file version besides)."""
 SLUG_CHARS = 60
@@ -274,12 +282,7 @@ def list_models(directory=None):
     except OSError as exc:
         return [], [words.FOLDER_UNREADABLE.format(folder=folder, reason=words.os_reason(exc))]
     models, problems = [], not_listed
-    for _, version, path in entries:
-        try:
-            info = path.stat()
-            entry = _stored_model(path, version, info.st_size, info.st_mtime_ns)
-        except OSError as exc:
-            entry = words.FILE_UNREADABLE_SKIPPED.format(name=shown_name(path.name), reason=words.os_reason(exc))
+    for entry in _listed_entries(folder, entries):
         (models if isinstance(entry, StoredModel) else problems).append(entry)
     models.sort(key=lambda m: (m.created, m.version or 0), reverse=True)
     return _told_apart(models), problems
@@ -293,12 +296,37 @@ def _told_apart(models):
             for model in models]
 
 
-@functools.lru_cache(maxsize=4096)
-def _stored_model(path, version, size, modified_ns):
-    """The StoredModel of a valid file, else the sentence that says why it is skipped.
+def _listed_entries(folder, entries):
+    """The listing's entry (:func:`_stored_model`) of each file of ``entries``, read only when the
+    file is new or changed (size, modification time) since the folder's last listing.
 
-    Kept per (path, size, modification time), so each version of a file is read once.
-    """
+    What a listing found is kept per folder for exactly the files the folder holds (a file gone is
+    forgotten): a fixed number of entries for all folders made a folder of more files than it
+    push out each file before its next listing, and every listing read them all again."""
+    key = str(folder.resolve())
+    with _LISTING_LOCK:
+        known = _LISTINGS.get(key, {})
+    found, listed = {}, []
+    for _, version, path in entries:
+        try:
+            info = path.stat()
+            stamp = (version, info.st_size, info.st_mtime_ns)
+            kept = known.get(path)
+            entry = kept[1] if kept is not None and kept[0] == stamp else _stored_model(path, *stamp)
+            found[path] = (stamp, entry)
+        except OSError as exc:
+            entry = words.FILE_UNREADABLE_SKIPPED.format(name=shown_name(path.name), reason=words.os_reason(exc))
+        listed.append(entry)
+    with _LISTING_LOCK:
+        _LISTINGS.pop(key, None)
+        _LISTINGS[key] = found
+        while len(_LISTINGS) > LISTED_FOLDERS:
+            _LISTINGS.pop(next(iter(_LISTINGS)))
+    return listed
+
+
+def _stored_model(path, version, size, modified_ns):
+    """The StoredModel of a valid file, else the sentence that says why it is skipped."""
     if size > MAX_FILE_BYTES:
         return words.file_too_large_skipped(shown_name(path.name), size)
     try:

@@ -130,3 +130,26 @@ def test_a_header_field_too_long_to_read_is_said_in_words():
     """It said "field larger than field limit (131072)", the csv module's words."""
     with pytest.raises(DataError, match=r"a field of the header row is longer than 131,072 characters"):
         load_table(("x" * 2**20 + ",y\n1,2\n3,4\n").encode(), "t.csv")
+
+
+def test_a_folder_of_thousands_of_lists_is_read_once_not_at_every_listing(tmp_path, monkeypatch):
+    """A folder of 5,000 lists took 87 s to list, and 105 s again at the next listing (and at
+    every page that lists): the listing's memory kept 4,096 files, so each file pushed out the
+    one read next. Reading is replaced here by a stub that counts; the folder is real."""
+    from psl_triage.model_file import store
+    from psl_triage.model_file.metadata import ModelMetadata as Metadata
+
+    reads = []
+
+    def counted_read(path):
+        reads.append(path)
+        return store.OpenedModel(None, Metadata.coerce({"name": path.stem, "created": "2026-01-01T00:00"}))
+
+    monkeypatch.setattr(store, "_read", counted_read)
+    for i in range(4200):
+        (tmp_path / f"list-{i}-v1.json").write_bytes(b"{}")
+    models, problems = store.list_models(tmp_path)
+    assert len(models) == 4200 and problems == [] and len(reads) == 4200
+    (tmp_path / "list-7-v1.json").write_bytes(b"{ }")  # one file changed: read again, alone
+    models, _ = store.list_models(tmp_path)
+    assert len(models) == 4200 and len(reads) == 4201

@@ -31,7 +31,7 @@ from psl_core.decision import (
     stop_stages,
     triage_step,
 )
-from psl_core.serialization import FORMAT
+from psl_core.serialization import FORMAT, SCHEMA_VERSION
 from psl_core.stopping import transition_counts
 
 
@@ -83,7 +83,9 @@ def list_file(scores, counts):
                             "negatives": neg})
     names = [f"x{i}" for i in range(len(scores))]
     return {
-        "format": FORMAT, "schema_version": 1, "params": {"score_set": sorted({*scores, 1})},
+        # Isotonic without pseudo-cases, as the probabilities above: the reader recomputes them.
+        "format": FORMAT, "schema_version": SCHEMA_VERSION,
+        "params": {"score_set": sorted({*scores, 1}), "calibration": "isotonic", "prior_strength": 0.0},
         "classes": [0, 1], "input": {"kind": "dataframe", "n_features": len(scores), "feature_names": names},
         "stages": [
             {"feature": name, "kind": "binary", "threshold": None, "category": None, "negated": False, "score": s}

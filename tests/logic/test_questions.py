@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from psl_core import ProbabilisticScoringList
-from psl_core.calibration import reachable_totals
+from psl_core.calibration import isotonic_probabilities, reachable_totals
 from psl_core.cost_ratio import decision_threshold
 from psl_core.decision import (
     OUTCOMES,
@@ -22,7 +22,7 @@ from psl_core.decision import (
     outcome_codes,
     triage_step,
 )
-from psl_core.serialization import FORMAT
+from psl_core.serialization import FORMAT, SCHEMA_VERSION
 from psl_triage.bedside.questions import (
     advance,
     answer_text,
@@ -71,10 +71,12 @@ def handmade_model(stages=STAGES):
         times = widest if k == 0 else 1
         positives = [(5 + 3 * i) * times for i in range(len(totals))]
         negatives = [(50 - 3 * i) * times for i in range(len(totals))]
-        rates = [p / (p + n) for p, n in zip(positives, negatives)]
+        rates = isotonic_probabilities(np.array(totals), np.array(positives), np.array(negatives)).tolist()
         calibration.append({"totals": totals, "probabilities": rates, "positives": positives, "negatives": negatives})
     model = {
-        "format": FORMAT, "schema_version": 1, "params": {"score_set": [-3, -2, -1, 1, 2, 3]},
+        # Isotonic without pseudo-cases, as the probabilities above: the reader recomputes them.
+        "format": FORMAT, "schema_version": SCHEMA_VERSION,
+        "params": {"score_set": [-3, -2, -1, 1, 2, 3], "calibration": "isotonic", "prior_strength": 0.0},
         "classes": [0, 1],
         "input": {"kind": "dataframe", "n_features": 3, "feature_names": ["thalach", "sex", "cp"]},
         "stages": stages, "calibration": calibration, "criterion": [0.0] * (len(stages) + 1),

@@ -2,9 +2,12 @@
 
 import json
 
+import numpy as np
+
 from psl_core import ProbabilisticScoringList
+from psl_core.calibration import isotonic_probabilities
 from psl_core.decision import StageBands, triage_step
-from psl_core.serialization import FORMAT
+from psl_core.serialization import FORMAT, SCHEMA_VERSION
 from psl_triage.bedside.record import triage_record
 from psl_triage.words.decision import interval_sentence, outcome_text, stop_sentence
 from psl_triage.words.record import record_text
@@ -16,13 +19,16 @@ def small_list():
         {"feature": "b", "kind": "numeric", "threshold": 5.0, "category": None, "negated": False, "score": 1},
     ]
     calibration = [
-        {"totals": [0], "probabilities": [0.32], "positives": [320], "negatives": [680]},
-        {"totals": [0, 2], "probabilities": [0.04, 0.56], "positives": [20, 280], "negatives": [480, 220]},
-        {"totals": [0, 1, 2, 3], "probabilities": [0.005, 0.18, 0.3, 0.625],
-         "positives": [2, 18, 30, 250], "negatives": [398, 82, 70, 150]},
+        {"totals": [0], "positives": [320], "negatives": [680]},
+        {"totals": [0, 2], "positives": [20, 280], "negatives": [480, 220]},
+        {"totals": [0, 1, 2, 3], "positives": [2, 18, 30, 250], "negatives": [398, 82, 70, 150]},
     ]
+    for entry in calibration:  # the counts' rates (0.32; 0.04, 0.56; ...), as the reader recomputes them
+        entry["probabilities"] = isotonic_probabilities(
+            np.array(entry["totals"]), np.array(entry["positives"]), np.array(entry["negatives"])).tolist()
     return ProbabilisticScoringList.from_json(json.dumps({
-        "format": FORMAT, "schema_version": 1, "params": {"score_set": [1, 2]}, "classes": [0, 1],
+        "format": FORMAT, "schema_version": SCHEMA_VERSION,
+        "params": {"score_set": [1, 2], "calibration": "isotonic", "prior_strength": 0.0}, "classes": [0, 1],
         "input": {"kind": "dataframe", "n_features": 2, "feature_names": ["a", "b"]},
         "stages": stages, "calibration": calibration, "criterion": [0.0, 0.0, 0.0], "validation": None,
         "metadata": {},

@@ -66,7 +66,7 @@ def test_the_card_shows_every_total_of_its_stage(trained):
 
 
 def test_the_card_writes_risks_as_the_bedside_does(trained):
-    # One way to write a risk (psl_triage.bedside.questions.percent, whole percents on the card): a
+    # One way to write a risk (psl_triage.words.common.percent, whole percents on the card): a
     # risk of 99.6 % reads ">99%", never a false "100 %"; 0.3 % reads "<1%", escaped in HTML.
     model, metadata = trained
     stage = recommended_length(model)

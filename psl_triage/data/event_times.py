@@ -579,9 +579,10 @@ def _censored_code(status: pd.Series, positive: list, times: dict) -> FoundTime 
 def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = None,
             positive=None) -> FoundTime | None:
     """The time of one event column: the one found with it (:func:`follow_up_evidence`), else
-    the time column it behaves best with as a follow-up time does, else the one time of its
-    few censored patients (:data:`FEW_CENSORED`) or closed on one date (:data:`CLOSED_BY_DATE`);
-    None without one.
+    the time column it behaves best with as a follow-up time does (a time found as another
+    event's only where no other passes: ACTG 320's death beside the time to AIDS or death),
+    else the one time of its few censored patients (:data:`FEW_CENSORED`) or closed on one date
+    (:data:`CLOSED_BY_DATE`); None without one.
     ``positive``: the values that are the event, as the user chose them, for a status of other
     codes (MASS's Melanoma: 1 died of melanoma, 2 alive, 3 died of other causes)."""
     found = follow_up_evidence(df) if found is None else found
@@ -591,14 +592,13 @@ def time_of(df: pd.DataFrame, event: object, found: list[FoundTime] | None = Non
         codes = np.where(df[event].isna(), np.nan, df[event].isin(list(positive)).astype(float))
     if own is not None or codes is None:
         return own
-    best = None
+    others = {item.time for item in found if item.event is not None}
     times = {time: values for time, values in _times(df, few_values=True).items() if time != event}
-    for time, values in times.items():
-        censoring = censoring_of(values, codes)
-        if censoring is not None and censoring.follows and (best is None or censoring.auc > best[0].auc):
-            best = (censoring, time)
-    if best is not None:
-        return FoundTime(best[1], event, _follow_up_sentence(event, best[0]))
+    passing = [(time not in others, censoring.auc, time, censoring) for time, values in times.items()
+               if (censoring := censoring_of(values, codes)) is not None and censoring.follows]
+    if passing:
+        *_, time, censoring = max(passing, key=lambda item: item[:2])
+        return FoundTime(time, event, _follow_up_sentence(event, censoring))
     coded = _censored_code(df[event], positive, times) if event_codes(df[event]) is None and positive else None
     return (coded or _few_censored_time(times, event, codes) or _closed_by_date(df, times, event, codes)
             or _between_dates(df, times, event, codes))

@@ -19,7 +19,8 @@ import pandas as pd
 
 from psl_core.errors import DataError
 from psl_core.survival import held_out_targets, horizon_summary, survival_outcome
-from psl_triage.data.event_times import follow_up_evidence, time_of
+from psl_triage.data.censoring import censoring_of
+from psl_triage.data.event_times import event_codes, follow_up_evidence, time_of
 from psl_triage.data.outcome import WEAK_OUTCOME_WORDS
 from psl_triage.data.roles import OUTCOME_TOKENS, follow_up_pairs, name_tokens, time_word
 from psl_triage.words import lists as words
@@ -96,7 +97,9 @@ def guess_follow_up(df: pd.DataFrame, found: list | None = None, times: list | N
     initial ("dtime" with "death", "rtime" with "recur") or else the first. Without one, the
     first status whose name its time carries ("cmv" and "time.to.cmv", :func:`named_pairs`).
     Without a pair by name, the follow-up time the values show (``OS`` with ``Death``, ``t1``
-    with ``d1``: :func:`psl_triage.data.event_times.follow_up_evidence`) with its event.
+    with ``d1``: :func:`psl_triage.data.event_times.follow_up_evidence`) with its event, unless
+    that event is named like no outcome and a status named like one behaves as the time's event
+    too (ascites at entry, its patients dying sooner, and the study's ``status``).
     ``found`` and ``times``: that evidence and :func:`time_columns` when already worked out
     (:class:`psl_triage.data.profile.TableProfile`).
     """
@@ -112,13 +115,27 @@ def guess_follow_up(df: pd.DataFrame, found: list | None = None, times: list | N
         if pairs:
             return pairs[0][1], pairs[0][0]
         own = [item for item in found if item.longer is None and item.event is not None]
-        return (own[0].time, own[0].event) if own else None
+        if not own:
+            return None
+        time, event = own[0].time, own[0].event
+        if event not in events:  # a finding that shortens follow-up gives way to the status named so
+            event = next((named for named in events if _follows(df, time, named)), event)
+        return time, event
     for time in times:
         prefix = str(time).lower().removesuffix("time")
         for event in events:
             if len(prefix) == 1 and str(event).lower().startswith(prefix):
                 return time, event
     return times[0], events[0]
+
+
+def _follows(df: pd.DataFrame, time: object, event: object) -> bool:
+    """Whether ``event``'s values behave with ``time`` as a follow-up time's event does
+    (:attr:`psl_triage.data.censoring.Censoring.follows`)."""
+    codes = event_codes(df[event])
+    times = pd.to_numeric(df[time], errors="coerce").to_numpy(dtype=float)
+    censoring = censoring_of(times, codes) if codes is not None else None
+    return censoring is not None and censoring.follows
 
 
 def event_time(df: pd.DataFrame, time: object, event: object, positive: list) -> tuple[np.ndarray, np.ndarray]:

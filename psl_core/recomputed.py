@@ -70,10 +70,10 @@ def check_recomputed(tables, estimate):
     stage is calibrated on its (weighted) counts with ``prior_strength`` pseudo-cases at the
     base rate (stage 0's rate) and pulled toward q(0) by its shrinkage factor; a recalibrated
     one's with the pseudo-cases at the earlier probabilities. Weighted counts must also agree
-    with the effective counts the intervals use (:func:`_check_effective`)."""
+    with the effective counts the intervals use (:func:`_check_effective`), and the factors
+    keep the shape the learner gives them (:func:`_check_factors`)."""
     weighted, priors, shrinkage = estimate["weighted"], estimate["priors"], estimate["shrinkage"]
-    if priors is not None and shrinkage is not None:
-        refuse("a recalibrated list (its calibration records a prior) has no shrinkage; the file was edited")
+    _check_factors(shrinkage, estimate["inflation"], priors is not None)
     counts = [(t[2], t[3]) for t in tables] if weighted is None else list(zip(*weighted))
     if weighted is not None:
         for k, table in enumerate(tables):
@@ -94,6 +94,25 @@ def check_recomputed(tables, estimate):
         recomputed = shrunk_probabilities(recomputed, shrinkage)
     for k, (table, q) in enumerate(zip(tables, recomputed)):
         _check_equal(k, table, q)
+
+
+def _check_factors(shrinkage, inflation, recalibrated):
+    """The shrinkage factors and the intervals' inflation phi_k as the learner makes them: none
+    for a recalibrated list (the site's counts chose no question), stage 0 unchanged (1), and
+    phi_k non-decreasing over the stages (:func:`psl_core.recommend.interval_inflation`). phi_k
+    itself rests on the internal folds' held-out rows, which the file does not hold: a file
+    cannot show it was measured, only that it has the shape of one."""
+    if recalibrated and (shrinkage is not None or inflation is not None):
+        refuse("a recalibrated list (its calibration records a prior) has no shrinkage or interval_inflation: "
+               "they belong to the training site's folds; the file was edited")
+    for name, factors in (("shrinkage", shrinkage), ("interval_inflation", inflation)):
+        if factors is not None and len(factors) and factors[0] != 1.0:
+            refuse(f"validation {name} gives stage 0 the factor {factors[0]:g}; stage 0 asks no question and "
+                   "has the factor 1: the file was edited or is damaged")
+    if inflation is not None and (np.diff(inflation) < 0).any():
+        k = int(np.flatnonzero(np.diff(inflation) < 0)[0]) + 1
+        refuse(f"validation interval_inflation falls from {inflation[k - 1]:g} at stage {k - 1} to {inflation[k]:g} "
+               f"at stage {k}; the search's optimism only grows with its questions: the file was edited or is damaged")
 
 
 def _check_effective(k, table, weighted):
@@ -178,4 +197,5 @@ def set_estimates(model, calibration, version, tables):
 def _estimate(model, weighted, priors):
     """What :func:`check_recomputed` recomputes a list's probabilities with."""
     return {"method": model.calibration, "prior_strength": float(model.prior_strength),
-            "shrinkage": model.shrinkage_, "weighted": weighted, "priors": priors}
+            "shrinkage": model.shrinkage_, "inflation": model.interval_inflation_, "weighted": weighted,
+            "priors": priors}

@@ -152,6 +152,21 @@ def test_a_recalibrated_file_cannot_claim_a_shrinkage(lists):
         ProbabilisticScoringList.from_json(json.dumps(document))
 
 
+def test_the_factors_keep_the_shape_the_learner_gives_them(lists):
+    document = json.loads(lists["shrunk"].to_json())
+    inflation = document["validation"]["interval_inflation"]
+    assert inflation[0] == 1.0 and len(inflation) >= 3
+    narrower = json.loads(json.dumps(document))
+    narrower["validation"]["interval_inflation"] = [1.0, inflation[1] + 1.0] + [1.0] * (len(inflation) - 2)
+    with pytest.raises(ModelFileError, match="interval_inflation falls from .* at stage 1 to 1 at stage 2"):
+        ProbabilisticScoringList.from_json(json.dumps(narrower))
+    for key in ("interval_inflation", "shrinkage"):
+        moved = json.loads(json.dumps(document))
+        moved["validation"][key][0] = 0.5 if key == "shrinkage" else 2.0
+        with pytest.raises(ModelFileError, match=f"validation {key} gives stage 0 the factor"):
+            ProbabilisticScoringList.from_json(json.dumps(moved))
+
+
 def test_a_file_of_version_1_loads_unchecked_and_is_saved_checked_when_its_counts_allow(lists):
     plain = json.loads(lists["shrunk"].to_json())
     old = ProbabilisticScoringList.from_json(json.dumps(version_1(plain)))

@@ -541,6 +541,11 @@ def misleading_descriptions(document):
         "levels-recorded-without-one-asked-v1.json": (
             with_change(document, labels, {"nonanginal": "non-anginal", "none": "none"}),
             "asks whether 'pain' is .*, which the column's recorded levels .* do not include"),
+        # Issue 40, fifth probe: another list's description of its columns glued to this list.
+        "another-lists-columns-v1.json": (
+            with_change(document, ["metadata", "columns"], {f"x{i}": {"label": f"X{i}", "unit": "", "kind": "numeric",
+                                                                       "category_labels": {}} for i in range(3)}),
+            "describes none of these columns"),
     }
 
 

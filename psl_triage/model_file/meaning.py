@@ -6,7 +6,8 @@ the pages read it: the answers offered at the bedside, the questions' names, the
 names, the training table's counts, its columns' ranges and the list's measured performance.
 :func:`check_description` refuses, with the reason, a description that would show two answers
 or two questions a reader cannot tell apart, an answer with nothing to read, counts no table
-can have (or fewer patients than the list itself counts), a question that asks a column
+can have (or fewer patients than the list itself counts), a description of columns none of
+which the list asks (another list's), a question that asks a column
 otherwise than its recorded kind or on a level it never had, a range whose quantiles are out of
 order, or a measure outside the values it can take (an AUC of 7). Every list read from a file
 passes here (the store's loader and an uploaded file on the Train page).
@@ -114,7 +115,10 @@ def _check_classes(metadata):
 
 def _check_questions(model, metadata):
     """The questions' names, and each question's answers, read apart."""
-    labels = {}
+    labels, described = {}, list(metadata.columns or {})
+    asked = list(dict.fromkeys(str(literal.column) for literal in model.literals_))
+    if described and asked and not set(asked) & set(described):  # another list's description, glued on
+        _fail(words.asked_not_described(asked, described))
     for literal in model.literals_:
         column = metadata.column(literal.column)
         _check_asked_as_recorded(literal, column)

@@ -82,6 +82,16 @@ def read_alike(what, first, second):
     return f"{what} include {first!r} and {second!r}, which read alike"
 
 
+def _first_names(columns):
+    return ", ".join(repr(name) for name in columns[:5]) + (", ..." if len(columns) > 5 else "")
+
+
+def asked_not_described(asked, described):
+    """A description of columns none of which the list asks (another list's, glued on)."""
+    return (f"the list asks {_first_names(asked)}, but its description describes none of these columns (it "
+            f"describes {_first_names(described)}): the description is another list's, or the file was edited")
+
+
 def asked_against_kind(column, asked, kind):
     """A column the list asks one way that the description records as another kind."""
     return f"the list asks {column!r} as {asked}, but the description records it as {kind}"

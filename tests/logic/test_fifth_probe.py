@@ -153,3 +153,18 @@ def test_a_folder_of_thousands_of_lists_is_read_once_not_at_every_listing(tmp_pa
     (tmp_path / "list-7-v1.json").write_bytes(b"{ }")  # one file changed: read again, alone
     models, _ = store.list_models(tmp_path)
     assert len(models) == 4200 and len(reads) == 4201
+
+
+def test_a_description_of_another_list_s_columns_is_refused(tmp_path):
+    """Another list's column descriptions glued to this list's stages loaded: the report then
+    listed "Predictors offered to the learner: X0, X1, X2", none of them in the list, while the
+    list asked age, smoker and pain under their raw names."""
+    from psl_triage.model_file.store import list_models
+
+    document = meaning_document()
+    document["metadata"]["columns"] = {f"x{i}": {"label": f"X{i}", "unit": "", "kind": "numeric",
+                                                 "category_labels": {}} for i in range(3)}
+    (tmp_path / "glued-v1.json").write_text(json.dumps(document), encoding="utf-8")
+    models, problems = list_models(tmp_path)
+    assert models == [] and len(problems) == 1
+    assert "describes none of these columns" in problems[0] and "'x0'" in problems[0]

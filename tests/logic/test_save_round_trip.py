@@ -94,6 +94,8 @@ def test_a_list_recalibrated_at_another_site_reopens_at_every_length(seed, optio
         new, meta, stored = save_recalibrated(model, metadata, table, "site.csv", keep, "Recalibrated", tmp_path)
         assert len(new.literals_) == keep
         loaded = assert_reopens(new, stored)
+        # Its probabilities recomputed on load from the site's counts and the list it came from.
+        assert loaded.probabilities_checked_ and len(loaded.stage_prior_probabilities_) == keep + 1
         # "Use the recalibrated list in this session", then save it from the Train page
         resaved = save_model(loaded, "Recalibrated", meta, tmp_path)
         assert_reopens(loaded, resaved)

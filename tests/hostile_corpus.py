@@ -194,6 +194,7 @@ def hostile_tables() -> dict[str, bytes]:
         "mac-roman.csv": ("age,city,y\n" + "".join(f"{40 + i % 30},{['Zürich', 'Genève'][i % 2]},{int(i % 30 > 15)}\n"
                                                  for i in range(80))).encode("mac_roman"),
         "header-field-of-1-mb.csv": ("x" * 2**20 + ",y\n1,2\n3,4\n").encode(),
+        "formula-error-values.xlsx": probe_workbook("error values"),
     }
     return tables
 
@@ -221,7 +222,8 @@ def probe_workbook(kind):
     chart sheet before the table ("chart first"), the table hidden behind a chart sheet ("only a
     chart visible"); merged cells below the header ("merged below"); an empty cover sheet before
     the table ("empty cover", issue 40's fourth probe); one stray cell in the sheet's last row and
-    column ("far cell": a reader lays out 17 billion cells) or near the table ("near cell")."""
+    column ("far cell": a reader lays out 17 billion cells) or near the table ("near cell"); error
+    values of formulas in the age column ("error values", the fifth probe)."""
     import openpyxl  # a test requirement, not the app's
     from openpyxl.chart import BarChart, Reference
 
@@ -236,6 +238,9 @@ def probe_workbook(kind):
         sheet.merge_cells("B2:B3")
     if kind in ("far cell", "near cell"):
         sheet.cell(*((1_048_576, 16_384) if kind == "far cell" else (2_000, 200)), value="x")
+    if kind == "error values":
+        for row in range(2, 82, 9):
+            sheet.cell(row, 1).value, sheet.cell(row, 1).data_type = "#DIV/0!", "e"
     if kind == "empty cover":
         book.create_sheet("cover", 0)
         book.active = 0

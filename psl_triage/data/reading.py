@@ -528,6 +528,9 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
         raise DataError(words.only_formulas_without_values(filename, sheet, unvalued))
     if unvalued:
         notes.append(words.formulas_without_values(filename, sheet, unvalued))
+    errors = _error_values(xml)
+    if errors:
+        notes.append(words.error_values_missing(filename, sheet, errors))
     check_header([] if header.empty else list(header.iloc[0]), filename)
     return frame
 
@@ -612,6 +615,7 @@ _SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\b[^>]*?\br:id=\"([^\"]+)\"")
 _RELATION_TAG = re.compile(rb"<Relationship\b[^>]*>")
 _CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*?(?<!/)>(.*?)</(?:\w+:)?c>", re.DOTALL)
 _VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+_ERROR_CELL = re.compile(rb'<(?:\w+:)?c\b[^>]*?\bt="e"[^>]*?(?<!/)>.*?<(?:\w+:)?v>([^<]*)<', re.DOTALL)
 _LONG_COLUMN = re.compile(rb' r="[A-Za-z]{2}')  # a cell in column AA or beyond
 _LONGEST_COLUMN = re.compile(rb' r="[A-Za-z]{3}')  # in column AAA or beyond
 _ROW_NUMBER = re.compile(rb' r="([0-9]{1,9})"')  # only a row's r is digits alone; a cell's starts with letters
@@ -649,6 +653,14 @@ def _column_number(letters: bytes) -> int:
     for letter in letters.upper():
         number = number * 26 + letter - ord("A") + 1
     return number
+
+
+def _error_values(sheet: bytes) -> list[str]:
+    """The error values (``#DIV/0!``, ``#N/A``) of a sheet's cells (its XML), which every reader
+    takes for empty cells."""
+    if b't="e"' not in sheet:  # no error anywhere: skip the scan (most sheets)
+        return []
+    return [value.decode("utf-8", "replace") for value in _ERROR_CELL.findall(sheet)]
 
 
 def _formulas_without_values(sheet: bytes) -> int:

@@ -129,6 +129,14 @@ def formulas_without_values(filename, sheet, count):
             "workbook in Excel or LibreOffice, save it, and upload it again to read the values.")
 
 
+def error_values_missing(filename, sheet, errors):
+    """Cells of the sheet read that hold an error value of a formula (``#DIV/0!``), read as missing."""
+    examples = ", ".join(repr(error) for error in list(dict.fromkeys(errors))[:3])
+    return (f"{filename}: in {sheet!r}, {counted(len(errors), 'cell', 'holds', 'hold')} an error value of a "
+            f"formula ({examples}), read as missing. Correct those formulas in the workbook if the cells should "
+            "hold values.")
+
+
 def only_formulas_without_values(filename, sheet, count):
     """A sheet whose every value below the header is a formula saved without its value."""
     return (f"{filename}: in {sheet!r}, every value below the header is a formula saved without its value "

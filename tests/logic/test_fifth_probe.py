@@ -168,3 +168,22 @@ def test_a_description_of_another_list_s_columns_is_refused(tmp_path):
     models, problems = list_models(tmp_path)
     assert models == [] and len(problems) == 1
     assert "describes none of these columns" in problems[0] and "'x0'" in problems[0]
+
+
+def test_a_workbook_s_error_values_are_said_to_be_read_as_missing():
+    """Excel's error values (#DIV/0!, #N/A) became empty cells without a word; the same values in
+    a CSV are named in a note."""
+    import openpyxl  # a test requirement, not the app's
+
+    book = openpyxl.Workbook()
+    book.active.append(["age", "lab", "y"])
+    for i in range(40):
+        book.active.append([40 + i, 1.5 * i, i % 2])
+        if i % 10 == 0:
+            cell = book.active.cell(row=i + 2, column=2)
+            cell.value, cell.data_type = ["#DIV/0!", "#N/A"][i % 20 // 10], "e"
+    stream = io.BytesIO()
+    book.save(stream)
+    loaded = load_table(stream.getvalue(), "t.xlsx")
+    assert loaded.frame["lab"].isna().sum() == 4
+    assert any("4 cells hold an error value" in note and "#DIV/0!" in note for note in loaded.notes)

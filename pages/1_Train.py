@@ -22,7 +22,7 @@ from psl_triage.training.session import OPTION_NAMES
 from psl_triage.words import lists as list_words
 from psl_triage.words import md
 from psl_triage.words import train as words
-from psl_triage.words.common import page_title, queued
+from psl_triage.words.common import GO_TO_DATA, page_title, queued
 from psl_triage.words.editors import constraints_said
 from ui import link, shown_errors, training_session
 from ui.evidence import sample_size_section
@@ -110,7 +110,7 @@ if prepared is None:
         st.warning(words.not_ready(dataset.prepare_error))
     else:
         st.info(words.NO_DATA)
-    link("pages/0_Data.py", *words.GO_TO_DATA)
+    link("pages/0_Data.py", *GO_TO_DATA)
 else:
     follow_table(session, dataset.active.table)
     st.markdown(words.data_summary(dataset.active.name, prepared))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from psl_core.metrics import MEASURE_LABELS
-from psl_triage.words.common import INTERVAL_PROMISE, plural
+from psl_triage.words.common import CONFIDENCE_LEVEL, INTERVAL_PROMISE, plural
 from psl_triage.words.escape import md
 from psl_triage.words.evidence import interval_text
 
@@ -123,7 +123,7 @@ INTERVALS_M_HELP = (
     "With M = 10 (the paper's choice) missing a patient with the outcome is ten times as "
     "bad as a needless referral, so the list refers from a probability of 1/11 = 9 % on."
 )
-INTERVALS_CONFIDENCE = "Confidence level of the intervals"
+INTERVALS_CONFIDENCE = CONFIDENCE_LEVEL
 INTERVALS_CONFIDENCE_HELP = INTERVAL_PROMISE
 DRAWING_INTERVALS = "drawing the intervals"
 EVERY_STAGE = "Every stage"

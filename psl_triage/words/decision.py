@@ -82,6 +82,10 @@ def change_text(step):
     return f"{round(step.change_share * step.change_rows)} of {step.change_rows}"
 
 
+ALL_ANSWERED = "Every question of the list is answered."
+"""Why a list stopped at its end."""
+
+
 def stop_sentence(step, tolerance=DEFAULT_TOLERANCE, change_value=None, unit=""):
     """Why the list stopped, in one sentence; None when it goes on.
 
@@ -102,7 +106,7 @@ def stop_sentence(step, tolerance=DEFAULT_TOLERANCE, change_value=None, unit="")
             "carried how often more questions change the outcome, so it stops as soon as a patient is ruled in or out."
         )
     if step.stop_reason == END_OF_LIST:
-        return "Every question of the list is answered."
+        return ALL_ANSWERED
     if step.stop_reason == NOT_WORTH_COST:
         who = "with these answers" if step.change_scope == "answers" else "with this outcome at this question"
         worth = "" if change_value is None else f", and a changed outcome is worth {cost_text(change_value, unit)}"

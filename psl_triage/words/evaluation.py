@@ -5,7 +5,7 @@ The class name and the cost unit come from the model file: they are escaped here
 """
 
 from psl_core.evaluation import FIXED_STAGE, STEPWISE
-from psl_triage.words.common import cost_text, duration, level_text, m_equals, noun, one_in, plural
+from psl_triage.words.common import CONFIDENCE_LEVEL, cost_text, duration, level_text, m_equals, noun, one_in, plural
 from psl_triage.words.escape import md
 
 # The page's title, headings and widget labels.
@@ -24,7 +24,7 @@ SPLITS = "Random splits"
 SPLITS_HELP = "The paper uses 100."
 TEST_FRACTION = "Test fraction"
 TEST_FRACTION_HELP = "The paper holds out 1/3."
-CONFIDENCE = "Confidence level of the intervals"
+CONFIDENCE = CONFIDENCE_LEVEL
 RUN = "Run the evaluation"
 STAGEWISE_HEADER = "Stage by stage, against logistic regression"
 DOWNLOAD_SPLITS = "Download every split (CSV)"

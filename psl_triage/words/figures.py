@@ -6,6 +6,7 @@ Names from files reach these templates already escaped with :func:`psl_triage.wo
 written ``%{{...}}`` in the templates that :meth:`str.format` fills.
 """
 
+from psl_triage.words.common import CONFIDENCE_LEVEL
 from psl_triage.words.escape import plotly_text
 
 STAGE = "Stage"
@@ -46,7 +47,7 @@ MEAN_LOSS_PANEL = "Mean loss on the decided"
 COVERAGE = "coverage (share decided)"
 ACCURACY_ON_DECIDED = "accuracy on the decided"
 LOSS_ON_DECIDED = "loss on the decided"
-CONFIDENCE_LEVEL_AXIS = "Confidence level of the intervals"
+CONFIDENCE_LEVEL_AXIS = CONFIDENCE_LEVEL
 OTHER_STAGES = "the list at other stages (hover: which)"
 DECISION_CURVES_TITLE = "Decision curves: net benefit on held-out patients"
 THE_LIST = "the list"

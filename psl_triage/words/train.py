@@ -260,7 +260,6 @@ OPEN_PLACEHOLDER = "Choose a saved list"
 OPEN = "Open the saved list"
 GROUP_HELP = "e.g. blood test"
 NO_DATA = "No data loaded yet. Load a table (or the demo) and choose the outcome first."
-GO_TO_DATA = ("Go to the data page", "Open the start page (**Data**) in the sidebar.")
 NO_LIST = "No list yet: train one above, or load a saved model file below."
 NO_PERFORMANCE = "This model file records no performance measures."
 PERFORMANCE = (

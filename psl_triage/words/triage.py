@@ -16,6 +16,7 @@ from psl_triage.words.common import cost_text
 from . import trade_off
 from .common import INTERVAL_PROMISE, level_text, m_equals, noun, one_in, percent, plural
 from .decision import (
+    ALL_ANSWERED,
     headline,
     how_it_decides,
     interval_text,
@@ -251,7 +252,7 @@ def asks_nothing(session) -> str | None:
 def stopped(n_answered: int, step, reason: str | None) -> str:
     """Where and why the list stopped (``reason``: the stop sentence, None at the list's end)."""
     where = "before the first question" if n_answered == 0 else f"after question {n_answered}"
-    reason = reason or "Every question of the list is answered."
+    reason = reason or ALL_ANSWERED
     if step.outcome == UNCERTAIN:
         reason += " The outcome stays uncertain: refer or gather more evidence."
     return f"**Stopped {where}.** {reason}"

@@ -55,7 +55,7 @@ def test_without_data_the_page_says_so_and_links_to_the_data_page(project_root):
     at = open_train_page(project_root)
     assert not at.exception
     assert "No data loaded yet" in texts(at.info)
-    assert [link.value for link in at.get("page_link")] == ["Go to the data page"]
+    assert [link.value for link in at.get("page_link")] == ["Go to the start page"]
     assert not at.get("form")
     assert training(at).model is None
 

@@ -39,7 +39,7 @@ from psl_triage.model_file.writer import list_identity
 from psl_triage.plots import reliability_figure
 from psl_triage.words import md, visible
 from psl_triage.words import validate as words
-from psl_triage.words.common import page_title
+from psl_triage.words.common import CHOOSE_OUTCOME, page_title
 from ui import csv_download, kept_upload, list_picker, shown_errors, shown_upload, stopped_unless, table_uploader
 from ui.evidence import site_evidence
 from ui.state_keys import VALIDATE_REPORT
@@ -83,7 +83,7 @@ outcome_default, positive_default = outcome_defaults(metadata, frame)
 start_at_defaults(model, site_bytes, {"validate_outcome": outcome_default,
                                       "validate_positive": positive_default if outcome_default else None})
 outcome = chosen_column(words.OUTCOME_COLUMN, columns, outcome_default, "validate_outcome", words.OUTCOME_PLACEHOLDER,
-                        words.CHOOSE_OUTCOME)
+                        CHOOSE_OUTCOME)
 values = [value for value, _ in count_classes(frame[outcome])]
 positive = chosen_values(words.positive_values_label(outcome, metadata.positive_label), values,
                          positive_defaults(metadata, frame[outcome]))

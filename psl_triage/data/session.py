@@ -49,6 +49,7 @@ from psl_triage.data.follow_up import FollowUp, proposed_follow_up
 from psl_triage.data.profile import TableProfile
 from psl_triage.data.roles import ROLES, Role, propose_roles, role_labels, taken_out
 from psl_triage.words import data as words
+from psl_triage.words.common import CHOOSE_OUTCOME
 
 _TABLES = itertools.count(1)
 T = TypeVar("T")
@@ -424,7 +425,7 @@ class DatasetSession:
         self._prepared_for = choices
         self.prepared, self.prepare_error = None, None
         if data.outcome is None:
-            self.prepare_error = words.CHOOSE_OUTCOME
+            self.prepare_error = CHOOSE_OUTCOME
             return None
         try:
             self.prepared = prepare_training_data(

@@ -162,6 +162,7 @@ NOT_SAVED = "not saved"
 FILE_OF_COPY = "{label}, file {file}"
 """A saved list in the picker when another file has the same label (a copy or a link)."""
 GO_TO_DATA = ("Go to the start page", "Open the start page (**Data**) in the sidebar.")
+CHOOSE_OUTCOME = "Choose the outcome column."
 CONFIDENCE_LEVEL = "Confidence level of the intervals"
 """The confidence of the intervals drawn, as a widget or an axis names it."""
 

@@ -77,7 +77,6 @@ NO_MISSING = "No missing values in the outcome or the columns in use."
 STATUS_NEXT_TO_TIME = "it is a status next to the follow-up time {time!r}"
 """Why the outcome guess is an event column: it stands next to its time."""
 UNREADABLE_UPLOAD = "{name} could not be read ({error}: {exc})."
-CHOOSE_OUTCOME = "Choose the outcome column."
 UNEXPECTED_PREPARING = "Unexpected problem while preparing the data ({error}: {exc})."
 
 

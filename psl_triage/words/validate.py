@@ -153,7 +153,6 @@ UNMATCHED = (
 )
 NOT_RECORDED = "not recorded at this site"
 ALL_FOUND = "All {n_columns} columns the list asks about were found by name."
-CHOOSE_OUTCOME = "Choose the outcome column."
 REPORT_CAPTION = (
     "Intervals: {n_boot} bootstrap resamples of the patients (seed 0). Calibration-in-the-large "
     "is the intercept of a logistic fit with the list's log-odds as offset (0 is perfect; above 0 the "

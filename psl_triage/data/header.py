@@ -24,6 +24,39 @@ input" gives the times measured). A list asks a handful of questions; a wider ta
 refused with what to do."""
 
 
+TITLE_ROWS_SEEN = 10
+"""Rows at the top of a table looked at for a title above its header."""
+
+
+def title_rows(rows: Sequence[Sequence[object]]) -> int:
+    """How many rows above the header hold a title, not the table: 0 unless the first row has one
+    filled cell ("Study X export 2024", as a sheet with a title in A1 saves as CSV) and, within
+    :data:`TITLE_ROWS_SEEN` rows, after rows of at most one filled cell (a subtitle, a blank),
+    a row of two or more names with no number among them: the header."""
+    if not rows or len(_filled(rows[0])) != 1:
+        return 0
+    for position, row in enumerate(rows[1:TITLE_ROWS_SEEN], start=1):
+        cells = _filled(row)
+        if len(cells) >= 2:
+            return 0 if any(_number_like(cell) for cell in cells) else position
+    return 0
+
+
+def _filled(row: Sequence[object]) -> list[object]:
+    return [cell for cell in row if cell is not None and not (isinstance(cell, float) and math.isnan(cell))
+            and str(cell).strip()]
+
+
+def _number_like(cell: object) -> bool:
+    if isinstance(cell, (int, float, np.number)):
+        return True
+    try:
+        float(str(cell).strip().replace(",", "."))
+    except ValueError:
+        return False
+    return True
+
+
 def check_header(header: Sequence[object], filename: str) -> None:
     if len(header) > MAX_COLUMNS:
         raise DataError(words.TOO_MANY_COLUMNS.format(filename=filename, n_columns=len(header), max_columns=MAX_COLUMNS))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 import re
 import unicodedata
 import zipfile
@@ -25,7 +26,7 @@ from psl_core.errors import DataError
 from psl_core.serialization import max_number
 from psl_triage.words import reading as words
 
-from .header import check_header, tidy_table
+from .header import TITLE_ROWS_SEEN, check_header, tidy_table, title_rows
 from .sniffing import (
     DELIMITERS,
     NumberFormat,
@@ -158,7 +159,7 @@ def _read_by_type(data, filename, delimiter, numbers, notes):
         delimiter = delimiter or named or TEXT_EXTENSIONS[suffix] or detect_delimiter(text)
         if numbers is None:
             numbers = detect_number_format(sample_cells(text, delimiter))
-        return _read_text_table(text, filename, delimiter, numbers), delimiter, numbers
+        return _read_text_table(text, filename, delimiter, numbers, notes), delimiter, numbers
     if suffix in (".xls", ".ods", ".numbers"):
         raise DataError(words.SPREADSHEET_NOT_READ.format(filename=filename, suffix=suffix))
     raise DataError(words.UNSUPPORTED_FILE_TYPE.format(filename=filename, suffix=suffix or words.NO_EXTENSION))
@@ -407,6 +408,10 @@ _EAST_ASIAN_ENCODINGS = frozenset(codecs.lookup(name).name for name in (
     "iso2022_kr"))
 """Chinese, Japanese and Korean encodings: two bytes beyond ASCII a character, which read as
 Windows-1252 make "年龄" the column "ÄêÁä"."""
+_MIN_GUESSED_BYTES = 16
+"""Bytes beyond ASCII a guess of the encoding needs: a French header alone ("Âge;Décès", three)
+reads as Big5 as well as Latin-1 to a guesser; sixteen (eight East Asian characters, or a table's
+accented words) tell them apart."""
 _ENCODING_SAMPLE_BYTES = 200_000
 """Bytes of a file's lines that are not UTF-8 whose encoding is guessed (a guess over a whole
 50 MB file takes tens of seconds; a sample of its lines names the encoding as well)."""
@@ -415,7 +420,9 @@ _ENCODING_SAMPLE_BYTES = 200_000
 def _refuse_east_asian(sample: bytes, filename: str) -> None:
     """Refuse a file whose lines that are not UTF-8 are, by their letters' statistics
     (charset_normalizer), in a Chinese, Japanese or Korean encoding, naming it."""
-    guess = charset_normalizer.from_bytes(sample).best() if sample else None
+    if sum(byte > 127 for byte in sample) < _MIN_GUESSED_BYTES:
+        return
+    guess = charset_normalizer.from_bytes(sample).best()
     if guess is not None and codecs.lookup(guess.encoding).name in _EAST_ASIAN_ENCODINGS:
         raise DataError(words.east_asian_encoding(filename, guess.encoding))
 
@@ -460,16 +467,25 @@ def _utf16_without_mark(data: bytes, filename: str, notes: list[str]) -> str | N
     return None
 
 
-def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat) -> pd.DataFrame:
+def _read_text_table(text: str, filename: str, delimiter: str, numbers: NumberFormat, notes: list[str]) -> pd.DataFrame:
+    text = text.lstrip("\r\n")
     try:
         # Read as pandas reads it below (skipinitialspace): `a, "a"` is two columns named a.
-        header = next(csv.reader(io.StringIO(text.lstrip("\r\n"), newline=""), delimiter=delimiter,
-                                 skipinitialspace=True), [])
+        stream = io.StringIO(text, newline="")
+        reader = csv.reader(stream, delimiter=delimiter, skipinitialspace=True)
+        top = list(itertools.islice(reader, TITLE_ROWS_SEEN))
+        skipped = title_rows(top)
+        if skipped:  # a title above the header: the table starts at the header
+            stream.seek(0)
+            reader = csv.reader(stream, delimiter=delimiter, skipinitialspace=True)
+            title = [next(reader) for _ in range(skipped)]
+            text = text[stream.tell():]
+            notes.append(words.title_skipped(filename, next(cell for cell in title[0] if cell.strip()), skipped))
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):  # the csv module's words for a name too long to read
             raise DataError(words.header_field_too_long(filename, csv.field_size_limit())) from exc
         raise DataError(words.NO_READABLE_HEADER.format(filename=filename, exc=exc)) from exc
-    check_header(header, filename)
+    check_header(top[skipped] if top else [], filename)
     try:
         return pd.read_csv(
             io.StringIO(text),
@@ -509,6 +525,10 @@ def _read_excel(data: bytes, filename: str, notes: list[str]) -> pd.DataFrame:
         if index is not None:
             sheet = sheets[index].name
             rows = _sheet_rows(cells)
+            skipped = title_rows(rows[:TITLE_ROWS_SEEN])
+            if skipped:
+                notes.append(words.title_skipped(filename, next(c for c in rows[0] if str(c).strip()), skipped))
+                rows = rows[skipped:]
             header = _table_from_rows(rows[:1], header=None)
             frame = _table_from_rows(rows, header=0, na_values=EXTRA_MISSING_MARKERS)
             unvalued = _formulas_without_values(xml)

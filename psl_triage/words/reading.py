@@ -61,6 +61,13 @@ def header_field_too_long(filename, limit):
             "each row is on a line of its own and every quote is closed, and upload it again.")
 
 
+def title_skipped(filename, title, rows):
+    """The note on a title above the header: the rows above it skipped."""
+    return (f"{filename}: the first row holds only {str(title)[:80]!r}, a title above the table; the "
+            f"{plural(rows, 'row')} above the header {'was' if rows == 1 else 'were'} skipped, and the table "
+            f"read from row {rows + 1}.")
+
+
 def separator_line(filename, mark):
     """The note on Excel's first line "sep=;", which named the delimiter the file was read with."""
     return (f"{filename} starts with the line \"sep={mark}\", which names its delimiter "

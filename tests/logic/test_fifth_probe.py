@@ -187,3 +187,46 @@ def test_a_workbook_s_error_values_are_said_to_be_read_as_missing():
     loaded = load_table(stream.getvalue(), "t.xlsx")
     assert loaded.frame["lab"].isna().sum() == 4
     assert any("4 cells hold an error value" in note and "#DIV/0!" in note for note in loaded.notes)
+
+
+TITLE_ROWS = {  # what stands above the header -> rows skipped
+    "Study X export 2024\n": 1, "Study X export 2024,,\n": 1, "Study X export 2024,,\n,,\n": 2,
+    "Study X export 2024\nexported 2024-05-01\n": 2,
+}
+
+
+@pytest.mark.parametrize("above", list(TITLE_ROWS))
+def test_a_title_above_the_header_is_skipped_with_a_note(above):
+    """Excel saves a sheet with a title in A1 as "Study X export 2024,,": the title became the
+    name of the age column, the real header a row of data (without commas: "does not look like a
+    table")."""
+    rows = "".join(f"{40 + i},{'mf'[i % 2]},{i % 2}\n" for i in range(40))
+    loaded = load_table(f"{above}age,sex,y\n{rows}".encode(), "t.csv")
+    assert list(loaded.frame.columns) == ["age", "sex", "y"] and len(loaded.frame) == 40
+    assert loaded.frame["age"].dtype.kind in "if"
+    assert any("'Study X export 2024'" in note and "title" in note for note in loaded.notes)
+
+
+def test_a_title_above_a_workbook_s_header_is_skipped_with_a_note():
+    import openpyxl  # a test requirement, not the app's
+
+    book = openpyxl.Workbook()
+    book.active.append(["Study X export 2024"])
+    book.active.append([])
+    book.active.append(["age", "sex", "y"])
+    for i in range(40):
+        book.active.append([40 + i, "mf"[i % 2], i % 2])
+    stream = io.BytesIO()
+    book.save(stream)
+    loaded = load_table(stream.getvalue(), "t.xlsx")
+    assert list(loaded.frame.columns) == ["age", "sex", "y"] and len(loaded.frame) == 40
+    assert any("'Study X export 2024'" in note for note in loaded.notes)
+
+
+@pytest.mark.parametrize("table", [
+    "y,,\n1,2,3\n0,4,5\n",  # one name: the data below are no header
+    "age,sex,y\n40,m,1\n41,f,0\n",
+])
+def test_a_first_row_that_is_the_header_stays_the_header(table):
+    loaded = load_table(table.encode(), "t.csv")
+    assert str(loaded.frame.columns[0]) in ("y", "age") and len(loaded.frame) == 2

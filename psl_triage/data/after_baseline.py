@@ -1,13 +1,11 @@
 """After-the-fact columns found from how they are filled in, whatever their names.
 
-Three patterns of a study export that :mod:`psl_triage.data.roles` takes out beside the times and
+Two patterns of a study export that :mod:`psl_triage.data.roles` takes out beside the times and
 events :mod:`psl_triage.data.event_times` finds, each with its evidence:
 
 - filled in along the follow-up: missing exactly for the patients whose follow-up ended before some
   point (employment in week 43 after release, known only for those not re-arrested by then), and
   the rest of a numbered series most of whose members are (``emp1`` ... ``emp52``);
-- filled in only inside the rows of a column already out for being filled in for one class (the day of
-  a third infection, known only where the second is);
 - the other values of the outcome's own status written one column each (``ft``, ``pt``, ``oth``,
   ``still``: how an unemployment spell ended), never 1 with the outcome or with one another.
 
@@ -34,9 +32,6 @@ along the follow-up (:func:`along_follow_up`)."""
 MIN_SERIES = 3
 """Members of a numbered series (``emp6``, ``emp7``, ...) found along the follow-up before the rest of
 the series goes out with them, when they are half of it or more."""
-
-MIN_NESTED = 2
-"""Rows a column fills, all inside another column's rows filled for one class only (:func:`nested_in`)."""
 
 MIN_LEVEL_ROWS = 10
 """Rows of 1 each other value of the outcome's status needs (:func:`status_levels`)."""
@@ -91,23 +86,6 @@ def _rest_of_series(found: Mapping[object, str], candidates: Iterable[object], t
                     rest[name] = words.SERIES_ALONG_FOLLOW_UP.format(
                         first=str(along[0]), last=str(along[-1]), n_along=len(along), n=len(names), time=str(time))
     return rest
-
-
-def nested_in(df: pd.DataFrame, filled_for_one_class: Iterable[object], candidates: Iterable[object],
-              y: np.ndarray) -> dict[object, str]:
-    """The ``candidates`` filled in for :data:`MIN_NESTED` rows or more, all inside the rows of one
-    column of ``filled_for_one_class`` and all of one class (``y``: 1, 0, or -1 unknown): recorded
-    with or after that column (a third infection's day where the second's is). Each -> its evidence."""
-    outer = {name: _present(df[name]) for name in filled_for_one_class}
-    found = {}
-    for name in candidates:
-        present = _present(df[name]) & (y >= 0)
-        if present.sum() < MIN_NESTED or len(set(y[present])) != 1:
-            continue
-        host = next((other for other, rows in outer.items() if other != name and not (present & ~rows).any()), None)
-        if host is not None:
-            found[name] = words.FILLED_INSIDE.format(other=str(host), n=int(present.sum()))
-    return found
 
 
 def _zero_one(series: pd.Series, missing_allowed: bool = False) -> np.ndarray | None:

@@ -12,7 +12,16 @@ from pandas.api import types as ptypes
 
 from psl_triage.words import preparing as words
 
-from .formats import BINARY, CATEGORICAL, IGNORE, MAX_CATEGORIES, NUMERIC, POOLED_CATEGORY, ColumnSpec
+from .formats import (
+    BINARY,
+    CATEGORICAL,
+    IGNORE,
+    MAX_CATEGORIES,
+    MOSTLY_EMPTY_SHARE,
+    NUMERIC,
+    POOLED_CATEGORY,
+    ColumnSpec,
+)
 from .values import STORABLE_RULE, natural_key, normalized, shortened, unstorable_value, value_text
 
 _IDENTIFIER_NAME = re.compile(
@@ -24,6 +33,11 @@ _IDENTIFIER_NAME = re.compile(
 IDENTIFIER_DISTINCT_SHARE = 0.5
 """A column named like an identifier is one when its different values are at least this share of
 its rows (samples measured twice share an ID; a code with few values is a category)."""
+
+MIN_FILLED_ROWS = 10
+"""A mostly empty column (:data:`~.formats.MOSTLY_EMPTY_SHARE`) filled in for fewer rows than this
+has too little to learn from: a training fold may hold none of its values (survival's cgd0, the
+day of a fifth infection, filled for 2 of 128 patients, stopped the training)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -59,6 +73,8 @@ def infer_kind(name: object, series: pd.Series) -> tuple[str, str]:
     distinct = values.nunique()
     if distinct == 1:
         return IGNORE, words.ONE_VALUE
+    if len(values) < MIN_FILLED_ROWS and len(values) < (1 - MOSTLY_EMPTY_SHARE) * len(series):
+        return IGNORE, words.FEW_FILLED.format(n=len(values), rows=len(series))
     identifier = _identifier_reason(name, values, distinct)
     if identifier:
         return IGNORE, identifier

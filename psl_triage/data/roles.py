@@ -39,7 +39,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from psl_core.errors import DataError
-from psl_triage.data.after_baseline import along_follow_up, nested_in, shares_outcome_time, status_levels
+from psl_triage.data.after_baseline import along_follow_up, shares_outcome_time, status_levels
 from psl_triage.data.columns import infer_kind
 from psl_triage.data.event_times import filled_after, filled_with, follow_up_evidence, own_time, times_along_named
 from psl_triage.data.formats import BINARY, CATEGORICAL, IGNORE, MOSTLY_EMPTY_SHARE, NUMERIC
@@ -195,13 +195,10 @@ def propose_roles(
 
 def _after_baseline(df: pd.DataFrame, roles: dict[object, Role], target, time: object, outcome: object) -> None:
     """Take out the question candidates :mod:`psl_triage.data.after_baseline` finds recorded after
-    baseline: along the outcome's follow-up ``time`` (None without one), inside a column filled for one
-    class, the other values of the outcome's status."""
+    baseline: along the outcome's follow-up ``time`` (None without one), the other values of the
+    outcome's status."""
     asked = [name for name, role in roles.items() if role.role == "question"]
-    partial = [name for name, role in roles.items() if role.role != "question" and 0 < df[name].notna().mean() < 1]
-    one_class = [name for name in partial if len(set(target.y[df[name].notna().to_numpy() & (target.y >= 0)])) == 1]
-    found = {**(along_follow_up(df, time, asked) if time is not None else {}), **nested_in(df, one_class, asked, target.y),
-             **status_levels(df, target.y, asked, outcome)}
+    found = {**(along_follow_up(df, time, asked) if time is not None else {}), **status_levels(df, target.y, asked, outcome)}
     for name, evidence in found.items():
         roles[name] = Role("leak", evidence)
 

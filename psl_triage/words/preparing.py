@@ -13,6 +13,7 @@ from psl_triage.words.common import counted, plural, readable_number
 DATES_NOT_USED = "dates and times are not used"
 ALL_MISSING = "all values are missing"
 ONE_VALUE = "the same value in every row"
+FEW_FILLED = "filled in for only {n} of {rows} rows: too few to learn from"
 UNSTORABLE_VALUE_REASON = "the value {unstorable!r} cannot be kept in a saved list ({storable_rule})"
 TWO_VALUES = "two values: {first} and {second}"
 TEXT_AS_CATEGORY = "text with {distinct} values that repeat across rows: a category, the rarest pooled as {pooled_category!r}"

@@ -155,10 +155,6 @@ SERIES_ALONG_FOLLOW_UP = (
     "One of a numbered series whose members {first!r} to {last!r} ({n_along} of {n}) are filled in only while "
     "{time!r} lasts: the same measurement repeated along the follow-up, after baseline, not a finding at triage."
 )
-FILLED_INSIDE = (
-    "Filled in for {n} rows, all among those of {other!r} and of one class: recorded with or after that column, "
-    "not a finding at triage."
-)
 OTHER_STATUS_VALUE = (
     "Another value of the status {outcome!r} is one value of, written one column per value ({names}): never 1 "
     "together with {outcome!r} or with one another, and exactly one of them is 1 in {covered} of rows. How the "

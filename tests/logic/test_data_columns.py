@@ -15,8 +15,11 @@ from psl_triage.data import (
     infer_column_types,
     prepare_training_data,
 )
+from psl_triage.data.columns import infer_kind
 from psl_triage.data.demo import HEART_META, load_demo
-from psl_triage.training.options import DEFAULT_SETUP, SETUPS
+from psl_triage.data.session import DatasetSession
+from psl_triage.training.options import DEFAULT_SETUP, SETUPS, TrainingOptions
+from psl_triage.training.session import TrainingSession
 from psl_triage.words import data as data_words
 
 
@@ -182,3 +185,23 @@ def test_the_columns_text_says_a_categorical_may_be_asked_as_a_group_as_the_defa
     ride" (openintro/yrbss in the browser)."""
     assert SETUPS[DEFAULT_SETUP]["group_categories"]
     assert "one question per" not in data_words.COLUMNS_TEXT and "group of them" in data_words.COLUMNS_TEXT
+
+
+def test_a_column_filled_for_a_few_rows_only_is_left_out_and_the_list_trains():
+    # survival's cgd0 (third walk): the day of a fifth infection, filled for 2 of 128 patients,
+    # stayed a question; a training fold then held none of its values and training stopped.
+    rng = np.random.default_rng(0)
+    n = 300
+    df = pd.DataFrame({"age": rng.integers(20, 80, n), "score": rng.normal(size=n).round(2)})
+    df["outcome"] = (rng.random(n) < 1 / (1 + np.exp(-(df["score"] + (df["age"] - 50) / 30)))).astype(int)
+    rare = np.full(n, np.nan)
+    rare[rng.choice(n, 3, replace=False)] = [1.5, 2.5, 3.5]
+    df["rare"] = rare
+    kind, reason = infer_kind("rare", df["rare"])
+    assert kind == "ignore" and "3 of 300" in reason
+    assert infer_kind("x", pd.Series([1.0, 2, 3, 4, 5, 6, 7, None]))[0] == "numeric"  # a small table keeps it
+    dataset = DatasetSession(load_demo)
+    dataset.read_upload("t", "cohort.csv", lambda: df.to_csv(index=False).encode(), 1 << 20)
+    dataset.choose_outcome("outcome")
+    dataset.refresh()
+    TrainingSession().train(dataset, TrainingOptions(**SETUPS[DEFAULT_SETUP]))

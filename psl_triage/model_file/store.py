@@ -43,7 +43,7 @@ from pathlib import Path
 
 from psl_core.errors import ModelFileError, PSLError
 from psl_core.model import ProbabilisticScoringList
-from psl_core.names import UNREADABLE, clean_name, look_alike_key
+from psl_core.names import UNREADABLE, clean_name, describe_character, look_alike_key, unreadable_character
 from psl_core.serialization import MAX_FILE_CHARS
 from psl_triage.model_file.meaning import check_description
 from psl_triage.model_file.metadata import ModelMetadata
@@ -162,6 +162,9 @@ def save_model(model, name, metadata=None, directory=None):
     folder = model_dir(directory)
     slug = slugify(name)
     name = clean_name(str(name))  # NFC, without invisible or direction-control characters
+    character = unreadable_character(name)
+    if character is not None:  # the list is sound: only the name must change, before anything is written
+        raise PSLError(words.UNREADABLE_MODEL_NAME.format(name=shown_name(name), character=describe_character(character)))
     created = datetime.now(UTC).isoformat(timespec="seconds")
     metadata = ModelMetadata.coerce(metadata)
     try:

@@ -45,6 +45,8 @@ def kind_of_file(mode):
 
 STORED_LABEL = "{name} (v{version}, {created})"
 """A saved list in the picker: its name, version and time saved."""
+UNREADABLE_MODEL_NAME = ("The model name '{name}' holds {character}, which cannot be shown and which a model file "
+                        "cannot hold. Change the name and save again.")
 NAMELESS_MODEL = "model name {name!r} has no letters or digits: give it a name"
 NOT_SAVED_FOLDER = "The list cannot be saved: the model folder {folder} {problem}. Ask whoever runs the app to make it a writable folder, or to point {env_var} at one. Meanwhile, download the model file instead."
 DISK_FULL = "the disk that holds it is full (or the app's quota on it is used up)"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from psl_core import ProbabilisticScoringList
-from psl_core.errors import DataError
+from psl_core.errors import DataError, PSLError
 from psl_triage.bedside.questions import build_questions
 from psl_triage.data import load_table
 from psl_triage.judging.card import card_html, report_html
@@ -230,3 +230,15 @@ def test_a_title_above_a_workbook_s_header_is_skipped_with_a_note():
 def test_a_first_row_that_is_the_header_stays_the_header(table):
     loaded = load_table(table.encode(), "t.csv")
     assert str(loaded.frame.columns[0]) in ("y", "age") and len(loaded.frame) == 2
+
+
+@pytest.mark.parametrize("name", ["ward\x00list", "ward\x1b[31m", "ward\ud800"])
+def test_a_model_name_a_file_cannot_hold_is_refused_as_the_name(name, tmp_path):
+    """It was refused as "its model file would not load again ... and train again": the list was
+    sound, only the name needed changing."""
+    from psl_triage.model_file.store import save_model
+
+    model = ProbabilisticScoringList.from_json(json.dumps(meaning_document()))
+    with pytest.raises(PSLError, match=r"The model name .* holds U\+.*Change the name and save again") as refused:
+        save_model(model, name, model.metadata_, tmp_path)
+    assert "train again" not in str(refused.value) and list(tmp_path.iterdir()) == []

@@ -37,7 +37,7 @@ def _calibration_table(model, totals, outcome, stage):
     of its method when the rows are its training rows and it has no pseudo-counts).
     """
     reachable = model.stage_totals_[stage]
-    isotonic, positives, negatives = calibrate_stage(totals, outcome, reachable, "isotonic")
+    isotonic, positives, negatives, _ = calibrate_stage(totals, outcome, reachable, "isotonic")
     beta, _ = beta_probabilities(reachable, positives, negatives, reachable[0], reachable[-1])
     sigmoid = calibrated_probabilities(reachable, positives, negatives, "sigmoid")
     return pd.DataFrame(

@@ -143,9 +143,17 @@ class Censoring:
                 and self.expected_at_cut_off >= MIN_EVENTS)
 
     @property
+    def censored_within(self) -> bool:
+        """Whether some patient without the event left before the longest time. Where every one
+        of them reached the same end (a laboratory value's ceiling, 45 cycles for "not
+        detected"; a fixed window no one left early), nothing is censored: the yes/no outcome
+        needs no time, and the column is judged as any other (a perfect separator is flagged)."""
+        return self.censored_at_cut_off < 1.0
+
+    @property
     def follows(self) -> bool:
         """Whether the time behaves as the event's follow-up time: the end-of-follow-up test (the module's)."""
-        if self.few_values and not self.ends_at_cut_off:
+        if (self.few_values and not self.ends_at_cut_off) or not self.censored_within:
             return False
         later = self.auc >= CENSORED_LONGER and self.later_errors >= END_ERRORS
         return self.from_origin and (later or self.end_errors >= END_ERRORS or self.ends_at_cut_off)
@@ -153,7 +161,7 @@ class Censoring:
     @property
     def few_censored_follow(self) -> bool:
         """Whether the few censored patients sit later than the events, as :data:`FEW_CENSORED` says."""
-        return (not self.few_values and self.auc >= FEW_CENSORED_LONGER and self.censored_low >= self.event_quarter
+        return (not self.few_values and self.censored_within and self.auc >= FEW_CENSORED_LONGER and self.censored_low >= self.event_quarter
                 and self.event_mode <= FEW_CENSORED_MODE
                 and self.event_low <= EVENTS_FROM_ZERO * self.censored_median
                 and self.censored_median >= FOLLOWED_LONGER * self.event_median)

@@ -194,13 +194,9 @@ def shrinkage_factors(slope, scores, draws=1):
     recommended stage is the mean of the two, as Efron's .632 estimator weighs an optimistic
     and a pessimistic estimate of a prediction error; measured by
     ``bench/interval_coverage.py slopes`` (``bench/README.md``, section 17). Corrections
-    for one bias at a time move the other table the wrong way and were left
-    (``bench/shrinkage_rules.py``): for the fold lists' smaller size (an overfit shrinking
-    as 1/n, or extrapolated from two fold sizes), for the choice of the length (each fold
-    at its own best stage, after Tibshirani and Tibshirani, "A bias correction for the
-    minimum error rate in cross-validation", Ann. Appl. Stat. 2009), the procedure's own
-    error one level down (nested folds, after Harrell's bootstrap optimism with the
-    selection included), and a shorter list by the one-standard-error rule.
+    for one bias at a time (fold size; the length's choice, after Tibshirani and Tibshirani,
+    Ann. Appl. Stat. 2009; nested folds, after Harrell's bootstrap optimism; the one-SE
+    length) move the other table the wrong way (``bench/shrinkage_rules.py``, section 17).
 
     A factor of 0 (:func:`base_rate_stages`) is the estimate working as meant, not a fault:
     the fold lists' scores of that length did not rank held-out patients at all (b <= 0),

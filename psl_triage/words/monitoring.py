@@ -144,10 +144,9 @@ def _signalled(signals: dict) -> list:
 
 
 def _limits(limits: dict) -> str:
-    """The charts' limits in a few words: the odds charts' and the range of all."""
-    values = list(limits.values())
-    return (f"{limits['up']:.2f} and {limits['down']:.2f} for the odds, {min(values):.2f} to {max(values):.2f} "
-            "over all the charts")
+    """The limit of each kind of chart, named by its first chart: odds, slope, case mix."""
+    kinds = {"odds": "up", "slope": "flatter", "case mix": "fewer 1"}
+    return ", ".join(f"{kind} {limits[name]:.2f}" for kind, name in kinds.items() if name in limits)
 
 
 def cusum_sentence(signals: dict, false_alarm: float, n: int, cusum) -> str:
@@ -170,40 +169,46 @@ def cusum_sentence(signals: dict, false_alarm: float, n: int, cusum) -> str:
     base += (f". The limits ({_limits(cusum.limits)}) are set by simulation, the list's risks and answer shares "
              "drawn as its training could as well have given them, so that a list as good as its training, on "
              f"patients like its training ones, signals on any chart anywhere in these patients with probability "
-             f"{false_alarm:.0%}: one joint limit, each chart measured against the spread of its own simulated "
-             "peaks, so that a chart of small steps is not held to the limit of one of large steps (the figure "
-             "draws each chart as a share of its own limit)")
+             f"{false_alarm:.0%}, shared equally between the kinds of chart (the figure draws each chart as a share "
+             "of its limit)")
     base += " (Steiner et al. 2000)."
     said = [f"**signals {what} on {signals[name]:%Y-%m-%d}**" for name, what in _signalled(signals)]
     return base + (" The chart " + " and ".join(said) + "." if said else " No chart signals.")
 
 
 MEASURED_DELAYS = {
-    150: {"prevalence": (20, 0.5, 0.8), "case mix": (20, 2.4, 3.6), "effect": (13, 7.1, 11.8)},
+    150: {"prevalence": (20, 20, 0.4, 0.6), "case mix": (20, 20, 2.0, 3.2), "effect": (2, 20, 9.6, 11.1)},
+    600: {"prevalence": (8, 10, 0.1, 0.2), "case mix": (10, 10, 0.5, 1.1), "effect": (4, 10, 4.9, 6.2)},
 }
-"""The project's benchmark (section 16), per patients a month: per shift (signalled in 20 runs,
-median and largest delay in months)."""
+"""The project's benchmark (section 16), per patients a month and shift: runs that signalled in the
+year after it, runs, the median and largest delay in months."""
+FALSE_ALARMS = {150: (0, 40, 0, 60), 600: (0, 10, 2, 30)}
+"""Per patients a month: unchanged runs (24 months) that signalled, of how many; shifted runs that
+signalled in their unchanged first year, of how many."""
 
 
 def _delays(per_month: int) -> str:
     found = MEASURED_DELAYS[per_month]
 
     def said(kind):
-        runs, median, most = found[kind]
-        return f"{runs} of 20 runs, {median:g} months at the median, {most:g} at most"
+        signalled, runs, median, most = found[kind]
+        return f"{signalled} of {runs} runs, {median:g} months at the median, {most:g} at most"
 
+    false, runs, before, shifted = FALSE_ALARMS[per_month]
     return (f"at {per_month} patients a month the outcome half as common again in {said('prevalence')}; a case mix "
-            f"moved in {said('case mix')}; **one question's effect halved in {said('effect')}**")
+            f"moved in {said('case mix')}; **one question's effect halved in {said('effect')}**; false signals in "
+            f"{false} of {runs} unchanged runs and {before} of {shifted} first years")
 
 
 def what_charts_see(per_month: float) -> str:
     """How fast the charts see each kind of shift, as measured, beside this table's volume."""
     measured = "; ".join(_delays(volume) for volume in MEASURED_DELAYS)
-    return (f"How fast the charts see a shift, measured on simulated patients (a list from 10,000 patients, the "
-            f"shift after a year; the project's benchmark, section 16): {measured}. These patients come at about "
-            f"{per_month:,.0f} a month: a chart gathers its evidence patient by patient, so the delays in months "
-            "shrink about in proportion to the patients a month. A quiet chart does not show that no question's "
-            "effect changed: the closed test below, on the patients since a chosen date, judges that too.")
+    return (f"How fast the charts see a shift within the year after it, measured on simulated patients (a list "
+            f"from 10,000 patients; the project's benchmark, section 16): {measured}. These patients come at about "
+            f"{per_month:,.0f} a month: a chart gathers its evidence patient by patient, and four times the patients "
+            "a month cut the delays about fourfold. **A quiet chart does not show that no question's effect "
+            "changed**: the charts see one predictor's effect halved in few runs; the closed test below, on the "
+            "patients since a chosen date, judges it too.")
 
 
 UPDATE_WORDS = {

@@ -23,7 +23,7 @@ from psl_core.monitoring import (
     cusum_limit,
     cusum_path,
     cusum_weights,
-    joint_limits,
+    family_limits,
     risk_adjusted_cusum,
     slope_weights,
 )
@@ -129,37 +129,17 @@ def test_the_limit_keeps_its_false_alarm_rate_on_calibrated_risks():
     assert 0.06 <= crossed / 400 <= 0.14
 
 
-def test_one_joint_limit_holds_a_chart_of_small_steps_to_its_own_spread():
-    """Charts whose maxima differ tenfold in scale: each gets a limit in its own scale, and any of
-    them crosses its own in about false_alarm of fresh runs (the largest chart's limit applied to
-    all would leave the small one blind: it never reaches it)."""
+def test_each_chart_takes_the_limit_of_its_kind():
+    """Per kind, the (1 - alpha / m) quantile of the largest of its charts in each run, m the kinds;
+    every chart of a kind shares it."""
     rng = np.random.default_rng(4)
-    scales = np.array([1.0, 3.0, 10.0])
-
-    def maxima(runs):
-        return rng.gumbel(size=(runs, 3)) * scales + 4 * scales
-
-    limits = joint_limits(maxima(4000), 0.05)
-    assert limits[0] < limits[1] < limits[2] and maxima(4000)[:, 0].max() < limits[2]
-    assert limits / scales == pytest.approx(np.full(3, limits[0]), rel=0.1)
-    crossed = (maxima(4000) > limits).any(axis=1).mean()
-    assert 0.035 <= crossed <= 0.065
-
-
-def test_a_small_step_chart_keeps_a_low_limit_beside_wide_ones():
-    """With a baseline the first question's slope chart takes small steps and its neighbours at
-    later stages larger ones: its limit is its own, well below the widest chart's."""
-    rng = np.random.default_rng(5)
-    n = 3000
-    answers = (rng.random((n, 3)) < [0.5, 0.4, 0.3]).astype(int)
-    totals = answers @ np.array([-3, 2, 2])
-    p = expit(0.2 - 0.9 * answers[:, 0] + 0.6 * answers[:, 1] + 0.6 * answers[:, 2])
-    stage = np.column_stack([expit(0.6 - 0.9 * answers[:, 0]), expit(0.5 - 0.9 * answers[:, 0] + 0.6 * answers[:, 1])])
-    baseline = _exact(_baseline(answers, totals, [0.5, 0.4, 0.3], 1e6, None, stage), p)
-    limits = cusum_limit(p, n_simulations=400, baseline=baseline)
-    assert list(limits) == ["up", "down", "flatter", "steeper", "weaker 1", "stronger 1", "weaker 2", "stronger 2",
-                            "fewer 1", "more 1", "fewer 2", "more 2", "fewer 3", "more 3"]
-    assert limits["weaker 1"] < 0.75 * max(limits.values())
+    maxima = rng.gumbel(size=(2000, 5)) * [1.0, 1.0, 3.0, 3.0, 2.0] + 5
+    names = ["up", "down", "flatter", "weaker 1", "more 1"]
+    limits = family_limits(maxima, names, 0.03)
+    assert list(limits) == names
+    assert limits["up"] == limits["down"] == pytest.approx(np.quantile(maxima[:, :2].max(axis=1), 0.99))
+    assert limits["flatter"] == limits["weaker 1"] == pytest.approx(np.quantile(maxima[:, 2:4].max(axis=1), 0.99))
+    assert limits["more 1"] == pytest.approx(np.quantile(maxima[:, 4], 0.99))
 
 
 def test_slope_weights_are_the_log_likelihood_ratio_of_the_recalibrated_risk():
@@ -423,3 +403,31 @@ def test_weighted_calibration_equals_statsmodels_robust_fits():
     assert found["intercept"] == pytest.approx((intercept.params[0], intercept.params[0] - z * intercept.bse[0],
                                                 intercept.params[0] + z * intercept.bse[0]), abs=1e-6)
     assert weighted_calibration(y, p, np.ones(len(y)))["observed_expected"] == pytest.approx(observed_expected(y, p))
+
+
+@pytest.mark.xfail(strict=True, reason="known: the limit's simulation draws outcomes from the final risks and charts "
+                   "them against an earlier stage's own (psl_core.monitoring docstring; bench README section 16)")
+def test_an_earlier_stage_chart_keeps_its_false_alarm_rate_when_the_lists_stages_disagree():
+    """A list whose final risks are too timid (its estimate shrunk by a third toward the mean) and
+    whose first-stage risks are right: on patients from the truth, the first question's slope charts
+    cross their limits in about false_alarm of runs. Simulated against the list's own first-stage
+    risks, the runs drawn from its final risks carry the gap between its two estimates, and the
+    limit of the chart that gap pulls down is too low (with the simulation charting the mean final
+    risk instead it held; that change was not kept: bench README section 16)."""
+    rng = np.random.default_rng(6)
+    n = 2000
+    answers = (rng.random((n, 2)) < [0.5, 0.5]).astype(int)
+    lp = -1.0 + 2.0 * answers[:, 0] + 0.5 * answers[:, 1]
+    p = expit(np.mean(lp) + (2 / 3) * (lp - np.mean(lp)))
+    truth = expit(lp)
+    stage_one = np.array([truth[answers[:, 0] == a].mean() for a in (0, 1)])[answers[:, 0]][:, None]
+    baseline = _exact(_baseline(answers, answers @ np.array([2, 1]), [0.5, 0.5], 1e6, None, stage_one), p)
+    limits = cusum_limit(p, false_alarm=0.1, n_simulations=1000, seed=3, baseline=baseline)
+    names = list(limits)
+    first = [names.index("weaker 1"), names.index("stronger 1")]
+    crossed = 0
+    for _ in range(300):
+        y = (rng.random(n) < truth).astype(int)
+        highest = cusum_path(chart_weights(y, p, baseline=baseline)).max(axis=1)
+        crossed += bool(np.any(highest[first] > np.array(list(limits.values()))[first]))
+    assert 0.01 <= crossed / 300 <= 0.12

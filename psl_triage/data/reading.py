@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import PurePath
 
-import charset_normalizer
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
@@ -24,6 +23,7 @@ from python_calamine import CalamineWorkbook, SheetTypeEnum, SheetVisibleEnum
 
 from psl_core.errors import DataError
 from psl_core.serialization import max_number
+from psl_triage.data.east_asian import refuse_east_asian
 from psl_triage.words import reading as words
 
 from .header import TITLE_ROWS_SEEN, check_header, tidy_table, title_rows
@@ -391,7 +391,7 @@ def _decode_lines(data: bytes, filename: str, notes: list[str]) -> str:
         if legacy:
             legacy_lines.append(line)
         n_utf8 += not line.isascii() and not (legacy and _all_legacy(line))
-    _refuse_east_asian(b"".join(legacy_lines)[:_ENCODING_SAMPLE_BYTES], filename)
+    refuse_east_asian(b"".join(legacy_lines)[:_ENCODING_SAMPLE_BYTES], filename)
     n_legacy = len(legacy_lines)
     encodings = {"Windows-1252"} | ({"Latin-1"} if any(byte in _LATIN1_ONLY for byte in data) else set())
     encoding = " and ".join(sorted(encodings))
@@ -402,29 +402,9 @@ def _decode_lines(data: bytes, filename: str, notes: list[str]) -> str:
     return "".join(parts)
 
 
-_EAST_ASIAN_ENCODINGS = frozenset(codecs.lookup(name).name for name in (
-    "gb2312", "gbk", "gb18030", "hz", "big5", "big5hkscs", "cp950", "shift_jis", "cp932", "shift_jis_2004",
-    "shift_jisx0213", "euc_jp", "euc_jis_2004", "euc_jisx0213", "iso2022_jp", "euc_kr", "cp949", "johab",
-    "iso2022_kr"))
-"""Chinese, Japanese and Korean encodings: two bytes beyond ASCII a character, which read as
-Windows-1252 make "年龄" the column "ÄêÁä"."""
-_MIN_GUESSED_BYTES = 16
-"""Bytes beyond ASCII a guess of the encoding needs: a French header alone ("Âge;Décès", three)
-reads as Big5 as well as Latin-1 to a guesser; sixteen (eight East Asian characters, or a table's
-accented words) tell them apart."""
 _ENCODING_SAMPLE_BYTES = 200_000
 """Bytes of a file's lines that are not UTF-8 whose encoding is guessed (a guess over a whole
 50 MB file takes tens of seconds; a sample of its lines names the encoding as well)."""
-
-
-def _refuse_east_asian(sample: bytes, filename: str) -> None:
-    """Refuse a file whose lines that are not UTF-8 are, by their letters' statistics
-    (charset_normalizer), in a Chinese, Japanese or Korean encoding, naming it."""
-    if sum(byte > 127 for byte in sample) < _MIN_GUESSED_BYTES:
-        return
-    guess = charset_normalizer.from_bytes(sample).best()
-    if guess is not None and codecs.lookup(guess.encoding).name in _EAST_ASIAN_ENCODINGS:
-        raise DataError(words.east_asian_encoding(filename, guess.encoding))
 
 
 _LATIN1_ONLY = frozenset(b"\x81\x8d\x8f\x90\x9d")

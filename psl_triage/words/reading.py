@@ -47,10 +47,11 @@ NOT_READABLE_TEXT = ("{filename} does not hold readable text in UTF-8, UTF-16 or
                      "is a table, save it as \"CSV UTF-8\" (Excel: Save As, CSV UTF-8) and upload that.")
 UTF16_ODD_LENGTH = "{filename} looks like {encoding} text without a byte-order mark, but it has an odd number of bytes (UTF-16 writes two a character): it was cut off or damaged. Export the table again, preferably as UTF-8 CSV, and upload it again."
 UTF16_WITHOUT_MARK = "{filename} is UTF-16 text without a byte-order mark; it was read as {encoding}. Check that the preview looks right."
-def east_asian_encoding(filename, encoding):
-    """A text file in a Chinese, Japanese or Korean encoding (named as Python names it)."""
-    return (f"{filename} is written in {encoding.upper().replace('_', '-')} (a Chinese, Japanese or Korean "
-            "encoding): the app reads UTF-8, UTF-16 or Windows-1252 text, in which its names would show as "
+def east_asian_encoding(filename, encoding=None):
+    """A text file in a Chinese, Japanese or Korean encoding (named as Python names it, where known)."""
+    named = (f"{encoding.upper().replace('_', '-')} (a Chinese, Japanese or Korean encoding)" if encoding
+             else "a Chinese, Japanese or Korean encoding")
+    return (f"{filename} is written in {named}: the app reads UTF-8, UTF-16 or Windows-1252 text, in which its names would show as "
             "nonsense. Save it as \"CSV UTF-8\" (Excel: Save As, CSV UTF-8) and upload that.")
 
 

@@ -93,6 +93,25 @@ def test_a_table_in_an_east_asian_encoding_is_refused_naming_it(encoding):
         load_table(table.encode(encoding), "t.csv")
 
 
+@pytest.mark.parametrize("encoding", list(EAST_ASIAN_TABLES))
+def test_an_east_asian_header_above_plain_numbers_is_refused(encoding):
+    """Too few bytes beyond ASCII for a guess by statistics (three names of two letters): the
+    columns were read as "ÄêÁä", "ÐÔ±ð"."""
+    header, _ = EAST_ASIAN_TABLES[encoding]
+    table = header + "\n" + "".join(f"{40 + i},{i % 2},{i % 3 == 0:d}\n" for i in range(40))
+    with pytest.raises(DataError, match=r"a Chinese, Japanese or Korean encoding: the app reads UTF-8"):
+        load_table(table.encode(encoding), "t.csv")
+
+
+@pytest.mark.parametrize("header", ["Patient ID;Âge;Sexe;Décès", "Größe;Maß;Öl", "Año;Niño;Sexo", "Ål;Ça;Üç",
+                                    "Não;Coração", "Ærø;Sø;Été"])
+def test_a_short_western_header_is_read(header):
+    names = header.split(";")
+    rows = "".join(";".join(str((i + j) % 3) for j in range(len(names))) + "\n" for i in range(40))
+    loaded = load_table(f"{header}\n{rows}".encode("cp1252"), "t.csv")
+    assert list(loaded.frame.columns) == names
+
+
 def test_western_text_in_windows_1252_is_still_read():
     rows = "".join(f"{40 + i},{['Zürich', 'Genève', 'Größe', 'São Paulo', 'Ærø'][i % 5]},{i % 2}\n" for i in range(40))
     loaded = load_table(f"âge,ville,y\n{rows}".encode("cp1252"), "t.csv")

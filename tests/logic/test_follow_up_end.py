@@ -123,11 +123,12 @@ def test_a_coma_score_beside_death_is_no_follow_up_time():
     assert roles_of(table, "dead")["gcs"].role == "question"
 
 
-def test_a_laboratory_ceiling_no_one_leaves_before_is_no_follow_up_time():
+def test_a_laboratory_ceiling_is_no_follow_up_time_a_fixed_window_is():
     """A PCR cycle threshold: positives from 15 to 40 cycles, every other test at 45 ("not
-    detected"). It looks like a study closed on one day (events from early on, every non-event at
-    the longest value), but no one without the event left earlier: nothing is censored, so it is
-    no follow-up time, and the leak guard judges it as the perfect separator it is."""
+    detected"). It looks like a study that followed everyone for 45 days (every non-event at the
+    longest value, where no event is), but its events begin well up the scale: no follow-up time,
+    and the leak guard judges it as the perfect separator it is. A trial that followed everyone
+    for a fixed window has its events from the first days, and is one (Rossi, pharmacoSmoking)."""
     rng = np.random.default_rng(12)
     n = 300
     positive = (rng.random(n) < 0.2).astype(int)
@@ -135,8 +136,7 @@ def test_a_laboratory_ceiling_no_one_leaves_before_is_no_follow_up_time():
                           "ct_value": np.where(positive == 1, rng.uniform(15, 40, n), 45.0).round(1),
                           "positive": positive})
     assert time_of(table, "positive") is None and found(table) == {}
-    # Followed the same way, but with some non-events leaving early, it is a follow-up time.
-    table.loc[rng.choice(np.flatnonzero(positive == 0), 30, replace=False), "ct_value"] = rng.uniform(5, 44, 30).round(1)
+    table["ct_value"] = np.where(positive == 1, rng.uniform(0, 40, n), 45.0).round(1)
     assert time_of(table, "positive").time == "ct_value"
 
 

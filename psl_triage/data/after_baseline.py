@@ -39,6 +39,20 @@ MIN_LEVEL_ROWS = 10
 COVERED = 0.95
 """Share of the rows in which the outcome and its status's other values are 1 exactly once."""
 
+TRACKS_FOLLOW_UP = 0.6
+"""Rank correlation with a follow-up time from which a column never above it in any row, though never
+equal to it, is a time within the follow-up (:func:`never_above`; survival/pbcseq's day of the last
+visit: 0.74). A baseline finding ranks the patients' follow-up weakly (a strong lab: 0.3)."""
+
+MIN_WITHIN_ROWS = 20
+"""Rows with both a column and the follow-up time known that :func:`never_above` needs."""
+
+MIN_WITHIN_VALUES = 10
+"""Different values a time within the follow-up has at least (fewer: a code, a count of categories)."""
+
+ROUNDING = 0.01
+"""Share of the follow-up's median a time within it may exceed the follow-up by (both rounded on export)."""
+
 MIN_TOGETHER = 5
 """Rows with both the outcome and a finding at 1 that make the finding a risk factor rather than
 another event ending the same follow-up (:func:`shares_outcome_time`)."""
@@ -86,6 +100,21 @@ def _rest_of_series(found: Mapping[object, str], candidates: Iterable[object], t
                     rest[name] = words.SERIES_ALONG_FOLLOW_UP.format(
                         first=str(along[0]), last=str(along[-1]), n_along=len(along), n=len(names), time=str(time))
     return rest
+
+
+def never_above(values: np.ndarray, follow_up: np.ndarray, same_clock: float) -> bool:
+    """Whether ``values`` can be a time within the ``follow_up`` (the day of the last visit): never negative,
+    never above it (within :data:`ROUNDING`) in any of :data:`MIN_WITHIN_ROWS` rows or more where both are
+    known, with :data:`MIN_WITHIN_VALUES` different values or more, its median there at least ``same_clock``
+    times the follow-up's (a time on the same clock, not a share or a lab in small units). Whether it rises
+    with the follow-up (:data:`TRACKS_FOLLOW_UP`) is the caller's to check."""
+    both = np.isfinite(values) & np.isfinite(follow_up)
+    if both.sum() < MIN_WITHIN_ROWS or len(np.unique(values[both])) < MIN_WITHIN_VALUES:
+        return False
+    middle = float(np.median(follow_up[both]))
+    if values[both].min() < 0 or np.median(values[both]) < same_clock * middle:
+        return False
+    return bool((values[both] <= follow_up[both] + ROUNDING * abs(middle)).all())
 
 
 def _zero_one(series: pd.Series, missing_allowed: bool = False) -> np.ndarray | None:

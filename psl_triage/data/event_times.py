@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from psl_triage.data.after_baseline import TRACKS_FOLLOW_UP, never_above
 from psl_triage.data.censoring import (
     EVENTS_FROM_ZERO,
     FEW_CENSORED,
@@ -497,7 +498,8 @@ def _equal_columns(values: np.ndarray, sample: np.ndarray, names: list) -> list:
 
 def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> None:
     """Add the numeric columns that rise with a follow-up time in step, or never pass it, reach it
-    in some rows and rise with it (:data:`WITHIN_IN_STEP`): recorded after baseline."""
+    in some rows and rise with it (:data:`WITHIN_IN_STEP`), or never pass it in any row and rise with it
+    (:func:`~psl_triage.data.after_baseline.never_above`): recorded after baseline."""
     follow_ups = [item.time for item in found.values() if item.longer is None]
     events = {item.event for item in found.values()}
     numbers = {}
@@ -520,6 +522,8 @@ def _in_step(df: pd.DataFrame, times: dict, found: dict[object, FoundTime]) -> N
         elif rho >= WITHIN_IN_STEP and below and equal >= MIN_EQUAL_ROWS:
             found[name] = FoundTime(name, None, words.WITHIN_FOLLOW_UP.format(
                 longer=str(longer), equal=equal, rho=rho), longer)
+        elif rho >= TRACKS_FOLLOW_UP and never_above(numbers[name], times[longer], SAME_CLOCK):
+            found[name] = FoundTime(name, None, words.WITHIN_NEVER_EQUAL.format(longer=str(longer), rho=rho), longer)
 
 
 def _rescaled(df: pd.DataFrame, found: dict[object, FoundTime]) -> None:

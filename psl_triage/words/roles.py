@@ -138,6 +138,10 @@ WITHIN_FOLLOW_UP = (
     "with it (rank correlation {rho:.2f}), as the days of a treatment or a stay that ends with the follow-up for "
     "some. Recorded after baseline, not a finding at triage."
 )
+WITHIN_NEVER_EQUAL = (
+    "A time within follow-up: never above the follow-up time {longer!r} in any row and rising with it (rank "
+    "correlation {rho:.2f}), as the day of the last visit. Recorded after baseline, not a finding at triage."
+)
 RESCALED = (
     "{longer!r} rescaled: {longer!r} divided by it is {scales} wherever both are above 0, as a share of a planned "
     "length or a unit per group. Recorded when {longer!r} is, after baseline, not a finding at triage."

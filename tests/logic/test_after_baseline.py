@@ -130,3 +130,47 @@ def test_the_status_named_so_is_proposed_over_a_finding_that_shortens_follow_up(
     # pbcseq: the Data page proposed ascites as the outcome, with OS as its time.
     df = ascites_study().rename(columns={"ev": "status"})
     assert guess_follow_up(df) == ("X4", "status")
+
+
+def visits_study(n: int = 300, seed: int = 9) -> pd.DataFrame:
+    """Days to death ("OS", "status"), the day of each patient's last visit before the end of follow-up
+    (some never came back after entry), age in years and in days, and labs at entry."""
+    df = follow_up_study(n=n, seed=seed, weeks=260).rename(columns={"X4": "OS", "ev": "status"})
+    rng = np.random.default_rng(seed + 1)
+    df["OS"] = df["OS"] * 7
+    seen = df["OS"] * rng.uniform(0.2, 1.0, n)  # the last visit some time before the end of follow-up
+    df["lastvisit"] = np.where(rng.random(n) < 0.85, 30 * np.floor(seen / 30), 0)
+    df["age_entry"] = df["age"] * 365 + rng.integers(0, 365, n)
+    df["bili"] = rng.lognormal(0, 0.8, n).round(1)
+    return df
+
+
+def test_a_time_within_follow_up_is_after_baseline():
+    # pbcseq: `lastvisit` (the day of the last visit: never above OS, rank correlation 0.74) was asked.
+    df = visits_study()
+    roles = roles_of(df, outcome="status")
+    assert roles["OS"].role == "time", roles["OS"].evidence
+    assert roles["lastvisit"].role == "time" and "'OS'" in roles["lastvisit"].evidence, roles["lastvisit"].evidence
+    for name in ("age", "score", "age_entry", "bili"):
+        assert roles[name].role == "question", (name, roles[name].evidence)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(60, 400), link=st.floats(0.0, 0.3),
+       scale=st.sampled_from([0.01, 1.0, 30.0]))
+def test_baseline_columns_below_the_follow_up_are_never_times_within_it(seed, n, link, scale):
+    # A baseline measurement small beside the follow-up time (never above it), raising or lowering
+    # the patients' time in part (a prognostic lab: rank correlation with the time up to about 0.4),
+    # is not a time within the follow-up.
+    rng = np.random.default_rng(seed)
+    df = follow_up_study(n=n, seed=seed, weeks=260)
+    df["X4"] = df["X4"] * 7 + 10
+    noise = rng.normal(0, 1, n)
+    rank = pd.Series(df["X4"]).rank(pct=True).to_numpy()
+    for sign, name in ((1, "lab_up"), (-1, "lab_down")):
+        value = np.exp(sign * link * 3 * (rank - 0.5) + (1 - link) * noise)
+        df[name] = np.minimum(scale * value, df["X4"] * 0.9).round(2)
+    df["age_years"] = rng.integers(18, 90, n)
+    roles = roles_of(df)
+    baseline = ("lab_up", "lab_down", "age_years", "age", "score")
+    assert {name: roles[name].evidence for name in baseline if roles[name].role != "question"} == {}

@@ -20,7 +20,8 @@ The learner, module by module in the paper's order:
 - :mod:`~psl_core.cost_ratio`, :mod:`~psl_core.decision`, :mod:`~psl_core.stopping` and
   :mod:`~psl_core.costs` (5.4): M and its threshold, the bedside decision, when to stop
   asking, what questions cost;
-- :mod:`~psl_core.serialization`: the versioned JSON model file (``model-schema-v2.json``).
+- :mod:`~psl_core.serialization`: the versioned JSON model file (``model-schema-v2.json``),
+  checked against its schema by :mod:`~psl_core.quick_schema` first.
 - :mod:`~psl_core.file_checks`: what the parts of a model file must agree on beyond their shapes;
   :mod:`~psl_core.recomputed`: its probabilities recomputed from its counts on load.
 

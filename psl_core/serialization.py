@@ -68,6 +68,7 @@ from importlib import resources
 import jsonschema
 import numpy as np
 
+from . import quick_schema
 from .binarization import CATEGORY, NUMERIC, Literal
 from .constraints import check_constraints
 from .cost_ratio import saved_cost_ratio
@@ -374,6 +375,11 @@ def _validator():
     return strict(_inlined(schema(), schema()["$defs"]))
 
 
+@functools.cache
+def _quick_check():
+    return quick_schema.compiled(_inlined(schema(), schema()["$defs"]))
+
+
 def _inlined(node, definitions):
     if isinstance(node, dict):
         if "$ref" in node:
@@ -399,8 +405,11 @@ def check_schema(data):
     if version not in READ_VERSIONS or isinstance(version, bool) or not isinstance(version, int):
         refuse(f"schema version {shorten(version)} is not supported (this version reads "
                f"{' and '.join(map(str, READ_VERSIONS))}); save the model again with a matching version of PSL Triage")
+    data = _lightened(data)
+    if _quick_check()(data):  # the validator's verdict, in a tenth of its time: it names no entry
+        return
     # The first error is enough, and stops the validator before it walks the rest of the file.
-    error = jsonschema.exceptions.best_match(itertools.islice(_validator().iter_errors(_lightened(data)), 1))
+    error = jsonschema.exceptions.best_match(itertools.islice(_validator().iter_errors(data), 1))
     if error is not None:
         refuse(_schema_message(error))
 

@@ -33,9 +33,12 @@ the data support is :mod:`psl_core.closed_test`'s.
   A list's risk is per total, so a change in one question's effect shows first among the
   patients that question separates: with a :class:`Baseline` (the answers and what the list
   learned) the same slope chart watches the list's risks at each earlier stage k (the list
-  stopped after question k; at stage 1 the first question's effect itself), slopes 2/3 and 3/2
+  stopped after question k; at stage 1 the first question's effect itself), slopes 0.85 and 1/0.85
   (:data:`QUESTION_SLOPES`): charts of claims the list makes (a risk per total at every stage), so a
-  list as good as its training does not drift on them. (A chart of one answer's effect within a
+  list as good as its training does not drift on them. The slopes are a small change on purpose: a
+  CUSUM is most sensitive to the change it is tuned for (Moustakides 1986), and one predictor's
+  effect halved narrows the gap between the first question's answers by about 15 % (the project's
+  benchmark, section 16). (A chart of one answer's effect within a
   total would signal the list's integer points themselves, stable since training.)
 
   A case mix that moves within the list's totals leaves every risk calibrated; its charts watch
@@ -44,25 +47,24 @@ the data support is :mod:`psl_core.closed_test`'s.
   continuously", *J. Quality Technology* 31(1):87-108; Steiner's weight with the training share
   s_k as the "risk") against odds multiplied by 3/2 or 2/3 (:data:`CASE_MIX_RATIOS`).
 
-  The limits are set by simulating all the charts together, the largest of each kind in each
-  run (:data:`FAMILIES`: the odds charts, the slope charts, the case-mix charts): one limit per
-  kind, so that its false-alarm probability holds for its charts at once (a multiplicity
-  adjustment by the joint null distribution, as in Westfall & Young's max-statistic method,
-  1993), each kind at alpha / m for m kinds (Bonferroni between them: a slope chart is moved by
-  the list's error at its extreme totals, the answer shares of a list from few patients are less
-  certain than its risks, and one limit would make the odds charts pay for them). Tried and not
-  kept (the project's benchmark, section 16): one limit for every chart, each in the spread of its
-  own simulated maxima (max-T of standardized charts), lowered the first question's limit from
-  about 15 to 6-9 and signalled one predictor's effect halved far more often, but unchanged lists
-  signalled in 5-8 % of runs at a stated 1 %; and simulating an earlier stage's chart against the
-  mean final risk of its patients (the rate the simulated truth gives them, where the runs draw
-  the outcomes from the final risks) made the limits even but the false alarms no rarer. The
-  simulation under-states how far the earlier stages' charts wander on real patients (it draws
-  the final risks' estimation error, not an earlier stage's own), and the high limit of their
-  kind is what keeps them quiet. The answers are drawn question by question, independently (the
-  joint answer patterns are not in a model file): by the Bonferroni inequality the case-mix
-  charts' false-alarm probability stays near their share whatever their dependence. A list's
-  risks and shares are estimates: a list from few patients is "miscalibrated" on new patients by
+  One joint limit: the charts are simulated together and each run's largest value of each chart
+  kept; each chart's maxima are standardized by their own median and spread (90 % quantile less
+  median: the location and scale of the Gumbel law a CUSUM's maximum over a long run roughly
+  follows), and one limit H is the (1 - alpha) quantile of the largest standardized value of each
+  run (:func:`joint_limits`; a multiplicity adjustment by the joint null distribution, Westfall &
+  Young's max-T, 1993). Chart c signals above median_c + H spread_c: a list as good as its training
+  signals on any chart with probability alpha, and no chart pays for another's larger steps (one
+  limit per kind of chart, :func:`family_limits`, let the chart of the largest steps set the limit of
+  all: the first question's slope charts were held to about 15 where alone they need about 6). An
+  earlier stage's risks are estimates of their own: run r's truth is its draw of the final risks,
+  the earlier stage's risk for a total the mean truth of its patients moved on the log-odds by that
+  stage's own bootstrap error (``Baseline.stage_draws``), and the stage's charts are weighed per run
+  (charting the list's own earlier-stage risks against outcomes drawn from its final ones carried the
+  gap between its two estimates instead, and unchanged lists signalled in 6 % of runs at a stated
+  1 %: the project's benchmark, section 16). The answers are drawn question by question,
+  independently (the joint answer patterns are not in a model file): the case-mix charts' joint
+  false-alarm probability can differ from the simulated one by their dependence, the outcome
+  charts' not. A list's risks and shares are estimates: a list from few patients is "miscalibrated" on new patients by
   its own estimation error, and a limit that takes its risks as exact signals on it (Jones, Champ & Rigdon 2004, "The run length distribution of the CUSUM
   with estimated parameters", *J. Quality Technology* 36(1):95-108). With a baseline each run
   first takes one draw of the risk per total that the list's training could as well have given
@@ -95,7 +97,7 @@ from .validation import log_odds
 __all__ = [
     "ODDS_RATIOS", "SLOPES", "CHARTS", "QUESTION_SLOPES", "CASE_MIX_RATIOS", "cusum_weights", "slope_weights",
     "FAMILIES", "family_of", "chart_names", "chart_weights", "case_mix_weights", "cusum_path", "cusum_limit",
-    "family_limits", "Baseline", "Cusum",
+    "family_limits", "joint_limits", "Baseline", "Cusum",
     "risk_adjusted_cusum",
 ]
 
@@ -105,12 +107,16 @@ SLOPES = (0.5, 2.0)
 """The calibration slopes the two slope charts watch for: risks too extreme, too timid."""
 CHARTS = ("up", "down", "flatter", "steeper")
 """The charts, in the order of :data:`ODDS_RATIOS` then :data:`SLOPES`."""
-QUESTION_SLOPES = (2 / 3, 1.5)
-"""The calibration slopes the charts of each earlier stage watch for (module docstring)."""
+QUESTION_SLOPES = (0.85, 1 / 0.85)
+"""The calibration slopes the charts of each earlier stage watch for: a small change (module docstring)."""
 FAMILIES = {"odds": ("up", "down"), "slope": ("flatter", "steeper", "weaker", "stronger"), "case mix": ("fewer", "more")}
 """The kinds of chart and the charts of each (:func:`chart_names`'s first word)."""
 CASE_MIX_RATIOS = (2 / 3, 1.5)
 """The odds of meeting a question's condition multiplied by these: the case-mix charts' alternatives."""
+SPREAD_FLOOR = 0.01
+"""The least spread of a chart's simulated maxima, as a share of its 90 % quantile (at least 1): a
+chart that barely moves (a question every patient answers alike) is not stretched into the joint
+limit's largest standardized value."""
 DEFAULT_FALSE_ALARM = 0.01
 DEFAULT_SIMULATIONS = 1000
 
@@ -162,6 +168,13 @@ class Baseline:
         risks takes them as exact.
     stage_risks : ndarray of shape (n, K - 1)
         Each monitored patient's risk by the list stopped after question 1, ..., K - 1.
+    stage_groups : ndarray of int, shape (n, K - 1), or None
+        Each monitored patient's total at each earlier stage, as a column of ``stage_draws[k]``;
+        None: the patients of one earlier-stage risk taken as one total.
+    stage_draws : tuple of K - 1 ndarrays of shape (B_k, J_k), or None
+        Per earlier stage, the bootstrap of its risk per total (as ``risk_draws``, from that stage's
+        own training counts): the limit's simulation gives run r that stage's error of row r mod
+        B_k about the run's truth. None: the earlier stages' risks taken as exact.
     """
 
     answers: np.ndarray
@@ -170,6 +183,8 @@ class Baseline:
     groups: np.ndarray
     risk_draws: np.ndarray
     stage_risks: np.ndarray
+    stage_groups: np.ndarray = None
+    stage_draws: tuple = None
 
 
 def family_of(name):
@@ -246,30 +261,43 @@ def _uniform(state):
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=True)
-def _simulated_maxima(pattern, group, risks, met, unmet, shares, mix_met, mix_unmet, scale, seed):
+def _simulated_maxima(pattern, group, risks, met, unmet, stage_index, stage_met, stage_unmet, shares, mix_met,
+                      mix_unmet, scale, seed):
     """The largest value each chart reaches in each simulated run (one run per row of ``risks``),
     shape (runs, charts): the outcome charts, then per question its case-mix charts.
 
-    Patient t has the weights of row ``pattern[t]``: ``met[u, c]`` and ``unmet[u, c]`` are outcome
-    chart c's weights of the patients of row u with and without the outcome (the patients share a
-    few rows, which stay in the processor's cache), drawn at ``risks[r, group[u]]`` in run r; per
-    question k, an answer meeting its condition at ``shares[r, k]`` (``mix_met[k, j]`` and
-    ``mix_unmet[k, j]``: case-mix chart j of question k's weights), every weight of patient t times
-    ``scale[t]`` (its censoring weight; 1 without censoring). Each run has its own SplitMix64
-    stream, started from a hash of (seed, run): the result does not depend on the threads.
+    Patient t has the weights of row ``pattern[t]``: ``met[u, c]`` and ``unmet[u, c]`` are the
+    stage judged's chart c's weights of the patients of row u with and without the outcome (the
+    patients share a few rows, which stay in the processor's cache), drawn at ``risks[r, group[u]]``
+    in run r; each earlier stage's charts take run r's own weights, ``stage_met[r, i, j]`` and
+    ``stage_unmet[r, i, j]`` for chart j of the stage total ``i = stage_index[u, k]`` (its risks
+    drawn per run), copied into the run's table of weights per row first; per question k, an answer meeting its condition at ``shares[r, k]``
+    (``mix_met[k, j]`` and ``mix_unmet[k, j]``: case-mix chart j of question k's weights), every
+    weight of patient t times ``scale[t]`` (its censoring weight; 1 without censoring). Each run has
+    its own SplitMix64 stream, started from a hash of (seed, run): the result does not depend on the
+    threads.
     """
-    n_runs, n, n_out, n_questions = risks.shape[0], len(pattern), met.shape[1], shares.shape[1]
-    n_mix = mix_met.shape[1]
+    n_runs, n, n_fixed, n_questions = risks.shape[0], len(pattern), met.shape[1], shares.shape[1]
+    n_stages, n_slopes, n_mix = stage_index.shape[1], stage_met.shape[2], mix_met.shape[1]
+    n_out = n_fixed + n_stages * n_slopes
     maxima = np.zeros((n_runs, n_out + n_questions * n_mix))
     for run in prange(n_runs):
         state = _mixed(np.uint64(seed) * _MIX2 + np.uint64(run) * _GOLDEN + _MIX1)
         charts, highest = np.zeros(n_out), np.zeros(n_out)
         mix, mix_highest = np.zeros(n_questions * n_mix), np.zeros(n_questions * n_mix)
         risk, share = risks[run], shares[run]
+        row_met, row_unmet = np.empty((len(group), n_out)), np.empty((len(group), n_out))
+        for u in range(len(group)):  # this run's weights per row, read from the cache below
+            row_met[u, :n_fixed] = met[u]
+            row_unmet[u, :n_fixed] = unmet[u]
+            for k in range(n_stages):
+                c = n_fixed + k * n_slopes
+                row_met[u, c:c + n_slopes] = stage_met[run, stage_index[u, k]]
+                row_unmet[u, c:c + n_slopes] = stage_unmet[run, stage_index[u, k]]
         for t in range(n):
             state, u = _uniform(state)
             row, s = pattern[t], scale[t]
-            weights = met[row] if u < risk[group[row]] else unmet[row]
+            weights = row_met[row] if u < risk[group[row]] else row_unmet[row]
             for c in range(n_out):
                 value = max(0.0, charts[c] + s * weights[c])
                 charts[c] = value
@@ -296,40 +324,75 @@ def _posterior_draws(estimates, counts, n_simulations, rng):
 
 
 def _simulation_inputs(p, baseline, n_simulations, seed, odds_ratios, slopes, question_slopes, case_mix_ratios):
-    """The outcome groups and their risks per run, the outcome and case-mix weights, the answer
-    shares per run (see :func:`cusum_limit`)."""
+    """The outcome groups and their risks per run, the stage judged's and each earlier stage's
+    weights, the answer shares per run and the case-mix weights (see :func:`cusum_limit`)."""
     rng = np.random.default_rng(seed)
-    stage_risks = np.zeros((len(p), 0)) if baseline is None else baseline.stage_risks
     groups = np.unique(p, return_inverse=True)[1] if baseline is None else np.asarray(baseline.groups)
-    rows, first, pattern = np.unique(np.column_stack([groups, p, stage_risks]), axis=0, return_index=True,
+    stage_groups = _stage_groups(baseline, len(p))
+    rows, first, pattern = np.unique(np.column_stack([groups, p, stage_groups]), axis=0, return_index=True,
                                      return_inverse=True)
-    centres = [slope_centre(p)] + [slope_centre(risks) for risks in stage_risks.T]
-    met, unmet = (np.ascontiguousarray(chart_weights(np.full(len(rows), y), rows[:, 1], odds_ratios, slopes, centres,
-                                                     _rows_baseline(baseline, first), question_slopes).T)
-                  for y in (1.0, 0.0))
+    met, unmet = (np.ascontiguousarray(chart_weights(np.full(len(rows), y), rows[:, 1], odds_ratios, slopes,
+                                                     [slope_centre(p)]).T) for y in (1.0, 0.0))
     group = rows[:, 0].astype(np.int64)
     pattern = pattern.reshape(-1).astype(np.int64)
     if baseline is None:
         levels = np.unique(p)
-        risks = np.broadcast_to(levels, (n_simulations, len(levels)))
-        shares = np.zeros((n_simulations, 0))
+        risks = np.ascontiguousarray(np.broadcast_to(levels, (n_simulations, len(levels))))
+        none = np.zeros((len(rows), 0), dtype=np.int64), np.zeros((n_simulations, 0, len(question_slopes)))
         mix = np.zeros((0, len(case_mix_ratios)))
-        return pattern, group, np.ascontiguousarray(risks), met, unmet, shares, mix, mix
+        return pattern, group, risks, met, unmet, none[0], none[1], none[1], np.zeros((n_simulations, 0)), mix, mix
     draws = np.asarray(baseline.risk_draws, dtype=float)
     risks = draws[np.arange(n_simulations) % len(draws)]
+    stage_index, stage_met, stage_unmet = _stage_weights(baseline, groups, stage_groups, risks, first, question_slopes)
     k = baseline.answers.shape[1]
     shares = _posterior_draws(baseline.shares, np.full(k, baseline.n_training), n_simulations, rng)
     mix_met, mix_unmet = (case_mix_weights(np.full((1, k), a), baseline.shares, case_mix_ratios)
                           .reshape(k, len(case_mix_ratios)) for a in (1.0, 0.0))
-    return pattern, group, risks, met, unmet, shares, mix_met, mix_unmet
+    return (pattern, group, risks, met, unmet, stage_index, stage_met, stage_unmet, shares, mix_met, mix_unmet)
 
 
-def _rows_baseline(baseline, rows):
-    """The baseline of the patients ``rows`` only (None stays None): their earlier stages' risks."""
+def _stage_groups(baseline, n):
+    """Each patient's total at each earlier stage, numbered from 0 (shape (n, K - 1))."""
     if baseline is None:
-        return None
-    return Baseline(baseline.answers[rows], baseline.shares, baseline.n_training, baseline.groups[rows],
-                    baseline.risk_draws, baseline.stage_risks[rows])
+        return np.zeros((n, 0), dtype=np.int64)
+    if baseline.stage_groups is not None:
+        return np.asarray(baseline.stage_groups, dtype=np.int64).reshape(n, -1)
+    return np.column_stack([np.unique(risks, return_inverse=True)[1].reshape(-1) for risks in baseline.stage_risks.T]
+                           or [np.zeros((n, 0), dtype=np.int64)])
+
+
+def _stage_weights(baseline, groups, stage_groups, risks, first, question_slopes):
+    """Each earlier stage's charts' weights per run, with and without the outcome, shape
+    (runs, its totals over all stages, slopes), and each row's index into them (rows ``first``).
+
+    Run r's truth is its final risks ``risks[r]``; an earlier stage's risk for a total is the mean
+    truth of its patients here, moved on the log-odds by that stage's own estimation error (its
+    bootstrap draw of row r mod B less the list's risk; none without ``stage_draws``): the chart
+    weighs outcomes from the truth against an estimate of it as wrong as the list's is."""
+    n_runs, columns, index, met, unmet, offset = len(risks), [], [], [], [], 0
+    for k in range(stage_groups.shape[1]):
+        present, inverse = np.unique(stage_groups[:, k], return_inverse=True)
+        inverse = inverse.reshape(-1)
+        counts = np.zeros((len(present), risks.shape[1]))
+        np.add.at(counts, (inverse, groups), 1.0)
+        truth = risks @ (counts / counts.sum(axis=1, keepdims=True)).T
+        level = np.zeros(len(present))
+        level[inverse] = baseline.stage_risks[:, k]
+        error = 0.0
+        if baseline.stage_draws is not None:
+            draws = np.asarray(baseline.stage_draws[k], dtype=float)[:, present]
+            error = log_odds(draws[np.arange(n_runs) % len(draws)]) - log_odds(level)
+        estimate = log_odds(truth) + error
+        centre = estimate @ counts.sum(axis=1) / len(groups)
+        for y, into in ((1.0, met), (0.0, unmet)):
+            into.append(np.stack([_ratio_weights(y, estimate, centre[:, None] + b * (estimate - centre[:, None]))
+                                  for b in question_slopes], axis=-1))
+        columns.append(offset + inverse[first])
+        offset += len(present)
+    index = np.column_stack(columns) if columns else np.zeros((len(first), 0), dtype=np.int64)
+    shape = (n_runs, 0, len(question_slopes))
+    met, unmet = ((np.concatenate(parts, axis=1) if parts else np.zeros(shape)) for parts in (met, unmet))
+    return index.astype(np.int64), met, unmet
 
 
 def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULATIONS, odds_ratios=ODDS_RATIOS,
@@ -344,7 +407,8 @@ def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULA
     Returns
     -------
     dict
-        Chart (:func:`chart_names`) -> the limit of its kind (:func:`family_limits`).
+        Chart (:func:`chart_names`) -> its limit: each chart's simulated maximum standardized by its
+        own location and scale, one joint limit on the largest of them (:func:`joint_limits`).
     """
     p = np.ascontiguousarray(p, dtype=float)
     if not 0 < false_alarm < 1:
@@ -355,7 +419,32 @@ def cusum_limit(p, false_alarm=DEFAULT_FALSE_ALARM, n_simulations=DEFAULT_SIMULA
                                 case_mix_ratios) + (_checked_weight(weight, len(p)),)
     with _KERNEL_LOCK:
         maxima = _simulated_maxima(*(np.ascontiguousarray(a) for a in inputs), int(seed))
-    return family_limits(maxima, chart_names(baseline), false_alarm)
+    return dict(zip(chart_names(baseline), joint_limits(maxima, false_alarm)))
+
+
+def joint_limits(maxima, false_alarm):
+    """Per chart the limit at which, in these simulated runs, any chart crosses its own with
+    probability ``false_alarm`` (module docstring, "one joint limit").
+
+    Each chart's maxima are standardized by their median m and the spread s between their 90 %
+    quantile and median, z = (max - m) / s: the location and scale of the Gumbel law that a
+    CUSUM's maximum over a long run follows approximately, so that a chart of large steps and one of
+    small ones cross z = H about equally often. H is the (1 - false_alarm) quantile of the largest
+    z of each run (Westfall & Young's max-T), and chart c's limit m_c + H s_c.
+
+    Parameters
+    ----------
+    maxima : ndarray of shape (runs, charts)
+    false_alarm : float in (0, 1)
+
+    Returns
+    -------
+    ndarray of shape (charts,)
+    """
+    median, upper = np.quantile(maxima, [0.5, 0.9], axis=0)
+    spread = np.maximum(upper - median, SPREAD_FLOOR * np.maximum(upper, 1.0))
+    highest = ((maxima - median) / spread).max(axis=1)
+    return median + float(np.quantile(highest, 1 - false_alarm)) * spread
 
 
 def family_limits(maxima, names, false_alarm):

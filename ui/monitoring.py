@@ -80,9 +80,9 @@ def settings(model, metadata, frame):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _limit(risks, answers, shares, n_training, groups, risk_draws, stage_risks, false_alarm, n_simulations, seed,
-           weight):
-    baseline = Baseline(answers, shares, n_training, groups, risk_draws, stage_risks)
+def _limit(risks, answers, shares, n_training, groups, risk_draws, stage_risks, stage_groups, stage_draws, false_alarm,
+           n_simulations, seed, weight):
+    baseline = Baseline(answers, shares, n_training, groups, risk_draws, stage_risks, stage_groups, stage_draws)
     return cusum_limit(risks, false_alarm, n_simulations, seed=seed, baseline=baseline, weight=weight)
 
 
@@ -92,7 +92,8 @@ def cached_limit(risks, baseline, false_alarm, n_simulations, seed, weight=None)
     another period too, but for a horizon list, whose weights are per period) is not simulated
     again."""
     return _limit(risks, baseline.answers, baseline.shares, baseline.n_training, baseline.groups,
-                  baseline.risk_draws, baseline.stage_risks, false_alarm, n_simulations, seed, weight)
+                  baseline.risk_draws, baseline.stage_risks, baseline.stage_groups, baseline.stage_draws, false_alarm,
+                  n_simulations, seed, weight)
 
 
 def kept_monitoring(model, metadata, monitored, period, test_from):

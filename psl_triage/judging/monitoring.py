@@ -335,13 +335,16 @@ def list_baseline(model, answers, totals, stage, seed=0):
     their answers to questions 1..``stage`` and totals at stages 0..``stage`` (shape (n, stage + 1)),
     the training shares meeting each question (:func:`training_shares`) from the list's training
     patients, the risks its training could as well have given (:func:`risk_draws`), and each
-    patient's risk at the earlier stages."""
+    patient's total and risk at the earlier stages with those stages' own bootstrap draws."""
     n_training = float(np.sum(model.stage_positives_[0]) + np.sum(model.stage_negatives_[0]))
     earlier = np.column_stack([stage_probabilities(model, totals[:, k], k) for k in range(1, stage)] or
                               [np.zeros((len(totals), 0))])
-    groups = np.searchsorted(np.asarray(model.stage_totals_[stage]), totals[:, stage])
-    return Baseline(np.asarray(answers, dtype=float), training_shares(model, stage), n_training, groups,
-                    risk_draws(model, stage, seed=seed), earlier)
+    groups, stage_groups = (np.column_stack([np.searchsorted(np.asarray(model.stage_totals_[k]), totals[:, k])
+                                             for k in stages] or [np.zeros((len(totals), 0), dtype=int)])
+                            for stages in ([stage], range(1, stage)))
+    return Baseline(np.asarray(answers, dtype=float), training_shares(model, stage), n_training, groups[:, 0],
+                    risk_draws(model, stage, seed=seed), earlier, stage_groups,
+                    tuple(risk_draws(model, k, seed=seed + k) for k in range(1, stage)))
 
 
 def _answer_rows(hits, missing, labels, training):

@@ -54,7 +54,7 @@ the data support is :mod:`psl_core.closed_test`'s.
   run (:func:`joint_limits`; a multiplicity adjustment by the joint null distribution, Westfall &
   Young's max-T, 1993). Chart c signals above median_c + H spread_c: a list as good as its training
   signals on any chart with probability alpha, and no chart pays for another's larger steps (one
-  limit per kind of chart, :func:`family_limits`, let the chart of the largest steps set the limit of
+  limit per kind of chart, tried before, let the chart of the largest steps set the limit of
   all: the first question's slope charts were held to about 15 where alone they need about 6). An
   earlier stage's risks are estimates of their own: run r's truth is its draw of the final risks,
   the earlier stage's risk for a total the mean truth of its patients moved on the log-odds by that
@@ -97,7 +97,7 @@ from .validation import log_odds
 __all__ = [
     "ODDS_RATIOS", "SLOPES", "CHARTS", "QUESTION_SLOPES", "CASE_MIX_RATIOS", "cusum_weights", "slope_weights",
     "FAMILIES", "family_of", "chart_names", "chart_weights", "case_mix_weights", "cusum_path", "cusum_limit",
-    "family_limits", "joint_limits", "Baseline", "Cusum",
+    "joint_limits", "Baseline", "Cusum",
     "risk_adjusted_cusum",
 ]
 
@@ -447,29 +447,6 @@ def joint_limits(maxima, false_alarm):
     return median + float(np.quantile(highest, 1 - false_alarm)) * spread
 
 
-def family_limits(maxima, names, false_alarm):
-    """Per chart the limit of its kind (:data:`FAMILIES`, module docstring): the (1 - false_alarm / m)
-    quantile of the largest of the kind's charts in each simulated run, m the kinds present.
-
-    Parameters
-    ----------
-    maxima : ndarray of shape (runs, charts)
-    names : list of str
-        The charts (:func:`chart_names`), in the order of ``maxima``'s columns.
-    false_alarm : float in (0, 1)
-
-    Returns
-    -------
-    dict
-        Chart -> its kind's limit.
-    """
-    kinds = {name: family_of(name) for name in names}
-    present = list(dict.fromkeys(kinds.values()))
-    limit = {kind: float(np.quantile(maxima[:, [i for i, name in enumerate(names) if kinds[name] == kind]].max(axis=1),
-                                     1 - false_alarm / len(present))) for kind in present}
-    return {name: limit[kinds[name]] for name in names}
-
-
 @dataclass(frozen=True)
 class Cusum:
     """The charts over patients in their order (:func:`risk_adjusted_cusum`).
@@ -501,10 +478,6 @@ class Cusum:
     question_slopes: tuple
     case_mix_ratios: tuple
     n_simulations: int
-
-    def limit_of(self, name):
-        """The limit of the chart ``name`` (:func:`chart_names`)."""
-        return self.limits[name]
 
 
 def _checked_weight(weight, n):

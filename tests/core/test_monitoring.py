@@ -23,7 +23,6 @@ from psl_core.monitoring import (
     cusum_limit,
     cusum_path,
     cusum_weights,
-    family_limits,
     risk_adjusted_cusum,
     slope_weights,
 )
@@ -127,19 +126,6 @@ def test_the_limit_keeps_its_false_alarm_rate_on_calibrated_risks():
         y = (rng.random(len(p)) < p).astype(int)
         crossed += _crossed(cusum_path(chart_weights(y, p)).max(axis=1), limits)
     assert 0.06 <= crossed / 400 <= 0.14
-
-
-def test_each_chart_takes_the_limit_of_its_kind():
-    """Per kind, the (1 - alpha / m) quantile of the largest of its charts in each run, m the kinds;
-    every chart of a kind shares it."""
-    rng = np.random.default_rng(4)
-    maxima = rng.gumbel(size=(2000, 5)) * [1.0, 1.0, 3.0, 3.0, 2.0] + 5
-    names = ["up", "down", "flatter", "weaker 1", "more 1"]
-    limits = family_limits(maxima, names, 0.03)
-    assert list(limits) == names
-    assert limits["up"] == limits["down"] == pytest.approx(np.quantile(maxima[:, :2].max(axis=1), 0.99))
-    assert limits["flatter"] == limits["weaker 1"] == pytest.approx(np.quantile(maxima[:, 2:4].max(axis=1), 0.99))
-    assert limits["more 1"] == pytest.approx(np.quantile(maxima[:, 4], 0.99))
 
 
 def test_slope_weights_are_the_log_likelihood_ratio_of_the_recalibrated_risk():

@@ -1,4 +1,8 @@
-"""PSL Triage: the entry point (``streamlit run app.py``). Declares the pages and opens one.
+"""PSL Triage: the pages' entry point. Declares the pages and opens one.
+
+Serve it with ``streamlit run serve.py`` (``make run``, the Docker image), which adds the
+guards against framing by other sites and the metrics endpoint's exposure;
+``streamlit run app.py`` runs it without them, for a computer of one's own (docs/deployment.md).
 
 Each page is a file in ``pages/``, listed here in the order a clinician meets them; the
 sidebar shows their titles. The landing page, Data (``pages/0_Data.py``), is the default

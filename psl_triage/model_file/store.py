@@ -8,7 +8,8 @@ folder, flushed to disk and then hard-linked to its final name, which fails inst
 overwriting if another session claimed that version first; the writer then takes the
 next version. So a reader never sees a half-written file and two sessions saving at
 the same moment both succeed. A temporary file left by a save that was killed midway
-(``.saving-*.json``) is removed by the next listing once it is a minute old.
+(``.saving-*.partial``, a name the store alone writes) is removed by the next listing once it
+is a minute old.
 
 The listing validates every file and skips a file that is not a valid model with a note; a
 folder that cannot be read or written gets a message that names it and says what to do. Files
@@ -69,7 +70,9 @@ MAX_VERSION_DIGITS = 15
 """Most digits of a version in a file name: more (a 240-digit "-v999...") are part of the name,
 so one odd file neither blocks the saves of its name nor shows a number no one can read."""
 _FILE = re.compile(rf"^(?P<stem>.+?)(?:-v(?P<version>[0-9]{{1,{MAX_VERSION_DIGITS}}}))?\.json$", re.IGNORECASE | re.DOTALL)
-_TEMPORARY_PREFIX = ".saving-"
+_TEMPORARY_PREFIX, _TEMPORARY_SUFFIX = ".saving-", ".partial"
+"""A save's temporary file: ``.saving-`` and eight random characters, then ``.partial``, never a
+name that ends in .json, so a user's own file is never taken for one and removed."""
 MAX_FILE_BYTES = 4 * MAX_FILE_CHARS  # UTF-8: at most 4 bytes a character
 """Most bytes read of one model file."""
 # Opening a FIFO for reading waits for a writer unless non-blocking; no flag on Windows.
@@ -170,7 +173,7 @@ def save_model(model, name, metadata=None, directory=None):
     try:
         folder.mkdir(parents=True, exist_ok=True)
         version = 1 + max((v or 0 for s, v, _ in _files(folder) if s == slug), default=0)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=".json")
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=_TEMPORARY_SUFFIX)
     except OSError as exc:
         raise StoreError(words.NOT_SAVED_FOLDER.format(folder=folder, problem=words.folder_problem(exc), env_var=ENV_VAR)) from None
     try:
@@ -250,7 +253,7 @@ def remove_orphans(folder, min_age_s=ORPHAN_AGE_S):
     """
     removed = 0
     now = time.time()
-    for path in folder.glob(f"{_TEMPORARY_PREFIX}*.json"):
+    for path in folder.glob(f"{_TEMPORARY_PREFIX}*{_TEMPORARY_SUFFIX}"):
         try:
             if now - path.stat().st_mtime >= min_age_s:
                 path.unlink()

@@ -72,7 +72,7 @@ def test_a_file_is_validated_once_per_version(tmp_path, small_list, monkeypatch)
 
 def test_orphaned_temporary_files_are_removed_once_a_minute_old(tmp_path, small_list):
     save_model(small_list, "good", None, tmp_path)
-    old, fresh = tmp_path / ".saving-dead.json", tmp_path / ".saving-busy.json"
+    old, fresh = tmp_path / ".saving-dead.partial", tmp_path / ".saving-busy.partial"
     old.write_text("{half")
     fresh.write_text("{half")
     an_hour_ago = time.time() - 3600
@@ -81,6 +81,17 @@ def test_orphaned_temporary_files_are_removed_once_a_minute_old(tmp_path, small_
     assert [m.name for m in models] == ["good"] and not problems
     assert not old.exists() and fresh.exists()  # a save may still be writing the fresh one
     assert remove_orphans(tmp_path, min_age_s=0) == 1 and not fresh.exists()
+
+
+def test_a_users_own_file_named_like_a_save_under_way_is_never_removed(tmp_path, small_list):
+    """A sixth re-probe's file: a list of the user's named ".saving-my-precious.json", an hour
+    old, was deleted without a word by the first listing (taken for a dead save's leftover)."""
+    own = tmp_path / ".saving-my-precious.json"
+    own.write_text(save_model(small_list, "good", None, tmp_path).path.read_text())
+    an_hour_ago = time.time() - 3600
+    os.utime(own, (an_hour_ago, an_hour_ago))
+    list_models(tmp_path)
+    assert own.exists() and remove_orphans(tmp_path, min_age_s=0) == 0 and own.exists()
 
 
 def test_a_folder_that_cannot_be_created_gets_a_specific_message(tmp_path, small_list):

@@ -37,7 +37,7 @@ A model file is one JSON object::
 :func:`loads` validates everything before building a model, in three steps: :func:`parse`
 reads bounded JSON (size, digits, range, nesting, at most :data:`MAX_VALUES` values and
 :data:`MAX_METADATA_VALUES` in the metadata, printable text); :func:`check_schema` checks it against the
-published JSON Schema (``model-schema-v1.json``, next to this module and in ``docs/``: types,
+published JSON Schema (``model-schema-v2.json``, next to this module and in ``docs/``: types,
 unknown or missing keys, number ranges, text lengths, list sizes, how deep the metadata
 nests; a whole number written as one: ``4.0`` is no stage count); :func:`build` checks what
 a schema cannot say (features among the input columns, each column asked one way, groupings
@@ -334,7 +334,7 @@ def _check_text(text):
 
 @functools.cache
 def schema():
-    """The published JSON Schema of the model file (``psl_core/model-schema-v1.json``)."""
+    """The published JSON Schema of the model file (``psl_core/model-schema-v2.json``)."""
     return json.loads(resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
 
 

@@ -96,7 +96,7 @@ from .validation import log_odds
 
 __all__ = [
     "ODDS_RATIOS", "SLOPES", "CHARTS", "QUESTION_SLOPES", "CASE_MIX_RATIOS", "cusum_weights", "slope_weights",
-    "FAMILIES", "family_of", "chart_names", "chart_weights", "case_mix_weights", "cusum_path", "cusum_limit",
+    "chart_names", "chart_weights", "case_mix_weights", "cusum_path", "cusum_limit",
     "joint_limits", "Baseline", "Cusum",
     "risk_adjusted_cusum",
 ]
@@ -109,8 +109,6 @@ CHARTS = ("up", "down", "flatter", "steeper")
 """The charts, in the order of :data:`ODDS_RATIOS` then :data:`SLOPES`."""
 QUESTION_SLOPES = (0.85, 1 / 0.85)
 """The calibration slopes the charts of each earlier stage watch for: a small change (module docstring)."""
-FAMILIES = {"odds": ("up", "down"), "slope": ("flatter", "steeper", "weaker", "stronger"), "case mix": ("fewer", "more")}
-"""The kinds of chart and the charts of each (:func:`chart_names`'s first word)."""
 CASE_MIX_RATIOS = (2 / 3, 1.5)
 """The odds of meeting a question's condition multiplied by these: the case-mix charts' alternatives."""
 SPREAD_FLOOR = 0.01
@@ -185,12 +183,6 @@ class Baseline:
     stage_risks: np.ndarray
     stage_groups: np.ndarray = None
     stage_draws: tuple = None
-
-
-def family_of(name):
-    """The kind of the chart ``name`` (a key of :data:`FAMILIES`)."""
-    kind = name.split(" ")[0]
-    return next(family for family, kinds in FAMILIES.items() if kind in kinds)
 
 
 def chart_names(baseline=None):
